@@ -1,0 +1,42 @@
+#include "importcontext.h"
+
+#include "importerror.h"
+#include "tracesink.h"
+
+namespace plumb {
+
+ImportContext::ImportContext(SqliteDb &db, InputFile &input, int64_t sourceId, const QString &format,
+                             const std::atomic_bool *cancel, ProgressFn progress)
+    : m_db(db)
+    , m_input(input)
+    , m_sourceId(sourceId)
+    , m_format(format)
+    , m_cancel(cancel)
+    , m_progress(std::move(progress))
+{
+}
+
+ImportContext::~ImportContext() = default;
+
+TraceSink &ImportContext::traceSink()
+{
+    if (!m_traceSink)
+        m_traceSink = std::make_unique<TraceSink>(m_db, m_diagnostics, m_sourceId, m_input.path(), m_format);
+    return *m_traceSink;
+}
+
+void ImportContext::checkpoint()
+{
+    if (m_cancel && m_cancel->load(std::memory_order_relaxed))
+        throw ImportCancelled();
+    if (m_progress)
+        m_progress(m_input.compressedOffset(), m_input.size());
+}
+
+void ImportContext::finish()
+{
+    if (m_traceSink)
+        m_traceSink->finish();
+}
+
+} // namespace plumb

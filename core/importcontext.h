@@ -1,0 +1,53 @@
+#pragma once
+
+#include "diagnosticlog.h"
+#include "inputfile.h"
+
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace plumb {
+
+class SqliteDb;
+class TraceSink;
+
+// What an importer gets for one file: the input stream, the diagnostics log, the sinks that write
+// into the workspace, and checkpoint() to call at chunk boundaries (progress and cancellation).
+class ImportContext {
+public:
+    using ProgressFn = std::function<void(int64_t doneBytes, int64_t totalBytes)>;
+
+    ImportContext(SqliteDb &db, InputFile &input, int64_t sourceId, const QString &format,
+                  const std::atomic_bool *cancel, ProgressFn progress);
+    ~ImportContext();
+
+    [[nodiscard]] InputFile &input() { return m_input; }
+    [[nodiscard]] DiagnosticLog &diagnostics() { return m_diagnostics; }
+    [[nodiscard]] int64_t sourceId() const { return m_sourceId; }
+    // The trace being written for this file, created on first use.
+    [[nodiscard]] TraceSink &traceSink();
+    [[nodiscard]] bool hasTraceSink() const { return m_traceSink != nullptr; }
+
+    // Throws ImportCancelled when the user cancelled; reports progress (throttled by the caller).
+    void checkpoint();
+    // Number of records the importer read (events, lines, rows): the source's event_count.
+    int64_t recordsRead = 0;
+
+    // Called by the runner after read(): flushes every sink. Throws SqlError.
+    void finish();
+
+private:
+    SqliteDb &m_db;
+    InputFile &m_input;
+    int64_t m_sourceId;
+    QString m_format;
+    const std::atomic_bool *m_cancel;
+    ProgressFn m_progress;
+    DiagnosticLog m_diagnostics;
+    std::unique_ptr<TraceSink> m_traceSink;
+};
+
+} // namespace plumb

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QByteArrayView>
+#include <QString>
+
+namespace plumb {
+
+class ImportContext;
+
+// One input format. Stateless: the registry holds one instance and may use it for several files.
+//
+// sniff() looks at the first bytes (already decompressed when the file is gzip) and the file name and
+// says how sure it is that it can read the file: 0 = not mine, 100 = certain. It must not depend on the
+// extension alone. read() streams the whole input through the context's sinks; on a fatal problem it
+// throws ImportError, and the runner rolls back everything the file wrote.
+class Importer {
+public:
+    virtual ~Importer() = default;
+    [[nodiscard]] virtual QString id() const = 0;          // stored in source.format
+    [[nodiscard]] virtual QString displayName() const = 0; // for menus and messages
+    [[nodiscard]] virtual int version() const = 0;         // bump when the same file would import differently
+    [[nodiscard]] virtual int sniff(QByteArrayView head, const QString &fileName) const = 0;
+    virtual void read(ImportContext &ctx) const = 0;
+};
+
+} // namespace plumb

@@ -1,0 +1,32 @@
+#include "importerregistry.h"
+
+namespace plumb {
+
+void ImporterRegistry::add(std::unique_ptr<Importer> importer)
+{
+    m_importers.push_back(std::move(importer));
+}
+
+const Importer *ImporterRegistry::find(QByteArrayView head, const QString &fileName) const
+{
+    const Importer *best = nullptr;
+    int bestScore = 0;
+    for (const auto &imp : m_importers) {
+        const int score = imp->sniff(head, fileName);
+        if (score > bestScore) {
+            best = imp.get();
+            bestScore = score;
+        }
+    }
+    return best;
+}
+
+const Importer *ImporterRegistry::byId(const QString &id) const
+{
+    for (const auto &imp : m_importers)
+        if (imp->id() == id)
+            return imp.get();
+    return nullptr;
+}
+
+} // namespace plumb

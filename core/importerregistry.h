@@ -1,0 +1,23 @@
+#pragma once
+
+#include "importer.h"
+
+#include <memory>
+#include <vector>
+
+namespace plumb {
+
+// The importers known to this build; filled once by registerBuiltinImporters() (importers/).
+class ImporterRegistry {
+public:
+    void add(std::unique_ptr<Importer> importer);
+    // The importer with the highest sniff() confidence, or nullptr when none claims the input.
+    [[nodiscard]] const Importer *find(QByteArrayView head, const QString &fileName) const;
+    [[nodiscard]] const Importer *byId(const QString &id) const;
+    [[nodiscard]] const std::vector<std::unique_ptr<Importer>> &importers() const { return m_importers; }
+
+private:
+    std::vector<std::unique_ptr<Importer>> m_importers;
+};
+
+} // namespace plumb

@@ -1,0 +1,229 @@
+#include "importrunner.h"
+
+#include "importcontext.h"
+#include "importer.h"
+#include "importerregistry.h"
+#include "importerror.h"
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace plumb {
+
+namespace {
+constexpr int64_t kSniffBytes = 64 * 1024;
+constexpr qint64 kProgressIntervalMs = 100;
+} // namespace
+
+QString statusName(FileImportResult::Status s)
+{
+    using S = FileImportResult::Status;
+    switch (s) {
+    case S::Imported: return QStringLiteral("imported");
+    case S::AlreadyImported: return QStringLiteral("already imported");
+    case S::Unrecognised: return QStringLiteral("not recognised");
+    case S::Failed: return QStringLiteral("failed");
+    case S::Cancelled: return QStringLiteral("cancelled");
+    }
+    return {};
+}
+
+ImportRunner::ImportRunner(const ImporterRegistry &registry, const QString &workspacePath)
+    : m_registry(registry)
+    , m_workspacePath(workspacePath)
+{
+}
+
+QStringList ImportRunner::expand(const QStringList &paths)
+{
+    QStringList files;
+    for (const QString &p : paths) {
+        const QFileInfo info(p);
+        if (info.isDir()) {
+            QStringList found;
+            QDirIterator it(info.absoluteFilePath(), QDir::Files | QDir::NoDotAndDotDot,
+                            QDirIterator::Subdirectories | QDirIterator::FollowSymlinks);
+            while (it.hasNext()) {
+                const QString f = it.next();
+                const QString rel = QDir(info.absoluteFilePath()).relativeFilePath(f);
+                if (rel.startsWith(QLatin1Char('.')) || rel.contains(QStringLiteral("/.")))
+                    continue;
+                found << f;
+            }
+            std::sort(found.begin(), found.end());
+            files += found;
+        } else {
+            files << info.absoluteFilePath();
+        }
+    }
+    return files;
+}
+
+static std::optional<int64_t> findSource(SqliteDb &db, const QString &hash, int64_t size)
+{
+    SqliteStmt st(db, "SELECT id FROM source WHERE content_hash = ? AND size_bytes = ?");
+    st.bind(1, hash).bind(2, size);
+    if (st.step())
+        return st.columnInt(0);
+    return std::nullopt;
+}
+
+std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
+{
+    using Status = FileImportResult::Status;
+    Workspace ws(m_workspacePath, Workspace::Role::Writer);
+    SqliteDb &db = ws.db();
+
+    const QStringList files = expand(paths);
+    std::vector<FileImportResult> results;
+    int64_t totalBytes = 0, doneBytes = 0;
+    for (const QString &f : files)
+        totalBytes += QFileInfo(f).size();
+
+    QElapsedTimer sinceProgress;
+    sinceProgress.start();
+    auto report = [&](const QString &stage, int index, double fraction, bool force) {
+        if (!m_progress || (!force && sinceProgress.elapsed() < kProgressIntervalMs))
+            return;
+        sinceProgress.restart();
+        ImportProgress p;
+        p.stage = stage;
+        p.fileIndex = index;
+        p.fileCount = int(files.size());
+        p.fraction = fraction;
+        const double fileBytes = index < files.size() ? double(QFileInfo(files[index]).size()) : 0;
+        p.overall = totalBytes > 0 ? (double(doneBytes) + fraction * fileBytes) / double(totalBytes) : 1.0;
+        m_progress(p);
+    };
+
+    for (int i = 0; i < files.size(); ++i) {
+        const QString &path = files[i];
+        FileImportResult r;
+        r.path = path;
+        QElapsedTimer timer;
+        timer.start();
+        const QFileInfo info(path);
+        const QString name = info.fileName();
+
+        if (m_cancel.load()) {
+            r.status = Status::Cancelled;
+            r.message = QStringLiteral("not started: the import was cancelled");
+            results.push_back(r);
+            continue;
+        }
+        report(QStringLiteral("Reading %1").arg(name), i, 0, true);
+
+        const QByteArray head = InputFile::peek(path, kSniffBytes);
+        const Importer *importer = info.isReadable() ? m_registry.find(head, name) : nullptr;
+        if (!info.isReadable()) {
+            r.status = Status::Failed;
+            r.message = QStringLiteral("cannot read %1 (check the file's permissions)").arg(path);
+        } else if (!importer) {
+            r.status = Status::Unrecognised;
+            r.message = head.isEmpty() ? QStringLiteral("empty file: nothing to import")
+                                       : QStringLiteral("no importer recognises this file's content");
+        }
+        if (!importer) {
+            doneBytes += info.size();
+            results.push_back(r);
+            continue;
+        }
+        r.format = importer->id();
+
+        try {
+            // Same size as an existing source: hash first, so that a re-import costs one read.
+            SqliteStmt sameSize(db, "SELECT count(*) FROM source WHERE size_bytes = ?");
+            sameSize.bind(1, int64_t(info.size()));
+            if (sameSize.step() && sameSize.columnInt(0) > 0) {
+                report(QStringLiteral("Checking %1").arg(name), i, 0, true);
+                if (auto existing = findSource(db, InputFile::hashFile(path), info.size())) {
+                    r.status = Status::AlreadyImported;
+                    r.sourceId = *existing;
+                    r.message = QStringLiteral("already in the workspace (source %1): nothing to do").arg(*existing);
+                    doneBytes += info.size();
+                    r.seconds = double(timer.elapsed()) / 1000.0;
+                    results.push_back(r);
+                    continue;
+                }
+            }
+
+            SqliteTransaction tx(db);
+            const int64_t sourceId = db.queryInt("SELECT max(id) FROM source", 0) + 1;
+            InputFile input(path);
+            input.open();
+            ImportContext ctx(db, input, sourceId, importer->id(), &m_cancel,
+                              [&](int64_t done, int64_t total) {
+                                  report(QStringLiteral("Reading %1").arg(name), i,
+                                         total > 0 ? double(done) / double(total) : 0, false);
+                              });
+            importer->read(ctx);
+            ctx.checkpoint();
+            report(QStringLiteral("Writing %1 to the workspace").arg(name), i, 1.0, true);
+            ctx.finish();
+            input.finishHash();
+            const QString hash = input.contentHash();
+            if (auto existing = findSource(db, hash, info.size())) {
+                // Raced with an identical file in the same batch; keep the first.
+                r.status = Status::AlreadyImported;
+                r.sourceId = *existing;
+                r.message = QStringLiteral("already in the workspace (source %1): nothing to do").arg(*existing);
+            } else {
+                DiagnosticLog &diag = ctx.diagnostics();
+                SqliteStmt src(db, "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, "
+                                   "importer_version, status, imported_at_ns, import_ms, event_count, "
+                                   "skipped_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                src.bind(1, sourceId).bind(2, info.absoluteFilePath()).bind(3, name).bind(4, int64_t(info.size()));
+                src.bind(5, int64_t(info.lastModified().toMSecsSinceEpoch()) * 1000000).bind(6, hash);
+                src.bind(7, importer->id()).bind(8, importer->version());
+                src.bind(9, diag.count(Severity::Error) > 0 ? QStringLiteral("partial") : QStringLiteral("ok"));
+                src.bind(10, int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000).bind(11, int64_t(timer.elapsed()));
+                src.bind(12, ctx.recordsRead).bind(13, diag.skippedRecords()).run();
+                SqliteStmt d(db, "INSERT INTO diagnostic(source_id, severity, code, location, message, count) "
+                                 "VALUES (?,?,?,?,?,?)");
+                for (const auto &item : diag.all()) {
+                    d.bind(1, sourceId).bind(2, severityName(item.severity)).bind(3, item.code);
+                    d.bind(4, item.location).bind(5, item.message).bind(6, item.count).run();
+                }
+                tx.commit();
+                r.status = Status::Imported;
+                r.sourceId = sourceId;
+                r.records = ctx.recordsRead;
+                r.skipped = diag.skippedRecords();
+                r.warnings = diag.count(Severity::Warning);
+                r.message = QStringLiteral("%1 records").arg(ctx.recordsRead);
+                if (r.skipped)
+                    r.message += QStringLiteral(", %1 skipped").arg(r.skipped);
+                if (r.warnings)
+                    r.message += QStringLiteral(", %1 kinds of problem noted (see diagnostics)").arg(r.warnings);
+            }
+        } catch (const ImportCancelled &) {
+            r.status = Status::Cancelled;
+            r.message = QStringLiteral("cancelled: nothing from this file was kept");
+        } catch (const ImportError &e) {
+            r.status = Status::Failed;
+            r.message = e.message();
+            r.location = e.location();
+        } catch (const SqlError &e) {
+            r.status = Status::Failed;
+            r.message = QStringLiteral("the workspace could not be written (%1); nothing from this file was kept")
+                            .arg(e.message());
+        } catch (const std::bad_alloc &) {
+            r.status = Status::Failed;
+            r.message = QStringLiteral("out of memory; nothing from this file was kept");
+        }
+        doneBytes += info.size();
+        r.seconds = double(timer.elapsed()) / 1000.0;
+        results.push_back(r);
+    }
+    report(QStringLiteral("Done"), int(files.size()), 1.0, true);
+    return results;
+}
+
+} // namespace plumb

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace plumb {
+
+class ImporterRegistry;
+
+struct ImportProgress {
+    QString stage;        // "Reading hta_nccl_data.json.gz", "Writing indexes"...
+    int fileIndex = 0;    // 0-based
+    int fileCount = 0;
+    double fraction = 0;  // of the current file, 0..1
+    double overall = 0;   // of all files by bytes, 0..1
+};
+
+struct FileImportResult {
+    enum class Status { Imported, AlreadyImported, Unrecognised, Failed, Cancelled };
+    QString path;
+    Status status = Status::Failed;
+    QString format;        // importer id
+    QString message;       // what happened, for the user
+    QString location;      // for Failed: where in the file
+    int64_t sourceId = 0;  // Imported / AlreadyImported
+    int64_t records = 0;
+    int64_t skipped = 0;
+    int64_t warnings = 0;  // diagnostics of severity warning or error
+    double seconds = 0;
+};
+
+[[nodiscard]] QString statusName(FileImportResult::Status s);
+
+// Imports files and folders into one workspace, each file in its own transaction.
+//
+// Folders are walked recursively (hidden entries skipped, names sorted) and each file goes to the
+// importer whose sniff() claims it; files nobody claims are reported as Unrecognised, never silently
+// dropped. A file whose bytes were imported before (same size and SHA-1) is a no-op. A failure or a
+// cancel rolls that file's transaction back; files committed before stay.
+//
+// run() blocks: call it on a worker thread. cancel() and the progress callback are thread-safe
+// (the callback is invoked on the thread that called run()).
+class ImportRunner {
+public:
+    using ProgressFn = std::function<void(const ImportProgress &)>;
+
+    ImportRunner(const ImporterRegistry &registry, const QString &workspacePath);
+
+    void setProgressCallback(ProgressFn fn) { m_progress = std::move(fn); }
+    void cancel() { m_cancel.store(true); }
+    [[nodiscard]] bool cancelled() const { return m_cancel.load(); }
+
+    // Throws SqlError when the workspace itself cannot be opened.
+    std::vector<FileImportResult> run(const QStringList &paths);
+
+    // Files under `paths` in import order (folders walked, hidden entries skipped).
+    [[nodiscard]] static QStringList expand(const QStringList &paths);
+
+private:
+    const ImporterRegistry &m_registry;
+    QString m_workspacePath;
+    ProgressFn m_progress;
+    std::atomic_bool m_cancel { false };
+};
+
+} // namespace plumb

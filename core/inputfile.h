@@ -1,0 +1,71 @@
+#pragma once
+
+#include <QByteArray>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+
+namespace plumb {
+
+// Reads a file sequentially in chunks, transparently inflating gzip (including multi-member files, as
+// written by concatenating .gz streams), and hashing the bytes on disk as they go by.
+//
+// Positions: `compressedOffset()` is the byte offset in the file on disk (drives progress),
+// `offset()` the offset in the decompressed stream (what diagnostics quote for JSON/text formats).
+class InputFile {
+public:
+    explicit InputFile(const QString &path);
+    ~InputFile();
+    InputFile(const InputFile &) = delete;
+    InputFile &operator=(const InputFile &) = delete;
+
+    // Throws ImportError when the file cannot be opened.
+    void open();
+    [[nodiscard]] QString path() const { return m_path; }
+    [[nodiscard]] QString fileName() const;
+    [[nodiscard]] int64_t size() const { return m_size; }
+    [[nodiscard]] bool isGzip() const { return m_gzip; }
+
+    // Reads up to `max` decompressed bytes into `out`; returns the count, 0 at end of input.
+    // Throws ImportError on a read error. A gzip stream cut short is not an error here: it ends the
+    // input and sets truncated().
+    int64_t read(char *out, int64_t max);
+
+    [[nodiscard]] int64_t offset() const { return m_offset; }
+    [[nodiscard]] int64_t compressedOffset() const { return m_compressedOffset; }
+    [[nodiscard]] bool truncated() const { return m_truncated; }
+    [[nodiscard]] QString truncationDetail() const { return m_truncationDetail; }
+
+    // Reads the rest of the file (without decompressing) so that contentHash() covers all of it.
+    void finishHash();
+    // Hex SHA-1 of every byte on disk read so far (all of them after finishHash()).
+    [[nodiscard]] QString contentHash() const;
+
+    // First `max` decompressed bytes of `path`, for sniffing. Empty on any error.
+    [[nodiscard]] static QByteArray peek(const QString &path, int64_t max = 4096);
+    // Hex SHA-1 of the whole file without decompressing.
+    [[nodiscard]] static QString hashFile(const QString &path);
+
+private:
+    int64_t readRaw(char *out, int64_t max);
+    int64_t refillCompressed();
+
+    struct Inflater;
+    QString m_path;
+    QFile m_file;
+    int64_t m_size = 0;
+    bool m_gzip = false;
+    int64_t m_offset = 0;
+    int64_t m_compressedOffset = 0;
+    bool m_eofRaw = false;
+    bool m_truncated = false;
+    QString m_truncationDetail;
+    QByteArray m_inBuf;
+    std::unique_ptr<Inflater> m_inflater;
+    QCryptographicHash m_hash { QCryptographicHash::Sha1 };
+};
+
+} // namespace plumb

@@ -1,0 +1,187 @@
+#include "schema.h"
+
+namespace plumb {
+
+// Conventions: times are int64 ns; *_id columns reference the table of the same name; strings
+// that repeat (names, categories, arg sets) are interned in `string`.
+static constexpr std::string_view kMigration1 = R"sql(
+CREATE TABLE workspace_info(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+
+CREATE TABLE string(
+    id   INTEGER PRIMARY KEY,
+    str  TEXT NOT NULL
+);
+
+-- Event arguments as compact JSON, shared by the events that have identical ones.
+CREATE TABLE args(
+    id   INTEGER PRIMARY KEY,
+    json TEXT NOT NULL
+);
+
+-- One row per imported file. Failed imports roll back and leave no row.
+CREATE TABLE source(
+    id              INTEGER PRIMARY KEY,
+    path            TEXT NOT NULL,
+    name            TEXT NOT NULL,
+    size_bytes      INTEGER NOT NULL,
+    mtime_ns        INTEGER,
+    content_hash    TEXT NOT NULL,      -- hex SHA-1 of the bytes on disk
+    format          TEXT NOT NULL,      -- importer id, e.g. 'chrometrace'
+    importer_version INTEGER NOT NULL,
+    status          TEXT NOT NULL,      -- 'ok' | 'partial' (imported with warnings/errors)
+    imported_at_ns  INTEGER NOT NULL,
+    import_ms       INTEGER,
+    event_count     INTEGER NOT NULL DEFAULT 0,
+    skipped_count   INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX source_hash ON source(content_hash, size_bytes);
+
+-- Problems found in an input: counted per (source, code, first location).
+CREATE TABLE diagnostic(
+    id          INTEGER PRIMARY KEY,
+    source_id   INTEGER NOT NULL,
+    severity    TEXT NOT NULL,          -- 'info' | 'warning' | 'error'
+    code        TEXT NOT NULL,          -- stable identifier, e.g. 'unsorted-events'
+    location    TEXT,                   -- first place seen: 'byte 1234', 'line 5', 'event 17'
+    message     TEXT NOT NULL,
+    count       INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX diagnostic_source ON diagnostic(source_id);
+
+-- An experiment run or trial; traces of one job (all ranks) belong to one run.
+CREATE TABLE run(
+    id          INTEGER PRIMARY KEY,
+    key         TEXT NOT NULL UNIQUE,   -- identity used to attach later imports to the same run
+    name        TEXT NOT NULL,
+    created_at_ns INTEGER NOT NULL
+);
+
+CREATE TABLE trace(
+    id              INTEGER PRIMARY KEY,
+    run_id          INTEGER NOT NULL,
+    source_id       INTEGER NOT NULL,
+    format          TEXT NOT NULL,
+    name            TEXT NOT NULL,
+    rank            INTEGER,
+    world_size      INTEGER,
+    base_time_ns    INTEGER,            -- add to slice.ts for wall-clock time, when the file says
+    start_ns        INTEGER,
+    end_ns          INTEGER,
+    event_count     INTEGER NOT NULL DEFAULT 0,   -- trace events read
+    slice_count     INTEGER NOT NULL DEFAULT 0,
+    kernel_count    INTEGER NOT NULL DEFAULT 0,   -- GPU kernels
+    gpu_op_count    INTEGER NOT NULL DEFAULT 0,   -- kernels + memcpy + memset
+    flow_count      INTEGER NOT NULL DEFAULT 0,
+    counter_count   INTEGER NOT NULL DEFAULT 0,
+    metadata        TEXT                -- JSON: top-level fields of the file (deviceProperties...)
+);
+CREATE INDEX trace_run ON trace(run_id);
+
+CREATE TABLE device(
+    trace_id    INTEGER NOT NULL,
+    device_index INTEGER NOT NULL,
+    name        TEXT,
+    properties  TEXT,                   -- JSON as written by the profiler
+    PRIMARY KEY(trace_id, device_index)
+) WITHOUT ROWID;
+
+CREATE TABLE process(
+    id          INTEGER PRIMARY KEY,
+    trace_id    INTEGER NOT NULL,
+    pid         INTEGER,                -- numeric pid, when the file has one
+    label       TEXT NOT NULL,          -- pid as written (numbers and strings alike)
+    name        TEXT,
+    kind        TEXT NOT NULL,          -- 'cpu' | 'gpu' | 'other'
+    device_index INTEGER,
+    sort_index  INTEGER
+);
+CREATE INDEX process_trace ON process(trace_id);
+
+CREATE TABLE track(
+    id          INTEGER PRIMARY KEY,
+    trace_id    INTEGER NOT NULL,
+    process_id  INTEGER,
+    kind        TEXT NOT NULL,          -- 'thread' | 'gpu_stream' | 'counter' | 'global'
+    tid         INTEGER,
+    label       TEXT,                   -- tid as written
+    name        TEXT,
+    stream      INTEGER,                -- CUDA stream id for 'gpu_stream'
+    sort_index  INTEGER,
+    slice_count INTEGER NOT NULL DEFAULT 0,
+    max_depth   INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX track_trace ON track(trace_id);
+
+-- Durations and instants (dur = 0). Clustered on (track, start) so a time window of a track is one
+-- range scan. depth = nesting level on its track (0 = outermost). corr = CUDA correlation id,
+-- ext_id = PyTorch External id, seq_nr = autograd Sequence number, ev_idx = Kineto Ev Idx: promoted
+-- out of args because they are unique per event; args_id = the remaining args as compact JSON.
+CREATE TABLE slice(
+    track_id    INTEGER NOT NULL,
+    ts          INTEGER NOT NULL,
+    id          INTEGER NOT NULL,
+    dur         INTEGER NOT NULL,
+    depth       INTEGER NOT NULL,
+    name_id     INTEGER NOT NULL,
+    cat_id      INTEGER,
+    corr        INTEGER,
+    ext_id      INTEGER,
+    seq_nr      INTEGER,
+    ev_idx      INTEGER,
+    args_id     INTEGER,
+    PRIMARY KEY(track_id, ts, id)
+) WITHOUT ROWID;
+
+-- Flow arrows (launch -> kernel, forward -> backward). An end is NULL when the file had only the
+-- other one. Ends bind to the deepest slice on their track that encloses the timestamp.
+CREATE TABLE flow(
+    id          INTEGER PRIMARY KEY,
+    trace_id    INTEGER NOT NULL,
+    cat_id      INTEGER,
+    flow_key    INTEGER,                -- the id in the file
+    src_track   INTEGER,
+    src_ts      INTEGER,
+    dst_track   INTEGER,
+    dst_ts      INTEGER
+);
+
+CREATE TABLE counter(
+    track_id    INTEGER NOT NULL,
+    ts          INTEGER NOT NULL,
+    id          INTEGER NOT NULL,
+    value       REAL NOT NULL,
+    PRIMARY KEY(track_id, ts, id)
+) WITHOUT ROWID;
+)sql";
+
+// Secondary indexes are built after the first bulk load (see TraceSink); this migration only
+// names them so every workspace has the same set once it holds a trace.
+static constexpr std::string_view kSecondaryIndexes = R"sql(
+CREATE INDEX IF NOT EXISTS slice_corr ON slice(corr) WHERE corr IS NOT NULL;
+CREATE INDEX IF NOT EXISTS flow_src ON flow(src_track, src_ts);
+CREATE INDEX IF NOT EXISTS flow_dst ON flow(dst_track, dst_ts);
+)sql";
+
+static constexpr std::string_view kDropSecondaryIndexes = R"sql(
+DROP INDEX IF EXISTS slice_corr;
+DROP INDEX IF EXISTS flow_src;
+DROP INDEX IF EXISTS flow_dst;
+)sql";
+
+std::string_view secondaryIndexesSql()
+{
+    return kSecondaryIndexes;
+}
+
+std::string_view dropSecondaryIndexesSql()
+{
+    return kDropSecondaryIndexes;
+}
+
+const std::vector<std::string_view> &schemaMigrations()
+{
+    static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes };
+    return migrations;
+}
+
+} // namespace plumb

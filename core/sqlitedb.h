@@ -1,0 +1,108 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace plumb {
+
+// An SQLite error with the statement or operation that failed.
+class SqlError : public std::runtime_error {
+public:
+    SqlError(const QString &what, int code);
+    [[nodiscard]] int code() const { return m_code; }
+    [[nodiscard]] QString message() const { return QString::fromUtf8(what()); }
+
+private:
+    int m_code;
+};
+
+// Owns one sqlite3 connection. Not thread-safe: one thread uses a connection at a time.
+class SqliteDb {
+public:
+    enum class OpenMode { ReadWrite, ReadWriteCreate, ReadOnly };
+
+    SqliteDb() = default;
+    SqliteDb(const QString &path, OpenMode mode);
+    ~SqliteDb();
+    SqliteDb(SqliteDb &&other) noexcept;
+    SqliteDb &operator=(SqliteDb &&other) noexcept;
+    SqliteDb(const SqliteDb &) = delete;
+    SqliteDb &operator=(const SqliteDb &) = delete;
+
+    [[nodiscard]] bool isOpen() const { return m_db != nullptr; }
+    [[nodiscard]] sqlite3 *handle() const { return m_db; }
+    [[nodiscard]] QString path() const { return m_path; }
+
+    // Runs one or more statements without results. Throws SqlError.
+    void exec(std::string_view sql);
+    // First column of the first row as int64, or `fallback` when there is no row or it is NULL.
+    [[nodiscard]] int64_t queryInt(std::string_view sql, int64_t fallback = 0);
+    [[nodiscard]] QString errorMessage() const;
+
+private:
+    sqlite3 *m_db = nullptr;
+    QString m_path;
+};
+
+// A prepared statement. Bind indexes are 1-based as in SQLite; column indexes 0-based.
+class SqliteStmt {
+public:
+    SqliteStmt() = default;
+    SqliteStmt(SqliteDb &db, std::string_view sql);
+    ~SqliteStmt();
+    SqliteStmt(SqliteStmt &&other) noexcept;
+    SqliteStmt &operator=(SqliteStmt &&other) noexcept;
+    SqliteStmt(const SqliteStmt &) = delete;
+    SqliteStmt &operator=(const SqliteStmt &) = delete;
+
+    SqliteStmt &bind(int index, int64_t value);
+    SqliteStmt &bind(int index, int value) { return bind(index, int64_t(value)); }
+    SqliteStmt &bind(int index, double value);
+    SqliteStmt &bind(int index, std::string_view utf8);
+    SqliteStmt &bind(int index, const QString &value);
+    SqliteStmt &bindBlob(int index, const void *data, int size);
+    SqliteStmt &bindNull(int index);
+    // Binds NULL when `present` is false.
+    SqliteStmt &bindOptional(int index, bool present, int64_t value)
+    {
+        return present ? bind(index, value) : bindNull(index);
+    }
+
+    // Steps once: true when a row is available, false when done. Throws SqlError.
+    bool step();
+    // Steps to completion (for statements without results) and resets.
+    void run();
+    void reset();
+
+    [[nodiscard]] int64_t columnInt(int col) const;
+    [[nodiscard]] double columnDouble(int col) const;
+    [[nodiscard]] QString columnText(int col) const;
+    [[nodiscard]] std::string_view columnView(int col) const;
+    [[nodiscard]] bool columnIsNull(int col) const;
+    [[nodiscard]] int columnCount() const;
+    [[nodiscard]] QString columnName(int col) const;
+
+private:
+    sqlite3_stmt *m_stmt = nullptr;
+    sqlite3 *m_db = nullptr;
+};
+
+// RAII transaction: BEGIN IMMEDIATE on construction, ROLLBACK on destruction unless commit() ran.
+class SqliteTransaction {
+public:
+    explicit SqliteTransaction(SqliteDb &db);
+    ~SqliteTransaction();
+    void commit();
+
+private:
+    SqliteDb &m_db;
+    bool m_done = false;
+};
+
+} // namespace plumb

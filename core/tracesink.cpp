@@ -1,0 +1,708 @@
+#include "tracesink.h"
+
+#include "diagnosticlog.h"
+#include "schema.h"
+#include "sqlitedb.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <charconv>
+
+namespace plumb {
+
+namespace {
+
+constexpr size_t kMaxArgsDedupe = 1 << 21; // entries kept for args deduplication
+constexpr int kSliceRowsPerInsert = 32;     // multi-row VALUES: fewer statement steps
+constexpr int kSliceColumns = 12;
+
+int64_t nextIdFromInfo(SqliteDb &db, const char *key)
+{
+    SqliteStmt st(db, "SELECT value FROM workspace_info WHERE key = ?");
+    st.bind(1, std::string_view(key));
+    return st.step() ? st.columnInt(0) : 1;
+}
+
+void storeNextId(SqliteDb &db, const char *key, int64_t value)
+{
+    SqliteStmt st(db, "INSERT OR REPLACE INTO workspace_info(key, value) VALUES(?, ?)");
+    st.bind(1, std::string_view(key)).bind(2, value).run();
+}
+
+void bindNullable(SqliteStmt &st, int index, int64_t v)
+{
+    if (v == kNoValue)
+        st.bindNull(index);
+    else
+        st.bind(index, v);
+}
+
+std::optional<int64_t> parseInt(std::string_view s)
+{
+    int64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::string_view kindName(TrackKind k)
+{
+    switch (k) {
+    case TrackKind::Thread: return "thread";
+    case TrackKind::GpuStream: return "gpu_stream";
+    case TrackKind::Counter: return "counter";
+    case TrackKind::Global: return "global";
+    }
+    return "thread";
+}
+
+std::string_view processKindName(ProcessKind k)
+{
+    switch (k) {
+    case ProcessKind::Cpu: return "cpu";
+    case ProcessKind::Gpu: return "gpu";
+    case ProcessKind::Other: return "other";
+    }
+    return "cpu";
+}
+
+} // namespace
+
+void TraceSink::Batch::clear()
+{
+    slices.clear();
+    counters.clear();
+    flows.clear();
+    strings.clear();
+    args.clear();
+}
+
+TraceSink::TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId, const QString &sourcePath,
+                     const QString &format)
+    : m_db(db)
+    , m_diag(diagnostics)
+    , m_sourceId(sourceId)
+    , m_sourcePath(sourcePath)
+    , m_format(format)
+    , m_traceName(QFileInfo(sourcePath).fileName())
+{
+    m_traceId = db.queryInt("SELECT max(id) FROM trace", 0) + 1;
+    m_processBase = db.queryInt("SELECT max(id) FROM process", 0) + 1;
+    m_trackBase = db.queryInt("SELECT max(id) FROM track", 0) + 1;
+    m_nextFlowId = db.queryInt("SELECT max(id) FROM flow", 0) + 1;
+    m_nextArgsId = db.queryInt("SELECT max(id) FROM args", 0) + 1;
+    m_nextStringId = db.queryInt("SELECT max(id) FROM string", 0) + 1;
+    m_nextSliceId = nextIdFromInfo(db, "next_slice_id");
+    m_nextCounterId = nextIdFromInfo(db, "next_counter_id");
+    {
+        SqliteStmt st(db, "SELECT id, str FROM string");
+        while (st.step())
+            m_strings.emplace(std::string(st.columnView(1)), st.columnInt(0));
+    }
+    m_bulkLoad = db.queryInt("SELECT count(*) FROM (SELECT 1 FROM slice LIMIT 1)") == 0;
+    if (m_bulkLoad)
+        db.exec(dropSecondaryIndexesSql());
+
+    m_current = std::make_unique<Batch>();
+    m_writer = std::thread([this] { writerLoop(); });
+}
+
+TraceSink::~TraceSink()
+{
+    if (!m_finished) {
+        // Abandoned (error or cancel): the caller rolls back, so pending rows need not be written.
+        std::lock_guard lock(m_mutex);
+        m_queue.clear();
+    }
+    stopWriter();
+}
+
+void TraceSink::setRank(int64_t rank, int64_t worldSize)
+{
+    m_rank = rank;
+    m_worldSize = worldSize;
+}
+
+void TraceSink::addDevice(int64_t index, const QString &name, const QByteArray &propertiesJson)
+{
+    for (auto &d : m_devices) {
+        if (d.index == index) {
+            d = Device { index, name, propertiesJson };
+            return;
+        }
+    }
+    m_devices.push_back(Device { index, name, propertiesJson });
+}
+
+int64_t TraceSink::intern(std::string_view str)
+{
+    // Heterogeneous lookup is C++20 for unordered_map but needs transparent hashers; keep it simple.
+    thread_local std::string key;
+    key.assign(str);
+    auto it = m_strings.find(key);
+    if (it != m_strings.end())
+        return it->second;
+    const int64_t id = m_nextStringId++;
+    m_strings.emplace(key, id);
+    m_current->strings.emplace_back(id, key);
+    return id;
+}
+
+int64_t TraceSink::internArgs(std::string_view json)
+{
+    if (json.empty() || json == "{}")
+        return kNoValue;
+    const size_t h = std::hash<std::string_view>()(json);
+    auto it = m_argsByHash.find(h);
+    if (it != m_argsByHash.end())
+        return it->second;
+    if (m_argsByHash.size() >= kMaxArgsDedupe)
+        m_argsByHash.clear();
+    const int64_t id = m_nextArgsId++;
+    m_argsByHash.emplace(h, id);
+    m_current->args.emplace_back(id, std::string(json));
+    return id;
+}
+
+int64_t TraceSink::process(std::string_view label)
+{
+    thread_local std::string key;
+    key.assign(label);
+    auto it = m_processByLabel.find(key);
+    if (it != m_processByLabel.end())
+        return it->second;
+    const int64_t id = m_processBase + int64_t(m_processes.size());
+    ProcessState p;
+    p.label = key;
+    if (auto n = parseInt(label))
+        p.pid = *n;
+    else
+        p.kind = ProcessKind::Other;
+    m_processes.push_back(std::move(p));
+    m_processByLabel.emplace(key, id);
+    return id;
+}
+
+void TraceSink::setProcessName(int64_t process, std::string_view name)
+{
+    m_processes[size_t(process - m_processBase)].name.assign(name);
+}
+
+void TraceSink::setProcessSortIndex(int64_t process, int64_t sortIndex)
+{
+    m_processes[size_t(process - m_processBase)].sortIndex = sortIndex;
+}
+
+void TraceSink::setProcessKind(int64_t process, ProcessKind kind, int64_t deviceIndex)
+{
+    auto &p = m_processes[size_t(process - m_processBase)];
+    p.kind = kind;
+    if (deviceIndex != kNoValue)
+        p.deviceIndex = deviceIndex;
+}
+
+int64_t TraceSink::newTrack(int64_t process, TrackKind kind, std::string_view label)
+{
+    const int64_t id = m_trackBase + int64_t(m_tracks.size());
+    TrackState t;
+    t.process = process;
+    t.kind = kind;
+    t.label.assign(label);
+    if (kind == TrackKind::Thread)
+        if (auto n = parseInt(label))
+            t.tid = *n;
+    m_tracks.push_back(std::move(t));
+    return id;
+}
+
+int64_t TraceSink::thread(int64_t process, std::string_view tidLabel)
+{
+    thread_local std::string key;
+    key.assign("t:");
+    key.append(std::to_string(process));
+    key.push_back(':');
+    key.append(tidLabel);
+    auto it = m_trackByKey.find(key);
+    if (it != m_trackByKey.end())
+        return it->second;
+    const int64_t id = newTrack(process, TrackKind::Thread, tidLabel);
+    m_trackByKey.emplace(key, id);
+    return id;
+}
+
+int64_t TraceSink::counterTrack(int64_t process, std::string_view name)
+{
+    std::string key = "c:" + std::to_string(process) + ':' + std::string(name);
+    auto it = m_trackByKey.find(key);
+    if (it != m_trackByKey.end())
+        return it->second;
+    const int64_t id = newTrack(process, TrackKind::Counter, {});
+    trackState(id).name.assign(name);
+    m_trackByKey.emplace(key, id);
+    return id;
+}
+
+int64_t TraceSink::globalTrack(std::string_view name)
+{
+    std::string key = "g:" + std::string(name);
+    auto it = m_trackByKey.find(key);
+    if (it != m_trackByKey.end())
+        return it->second;
+    const int64_t id = newTrack(kNoValue, TrackKind::Global, {});
+    trackState(id).name.assign(name);
+    m_trackByKey.emplace(key, id);
+    return id;
+}
+
+void TraceSink::setTrackName(int64_t track, std::string_view name)
+{
+    trackState(track).name.assign(name);
+}
+
+void TraceSink::setTrackSortIndex(int64_t track, int64_t sortIndex)
+{
+    trackState(track).sortIndex = sortIndex;
+}
+
+void TraceSink::setTrackGpuStream(int64_t track, int64_t stream)
+{
+    auto &t = trackState(track);
+    t.kind = TrackKind::GpuStream;
+    t.stream = stream;
+}
+
+// Depth = number of enclosing slices still open at `ts`. Works for input sorted by (ts, dur desc)
+// per track; anything else marks the track for repairDepths().
+int64_t TraceSink::depthFor(int64_t track, TrackState &s, int64_t ts, int64_t dur)
+{
+    if (ts < s.lastTs || (ts == s.lastTs && dur > s.lastDur && !s.openEnds.empty())) {
+        if (!s.unsorted)
+            m_diag.report(Severity::Info, QStringLiteral("unsorted-events"),
+                          QStringLiteral("track %1, ts %2 ns").arg(track).arg(ts),
+                          QStringLiteral("Events are not in time order on some tracks; they were sorted "
+                                         "and their nesting recomputed."));
+        s.unsorted = true;
+    }
+    s.lastTs = ts;
+    s.lastDur = dur;
+    while (!s.openEnds.empty() && s.openEnds.back() <= ts)
+        s.openEnds.pop_back();
+    const int64_t end = ts + dur;
+    if (!s.openEnds.empty() && end > s.openEnds.back() && s.openEnds.back() != INT64_MAX && !s.unsorted) {
+        const bool gpu = s.kind == TrackKind::GpuStream;
+        m_diag.report(Severity::Info, gpu ? QStringLiteral("overlapping-gpu-ops") : QStringLiteral("overlapping-slices"),
+                      QStringLiteral("track %1, ts %2 ns").arg(track).arg(ts),
+                      gpu ? QStringLiteral("GPU operations overlap on one stream (a profiler timing artefact); "
+                                           "the later one is drawn one level below.")
+                          : QStringLiteral("Slices overlap on one thread without nesting; the later one is "
+                                           "drawn one level below."));
+    }
+    return int64_t(s.openEnds.size());
+}
+
+void TraceSink::emitSlice(int64_t track, TrackState &s, const SliceFields &f, int64_t depth, int64_t id)
+{
+    m_current->slices.push_back(SliceRow { track, f.tsNs, id, f.durNs, depth, f.nameId, f.catId, f.corr,
+                                           f.extId, f.seqNr, f.evIdx, f.argsId });
+    ++s.sliceCount;
+    s.maxDepth = std::max(s.maxDepth, depth);
+    ++m_stats.slices;
+    m_stats.startNs = std::min(m_stats.startNs, f.tsNs);
+    m_stats.endNs = std::max(m_stats.endNs, f.tsNs + f.durNs);
+    pushBatchIfFull();
+}
+
+void TraceSink::addSlice(int64_t track, const SliceFields &f)
+{
+    auto &s = trackState(track);
+    const int64_t depth = depthFor(track, s, f.tsNs, f.durNs);
+    s.openEnds.push_back(f.tsNs + f.durNs);
+    emitSlice(track, s, f, depth, m_nextSliceId++);
+}
+
+void TraceSink::beginSlice(int64_t track, const SliceFields &f)
+{
+    auto &s = trackState(track);
+    const int64_t depth = depthFor(track, s, f.tsNs, INT64_MAX / 4);
+    s.openEnds.push_back(INT64_MAX);
+    s.openB.push_back(OpenSlice { f, depth, m_nextSliceId++ });
+}
+
+bool TraceSink::endSlice(int64_t track, int64_t tsNs, int64_t argsId)
+{
+    auto &s = trackState(track);
+    if (s.openB.empty())
+        return false;
+    OpenSlice open = s.openB.back();
+    s.openB.pop_back();
+    // Replace the innermost open-B marker by the real end so later slices nest correctly.
+    for (auto it = s.openEnds.rbegin(); it != s.openEnds.rend(); ++it) {
+        if (*it == INT64_MAX) {
+            *it = std::max(tsNs, open.fields.tsNs);
+            break;
+        }
+    }
+    open.fields.durNs = std::max<int64_t>(0, tsNs - open.fields.tsNs);
+    if (argsId != kNoValue)
+        open.fields.argsId = argsId;
+    emitSlice(track, s, open.fields, open.depth, open.id);
+    return true;
+}
+
+void TraceSink::addCounter(int64_t track, int64_t tsNs, double value)
+{
+    m_current->counters.push_back(CounterRow { track, tsNs, m_nextCounterId++, value });
+    ++m_stats.counters;
+    m_stats.startNs = std::min(m_stats.startNs, tsNs);
+    m_stats.endNs = std::max(m_stats.endNs, tsNs);
+    pushBatchIfFull();
+}
+
+void TraceSink::emitFlow(int64_t cat, int64_t key, const FlowEnd *src, const FlowEnd *dst)
+{
+    m_current->flows.push_back(FlowRow { m_nextFlowId++, cat, key, src ? src->track : kNoValue,
+                                         src ? src->ts : kNoValue, dst ? dst->track : kNoValue,
+                                         dst ? dst->ts : kNoValue });
+    ++m_stats.flows;
+    pushBatchIfFull();
+}
+
+void TraceSink::flowStart(int64_t catId, int64_t key, int64_t track, int64_t tsNs)
+{
+    const FlowEnd here { track, tsNs, true };
+    auto [it, inserted] = m_pendingFlows.try_emplace(FlowKey { catId, key }, here);
+    if (inserted)
+        return;
+    if (!it->second.isStart) {
+        emitFlow(catId, key, &here, &it->second); // the end came first in the file
+        m_pendingFlows.erase(it);
+    } else {
+        emitFlow(catId, key, &it->second, nullptr); // two starts: the first one dangles
+        ++m_danglingFlows;
+        it->second = here;
+    }
+}
+
+void TraceSink::flowEnd(int64_t catId, int64_t key, int64_t track, int64_t tsNs)
+{
+    const FlowEnd here { track, tsNs, false };
+    auto [it, inserted] = m_pendingFlows.try_emplace(FlowKey { catId, key }, here);
+    if (inserted)
+        return;
+    if (it->second.isStart) {
+        emitFlow(catId, key, &it->second, &here);
+        m_pendingFlows.erase(it);
+    } else {
+        emitFlow(catId, key, nullptr, &it->second);
+        ++m_danglingFlows;
+        it->second = here;
+    }
+}
+
+void TraceSink::pushBatchIfFull()
+{
+    if (m_current->rows() >= kBatchRows)
+        pushBatch();
+}
+
+void TraceSink::pushBatch()
+{
+    std::unique_ptr<Batch> next;
+    {
+        std::unique_lock lock(m_mutex);
+        // Bounded queue: memory stays flat whatever the file size.
+        m_cv.wait(lock, [this] { return m_queue.size() < 3 || m_writerError; });
+        if (m_writerError)
+            std::rethrow_exception(m_writerError);
+        m_queue.push_back(std::move(m_current));
+        if (!m_free.empty()) {
+            next = std::move(m_free.back());
+            m_free.pop_back();
+        }
+    }
+    m_cv.notify_all();
+    m_current = next ? std::move(next) : std::make_unique<Batch>();
+}
+
+void TraceSink::writerLoop()
+{
+    try {
+        for (;;) {
+            std::unique_ptr<Batch> batch;
+            {
+                std::unique_lock lock(m_mutex);
+                m_cv.wait(lock, [this] { return !m_queue.empty() || m_stop; });
+                if (m_queue.empty())
+                    return;
+                batch = std::move(m_queue.front());
+                m_queue.pop_front();
+            }
+            m_cv.notify_all();
+            writeBatch(*batch);
+            batch->clear();
+            std::lock_guard lock(m_mutex);
+            m_free.push_back(std::move(batch));
+        }
+    } catch (...) {
+        std::lock_guard lock(m_mutex);
+        m_writerError = std::current_exception();
+        m_queue.clear();
+        m_cv.notify_all();
+    }
+}
+
+void TraceSink::writeBatch(Batch &b)
+{
+    // Statements are prepared once per thread lifetime of the sink.
+    static thread_local struct Stmts {
+        SqliteDb *db = nullptr;
+        SqliteStmt sliceMulti, sliceOne, counter, flow, str, args;
+    } st;
+    if (st.db != &m_db) {
+        std::string multi = "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, ext_id, "
+                            "seq_nr, ev_idx, args_id) VALUES ";
+        for (int r = 0; r < kSliceRowsPerInsert; ++r)
+            multi += r ? ",(?,?,?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?,?,?)";
+        st.sliceMulti = SqliteStmt(m_db, multi);
+        st.sliceOne = SqliteStmt(m_db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, "
+                                       "ext_id, seq_nr, ev_idx, args_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+        st.counter = SqliteStmt(m_db, "INSERT INTO counter(track_id, ts, id, value) VALUES (?,?,?,?)");
+        st.flow = SqliteStmt(m_db, "INSERT INTO flow(id, trace_id, cat_id, flow_key, src_track, src_ts, "
+                                   "dst_track, dst_ts) VALUES (?,?,?,?,?,?,?,?)");
+        st.str = SqliteStmt(m_db, "INSERT INTO string(id, str) VALUES (?, ?)");
+        st.args = SqliteStmt(m_db, "INSERT INTO args(id, json) VALUES (?, ?)");
+        st.db = &m_db;
+    }
+    for (const auto &[id, s] : b.strings)
+        st.str.bind(1, id).bind(2, std::string_view(s)).run();
+    for (const auto &[id, s] : b.args)
+        st.args.bind(1, id).bind(2, std::string_view(s)).run();
+
+    auto bindSlice = [](SqliteStmt &stmt, int base, const SliceRow &r) {
+        stmt.bind(base + 1, r.track).bind(base + 2, r.ts).bind(base + 3, r.id).bind(base + 4, r.dur);
+        stmt.bind(base + 5, r.depth).bind(base + 6, r.name);
+        bindNullable(stmt, base + 7, r.cat);
+        bindNullable(stmt, base + 8, r.corr);
+        bindNullable(stmt, base + 9, r.ext);
+        bindNullable(stmt, base + 10, r.seq);
+        bindNullable(stmt, base + 11, r.evIdx);
+        bindNullable(stmt, base + 12, r.args);
+    };
+    size_t i = 0;
+    const size_t n = b.slices.size();
+    for (; i + kSliceRowsPerInsert <= n; i += kSliceRowsPerInsert) {
+        for (int r = 0; r < kSliceRowsPerInsert; ++r)
+            bindSlice(st.sliceMulti, r * kSliceColumns, b.slices[i + size_t(r)]);
+        st.sliceMulti.step();
+        st.sliceMulti.reset();
+    }
+    for (; i < n; ++i) {
+        bindSlice(st.sliceOne, 0, b.slices[i]);
+        st.sliceOne.step();
+        st.sliceOne.reset();
+    }
+    for (const auto &c : b.counters)
+        st.counter.bind(1, c.track).bind(2, c.ts).bind(3, c.id).bind(4, c.value).run();
+    for (const auto &f : b.flows) {
+        st.flow.bind(1, f.id).bind(2, m_traceId);
+        bindNullable(st.flow, 3, f.cat);
+        bindNullable(st.flow, 4, f.key);
+        bindNullable(st.flow, 5, f.srcTrack);
+        bindNullable(st.flow, 6, f.srcTs);
+        bindNullable(st.flow, 7, f.dstTrack);
+        bindNullable(st.flow, 8, f.dstTs);
+        st.flow.run();
+    }
+}
+
+void TraceSink::stopWriter()
+{
+    if (!m_writer.joinable())
+        return;
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_cv.notify_all();
+    m_writer.join();
+}
+
+void TraceSink::rethrowWriterError()
+{
+    if (m_writerError)
+        std::rethrow_exception(m_writerError);
+}
+
+void TraceSink::finish()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+
+    // B without E: close at the end of the trace so the time is not lost.
+    int64_t unterminated = 0;
+    for (size_t t = 0; t < m_tracks.size(); ++t) {
+        auto &s = m_tracks[t];
+        while (!s.openB.empty()) {
+            const int64_t end = std::max(m_stats.endNs, s.openB.back().fields.tsNs);
+            endSlice(m_trackBase + int64_t(t), end);
+            ++unterminated;
+        }
+    }
+    if (unterminated)
+        m_diag.report(Severity::Warning, QStringLiteral("unterminated-slice"), {},
+                      QStringLiteral("B (begin) events without a matching E; they were closed at the end of the "
+                                     "trace."),
+                      unterminated);
+    for (const auto &[key, end] : m_pendingFlows) {
+        emitFlow(key.cat, key.key, end.isStart ? &end : nullptr, end.isStart ? nullptr : &end);
+        ++m_danglingFlows;
+    }
+    m_pendingFlows.clear();
+    if (m_danglingFlows)
+        m_diag.report(Severity::Info, QStringLiteral("dangling-flow"), {},
+                      QStringLiteral("Flow events with only one end (for example a launch whose kernel was not "
+                                     "captured); kept with the other end empty."),
+                      m_danglingFlows);
+
+    if (m_current->rows() || !m_current->strings.empty() || !m_current->args.empty())
+        pushBatch();
+    stopWriter();
+    rethrowWriterError();
+
+    repairDepths();
+    writeTraceRows();
+    storeNextId(m_db, "next_slice_id", m_nextSliceId);
+    storeNextId(m_db, "next_counter_id", m_nextCounterId);
+    if (m_bulkLoad)
+        m_db.exec(secondaryIndexesSql());
+}
+
+// Tracks whose events came out of order: recompute depths in (ts, dur desc) order.
+void TraceSink::repairDepths()
+{
+    SqliteStmt select(m_db, "SELECT ts, id, dur, depth FROM slice WHERE track_id = ? ORDER BY ts, dur DESC, id");
+    SqliteStmt update(m_db, "UPDATE slice SET depth = ? WHERE track_id = ? AND ts = ? AND id = ?");
+    for (size_t t = 0; t < m_tracks.size(); ++t) {
+        auto &s = m_tracks[t];
+        if (!s.unsorted)
+            continue;
+        const int64_t track = m_trackBase + int64_t(t);
+        struct Change {
+            int64_t ts, id, depth;
+        };
+        std::vector<Change> changes;
+        std::vector<int64_t> ends;
+        int64_t maxDepth = 0;
+        select.bind(1, track);
+        while (select.step()) {
+            const int64_t ts = select.columnInt(0), id = select.columnInt(1), dur = select.columnInt(2);
+            while (!ends.empty() && ends.back() <= ts)
+                ends.pop_back();
+            const auto depth = int64_t(ends.size());
+            ends.push_back(ts + dur);
+            maxDepth = std::max(maxDepth, depth);
+            if (depth != select.columnInt(3))
+                changes.push_back(Change { ts, id, depth });
+        }
+        select.reset();
+        for (const auto &c : changes)
+            update.bind(1, c.depth).bind(2, track).bind(3, c.ts).bind(4, c.id).run();
+        s.maxDepth = maxDepth;
+    }
+}
+
+void TraceSink::writeTraceRows()
+{
+    // Run: all ranks of a job in one folder form one run; a single trace is its own run.
+    const QFileInfo info(m_sourcePath);
+    QString runKey, runName;
+    if (m_rank != kNoValue) {
+        runKey = QStringLiteral("trace-dir:") + info.absolutePath();
+        runName = info.absoluteDir().dirName();
+    } else {
+        runKey = QStringLiteral("source:%1").arg(m_sourceId);
+        runName = m_traceName;
+    }
+    int64_t runId = 0;
+    {
+        SqliteStmt find(m_db, "SELECT id FROM run WHERE key = ?");
+        find.bind(1, runKey);
+        if (find.step()) {
+            runId = find.columnInt(0);
+        } else {
+            SqliteStmt ins(m_db, "INSERT INTO run(key, name, created_at_ns) VALUES (?, ?, ?)");
+            ins.bind(1, runKey).bind(2, runName).bind(3, int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000).run();
+            runId = m_db.queryInt("SELECT last_insert_rowid()");
+        }
+    }
+
+    SqliteStmt trace(m_db, "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, "
+                           "base_time_ns, start_ns, end_ns, event_count, slice_count, kernel_count, "
+                           "gpu_op_count, flow_count, counter_count, metadata) "
+                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    trace.bind(1, m_traceId).bind(2, runId).bind(3, m_sourceId).bind(4, m_format).bind(5, m_traceName);
+    bindNullable(trace, 6, m_rank);
+    bindNullable(trace, 7, m_worldSize);
+    bindNullable(trace, 8, m_baseTimeNs);
+    bindNullable(trace, 9, m_stats.startNs == INT64_MAX ? kNoValue : m_stats.startNs);
+    bindNullable(trace, 10, m_stats.endNs == INT64_MIN ? kNoValue : m_stats.endNs);
+    trace.bind(11, m_stats.events).bind(12, m_stats.slices).bind(13, m_stats.kernels).bind(14, m_stats.gpuOps);
+    trace.bind(15, m_stats.flows).bind(16, m_stats.counters);
+    if (m_metadataJson.isEmpty())
+        trace.bindNull(17);
+    else
+        trace.bind(17, std::string_view(m_metadataJson.constData(), size_t(m_metadataJson.size())));
+    trace.run();
+
+    SqliteStmt dev(m_db, "INSERT INTO device(trace_id, device_index, name, properties) VALUES (?,?,?,?)");
+    for (const auto &d : m_devices) {
+        dev.bind(1, m_traceId).bind(2, d.index).bind(3, d.name);
+        dev.bind(4, std::string_view(d.json.constData(), size_t(d.json.size()))).run();
+    }
+
+    SqliteStmt proc(m_db, "INSERT INTO process(id, trace_id, pid, label, name, kind, device_index, sort_index) "
+                          "VALUES (?,?,?,?,?,?,?,?)");
+    for (size_t i = 0; i < m_processes.size(); ++i) {
+        const auto &p = m_processes[i];
+        proc.bind(1, m_processBase + int64_t(i)).bind(2, m_traceId);
+        bindNullable(proc, 3, p.pid);
+        proc.bind(4, std::string_view(p.label));
+        if (p.name.empty())
+            proc.bindNull(5);
+        else
+            proc.bind(5, std::string_view(p.name));
+        proc.bind(6, processKindName(p.kind));
+        bindNullable(proc, 7, p.deviceIndex);
+        bindNullable(proc, 8, p.sortIndex);
+        proc.run();
+    }
+
+    SqliteStmt track(m_db, "INSERT INTO track(id, trace_id, process_id, kind, tid, label, name, stream, "
+                           "sort_index, slice_count, max_depth) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+    for (size_t i = 0; i < m_tracks.size(); ++i) {
+        const auto &t = m_tracks[i];
+        track.bind(1, m_trackBase + int64_t(i)).bind(2, m_traceId);
+        bindNullable(track, 3, t.process);
+        track.bind(4, kindName(t.kind));
+        bindNullable(track, 5, t.tid);
+        if (t.label.empty())
+            track.bindNull(6);
+        else
+            track.bind(6, std::string_view(t.label));
+        if (t.name.empty())
+            track.bindNull(7);
+        else
+            track.bind(7, std::string_view(t.name));
+        bindNullable(track, 8, t.stream);
+        bindNullable(track, 9, t.sortIndex);
+        track.bind(10, t.sliceCount).bind(11, t.maxDepth);
+        track.run();
+    }
+}
+
+} // namespace plumb

@@ -1,0 +1,250 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace plumb {
+
+class SqliteDb;
+class DiagnosticLog;
+
+constexpr int64_t kNoValue = INT64_MIN; // an absent optional integer (stored as NULL)
+
+enum class ProcessKind { Cpu, Gpu, Other };
+enum class TrackKind { Thread, GpuStream, Counter, Global };
+
+// Counts kept while a trace streams in; written to the trace row.
+struct TraceStats {
+    int64_t events = 0;    // input events read (all phases)
+    int64_t slices = 0;
+    int64_t kernels = 0;
+    int64_t gpuOps = 0;    // kernels + memcpy + memset
+    int64_t flows = 0;
+    int64_t counters = 0;
+    int64_t startNs = INT64_MAX;
+    int64_t endNs = INT64_MIN;
+};
+
+// The fields of one slice as an importer hands them over. Strings are interned ids (intern()).
+struct SliceFields {
+    int64_t tsNs = 0;
+    int64_t durNs = 0;
+    int64_t nameId = 0;
+    int64_t catId = kNoValue;
+    int64_t corr = kNoValue;   // CUDA correlation id
+    int64_t extId = kNoValue;  // PyTorch External id
+    int64_t seqNr = kNoValue;  // autograd Sequence number
+    int64_t evIdx = kNoValue;  // profiler event index
+    int64_t argsId = kNoValue; // internArgs()
+};
+
+// The write side of one trace import, shared by every trace importer (the "trackers").
+//
+// Maps what an importer reads onto the workspace model: strings are interned, processes and threads
+// keyed by the labels the file uses become process and track rows, slice nesting depth is computed
+// per track as slices arrive, flow ends are paired by (category, id) in whatever order they come, and
+// counters get one track per series. Rows are handed to a writer thread in batches so parsing and
+// SQLite inserts overlap; IDs are assigned here, so nothing waits on the database.
+//
+// Caveats it handles and counts in the DiagnosticLog: slices that arrive out of order on a track (their
+// depths are recomputed once at finish()), slices that overlap without nesting, E without B, B without
+// E (closed at the trace end), flows with a single end (kept, the other end NULL).
+//
+// The DB connection belongs to the writer thread between construction and finish(); the caller must
+// not use it meanwhile. Destroying an unfinished sink stops the thread and leaves the caller to roll
+// back the transaction.
+class TraceSink {
+public:
+    TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId, const QString &sourcePath,
+              const QString &format);
+    ~TraceSink();
+    TraceSink(const TraceSink &) = delete;
+    TraceSink &operator=(const TraceSink &) = delete;
+
+    // Trace-level facts (any time before finish()).
+    void setTraceName(const QString &name) { m_traceName = name; }
+    void setRank(int64_t rank, int64_t worldSize);
+    void setBaseTimeNs(int64_t ns) { m_baseTimeNs = ns; }
+    void setMetadataJson(const QByteArray &json) { m_metadataJson = json; }
+    void addDevice(int64_t index, const QString &name, const QByteArray &propertiesJson);
+
+    [[nodiscard]] int64_t intern(std::string_view str);
+    // Interned args JSON; kNoValue for an empty object.
+    [[nodiscard]] int64_t internArgs(std::string_view json);
+
+    // Processes and tracks are keyed by the labels the file uses; returned ids are workspace row ids.
+    [[nodiscard]] int64_t process(std::string_view label);
+    void setProcessName(int64_t process, std::string_view name);
+    void setProcessSortIndex(int64_t process, int64_t sortIndex);
+    void setProcessKind(int64_t process, ProcessKind kind, int64_t deviceIndex = kNoValue);
+    [[nodiscard]] int64_t thread(int64_t process, std::string_view tidLabel);
+    [[nodiscard]] int64_t counterTrack(int64_t process, std::string_view name);
+    [[nodiscard]] int64_t globalTrack(std::string_view name);
+    void setTrackName(int64_t track, std::string_view name);
+    void setTrackSortIndex(int64_t track, int64_t sortIndex);
+    void setTrackGpuStream(int64_t track, int64_t stream);
+
+    void addSlice(int64_t track, const SliceFields &slice);
+    void beginSlice(int64_t track, const SliceFields &slice);
+    // Closes the innermost open B slice on the track; false when none is open. argsId, when given,
+    // replaces the slice's args (E events may carry args).
+    bool endSlice(int64_t track, int64_t tsNs, int64_t argsId = kNoValue);
+    void addCounter(int64_t track, int64_t tsNs, double value);
+    // Flow ends, paired by (catId, key). A start after an end of the same key pairs as well.
+    void flowStart(int64_t catId, int64_t key, int64_t track, int64_t tsNs);
+    void flowEnd(int64_t catId, int64_t key, int64_t track, int64_t tsNs);
+
+    [[nodiscard]] TraceStats &stats() { return m_stats; }
+    [[nodiscard]] int64_t traceId() const { return m_traceId; }
+
+    // Drains the writer, writes trace/run/process/track rows, repairs depths and builds indexes.
+    // Throws SqlError (e.g. disk full).
+    void finish();
+
+    // Rows per batch handed to the writer thread.
+    static constexpr size_t kBatchRows = 16384;
+
+    struct SliceRow {
+        int64_t track, ts, id, dur;
+        int64_t depth, name, cat, corr, ext, seq, evIdx, args;
+    };
+    struct CounterRow {
+        int64_t track, ts, id;
+        double value;
+    };
+    struct FlowRow {
+        int64_t id, cat, key, srcTrack, srcTs, dstTrack, dstTs;
+    };
+    struct Batch {
+        std::vector<SliceRow> slices;
+        std::vector<CounterRow> counters;
+        std::vector<FlowRow> flows;
+        std::vector<std::pair<int64_t, std::string>> strings;
+        std::vector<std::pair<int64_t, std::string>> args;
+        [[nodiscard]] size_t rows() const { return slices.size() + counters.size() + flows.size(); }
+        void clear();
+    };
+
+private:
+    struct ProcessState {
+        std::string label;
+        int64_t pid = kNoValue;
+        std::string name;
+        ProcessKind kind = ProcessKind::Cpu;
+        int64_t deviceIndex = kNoValue;
+        int64_t sortIndex = kNoValue;
+    };
+    struct OpenSlice {
+        SliceFields fields;
+        int64_t depth;
+        int64_t id;
+    };
+    struct TrackState {
+        int64_t process = kNoValue;
+        TrackKind kind = TrackKind::Thread;
+        std::string label;
+        int64_t tid = kNoValue;
+        std::string name;
+        int64_t stream = kNoValue;
+        int64_t sortIndex = kNoValue;
+        std::vector<int64_t> openEnds; // ends of enclosing slices, innermost last (INT64_MAX = open B)
+        std::vector<OpenSlice> openB;
+        int64_t lastTs = INT64_MIN;
+        int64_t lastDur = 0;
+        int64_t sliceCount = 0;
+        int64_t maxDepth = 0;
+        bool unsorted = false;
+    };
+    struct FlowEnd {
+        int64_t track;
+        int64_t ts;
+        bool isStart;
+    };
+
+    TrackState &trackState(int64_t track) { return m_tracks[size_t(track - m_trackBase)]; }
+    int64_t newTrack(int64_t process, TrackKind kind, std::string_view label);
+    int64_t depthFor(int64_t track, TrackState &state, int64_t ts, int64_t dur);
+    void emitSlice(int64_t track, TrackState &state, const SliceFields &f, int64_t depth, int64_t id);
+    void emitFlow(int64_t cat, int64_t key, const FlowEnd *src, const FlowEnd *dst);
+    void pushBatchIfFull();
+    void pushBatch();
+    void writerLoop();
+    void writeBatch(Batch &batch);
+    void stopWriter();
+    void rethrowWriterError();
+    void repairDepths();
+    void writeTraceRows();
+
+    SqliteDb &m_db;
+    DiagnosticLog &m_diag;
+    int64_t m_sourceId;
+    QString m_sourcePath;
+    QString m_format;
+    QString m_traceName;
+    int64_t m_rank = kNoValue;
+    int64_t m_worldSize = kNoValue;
+    int64_t m_baseTimeNs = kNoValue;
+    QByteArray m_metadataJson;
+    struct Device {
+        int64_t index;
+        QString name;
+        QByteArray json;
+    };
+    std::vector<Device> m_devices;
+
+    int64_t m_traceId = 0;
+    int64_t m_processBase = 0;
+    int64_t m_trackBase = 0;
+    int64_t m_nextSliceId = 0;
+    int64_t m_nextCounterId = 0;
+    int64_t m_nextFlowId = 0;
+    int64_t m_nextStringId = 0;
+    int64_t m_nextArgsId = 0;
+    bool m_bulkLoad = false;
+    bool m_finished = false;
+
+    std::unordered_map<std::string, int64_t> m_strings;
+    std::unordered_map<size_t, int64_t> m_argsByHash; // bounded; dedupe is best effort
+    std::unordered_map<std::string, int64_t> m_processByLabel;
+    std::unordered_map<std::string, int64_t> m_trackByKey;
+    std::vector<ProcessState> m_processes;
+    std::vector<TrackState> m_tracks;
+    struct FlowKey {
+        int64_t cat;
+        int64_t key;
+        bool operator==(const FlowKey &) const = default;
+    };
+    struct FlowKeyHash {
+        size_t operator()(const FlowKey &k) const noexcept
+        {
+            return std::hash<int64_t>()(k.key * 1000003 + k.cat);
+        }
+    };
+    std::unordered_map<FlowKey, FlowEnd, FlowKeyHash> m_pendingFlows; // one waiting end per key
+    int64_t m_danglingFlows = 0;
+    TraceStats m_stats;
+
+    // Writer thread
+    std::unique_ptr<Batch> m_current;
+    std::deque<std::unique_ptr<Batch>> m_queue;
+    std::vector<std::unique_ptr<Batch>> m_free;
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    bool m_stop = false;
+    std::exception_ptr m_writerError;
+    std::thread m_writer;
+};
+
+} // namespace plumb

@@ -1,0 +1,94 @@
+#include "workspace.h"
+
+#include "schema.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <sqlite3.h>
+
+namespace plumb {
+
+namespace {
+
+// Registered on every connection: decodes nothing, just keeps queries over args readable in tests.
+void applyConnectionSettings(SqliteDb &db, Workspace::Role role)
+{
+    db.exec("PRAGMA foreign_keys = OFF");
+    if (role == Workspace::Role::Writer) {
+        db.exec("PRAGMA journal_mode = WAL");
+        // NORMAL is durable across application crashes in WAL mode; only a power loss can lose the
+        // last commits, never corrupt the file.
+        db.exec("PRAGMA synchronous = NORMAL");
+    } else {
+        db.exec("PRAGMA query_only = ON");
+    }
+}
+
+} // namespace
+
+Workspace::Workspace(const QString &path, Role role)
+    : m_role(role)
+{
+    if (role == Role::Writer) {
+        const QFileInfo info(path);
+        if (!info.absoluteDir().exists())
+            QDir().mkpath(info.absolutePath());
+        m_db = SqliteDb(path, SqliteDb::OpenMode::ReadWriteCreate);
+    } else {
+        if (!QFileInfo::exists(path))
+            throw SqlError(QStringLiteral("workspace %1 does not exist").arg(path), SQLITE_CANTOPEN);
+        // Readers open read-write at the file level so that WAL recovery works, and set query_only.
+        m_db = SqliteDb(path, SqliteDb::OpenMode::ReadWrite);
+    }
+    applyConnectionSettings(m_db, role);
+    const int version = schemaVersion();
+    if (version > currentSchemaVersion())
+        throw SqlError(QStringLiteral("%1 was written by a newer Plumb (schema %2, this build reads up to %3)")
+                           .arg(path)
+                           .arg(version)
+                           .arg(currentSchemaVersion()),
+                       SQLITE_MISMATCH);
+    if (role == Role::Writer) {
+        migrate(m_db);
+    } else if (version == 0 && m_db.queryInt("SELECT count(*) FROM sqlite_master") > 0) {
+        throw SqlError(QStringLiteral("%1 is an SQLite file but not a Plumb workspace").arg(path),
+                       SQLITE_NOTADB);
+    }
+}
+
+int Workspace::schemaVersion()
+{
+    return int(m_db.queryInt("PRAGMA user_version"));
+}
+
+int Workspace::currentSchemaVersion()
+{
+    return int(schemaMigrations().size());
+}
+
+QString Workspace::defaultPath()
+{
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    if (dir.isEmpty())
+        dir = QDir::homePath() + QStringLiteral("/.local/share");
+    return dir + QStringLiteral("/Plumb/default.plumb");
+}
+
+void Workspace::migrate(SqliteDb &db)
+{
+    const auto &migrations = schemaMigrations();
+    int version = int(db.queryInt("PRAGMA user_version"));
+    if (version == 0 && db.queryInt("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") > 0)
+        throw SqlError(QStringLiteral("%1 is an SQLite file but not a Plumb workspace").arg(db.path()),
+                       SQLITE_NOTADB);
+    for (; version < int(migrations.size()); ++version) {
+        SqliteTransaction tx(db);
+        db.exec(migrations[size_t(version)]);
+        db.exec("PRAGMA user_version = " + std::to_string(version + 1));
+        tx.commit();
+    }
+}
+
+} // namespace plumb
