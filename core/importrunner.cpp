@@ -139,9 +139,13 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
 
         try {
             // Same size as an existing source: hash first, so that a re-import costs one read.
-            SqliteStmt sameSize(db, "SELECT count(*) FROM source WHERE size_bytes = ?");
-            sameSize.bind(1, int64_t(info.size()));
-            if (sameSize.step() && sameSize.columnInt(0) > 0) {
+            bool sameSizeExists = false;
+            {
+                SqliteStmt sameSize(db, "SELECT count(*) FROM source WHERE size_bytes = ?");
+                sameSize.bind(1, int64_t(info.size()));
+                sameSizeExists = sameSize.step() && sameSize.columnInt(0) > 0;
+            }
+            if (sameSizeExists) {
                 report(QStringLiteral("Checking %1").arg(name), i, 0, true);
                 if (auto existing = findSource(db, InputFile::hashFile(path), info.size())) {
                     r.status = Status::AlreadyImported;

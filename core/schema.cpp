@@ -91,6 +91,7 @@ CREATE TABLE process(
     pid         INTEGER,                -- numeric pid, when the file has one
     label       TEXT NOT NULL,          -- pid as written (numbers and strings alike)
     name        TEXT,
+    labels      TEXT,                   -- e.g. 'GPU 0' (Chrome trace process_labels)
     kind        TEXT NOT NULL,          -- 'cpu' | 'gpu' | 'other'
     device_index INTEGER,
     sort_index  INTEGER
@@ -114,8 +115,9 @@ CREATE INDEX track_trace ON track(trace_id);
 
 -- Durations and instants (dur = 0). Clustered on (track, start) so a time window of a track is one
 -- range scan. depth = nesting level on its track (0 = outermost). corr = CUDA correlation id,
--- ext_id = PyTorch External id, seq_nr = autograd Sequence number, ev_idx = Kineto Ev Idx: promoted
--- out of args because they are unique per event; args_id = the remaining args as compact JSON.
+-- ext_id = PyTorch External id, seq_nr = autograd Sequence number, ev_idx = Kineto Ev Idx, rf_id =
+-- Record function id: promoted out of args because they are unique per event, so that the remaining
+-- args (args_id, compact JSON) are shared by the many events that have identical ones.
 CREATE TABLE slice(
     track_id    INTEGER NOT NULL,
     ts          INTEGER NOT NULL,
@@ -128,6 +130,7 @@ CREATE TABLE slice(
     ext_id      INTEGER,
     seq_nr      INTEGER,
     ev_idx      INTEGER,
+    rf_id       INTEGER,
     args_id     INTEGER,
     PRIMARY KEY(track_id, ts, id)
 ) WITHOUT ROWID;

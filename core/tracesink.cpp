@@ -7,6 +7,9 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
+
+#include <cstring>
 
 #include <algorithm>
 #include <charconv>
@@ -17,7 +20,7 @@ namespace {
 
 constexpr size_t kMaxArgsDedupe = 1 << 21; // entries kept for args deduplication
 constexpr int kSliceRowsPerInsert = 32;     // multi-row VALUES: fewer statement steps
-constexpr int kSliceColumns = 12;
+constexpr int kSliceColumns = 13;
 
 int64_t nextIdFromInfo(SqliteDb &db, const char *key)
 {
@@ -192,6 +195,11 @@ void TraceSink::setProcessName(int64_t process, std::string_view name)
     m_processes[size_t(process - m_processBase)].name.assign(name);
 }
 
+void TraceSink::setProcessLabels(int64_t process, std::string_view labels)
+{
+    m_processes[size_t(process - m_processBase)].labels.assign(labels);
+}
+
 void TraceSink::setProcessSortIndex(int64_t process, int64_t sortIndex)
 {
     m_processes[size_t(process - m_processBase)].sortIndex = sortIndex;
@@ -307,7 +315,7 @@ int64_t TraceSink::depthFor(int64_t track, TrackState &s, int64_t ts, int64_t du
 void TraceSink::emitSlice(int64_t track, TrackState &s, const SliceFields &f, int64_t depth, int64_t id)
 {
     m_current->slices.push_back(SliceRow { track, f.tsNs, id, f.durNs, depth, f.nameId, f.catId, f.corr,
-                                           f.extId, f.seqNr, f.evIdx, f.argsId });
+                                           f.extId, f.seqNr, f.evIdx, f.rfId, f.argsId });
     ++s.sliceCount;
     s.maxDepth = std::max(s.maxDepth, depth);
     ++m_stats.slices;
@@ -464,12 +472,12 @@ void TraceSink::writeBatch(Batch &b)
     } st;
     if (st.db != &m_db) {
         std::string multi = "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, ext_id, "
-                            "seq_nr, ev_idx, args_id) VALUES ";
+                            "seq_nr, ev_idx, rf_id, args_id) VALUES ";
         for (int r = 0; r < kSliceRowsPerInsert; ++r)
-            multi += r ? ",(?,?,?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?,?,?)";
+            multi += r ? ",(?,?,?,?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
         st.sliceMulti = SqliteStmt(m_db, multi);
         st.sliceOne = SqliteStmt(m_db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, "
-                                       "ext_id, seq_nr, ev_idx, args_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+                                       "ext_id, seq_nr, ev_idx, rf_id, args_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
         st.counter = SqliteStmt(m_db, "INSERT INTO counter(track_id, ts, id, value) VALUES (?,?,?,?)");
         st.flow = SqliteStmt(m_db, "INSERT INTO flow(id, trace_id, cat_id, flow_key, src_track, src_ts, "
                                    "dst_track, dst_ts) VALUES (?,?,?,?,?,?,?,?)");
@@ -490,7 +498,8 @@ void TraceSink::writeBatch(Batch &b)
         bindNullable(stmt, base + 9, r.ext);
         bindNullable(stmt, base + 10, r.seq);
         bindNullable(stmt, base + 11, r.evIdx);
-        bindNullable(stmt, base + 12, r.args);
+        bindNullable(stmt, base + 12, r.rfId);
+        bindNullable(stmt, base + 13, r.args);
     };
     size_t i = 0;
     const size_t n = b.slices.size();
@@ -618,12 +627,26 @@ void TraceSink::repairDepths()
 
 void TraceSink::writeTraceRows()
 {
-    // Run: all ranks of a job in one folder form one run; a single trace is its own run.
+    // Run: the ranks of one job (same folder, same world size, file names that differ only in
+    // their numbers, e.g. rank-0.json / rank-1.json) form one run; any other trace is its own run.
     const QFileInfo info(m_sourcePath);
     QString runKey, runName;
     if (m_rank != kNoValue) {
-        runKey = QStringLiteral("trace-dir:") + info.absolutePath();
-        runName = info.absoluteDir().dirName();
+        QString pattern = info.fileName();
+        static const QRegularExpression digits(QStringLiteral("[0-9]+"));
+        pattern.replace(digits, QStringLiteral("*"));
+        runKey = QStringLiteral("trace-job:%1:%2:%3").arg(info.absolutePath()).arg(m_worldSize).arg(pattern);
+        runName = pattern;
+        for (const auto *suffix : { ".gz", ".json", ".pt.trace" })
+            if (runName.endsWith(QLatin1String(suffix)))
+                runName.chop(int(strlen(suffix)));
+        // A second file with a rank the run already has is another job.
+        SqliteStmt dup(m_db, "SELECT count(*) FROM trace t JOIN run r ON r.id = t.run_id WHERE r.key = ? AND t.rank = ?");
+        dup.bind(1, runKey).bind(2, m_rank);
+        if (dup.step() && dup.columnInt(0) > 0) {
+            runKey = QStringLiteral("source:%1").arg(m_sourceId);
+            runName = m_traceName;
+        }
     } else {
         runKey = QStringLiteral("source:%1").arg(m_sourceId);
         runName = m_traceName;
@@ -665,8 +688,8 @@ void TraceSink::writeTraceRows()
         dev.bind(4, std::string_view(d.json.constData(), size_t(d.json.size()))).run();
     }
 
-    SqliteStmt proc(m_db, "INSERT INTO process(id, trace_id, pid, label, name, kind, device_index, sort_index) "
-                          "VALUES (?,?,?,?,?,?,?,?)");
+    SqliteStmt proc(m_db, "INSERT INTO process(id, trace_id, pid, label, name, kind, device_index, sort_index, "
+                          "labels) VALUES (?,?,?,?,?,?,?,?,?)");
     for (size_t i = 0; i < m_processes.size(); ++i) {
         const auto &p = m_processes[i];
         proc.bind(1, m_processBase + int64_t(i)).bind(2, m_traceId);
@@ -679,6 +702,10 @@ void TraceSink::writeTraceRows()
         proc.bind(6, processKindName(p.kind));
         bindNullable(proc, 7, p.deviceIndex);
         bindNullable(proc, 8, p.sortIndex);
+        if (p.labels.empty())
+            proc.bindNull(9);
+        else
+            proc.bind(9, std::string_view(p.labels));
         proc.run();
     }
 

@@ -47,6 +47,7 @@ struct SliceFields {
     int64_t extId = kNoValue;  // PyTorch External id
     int64_t seqNr = kNoValue;  // autograd Sequence number
     int64_t evIdx = kNoValue;  // profiler event index
+    int64_t rfId = kNoValue;   // record function id
     int64_t argsId = kNoValue; // internArgs()
 };
 
@@ -87,6 +88,7 @@ public:
     // Processes and tracks are keyed by the labels the file uses; returned ids are workspace row ids.
     [[nodiscard]] int64_t process(std::string_view label);
     void setProcessName(int64_t process, std::string_view name);
+    void setProcessLabels(int64_t process, std::string_view labels);
     void setProcessSortIndex(int64_t process, int64_t sortIndex);
     void setProcessKind(int64_t process, ProcessKind kind, int64_t deviceIndex = kNoValue);
     [[nodiscard]] int64_t thread(int64_t process, std::string_view tidLabel);
@@ -118,7 +120,7 @@ public:
 
     struct SliceRow {
         int64_t track, ts, id, dur;
-        int64_t depth, name, cat, corr, ext, seq, evIdx, args;
+        int64_t depth, name, cat, corr, ext, seq, evIdx, rfId, args;
     };
     struct CounterRow {
         int64_t track, ts, id;
@@ -142,6 +144,7 @@ private:
         std::string label;
         int64_t pid = kNoValue;
         std::string name;
+        std::string labels;
         ProcessKind kind = ProcessKind::Cpu;
         int64_t deviceIndex = kNoValue;
         int64_t sortIndex = kNoValue;
