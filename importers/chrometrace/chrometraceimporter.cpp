@@ -286,7 +286,7 @@ public:
 
 private:
     void readTopLevelObject();
-    void readEventsArray(bool arrayForm);
+    bool readEventsArray(bool arrayForm); // false when the input ended inside it
     void flushChunk();
     void parseChunkElementsSingly(size_t from);
     bool parseOne(od::object obj, int64_t offset);
@@ -389,7 +389,8 @@ void Reader::readTopLevelObject()
             if (c != '[')
                 throw ImportError(QStringLiteral("traceEvents is not an array"), at(m_stream.offset()));
             m_stream.consume();
-            readEventsArray(false);
+            if (!readEventsArray(false))
+                return;
             continue;
         }
         if (c < 0) {
@@ -425,7 +426,7 @@ void Reader::readTopLevelObject()
     }
 }
 
-void Reader::readEventsArray(bool arrayForm)
+bool Reader::readEventsArray(bool arrayForm)
 {
     m_sawEvents = true;
     bool expectComma = false;
@@ -442,12 +443,12 @@ void Reader::readEventsArray(bool arrayForm)
                 m_diag.report(Severity::Info, QStringLiteral("unterminated-array"), at(m_stream.offset()),
                               QStringLiteral("The event array has no closing ']' (allowed by the format for "
                                              "streaming writers)."));
-            return;
+            return false;
         }
         if (c == ']') {
             m_stream.consume();
             flushChunk();
-            return;
+            return true;
         }
         if (c == ',') {
             m_stream.consume();
@@ -475,7 +476,7 @@ void Reader::readEventsArray(bool arrayForm)
                                .arg(offset)
                                .arg(m_eventsSeen));
             ++m_ctx.recordsRead;
-            return;
+            return false;
         }
         expectComma = true;
         auto &bytes = m_chunk.bytes;
@@ -866,11 +867,11 @@ void Reader::dispatch(Event &e, int64_t offset)
             int64_t *promoted = nullptr;
             if (a.key == "correlation")
                 promoted = &f.corr;
-            else if (a.key == "External id")
+            else if (a.key == "External id" || a.key == "external id")
                 promoted = &f.extId;
             else if (a.key == "Sequence number")
                 promoted = &f.seqNr;
-            else if (a.key == "Ev Idx")
+            else if (a.key == "Ev Idx" || a.key == "Profiler Event Index")
                 promoted = &f.evIdx;
             else if (a.key == "Record function id")
                 promoted = &f.rfId;
