@@ -1,0 +1,284 @@
+// The workspace store: schema and migrations, transactions per import (rollback on failure and on
+// cancel), idempotent re-import, and readers that keep working while an import writes.
+
+#include "builtinimporters.h"
+#include "importerregistry.h"
+#include "importrunner.h"
+#include "schema.h"
+#include "sqlitedb.h"
+#include "workspace.h"
+#include "workspacereader.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+#include <thread>
+
+using namespace plumb;
+
+namespace {
+
+// A plain Kineto-like trace with `n` complete events on two threads, big enough to take several
+// chunks (and checkpoints) to import.
+QString writeTrace(const QString &path, int n, int seed = 0)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write("{\"schemaVersion\": 1, \"traceEvents\": [\n");
+    for (int i = 0; i < n; ++i) {
+        const QByteArray line = QStringLiteral("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op%1\", "
+                                               "\"pid\": 1, \"tid\": %2, \"ts\": %3.%4, \"dur\": 1.500, "
+                                               "\"args\": {\"External id\": %5, \"seed\": %6}}%7\n")
+                                    .arg(i % 50)
+                                    .arg(1 + i % 2)
+                                    .arg(1000 + i * 2)
+                                    .arg(i % 1000, 3, 10, QLatin1Char('0'))
+                                    .arg(i)
+                                    .arg(seed)
+                                    .arg(i + 1 < n ? QStringLiteral(",") : QString())
+                                    .toUtf8();
+        f.write(line);
+    }
+    f.write("]}\n");
+    return path;
+}
+
+// Row counts of every table: "the workspace is exactly as before" in one comparable value.
+QString tableCounts(const QString &wsPath)
+{
+    Workspace ws(wsPath, Workspace::Role::Reader);
+    QStringList out;
+    SqliteStmt tables(ws.db(), "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    std::vector<std::string> names;
+    while (tables.step())
+        names.emplace_back(tables.columnView(0));
+    for (const auto &name : names)
+        out << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(
+            ws.db().queryInt("SELECT count(*) FROM \"" + name + "\""));
+    return out.join(QLatin1Char(' '));
+}
+
+} // namespace
+
+class TestWorkspace : public QObject {
+    Q_OBJECT
+
+private:
+    ImporterRegistry m_registry;
+    QTemporaryDir m_tmp;
+    QString m_smallTrace;
+    QString m_bigTrace;
+    int m_counter = 0;
+
+    QString freshPath() { return m_tmp.filePath(QStringLiteral("w%1.plumb").arg(++m_counter)); }
+
+private slots:
+    void initTestCase()
+    {
+        registerBuiltinImporters(m_registry);
+        QVERIFY(m_tmp.isValid());
+        m_smallTrace = writeTrace(m_tmp.filePath(QStringLiteral("small.json")), 1000);
+        m_bigTrace = writeTrace(m_tmp.filePath(QStringLiteral("big.json")), 300000, 1);
+    }
+
+    void createsCurrentSchemaInWalMode()
+    {
+        const QString path = freshPath();
+        Workspace ws(path, Workspace::Role::Writer);
+        QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), 1);
+        QVERIFY(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'slice'") == 1);
+    }
+
+    // A workspace written by an older build migrates step by step to the current schema.
+    void migratesFromVersion1()
+    {
+        const QString path = freshPath();
+        {
+            SqliteDb db(path, SqliteDb::OpenMode::ReadWriteCreate);
+            db.exec(schemaMigrations().at(0));
+            db.exec("PRAGMA user_version = 1");
+            db.exec("INSERT INTO run(key, name, created_at_ns) VALUES ('k', 'old run', 1)");
+        }
+        Workspace ws(path, Workspace::Role::Writer);
+        QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'slice_corr'"), 1);
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM run WHERE name = 'old run'"), 1);
+    }
+
+    void refusesForeignAndNewerFiles()
+    {
+        const QString foreign = freshPath();
+        {
+            SqliteDb db(foreign, SqliteDb::OpenMode::ReadWriteCreate);
+            db.exec("CREATE TABLE t(x)");
+        }
+        QVERIFY_THROWS_EXCEPTION(SqlError, Workspace(foreign, Workspace::Role::Writer));
+        const QString newer = freshPath();
+        {
+            SqliteDb db(newer, SqliteDb::OpenMode::ReadWriteCreate);
+            db.exec("PRAGMA user_version = 999");
+        }
+        try {
+            Workspace ws(newer, Workspace::Role::Writer);
+            QFAIL("a newer schema must be refused");
+        } catch (const SqlError &e) {
+            QVERIFY2(e.message().contains(QStringLiteral("newer")), qPrintable(e.message()));
+        }
+        QVERIFY_THROWS_EXCEPTION(SqlError, Workspace(m_tmp.filePath(QStringLiteral("missing.plumb")),
+                                                     Workspace::Role::Reader));
+    }
+
+    void defaultPathIsInUserDataDir()
+    {
+        QVERIFY(Workspace::defaultPath().endsWith(QStringLiteral("Plumb/default.plumb")));
+    }
+
+    void importRecordsSourceAndIsIdempotent()
+    {
+        const QString path = freshPath();
+        ImportRunner first(m_registry, path);
+        auto r = first.run({ m_smallTrace });
+        QCOMPARE(r.size(), size_t(1));
+        QCOMPARE(int(r[0].status), int(FileImportResult::Status::Imported));
+        QCOMPARE(r[0].records, 1000);
+        const QString before = tableCounts(path);
+
+        ImportRunner second(m_registry, path);
+        r = second.run({ m_smallTrace });
+        QCOMPARE(int(r[0].status), int(FileImportResult::Status::AlreadyImported));
+        QCOMPARE(tableCounts(path), before);
+
+        Workspace ws(path, Workspace::Role::Reader);
+        WorkspaceReader reader(ws);
+        const auto sources = reader.sources();
+        QCOMPARE(sources.size(), 1);
+        QCOMPARE(sources[0].format, QStringLiteral("chrometrace"));
+        QCOMPARE(sources[0].events, 1000);
+        QCOMPARE(sources[0].sizeBytes, QFileInfo(m_smallTrace).size());
+        QCOMPARE(sources[0].path, QFileInfo(m_smallTrace).absoluteFilePath());
+        QCOMPARE(ws.db().queryInt("SELECT length(content_hash) FROM source"), 40);
+    }
+
+    // A file that fails half-way (valid events, then garbage the importer cannot get past) leaves
+    // nothing: the earlier import stays, the failed one is gone entirely.
+    void failedImportRollsBack()
+    {
+        const QString path = freshPath();
+        ImportRunner runner(m_registry, path);
+        QCOMPARE(int(runner.run({ m_smallTrace })[0].status), int(FileImportResult::Status::Imported));
+        const QString before = tableCounts(path);
+
+        const QString bad = m_tmp.filePath(QStringLiteral("bad_top.json"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QFile src(m_bigTrace);
+            QVERIFY(src.open(QIODevice::ReadOnly));
+            QByteArray data = src.readAll();
+            data.chop(3);                    // drop "]}\n"
+            data += "], 42 }";               // a top-level value where a field name must be
+            f.write(data);
+        }
+        ImportRunner again(m_registry, path);
+        const auto r = again.run({ bad });
+        QCOMPARE(int(r[0].status), int(FileImportResult::Status::Failed));
+        QVERIFY2(r[0].location.startsWith(QStringLiteral("byte ")), qPrintable(r[0].location));
+        QCOMPARE(tableCounts(path), before);
+    }
+
+    void cancelRollsBack()
+    {
+        const QString path = freshPath();
+        ImportRunner first(m_registry, path);
+        first.run({ m_smallTrace });
+        const QString before = tableCounts(path);
+
+        ImportRunner runner(m_registry, path);
+        int calls = 0;
+        runner.setProgressCallback([&](const ImportProgress &p) {
+            if (p.fraction > 0.2 && ++calls == 1)
+                runner.cancel();
+        });
+        const auto r = runner.run({ m_bigTrace, m_smallTrace });
+        QCOMPARE(int(r[0].status), int(FileImportResult::Status::Cancelled));
+        QCOMPARE(int(r[1].status), int(FileImportResult::Status::Cancelled));
+        QCOMPARE(tableCounts(path), before);
+        // The same file imports fine afterwards.
+        ImportRunner after(m_registry, path);
+        QCOMPARE(int(after.run({ m_bigTrace })[0].status), int(FileImportResult::Status::Imported));
+    }
+
+    // A reader sees the last committed state during an import and never blocks or fails.
+    void readerDuringImport()
+    {
+        const QString path = freshPath();
+        ImportRunner first(m_registry, path);
+        first.run({ m_smallTrace });
+
+        Workspace reader(path, Workspace::Role::Reader);
+        std::atomic_bool started { false };
+        ImportRunner runner(m_registry, path);
+        runner.setProgressCallback([&](const ImportProgress &p) {
+            if (p.fraction > 0)
+                started = true;
+        });
+        std::vector<FileImportResult> results;
+        std::thread worker([&] { results = runner.run({ m_bigTrace }); });
+        int reads = 0;
+        while (!started)
+            std::this_thread::yield();
+        for (; reads < 20; ++reads) {
+            QCOMPARE(reader.db().queryInt("SELECT count(*) FROM trace"), 1);
+            QCOMPARE(reader.db().queryInt("SELECT count(*) FROM slice"), 1000);
+        }
+        worker.join();
+        QCOMPARE(int(results.at(0).status), int(FileImportResult::Status::Imported));
+        QCOMPARE(reader.db().queryInt("SELECT count(*) FROM trace"), 2);
+        QCOMPARE(reader.db().queryInt("SELECT count(*) FROM slice"), 301000);
+    }
+
+    void foldersAreWalkedAndUnknownFilesReported()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("ranks/.hidden")));
+        writeTrace(dir.filePath(QStringLiteral("ranks/rank0.json")), 10, 10);
+        writeTrace(dir.filePath(QStringLiteral("ranks/rank1.json")), 10, 11);
+        writeTrace(dir.filePath(QStringLiteral("ranks/.hidden/skipme.json")), 10, 12);
+        QFile notes(dir.filePath(QStringLiteral("ranks/notes.txt")));
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write("just some notes\n");
+        notes.close();
+        const QStringList files = ImportRunner::expand({ dir.path() });
+        QCOMPARE(files.size(), 3);
+        const QString path = freshPath();
+        ImportRunner runner(m_registry, path);
+        const auto r = runner.run({ dir.path() });
+        QCOMPARE(r.size(), size_t(3));
+        QCOMPARE(int(r[0].status), int(FileImportResult::Status::Unrecognised)); // notes.txt sorts first
+        QCOMPARE(int(r[1].status), int(FileImportResult::Status::Imported));
+        QCOMPARE(int(r[2].status), int(FileImportResult::Status::Imported));
+    }
+
+    void diagnosticsAreCounted()
+    {
+        const QString path = freshPath();
+        ImportRunner runner(m_registry, path);
+        runner.run({ QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/bad_events.json") });
+        Workspace ws(path, Workspace::Role::Reader);
+        WorkspaceReader reader(ws);
+        const auto sources = reader.sources();
+        QCOMPARE(sources.size(), 1);
+        QCOMPARE(sources[0].skipped, 3); // malformed, missing ts, unsupported phase
+        QCOMPARE(reader.diagnostics().size(), 4);
+        const auto summary = reader.summary();
+        QCOMPARE(summary.sources, 1);
+        QCOMPARE(summary.lastImport, QStringLiteral("bad_events.json"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWorkspace)
+#include "tst_workspace.moc"
