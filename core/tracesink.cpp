@@ -283,6 +283,15 @@ void TraceSink::setTrackGpuStream(int64_t track, int64_t stream)
     t.stream = stream;
 }
 
+QString TraceSink::trackLocation(int64_t track, int64_t ts)
+{
+    const auto &t = trackState(track);
+    const QString pid = t.process == kNoValue
+        ? QString()
+        : QString::fromStdString(m_processes[size_t(t.process - m_processBase)].label);
+    return QStringLiteral("pid %1 tid %2, ts %3 ns").arg(pid, QString::fromStdString(t.label)).arg(ts);
+}
+
 // Depth = number of enclosing slices still open at `ts`. Works for input sorted by (ts, dur desc)
 // per track; anything else marks the track for repairDepths().
 int64_t TraceSink::depthFor(int64_t track, TrackState &s, int64_t ts, int64_t dur)
@@ -290,7 +299,7 @@ int64_t TraceSink::depthFor(int64_t track, TrackState &s, int64_t ts, int64_t du
     if (ts < s.lastTs || (ts == s.lastTs && dur > s.lastDur && !s.openEnds.empty())) {
         if (!s.unsorted)
             m_diag.report(Severity::Info, QStringLiteral("unsorted-events"),
-                          QStringLiteral("track %1, ts %2 ns").arg(track).arg(ts),
+                          trackLocation(track, ts),
                           QStringLiteral("Events are not in time order on some tracks; they were sorted "
                                          "and their nesting recomputed."));
         s.unsorted = true;
@@ -303,7 +312,7 @@ int64_t TraceSink::depthFor(int64_t track, TrackState &s, int64_t ts, int64_t du
     if (!s.openEnds.empty() && end > s.openEnds.back() && s.openEnds.back() != INT64_MAX && !s.unsorted) {
         const bool gpu = s.kind == TrackKind::GpuStream;
         m_diag.report(Severity::Info, gpu ? QStringLiteral("overlapping-gpu-ops") : QStringLiteral("overlapping-slices"),
-                      QStringLiteral("track %1, ts %2 ns").arg(track).arg(ts),
+                      trackLocation(track, ts),
                       gpu ? QStringLiteral("GPU operations overlap on one stream (a profiler timing artefact); "
                                            "the later one is drawn one level below.")
                           : QStringLiteral("Slices overlap on one thread without nesting; the later one is "

@@ -178,6 +178,7 @@ private:
 
     TrackState &trackState(int64_t track) { return m_tracks[size_t(track - m_trackBase)]; }
     int64_t newTrack(int64_t process, TrackKind kind, std::string_view label);
+    QString trackLocation(int64_t track, int64_t ts);
     int64_t depthFor(int64_t track, TrackState &state, int64_t ts, int64_t dur);
     void emitSlice(int64_t track, TrackState &state, const SliceFields &f, int64_t depth, int64_t id);
     void emitFlow(int64_t cat, int64_t key, const FlowEnd *src, const FlowEnd *dst);

@@ -1,0 +1,348 @@
+#include "cli.h"
+
+#include "builtinimporters.h"
+#include "importerregistry.h"
+#include "importrunner.h"
+#include "sqlitedb.h"
+#include "workspace.h"
+#include "workspacereader.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+using namespace plumb;
+
+namespace {
+
+constexpr const char *kUsage =
+    "Usage: plumb [OPTIONS] [PATH...]            open the main window (importing PATHs)\n"
+    "       plumb import PATH... [--workspace FILE] [--json]\n"
+    "                                            import files and folders into the workspace\n"
+    "       plumb ls [--workspace FILE] [--json] [--diagnostics]\n"
+    "                                            list the workspace's runs, traces and sources\n"
+    "       plumb --version\n"
+    "\n"
+    "The workspace is FILE, else $PLUMB_WORKSPACE, else the default one in your data folder\n"
+    "(~/.local/share/Plumb/default.plumb).\n"
+    "\n"
+    "GUI options:\n"
+    "  --workspace FILE    open (or create) the workspace FILE instead of the default one\n"
+    "  --sample            rebuild and open the sample workspace (<AppData>/Plumb/sample.plumb)\n"
+    "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
+    "                      then quit\n"
+    "\n"
+    "Exit status: 0 on success; 1 when a file failed, was not recognised or nothing could be read;\n"
+    "2 on a usage error.\n";
+
+struct Args {
+    QString command;
+    QStringList paths;
+    QString workspace;
+    bool json = false;
+    bool diagnostics = false;
+    QString error;
+};
+
+Args parse(int argc, char **argv)
+{
+    Args a;
+    a.command = QString::fromLocal8Bit(argv[1]);
+    for (int i = 2; i < argc; ++i) {
+        const QString arg = QString::fromLocal8Bit(argv[i]);
+        if (arg == QLatin1String("--workspace") || arg == QLatin1String("-w")) {
+            if (i + 1 >= argc) {
+                a.error = QStringLiteral("--workspace needs a FILE");
+                return a;
+            }
+            a.workspace = QString::fromLocal8Bit(argv[++i]);
+        } else if (arg.startsWith(QLatin1String("--workspace="))) {
+            a.workspace = arg.mid(12);
+        } else if (arg == QLatin1String("--json")) {
+            a.json = true;
+        } else if (arg == QLatin1String("--diagnostics") && a.command == QLatin1String("ls")) {
+            a.diagnostics = true;
+        } else if (arg.startsWith(QLatin1String("--"))) {
+            a.error = QStringLiteral("unknown option %1").arg(arg);
+            return a;
+        } else {
+            a.paths << arg;
+        }
+    }
+    if (a.workspace.isEmpty())
+        a.workspace = qEnvironmentVariable("PLUMB_WORKSPACE");
+    if (a.workspace.isEmpty())
+        a.workspace = Workspace::defaultPath();
+    return a;
+}
+
+void out(const QString &s)
+{
+    std::fputs(s.toLocal8Bit().constData(), stdout);
+}
+
+void err(const QString &s)
+{
+    std::fputs(QString(QStringLiteral("plumb: ") + s + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
+}
+
+QString humanBytes(int64_t b)
+{
+    if (b >= 1LL << 30)
+        return QString::number(double(b) / double(1LL << 30), 'f', 2) + QStringLiteral(" GiB");
+    if (b >= 1LL << 20)
+        return QString::number(double(b) / double(1LL << 20), 'f', 1) + QStringLiteral(" MiB");
+    if (b >= 1LL << 10)
+        return QString::number(double(b) / double(1LL << 10), 'f', 1) + QStringLiteral(" KiB");
+    return QString::number(b) + QStringLiteral(" B");
+}
+
+int runImport(const Args &a)
+{
+    if (a.paths.isEmpty()) {
+        err(QStringLiteral("import needs at least one file or folder, e.g. plumb import trace.pt.trace.json.gz"));
+        return 2;
+    }
+    for (const QString &p : a.paths) {
+        if (!QFileInfo::exists(p)) {
+            err(QStringLiteral("%1 does not exist; nothing was imported").arg(p));
+            return 1;
+        }
+    }
+    ImporterRegistry registry;
+    registerBuiltinImporters(registry);
+    ImportRunner runner(registry, a.workspace);
+    const bool tty = isatty(fileno(stderr)) && !a.json;
+    if (tty) {
+        runner.setProgressCallback([](const ImportProgress &p) {
+            std::fprintf(stderr, "\r\033[K[%d/%d] %s %3.0f%%", p.fileIndex + 1, std::max(p.fileCount, 1),
+                         qPrintable(p.stage), p.fraction * 100);
+            std::fflush(stderr);
+        });
+    }
+    std::vector<FileImportResult> results;
+    try {
+        results = runner.run(a.paths);
+    } catch (const SqlError &e) {
+        if (tty)
+            std::fputs("\r\033[K", stderr);
+        err(QStringLiteral("cannot use the workspace %1: %2").arg(a.workspace, e.message()));
+        return 1;
+    }
+    if (tty)
+        std::fputs("\r\033[K", stderr);
+
+    // Failures and cancels fail the command; files nobody recognises are reported, and fail it only
+    // when nothing else was there (a folder with a stray README is fine, a lone .csv is not).
+    using S = FileImportResult::Status;
+    int bad = 0, unrecognised = 0;
+    QJsonArray files;
+    for (const auto &r : results) {
+        if (r.status == S::Failed || r.status == S::Cancelled)
+            ++bad;
+        if (r.status == S::Unrecognised)
+            ++unrecognised;
+        if (a.json) {
+            QJsonObject o;
+            o[QStringLiteral("path")] = r.path;
+            o[QStringLiteral("status")] = statusName(r.status);
+            o[QStringLiteral("format")] = r.format;
+            o[QStringLiteral("message")] = r.message;
+            if (!r.location.isEmpty())
+                o[QStringLiteral("location")] = r.location;
+            o[QStringLiteral("source_id")] = qint64(r.sourceId);
+            o[QStringLiteral("records")] = qint64(r.records);
+            o[QStringLiteral("skipped")] = qint64(r.skipped);
+            o[QStringLiteral("seconds")] = r.seconds;
+            files.append(o);
+            continue;
+        }
+        const QString line = QStringLiteral("%1: %2 (%3)%4 [%5 s]\n")
+                                 .arg(r.path, statusName(r.status), r.message,
+                                      r.location.isEmpty() ? QString() : QStringLiteral(" at ") + r.location)
+                                 .arg(r.seconds, 0, 'f', 2);
+        if (r.status == S::Failed || r.status == S::Unrecognised || r.status == S::Cancelled)
+            std::fputs(line.toLocal8Bit().constData(), stderr);
+        else
+            out(line);
+    }
+    if (a.json) {
+        QJsonObject root;
+        root[QStringLiteral("workspace")] = QFileInfo(a.workspace).absoluteFilePath();
+        root[QStringLiteral("files")] = files;
+        out(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
+    } else {
+        out(QStringLiteral("workspace: %1\n").arg(QFileInfo(a.workspace).absoluteFilePath()));
+        if (bad + unrecognised)
+            err(QStringLiteral("%1 of %2 files were not imported (see above); `plumb ls --diagnostics` shows "
+                               "what was odd in the imported ones")
+                    .arg(bad + unrecognised)
+                    .arg(results.size()));
+    }
+    const bool nothingRecognised = !results.empty() && unrecognised == int(results.size());
+    return bad || nothingRecognised ? 1 : 0;
+}
+
+int runLs(const Args &a)
+{
+    if (!QFileInfo::exists(a.workspace)) {
+        err(QStringLiteral("no workspace at %1; import something first (plumb import trace.json) or pass "
+                           "--workspace FILE")
+                .arg(a.workspace));
+        return 1;
+    }
+    try {
+        Workspace ws(a.workspace, Workspace::Role::Reader);
+        WorkspaceReader reader(ws);
+        const auto summary = reader.summary();
+        const auto runs = reader.runs();
+        const auto sources = reader.sources();
+        const auto diagnostics = reader.diagnostics();
+        if (a.json) {
+            QJsonObject root;
+            root[QStringLiteral("workspace")] = summary.path;
+            root[QStringLiteral("schema_version")] = summary.schemaVersion;
+            root[QStringLiteral("size_bytes")] = qint64(summary.fileBytes);
+            QJsonArray jr;
+            for (const auto &r : runs) {
+                QJsonObject o;
+                o[QStringLiteral("id")] = qint64(r.id);
+                o[QStringLiteral("name")] = r.name;
+                QJsonArray jt;
+                for (const auto &t : r.traces) {
+                    QJsonObject x;
+                    x[QStringLiteral("id")] = qint64(t.id);
+                    x[QStringLiteral("name")] = t.name;
+                    x[QStringLiteral("format")] = t.format;
+                    x[QStringLiteral("source_id")] = qint64(t.sourceId);
+                    if (t.rank >= 0)
+                        x[QStringLiteral("rank")] = qint64(t.rank);
+                    if (t.worldSize >= 0)
+                        x[QStringLiteral("world_size")] = qint64(t.worldSize);
+                    x[QStringLiteral("duration_ns")] = qint64(t.endNs - t.startNs);
+                    x[QStringLiteral("events")] = qint64(t.events);
+                    x[QStringLiteral("slices")] = qint64(t.slices);
+                    x[QStringLiteral("kernels")] = qint64(t.kernels);
+                    x[QStringLiteral("gpu_ops")] = qint64(t.gpuOps);
+                    x[QStringLiteral("flows")] = qint64(t.flows);
+                    x[QStringLiteral("counters")] = qint64(t.counters);
+                    x[QStringLiteral("tracks")] = qint64(t.tracks);
+                    x[QStringLiteral("devices")] = t.devices;
+                    jt.append(x);
+                }
+                o[QStringLiteral("traces")] = jt;
+                jr.append(o);
+            }
+            root[QStringLiteral("runs")] = jr;
+            QJsonArray js;
+            for (const auto &s : sources) {
+                QJsonObject o;
+                o[QStringLiteral("id")] = qint64(s.id);
+                o[QStringLiteral("path")] = s.path;
+                o[QStringLiteral("format")] = s.format;
+                o[QStringLiteral("status")] = s.status;
+                o[QStringLiteral("size_bytes")] = qint64(s.sizeBytes);
+                o[QStringLiteral("records")] = qint64(s.events);
+                o[QStringLiteral("skipped")] = qint64(s.skipped);
+                o[QStringLiteral("diagnostics")] = qint64(s.diagnostics);
+                js.append(o);
+            }
+            root[QStringLiteral("sources")] = js;
+            if (a.diagnostics) {
+                QJsonArray jd;
+                for (const auto &d : diagnostics) {
+                    QJsonObject o;
+                    o[QStringLiteral("source_id")] = qint64(d.sourceId);
+                    o[QStringLiteral("severity")] = d.severity;
+                    o[QStringLiteral("code")] = d.code;
+                    o[QStringLiteral("location")] = d.location;
+                    o[QStringLiteral("count")] = qint64(d.count);
+                    o[QStringLiteral("message")] = d.message;
+                    jd.append(o);
+                }
+                root[QStringLiteral("diagnostics")] = jd;
+            }
+            out(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
+            return 0;
+        }
+        out(QStringLiteral("Workspace %1 (%2, schema %3)\n\n")
+                .arg(summary.path, humanBytes(summary.fileBytes))
+                .arg(summary.schemaVersion));
+        if (runs.isEmpty())
+            out(QStringLiteral("No runs yet: plumb import PATH... adds traces.\n"));
+        for (const auto &r : runs) {
+            out(QStringLiteral("run %1  %2\n").arg(r.id).arg(r.name));
+            for (const auto &t : r.traces) {
+                const QString rank = t.rank >= 0 ? QStringLiteral("rank %1/%2  ").arg(t.rank).arg(t.worldSize) : QString();
+                out(QStringLiteral("  trace %1  %2  %3%4 events, %5 kernels, %6 GPU ops, %7 flows, %8 ms%9\n")
+                        .arg(t.id)
+                        .arg(t.name, rank)
+                        .arg(t.events)
+                        .arg(t.kernels)
+                        .arg(t.gpuOps)
+                        .arg(t.flows)
+                        .arg(double(t.endNs - t.startNs) / 1e6, 0, 'f', 1)
+                        .arg(t.devices.isEmpty() ? QString() : QStringLiteral(", ") + t.devices));
+            }
+        }
+        out(QStringLiteral("\nsources\n"));
+        for (const auto &s : sources) {
+            out(QStringLiteral("  %1  %2  %3  %4  %5  %6 records%7%8\n")
+                    .arg(s.id)
+                    .arg(s.name, s.format, humanBytes(s.sizeBytes), s.status)
+                    .arg(s.events)
+                    .arg(s.skipped ? QStringLiteral(", %1 skipped").arg(s.skipped) : QString())
+                    .arg(s.diagnostics ? QStringLiteral(", %1 diagnostics").arg(s.diagnostics) : QString()));
+        }
+        if (a.diagnostics) {
+            out(QStringLiteral("\ndiagnostics\n"));
+            for (const auto &d : diagnostics)
+                out(QStringLiteral("  [%1] %2 %3 x%4 at %5: %6\n")
+                        .arg(d.sourceName, d.severity, d.code)
+                        .arg(d.count)
+                        .arg(d.location.isEmpty() ? QStringLiteral("-") : d.location, d.message));
+        }
+        return 0;
+    } catch (const SqlError &e) {
+        err(QStringLiteral("cannot read the workspace %1: %2").arg(a.workspace, e.message()));
+        return 1;
+    }
+}
+
+} // namespace
+
+bool isCliCommand(const char *arg)
+{
+    if (!arg)
+        return false;
+    for (const char *c : { "import", "ls", "--help", "-h", "help" })
+        if (std::strcmp(arg, c) == 0)
+            return true;
+    return false;
+}
+
+int runCli(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("Plumb"));
+    QCoreApplication::setApplicationName(QStringLiteral("Plumb"));
+    const QString cmd = QString::fromLocal8Bit(argv[1]);
+    if (cmd == QLatin1String("--help") || cmd == QLatin1String("-h") || cmd == QLatin1String("help")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    const Args a = parse(argc, argv);
+    if (!a.error.isEmpty()) {
+        err(a.error + QStringLiteral("\nRun `plumb --help` for usage."));
+        return 2;
+    }
+    if (a.command == QLatin1String("import"))
+        return runImport(a);
+    return runLs(a);
+}
