@@ -1,0 +1,137 @@
+#include "builtinimporters.h"
+#include "cli.h"
+#include "importerregistry.h"
+#include "mainwindow.h"
+#include "workspace.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+
+namespace {
+
+constexpr int kScreenshotSettleMs = 500; // let layouts and the first paint settle before grabbing
+
+// The folder holding the sample sources: the source tree when run from a build, else the installed copy.
+QString samplesDir()
+{
+    const QStringList candidates = {
+        QStringLiteral(PLUMB_SAMPLES_DIR),
+        QStringLiteral(PLUMB_INSTALLED_SAMPLES_DIR),
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/plumb/samples"),
+    };
+    for (const QString &dir : candidates) {
+        if (QFileInfo(dir).isDir())
+            return QDir(dir).absolutePath();
+    }
+    return {};
+}
+
+// The sample inputs in that folder, without the scripts that generate them.
+QStringList sampleFiles()
+{
+    const QString dir = samplesDir();
+    QStringList files;
+    if (dir.isEmpty())
+        return files;
+    const auto entries = QDir(dir).entryInfoList(QDir::Files, QDir::Name);
+    for (const QFileInfo &info : entries) {
+        const QString suffix = info.suffix();
+        if (suffix != QLatin1String("py") && suffix != QLatin1String("md"))
+            files << info.absoluteFilePath();
+    }
+    return files;
+}
+
+void removeWorkspaceFiles(const QString &path)
+{
+    for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
+        QFile::remove(path + suffix);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && isCliCommand(argv[1]))
+        return runCli(argc, argv);
+    if (argc > 1 && std::strcmp(argv[1], "--version") == 0) { // answered without a display
+        std::printf("plumb %s\n", PLUMB_VERSION);
+        return 0;
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Plumb"));
+    QApplication::setApplicationName(QStringLiteral("Plumb"));
+    QApplication::setApplicationVersion(QStringLiteral(PLUMB_VERSION));
+
+    // `plumb --help` is answered by the CLI (cli.cpp), which documents these options too.
+    QCommandLineParser parser;
+    const QCommandLineOption workspaceOption(QStringLiteral("workspace"),
+                                             QStringLiteral("Open (or create) the workspace FILE."),
+                                             QStringLiteral("FILE"));
+    const QCommandLineOption sampleOption(QStringLiteral("sample"),
+                                          QStringLiteral("Rebuild and open the sample workspace."));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Save the window to PNG once the workspace (and any import) is shown, then quit."),
+        QStringLiteral("PNG"));
+    parser.addOptions({ workspaceOption, sampleOption, screenshotOption });
+    parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
+                                 QStringLiteral("[PATH...]"));
+    if (!parser.parse(QApplication::arguments())) {
+        std::fprintf(stderr, "plumb: %s\nRun `plumb --help` for the options.\n", qPrintable(parser.errorText()));
+        return 2;
+    }
+
+    plumb::ImporterRegistry registry;
+    plumb::registerBuiltinImporters(registry);
+
+    QStringList toImport;
+    for (const QString &p : parser.positionalArguments())
+        toImport << QFileInfo(p).absoluteFilePath();
+
+    QString workspacePath;
+    if (parser.isSet(sampleOption)) {
+        workspacePath = QFileInfo(plumb::Workspace::defaultPath()).absolutePath() + QStringLiteral("/sample.plumb");
+        removeWorkspaceFiles(workspacePath);
+        toImport = sampleFiles() + toImport;
+    } else if (parser.isSet(workspaceOption)) {
+        workspacePath = QFileInfo(parser.value(workspaceOption)).absoluteFilePath();
+    } else {
+        workspacePath = plumb::Workspace::defaultPath();
+        if (!QFileInfo::exists(workspacePath))
+            toImport = sampleFiles() + toImport; // first launch: start from something to look at
+    }
+
+    plumb::MainWindow window(registry, workspacePath);
+    window.show();
+    if (!toImport.isEmpty())
+        window.importPaths(toImport);
+
+    if (parser.isSet(screenshotOption)) {
+        const QString file = parser.value(screenshotOption);
+        auto grabAndQuit = [&window, file] {
+            QTimer::singleShot(kScreenshotSettleMs, &window, [&window, file] {
+                const bool saved = window.grab().save(file);
+                if (!saved)
+                    std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
+                QCoreApplication::exit(saved ? 0 : 1);
+            });
+        };
+        if (toImport.isEmpty())
+            QObject::connect(&window, &plumb::MainWindow::workspaceLoaded, &window, grabAndQuit,
+                             Qt::SingleShotConnection);
+        else
+            QObject::connect(&window, &plumb::MainWindow::importFinished, &window, grabAndQuit,
+                             Qt::SingleShotConnection);
+        QObject::connect(&window, &plumb::MainWindow::workspaceLoadFailed, &window, [] { QCoreApplication::exit(1); });
+    }
+    return app.exec();
+}

@@ -1,0 +1,327 @@
+// The main window end to end, offscreen: imports through importPaths() and through a simulated drop
+// land in the workspace and in the browser's model; a cancelled import leaves the workspace as it
+// was; a workspace that cannot be opened is reported and the window stays usable.
+#include "builtinimporters.h"
+#include "diagnosticsmodel.h"
+#include "importerregistry.h"
+#include "mainwindow.h"
+#include "sourcesmodel.h"
+#include "workspace.h"
+#include "workspacemodel.h"
+#include "workspacereader.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QDropEvent>
+#include <QFile>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace plumb;
+using Status = FileImportResult::Status;
+
+namespace {
+
+constexpr int kImportTimeoutMs = 120'000;
+
+QString samplePath()
+{
+    return QStringLiteral(PLUMB_SAMPLES_DIR "/sample_training_step.pt.trace.json.gz");
+}
+
+// A Kineto-shaped trace of `events` kernels with their launches: big enough that reading it takes
+// many chunks, so a cancel lands in the middle.
+void writeLargeTrace(const QString &path, int events)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\n  \"schemaVersion\": 1,\n  \"traceEvents\": [\n");
+    QByteArray chunk;
+    for (int i = 0; i < events; ++i) {
+        const qint64 ts = 1712195495500000LL + i * 10;
+        chunk += QByteArrayLiteral("  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+                                   "\"pid\": 100, \"tid\": 100, \"ts\": ")
+            + QByteArray::number(ts) + QByteArrayLiteral(".125, \"dur\": 4.500, \"args\": {\"correlation\": ")
+            + QByteArray::number(i) + QByteArrayLiteral("}},\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k")
+            + QByteArray::number(i % 50) + QByteArrayLiteral("\", \"pid\": 0, \"tid\": 7, \"ts\": ")
+            + QByteArray::number(ts + 5) + QByteArrayLiteral(".250, \"dur\": 3.000, \"args\": {\"correlation\": ")
+            + QByteArray::number(i) + QByteArrayLiteral(", \"device\": 0, \"stream\": 7}}")
+            + (i + 1 < events ? QByteArrayLiteral(",\n") : QByteArrayLiteral("\n"));
+        if (chunk.size() > (1 << 20)) {
+            f.write(chunk);
+            chunk.clear();
+        }
+    }
+    f.write(chunk);
+    f.write("  ]\n}\n");
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // keep QSettings (recent workspaces) out of the user's files
+        QVERIFY2(QFileInfo::exists(samplePath()), qPrintable(samplePath()));
+        registerBuiltinImporters(m_registry);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void importSample()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("import.plumb"));
+        auto window = openWindow(ws);
+        QAbstractItemModelTester tester(window->workspaceModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester sourcesTester(window->sourcesModel(),
+                                               QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(window->workspaceModel()->rowCount(), 0);
+
+        QSignalSpy started(window.get(), &MainWindow::importStarted);
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ samplePath() });
+        QVERIFY(window->isImporting());
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(started.size(), 1);
+        QCOMPARE(finished.at(0).at(0).toInt(), 1); // imported
+        QCOMPARE(finished.at(0).at(1).toInt(), 0); // problems
+        QVERIFY(!window->isImporting());
+        QCOMPARE(window->lastImportResults().size(), size_t(1));
+        QCOMPARE(window->lastImportResults().front().status, Status::Imported);
+
+        checkModelMatchesWorkspace(*window, ws);
+        // The new trace is selected.
+        Workspace reader(ws, Workspace::Role::Reader);
+        const auto runs = WorkspaceReader(reader).runs();
+        QCOMPARE(window->currentTraceId(), runs.first().traces.first().id);
+    }
+
+    void dropImportsFilesAndFolders()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("drop.plumb"));
+        auto window = openWindow(ws);
+        QAbstractItemModelTester tester(window->workspaceModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        // A folder holding a copy of the sample: the runner walks it.
+        const QString folder = m_dir.filePath(QStringLiteral("dropped"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(QFile::copy(samplePath(), folder + QStringLiteral("/rank0.pt.trace.json.gz")));
+
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(folder) });
+        QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window.get(), &enter);
+        QVERIFY(enter.isAccepted());
+
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window.get(), &drop);
+        QVERIFY(drop.isAccepted());
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(finished.at(0).at(0).toInt(), 1);
+        checkModelMatchesWorkspace(*window, ws);
+
+        // The same bytes dropped again are a no-op that says so.
+        QMimeData again;
+        again.setUrls({ QUrl::fromLocalFile(samplePath()) });
+        // QApplication delivers a drop only to the widget that accepted the drag's enter event.
+        QDragEnterEvent enter2(QPoint(20, 20), Qt::CopyAction, &again, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window.get(), &enter2);
+        QVERIFY(enter2.isAccepted());
+        QDropEvent drop2(QPointF(20, 20), Qt::CopyAction, &again, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window.get(), &drop2);
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->lastImportResults().front().status, Status::AlreadyImported);
+        QCOMPARE(window->workspaceModel()->traceCount(), 1);
+
+        // Something that is not a local file is not taken.
+        QMimeData text;
+        text.setText(QStringLiteral("hello"));
+        QDragEnterEvent enterText(QPoint(20, 20), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window.get(), &enterText);
+        QVERIFY(!enterText.isAccepted());
+    }
+
+    void cancelLeavesWorkspaceUnchanged_data()
+    {
+        QTest::addColumn<bool>("waitForProgress");
+        QTest::newRow("before it starts") << false;
+        QTest::newRow("while reading") << true;
+    }
+
+    void cancelLeavesWorkspaceUnchanged()
+    {
+        QFETCH(bool, waitForProgress);
+        const QString big = m_dir.filePath(QStringLiteral("big.pt.trace.json"));
+        if (!QFileInfo::exists(big))
+            writeLargeTrace(big, 400'000);
+        const QString ws = m_dir.filePath(waitForProgress ? QStringLiteral("cancel2.plumb")
+                                                          : QStringLiteral("cancel1.plumb"));
+        auto window = openWindow(ws);
+
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ big });
+        QVERIFY(window->isImporting());
+        if (waitForProgress)
+            QTest::qWait(50); // let the worker get into the file; the outcome must not depend on it
+        window->cancelImport();
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->lastImportResults().size(), size_t(1));
+        const FileImportResult &r = window->lastImportResults().front();
+        QVERIFY2(r.status == Status::Cancelled, qPrintable(statusName(r.status) + QStringLiteral(": ") + r.message));
+        QCOMPARE(finished.at(0).at(1).toInt(), 1);
+
+        Workspace reader(ws, Workspace::Role::Reader);
+        WorkspaceReader rd(reader);
+        QCOMPARE(rd.summary().sources, 0);
+        QCOMPARE(rd.summary().traces, 0);
+        QCOMPARE(window->workspaceModel()->rowCount(), 0);
+        QCOMPARE(window->sourcesModel()->rowCount(), 0);
+
+        // The window is usable afterwards: the sample still imports.
+        window->importPaths({ samplePath() });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->lastImportResults().front().status, Status::Imported);
+        checkModelMatchesWorkspace(*window, ws);
+    }
+
+    void unrecognisedFileIsReported()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("unrecognised.plumb"));
+        auto window = openWindow(ws);
+        const QString notes = m_dir.filePath(QStringLiteral("notes.txt"));
+        {
+            QFile f(notes);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("these are not the traces you are looking for\n");
+        }
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ notes, samplePath() });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(finished.at(0).at(0).toInt(), 1);
+        QCOMPARE(finished.at(0).at(1).toInt(), 1);
+        QCOMPARE(window->lastImportResults().size(), size_t(2));
+        QCOMPARE(window->lastImportResults().front().status, Status::Unrecognised);
+        QCOMPARE(window->workspaceModel()->traceCount(), 1);
+    }
+
+    void importsQueueBehindEachOther()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("queue.plumb"));
+        auto window = openWindow(ws);
+        const QString copy = m_dir.filePath(QStringLiteral("copy.pt.trace.json.gz"));
+        QFile::remove(copy);
+        QVERIFY(QFile::copy(samplePath(), copy));
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ samplePath() });
+        window->importPaths({ copy }); // queued while the first runs
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, kImportTimeoutMs);
+        // Same content: the second is recognised as already imported.
+        QCOMPARE(window->lastImportResults().front().status, Status::AlreadyImported);
+        QCOMPARE(window->workspaceModel()->traceCount(), 1);
+    }
+
+    void openFailureKeepsWindowUsable()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("good.plumb"));
+        auto window = openWindow(ws);
+        const QString bogus = m_dir.filePath(QStringLiteral("bogus.plumb"));
+        {
+            QFile f(bogus);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(4096, 'x'));
+        }
+        QSignalSpy failed(window.get(), &MainWindow::workspaceLoadFailed);
+        window->openWorkspace(bogus);
+        QVERIFY(failed.wait(10'000));
+        QCOMPARE(failed.at(0).at(0).toString(), bogus);
+        QVERIFY(!failed.at(0).at(1).toString().isEmpty());
+        QCOMPARE(window->workspacePath(), ws);
+
+        QSignalSpy missing(window.get(), &MainWindow::workspaceLoadFailed);
+        window->openWorkspace(m_dir.filePath(QStringLiteral("does-not-exist.plumb")));
+        QVERIFY(missing.wait(10'000));
+        QCOMPARE(window->workspacePath(), ws);
+
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ samplePath() });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->workspaceModel()->traceCount(), 1);
+        // The bogus file was not touched.
+        QCOMPARE(QFileInfo(bogus).size(), 4096);
+    }
+
+    void switchesWorkspaces()
+    {
+        const QString first = m_dir.filePath(QStringLiteral("switch-a.plumb"));
+        const QString second = m_dir.filePath(QStringLiteral("switch-b.plumb"));
+        {
+            auto window = openWindow(first);
+            QSignalSpy finished(window.get(), &MainWindow::importFinished);
+            window->importPaths({ samplePath() });
+            QVERIFY(finished.wait(kImportTimeoutMs));
+        }
+        auto window = openWindow(second);
+        QCOMPARE(window->workspacePath(), second);
+        QCOMPARE(window->workspaceModel()->traceCount(), 0);
+        QSignalSpy loaded(window.get(), &MainWindow::workspaceLoaded);
+        window->openWorkspace(first);
+        QVERIFY(loaded.wait(10'000));
+        QCOMPARE(window->workspacePath(), first);
+        QCOMPARE(window->workspaceModel()->traceCount(), 1);
+        QVERIFY(window->currentTraceId() > 0);
+
+        // A new workspace starts empty.
+        const QString third = m_dir.filePath(QStringLiteral("switch-c.plumb"));
+        window->createWorkspace(third);
+        QVERIFY(loaded.wait(10'000));
+        QCOMPARE(window->workspacePath(), third);
+        QCOMPARE(window->workspaceModel()->rowCount(), 0);
+        QCOMPARE(window->currentTraceId(), -1);
+    }
+
+private:
+    std::unique_ptr<MainWindow> openWindow(const QString &path)
+    {
+        auto window = std::make_unique<MainWindow>(m_registry, path);
+        QSignalSpy loaded(window.get(), &MainWindow::workspaceLoaded);
+        window->show();
+        if (!loaded.wait(10'000))
+            qWarning("workspace %s did not load", qPrintable(path));
+        return window;
+    }
+
+    // The browser shows exactly what the workspace holds: runs, traces and their event counts.
+    void checkModelMatchesWorkspace(MainWindow &window, const QString &path)
+    {
+        Workspace reader(path, Workspace::Role::Reader);
+        const QList<RunInfo> runs = WorkspaceReader(reader).runs();
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs.first().traces.size(), 1);
+        QVERIFY(runs.first().traces.first().events > 0);
+
+        const WorkspaceModel *model = window.workspaceModel();
+        QCOMPARE(model->rowCount(), 1);
+        const QModelIndex run = model->index(0, 0);
+        QCOMPARE(model->rowCount(run), 1);
+        const QModelIndex events = model->index(0, WorkspaceModel::EventsColumn, run);
+        QCOMPARE(events.data(WorkspaceModel::SortRole).toLongLong(), qlonglong(runs.first().traces.first().events));
+        QCOMPARE(model->index(0, WorkspaceModel::KernelsColumn, run).data(WorkspaceModel::SortRole).toLongLong(),
+                 qlonglong(runs.first().traces.first().kernels));
+        QCOMPARE(window.sourcesModel()->rowCount(), 1);
+    }
+
+    ImporterRegistry m_registry;
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,731 @@
+#include "mainwindow.h"
+
+#include "diagnosticsmodel.h"
+#include "diagnosticspanel.h"
+#include "importcontroller.h"
+#include "importerregistry.h"
+#include "importprogresswidget.h"
+#include "importresultspanel.h"
+#include "sourcesmodel.h"
+#include "textformat.h"
+#include "tracedetailswidget.h"
+#include "workspacemodel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTreeView>
+#include <QtConcurrent>
+
+#include <sqlite3.h>
+
+namespace plumb {
+
+namespace {
+
+const QString kRecentKey = QStringLiteral("recentWorkspaces");
+const QString kLastImportDirKey = QStringLiteral("lastImportDir");
+const QString kLastWorkspaceDirKey = QStringLiteral("lastWorkspaceDir");
+constexpr int kMaxNameColumnPx = 420;
+constexpr int kStatusMessageMs = 8000;
+
+QStringList localPaths(const QMimeData *mime)
+{
+    QStringList paths;
+    if (!mime || !mime->hasUrls())
+        return paths;
+    for (const QUrl &url : mime->urls()) {
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    }
+    return paths;
+}
+
+bool isProblem(FileImportResult::Status s)
+{
+    using S = FileImportResult::Status;
+    return s == S::Unrecognised || s == S::Failed || s == S::Cancelled;
+}
+
+} // namespace
+
+MainWindow::MainWindow(const ImporterRegistry &registry, const QString &workspacePath, QWidget *parent)
+    : QMainWindow(parent)
+    , m_registry(registry)
+    , m_importer(new ImportController(registry, this))
+    , m_workspaceModel(new WorkspaceModel(this))
+    , m_sourcesModel(new SourcesModel(this))
+    , m_diagnosticsModel(new DiagnosticsModel(this))
+    , m_workspaceProxy(new QSortFilterProxyModel(this))
+    , m_sourcesProxy(new QSortFilterProxyModel(this))
+{
+    setWindowTitle(tr("Plumb"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+
+    m_workspaceProxy->setSourceModel(m_workspaceModel);
+    m_workspaceProxy->setSortRole(WorkspaceModel::SortRole);
+    m_sourcesProxy->setSourceModel(m_sourcesModel);
+    m_sourcesProxy->setSortRole(SourcesModel::SortRole);
+
+    createCentralArea();
+    createDocks();
+    createStatusBar();
+    createActions();
+
+    connect(m_importer, &ImportController::started, this, &MainWindow::onImportStarted);
+    connect(m_importer, &ImportController::progress, m_progress, &ImportProgressWidget::setProgress);
+    connect(m_importer, &ImportController::finished, this, &MainWindow::onImportFinished);
+    connect(m_progress, &ImportProgressWidget::cancelRequested, this, &MainWindow::cancelImport);
+
+    resize(1280, 800);
+    updateActions();
+    startLoad(workspacePath, WorkspaceSnapshot::Mode::CreateIfMissing);
+}
+
+MainWindow::~MainWindow() = default;
+
+bool MainWindow::isImporting() const
+{
+    return m_importer->isRunning();
+}
+
+int64_t MainWindow::currentTraceId() const
+{
+    const QModelIndex current = m_workspaceProxy->mapToSource(m_tree->currentIndex());
+    const TraceInfo *t = m_workspaceModel->traceAt(current.siblingAtColumn(0));
+    return t ? t->id : -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+void MainWindow::createCentralArea()
+{
+    m_tree = new QTreeView;
+    m_tree->setModel(m_workspaceProxy);
+    m_tree->setAccessibleName(tr("Workspace browser"));
+    m_tree->setAccessibleDescription(tr("Runs and their traces, with event counts"));
+    m_tree->setSortingEnabled(true);
+    m_tree->sortByColumn(WorkspaceModel::NameColumn, Qt::AscendingOrder);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->header()->setSectionsMovable(false);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &MainWindow::onTraceSelectionChanged);
+
+    m_sourcesTable = new QTableView;
+    m_sourcesTable->setModel(m_sourcesProxy);
+    m_sourcesTable->setAccessibleName(tr("Sources"));
+    m_sourcesTable->setAccessibleDescription(tr("Imported files with their format, size and status"));
+    m_sourcesTable->setSortingEnabled(true);
+    m_sourcesTable->sortByColumn(SourcesModel::ImportedAtColumn, Qt::AscendingOrder);
+    m_sourcesTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_sourcesTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_sourcesTable->setAlternatingRowColors(true);
+    m_sourcesTable->setWordWrap(false);
+    m_sourcesTable->verticalHeader()->hide();
+    m_sourcesTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_sourcesTable->horizontalHeader()->setStretchLastSection(true);
+    connect(m_sourcesTable->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &MainWindow::onSourceSelectionChanged);
+
+    m_tabs = new QTabWidget;
+    m_tabs->setAccessibleName(tr("Workspace views"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_tree, tr("&Workspace"));
+    m_tabs->addTab(m_sourcesTable, tr("&Sources"));
+
+    m_details = new TraceDetailsWidget;
+    auto *detailsScroll = new QScrollArea;
+    detailsScroll->setWidget(m_details);
+    detailsScroll->setWidgetResizable(true);
+    detailsScroll->setFrameShape(QFrame::NoFrame);
+    detailsScroll->setMinimumWidth(260);
+
+    auto *splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(m_tabs);
+    splitter->addWidget(detailsScroll);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 900, 340 });
+    splitter->setChildrenCollapsible(false);
+    setCentralWidget(splitter);
+}
+
+void MainWindow::createDocks()
+{
+    m_diagnosticsPanel = new DiagnosticsPanel(m_diagnosticsModel);
+    m_diagnosticsDock = new QDockWidget(tr("Diagnostics"), this);
+    m_diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
+    m_diagnosticsDock->setWidget(m_diagnosticsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_diagnosticsDock);
+
+    m_importLog = new ImportResultsPanel;
+    m_importLogDock = new QDockWidget(tr("Import Log"), this);
+    m_importLogDock->setObjectName(QStringLiteral("importLogDock"));
+    m_importLogDock->setWidget(m_importLog);
+    addDockWidget(Qt::BottomDockWidgetArea, m_importLogDock);
+    tabifyDockWidget(m_diagnosticsDock, m_importLogDock);
+    m_diagnosticsDock->raise();
+    resizeDocks({ m_diagnosticsDock }, { 220 }, Qt::Vertical);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_progress = new ImportProgressWidget;
+    m_workspaceLabel = new QLabel;
+    m_workspaceLabel->setAccessibleName(tr("Workspace file"));
+    m_lastImportLabel = new QLabel;
+    m_lastImportLabel->setAccessibleName(tr("Last import"));
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_workspaceLabel);
+    statusBar()->addPermanentWidget(m_lastImportLabel);
+}
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_openAction = file->addAction(tr("&Open Workspace…"), this, &MainWindow::openWorkspaceDialog);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_newAction = file->addAction(tr("&New Workspace…"), this, &MainWindow::newWorkspaceDialog);
+    m_newAction->setShortcut(QKeySequence::New);
+    m_recentMenu = file->addMenu(tr("&Recent Workspaces"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    file->addSeparator();
+    m_importFilesAction = file->addAction(tr("&Import Files…"), this, &MainWindow::importFilesDialog);
+    m_importFilesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_importFolderAction = file->addAction(tr("Import &Folder…"), this, &MainWindow::importFolderDialog);
+    m_importFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    m_cancelAction = file->addAction(tr("&Cancel Import"), this, &MainWindow::cancelImport);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *showTree = view->addAction(tr("&Workspace Browser"), this, [this] {
+        m_tabs->setCurrentWidget(m_tree);
+        m_tree->setFocus();
+    });
+    showTree->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    QAction *showSources = view->addAction(tr("&Sources"), this, [this] {
+        m_tabs->setCurrentWidget(m_sourcesTable);
+        m_sourcesTable->setFocus();
+    });
+    showSources->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    QAction *showDiagnostics = view->addAction(tr("&Diagnostics"), this, [this] {
+        m_diagnosticsDock->show();
+        m_diagnosticsDock->raise();
+        m_diagnosticsPanel->focusTable();
+    });
+    showDiagnostics->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
+    QAction *showLog = view->addAction(tr("Import &Log"), this, [this] {
+        m_importLogDock->show();
+        m_importLogDock->raise();
+        m_importLog->setFocus();
+    });
+    showLog->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
+    view->addSeparator();
+    view->addAction(m_diagnosticsDock->toggleViewAction());
+    view->addAction(m_importLogDock->toggleViewAction());
+    view->addSeparator();
+    m_refreshAction = view->addAction(tr("&Refresh"), this, &MainWindow::refresh);
+    m_refreshAction->setShortcut(QKeySequence::Refresh);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *about = help->addAction(tr("&About Plumb"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+
+void MainWindow::startLoad(const QString &path, WorkspaceSnapshot::Mode mode)
+{
+    const quint64 generation = ++m_loadGeneration;
+    m_loadingPath = path;
+    m_loading = true;
+    if (path != m_workspacePath)
+        statusBar()->showMessage(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+    updateActions();
+    auto future = QtConcurrent::run([path, mode] { return WorkspaceSnapshot::load(path, mode); });
+    future.then(this, [this, generation](const WorkspaceSnapshot &snapshot) {
+        // then() runs at once when the worker already finished; always deliver from the event loop so
+        // that callers of startLoad() (the constructor, tests) see the result after they return.
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, snapshot] {
+                if (generation == m_loadGeneration) // else a newer load was started meanwhile
+                    applySnapshot(snapshot);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MainWindow::refresh()
+{
+    // While another workspace is being opened, reload that one: it is about to be shown.
+    const QString path = m_loading ? m_loadingPath : m_workspacePath;
+    if (!path.isEmpty())
+        startLoad(path, WorkspaceSnapshot::Mode::OpenExisting);
+}
+
+void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
+{
+    m_loading = false;
+    m_loadingPath.clear();
+    if (!s.ok()) {
+        statusBar()->clearMessage();
+        if (m_workspacePath.isEmpty()) {
+            m_workspaceLabel->setText(tr("No workspace open"));
+            if (!m_pendingImports.isEmpty()) {
+                m_importLog->addFailure(m_pendingImports, tr("not imported: no workspace is open"));
+                m_pendingImports.clear();
+            }
+        }
+        showError(tr("Cannot Open Workspace"),
+                  tr("The workspace %1 could not be opened.\n\n%2")
+                      .arg(QDir::toNativeSeparators(s.path), s.error));
+        Q_EMIT workspaceLoadFailed(s.path, s.error);
+        if (m_importAwaitingRefresh) {
+            m_importAwaitingRefresh = false;
+            Q_EMIT importFinished(m_lastImported, m_lastProblems);
+        }
+        updateActions();
+        startNextImport();
+        return;
+    }
+
+    const bool switched = s.path != m_workspacePath;
+    const int64_t previousTrace = switched ? -1 : currentTraceId();
+    m_workspacePath = s.path;
+    if (switched) {
+        addRecentWorkspace(s.path);
+        setWindowTitle(tr("%1 — Plumb").arg(QFileInfo(s.path).fileName()));
+        statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(s.path)), kStatusMessageMs);
+        m_diagnosticsPanel->showSource(-1);
+    }
+
+    m_workspaceModel->setRuns(s.runs);
+    m_sourcesModel->setSources(s.sources);
+    m_diagnosticsModel->setDiagnostics(s.diagnostics);
+    m_diagnosticsPanel->setSources(s.sources);
+    updateStatusLabels(s.summary);
+
+    m_tree->expandAll();
+    for (int c = 0; c < WorkspaceModel::ColumnCount; ++c)
+        m_tree->resizeColumnToContents(c);
+    m_tree->setColumnWidth(WorkspaceModel::NameColumn,
+                           std::min(m_tree->columnWidth(WorkspaceModel::NameColumn), kMaxNameColumnPx));
+    m_sourcesTable->resizeColumnsToContents();
+
+    int64_t select = previousTrace;
+    if (m_importAwaitingRefresh && m_selectAfterImport >= 0) {
+        const QModelIndex idx = m_workspaceModel->indexForSource(m_selectAfterImport);
+        if (const TraceInfo *t = m_workspaceModel->traceAt(idx))
+            select = t->id;
+    }
+    if (select < 0 && !s.runs.isEmpty() && !s.runs.first().traces.isEmpty())
+        select = s.runs.first().traces.first().id;
+    selectTrace(select);
+
+    Q_EMIT workspaceLoaded(s.path);
+    if (m_importAwaitingRefresh) {
+        m_importAwaitingRefresh = false;
+        Q_EMIT importFinished(m_lastImported, m_lastProblems);
+    }
+    updateActions();
+    startNextImport();
+}
+
+void MainWindow::updateStatusLabels(const WorkspaceSummary &summary)
+{
+    const QFileInfo info(summary.path);
+    m_workspaceLabel->setText(tr("%1 · %2").arg(info.fileName(), text::bytes(summary.fileBytes)));
+    m_workspaceLabel->setToolTip(tr("%1\n%n source(s), %2 run(s), %3 trace(s)", nullptr, int(summary.sources))
+                                     .arg(QDir::toNativeSeparators(summary.path))
+                                     .arg(summary.runs)
+                                     .arg(summary.traces));
+    if (!m_lastImportText.isEmpty())
+        m_lastImportLabel->setText(m_lastImportText);
+    else if (!summary.lastImport.isEmpty())
+        m_lastImportLabel->setText(tr("Last import: %1").arg(summary.lastImport));
+    else
+        m_lastImportLabel->setText(tr("Nothing imported yet"));
+}
+
+void MainWindow::selectTrace(int64_t traceId)
+{
+    const QModelIndex source = m_workspaceModel->indexForTrace(traceId);
+    if (!source.isValid()) {
+        m_tree->selectionModel()->clearCurrentIndex();
+        m_details->clear();
+        return;
+    }
+    const QModelIndex proxy = m_workspaceProxy->mapFromSource(source);
+    m_tree->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect
+                                                         | QItemSelectionModel::Rows);
+    m_tree->scrollTo(proxy);
+    onTraceSelectionChanged();
+}
+
+void MainWindow::onTraceSelectionChanged()
+{
+    const QModelIndex current = m_workspaceProxy->mapToSource(m_tree->currentIndex()).siblingAtColumn(0);
+    if (const TraceInfo *t = m_workspaceModel->traceAt(current)) {
+        m_details->showTrace(*t, *m_workspaceModel->runAt(current), m_sourcesModel->sourceById(t->sourceId));
+        m_diagnosticsPanel->showSource(t->sourceId);
+    } else if (const RunInfo *r = m_workspaceModel->runAt(current)) {
+        m_details->showRun(*r);
+        m_diagnosticsPanel->showSource(-1);
+    } else {
+        m_details->clear();
+    }
+}
+
+void MainWindow::onSourceSelectionChanged()
+{
+    const QModelIndex current = m_sourcesTable->currentIndex();
+    if (current.isValid())
+        m_diagnosticsPanel->showSource(current.data(SourcesModel::SourceIdRole).toLongLong());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Importing
+
+void MainWindow::importPaths(const QStringList &paths)
+{
+    QStringList wanted;
+    for (const QString &p : paths) {
+        if (!p.isEmpty())
+            wanted << p;
+    }
+    if (wanted.isEmpty())
+        return;
+    if (m_workspacePath.isEmpty() && !isLoading()) {
+        showError(tr("No Workspace"), tr("Open or create a workspace before importing files."));
+        return;
+    }
+    m_pendingImports += wanted;
+    if (isImporting() || isLoading() || m_importAwaitingRefresh)
+        statusBar()->showMessage(tr("Queued %n path(s) for import", nullptr, int(wanted.size())), kStatusMessageMs);
+    startNextImport();
+}
+
+void MainWindow::startNextImport()
+{
+    if (m_pendingImports.isEmpty() || isImporting() || isLoading() || m_importAwaitingRefresh
+        || m_workspacePath.isEmpty())
+        return;
+    const QStringList paths = m_pendingImports;
+    m_pendingImports.clear();
+    m_importer->start(m_workspacePath, paths);
+}
+
+void MainWindow::cancelImport()
+{
+    m_pendingImports.clear();
+    if (!isImporting())
+        return;
+    m_importer->cancel();
+    m_progress->setCancelling();
+    statusBar()->showMessage(tr("Cancelling the import…"));
+}
+
+void MainWindow::onImportStarted(int fileCount)
+{
+    m_progress->begin(fileCount);
+    updateActions();
+    Q_EMIT importStarted(fileCount);
+}
+
+void MainWindow::onImportFinished()
+{
+    using S = FileImportResult::Status;
+    m_progress->end();
+    m_lastResults = m_importer->results();
+
+    if (!m_importer->error().isEmpty()) {
+        m_importLog->addFailure(m_importer->paths(), m_importer->error());
+        showError(tr("Import Failed"), tr("Nothing was imported: the workspace %1 could not be written.\n\n%2")
+                                           .arg(QDir::toNativeSeparators(m_workspacePath), m_importer->error()));
+    }
+    m_importLog->addResults(m_lastResults);
+
+    int imported = 0, already = 0, problems = 0, cancelled = 0;
+    int64_t firstImported = -1, firstAlready = -1; // source ids
+    for (const FileImportResult &r : m_lastResults) {
+        if (r.status == S::Imported) {
+            ++imported;
+            if (firstImported < 0)
+                firstImported = r.sourceId;
+        } else if (r.status == S::AlreadyImported) {
+            ++already;
+            if (firstAlready < 0)
+                firstAlready = r.sourceId;
+        }
+        if (isProblem(r.status))
+            ++problems;
+        if (r.status == S::Cancelled)
+            ++cancelled;
+    }
+    m_selectAfterImport = firstImported >= 0 ? firstImported : firstAlready;
+    if (!m_importer->error().isEmpty())
+        problems = int(m_importer->paths().size());
+
+    QStringList parts;
+    if (imported)
+        parts << tr("%n file(s) imported", nullptr, imported);
+    if (already)
+        parts << tr("%n already in the workspace", nullptr, already);
+    if (problems - cancelled > 0)
+        parts << tr("%n not imported", nullptr, problems - cancelled);
+    if (cancelled)
+        parts << tr("%n cancelled", nullptr, cancelled);
+    const QString summary = parts.isEmpty() ? tr("Nothing to import") : parts.join(QStringLiteral(", "));
+    statusBar()->showMessage(tr("Import finished: %1").arg(summary), kStatusMessageMs);
+    const QString firstName = m_lastResults.empty() ? QString() : QFileInfo(m_lastResults.front().path).fileName();
+    m_lastImportText = tr("Last import: %1 (%2)")
+                           .arg(m_lastResults.size() == 1 ? firstName : tr("%n files", nullptr, int(m_lastResults.size())),
+                                summary);
+    m_lastImportLabel->setText(m_lastImportText);
+
+    reportImportProblems(m_lastResults);
+
+    m_lastImported = imported + already;
+    m_lastProblems = problems;
+    m_importAwaitingRefresh = true;
+    updateActions();
+    refresh();
+}
+
+void MainWindow::reportImportProblems(const std::vector<FileImportResult> &results)
+{
+    using S = FileImportResult::Status;
+    QStringList lines;
+    for (const FileImportResult &r : results) {
+        // A cancel is the user's own doing: the log says so, no dialog.
+        if (r.status == S::Unrecognised || r.status == S::Failed)
+            lines << tr("%1: %2 — %3").arg(QFileInfo(r.path).fileName(), statusName(r.status), r.message);
+    }
+    if (lines.isEmpty())
+        return;
+    m_importLogDock->show();
+    m_importLogDock->raise();
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Import Problems"),
+                                tr("%n file(s) could not be imported. The Import Log lists every file.", nullptr,
+                                   int(lines.size())),
+                                QMessageBox::Ok, this);
+    constexpr int kMaxListed = 10;
+    QString detail = lines.mid(0, kMaxListed).join(QLatin1Char('\n'));
+    if (lines.size() > kMaxListed)
+        detail += tr("\n…and %n more", nullptr, int(lines.size() - kMaxListed));
+    box->setInformativeText(detail);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->show();
+}
+
+void MainWindow::updateActions()
+{
+    const bool importing = isImporting();
+    const bool busy = importing || isLoading();
+    m_openAction->setEnabled(!importing);
+    m_newAction->setEnabled(!importing);
+    m_recentMenu->setEnabled(!importing);
+    m_importFilesAction->setEnabled(!m_workspacePath.isEmpty() || busy);
+    m_importFolderAction->setEnabled(!m_workspacePath.isEmpty() || busy);
+    m_cancelAction->setEnabled(importing);
+    m_refreshAction->setEnabled(!m_workspacePath.isEmpty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drag and drop
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!localPaths(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent *event)
+{
+    if (!localPaths(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QStringList paths = localPaths(event->mimeData());
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    importPaths(paths);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (isImporting())
+        m_importer->cancel(); // the controller waits for the worker when it is destroyed
+    QMainWindow::closeEvent(event);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workspaces and dialogs
+
+void MainWindow::openWorkspace(const QString &path)
+{
+    if (isImporting() || path.isEmpty())
+        return;
+    startLoad(QFileInfo(path).absoluteFilePath(), WorkspaceSnapshot::Mode::OpenExisting);
+}
+
+void MainWindow::createWorkspace(const QString &path)
+{
+    if (isImporting() || path.isEmpty())
+        return;
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (absolute == m_workspacePath) {
+        showError(tr("New Workspace"), tr("%1 is the workspace that is open now; choose another file name.")
+                                           .arg(QDir::toNativeSeparators(absolute)));
+        return;
+    }
+    if (QFileInfo::exists(absolute)) {
+        // The save dialog already asked before replacing it.
+        for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
+            QFile::remove(absolute + suffix);
+    }
+    startLoad(absolute, WorkspaceSnapshot::Mode::CreateIfMissing);
+}
+
+void MainWindow::openWorkspaceDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(kLastWorkspaceDirKey, QFileInfo(m_workspacePath).absolutePath()).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Workspace"), dir,
+                                                      tr("Plumb workspaces (*.plumb);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(kLastWorkspaceDirKey, QFileInfo(path).absolutePath());
+    openWorkspace(path);
+}
+
+void MainWindow::newWorkspaceDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(kLastWorkspaceDirKey, QDir::homePath()).toString();
+    QString path = QFileDialog::getSaveFileName(this, tr("New Workspace"), dir + QStringLiteral("/untitled.plumb"),
+                                                tr("Plumb workspaces (*.plumb)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".plumb");
+    settings.setValue(kLastWorkspaceDirKey, QFileInfo(path).absolutePath());
+    createWorkspace(path);
+}
+
+void MainWindow::importFilesDialog()
+{
+    QSettings settings;
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Import Files"), settings.value(kLastImportDirKey, QDir::homePath()).toString(),
+        tr("All files (*);;Traces (*.json *.gz *.pb *.sqlite)"));
+    if (files.isEmpty())
+        return;
+    settings.setValue(kLastImportDirKey, QFileInfo(files.first()).absolutePath());
+    importPaths(files);
+}
+
+void MainWindow::importFolderDialog()
+{
+    QSettings settings;
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Import Folder"), settings.value(kLastImportDirKey, QDir::homePath()).toString());
+    if (dir.isEmpty())
+        return;
+    settings.setValue(kLastImportDirKey, dir);
+    importPaths({ dir });
+}
+
+void MainWindow::addRecentWorkspace(const QString &path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecentWorkspaces)
+        recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    int n = 0;
+    for (const QString &path : recent) {
+        ++n;
+        QString label = QDir::toNativeSeparators(path);
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        QAction *a = m_recentMenu->addAction(n < 10 ? tr("&%1 %2").arg(n).arg(label) : label);
+        a->setEnabled(path != m_workspacePath);
+        connect(a, &QAction::triggered, this, [this, path] { openWorkspace(path); });
+    }
+    if (recent.isEmpty()) {
+        m_recentMenu->addAction(tr("No recent workspaces"))->setEnabled(false);
+        return;
+    }
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("&Clear Menu"), this, [] { QSettings().remove(kRecentKey); });
+}
+
+void MainWindow::showAbout()
+{
+    QStringList formats;
+    for (const auto &importer : m_registry.importers())
+        formats << importer->displayName();
+    QMessageBox::about(
+        this, tr("About Plumb"),
+        tr("<h3>Plumb %1</h3>"
+           "<p>A performance workbench for ML engineers: drop profiler traces and see where the time goes.</p>"
+           "<p>Qt %2 (built with %3)<br>SQLite %4</p>"
+           "<p>Formats: %5</p>")
+            .arg(QStringLiteral(PLUMB_VERSION), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR),
+                 QString::fromLatin1(sqlite3_libversion()),
+                 formats.isEmpty() ? tr("none") : formats.join(QStringLiteral(", ")).toHtmlEscaped()));
+}
+
+void MainWindow::showError(const QString &title, const QString &text)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->show();
+}
+
+} // namespace plumb

@@ -1,0 +1,155 @@
+#pragma once
+
+#include "importrunner.h"
+#include "workspacesnapshot.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <vector>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+class QTreeView;
+
+namespace plumb {
+
+class DiagnosticsModel;
+class DiagnosticsPanel;
+class ImportController;
+class ImportProgressWidget;
+class ImportResultsPanel;
+class ImporterRegistry;
+class SourcesModel;
+class TraceDetailsWidget;
+class WorkspaceModel;
+
+// The application shell: one workspace file at a time, shown as
+//   central  : tabs "Workspace" (runs > traces tree) and "Sources" (imported files), with the
+//              selected trace's numbers beside them;
+//   bottom   : docks "Diagnostics" (problems per source) and "Import Log" (per-file import results);
+//   status   : import progress with Cancel, the workspace file's name and size, the last import.
+//
+// Nothing slow runs on the GUI thread. Workspace data is read by WorkspaceSnapshot::load() on a
+// worker (its own Reader connection) and swapped into the models; every load gets a generation id
+// and a result from a superseded load is dropped. Imports (drops, File > Import, importPaths())
+// run through one ImportController; paths given while an import or a load is running are queued.
+// After an import the models are reloaded, the new trace selected, and importFinished() emitted.
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    // Opens `workspacePath`, creating an empty workspace there when the file does not exist.
+    MainWindow(const ImporterRegistry &registry, const QString &workspacePath, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    [[nodiscard]] QString workspacePath() const { return m_workspacePath; }
+    [[nodiscard]] bool isImporting() const;
+    [[nodiscard]] bool isLoading() const { return m_loading; }
+    [[nodiscard]] WorkspaceModel *workspaceModel() const { return m_workspaceModel; }
+    [[nodiscard]] SourcesModel *sourcesModel() const { return m_sourcesModel; }
+    [[nodiscard]] DiagnosticsModel *diagnosticsModel() const { return m_diagnosticsModel; }
+    // Per-file results of the last finished import.
+    [[nodiscard]] const std::vector<FileImportResult> &lastImportResults() const { return m_lastResults; }
+    // Id of the trace selected in the browser, -1 when none.
+    [[nodiscard]] int64_t currentTraceId() const;
+
+    static constexpr int kMaxRecentWorkspaces = 8;
+
+public Q_SLOTS:
+    // Imports files and folders into the current workspace (the path every drop goes through).
+    void importPaths(const QStringList &paths);
+    void cancelImport();
+    // Switches to an existing workspace; on failure says why and keeps the current one.
+    void openWorkspace(const QString &path);
+    // Switches to a new, empty workspace at `path` (an existing file there is replaced).
+    void createWorkspace(const QString &path);
+    void refresh();
+
+Q_SIGNALS:
+    void workspaceLoaded(const QString &path);
+    void workspaceLoadFailed(const QString &path, const QString &reason);
+    void importStarted(int fileCount);
+    // After the models show the result. `imported` counts new and already-present files;
+    // `problems` counts files not recognised, failed or cancelled.
+    void importFinished(int imported, int problems);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createCentralArea();
+    void createDocks();
+    void createStatusBar();
+
+    void startLoad(const QString &path, WorkspaceSnapshot::Mode mode);
+    void applySnapshot(const WorkspaceSnapshot &snapshot);
+    void startNextImport();
+    void onImportStarted(int fileCount);
+    void onImportFinished();
+    void reportImportProblems(const std::vector<FileImportResult> &results);
+    void updateActions();
+    void updateStatusLabels(const WorkspaceSummary &summary);
+    void selectTrace(int64_t traceId);
+    void onTraceSelectionChanged();
+    void onSourceSelectionChanged();
+    void showError(const QString &title, const QString &text);
+
+    void addRecentWorkspace(const QString &path);
+    void fillRecentMenu();
+    void openWorkspaceDialog();
+    void newWorkspaceDialog();
+    void importFilesDialog();
+    void importFolderDialog();
+    void showAbout();
+
+    const ImporterRegistry &m_registry;
+    QString m_workspacePath;      // the workspace the models show; empty when none is open
+    QString m_loadingPath;        // the workspace being loaded, while m_loading
+    bool m_loading = false;
+    quint64 m_loadGeneration = 0; // bumped per load; results of older loads are dropped
+    QStringList m_pendingImports; // paths waiting for the running import or load
+    std::vector<FileImportResult> m_lastResults;
+    bool m_importAwaitingRefresh = false; // importFinished() is emitted after the next applied load
+    int64_t m_selectAfterImport = -1;     // source id whose trace to select after the reload
+    int m_lastImported = 0;
+    int m_lastProblems = 0;
+    QString m_lastImportText;
+
+    ImportController *m_importer;
+    WorkspaceModel *m_workspaceModel;
+    SourcesModel *m_sourcesModel;
+    DiagnosticsModel *m_diagnosticsModel;
+    QSortFilterProxyModel *m_workspaceProxy;
+    QSortFilterProxyModel *m_sourcesProxy;
+
+    QTabWidget *m_tabs = nullptr;
+    QTreeView *m_tree = nullptr;
+    QTableView *m_sourcesTable = nullptr;
+    TraceDetailsWidget *m_details = nullptr;
+    DiagnosticsPanel *m_diagnosticsPanel = nullptr;
+    ImportResultsPanel *m_importLog = nullptr;
+    QDockWidget *m_diagnosticsDock = nullptr;
+    QDockWidget *m_importLogDock = nullptr;
+    ImportProgressWidget *m_progress = nullptr;
+    QLabel *m_workspaceLabel = nullptr;
+    QLabel *m_lastImportLabel = nullptr;
+
+    QAction *m_openAction = nullptr;
+    QAction *m_newAction = nullptr;
+    QAction *m_importFilesAction = nullptr;
+    QAction *m_importFolderAction = nullptr;
+    QAction *m_cancelAction = nullptr;
+    QAction *m_refreshAction = nullptr;
+    QMenu *m_recentMenu = nullptr;
+};
+
+} // namespace plumb

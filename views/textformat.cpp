@@ -1,0 +1,30 @@
+#include "textformat.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+namespace plumb::text {
+
+QString bytes(int64_t bytes)
+{
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
+}
+
+QString count(int64_t n)
+{
+    return QLocale().toString(qlonglong(n));
+}
+
+QString milliseconds(int64_t ns)
+{
+    return QLocale().toString(double(ns) / 1e6, 'f', 3);
+}
+
+QString dateTime(int64_t epochNs)
+{
+    if (epochNs <= 0)
+        return {};
+    return QDateTime::fromMSecsSinceEpoch(epochNs / 1000000).toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
+}
+
+} // namespace plumb::text

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+
+namespace plumb::text {
+
+// Display strings shared by the models and panels. Numbers are formatted here only for display;
+// models sort on the raw values (SortRole), never on these strings.
+
+// 1536 -> "1.5 KiB"
+[[nodiscard]] QString bytes(int64_t bytes);
+// 12345678 -> "12,345,678" in the user's locale
+[[nodiscard]] QString count(int64_t n);
+// Nanoseconds to milliseconds with 3 decimals: 1234567 -> "1.235"
+[[nodiscard]] QString milliseconds(int64_t ns);
+// Wall-clock nanoseconds since the epoch -> local "yyyy-MM-dd hh:mm:ss"; empty for 0.
+[[nodiscard]] QString dateTime(int64_t epochNs);
+
+} // namespace plumb::text

@@ -1,0 +1,56 @@
+#include "workspacesnapshot.h"
+
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <QFileInfo>
+
+namespace plumb {
+
+WorkspaceSnapshot WorkspaceSnapshot::load(const QString &path, Mode mode)
+{
+    WorkspaceSnapshot s;
+    s.path = path;
+    const QFileInfo info(path);
+    if (path.isEmpty()) {
+        s.error = QStringLiteral("no workspace file was given");
+        return s;
+    }
+    if (info.isDir()) {
+        s.error = QStringLiteral("%1 is a folder, not a workspace file").arg(path);
+        return s;
+    }
+    try {
+        if (!info.exists()) {
+            if (mode != Mode::CreateIfMissing) {
+                s.error = QStringLiteral("%1 does not exist").arg(path);
+                return s;
+            }
+            Workspace created(path, Workspace::Role::Writer); // creates and migrates
+        } else {
+            // A Reader first: it refuses SQLite files that are not Plumb workspaces, which a Writer
+            // would otherwise migrate (write our tables into).
+            bool needsMigration = false;
+            {
+                Workspace probe(path, Workspace::Role::Reader);
+                needsMigration = probe.schemaVersion() < Workspace::currentSchemaVersion();
+            }
+            if (needsMigration) {
+                Workspace migrated(path, Workspace::Role::Writer);
+            }
+        }
+        Workspace ws(path, Workspace::Role::Reader);
+        WorkspaceReader reader(ws);
+        s.summary = reader.summary();
+        s.sources = reader.sources();
+        s.runs = reader.runs();
+        s.diagnostics = reader.diagnostics();
+    } catch (const SqlError &e) {
+        s = WorkspaceSnapshot {};
+        s.path = path;
+        s.error = e.message();
+    }
+    return s;
+}
+
+} // namespace plumb

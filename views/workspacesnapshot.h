@@ -1,0 +1,32 @@
+#pragma once
+
+#include "workspacereader.h"
+
+#include <QList>
+#include <QString>
+
+namespace plumb {
+
+// Everything the main window shows about one workspace, read in one go on a worker thread.
+//
+// load() opens its own Reader connection (SQLite connections never cross threads), so it can run
+// while an import writes to the same file: it sees the last committed state. It never throws; a
+// workspace that cannot be opened comes back with `error` set and nothing else filled.
+struct WorkspaceSnapshot {
+    enum class Mode {
+        OpenExisting,   // the file must exist and be a Plumb workspace (older schemas are migrated)
+        CreateIfMissing // as OpenExisting, but a missing file becomes a new, empty workspace
+    };
+
+    QString path;
+    QString error; // non-empty when the workspace could not be opened or read
+    WorkspaceSummary summary;
+    QList<SourceInfo> sources;
+    QList<RunInfo> runs;
+    QList<DiagnosticRow> diagnostics;
+
+    [[nodiscard]] bool ok() const { return error.isEmpty(); }
+    [[nodiscard]] static WorkspaceSnapshot load(const QString &path, Mode mode);
+};
+
+} // namespace plumb
