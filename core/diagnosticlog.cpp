@@ -33,6 +33,15 @@ void DiagnosticLog::skipped(const QString &code, const QString &location, const 
         m_items.back().skipsRecords = true;
 }
 
+bool DiagnosticLog::bump(const QString &code, int64_t count)
+{
+    auto it = m_byCode.find(code);
+    if (it == m_byCode.end())
+        return false;
+    m_items[it->second].count += count;
+    return true;
+}
+
 std::vector<Diagnostic> DiagnosticLog::all() const
 {
     return m_items;

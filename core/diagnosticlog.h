@@ -30,6 +30,10 @@ public:
     // Same, for a record that was skipped (counted into the source's skipped total).
     void skipped(const QString &code, const QString &location, const QString &message, int64_t count = 1);
 
+    // Counts one more occurrence of a code already reported; false when it is new. Lets hot loops
+    // skip building a message they would throw away.
+    bool bump(const QString &code, int64_t count = 1);
+
     [[nodiscard]] std::vector<Diagnostic> all() const;
     [[nodiscard]] int64_t skippedRecords() const;
     [[nodiscard]] int64_t count(Severity atLeast) const;

@@ -40,7 +40,7 @@ struct FileImportResult {
 //
 // Folders are walked recursively (hidden entries skipped, names sorted) and each file goes to the
 // importer whose sniff() claims it; files nobody claims are reported as Unrecognised, never silently
-// dropped. A file whose bytes were imported before (same size and SHA-1) is a no-op. A failure or a
+// dropped. A file whose bytes were imported before (same size and content fingerprint) is a no-op. A failure or a
 // cancel rolls that file's transaction back; files committed before stay.
 //
 // run() blocks: call it on a worker thread. cancel() and the progress callback are thread-safe

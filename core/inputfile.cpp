@@ -68,7 +68,7 @@ int64_t InputFile::readRaw(char *out, int64_t max)
                           QStringLiteral("byte %1").arg(m_compressedOffset));
     if (n == 0)
         m_eofRaw = true;
-    m_hash.addData(QByteArrayView(out, n));
+    m_hash.add(out, size_t(n));
     m_compressedOffset += n;
     return n;
 }
@@ -156,7 +156,7 @@ void InputFile::finishHash()
 
 QString InputFile::contentHash() const
 {
-    return QString::fromLatin1(m_hash.result().toHex());
+    return m_hash.hex();
 }
 
 QByteArray InputFile::peek(const QString &path, int64_t max)

@@ -1,9 +1,10 @@
 #pragma once
 
 #include <QByteArray>
-#include <QCryptographicHash>
 #include <QFile>
 #include <QString>
+
+#include "contenthash.h"
 
 #include <cstdint>
 #include <memory>
@@ -11,7 +12,7 @@
 namespace plumb {
 
 // Reads a file sequentially in chunks, transparently inflating gzip (including multi-member files, as
-// written by concatenating .gz streams), and hashing the bytes on disk as they go by.
+// written by concatenating .gz streams), and fingerprinting the bytes on disk as they go by.
 //
 // Positions: `compressedOffset()` is the byte offset in the file on disk (drives progress),
 // `offset()` the offset in the decompressed stream (what diagnostics quote for JSON/text formats).
@@ -41,12 +42,12 @@ public:
 
     // Reads the rest of the file (without decompressing) so that contentHash() covers all of it.
     void finishHash();
-    // Hex SHA-1 of every byte on disk read so far (all of them after finishHash()).
+    // Fingerprint (ContentHash) of every byte on disk read so far (all of them after finishHash()).
     [[nodiscard]] QString contentHash() const;
 
     // First `max` decompressed bytes of `path`, for sniffing. Empty on any error.
     [[nodiscard]] static QByteArray peek(const QString &path, int64_t max = 4096);
-    // Hex SHA-1 of the whole file without decompressing.
+    // Fingerprint of the whole file without decompressing.
     [[nodiscard]] static QString hashFile(const QString &path);
 
 private:
@@ -65,7 +66,7 @@ private:
     QString m_truncationDetail;
     QByteArray m_inBuf;
     std::unique_ptr<Inflater> m_inflater;
-    QCryptographicHash m_hash { QCryptographicHash::Sha1 };
+    ContentHash m_hash;
 };
 
 } // namespace plumb

@@ -25,7 +25,7 @@ CREATE TABLE source(
     name            TEXT NOT NULL,
     size_bytes      INTEGER NOT NULL,
     mtime_ns        INTEGER,
-    content_hash    TEXT NOT NULL,      -- hex SHA-1 of the bytes on disk
+    content_hash    TEXT NOT NULL,      -- ContentHash (2 x XXH64) of the bytes on disk, 32 hex digits
     format          TEXT NOT NULL,      -- importer id, e.g. 'chrometrace'
     importer_version INTEGER NOT NULL,
     status          TEXT NOT NULL,      -- 'ok' | 'partial' (imported with warnings/errors)
@@ -102,7 +102,8 @@ CREATE TABLE track(
     id          INTEGER PRIMARY KEY,
     trace_id    INTEGER NOT NULL,
     process_id  INTEGER,
-    kind        TEXT NOT NULL,          -- 'thread' | 'gpu_stream' | 'counter' | 'global'
+    kind        TEXT NOT NULL,          -- 'thread' | 'gpu_stream' | 'counter' | 'global', and the companions
+                                        -- 'cuda_api' (a thread's CUDA calls), 'gpu_annotation' (a stream's)
     tid         INTEGER,
     label       TEXT,                   -- tid as written
     name        TEXT,

@@ -185,6 +185,11 @@ void SqliteStmt::reset()
     sqlite3_clear_bindings(m_stmt);
 }
 
+void SqliteStmt::resetKeepBindings()
+{
+    sqlite3_reset(m_stmt);
+}
+
 int64_t SqliteStmt::columnInt(int col) const
 {
     return sqlite3_column_int64(m_stmt, col);

@@ -79,6 +79,8 @@ public:
     // Steps to completion (for statements without results) and resets.
     void run();
     void reset();
+    // Reset for the next step when every parameter is bound again anyway (hot insert loops).
+    void resetKeepBindings();
 
     [[nodiscard]] int64_t columnInt(int col) const;
     [[nodiscard]] double columnDouble(int col) const;

@@ -59,6 +59,8 @@ std::string_view kindName(TrackKind k)
     case TrackKind::GpuStream: return "gpu_stream";
     case TrackKind::Counter: return "counter";
     case TrackKind::Global: return "global";
+    case TrackKind::CudaApi: return "cuda_api";
+    case TrackKind::GpuAnnotation: return "gpu_annotation";
     }
     return "thread";
 }
@@ -143,15 +145,12 @@ void TraceSink::addDevice(int64_t index, const QString &name, const QByteArray &
 
 int64_t TraceSink::intern(std::string_view str)
 {
-    // Heterogeneous lookup is C++20 for unordered_map but needs transparent hashers; keep it simple.
-    thread_local std::string key;
-    key.assign(str);
-    auto it = m_strings.find(key);
+    auto it = m_strings.find(str);
     if (it != m_strings.end())
         return it->second;
     const int64_t id = m_nextStringId++;
-    m_strings.emplace(key, id);
-    m_current->strings.emplace_back(id, key);
+    m_strings.emplace(std::string(str), id);
+    m_current->strings.emplace_back(id, std::string(str));
     return id;
 }
 
@@ -173,11 +172,10 @@ int64_t TraceSink::internArgs(std::string_view json)
 
 int64_t TraceSink::process(std::string_view label)
 {
-    thread_local std::string key;
-    key.assign(label);
-    auto it = m_processByLabel.find(key);
+    auto it = m_processByLabel.find(label);
     if (it != m_processByLabel.end())
         return it->second;
+    const std::string key(label);
     const int64_t id = m_processBase + int64_t(m_processes.size());
     ProcessState p;
     p.label = key;
@@ -220,7 +218,7 @@ int64_t TraceSink::newTrack(int64_t process, TrackKind kind, std::string_view la
     t.process = process;
     t.kind = kind;
     t.label.assign(label);
-    if (kind == TrackKind::Thread)
+    if (kind != TrackKind::Counter && kind != TrackKind::Global)
         if (auto n = parseInt(label))
             t.tid = *n;
     m_tracks.push_back(std::move(t));
@@ -238,6 +236,22 @@ int64_t TraceSink::thread(int64_t process, std::string_view tidLabel)
     if (it != m_trackByKey.end())
         return it->second;
     const int64_t id = newTrack(process, TrackKind::Thread, tidLabel);
+    m_trackByKey.emplace(key, id);
+    return id;
+}
+
+int64_t TraceSink::companionTrack(int64_t track, TrackKind kind)
+{
+    std::string key = "k:" + std::to_string(track) + ':' + std::to_string(int(kind));
+    auto it = m_trackByKey.find(key);
+    if (it != m_trackByKey.end())
+        return it->second;
+    const TrackState &parent = trackState(track);
+    const int64_t process = parent.process;
+    const std::string label = parent.label;
+    const int64_t tid = parent.tid;
+    const int64_t id = newTrack(process, kind, label);
+    trackState(id).tid = tid;
     m_trackByKey.emplace(key, id);
     return id;
 }
@@ -274,6 +288,11 @@ void TraceSink::setTrackName(int64_t track, std::string_view name)
 void TraceSink::setTrackSortIndex(int64_t track, int64_t sortIndex)
 {
     trackState(track).sortIndex = sortIndex;
+}
+
+void TraceSink::setTrackStream(int64_t track, int64_t stream)
+{
+    trackState(track).stream = stream;
 }
 
 void TraceSink::setTrackGpuStream(int64_t track, int64_t stream)
@@ -420,6 +439,11 @@ void TraceSink::flowEnd(int64_t catId, int64_t key, int64_t track, int64_t tsNs)
     }
 }
 
+void TraceSink::relocateFlowEnds(int64_t fromTrack, int64_t toTrack, int64_t catId)
+{
+    m_relocations.push_back(Relocation { fromTrack, toTrack, catId });
+}
+
 void TraceSink::pushBatchIfFull()
 {
     if (m_current->rows() >= kBatchRows)
@@ -516,12 +540,12 @@ void TraceSink::writeBatch(Batch &b)
         for (int r = 0; r < kSliceRowsPerInsert; ++r)
             bindSlice(st.sliceMulti, r * kSliceColumns, b.slices[i + size_t(r)]);
         st.sliceMulti.step();
-        st.sliceMulti.reset();
+        st.sliceMulti.resetKeepBindings();
     }
     for (; i < n; ++i) {
         bindSlice(st.sliceOne, 0, b.slices[i]);
         st.sliceOne.step();
-        st.sliceOne.reset();
+        st.sliceOne.resetKeepBindings();
     }
     for (const auto &c : b.counters)
         st.counter.bind(1, c.track).bind(2, c.ts).bind(3, c.id).bind(4, c.value).run();
@@ -591,7 +615,13 @@ void TraceSink::finish()
         pushBatch();
     stopWriter();
     rethrowWriterError();
-
+    for (const auto &r : m_relocations) {
+        for (const char *sql : { "UPDATE flow SET src_track = ? WHERE trace_id = ? AND src_track = ? AND cat_id = ?",
+                                 "UPDATE flow SET dst_track = ? WHERE trace_id = ? AND dst_track = ? AND cat_id = ?" }) {
+            SqliteStmt st(m_db, sql);
+            st.bind(1, r.to).bind(2, m_traceId).bind(3, r.from).bind(4, r.cat).run();
+        }
+    }
     repairDepths();
     writeTraceRows();
     storeNextId(m_db, "next_slice_id", m_nextSliceId);
@@ -600,36 +630,48 @@ void TraceSink::finish()
         m_db.exec(secondaryIndexesSql());
 }
 
-// Tracks whose events came out of order: recompute depths in (ts, dur desc) order.
+// Tracks whose events came out of order (Kineto writes a thread's CPU ops, then its runtime calls):
+// recompute depths in (ts, dur desc) order. Rows are read in key order (ts, id) and each group of
+// equal timestamps is ordered by duration in memory, so SQLite never sorts.
 void TraceSink::repairDepths()
 {
-    SqliteStmt select(m_db, "SELECT ts, id, dur, depth FROM slice WHERE track_id = ? ORDER BY ts, dur DESC, id");
+    SqliteStmt select(m_db, "SELECT ts, id, dur, depth FROM slice WHERE track_id = ? ORDER BY ts, id");
     SqliteStmt update(m_db, "UPDATE slice SET depth = ? WHERE track_id = ? AND ts = ? AND id = ?");
+    struct Row {
+        int64_t ts, id, dur, depth;
+    };
+    std::vector<Row> group;
+    std::vector<int64_t> ends;
     for (size_t t = 0; t < m_tracks.size(); ++t) {
         auto &s = m_tracks[t];
         if (!s.unsorted)
             continue;
         const int64_t track = m_trackBase + int64_t(t);
-        struct Change {
-            int64_t ts, id, depth;
-        };
-        std::vector<Change> changes;
-        std::vector<int64_t> ends;
         int64_t maxDepth = 0;
+        ends.clear();
+        group.clear();
+        auto flush = [&] {
+            std::stable_sort(group.begin(), group.end(), [](const Row &a, const Row &b) { return a.dur > b.dur; });
+            for (const Row &r : group) {
+                while (!ends.empty() && ends.back() <= r.ts)
+                    ends.pop_back();
+                const auto depth = int64_t(ends.size());
+                ends.push_back(r.ts + r.dur);
+                maxDepth = std::max(maxDepth, depth);
+                if (depth != r.depth)
+                    update.bind(1, depth).bind(2, track).bind(3, r.ts).bind(4, r.id).run();
+            }
+            group.clear();
+        };
         select.bind(1, track);
         while (select.step()) {
-            const int64_t ts = select.columnInt(0), id = select.columnInt(1), dur = select.columnInt(2);
-            while (!ends.empty() && ends.back() <= ts)
-                ends.pop_back();
-            const auto depth = int64_t(ends.size());
-            ends.push_back(ts + dur);
-            maxDepth = std::max(maxDepth, depth);
-            if (depth != select.columnInt(3))
-                changes.push_back(Change { ts, id, depth });
+            const Row r { select.columnInt(0), select.columnInt(1), select.columnInt(2), select.columnInt(3) };
+            if (!group.empty() && group.front().ts != r.ts)
+                flush();
+            group.push_back(r);
         }
+        flush();
         select.reset();
-        for (const auto &c : changes)
-            update.bind(1, c.depth).bind(2, track).bind(3, c.ts).bind(4, c.id).run();
         s.maxDepth = maxDepth;
     }
 }

@@ -23,7 +23,10 @@ class DiagnosticLog;
 constexpr int64_t kNoValue = INT64_MIN; // an absent optional integer (stored as NULL)
 
 enum class ProcessKind { Cpu, Gpu, Other };
-enum class TrackKind { Thread, GpuStream, Counter, Global };
+// CudaApi and GpuAnnotation are companion tracks of a thread and of a stream (same process and tid
+// label): the CUDA runtime/driver calls a thread made, and the user annotations projected onto a
+// stream, shown beneath their thread or stream as Nsight Systems does.
+enum class TrackKind { Thread, GpuStream, Counter, Global, CudaApi, GpuAnnotation };
 
 // Counts kept while a trace streams in; written to the trace row.
 struct TraceStats {
@@ -92,11 +95,15 @@ public:
     void setProcessSortIndex(int64_t process, int64_t sortIndex);
     void setProcessKind(int64_t process, ProcessKind kind, int64_t deviceIndex = kNoValue);
     [[nodiscard]] int64_t thread(int64_t process, std::string_view tidLabel);
+    // The companion track of `track` (a thread or stream) of the given kind, created on first use.
+    [[nodiscard]] int64_t companionTrack(int64_t track, TrackKind kind);
     [[nodiscard]] int64_t counterTrack(int64_t process, std::string_view name);
     [[nodiscard]] int64_t globalTrack(std::string_view name);
     void setTrackName(int64_t track, std::string_view name);
     void setTrackSortIndex(int64_t track, int64_t sortIndex);
+    // Makes a thread track a GPU stream track.
     void setTrackGpuStream(int64_t track, int64_t stream);
+    void setTrackStream(int64_t track, int64_t stream);
 
     void addSlice(int64_t track, const SliceFields &slice);
     void beginSlice(int64_t track, const SliceFields &slice);
@@ -107,6 +114,9 @@ public:
     // Flow ends, paired by (catId, key). A start after an end of the same key pairs as well.
     void flowStart(int64_t catId, int64_t key, int64_t track, int64_t tsNs);
     void flowEnd(int64_t catId, int64_t key, int64_t track, int64_t tsNs);
+    // At finish(), moves the flow ends of category `catId` on `fromTrack` to `toTrack` (for formats
+    // that place flow events on a thread while the slice they bind to is on a companion track).
+    void relocateFlowEnds(int64_t fromTrack, int64_t toTrack, int64_t catId);
 
     [[nodiscard]] TraceStats &stats() { return m_stats; }
     [[nodiscard]] int64_t traceId() const { return m_traceId; }
@@ -219,10 +229,16 @@ private:
     bool m_bulkLoad = false;
     bool m_finished = false;
 
-    std::unordered_map<std::string, int64_t> m_strings;
+    // Transparent hashing: look strings up by string_view without building a std::string.
+    struct StringHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>()(s); }
+    };
+    using StringMap = std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>>;
+    StringMap m_strings;
     std::unordered_map<size_t, int64_t> m_argsByHash; // bounded; dedupe is best effort
-    std::unordered_map<std::string, int64_t> m_processByLabel;
-    std::unordered_map<std::string, int64_t> m_trackByKey;
+    StringMap m_processByLabel;
+    StringMap m_trackByKey;
     std::vector<ProcessState> m_processes;
     std::vector<TrackState> m_tracks;
     struct FlowKey {
@@ -238,6 +254,10 @@ private:
     };
     std::unordered_map<FlowKey, FlowEnd, FlowKeyHash> m_pendingFlows; // one waiting end per key
     int64_t m_danglingFlows = 0;
+    struct Relocation {
+        int64_t from, to, cat;
+    };
+    std::vector<Relocation> m_relocations;
     TraceStats m_stats;
 
     // Writer thread

@@ -96,6 +96,10 @@ std::optional<double> toDouble(std::string_view s)
 // Appends `raw` (JSON text) without the whitespace outside strings.
 void appendMinified(std::string &out, std::string_view raw)
 {
+    if (raw.find_first_of(" \n\r\t") == std::string_view::npos) {
+        out.append(raw);
+        return;
+    }
     bool inString = false;
     for (size_t i = 0; i < raw.size(); ++i) {
         const char c = raw[i];
@@ -116,6 +120,15 @@ void appendMinified(std::string &out, std::string_view raw)
 
 void appendJsonString(std::string &out, std::string_view s)
 {
+    bool plain = true;
+    for (const char c : s)
+        plain &= c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20;
+    if (plain) {
+        out.push_back('"');
+        out.append(s);
+        out.push_back('"');
+        return;
+    }
     out.push_back('"');
     for (const char c : s) {
         switch (c) {
@@ -320,6 +333,7 @@ private:
     std::string m_lastPid, m_lastTid;
     int64_t m_lastTrack = -1;
     std::unordered_set<int64_t> m_gpuTracks;
+    std::unordered_map<int64_t, int64_t> m_apiTracks; // thread track -> its CUDA API track
     std::unordered_map<std::string, int64_t> m_catIds;
 };
 
@@ -349,6 +363,12 @@ void Reader::run()
                               .arg(m_ctx.input().fileName()),
                           at(m_stream.offset()));
     applyMetadata();
+    // Launch-to-kernel flows start (and, in some Kineto versions, also end) at a CUDA call, which
+    // lives on the thread's CUDA API track, not on the thread's op track.
+    const int64_t ac2g = m_sink.intern("ac2g");
+    for (const auto &[thread, api] : m_apiTracks)
+        if (!m_gpuTracks.count(thread))
+            m_sink.relocateFlowEnds(thread, api, ac2g);
 }
 
 void Reader::readTopLevelObject()
@@ -748,7 +768,10 @@ bool Reader::parseOne(od::object obj, int64_t offset)
 int64_t Reader::trackFor(const Label &pid, const Label &tid)
 {
     const std::string_view p = pid.present ? pid.text : std::string_view("0");
-    const std::string_view t = tid.present ? tid.text : std::string_view("0");
+    std::string_view t = tid.present ? tid.text : std::string_view("0");
+    // Older Kineto writes GPU streams as "stream 7" in some events and 7 in others: one stream.
+    if (t.size() > 7 && t.substr(0, 7) == "stream " && toInt(trim(t.substr(7))))
+        t = trim(t.substr(7));
     if (m_lastTrack >= 0 && p == m_lastPid && t == m_lastTid)
         return m_lastTrack;
     m_lastPid.assign(p);
@@ -816,7 +839,7 @@ void Reader::dispatch(Event &e, int64_t offset)
 
     bool legacy = false;
     const Category *known = e.cat.empty() ? nullptr : knownCategory(e.cat, legacy);
-    if (legacy)
+    if (legacy && !m_diag.bump(QStringLiteral("legacy-category")))
         m_diag.report(Severity::Info, QStringLiteral("legacy-category"), at(offset),
                       QStringLiteral("Category names of an older PyTorch profiler (e.g. \"%1\") were read as "
                                      "today's (\"%2\").")
@@ -899,6 +922,17 @@ void Reader::dispatch(Event &e, int64_t offset)
             m_argsJson.push_back('}');
             f.argsId = m_sink.internArgs(m_argsJson);
         }
+        if (isGpuClass(cls) || cls == CatClass::Runtime) {
+            // Kineto writes a thread's CUDA calls, and a stream's annotations, in their own sections
+            // after the ops they belong with; on companion tracks each stays in time order.
+            if (cls == CatClass::GpuAnnotation)
+                track = m_sink.companionTrack(track, TrackKind::GpuAnnotation);
+            else if (cls == CatClass::Runtime) {
+                const int64_t thread = track;
+                track = m_sink.companionTrack(thread, TrackKind::CudaApi);
+                m_apiTracks.emplace(thread, track);
+            }
+        }
         if (isGpuClass(cls)) {
             if (m_gpuTracks.insert(track).second) {
                 const int64_t process = m_sink.process(e.pid.present ? e.pid.text : std::string_view("0"));
@@ -907,7 +941,11 @@ void Reader::dispatch(Event &e, int64_t offset)
                 std::string_view tidText = e.tid.text;
                 if (tidText.substr(0, 7) == "stream ")
                     tidText.remove_prefix(7);
-                m_sink.setTrackGpuStream(track, stream != kNoValue ? stream : toInt(trim(tidText)).value_or(kNoValue));
+                const int64_t streamId = stream != kNoValue ? stream : toInt(trim(tidText)).value_or(kNoValue);
+                if (cls == CatClass::GpuAnnotation)
+                    m_sink.setTrackStream(track, streamId);
+                else
+                    m_sink.setTrackGpuStream(track, streamId);
             }
             if (cls != CatClass::GpuAnnotation)
                 ++m_sink.stats().gpuOps;

@@ -80,19 +80,20 @@ JsonStream::Scan JsonStream::scanValue(std::string_view &value)
         if (container) {
             while (p < end) {
                 if (inString) {
-                    // Jump to the next quote or backslash.
-                    while (p < end && *p != '"' && *p != '\\')
-                        ++p;
-                    if (p >= end)
+                    // Jump to the next quote (memchr is vectorised); it ends the string unless an odd
+                    // number of backslashes precedes it.
+                    const auto *q = static_cast<const char *>(std::memchr(p, '"', size_t(end - p)));
+                    if (!q) {
+                        // Resume a few bytes back so an escape split across refills is seen whole.
+                        p = std::max(p, end - 1);
                         break;
-                    if (*p == '\\') {
-                        if (p + 1 >= end)
-                            break; // escape split across refills: rescan it
-                        p += 2;
-                        continue;
                     }
-                    inString = false;
-                    ++p;
+                    const char *b = q;
+                    while (b > m_buf.data() + m_pos && b[-1] == '\\')
+                        --b;
+                    p = q + 1;
+                    if (((q - b) & 1) == 0)
+                        inString = false;
                     continue;
                 }
                 const char c = *p;

@@ -65,7 +65,7 @@ const char *kSlicesSql =
     "ORDER BY k.id, s.ts, s.id";
 const char *kOtherSql =
     "SELECT 'flow' AS what, c.str AS cat, f.flow_key AS key, f.src_ts AS a, f.dst_ts AS b, "
-    "(SELECT label FROM track WHERE id = f.src_track) AS c, (SELECT label FROM track WHERE id = f.dst_track) AS d "
+    "(SELECT kind || ':' || label FROM track WHERE id = f.src_track) AS c, (SELECT kind || ':' || label FROM track WHERE id = f.dst_track) AS d "
     "FROM flow f LEFT JOIN string c ON c.id = f.cat_id "
     "UNION ALL SELECT 'counter', k.name, NULL, v.ts, v.value, NULL, NULL FROM counter v JOIN track k ON k.id = v.track_id "
     "UNION ALL SELECT 'diagnostic', d.code, d.count, d.severity, d.location, NULL, NULL FROM diagnostic d "
