@@ -66,11 +66,6 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Plumb"));
-    QApplication::setApplicationName(QStringLiteral("Plumb"));
-    QApplication::setApplicationVersion(QStringLiteral(PLUMB_VERSION));
-
     // `plumb --help` is answered by the CLI (cli.cpp), which documents these options too.
     QCommandLineParser parser;
     const QCommandLineOption workspaceOption(QStringLiteral("workspace"),
@@ -85,10 +80,19 @@ int main(int argc, char **argv)
     parser.addOptions({ workspaceOption, sampleOption, screenshotOption });
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
                                  QStringLiteral("[PATH...]"));
-    if (!parser.parse(QApplication::arguments())) {
+    // Parsed before QApplication exists, so that a usage error is reported even without a display.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    if (!parser.parse(arguments)) {
         std::fprintf(stderr, "plumb: %s\nRun `plumb --help` for the options.\n", qPrintable(parser.errorText()));
         return 2;
     }
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Plumb"));
+    QApplication::setApplicationName(QStringLiteral("Plumb"));
+    QApplication::setApplicationVersion(QStringLiteral(PLUMB_VERSION));
 
     plumb::ImporterRegistry registry;
     plumb::registerBuiltinImporters(registry);

@@ -2,6 +2,7 @@
 
 #include "diagnosticsmodel.h"
 #include "sourcefilterproxy.h"
+#include "textformat.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -55,10 +56,7 @@ DiagnosticsPanel::DiagnosticsPanel(DiagnosticsModel *model, QWidget *parent)
         m_proxy->setSourceId(m_sourceCombo->itemData(index).toLongLong());
         updateSummary();
     });
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-        m_table->resizeColumnsToContents();
-        updateSummary();
-    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &DiagnosticsPanel::updateSummary);
     updateSummary();
 }
 
@@ -69,7 +67,7 @@ void DiagnosticsPanel::setSources(const QList<SourceInfo> &sources)
     m_sourceCombo->clear();
     m_sourceCombo->addItem(tr("All sources"), qint64(-1));
     for (const SourceInfo &s : sources)
-        m_sourceCombo->addItem(tr("%1 (%n)", nullptr, int(s.diagnostics)).arg(s.name), qint64(s.id));
+        m_sourceCombo->addItem(s.diagnostics ? tr("%1 (%2)").arg(s.name, text::count(s.diagnostics)) : s.name, qint64(s.id));
     const int index = m_sourceCombo->findData(qint64(current));
     m_sourceCombo->setCurrentIndex(index < 0 ? 0 : index);
     m_proxy->setSourceId(m_sourceCombo->currentData().toLongLong());
@@ -99,8 +97,11 @@ void DiagnosticsPanel::focusTable()
 
 void DiagnosticsPanel::updateSummary()
 {
+    // The rows shown change with the model and the filter: fit the short columns to them each time.
+    for (int c = 0; c < DiagnosticsModel::MessageColumn; ++c)
+        m_table->resizeColumnToContents(c);
     const int shown = m_proxy->rowCount();
-    m_summary->setText(shown == 0 ? tr("No problems noted") : tr("%n diagnostic(s)", nullptr, shown));
+    m_summary->setText(shown == 0 ? tr("No problems noted") : text::counted(shown, tr("diagnostic"), tr("diagnostics")));
 }
 
 } // namespace plumb

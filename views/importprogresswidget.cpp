@@ -43,7 +43,7 @@ void ImportProgressWidget::begin(int fileCount)
 {
     m_bar->setValue(0);
     m_cancel->setEnabled(true);
-    m_stage->setText(fileCount == 1 ? tr("Starting import…") : tr("Starting import of %n file(s)…", nullptr, fileCount));
+    m_stage->setText(fileCount == 1 ? tr("Starting import…") : tr("Starting import of %1 files…").arg(fileCount));
     show();
 }
 

@@ -27,7 +27,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QScrollArea>
+#include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -46,7 +46,7 @@ namespace {
 const QString kRecentKey = QStringLiteral("recentWorkspaces");
 const QString kLastImportDirKey = QStringLiteral("lastImportDir");
 const QString kLastWorkspaceDirKey = QStringLiteral("lastWorkspaceDir");
-constexpr int kMaxNameColumnPx = 420;
+constexpr int kMaxNameColumnPx = 300; // long file names elide; the tooltip and details show them whole
 constexpr int kStatusMessageMs = 8000;
 
 QStringList localPaths(const QMimeData *mime)
@@ -98,7 +98,8 @@ MainWindow::MainWindow(const ImporterRegistry &registry, const QString &workspac
     connect(m_importer, &ImportController::finished, this, &MainWindow::onImportFinished);
     connect(m_progress, &ImportProgressWidget::cancelRequested, this, &MainWindow::cancelImport);
 
-    resize(1280, 800);
+    const QRect screen = this->screen()->availableGeometry();
+    resize(std::min(1360, screen.width() - 40), std::min(840, screen.height() - 40));
     updateActions();
     startLoad(workspacePath, WorkspaceSnapshot::Mode::CreateIfMissing);
 }
@@ -159,18 +160,14 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_sourcesTable, tr("&Sources"));
 
     m_details = new TraceDetailsWidget;
-    auto *detailsScroll = new QScrollArea;
-    detailsScroll->setWidget(m_details);
-    detailsScroll->setWidgetResizable(true);
-    detailsScroll->setFrameShape(QFrame::NoFrame);
-    detailsScroll->setMinimumWidth(260);
+    m_details->setMinimumWidth(220);
 
     auto *splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(m_tabs);
-    splitter->addWidget(detailsScroll);
+    splitter->addWidget(m_details);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({ 900, 340 });
+    splitter->setSizes({ 1080, 280 });
     splitter->setChildrenCollapsible(false);
     setCentralWidget(splitter);
 }
@@ -181,14 +178,17 @@ void MainWindow::createDocks()
     m_diagnosticsDock = new QDockWidget(tr("Diagnostics"), this);
     m_diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
     m_diagnosticsDock->setWidget(m_diagnosticsPanel);
+    m_diagnosticsDock->setTitleBarWidget(new QWidget(m_diagnosticsDock)); // the dock tab names it
     addDockWidget(Qt::BottomDockWidgetArea, m_diagnosticsDock);
 
     m_importLog = new ImportResultsPanel;
     m_importLogDock = new QDockWidget(tr("Import Log"), this);
     m_importLogDock->setObjectName(QStringLiteral("importLogDock"));
     m_importLogDock->setWidget(m_importLog);
+    m_importLogDock->setTitleBarWidget(new QWidget(m_importLogDock));
     addDockWidget(Qt::BottomDockWidgetArea, m_importLogDock);
     tabifyDockWidget(m_diagnosticsDock, m_importLogDock);
+    setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
     m_diagnosticsDock->raise();
     resizeDocks({ m_diagnosticsDock }, { 220 }, Qt::Vertical);
 }
@@ -367,10 +367,11 @@ void MainWindow::updateStatusLabels(const WorkspaceSummary &summary)
 {
     const QFileInfo info(summary.path);
     m_workspaceLabel->setText(tr("%1 · %2").arg(info.fileName(), text::bytes(summary.fileBytes)));
-    m_workspaceLabel->setToolTip(tr("%1\n%n source(s), %2 run(s), %3 trace(s)", nullptr, int(summary.sources))
-                                     .arg(QDir::toNativeSeparators(summary.path))
-                                     .arg(summary.runs)
-                                     .arg(summary.traces));
+    m_workspaceLabel->setToolTip(tr("%1\n%2, %3, %4")
+                                     .arg(QDir::toNativeSeparators(summary.path),
+                                          text::counted(summary.sources, tr("source"), tr("sources")),
+                                          text::counted(summary.runs, tr("run"), tr("runs")),
+                                          text::counted(summary.traces, tr("trace"), tr("traces"))));
     if (!m_lastImportText.isEmpty())
         m_lastImportLabel->setText(m_lastImportText);
     else if (!summary.lastImport.isEmpty())
@@ -433,7 +434,7 @@ void MainWindow::importPaths(const QStringList &paths)
     }
     m_pendingImports += wanted;
     if (isImporting() || isLoading() || m_importAwaitingRefresh)
-        statusBar()->showMessage(tr("Queued %n path(s) for import", nullptr, int(wanted.size())), kStatusMessageMs);
+        statusBar()->showMessage(tr("Queued %1 for import").arg(text::counted(wanted.size(), tr("path"), tr("paths"))), kStatusMessageMs);
     startNextImport();
 }
 
@@ -500,7 +501,7 @@ void MainWindow::onImportFinished()
 
     QStringList parts;
     if (imported)
-        parts << tr("%n file(s) imported", nullptr, imported);
+        parts << tr("%1 imported").arg(text::counted(imported, tr("file"), tr("files")));
     if (already)
         parts << tr("%n already in the workspace", nullptr, already);
     if (problems - cancelled > 0)
@@ -511,7 +512,7 @@ void MainWindow::onImportFinished()
     statusBar()->showMessage(tr("Import finished: %1").arg(summary), kStatusMessageMs);
     const QString firstName = m_lastResults.empty() ? QString() : QFileInfo(m_lastResults.front().path).fileName();
     m_lastImportText = tr("Last import: %1 (%2)")
-                           .arg(m_lastResults.size() == 1 ? firstName : tr("%n files", nullptr, int(m_lastResults.size())),
+                           .arg(m_lastResults.size() == 1 ? firstName : text::counted(int64_t(m_lastResults.size()), tr("file"), tr("files")),
                                 summary);
     m_lastImportLabel->setText(m_lastImportText);
 
@@ -538,8 +539,8 @@ void MainWindow::reportImportProblems(const std::vector<FileImportResult> &resul
     m_importLogDock->show();
     m_importLogDock->raise();
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Import Problems"),
-                                tr("%n file(s) could not be imported. The Import Log lists every file.", nullptr,
-                                   int(lines.size())),
+                                tr("%1 could not be imported. The Import Log lists every file.")
+                                    .arg(text::counted(lines.size(), tr("file"), tr("files"))),
                                 QMessageBox::Ok, this);
     constexpr int kMaxListed = 10;
     QString detail = lines.mid(0, kMaxListed).join(QLatin1Char('\n'));

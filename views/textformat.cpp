@@ -15,6 +15,11 @@ QString count(int64_t n)
     return QLocale().toString(qlonglong(n));
 }
 
+QString counted(int64_t n, const QString &singular, const QString &plural)
+{
+    return count(n) + QLatin1Char(' ') + (n == 1 ? singular : plural);
+}
+
 QString milliseconds(int64_t ns)
 {
     return QLocale().toString(double(ns) / 1e6, 'f', 3);

@@ -13,6 +13,8 @@ namespace plumb::text {
 [[nodiscard]] QString bytes(int64_t bytes);
 // 12345678 -> "12,345,678" in the user's locale
 [[nodiscard]] QString count(int64_t n);
+// 1 -> "1 file", 2 -> "2 files" (numbers in the user's locale)
+[[nodiscard]] QString counted(int64_t n, const QString &singular, const QString &plural);
 // Nanoseconds to milliseconds with 3 decimals: 1234567 -> "1.235"
 [[nodiscard]] QString milliseconds(int64_t ns);
 // Wall-clock nanoseconds since the epoch -> local "yyyy-MM-dd hh:mm:ss"; empty for 0.

@@ -2,8 +2,7 @@
 
 #include <QWidget>
 
-class QFormLayout;
-class QLabel;
+class QTextBrowser;
 
 namespace plumb {
 
@@ -12,7 +11,8 @@ struct SourceInfo;
 struct TraceInfo;
 
 // The details pane beside the browser: the numbers of the selected trace (or a run's totals) as a
-// form of read-only, selectable labels. Shows a hint when nothing is selected.
+// two-column table in a read-only text view, so that long file names and paths wrap and can be
+// selected and copied. Shows a hint when nothing is selected.
 class TraceDetailsWidget final : public QWidget {
     Q_OBJECT
 public:
@@ -22,14 +22,12 @@ public:
     void showTrace(const TraceInfo &trace, const RunInfo &run, const SourceInfo *source);
     void showRun(const RunInfo &run);
     void clear();
+    [[nodiscard]] QString plainText() const;
 
 private:
-    void setRows(const QList<QPair<QString, QString>> &rows);
+    void setContent(const QString &title, const QList<QPair<QString, QString>> &rows);
 
-    QLabel *m_title;
-    QLabel *m_hint;
-    QWidget *m_form;
-    QFormLayout *m_layout;
+    QTextBrowser *m_view;
 };
 
 } // namespace plumb

@@ -167,7 +167,7 @@ QVariant WorkspaceModel::traceData(const TraceInfo &t, int column, int role) con
         case RankColumn:
             if (t.rank < 0)
                 return QString();
-            return t.worldSize > 0 ? tr("%1 of %2").arg(t.rank).arg(t.worldSize) : QString::number(t.rank);
+            return t.worldSize > 0 ? tr("%1 / %2").arg(t.rank).arg(t.worldSize) : QString::number(t.rank);
         case DurationColumn: return text::milliseconds(durationNs(t));
         case DevicesColumn: return t.devices;
         default: return text::count(countFor(t, column));
@@ -192,21 +192,17 @@ QVariant WorkspaceModel::runData(const RunInfo &run, int column, int role) const
     case RunIdRole: return qint64(run.id);
     case SourceIdRole: return qint64(-1);
     case Qt::ToolTipRole:
-        return column == NameColumn ? tr("Run %1: %n trace(s)", nullptr, int(run.traces.size())).arg(run.name)
+        return column == NameColumn ? tr("Run %1: %2").arg(run.name, text::counted(run.traces.size(), tr("trace"), tr("traces")))
                                     : QVariant();
     case SortRole:
         if (column == NameColumn)
             return run.name;
         if (column == DurationColumn)
             return qint64(spanNs);
-        if (column == RankColumn)
-            return qint64(run.traces.size());
         return isCountColumn(column) ? QVariant(qint64(sum)) : QVariant(QString());
     case Qt::DisplayRole:
         if (column == NameColumn)
             return run.name;
-        if (column == RankColumn)
-            return tr("%n trace(s)", nullptr, int(run.traces.size()));
         if (column == DurationColumn)
             return text::milliseconds(spanNs);
         return isCountColumn(column) ? QVariant(text::count(sum)) : QVariant(QString());
@@ -222,6 +218,7 @@ QVariant WorkspaceModel::headerData(int section, Qt::Orientation orientation, in
         return alignment(section);
     if (role == Qt::ToolTipRole) {
         switch (section) {
+        case RankColumn: return tr("Rank / world size, when the trace records them");
         case EventsColumn: return tr("Trace events read from the file (all phases)");
         case GpuOpsColumn: return tr("GPU activities: kernels, memory copies and memsets");
         case FlowsColumn: return tr("Flow links, e.g. CPU launch to GPU kernel");

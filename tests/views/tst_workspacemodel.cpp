@@ -66,7 +66,7 @@ private Q_SLOTS:
         QCOMPARE(trace.data(WorkspaceModel::TraceIdRole).toLongLong(), 2);
         QCOMPARE(trace.data(WorkspaceModel::SourceIdRole).toLongLong(), 11);
         QCOMPARE(model.index(1, 0, runA).siblingAtColumn(WorkspaceModel::RankColumn).data().toString(),
-                 QStringLiteral("1 of 3"));
+                 QStringLiteral("1 / 3"));
         QVERIFY(model.traceAt(trace.siblingAtColumn(0)));
         QVERIFY(!model.traceAt(runA));
         QCOMPARE(model.runAt(trace)->name, QStringLiteral("run-a"));
