@@ -21,6 +21,7 @@ ImportProgressWidget::ImportProgressWidget(QWidget *parent)
     , m_cancel(new QPushButton(tr("Cancel"), this))
 {
     m_stage->setAccessibleName(tr("Import stage"));
+    m_stage->setAlignment(Qt::AlignRight | Qt::AlignVCenter); // stays next to the bar as the text changes
     m_bar->setAccessibleName(tr("Import progress"));
     m_bar->setRange(0, kBarSteps);
     m_bar->setTextVisible(false);
@@ -29,6 +30,7 @@ ImportProgressWidget::ImportProgressWidget(QWidget *parent)
     m_cancel->setAccessibleName(tr("Cancel import"));
     m_cancel->setToolTip(tr("Stop the import; the file being read is rolled back (Esc)"));
     m_cancel->setFocusPolicy(Qt::StrongFocus);
+    m_cancel->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
 
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

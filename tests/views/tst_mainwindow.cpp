@@ -3,6 +3,8 @@
 // was; a workspace that cannot be opened is reported and the window stays usable.
 #include "builtinimporters.h"
 #include "diagnosticsmodel.h"
+#include "importcontroller.h"
+#include "importprogresswidget.h"
 #include "importerregistry.h"
 #include "mainwindow.h"
 #include "sourcesmodel.h"
@@ -170,8 +172,16 @@ private Q_SLOTS:
         QSignalSpy finished(window.get(), &MainWindow::importFinished);
         window->importPaths({ big });
         QVERIFY(window->isImporting());
-        if (waitForProgress)
-            QTest::qWait(50); // let the worker get into the file; the outcome must not depend on it
+        if (waitForProgress) {
+            // Cancel once the worker reports that it is reading the file; the status bar says so.
+            auto *controller = window->findChild<ImportController *>();
+            QVERIFY(controller);
+            QSignalSpy progress(controller, &ImportController::progress);
+            QVERIFY(progress.wait(kImportTimeoutMs));
+            const QString stage = window->findChild<ImportProgressWidget *>()->stageText();
+            QVERIFY2(stage.contains(QStringLiteral("big.pt.trace.json")) && stage.contains(QLatin1Char('%')),
+                     qPrintable(stage));
+        }
         window->cancelImport();
         QVERIFY(finished.wait(kImportTimeoutMs));
         QCOMPARE(window->lastImportResults().size(), size_t(1));
