@@ -19,8 +19,21 @@ namespace plumb {
 namespace {
 
 constexpr size_t kMaxArgsDedupe = 1 << 21; // entries kept for args deduplication
-constexpr int kSliceRowsPerInsert = 32;     // multi-row VALUES: fewer statement steps
+constexpr int kRowsPerInsert = 32;     // multi-row VALUES: fewer statement steps
 constexpr int kSliceColumns = 13;
+constexpr int kFlowColumns = 8;
+
+std::string multiRowInsert(const char *head, int columns)
+{
+    std::string row = "(?";
+    for (int c = 1; c < columns; ++c)
+        row += ",?";
+    row += ')';
+    std::string sql = head;
+    for (int r = 0; r < kRowsPerInsert; ++r)
+        sql += (r ? "," : "") + row;
+    return sql;
+}
 
 int64_t nextIdFromInfo(SqliteDb &db, const char *key)
 {
@@ -501,14 +514,15 @@ void TraceSink::writeBatch(Batch &b)
     // Statements are prepared once per thread lifetime of the sink.
     static thread_local struct Stmts {
         SqliteDb *db = nullptr;
-        SqliteStmt sliceMulti, sliceOne, counter, flow, str, args;
+        SqliteStmt sliceMulti, sliceOne, counter, flow, flowMulti, str, args;
     } st;
     if (st.db != &m_db) {
-        std::string multi = "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, ext_id, "
-                            "seq_nr, ev_idx, rf_id, args_id) VALUES ";
-        for (int r = 0; r < kSliceRowsPerInsert; ++r)
-            multi += r ? ",(?,?,?,?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
-        st.sliceMulti = SqliteStmt(m_db, multi);
+        st.sliceMulti = SqliteStmt(m_db, multiRowInsert("INSERT INTO slice(track_id, ts, id, dur, depth, name_id, "
+                                                          "cat_id, corr, ext_id, seq_nr, ev_idx, rf_id, args_id) VALUES ",
+                                                          kSliceColumns));
+        st.flowMulti = SqliteStmt(m_db, multiRowInsert("INSERT INTO flow(id, trace_id, cat_id, flow_key, src_track, "
+                                                         "src_ts, dst_track, dst_ts) VALUES ",
+                                                         kFlowColumns));
         st.sliceOne = SqliteStmt(m_db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, "
                                        "ext_id, seq_nr, ev_idx, rf_id, args_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
         st.counter = SqliteStmt(m_db, "INSERT INTO counter(track_id, ts, id, value) VALUES (?,?,?,?)");
@@ -536,8 +550,8 @@ void TraceSink::writeBatch(Batch &b)
     };
     size_t i = 0;
     const size_t n = b.slices.size();
-    for (; i + kSliceRowsPerInsert <= n; i += kSliceRowsPerInsert) {
-        for (int r = 0; r < kSliceRowsPerInsert; ++r)
+    for (; i + kRowsPerInsert <= n; i += kRowsPerInsert) {
+        for (int r = 0; r < kRowsPerInsert; ++r)
             bindSlice(st.sliceMulti, r * kSliceColumns, b.slices[i + size_t(r)]);
         st.sliceMulti.step();
         st.sliceMulti.resetKeepBindings();
@@ -549,15 +563,26 @@ void TraceSink::writeBatch(Batch &b)
     }
     for (const auto &c : b.counters)
         st.counter.bind(1, c.track).bind(2, c.ts).bind(3, c.id).bind(4, c.value).run();
-    for (const auto &f : b.flows) {
-        st.flow.bind(1, f.id).bind(2, m_traceId);
-        bindNullable(st.flow, 3, f.cat);
-        bindNullable(st.flow, 4, f.key);
-        bindNullable(st.flow, 5, f.srcTrack);
-        bindNullable(st.flow, 6, f.srcTs);
-        bindNullable(st.flow, 7, f.dstTrack);
-        bindNullable(st.flow, 8, f.dstTs);
-        st.flow.run();
+    auto bindFlow = [this](SqliteStmt &stmt, int base, const FlowRow &f) {
+        stmt.bind(base + 1, f.id).bind(base + 2, m_traceId);
+        bindNullable(stmt, base + 3, f.cat);
+        bindNullable(stmt, base + 4, f.key);
+        bindNullable(stmt, base + 5, f.srcTrack);
+        bindNullable(stmt, base + 6, f.srcTs);
+        bindNullable(stmt, base + 7, f.dstTrack);
+        bindNullable(stmt, base + 8, f.dstTs);
+    };
+    const size_t nf = b.flows.size();
+    for (i = 0; i + kRowsPerInsert <= nf; i += kRowsPerInsert) {
+        for (int r = 0; r < kRowsPerInsert; ++r)
+            bindFlow(st.flowMulti, r * kFlowColumns, b.flows[i + size_t(r)]);
+        st.flowMulti.step();
+        st.flowMulti.resetKeepBindings();
+    }
+    for (; i < nf; ++i) {
+        bindFlow(st.flow, 0, b.flows[i]);
+        st.flow.step();
+        st.flow.resetKeepBindings();
     }
 }
 
