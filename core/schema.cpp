@@ -167,7 +167,6 @@ CREATE INDEX IF NOT EXISTS flow_dst ON flow(dst_track, dst_ts);
 )sql";
 
 static constexpr std::string_view kDropSecondaryIndexes = R"sql(
-DROP INDEX IF EXISTS slice_corr;
 DROP INDEX IF EXISTS flow_src;
 DROP INDEX IF EXISTS flow_dst;
 )sql";

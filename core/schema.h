@@ -10,8 +10,9 @@ namespace plumb {
 [[nodiscard]] const std::vector<std::string_view> &schemaMigrations();
 
 // The indexes that are not part of a table's clustering key. Bulk loads into an empty workspace
-// drop them first and build them after the load, which is several times faster than maintaining
-// them row by row.
+// drop the flow indexes first and build them after the load (measured faster than maintaining them
+// row by row); slice_corr stays, because correlation ids arrive nearly in order and its inserts are
+// cheap appends, measured 8% faster end to end than building it afterwards.
 [[nodiscard]] std::string_view secondaryIndexesSql();
 [[nodiscard]] std::string_view dropSecondaryIndexesSql();
 
