@@ -71,7 +71,8 @@ CREATE TABLE trace(
     slice_count     INTEGER NOT NULL DEFAULT 0,
     kernel_count    INTEGER NOT NULL DEFAULT 0,   -- GPU kernels
     gpu_op_count    INTEGER NOT NULL DEFAULT 0,   -- kernels + memcpy + memset
-    flow_count      INTEGER NOT NULL DEFAULT 0,
+    flow_count      INTEGER NOT NULL DEFAULT 0,   -- flows in the file: rows in `flow` + corr_flow_count
+    corr_flow_count INTEGER NOT NULL DEFAULT 0,   -- launch->GPU flows stored as slice.corr (see flow)
     counter_count   INTEGER NOT NULL DEFAULT 0,
     metadata        TEXT                -- JSON: top-level fields of the file (deviceProperties...)
 );
@@ -136,8 +137,12 @@ CREATE TABLE slice(
     PRIMARY KEY(track_id, ts, id)
 ) WITHOUT ROWID;
 
--- Flow arrows (launch -> kernel, forward -> backward). An end is NULL when the file had only the
--- other one. Ends bind to the deepest slice on their track that encloses the timestamp.
+-- Flow arrows (forward -> backward, ...). An end is NULL when the file had only the other one. Ends
+-- bind to the deepest slice on their track that encloses the timestamp.
+-- Launch -> GPU-op links are first-class through slice.corr (a CUDA API slice and the GPU ops with
+-- the same corr in the same trace, as Nsight exports link them too). A profiler's launch flow whose
+-- two ends are exactly those slices adds nothing to that link, so it is counted in
+-- trace.corr_flow_count instead of stored here; every other flow is a row.
 CREATE TABLE flow(
     id          INTEGER PRIMARY KEY,
     trace_id    INTEGER NOT NULL,

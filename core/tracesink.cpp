@@ -742,8 +742,8 @@ void TraceSink::writeTraceRows()
 
     SqliteStmt trace(m_db, "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, "
                            "base_time_ns, start_ns, end_ns, event_count, slice_count, kernel_count, "
-                           "gpu_op_count, flow_count, counter_count, metadata) "
-                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                           "gpu_op_count, flow_count, counter_count, metadata, corr_flow_count) "
+                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     trace.bind(1, m_traceId).bind(2, runId).bind(3, m_sourceId).bind(4, m_format).bind(5, m_traceName);
     bindNullable(trace, 6, m_rank);
     bindNullable(trace, 7, m_worldSize);
@@ -751,7 +751,7 @@ void TraceSink::writeTraceRows()
     bindNullable(trace, 9, m_stats.startNs == INT64_MAX ? kNoValue : m_stats.startNs);
     bindNullable(trace, 10, m_stats.endNs == INT64_MIN ? kNoValue : m_stats.endNs);
     trace.bind(11, m_stats.events).bind(12, m_stats.slices).bind(13, m_stats.kernels).bind(14, m_stats.gpuOps);
-    trace.bind(15, m_stats.flows).bind(16, m_stats.counters);
+    trace.bind(15, m_stats.flows).bind(16, m_stats.counters).bind(18, m_stats.corrFlows);
     if (m_metadataJson.isEmpty())
         trace.bindNull(17);
     else

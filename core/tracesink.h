@@ -34,7 +34,8 @@ struct TraceStats {
     int64_t slices = 0;
     int64_t kernels = 0;
     int64_t gpuOps = 0;    // kernels + memcpy + memset
-    int64_t flows = 0;
+    int64_t flows = 0;     // all flows, including corrFlows
+    int64_t corrFlows = 0; // launch flows represented by slice.corr (see addCorrelationFlows)
     int64_t counters = 0;
     int64_t startNs = INT64_MAX;
     int64_t endNs = INT64_MIN;
@@ -114,6 +115,13 @@ public:
     // Flow ends, paired by (catId, key). A start after an end of the same key pairs as well.
     void flowStart(int64_t catId, int64_t key, int64_t track, int64_t tsNs);
     void flowEnd(int64_t catId, int64_t key, int64_t track, int64_t tsNs);
+    // Counts launch->GPU flows that the importer verified to coincide with correlation-linked slices
+    // (not stored as rows; see the flow table's comment).
+    void addCorrelationFlows(int64_t n)
+    {
+        m_stats.flows += n;
+        m_stats.corrFlows += n;
+    }
     // At finish(), moves the flow ends of category `catId` on `fromTrack` to `toTrack` (for formats
     // that place flow events on a thread while the slice they bind to is on a companion track).
     void relocateFlowEnds(int64_t fromTrack, int64_t toTrack, int64_t catId);

@@ -25,6 +25,7 @@ namespace {
 
 constexpr size_t kChunkBytes = 512 * 1024;   // events parsed per simdjson document
 constexpr size_t kMaxMetadataBytes = 64 << 20; // top-level fields other than traceEvents
+constexpr size_t kMaxRecentCorr = 1 << 18;      // correlation ids remembered for launch flows
 
 enum class CatClass { Other, Kernel, Memcpy, Memset, GpuAnnotation, Runtime, CpuOp };
 
@@ -334,6 +335,21 @@ private:
     int64_t m_lastTrack = -1;
     std::unordered_set<int64_t> m_gpuTracks;
     std::unordered_map<int64_t, int64_t> m_apiTracks; // thread track -> its CUDA API track
+
+    // Launch flows (ac2g): Kineto writes one per launch, s at the CUDA call and f at the GPU op, with
+    // the correlation id as flow id. When both ends are exactly the slices carrying that correlation,
+    // the flow is the slice.corr link itself and is only counted (see the flow table's comment).
+    struct SliceAt {
+        int64_t track, ts;
+    };
+    void launchFlow(char ph, int64_t cat, int64_t key, int64_t track, int64_t ts);
+    void flushVerifiedEnds();
+    std::unordered_map<int64_t, SliceAt> m_recentLaunch; // corr -> CUDA API slice, bounded
+    std::unordered_map<int64_t, SliceAt> m_recentGpuOp;  // corr -> GPU op slice, bounded
+    std::unordered_map<int64_t, SliceAt> m_verifiedStarts; // flow id -> start that matched its launch
+    std::unordered_map<int64_t, SliceAt> m_verifiedEnds;   // flow id -> end that matched its GPU op
+    int64_t m_ac2gCat = kNoValue;
+    int64_t m_corrFlows = 0;
     std::unordered_map<std::string, int64_t> m_catIds;
 };
 
@@ -363,6 +379,8 @@ void Reader::run()
                               .arg(m_ctx.input().fileName()),
                           at(m_stream.offset()));
     applyMetadata();
+    flushVerifiedEnds();
+    m_sink.addCorrelationFlows(m_corrFlows);
     // Launch-to-kernel flows start (and, in some Kineto versions, also end) at a CUDA call, which
     // lives on the thread's CUDA API track, not on the thread's op track.
     const int64_t ac2g = m_sink.intern("ac2g");
@@ -952,6 +970,14 @@ void Reader::dispatch(Event &e, int64_t offset)
             if (cls == CatClass::Kernel)
                 ++m_sink.stats().kernels;
         }
+        if (f.corr != kNoValue && e.ph == 'X') {
+            auto &recent = cls == CatClass::Runtime ? m_recentLaunch : m_recentGpuOp;
+            if (cls == CatClass::Runtime || (isGpuClass(cls) && cls != CatClass::GpuAnnotation)) {
+                if (recent.size() >= kMaxRecentCorr)
+                    recent.clear(); // only costs storing some later flows as rows
+                recent[f.corr] = SliceAt { track, f.tsNs };
+            }
+        }
         if (e.ph == 'B') {
             m_sink.beginSlice(track, f);
         } else if (e.ph == 'X') {
@@ -1036,6 +1062,11 @@ void Reader::dispatch(Event &e, int64_t offset)
         const int64_t track = trackFor(e.pid, e.tid);
         const int64_t key = flowKey(e.idRaw);
         const int64_t cat = catId != kNoValue ? catId : m_sink.intern("flow");
+        if (catName == "ac2g" && e.ph != 't') {
+            m_ac2gCat = cat;
+            launchFlow(e.ph, cat, key, track, *ts);
+            return;
+        }
         if (e.ph != 's')
             m_sink.flowEnd(cat, key, track, *ts);
         if (e.ph != 'f')
@@ -1051,6 +1082,69 @@ void Reader::dispatch(Event &e, int64_t offset)
         return;
     }
     }
+}
+
+// Each end is checked against the slice written just before it (Kineto writes a launch's s right
+// after the CUDA call, a kernel's f right after the kernel) and waits, verified, for the other end,
+// which may come first. Anything that does not match goes to the sink as an ordinary flow end.
+void Reader::launchFlow(char ph, int64_t cat, int64_t key, int64_t track, int64_t ts)
+{
+    const bool isStart = ph == 's';
+    int64_t endTrack = track;
+    bool verified = false;
+    if (isStart) {
+        const auto api = m_apiTracks.find(track);
+        const auto launch = m_recentLaunch.find(key);
+        verified = api != m_apiTracks.end() && launch != m_recentLaunch.end()
+            && launch->second.track == api->second && launch->second.ts == ts;
+        if (verified)
+            endTrack = api->second;
+    } else {
+        const auto op = m_recentGpuOp.find(key);
+        verified = op != m_recentGpuOp.end() && op->second.track == track && op->second.ts == ts;
+    }
+    auto &mine = isStart ? m_verifiedStarts : m_verifiedEnds;
+    auto &other = isStart ? m_verifiedEnds : m_verifiedStarts;
+    const auto partner = other.find(key);
+    if (verified && partner != other.end()) {
+        other.erase(partner);
+        ++m_corrFlows;
+        return;
+    }
+    if (partner != other.end()) { // the other end was verified, this one is not: both go in as rows
+        if (isStart)
+            m_sink.flowEnd(cat, key, partner->second.track, partner->second.ts);
+        else
+            m_sink.flowStart(cat, key, partner->second.track, partner->second.ts);
+        other.erase(partner);
+    }
+    if (!verified) {
+        if (isStart)
+            m_sink.flowStart(cat, key, track, ts);
+        else
+            m_sink.flowEnd(cat, key, track, ts);
+        return;
+    }
+    if (mine.size() >= kMaxRecentCorr)
+        flushVerifiedEnds();
+    auto [it, inserted] = mine.try_emplace(key, SliceAt { endTrack, ts });
+    if (!inserted) { // the same end twice: the first one goes in as it is
+        if (isStart)
+            m_sink.flowStart(cat, key, it->second.track, it->second.ts);
+        else
+            m_sink.flowEnd(cat, key, it->second.track, it->second.ts);
+        it->second = SliceAt { endTrack, ts };
+    }
+}
+
+void Reader::flushVerifiedEnds()
+{
+    for (const auto &[key, at] : m_verifiedStarts)
+        m_sink.flowStart(m_ac2gCat, key, at.track, at.ts);
+    for (const auto &[key, at] : m_verifiedEnds)
+        m_sink.flowEnd(m_ac2gCat, key, at.track, at.ts);
+    m_verifiedStarts.clear();
+    m_verifiedEnds.clear();
 }
 
 void Reader::applyMetadata()

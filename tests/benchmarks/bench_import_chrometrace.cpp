@@ -20,6 +20,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+
+#include <unistd.h>
 #include <QTemporaryDir>
 
 #include <sqlite3.h>
@@ -215,6 +217,9 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "bench_import_chrometrace: %s\n", error.c_str());
             return 1;
         }
+        // Let the freshly written trace reach the disk first, so that the import does not compete with
+        // the kernel's write-back of the generator's output (a user's trace is at rest).
+        ::sync();
         std::fprintf(stderr, "importing %lld events (%.1f MB) ...\n", static_cast<long long>(row.gen.events), row.mb());
 
         QProcess child;

@@ -71,6 +71,7 @@ const char *kOtherSql =
     "UNION ALL SELECT 'diagnostic', d.code, d.count, d.severity, d.location, NULL, NULL FROM diagnostic d "
     "UNION ALL SELECT 'trace', t.name, t.event_count, t.slice_count, t.kernel_count, t.gpu_op_count, t.flow_count "
     "FROM trace t "
+    "UNION ALL SELECT 'corr-flows', t.corr_flow_count, NULL, NULL, NULL, NULL, NULL FROM trace t "
     "UNION ALL SELECT 'trace-info', t.rank, t.world_size, t.base_time_ns, t.start_ns, t.end_ns, NULL FROM trace t "
     "UNION ALL SELECT 'process', p.label, p.name, p.labels, p.kind, p.device_index, NULL FROM process p "
     "UNION ALL SELECT 'device', d.device_index, d.name, d.properties, NULL, NULL, NULL FROM device d "
@@ -220,7 +221,8 @@ private slots:
         const char *sql =
             "SELECT t.event_count AS events, t.slice_count AS slices, t.kernel_count AS kernels, "
             "t.gpu_op_count AS gpu_ops, t.flow_count AS flows, "
-            "(SELECT count(*) FROM flow WHERE src_track IS NOT NULL AND dst_track IS NOT NULL) AS paired_flows, "
+            "(SELECT count(*) FROM flow WHERE src_track IS NOT NULL AND dst_track IS NOT NULL) + t.corr_flow_count "
+            "AS paired_flows, "
             "t.counter_count AS counters, coalesce(t.rank, '') AS rank, coalesce(t.world_size, '') AS world_size, "
             "(SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id WHERE n.str LIKE 'ncclKernel%') AS nccl_kernels, "
             "(SELECT count(*) FROM track WHERE kind = 'gpu_stream') AS gpu_streams, "
