@@ -12,6 +12,7 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLocale>
 
 #include <algorithm>
 
@@ -201,9 +202,10 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
                 r.records = ctx.recordsRead;
                 r.skipped = diag.skippedRecords();
                 r.warnings = diag.count(Severity::Warning);
-                r.message = QStringLiteral("%1 records").arg(ctx.recordsRead);
+                const QLocale english(QLocale::English);
+                r.message = QStringLiteral("%1 records").arg(english.toString(qlonglong(ctx.recordsRead)));
                 if (r.skipped)
-                    r.message += QStringLiteral(", %1 skipped").arg(r.skipped);
+                    r.message += QStringLiteral(", %1 skipped").arg(english.toString(qlonglong(r.skipped)));
                 if (r.warnings)
                     r.message += QStringLiteral(", %1 kinds of problem noted (see diagnostics)").arg(r.warnings);
             }

@@ -703,11 +703,12 @@ void TraceSink::repairDepths()
 
 void TraceSink::writeTraceRows()
 {
-    // Run: the ranks of one job (same folder, same world size, file names that differ only in
-    // their numbers, e.g. rank-0.json / rank-1.json) form one run; any other trace is its own run.
+    // Run: the ranks of one multi-rank job (same folder, same world size, file names that differ
+    // only in their numbers, e.g. rank-0.json / rank-1.json) form one run; any other trace is its
+    // own run.
     const QFileInfo info(m_sourcePath);
     QString runKey, runName;
-    if (m_rank != kNoValue) {
+    if (m_rank != kNoValue && m_worldSize != 1) {
         QString pattern = info.fileName();
         static const QRegularExpression digits(QStringLiteral("[0-9]+"));
         pattern.replace(digits, QStringLiteral("*"));
