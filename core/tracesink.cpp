@@ -714,9 +714,6 @@ void TraceSink::writeTraceRows()
         pattern.replace(digits, QStringLiteral("*"));
         runKey = QStringLiteral("trace-job:%1:%2:%3").arg(info.absolutePath()).arg(m_worldSize).arg(pattern);
         runName = pattern;
-        for (const auto *suffix : { ".gz", ".json", ".pt.trace" })
-            if (runName.endsWith(QLatin1String(suffix)))
-                runName.chop(int(strlen(suffix)));
         // A second file with a rank the run already has is another job.
         SqliteStmt dup(m_db, "SELECT count(*) FROM trace t JOIN run r ON r.id = t.run_id WHERE r.key = ? AND t.rank = ?");
         dup.bind(1, runKey).bind(2, m_rank);
@@ -728,6 +725,9 @@ void TraceSink::writeTraceRows()
         runKey = QStringLiteral("source:%1").arg(m_sourceId);
         runName = m_traceName;
     }
+    for (const char *suffix : { ".gz", ".json", ".pt.trace" })
+        if (runName.endsWith(QLatin1String(suffix)))
+            runName.chop(qsizetype(strlen(suffix)));
     int64_t runId = 0;
     {
         SqliteStmt find(m_db, "SELECT id FROM run WHERE key = ?");
