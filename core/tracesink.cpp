@@ -3,6 +3,7 @@
 #include "diagnosticlog.h"
 #include "schema.h"
 #include "sqlitedb.h"
+#include "textnumbers.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -12,7 +13,6 @@
 #include <cstring>
 
 #include <algorithm>
-#include <charconv>
 
 namespace plumb {
 
@@ -54,15 +54,6 @@ void bindNullable(SqliteStmt &st, int index, int64_t v)
         st.bindNull(index);
     else
         st.bind(index, v);
-}
-
-std::optional<int64_t> parseInt(std::string_view s)
-{
-    int64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size())
-        return std::nullopt;
-    return v;
 }
 
 std::string_view kindName(TrackKind k)
@@ -192,7 +183,7 @@ int64_t TraceSink::process(std::string_view label)
     const int64_t id = m_processBase + int64_t(m_processes.size());
     ProcessState p;
     p.label = key;
-    if (auto n = parseInt(label))
+    if (auto n = parseNumber<int64_t>(label))
         p.pid = *n;
     else
         p.kind = ProcessKind::Other;
@@ -232,7 +223,7 @@ int64_t TraceSink::newTrack(int64_t process, TrackKind kind, std::string_view la
     t.kind = kind;
     t.label.assign(label);
     if (kind != TrackKind::Counter && kind != TrackKind::Global)
-        if (auto n = parseInt(label))
+        if (auto n = parseNumber<int64_t>(label))
             t.tid = *n;
     m_tracks.push_back(std::move(t));
     return id;

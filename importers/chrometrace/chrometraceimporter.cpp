@@ -3,6 +3,7 @@
 #include "importcontext.h"
 #include "importerror.h"
 #include "jsonstream.h"
+#include "textnumbers.h"
 #include "timestamp.h"
 #include "tracesink.h"
 
@@ -78,20 +79,12 @@ std::string_view trim(std::string_view s)
 
 std::optional<int64_t> toInt(std::string_view s)
 {
-    int64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size())
-        return std::nullopt;
-    return v;
+    return parseNumber<int64_t>(s);
 }
 
 std::optional<double> toDouble(std::string_view s)
 {
-    double v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size())
-        return std::nullopt;
-    return v;
+    return parseNumber<double>(s);
 }
 
 // Appends `raw` (JSON text) without the whitespace outside strings.
