@@ -698,12 +698,27 @@ void TraceSink::writeTraceRows()
     // only in their numbers, e.g. rank-0.json / rank-1.json) form one run; any other trace is its
     // own run.
     const QFileInfo info(m_sourcePath);
+    if (m_rank == kNoValue) {
+        // Per-rank files without a rank inside (older profilers) usually say it in their name.
+        static const QRegularExpression rankInName(QStringLiteral("(?:^|[^a-z])rank[-_]?([0-9]+)"),
+                                                   QRegularExpression::CaseInsensitiveOption);
+        const auto match = rankInName.match(info.fileName());
+        if (match.hasMatch()) {
+            m_rank = match.captured(1).toLongLong();
+            m_diag.report(Severity::Warning, QStringLiteral("rank-from-file-name"), {},
+                          QStringLiteral("The trace does not say which rank wrote it; rank %1 was taken from the "
+                                         "file name.")
+                              .arg(m_rank));
+        }
+    }
     QString runKey, runName;
     if (m_rank != kNoValue && m_worldSize != 1) {
         QString pattern = info.fileName();
         static const QRegularExpression digits(QStringLiteral("[0-9]+"));
         pattern.replace(digits, QStringLiteral("*"));
-        runKey = QStringLiteral("trace-job:%1:%2:%3").arg(info.absolutePath()).arg(m_worldSize).arg(pattern);
+        runKey = QStringLiteral("trace-job:%1:%2:%3")
+                     .arg(info.absolutePath(),
+                          m_worldSize == kNoValue ? QStringLiteral("?") : QString::number(m_worldSize), pattern);
         runName = pattern;
         // A second file with a rank the run already has is another job.
         SqliteStmt dup(m_db, "SELECT count(*) FROM trace t JOIN run r ON r.id = t.run_id WHERE r.key = ? AND t.rank = ?");

@@ -269,6 +269,36 @@ private slots:
         QCOMPARE(big.columnInt(0), 2049000);
     }
 
+    // Ranks of one job: a folder of per-rank files is one run with a trace per rank.
+    void multiRankJob()
+    {
+        if (!QDir(sharedTraces()).exists())
+            QSKIP("../shared/data/traces/kineto is absent: real-trace tests skipped");
+        const QString ws = freshWorkspace();
+        ImportRunner runner(m_registry, ws);
+        const auto results = runner.run({ sharedTraces() + QStringLiteral("/hta_sampled_rank-1.json.gz"),
+                                          sharedTraces() + QStringLiteral("/hta_sampled_rank-0.json.gz") });
+        QCOMPARE(results.size(), size_t(2));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(csvOf(w.db(), "SELECT r.name, t.rank, t.world_size FROM trace t JOIN run r ON r.id = t.run_id "
+                               "ORDER BY t.rank"),
+                 QStringLiteral("name,rank,world_size\nhta_sampled_rank-*,0,128\nhta_sampled_rank-*,1,128\n"));
+    }
+
+    // A rank the file does not state comes from its name, with a warning; both ranks form one run.
+    void rankFromFileName()
+    {
+        const QString ws = freshWorkspace();
+        ImportRunner runner(m_registry, ws);
+        runner.run({ fixture(QStringLiteral("ranks_by_name")) });
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(csvOf(w.db(), "SELECT r.name, t.rank, coalesce(t.world_size, '') AS world_size, "
+                               "(SELECT count(*) FROM diagnostic d WHERE d.source_id = t.source_id "
+                               "AND d.code = 'rank-from-file-name') AS warned "
+                               "FROM trace t JOIN run r ON r.id = t.run_id ORDER BY t.rank"),
+                 QStringLiteral("name,rank,world_size,warned\ntrace_rank*,0,,1\ntrace_rank*,1,,1\n"));
+    }
+
     // Importing the same bytes again is a no-op that says so.
     void reimportIsNoop()
     {

@@ -118,6 +118,12 @@ def main():
         {"ph": "X", "name": "c", "pid": 1, "tid": 1, "ts": 1.5e3, "dur": 1e0},
     ]
     write("precision.json", json.dumps({"traceEvents": precise}))
+    # Two ranks of one job that do not say their rank (older profilers): taken from the file names.
+    os.makedirs(os.path.join(HERE, "ranks_by_name"), exist_ok=True)
+    for rank in (0, 1):
+        step = {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 10, "tid": 11,
+                "ts": 1200.0 + rank, "dur": 50.0}
+        write(f"ranks_by_name/trace_rank{rank}.json", kineto(BASIC + [step]))
     write("empty.json", "")
     write("not_a_trace.json", json.dumps({"name": "a config file", "values": [1, 2, 3]}))
     write("no_events.json", json.dumps({"schemaVersion": 1, "deviceProperties": [], "traceName": "x"}))
