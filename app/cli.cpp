@@ -233,6 +233,7 @@ int runLs(const Args &a)
                     x[QStringLiteral("flows")] = qint64(t.flows);
                     x[QStringLiteral("counters")] = qint64(t.counters);
                     x[QStringLiteral("tracks")] = qint64(t.tracks);
+                    x[QStringLiteral("gpu_streams")] = qint64(t.gpuStreams);
                     x[QStringLiteral("devices")] = t.devices;
                     jt.append(x);
                 }
@@ -280,13 +281,15 @@ int runLs(const Args &a)
             out(QStringLiteral("run %1  %2\n").arg(r.id).arg(r.name));
             for (const auto &t : r.traces) {
                 const QString rank = t.rank >= 0 ? QStringLiteral("rank %1/%2  ").arg(t.rank).arg(t.worldSize) : QString();
-                out(QStringLiteral("  trace %1  %2  %3%4 events, %5 kernels, %6 GPU ops, %7 flows, %8 ms%9\n")
+                out(QStringLiteral("  trace %1  %2  %3%4 events, %5 kernels, %6 GPU ops, %7 flows, %8 streams, "
+                                   "%9 ms%10\n")
                         .arg(t.id)
                         .arg(t.name, rank)
                         .arg(t.events)
                         .arg(t.kernels)
                         .arg(t.gpuOps)
                         .arg(t.flows)
+                        .arg(t.gpuStreams)
                         .arg(double(t.endNs - t.startNs) / 1e6, 0, 'f', 1)
                         .arg(t.devices.isEmpty() ? QString() : QStringLiteral(", ") + t.devices));
             }

@@ -64,6 +64,7 @@ QList<RunInfo> WorkspaceReader::runs()
                       "coalesce(t.start_ns, 0), coalesce(t.end_ns, 0), t.event_count, t.slice_count, "
                       "t.kernel_count, t.gpu_op_count, t.flow_count, t.counter_count, "
                       "(SELECT count(*) FROM track k WHERE k.trace_id = t.id), "
+                      "(SELECT count(*) FROM track k WHERE k.trace_id = t.id AND k.kind = 'gpu_stream'), "
                       "(SELECT group_concat(n, ', ') FROM (SELECT name || CASE WHEN count(*) > 1 THEN ' x' || "
                       "count(*) ELSE '' END AS n FROM device d WHERE d.trace_id = t.id GROUP BY name)) "
                       "FROM trace t WHERE t.run_id = ? ORDER BY coalesce(t.rank, -1), t.id");
@@ -90,7 +91,8 @@ QList<RunInfo> WorkspaceReader::runs()
             t.flows = traces.columnInt(12);
             t.counters = traces.columnInt(13);
             t.tracks = traces.columnInt(14);
-            t.devices = traces.columnText(15);
+            t.gpuStreams = traces.columnInt(15);
+            t.devices = traces.columnText(16);
             r.traces << t;
         }
         traces.reset();

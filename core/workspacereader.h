@@ -40,6 +40,7 @@ struct TraceInfo {
     int64_t flows = 0;
     int64_t counters = 0;
     int64_t tracks = 0;
+    int64_t gpuStreams = 0;
     QString devices; // "NVIDIA A100 x8"
 };
 
