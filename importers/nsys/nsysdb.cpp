@@ -1,0 +1,154 @@
+#include "nsysdb.h"
+
+#include "importerror.h"
+
+#include <QFileInfo>
+#include <QUrl>
+
+#include <sqlite3.h>
+
+namespace plumb {
+
+std::string quoteIdentifier(std::string_view name)
+{
+    std::string out = "\"";
+    for (const char c : name) {
+        if (c == '"')
+            out.push_back('"');
+        out.push_back(c);
+    }
+    out.push_back('"');
+    return out;
+}
+
+NsysDb::NsysDb(const QString &path)
+    : m_fileName(QFileInfo(path).fileName())
+{
+    // immutable=1: SQLite takes no locks and never looks for a journal or WAL beside the file, so
+    // an export on a read-only share or one another tool holds open reads the same.
+    const QByteArray uri = "file:" + QUrl::toPercentEncoding(QFileInfo(path).absoluteFilePath(), "/")
+        + "?mode=ro&immutable=1";
+    const int rc = sqlite3_open_v2(uri.constData(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                                   nullptr);
+    if (rc != SQLITE_OK) {
+        const QString why = QString::fromUtf8(m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw ImportError(QStringLiteral("%1 cannot be opened as an SQLite database: %2").arg(m_fileName, why));
+    }
+    sqlite3_extended_result_codes(m_db, 1);
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    // Sorting for ORDER BY start spills to temporary files beyond this, so memory stays flat.
+    sqlite3_exec(m_db, "PRAGMA query_only = 1; PRAGMA cell_size_check = 1; PRAGMA cache_size = -16384", nullptr,
+                 nullptr, nullptr);
+}
+
+NsysDb::~NsysDb()
+{
+    if (m_db)
+        sqlite3_close_v2(m_db);
+}
+
+void NsysDb::fail(std::string_view table, std::string_view what) const
+{
+    const QString err = QString::fromUtf8(what.data(), qsizetype(what.size()));
+    if (table.empty())
+        throw ImportError(QStringLiteral("%1 cannot be read as an SQLite database (%2): the file is damaged or "
+                                         "truncated; nothing was imported")
+                              .arg(m_fileName, err));
+    const QString t = QString::fromUtf8(table.data(), qsizetype(table.size()));
+    throw ImportError(QStringLiteral("%1 is damaged: reading table %2 failed (%3); nothing from it was kept")
+                          .arg(m_fileName, t, err),
+                      QStringLiteral("table %1").arg(t));
+}
+
+std::vector<std::string> NsysDb::tables()
+{
+    std::vector<std::string> out;
+    Stmt st(*this, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", {});
+    while (st.step())
+        out.emplace_back(st.text(0));
+    return out;
+}
+
+std::vector<std::string> NsysDb::columns(std::string_view table)
+{
+    std::vector<std::string> out;
+    Stmt st(*this, "PRAGMA table_info(" + quoteIdentifier(table) + ")", table);
+    while (st.step())
+        out.emplace_back(st.text(1));
+    return out;
+}
+
+NsysDb::Stmt::Stmt(NsysDb &db, const std::string &sql, std::string_view table)
+    : m_db(db)
+    , m_table(table)
+{
+    if (sqlite3_prepare_v2(db.m_db, sql.c_str(), int(sql.size()), &m_stmt, nullptr) != SQLITE_OK) {
+        const std::string why = sqlite3_errmsg(db.m_db);
+        sqlite3_finalize(m_stmt);
+        m_stmt = nullptr;
+        db.fail(m_table, why);
+    }
+}
+
+NsysDb::Stmt::~Stmt()
+{
+    sqlite3_finalize(m_stmt);
+}
+
+bool NsysDb::Stmt::step()
+{
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
+    m_db.fail(m_table, sqlite3_errmsg(m_db.m_db));
+}
+
+void NsysDb::Stmt::reset()
+{
+    sqlite3_reset(m_stmt);
+}
+
+void NsysDb::Stmt::bind(int index, int64_t value)
+{
+    sqlite3_bind_int64(m_stmt, index, value);
+}
+
+bool NsysDb::Stmt::isNull(int col) const
+{
+    return sqlite3_column_type(m_stmt, col) == SQLITE_NULL;
+}
+
+int64_t NsysDb::Stmt::integer(int col) const
+{
+    return sqlite3_column_int64(m_stmt, col);
+}
+
+std::string_view NsysDb::Stmt::text(int col) const
+{
+    const auto *p = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, col));
+    return p ? std::string_view(p, size_t(sqlite3_column_bytes(m_stmt, col))) : std::string_view();
+}
+
+int NsysDb::Stmt::type(int col) const
+{
+    return sqlite3_column_type(m_stmt, col);
+}
+
+int NsysDb::Stmt::columnCount() const
+{
+    return sqlite3_column_count(m_stmt);
+}
+
+std::string_view NsysDb::Stmt::columnName(int col) const
+{
+    const char *n = sqlite3_column_name(m_stmt, col);
+    return n ? std::string_view(n) : std::string_view();
+}
+
+} // namespace plumb

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace plumb {
+
+// A foreign SQLite file (here an Nsight Systems export), opened so that it can never be changed:
+// read-only, immutable (no locks, no journal, no WAL lookups), extension loading off, defensive
+// mode on, untrusted schema. Errors come back as ImportError naming the file and, where one is
+// involved, the table.
+class NsysDb {
+public:
+    // Throws ImportError when the file cannot be opened as SQLite.
+    explicit NsysDb(const QString &path);
+    ~NsysDb();
+    NsysDb(const NsysDb &) = delete;
+    NsysDb &operator=(const NsysDb &) = delete;
+
+    // A prepared statement over this connection; steps throw ImportError mentioning `table`.
+    class Stmt {
+    public:
+        Stmt(NsysDb &db, const std::string &sql, std::string_view table);
+        ~Stmt();
+        Stmt(const Stmt &) = delete;
+        Stmt &operator=(const Stmt &) = delete;
+
+        bool step();
+        void reset();
+        void bind(int index, int64_t value);
+        [[nodiscard]] bool isNull(int col) const;
+        [[nodiscard]] int64_t integer(int col) const;
+        [[nodiscard]] std::string_view text(int col) const;
+        [[nodiscard]] int type(int col) const;
+        [[nodiscard]] int columnCount() const;
+        [[nodiscard]] std::string_view columnName(int col) const;
+
+    private:
+        NsysDb &m_db;
+        sqlite3_stmt *m_stmt = nullptr;
+        std::string m_table;
+    };
+
+    // Table names from sqlite_master. Throws ImportError when the file is not a readable database.
+    [[nodiscard]] std::vector<std::string> tables();
+    // Column names of `table` (PRAGMA table_info), empty when there is no such table.
+    [[nodiscard]] std::vector<std::string> columns(std::string_view table);
+
+    [[nodiscard]] QString fileName() const { return m_fileName; }
+    [[noreturn]] void fail(std::string_view table, std::string_view what) const;
+
+private:
+    sqlite3 *m_db = nullptr;
+    QString m_fileName;
+};
+
+// "name" with embedded quotes doubled: a safe SQL identifier.
+[[nodiscard]] std::string quoteIdentifier(std::string_view name);
+
+} // namespace plumb

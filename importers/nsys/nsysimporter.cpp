@@ -1,0 +1,979 @@
+#include "nsysimporter.h"
+
+#include "importcontext.h"
+#include "importerror.h"
+#include "nsysdb.h"
+#include "tracesink.h"
+
+#include <QFileInfo>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace plumb {
+
+namespace {
+
+constexpr int64_t kCheckpointRows = 4096;
+constexpr int64_t kInvalidStream = 0xffffffff; // CUPTI's "no stream" (context and device syncs)
+constexpr size_t kReadAheadBytes = 1 << 20;
+
+// globalTid / globalPid: serialized GlobalId, pid in bits 24-47 and tid in bits 0-23.
+constexpr int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xffffff; }
+constexpr int64_t tidOf(int64_t globalId) { return globalId & 0xffffff; }
+
+enum class Source { Runtime, Kernel, Memcpy, Memset, Sync, Nvtx, Osrt };
+
+// Logical fields; each is read from the first of its candidate columns the table has.
+enum F {
+    Start, End, GlobalTid, GlobalPid, Corr, NameId, EventClass, ReturnValue, Device, Context, Stream,
+    Demangled, Short, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, Registers, StaticSmem, DynamicSmem,
+    Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, FieldCount
+};
+
+struct FieldSpec {
+    F field;
+    std::array<const char *, 2> candidates; // unused slots are nullptr
+};
+
+const std::vector<FieldSpec> &fieldSpecs()
+{
+    static const std::vector<FieldSpec> specs = {
+        { Start, { "start" } },
+        { End, { "end" } },
+        { GlobalTid, { "globalTid" } },
+        // Kernel tables name the process; some layouts write a globalTid there (its pid bits agree).
+        { GlobalPid, { "globalPid", "globalTid" } },
+        { Corr, { "correlationId" } },
+        { NameId, { "nameId" } },
+        { EventClass, { "eventClass" } },
+        { ReturnValue, { "returnValue" } },
+        { Device, { "deviceId" } },
+        { Context, { "contextId" } },
+        { Stream, { "streamId" } },
+        { Demangled, { "demangledName" } },
+        { Short, { "shortName" } },
+        { GridX, { "gridX" } },
+        { GridY, { "gridY" } },
+        { GridZ, { "gridZ" } },
+        { BlockX, { "blockX" } },
+        { BlockY, { "blockY" } },
+        { BlockZ, { "blockZ" } },
+        { Registers, { "registersPerThread" } },
+        { StaticSmem, { "staticSharedMemory" } },
+        { DynamicSmem, { "dynamicSharedMemory" } },
+        { Bytes, { "bytes" } },
+        { CopyKind, { "copyKind" } },
+        { SrcKind, { "srcKind" } },
+        { DstKind, { "dstKind" } },
+        { MemKind, { "memKind" } },
+        { Value, { "value" } },
+        { SyncType, { "syncType" } },
+        { EventType, { "eventType" } },
+        { Text, { "text" } },
+        { TextId, { "textId" } },
+    };
+    return specs;
+}
+
+struct TableSpec {
+    Source source;
+    const char *table;
+    std::vector<F> fields;
+    std::vector<F> required;
+};
+
+const std::vector<TableSpec> &tableSpecs()
+{
+    static const std::vector<TableSpec> specs = {
+        { Source::Runtime, "CUPTI_ACTIVITY_KIND_RUNTIME",
+          { Start, End, GlobalTid, Corr, NameId, EventClass, ReturnValue }, { Start, NameId } },
+        { Source::Kernel, "CUPTI_ACTIVITY_KIND_KERNEL",
+          { Start, End, GlobalPid, Corr, Device, Context, Stream, Demangled, Short, GridX, GridY, GridZ, BlockX,
+            BlockY, BlockZ, Registers, StaticSmem, DynamicSmem },
+          { Start, Device, Stream } },
+        { Source::Memcpy, "CUPTI_ACTIVITY_KIND_MEMCPY",
+          { Start, End, GlobalPid, Corr, Device, Context, Stream, Bytes, CopyKind, SrcKind, DstKind },
+          { Start, Device, Stream } },
+        { Source::Memset, "CUPTI_ACTIVITY_KIND_MEMSET",
+          { Start, End, GlobalPid, Corr, Device, Context, Stream, Bytes, Value, MemKind },
+          { Start, Device, Stream } },
+        { Source::Sync, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+          { Start, End, GlobalPid, Corr, Device, Context, Stream, SyncType }, { Start, Device } },
+        { Source::Nvtx, "NVTX_EVENTS", { Start, End, GlobalTid, EventType, Text, TextId }, { Start } },
+        { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId } },
+    };
+    return specs;
+}
+
+// Copy and memory kinds as Nsight numbers them (ENUM_CUDA_MEMCPY_OPER, ENUM_CUDA_MEM_KIND); used
+// when an export has no enum tables. Short copy-kind spellings are Kineto's ("HtoD").
+const char *copyKindText(int64_t k)
+{
+    static const char *names[] = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA",
+                                   "DtoD", "HtoH", "PtoP", "UVM HtoD", "UVM DtoH", "UVM DtoD" };
+    return k >= 0 && k < int64_t(std::size(names)) ? names[k] : "Unknown";
+}
+
+const char *memKindText(int64_t k)
+{
+    static const char *names[] = { "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static",
+                                   "Managed Static", "Unknown" };
+    return k >= 0 && k < int64_t(std::size(names)) ? names[k] : "Unknown";
+}
+
+// CUPTI synchronisation types, named as Kineto names its cuda_sync events.
+const char *syncName(int64_t t)
+{
+    switch (t) {
+    case 1: return "Event Sync";
+    case 2: return "Stream Wait Event";
+    case 3: return "Stream Sync";
+    case 4: return "Context Sync";
+    default: return "Unknown Sync";
+    }
+}
+
+// NVTX event types (ENUM_NSYS_EVENT_TYPE).
+constexpr bool isNvtxMark(int64_t t) { return t == 34 || t == 65; }
+constexpr bool isNvtxRange(int64_t t) { return t == 59 || t == 60 || t == 70 || t == 71; }
+
+// "cudaLaunchKernel_v7000" -> "cudaLaunchKernel".
+std::string_view stripVersionSuffix(std::string_view name)
+{
+    const size_t at = name.rfind("_v");
+    if (at == std::string_view::npos || at == 0 || at + 2 >= name.size())
+        return name;
+    for (size_t i = at + 2; i < name.size(); ++i)
+        if (name[i] < '0' || name[i] > '9')
+            return name;
+    return name.substr(0, at);
+}
+
+void appendJsonString(std::string &out, std::string_view s)
+{
+    out.push_back('"');
+    for (const char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out.push_back(c);
+            }
+        }
+    }
+    out.push_back('"');
+}
+
+// Compact JSON object, built field by field into a reused buffer.
+class Args {
+public:
+    void clear() { m_json.clear(); }
+    void key(std::string_view k)
+    {
+        m_json.push_back(m_json.empty() ? '{' : ',');
+        appendJsonString(m_json, k);
+        m_json.push_back(':');
+    }
+    void add(std::string_view k, int64_t v)
+    {
+        key(k);
+        char buf[24];
+        const int n = std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+        m_json.append(buf, size_t(n));
+    }
+    void add(std::string_view k, std::string_view v)
+    {
+        key(k);
+        appendJsonString(m_json, v);
+    }
+    void add3(std::string_view k, int64_t x, int64_t y, int64_t z)
+    {
+        key(k);
+        char buf[80];
+        const int n = std::snprintf(buf, sizeof buf, "[%lld,%lld,%lld]", static_cast<long long>(x),
+                                    static_cast<long long>(y), static_cast<long long>(z));
+        m_json.append(buf, size_t(n));
+    }
+    void addRaw(std::string_view k, std::string_view raw)
+    {
+        key(k);
+        m_json.append(raw);
+    }
+    [[nodiscard]] std::string_view finish()
+    {
+        if (m_json.empty())
+            return {};
+        m_json.push_back('}');
+        return m_json;
+    }
+
+private:
+    std::string m_json;
+};
+
+bool hasPrefix(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
+
+class NsysReader {
+public:
+    NsysReader(ImportContext &ctx)
+        : m_ctx(ctx)
+        , m_sink(ctx.traceSink())
+        , m_diag(ctx.diagnostics())
+        , m_db(ctx.input().path())
+    {
+        m_sink.setTraceName(QFileInfo(ctx.input().path()).fileName());
+    }
+
+    void run();
+
+private:
+    struct Cursor {
+        const TableSpec *spec = nullptr;
+        std::unique_ptr<NsysDb::Stmt> st;
+        std::array<int, FieldCount> col {};
+        int64_t start = 0;
+    };
+    struct ThreadTracks {
+        int64_t thread = 0;
+        int64_t api = kNoValue;
+    };
+
+    [[nodiscard]] bool has(const Cursor &c, F f) const { return c.col[f] >= 0; }
+    [[nodiscard]] int64_t get(const Cursor &c, F f, int64_t fallback = kNoValue) const
+    {
+        const int i = c.col[f];
+        return i < 0 || c.st->isNull(i) ? fallback : c.st->integer(i);
+    }
+
+    void checkIsNsight();
+    void readSessionInfo();
+    void readDevices();
+    void readMetadata();
+    void openCursors();
+    void decideCorrScope();
+    void handle(Cursor &c);
+    void handleRuntime(Cursor &c, SliceFields &f);
+    void handleGpu(Cursor &c, SliceFields &f);
+    void handleSync(Cursor &c, SliceFields &f);
+    void handleNvtx(Cursor &c, SliceFields &f);
+    void handleOsrt(Cursor &c, SliceFields &f);
+    void progress();
+
+    [[nodiscard]] std::string_view lookupString(int64_t id);
+    [[nodiscard]] int64_t nameOf(int64_t stringId);
+    [[nodiscard]] int64_t apiNameOf(int64_t stringId);
+    [[nodiscard]] int64_t hostProcess(int64_t pid, int64_t globalPid);
+    [[nodiscard]] ThreadTracks &threadTracks(int64_t globalTid);
+    [[nodiscard]] int64_t gpuProcess(int64_t device);
+    [[nodiscard]] int64_t streamTrack(int64_t device, int64_t stream);
+    [[nodiscard]] int64_t syncTrack(int64_t device, int64_t stream);
+    [[nodiscard]] int64_t corrOf(const Cursor &c, F pidField);
+    [[nodiscard]] int64_t category(std::string_view name);
+    [[nodiscard]] std::string enumLabel(const char *table, int64_t id);
+
+    ImportContext &m_ctx;
+    TraceSink &m_sink;
+    DiagnosticLog &m_diag;
+    NsysDb m_db;
+    std::unordered_set<std::string> m_tables;
+    std::vector<std::unique_ptr<Cursor>> m_cursors;
+
+    std::unique_ptr<NsysDb::Stmt> m_stringLookup;
+    std::unique_ptr<NsysDb::Stmt> m_threadNameLookup;
+    std::unique_ptr<NsysDb::Stmt> m_processNameLookup;
+    std::string m_stringScratch;
+    std::unordered_map<int64_t, int64_t> m_names;    // StringIds id -> interned id
+    std::unordered_map<int64_t, int64_t> m_apiNames; // same, version suffix stripped
+    std::unordered_map<int64_t, int64_t> m_processes; // pid -> process row
+    std::unordered_map<int64_t, ThreadTracks> m_threads; // globalTid -> tracks
+    std::unordered_map<int64_t, int64_t> m_gpuProcesses; // device -> process row
+    std::unordered_map<int64_t, int64_t> m_streamTracks; // device << 32 | stream -> track
+    std::unordered_map<int64_t, int64_t> m_syncTracks;
+    std::unordered_map<int64_t, std::string> m_deviceNames;
+    std::unordered_map<int64_t, bool> m_driverClass; // eventClass -> is the CUDA driver
+    std::unordered_map<int64_t, bool> m_driverByName; // nameId -> is a driver call
+    std::array<std::string, 14> m_copyKinds;
+    std::array<std::string, 8> m_memKinds;
+    bool m_corrPerProcess = false;
+    int64_t m_catRuntime = 0, m_catDriver = 0, m_catKernel = 0, m_catMemcpy = 0, m_catMemset = 0,
+            m_catSync = 0, m_catNvtx = 0, m_catOsrt = 0;
+    Args m_args;
+    int64_t m_rows = 0;
+    int64_t m_totalRows = 0;
+    int64_t m_nvtxSkipped = 0;
+    std::vector<char> m_readAhead;
+};
+
+void NsysReader::checkIsNsight()
+{
+    for (auto &t : m_db.tables())
+        m_tables.insert(std::move(t));
+    bool eventTables = false;
+    bool nsightTables = false;
+    for (const auto &t : m_tables) {
+        if (hasPrefix(t, "CUPTI_ACTIVITY_KIND_") || t == "NVTX_EVENTS" || t == "OSRT_API")
+            eventTables = true;
+        if (hasPrefix(t, "TARGET_INFO_") || hasPrefix(t, "META_DATA_") || t == "ThreadNames"
+            || t == "ANALYSIS_DETAILS")
+            nsightTables = true;
+    }
+    if (!m_tables.count("StringIds") || !(eventTables || nsightTables)) {
+        QStringList some;
+        for (const auto &t : m_tables) {
+            if (some.size() == 5)
+                break;
+            some << QString::fromStdString(t);
+        }
+        const QString found = m_tables.empty()
+            ? QStringLiteral("it has no tables")
+            : QStringLiteral("its tables are %1%2").arg(some.join(QStringLiteral(", ")),
+                                                       m_tables.size() > 5 ? QStringLiteral(", ...") : QString());
+        throw ImportError(QStringLiteral("%1 is an SQLite database but not an Nsight Systems export: it has no "
+                                         "StringIds table and no CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS or "
+                                         "TARGET_INFO_* tables (%2)")
+                              .arg(m_db.fileName(), found));
+    }
+    m_stringLookup = std::make_unique<NsysDb::Stmt>(m_db, "SELECT value FROM StringIds WHERE id = ?", "StringIds");
+}
+
+std::string NsysReader::enumLabel(const char *table, int64_t id)
+{
+    if (!m_tables.count(table))
+        return {};
+    const auto cols = m_db.columns(table);
+    if (std::find(cols.begin(), cols.end(), "label") == cols.end())
+        return {};
+    NsysDb::Stmt st(m_db, "SELECT label FROM " + quoteIdentifier(table) + " WHERE id = ?", table);
+    st.bind(1, id);
+    return st.step() ? std::string(st.text(0)) : std::string();
+}
+
+void NsysReader::readSessionInfo()
+{
+    if (m_tables.count("TARGET_INFO_SESSION_START_TIME")) {
+        const auto cols = m_db.columns("TARGET_INFO_SESSION_START_TIME");
+        if (std::find(cols.begin(), cols.end(), "utcEpochNs") != cols.end()) {
+            NsysDb::Stmt st(m_db, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME",
+                            "TARGET_INFO_SESSION_START_TIME");
+            if (st.step() && !st.isNull(0))
+                m_sink.setBaseTimeNs(st.integer(0));
+        }
+    }
+    // The driver's event class, from the enum table when there is one (1 in every layout seen).
+    m_driverClass[1] = true;
+    if (m_tables.count("ENUM_NSYS_EVENT_CLASS")) {
+        NsysDb::Stmt st(m_db, "SELECT * FROM ENUM_NSYS_EVENT_CLASS", "ENUM_NSYS_EVENT_CLASS");
+        int idCol = -1, nameCol = -1;
+        for (int c = 0; c < st.columnCount(); ++c) {
+            if (st.columnName(c) == "id")
+                idCol = c;
+            else if (st.columnName(c) == "name")
+                nameCol = c;
+        }
+        if (idCol >= 0 && nameCol >= 0) {
+            m_driverClass.clear();
+            while (st.step())
+                if (st.text(nameCol) == "TRACE_PROCESS_EVENT_CUDA_DRIVER")
+                    m_driverClass[st.integer(idCol)] = true;
+        }
+    }
+    for (size_t k = 0; k < m_copyKinds.size(); ++k)
+        m_copyKinds[k] = copyKindText(int64_t(k));
+    for (size_t k = 0; k < m_memKinds.size(); ++k) {
+        const std::string label = enumLabel("ENUM_CUDA_MEM_KIND", int64_t(k));
+        m_memKinds[k] = label.empty() ? memKindText(int64_t(k)) : label;
+    }
+}
+
+// Every column of a row as compact JSON (names as the export spells them).
+std::string rowJson(NsysDb::Stmt &st)
+{
+    Args a;
+    for (int c = 0; c < st.columnCount(); ++c) {
+        switch (st.type(c)) {
+        case SQLITE_INTEGER: a.add(st.columnName(c), st.integer(c)); break;
+        case SQLITE_FLOAT: a.addRaw(st.columnName(c), st.text(c)); break; // as SQLite renders it
+        case SQLITE_TEXT: a.add(st.columnName(c), st.text(c)); break;
+        default: break;
+        }
+    }
+    return std::string(a.finish());
+}
+
+void NsysReader::readDevices()
+{
+    // TARGET_INFO_GPU (2021+): one row per GPU, `id` is the deviceId the activity tables use.
+    // Older exports describe CUDA devices only (TARGET_INFO_CUDA_DEVICE, keyed by gpuId/cudaId).
+    for (const char *table : { "TARGET_INFO_GPU", "TARGET_INFO_CUDA_DEVICE" }) {
+        if (!m_tables.count(table))
+            continue;
+        NsysDb::Stmt st(m_db, std::string("SELECT * FROM ") + table, table);
+        int idCol = -1, nameCol = -1;
+        for (int c = 0; c < st.columnCount(); ++c) {
+            const std::string_view n = st.columnName(c);
+            if (idCol < 0 && (n == "id" || n == "gpuId" || n == "cudaId"))
+                idCol = c;
+            if (n == "name")
+                nameCol = c;
+        }
+        if (idCol < 0)
+            continue;
+        bool any = false;
+        while (st.step()) {
+            if (st.isNull(idCol))
+                continue;
+            const int64_t id = st.integer(idCol);
+            const std::string name = nameCol >= 0 ? std::string(st.text(nameCol)) : std::string();
+            m_sink.addDevice(id, QString::fromStdString(name), QByteArray::fromStdString(rowJson(st)));
+            m_deviceNames[id] = name;
+            any = true;
+        }
+        if (any)
+            break;
+    }
+}
+
+void NsysReader::readMetadata()
+{
+    if (!m_tables.count("META_DATA_EXPORT"))
+        return;
+    const auto cols = m_db.columns("META_DATA_EXPORT");
+    if (std::find(cols.begin(), cols.end(), "name") == cols.end()
+        || std::find(cols.begin(), cols.end(), "value") == cols.end())
+        return;
+    NsysDb::Stmt st(m_db, "SELECT name, value FROM META_DATA_EXPORT", "META_DATA_EXPORT");
+    Args a;
+    while (st.step())
+        if (!st.isNull(0))
+            a.add(st.text(0), st.text(1));
+    const std::string_view json = a.finish();
+    if (!json.empty())
+        m_sink.setMetadataJson(QByteArray(json.data(), qsizetype(json.size())));
+}
+
+void NsysReader::openCursors()
+{
+    for (const TableSpec &spec : tableSpecs()) {
+        if (!m_tables.count(spec.table))
+            continue;
+        const auto cols = m_db.columns(spec.table);
+        auto cursor = std::make_unique<Cursor>();
+        cursor->spec = &spec;
+        cursor->col.fill(-1);
+        std::string select;
+        int n = 0;
+        for (const F f : spec.fields) {
+            for (const FieldSpec &fs : fieldSpecs()) {
+                if (fs.field != f)
+                    continue;
+                for (const char *cand : fs.candidates) {
+                    if (!cand || std::find(cols.begin(), cols.end(), cand) == cols.end())
+                        continue;
+                    select += (n ? ", " : "") + quoteIdentifier(cand);
+                    cursor->col[f] = n++;
+                    break;
+                }
+            }
+        }
+        QStringList missing;
+        for (const F f : spec.required)
+            if (cursor->col[f] < 0)
+                for (const FieldSpec &fs : fieldSpecs())
+                    if (fs.field == f)
+                        missing << QString::fromLatin1(fs.candidates[0]);
+        if (!missing.isEmpty()) {
+            m_diag.report(Severity::Warning, QStringLiteral("unknown-table-layout"),
+                          QStringLiteral("table %1").arg(QString::fromLatin1(spec.table)),
+                          QStringLiteral("Table %1 lacks the columns %2; it was not imported.")
+                              .arg(QString::fromLatin1(spec.table), missing.join(QStringLiteral(", "))));
+            continue;
+        }
+        {
+            NsysDb::Stmt count(m_db, "SELECT count(*) FROM " + quoteIdentifier(spec.table), spec.table);
+            if (count.step())
+                m_totalRows += count.integer(0);
+        }
+        // Ties: longer first, so an enclosing range arrives before what it encloses.
+        std::string sql = "SELECT " + select + " FROM " + quoteIdentifier(spec.table) + " ORDER BY \"start\"";
+        if (cursor->col[End] >= 0)
+            sql += ", \"end\" DESC";
+        cursor->st = std::make_unique<NsysDb::Stmt>(m_db, sql, spec.table);
+        if (cursor->st->step()) {
+            cursor->start = cursor->st->integer(cursor->col[Start]);
+            m_cursors.push_back(std::move(cursor));
+        }
+    }
+}
+
+// Correlation ids are counted per process: with several CUDA processes in one export the same id
+// names different launches, so slice.corr gets the pid in its high bits.
+void NsysReader::decideCorrScope()
+{
+    if (!m_tables.count("CUPTI_ACTIVITY_KIND_RUNTIME"))
+        return;
+    const auto cols = m_db.columns("CUPTI_ACTIVITY_KIND_RUNTIME");
+    if (std::find(cols.begin(), cols.end(), "globalTid") == cols.end())
+        return;
+    NsysDb::Stmt st(m_db, "SELECT count(*) FROM (SELECT DISTINCT globalTid >> 24 FROM CUPTI_ACTIVITY_KIND_RUNTIME)",
+                    "CUPTI_ACTIVITY_KIND_RUNTIME");
+    m_corrPerProcess = st.step() && st.integer(0) > 1;
+    if (m_corrPerProcess)
+        m_diag.report(Severity::Info, QStringLiteral("corr-per-process"), {},
+                      QStringLiteral("Several processes made CUDA calls: correlation ids are stored as "
+                                     "pid << 32 | correlationId so each launch links to its own GPU work."));
+}
+
+std::string_view NsysReader::lookupString(int64_t id)
+{
+    m_stringLookup->reset();
+    m_stringLookup->bind(1, id);
+    if (m_stringLookup->step()) {
+        m_stringScratch.assign(m_stringLookup->text(0));
+    } else {
+        m_stringScratch = "[string " + std::to_string(id) + "]";
+        m_diag.report(Severity::Warning, QStringLiteral("unknown-string-id"), QStringLiteral("StringIds id %1").arg(id),
+                      QStringLiteral("A name refers to a StringIds id that the export does not have; it is shown "
+                                     "as [string N]."));
+    }
+    return m_stringScratch;
+}
+
+int64_t NsysReader::nameOf(int64_t stringId)
+{
+    auto it = m_names.find(stringId);
+    if (it != m_names.end())
+        return it->second;
+    const int64_t id = m_sink.intern(lookupString(stringId));
+    m_names.emplace(stringId, id);
+    return id;
+}
+
+int64_t NsysReader::apiNameOf(int64_t stringId)
+{
+    auto it = m_apiNames.find(stringId);
+    if (it != m_apiNames.end())
+        return it->second;
+    const int64_t id = m_sink.intern(stripVersionSuffix(lookupString(stringId)));
+    m_apiNames.emplace(stringId, id);
+    return id;
+}
+
+int64_t NsysReader::hostProcess(int64_t pid, int64_t globalPid)
+{
+    auto it = m_processes.find(pid);
+    if (it != m_processes.end())
+        return it->second;
+    const int64_t process = m_sink.process(std::to_string(pid));
+    m_processes.emplace(pid, process);
+    if (m_tables.count("PROCESSES")) {
+        if (!m_processNameLookup) {
+            const auto cols = m_db.columns("PROCESSES");
+            const bool byGlobal = std::find(cols.begin(), cols.end(), "globalPid") != cols.end();
+            if (std::find(cols.begin(), cols.end(), "name") == cols.end())
+                return process;
+            m_processNameLookup = std::make_unique<NsysDb::Stmt>(
+                m_db, byGlobal ? "SELECT name FROM PROCESSES WHERE globalPid = ?1"
+                               : "SELECT name FROM PROCESSES WHERE pid = ?1",
+                "PROCESSES");
+            if (!byGlobal)
+                globalPid = pid;
+        }
+        m_processNameLookup->reset();
+        m_processNameLookup->bind(1, globalPid);
+        if (m_processNameLookup->step() && !m_processNameLookup->isNull(0))
+            m_sink.setProcessName(process, m_processNameLookup->text(0));
+    }
+    return process;
+}
+
+NsysReader::ThreadTracks &NsysReader::threadTracks(int64_t globalTid)
+{
+    auto it = m_threads.find(globalTid);
+    if (it != m_threads.end())
+        return it->second;
+    const int64_t pid = pidOf(globalTid);
+    const int64_t process = hostProcess(pid, globalTid & ~int64_t(0xffffff));
+    ThreadTracks t;
+    t.thread = m_sink.thread(process, std::to_string(tidOf(globalTid)));
+    if (m_tables.count("ThreadNames")) {
+        if (!m_threadNameLookup)
+            m_threadNameLookup = std::make_unique<NsysDb::Stmt>(
+                m_db, "SELECT nameId FROM ThreadNames WHERE globalTid = ? LIMIT 1", "ThreadNames");
+        m_threadNameLookup->reset();
+        m_threadNameLookup->bind(1, globalTid);
+        if (m_threadNameLookup->step() && !m_threadNameLookup->isNull(0)) {
+            const int64_t nameId = m_threadNameLookup->integer(0);
+            m_sink.setTrackName(t.thread, lookupString(nameId));
+        }
+    }
+    return m_threads.emplace(globalTid, t).first->second;
+}
+
+int64_t NsysReader::gpuProcess(int64_t device)
+{
+    auto it = m_gpuProcesses.find(device);
+    if (it != m_gpuProcesses.end())
+        return it->second;
+    const std::string label = "GPU " + std::to_string(device);
+    const int64_t process = m_sink.process(label);
+    m_sink.setProcessKind(process, ProcessKind::Gpu, device);
+    m_sink.setProcessLabels(process, label);
+    auto name = m_deviceNames.find(device);
+    m_sink.setProcessName(process, name != m_deviceNames.end() && !name->second.empty()
+                                       ? label + ": " + name->second
+                                       : label);
+    m_sink.setProcessSortIndex(process, 1000000 + device); // below the host processes
+    m_gpuProcesses.emplace(device, process);
+    return process;
+}
+
+int64_t NsysReader::streamTrack(int64_t device, int64_t stream)
+{
+    const int64_t key = (device << 32) | (stream & 0xffffffff);
+    auto it = m_streamTracks.find(key);
+    if (it != m_streamTracks.end())
+        return it->second;
+    const std::string label = "stream " + std::to_string(stream);
+    const int64_t track = m_sink.thread(gpuProcess(device), label);
+    m_sink.setTrackGpuStream(track, stream);
+    m_sink.setTrackName(track, "Stream " + std::to_string(stream));
+    m_streamTracks.emplace(key, track);
+    return track;
+}
+
+int64_t NsysReader::syncTrack(int64_t device, int64_t stream)
+{
+    const int64_t key = (device << 32) | (stream & 0xffffffff);
+    auto it = m_syncTracks.find(key);
+    if (it != m_syncTracks.end())
+        return it->second;
+    // Host-side waits: kept off the stream tracks, whose kernels they would overlap.
+    const bool noStream = stream == kInvalidStream || stream < 0;
+    const std::string label = noStream ? std::string("sync") : "stream " + std::to_string(stream) + " sync";
+    const int64_t track = m_sink.thread(gpuProcess(device), label);
+    m_sink.setTrackName(track, noStream ? std::string("CUDA synchronisation")
+                                        : "Stream " + std::to_string(stream) + " synchronisation");
+    m_sink.setTrackStream(track, noStream ? -1 : stream);
+    m_syncTracks.emplace(key, track);
+    return track;
+}
+
+int64_t NsysReader::corrOf(const Cursor &c, F pidField)
+{
+    const int64_t corr = get(c, Corr);
+    if (corr == kNoValue || !m_corrPerProcess)
+        return corr;
+    const int64_t g = get(c, pidField);
+    return g == kNoValue ? corr : (pidOf(g) << 32) | (corr & 0xffffffff);
+}
+
+void NsysReader::progress()
+{
+    ++m_ctx.recordsRead;
+    ++m_sink.stats().events;
+    if (++m_rows % kCheckpointRows)
+        return;
+    // Read the file along with the rows: the runner's progress follows the input offset, and the
+    // content hash it computes afterwards needs these bytes anyway.
+    InputFile &in = m_ctx.input();
+    const int64_t target = m_totalRows > 0 ? int64_t(double(m_rows) / double(m_totalRows) * double(in.size())) : 0;
+    m_readAhead.resize(kReadAheadBytes);
+    while (in.compressedOffset() < target)
+        if (in.read(m_readAhead.data(), int64_t(m_readAhead.size())) <= 0)
+            break;
+    m_ctx.checkpoint();
+}
+
+void NsysReader::handleRuntime(Cursor &c, SliceFields &f)
+{
+    const int64_t nameId = get(c, NameId, 0);
+    f.nameId = apiNameOf(nameId);
+    bool driver = false;
+    if (has(c, EventClass)) {
+        driver = m_driverClass.count(get(c, EventClass, -1)) != 0;
+    } else {
+        // No event class (older layouts): the driver API is the cu* functions.
+        auto it = m_driverByName.find(nameId);
+        if (it == m_driverByName.end()) {
+            const std::string_view name = lookupString(nameId);
+            it = m_driverByName.emplace(nameId, hasPrefix(name, "cu") && !hasPrefix(name, "cuda")).first;
+        }
+        driver = it->second;
+    }
+    f.catId = driver ? m_catDriver : m_catRuntime;
+    f.corr = corrOf(c, GlobalTid);
+    const int64_t ret = get(c, ReturnValue, 0);
+    if (ret != 0) {
+        m_args.add("return value", ret);
+        f.argsId = m_sink.internArgs(m_args.finish());
+    }
+    ThreadTracks &t = threadTracks(get(c, GlobalTid, 0));
+    if (t.api == kNoValue)
+        t.api = m_sink.companionTrack(t.thread, TrackKind::CudaApi);
+    m_sink.addSlice(t.api, f);
+}
+
+void NsysReader::handleGpu(Cursor &c, SliceFields &f)
+{
+    const int64_t device = get(c, Device, 0);
+    const int64_t stream = get(c, Stream, 0);
+    f.corr = corrOf(c, GlobalPid);
+    m_args.add("device", device);
+    if (has(c, Context))
+        m_args.add("context", get(c, Context, 0));
+    m_args.add("stream", stream);
+    switch (c.spec->source) {
+    case Source::Kernel: {
+        const int64_t demangled = get(c, Demangled);
+        const int64_t shortName = get(c, Short);
+        f.nameId = nameOf(demangled != kNoValue ? demangled : shortName != kNoValue ? shortName : 0);
+        f.catId = m_catKernel;
+        if (has(c, GridX))
+            m_args.add3("grid", get(c, GridX, 0), get(c, GridY, 1), get(c, GridZ, 1));
+        if (has(c, BlockX))
+            m_args.add3("block", get(c, BlockX, 0), get(c, BlockY, 1), get(c, BlockZ, 1));
+        if (has(c, Registers))
+            m_args.add("registers per thread", get(c, Registers, 0));
+        if (has(c, StaticSmem) || has(c, DynamicSmem)) {
+            const int64_t st = get(c, StaticSmem, 0), dyn = get(c, DynamicSmem, 0);
+            m_args.add("shared memory", st + dyn);
+            m_args.add("static shared memory", st);
+            m_args.add("dynamic shared memory", dyn);
+        }
+        if (shortName != kNoValue && demangled != kNoValue)
+            m_args.add("short name", lookupString(shortName));
+        ++m_sink.stats().kernels;
+        break;
+    }
+    case Source::Memcpy: {
+        const int64_t kind = get(c, CopyKind, 0);
+        const std::string_view kindText = kind >= 0 && kind < int64_t(m_copyKinds.size())
+            ? std::string_view(m_copyKinds[size_t(kind)])
+            : std::string_view("Unknown");
+        const int64_t src = get(c, SrcKind), dst = get(c, DstKind);
+        auto memKind = [this](int64_t k) {
+            return k >= 0 && k < int64_t(m_memKinds.size()) ? std::string_view(m_memKinds[size_t(k)])
+                                                             : std::string_view("Unknown");
+        };
+        // Named as Kineto names them: "Memcpy HtoD (Pageable -> Device)".
+        std::string name = "Memcpy ";
+        name += kindText;
+        if (src != kNoValue && dst != kNoValue) {
+            name += " (";
+            name += memKind(src);
+            name += " -> ";
+            name += memKind(dst);
+            name += ')';
+        }
+        f.nameId = m_sink.intern(name);
+        f.catId = m_catMemcpy;
+        m_args.add("bytes", get(c, Bytes, 0));
+        m_args.add("copyKind", kindText);
+        if (src != kNoValue)
+            m_args.add("srcKind", memKind(src));
+        if (dst != kNoValue)
+            m_args.add("dstKind", memKind(dst));
+        break;
+    }
+    case Source::Memset: {
+        const int64_t kind = get(c, MemKind);
+        std::string name = "Memset";
+        if (kind != kNoValue) {
+            name += " (";
+            name += kind >= 0 && kind < int64_t(m_memKinds.size()) ? m_memKinds[size_t(kind)] : std::string("Unknown");
+            name += ')';
+        }
+        f.nameId = m_sink.intern(name);
+        f.catId = m_catMemset;
+        m_args.add("bytes", get(c, Bytes, 0));
+        if (has(c, Value))
+            m_args.add("value", get(c, Value, 0));
+        break;
+    }
+    default: break;
+    }
+    f.argsId = m_sink.internArgs(m_args.finish());
+    ++m_sink.stats().gpuOps;
+    m_sink.addSlice(streamTrack(device, stream), f);
+}
+
+void NsysReader::handleSync(Cursor &c, SliceFields &f)
+{
+    const int64_t device = get(c, Device, 0);
+    const int64_t stream = get(c, Stream, kInvalidStream);
+    f.nameId = m_sink.intern(syncName(get(c, SyncType, 0)));
+    f.catId = m_catSync;
+    f.corr = corrOf(c, GlobalPid);
+    m_args.add("device", device);
+    if (stream != kInvalidStream)
+        m_args.add("stream", stream);
+    f.argsId = m_sink.internArgs(m_args.finish());
+    m_sink.addSlice(syncTrack(device, stream), f);
+}
+
+void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
+{
+    const int64_t type = get(c, EventType, kNoValue);
+    const bool hasEnd = has(c, End) && !c.st->isNull(c.col[End]);
+    if (type != kNoValue && !isNvtxMark(type) && !isNvtxRange(type)) {
+        ++m_nvtxSkipped; // domain, category and thread naming records: not events
+        return;
+    }
+    if (type != kNoValue && isNvtxMark(type))
+        f.durNs = 0;
+    else if (!hasEnd) {
+        f.durNs = 0;
+        if (type != kNoValue)
+            m_diag.report(Severity::Warning, QStringLiteral("unterminated-nvtx-range"),
+                          QStringLiteral("NVTX_EVENTS start %1").arg(f.tsNs),
+                          QStringLiteral("An NVTX range has no end (the capture stopped inside it); it was "
+                                         "imported with duration 0."));
+    }
+    if (has(c, Text) && !c.st->isNull(c.col[Text]))
+        f.nameId = m_sink.intern(c.st->text(c.col[Text]));
+    else if (get(c, TextId) != kNoValue)
+        f.nameId = nameOf(get(c, TextId));
+    else
+        f.nameId = m_sink.intern("[unnamed NVTX range]");
+    f.catId = m_catNvtx;
+    m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
+}
+
+void NsysReader::handleOsrt(Cursor &c, SliceFields &f)
+{
+    f.nameId = nameOf(get(c, NameId, 0));
+    f.catId = m_catOsrt;
+    const int64_t ret = get(c, ReturnValue, 0);
+    if (ret != 0) {
+        m_args.add("return value", ret);
+        f.argsId = m_sink.internArgs(m_args.finish());
+    }
+    m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
+}
+
+void NsysReader::handle(Cursor &c)
+{
+    progress();
+    SliceFields f;
+    f.tsNs = c.start;
+    const int64_t end = get(c, End, c.start);
+    f.durNs = end - c.start;
+    if (f.durNs < 0) {
+        m_diag.report(Severity::Warning, QStringLiteral("negative-duration"),
+                      QStringLiteral("table %1, start %2").arg(QString::fromLatin1(c.spec->table)).arg(c.start),
+                      QStringLiteral("An event ends before it starts; it was imported with duration 0."));
+        f.durNs = 0;
+    }
+    m_args.clear();
+    switch (c.spec->source) {
+    case Source::Runtime: handleRuntime(c, f); break;
+    case Source::Kernel:
+    case Source::Memcpy:
+    case Source::Memset: handleGpu(c, f); break;
+    case Source::Sync: handleSync(c, f); break;
+    case Source::Nvtx: handleNvtx(c, f); break;
+    case Source::Osrt: handleOsrt(c, f); break;
+    }
+}
+
+void NsysReader::run()
+{
+    checkIsNsight();
+    m_catRuntime = m_sink.intern("cuda_runtime");
+    m_catDriver = m_sink.intern("cuda_driver");
+    m_catKernel = m_sink.intern("kernel");
+    m_catMemcpy = m_sink.intern("gpu_memcpy");
+    m_catMemset = m_sink.intern("gpu_memset");
+    m_catSync = m_sink.intern("cuda_sync");
+    m_catNvtx = m_sink.intern("nvtx");
+    m_catOsrt = m_sink.intern("osrt");
+    readSessionInfo();
+    readDevices();
+    readMetadata();
+    decideCorrScope();
+    openCursors();
+    m_ctx.checkpoint();
+
+    // Merge the tables by start time: each track then receives its slices in order.
+    std::vector<Cursor *> live;
+    for (auto &c : m_cursors)
+        live.push_back(c.get());
+    while (!live.empty()) {
+        size_t best = 0;
+        for (size_t i = 1; i < live.size(); ++i)
+            if (live[i]->start < live[best]->start)
+                best = i;
+        Cursor &c = *live[best];
+        if (c.st->isNull(c.col[Start])) {
+            m_diag.skipped(QStringLiteral("missing-start"), QStringLiteral("table %1").arg(QString::fromLatin1(c.spec->table)),
+                           QStringLiteral("A row has no start time; it was skipped."));
+        } else {
+            handle(c);
+        }
+        if (c.st->step())
+            c.start = c.st->integer(c.col[Start]);
+        else
+            live.erase(live.begin() + ptrdiff_t(best));
+    }
+    if (m_nvtxSkipped > 0)
+        m_diag.report(Severity::Info, QStringLiteral("nvtx-metadata"), QStringLiteral("table NVTX_EVENTS"),
+                      QStringLiteral("NVTX records that name domains, categories or threads are not events; "
+                                     "they were not imported as slices."),
+                      m_nvtxSkipped);
+    if (m_rows == 0)
+        m_diag.report(Severity::Warning, QStringLiteral("no-events"), {},
+                      QStringLiteral("The export holds no CUDA, NVTX or OS runtime events: nothing was traced "
+                                     "(check the nsys profile --trace option)."));
+    m_cursors.clear();
+}
+
+} // namespace
+
+int NsysImporter::sniff(QByteArrayView head, const QString &fileName) const
+{
+    Q_UNUSED(fileName);
+    static constexpr std::string_view kMagic("SQLite format 3\0", 16);
+    const std::string_view h(head.data(), size_t(head.size()));
+    if (h.substr(0, kMagic.size()) != kMagic)
+        return 0;
+    // The schema usually sits in the first pages: look for tables only Nsight exports have.
+    for (const std::string_view marker : { "StringIds", "CUPTI_ACTIVITY_KIND_", "TARGET_INFO_", "NVTX_EVENTS",
+                                           "ANALYSIS_DETAILS", "META_DATA_EXPORT" })
+        if (h.find(marker) != std::string_view::npos)
+            return 90;
+    // Some SQLite file: ours unless a format that knows it claims it (read() then says what it is).
+    return 10;
+}
+
+void NsysImporter::read(ImportContext &ctx) const
+{
+    if (ctx.input().isGzip())
+        throw ImportError(QStringLiteral("%1 is a compressed SQLite file: decompress it first (gunzip), then "
+                                         "import the .sqlite file")
+                              .arg(ctx.input().fileName()));
+    NsysReader reader(ctx);
+    reader.run();
+}
+
+} // namespace plumb

@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Writes the small Nsight Systems SQLite exports the nsys importer tests read.
+
+    python3 gen_nsys_fixtures.py            # (re)writes the .sqlite files beside this script
+
+Deterministic: same script, same files. The layouts follow what `nsys export --type sqlite` writes:
+
+- layout2024.sqlite: 2024.x (schema 3.x): ENUM_* tables, greenContextId, eventClass in the API tables,
+  TARGET_INFO_GPU with cuDevice, NVTX names both inline (`text`) and through `textId`.
+- layout2022.sqlite: 2022.x style: no ENUM_* tables (kinds are numbers), no eventClass in
+  CUPTI_ACTIVITY_KIND_RUNTIME (driver calls are told by their cu* names), no PROCESSES table, devices
+  in TARGET_INFO_CUDA_DEVICE (gpuId, cudaId, ...) and a short TARGET_INFO_GPU, NVTX with `text` only;
+  two processes whose correlation ids collide (ids are per process).
+- empty_tables.sqlite: every table present, no rows.
+- missing_tables.sqlite: a capture without NVTX, memcpy, memset, sync or OS runtime tables.
+- not_nsight.sqlite: a valid SQLite database of something else.
+- truncated.sqlite: a larger export cut in half (SQLite then cannot read even its schema).
+- corrupt_table.sqlite: the same export whole, but the last pages (kernel rows) overwritten.
+"""
+
+import os
+import sqlite3
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+GTID_BASE = 1 << 48  # hardware/VM bits of a serialized GlobalId, as nsys writes them
+
+
+def gid(pid, tid=0):
+    return GTID_BASE | (pid << 24) | tid
+
+
+def fresh(name):
+    path = os.path.join(HERE, name)
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA page_size = 4096")
+    return db, path
+
+
+def create_2024(db):
+    db.executescript("""
+    CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority INTEGER, globalTid INTEGER);
+    CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
+    CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
+    CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);
+    CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, busLocation TEXT,
+        totalMemory INTEGER, smCount INTEGER, uuid TEXT, chipName TEXT, cuDevice INTEGER, computeMajor INTEGER,
+        computeMinor INTEGER);
+    CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+    CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+    CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL,
+        returnValue INTEGER NOT NULL, callchainId INTEGER);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,
+        correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL,
+        mangledName INTEGER, launchType INTEGER, cacheConfig INTEGER, registersPerThread INTEGER NOT NULL,
+        gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL,
+        blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL,
+        dynamicSharedMemory INTEGER NOT NULL, localMemoryPerThread INTEGER NOT NULL,
+        localMemoryTotal INTEGER NOT NULL, gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER,
+        graphNodeId INTEGER, sharedMemoryLimitConfig INTEGER);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,
+        correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL,
+        deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER, srcDeviceId INTEGER, srcContextId INTEGER,
+        dstDeviceId INTEGER, dstContextId INTEGER, migrationCause INTEGER, graphNodeId INTEGER,
+        virtualAddress INTEGER);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,
+        correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL,
+        graphNodeId INTEGER, memKind INTEGER);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,
+        correlationId INTEGER, globalPid INTEGER, syncType INTEGER NOT NULL, eventId INTEGER NOT NULL);
+    CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER,
+        category INTEGER, color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER,
+        domainId INTEGER, uint64Value INTEGER, int64Value INTEGER, doubleValue REAL, uint32Value INTEGER,
+        int32Value INTEGER, floatValue REAL, jsonTextId INTEGER, jsonText TEXT);
+    CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL,
+        globalTid INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, nestingLevel INTEGER,
+        callchainId INTEGER NOT NULL);
+    """)
+    db.executemany("INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES (?,?,?)", [
+        (0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime"),
+        (1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver"),
+        (27, "TRACE_PROCESS_EVENT_OS_RUNTIME", "OSRT runtime")])
+    db.executemany("INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES (?,?,?)", [
+        (0, "CUDA_MEMCPY_KIND_UNKNOWN", "Unknown"), (1, "CUDA_MEMCPY_KIND_HTOD", "Host-to-Device"),
+        (2, "CUDA_MEMCPY_KIND_DTOH", "Device-to-Host"), (8, "CUDA_MEMCPY_KIND_DTOD", "Device-to-Device")])
+    db.executemany("INSERT INTO ENUM_CUDA_MEM_KIND VALUES (?,?,?)", [
+        (0, "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE", "Pageable"), (1, "CUDA_MEMOPR_MEMORY_KIND_PINNED", "Pinned"),
+        (2, "CUDA_MEMOPR_MEMORY_KIND_DEVICE", "Device"), (4, "CUDA_MEMOPR_MEMORY_KIND_MANAGED", "Managed")])
+
+
+def fill_2024(db):
+    pid, main, worker = 4242, 4242, 4250
+    strings = {
+        1: "python3", 2: "pt_main_thread", 3: "dataloader",
+        10: "cudaLaunchKernel_v7000", 11: "cudaMemcpyAsync_v3020", 12: "cudaDeviceSynchronize_v3020",
+        13: "cuLaunchKernel", 14: "cudaMemsetAsync_v3020", 15: "cudaStreamSynchronize_v3020",
+        20: "void gemm_kernel<float, 128>(float const*, float*, int)", 21: "gemm_kernel",
+        22: "elementwise_add(float*, float const*, int)", 23: "elementwise_add",
+        30: "step", 31: "forward",
+        40: "pthread_mutex_lock", 41: "read", 42: "ioctl",
+    }
+    db.executemany("INSERT INTO StringIds VALUES (?,?)", sorted(strings.items()))
+    db.executemany("INSERT INTO ThreadNames VALUES (?,?,?)", [(2, 10, gid(pid, main)), (3, 10, gid(pid, worker))])
+    db.executemany("INSERT INTO PROCESSES VALUES (?,?,?)", [(gid(pid), pid, "python3"), (gid(1), 1, "systemd")])
+    db.execute("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000000123456789, '2023-11-14T22:13:20', "
+               "'2023-11-14T23:13:20')")
+    db.executemany("INSERT INTO META_DATA_EXPORT VALUES (?,?)", [
+        ("EXPORT_PRODUCT_NAME", "NVIDIA Nsight Systems"), ("EXPORT_PRODUCT_VERSION", "2024.5.1.113"),
+        ("EXPORT_SCHEMA_VERSION", "3.13.2")])
+    db.executemany("INSERT INTO TARGET_INFO_GPU VALUES (?,?,?,?,?,?,?,?,?,?,?)", [
+        (GTID_BASE, 0, "NVIDIA H100 80GB HBM3", "0000:1b:00.0", 85520809984, 132, "uuid-0", "GH100", 0, 9, 0),
+        (GTID_BASE, 1, "NVIDIA H100 80GB HBM3", "0000:43:00.0", 85520809984, 132, "uuid-1", "GH100", 1, 9, 0)])
+
+    t = gid(pid, main)
+    w = gid(pid, worker)
+    # Runtime (class 0) and driver (class 1) calls; the driver launch nests in the runtime one.
+    runtime = [
+        (1000, 1900, 0, t, 1, 10, 0, None),
+        (1200, 1800, 1, t, 2, 13, 0, None),
+        (2000, 2600, 0, t, 3, 11, 0, None),
+        (2700, 3100, 0, t, 4, 14, 0, None),
+        (3200, 3500, 0, t, 5, 10, 0, None),
+        (3600, 9000, 0, t, 6, 12, 0, None),
+        (4000, 4400, 0, w, 7, 10, 999, None),       # a failed launch: its return value is kept
+        (9100, 9600, 0, w, 8, 15, 0, None),
+    ]
+    db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?,?)", runtime)
+    kernel = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?,?,?,?,NULL,?,?,?,?,?,NULL,1,0,?,?,?,?,?,?,?,?,?,0,0,?,0,NULL,0)"
+    db.executemany(kernel, [
+        # start, end, dev, ctx, stream, corr, globalPid, demangled, short, regs, grid xyz, block xyz, smem s/d, gridId
+        (2100, 5000, 0, 1, 7, 2, gid(pid), 20, 21, 128, 264, 1, 1, 256, 1, 1, 16384, 32768, 1),
+        (5000, 5600, 0, 1, 7, 5, gid(pid), 22, 23, 16, 1024, 1, 1, 128, 1, 1, 0, 0, 2),
+        (4600, 6000, 1, 2, 13, 7, gid(pid), 22, 23, 16, 1024, 1, 1, 128, 1, 1, 0, 0, 3),
+    ])
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (5700, 6300, 0, 1, NULL, 7, 3, ?, 1048576, 1, NULL, "
+               "1, 2, 0, 1, 0, 1, NULL, NULL, NULL)", (gid(pid),))
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (6400, 6500, 0, 1, NULL, 7, 9, ?, 4096, 8, NULL, "
+               "2, 2, 0, 1, 0, 1, NULL, NULL, NULL)", (gid(pid),))
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (6600, 6700, 0, 1, NULL, 7, 4, ?, 0, 65536, NULL, 2)",
+               (gid(pid),))
+    # A context sync (no stream) and a stream sync.
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (3610, 8990, 0, 1, NULL, 4294967295, 6, ?, "
+               "4, 4294967295)", (gid(pid),))
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (9110, 9590, 1, 2, NULL, 13, 8, ?, 3, "
+               "4294967295)", (gid(pid),))
+    nvtx = "INSERT INTO NVTX_EVENTS(start, end, eventType, rangeId, text, globalTid, textId, domainId) VALUES (?,?,?,?,?,?,?,?)"
+    db.executemany(nvtx, [
+        (500, 9800, 59, None, None, t, 30, 0),         # push/pop, name through StringIds
+        (900, 3550, 59, None, "forward", t, None, 0),  # push/pop, inline text
+        (1950, None, 34, None, "checkpoint", t, None, 0),  # mark
+        (3900, 9700, 60, 1, "prefetch", w, None, 0),    # start/end range
+        (100, None, 75, None, "my_domain", t, None, 1),  # domain creation: not an event
+        (9900, None, 59, None, "never closed", t, None, 0),
+    ])
+    db.executemany("INSERT INTO OSRT_API VALUES (?,?,?,?,?,?,?,?)", [
+        (600, 800, 27, t, 40, 0, 0, 0),
+        (4100, 4300, 27, w, 41, 0, 0, 0),
+        (4150, 4250, 27, w, 42, -1, 1, 0),  # nested in the read above
+    ])
+
+
+def layout2024():
+    db, _ = fresh("layout2024.sqlite")
+    create_2024(db)
+    fill_2024(db)
+    db.commit()
+    db.close()
+
+
+def layout2022():
+    db, _ = fresh("layout2022.sqlite")
+    db.executescript("""
+    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE ThreadNames (nameId INT NOT NULL, priority INT, globalTid INT);
+    CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INT, utcTime TEXT, localTime TEXT);
+    CREATE TABLE TARGET_INFO_GPU (vmId INT NOT NULL, id INT NOT NULL, name TEXT, busLocation TEXT,
+        isDiscrete INT, l2CacheSize INT, totalMemory INT, memoryBandwidth INT, clockRate INT, smCount INT);
+    CREATE TABLE TARGET_INFO_CUDA_DEVICE (gpuId INT, cudaId INT, pid INT, uuid TEXT, numMultiprocessors INT);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT NOT NULL, end INT NOT NULL, globalTid INT,
+        correlationId INT, nameId INT NOT NULL, returnValue INT NOT NULL, callchainId INT);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,
+        contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT, globalPid INT,
+        demangledName INT NOT NULL, shortName INT NOT NULL, mangledName INT, launchType INT, cacheConfig INT,
+        registersPerThread INT NOT NULL, gridX INT NOT NULL, gridY INT NOT NULL, gridZ INT NOT NULL,
+        blockX INT NOT NULL, blockY INT NOT NULL, blockZ INT NOT NULL, staticSharedMemory INT NOT NULL,
+        dynamicSharedMemory INT NOT NULL, localMemoryPerThread INT NOT NULL, localMemoryTotal INT NOT NULL,
+        gridId INT NOT NULL, sharedMemoryExecuted INT);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,
+        contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT, globalPid INT, bytes INT NOT NULL,
+        copyKind INT NOT NULL, deprecatedSrcId INT, srcKind INT, dstKind INT, srcDeviceId INT,
+        srcContextId INT, dstDeviceId INT, dstContextId INT);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,
+        contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT, globalPid INT, value INT NOT NULL,
+        bytes INT NOT NULL, memKind INT);
+    CREATE TABLE NVTX_EVENTS (start INT NOT NULL, end INT, eventType INT NOT NULL, rangeId INT, category INT,
+        color INT, text TEXT, globalTid INT, endGlobalTid INT, textId INT, domainId INT, uint64Value INT,
+        int64Value INT, doubleValue REAL, uint32Value INT, int32Value INT, floatValue REAL, jsonTextId INT,
+        jsonText TEXT);
+    """)
+    strings = {1: "rank0_main", 2: "rank1_main", 10: "cudaLaunchKernel_v7000", 11: "cuLaunchKernel",
+               12: "cudaMemcpyAsync_v3020", 20: "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+               21: "ncclKernel_AllReduce_RING_LL_Sum_float"}
+    db.executemany("INSERT INTO StringIds VALUES (?,?)", sorted(strings.items()))
+    p0, p1 = 1000, 2000
+    db.executemany("INSERT INTO ThreadNames VALUES (?,?,?)", [(1, 0, gid(p0, p0)), (2, 0, gid(p1, p1))])
+    db.execute("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1650000000000000000, '2022-04-15T05:20:00', NULL)")
+    db.executemany("INSERT INTO TARGET_INFO_GPU VALUES (?,?,?,?,?,?,?,?,?,?)", [
+        (GTID_BASE, 0, "NVIDIA A100-SXM4-40GB", "0000:07:00.0", 1, 41943040, 42505273344, 1555200000000, 1410000000, 108),
+        (GTID_BASE, 1, "NVIDIA A100-SXM4-40GB", "0000:0f:00.0", 1, 41943040, 42505273344, 1555200000000, 1410000000, 108)])
+    db.executemany("INSERT INTO TARGET_INFO_CUDA_DEVICE VALUES (?,?,?,?,?)",
+                   [(0, 0, p0, "uuid-a", 108), (1, 0, p1, "uuid-b", 108)])
+    # Both processes use correlation ids 1 and 2: links must stay within each process.
+    db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,NULL)", [
+        (100, 400, gid(p0, p0), 1, 10, 0),
+        (150, 350, gid(p0, p0), 1, 11, 0),
+        (120, 420, gid(p1, p1), 1, 10, 0),
+        (500, 700, gid(p0, p0), 2, 12, 0),
+        (510, 690, gid(p1, p1), 2, 12, 0),
+    ])
+    k = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?,?,?,1,?,?,?,20,21,NULL,1,0,96,8,1,1,640,1,1,0,4096,0,0,?,0)"
+    db.executemany(k, [(450, 3000, 0, 20, 1, gid(p0), 1), (460, 3100, 1, 20, 1, gid(p1), 2)])
+    db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,1,7,2,?,?,2,NULL,2,1,0,1,NULL,NULL)", [
+        (3200, 3300, 0, gid(p0), 8192), (3210, 3290, 1, gid(p1), 8192)])
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (3400, 3450, 0, 1, 7, NULL, ?, 255, 512, 2)", (gid(p0),))
+    db.executemany("INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid) VALUES (?,?,?,?,?)", [
+        (50, 3600, 59, "allreduce", gid(p0, p0)), (60, 3650, 59, "allreduce", gid(p1, p1))])
+    db.commit()
+    db.close()
+
+
+def empty_tables():
+    db, _ = fresh("empty_tables.sqlite")
+    create_2024(db)
+    db.commit()
+    db.close()
+
+
+def missing_tables():
+    db, _ = fresh("missing_tables.sqlite")
+    create_2024(db)
+    fill_2024(db)
+    for table in ("NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+                  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "OSRT_API", "ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND",
+                  "PROCESSES"):
+        db.execute("DROP TABLE " + table)
+    db.commit()
+    db.execute("VACUUM")
+    db.close()
+
+
+def not_nsight():
+    db, _ = fresh("not_nsight.sqlite")
+    db.executescript("""
+    CREATE TABLE experiments (experiment_id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+    CREATE TABLE metrics (key TEXT, value REAL, timestamp INTEGER, run_uuid TEXT);
+    INSERT INTO experiments VALUES (0, 'Default');
+    INSERT INTO metrics VALUES ('loss', 0.5, 1700000000000, 'abc');
+    """)
+    db.commit()
+    db.close()
+
+
+def big_export(name):
+    db, path = fresh(name)
+    create_2024(db)
+    fill_2024(db)
+    strings = [(100 + i, "kernel_%d" % i) for i in range(16)]
+    db.executemany("INSERT INTO StringIds VALUES (?,?)", strings)
+    pid = 4242
+    rows = []
+    for i in range(3000):
+        s = 10000 + i * 1000
+        rows.append((s, s + 800, 0, 1, 7, 100 + i, gid(pid), 100 + i % 16, 100 + i % 16, 32, 1, 1, 1, 1, 1, 1,
+                     0, 0, 10 + i))
+    db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?,?,?,?,NULL,?,?,?,?,?,NULL,1,0,?,?,?,?,?,?,?,"
+                   "?,?,0,0,?,0,NULL,0)", rows)
+    db.commit()
+    db.close()
+    return path
+
+
+def truncated():
+    path = big_export("truncated.sqlite")
+    size = os.path.getsize(path)
+    with open(path, "r+b") as f:
+        f.truncate(size // 2)
+
+
+def corrupt_table():
+    path = big_export("corrupt_table.sqlite")
+    size = os.path.getsize(path)
+    with open(path, "r+b") as f:
+        f.seek(size - 2 * 4096 + 8)
+        f.write(b"\xa5" * (2 * 4096 - 8))
+
+
+if __name__ == "__main__":
+    layout2024()
+    layout2022()
+    empty_tables()
+    missing_tables()
+    not_nsight()
+    truncated()
+    corrupt_table()

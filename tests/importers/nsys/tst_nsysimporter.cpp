@@ -1,0 +1,396 @@
+// Golden tests for the Nsight Systems SQLite export importer: an export in, SQL over the imported
+// workspace, the expected CSV beside the fixture. The fixtures come from data/gen_nsys_fixtures.py;
+// the real export (../shared/data/traces/nsys) is checked against pipit's reading of the same file.
+// Set PLUMB_UPDATE_GOLDENS=1 to rewrite the CSVs, then review the diff by eye.
+
+#include "builtinimporters.h"
+#include "importerregistry.h"
+#include "importrunner.h"
+#include "inputfile.h"
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <map>
+#include <tuple>
+
+using namespace plumb;
+
+namespace {
+
+QString csvOf(SqliteDb &db, const char *sql)
+{
+    SqliteStmt st(db, sql);
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < st.columnCount(); ++c)
+        header << st.columnName(c);
+    lines << header.join(QLatin1Char(','));
+    while (st.step()) {
+        QStringList cells;
+        for (int c = 0; c < st.columnCount(); ++c) {
+            QString v = st.columnIsNull(c) ? QString() : st.columnText(c);
+            if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')))
+                v = QLatin1Char('"') + v.replace(QStringLiteral("\""), QStringLiteral("\"\"")) + QLatin1Char('"');
+            cells << v;
+        }
+        lines << cells.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void compareGolden(const QString &actual, const QString &goldenPath)
+{
+    if (qEnvironmentVariableIsSet("PLUMB_UPDATE_GOLDENS")) {
+        QFile out(goldenPath);
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(actual.toUtf8());
+        return;
+    }
+    QFile in(goldenPath);
+    QVERIFY2(in.open(QIODevice::ReadOnly), qPrintable(QStringLiteral("missing golden ") + goldenPath));
+    const QString expected = QString::fromUtf8(in.readAll());
+    if (actual != expected) {
+        qWarning().noquote() << "actual:\n" << actual << "\nexpected:\n" << expected;
+        QFAIL(qPrintable(QStringLiteral("differs from ") + goldenPath));
+    }
+}
+
+const char *kSlicesSql =
+    "SELECT p.label AS pid, k.label AS tid, k.kind, k.name AS track, k.stream, s.ts, s.dur, s.depth, "
+    "n.str AS name, c.str AS cat, s.corr, a.json AS args "
+    "FROM slice s JOIN track k ON k.id = s.track_id LEFT JOIN process p ON p.id = k.process_id "
+    "JOIN string n ON n.id = s.name_id LEFT JOIN string c ON c.id = s.cat_id LEFT JOIN args a ON a.id = s.args_id "
+    "ORDER BY k.id, s.ts, s.id";
+const char *kOtherSql =
+    "SELECT 'diagnostic' AS what, d.code AS a, d.count AS b, d.severity AS c, d.location AS d, NULL AS e "
+    "FROM diagnostic d "
+    "UNION ALL SELECT 'trace', t.name, t.event_count, t.slice_count, t.kernel_count, t.gpu_op_count FROM trace t "
+    "UNION ALL SELECT 'trace-info', t.base_time_ns, t.start_ns, t.end_ns, t.metadata, NULL FROM trace t "
+    "UNION ALL SELECT 'process', p.label, p.pid, p.name, p.labels, p.kind || ':' || coalesce(p.device_index, '') "
+    "FROM process p "
+    "UNION ALL SELECT 'device', d.device_index, d.name, d.properties, NULL, NULL FROM device d "
+    "UNION ALL SELECT 'source', s.format, s.event_count, s.status, NULL, NULL FROM source s "
+    "ORDER BY 1, 2, 3, 4, 5";
+
+QString fixture(const QString &name)
+{
+    return QStringLiteral(PLUMB_TEST_DATA "/") + name;
+}
+
+QString realExport()
+{
+    return QStringLiteral(PLUMB_SHARED_DATA "/traces/nsys/cloverleaf_nsys2024.5.sqlite");
+}
+
+// Row counts of every table: "the workspace is exactly as before" in one comparable value.
+QString tableCounts(const QString &wsPath)
+{
+    Workspace ws(wsPath, Workspace::Role::Reader);
+    QStringList out;
+    SqliteStmt tables(ws.db(), "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    std::vector<std::string> names;
+    while (tables.step())
+        names.emplace_back(tables.columnView(0));
+    for (const auto &name : names)
+        out << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(
+            ws.db().queryInt("SELECT count(*) FROM \"" + name + "\""));
+    return out.join(QLatin1Char(' '));
+}
+
+QByteArray sha1Of(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash h(QCryptographicHash::Sha1);
+    h.addData(&f);
+    return h.result();
+}
+
+// pipit's CSVs: one Enter and one Leave row per event. Returns (name, stream or thread, enter ns,
+// leave ns, type, bytes) per event, in Enter order.
+struct PipitEvent {
+    QString name;
+    QString where;
+    qint64 enter = 0;
+    qint64 leave = 0;
+    QString type;
+    QString bytes;
+};
+
+std::vector<PipitEvent> readPipit(const QString &path, const QString &whereColumn)
+{
+    std::vector<PipitEvent> out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text))
+        return out;
+    const QStringList header = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
+    const auto col = [&](const char *n) { return header.indexOf(QString::fromLatin1(n)); };
+    const int name = col("Name"), where = header.indexOf(whereColumn), type = col("type"), bytes = col("bytes"),
+              evType = col("Event Type"), ts = col("Timestamp (ns)"), match = col("_matching_timestamp");
+    while (!f.atEnd()) {
+        // No field of these files holds a comma (kernel names are pipit's short names).
+        const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
+        if (cells.size() < header.size() || cells[evType] != QLatin1String("Enter"))
+            continue;
+        PipitEvent e;
+        e.name = cells[name];
+        e.where = cells[where];
+        e.enter = cells[ts].toLongLong();
+        e.leave = cells[match].toLongLong();
+        e.type = type >= 0 ? cells[type] : QString();
+        e.bytes = bytes >= 0 ? cells[bytes] : QString();
+        out.push_back(e);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestNsysImporter : public QObject {
+    Q_OBJECT
+
+private:
+    ImporterRegistry m_registry;
+    QTemporaryDir m_tmp;
+    int m_wsCounter = 0;
+
+    QString freshWorkspace() { return m_tmp.filePath(QStringLiteral("ws%1.plumb").arg(++m_wsCounter)); }
+
+    FileImportResult importOne(const QString &ws, const QString &path)
+    {
+        ImportRunner runner(m_registry, ws);
+        const auto results = runner.run({ path });
+        if (results.size() != 1)
+            qFatal("expected one result");
+        return results.front();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        registerBuiltinImporters(m_registry);
+        QVERIFY(m_tmp.isValid());
+    }
+
+    void sniff_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("format");
+        QTest::newRow("2024") << fixture(QStringLiteral("layout2024.sqlite")) << "nsys";
+        QTest::newRow("2022") << fixture(QStringLiteral("layout2022.sqlite")) << "nsys";
+        QTest::newRow("empty-tables") << fixture(QStringLiteral("empty_tables.sqlite")) << "nsys";
+        // Any SQLite file comes to this importer when no other claims it; read() then says what it is.
+        QTest::newRow("not-nsight") << fixture(QStringLiteral("not_nsight.sqlite")) << "nsys";
+        QTest::newRow("script") << fixture(QStringLiteral("gen_nsys_fixtures.py")) << "";
+        if (QFileInfo::exists(realExport()))
+            QTest::newRow("real") << realExport() << "nsys";
+    }
+    void sniff()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, format);
+        const QByteArray head = InputFile::peek(file, 65536);
+        const Importer *imp = m_registry.find(head, QFileInfo(file).fileName());
+        QCOMPARE(imp ? imp->id() : QString(), format);
+    }
+
+    // The schema text in the first pages decides, not the extension; a bare SQLite file scores low.
+    void sniffScores()
+    {
+        const Importer *nsys = m_registry.byId(QStringLiteral("nsys"));
+        QVERIFY(nsys);
+        const QByteArray head = InputFile::peek(fixture(QStringLiteral("layout2024.sqlite")), 65536);
+        QVERIFY(nsys->sniff(head, QStringLiteral("renamed.bin")) >= 80);
+        const QByteArray foreign = InputFile::peek(fixture(QStringLiteral("not_nsight.sqlite")), 65536);
+        QVERIFY(nsys->sniff(foreign, QStringLiteral("report.sqlite")) > 0);
+        QVERIFY(nsys->sniff(foreign, QStringLiteral("report.sqlite")) < 50);
+        QCOMPARE(nsys->sniff(QByteArrayView("{\"traceEvents\": []}"), QStringLiteral("x.sqlite")), 0);
+    }
+
+    void golden_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char *f : { "layout2024", "layout2022", "empty_tables", "missing_tables" })
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+    void golden()
+    {
+        QFETCH(QString, file);
+        const QString ws = freshWorkspace();
+        const QString path = fixture(file + QStringLiteral(".sqlite"));
+        const QByteArray before = sha1Of(path);
+        const auto r = importOne(ws, path);
+        QVERIFY2(r.status == FileImportResult::Status::Imported, qPrintable(r.message));
+        QCOMPARE(sha1Of(path), before);
+        Workspace w(ws, Workspace::Role::Reader);
+        compareGolden(csvOf(w.db(), kSlicesSql), fixture(file + QStringLiteral(".slices.csv")));
+        compareGolden(csvOf(w.db(), kOtherSql), fixture(file + QStringLiteral(".other.csv")));
+    }
+
+    // A launch and the GPU work it caused share slice.corr, within one process only.
+    void correlation()
+    {
+        const QString ws = freshWorkspace();
+        QCOMPARE(int(importOne(ws, fixture(QStringLiteral("layout2022.sqlite"))).status),
+                 int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Reader);
+        const char *sql =
+            "SELECT count(*) FROM slice api JOIN track ka ON ka.id = api.track_id AND ka.kind = 'cuda_api' "
+            "JOIN slice op ON op.corr = api.corr JOIN track ko ON ko.id = op.track_id AND ko.kind = 'gpu_stream' "
+            "JOIN process pa ON pa.id = ka.process_id";
+        // Two launches (one per process) -> one kernel each; two memcpys likewise; no cross links.
+        QCOMPARE(w.db().queryInt(sql), 2 + 2 + 1 /* the driver launch nested in p0's runtime launch */);
+    }
+
+    void failuresLeaveWorkspaceUnchanged_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("messagePart");
+        QTest::newRow("not-nsight") << "not_nsight.sqlite" << "not an Nsight Systems export";
+        QTest::newRow("truncated") << "truncated.sqlite" << "damaged or truncated";
+        QTest::newRow("corrupt-table") << "corrupt_table.sqlite" << "CUPTI_ACTIVITY_KIND_KERNEL";
+    }
+    void failuresLeaveWorkspaceUnchanged()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, messagePart);
+        const QString ws = freshWorkspace();
+        QCOMPARE(int(importOne(ws, fixture(QStringLiteral("layout2024.sqlite"))).status),
+                 int(FileImportResult::Status::Imported));
+        const QString before = tableCounts(ws);
+        const QByteArray hash = sha1Of(fixture(file));
+        const auto r = importOne(ws, fixture(file));
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Failed));
+        QVERIFY2(r.message.contains(messagePart), qPrintable(r.message));
+        QVERIFY2(r.message.contains(file), qPrintable(r.message));
+        QCOMPARE(tableCounts(ws), before);
+        QCOMPARE(sha1Of(fixture(file)), hash);
+        QVERIFY(!QFileInfo::exists(fixture(file) + QStringLiteral("-journal")));
+        QVERIFY(!QFileInfo::exists(fixture(file) + QStringLiteral("-wal")));
+    }
+
+    void corruptTableIsNamed()
+    {
+        const auto r = importOne(freshWorkspace(), fixture(QStringLiteral("corrupt_table.sqlite")));
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Failed));
+        QCOMPARE(r.location, QStringLiteral("table CUPTI_ACTIVITY_KIND_KERNEL"));
+    }
+
+    // The real export: counts, and every kernel, memcpy and runtime call against pipit's CSVs.
+    void realExportCounts()
+    {
+        if (!QFileInfo::exists(realExport()))
+            QSKIP("../shared/data/traces/nsys is absent: real-export tests skipped");
+        const QString ws = freshWorkspace();
+        const QByteArray before = sha1Of(realExport());
+        const auto r = importOne(ws, realExport());
+        QVERIFY2(r.status == FileImportResult::Status::Imported, qPrintable(r.message));
+        QCOMPARE(sha1Of(realExport()), before);
+        Workspace w(ws, Workspace::Role::Reader);
+        auto catCount = [&](const char *cat) {
+            return w.db().queryInt(std::string("SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id "
+                                               "WHERE c.str = '") + cat + "'");
+        };
+        QCOMPARE(catCount("kernel"), 1312);
+        QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 1312);
+        QCOMPARE(catCount("gpu_memcpy"), 279);
+        QCOMPARE(w.db().queryInt("SELECT gpu_op_count FROM trace"), 1312 + 279);
+        QCOMPARE(catCount("cuda_runtime") + catCount("cuda_driver"), 3048);
+        QCOMPARE(catCount("cuda_driver"), 1); // cuModuleGetLoadingMode
+        QCOMPARE(catCount("cuda_sync"), 1312);
+        QCOMPARE(catCount("osrt"), 1831);
+        QCOMPARE(w.db().queryInt("SELECT base_time_ns FROM trace"), Q_INT64_C(1696392839587175550));
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM device"), 4);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM process WHERE kind = 'gpu'"), 1);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM track WHERE kind = 'gpu_stream'"), 1);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM process WHERE name = 'cuda-cloverleaf' AND pid = 1701896"), 1);
+        // Every kernel and memcpy has its launch: same corr, on a CUDA API track.
+        QCOMPARE(w.db().queryInt(
+                     "SELECT count(*) FROM slice op JOIN track k ON k.id = op.track_id AND k.kind = 'gpu_stream' "
+                     "WHERE NOT EXISTS (SELECT 1 FROM slice api JOIN track ka ON ka.id = api.track_id "
+                     "AND ka.kind = 'cuda_api' WHERE api.corr = op.corr)"),
+                 0);
+        // Names lose their version suffix.
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM string WHERE str GLOB '*_v[0-9]*'"), 0);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id "
+                                 "WHERE n.str = 'cudaLaunchKernel'"),
+                 1312);
+        const char *sql =
+            "SELECT t.event_count AS events, t.slice_count AS slices, t.kernel_count AS kernels, "
+            "t.gpu_op_count AS gpu_ops, (SELECT count(*) FROM track) AS tracks, "
+            "(SELECT count(*) FROM process) AS processes, "
+            "(SELECT group_concat(code || ':' || count, ' ') FROM diagnostic) AS diagnostics FROM trace t";
+        compareGolden(csvOf(w.db(), sql), fixture(QStringLiteral("real_cloverleaf.csv")));
+    }
+
+    void realExportMatchesPipit()
+    {
+        if (!QFileInfo::exists(realExport()))
+            QSKIP("../shared/data/traces/nsys is absent: real-export tests skipped");
+        const QString dir = QFileInfo(realExport()).absolutePath();
+        const QString ws = freshWorkspace();
+        QCOMPARE(int(importOne(ws, realExport()).status), int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Reader);
+
+        // GPU: kernels by pipit's short name, memcpys by copy kind and bytes; both with stream and ns times.
+        const auto gpu = readPipit(dir + QStringLiteral("/cloverleaf_gpu_trace.csv"), QStringLiteral("streamId"));
+        QCOMPARE(int(gpu.size()), 1312 + 279);
+        SqliteStmt st(w.db(),
+                      "SELECT s.ts, s.ts + s.dur, k.stream, c.str, coalesce(json_extract(a.json, '$.\"short name\"'), n.str), "
+                      "json_extract(a.json, '$.copyKind'), json_extract(a.json, '$.bytes') "
+                      "FROM slice s JOIN track k ON k.id = s.track_id AND k.kind = 'gpu_stream' "
+                      "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
+                      "LEFT JOIN args a ON a.id = s.args_id ORDER BY s.ts, s.id");
+        size_t i = 0;
+        for (; st.step(); ++i) {
+            QVERIFY(i < gpu.size());
+            const PipitEvent &e = gpu[i];
+            QCOMPARE(st.columnInt(0), e.enter);
+            QCOMPARE(st.columnInt(1), e.leave);
+            QCOMPARE(QString::number(st.columnInt(2)), e.where);
+            if (e.type == QLatin1String("kernel")) {
+                QCOMPARE(st.columnText(3), QStringLiteral("kernel"));
+                QCOMPARE(st.columnText(4), e.name);
+            } else {
+                QCOMPARE(st.columnText(3), QStringLiteral("gpu_memcpy"));
+                // pipit: CUDA_MEMCPY_KIND_HTOD; here: HtoD.
+                QCOMPARE(st.columnText(5).toUpper(), e.type.mid(int(strlen("CUDA_MEMCPY_KIND_"))));
+                QCOMPARE(st.columnText(6), e.bytes);
+            }
+        }
+        QCOMPARE(i, gpu.size());
+
+        // CUDA API: same calls, same thread, same ns times; names without the version suffix.
+        const auto api = readPipit(dir + QStringLiteral("/cloverleaf_cuda_api_trace.csv"), QStringLiteral("Thread"));
+        QCOMPARE(int(api.size()), 3048);
+        std::multimap<std::tuple<qint64, qint64, QString>, QString> expected;
+        static const QRegularExpression suffix(QStringLiteral("_v\\d+$"));
+        for (const auto &e : api)
+            expected.emplace(std::make_tuple(e.enter, e.leave, QString(e.name).remove(suffix)), e.where);
+        SqliteStmt a(w.db(), "SELECT s.ts, s.ts + s.dur, n.str, k.tid FROM slice s "
+                             "JOIN track k ON k.id = s.track_id AND k.kind = 'cuda_api' "
+                             "JOIN string n ON n.id = s.name_id");
+        int matched = 0;
+        while (a.step()) {
+            auto it = expected.find(std::make_tuple(a.columnInt(0), a.columnInt(1), a.columnText(2)));
+            QVERIFY2(it != expected.end(), qPrintable(a.columnText(2)));
+            QCOMPARE(QString::number(a.columnInt(3)), it->second);
+            expected.erase(it);
+            ++matched;
+        }
+        QCOMPARE(matched, 3048);
+        QVERIFY(expected.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNsysImporter)
+#include "tst_nsysimporter.moc"
