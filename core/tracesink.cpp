@@ -473,9 +473,31 @@ void TraceSink::pushBatch()
     m_current = next ? std::move(next) : std::make_unique<Batch>();
 }
 
+// Prepared once per import on the writer thread, which owns the connection during the load.
+struct TraceSink::Statements {
+    explicit Statements(SqliteDb &db)
+        : sliceMulti(db, multiRowInsert("INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, "
+                                        "ext_id, seq_nr, ev_idx, rf_id, args_id) VALUES ",
+                                        kSliceColumns))
+        , sliceOne(db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, ext_id, seq_nr, "
+                       "ev_idx, rf_id, args_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        , counter(db, "INSERT INTO counter(track_id, ts, id, value) VALUES (?,?,?,?)")
+        , flowMulti(db, multiRowInsert("INSERT INTO flow(id, trace_id, cat_id, flow_key, src_track, src_ts, "
+                                       "dst_track, dst_ts) VALUES ",
+                                       kFlowColumns))
+        , flow(db, "INSERT INTO flow(id, trace_id, cat_id, flow_key, src_track, src_ts, dst_track, dst_ts) "
+                   "VALUES (?,?,?,?,?,?,?,?)")
+        , str(db, "INSERT INTO string(id, str) VALUES (?, ?)")
+        , args(db, "INSERT INTO args(id, json) VALUES (?, ?)")
+    {
+    }
+    SqliteStmt sliceMulti, sliceOne, counter, flowMulti, flow, str, args;
+};
+
 void TraceSink::writerLoop()
 {
     try {
+        Statements statements(m_db);
         for (;;) {
             std::unique_ptr<Batch> batch;
             {
@@ -487,7 +509,7 @@ void TraceSink::writerLoop()
                 m_queue.pop_front();
             }
             m_cv.notify_all();
-            writeBatch(*batch);
+            writeBatch(*batch, statements);
             batch->clear();
             std::lock_guard lock(m_mutex);
             m_free.push_back(std::move(batch));
@@ -500,29 +522,8 @@ void TraceSink::writerLoop()
     }
 }
 
-void TraceSink::writeBatch(Batch &b)
+void TraceSink::writeBatch(Batch &b, Statements &st)
 {
-    // Statements are prepared once per thread lifetime of the sink.
-    static thread_local struct Stmts {
-        SqliteDb *db = nullptr;
-        SqliteStmt sliceMulti, sliceOne, counter, flow, flowMulti, str, args;
-    } st;
-    if (st.db != &m_db) {
-        st.sliceMulti = SqliteStmt(m_db, multiRowInsert("INSERT INTO slice(track_id, ts, id, dur, depth, name_id, "
-                                                          "cat_id, corr, ext_id, seq_nr, ev_idx, rf_id, args_id) VALUES ",
-                                                          kSliceColumns));
-        st.flowMulti = SqliteStmt(m_db, multiRowInsert("INSERT INTO flow(id, trace_id, cat_id, flow_key, src_track, "
-                                                         "src_ts, dst_track, dst_ts) VALUES ",
-                                                         kFlowColumns));
-        st.sliceOne = SqliteStmt(m_db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, "
-                                       "ext_id, seq_nr, ev_idx, rf_id, args_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
-        st.counter = SqliteStmt(m_db, "INSERT INTO counter(track_id, ts, id, value) VALUES (?,?,?,?)");
-        st.flow = SqliteStmt(m_db, "INSERT INTO flow(id, trace_id, cat_id, flow_key, src_track, src_ts, "
-                                   "dst_track, dst_ts) VALUES (?,?,?,?,?,?,?,?)");
-        st.str = SqliteStmt(m_db, "INSERT INTO string(id, str) VALUES (?, ?)");
-        st.args = SqliteStmt(m_db, "INSERT INTO args(id, json) VALUES (?, ?)");
-        st.db = &m_db;
-    }
     for (const auto &[id, s] : b.strings)
         st.str.bind(1, id).bind(2, std::string_view(s)).run();
     for (const auto &[id, s] : b.args)

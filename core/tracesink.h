@@ -202,8 +202,9 @@ private:
     void emitFlow(int64_t cat, int64_t key, const FlowEnd *src, const FlowEnd *dst);
     void pushBatchIfFull();
     void pushBatch();
+    struct Statements;
     void writerLoop();
-    void writeBatch(Batch &batch);
+    void writeBatch(Batch &batch, Statements &st);
     void stopWriter();
     void rethrowWriterError();
     void repairDepths();
