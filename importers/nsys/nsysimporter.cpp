@@ -11,10 +11,12 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -90,27 +92,37 @@ struct TableSpec {
     const char *table;
     std::vector<F> fields;
     std::vector<F> required;
+    // Rows are read grouped by the track they land on (group1, group2), each group by start time, and
+    // the tables of one phase are merged on that order: every track then receives its slices in time
+    // order and in one run, so the workspace's (track, ts) clustered table is appended to, not
+    // scattered into.
+    int phase;
+    F group1;
+    F group2;
 };
 
 const std::vector<TableSpec> &tableSpecs()
 {
     static const std::vector<TableSpec> specs = {
         { Source::Runtime, "CUPTI_ACTIVITY_KIND_RUNTIME",
-          { Start, End, GlobalTid, Corr, NameId, EventClass, ReturnValue }, { Start, NameId } },
+          { Start, End, GlobalTid, Corr, NameId, EventClass, ReturnValue }, { Start, NameId }, 1, GlobalTid,
+          FieldCount },
         { Source::Kernel, "CUPTI_ACTIVITY_KIND_KERNEL",
           { Start, End, GlobalPid, Corr, Device, Context, Stream, Demangled, Short, GridX, GridY, GridZ, BlockX,
             BlockY, BlockZ, Registers, StaticSmem, DynamicSmem },
-          { Start, Device, Stream } },
+          { Start, Device, Stream }, 2, Device, Stream },
         { Source::Memcpy, "CUPTI_ACTIVITY_KIND_MEMCPY",
           { Start, End, GlobalPid, Corr, Device, Context, Stream, Bytes, CopyKind, SrcKind, DstKind },
-          { Start, Device, Stream } },
+          { Start, Device, Stream }, 2, Device, Stream },
         { Source::Memset, "CUPTI_ACTIVITY_KIND_MEMSET",
           { Start, End, GlobalPid, Corr, Device, Context, Stream, Bytes, Value, MemKind },
-          { Start, Device, Stream } },
+          { Start, Device, Stream }, 2, Device, Stream },
         { Source::Sync, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-          { Start, End, GlobalPid, Corr, Device, Context, Stream, SyncType }, { Start, Device } },
-        { Source::Nvtx, "NVTX_EVENTS", { Start, End, GlobalTid, EventType, Text, TextId }, { Start } },
-        { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId } },
+          { Start, End, GlobalPid, Corr, Device, Context, Stream, SyncType }, { Start, Device }, 3, Device, Stream },
+        { Source::Nvtx, "NVTX_EVENTS", { Start, End, GlobalTid, EventType, Text, TextId }, { Start }, 0, GlobalTid,
+          FieldCount },
+        { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0, GlobalTid,
+          FieldCount },
     };
     return specs;
 }
@@ -195,9 +207,7 @@ public:
     void add(std::string_view k, int64_t v)
     {
         key(k);
-        char buf[24];
-        const int n = std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-        m_json.append(buf, size_t(n));
+        appendInt(v);
     }
     void add(std::string_view k, std::string_view v)
     {
@@ -207,10 +217,13 @@ public:
     void add3(std::string_view k, int64_t x, int64_t y, int64_t z)
     {
         key(k);
-        char buf[80];
-        const int n = std::snprintf(buf, sizeof buf, "[%lld,%lld,%lld]", static_cast<long long>(x),
-                                    static_cast<long long>(y), static_cast<long long>(z));
-        m_json.append(buf, size_t(n));
+        m_json.push_back('[');
+        appendInt(x);
+        m_json.push_back(',');
+        appendInt(y);
+        m_json.push_back(',');
+        appendInt(z);
+        m_json.push_back(']');
     }
     void addRaw(std::string_view k, std::string_view raw)
     {
@@ -226,6 +239,12 @@ public:
     }
 
 private:
+    void appendInt(int64_t v)
+    {
+        char buf[24];
+        const auto r = std::to_chars(buf, buf + sizeof buf, v);
+        m_json.append(buf, size_t(r.ptr - buf));
+    }
     std::string m_json;
 };
 
@@ -252,7 +271,11 @@ private:
         const TableSpec *spec = nullptr;
         std::unique_ptr<NsysDb::Stmt> st;
         std::array<int, FieldCount> col {};
-        int64_t start = 0;
+        int64_t group1 = 0, group2 = 0, start = 0; // merge key of the current row
+        bool operator<(const Cursor &o) const
+        {
+            return std::tie(group1, group2, start) < std::tie(o.group1, o.group2, o.start);
+        }
     };
     struct ThreadTracks {
         int64_t thread = 0;
@@ -279,6 +302,7 @@ private:
     void handleNvtx(Cursor &c, SliceFields &f);
     void handleOsrt(Cursor &c, SliceFields &f);
     void progress();
+    void loadKey(Cursor &c);
 
     [[nodiscard]] std::string_view lookupString(int64_t id);
     [[nodiscard]] int64_t nameOf(int64_t stringId);
@@ -305,6 +329,7 @@ private:
     std::string m_stringScratch;
     std::unordered_map<int64_t, int64_t> m_names;    // StringIds id -> interned id
     std::unordered_map<int64_t, int64_t> m_apiNames; // same, version suffix stripped
+    std::unordered_map<int64_t, std::string> m_shortNames; // kernel base names, for args
     std::unordered_map<int64_t, int64_t> m_processes; // pid -> process row
     std::unordered_map<int64_t, ThreadTracks> m_threads; // globalTid -> tracks
     std::unordered_map<int64_t, int64_t> m_gpuProcesses; // device -> process row
@@ -510,17 +535,24 @@ void NsysReader::openCursors()
             continue;
         }
         {
-            NsysDb::Stmt count(m_db, "SELECT count(*) FROM " + quoteIdentifier(spec.table), spec.table);
+            // For progress only: exports never delete rows, so the last rowid is the row count (and
+            // costs one b-tree descent where count(*) reads the whole table).
+            NsysDb::Stmt count(m_db, "SELECT max(rowid) FROM " + quoteIdentifier(spec.table), spec.table);
             if (count.step())
                 m_totalRows += count.integer(0);
         }
         // Ties: longer first, so an enclosing range arrives before what it encloses.
-        std::string sql = "SELECT " + select + " FROM " + quoteIdentifier(spec.table) + " ORDER BY \"start\"";
+        std::string order;
+        for (const F g : { spec.group1, spec.group2 })
+            if (g != FieldCount && cursor->col[g] >= 0)
+                order += quoteIdentifier(fieldSpecs()[size_t(g)].candidates[0]) + ", ";
+        order += "\"start\"";
         if (cursor->col[End] >= 0)
-            sql += ", \"end\" DESC";
+            order += ", \"end\" DESC";
+        const std::string sql = "SELECT " + select + " FROM " + quoteIdentifier(spec.table) + " ORDER BY " + order;
         cursor->st = std::make_unique<NsysDb::Stmt>(m_db, sql, spec.table);
         if (cursor->st->step()) {
-            cursor->start = cursor->st->integer(cursor->col[Start]);
+            loadKey(*cursor);
             m_cursors.push_back(std::move(cursor));
         }
     }
@@ -535,9 +567,12 @@ void NsysReader::decideCorrScope()
     const auto cols = m_db.columns("CUPTI_ACTIVITY_KIND_RUNTIME");
     if (std::find(cols.begin(), cols.end(), "globalTid") == cols.end())
         return;
-    NsysDb::Stmt st(m_db, "SELECT count(*) FROM (SELECT DISTINCT globalTid >> 24 FROM CUPTI_ACTIVITY_KIND_RUNTIME)",
+    // Stops at the first call from a second process.
+    NsysDb::Stmt st(m_db,
+                    "SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid >> 24 <> "
+                    "(SELECT globalTid >> 24 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid IS NOT NULL LIMIT 1) LIMIT 1",
                     "CUPTI_ACTIVITY_KIND_RUNTIME");
-    m_corrPerProcess = st.step() && st.integer(0) > 1;
+    m_corrPerProcess = st.step();
     if (m_corrPerProcess)
         m_diag.report(Severity::Info, QStringLiteral("corr-per-process"), {},
                       QStringLiteral("Several processes made CUDA calls: correlation ids are stored as "
@@ -705,6 +740,18 @@ void NsysReader::progress()
     m_ctx.checkpoint();
 }
 
+void NsysReader::loadKey(Cursor &c)
+{
+    // NULL sorts first in SQLite, as INT64_MIN does here.
+    auto key = [&c](F f) {
+        const int i = f == FieldCount ? -1 : c.col[f];
+        return i < 0 || c.st->isNull(i) ? INT64_MIN : c.st->integer(i);
+    };
+    c.group1 = key(c.spec->group1);
+    c.group2 = key(c.spec->group2);
+    c.start = key(Start);
+}
+
 void NsysReader::handleRuntime(Cursor &c, SliceFields &f)
 {
     const int64_t nameId = get(c, NameId, 0);
@@ -761,8 +808,12 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
             m_args.add("static shared memory", st);
             m_args.add("dynamic shared memory", dyn);
         }
-        if (shortName != kNoValue && demangled != kNoValue)
-            m_args.add("short name", lookupString(shortName));
+        if (shortName != kNoValue && demangled != kNoValue) {
+            auto it = m_shortNames.find(shortName);
+            if (it == m_shortNames.end())
+                it = m_shortNames.emplace(shortName, std::string(lookupString(shortName))).first;
+            m_args.add("short name", it->second);
+        }
         ++m_sink.stats().kernels;
         break;
     }
@@ -915,26 +966,31 @@ void NsysReader::run()
     openCursors();
     m_ctx.checkpoint();
 
-    // Merge the tables by start time: each track then receives its slices in order.
-    std::vector<Cursor *> live;
-    for (auto &c : m_cursors)
-        live.push_back(c.get());
-    while (!live.empty()) {
-        size_t best = 0;
-        for (size_t i = 1; i < live.size(); ++i)
-            if (live[i]->start < live[best]->start)
-                best = i;
-        Cursor &c = *live[best];
-        if (c.st->isNull(c.col[Start])) {
-            m_diag.skipped(QStringLiteral("missing-start"), QStringLiteral("table %1").arg(QString::fromLatin1(c.spec->table)),
-                           QStringLiteral("A row has no start time; it was skipped."));
-        } else {
-            handle(c);
+    // Phase by phase (thread tracks, CUDA API tracks, GPU streams, sync tracks), merge the tables of
+    // the phase on (track group, start).
+    for (int phase = 0; phase < 4; ++phase) {
+        std::vector<Cursor *> live;
+        for (auto &c : m_cursors)
+            if (c->spec->phase == phase)
+                live.push_back(c.get());
+        while (!live.empty()) {
+            size_t best = 0;
+            for (size_t i = 1; i < live.size(); ++i)
+                if (*live[i] < *live[best])
+                    best = i;
+            Cursor &c = *live[best];
+            if (c.st->isNull(c.col[Start])) {
+                m_diag.skipped(QStringLiteral("missing-start"),
+                               QStringLiteral("table %1").arg(QString::fromLatin1(c.spec->table)),
+                               QStringLiteral("A row has no start time; it was skipped."));
+            } else {
+                handle(c);
+            }
+            if (c.st->step())
+                loadKey(c);
+            else
+                live.erase(live.begin() + ptrdiff_t(best));
         }
-        if (c.st->step())
-            c.start = c.st->integer(c.col[Start]);
-        else
-            live.erase(live.begin() + ptrdiff_t(best));
     }
     if (m_nvtxSkipped > 0)
         m_diag.report(Severity::Info, QStringLiteral("nvtx-metadata"), QStringLiteral("table NVTX_EVENTS"),

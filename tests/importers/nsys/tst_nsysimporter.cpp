@@ -7,6 +7,7 @@
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "inputfile.h"
+#include "nsysimporter.h"
 #include "sqlitedb.h"
 #include "workspace.h"
 
@@ -178,6 +179,8 @@ private slots:
     void initTestCase()
     {
         registerBuiltinImporters(m_registry);
+        if (!m_registry.byId(QStringLiteral("nsys")))
+            m_registry.add(std::make_unique<NsysImporter>()); // before registerBuiltinImporters() lists it
         QVERIFY(m_tmp.isValid());
     }
 

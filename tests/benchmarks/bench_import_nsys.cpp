@@ -1,0 +1,464 @@
+// bench_import_nsys: end-to-end import throughput of Nsight Systems SQLite exports.
+//
+//   bench_import_nsys [--rows 1000000,3000000] [--keep DIR]
+//   bench_import_nsys --import-only FILE WORKSPACE      (internal: one import, one JSON line)
+//
+// For each size a synthetic export is generated with the sqlite3 C API (not timed), laid out as
+// `nsys export --type sqlite` 2024.x writes it, then imported into a fresh workspace by a child process
+// running the real path (ImporterRegistry + registerBuiltinImporters + ImportRunner), so the peak RSS
+// reported is the import's own. Informational: the exit status is 0 whatever the figures.
+
+#include "builtinimporters.h"
+#include "importerregistry.h"
+#include "importrunner.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr double kTargetRowsPerSec = 1'000'000;
+
+int64_t readVmHwmKiB()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    for (const QByteArray &line : lines)
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    return -1;
+}
+
+int importOnly(const QString &file, const QString &workspace)
+{
+    QJsonObject o;
+    try {
+        plumb::ImporterRegistry reg;
+        plumb::registerBuiltinImporters(reg);
+        plumb::ImportRunner runner(reg, workspace);
+        QElapsedTimer t;
+        t.start();
+        const std::vector<plumb::FileImportResult> results = runner.run({ file });
+        o[QStringLiteral("seconds")] = double(t.nsecsElapsed()) / 1e9;
+        if (!results.empty()) {
+            const plumb::FileImportResult &r = results.front();
+            o[QStringLiteral("status")] = plumb::statusName(r.status);
+            o[QStringLiteral("imported")] = r.status == plumb::FileImportResult::Status::Imported;
+            o[QStringLiteral("format")] = r.format;
+            o[QStringLiteral("message")] = r.message;
+            o[QStringLiteral("records")] = double(r.records);
+        } else {
+            o[QStringLiteral("status")] = QStringLiteral("no result");
+            o[QStringLiteral("imported")] = false;
+        }
+    } catch (const std::exception &e) {
+        o[QStringLiteral("status")] = QStringLiteral("exception");
+        o[QStringLiteral("imported")] = false;
+        o[QStringLiteral("message")] = QString::fromUtf8(e.what());
+    }
+    o[QStringLiteral("vmhwm_kib")] = double(readVmHwmKiB());
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+    std::fflush(stdout);
+    return 0;
+}
+
+// ---- synthetic export ---------------------------------------------------------------------------
+
+struct GenStats {
+    int64_t rows = 0, runtime = 0, kernels = 0, memcpy = 0, memset = 0, sync = 0, nvtx = 0, osrt = 0;
+    int64_t fileBytes = 0;
+};
+
+class Stmt {
+public:
+    Stmt(sqlite3 *db, const char *sql) { sqlite3_prepare_v2(db, sql, -1, &m_st, nullptr); }
+    ~Stmt() { sqlite3_finalize(m_st); }
+    Stmt &bind(int i, int64_t v)
+    {
+        sqlite3_bind_int64(m_st, i, v);
+        return *this;
+    }
+    Stmt &bindNull(int i)
+    {
+        sqlite3_bind_null(m_st, i);
+        return *this;
+    }
+    Stmt &bind(int i, const std::string &s)
+    {
+        sqlite3_bind_text(m_st, i, s.c_str(), int(s.size()), SQLITE_TRANSIENT);
+        return *this;
+    }
+    bool run()
+    {
+        const int rc = sqlite3_step(m_st);
+        sqlite3_reset(m_st);
+        return rc == SQLITE_DONE;
+    }
+
+private:
+    sqlite3_stmt *m_st = nullptr;
+};
+
+constexpr const char *kSchema = R"sql(
+CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority INTEGER, globalTid INTEGER);
+CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
+CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
+CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, busLocation TEXT,
+    totalMemory INTEGER, smCount INTEGER, uuid TEXT, chipName TEXT, cuDevice INTEGER);
+CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,
+    eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL,
+    returnValue INTEGER NOT NULL, callchainId INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,
+    deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,
+    correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL,
+    mangledName INTEGER, launchType INTEGER, cacheConfig INTEGER, registersPerThread INTEGER NOT NULL,
+    gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL,
+    blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL,
+    dynamicSharedMemory INTEGER NOT NULL, localMemoryPerThread INTEGER NOT NULL,
+    localMemoryTotal INTEGER NOT NULL, gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER,
+    graphNodeId INTEGER, sharedMemoryLimitConfig INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL,
+    deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,
+    correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL,
+    deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER, srcDeviceId INTEGER, srcContextId INTEGER,
+    dstDeviceId INTEGER, dstContextId INTEGER, migrationCause INTEGER, graphNodeId INTEGER,
+    virtualAddress INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL, end INTEGER NOT NULL,
+    deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,
+    correlationId INTEGER, globalPid INTEGER, syncType INTEGER NOT NULL, eventId INTEGER NOT NULL);
+CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER,
+    category INTEGER, color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER,
+    domainId INTEGER, uint64Value INTEGER, int64Value INTEGER, doubleValue REAL, uint32Value INTEGER,
+    int32Value INTEGER, floatValue REAL, jsonTextId INTEGER, jsonText TEXT);
+CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL,
+    globalTid INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, nestingLevel INTEGER,
+    callchainId INTEGER NOT NULL);
+INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES (0, 'TRACE_PROCESS_EVENT_CUDA_RUNTIME', 'CUDA runtime'),
+    (1, 'TRACE_PROCESS_EVENT_CUDA_DRIVER', 'CUDA driver'), (27, 'TRACE_PROCESS_EVENT_OS_RUNTIME', 'OSRT runtime');
+)sql";
+
+// A training loop on 4 host threads driving 2 GPUs with 2 streams each: per step an NVTX range, ~100
+// launches (runtime call -> kernel queued behind the stream's previous one), a host-to-device copy
+// every 10 launches, a synchronising cudaStreamSynchronize at the end of the step, and an OS runtime
+// call now and then. GPU rows are written in the order their launches came, so the kernel table is
+// not sorted by start (as in real exports, where streams interleave).
+bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::string &error)
+{
+    std::remove(path.c_str());
+    sqlite3 *db = nullptr;
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+        error = "cannot create " + path;
+        sqlite3_close(db);
+        return false;
+    }
+    sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096", nullptr,
+                 nullptr, nullptr);
+    char *err = nullptr;
+    if (sqlite3_exec(db, kSchema, nullptr, nullptr, &err) != SQLITE_OK) {
+        error = err ? err : "schema";
+        sqlite3_free(err);
+        sqlite3_close(db);
+        return false;
+    }
+    sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+    const int64_t pid = 31337;
+    const int64_t gpidBase = (int64_t(1) << 48) | (pid << 24);
+    const int kThreads = 4, kKernelNames = 200;
+    {
+        Stmt str(db, "INSERT INTO StringIds VALUES (?, ?)");
+        str.bind(1, int64_t(1)).bind(2, std::string("cudaLaunchKernel_v7000")).run();
+        str.bind(1, int64_t(2)).bind(2, std::string("cudaMemcpyAsync_v3020")).run();
+        str.bind(1, int64_t(3)).bind(2, std::string("cudaStreamSynchronize_v3020")).run();
+        str.bind(1, int64_t(4)).bind(2, std::string("cuLaunchKernel")).run();
+        str.bind(1, int64_t(5)).bind(2, std::string("pthread_cond_wait")).run();
+        str.bind(1, int64_t(6)).bind(2, std::string("training_step")).run();
+        for (int t = 0; t < kThreads; ++t)
+            str.bind(1, int64_t(10 + t)).bind(2, "worker " + std::to_string(t)).run();
+        for (int k = 0; k < kKernelNames; ++k) {
+            str.bind(1, int64_t(100 + 2 * k))
+                .bind(2, "void synthetic_kernel_" + std::to_string(k) + "<float, 128, true>(float const*, float*, int)")
+                .run();
+            str.bind(1, int64_t(101 + 2 * k)).bind(2, "synthetic_kernel_" + std::to_string(k)).run();
+        }
+        Stmt tn(db, "INSERT INTO ThreadNames VALUES (?, 10, ?)");
+        for (int t = 0; t < kThreads; ++t)
+            tn.bind(1, int64_t(10 + t)).bind(2, gpidBase | (pid + t)).run();
+        sqlite3_exec(db,
+                     ("INSERT INTO PROCESSES VALUES (" + std::to_string(gpidBase) + ", " + std::to_string(pid)
+                      + ", 'python3');"
+                        "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000000000000000, NULL, NULL);"
+                        "INSERT INTO TARGET_INFO_GPU VALUES (281474976710656, 0, 'NVIDIA H100 80GB HBM3', "
+                        "'0000:1b:00.0', 85520809984, 132, 'u0', 'GH100', 0),"
+                        "(281474976710656, 1, 'NVIDIA H100 80GB HBM3', '0000:43:00.0', 85520809984, 132, 'u1', "
+                        "'GH100', 1);")
+                         .c_str(),
+                     nullptr, nullptr, nullptr);
+    }
+    Stmt rt(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, ?, ?, ?, ?, 0, NULL)");
+    Stmt kern(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, ?, NULL, 1, 0, ?, "
+                  "?, 1, 1, ?, 1, 1, ?, 0, 0, 0, ?, 0, NULL, 0)");
+    Stmt mc(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, 1, NULL, 1, 2, NULL, "
+                "NULL, NULL, NULL, NULL, NULL, NULL)");
+    Stmt sy(db, "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (?, ?, ?, 1, NULL, ?, ?, ?, 3, -1)");
+    Stmt nv(db, "INSERT INTO NVTX_EVENTS(start, end, eventType, globalTid, textId, domainId) VALUES (?, ?, 59, ?, 6, 0)");
+    Stmt os(db, "INSERT INTO OSRT_API VALUES (?, ?, 27, ?, 5, 0, 0, 0)");
+
+    std::mt19937_64 rng(42);
+    int64_t corr = 1, gridId = 1;
+    std::vector<int64_t> threadTime(kThreads, 1'000'000);
+    std::vector<int64_t> streamFree(4, 0); // (device, stream) -> when its last op ends
+    int step = 0;
+    while (s.rows < targetRows) {
+        const int t = step % kThreads;
+        const int64_t gtid = gpidBase | (pid + t);
+        const int device = t % 2;
+        int64_t now = threadTime[size_t(t)];
+        const int64_t stepStart = now;
+        const int launches = 100;
+        for (int l = 0; l < launches && s.rows < targetRows; ++l) {
+            const int streamIdx = device * 2 + int(rng() % 2);
+            const int64_t stream = 7 + (streamIdx % 2) * 6; // streams 7 and 13
+            const int64_t callDur = 3000 + int64_t(rng() % 4000);
+            if (l % 10 == 9) {
+                const int64_t bytes = int64_t(1) << (10 + rng() % 14);
+                rt.bind(1, now).bind(2, now + callDur).bind(3, 0).bind(4, gtid).bind(5, corr).bind(6, 2).run();
+                const int64_t st = std::max(now + 1500, streamFree[size_t(streamIdx)]);
+                const int64_t en = st + 500 + bytes / 20;
+                mc.bind(1, st).bind(2, en).bind(3, device).bind(4, stream).bind(5, corr).bind(6, gpidBase)
+                    .bind(7, bytes).run();
+                streamFree[size_t(streamIdx)] = en;
+                s.runtime++, s.memcpy++, s.rows += 2;
+            } else {
+                rt.bind(1, now).bind(2, now + callDur).bind(3, 0).bind(4, gtid).bind(5, corr).bind(6, 1).run();
+                const int k = int(rng() % kKernelNames);
+                const int64_t st = std::max(now + 2000, streamFree[size_t(streamIdx)]);
+                const int64_t en = st + 2000 + int64_t(rng() % 60000);
+                kern.bind(1, st).bind(2, en).bind(3, device).bind(4, stream).bind(5, corr).bind(6, gpidBase)
+                    .bind(7, 100 + 2 * k).bind(8, 101 + 2 * k).bind(9, 32 + (k % 4) * 32)
+                    .bind(10, (1 + k % 37) * (1 + int64_t(rng() % 4))) // a few shapes per kernel, as in a model
+                    .bind(11, 128 << (k % 3)).bind(12, (k % 5) * 4096)
+                    .bind(13, gridId++).run();
+                streamFree[size_t(streamIdx)] = en;
+                s.runtime++, s.kernels++, s.rows += 2;
+            }
+            ++corr;
+            now += callDur + 500 + int64_t(rng() % 2000);
+            if (l % 25 == 24) {
+                os.bind(1, now).bind(2, now + 20000).bind(3, gtid).run();
+                now += 21000;
+                s.osrt++, s.rows++;
+            }
+        }
+        // End of step: wait for the device.
+        const int64_t until = std::max({ now + 5000, streamFree[size_t(device * 2)], streamFree[size_t(device * 2 + 1)] });
+        rt.bind(1, now).bind(2, until + 3000).bind(3, 0).bind(4, gtid).bind(5, corr).bind(6, 3).run();
+        sy.bind(1, now + 1000).bind(2, until + 2000).bind(3, device).bind(4, 20 + t).bind(5, corr).bind(6, gpidBase).run();
+        ++corr;
+        now = until + 4000;
+        nv.bind(1, stepStart - 500).bind(2, now + 500).bind(3, gtid).run();
+        s.runtime++, s.sync++, s.nvtx++, s.rows += 3;
+        threadTime[size_t(t)] = now + 10000;
+        ++step;
+    }
+    sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    s.fileBytes = QFileInfo(QString::fromStdString(path)).size();
+    return true;
+}
+
+// ---- driver -------------------------------------------------------------------------------------
+
+struct Row {
+    GenStats gen;
+    bool imported = false;
+    QString status, message, format;
+    double seconds = 0;
+    double rssMB = 0;
+    int64_t slices = 0, kernels = 0, wsBytes = 0;
+    [[nodiscard]] double rowsPerSec() const { return seconds > 0 ? double(gen.rows) / seconds : 0; }
+};
+
+std::vector<int64_t> parseSizes(const QString &s)
+{
+    std::vector<int64_t> out;
+    for (QString part : s.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        part = part.trimmed();
+        double mult = 1;
+        if (part.endsWith(QLatin1Char('k'), Qt::CaseInsensitive)) {
+            mult = 1e3;
+            part.chop(1);
+        } else if (part.endsWith(QLatin1Char('m'), Qt::CaseInsensitive)) {
+            mult = 1e6;
+            part.chop(1);
+        }
+        bool ok = false;
+        const double v = part.toDouble(&ok);
+        if (ok && v > 0)
+            out.push_back(int64_t(v * mult));
+    }
+    return out;
+}
+
+int64_t queryCount(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st = nullptr;
+    int64_t v = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+void usage()
+{
+    std::fprintf(stderr, "usage: bench_import_nsys [--rows 1000000,3000000] [--keep DIR]\n"
+                         "Generates synthetic Nsight Systems SQLite exports (not timed) and imports each into a fresh\n"
+                         "workspace in a child process; prints rows/s, wall seconds and peak RSS.\n");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = QCoreApplication::arguments();
+    if (args.size() == 4 && args[1] == QStringLiteral("--import-only"))
+        return importOnly(args[2], args[3]);
+
+    std::vector<int64_t> sizes { 1'000'000, 3'000'000 };
+    QString keep;
+    for (int i = 1; i < args.size(); ++i) {
+        const QString &a = args[i];
+        const bool hasNext = i + 1 < args.size();
+        if (a == QStringLiteral("--rows") && hasNext) {
+            sizes = parseSizes(args[++i]);
+        } else if (a == QStringLiteral("--keep") && hasNext) {
+            keep = args[++i];
+        } else if (a == QStringLiteral("-h") || a == QStringLiteral("--help")) {
+            usage();
+            return 0;
+        } else {
+            std::fprintf(stderr, "bench_import_nsys: unknown argument %s\n", qPrintable(a));
+            usage();
+            return 2;
+        }
+    }
+    if (sizes.empty()) {
+        usage();
+        return 2;
+    }
+    QTemporaryDir tmp;
+    QString dir = keep.isEmpty() ? tmp.path() : keep;
+    if (dir.isEmpty() || !QDir().mkpath(dir)) {
+        std::fprintf(stderr, "bench_import_nsys: cannot create a working folder\n");
+        return 1;
+    }
+
+    std::vector<Row> rows;
+    for (const int64_t n : sizes) {
+        Row row;
+        const QString stem = QDir(dir).filePath(QStringLiteral("nsys_%1").arg(n));
+        const QString file = stem + QStringLiteral(".sqlite");
+        const QString ws = stem + QStringLiteral(".plumb");
+        for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
+            QFile::remove(ws + suffix);
+        std::fprintf(stderr, "generating %s ...\n", qPrintable(file));
+        std::string error;
+        if (!writeExport(file.toStdString(), n, row.gen, error)) {
+            std::fprintf(stderr, "bench_import_nsys: %s\n", error.c_str());
+            return 1;
+        }
+        ::sync();
+        std::fprintf(stderr, "importing %lld rows (%.1f MB) ...\n", static_cast<long long>(row.gen.rows),
+                     double(row.gen.fileBytes) / 1e6);
+        QProcess child;
+        child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        child.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--import-only"), file, ws });
+        if (!child.waitForStarted(-1) || !child.waitForFinished(-1)) {
+            std::fprintf(stderr, "bench_import_nsys: import child failed to run\n");
+            return 1;
+        }
+        const QList<QByteArray> lines = child.readAllStandardOutput().trimmed().split('\n');
+        const QJsonObject res = QJsonDocument::fromJson(lines.value(lines.size() - 1)).object();
+        if (child.exitStatus() != QProcess::NormalExit || res.isEmpty()) {
+            row.status = QStringLiteral("crashed");
+            row.message = QStringLiteral("exit code %1").arg(child.exitCode());
+        } else {
+            row.imported = res.value(QStringLiteral("imported")).toBool();
+            row.status = res.value(QStringLiteral("status")).toString();
+            row.format = res.value(QStringLiteral("format")).toString();
+            row.message = res.value(QStringLiteral("message")).toString();
+            row.seconds = res.value(QStringLiteral("seconds")).toDouble();
+            row.rssMB = res.value(QStringLiteral("vmhwm_kib")).toDouble() / 1024.0;
+        }
+        sqlite3 *db = nullptr;
+        if (QFileInfo::exists(ws) && sqlite3_open_v2(ws.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK) {
+            sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+            row.slices = queryCount(db, "SELECT count(*) FROM slice");
+            row.kernels = queryCount(db, "SELECT kernel_count FROM trace");
+        }
+        sqlite3_close(db);
+        row.wsBytes = QFileInfo(ws).size();
+        rows.push_back(row);
+        if (keep.isEmpty()) {
+            QFile::remove(file);
+            QFile::remove(ws);
+        }
+    }
+
+    std::printf("\nNsight Systems SQLite import benchmark\n");
+    std::printf("%-10s %9s %8s %11s %8s %9s %10s %9s  %s\n", "rows", "file MB", "wall s", "rows/s", "RSS MB",
+                "ws MB", "slices", "kernels", "status");
+    for (const Row &r : rows) {
+        std::printf("%-10lld %9.1f %8.2f %11.0f %8.1f %9.1f %10lld %9lld  %s %s\n", static_cast<long long>(r.gen.rows),
+                    double(r.gen.fileBytes) / 1e6, r.seconds, r.rowsPerSec(), r.rssMB, double(r.wsBytes) / 1e6,
+                    static_cast<long long>(r.slices), static_cast<long long>(r.kernels), qPrintable(r.status),
+                    qPrintable(r.format));
+        if (!r.imported && !r.message.isEmpty())
+            std::printf("           %s\n", qPrintable(r.message));
+    }
+    std::printf("\nTarget: >= %.0fk rows/s\n", kTargetRowsPerSec / 1000);
+    for (const Row &r : rows)
+        std::printf("  %lld rows: %s (%.0fk rows/s, peak RSS %.0f MB)\n", static_cast<long long>(r.gen.rows),
+                    r.imported && r.rowsPerSec() >= kTargetRowsPerSec ? "PASS" : "MISS", r.rowsPerSec() / 1000,
+                    r.rssMB);
+    std::printf("\n");
+    for (const Row &r : rows) {
+        QJsonObject j;
+        j[QStringLiteral("benchmark")] = QStringLiteral("import_nsys");
+        j[QStringLiteral("rows")] = double(r.gen.rows);
+        j[QStringLiteral("kernels_generated")] = double(r.gen.kernels);
+        j[QStringLiteral("runtime_generated")] = double(r.gen.runtime);
+        j[QStringLiteral("file_bytes")] = double(r.gen.fileBytes);
+        j[QStringLiteral("status")] = r.status;
+        j[QStringLiteral("seconds")] = r.seconds;
+        j[QStringLiteral("rows_per_s")] = r.rowsPerSec();
+        j[QStringLiteral("peak_rss_mb")] = r.rssMB;
+        j[QStringLiteral("workspace_bytes")] = double(r.wsBytes);
+        j[QStringLiteral("slices")] = double(r.slices);
+        j[QStringLiteral("kernels")] = double(r.kernels);
+        std::printf("%s\n", QJsonDocument(j).toJson(QJsonDocument::Compact).constData());
+    }
+    return 0;
+}
