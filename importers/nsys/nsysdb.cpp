@@ -42,7 +42,7 @@ NsysDb::NsysDb(const QString &path)
     sqlite3_db_config(m_db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
     // The ORDER BY sorts stay in memory up to the cache size and spill to temporary files beyond it,
     // so memory stays bounded whatever the export's size.
-    sqlite3_exec(m_db, "PRAGMA query_only = 1; PRAGMA cell_size_check = 1; PRAGMA cache_size = -65536", nullptr,
+    sqlite3_exec(m_db, "PRAGMA query_only = 1; PRAGMA cell_size_check = 1; PRAGMA cache_size = -32768", nullptr,
                  nullptr, nullptr);
 }
 

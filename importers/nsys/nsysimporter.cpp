@@ -550,11 +550,9 @@ void NsysReader::openCursors()
         if (cursor->col[End] >= 0)
             order += ", \"end\" DESC";
         const std::string sql = "SELECT " + select + " FROM " + quoteIdentifier(spec.table) + " ORDER BY " + order;
+        // Prepared now (a bad layout fails before anything is written), stepped in its phase.
         cursor->st = std::make_unique<NsysDb::Stmt>(m_db, sql, spec.table);
-        if (cursor->st->step()) {
-            loadKey(*cursor);
-            m_cursors.push_back(std::move(cursor));
-        }
+        m_cursors.push_back(std::move(cursor));
     }
 }
 
@@ -969,10 +967,18 @@ void NsysReader::run()
     // Phase by phase (thread tracks, CUDA API tracks, GPU streams, sync tracks), merge the tables of
     // the phase on (track group, start).
     for (int phase = 0; phase < 4; ++phase) {
+        // A cursor's first step runs its sort; each sort's memory is released with its phase.
         std::vector<Cursor *> live;
-        for (auto &c : m_cursors)
-            if (c->spec->phase == phase)
+        for (auto &c : m_cursors) {
+            if (c->spec->phase != phase)
+                continue;
+            if (c->st->step()) {
+                loadKey(*c);
                 live.push_back(c.get());
+            } else {
+                c->st.reset();
+            }
+        }
         while (!live.empty()) {
             size_t best = 0;
             for (size_t i = 1; i < live.size(); ++i)
@@ -986,10 +992,12 @@ void NsysReader::run()
             } else {
                 handle(c);
             }
-            if (c.st->step())
+            if (c.st->step()) {
                 loadKey(c);
-            else
+            } else {
+                c.st.reset();
                 live.erase(live.begin() + ptrdiff_t(best));
+            }
         }
     }
     if (m_nvtxSkipped > 0)
