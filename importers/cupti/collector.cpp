@@ -49,6 +49,7 @@ struct Collector {
     std::unordered_map<uint64_t, uint32_t> apiNames; // (domain << 32 | cbid) -> string id
     std::atomic<uint64_t> buffersFailed { 0 }; // buffers we could not allocate (CUPTI drops their records)
     std::string outputPath;
+    pid_t pid = 0; // the process that initialised CUPTI; a fork()ed child inherits our state but not CUPTI
 };
 
 Collector &collector()
@@ -118,7 +119,6 @@ void keep(Collector &c, const CUpti_Activity *record)
         KernelOp k;
         k.startNs = r->start;
         k.endNs = r->end;
-        k.queuedNs = r->queued == CUPTI_TIMESTAMP_UNKNOWN ? 0 : r->queued;
         k.deviceId = r->deviceId;
         k.contextId = r->contextId;
         k.streamId = r->streamId;
@@ -329,7 +329,10 @@ void flushAndWrite()
 
 void atExit()
 {
-    flushAndWrite();
+    // A child forked after CUDA started (a data-loader worker) would otherwise overwrite the
+    // parent's trace with its stale copy of the parent's records.
+    if (getpid() == collector().pid)
+        flushAndWrite();
 }
 
 // NVTX reports to CUPTI only when NVTX_INJECTION64_PATH names libcupti; point it there unless the
@@ -354,6 +357,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         return 1;
     Collector &c = collector();
     c.outputPath = outputPath();
+    c.pid = getpid();
 
     if (const CUptiResult r = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted); r != CUPTI_SUCCESS) {
         warn("registering activity buffers (nothing will be recorded)", r);
@@ -393,5 +397,6 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
 // grace period): call this (ctypes, dlsym) to write the trace so far. Safe to call more than once.
 extern "C" __attribute__((visibility("default"))) void plumb_cupti_flush(void)
 {
-    flushAndWrite();
+    if (getpid() == collector().pid)
+        flushAndWrite();
 }

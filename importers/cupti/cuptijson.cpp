@@ -531,8 +531,6 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
             const KernelOp &k = t.kernels[r.index];
             w.open('X', "kernel", str.at(k.nameId), k.deviceId, k.streamId);
             w.span(k.startNs, k.endNs);
-            if (k.queuedNs)
-                w.arg("queued", k.queuedNs);
             writeGpuCommon(w, k.deviceId, k.contextId, k.streamId, k.correlationId);
             w.arg("registers per thread", k.registersPerThread);
             w.arg("shared memory", int64_t(k.staticSharedMemory) + k.dynamicSharedMemory);

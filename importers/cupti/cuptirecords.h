@@ -50,7 +50,6 @@ struct ApiCall {
 struct KernelOp {
     uint64_t startNs = 0;
     uint64_t endNs = 0;
-    uint64_t queuedNs = 0; // 0 when CUPTI did not measure it
     uint32_t deviceId = 0;
     uint32_t contextId = 0;
     uint32_t streamId = 0;

@@ -241,6 +241,25 @@ private slots:
         QCOMPARE(stats.unfinishedRanges, uint64_t(0));
     }
 
+    // A range whose end never came (the program exited inside it) is kept with duration 0 and said so.
+    void unfinishedRange()
+    {
+        CollectedTrace t = syntheticTrace();
+        MarkerRecord m = t.markers.front();
+        m.id = 5;
+        m.timestampNs = kT0 + 70000;
+        m.nameId = t.strings.intern("never_ended");
+        t.markers.push_back(m);
+        WriteStats stats;
+        const QStringList lines = linesOf(write(t, &stats));
+        QCOMPARE(stats.unfinishedRanges, uint64_t(1));
+        QVERIFY(lines.front().contains(QStringLiteral("\"unfinishedRanges\":1,\"orphanRangeEnds\":1")));
+        const QString expected = QStringLiteral(
+            "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"never_ended\",\"pid\":4242,\"tid\":4243,"
+            "\"ts\":1700000000000070.000,\"dur\":0.000,\"args\":{\"domain\":\"plumb\",\"unfinished\":\"range had no end record\"}},");
+        QVERIFY2(lines.contains(expected), qPrintable(lines.join(QLatin1Char('\n'))));
+    }
+
     // Plumb's own Chrome trace importer reads it: the same kernels, GPU ops, flows and device.
     void importsBack()
     {
