@@ -18,7 +18,7 @@ namespace plumb {
 
 namespace {
 
-constexpr size_t kMaxArgsDedupe = 1 << 21; // entries kept for args deduplication
+constexpr size_t kMaxArgsDedupeBytes = size_t(64) << 20; // args JSON kept in memory for deduplication
 constexpr int kRowsPerInsert = 32;     // multi-row VALUES: fewer statement steps
 constexpr int kSliceColumns = 13;
 constexpr int kFlowColumns = 8;
@@ -162,14 +162,16 @@ int64_t TraceSink::internArgs(std::string_view json)
 {
     if (json.empty() || json == "{}")
         return kNoValue;
-    const size_t h = std::hash<std::string_view>()(json);
-    auto it = m_argsByHash.find(h);
-    if (it != m_argsByHash.end())
+    auto it = m_argsIds.find(json);
+    if (it != m_argsIds.end())
         return it->second;
-    if (m_argsByHash.size() >= kMaxArgsDedupe)
-        m_argsByHash.clear();
+    if (m_argsIdsBytes + json.size() > kMaxArgsDedupeBytes) {
+        m_argsIds.clear();
+        m_argsIdsBytes = 0;
+    }
     const int64_t id = m_nextArgsId++;
-    m_argsByHash.emplace(h, id);
+    m_argsIds.emplace(std::string(json), id);
+    m_argsIdsBytes += json.size() + 64; // the string and the node around it
     m_current->args.emplace_back(id, std::string(json));
     return id;
 }

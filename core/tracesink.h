@@ -245,7 +245,10 @@ private:
     };
     using StringMap = std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>>;
     StringMap m_strings;
-    std::unordered_map<size_t, int64_t> m_argsByHash; // bounded; dedupe is best effort
+    // Args JSON -> id for deduplication; emptied when its keys pass kMaxArgsDedupeBytes (an args set
+    // seen again after that gets a second row: dedupe is best effort, correctness is not).
+    StringMap m_argsIds;
+    size_t m_argsIdsBytes = 0;
     StringMap m_processByLabel;
     StringMap m_trackByKey;
     std::vector<ProcessState> m_processes;
