@@ -24,6 +24,10 @@ void applyConnectionSettings(SqliteDb &db, Workspace::Role role)
         db.exec("PRAGMA synchronous = NORMAL");
         // Index builds after a bulk load sort with helper threads.
         db.exec("PRAGMA threads = 2");
+        // Multi-row INSERTs keep a statement journal (to undo a half-done statement); with 16 KiB
+        // pages it outgrew SQLite's in-memory limit and spilled to a temp file: ~220k write calls
+        // per million events. In memory it costs a few pages per statement: 12% faster imports.
+        db.exec("PRAGMA temp_store = MEMORY");
     } else {
         db.exec("PRAGMA query_only = ON");
     }
