@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <mutex>
 #include <utility>
 
 namespace plumb {
@@ -22,6 +23,9 @@ static QString describe(sqlite3 *db, std::string_view context)
 SqliteDb::SqliteDb(const QString &path, OpenMode mode)
     : m_path(path)
 {
+    // Before SQLite's first use: no global memory statistics, whose mutex every allocation takes.
+    static std::once_flag configured;
+    std::call_once(configured, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
     int flags = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
     case OpenMode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;

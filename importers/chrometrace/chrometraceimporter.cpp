@@ -26,7 +26,36 @@ namespace {
 
 constexpr size_t kChunkBytes = 512 * 1024;   // events parsed per simdjson document
 constexpr size_t kMaxMetadataBytes = 64 << 20; // top-level fields other than traceEvents
-constexpr size_t kMaxRecentCorr = 1 << 18;      // correlation ids remembered for launch flows
+constexpr size_t kRecentCorrSlots = 1 << 16;    // correlation ids remembered for launch flows
+
+// Direct-mapped table keyed by a correlation or flow id, for ends that are usually matched a few
+// events later: no allocation per event, and a key that lands in an occupied slot evicts the older
+// entry (for launch flows that only means the evicted one is stored as an ordinary flow row).
+class IdTable {
+public:
+    struct Entry {
+        int64_t key = kNoValue;
+        int64_t track = 0;
+        int64_t ts = 0;
+    };
+    explicit IdTable(size_t slotCount)
+        : m_slots(slotCount)
+    {
+    }
+    [[nodiscard]] Entry *find(int64_t key)
+    {
+        Entry &e = slot(key);
+        return e.key == key ? &e : nullptr;
+    }
+    // Stores the entry and returns what was in its slot before (key kNoValue when it was free).
+    Entry exchange(const Entry &entry) { return std::exchange(slot(entry.key), entry); }
+    static void erase(Entry *e) { e->key = kNoValue; }
+    [[nodiscard]] std::vector<Entry> &entries() { return m_slots; }
+
+private:
+    Entry &slot(int64_t key) { return m_slots[size_t(uint64_t(key) * 0x9E3779B97F4A7C15ULL >> 48) & (m_slots.size() - 1)]; }
+    std::vector<Entry> m_slots;
+};
 
 enum class CatClass { Other, Kernel, Memcpy, Memset, GpuAnnotation, Runtime, CpuOp };
 
@@ -263,6 +292,14 @@ struct Event {
     char scope = 't';
     bool flowIn = false, flowOut = false;
     std::vector<ArgField> args;
+    // Back to defaults, keeping the args vector's storage (one Event is reused for every event).
+    void reset()
+    {
+        auto keep = std::move(args);
+        keep.clear();
+        *this = Event();
+        args = std::move(keep);
+    }
 };
 
 // Where an element of a chunk came from, for diagnostics.
@@ -321,7 +358,7 @@ private:
     bool m_sawEvents = false;
     int64_t m_eventsSeen = 0;
     std::string m_argsJson;
-    std::string m_scratch;
+    Event m_event;
 
     // 1-entry cache for (pid, tid) -> track: consecutive events mostly share a thread.
     std::string m_lastPid, m_lastTid;
@@ -332,15 +369,13 @@ private:
     // Launch flows (ac2g): Kineto writes one per launch, s at the CUDA call and f at the GPU op, with
     // the correlation id as flow id. When both ends are exactly the slices carrying that correlation,
     // the flow is the slice.corr link itself and is only counted (see the flow table's comment).
-    struct SliceAt {
-        int64_t track, ts;
-    };
     void launchFlow(char ph, int64_t cat, int64_t key, int64_t track, int64_t ts);
+    void flushVerifiedEnd(bool isStart, const IdTable::Entry &end);
     void flushVerifiedEnds();
-    std::unordered_map<int64_t, SliceAt> m_recentLaunch; // corr -> CUDA API slice, bounded
-    std::unordered_map<int64_t, SliceAt> m_recentGpuOp;  // corr -> GPU op slice, bounded
-    std::unordered_map<int64_t, SliceAt> m_verifiedStarts; // flow id -> start that matched its launch
-    std::unordered_map<int64_t, SliceAt> m_verifiedEnds;   // flow id -> end that matched its GPU op
+    IdTable m_recentLaunch { kRecentCorrSlots };   // corr -> CUDA API slice
+    IdTable m_recentGpuOp { kRecentCorrSlots };    // corr -> GPU op slice
+    IdTable m_verifiedStarts { kRecentCorrSlots }; // flow id -> start that matched its launch
+    IdTable m_verifiedEnds { kRecentCorrSlots };   // flow id -> end that matched its GPU op
     int64_t m_ac2gCat = kNoValue;
     int64_t m_corrFlows = 0;
     std::unordered_map<std::string, int64_t> m_catIds;
@@ -598,7 +633,8 @@ void Reader::parseChunkElementsSingly(size_t from)
 // Reads one event object; false on a JSON error (nothing was written for it).
 bool Reader::parseOne(od::object obj, int64_t offset)
 {
-    Event e;
+    Event &e = m_event;
+    e.reset();
     auto labelOf = [](od::value v, Label &out) -> bool {
         od::json_type t;
         if (v.type().get(t))
@@ -964,12 +1000,10 @@ void Reader::dispatch(Event &e, int64_t offset)
                 ++m_sink.stats().kernels;
         }
         if (f.corr != kNoValue && e.ph == 'X') {
-            auto &recent = cls == CatClass::Runtime ? m_recentLaunch : m_recentGpuOp;
-            if (cls == CatClass::Runtime || (isGpuClass(cls) && cls != CatClass::GpuAnnotation)) {
-                if (recent.size() >= kMaxRecentCorr)
-                    recent.clear(); // only costs storing some later flows as rows
-                recent[f.corr] = SliceAt { track, f.tsNs };
-            }
+            if (cls == CatClass::Runtime)
+                m_recentLaunch.exchange({ f.corr, track, f.tsNs });
+            else if (isGpuClass(cls) && cls != CatClass::GpuAnnotation)
+                m_recentGpuOp.exchange({ f.corr, track, f.tsNs });
         }
         if (e.ph == 'B') {
             m_sink.beginSlice(track, f);
@@ -1087,29 +1121,25 @@ void Reader::launchFlow(char ph, int64_t cat, int64_t key, int64_t track, int64_
     bool verified = false;
     if (isStart) {
         const auto api = m_apiTracks.find(track);
-        const auto launch = m_recentLaunch.find(key);
-        verified = api != m_apiTracks.end() && launch != m_recentLaunch.end()
-            && launch->second.track == api->second && launch->second.ts == ts;
+        const IdTable::Entry *launch = m_recentLaunch.find(key);
+        verified = api != m_apiTracks.end() && launch && launch->track == api->second && launch->ts == ts;
         if (verified)
             endTrack = api->second;
     } else {
-        const auto op = m_recentGpuOp.find(key);
-        verified = op != m_recentGpuOp.end() && op->second.track == track && op->second.ts == ts;
+        const IdTable::Entry *op = m_recentGpuOp.find(key);
+        verified = op && op->track == track && op->ts == ts;
     }
-    auto &mine = isStart ? m_verifiedStarts : m_verifiedEnds;
-    auto &other = isStart ? m_verifiedEnds : m_verifiedStarts;
-    const auto partner = other.find(key);
-    if (verified && partner != other.end()) {
-        other.erase(partner);
-        ++m_corrFlows;
-        return;
-    }
-    if (partner != other.end()) { // the other end was verified, this one is not: both go in as rows
-        if (isStart)
-            m_sink.flowEnd(cat, key, partner->second.track, partner->second.ts);
-        else
-            m_sink.flowStart(cat, key, partner->second.track, partner->second.ts);
-        other.erase(partner);
+    IdTable &mine = isStart ? m_verifiedStarts : m_verifiedEnds;
+    IdTable &other = isStart ? m_verifiedEnds : m_verifiedStarts;
+    if (IdTable::Entry *partner = other.find(key)) {
+        if (verified) {
+            IdTable::erase(partner);
+            ++m_corrFlows;
+            return;
+        }
+        // The other end was verified, this one is not: both go in as rows.
+        flushVerifiedEnd(!isStart, *partner);
+        IdTable::erase(partner);
     }
     if (!verified) {
         if (isStart)
@@ -1118,26 +1148,29 @@ void Reader::launchFlow(char ph, int64_t cat, int64_t key, int64_t track, int64_
             m_sink.flowEnd(cat, key, track, ts);
         return;
     }
-    if (mine.size() >= kMaxRecentCorr)
-        flushVerifiedEnds();
-    auto [it, inserted] = mine.try_emplace(key, SliceAt { endTrack, ts });
-    if (!inserted) { // the same end twice: the first one goes in as it is
-        if (isStart)
-            m_sink.flowStart(cat, key, it->second.track, it->second.ts);
-        else
-            m_sink.flowEnd(cat, key, it->second.track, it->second.ts);
-        it->second = SliceAt { endTrack, ts };
-    }
+    m_ac2gCat = cat;
+    const IdTable::Entry evicted = mine.exchange({ key, endTrack, ts });
+    if (evicted.key != kNoValue)
+        flushVerifiedEnd(isStart, evicted);
+}
+
+void Reader::flushVerifiedEnd(bool isStart, const IdTable::Entry &end)
+{
+    if (isStart)
+        m_sink.flowStart(m_ac2gCat, end.key, end.track, end.ts);
+    else
+        m_sink.flowEnd(m_ac2gCat, end.key, end.track, end.ts);
 }
 
 void Reader::flushVerifiedEnds()
 {
-    for (const auto &[key, at] : m_verifiedStarts)
-        m_sink.flowStart(m_ac2gCat, key, at.track, at.ts);
-    for (const auto &[key, at] : m_verifiedEnds)
-        m_sink.flowEnd(m_ac2gCat, key, at.track, at.ts);
-    m_verifiedStarts.clear();
-    m_verifiedEnds.clear();
+    for (bool isStart : { true, false }) {
+        for (IdTable::Entry &end : (isStart ? m_verifiedStarts : m_verifiedEnds).entries()) {
+            if (end.key != kNoValue)
+                flushVerifiedEnd(isStart, end);
+            IdTable::erase(&end);
+        }
+    }
 }
 
 void Reader::applyMetadata()
