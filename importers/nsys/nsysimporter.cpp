@@ -2,7 +2,7 @@
 
 #include "importcontext.h"
 #include "importerror.h"
-#include "nsysdb.h"
+#include "foreignsqlitedb.h"
 #include "tracesink.h"
 
 #include <QFileInfo>
@@ -269,7 +269,7 @@ public:
 private:
     struct Cursor {
         const TableSpec *spec = nullptr;
-        std::unique_ptr<NsysDb::Stmt> st;
+        std::unique_ptr<ForeignSqliteDb::Stmt> st;
         std::array<int, FieldCount> col {};
         int64_t group1 = 0, group2 = 0, start = 0; // merge key of the current row
         bool operator<(const Cursor &o) const
@@ -319,13 +319,13 @@ private:
     ImportContext &m_ctx;
     TraceSink &m_sink;
     DiagnosticLog &m_diag;
-    NsysDb m_db;
+    ForeignSqliteDb m_db;
     std::unordered_set<std::string> m_tables;
     std::vector<std::unique_ptr<Cursor>> m_cursors;
 
-    std::unique_ptr<NsysDb::Stmt> m_stringLookup;
-    std::unique_ptr<NsysDb::Stmt> m_threadNameLookup;
-    std::unique_ptr<NsysDb::Stmt> m_processNameLookup;
+    std::unique_ptr<ForeignSqliteDb::Stmt> m_stringLookup;
+    std::unique_ptr<ForeignSqliteDb::Stmt> m_threadNameLookup;
+    std::unique_ptr<ForeignSqliteDb::Stmt> m_processNameLookup;
     std::string m_stringScratch;
     std::unordered_map<int64_t, int64_t> m_names;    // StringIds id -> interned id
     std::unordered_map<int64_t, int64_t> m_apiNames; // same, version suffix stripped
@@ -379,7 +379,7 @@ void NsysReader::checkIsNsight()
                                          "TARGET_INFO_* tables (%2)")
                               .arg(m_db.fileName(), found));
     }
-    m_stringLookup = std::make_unique<NsysDb::Stmt>(m_db, "SELECT value FROM StringIds WHERE id = ?", "StringIds");
+    m_stringLookup = std::make_unique<ForeignSqliteDb::Stmt>(m_db, "SELECT value FROM StringIds WHERE id = ?", "StringIds");
 }
 
 std::string NsysReader::enumLabel(const char *table, int64_t id)
@@ -389,7 +389,7 @@ std::string NsysReader::enumLabel(const char *table, int64_t id)
     const auto cols = m_db.columns(table);
     if (std::find(cols.begin(), cols.end(), "label") == cols.end())
         return {};
-    NsysDb::Stmt st(m_db, "SELECT label FROM " + quoteIdentifier(table) + " WHERE id = ?", table);
+    ForeignSqliteDb::Stmt st(m_db, "SELECT label FROM " + quoteIdentifier(table) + " WHERE id = ?", table);
     st.bind(1, id);
     return st.step() ? std::string(st.text(0)) : std::string();
 }
@@ -399,7 +399,7 @@ void NsysReader::readSessionInfo()
     if (m_tables.count("TARGET_INFO_SESSION_START_TIME")) {
         const auto cols = m_db.columns("TARGET_INFO_SESSION_START_TIME");
         if (std::find(cols.begin(), cols.end(), "utcEpochNs") != cols.end()) {
-            NsysDb::Stmt st(m_db, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME",
+            ForeignSqliteDb::Stmt st(m_db, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME",
                             "TARGET_INFO_SESSION_START_TIME");
             if (st.step() && !st.isNull(0))
                 m_sink.setBaseTimeNs(st.integer(0));
@@ -408,7 +408,7 @@ void NsysReader::readSessionInfo()
     // The driver's event class, from the enum table when there is one (1 in every layout seen).
     m_driverClass[1] = true;
     if (m_tables.count("ENUM_NSYS_EVENT_CLASS")) {
-        NsysDb::Stmt st(m_db, "SELECT * FROM ENUM_NSYS_EVENT_CLASS", "ENUM_NSYS_EVENT_CLASS");
+        ForeignSqliteDb::Stmt st(m_db, "SELECT * FROM ENUM_NSYS_EVENT_CLASS", "ENUM_NSYS_EVENT_CLASS");
         int idCol = -1, nameCol = -1;
         for (int c = 0; c < st.columnCount(); ++c) {
             if (st.columnName(c) == "id")
@@ -432,7 +432,7 @@ void NsysReader::readSessionInfo()
 }
 
 // Every column of a row as compact JSON (names as the export spells them).
-std::string rowJson(NsysDb::Stmt &st)
+std::string rowJson(ForeignSqliteDb::Stmt &st)
 {
     Args a;
     for (int c = 0; c < st.columnCount(); ++c) {
@@ -453,7 +453,7 @@ void NsysReader::readDevices()
     for (const char *table : { "TARGET_INFO_GPU", "TARGET_INFO_CUDA_DEVICE" }) {
         if (!m_tables.count(table))
             continue;
-        NsysDb::Stmt st(m_db, std::string("SELECT * FROM ") + table, table);
+        ForeignSqliteDb::Stmt st(m_db, std::string("SELECT * FROM ") + table, table);
         int idCol = -1, nameCol = -1;
         for (int c = 0; c < st.columnCount(); ++c) {
             const std::string_view n = st.columnName(c);
@@ -487,7 +487,7 @@ void NsysReader::readMetadata()
     if (std::find(cols.begin(), cols.end(), "name") == cols.end()
         || std::find(cols.begin(), cols.end(), "value") == cols.end())
         return;
-    NsysDb::Stmt st(m_db, "SELECT name, value FROM META_DATA_EXPORT", "META_DATA_EXPORT");
+    ForeignSqliteDb::Stmt st(m_db, "SELECT name, value FROM META_DATA_EXPORT", "META_DATA_EXPORT");
     Args a;
     while (st.step())
         if (!st.isNull(0))
@@ -537,7 +537,7 @@ void NsysReader::openCursors()
         {
             // For progress only: exports never delete rows, so the last rowid is the row count (and
             // costs one b-tree descent where count(*) reads the whole table).
-            NsysDb::Stmt count(m_db, "SELECT max(rowid) FROM " + quoteIdentifier(spec.table), spec.table);
+            ForeignSqliteDb::Stmt count(m_db, "SELECT max(rowid) FROM " + quoteIdentifier(spec.table), spec.table);
             if (count.step())
                 m_totalRows += count.integer(0);
         }
@@ -551,7 +551,7 @@ void NsysReader::openCursors()
             order += ", \"end\" DESC";
         const std::string sql = "SELECT " + select + " FROM " + quoteIdentifier(spec.table) + " ORDER BY " + order;
         // Prepared now (a bad layout fails before anything is written), stepped in its phase.
-        cursor->st = std::make_unique<NsysDb::Stmt>(m_db, sql, spec.table);
+        cursor->st = std::make_unique<ForeignSqliteDb::Stmt>(m_db, sql, spec.table);
         m_cursors.push_back(std::move(cursor));
     }
 }
@@ -566,7 +566,7 @@ void NsysReader::decideCorrScope()
     if (std::find(cols.begin(), cols.end(), "globalTid") == cols.end())
         return;
     // Stops at the first call from a second process.
-    NsysDb::Stmt st(m_db,
+    ForeignSqliteDb::Stmt st(m_db,
                     "SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid >> 24 <> "
                     "(SELECT globalTid >> 24 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid IS NOT NULL LIMIT 1) LIMIT 1",
                     "CUPTI_ACTIVITY_KIND_RUNTIME");
@@ -625,7 +625,7 @@ int64_t NsysReader::hostProcess(int64_t pid, int64_t globalPid)
             const bool byGlobal = std::find(cols.begin(), cols.end(), "globalPid") != cols.end();
             if (std::find(cols.begin(), cols.end(), "name") == cols.end())
                 return process;
-            m_processNameLookup = std::make_unique<NsysDb::Stmt>(
+            m_processNameLookup = std::make_unique<ForeignSqliteDb::Stmt>(
                 m_db, byGlobal ? "SELECT name FROM PROCESSES WHERE globalPid = ?1"
                                : "SELECT name FROM PROCESSES WHERE pid = ?1",
                 "PROCESSES");
@@ -651,7 +651,7 @@ NsysReader::ThreadTracks &NsysReader::threadTracks(int64_t globalTid)
     t.thread = m_sink.thread(process, std::to_string(tidOf(globalTid)));
     if (m_tables.count("ThreadNames")) {
         if (!m_threadNameLookup)
-            m_threadNameLookup = std::make_unique<NsysDb::Stmt>(
+            m_threadNameLookup = std::make_unique<ForeignSqliteDb::Stmt>(
                 m_db, "SELECT nameId FROM ThreadNames WHERE globalTid = ? LIMIT 1", "ThreadNames");
         m_threadNameLookup->reset();
         m_threadNameLookup->bind(1, globalTid);

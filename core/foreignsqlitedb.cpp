@@ -1,4 +1,4 @@
-#include "nsysdb.h"
+#include "foreignsqlitedb.h"
 
 #include "importerror.h"
 
@@ -21,7 +21,7 @@ std::string quoteIdentifier(std::string_view name)
     return out;
 }
 
-NsysDb::NsysDb(const QString &path)
+ForeignSqliteDb::ForeignSqliteDb(const QString &path)
     : m_fileName(QFileInfo(path).fileName())
 {
     // immutable=1: SQLite takes no locks and never looks for a journal or WAL beside the file, so
@@ -46,13 +46,13 @@ NsysDb::NsysDb(const QString &path)
                  nullptr, nullptr);
 }
 
-NsysDb::~NsysDb()
+ForeignSqliteDb::~ForeignSqliteDb()
 {
     if (m_db)
         sqlite3_close_v2(m_db);
 }
 
-void NsysDb::fail(std::string_view table, std::string_view what) const
+void ForeignSqliteDb::fail(std::string_view table, std::string_view what) const
 {
     const QString err = QString::fromUtf8(what.data(), qsizetype(what.size()));
     if (table.empty())
@@ -65,7 +65,7 @@ void NsysDb::fail(std::string_view table, std::string_view what) const
                       QStringLiteral("table %1").arg(t));
 }
 
-std::vector<std::string> NsysDb::tables()
+std::vector<std::string> ForeignSqliteDb::tables()
 {
     std::vector<std::string> out;
     Stmt st(*this, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", {});
@@ -74,7 +74,7 @@ std::vector<std::string> NsysDb::tables()
     return out;
 }
 
-std::vector<std::string> NsysDb::columns(std::string_view table)
+std::vector<std::string> ForeignSqliteDb::columns(std::string_view table)
 {
     std::vector<std::string> out;
     Stmt st(*this, "PRAGMA table_info(" + quoteIdentifier(table) + ")", table);
@@ -83,7 +83,7 @@ std::vector<std::string> NsysDb::columns(std::string_view table)
     return out;
 }
 
-NsysDb::Stmt::Stmt(NsysDb &db, const std::string &sql, std::string_view table)
+ForeignSqliteDb::Stmt::Stmt(ForeignSqliteDb &db, const std::string &sql, std::string_view table)
     : m_db(db)
     , m_table(table)
 {
@@ -95,12 +95,12 @@ NsysDb::Stmt::Stmt(NsysDb &db, const std::string &sql, std::string_view table)
     }
 }
 
-NsysDb::Stmt::~Stmt()
+ForeignSqliteDb::Stmt::~Stmt()
 {
     sqlite3_finalize(m_stmt);
 }
 
-bool NsysDb::Stmt::step()
+bool ForeignSqliteDb::Stmt::step()
 {
     const int rc = sqlite3_step(m_stmt);
     if (rc == SQLITE_ROW)
@@ -110,43 +110,43 @@ bool NsysDb::Stmt::step()
     m_db.fail(m_table, sqlite3_errmsg(m_db.m_db));
 }
 
-void NsysDb::Stmt::reset()
+void ForeignSqliteDb::Stmt::reset()
 {
     sqlite3_reset(m_stmt);
 }
 
-void NsysDb::Stmt::bind(int index, int64_t value)
+void ForeignSqliteDb::Stmt::bind(int index, int64_t value)
 {
     sqlite3_bind_int64(m_stmt, index, value);
 }
 
-bool NsysDb::Stmt::isNull(int col) const
+bool ForeignSqliteDb::Stmt::isNull(int col) const
 {
     return sqlite3_column_type(m_stmt, col) == SQLITE_NULL;
 }
 
-int64_t NsysDb::Stmt::integer(int col) const
+int64_t ForeignSqliteDb::Stmt::integer(int col) const
 {
     return sqlite3_column_int64(m_stmt, col);
 }
 
-std::string_view NsysDb::Stmt::text(int col) const
+std::string_view ForeignSqliteDb::Stmt::text(int col) const
 {
     const auto *p = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, col));
     return p ? std::string_view(p, size_t(sqlite3_column_bytes(m_stmt, col))) : std::string_view();
 }
 
-int NsysDb::Stmt::type(int col) const
+int ForeignSqliteDb::Stmt::type(int col) const
 {
     return sqlite3_column_type(m_stmt, col);
 }
 
-int NsysDb::Stmt::columnCount() const
+int ForeignSqliteDb::Stmt::columnCount() const
 {
     return sqlite3_column_count(m_stmt);
 }
 
-std::string_view NsysDb::Stmt::columnName(int col) const
+std::string_view ForeignSqliteDb::Stmt::columnName(int col) const
 {
     const char *n = sqlite3_column_name(m_stmt, col);
     return n ? std::string_view(n) : std::string_view();

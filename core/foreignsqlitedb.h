@@ -12,22 +12,22 @@ struct sqlite3_stmt;
 
 namespace plumb {
 
-// A foreign SQLite file (here an Nsight Systems export), opened so that it can never be changed:
+// A foreign SQLite file (an Nsight Systems export, an MLflow or ML Metadata store), opened so that it can never be changed:
 // read-only, immutable (no locks, no journal, no WAL lookups), extension loading off, defensive
 // mode on, untrusted schema. Errors come back as ImportError naming the file and, where one is
 // involved, the table.
-class NsysDb {
+class ForeignSqliteDb {
 public:
     // Throws ImportError when the file cannot be opened as SQLite.
-    explicit NsysDb(const QString &path);
-    ~NsysDb();
-    NsysDb(const NsysDb &) = delete;
-    NsysDb &operator=(const NsysDb &) = delete;
+    explicit ForeignSqliteDb(const QString &path);
+    ~ForeignSqliteDb();
+    ForeignSqliteDb(const ForeignSqliteDb &) = delete;
+    ForeignSqliteDb &operator=(const ForeignSqliteDb &) = delete;
 
     // A prepared statement over this connection; steps throw ImportError mentioning `table`.
     class Stmt {
     public:
-        Stmt(NsysDb &db, const std::string &sql, std::string_view table);
+        Stmt(ForeignSqliteDb &db, const std::string &sql, std::string_view table);
         ~Stmt();
         Stmt(const Stmt &) = delete;
         Stmt &operator=(const Stmt &) = delete;
@@ -43,7 +43,7 @@ public:
         [[nodiscard]] std::string_view columnName(int col) const;
 
     private:
-        NsysDb &m_db;
+        ForeignSqliteDb &m_db;
         sqlite3_stmt *m_stmt = nullptr;
         std::string m_table;
     };
