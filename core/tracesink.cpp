@@ -734,7 +734,7 @@ void TraceSink::writeTraceRows()
         runKey = QStringLiteral("source:%1").arg(m_sourceId);
         runName = m_traceName;
     }
-    for (const char *suffix : { ".gz", ".json", ".pt.trace" })
+    for (const char *suffix : { ".gz", ".json", ".pt.trace", ".sqlite", ".xplane.pb" })
         if (runName.endsWith(QLatin1String(suffix)))
             runName.chop(qsizetype(strlen(suffix)));
     int64_t runId = 0;
