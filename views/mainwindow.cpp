@@ -586,6 +586,11 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (paths.isEmpty())
         return;
     event->acceptProposedAction();
+    // A workspace dropped on its own is opened, not imported.
+    if (paths.size() == 1 && paths.front().endsWith(QStringLiteral(".plumb")) && QFileInfo(paths.front()).isFile()) {
+        openWorkspace(paths.front());
+        return;
+    }
     importPaths(paths);
 }
 
