@@ -3,6 +3,7 @@
 #include "importcontext.h"
 #include "importerror.h"
 #include "jsonstream.h"
+#include "jsontext.h"
 #include "textnumbers.h"
 #include "timestamp.h"
 #include "tracesink.h"
@@ -139,75 +140,6 @@ void appendMinified(std::string &out, std::string_view raw)
             out.push_back(c);
         }
     }
-}
-
-void appendJsonString(std::string &out, std::string_view s)
-{
-    bool plain = true;
-    for (const char c : s)
-        plain &= c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20;
-    if (plain) {
-        out.push_back('"');
-        out.append(s);
-        out.push_back('"');
-        return;
-    }
-    out.push_back('"');
-    for (const char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out.push_back(c);
-            }
-        }
-    }
-    out.push_back('"');
-}
-
-// Replaces invalid UTF-8 sequences by U+FFFD; returns the number replaced.
-size_t sanitizeUtf8(std::string &s)
-{
-    std::string out;
-    out.reserve(s.size());
-    size_t bad = 0;
-    const auto *p = reinterpret_cast<const unsigned char *>(s.data());
-    const size_t n = s.size();
-    for (size_t i = 0; i < n;) {
-        const unsigned char c = p[i];
-        size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-        bool ok = len > 0 && i + len <= n;
-        for (size_t k = 1; ok && k < len; ++k)
-            ok = (p[i + k] & 0xc0) == 0x80;
-        if (ok && len == 2)
-            ok = c >= 0xc2;
-        if (ok && len == 3) {
-            const uint32_t cp = ((c & 0x0fu) << 12) | ((p[i + 1] & 0x3fu) << 6) | (p[i + 2] & 0x3fu);
-            ok = cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff);
-        }
-        if (ok && len == 4) {
-            const uint32_t cp = ((c & 0x07u) << 18) | ((p[i + 1] & 0x3fu) << 12);
-            ok = cp >= 0x10000 && cp <= 0x10ffff;
-        }
-        if (ok) {
-            out.append(s, i, len);
-            i += len;
-        } else {
-            out += "\xef\xbf\xbd";
-            ++bad;
-            ++i;
-        }
-    }
-    s.swap(out);
-    return bad;
 }
 
 // Decodes a JSON string token's content (without quotes) into UTF-8.

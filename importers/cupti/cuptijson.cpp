@@ -1,5 +1,7 @@
 #include "cuptijson.h"
 
+#include "jsontext.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -86,74 +88,6 @@ namespace {
 
 constexpr size_t kChunkBytes = 1 << 20; // written out whenever the buffer passes this
 constexpr int64_t kGpuSortIndexBase = 5000000; // Kineto's sort index for device processes
-
-// Length of the valid UTF-8 sequence at s[i], 0 when it is not one.
-size_t utf8Length(std::string_view s, size_t i)
-{
-    const auto c = static_cast<unsigned char>(s[i]);
-    size_t n = 0;
-    if (c < 0x80)
-        return 1;
-    if ((c & 0xE0) == 0xC0 && c >= 0xC2)
-        n = 2;
-    else if ((c & 0xF0) == 0xE0)
-        n = 3;
-    else if ((c & 0xF8) == 0xF0 && c <= 0xF4)
-        n = 4;
-    else
-        return 0;
-    if (i + n > s.size())
-        return 0;
-    for (size_t k = 1; k < n; ++k)
-        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
-            return 0;
-    return n;
-}
-
-// A JSON string; bytes that are not UTF-8 become U+FFFD, so one odd name cannot spoil the file.
-void appendJsonString(std::string &out, std::string_view s)
-{
-    out.push_back('"');
-    for (size_t i = 0; i < s.size();) {
-        const char c = s[i];
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out.push_back('\\');
-            out.push_back(c);
-        } else if (u < 0x20) {
-            static const char hex[] = "0123456789abcdef";
-            switch (c) {
-            case '\n':
-                out += "\\n";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            default:
-                out += "\\u00";
-                out.push_back(hex[u >> 4]);
-                out.push_back(hex[u & 15]);
-            }
-        } else if (u >= 0x80) {
-            const size_t n = utf8Length(s, i);
-            if (n == 0) {
-                out += "\\ufffd";
-                ++i;
-            } else {
-                out.append(s.substr(i, n));
-                i += n;
-            }
-            continue;
-        } else {
-            out.push_back(c);
-        }
-        ++i;
-    }
-    out.push_back('"');
-}
 
 template<typename T>
 void appendInt(std::string &out, T v)

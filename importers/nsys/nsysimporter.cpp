@@ -1,5 +1,7 @@
 #include "nsysimporter.h"
 
+#include "jsontext.h"
+
 #include "importcontext.h"
 #include "importerror.h"
 #include "foreignsqlitedb.h"
@@ -169,29 +171,6 @@ std::string_view stripVersionSuffix(std::string_view name)
         if (name[i] < '0' || name[i] > '9')
             return name;
     return name.substr(0, at);
-}
-
-void appendJsonString(std::string &out, std::string_view s)
-{
-    out.push_back('"');
-    for (const char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out.push_back(c);
-            }
-        }
-    }
-    out.push_back('"');
 }
 
 // Compact JSON object, built field by field into a reused buffer.

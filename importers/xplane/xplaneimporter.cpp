@@ -1,5 +1,7 @@
 #include "xplaneimporter.h"
 
+#include "jsontext.h"
+
 #include "importcontext.h"
 #include "importerror.h"
 #include "tracesink.h"
@@ -41,86 +43,6 @@ struct Truncated {
 int64_t floorDiv1000(int64_t v)
 {
     return v >= 0 ? v / 1000 : -((-(v + 1)) / 1000) - 1;
-}
-
-// Length of the valid UTF-8 sequence starting at p[i] (a byte >= 0x80), or 0.
-size_t utf8Sequence(const unsigned char *p, size_t i, size_t n)
-{
-    const unsigned char c = p[i];
-    const size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    bool ok = len > 0 && i + len <= n;
-    for (size_t k = 1; ok && k < len; ++k)
-        ok = (p[i + k] & 0xc0) == 0x80;
-    if (ok && len == 2)
-        ok = c >= 0xc2;
-    if (ok && len == 3) {
-        const uint32_t cp = ((c & 0x0fu) << 12) | ((p[i + 1] & 0x3fu) << 6);
-        ok = cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff);
-    }
-    if (ok && len == 4) {
-        const uint32_t cp = ((c & 0x07u) << 18) | ((p[i + 1] & 0x3fu) << 12);
-        ok = cp >= 0x10000 && cp <= 0x10ffff;
-    }
-    return ok ? len : 0;
-}
-
-bool isUtf8(std::string_view s)
-{
-    const auto *p = reinterpret_cast<const unsigned char *>(s.data());
-    for (size_t i = 0; i < s.size();) {
-        if (p[i] < 0x80) {
-            ++i;
-            continue;
-        }
-        const size_t len = utf8Sequence(p, i, s.size());
-        if (len == 0)
-            return false;
-        i += len;
-    }
-    return true;
-}
-
-// Appends `s` as a JSON string; bytes that are not UTF-8 become U+FFFD.
-void appendJsonString(std::string &out, std::string_view s)
-{
-    out.push_back('"');
-    const auto *p = reinterpret_cast<const unsigned char *>(s.data());
-    const size_t n = s.size();
-    for (size_t i = 0; i < n;) {
-        const unsigned char c = p[i];
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-            size_t j = i + 1;
-            while (j < n && p[j] >= 0x20 && p[j] < 0x80 && p[j] != '"' && p[j] != '\\')
-                ++j;
-            out.append(s.data() + i, j - i);
-            i = j;
-            continue;
-        }
-        if (c < 0x80) {
-            switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default: {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
-                out += buf;
-            }
-            }
-            ++i;
-            continue;
-        }
-        if (const size_t len = utf8Sequence(p, i, n)) {
-            out.append(s.data() + i, len);
-            i += len;
-        } else {
-            out += "\xef\xbf\xbd";
-            ++i;
-        }
-    }
-    out.push_back('"');
 }
 
 template <typename T>
@@ -562,7 +484,7 @@ void Reader::readPlane(const std::string &bytes, int64_t base)
         case 2:
             expect(r, wt, WireReader::LengthDelimited, "an XPlane name that is not a string");
             m_planeName = r.bytes();
-            if (!isUtf8(m_planeName))
+            if (!isValidUtf8(m_planeName))
                 r.fail("an XPlane name that is not UTF-8 text");
             break;
         case 3:

@@ -308,7 +308,7 @@ private slots:
         t.kernels.push_back(k);
         const QString path = write(t);
         const QString all = linesOf(path).join(QLatin1Char('\n'));
-        QVERIFY2(all.contains(QString::fromUtf8("\"name\":\"void f<\\\"q\\\\\\\">(\\u0001\\t) \\ufffd\\ufffd caf\xc3\xa9\"")), qPrintable(all));
+        QVERIFY2(all.contains(QString::fromUtf8("\"name\":\"void f<\\\"q\\\\\\\">(\\u0001\\t) \xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9\"")), qPrintable(all));
         const QString ws = import(path);
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 2);
