@@ -116,6 +116,7 @@ TraceSink::TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId,
     if (m_bulkLoad)
         db.exec(dropSecondaryIndexesSql());
 
+    m_argsIds.reserve(1 << 16); // skips the rehashes of a growing table on args-heavy traces
     m_current = std::make_unique<Batch>();
     m_writer = std::thread([this] { writerLoop(); });
 }
