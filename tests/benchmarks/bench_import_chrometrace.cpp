@@ -7,31 +7,24 @@
 // child process running the real path (ImporterRegistry + registerBuiltinImporters + ImportRunner), so
 // the peak RSS reported is the import's own. Informational: the exit status is 0 whatever the figures.
 
-#include "importerregistry.h"
+#include "benchimport.h"
 #include "importrunner.h"
-#include "builtinimporters.h"
 #include "kinetotracegen.h"
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
-#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-
-#include <unistd.h>
 #include <QTemporaryDir>
 
-#include <sqlite3.h>
-
 #include <cstdio>
-#include <exception>
 #include <string>
 #include <vector>
 
 namespace {
+
+using namespace plumb::bench;
 
 // Targets from DESIGN.md's performance budget.
 constexpr double kTargetMBps = 200;
@@ -39,73 +32,10 @@ constexpr double kTargetEventsPerSec = 700'000;
 constexpr double kTargetPeakRssMB = 300;
 constexpr double kTargetBytesPerEvent = 64;
 
-int64_t readVmHwmKiB()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    // /proc files report size 0: read them whole rather than testing atEnd().
-    const QList<QByteArray> lines = f.readAll().split('\n');
-    for (const QByteArray &line : lines) {
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-    }
-    return -1;
-}
-
-// Child mode: import FILE into WORKSPACE and print one JSON line on stdout.
-int importOnly(const QString &file, const QString &workspace)
-{
-    QJsonObject o;
-    try {
-        plumb::ImporterRegistry reg;
-        plumb::registerBuiltinImporters(reg);
-        plumb::ImportRunner runner(reg, workspace);
-        QElapsedTimer t;
-        t.start();
-        const std::vector<plumb::FileImportResult> results = runner.run({ file });
-        o[QStringLiteral("seconds")] = double(t.nsecsElapsed()) / 1e9;
-        if (!results.empty()) {
-            const plumb::FileImportResult &r = results.front();
-            o[QStringLiteral("status")] = plumb::statusName(r.status);
-            o[QStringLiteral("imported")] = r.status == plumb::FileImportResult::Status::Imported;
-            o[QStringLiteral("message")] = r.message;
-            o[QStringLiteral("records")] = double(r.records);
-            o[QStringLiteral("skipped")] = double(r.skipped);
-            o[QStringLiteral("warnings")] = double(r.warnings);
-        } else {
-            o[QStringLiteral("status")] = QStringLiteral("no result");
-            o[QStringLiteral("imported")] = false;
-        }
-    } catch (const std::exception &e) {
-        o[QStringLiteral("status")] = QStringLiteral("exception");
-        o[QStringLiteral("imported")] = false;
-        o[QStringLiteral("message")] = QString::fromUtf8(e.what());
-    }
-    o[QStringLiteral("vmhwm_kib")] = double(readVmHwmKiB());
-    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
-    std::fflush(stdout);
-    return 0;
-}
-
-int64_t queryCount(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st = nullptr;
-    int64_t v = -1;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
-struct Row {
+// The child's figures (imported, status, message, seconds, rssMB) and the workspace's.
+struct Row : ChildImport {
     int64_t requested = 0;
-    plumb::bench::KinetoTraceStats gen;
-    bool imported = false;
-    QString status;
-    QString message;
-    double seconds = 0;
-    double rssMB = 0;
+    KinetoTraceStats gen;
     int64_t wsBytes = 0;
     int64_t slices = 0, flows = 0, strings = 0, args = 0, tracks = 0, diagnostics = 0;
     [[nodiscard]] double mb() const { return double(gen.uncompressedBytes) / 1e6; }
@@ -113,27 +43,6 @@ struct Row {
     [[nodiscard]] double eps() const { return seconds > 0 ? double(gen.events) / seconds : 0; }
     [[nodiscard]] double bpe() const { return gen.events ? double(wsBytes) / double(gen.events) : 0; }
 };
-
-std::vector<int64_t> parseSizes(const QString &s)
-{
-    std::vector<int64_t> out;
-    for (QString part : s.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        part = part.trimmed();
-        double mult = 1;
-        if (part.endsWith(QLatin1Char('k'), Qt::CaseInsensitive)) {
-            mult = 1e3;
-            part.chop(1);
-        } else if (part.endsWith(QLatin1Char('m'), Qt::CaseInsensitive)) {
-            mult = 1e6;
-            part.chop(1);
-        }
-        bool ok = false;
-        const double v = part.toDouble(&ok);
-        if (ok && v > 0)
-            out.push_back(int64_t(v * mult));
-    }
-    return out;
-}
 
 void usage()
 {
@@ -145,20 +54,24 @@ void usage()
                  "traces and workspaces there instead of a temporary folder.\n");
 }
 
-const char *verdict(bool pass) { return pass ? "PASS" : "MISS"; }
-
 } // namespace
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList args = QCoreApplication::arguments();
-    if (args.size() == 4 && args[1] == QStringLiteral("--import-only"))
-        return importOnly(args[2], args[3]);
+    if (args.size() == 4 && args[1] == QStringLiteral("--import-only")) {
+        ImportOnlyHooks hooks;
+        hooks.addFields = [](QJsonObject &o, const plumb::FileImportResult &r) {
+            o[QStringLiteral("skipped")] = double(r.skipped);
+            o[QStringLiteral("warnings")] = double(r.warnings);
+        };
+        return importOnly(args[2], args[3], hooks);
+    }
 
     std::vector<int64_t> sizes { 1'000'000, 5'000'000 };
     QString keep;
-    plumb::bench::KinetoTraceOptions base;
+    KinetoTraceOptions base;
     for (int i = 1; i < args.size(); ++i) {
         const QString &a = args[i];
         const bool hasNext = i + 1 < args.size();
@@ -203,58 +116,36 @@ int main(int argc, char **argv)
     for (const int64_t n : sizes) {
         Row row;
         row.requested = n;
-        plumb::bench::KinetoTraceOptions o = base;
+        KinetoTraceOptions o = base;
         o.events = n;
         const QString stem = QDir(dir).filePath(QStringLiteral("bench_%1").arg(n));
         const QString trace = stem + (o.gzip ? QStringLiteral(".json.gz") : QStringLiteral(".json"));
         const QString ws = stem + QStringLiteral(".plumb");
-        for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
-            QFile::remove(ws + suffix);
+        removeWorkspace(ws);
 
         std::fprintf(stderr, "generating %s ...\n", qPrintable(trace));
         std::string error;
-        if (!plumb::bench::writeKinetoTrace(trace.toStdString(), o, &row.gen, &error)) {
+        if (!writeKinetoTrace(trace.toStdString(), o, &row.gen, &error)) {
             std::fprintf(stderr, "bench_import_chrometrace: %s\n", error.c_str());
             return 1;
         }
-        // Let the freshly written trace reach the disk first, so that the import does not compete with
-        // the kernel's write-back of the generator's output (a user's trace is at rest).
-        ::sync();
         std::fprintf(stderr, "importing %lld events (%.1f MB) ...\n", static_cast<long long>(row.gen.events), row.mb());
-
-        QProcess child;
-        child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        child.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--import-only"), trace, ws });
-        if (!child.waitForStarted(-1) || !child.waitForFinished(-1)) {
-            std::fprintf(stderr, "bench_import_chrometrace: import child failed to run\n");
+        if (!runImportChild("bench_import_chrometrace", trace, ws, &row)) // sync()s, then imports
             return 1;
-        }
-        const QList<QByteArray> lines = child.readAllStandardOutput().trimmed().split('\n');
-        const QJsonObject res = QJsonDocument::fromJson(lines.value(lines.size() - 1)).object();
-        if (child.exitStatus() != QProcess::NormalExit || res.isEmpty()) {
-            row.status = QStringLiteral("crashed");
-            row.message = QStringLiteral("exit code %1").arg(child.exitCode());
-        } else {
-            row.imported = res.value(QStringLiteral("imported")).toBool();
-            row.status = res.value(QStringLiteral("status")).toString();
-            row.message = res.value(QStringLiteral("message")).toString();
-            row.seconds = res.value(QStringLiteral("seconds")).toDouble();
-            row.rssMB = res.value(QStringLiteral("vmhwm_kib")).toDouble() / 1024.0;
-        }
 
         // Workspace size once the WAL is folded in, and what landed in it.
-        sqlite3 *db = nullptr;
-        if (QFileInfo::exists(ws) && sqlite3_open_v2(ws.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK) {
-            sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
-            row.slices = queryCount(db, "SELECT count(*) FROM slice");
-            row.flows = queryCount(db, "SELECT count(*) FROM flow");
-            row.strings = queryCount(db, "SELECT count(*) FROM string");
-            row.args = queryCount(db, "SELECT count(*) FROM args");
-            row.tracks = queryCount(db, "SELECT count(*) FROM track");
-            row.diagnostics = queryCount(db, "SELECT count(*) FROM diagnostic");
+        {
+            const CheckpointedWorkspace db(ws);
+            if (db.isOpen()) {
+                row.slices = db.count("SELECT count(*) FROM slice");
+                row.flows = db.count("SELECT count(*) FROM flow");
+                row.strings = db.count("SELECT count(*) FROM string");
+                row.args = db.count("SELECT count(*) FROM args");
+                row.tracks = db.count("SELECT count(*) FROM track");
+                row.diagnostics = db.count("SELECT count(*) FROM diagnostic");
+            }
         }
-        sqlite3_close(db);
-        row.wsBytes = QFileInfo(ws).size() + QFileInfo(ws + QStringLiteral("-wal")).size();
+        row.wsBytes = workspaceBytes(ws);
         rows.push_back(row);
 
         if (keep.isEmpty())

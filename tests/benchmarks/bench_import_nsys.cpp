@@ -8,78 +8,30 @@
 // running the real path (ImporterRegistry + registerBuiltinImporters + ImportRunner), so the peak RSS
 // reported is the import's own. Informational: the exit status is 0 whatever the figures.
 
-#include "builtinimporters.h"
-#include "importerregistry.h"
+#include "benchimport.h"
 #include "importrunner.h"
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <exception>
 #include <random>
 #include <string>
 #include <vector>
 
 namespace {
 
+using namespace plumb::bench;
+
 constexpr double kTargetRowsPerSec = 1'000'000;
-
-int64_t readVmHwmKiB()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> lines = f.readAll().split('\n');
-    for (const QByteArray &line : lines)
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-    return -1;
-}
-
-int importOnly(const QString &file, const QString &workspace)
-{
-    QJsonObject o;
-    try {
-        plumb::ImporterRegistry reg;
-        plumb::registerBuiltinImporters(reg);
-        plumb::ImportRunner runner(reg, workspace);
-        QElapsedTimer t;
-        t.start();
-        const std::vector<plumb::FileImportResult> results = runner.run({ file });
-        o[QStringLiteral("seconds")] = double(t.nsecsElapsed()) / 1e9;
-        if (!results.empty()) {
-            const plumb::FileImportResult &r = results.front();
-            o[QStringLiteral("status")] = plumb::statusName(r.status);
-            o[QStringLiteral("imported")] = r.status == plumb::FileImportResult::Status::Imported;
-            o[QStringLiteral("format")] = r.format;
-            o[QStringLiteral("message")] = r.message;
-            o[QStringLiteral("records")] = double(r.records);
-        } else {
-            o[QStringLiteral("status")] = QStringLiteral("no result");
-            o[QStringLiteral("imported")] = false;
-        }
-    } catch (const std::exception &e) {
-        o[QStringLiteral("status")] = QStringLiteral("exception");
-        o[QStringLiteral("imported")] = false;
-        o[QStringLiteral("message")] = QString::fromUtf8(e.what());
-    }
-    o[QStringLiteral("vmhwm_kib")] = double(readVmHwmKiB());
-    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
-    std::fflush(stdout);
-    return 0;
-}
 
 // ---- synthetic export ---------------------------------------------------------------------------
 
@@ -289,46 +241,12 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
 
 // ---- driver -------------------------------------------------------------------------------------
 
-struct Row {
+// The child's figures (imported, status, message, format, seconds, rssMB) and the workspace's.
+struct Row : ChildImport {
     GenStats gen;
-    bool imported = false;
-    QString status, message, format;
-    double seconds = 0;
-    double rssMB = 0;
     int64_t slices = 0, kernels = 0, wsBytes = 0;
     [[nodiscard]] double rowsPerSec() const { return seconds > 0 ? double(gen.rows) / seconds : 0; }
 };
-
-std::vector<int64_t> parseSizes(const QString &s)
-{
-    std::vector<int64_t> out;
-    for (QString part : s.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        part = part.trimmed();
-        double mult = 1;
-        if (part.endsWith(QLatin1Char('k'), Qt::CaseInsensitive)) {
-            mult = 1e3;
-            part.chop(1);
-        } else if (part.endsWith(QLatin1Char('m'), Qt::CaseInsensitive)) {
-            mult = 1e6;
-            part.chop(1);
-        }
-        bool ok = false;
-        const double v = part.toDouble(&ok);
-        if (ok && v > 0)
-            out.push_back(int64_t(v * mult));
-    }
-    return out;
-}
-
-int64_t queryCount(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st = nullptr;
-    int64_t v = -1;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
 
 void usage()
 {
@@ -343,8 +261,13 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList args = QCoreApplication::arguments();
-    if (args.size() == 4 && args[1] == QStringLiteral("--import-only"))
-        return importOnly(args[2], args[3]);
+    if (args.size() == 4 && args[1] == QStringLiteral("--import-only")) {
+        ImportOnlyHooks hooks;
+        hooks.addFields = [](QJsonObject &o, const plumb::FileImportResult &r) {
+            o[QStringLiteral("format")] = r.format;
+        };
+        return importOnly(args[2], args[3], hooks);
+    }
 
     std::vector<int64_t> sizes { 1'000'000, 3'000'000 };
     QString keep;
@@ -381,45 +304,25 @@ int main(int argc, char **argv)
         const QString stem = QDir(dir).filePath(QStringLiteral("nsys_%1").arg(n));
         const QString file = stem + QStringLiteral(".sqlite");
         const QString ws = stem + QStringLiteral(".plumb");
-        for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
-            QFile::remove(ws + suffix);
+        removeWorkspace(ws);
         std::fprintf(stderr, "generating %s ...\n", qPrintable(file));
         std::string error;
         if (!writeExport(file.toStdString(), n, row.gen, error)) {
             std::fprintf(stderr, "bench_import_nsys: %s\n", error.c_str());
             return 1;
         }
-        ::sync();
         std::fprintf(stderr, "importing %lld rows (%.1f MB) ...\n", static_cast<long long>(row.gen.rows),
                      double(row.gen.fileBytes) / 1e6);
-        QProcess child;
-        child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        child.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--import-only"), file, ws });
-        if (!child.waitForStarted(-1) || !child.waitForFinished(-1)) {
-            std::fprintf(stderr, "bench_import_nsys: import child failed to run\n");
+        if (!runImportChild("bench_import_nsys", file, ws, &row)) // sync()s, then imports
             return 1;
+        {
+            const CheckpointedWorkspace db(ws);
+            if (db.isOpen()) {
+                row.slices = db.count("SELECT count(*) FROM slice");
+                row.kernels = db.count("SELECT kernel_count FROM trace");
+            }
         }
-        const QList<QByteArray> lines = child.readAllStandardOutput().trimmed().split('\n');
-        const QJsonObject res = QJsonDocument::fromJson(lines.value(lines.size() - 1)).object();
-        if (child.exitStatus() != QProcess::NormalExit || res.isEmpty()) {
-            row.status = QStringLiteral("crashed");
-            row.message = QStringLiteral("exit code %1").arg(child.exitCode());
-        } else {
-            row.imported = res.value(QStringLiteral("imported")).toBool();
-            row.status = res.value(QStringLiteral("status")).toString();
-            row.format = res.value(QStringLiteral("format")).toString();
-            row.message = res.value(QStringLiteral("message")).toString();
-            row.seconds = res.value(QStringLiteral("seconds")).toDouble();
-            row.rssMB = res.value(QStringLiteral("vmhwm_kib")).toDouble() / 1024.0;
-        }
-        sqlite3 *db = nullptr;
-        if (QFileInfo::exists(ws) && sqlite3_open_v2(ws.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK) {
-            sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
-            row.slices = queryCount(db, "SELECT count(*) FROM slice");
-            row.kernels = queryCount(db, "SELECT kernel_count FROM trace");
-        }
-        sqlite3_close(db);
-        row.wsBytes = QFileInfo(ws).size();
+        row.wsBytes = workspaceBytes(ws);
         rows.push_back(row);
         if (keep.isEmpty()) {
             QFile::remove(file);

@@ -15,9 +15,8 @@
 // memcpy with memcpy_details text), a "TensorFlow Ops" line mirroring the kernels and a "Steps"
 // line. About 4 events per launch; epoch timestamps; 8 % of GPU ops are copies.
 
-#include "builtinimporters.h"
+#include "benchimport.h"
 #include "importerregistry.h"
-#include "importrunner.h"
 #include "xplane.pb.h"
 #include "xplaneimporter.h"
 
@@ -25,28 +24,24 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
-#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
-
-#include <sqlite3.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <exception>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace {
+
+using namespace plumb::bench;
 
 namespace xp = plumb::xplane;
 
@@ -58,54 +53,6 @@ constexpr int kHostThreads = 8;
 constexpr int kGpus = 2;
 constexpr int64_t kT0Ns = 1'700'000'000'000'000'000; // epoch ns
 constexpr int64_t kLaunchesPerStep = 2000;
-
-int64_t readVmHwmKiB()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> lines = f.readAll().split('\n');
-    for (const QByteArray &line : lines) {
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-    }
-    return -1;
-}
-
-// Child mode: import FILE into WORKSPACE and print one JSON line on stdout.
-int importOnly(const QString &file, const QString &workspace)
-{
-    QJsonObject o;
-    try {
-        plumb::ImporterRegistry reg;
-        plumb::registerBuiltinImporters(reg);
-        if (!reg.byId(QStringLiteral("xplane")))
-            reg.add(std::make_unique<plumb::XPlaneImporter>());
-        plumb::ImportRunner runner(reg, workspace);
-        QElapsedTimer t;
-        t.start();
-        const std::vector<plumb::FileImportResult> results = runner.run({ file });
-        o[QStringLiteral("seconds")] = double(t.nsecsElapsed()) / 1e9;
-        if (!results.empty()) {
-            const plumb::FileImportResult &r = results.front();
-            o[QStringLiteral("status")] = plumb::statusName(r.status);
-            o[QStringLiteral("imported")] = r.status == plumb::FileImportResult::Status::Imported;
-            o[QStringLiteral("message")] = r.message;
-            o[QStringLiteral("records")] = double(r.records);
-        } else {
-            o[QStringLiteral("status")] = QStringLiteral("no result");
-            o[QStringLiteral("imported")] = false;
-        }
-    } catch (const std::exception &e) {
-        o[QStringLiteral("status")] = QStringLiteral("exception");
-        o[QStringLiteral("imported")] = false;
-        o[QStringLiteral("message")] = QString::fromUtf8(e.what());
-    }
-    o[QStringLiteral("vmhwm_kib")] = double(readVmHwmKiB());
-    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
-    std::fflush(stdout);
-    return 0;
-}
 
 // Metadata tables of one plane, filled as names are first used.
 class PlaneMeta {
@@ -354,47 +301,14 @@ bool writeProfile(const std::string &path, int64_t events, uint64_t seed, GenSta
     return true;
 }
 
-int64_t queryCount(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st = nullptr;
-    int64_t v = -1;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
-struct Row {
+// The child's figures (imported, status, message, seconds, rssMB) and the workspace's.
+struct Row : ChildImport {
     GenStats gen;
-    bool imported = false;
-    QString status, message;
-    double seconds = 0, rssMB = 0;
     int64_t wsBytes = 0, slices = 0, strings = 0, args = 0, kernels = 0;
     [[nodiscard]] double mb() const { return double(gen.bytes) / 1e6; }
     [[nodiscard]] double mbps() const { return seconds > 0 ? mb() / seconds : 0; }
     [[nodiscard]] double eps() const { return seconds > 0 ? double(gen.events) / seconds : 0; }
 };
-
-std::vector<int64_t> parseSizes(const QString &s)
-{
-    std::vector<int64_t> out;
-    for (QString part : s.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        part = part.trimmed();
-        double mult = 1;
-        if (part.endsWith(QLatin1Char('k'), Qt::CaseInsensitive)) {
-            mult = 1e3;
-            part.chop(1);
-        } else if (part.endsWith(QLatin1Char('m'), Qt::CaseInsensitive)) {
-            mult = 1e6;
-            part.chop(1);
-        }
-        bool ok = false;
-        const double v = part.toDouble(&ok);
-        if (ok && v > 0)
-            out.push_back(int64_t(v * mult));
-    }
-    return out;
-}
 
 void usage()
 {
@@ -403,16 +317,20 @@ void usage()
                          "a child process; prints throughput and peak RSS against the targets.\n");
 }
 
-const char *verdict(bool pass) { return pass ? "PASS" : "MISS"; }
-
 } // namespace
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList args = QCoreApplication::arguments();
-    if (args.size() == 4 && args[1] == QStringLiteral("--import-only"))
-        return importOnly(args[2], args[3]);
+    if (args.size() == 4 && args[1] == QStringLiteral("--import-only")) {
+        ImportOnlyHooks hooks;
+        hooks.addImporters = [](plumb::ImporterRegistry &reg) {
+            if (!reg.byId(QStringLiteral("xplane")))
+                reg.add(std::make_unique<plumb::XPlaneImporter>());
+        };
+        return importOnly(args[2], args[3], hooks);
+    }
 
     std::vector<int64_t> sizes { 1'000'000, 2'000'000 };
     QString keep;
@@ -458,46 +376,26 @@ int main(int argc, char **argv)
         const QString stem = QDir(dir).filePath(QStringLiteral("bench_%1").arg(n));
         const QString profile = stem + QStringLiteral(".xplane.pb");
         const QString ws = stem + QStringLiteral(".plumb");
-        for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
-            QFile::remove(ws + suffix);
+        removeWorkspace(ws);
         std::fprintf(stderr, "generating %s ...\n", qPrintable(profile));
         std::string error;
         if (!writeProfile(profile.toStdString(), n, seed, &row.gen, &error)) {
             std::fprintf(stderr, "bench_import_xplane: %s\n", error.c_str());
             return 1;
         }
-        ::sync();
         std::fprintf(stderr, "importing %lld events (%.1f MB) ...\n", static_cast<long long>(row.gen.events), row.mb());
-
-        QProcess child;
-        child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        child.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--import-only"), profile, ws });
-        if (!child.waitForStarted(-1) || !child.waitForFinished(-1)) {
-            std::fprintf(stderr, "bench_import_xplane: import child failed to run\n");
+        if (!runImportChild("bench_import_xplane", profile, ws, &row)) // sync()s, then imports
             return 1;
+        {
+            const CheckpointedWorkspace db(ws);
+            if (db.isOpen()) {
+                row.slices = db.count("SELECT count(*) FROM slice");
+                row.strings = db.count("SELECT count(*) FROM string");
+                row.args = db.count("SELECT count(*) FROM args");
+                row.kernels = db.count("SELECT kernel_count FROM trace");
+            }
         }
-        const QList<QByteArray> lines = child.readAllStandardOutput().trimmed().split('\n');
-        const QJsonObject res = QJsonDocument::fromJson(lines.value(lines.size() - 1)).object();
-        if (child.exitStatus() != QProcess::NormalExit || res.isEmpty()) {
-            row.status = QStringLiteral("crashed");
-            row.message = QStringLiteral("exit code %1").arg(child.exitCode());
-        } else {
-            row.imported = res.value(QStringLiteral("imported")).toBool();
-            row.status = res.value(QStringLiteral("status")).toString();
-            row.message = res.value(QStringLiteral("message")).toString();
-            row.seconds = res.value(QStringLiteral("seconds")).toDouble();
-            row.rssMB = res.value(QStringLiteral("vmhwm_kib")).toDouble() / 1024.0;
-        }
-        sqlite3 *db = nullptr;
-        if (QFileInfo::exists(ws) && sqlite3_open_v2(ws.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK) {
-            sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
-            row.slices = queryCount(db, "SELECT count(*) FROM slice");
-            row.strings = queryCount(db, "SELECT count(*) FROM string");
-            row.args = queryCount(db, "SELECT count(*) FROM args");
-            row.kernels = queryCount(db, "SELECT kernel_count FROM trace");
-        }
-        sqlite3_close(db);
-        row.wsBytes = QFileInfo(ws).size() + QFileInfo(ws + QStringLiteral("-wal")).size();
+        row.wsBytes = workspaceBytes(ws);
         rows.push_back(row);
         if (keep.isEmpty())
             QFile::remove(profile);
