@@ -3,6 +3,7 @@
 
 #include "builtinimporters.h"
 #include "contenthash.h"
+#include "goldens.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "schema.h"
@@ -45,21 +46,6 @@ QString writeTrace(const QString &path, int n, int seed = 0)
     }
     f.write("]}\n");
     return path;
-}
-
-// Row counts of every table: "the workspace is exactly as before" in one comparable value.
-QString tableCounts(const QString &wsPath)
-{
-    Workspace ws(wsPath, Workspace::Role::Reader);
-    QStringList out;
-    SqliteStmt tables(ws.db(), "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-    std::vector<std::string> names;
-    while (tables.step())
-        names.emplace_back(tables.columnView(0));
-    for (const auto &name : names)
-        out << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(
-            ws.db().queryInt("SELECT count(*) FROM \"" + name + "\""));
-    return out.join(QLatin1Char(' '));
 }
 
 } // namespace

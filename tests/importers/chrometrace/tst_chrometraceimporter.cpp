@@ -3,6 +3,7 @@
 // (then review the diff: a golden is only as good as the reading of it).
 
 #include "builtinimporters.h"
+#include "goldens.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "inputfile.h"
@@ -17,44 +18,6 @@
 using namespace plumb;
 
 namespace {
-
-QString csvOf(SqliteDb &db, const char *sql)
-{
-    SqliteStmt st(db, sql);
-    QStringList lines;
-    QStringList header;
-    for (int c = 0; c < st.columnCount(); ++c)
-        header << st.columnName(c);
-    lines << header.join(QLatin1Char(','));
-    while (st.step()) {
-        QStringList cells;
-        for (int c = 0; c < st.columnCount(); ++c) {
-            QString v = st.columnIsNull(c) ? QString() : st.columnText(c);
-            if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')))
-                v = QLatin1Char('"') + v.replace(QStringLiteral("\""), QStringLiteral("\"\"")) + QLatin1Char('"');
-            cells << v;
-        }
-        lines << cells.join(QLatin1Char(','));
-    }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
-}
-
-void compareGolden(const QString &actual, const QString &goldenPath)
-{
-    if (qEnvironmentVariableIsSet("PLUMB_UPDATE_GOLDENS")) {
-        QFile out(goldenPath);
-        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        out.write(actual.toUtf8());
-        return;
-    }
-    QFile in(goldenPath);
-    QVERIFY2(in.open(QIODevice::ReadOnly), qPrintable(QStringLiteral("missing golden ") + goldenPath));
-    const QString expected = QString::fromUtf8(in.readAll());
-    if (actual != expected) {
-        qWarning().noquote() << "actual:\n" << actual << "\nexpected:\n" << expected;
-        QFAIL(qPrintable(QStringLiteral("differs from ") + goldenPath));
-    }
-}
 
 // Slices with their track, in a stable order; args rendered as stored.
 const char *kSlicesSql =

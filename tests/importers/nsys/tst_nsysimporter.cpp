@@ -4,6 +4,7 @@
 // Set PLUMB_UPDATE_GOLDENS=1 to rewrite the CSVs, then review the diff by eye.
 
 #include "builtinimporters.h"
+#include "goldens.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "inputfile.h"
@@ -25,44 +26,6 @@
 using namespace plumb;
 
 namespace {
-
-QString csvOf(SqliteDb &db, const char *sql)
-{
-    SqliteStmt st(db, sql);
-    QStringList lines;
-    QStringList header;
-    for (int c = 0; c < st.columnCount(); ++c)
-        header << st.columnName(c);
-    lines << header.join(QLatin1Char(','));
-    while (st.step()) {
-        QStringList cells;
-        for (int c = 0; c < st.columnCount(); ++c) {
-            QString v = st.columnIsNull(c) ? QString() : st.columnText(c);
-            if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')))
-                v = QLatin1Char('"') + v.replace(QStringLiteral("\""), QStringLiteral("\"\"")) + QLatin1Char('"');
-            cells << v;
-        }
-        lines << cells.join(QLatin1Char(','));
-    }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
-}
-
-void compareGolden(const QString &actual, const QString &goldenPath)
-{
-    if (qEnvironmentVariableIsSet("PLUMB_UPDATE_GOLDENS")) {
-        QFile out(goldenPath);
-        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        out.write(actual.toUtf8());
-        return;
-    }
-    QFile in(goldenPath);
-    QVERIFY2(in.open(QIODevice::ReadOnly), qPrintable(QStringLiteral("missing golden ") + goldenPath));
-    const QString expected = QString::fromUtf8(in.readAll());
-    if (actual != expected) {
-        qWarning().noquote() << "actual:\n" << actual << "\nexpected:\n" << expected;
-        QFAIL(qPrintable(QStringLiteral("differs from ") + goldenPath));
-    }
-}
 
 const char *kSlicesSql =
     "SELECT p.label AS pid, k.label AS tid, k.kind, k.name AS track, k.stream, s.ts, s.dur, s.depth, "
@@ -89,21 +52,6 @@ QString fixture(const QString &name)
 QString realExport()
 {
     return QStringLiteral(PLUMB_SHARED_DATA "/traces/nsys/cloverleaf_nsys2024.5.sqlite");
-}
-
-// Row counts of every table: "the workspace is exactly as before" in one comparable value.
-QString tableCounts(const QString &wsPath)
-{
-    Workspace ws(wsPath, Workspace::Role::Reader);
-    QStringList out;
-    SqliteStmt tables(ws.db(), "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-    std::vector<std::string> names;
-    while (tables.step())
-        names.emplace_back(tables.columnView(0));
-    for (const auto &name : names)
-        out << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(
-            ws.db().queryInt("SELECT count(*) FROM \"" + name + "\""));
-    return out.join(QLatin1Char(' '));
 }
 
 QByteArray sha1Of(const QString &path)

@@ -4,6 +4,7 @@
 // real TensorFlow profile's per-line counts come from data/xplane_counts.py, an independent decoder.
 
 #include "builtinimporters.h"
+#include "goldens.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "inputfile.h"
@@ -20,49 +21,12 @@ using namespace plumb;
 
 namespace {
 
-QString csvOf(SqliteDb &db, const char *sql)
-{
-    SqliteStmt st(db, sql);
-    QStringList lines;
-    QStringList header;
-    for (int c = 0; c < st.columnCount(); ++c)
-        header << st.columnName(c);
-    lines << header.join(QLatin1Char(','));
-    while (st.step()) {
-        QStringList cells;
-        for (int c = 0; c < st.columnCount(); ++c) {
-            QString v = st.columnIsNull(c) ? QString() : st.columnText(c);
-            if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')))
-                v = QLatin1Char('"') + v.replace(QStringLiteral("\""), QStringLiteral("\"\"")) + QLatin1Char('"');
-            cells << v;
-        }
-        lines << cells.join(QLatin1Char(','));
-    }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
-}
-
 QString readText(const QString &path)
 {
     QFile in(path);
     if (!in.open(QIODevice::ReadOnly))
         return {};
     return QString::fromUtf8(in.readAll());
-}
-
-void compareGolden(const QString &actual, const QString &goldenPath)
-{
-    if (qEnvironmentVariableIsSet("PLUMB_UPDATE_GOLDENS")) {
-        QFile out(goldenPath);
-        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        out.write(actual.toUtf8());
-        return;
-    }
-    QVERIFY2(QFile::exists(goldenPath), qPrintable(QStringLiteral("missing golden ") + goldenPath));
-    const QString expected = readText(goldenPath);
-    if (actual != expected) {
-        qWarning().noquote() << "actual:\n" << actual << "\nexpected:\n" << expected;
-        QFAIL(qPrintable(QStringLiteral("differs from ") + goldenPath));
-    }
 }
 
 const char *kSlicesSql =
