@@ -272,6 +272,9 @@ private:
     void skip(const char *code, int64_t offset, const QString &message);
     QString at(int64_t offset) const { return QStringLiteral("byte %1").arg(offset); }
     int64_t flowKey(std::string_view raw);
+    // The event's args as compact JSON, interned; with `promote`, the per-event ids go into its
+    // columns instead (correlation, External id, Sequence number, Ev Idx, Record function id).
+    int64_t internArgs(const Event &e, SliceFields *promote);
     const ArgField *arg(const Event &e, std::string_view key) const
     {
         for (const auto &a : e.args)
@@ -759,6 +762,43 @@ int64_t Reader::trackFor(const Label &pid, const Label &tid)
     return m_lastTrack;
 }
 
+int64_t Reader::internArgs(const Event &e, SliceFields *promote)
+{
+    m_argsJson.clear();
+    for (const auto &a : e.args) {
+        if (promote && a.kind == ArgKind::Int) {
+            int64_t *column = nullptr;
+            if (a.key == "correlation")
+                column = &promote->corr;
+            else if (a.key == "External id" || a.key == "external id")
+                column = &promote->extId;
+            else if (a.key == "Sequence number")
+                column = &promote->seqNr;
+            else if (a.key == "Ev Idx" || a.key == "Profiler Event Index")
+                column = &promote->evIdx;
+            else if (a.key == "Record function id")
+                column = &promote->rfId;
+            if (column) {
+                if (auto v = toInt(a.raw)) {
+                    *column = *v;
+                    continue;
+                }
+            }
+        }
+        m_argsJson.push_back(m_argsJson.empty() ? '{' : ',');
+        appendJsonString(m_argsJson, a.key);
+        m_argsJson.push_back(':');
+        if (a.kind == ArgKind::Container)
+            appendMinified(m_argsJson, a.raw);
+        else
+            m_argsJson.append(a.raw);
+    }
+    if (m_argsJson.empty())
+        return kNoValue;
+    m_argsJson.push_back('}');
+    return m_sink.internArgs(m_argsJson);
+}
+
 int64_t Reader::flowKey(std::string_view raw)
 {
     if (auto v = toInt(raw))
@@ -862,45 +902,12 @@ void Reader::dispatch(Event &e, int64_t offset)
                                              "duration 0."));
             }
         }
-        // Args: promote per-event ids to columns, the rest becomes compact JSON.
-        m_argsJson.clear();
+        f.argsId = internArgs(e, &f);
         int64_t device = kNoValue, stream = kNoValue;
-        for (const auto &a : e.args) {
-            int64_t *promoted = nullptr;
-            if (a.key == "correlation")
-                promoted = &f.corr;
-            else if (a.key == "External id" || a.key == "external id")
-                promoted = &f.extId;
-            else if (a.key == "Sequence number")
-                promoted = &f.seqNr;
-            else if (a.key == "Ev Idx" || a.key == "Profiler Event Index")
-                promoted = &f.evIdx;
-            else if (a.key == "Record function id")
-                promoted = &f.rfId;
-            if (a.kind == ArgKind::Int) {
-                if (a.key == "device")
-                    device = toInt(a.raw).value_or(kNoValue);
-                else if (a.key == "stream")
-                    stream = toInt(a.raw).value_or(kNoValue);
-            }
-            if (promoted && a.kind == ArgKind::Int) {
-                if (auto v = toInt(a.raw)) {
-                    *promoted = *v;
-                    continue;
-                }
-            }
-            m_argsJson.push_back(m_argsJson.empty() ? '{' : ',');
-            appendJsonString(m_argsJson, a.key);
-            m_argsJson.push_back(':');
-            if (a.kind == ArgKind::Container)
-                appendMinified(m_argsJson, a.raw);
-            else
-                m_argsJson.append(a.raw);
-        }
-        if (!m_argsJson.empty()) {
-            m_argsJson.push_back('}');
-            f.argsId = m_sink.internArgs(m_argsJson);
-        }
+        if (const ArgField *a = arg(e, "device"); a && a->kind == ArgKind::Int)
+            device = toInt(a->raw).value_or(kNoValue);
+        if (const ArgField *a = arg(e, "stream"); a && a->kind == ArgKind::Int)
+            stream = toInt(a->raw).value_or(kNoValue);
         if (isGpuClass(cls) || cls == CatClass::Runtime) {
             // Kineto writes a thread's CUDA calls, and a stream's annotations, in their own sections
             // after the ops they belong with; on companion tracks each stays in time order.
@@ -968,23 +975,7 @@ void Reader::dispatch(Event &e, int64_t offset)
     }
     case 'E': {
         const int64_t track = trackFor(e.pid, e.tid);
-        int64_t argsId = kNoValue;
-        if (!e.args.empty()) {
-            m_argsJson = "{";
-            for (const auto &a : e.args) {
-                if (m_argsJson.size() > 1)
-                    m_argsJson.push_back(',');
-                appendJsonString(m_argsJson, a.key);
-                m_argsJson.push_back(':');
-                if (a.kind == ArgKind::Container)
-                    appendMinified(m_argsJson, a.raw);
-                else
-                    m_argsJson.append(a.raw);
-            }
-            m_argsJson.push_back('}');
-            argsId = m_sink.internArgs(m_argsJson);
-        }
-        if (!m_sink.endSlice(track, *ts, argsId))
+        if (!m_sink.endSlice(track, *ts, internArgs(e, nullptr)))
             skip("unmatched-end", offset,
                  QStringLiteral("An E (end) event has no open B event on its thread; it was skipped."));
         return;
