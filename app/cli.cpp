@@ -38,8 +38,11 @@ constexpr const char *kUsage =
     "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
     "                      then quit\n"
     "\n"
-    "Exit status: 0 on success; 1 when a file failed, was not recognised or nothing could be read;\n"
-    "2 on a usage error.\n";
+    "Formats, recognised by content: PyTorch profiler / Chrome trace JSON (.json, .json.gz), Nsight\n"
+    "Systems SQLite exports, TensorFlow/JAX XPlane (.xplane.pb); folders are walked.\n"
+    "\n"
+    "Exit status: 0 on success; 1 when a file failed or was cancelled, when none of the files given\n"
+    "could be recognised, or when the workspace cannot be used; 2 on a usage error.\n";
 
 struct Args {
     QString command;
