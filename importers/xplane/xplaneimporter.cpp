@@ -399,8 +399,6 @@ private:
     int64_t m_namedPlanes = 0;
     int64_t m_events = 0;
     int64_t m_sinceCheckpoint = 0;
-    std::vector<int64_t> m_hostCorr; // correlation ids of CUDA API calls
-    std::vector<int64_t> m_gpuCorr;  // correlation ids of GPU ops
     std::string m_planesJson;        // "planes" of the trace metadata
     std::vector<std::string> m_errors, m_warnings, m_hostnames;
 
@@ -968,8 +966,6 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
             ++m_sink.stats().gpuOps;
             if (cat == Cat::Kernel)
                 ++m_sink.stats().kernels;
-            if (f.corr != kNoValue)
-                m_gpuCorr.push_back(f.corr);
             break;
         }
         case LineKind::Derived: f.catId = derivedCat; break;
@@ -980,7 +976,6 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
                 if (apiTrack == kNoValue)
                     apiTrack = m_sink.companionTrack(track, TrackKind::CudaApi);
                 target = apiTrack;
-                m_hostCorr.push_back(f.corr);
             } else {
                 f.catId = m_catIds[size_t(meta.pythonName ? Cat::Python : Cat::CpuOp)];
             }
@@ -992,14 +987,7 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
 
 void Reader::finishSpace()
 {
-    // Launch -> GPU op links are slice.corr itself: count the GPU ops whose launch is in the file.
-    std::sort(m_hostCorr.begin(), m_hostCorr.end());
-    m_hostCorr.erase(std::unique(m_hostCorr.begin(), m_hostCorr.end()), m_hostCorr.end());
-    int64_t linked = 0;
-    for (const int64_t c : m_gpuCorr)
-        linked += std::binary_search(m_hostCorr.begin(), m_hostCorr.end(), c);
-    m_sink.addCorrelationFlows(linked);
-
+    // Launch -> GPU op links are slice.corr itself; XPlane has no flow events to count.
     const TraceStats &st = m_sink.stats();
     if (st.startNs != INT64_MAX && st.startNs >= kEpochMinNs && st.startNs < kEpochMaxNs)
         m_sink.setBaseTimeNs(0); // slice.ts is already wall-clock time
