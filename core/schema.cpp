@@ -186,9 +186,16 @@ std::string_view dropSecondaryIndexesSql()
     return kDropSecondaryIndexes;
 }
 
+// The longest slice of each track bounds how far before a time window a slice overlapping it can
+// start, so the timeline reads a window as one range scan of the (track, ts) key.
+static constexpr std::string_view kMigration3 = R"sql(
+ALTER TABLE track ADD COLUMN max_dur_ns INTEGER NOT NULL DEFAULT 0;
+UPDATE track SET max_dur_ns = coalesce((SELECT max(dur) FROM slice WHERE slice.track_id = track.id), 0);
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
-    static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes };
+    static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes, kMigration3 };
     return migrations;
 }
 

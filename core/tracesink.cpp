@@ -353,6 +353,7 @@ void TraceSink::emitSlice(int64_t track, TrackState &s, const SliceFields &f, in
                                            f.extId, f.seqNr, f.evIdx, f.rfId, f.argsId });
     ++s.sliceCount;
     s.maxDepth = std::max(s.maxDepth, depth);
+    s.maxDurNs = std::max(s.maxDurNs, f.durNs);
     ++m_stats.slices;
     m_stats.startNs = std::min(m_stats.startNs, f.tsNs);
     m_stats.endNs = std::max(m_stats.endNs, f.tsNs + f.durNs);
@@ -797,7 +798,7 @@ void TraceSink::writeTraceRows()
     }
 
     SqliteStmt track(m_db, "INSERT INTO track(id, trace_id, process_id, kind, tid, label, name, stream, "
-                           "sort_index, slice_count, max_depth) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+                           "sort_index, slice_count, max_depth, max_dur_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     for (size_t i = 0; i < m_tracks.size(); ++i) {
         const auto &t = m_tracks[i];
         track.bind(1, m_trackBase + int64_t(i)).bind(2, m_traceId);
@@ -814,7 +815,7 @@ void TraceSink::writeTraceRows()
             track.bind(7, std::string_view(t.name));
         bindNullable(track, 8, t.stream);
         bindNullable(track, 9, t.sortIndex);
-        track.bind(10, t.sliceCount).bind(11, t.maxDepth);
+        track.bind(10, t.sliceCount).bind(11, t.maxDepth).bind(12, t.maxDurNs);
         track.run();
     }
 }

@@ -186,6 +186,7 @@ private:
         int64_t lastDur = 0;
         int64_t sliceCount = 0;
         int64_t maxDepth = 0;
+        int64_t maxDurNs = 0;
         bool unsorted = false;
     };
     struct FlowEnd {

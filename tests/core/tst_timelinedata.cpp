@@ -1,0 +1,114 @@
+// The timeline's read side: track order with companion tracks, and window queries that fold runs of
+// slices narrower than the minimum width.
+
+#include "builtinimporters.h"
+#include "importerregistry.h"
+#include "importrunner.h"
+#include "timelinedata.h"
+#include "workspace.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace plumb;
+
+class TestTimelineData : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    QString m_ws;
+    QList<TimelineTrack> m_tracks;
+
+    const TimelineTrack &track(const QString &name) const
+    {
+        for (const auto &t : m_tracks)
+            if (t.name == name)
+                return t;
+        qFatal("no track %s", qPrintable(name));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        // One thread: a 100 µs parent holding 1000 slices of 10 ns every 20 ns, then a 50 µs slice.
+        QByteArray json = "{\"traceEvents\": [\n"
+                          "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}},\n"
+                          "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"tid\":0,\"args\":{\"labels\":\"GPU 0\"}},\n"
+                          "{\"ph\":\"X\",\"name\":\"parent\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100}";
+        for (int i = 0; i < 1000; ++i)
+            json += QStringLiteral(",\n{\"ph\":\"X\",\"name\":\"tiny\",\"pid\":1,\"tid\":1,\"ts\":%1,\"dur\":0.010}")
+                        .arg(1.0 + i * 0.02, 0, 'f', 3)
+                        .toUtf8();
+        json += ",\n{\"ph\":\"X\",\"name\":\"big\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":50}"
+                ",\n{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+                "\"ts\":210,\"dur\":5,\"args\":{\"correlation\":1}}"
+                ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":220,\"dur\":10,"
+                "\"args\":{\"correlation\":1,\"stream\":7}}"
+                ",\n{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"step\",\"pid\":0,\"tid\":7,\"ts\":215,"
+                "\"dur\":30}"
+                ",\n{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":0,\"args\":{\"allocated\":1}}"
+                ",\n{\"ph\":\"i\",\"s\":\"g\",\"name\":\"mark\",\"pid\":1,\"tid\":1,\"ts\":5}\n]}\n";
+        const QString path = m_tmp.filePath(QStringLiteral("t.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(json);
+        f.close();
+        ImporterRegistry registry;
+        registerBuiltinImporters(registry);
+        m_ws = m_tmp.filePath(QStringLiteral("w.plumb"));
+        ImportRunner runner(registry, m_ws);
+        QCOMPARE(int(runner.run({ path }).at(0).status), int(FileImportResult::Status::Imported));
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        m_tracks = timelineTracks(ws, 1);
+    }
+
+    void trackOrder()
+    {
+        QStringList names;
+        for (const auto &t : m_tracks)
+            names << t.name;
+        QCOMPARE(names, QStringList({ QStringLiteral("main"), QStringLiteral("CUDA API"), QStringLiteral("Memory allocated"),
+                                      QStringLiteral("Stream 7"), QStringLiteral("Annotations"),
+                                      QStringLiteral("Global instants") }));
+        QCOMPARE(track(QStringLiteral("CUDA API")).parentTrackId, track(QStringLiteral("main")).id);
+        QCOMPARE(track(QStringLiteral("Annotations")).parentTrackId, track(QStringLiteral("Stream 7")).id);
+        QCOMPARE(track(QStringLiteral("Stream 7")).processName, QStringLiteral("GPU 0"));
+        QCOMPARE(track(QStringLiteral("main")).maxDurNs, Q_INT64_C(100000));
+    }
+
+    void foldsNarrowRuns()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const auto slices = drawSlices(ws, track(QStringLiteral("main")), 0, 300000, 1000);
+        QCOMPARE(slices.size(), size_t(3));
+        int64_t folded = 0;
+        for (const auto &s : slices) {
+            if (s.count > 1) {
+                folded = s.count;
+                QCOMPARE(s.depth, 1);
+                QCOMPARE(s.startNs, Q_INT64_C(1000));
+                QCOMPARE(s.endNs, Q_INT64_C(1000) + 999 * 20 + 10);
+            }
+        }
+        QCOMPARE(folded, Q_INT64_C(1000));
+        // Zoomed in enough, every slice is its own entry.
+        QCOMPARE(drawSlices(ws, track(QStringLiteral("main")), 0, 300000, 1).size(), size_t(1002));
+    }
+
+    // A slice that starts before the window and reaches into it is drawn; one that ended is not.
+    void windowFindsEnclosingSlices()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const auto slices = drawSlices(ws, track(QStringLiteral("main")), 50000, 60000, 1000);
+        QCOMPARE(slices.size(), size_t(1));
+        QCOMPARE(slices[0].startNs, Q_INT64_C(0));
+        QCOMPARE(slices[0].endNs, Q_INT64_C(100000));
+        QCOMPARE(drawSlices(ws, track(QStringLiteral("main")), 150000, 160000, 1000).size(), size_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimelineData)
+#include "tst_timelinedata.moc"
