@@ -85,8 +85,11 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
     const QStringList files = expand(paths);
     std::vector<FileImportResult> results;
     int64_t totalBytes = 0, doneBytes = 0;
-    for (const QString &f : files)
-        totalBytes += QFileInfo(f).size();
+    std::vector<int64_t> fileBytes; // sizes on disk, for progress over all files
+    for (const QString &f : files) {
+        fileBytes.push_back(QFileInfo(f).size());
+        totalBytes += fileBytes.back();
+    }
 
     QElapsedTimer sinceProgress;
     sinceProgress.start();
@@ -99,8 +102,8 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
         p.fileIndex = index;
         p.fileCount = int(files.size());
         p.fraction = fraction;
-        const double fileBytes = index < files.size() ? double(QFileInfo(files[index]).size()) : 0;
-        p.overall = totalBytes > 0 ? (double(doneBytes) + fraction * fileBytes) / double(totalBytes) : 1.0;
+        const double current = index < files.size() ? double(fileBytes[size_t(index)]) : 0;
+        p.overall = totalBytes > 0 ? (double(doneBytes) + fraction * current) / double(totalBytes) : 1.0;
         m_progress(p);
     };
 

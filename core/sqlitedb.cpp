@@ -92,11 +92,6 @@ int64_t SqliteDb::queryInt(std::string_view sql, int64_t fallback)
     return fallback;
 }
 
-QString SqliteDb::errorMessage() const
-{
-    return QString::fromUtf8(sqlite3_errmsg(m_db));
-}
-
 SqliteStmt::SqliteStmt(SqliteDb &db, std::string_view sql)
     : m_db(db.handle())
 {
@@ -152,12 +147,6 @@ SqliteStmt &SqliteStmt::bind(int index, const QString &value)
     return *this;
 }
 
-SqliteStmt &SqliteStmt::bindBlob(int index, const void *data, int size)
-{
-    sqlite3_bind_blob(m_stmt, index, data, size, SQLITE_TRANSIENT);
-    return *this;
-}
-
 SqliteStmt &SqliteStmt::bindNull(int index)
 {
     sqlite3_bind_null(m_stmt, index);
@@ -197,11 +186,6 @@ void SqliteStmt::resetKeepBindings()
 int64_t SqliteStmt::columnInt(int col) const
 {
     return sqlite3_column_int64(m_stmt, col);
-}
-
-double SqliteStmt::columnDouble(int col) const
-{
-    return sqlite3_column_double(m_stmt, col);
 }
 
 QString SqliteStmt::columnText(int col) const

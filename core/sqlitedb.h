@@ -43,7 +43,6 @@ public:
     void exec(std::string_view sql);
     // First column of the first row as int64, or `fallback` when there is no row or it is NULL.
     [[nodiscard]] int64_t queryInt(std::string_view sql, int64_t fallback = 0);
-    [[nodiscard]] QString errorMessage() const;
 
 private:
     sqlite3 *m_db = nullptr;
@@ -66,13 +65,7 @@ public:
     SqliteStmt &bind(int index, double value);
     SqliteStmt &bind(int index, std::string_view utf8);
     SqliteStmt &bind(int index, const QString &value);
-    SqliteStmt &bindBlob(int index, const void *data, int size);
     SqliteStmt &bindNull(int index);
-    // Binds NULL when `present` is false.
-    SqliteStmt &bindOptional(int index, bool present, int64_t value)
-    {
-        return present ? bind(index, value) : bindNull(index);
-    }
 
     // Steps once: true when a row is available, false when done. Throws SqlError.
     bool step();
@@ -83,7 +76,6 @@ public:
     void resetKeepBindings();
 
     [[nodiscard]] int64_t columnInt(int col) const;
-    [[nodiscard]] double columnDouble(int col) const;
     [[nodiscard]] QString columnText(int col) const;
     [[nodiscard]] std::string_view columnView(int col) const;
     [[nodiscard]] bool columnIsNull(int col) const;

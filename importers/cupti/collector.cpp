@@ -108,6 +108,18 @@ uint32_t apiName(Collector &c, CUpti_CallbackDomain domain, CUpti_CallbackId cbi
     return id;
 }
 
+// The fields every CUPTI GPU-operation record (kernel, memcpy, memset) has under the same names.
+template<typename Record>
+void fillGpuOp(GpuOp &op, const Record *r)
+{
+    op.startNs = r->start;
+    op.endNs = r->end;
+    op.deviceId = r->deviceId;
+    op.contextId = r->contextId;
+    op.streamId = r->streamId;
+    op.correlationId = r->correlationId;
+}
+
 // Copies one record into the compact structs. Caller holds dataMutex.
 void keep(Collector &c, const CUpti_Activity *record)
 {
@@ -117,12 +129,7 @@ void keep(Collector &c, const CUpti_Activity *record)
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const auto *r = reinterpret_cast<const CUpti_ActivityKernel10 *>(record);
         KernelOp k;
-        k.startNs = r->start;
-        k.endNs = r->end;
-        k.deviceId = r->deviceId;
-        k.contextId = r->contextId;
-        k.streamId = r->streamId;
-        k.correlationId = r->correlationId;
+        fillGpuOp(k, r);
         k.grid[0] = r->gridX;
         k.grid[1] = r->gridY;
         k.grid[2] = r->gridZ;
@@ -139,13 +146,8 @@ void keep(Collector &c, const CUpti_Activity *record)
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const auto *r = reinterpret_cast<const CUpti_ActivityMemcpy6 *>(record);
         MemcpyOp m;
-        m.startNs = r->start;
-        m.endNs = r->end;
+        fillGpuOp(m, r);
         m.bytes = r->bytes;
-        m.deviceId = r->deviceId;
-        m.contextId = r->contextId;
-        m.streamId = r->streamId;
-        m.correlationId = r->correlationId;
         m.copyKind = r->copyKind;
         m.srcKind = r->srcKind;
         m.dstKind = r->dstKind;
@@ -156,13 +158,8 @@ void keep(Collector &c, const CUpti_Activity *record)
     case CUPTI_ACTIVITY_KIND_MEMSET: {
         const auto *r = reinterpret_cast<const CUpti_ActivityMemset4 *>(record);
         MemsetOp m;
-        m.startNs = r->start;
-        m.endNs = r->end;
+        fillGpuOp(m, r);
         m.bytes = r->bytes;
-        m.deviceId = r->deviceId;
-        m.contextId = r->contextId;
-        m.streamId = r->streamId;
-        m.correlationId = r->correlationId;
         m.value = r->value;
         m.memoryKind = r->memoryKind;
         m.async = (r->flags & CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC) != 0;

@@ -47,13 +47,18 @@ struct ApiCall {
     ApiDomain domain = ApiDomain::Runtime;
 };
 
-struct KernelOp {
+// What every GPU operation record has: when, where (device, context, stream) and the correlation id
+// of the API call that queued it.
+struct GpuOp {
     uint64_t startNs = 0;
     uint64_t endNs = 0;
     uint32_t deviceId = 0;
     uint32_t contextId = 0;
     uint32_t streamId = 0;
     uint32_t correlationId = 0;
+};
+
+struct KernelOp : GpuOp {
     int32_t grid[3] = { 0, 0, 0 };
     int32_t block[3] = { 0, 0, 0 };
     int32_t staticSharedMemory = 0; // bytes per block
@@ -63,28 +68,16 @@ struct KernelOp {
 };
 
 // CUpti_ActivityMemcpyKind and CUpti_ActivityMemoryKind values, kept as the raw numbers.
-struct MemcpyOp {
-    uint64_t startNs = 0;
-    uint64_t endNs = 0;
+struct MemcpyOp : GpuOp {
     uint64_t bytes = 0;
-    uint32_t deviceId = 0;
-    uint32_t contextId = 0;
-    uint32_t streamId = 0;
-    uint32_t correlationId = 0;
     uint8_t copyKind = 0;
     uint8_t srcKind = 0;
     uint8_t dstKind = 0;
     bool async = false;
 };
 
-struct MemsetOp {
-    uint64_t startNs = 0;
-    uint64_t endNs = 0;
+struct MemsetOp : GpuOp {
     uint64_t bytes = 0;
-    uint32_t deviceId = 0;
-    uint32_t contextId = 0;
-    uint32_t streamId = 0;
-    uint32_t correlationId = 0;
     uint32_t value = 0;
     uint16_t memoryKind = 0;
     bool async = false;

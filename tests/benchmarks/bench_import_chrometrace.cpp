@@ -100,17 +100,9 @@ int main(int argc, char **argv)
     }
 
     QTemporaryDir tmp;
-    QString dir = keep;
-    if (dir.isEmpty()) {
-        if (!tmp.isValid()) {
-            std::fprintf(stderr, "bench_import_chrometrace: cannot create a temporary folder\n");
-            return 1;
-        }
-        dir = tmp.path();
-    } else if (!QDir().mkpath(dir)) {
-        std::fprintf(stderr, "bench_import_chrometrace: cannot create %s\n", qPrintable(dir));
+    const QString dir = workFolder("bench_import_chrometrace", keep, tmp);
+    if (dir.isEmpty())
         return 1;
-    }
 
     std::vector<Row> rows;
     for (const int64_t n : sizes) {

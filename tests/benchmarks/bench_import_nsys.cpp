@@ -292,11 +292,9 @@ int main(int argc, char **argv)
         return 2;
     }
     QTemporaryDir tmp;
-    QString dir = keep.isEmpty() ? tmp.path() : keep;
-    if (dir.isEmpty() || !QDir().mkpath(dir)) {
-        std::fprintf(stderr, "bench_import_nsys: cannot create a working folder\n");
+    const QString dir = workFolder("bench_import_nsys", keep, tmp);
+    if (dir.isEmpty())
         return 1;
-    }
 
     std::vector<Row> rows;
     for (const int64_t n : sizes) {

@@ -18,7 +18,6 @@
 #include "benchimport.h"
 #include "importerregistry.h"
 #include "xplane.pb.h"
-#include "xplaneimporter.h"
 
 #include "kineto_kernel_names.inc"
 
@@ -324,12 +323,7 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const QStringList args = QCoreApplication::arguments();
     if (args.size() == 4 && args[1] == QStringLiteral("--import-only")) {
-        ImportOnlyHooks hooks;
-        hooks.addImporters = [](plumb::ImporterRegistry &reg) {
-            if (!reg.byId(QStringLiteral("xplane")))
-                reg.add(std::make_unique<plumb::XPlaneImporter>());
-        };
-        return importOnly(args[2], args[3], hooks);
+        return importOnly(args[2], args[3], {});
     }
 
     std::vector<int64_t> sizes { 1'000'000, 2'000'000 };
@@ -358,17 +352,9 @@ int main(int argc, char **argv)
         return 2;
     }
     QTemporaryDir tmp;
-    QString dir = keep;
-    if (dir.isEmpty()) {
-        if (!tmp.isValid()) {
-            std::fprintf(stderr, "bench_import_xplane: cannot create a temporary folder\n");
-            return 1;
-        }
-        dir = tmp.path();
-    } else if (!QDir().mkpath(dir)) {
-        std::fprintf(stderr, "bench_import_xplane: cannot create %s\n", qPrintable(dir));
+    const QString dir = workFolder("bench_import_xplane", keep, tmp);
+    if (dir.isEmpty())
         return 1;
-    }
 
     std::vector<Row> rows;
     for (const int64_t n : sizes) {

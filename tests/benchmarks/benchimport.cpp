@@ -5,6 +5,7 @@
 #include "importrunner.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -19,6 +20,16 @@
 #include <exception>
 
 namespace plumb::bench {
+
+QString workFolder(const char *tool, const QString &keep, const QTemporaryDir &tmp)
+{
+    const QString dir = keep.isEmpty() ? (tmp.isValid() ? tmp.path() : QString()) : keep;
+    if (dir.isEmpty() || !QDir().mkpath(dir)) {
+        std::fprintf(stderr, "%s: cannot create the working folder %s\n", tool, qPrintable(dir));
+        return {};
+    }
+    return dir;
+}
 
 int64_t readVmHwmKiB()
 {
@@ -40,8 +51,6 @@ int importOnly(const QString &file, const QString &workspace, const ImportOnlyHo
     try {
         plumb::ImporterRegistry reg;
         plumb::registerBuiltinImporters(reg);
-        if (hooks.addImporters)
-            hooks.addImporters(reg);
         plumb::ImportRunner runner(reg, workspace);
         QElapsedTimer t;
         t.start();

@@ -5,6 +5,7 @@
 // workspace afterwards, and parsing size lists.
 
 #include <QString>
+#include <QTemporaryDir>
 
 #include <cstdint>
 #include <functional>
@@ -20,12 +21,14 @@ struct FileImportResult;
 
 namespace plumb::bench {
 
+// The folder generated inputs go to: `keep` (created if needed), else `tmp`. Empty, after a message on
+// stderr naming `tool`, when neither can be made.
+[[nodiscard]] QString workFolder(const char *tool, const QString &keep, const QTemporaryDir &tmp);
+
 // Peak resident set size of this process (VmHWM in /proc/self/status), in KiB; -1 if unknown.
 [[nodiscard]] int64_t readVmHwmKiB();
 
 struct ImportOnlyHooks {
-    // Called after registerBuiltinImporters(), to add importers the build does not register itself.
-    std::function<void(plumb::ImporterRegistry &)> addImporters;
     // Called with the JSON line's object once the common fields of an import result are set.
     std::function<void(QJsonObject &, const plumb::FileImportResult &)> addFields;
 };

@@ -8,7 +8,6 @@
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "inputfile.h"
-#include "nsysimporter.h"
 #include "sqlitedb.h"
 #include "workspace.h"
 
@@ -127,8 +126,6 @@ private slots:
     void initTestCase()
     {
         registerBuiltinImporters(m_registry);
-        if (!m_registry.byId(QStringLiteral("nsys")))
-            m_registry.add(std::make_unique<NsysImporter>()); // before registerBuiltinImporters() lists it
         QVERIFY(m_tmp.isValid());
     }
 

@@ -10,7 +10,6 @@
 #include "inputfile.h"
 #include "sqlitedb.h"
 #include "workspace.h"
-#include "xplaneimporter.h"
 
 #include <QDir>
 #include <QFile>
@@ -89,9 +88,6 @@ private slots:
     void initTestCase()
     {
         registerBuiltinImporters(m_registry);
-        // Until builtinimporters.cpp lists it (a file several importers touch), register it here.
-        if (!m_registry.byId(QStringLiteral("xplane")))
-            m_registry.add(std::make_unique<XPlaneImporter>());
         QVERIFY(m_tmp.isValid());
     }
 
