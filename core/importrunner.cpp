@@ -124,7 +124,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
         }
         report(QStringLiteral("Reading %1").arg(name), i, 0, true);
 
-        const QByteArray head = InputFile::peek(path, kSniffBytes);
+        const QByteArray head = info.isReadable() ? InputFile::peek(path, kSniffBytes) : QByteArray();
         const Importer *importer = info.isReadable() ? m_registry.find(head, name) : nullptr;
         if (!info.isReadable()) {
             r.status = Status::Failed;
