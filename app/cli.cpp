@@ -4,6 +4,7 @@
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "sqlitedb.h"
+#include "textformat.h"
 #include "workspace.h"
 #include "workspacereader.h"
 
@@ -93,17 +94,6 @@ void out(const QString &s)
 void err(const QString &s)
 {
     std::fputs(QString(QStringLiteral("plumb: ") + s + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
-}
-
-QString humanBytes(int64_t b)
-{
-    if (b >= 1LL << 30)
-        return QString::number(double(b) / double(1LL << 30), 'f', 2) + QStringLiteral(" GiB");
-    if (b >= 1LL << 20)
-        return QString::number(double(b) / double(1LL << 20), 'f', 1) + QStringLiteral(" MiB");
-    if (b >= 1LL << 10)
-        return QString::number(double(b) / double(1LL << 10), 'f', 1) + QStringLiteral(" KiB");
-    return QString::number(b) + QStringLiteral(" B");
 }
 
 int runImport(const Args &a)
@@ -276,7 +266,7 @@ int runLs(const Args &a)
             return 0;
         }
         out(QStringLiteral("Workspace %1 (%2, schema %3)\n\n")
-                .arg(summary.path, humanBytes(summary.fileBytes))
+                .arg(summary.path, text::bytes(summary.fileBytes))
                 .arg(summary.schemaVersion));
         if (runs.isEmpty())
             out(QStringLiteral("No runs yet: plumb import PATH... adds traces.\n"));
@@ -301,7 +291,7 @@ int runLs(const Args &a)
         for (const auto &s : sources) {
             out(QStringLiteral("  %1  %2  %3  %4  %5  %6 records%7%8\n")
                     .arg(s.id)
-                    .arg(s.name, s.format, humanBytes(s.sizeBytes), s.status)
+                    .arg(s.name, s.format, text::bytes(s.sizeBytes), s.status)
                     .arg(s.events)
                     .arg(s.skipped ? QStringLiteral(", %1 skipped").arg(s.skipped) : QString())
                     .arg(s.diagnostics ? QStringLiteral(", %1 diagnostics").arg(s.diagnostics) : QString()));

@@ -66,6 +66,10 @@ Workspace::Workspace(const QString &path, Role role)
     } else if (version == 0 && m_db.queryInt("SELECT count(*) FROM sqlite_master") > 0) {
         throw SqlError(QStringLiteral("%1 is an SQLite file but not a Plumb workspace").arg(path),
                        SQLITE_NOTADB);
+    } else if (version > 0 && version < currentSchemaVersion()) {
+        // A workspace from an older build: readers query today's schema, so upgrade it first
+        // through a short-lived writer connection.
+        Workspace upgrade(path, Role::Writer);
     }
 }
 

@@ -96,6 +96,20 @@ private slots:
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM run WHERE name = 'old run'"), 1);
     }
 
+    // Opening an older workspace just to read it upgrades it too: readers query today's schema.
+    void readerUpgradesOlderWorkspace()
+    {
+        const QString path = freshPath();
+        {
+            SqliteDb db(path, SqliteDb::OpenMode::ReadWriteCreate);
+            db.exec(schemaMigrations().at(0));
+            db.exec("PRAGMA user_version = 1");
+        }
+        Workspace ws(path, Workspace::Role::Reader);
+        QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM pragma_table_info('track') WHERE name = 'max_dur_ns'"), 1);
+    }
+
     void refusesForeignAndNewerFiles()
     {
         const QString foreign = freshPath();

@@ -6,7 +6,7 @@
 
 namespace plumb::text {
 
-// Display strings shared by the models and panels. Numbers are formatted here only for display;
+// Display strings shared by the window and the command line. Numbers are formatted here only for display;
 // models sort on the raw values (SortRole), never on these strings.
 
 // 1536 -> "1.5 KiB"
