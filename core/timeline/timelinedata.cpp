@@ -151,7 +151,7 @@ std::vector<DrawSlice> drawSlices(Workspace &ws, const TimelineTrack &track, int
             open.resize(depth + 1);
             active.resize(depth + 1, false);
         }
-        const DrawSlice slice { ts, ts + dur, int(depth), st.columnInt(3), st.columnInt(4), 1 };
+        const DrawSlice slice { ts, ts + dur, int(depth), st.columnInt(3), 1 };
         if (dur >= minWidthNs) {
             flush(depth);
             out.push_back(slice);

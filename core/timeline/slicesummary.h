@@ -1,0 +1,83 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace plumb {
+
+class SqliteDb;
+
+// Level-of-detail summaries of slice tracks, stored in the workspace at import time (table
+// slice_lod), so that a timeline frame costs pixels, not events.
+//
+// Level L cuts time into buckets of 2^L ns (bucket b = [b*2^L, (b+1)*2^L), floor division on slice.ts),
+// and kTileBuckets consecutive buckets make a tile, the unit stored and fetched. For each (bucket,
+// depth) a summary keeps the number of slices starting there, the earliest start, the latest end,
+// and the last slice to start (time, duration, name). When the bucket is no wider than the minimum
+// visible width, a slice at least that wide is necessarily the last one of its bucket and depth (the
+// slices of a depth do not overlap), so drawing from the summary shows every visible slice exactly.
+//
+// Every tile in which a slice starts has a row. A tile stores its buckets only when that halves
+// what a reader fetches (summaries <= slices / 2); otherwise the row says "read the slices", which
+// are then few. Every row also stores its carry-out: per depth, the slice that starts in or before
+// the tile and ends after it, so a window starting anywhere finds the slices reaching into it
+// without scanning back.
+//
+// Levels run from a little below the track's mean slice spacing up to the level where the whole
+// track is one tile.
+
+struct SliceSummary {
+    int64_t bucket = 0;
+    int depth = 0;
+    int64_t count = 0;
+    int64_t minStartNs = 0;   // trace time (slice.ts)
+    int64_t maxEndNs = 0;
+    int64_t lastTsNs = 0;     // the last slice starting in the bucket
+    int64_t lastDurNs = 0;
+    int64_t lastNameId = 0;
+
+    friend bool operator==(const SliceSummary &, const SliceSummary &) = default;
+};
+
+struct CarrySlice {
+    int depth = 0;
+    int64_t tsNs = 0;
+    int64_t durNs = 0;
+    int64_t nameId = 0;
+
+    friend bool operator==(const CarrySlice &, const CarrySlice &) = default;
+};
+
+struct SummaryTile {
+    int level = 0;
+    int64_t tile = 0;
+    bool hasBuckets = false;             // false: read the tile's slices instead
+    int64_t sliceCount = 0;              // slices starting in the tile
+    std::vector<CarrySlice> carryOut;    // by depth
+    std::vector<SliceSummary> buckets;   // by (depth, bucket); empty unless hasBuckets
+};
+
+// Builds the summaries of every slice track of the trace (replacing any it had). Runs inside the
+// caller's transaction; one ordered scan of each track.
+void buildSliceSummaries(SqliteDb &db, int64_t traceId);
+// Builds them for every trace that has none (workspaces written before summaries existed).
+void buildMissingSliceSummaries(SqliteDb &db);
+
+// The levels stored for a track: [lowest, highest], or {-1, -1} when none.
+struct SummaryLevels {
+    int lowest = -1;
+    int highest = -1;
+};
+[[nodiscard]] SummaryLevels summaryLevels(SqliteDb &db, int64_t trackId);
+
+// The stored tiles of one level of a track with tile index in [firstTile, lastTile].
+[[nodiscard]] std::vector<SummaryTile> summaryTiles(SqliteDb &db, int64_t trackId, int level, int64_t firstTile,
+                                                    int64_t lastTile);
+// The last stored tile of a level before `tile` (for its carry-out), if any.
+[[nodiscard]] bool summaryTileBefore(SqliteDb &db, int64_t trackId, int level, int64_t tile, SummaryTile &out);
+
+// Serialisation of a tile's payload (exposed for tests).
+[[nodiscard]] std::vector<unsigned char> encodeSummaryTile(const SummaryTile &tile);
+[[nodiscard]] SummaryTile decodeSummaryTile(int level, int64_t tile, const unsigned char *data, size_t size);
+
+} // namespace plumb
