@@ -193,9 +193,25 @@ ALTER TABLE track ADD COLUMN max_dur_ns INTEGER NOT NULL DEFAULT 0;
 UPDATE track SET max_dur_ns = coalesce((SELECT max(dur) FROM slice WHERE slice.track_id = track.id), 0);
 )sql";
 
+// Level-of-detail summaries of slice tracks for the timeline (see core/timeline/slicesummary.h):
+// one row per (track, level, tile) in which a slice starts; data = the encoded tile. Tracks get
+// lod_origin_ns, the start of their bucket 0, when summarised. Workspace::migrate() builds them
+// for the traces already there.
+static constexpr std::string_view kMigration4 = R"sql(
+CREATE TABLE slice_lod(
+    track_id    INTEGER NOT NULL,
+    level       INTEGER NOT NULL,       -- buckets of 2^level ns
+    tile        INTEGER NOT NULL,       -- buckets [tile*1024, (tile+1)*1024)
+    data        BLOB NOT NULL,
+    PRIMARY KEY(track_id, level, tile)
+);
+ALTER TABLE track ADD COLUMN lod_origin_ns INTEGER;
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
-    static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes, kMigration3 };
+    static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes, kMigration3,
+                                                              kMigration4 };
     return migrations;
 }
 

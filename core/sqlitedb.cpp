@@ -200,6 +200,18 @@ std::string_view SqliteStmt::columnView(int col) const
     return text ? std::string_view(text, size_t(sqlite3_column_bytes(m_stmt, col))) : std::string_view();
 }
 
+std::string_view SqliteStmt::columnBlob(int col) const
+{
+    const auto *data = static_cast<const char *>(sqlite3_column_blob(m_stmt, col));
+    return data ? std::string_view(data, size_t(sqlite3_column_bytes(m_stmt, col))) : std::string_view();
+}
+
+SqliteStmt &SqliteStmt::bindBlob(int index, const void *data, size_t size)
+{
+    sqlite3_bind_blob64(m_stmt, index, data, sqlite3_uint64(size), SQLITE_TRANSIENT);
+    return *this;
+}
+
 bool SqliteStmt::columnIsNull(int col) const
 {
     return sqlite3_column_type(m_stmt, col) == SQLITE_NULL;

@@ -66,6 +66,7 @@ public:
     SqliteStmt &bind(int index, std::string_view utf8);
     SqliteStmt &bind(int index, const QString &value);
     SqliteStmt &bindNull(int index);
+    SqliteStmt &bindBlob(int index, const void *data, size_t size);
 
     // Steps once: true when a row is available, false when done. Throws SqlError.
     bool step();
@@ -79,6 +80,8 @@ public:
     [[nodiscard]] QString columnText(int col) const;
     [[nodiscard]] std::string_view columnView(int col) const;
     [[nodiscard]] bool columnIsNull(int col) const;
+    // Bytes of a BLOB column, valid until the next step() or reset.
+    [[nodiscard]] std::string_view columnBlob(int col) const;
     [[nodiscard]] int columnCount() const;
     [[nodiscard]] QString columnName(int col) const;
 

@@ -2,6 +2,7 @@
 
 #include "diagnosticlog.h"
 #include "schema.h"
+#include "slicesummary.h"
 #include "sqlitedb.h"
 #include "textnumbers.h"
 
@@ -645,6 +646,7 @@ void TraceSink::finish()
     }
     repairDepths();
     writeTraceRows();
+    buildSliceSummaries(m_db, m_traceId);
     storeNextId(m_db, "next_slice_id", m_nextSliceId);
     storeNextId(m_db, "next_counter_id", m_nextCounterId);
     if (m_bulkLoad)

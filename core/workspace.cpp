@@ -1,6 +1,7 @@
 #include "workspace.h"
 
 #include "schema.h"
+#include "slicesummary.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -91,6 +92,9 @@ QString Workspace::defaultPath()
     return dir + QStringLiteral("/Plumb/default.plumb");
 }
 
+// The schema version that added slice_lod: workspaces from before get their summaries built.
+static constexpr int kSliceSummariesVersion = 4;
+
 void Workspace::migrate(SqliteDb &db)
 {
     const auto &migrations = schemaMigrations();
@@ -98,9 +102,12 @@ void Workspace::migrate(SqliteDb &db)
     if (version == 0 && db.queryInt("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") > 0)
         throw SqlError(QStringLiteral("%1 is an SQLite file but not a Plumb workspace").arg(db.path()),
                        SQLITE_NOTADB);
+    const int from = version;
     for (; version < int(migrations.size()); ++version) {
         SqliteTransaction tx(db);
         db.exec(migrations[size_t(version)]);
+        if (version + 1 == kSliceSummariesVersion && from > 0)
+            buildMissingSliceSummaries(db);
         db.exec("PRAGMA user_version = " + std::to_string(version + 1));
         tx.commit();
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -10,8 +11,8 @@ class SqliteDb;
 // Level-of-detail summaries of slice tracks, stored in the workspace at import time (table
 // slice_lod), so that a timeline frame costs pixels, not events.
 //
-// Level L cuts time into buckets of 2^L ns (bucket b = [b*2^L, (b+1)*2^L), floor division on slice.ts),
-// and kTileBuckets consecutive buckets make a tile, the unit stored and fetched. For each (bucket,
+// Level L cuts time into buckets of 2^L ns counted from the track's origin (its first slice: bucket
+// b = [origin + b*2^L, origin + (b+1)*2^L)), and kTileBuckets consecutive buckets make a tile, the unit stored and fetched. For each (bucket,
 // depth) a summary keeps the number of slices starting there, the earliest start, the latest end,
 // and the last slice to start (time, duration, name). When the bucket is no wider than the minimum
 // visible width, a slice at least that wide is necessarily the last one of its bucket and depth (the
@@ -24,7 +25,12 @@ class SqliteDb;
 // without scanning back.
 //
 // Levels run from a little below the track's mean slice spacing up to the level where the whole
-// track is one tile.
+// track is one tile. Tracks with fewer than kMinSummarisedSlices slices have none: reading them
+// raw is cheap.
+
+constexpr int64_t kMinSummarisedSlices = 2048;
+constexpr int kTileShift = 10;
+constexpr int64_t kTileBuckets = int64_t(1) << kTileShift;
 
 struct SliceSummary {
     int64_t bucket = 0;
@@ -63,21 +69,30 @@ void buildSliceSummaries(SqliteDb &db, int64_t traceId);
 // Builds them for every trace that has none (workspaces written before summaries existed).
 void buildMissingSliceSummaries(SqliteDb &db);
 
-// The levels stored for a track: [lowest, highest], or {-1, -1} when none.
+// The levels stored for a track: [lowest, highest] and the origin of their buckets; lowest = -1
+// when the track has none.
 struct SummaryLevels {
     int lowest = -1;
     int highest = -1;
+    int64_t originNs = 0;   // trace time of bucket 0's start
+    [[nodiscard]] bool isEmpty() const { return lowest < 0; }
+    // Tile index of trace time tNs at `level`, and the first trace time of a tile.
+    [[nodiscard]] int64_t tileOf(int level, int64_t tNs) const { return (tNs - originNs) >> (level + kTileShift); }
+    [[nodiscard]] int64_t tileStartNs(int level, int64_t tile) const { return originNs + (tile << (level + kTileShift)); }
+    [[nodiscard]] int64_t bucketStartNs(int level, int64_t bucket) const { return originNs + (bucket << level); }
 };
 [[nodiscard]] SummaryLevels summaryLevels(SqliteDb &db, int64_t trackId);
 
-// The stored tiles of one level of a track with tile index in [firstTile, lastTile].
-[[nodiscard]] std::vector<SummaryTile> summaryTiles(SqliteDb &db, int64_t trackId, int level, int64_t firstTile,
-                                                    int64_t lastTile);
+// The stored tiles of one level of a track with tile index in [firstTile, lastTile], in tile order.
+[[nodiscard]] std::vector<SummaryTile> summaryTiles(SqliteDb &db, int64_t trackId, const SummaryLevels &levels,
+                                                    int level, int64_t firstTile, int64_t lastTile);
 // The last stored tile of a level before `tile` (for its carry-out), if any.
-[[nodiscard]] bool summaryTileBefore(SqliteDb &db, int64_t trackId, int level, int64_t tile, SummaryTile &out);
+[[nodiscard]] bool summaryTileBefore(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level,
+                                     int64_t tile, SummaryTile &out);
 
-// Serialisation of a tile's payload (exposed for tests).
-[[nodiscard]] std::vector<unsigned char> encodeSummaryTile(const SummaryTile &tile);
-[[nodiscard]] SummaryTile decodeSummaryTile(int level, int64_t tile, const unsigned char *data, size_t size);
+// Serialisation of a tile's payload, times relative to the tile's start (exposed for tests).
+[[nodiscard]] std::vector<unsigned char> encodeSummaryTile(const SummaryTile &tile, const SummaryLevels &levels);
+[[nodiscard]] SummaryTile decodeSummaryTile(int level, int64_t tile, const SummaryLevels &levels,
+                                            const unsigned char *data, size_t size);
 
 } // namespace plumb

@@ -10,7 +10,6 @@ namespace plumb {
 // Level-of-detail rules of the timeline, named so paint code has no magic numbers.
 constexpr double kMinVisiblePx = 3.0;   // slices narrower than this fold into one box (Tracy's rule)
 constexpr double kMinNsPerPx = 0.001;   // deepest zoom: 1 ps per pixel
-constexpr int kTileBuckets = 1024;      // LOD buckets per stored tile (see slicesummary.h)
 
 // Maps time to pixels for a view whose left edge shows `startNs`, at `nsPerPx` (> 0). Time is
 // always int64 nanoseconds; pixels are doubles measured from the view's left edge.

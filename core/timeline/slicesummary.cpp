@@ -1,0 +1,343 @@
+#include "slicesummary.h"
+
+#include "sqlitedb.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace plumb {
+
+namespace {
+
+// Varints (LEB128) with zigzag for signed values: a tile of 1024 buckets is a few kB.
+void putVar(std::vector<unsigned char> &out, uint64_t v)
+{
+    while (v >= 0x80) {
+        out.push_back(static_cast<unsigned char>(v | 0x80));
+        v >>= 7;
+    }
+    out.push_back(static_cast<unsigned char>(v));
+}
+
+void putSigned(std::vector<unsigned char> &out, int64_t v)
+{
+    putVar(out, (uint64_t(v) << 1) ^ uint64_t(v >> 63));
+}
+
+struct Reader {
+    const unsigned char *p;
+    const unsigned char *end;
+
+    uint64_t var()
+    {
+        uint64_t v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (p == end)
+                throw std::runtime_error("truncated timeline summary tile");
+            const unsigned char b = *p++;
+            v |= uint64_t(b & 0x7f) << shift;
+            if (!(b & 0x80))
+                return v;
+        }
+        throw std::runtime_error("bad varint in timeline summary tile");
+    }
+    int64_t sgn()
+    {
+        const uint64_t v = var();
+        return int64_t(v >> 1) ^ -int64_t(v & 1);
+    }
+};
+
+} // namespace
+
+std::vector<unsigned char> encodeSummaryTile(const SummaryTile &tile, const SummaryLevels &levels)
+{
+    std::vector<unsigned char> out;
+    out.reserve(16 + tile.carryOut.size() * 8 + tile.buckets.size() * 10);
+    const int64_t tileStart = levels.tileStartNs(tile.level, tile.tile);
+    putVar(out, tile.hasBuckets ? 1 : 0);
+    putVar(out, uint64_t(tile.sliceCount));
+    putVar(out, tile.carryOut.size());
+    for (const CarrySlice &c : tile.carryOut) {
+        putVar(out, uint64_t(c.depth));
+        putSigned(out, c.tsNs - tileStart);
+        putVar(out, uint64_t(c.durNs));
+        putVar(out, uint64_t(c.nameId));
+    }
+    putVar(out, tile.buckets.size());
+    int depth = 0;
+    int64_t bucket = tile.tile << kTileShift;
+    for (const SliceSummary &b : tile.buckets) {
+        if (b.depth != depth) {
+            putVar(out, uint64_t(b.depth - depth) << 1 | 1);
+            depth = b.depth;
+            bucket = tile.tile << kTileShift;
+        } else {
+            putVar(out, 0);
+        }
+        putVar(out, uint64_t(b.bucket - bucket));
+        bucket = b.bucket;
+        const int64_t bucketStart = levels.bucketStartNs(tile.level, b.bucket);
+        putVar(out, uint64_t(b.count));
+        putVar(out, uint64_t(b.minStartNs - bucketStart));
+        putVar(out, uint64_t(b.maxEndNs - b.minStartNs));
+        putVar(out, uint64_t(b.lastTsNs - b.minStartNs));
+        putVar(out, uint64_t(b.lastDurNs));
+        putVar(out, uint64_t(b.lastNameId));
+    }
+    return out;
+}
+
+SummaryTile decodeSummaryTile(int level, int64_t tileIndex, const SummaryLevels &levels, const unsigned char *data,
+                              size_t size)
+{
+    SummaryTile tile;
+    tile.level = level;
+    tile.tile = tileIndex;
+    Reader r { data, data + size };
+    const int64_t tileStart = levels.tileStartNs(level, tileIndex);
+    tile.hasBuckets = r.var() & 1;
+    tile.sliceCount = int64_t(r.var());
+    const uint64_t carries = r.var();
+    if (carries > size)
+        throw std::runtime_error("bad timeline summary tile");
+    tile.carryOut.resize(size_t(carries));
+    for (CarrySlice &c : tile.carryOut) {
+        c.depth = int(r.var());
+        c.tsNs = tileStart + r.sgn();
+        c.durNs = int64_t(r.var());
+        c.nameId = int64_t(r.var());
+    }
+    const uint64_t n = r.var();
+    if (n > size)
+        throw std::runtime_error("bad timeline summary tile");
+    tile.buckets.resize(size_t(n));
+    int depth = 0;
+    int64_t bucket = tileIndex << kTileShift;
+    for (SliceSummary &b : tile.buckets) {
+        const uint64_t d = r.var();
+        if (d & 1) {
+            depth += int(d >> 1);
+            bucket = tileIndex << kTileShift;
+        }
+        b.depth = depth;
+        bucket += int64_t(r.var());
+        b.bucket = bucket;
+        b.count = int64_t(r.var());
+        b.minStartNs = levels.bucketStartNs(level, bucket) + int64_t(r.var());
+        b.maxEndNs = b.minStartNs + int64_t(r.var());
+        b.lastTsNs = b.minStartNs + int64_t(r.var());
+        b.lastDurNs = int64_t(r.var());
+        b.lastNameId = int64_t(r.var());
+    }
+    return tile;
+}
+
+namespace {
+
+// One level of the build: the open bucket per depth and the finished buckets of the current tile.
+struct LevelBuilder {
+    int level = 0;
+    int64_t tile = INT64_MIN;
+    int64_t sliceCount = 0;
+    std::vector<SliceSummary> open;   // by depth; count == 0: none
+    std::vector<SliceSummary> done;
+};
+
+class TrackSummariser {
+public:
+    TrackSummariser(SqliteDb &db, int64_t trackId, SummaryLevels levels)
+        : m_insert(db, "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)")
+        , m_trackId(trackId)
+        , m_levels(levels)
+    {
+        for (int l = levels.lowest; l <= levels.highest; ++l)
+            m_builders.push_back(LevelBuilder { l, INT64_MIN, 0, {}, {} });
+    }
+
+    void add(int64_t ts, int64_t dur, int depth, int64_t nameId)
+    {
+        if (size_t(depth) >= m_last.size())
+            m_last.resize(size_t(depth) + 1, CarrySlice { -1, 0, 0, 0 });
+        const int64_t rel = ts - m_levels.originNs;
+        for (LevelBuilder &b : m_builders) {
+            const int64_t bucket = rel >> b.level;
+            const int64_t tile = bucket >> kTileShift;
+            if (tile != b.tile) {
+                flushTile(b);
+                b.tile = tile;
+            }
+            ++b.sliceCount;
+            if (size_t(depth) >= b.open.size())
+                b.open.resize(size_t(depth) + 1);
+            SliceSummary &s = b.open[size_t(depth)];
+            if (s.count && s.bucket != bucket) {
+                b.done.push_back(s);
+                s.count = 0;
+            }
+            if (!s.count) {
+                s = SliceSummary { bucket, depth, 0, ts, ts + dur, ts, dur, nameId };
+            } else {
+                s.maxEndNs = std::max(s.maxEndNs, ts + dur);
+                s.lastTsNs = ts;
+                s.lastDurNs = dur;
+                s.lastNameId = nameId;
+            }
+            ++s.count;
+        }
+        m_last[size_t(depth)] = CarrySlice { depth, ts, dur, nameId };
+    }
+
+    void finish()
+    {
+        for (LevelBuilder &b : m_builders)
+            flushTile(b);
+    }
+
+private:
+    void flushTile(LevelBuilder &b)
+    {
+        if (b.tile == INT64_MIN || b.sliceCount == 0)
+            return;
+        for (SliceSummary &s : b.open) {
+            if (s.count)
+                b.done.push_back(s);
+            s.count = 0;
+        }
+        SummaryTile tile;
+        tile.level = b.level;
+        tile.tile = b.tile;
+        tile.sliceCount = b.sliceCount;
+        // Summaries pay off when they at least halve what a reader fetches.
+        tile.hasBuckets = int64_t(b.done.size()) * 2 <= b.sliceCount;
+        if (tile.hasBuckets) {
+            std::sort(b.done.begin(), b.done.end(), [](const SliceSummary &x, const SliceSummary &y) {
+                return x.depth != y.depth ? x.depth < y.depth : x.bucket < y.bucket;
+            });
+            tile.buckets = std::move(b.done);
+        }
+        const int64_t tileEnd = m_levels.tileStartNs(b.level, b.tile + 1);
+        for (const CarrySlice &c : m_last)
+            if (c.depth >= 0 && c.tsNs + c.durNs > tileEnd)
+                tile.carryOut.push_back(c);
+        const std::vector<unsigned char> blob = encodeSummaryTile(tile, m_levels);
+        m_insert.bind(1, m_trackId).bind(2, b.level).bind(3, b.tile).bindBlob(4, blob.data(), blob.size()).run();
+        b.done.clear();
+        b.sliceCount = 0;
+    }
+
+    SqliteStmt m_insert;
+    int64_t m_trackId;
+    SummaryLevels m_levels;
+    std::vector<LevelBuilder> m_builders;
+    std::vector<CarrySlice> m_last;   // by depth: the last slice seen (depth -1: none yet)
+};
+
+void summariseTrack(SqliteDb &db, int64_t trackId, int64_t sliceCount)
+{
+    int64_t firstTs = 0, lastTs = 0;
+    {
+        SqliteStmt range(db, "SELECT min(ts), max(ts) FROM slice WHERE track_id = ?");
+        range.bind(1, trackId);
+        if (!range.step() || range.columnIsNull(0))
+            return;
+        firstTs = range.columnInt(0);
+        lastTs = range.columnInt(1);
+    }
+    SummaryLevels levels;
+    levels.originNs = firstTs;
+    const auto span = uint64_t(lastTs - firstTs) + 1;
+    // From 8x below the mean spacing of slice starts (finer levels hold about one slice per bucket
+    // and would not be stored anyway) to the level where one tile holds the whole track.
+    const int meanLevel = int(std::bit_width(std::max<uint64_t>(1, span / uint64_t(sliceCount)))) - 1;
+    levels.lowest = std::max(0, meanLevel - 3);
+    levels.highest = std::max(levels.lowest, int(std::bit_width(span >> kTileShift)));
+
+    TrackSummariser summariser(db, trackId, levels);
+    SqliteStmt st(db, "SELECT ts, dur, depth, name_id FROM slice WHERE track_id = ? ORDER BY ts, id");
+    st.bind(1, trackId);
+    while (st.step())
+        summariser.add(st.columnInt(0), st.columnInt(1), int(std::max<int64_t>(0, st.columnInt(2))), st.columnInt(3));
+    summariser.finish();
+    SqliteStmt origin(db, "UPDATE track SET lod_origin_ns = ? WHERE id = ?");
+    origin.bind(1, firstTs).bind(2, trackId).run();
+}
+
+} // namespace
+
+void buildSliceSummaries(SqliteDb &db, int64_t traceId)
+{
+    std::vector<std::pair<int64_t, int64_t>> tracks;
+    {
+        SqliteStmt st(db, "SELECT id, slice_count FROM track WHERE trace_id = ? AND kind <> 'counter'");
+        st.bind(1, traceId);
+        while (st.step())
+            tracks.emplace_back(st.columnInt(0), st.columnInt(1));
+    }
+    SqliteStmt clear(db, "DELETE FROM slice_lod WHERE track_id = ?");
+    for (const auto &[track, count] : tracks) {
+        clear.bind(1, track).run();
+        if (count >= kMinSummarisedSlices)
+            summariseTrack(db, track, count);
+    }
+}
+
+void buildMissingSliceSummaries(SqliteDb &db)
+{
+    std::vector<int64_t> traces;
+    {
+        SqliteStmt st(db, "SELECT t.id FROM trace t WHERE EXISTS (SELECT 1 FROM track k WHERE k.trace_id = t.id "
+                          "AND k.slice_count >= ? AND k.kind <> 'counter' AND k.lod_origin_ns IS NULL)");
+        st.bind(1, kMinSummarisedSlices);
+        while (st.step())
+            traces.push_back(st.columnInt(0));
+    }
+    for (int64_t trace : traces)
+        buildSliceSummaries(db, trace);
+}
+
+SummaryLevels summaryLevels(SqliteDb &db, int64_t trackId)
+{
+    SummaryLevels levels;
+    SqliteStmt st(db, "SELECT min(l.level), max(l.level), k.lod_origin_ns FROM slice_lod l JOIN track k "
+                      "ON k.id = l.track_id WHERE l.track_id = ?");
+    st.bind(1, trackId);
+    if (st.step() && !st.columnIsNull(0)) {
+        levels.lowest = int(st.columnInt(0));
+        levels.highest = int(st.columnInt(1));
+        levels.originNs = st.columnInt(2);
+    }
+    return levels;
+}
+
+std::vector<SummaryTile> summaryTiles(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level,
+                                      int64_t firstTile, int64_t lastTile)
+{
+    std::vector<SummaryTile> tiles;
+    SqliteStmt st(db, "SELECT tile, data FROM slice_lod WHERE track_id = ? AND level = ? AND tile BETWEEN ? AND ? "
+                      "ORDER BY tile");
+    st.bind(1, trackId).bind(2, level).bind(3, firstTile).bind(4, lastTile);
+    while (st.step()) {
+        const std::string_view blob = st.columnBlob(1);
+        tiles.push_back(decodeSummaryTile(level, st.columnInt(0), levels,
+                                          reinterpret_cast<const unsigned char *>(blob.data()), blob.size()));
+    }
+    return tiles;
+}
+
+bool summaryTileBefore(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level, int64_t tile,
+                       SummaryTile &out)
+{
+    SqliteStmt st(db, "SELECT tile, data FROM slice_lod WHERE track_id = ? AND level = ? AND tile < ? "
+                      "ORDER BY tile DESC LIMIT 1");
+    st.bind(1, trackId).bind(2, level).bind(3, tile);
+    if (!st.step())
+        return false;
+    const std::string_view blob = st.columnBlob(1);
+    out = decodeSummaryTile(level, st.columnInt(0), levels, reinterpret_cast<const unsigned char *>(blob.data()),
+                            blob.size());
+    return true;
+}
+
+} // namespace plumb
