@@ -8,6 +8,9 @@
 #include "importresultspanel.h"
 #include "sourcesmodel.h"
 #include "textformat.h"
+#ifdef PLUMB_WITH_TIMELINE
+#include "timelinepanel.h"
+#endif
 #include "tracedetailswidget.h"
 #include "workspacemodel.h"
 
@@ -158,6 +161,11 @@ void MainWindow::createCentralArea()
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_tree, tr("&Workspace"));
     m_tabs->addTab(m_sourcesTable, tr("&Sources"));
+#ifdef PLUMB_WITH_TIMELINE
+    m_timeline = new TimelinePanel;
+    m_tabs->addTab(m_timeline, tr("&Timeline"));
+    connect(m_tree, &QTreeView::doubleClicked, this, &MainWindow::openTimelineAt);
+#endif
 
     m_details = new TraceDetailsWidget;
     m_details->setMinimumWidth(220);
@@ -249,6 +257,12 @@ void MainWindow::createActions()
         m_importLog->setFocus();
     });
     showLog->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
+    if (m_timeline) {
+        m_timelineAction = view->addAction(tr("&Timeline"), this,
+                                           [this] { openTimelineAt(m_tree->currentIndex()); });
+        m_timelineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+        m_timelineAction->setStatusTip(tr("Show the timeline of the trace or run selected in the browser"));
+    }
     view->addSeparator();
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_importLogDock->toggleViewAction());
@@ -329,6 +343,9 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
         setWindowTitle(tr("%1 — Plumb").arg(QFileInfo(s.path).fileName()));
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(s.path)), kStatusMessageMs);
         m_diagnosticsPanel->showSource(-1);
+#ifdef PLUMB_WITH_TIMELINE
+        m_timeline->close();
+#endif
     }
 
     m_workspaceModel->setRuns(s.runs);
@@ -407,6 +424,50 @@ void MainWindow::onTraceSelectionChanged()
     } else {
         m_details->clear();
     }
+}
+
+void MainWindow::openTimelineAt(const QModelIndex &proxyIndex)
+{
+    const QModelIndex current = m_workspaceProxy->mapToSource(proxyIndex).siblingAtColumn(0);
+    if (const TraceInfo *t = m_workspaceModel->traceAt(current))
+        openTimeline(t->id);
+    else if (const RunInfo *r = m_workspaceModel->runAt(current))
+        openTimeline(-1, r->id);
+}
+
+void MainWindow::openTimeline(int64_t traceId, int64_t runId)
+{
+#ifdef PLUMB_WITH_TIMELINE
+    if (m_workspacePath.isEmpty())
+        return;
+    TimelineSource source;
+    source.workspacePath = m_workspacePath;
+    const QModelIndex index = runId >= 0 ? QModelIndex() : m_workspaceModel->indexForTrace(traceId);
+    if (const TraceInfo *t = m_workspaceModel->traceAt(index)) {
+        source.traceId = t->id;
+        source.title = t->name;
+    } else {
+        // A run of one trace is that trace's timeline.
+        for (int row = 0; row < m_workspaceModel->rowCount(); ++row) {
+            const RunInfo *r = m_workspaceModel->runAt(m_workspaceModel->index(row, 0));
+            if (!r || r->id != runId)
+                continue;
+            source.title = r->name;
+            if (r->traces.size() == 1)
+                source.traceId = r->traces.first().id;
+            else
+                source.runId = r->id;
+        }
+    }
+    if (source.traceId < 0 && source.runId < 0)
+        return;
+    m_timeline->open(source);
+    m_tabs->setCurrentWidget(m_timeline);
+    m_timeline->view()->setFocus();
+#else
+    Q_UNUSED(traceId);
+    Q_UNUSED(runId);
+#endif
 }
 
 void MainWindow::onSourceSelectionChanged()

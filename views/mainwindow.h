@@ -26,12 +26,14 @@ class ImportProgressWidget;
 class ImportResultsPanel;
 class ImporterRegistry;
 class SourcesModel;
+class TimelinePanel;
 class TraceDetailsWidget;
 class WorkspaceModel;
 
 // The application shell: one workspace file at a time, shown as
-//   central  : tabs "Workspace" (runs > traces tree) and "Sources" (imported files), with the
-//              selected trace's numbers beside them;
+//   central  : tabs "Workspace" (runs > traces tree), "Sources" (imported files) and "Timeline"
+//              (the trace or run double-clicked in the tree, or View > Timeline), with the selected
+//              trace's numbers beside them;
 //   bottom   : docks "Diagnostics" (problems per source) and "Import Log" (per-file import results);
 //   status   : import progress with Cancel, the workspace file's name and size, the last import.
 //
@@ -57,6 +59,8 @@ public:
     [[nodiscard]] const std::vector<FileImportResult> &lastImportResults() const { return m_lastResults; }
     // Id of the trace selected in the browser, -1 when none.
     [[nodiscard]] int64_t currentTraceId() const;
+    // The timeline tab; nullptr in a build without the timeline.
+    [[nodiscard]] TimelinePanel *timelinePanel() const { return m_timeline; }
 
     static constexpr int kMaxRecentWorkspaces = 8;
 
@@ -69,6 +73,8 @@ public Q_SLOTS:
     // Switches to a new, empty workspace at `path` (an existing file there is replaced).
     void createWorkspace(const QString &path);
     void refresh();
+    // Shows the timeline of a trace, or of every trace of a run (ranks aligned), in the Timeline tab.
+    void openTimeline(int64_t traceId, int64_t runId = -1);
 
 Q_SIGNALS:
     void workspaceLoaded(const QString &path);
@@ -101,6 +107,7 @@ private:
     void selectTrace(int64_t traceId);
     void onTraceSelectionChanged();
     void onSourceSelectionChanged();
+    void openTimelineAt(const QModelIndex &proxyIndex);
     void showError(const QString &title, const QString &text);
 
     void addRecentWorkspace(const QString &path);
@@ -135,6 +142,8 @@ private:
     QTreeView *m_tree = nullptr;
     QTableView *m_sourcesTable = nullptr;
     TraceDetailsWidget *m_details = nullptr;
+    TimelinePanel *m_timeline = nullptr;
+    QAction *m_timelineAction = nullptr;
     DiagnosticsPanel *m_diagnosticsPanel = nullptr;
     ImportResultsPanel *m_importLog = nullptr;
     QDockWidget *m_diagnosticsDock = nullptr;
