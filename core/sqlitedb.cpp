@@ -200,6 +200,11 @@ std::string_view SqliteStmt::columnView(int col) const
     return text ? std::string_view(text, size_t(sqlite3_column_bytes(m_stmt, col))) : std::string_view();
 }
 
+double SqliteStmt::columnDouble(int col) const
+{
+    return sqlite3_column_double(m_stmt, col);
+}
+
 std::string_view SqliteStmt::columnBlob(int col) const
 {
     const auto *data = static_cast<const char *>(sqlite3_column_blob(m_stmt, col));

@@ -77,6 +77,7 @@ public:
     void resetKeepBindings();
 
     [[nodiscard]] int64_t columnInt(int col) const;
+    [[nodiscard]] double columnDouble(int col) const;
     [[nodiscard]] QString columnText(int col) const;
     [[nodiscard]] std::string_view columnView(int col) const;
     [[nodiscard]] bool columnIsNull(int col) const;

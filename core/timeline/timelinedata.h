@@ -31,6 +31,10 @@ struct TimelineTrack {
     int64_t sliceCount = 0;
     int maxDepth = 0;
     int64_t maxDurNs = 0;       // longest slice on the track
+    // Stored LOD summary levels (slicesummary.h); lodLowest = -1 when the track has none.
+    int lodLowest = -1;
+    int lodHighest = -1;
+    int64_t lodOriginNs = 0;
 };
 
 // Tracks of one trace in display order: CPU processes (by sort index, then pid), then GPU devices,
