@@ -10,6 +10,7 @@
 #include "textformat.h"
 #ifdef PLUMB_WITH_TIMELINE
 #include "timelinepanel.h"
+#include "timelineview.h"
 #endif
 #include "tracedetailswidget.h"
 #include "workspacemodel.h"
