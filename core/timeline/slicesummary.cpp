@@ -238,7 +238,8 @@ void summariseTrack(SqliteDb &db, int64_t trackId, int64_t sliceCount)
 {
     int64_t firstTs = 0, lastTs = 0;
     {
-        SqliteStmt range(db, "SELECT min(ts), max(ts) FROM slice WHERE track_id = ?");
+        SqliteStmt range(db, "SELECT (SELECT min(ts) FROM slice WHERE track_id = ?1), "
+                             "(SELECT max(ts) FROM slice WHERE track_id = ?1)");
         range.bind(1, trackId);
         if (!range.step() || range.columnIsNull(0))
             return;

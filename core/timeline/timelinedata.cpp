@@ -178,8 +178,11 @@ QList<TimelineTrack> timelineTracksOfRun(Workspace &ws, int64_t runId)
 TimeRange timelineExtent(Workspace &ws, const QList<TimelineTrack> &tracks)
 {
     TimeRange range { INT64_MAX, INT64_MIN };
-    SqliteStmt slices(ws.db(), "SELECT min(ts), max(ts) FROM slice WHERE track_id = ?");
-    SqliteStmt counters(ws.db(), "SELECT min(ts), max(ts) FROM counter WHERE track_id = ?");
+    // Two subqueries: SQLite answers a lone min() or max() from the key, but scans for both at once.
+    SqliteStmt slices(ws.db(), "SELECT (SELECT min(ts) FROM slice WHERE track_id = ?1), "
+                               "(SELECT max(ts) FROM slice WHERE track_id = ?1)");
+    SqliteStmt counters(ws.db(), "SELECT (SELECT min(ts) FROM counter WHERE track_id = ?1), "
+                                 "(SELECT max(ts) FROM counter WHERE track_id = ?1)");
     for (const TimelineTrack &t : tracks) {
         SqliteStmt &st = t.kind == QLatin1String("counter") ? counters : slices;
         st.bind(1, t.id);
