@@ -51,41 +51,65 @@ struct Reader {
 
 } // namespace
 
-std::vector<unsigned char> encodeSummaryTile(const SummaryTile &tile, const SummaryLevels &levels)
+namespace {
+
+// The payload: flags, slice count, carry-out, then the buckets by (depth, bucket), given as lists
+// per depth (each in bucket order).
+template<typename DepthLists>
+void encodeTile(std::vector<unsigned char> &out, const SummaryLevels &levels, int level, int64_t tileIndex,
+                bool hasBuckets, int64_t sliceCount, const std::vector<CarrySlice> &carryOut, const DepthLists &byDepth,
+                size_t bucketCount)
 {
-    std::vector<unsigned char> out;
-    out.reserve(16 + tile.carryOut.size() * 8 + tile.buckets.size() * 10);
-    const int64_t tileStart = levels.tileStartNs(tile.level, tile.tile);
-    putVar(out, tile.hasBuckets ? 1 : 0);
-    putVar(out, uint64_t(tile.sliceCount));
-    putVar(out, tile.carryOut.size());
-    for (const CarrySlice &c : tile.carryOut) {
+    out.clear();
+    const int64_t tileStart = levels.tileStartNs(level, tileIndex);
+    putVar(out, hasBuckets ? 1 : 0);
+    putVar(out, uint64_t(sliceCount));
+    putVar(out, carryOut.size());
+    for (const CarrySlice &c : carryOut) {
         putVar(out, uint64_t(c.depth));
         putSigned(out, c.tsNs - tileStart);
         putVar(out, uint64_t(c.durNs));
         putVar(out, uint64_t(c.nameId));
     }
-    putVar(out, tile.buckets.size());
+    putVar(out, bucketCount);
     int depth = 0;
-    int64_t bucket = tile.tile << kTileShift;
-    for (const SliceSummary &b : tile.buckets) {
-        if (b.depth != depth) {
-            putVar(out, uint64_t(b.depth - depth) << 1 | 1);
-            depth = b.depth;
-            bucket = tile.tile << kTileShift;
-        } else {
-            putVar(out, 0);
+    for (const auto &list : byDepth) {
+        int64_t bucket = tileIndex << kTileShift;
+        bool first = true;
+        for (const SliceSummary &b : list) {
+            if (first && b.depth != depth) {
+                putVar(out, uint64_t(b.depth - depth) << 1 | 1);
+                depth = b.depth;
+            } else {
+                putVar(out, 0);
+            }
+            first = false;
+            putVar(out, uint64_t(b.bucket - bucket));
+            bucket = b.bucket;
+            const int64_t bucketStart = levels.bucketStartNs(level, b.bucket);
+            putVar(out, uint64_t(b.count));
+            putVar(out, uint64_t(b.minStartNs - bucketStart));
+            putVar(out, uint64_t(b.maxEndNs - b.minStartNs));
+            putVar(out, uint64_t(b.lastTsNs - b.minStartNs));
+            putVar(out, uint64_t(b.lastDurNs));
+            putVar(out, uint64_t(b.lastNameId));
         }
-        putVar(out, uint64_t(b.bucket - bucket));
-        bucket = b.bucket;
-        const int64_t bucketStart = levels.bucketStartNs(tile.level, b.bucket);
-        putVar(out, uint64_t(b.count));
-        putVar(out, uint64_t(b.minStartNs - bucketStart));
-        putVar(out, uint64_t(b.maxEndNs - b.minStartNs));
-        putVar(out, uint64_t(b.lastTsNs - b.minStartNs));
-        putVar(out, uint64_t(b.lastDurNs));
-        putVar(out, uint64_t(b.lastNameId));
     }
+}
+
+} // namespace
+
+std::vector<unsigned char> encodeSummaryTile(const SummaryTile &tile, const SummaryLevels &levels)
+{
+    std::vector<std::vector<SliceSummary>> byDepth;
+    for (const SliceSummary &b : tile.buckets) {
+        if (byDepth.empty() || byDepth.back().front().depth != b.depth)
+            byDepth.emplace_back();
+        byDepth.back().push_back(b);
+    }
+    std::vector<unsigned char> out;
+    encodeTile(out, levels, tile.level, tile.tile, tile.hasBuckets, tile.sliceCount, tile.carryOut, byDepth,
+               tile.buckets.size());
     return out;
 }
 
@@ -141,8 +165,9 @@ struct LevelBuilder {
     int level = 0;
     int64_t tile = INT64_MIN;
     int64_t sliceCount = 0;
-    std::vector<SliceSummary> open;   // by depth; count == 0: none
-    std::vector<SliceSummary> done;
+    size_t doneCount = 0;
+    std::vector<SliceSummary> open;               // by depth; count == 0: none
+    std::vector<std::vector<SliceSummary>> done;  // by depth, in bucket order (capacity kept)
 };
 
 class TrackSummariser {
@@ -152,14 +177,22 @@ public:
         , m_trackId(trackId)
         , m_levels(levels)
     {
-        for (int l = levels.lowest; l <= levels.highest; ++l)
-            m_builders.push_back(LevelBuilder { l, INT64_MIN, 0, {}, {} });
+        for (int l = levels.lowest; l <= levels.highest; ++l) {
+            m_builders.emplace_back();
+            m_builders.back().level = l;
+        }
     }
 
     void add(int64_t ts, int64_t dur, int depth, int64_t nameId)
     {
-        if (size_t(depth) >= m_last.size())
-            m_last.resize(size_t(depth) + 1, CarrySlice { -1, 0, 0, 0 });
+        const auto d = size_t(depth);
+        if (d >= m_last.size()) {
+            m_last.resize(d + 1, CarrySlice { -1, 0, 0, 0 });
+            for (LevelBuilder &b : m_builders) {
+                b.open.resize(d + 1);
+                b.done.resize(d + 1);
+            }
+        }
         const int64_t rel = ts - m_levels.originNs;
         for (LevelBuilder &b : m_builders) {
             const int64_t bucket = rel >> b.level;
@@ -169,24 +202,22 @@ public:
                 b.tile = tile;
             }
             ++b.sliceCount;
-            if (size_t(depth) >= b.open.size())
-                b.open.resize(size_t(depth) + 1);
-            SliceSummary &s = b.open[size_t(depth)];
-            if (s.count && s.bucket != bucket) {
-                b.done.push_back(s);
-                s.count = 0;
-            }
-            if (!s.count) {
-                s = SliceSummary { bucket, depth, 0, ts, ts + dur, ts, dur, nameId };
-            } else {
+            SliceSummary &s = b.open[d];
+            if (s.count && s.bucket == bucket) {
+                ++s.count;
                 s.maxEndNs = std::max(s.maxEndNs, ts + dur);
                 s.lastTsNs = ts;
                 s.lastDurNs = dur;
                 s.lastNameId = nameId;
+                continue;
             }
-            ++s.count;
+            if (s.count) {
+                b.done[d].push_back(s);
+                ++b.doneCount;
+            }
+            s = SliceSummary { bucket, depth, 1, ts, ts + dur, ts, dur, nameId };
         }
-        m_last[size_t(depth)] = CarrySlice { depth, ts, dur, nameId };
+        m_last[d] = CarrySlice { depth, ts, dur, nameId };
     }
 
     void finish()
@@ -200,30 +231,27 @@ private:
     {
         if (b.tile == INT64_MIN || b.sliceCount == 0)
             return;
-        for (SliceSummary &s : b.open) {
-            if (s.count)
-                b.done.push_back(s);
-            s.count = 0;
+        for (size_t d = 0; d < b.open.size(); ++d) {
+            if (b.open[d].count) {
+                b.done[d].push_back(b.open[d]);
+                ++b.doneCount;
+            }
+            b.open[d].count = 0;
         }
-        SummaryTile tile;
-        tile.level = b.level;
-        tile.tile = b.tile;
-        tile.sliceCount = b.sliceCount;
         // Summaries pay off when they at least halve what a reader fetches.
-        tile.hasBuckets = int64_t(b.done.size()) * 2 <= b.sliceCount;
-        if (tile.hasBuckets) {
-            std::sort(b.done.begin(), b.done.end(), [](const SliceSummary &x, const SliceSummary &y) {
-                return x.depth != y.depth ? x.depth < y.depth : x.bucket < y.bucket;
-            });
-            tile.buckets = std::move(b.done);
-        }
+        const bool hasBuckets = int64_t(b.doneCount) * 2 <= b.sliceCount;
         const int64_t tileEnd = m_levels.tileStartNs(b.level, b.tile + 1);
+        m_carry.clear();
         for (const CarrySlice &c : m_last)
             if (c.depth >= 0 && c.tsNs + c.durNs > tileEnd)
-                tile.carryOut.push_back(c);
-        const std::vector<unsigned char> blob = encodeSummaryTile(tile, m_levels);
-        m_insert.bind(1, m_trackId).bind(2, b.level).bind(3, b.tile).bindBlob(4, blob.data(), blob.size()).run();
-        b.done.clear();
+                m_carry.push_back(c);
+        static const std::vector<std::vector<SliceSummary>> none;
+        encodeTile(m_blob, m_levels, b.level, b.tile, hasBuckets, b.sliceCount, m_carry, hasBuckets ? b.done : none,
+                   hasBuckets ? b.doneCount : 0);
+        m_insert.bind(1, m_trackId).bind(2, b.level).bind(3, b.tile).bindBlob(4, m_blob.data(), m_blob.size()).run();
+        for (auto &list : b.done)
+            list.clear();
+        b.doneCount = 0;
         b.sliceCount = 0;
     }
 
@@ -232,6 +260,8 @@ private:
     SummaryLevels m_levels;
     std::vector<LevelBuilder> m_builders;
     std::vector<CarrySlice> m_last;   // by depth: the last slice seen (depth -1: none yet)
+    std::vector<CarrySlice> m_carry;
+    std::vector<unsigned char> m_blob;
 };
 
 void summariseTrack(SqliteDb &db, int64_t trackId, int64_t sliceCount)
