@@ -1,0 +1,495 @@
+// The timeline's questions about slices: what is under the mouse, what links to it, name search,
+// range aggregates (checked against SQL written independently here), step markers and idle gaps.
+
+#include "builtinimporters.h"
+#include "importerregistry.h"
+#include "importrunner.h"
+#include "timelinedata.h"
+#include "timelinequery.h"
+#include "workspace.h"
+
+#include <QDir>
+#include <QFile>
+#include <QMap>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <tuple>
+
+using namespace plumb;
+
+namespace {
+
+constexpr int64_t kUs = 1000;
+
+// A PyTorch-profiler-like trace, laid out as Kineto writes it (CPU ops, then runtime calls, then
+// GPU ops, flows and metadata). Times in µs:
+//   main:     ProfilerStep#1 [0,100) > aten::linear [10,50) > aten::addmm [15,45); mark (instant) 55;
+//             aten::relu [60,70); ProfilerStep#2 [100,200) > aten::linear [110,150) > aten::addmm
+//             [115,145); ProfilerStep#3 [200,300) > aten::linear [210,230), tie_op [250,251)
+//   CUDA API: cudaLaunchKernel [20,25) corr 7, [62,65) corr 8, [140,142) corr 9
+//   autograd: evaluate_function [120,150) > AccumulateGrad [130,135); tie_op [250,251)
+//   stream 7: gemm [30,50) corr 7, relu_kernel [70,75) corr 8, gemm [150,160) corr 9
+//   flows:    fwdbwd 110 main -> 120 autograd; ac2g 7 (launch -> gemm, stored as corr only)
+//   global instant "snapshot" at 5.
+const char kTrace[] = R"({"traceEvents": [
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+{"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":10,"dur":40},
+{"ph":"X","cat":"cpu_op","name":"aten::addmm","pid":1,"tid":1,"ts":15,"dur":30},
+{"ph":"i","s":"t","cat":"cpu_instant_event","name":"mark","pid":1,"tid":1,"ts":55},
+{"ph":"X","cat":"cpu_op","name":"aten::relu","pid":1,"tid":1,"ts":60,"dur":10},
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":1,"tid":1,"ts":100,"dur":100},
+{"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":110,"dur":40},
+{"ph":"X","cat":"cpu_op","name":"aten::addmm","pid":1,"tid":1,"ts":115,"dur":30},
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#3","pid":1,"tid":1,"ts":200,"dur":100},
+{"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":210,"dur":20},
+{"ph":"X","cat":"cpu_op","name":"tie_op","pid":1,"tid":1,"ts":250,"dur":1},
+{"ph":"X","cat":"cpu_op","name":"autograd::engine::evaluate_function","pid":1,"tid":2,"ts":120,"dur":30},
+{"ph":"X","cat":"cpu_op","name":"AccumulateGrad","pid":1,"tid":2,"ts":130,"dur":5},
+{"ph":"X","cat":"cpu_op","name":"tie_op","pid":1,"tid":2,"ts":250,"dur":1},
+{"ph":"s","id":1,"pid":1,"tid":1,"ts":110,"cat":"fwdbwd","name":"fwdbwd"},
+{"ph":"f","id":1,"pid":1,"tid":2,"ts":120,"cat":"fwdbwd","name":"fwdbwd","bp":"e"},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":20,"dur":5,"args":{"cbid":211,"correlation":7}},
+{"ph":"s","id":7,"pid":1,"tid":1,"ts":20,"cat":"ac2g","name":"ac2g"},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":62,"dur":3,"args":{"cbid":211,"correlation":8}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":140,"dur":2,"args":{"cbid":211,"correlation":9}},
+{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":30,"dur":20,"args":{"device":0,"stream":7,"correlation":7}},
+{"ph":"f","id":7,"pid":0,"tid":7,"ts":30,"cat":"ac2g","name":"ac2g","bp":"e"},
+{"ph":"X","cat":"kernel","name":"relu_kernel","pid":0,"tid":7,"ts":70,"dur":5,"args":{"device":0,"stream":7,"correlation":8}},
+{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":150,"dur":10,"args":{"device":0,"stream":7,"correlation":9}},
+{"ph":"i","s":"g","name":"snapshot","pid":1,"tid":1,"ts":5},
+{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}},
+{"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"autograd"}},
+{"ph":"M","name":"process_labels","pid":0,"tid":0,"args":{"labels":"GPU 0"}}
+]}
+)";
+
+QString sharedTraces()
+{
+    return QStringLiteral(PLUMB_SHARED_DATA "/traces");
+}
+
+bool importFile(const QString &path, const QString &workspace)
+{
+    ImporterRegistry registry;
+    registerBuiltinImporters(registry);
+    ImportRunner runner(registry, workspace);
+    return runner.run({ path }).at(0).status == FileImportResult::Status::Imported;
+}
+
+struct Totals {
+    int64_t count = 0, totalNs = 0, selfNs = 0, maxNs = 0;
+    friend bool operator==(const Totals &, const Totals &) = default;
+};
+
+QMap<QString, Totals> totalsOf(const std::vector<RangeAggregateRow> &rows)
+{
+    QMap<QString, Totals> out;
+    for (const auto &r : rows)
+        out.insert(r.name, Totals { r.count, r.totalNs, r.selfNs, r.maxNs });
+    return out;
+}
+
+// The same aggregate in SQL: a slice counts when it overlaps [from, to) (an instant when it lies in
+// it); clipped to the range; self = clipped minus the clipped time of the slices one level deeper
+// on its track that lie within it.
+QMap<QString, Totals> sqlTotals(Workspace &ws, int64_t from, int64_t to)
+{
+    SqliteStmt st(ws.db(), R"sql(
+        WITH sel AS (
+            SELECT s.track_id, s.ts, s.dur, s.depth, s.name_id,
+                   min(s.ts + s.dur, ?2) - max(s.ts, ?1) AS clipped
+            FROM slice s JOIN track k ON k.id = s.track_id
+            WHERE k.kind != 'counter'
+              AND ((s.dur > 0 AND s.ts < ?2 AND s.ts + s.dur > ?1) OR (s.dur = 0 AND s.ts >= ?1 AND s.ts < ?2)))
+        SELECT n.str, count(*), sum(clipped),
+               sum(clipped - coalesce((
+                   SELECT sum(max(0, min(c.ts + c.dur, ?2) - max(c.ts, ?1))) FROM slice c
+                   WHERE c.track_id = sel.track_id AND c.ts >= sel.ts AND c.ts <= sel.ts + sel.dur
+                     AND c.depth = sel.depth + 1 AND c.ts + c.dur <= sel.ts + sel.dur), 0)),
+               max(clipped)
+        FROM sel JOIN string n ON n.id = sel.name_id GROUP BY n.str)sql");
+    st.bind(1, from).bind(2, to);
+    QMap<QString, Totals> out;
+    while (st.step())
+        out.insert(st.columnText(0), Totals { st.columnInt(1), st.columnInt(2), st.columnInt(3), st.columnInt(4) });
+    return out;
+}
+
+QString differences(const QMap<QString, Totals> &got, const QMap<QString, Totals> &expected)
+{
+    QStringList out;
+    auto str = [](const Totals &t) {
+        return QStringLiteral("count %1 total %2 self %3 max %4").arg(t.count).arg(t.totalNs).arg(t.selfNs).arg(t.maxNs);
+    };
+    for (auto it = expected.begin(); it != expected.end(); ++it) {
+        if (!got.contains(it.key()))
+            out << QStringLiteral("%1 missing (expected %2)").arg(it.key(), str(it.value()));
+        else if (!(got.value(it.key()) == it.value()))
+            out << QStringLiteral("%1: %2, expected %3").arg(it.key(), str(got.value(it.key())), str(it.value()));
+    }
+    for (auto it = got.begin(); it != got.end(); ++it)
+        if (!expected.contains(it.key()))
+            out << QStringLiteral("%1 unexpected").arg(it.key());
+    return out.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+class TestTimelineQuery : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    QString m_ws;
+    QList<TimelineTrack> m_tracks;
+
+    const TimelineTrack &track(const QString &name) const
+    {
+        for (const auto &t : m_tracks)
+            if (t.name == name)
+                return t;
+        qFatal("no track %s", qPrintable(name));
+    }
+
+    QString nameAt(Workspace &ws, const QString &trackName, int64_t tNs, int depth = -1, int64_t tolNs = 0)
+    {
+        const auto s = sliceAt(ws, track(trackName), tNs, depth, tolNs);
+        return s ? s->name : QString();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        const QString path = m_tmp.filePath(QStringLiteral("t.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(kTrace);
+        f.close();
+        m_ws = m_tmp.filePath(QStringLiteral("w.plumb"));
+        QVERIFY(importFile(path, m_ws));
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        m_tracks = timelineTracks(ws, 1);
+        QStringList names;
+        for (const auto &t : m_tracks)
+            names << t.name;
+        QCOMPARE(names, QStringList({ QStringLiteral("main"), QStringLiteral("CUDA API"), QStringLiteral("autograd"),
+                                      QStringLiteral("Stream 7"), QStringLiteral("Global instants") }));
+    }
+
+    void sliceAtEdges()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const QString main = QStringLiteral("main");
+        QCOMPARE(nameAt(ws, main, 0), QStringLiteral("ProfilerStep#1"));
+        QCOMPARE(nameAt(ws, main, 10 * kUs), QStringLiteral("aten::linear"));
+        QCOMPARE(nameAt(ws, main, 15 * kUs), QStringLiteral("aten::addmm"));
+        QCOMPARE(nameAt(ws, main, 45 * kUs - 1), QStringLiteral("aten::addmm"));
+        QCOMPARE(nameAt(ws, main, 45 * kUs), QStringLiteral("aten::linear")); // ends are exclusive
+        QCOMPARE(nameAt(ws, main, 50 * kUs), QStringLiteral("ProfilerStep#1"));
+        QCOMPARE(nameAt(ws, main, 57 * kUs), QStringLiteral("ProfilerStep#1")); // a gap at depth 1
+        QCOMPARE(nameAt(ws, main, 100 * kUs - 1), QStringLiteral("ProfilerStep#1"));
+        QCOMPARE(nameAt(ws, main, 100 * kUs), QStringLiteral("ProfilerStep#2"));
+        QCOMPARE(nameAt(ws, main, 300 * kUs - 1), QStringLiteral("ProfilerStep#3"));
+        QCOMPARE(nameAt(ws, main, 300 * kUs), QString());
+        QCOMPARE(nameAt(ws, main, -1), QString());
+        // Depth limits.
+        QCOMPARE(nameAt(ws, main, 20 * kUs, 1), QStringLiteral("aten::linear"));
+        QCOMPARE(nameAt(ws, main, 20 * kUs, 0), QStringLiteral("ProfilerStep#1"));
+        QCOMPARE(nameAt(ws, main, 20 * kUs, 5), QStringLiteral("aten::addmm"));
+        // Instants match within the tolerance, and over the slice they sit in.
+        QCOMPARE(nameAt(ws, main, 55 * kUs), QStringLiteral("mark"));
+        QCOMPARE(nameAt(ws, main, 55 * kUs + 500, -1, 1000), QStringLiteral("mark"));
+        QCOMPARE(nameAt(ws, main, 55 * kUs - 500, -1, 1000), QStringLiteral("mark"));
+        QCOMPARE(nameAt(ws, main, 55 * kUs + 500, -1, 100), QStringLiteral("ProfilerStep#1"));
+        QCOMPARE(nameAt(ws, main, 55 * kUs, 0), QStringLiteral("ProfilerStep#1"));
+        QCOMPARE(nameAt(ws, QStringLiteral("Global instants"), 5 * kUs + 10, -1, 20), QStringLiteral("snapshot"));
+        QCOMPARE(nameAt(ws, QStringLiteral("Global instants"), 5 * kUs + 30, -1, 20), QString());
+
+        const auto s = sliceAt(ws, track(main), 20 * kUs, -1);
+        QVERIFY(s);
+        QCOMPARE(s->startNs, 15 * kUs);
+        QCOMPARE(s->durNs, 30 * kUs);
+        QCOMPARE(s->depth, 2);
+        QCOMPARE(s->category, QStringLiteral("cpu_op"));
+        QCOMPARE(s->corr, Q_INT64_C(-1));
+        const auto again = sliceByKey(ws, track(main), s->key);
+        QVERIFY(again);
+        QCOMPARE(again->name, s->name);
+        QCOMPARE(again->key, s->key);
+        QVERIFY(!sliceByKey(ws, track(main), SliceKey { s->key.trackId, s->key.tsNs + 1, s->key.id }));
+    }
+
+    void argsCarryPromotedIds()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const auto launch = sliceAt(ws, track(QStringLiteral("CUDA API")), 22 * kUs, -1);
+        QVERIFY(launch);
+        QCOMPARE(launch->name, QStringLiteral("cudaLaunchKernel"));
+        QCOMPARE(launch->category, QStringLiteral("cuda_runtime"));
+        QCOMPARE(launch->corr, Q_INT64_C(7));
+        QCOMPARE(launch->argsJson, QStringLiteral("{\"cbid\":211,\"correlation\":7}"));
+        QCOMPARE(sliceAt(ws, track(QStringLiteral("main")), 20 * kUs, -1)->argsJson, QString());
+    }
+
+    void launchLinksBothWays()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const auto launch = sliceAt(ws, track(QStringLiteral("CUDA API")), 22 * kUs, -1);
+        QVERIFY(launch);
+        const auto links = sliceLinks(ws, m_tracks, *launch);
+        QCOMPARE(links.size(), size_t(1)); // the ac2g flow is the same link: not listed twice
+        QCOMPARE(int(links[0].kind), int(SliceLink::Kind::Launches));
+        QCOMPARE(links[0].relation, QStringLiteral("launches"));
+        QCOMPARE(links[0].slice.name, QStringLiteral("gemm"));
+        QCOMPARE(links[0].slice.startNs, 30 * kUs);
+        QCOMPARE(links[0].slice.key.trackId, track(QStringLiteral("Stream 7")).id);
+
+        const auto kernel = sliceAt(ws, track(QStringLiteral("Stream 7")), 155 * kUs, -1);
+        QVERIFY(kernel);
+        const auto back = sliceLinks(ws, m_tracks, *kernel);
+        QCOMPARE(back.size(), size_t(1));
+        QCOMPARE(int(back[0].kind), int(SliceLink::Kind::LaunchedBy));
+        QCOMPARE(back[0].relation, QStringLiteral("launched by"));
+        QCOMPARE(back[0].slice.startNs, 140 * kUs);
+        QCOMPARE(back[0].slice.corr, Q_INT64_C(9));
+    }
+
+    void flowLinksBindToTheDeepestSlice()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const auto linear = sliceAt(ws, track(QStringLiteral("main")), 110 * kUs, -1);
+        QVERIFY(linear);
+        QCOMPARE(linear->name, QStringLiteral("aten::linear"));
+        const auto out = sliceLinks(ws, m_tracks, *linear);
+        QCOMPARE(out.size(), size_t(1));
+        QCOMPARE(int(out[0].kind), int(SliceLink::Kind::FlowTo));
+        QCOMPARE(out[0].relation, QStringLiteral("flow to (fwdbwd)"));
+        QCOMPARE(out[0].slice.name, QStringLiteral("autograd::engine::evaluate_function"));
+
+        const auto in = sliceLinks(ws, m_tracks, out[0].slice);
+        QCOMPARE(in.size(), size_t(1));
+        QCOMPARE(int(in[0].kind), int(SliceLink::Kind::FlowFrom));
+        QCOMPARE(in[0].relation, QStringLiteral("flow from (fwdbwd)"));
+        QCOMPARE(in[0].slice.key, linear->key);
+
+        // The step encloses the flow's start too, but the deeper aten::linear holds it.
+        const auto step = sliceAt(ws, track(QStringLiteral("main")), 110 * kUs, 0);
+        QVERIFY(step);
+        QVERIFY(sliceLinks(ws, m_tracks, *step).empty());
+        const auto addmm = sliceAt(ws, track(QStringLiteral("main")), 120 * kUs, -1);
+        QCOMPARE(addmm->name, QStringLiteral("aten::addmm"));
+        QVERIFY(sliceLinks(ws, m_tracks, *addmm).empty());
+    }
+
+    void searchOrder()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const NameMatcher linear = matchNames(ws, QStringLiteral("LINEAR"), false);
+        QVERIFY(linear.errorMessage.isEmpty());
+        QCOMPARE(countMatches(ws, m_tracks, linear), Q_INT64_C(3));
+        QList<int64_t> forward;
+        for (auto hit = findNext(ws, m_tracks, linear, -1); hit; hit = findNext(ws, m_tracks, linear, hit->startNs))
+            forward << hit->startNs;
+        QCOMPARE(forward, QList<int64_t>({ 10 * kUs, 110 * kUs, 210 * kUs }));
+        QList<int64_t> backward;
+        for (auto hit = findPrevious(ws, m_tracks, linear, Q_INT64_C(1) << 40); hit;
+             hit = findPrevious(ws, m_tracks, linear, hit->startNs))
+            backward << hit->startNs;
+        QCOMPARE(backward, QList<int64_t>({ 210 * kUs, 110 * kUs, 10 * kUs }));
+        const auto first = findNext(ws, m_tracks, linear, -1);
+        QCOMPARE(first->depth, 1);
+        QCOMPARE(first->durNs, 40 * kUs);
+        QCOMPARE(first->key.trackId, track(QStringLiteral("main")).id);
+
+        // A substring: "aten" after the first linear is the addmm inside it.
+        const NameMatcher aten = matchNames(ws, QStringLiteral("aten"), false);
+        QCOMPARE(findNext(ws, m_tracks, aten, 10 * kUs)->startNs, 15 * kUs);
+        QCOMPARE(countMatches(ws, m_tracks, aten), Q_INT64_C(6));
+        // Far hits: the windows widen until they reach them.
+        QCOMPARE(findNext(ws, m_tracks, matchNames(ws, QStringLiteral("relu_kernel"), false), -(Q_INT64_C(1) << 40))->startNs,
+                 70 * kUs);
+
+        // Ties in time go to the earlier track.
+        const NameMatcher tie = matchNames(ws, QStringLiteral("tie_op"), false);
+        QCOMPARE(countMatches(ws, m_tracks, tie), Q_INT64_C(2));
+        QCOMPARE(findNext(ws, m_tracks, tie, 0)->key.trackId, track(QStringLiteral("main")).id);
+        QCOMPARE(findPrevious(ws, m_tracks, tie, 1000 * kUs)->key.trackId, track(QStringLiteral("main")).id);
+        QList<TimelineTrack> reversed(m_tracks.rbegin(), m_tracks.rend());
+        QCOMPARE(findNext(ws, reversed, tie, 0)->key.trackId, track(QStringLiteral("autograd")).id);
+        QVERIFY(!findNext(ws, m_tracks, tie, 250 * kUs));
+
+        // Regular expressions, case-insensitive; an invalid one matches nothing and says why.
+        const NameMatcher re = matchNames(ws, QStringLiteral("^ATEN::(linear|relu)$"), true);
+        QVERIFY(re.errorMessage.isEmpty());
+        QCOMPARE(countMatches(ws, m_tracks, re), Q_INT64_C(4));
+        const NameMatcher bad = matchNames(ws, QStringLiteral("aten::(linear"), true);
+        QVERIFY(!bad.errorMessage.isEmpty());
+        QVERIFY(bad.nameIds.empty());
+        QCOMPARE(countMatches(ws, m_tracks, bad), Q_INT64_C(0));
+        QVERIFY(!findNext(ws, m_tracks, bad, -1));
+        // Substrings are literal: no wildcards.
+        QCOMPARE(countMatches(ws, m_tracks, matchNames(ws, QStringLiteral("aten%"), false)), Q_INT64_C(0));
+        QCOMPARE(countMatches(ws, m_tracks, matchNames(ws, QStringLiteral("tie_"), false)), Q_INT64_C(2));
+        QVERIFY(matchNames(ws, QString(), false).nameIds.empty());
+        QVERIFY(linear.matches(ws.db().queryInt("SELECT id FROM string WHERE str = 'aten::linear'")));
+    }
+
+    void rangeAggregateMatchesSql_data()
+    {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::newRow("everything") << -(Q_INT64_C(1) << 50) << (Q_INT64_C(1) << 50);
+        QTest::newRow("inside linear and addmm") << qint64(12 * kUs) << qint64(40 * kUs);
+        QTest::newRow("across the step boundary") << qint64(95 * kUs) << qint64(115 * kUs + 500);
+        QTest::newRow("the instant only") << qint64(55 * kUs) << qint64(55 * kUs + 1);
+        QTest::newRow("first step") << qint64(0) << qint64(100 * kUs);
+        QTest::newRow("backward and a kernel") << qint64(125 * kUs) << qint64(152 * kUs);
+        QTest::newRow("in a gap of depth 1") << qint64(51 * kUs) << qint64(54 * kUs);
+        QTest::newRow("after everything") << qint64(400 * kUs) << qint64(500 * kUs);
+    }
+    void rangeAggregateMatchesSql()
+    {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const auto rows = rangeAggregate(ws, m_tracks, from, to);
+        const QString diff = differences(totalsOf(rows), sqlTotals(ws, from, to));
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+
+    void rangeAggregateByHand()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const auto t = totalsOf(rangeAggregate(ws, m_tracks, 12 * kUs, 40 * kUs));
+        QCOMPARE(t.value(QStringLiteral("ProfilerStep#1")), (Totals { 1, 28 * kUs, 0, 28 * kUs }));
+        QCOMPARE(t.value(QStringLiteral("aten::linear")), (Totals { 1, 28 * kUs, 3 * kUs, 28 * kUs }));
+        QCOMPARE(t.value(QStringLiteral("aten::addmm")), (Totals { 1, 25 * kUs, 25 * kUs, 25 * kUs }));
+        QCOMPARE(t.value(QStringLiteral("cudaLaunchKernel")), (Totals { 1, 5 * kUs, 5 * kUs, 5 * kUs }));
+        QCOMPARE(t.value(QStringLiteral("gemm")), (Totals { 1, 10 * kUs, 10 * kUs, 10 * kUs }));
+        QCOMPARE(t.size(), 5);
+        const auto rows = rangeAggregate(ws, m_tracks, 0, 1000 * kUs);
+        QCOMPARE(rows.front().name, QStringLiteral("ProfilerStep#1")); // the largest total first (ties by name)
+        for (const auto &r : rows)
+            if (r.name == QLatin1String("aten::linear"))
+                QCOMPARE(r.meanNs(), double(100 * kUs) / 3);
+        QVERIFY(rangeAggregate(ws, m_tracks, 10 * kUs, 10 * kUs).empty());
+    }
+
+    void stepMarkersOfProfilerSteps()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const auto steps = stepMarkers(ws, m_tracks);
+        QCOMPARE(steps.size(), size_t(3));
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(steps[size_t(i)].number, int64_t(i + 1));
+            QCOMPARE(steps[size_t(i)].name, QStringLiteral("ProfilerStep#%1").arg(i + 1));
+            QCOMPARE(steps[size_t(i)].startNs, int64_t(i) * 100 * kUs);
+            QCOMPARE(steps[size_t(i)].endNs, int64_t(i + 1) * 100 * kUs);
+            QCOMPARE(steps[size_t(i)].trackId, track(QStringLiteral("main")).id);
+        }
+        QVERIFY(stepMarkers(ws, {}).empty());
+    }
+
+    void idleGapsOfAStream()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const auto slices = drawSlices(ws, track(QStringLiteral("Stream 7")), 0, 300 * kUs, 1);
+        QCOMPARE(slices.size(), size_t(3));
+        auto gaps = idleGaps(slices, 30 * kUs, 160 * kUs, 10 * kUs);
+        QCOMPARE(gaps.size(), size_t(2));
+        QCOMPARE(gaps[0].startNs, 50 * kUs);
+        QCOMPARE(gaps[0].endNs, 70 * kUs);
+        QCOMPARE(gaps[1].startNs, 75 * kUs);
+        QCOMPARE(gaps[1].endNs, 150 * kUs);
+        QCOMPARE(idleGaps(slices, 30 * kUs, 160 * kUs, 30 * kUs).size(), size_t(1));
+        // Clipped to the window.
+        gaps = idleGaps(slices, 60 * kUs, 100 * kUs, 10 * kUs);
+        QCOMPARE(gaps.size(), size_t(2));
+        QCOMPARE(gaps[0].startNs, 60 * kUs);
+        QCOMPARE(gaps[0].endNs, 70 * kUs);
+        QCOMPARE(gaps[1].startNs, 75 * kUs);
+        QCOMPARE(gaps[1].endNs, 100 * kUs);
+    }
+
+    void idleGapsPure()
+    {
+        // Overlapping ops (drawn one level below) and folded runs are work too.
+        const std::vector<DrawSlice> s = { { 0, 10, 0, 1, 1 }, { 40, 50, 0, 1, 1 }, { 100, 200, 0, 1, 7 },
+                                           { 45, 80, 1, 1, 1 } };
+        auto gaps = idleGaps(s, 0, 200, 5);
+        QCOMPARE(gaps.size(), size_t(2));
+        QCOMPARE(gaps[0].startNs, Q_INT64_C(10));
+        QCOMPARE(gaps[0].endNs, Q_INT64_C(40));
+        QCOMPARE(gaps[1].startNs, Q_INT64_C(80));
+        QCOMPARE(gaps[1].endNs, Q_INT64_C(100));
+        QCOMPARE(idleGaps(s, 0, 200, 21).size(), size_t(1));
+        QCOMPARE(idleGaps(s, 0, 200, 31).size(), size_t(0));
+        QCOMPARE(idleGaps({}, 0, 100, 10).size(), size_t(1));
+        QCOMPARE(idleGaps(s, 50, 50, 0).size(), size_t(0));
+        gaps = idleGaps(s, 0, 200, 0);
+        QCOMPARE(gaps.size(), size_t(2));
+    }
+
+    void namesOfIds()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        const int64_t id = ws.db().queryInt("SELECT id FROM string WHERE str = 'gemm'");
+        const auto names = namesOf(ws, { id, id, 1 << 30 });
+        QCOMPARE(names.size(), 1);
+        QCOMPARE(names.value(id), QStringLiteral("gemm"));
+    }
+
+    // Real PyTorch profiler traces: step markers against the ProfilerStep slices SQL finds, and the
+    // aggregate of the whole trace and of a range cutting through it against SQL.
+    void realTrace_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("steps");
+        QTest::newRow("hta_trace_diff_control") << QStringLiteral("kineto/hta_trace_diff_control.json.gz") << 6;
+        // ProfilerStep#6 sits 14 levels deep under Python frames; its GPU annotation copy is not a marker.
+        QTest::newRow("tracelens_h100_qwen") << QStringLiteral("kineto/tracelens_h100_qwen.json.gz") << 1;
+        // XPlane: two devices' "Steps" lines both hold step 0.
+        QTest::newRow("tf_gpu_multi_worker") << QStringLiteral("xplane/tf_gpu_multi_worker.xplane.pb") << 1;
+    }
+    void realTrace()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, steps);
+        const QString path = sharedTraces() + QLatin1Char('/') + file;
+        if (!QFile::exists(path))
+            QSKIP(qPrintable(QStringLiteral("%1 is absent (the shared data sits beside the checkout)").arg(path)));
+        QTemporaryDir dir;
+        const QString wsPath = dir.filePath(QStringLiteral("real.plumb"));
+        QVERIFY(importFile(path, wsPath));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const QList<TimelineTrack> tracks = timelineTracks(ws, 1);
+
+        const auto markers = stepMarkers(ws, tracks);
+        QCOMPARE(int(markers.size()), steps);
+        if (file.endsWith(QLatin1String(".json.gz"))) {
+            QCOMPARE(int64_t(markers.size()),
+                     ws.db().queryInt("SELECT count(DISTINCT n.str) FROM slice s JOIN string n ON n.id = s.name_id "
+                                      "JOIN track k ON k.id = s.track_id JOIN process p ON p.id = k.process_id "
+                                      "WHERE n.str LIKE 'ProfilerStep#%' AND k.kind = 'thread' AND p.kind = 'cpu'"));
+            for (size_t i = 0; i < markers.size(); ++i) {
+                QVERIFY(markers[i].name.startsWith(QLatin1String("ProfilerStep#")));
+                QVERIFY(markers[i].endNs > markers[i].startNs);
+                if (i)
+                    QVERIFY(markers[i].startNs >= markers[i - 1].endNs);
+            }
+        }
+
+        const int64_t start = ws.db().queryInt("SELECT min(ts) FROM slice");
+        const int64_t end = ws.db().queryInt("SELECT max(ts + dur) FROM slice");
+        for (const auto &[from, to] : { std::pair { start, end + 1 }, std::pair { start + (end - start) / 3, start + (end - start) / 2 } }) {
+            const auto rows = rangeAggregate(ws, tracks, from, to);
+            const QString diff = differences(totalsOf(rows), sqlTotals(ws, from, to));
+            QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimelineQuery)
+#include "tst_timelinequery.moc"
