@@ -5,6 +5,7 @@
 #include "importcontext.h"
 #include "importerror.h"
 #include "foreignsqlitedb.h"
+#include "sortedtablereader.h"
 #include "tracesink.h"
 
 #include <QFileInfo>
@@ -30,6 +31,10 @@ namespace {
 constexpr int64_t kCheckpointRows = 4096;
 constexpr int64_t kInvalidStream = 0xffffffff; // CUPTI's "no stream" (context and device syncs)
 constexpr size_t kReadAheadBytes = 1 << 20;
+constexpr size_t kMaxGpuKeys = 1 << 16; // distinct GPU-op names+args remembered (~10 MB)
+// Memory the tables of one phase may take to be sorted in memory (see SortedTableReader); beyond it
+// they are sorted by SQLite. About 1.4M kernel rows.
+constexpr size_t kSortMemoryBudget = size_t(256) << 20;
 
 // globalTid / globalPid: serialized GlobalId, pid in bits 24-47 and tid in bits 0-23.
 constexpr int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xffffff; }
@@ -248,7 +253,7 @@ public:
 private:
     struct Cursor {
         const TableSpec *spec = nullptr;
-        std::unique_ptr<ForeignSqliteDb::Stmt> st;
+        std::unique_ptr<SortedTableReader> st;
         std::array<int, FieldCount> col {};
         int64_t group1 = 0, group2 = 0, start = 0; // merge key of the current row
         bool operator<(const Cursor &o) const
@@ -267,6 +272,7 @@ private:
         const int i = c.col[f];
         return i < 0 || c.st->isNull(i) ? fallback : c.st->integer(i);
     }
+    [[nodiscard]] bool isNull(const Cursor &c, F f) const { return c.col[f] < 0 || c.st->isNull(c.col[f]); }
 
     void checkIsNsight();
     void readSessionInfo();
@@ -277,6 +283,21 @@ private:
     void handle(Cursor &c);
     void handleRuntime(Cursor &c, SliceFields &f);
     void handleGpu(Cursor &c, SliceFields &f);
+    using GpuKey = std::array<int64_t, 14>;
+    struct GpuKeyHash {
+        size_t operator()(const GpuKey &k) const noexcept
+        {
+            uint64_t h = 0x9e3779b97f4a7c15ull;
+            for (const int64_t v : k)
+                h = (h ^ uint64_t(v)) * 0x100000001b3ull;
+            return size_t(h ^ (h >> 29));
+        }
+    };
+    struct GpuNames {
+        int64_t nameId = 0;
+        int64_t argsId = kNoValue;
+    };
+    [[nodiscard]] GpuNames gpuNameAndArgs(const GpuKey &key);
     void handleSync(Cursor &c, SliceFields &f);
     void handleNvtx(Cursor &c, SliceFields &f);
     void handleOsrt(Cursor &c, SliceFields &f);
@@ -309,6 +330,7 @@ private:
     std::unordered_map<int64_t, int64_t> m_names;    // StringIds id -> interned id
     std::unordered_map<int64_t, int64_t> m_apiNames; // same, version suffix stripped
     std::unordered_map<int64_t, std::string> m_shortNames; // kernel base names, for args
+    std::unordered_map<GpuKey, GpuNames, GpuKeyHash> m_gpuNames; // see handleGpu(); at most kMaxGpuKeys
     std::unordered_map<int64_t, int64_t> m_processes; // pid -> process row
     std::unordered_map<int64_t, ThreadTracks> m_threads; // globalTid -> tracks
     std::unordered_map<int64_t, int64_t> m_gpuProcesses; // device -> process row
@@ -478,6 +500,8 @@ void NsysReader::readMetadata()
 
 void NsysReader::openCursors()
 {
+    std::array<size_t, 4> phaseBudget;
+    phaseBudget.fill(kSortMemoryBudget);
     for (const TableSpec &spec : tableSpecs()) {
         if (!m_tables.count(spec.table))
             continue;
@@ -485,8 +509,7 @@ void NsysReader::openCursors()
         auto cursor = std::make_unique<Cursor>();
         cursor->spec = &spec;
         cursor->col.fill(-1);
-        std::string select;
-        int n = 0;
+        std::vector<SortedTableReader::Column> select;
         for (const F f : spec.fields) {
             for (const FieldSpec &fs : fieldSpecs()) {
                 if (fs.field != f)
@@ -494,8 +517,8 @@ void NsysReader::openCursors()
                 for (const char *cand : fs.candidates) {
                     if (!cand || std::find(cols.begin(), cols.end(), cand) == cols.end())
                         continue;
-                    select += (n ? ", " : "") + quoteIdentifier(cand);
-                    cursor->col[f] = n++;
+                    cursor->col[f] = int(select.size());
+                    select.push_back({ quoteIdentifier(cand), f == Text });
                     break;
                 }
             }
@@ -513,24 +536,30 @@ void NsysReader::openCursors()
                               .arg(QString::fromLatin1(spec.table), missing.join(QStringLiteral(", "))));
             continue;
         }
+        // Exports never delete rows, so the last rowid is the row count (and costs one b-tree descent
+        // where count(*) reads the whole table): for progress and the in-memory sort's budget.
+        int64_t rows = 0;
         {
-            // For progress only: exports never delete rows, so the last rowid is the row count (and
-            // costs one b-tree descent where count(*) reads the whole table).
             ForeignSqliteDb::Stmt count(m_db, "SELECT max(rowid) FROM " + quoteIdentifier(spec.table), spec.table);
             if (count.step())
-                m_totalRows += count.integer(0);
+                rows = count.integer(0);
         }
+        m_totalRows += rows;
         // Ties: longer first, so an enclosing range arrives before what it encloses.
-        std::string order;
+        std::vector<int> ascending;
         for (const F g : { spec.group1, spec.group2 })
             if (g != FieldCount && cursor->col[g] >= 0)
-                order += quoteIdentifier(fieldSpecs()[size_t(g)].candidates[0]) + ", ";
-        order += "\"start\"";
-        if (cursor->col[End] >= 0)
-            order += ", \"end\" DESC";
-        const std::string sql = "SELECT " + select + " FROM " + quoteIdentifier(spec.table) + " ORDER BY " + order;
-        // Prepared now (a bad layout fails before anything is written), stepped in its phase.
-        cursor->st = std::make_unique<ForeignSqliteDb::Stmt>(m_db, sql, spec.table);
+                ascending.push_back(cursor->col[g]);
+        ascending.push_back(cursor->col[Start]);
+        size_t &budget = phaseBudget[size_t(spec.phase)];
+        const size_t bytes = size_t(std::max<int64_t>(rows, 0)) * SortedTableReader::bytesPerRow(select.size());
+        const size_t tableBudget = budget;
+        if (bytes <= budget)
+            budget -= bytes;
+        // Prepared now (a bad layout fails before anything is written), read in its phase.
+        cursor->st = std::make_unique<SortedTableReader>(m_db, spec.table, std::move(select), std::move(ascending),
+                                                         cursor->col[End], rows, tableBudget,
+                                                         [this] { m_ctx.checkpoint(); });
         m_cursors.push_back(std::move(cursor));
     }
 }
@@ -760,46 +789,114 @@ void NsysReader::handleRuntime(Cursor &c, SliceFields &f)
 
 void NsysReader::handleGpu(Cursor &c, SliceFields &f)
 {
+    const Source source = c.spec->source;
     const int64_t device = get(c, Device, 0);
     const int64_t stream = get(c, Stream, 0);
+    const int64_t context = has(c, Context) ? get(c, Context, 0) : kNoValue;
     f.corr = corrOf(c, GlobalPid);
-    m_args.add("device", device);
-    if (has(c, Context))
-        m_args.add("context", get(c, Context, 0));
-    m_args.add("stream", stream);
-    switch (c.spec->source) {
-    case Source::Kernel: {
-        const int64_t demangled = get(c, Demangled);
-        const int64_t shortName = get(c, Short);
-        f.nameId = nameOf(demangled != kNoValue ? demangled : shortName != kNoValue ? shortName : 0);
-        f.catId = m_catKernel;
-        if (has(c, GridX))
-            m_args.add3("grid", get(c, GridX, 0), get(c, GridY, 1), get(c, GridZ, 1));
-        if (has(c, BlockX))
-            m_args.add3("block", get(c, BlockX, 0), get(c, BlockY, 1), get(c, BlockZ, 1));
-        if (has(c, Registers))
-            m_args.add("registers per thread", get(c, Registers, 0));
-        if (has(c, StaticSmem) || has(c, DynamicSmem)) {
-            const int64_t st = get(c, StaticSmem, 0), dyn = get(c, DynamicSmem, 0);
-            m_args.add("shared memory", st + dyn);
-            m_args.add("static shared memory", st);
-            m_args.add("dynamic shared memory", dyn);
+
+    // Every value the name and args are made of (kNoValue: not in the table): rows that agree on
+    // them get the same name and args, without building and hashing the JSON again.
+    GpuKey key;
+    key.fill(kNoValue);
+    key[0] = int64_t(source);
+    key[1] = device;
+    key[2] = context;
+    key[3] = stream;
+    int64_t demangled = kNoValue, shortName = kNoValue;
+    switch (source) {
+    case Source::Kernel:
+        demangled = get(c, Demangled);
+        shortName = get(c, Short);
+        if (has(c, GridX)) {
+            key[4] = get(c, GridX, 0);
+            key[5] = get(c, GridY, 1);
+            key[6] = get(c, GridZ, 1);
         }
-        if (shortName != kNoValue && demangled != kNoValue) {
+        if (has(c, BlockX)) {
+            key[7] = get(c, BlockX, 0);
+            key[8] = get(c, BlockY, 1);
+            key[9] = get(c, BlockZ, 1);
+        }
+        if (has(c, Registers))
+            key[10] = get(c, Registers, 0);
+        if (has(c, StaticSmem) || has(c, DynamicSmem)) {
+            key[11] = get(c, StaticSmem, 0);
+            key[12] = get(c, DynamicSmem, 0);
+        }
+        if (shortName != kNoValue && demangled != kNoValue)
+            key[13] = shortName;
+        break;
+    case Source::Memcpy:
+        key[4] = get(c, CopyKind, 0);
+        key[5] = get(c, SrcKind);
+        key[6] = get(c, DstKind);
+        key[7] = get(c, Bytes, 0);
+        break;
+    case Source::Memset:
+        key[4] = get(c, MemKind);
+        key[5] = get(c, Bytes, 0);
+        if (has(c, Value))
+            key[6] = get(c, Value, 0);
+        break;
+    default: break;
+    }
+
+    auto cached = m_gpuNames.find(key);
+    if (cached == m_gpuNames.end()) {
+        if (m_gpuNames.size() >= kMaxGpuKeys)
+            m_gpuNames.clear();
+        cached = m_gpuNames.emplace(key, gpuNameAndArgs(key)).first;
+    }
+    f.nameId = source == Source::Kernel
+        ? nameOf(demangled != kNoValue ? demangled : shortName != kNoValue ? shortName : 0)
+        : cached->second.nameId;
+    f.argsId = cached->second.argsId;
+    if (source == Source::Kernel) {
+        f.catId = m_catKernel;
+        ++m_sink.stats().kernels;
+    } else {
+        f.catId = source == Source::Memcpy ? m_catMemcpy : m_catMemset;
+    }
+    ++m_sink.stats().gpuOps;
+    m_sink.addSlice(streamTrack(device, stream), f);
+}
+
+NsysReader::GpuNames NsysReader::gpuNameAndArgs(const GpuKey &key)
+{
+    GpuNames out;
+    m_args.clear();
+    m_args.add("device", key[1]);
+    if (key[2] != kNoValue)
+        m_args.add("context", key[2]);
+    m_args.add("stream", key[3]);
+    switch (Source(key[0])) {
+    case Source::Kernel: {
+        if (key[4] != kNoValue)
+            m_args.add3("grid", key[4], key[5], key[6]);
+        if (key[7] != kNoValue)
+            m_args.add3("block", key[7], key[8], key[9]);
+        if (key[10] != kNoValue)
+            m_args.add("registers per thread", key[10]);
+        if (key[11] != kNoValue) {
+            m_args.add("shared memory", key[11] + key[12]);
+            m_args.add("static shared memory", key[11]);
+            m_args.add("dynamic shared memory", key[12]);
+        }
+        if (const int64_t shortName = key[13]; shortName != kNoValue) {
             auto it = m_shortNames.find(shortName);
             if (it == m_shortNames.end())
                 it = m_shortNames.emplace(shortName, std::string(lookupString(shortName))).first;
             m_args.add("short name", it->second);
         }
-        ++m_sink.stats().kernels;
         break;
     }
     case Source::Memcpy: {
-        const int64_t kind = get(c, CopyKind, 0);
+        const int64_t kind = key[4];
         const std::string_view kindText = kind >= 0 && kind < int64_t(m_copyKinds.size())
             ? std::string_view(m_copyKinds[size_t(kind)])
             : std::string_view("Unknown");
-        const int64_t src = get(c, SrcKind), dst = get(c, DstKind);
+        const int64_t src = key[5], dst = key[6];
         auto memKind = [this](int64_t k) {
             return k >= 0 && k < int64_t(m_memKinds.size()) ? std::string_view(m_memKinds[size_t(k)])
                                                              : std::string_view("Unknown");
@@ -814,9 +911,8 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
             name += memKind(dst);
             name += ')';
         }
-        f.nameId = m_sink.intern(name);
-        f.catId = m_catMemcpy;
-        m_args.add("bytes", get(c, Bytes, 0));
+        out.nameId = m_sink.intern(name);
+        m_args.add("bytes", key[7]);
         m_args.add("copyKind", kindText);
         if (src != kNoValue)
             m_args.add("srcKind", memKind(src));
@@ -825,25 +921,23 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
         break;
     }
     case Source::Memset: {
-        const int64_t kind = get(c, MemKind);
+        const int64_t kind = key[4];
         std::string name = "Memset";
         if (kind != kNoValue) {
             name += " (";
             name += kind >= 0 && kind < int64_t(m_memKinds.size()) ? m_memKinds[size_t(kind)] : std::string("Unknown");
             name += ')';
         }
-        f.nameId = m_sink.intern(name);
-        f.catId = m_catMemset;
-        m_args.add("bytes", get(c, Bytes, 0));
-        if (has(c, Value))
-            m_args.add("value", get(c, Value, 0));
+        out.nameId = m_sink.intern(name);
+        m_args.add("bytes", key[5]);
+        if (key[6] != kNoValue)
+            m_args.add("value", key[6]);
         break;
     }
     default: break;
     }
-    f.argsId = m_sink.internArgs(m_args.finish());
-    ++m_sink.stats().gpuOps;
-    m_sink.addSlice(streamTrack(device, stream), f);
+    out.argsId = m_sink.internArgs(m_args.finish());
+    return out;
 }
 
 void NsysReader::handleSync(Cursor &c, SliceFields &f)
@@ -863,7 +957,7 @@ void NsysReader::handleSync(Cursor &c, SliceFields &f)
 void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
 {
     const int64_t type = get(c, EventType, kNoValue);
-    const bool hasEnd = has(c, End) && !c.st->isNull(c.col[End]);
+    const bool hasEnd = !isNull(c, End);
     if (type != kNoValue && !isNvtxMark(type) && !isNvtxRange(type)) {
         ++m_nvtxSkipped; // domain, category and thread naming records: not events
         return;
@@ -878,7 +972,7 @@ void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
                           QStringLiteral("An NVTX range has no end (the capture stopped inside it); it was "
                                          "imported with duration 0."));
     }
-    if (has(c, Text) && !c.st->isNull(c.col[Text]))
+    if (!isNull(c, Text))
         f.nameId = m_sink.intern(c.st->text(c.col[Text]));
     else if (get(c, TextId) != kNoValue)
         f.nameId = nameOf(get(c, TextId));
@@ -951,7 +1045,7 @@ void NsysReader::run()
         for (auto &c : m_cursors) {
             if (c->spec->phase != phase)
                 continue;
-            if (c->st->step()) {
+            if (c->st->next()) {
                 loadKey(*c);
                 live.push_back(c.get());
             } else {
@@ -964,14 +1058,14 @@ void NsysReader::run()
                 if (*live[i] < *live[best])
                     best = i;
             Cursor &c = *live[best];
-            if (c.st->isNull(c.col[Start])) {
+            if (isNull(c, Start)) {
                 m_diag.skipped(QStringLiteral("missing-start"),
                                QStringLiteral("table %1").arg(QString::fromLatin1(c.spec->table)),
                                QStringLiteral("A row has no start time; it was skipped."));
             } else {
                 handle(c);
             }
-            if (c.st->step()) {
+            if (c.st->next()) {
                 loadKey(c);
             } else {
                 c.st.reset();

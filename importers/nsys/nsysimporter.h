@@ -17,8 +17,9 @@ namespace plumb {
 //
 // The schema is discovered, never assumed: tables exist only for what was captured, and columns
 // differ between versions, so each table is read through the columns it has. Tables are read
-// ordered by start time and merged, so every track receives its slices in time order and memory
-// stays flat. Strings are resolved through StringIds on demand and cached per id.
+// ordered by track and start time (sorted in memory up to a budget, by SQLite beyond it, see
+// SortedTableReader) and merged, so every track receives its slices in time order. Strings are
+// resolved through StringIds on demand and cached per id.
 //
 // The file is opened read-only and immutable; it is never written.
 class NsysImporter final : public Importer {

@@ -1,0 +1,111 @@
+// SortedTableReader: the in-memory sort returns rows in exactly the order SQLite's ORDER BY does
+// (ties in storage order, NULL first ascending and last descending), and so does the fallback that
+// runs the ORDER BY when the table is over the memory budget.
+
+#include "foreignsqlitedb.h"
+#include "sortedtablereader.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace plumb;
+
+class TestSortedTableReader : public QObject {
+    Q_OBJECT
+
+private slots:
+    void matchesOrderBy_data();
+    void matchesOrderBy();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+namespace {
+
+// Rows with many ties and NULLs in every key column; returns the file path.
+QString makeTable(const QString &dir)
+{
+    const QString path = dir + QStringLiteral("/t.sqlite");
+    if (QFile::exists(path))
+        return path;
+    sqlite3 *db = nullptr;
+    sqlite3_open(path.toUtf8().constData(), &db);
+    sqlite3_exec(db, "CREATE TABLE t(g INTEGER, s INTEGER, e INTEGER, v INTEGER, txt TEXT); BEGIN", nullptr, nullptr,
+                 nullptr);
+    sqlite3_stmt *st = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO t VALUES (?,?,?,?,?)", -1, &st, nullptr);
+    std::mt19937 rng(7);
+    for (int i = 0; i < 20000; ++i) {
+        auto maybeNull = [&](int col, int64_t v) {
+            if (rng() % 17 == 0)
+                sqlite3_bind_null(st, col);
+            else
+                sqlite3_bind_int64(st, col, v);
+        };
+        maybeNull(1, int64_t(rng() % 4));
+        maybeNull(2, int64_t(rng() % 50) - 10);
+        maybeNull(3, int64_t(rng() % 3));
+        sqlite3_bind_int64(st, 4, i);
+        const std::string text = "row " + std::to_string(i);
+        if (i % 5 == 0)
+            sqlite3_bind_null(st, 5);
+        else
+            sqlite3_bind_text(st, 5, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
+        sqlite3_step(st);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    return path;
+}
+
+} // namespace
+
+void TestSortedTableReader::matchesOrderBy_data()
+{
+    QTest::addColumn<size_t>("budget"); // MiB
+    QTest::addColumn<bool>("inMemory");
+    QTest::newRow("sorted in memory") << size_t(64) << true;
+    QTest::newRow("sorted by SQLite") << size_t(0) << false;
+}
+
+void TestSortedTableReader::matchesOrderBy()
+{
+    QFETCH(size_t, budget);
+    QFETCH(bool, inMemory);
+    QVERIFY(m_dir.isValid());
+    ForeignSqliteDb db(makeTable(m_dir.path()));
+    const std::vector<SortedTableReader::Column> columns = {
+        { "\"g\"", false }, { "\"s\"", false }, { "\"e\"", false }, { "\"v\"", false }, { "\"txt\"", true }
+    };
+    const int64_t rows = 20000;
+    SortedTableReader reader(db, "t", columns, { 0, 1 }, 2, rows, budget << 20);
+    QCOMPARE(reader.inMemory(), inMemory);
+
+    ForeignSqliteDb::Stmt expected(db, "SELECT g, s, e, v, txt FROM t ORDER BY g, s, e DESC, rowid", "t");
+    int64_t n = 0;
+    while (expected.step()) {
+        QVERIFY(reader.next());
+        for (int c = 0; c < 4; ++c) {
+            QCOMPARE(reader.isNull(c), expected.isNull(c));
+            QCOMPARE(reader.integer(c), expected.integer(c));
+        }
+        QCOMPARE(reader.isNull(4), expected.isNull(4));
+        const std::string_view got = reader.text(4), want = expected.text(4);
+        QCOMPARE(QByteArray(got.data(), qsizetype(got.size())), QByteArray(want.data(), qsizetype(want.size())));
+        ++n;
+    }
+    QVERIFY(!reader.next());
+    QCOMPARE(n, rows);
+}
+
+QTEST_GUILESS_MAIN(TestSortedTableReader)
+#include "tst_sortedtablereader.moc"
