@@ -86,11 +86,16 @@ void TimelineFetcher::open(const TimelineSource &source)
         return readSource(*ws, source);
     });
     future.then(this, [this, generation](const TimelineOpenResult &result) {
-        if (generation != m_openGeneration)
-            return;
-        m_tracks = result.tracks;
-        m_window = {};
-        Q_EMIT opened(result);
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, result] {
+                if (generation != m_openGeneration)
+                    return;
+                m_tracks = result.tracks;
+                m_window = {};
+                Q_EMIT opened(result);
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -155,28 +160,35 @@ void TimelineFetcher::requestWindow(const FetchKey &key, const std::vector<int> 
             return TimelineWindow {};
         try {
             return fetchWindow(*ws, tracks, key, trackIndices, [&] { return *latest != generation; });
-        } catch (const std::exception &) {
+        } catch (const std::exception &e) {
+            qWarning("timeline: reading a window failed: %s", e.what());
             return TimelineWindow {};
         }
     });
     future.then(this, [this, generation](const TimelineWindow &result) {
-        if (generation != *m_windowGeneration)
-            return; // superseded: a newer request is in flight
-        m_inFlight = {};
-        m_inFlightTracks.clear();
-        if (!result.key.isValid())
-            return;
-        if (result.key == m_window.key && m_window.tracks.size() == result.tracks.size()) {
-            // The same window with more tracks (the view scrolled): keep what was there.
-            for (size_t i = 0; i < result.tracks.size(); ++i)
-                if (result.tracks[i].fetched)
-                    m_window.tracks[i] = result.tracks[i];
-            m_window.names.insert(result.names);
-        } else {
-            m_window = result;
-        }
-        Q_EMIT windowReady();
+        QMetaObject::invokeMethod(this, [this, generation, result] { onWindowFetched(generation, result); },
+                                  Qt::QueuedConnection);
     });
+}
+
+void TimelineFetcher::onWindowFetched(quint64 generation, const TimelineWindow &result)
+{
+    if (generation != *m_windowGeneration)
+        return; // superseded: a newer request is in flight
+    m_inFlight = {};
+    m_inFlightTracks.clear();
+    if (!result.key.isValid())
+        return;
+    if (result.key == m_window.key && m_window.tracks.size() == result.tracks.size()) {
+        // The same window with more tracks (the view scrolled): keep what was there.
+        for (size_t i = 0; i < result.tracks.size(); ++i)
+            if (result.tracks[i].fetched)
+                m_window.tracks[i] = result.tracks[i];
+        m_window.names.insert(result.names);
+    } else {
+        m_window = result;
+    }
+    Q_EMIT windowReady();
 }
 
 TimelineWindow TimelineFetcher::fetchWindow(Workspace &ws, const QList<TimelineTrack> &tracks, const FetchKey &key,

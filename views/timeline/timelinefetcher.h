@@ -124,8 +124,15 @@ public:
             }
         });
         future.then(this, [this, channel, generation, done = std::move(done)](const T &result) {
-            if (generation == m_generations[size_t(channel)])
-                done(result);
+            // then() runs at once when the job already finished; deliver from the event loop always,
+            // so a caller sees the result after it returns.
+            QMetaObject::invokeMethod(
+                this,
+                [this, channel, generation, done, result] {
+                    if (generation == m_generations[size_t(channel)])
+                        done(result);
+                },
+                Qt::QueuedConnection);
         });
     }
 
@@ -141,6 +148,7 @@ private:
     // This thread's Reader connection to `path` (opened on first use, reopened for a new epoch);
     // nullptr when the workspace cannot be opened.
     static Workspace *threadWorkspace(const QString &path, quint64 epoch);
+    void onWindowFetched(quint64 generation, const TimelineWindow &result);
 
     TimelineSource m_source;
     QList<TimelineTrack> m_tracks;
