@@ -5,6 +5,8 @@
 
 #include <QRegularExpression>
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
@@ -19,8 +21,10 @@ namespace plumb {
 namespace {
 
 // findNext/findPrevious probe all tracks in one time window, then in one twice as wide beyond it,
-// and so on: a hit close by costs a few rows, a far one about twice the rows before it.
-constexpr int64_t kFirstSearchWindowNs = 1000;
+// and so on: a hit close by costs a few rows, a far one about twice the rows before it. The first
+// window holds about kFirstSearchWindowSlices slices of the tracks on average, at least 1 µs.
+constexpr int64_t kFirstSearchWindowSlices = 16;
+constexpr int64_t kMinSearchWindowNs = 1000;
 // Name sets up to this size are filtered inside SQLite (name_id IN (...)), larger ones row by row.
 constexpr size_t kMaxSqlNameIds = 4096;
 
@@ -39,6 +43,29 @@ int64_t satSub(int64_t a, int64_t b)
         return b < 0 ? INT64_MAX : INT64_MIN;
     return r;
 }
+
+// Holds one read transaction for the queries of a call unless the caller has one open: one
+// snapshot for all of them (an import committing meanwhile cannot tear the answer), and no WAL
+// lock taken and released around each of the many small queries.
+class ReadSnapshot {
+public:
+    explicit ReadSnapshot(SqliteDb &db) : m_db(db), m_owned(sqlite3_get_autocommit(db.handle()) != 0)
+    {
+        if (m_owned)
+            m_db.exec("BEGIN");
+    }
+    ~ReadSnapshot()
+    {
+        if (m_owned && !sqlite3_get_autocommit(m_db.handle()))
+            sqlite3_exec(m_db.handle(), "COMMIT", nullptr, nullptr, nullptr);
+    }
+    ReadSnapshot(const ReadSnapshot &) = delete;
+    ReadSnapshot &operator=(const ReadSnapshot &) = delete;
+
+private:
+    SqliteDb &m_db;
+    bool m_owned;
+};
 
 // One slice row as the walks read it; ts in trace time.
 struct Row {
@@ -240,6 +267,7 @@ const TimelineTrack *findTrack(const QList<TimelineTrack> &tracks, int64_t id)
 
 std::optional<SliceInfo> sliceAt(Workspace &ws, const TimelineTrack &track, int64_t tNs, int depth, int64_t toleranceNs)
 {
+    ReadSnapshot snapshot(ws.db());
     const auto row = deepestAt(ws.db(), track.id, track.maxDurNs, satSub(tNs, track.offsetNs),
                                depth < 0 ? INT_MAX : depth, toleranceNs);
     if (!row)
@@ -255,6 +283,7 @@ std::optional<SliceInfo> sliceByKey(Workspace &ws, const TimelineTrack &track, c
 std::vector<SliceLink> sliceLinks(Workspace &ws, const QList<TimelineTrack> &tracks, const SliceInfo &slice)
 {
     SqliteDb &db = ws.db();
+    ReadSnapshot snapshot(db);
     // What a link needs of a track: its trace, kind and longest slice, from the list or the workspace.
     struct Facts {
         int64_t traceId = 0;
@@ -449,20 +478,23 @@ std::optional<SearchHit> search(Workspace &ws, const QList<TimelineTrack> &track
     if (matcher.nameIds.empty())
         return std::nullopt;
     SqliteDb &db = ws.db();
+    ReadSnapshot snapshot(db);
     const std::vector<TrackSpan> spans = trackSpans(db, tracks);
     if (spans.empty())
         return std::nullopt;
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    int64_t lo = INT64_MAX, hi = INT64_MIN, slices = 0;
     for (const TrackSpan &s : spans) {
         lo = std::min(lo, s.firstNs);
         hi = std::max(hi, s.lastNs);
+        slices += std::max<int64_t>(1, s.track->sliceCount);
     }
     const std::string filter = nameFilterSql(matcher);
     const bool checkRows = filter.empty();
     SqliteStmt st(db, rowQuery("track_id = ?1 AND ts >= ?2 AND ts < ?3" + filter,
                                forward ? "ts, id" : "ts DESC, id DESC"));
     // The window [winLo, winHi) in view time moves away from fromNs, doubling its width.
-    int64_t width = kFirstSearchWindowNs;
+    int64_t width = std::max(kMinSearchWindowNs,
+                             int64_t(double(hi - lo) / double(slices) * double(kFirstSearchWindowSlices)));
     int64_t winLo = 0, winHi = 0;
     if (forward) {
         winLo = std::max(satAdd(fromNs, 1), lo);
@@ -525,6 +557,7 @@ int64_t countMatches(Workspace &ws, const QList<TimelineTrack> &tracks, const Na
 {
     if (matcher.nameIds.empty())
         return 0;
+    ReadSnapshot snapshot(ws.db());
     const std::string filter = nameFilterSql(matcher);
     int64_t n = 0;
     if (!filter.empty()) {
@@ -549,6 +582,7 @@ int64_t countMatches(Workspace &ws, const QList<TimelineTrack> &tracks, const Na
 
 QHash<int64_t, QString> namesOf(Workspace &ws, const std::vector<int64_t> &nameIds)
 {
+    ReadSnapshot snapshot(ws.db());
     QHash<int64_t, QString> out;
     SqliteStmt st(ws.db(), "SELECT str FROM string WHERE id = ?1");
     for (const int64_t id : nameIds) {
@@ -568,6 +602,7 @@ std::vector<RangeAggregateRow> rangeAggregate(Workspace &ws, const QList<Timelin
     if (toNs <= fromNs)
         return {};
     SqliteDb &db = ws.db();
+    ReadSnapshot snapshot(db);
     struct Acc {
         int64_t count = 0, totalNs = 0, selfNs = 0, maxNs = 0;
     };
@@ -727,6 +762,7 @@ std::unordered_set<int64_t> stringIds(SqliteDb &db, std::initializer_list<const 
 std::vector<StepMarker> stepMarkers(Workspace &ws, const QList<TimelineTrack> &tracks)
 {
     SqliteDb &db = ws.db();
+    ReadSnapshot snapshot(db);
     // Each kind of marker is looked for only in traces where the kind before it found nothing; the
     // string table tells up front whether a kind can exist at all, so its absence costs no scan.
     static const QRegularExpression profilerStep(QStringLiteral("^ProfilerStep#(\\d+)$"));

@@ -11,9 +11,12 @@
 #include <QDir>
 #include <QFile>
 #include <QMap>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <climits>
+#include <optional>
 #include <tuple>
 
 using namespace plumb;
@@ -483,10 +486,141 @@ private slots:
 
         const int64_t start = ws.db().queryInt("SELECT min(ts) FROM slice");
         const int64_t end = ws.db().queryInt("SELECT max(ts + dur) FROM slice");
-        for (const auto &[from, to] : { std::pair { start, end + 1 }, std::pair { start + (end - start) / 3, start + (end - start) / 2 } }) {
+        std::vector<std::pair<int64_t, int64_t>> ranges = { { start, end + 1 } };
+        QRandomGenerator rng(7);
+        for (int i = 0; i < 6; ++i) {
+            const int64_t from = start + int64_t(rng.bounded(double(end - start)));
+            ranges.emplace_back(from, from + 1 + int64_t(rng.bounded(double(end - start) / (i + 1))));
+        }
+        for (const auto &[from, to] : ranges) {
             const auto rows = rangeAggregate(ws, tracks, from, to);
             const QString diff = differences(totalsOf(rows), sqlTotals(ws, from, to));
-            QVERIFY2(diff.isEmpty(), qPrintable(diff));
+            QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("[%1, %2):\n%3").arg(from).arg(to).arg(diff)));
+        }
+    }
+
+    // sliceAt and search on a real trace against the plain SQL reading of their contracts, at random
+    // times and exactly at slice starts and ends.
+    void realTraceAgainstSql_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("hta_trace_diff_control") << QStringLiteral("kineto/hta_trace_diff_control.json.gz");
+        QTest::newRow("hta_ns_resolution_rank0") << QStringLiteral("kineto/hta_ns_resolution_rank0.pt.trace.json.gz");
+    }
+    void realTraceAgainstSql()
+    {
+        QFETCH(QString, file);
+        const QString path = sharedTraces() + QLatin1Char('/') + file;
+        if (!QFile::exists(path))
+            QSKIP(qPrintable(QStringLiteral("%1 is absent (the shared data sits beside the checkout)").arg(path)));
+        QTemporaryDir dir;
+        const QString wsPath = dir.filePath(QStringLiteral("real.plumb"));
+        QVERIFY(importFile(path, wsPath));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const QList<TimelineTrack> tracks = timelineTracks(ws, 1);
+        QRandomGenerator rng(11);
+
+        SqliteStmt deepest(ws.db(), "SELECT ts, depth, dur FROM slice WHERE track_id = ?1 AND ts <= ?2 "
+                                    "AND (ts + dur > ?2 OR (dur = 0 AND ts = ?2)) AND depth <= ?3 "
+                                    "ORDER BY depth DESC, dur = 0 DESC LIMIT 1");
+        SqliteStmt sample(ws.db(), "SELECT ts, dur FROM slice WHERE track_id = ?1 ORDER BY ts LIMIT 1 OFFSET ?2");
+        int checked = 0;
+        for (const TimelineTrack &t : tracks) {
+            if (t.sliceCount == 0)
+                continue;
+            for (int i = 0; i < 150; ++i) {
+                sample.bind(1, t.id).bind(2, int64_t(rng.bounded(int(t.sliceCount))));
+                QVERIFY(sample.step());
+                const int64_t ts = sample.columnInt(0), dur = sample.columnInt(1);
+                sample.reset();
+                const int64_t times[] = { ts, ts + dur, ts + dur - 1, ts + int64_t(rng.bounded(double(dur + 1))) };
+                for (const int64_t time : times) {
+                    const int depth = rng.bounded(3) == 0 ? int(rng.bounded(t.maxDepth + 1)) : -1;
+                    deepest.bind(1, t.id).bind(2, time).bind(3, depth < 0 ? INT_MAX : depth);
+                    const auto s = sliceAt(ws, t, time, depth);
+                    if (deepest.step()) {
+                        QVERIFY2(s, qPrintable(QStringLiteral("track %1 at %2: nothing").arg(t.id).arg(time)));
+                        QCOMPARE(std::make_tuple(s->key.tsNs, int64_t(s->depth), s->durNs),
+                                 std::make_tuple(deepest.columnInt(0), deepest.columnInt(1), deepest.columnInt(2)));
+                    } else {
+                        QVERIFY2(!s, qPrintable(QStringLiteral("track %1 at %2: %3").arg(t.id).arg(time).arg(s->name)));
+                    }
+                    deepest.reset();
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY(checked > 1000);
+
+        QString trackIds;
+        for (const TimelineTrack &t : tracks)
+            trackIds += (trackIds.isEmpty() ? QString() : QStringLiteral(",")) + QString::number(t.id);
+        const int64_t start = ws.db().queryInt("SELECT min(ts) FROM slice");
+        const int64_t end = ws.db().queryInt("SELECT max(ts) FROM slice");
+        for (const QString &pattern : { QStringLiteral("aten::mm"), QStringLiteral("nccl"), QStringLiteral("ProfilerStep"),
+                                        QStringLiteral("Memcpy") }) {
+            const NameMatcher m = matchNames(ws, pattern, false);
+            QString ids;
+            for (const int64_t id : m.nameIds)
+                ids += (ids.isEmpty() ? QString() : QStringLiteral(",")) + QString::number(id);
+            const QString where = QStringLiteral("track_id IN (%1) AND name_id IN (%2)").arg(trackIds, ids);
+            QCOMPARE(countMatches(ws, tracks, m),
+                     ws.db().queryInt(QStringLiteral("SELECT count(*) FROM slice WHERE %1").arg(where).toStdString()));
+            SqliteStmt next(ws.db(), QStringLiteral("SELECT min(ts) FROM slice WHERE %1 AND ts > ?1").arg(where).toStdString());
+            SqliteStmt prev(ws.db(), QStringLiteral("SELECT max(ts) FROM slice WHERE %1 AND ts < ?1").arg(where).toStdString());
+            for (int i = 0; i < 50; ++i) {
+                const int64_t t = start - 1000 + int64_t(rng.bounded(double(end - start + 2000)));
+                next.bind(1, t);
+                prev.bind(1, t);
+                QVERIFY(next.step() && prev.step());
+                const auto n = findNext(ws, tracks, m, t);
+                const auto p = findPrevious(ws, tracks, m, t);
+                QCOMPARE(n ? std::optional<int64_t>(n->startNs) : std::nullopt,
+                         next.columnIsNull(0) ? std::nullopt : std::optional<int64_t>(next.columnInt(0)));
+                QCOMPARE(p ? std::optional<int64_t>(p->startNs) : std::nullopt,
+                         prev.columnIsNull(0) ? std::nullopt : std::optional<int64_t>(prev.columnInt(0)));
+                next.reset();
+                prev.reset();
+            }
+        }
+
+        // Every stored flow shows as a link at both of its ends.
+        SqliteStmt flows(ws.db(), "SELECT src_track, src_ts, dst_track, dst_ts FROM flow "
+                                  "WHERE src_track IS NOT NULL AND dst_track IS NOT NULL ORDER BY id LIMIT 300");
+        auto trackOf = [&](int64_t id) -> const TimelineTrack & {
+            for (const auto &t : tracks)
+                if (t.id == id)
+                    return t;
+            qFatal("no track %lld", (long long)id);
+        };
+        int flowsChecked = 0;
+        while (flows.step()) {
+            const auto src = sliceAt(ws, trackOf(flows.columnInt(0)), flows.columnInt(1), -1);
+            const auto dst = sliceAt(ws, trackOf(flows.columnInt(2)), flows.columnInt(3), -1);
+            if (!src || !dst)
+                continue; // an end outside any slice binds to nothing
+            auto has = [](const std::vector<SliceLink> &links, const SliceKey &key, SliceLink::Kind kind) {
+                return std::any_of(links.begin(), links.end(),
+                                   [&](const SliceLink &l) { return l.slice.key == key && l.kind == kind; });
+            };
+            QVERIFY(has(sliceLinks(ws, tracks, *src), dst->key, SliceLink::Kind::FlowTo)
+                    || has(sliceLinks(ws, tracks, *src), dst->key, SliceLink::Kind::Launches));
+            QVERIFY(has(sliceLinks(ws, tracks, *dst), src->key, SliceLink::Kind::FlowFrom)
+                    || has(sliceLinks(ws, tracks, *dst), src->key, SliceLink::Kind::LaunchedBy));
+            ++flowsChecked;
+        }
+        const int64_t paired = ws.db().queryInt("SELECT count(*) FROM flow WHERE src_track IS NOT NULL AND dst_track IS NOT NULL");
+        QVERIFY(flowsChecked >= std::min<int64_t>(paired, 300) / 2);
+        // Kernels are launched by the runtime call with their correlation id.
+        SqliteStmt kernel(ws.db(), "SELECT s.track_id, s.ts FROM slice s JOIN track k ON k.id = s.track_id "
+                                   "WHERE k.kind = 'gpu_stream' AND s.corr IS NOT NULL ORDER BY s.ts LIMIT 50");
+        while (kernel.step()) {
+            const auto k = sliceAt(ws, trackOf(kernel.columnInt(0)), kernel.columnInt(1), -1);
+            QVERIFY(k);
+            const auto links = sliceLinks(ws, tracks, *k);
+            QCOMPARE(links.size(), size_t(1));
+            QCOMPARE(int(links[0].kind), int(SliceLink::Kind::LaunchedBy));
+            QCOMPARE(links[0].slice.corr, k->corr);
         }
     }
 };
