@@ -548,9 +548,17 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!view->fetcher()->isFetching(), kTimeoutMs);
         QTRY_VERIFY(!view->drawList().slices().empty());
         const TimelineDrawList::SliceItem *widest = nullptr;
+        // A kernel (its launch arrow shows) when one is wide enough, else the widest nested slice.
         for (const auto &s : view->drawList().slices())
-            if (!(s.flags & TimelineDrawList::Folded) && (!widest || s.rect.width() > widest->rect.width())
-                && s.depth > 0)
+            if (!(s.flags & TimelineDrawList::Folded) && view->tracks().at(s.trackIndex).kind == u"gpu_stream"
+                && s.rect.width() >= 6 && view->drawList().geometry().tracksRect().contains(s.rect.center()))
+                widest = &s;
+        for (const auto &s : view->drawList().slices())
+            if (!widest && !(s.flags & TimelineDrawList::Folded) && s.depth > 0)
+                widest = &s;
+        for (const auto &s : view->drawList().slices())
+            if (widest && widest->depth > 0 && !(s.flags & TimelineDrawList::Folded) && s.depth > 0
+                && s.rect.width() > widest->rect.width())
                 widest = &s;
         if (widest) {
             QSignalSpy selected(view, &TimelineView::sliceSelected);

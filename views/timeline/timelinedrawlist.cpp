@@ -139,8 +139,12 @@ void TimelineDrawList::buildRows(const TimelineFrame &f)
         item.collapsed = r.collapsed;
         item.indent = r.indent;
         item.alternate = !item.header && (r.trackIndex % 2 == 1);
-        const double labelWidth = g.gutterPx - 8 - 12 * (r.indent + 1);
-        item.label = fm.elidedText(r.label, Qt::ElideMiddle, std::max(10.0, labelWidth));
+        // As paintGutter() lays it out: indent, a disclosure triangle before headers, margins.
+        const double labelWidth = g.gutterPx - 12 - 12 * r.indent - (item.header ? 14 : 0);
+        QFont headerFont = m_font;
+        headerFont.setBold(true);
+        item.label = (item.header ? QFontMetricsF(headerFont) : fm)
+                         .elidedText(r.label, Qt::ElideMiddle, std::max(10.0, labelWidth));
         m_rows.push_back(std::move(item));
         if (r.isHeader())
             continue;

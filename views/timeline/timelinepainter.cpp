@@ -171,7 +171,8 @@ void paintGutter(QPainter &p, const DL &list)
     bold.setBold(true);
     for (const DL::RowItem &r : list.rows()) {
         const double x = 6 + 12 * r.indent;
-        const QRectF box(x + (r.header ? 14 : 0), r.rect.top(), g.gutterPx - x - 6, r.header ? r.rect.height() : 18);
+        const double textX = x + (r.header ? 14 : 0);
+        const QRectF box(textX, r.rect.top(), g.gutterPx - textX - 4, r.header ? r.rect.height() : 18);
         if (r.header) {
             p.fillRect(QRectF(0, r.rect.top(), g.gutterPx, r.rect.height()), pal.header);
             // Disclosure triangle: right when collapsed, down when open.

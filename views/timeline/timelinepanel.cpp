@@ -61,7 +61,8 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     m_search->setPlaceholderText(tr("Search slices by name"));
     m_search->setAccessibleName(tr("Search slices"));
     m_search->setClearButtonEnabled(true);
-    m_search->setMaximumWidth(320);
+    m_search->setMinimumWidth(240);
+    m_search->setMaximumWidth(360);
     m_regex->setCheckable(true);
     m_matchLabel->setMinimumWidth(90);
     m_searchDelay->setSingleShot(true);
