@@ -8,10 +8,8 @@
 #include "importresultspanel.h"
 #include "sourcesmodel.h"
 #include "textformat.h"
-#ifdef PLUMB_WITH_TIMELINE
 #include "timelinepanel.h"
 #include "timelineview.h"
-#endif
 #include "tracedetailswidget.h"
 #include "workspacemodel.h"
 
@@ -162,11 +160,9 @@ void MainWindow::createCentralArea()
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_tree, tr("&Workspace"));
     m_tabs->addTab(m_sourcesTable, tr("&Sources"));
-#ifdef PLUMB_WITH_TIMELINE
     m_timeline = new TimelinePanel;
     m_tabs->addTab(m_timeline, tr("&Timeline"));
     connect(m_tree, &QTreeView::doubleClicked, this, &MainWindow::openTimelineAt);
-#endif
 
     m_details = new TraceDetailsWidget;
     m_details->setMinimumWidth(220);
@@ -258,12 +254,9 @@ void MainWindow::createActions()
         m_importLog->setFocus();
     });
     showLog->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
-    if (m_timeline) {
-        m_timelineAction = view->addAction(tr("&Timeline"), this,
-                                           [this] { openTimelineAt(m_tree->currentIndex()); });
-        m_timelineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
-        m_timelineAction->setStatusTip(tr("Show the timeline of the trace or run selected in the browser"));
-    }
+    m_timelineAction = view->addAction(tr("&Timeline"), this, [this] { openTimelineAt(m_tree->currentIndex()); });
+    m_timelineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    m_timelineAction->setStatusTip(tr("Show the timeline of the trace or run selected in the browser"));
     view->addSeparator();
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_importLogDock->toggleViewAction());
@@ -344,9 +337,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
         setWindowTitle(tr("%1 — Plumb").arg(QFileInfo(s.path).fileName()));
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(s.path)), kStatusMessageMs);
         m_diagnosticsPanel->showSource(-1);
-#ifdef PLUMB_WITH_TIMELINE
         m_timeline->close();
-#endif
     }
 
     m_workspaceModel->setRuns(s.runs);
@@ -438,7 +429,6 @@ void MainWindow::openTimelineAt(const QModelIndex &proxyIndex)
 
 void MainWindow::openTimeline(int64_t traceId, int64_t runId)
 {
-#ifdef PLUMB_WITH_TIMELINE
     if (m_workspacePath.isEmpty())
         return;
     TimelineSource source;
@@ -465,10 +455,6 @@ void MainWindow::openTimeline(int64_t traceId, int64_t runId)
     m_timeline->open(source);
     m_tabs->setCurrentWidget(m_timeline);
     m_timeline->view()->setFocus();
-#else
-    Q_UNUSED(traceId);
-    Q_UNUSED(runId);
-#endif
 }
 
 void MainWindow::onSourceSelectionChanged()

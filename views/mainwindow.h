@@ -59,7 +59,7 @@ public:
     [[nodiscard]] const std::vector<FileImportResult> &lastImportResults() const { return m_lastResults; }
     // Id of the trace selected in the browser, -1 when none.
     [[nodiscard]] int64_t currentTraceId() const;
-    // The timeline tab; nullptr in a build without the timeline.
+    // The Timeline tab.
     [[nodiscard]] TimelinePanel *timelinePanel() const { return m_timeline; }
 
     static constexpr int kMaxRecentWorkspaces = 8;
