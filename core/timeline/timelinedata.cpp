@@ -85,8 +85,10 @@ QList<TimelineTrack> timelineTracks(Workspace &ws, int64_t traceId)
 
         if (r.t.processKind == QLatin1String("gpu") && !plabels.isEmpty())
             r.t.processName = plabels;
-        else if (!pname.isEmpty())
+        else if (!pname.isEmpty() && pname != r.processLabel)
             r.t.processName = QStringLiteral("%1 (pid %2)").arg(pname, r.processLabel);
+        else if (!pname.isEmpty())
+            r.t.processName = pname; // XPlane planes: the label is the name
         else
             r.t.processName = r.processLabel.isEmpty() ? QStringLiteral("Trace") : r.processLabel;
 

@@ -7,6 +7,7 @@
 #include "timelinedata.h"
 #include "workspace.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -107,6 +108,67 @@ private slots:
         QCOMPARE(slices[0].startNs, Q_INT64_C(0));
         QCOMPARE(slices[0].endNs, Q_INT64_C(100000));
         QCOMPARE(drawSlices(ws, track(QStringLiteral("main")), 150000, 160000, 1000).size(), size_t(0));
+    }
+
+    // Two ranks of one job: tracks by rank, shifted so that they line up on absolute time; the extent
+    // covers both; a counter reduces to min/max/last per bucket.
+    void runTracksAlignRanks()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString job = dir.filePath(QStringLiteral("job"));
+        QVERIFY(QDir().mkpath(job));
+        for (int rank : { 1, 0 }) {
+            // Rank 1 started 5 ms later on the wall clock; both record their first op at ts 100 µs.
+            const QByteArray json = QStringLiteral(
+                "{\"distributedInfo\": {\"rank\": %1, \"world_size\": 2}, \"baseTimeNanoseconds\": %2,\n"
+                "\"traceEvents\": [\n"
+                "{\"ph\":\"X\",\"name\":\"op\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":10},\n"
+                "{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":100,\"args\":{\"bytes\":5}},\n"
+                "{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":101,\"args\":{\"bytes\":9}},\n"
+                "{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":102,\"args\":{\"bytes\":2}},\n"
+                "{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":200,\"args\":{\"bytes\":7}}\n"
+                "]}\n").arg(rank).arg(Q_INT64_C(1700000000000000000) + rank * 5000000).toUtf8();
+            QFile f(QStringLiteral("%1/rank-%2.json").arg(job).arg(rank));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(json);
+        }
+        ImporterRegistry registry;
+        registerBuiltinImporters(registry);
+        const QString wsPath = dir.filePath(QStringLiteral("run.plumb"));
+        ImportRunner runner(registry, wsPath);
+        for (const auto &r : runner.run({ job }))
+            QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        QCOMPARE(ws.db().queryInt("SELECT count(DISTINCT run_id) FROM trace"), Q_INT64_C(1));
+        const auto tracks = timelineTracksOfRun(ws, ws.db().queryInt("SELECT run_id FROM trace LIMIT 1"));
+        QCOMPARE(tracks.size(), 4);
+        QCOMPARE(tracks[0].rank, Q_INT64_C(0));
+        QCOMPARE(tracks[0].offsetNs, Q_INT64_C(0));
+        QCOMPARE(tracks[3].rank, Q_INT64_C(1));
+        QCOMPARE(tracks[3].offsetNs, Q_INT64_C(5000000));
+        const auto rank1Op = drawSlices(ws, tracks[2], 0, 10000000, 1);
+        QCOMPARE(rank1Op.size(), size_t(1));
+        QCOMPARE(rank1Op[0].startNs - drawSlices(ws, tracks[0], 0, 10000000, 1).at(0).startNs, Q_INT64_C(5000000));
+        const TimeRange extent = timelineExtent(ws, tracks);
+        QCOMPARE(extent.endNs - extent.startNs, Q_INT64_C(5000000) + 100000);
+
+        // Counter of rank 0: 100..102 µs fall in one 10 µs bucket, 200 µs in another.
+        const TimelineTrack &memory = tracks[1];
+        QCOMPARE(memory.kind, QStringLiteral("counter"));
+        const int64_t t0 = extent.startNs;
+        const auto buckets = drawCounter(ws, memory, t0, t0 + 200000, 10000);
+        QCOMPARE(buckets.size(), size_t(2));
+        QCOMPARE(buckets[0].count, Q_INT64_C(3));
+        QCOMPARE(buckets[0].min, 2.0);
+        QCOMPARE(buckets[0].max, 9.0);
+        QCOMPARE(buckets[0].last, 2.0);
+        QCOMPARE(buckets[1].last, 7.0);
+        // A window after the last sample still shows the value it holds.
+        const auto held = drawCounter(ws, memory, t0 + 50000, t0 + 60000, 1000);
+        QCOMPARE(held.size(), size_t(1));
+        QCOMPARE(held[0].last, 2.0);
+        QCOMPARE(counterRange(ws, memory), std::make_pair(2.0, 9.0));
     }
 };
 
