@@ -1,5 +1,6 @@
 #include "timelinequery.h"
 
+#include "slicesummary.h"
 #include "sqlitedb.h"
 #include "workspace.h"
 
@@ -25,6 +26,9 @@ namespace {
 // window holds about kFirstSearchWindowSlices slices of the tracks on average, at least 1 µs.
 constexpr int64_t kFirstSearchWindowSlices = 16;
 constexpr int64_t kMinSearchWindowNs = 1000;
+// A backward walk that has read this many rows without its answer finishes the LOD tile it is in
+// and takes the slices open across the tile's start from the tile before's carry-out.
+constexpr int64_t kWalkRowsBeforeCarry = 2048;
 // Name sets up to this size are filtered inside SQLite (name_id IN (...)), larger ones row by row.
 constexpr size_t kMaxSqlNameIds = 4096;
 
@@ -67,7 +71,8 @@ private:
     bool m_owned;
 };
 
-// One slice row as the walks read it; ts in trace time.
+// One slice row as the walks read it; ts in trace time. id is -1 for a slice taken from an LOD
+// tile's carry-out (see BackwardRows); idOf() finds it.
 struct Row {
     int64_t ts = 0;
     int64_t id = 0;
@@ -95,6 +100,80 @@ std::string rowQuery(std::string_view where, std::string_view order)
     sql += order;
     return sql;
 }
+
+int64_t idOf(SqliteDb &db, int64_t trackId, const Row &r)
+{
+    if (r.id >= 0)
+        return r.id;
+    SqliteStmt st(db, "SELECT id FROM slice WHERE track_id = ?1 AND ts = ?2 AND dur = ?3 AND depth = ?4 LIMIT 1");
+    st.bind(1, trackId).bind(2, r.ts).bind(3, r.dur).bind(4, r.depth);
+    return st.step() ? st.columnInt(0) : -1;
+}
+
+// A track's slices with ts in [loTs, hiTs], backwards in key order. When a walk is long (a
+// top-level slice spanning much of the track, as Python stacks have), it is cut short: after
+// kWalkRowsBeforeCarry rows it reads on to the start of the lowest-level LOD tile it is in, then
+// yields the slices open across that start, from the tile before's carry-out, instead of
+// everything further back. Any slice open across a time before the cut is either read or one of
+// those. Rows are not cut above noCutAboveTs (a caller's window that must be read whole).
+class BackwardRows {
+public:
+    BackwardRows(SqliteDb &db, int64_t trackId, int64_t hiTs, int64_t loTs, int64_t noCutAboveTs)
+        : m_db(db), m_trackId(trackId), m_noCutAboveTs(noCutAboveTs),
+          m_st(db, rowQuery("track_id = ?1 AND ts <= ?2 AND ts >= ?3", "ts DESC, id DESC"))
+    {
+        m_st.bind(1, trackId).bind(2, hiTs).bind(3, loTs);
+    }
+
+    bool next(Row &r)
+    {
+        if (!m_inCarry) {
+            if (m_st.step()) {
+                r = readRow(m_st);
+                if (r.ts >= m_cutTs) {
+                    if (++m_rows >= kWalkRowsBeforeCarry && !m_cutTried && r.ts < m_noCutAboveTs)
+                        cutAt(r.ts);
+                    return true;
+                }
+            }
+            m_inCarry = true;
+        }
+        if (m_carryPos >= m_carry.size())
+            return false;
+        r = m_carry[m_carryPos++];
+        return true;
+    }
+
+private:
+    void cutAt(int64_t ts)
+    {
+        m_cutTried = true;
+        const SummaryLevels levels = summaryLevels(m_db, m_trackId);
+        if (levels.isEmpty() || ts < levels.originNs)
+            return;
+        const int64_t tile = levels.tileOf(levels.lowest, ts);
+        const int64_t tileStart = levels.tileStartNs(levels.lowest, tile);
+        SummaryTile before;
+        if (summaryTileBefore(m_db, m_trackId, levels, levels.lowest, tile, before))
+            for (const CarrySlice &c : before.carryOut)
+                if (c.tsNs < tileStart && c.tsNs + c.durNs > tileStart)
+                    m_carry.push_back(Row { c.tsNs, -1, c.durNs, c.depth, c.nameId });
+        std::sort(m_carry.begin(), m_carry.end(),
+                  [](const Row &a, const Row &b) { return std::tie(a.ts, a.depth) > std::tie(b.ts, b.depth); });
+        m_cutTs = tileStart;
+    }
+
+    SqliteDb &m_db;
+    int64_t m_trackId;
+    int64_t m_noCutAboveTs;
+    SqliteStmt m_st;
+    int64_t m_rows = 0;
+    int64_t m_cutTs = INT64_MIN; // rows before it come from m_carry
+    bool m_cutTried = false;
+    bool m_inCarry = false;
+    std::vector<Row> m_carry;
+    size_t m_carryPos = 0;
+};
 
 // Walking a track's slices backwards from a time T, in key order (ts, id) descending, finds the
 // slices open at T without reading every slice that starts within the track's longest duration
@@ -136,13 +215,12 @@ private:
 std::optional<Row> deepestAt(SqliteDb &db, int64_t trackId, int64_t maxDurNs, int64_t t, int maxDepth, int64_t tolNs)
 {
     tolNs = std::max<int64_t>(0, tolNs);
-    SqliteStmt st(db, rowQuery("track_id = ?1 AND ts <= ?2 AND ts >= ?3", "ts DESC, id DESC"));
-    st.bind(1, trackId).bind(2, satAdd(t, tolNs)).bind(3, satSub(t, std::max(maxDurNs, tolNs)));
     const int64_t instantFloorTs = satSub(t, tolNs);
+    BackwardRows rows(db, trackId, satAdd(t, tolNs), satSub(t, std::max(maxDurNs, tolNs)), instantFloorTs);
     BackwardWalk walk(t);
     std::optional<Row> container, instant;
-    while (st.step()) {
-        const Row r = readRow(st);
+    Row r;
+    while (rows.next(r)) {
         if (walk.newGroup(r) && (container || walk.floorAfterGroup(r) == 0) && r.ts < instantFloorTs)
             break;
         const int floor = walk.enter(r);
@@ -159,20 +237,22 @@ std::optional<Row> deepestAt(SqliteDb &db, int64_t trackId, int64_t maxDurNs, in
             container = r;
         }
     }
-    if (instant && (!container || instant->depth >= container->depth))
-        return instant;
-    return container;
+    std::optional<Row> best = instant && (!container || instant->depth >= container->depth) ? instant : container;
+    if (best)
+        best->id = idOf(db, trackId, *best);
+    return best;
 }
 
 // The slices of the track open across trace time t (ts < t < ts + dur), sorted by (ts, depth).
 std::vector<Row> openAcross(SqliteDb &db, int64_t trackId, int64_t maxDurNs, int64_t t)
 {
     std::vector<Row> out;
-    SqliteStmt st(db, rowQuery("track_id = ?1 AND ts < ?2 AND ts >= ?3", "ts DESC, id DESC"));
-    st.bind(1, trackId).bind(2, t).bind(3, satSub(t, maxDurNs));
+    if (t == INT64_MIN)
+        return out;
+    BackwardRows rows(db, trackId, t - 1, satSub(t, maxDurNs), t);
     BackwardWalk walk(t);
-    while (st.step()) {
-        const Row r = readRow(st);
+    Row r;
+    while (rows.next(r)) {
         if (walk.newGroup(r) && walk.floorAfterGroup(r) == 0)
             break;
         const int floor = walk.enter(r);

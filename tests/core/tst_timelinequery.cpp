@@ -444,6 +444,78 @@ private slots:
         QCOMPARE(names.value(id), QStringLiteral("gemm"));
     }
 
+    // A Python stack: one root slice spans the whole thread, so looking back from a time inside it
+    // would read every slice before; the walk takes the LOD tile's carry-out instead. Checked against
+    // SQL at random times and for ranges near the end.
+    void deepStackAgainstSql()
+    {
+        QByteArray json = "{\"traceEvents\": [\n"
+                          "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"root\",\"pid\":1,\"tid\":1,\"ts\":0,"
+                          "\"dur\":60000}";
+        for (int i = 0; i < 5000; ++i) {
+            json += QStringLiteral(",\n{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"child%1\",\"pid\":1,"
+                                   "\"tid\":1,\"ts\":%2,\"dur\":6}")
+                        .arg(i % 7)
+                        .arg(1 + 10 * i)
+                        .toUtf8();
+            json += QStringLiteral(",\n{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"leaf\",\"pid\":1,\"tid\":1,"
+                                   "\"ts\":%1,\"dur\":2.5}")
+                        .arg(2 + 10 * i)
+                        .toUtf8();
+            if (i % 7 == 0)
+                json += QStringLiteral(",\n{\"ph\":\"i\",\"s\":\"t\",\"name\":\"tick\",\"pid\":1,\"tid\":1,\"ts\":%1}")
+                            .arg(8 + 10 * i)
+                            .toUtf8();
+        }
+        json += "\n]}\n";
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("deep.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(json);
+        f.close();
+        const QString wsPath = dir.filePath(QStringLiteral("deep.plumb"));
+        QVERIFY(importFile(path, wsPath));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const QList<TimelineTrack> tracks = timelineTracks(ws, 1);
+        QCOMPARE(tracks.size(), 1);
+        const TimelineTrack &t = tracks.front();
+        QVERIFY(ws.db().queryInt("SELECT count(*) FROM slice_lod") > 0);
+
+        SqliteStmt deepest(ws.db(), "SELECT ts, depth, dur FROM slice WHERE track_id = ?1 AND ts <= ?2 "
+                                    "AND (ts + dur > ?2 OR (dur = 0 AND ts = ?2)) AND depth <= ?3 "
+                                    "ORDER BY depth DESC, dur = 0 DESC LIMIT 1");
+        QRandomGenerator rng(5);
+        for (int i = 0; i < 400; ++i) {
+            const int64_t time = i < 10 ? 50000 * kUs - 1000 * i : int64_t(rng.bounded(61000)) * kUs / 1000 * 1000
+                    + int64_t(rng.bounded(3)) * 500;
+            const int depth = i % 4 == 1 ? int(rng.bounded(3)) : -1;
+            deepest.bind(1, t.id).bind(2, time).bind(3, depth < 0 ? INT_MAX : depth);
+            const auto s = sliceAt(ws, t, time, depth);
+            if (deepest.step()) {
+                QVERIFY2(s, qPrintable(QStringLiteral("at %1: nothing").arg(time)));
+                QCOMPARE(std::make_tuple(s->key.tsNs, int64_t(s->depth), s->durNs),
+                         std::make_tuple(deepest.columnInt(0), deepest.columnInt(1), deepest.columnInt(2)));
+                QCOMPARE(sliceByKey(ws, t, s->key)->name, s->name);
+            } else {
+                QVERIFY2(!s, qPrintable(QStringLiteral("at %1: %2").arg(time).arg(s->name)));
+            }
+            deepest.reset();
+        }
+        // Near the end, within a tolerance: the tick instant.
+        const auto tick = sliceAt(ws, t, (8 + 10 * 4998) * kUs + 300, -1, 500);
+        QVERIFY(tick);
+        QCOMPARE(tick->name, QStringLiteral("tick"));
+        QCOMPARE(tick->startNs, (8 + 10 * 4998) * kUs);
+
+        for (int i = 0; i < 12; ++i) {
+            const int64_t from = 45000 * kUs + int64_t(rng.bounded(15000)) * kUs + int64_t(rng.bounded(1000));
+            const int64_t to = from + 1 + int64_t(rng.bounded(i < 6 ? 30 : 3000)) * kUs;
+            const QString diff = differences(totalsOf(rangeAggregate(ws, tracks, from, to)), sqlTotals(ws, from, to));
+            QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("[%1, %2):\n%3").arg(from).arg(to).arg(diff)));
+        }
+    }
+
     // Real PyTorch profiler traces: step markers against the ProfilerStep slices SQL finds, and the
     // aggregate of the whole trace and of a range cutting through it against SQL.
     void realTrace_data()
