@@ -43,7 +43,8 @@ struct SliceInfo {
 // when depth is negative, the deepest one at any depth. Instants (dur 0) match within toleranceNs,
 // and win over a slice as deep as they are. `track` as timelineTracks() gives it (its maxDurNs
 // bounds the search). Cost: the slices between tNs and the start of the top-level slice before it,
-// read backwards along the (track, ts) key.
+// read backwards along the (track, ts) key; past 2048 of them, those of one LOD tile (the slices
+// open across its start come from the tile before's carry-out).
 [[nodiscard]] std::optional<SliceInfo> sliceAt(Workspace &ws, const TimelineTrack &track, int64_t tNs,
                                                int depth, int64_t toleranceNs = 0);
 [[nodiscard]] std::optional<SliceInfo> sliceByKey(Workspace &ws, const TimelineTrack &track, const SliceKey &key);
@@ -97,7 +98,7 @@ struct SearchHit {
 // the clipped time of its direct children (slices one level deeper on the same track that it
 // contains). An instant counts when it lies in the range, with time 0. Rows by name (the same text
 // in several traces is one row), largest total first. Reads the slices starting in the range and,
-// per track, backwards from fromNs to the start of the top-level slice open there.
+// per track, those open across fromNs the way sliceAt() finds them.
 struct RangeAggregateRow {
     QString name;
     int64_t count = 0;

@@ -395,6 +395,36 @@ private slots:
         QVERIFY(stepMarkers(ws, {}).empty());
     }
 
+    // Without ProfilerStep#N: NVTX-like annotations on a CPU thread named like a step. An op of
+    // another category and the GPU copy of an annotation are not steps.
+    void stepMarkersOfAnnotations()
+    {
+        const QByteArray json = R"({"traceEvents": [
+{"ph":"X","cat":"user_annotation","name":"train_step_3","pid":1,"tid":1,"ts":0,"dur":100},
+{"ph":"X","cat":"cpu_op","name":"step 9","pid":1,"tid":1,"ts":10,"dur":10},
+{"ph":"X","cat":"user_annotation","name":"train_step_4","pid":1,"tid":1,"ts":100,"dur":80},
+{"ph":"X","cat":"user_annotation","name":"## forward ##","pid":1,"tid":1,"ts":110,"dur":20},
+{"ph":"X","cat":"gpu_user_annotation","name":"train_step_3","pid":0,"tid":7,"ts":5,"dur":90}
+]})";
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("nvtx.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(json);
+        f.close();
+        const QString wsPath = dir.filePath(QStringLiteral("nvtx.plumb"));
+        QVERIFY(importFile(path, wsPath));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const auto steps = stepMarkers(ws, timelineTracks(ws, 1));
+        QCOMPARE(steps.size(), size_t(2));
+        QCOMPARE(steps[0].number, Q_INT64_C(3));
+        QCOMPARE(steps[0].name, QStringLiteral("train_step_3"));
+        QCOMPARE(steps[0].startNs, Q_INT64_C(0));
+        QCOMPARE(steps[0].endNs, 100 * kUs);
+        QCOMPARE(steps[1].number, Q_INT64_C(4));
+        QCOMPARE(steps[1].startNs, 100 * kUs);
+    }
+
     void idleGapsOfAStream()
     {
         Workspace ws(m_ws, Workspace::Role::Reader);
