@@ -122,10 +122,14 @@ FetchKey TimelineFetcher::keyFor(const TimeScale &scale, double widthPx)
     const auto minWidthNs = int64_t(std::max(1.0, kMinVisiblePx * scale.nsPerPx));
     key.level = lodLevelFor(minWidthNs);
     const auto spanNs = uint64_t(std::max(2.0, std::ceil(std::max(1.0, widthPx) * scale.nsPerPx)));
-    const auto chunk = int64_t(std::bit_ceil(spanNs));
+    // Chunks of a quarter to half the view: the window is the view rounded out to chunks plus one
+    // chunk each side (1.5x to 3x the view), so a pan refetches every few frames, and each fetch
+    // reads little more than what is on screen.
+    const auto chunk = std::max<int64_t>(1, int64_t(std::bit_ceil(spanNs) / 4));
     const int64_t first = floorDiv(scale.startNs, chunk) * chunk;
+    const int64_t last = floorDiv(scale.startNs + int64_t(spanNs), chunk) * chunk;
     key.fromNs = first - chunk;
-    key.toNs = first + 2 * chunk;
+    key.toNs = last + 2 * chunk;
     return key;
 }
 

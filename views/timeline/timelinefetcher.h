@@ -39,9 +39,10 @@ struct TimelineOpenResult {
 };
 
 // The data window a frame draws from: every track's slices in [fromNs, toNs) folded at
-// minWidthNs = 2^level. The window is three chunks wide, a chunk being the power of two at least as
-// wide as the view, aligned on chunk boundaries: panning stays inside it until the view crosses a
-// chunk boundary, and zooming by less than a factor of two keeps the same level.
+// minWidthNs = 2^level. The window is the view rounded out to chunk boundaries plus a chunk on each
+// side, a chunk being a quarter of the power of two at least as wide as the view (so 1.5x to 3x the
+// view): panning stays inside it until the view crosses a chunk boundary, and zooming by less than a
+// factor of two keeps the same level.
 struct FetchKey {
     int level = -1;
     int64_t fromNs = 0;
