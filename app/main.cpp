@@ -17,6 +17,7 @@
 namespace {
 
 constexpr int kScreenshotSettleMs = 500; // let layouts and the first paint settle before grabbing
+constexpr int kTimelineSettleMs = 2500;
 
 // The folder holding the sample sources: the source tree when run from a build, else the installed copy.
 QString samplesDir()
@@ -77,7 +78,10 @@ int main(int argc, char **argv)
         QStringLiteral("screenshot"),
         QStringLiteral("Save the window to PNG once the workspace (and any import) is shown, then quit."),
         QStringLiteral("PNG"));
-    parser.addOptions({ workspaceOption, sampleOption, screenshotOption });
+    const QCommandLineOption timelineOption(
+        QStringLiteral("timeline"),
+        QStringLiteral("Open the timeline of the selected trace (the last imported one) once it is shown."));
+    parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption });
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
                                  QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -119,10 +123,22 @@ int main(int argc, char **argv)
     if (!toImport.isEmpty())
         window.importPaths(toImport);
 
+    const bool timeline = parser.isSet(timelineOption);
+    auto shown = [&window, timeline] {
+        if (timeline && window.currentTraceId() >= 0)
+            window.openTimeline(window.currentTraceId());
+    };
+    if (toImport.isEmpty())
+        QObject::connect(&window, &plumb::MainWindow::workspaceLoaded, &window, shown, Qt::SingleShotConnection);
+    else
+        QObject::connect(&window, &plumb::MainWindow::importFinished, &window, shown, Qt::SingleShotConnection);
+
     if (parser.isSet(screenshotOption)) {
         const QString file = parser.value(screenshotOption);
-        auto grabAndQuit = [&window, file] {
-            QTimer::singleShot(kScreenshotSettleMs, &window, [&window, file] {
+        // The timeline reads its tracks and first window on worker threads: give it time to draw.
+        const int settleMs = timeline ? kTimelineSettleMs : kScreenshotSettleMs;
+        auto grabAndQuit = [&window, file, settleMs] {
+            QTimer::singleShot(settleMs, &window, [&window, file] {
                 const bool saved = window.grab().save(file);
                 if (!saved)
                     std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));

@@ -179,19 +179,18 @@ QList<TimelineTrack> timelineTracksOfRun(Workspace &ws, int64_t runId)
 
 TimeRange timelineExtent(Workspace &ws, const QList<TimelineTrack> &tracks)
 {
+    // The traces' own extents (every event they hold), shifted like their tracks.
     TimeRange range { INT64_MAX, INT64_MIN };
-    // Two subqueries: SQLite answers a lone min() or max() from the key, but scans for both at once.
-    SqliteStmt slices(ws.db(), "SELECT (SELECT min(ts) FROM slice WHERE track_id = ?1), "
-                               "(SELECT max(ts) FROM slice WHERE track_id = ?1)");
-    SqliteStmt counters(ws.db(), "SELECT (SELECT min(ts) FROM counter WHERE track_id = ?1), "
-                                 "(SELECT max(ts) FROM counter WHERE track_id = ?1)");
+    SqliteStmt st(ws.db(), "SELECT start_ns, end_ns FROM trace WHERE id = ? AND start_ns IS NOT NULL");
+    std::vector<int64_t> seen;
     for (const TimelineTrack &t : tracks) {
-        SqliteStmt &st = t.kind == QLatin1String("counter") ? counters : slices;
-        st.bind(1, t.id);
-        if (st.step() && !st.columnIsNull(0)) {
+        if (std::find(seen.begin(), seen.end(), t.traceId) != seen.end())
+            continue;
+        seen.push_back(t.traceId);
+        st.bind(1, t.traceId);
+        if (st.step()) {
             range.startNs = std::min(range.startNs, st.columnInt(0) + t.offsetNs);
-            // The last slice to start may not end last, but none ends later than that plus the longest.
-            range.endNs = std::max(range.endNs, st.columnInt(1) + t.maxDurNs + t.offsetNs);
+            range.endNs = std::max(range.endNs, st.columnInt(1) + t.offsetNs);
         }
         st.reset();
     }
