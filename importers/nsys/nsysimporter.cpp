@@ -14,7 +14,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
+#include <chrono>
+#include <future>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -348,6 +351,7 @@ private:
     int64_t m_rows = 0;
     int64_t m_totalRows = 0;
     int64_t m_nvtxSkipped = 0;
+    std::atomic<bool> m_stopLoading { false }; // abandons the loader thread's table (see run())
     std::vector<char> m_readAhead;
 };
 
@@ -556,10 +560,14 @@ void NsysReader::openCursors()
         const size_t tableBudget = budget;
         if (bytes <= budget)
             budget -= bytes;
-        // Prepared now (a bad layout fails before anything is written), read in its phase.
-        cursor->st = std::make_unique<SortedTableReader>(m_db, spec.table, std::move(select), std::move(ascending),
-                                                         cursor->col[End], rows, tableBudget,
-                                                         [this] { m_ctx.checkpoint(); });
+        // Prepared now (a bad layout fails before anything is written), on a connection of its own
+        // so that it can be loaded on the loader thread (see run()).
+        cursor->st = std::make_unique<SortedTableReader>(
+            std::make_unique<ForeignSqliteDb>(m_ctx.input().path()), spec.table, std::move(select),
+            std::move(ascending), cursor->col[End], rows, tableBudget, [this] {
+                if (m_stopLoading.load(std::memory_order_relaxed))
+                    throw ImportCancelled();
+            });
         m_cursors.push_back(std::move(cursor));
     }
 }
@@ -1038,9 +1046,25 @@ void NsysReader::run()
     m_ctx.checkpoint();
 
     // Phase by phase (thread tracks, CUDA API tracks, GPU streams, sync tracks), merge the tables of
-    // the phase on (track group, start).
-    for (int phase = 0; phase < 4; ++phase) {
-        // A cursor's first step runs its sort; each sort's memory is released with its phase.
+    // the phase on (track group, start). A loader thread reads and sorts the next phase's tables
+    // meanwhile, so that work overlaps the writer's instead of leaving it idle at each phase start.
+    constexpr int kPhases = 4;
+    auto loadPhase = [this](int phase) {
+        for (auto &c : m_cursors)
+            if (c->spec->phase == phase)
+                c->st->load();
+    };
+    std::future<void> loading = std::async(std::launch::async, loadPhase, 0);
+    struct StopLoading {
+        std::atomic<bool> &flag;
+        ~StopLoading() { flag = true; } // on the way out (cancel, error): the loader stops early
+    } stopLoading { m_stopLoading };
+    for (int phase = 0; phase < kPhases; ++phase) {
+        while (loading.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
+            m_ctx.checkpoint();
+        loading.get(); // its error, if any
+        if (phase + 1 < kPhases)
+            loading = std::async(std::launch::async, loadPhase, phase + 1);
         std::vector<Cursor *> live;
         for (auto &c : m_cursors) {
             if (c->spec->phase != phase)

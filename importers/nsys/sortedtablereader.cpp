@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace plumb {
 
@@ -26,13 +27,14 @@ size_t SortedTableReader::bytesPerRow(size_t columns)
     return columns * sizeof(int64_t) + sizeof(uint32_t) * 2 + sizeof(SortKey);
 }
 
-SortedTableReader::SortedTableReader(ForeignSqliteDb &db, const std::string &table, std::vector<Column> columns,
-                                     std::vector<int> ascending, int descending, int64_t estimatedRows,
-                                     size_t memoryBudget, std::function<void()> onRows)
+SortedTableReader::SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const std::string &table,
+                                     std::vector<Column> columns, std::vector<int> ascending, int descending,
+                                     int64_t estimatedRows, size_t memoryBudget, std::function<void()> onRows)
     : m_columns(std::move(columns))
     , m_ascending(std::move(ascending))
     , m_descending(descending)
     , m_onRows(std::move(onRows))
+    , m_db(std::move(db))
     , m_estimatedRows(std::max<int64_t>(estimatedRows, 0))
     , m_width(m_columns.size())
 {
@@ -51,7 +53,7 @@ SortedTableReader::SortedTableReader(ForeignSqliteDb &db, const std::string &tab
         if (m_descending >= 0)
             sql += (m_ascending.empty() ? "" : ", ") + m_columns[size_t(m_descending)].sql + " DESC";
     }
-    m_stmt = std::make_unique<ForeignSqliteDb::Stmt>(db, sql, table);
+    m_stmt = std::make_unique<ForeignSqliteDb::Stmt>(*m_db, sql, table);
 }
 
 void SortedTableReader::readAll()
@@ -85,7 +87,7 @@ void SortedTableReader::readAll()
         if (++rows % kRowsPerCallback == 0 && m_onRows)
             m_onRows();
     }
-    m_stmt.reset();
+    release(); // the rows are here: the connection's page cache can go
 
     std::vector<SortKey> keys(static_cast<size_t>(rows));
     const size_t nAsc = m_ascending.size();
@@ -114,30 +116,44 @@ void SortedTableReader::readAll()
         m_order[i] = keys[i].row;
 }
 
+void SortedTableReader::release()
+{
+    m_stmt.reset();
+    m_db.reset();
+}
+
+void SortedTableReader::load()
+{
+    if (m_loaded)
+        return;
+    m_loaded = true;
+    if (m_inMemory)
+        readAll();
+    else if (!(m_pendingRow = m_stmt->step()))
+        release();
+}
+
 bool SortedTableReader::next()
 {
+    load();
     if (!m_inMemory) {
+        if (std::exchange(m_pendingRow, false))
+            return true;
         if (m_stmt && m_stmt->step())
             return true;
-        m_stmt.reset(); // frees the sorter
+        release(); // frees the sorter
         return false;
     }
-    if (!m_started) {
-        m_started = true;
-        readAll();
-    } else {
-        ++m_pos;
-    }
-    if (m_pos >= m_order.size()) {
+    if (m_next >= m_order.size()) {
         m_row = nullptr;
-        // Done: the phase's next table gets the memory.
+        // Done: the next tables get the memory.
         std::vector<int64_t>().swap(m_values);
         std::vector<uint32_t>().swap(m_nulls);
         std::vector<uint32_t>().swap(m_order);
         std::string().swap(m_text);
         return false;
     }
-    const uint32_t r = m_order[m_pos];
+    const uint32_t r = m_order[m_next++];
     m_row = m_values.data() + size_t(r) * m_width;
     m_rowNulls = m_nulls[r];
     return true;

@@ -22,6 +22,9 @@ namespace plumb {
 // read through SQLite's ORDER BY instead, so memory stays bounded whatever the export's size.
 // NULL sorts first ascending and last descending, as in SQLite; values of a column are compared
 // as the integers integer() returns.
+//
+// The reader owns its connection, so load() may run on another thread while other readers are
+// consumed (one thread at a time per reader).
 class SortedTableReader {
 public:
     struct Column {
@@ -31,13 +34,16 @@ public:
 
     // Prepares the statement (a bad layout fails here, before anything is read). `ascending` and
     // `descending` are indexes into `columns`; `descending` may be -1. `estimatedRows` sizes the
-    // in-memory decision; `onRows` is called every few thousand rows of the in-memory scan (for
-    // cancellation).
-    SortedTableReader(ForeignSqliteDb &db, const std::string &table, std::vector<Column> columns,
+    // in-memory decision; `onRows` is called every few thousand rows of the in-memory scan (it may
+    // throw to abandon the load).
+    SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const std::string &table, std::vector<Column> columns,
                       std::vector<int> ascending, int descending, int64_t estimatedRows, size_t memoryBudget,
                       std::function<void()> onRows = {});
 
-    // Moves to the next row; false after the last. The first call reads (and sorts) the table.
+    // Reads and sorts the table (or runs the ORDER BY up to its first row); next() calls it when
+    // nobody did. Throws ImportError when the table cannot be read.
+    void load();
+    // Moves to the next row; false after the last.
     [[nodiscard]] bool next();
     [[nodiscard]] bool isNull(int col) const;
     [[nodiscard]] int64_t integer(int col) const;
@@ -49,14 +55,17 @@ public:
 
 private:
     void readAll();
+    void release();
 
     std::vector<Column> m_columns;
     std::vector<int> m_ascending;
     int m_descending = -1;
     std::function<void()> m_onRows;
-    std::unique_ptr<ForeignSqliteDb::Stmt> m_stmt;
+    std::unique_ptr<ForeignSqliteDb> m_db;       // released once the rows are in memory or read
+    std::unique_ptr<ForeignSqliteDb::Stmt> m_stmt; // on m_db
     bool m_inMemory = false;
-    bool m_started = false;
+    bool m_loaded = false;
+    bool m_pendingRow = false; // ORDER BY: load() stepped to the first row, next() has not returned it
 
     // In memory: row-major values (text columns hold an offset into m_text), NULL bits per row, and
     // the sorted row order.
@@ -66,7 +75,7 @@ private:
     std::vector<uint32_t> m_nulls;
     std::string m_text; // per text value: 4-byte length, then the bytes
     std::vector<uint32_t> m_order;
-    size_t m_pos = 0;
+    size_t m_next = 0; // index into m_order of the row next() moves to
     const int64_t *m_row = nullptr;
     uint32_t m_rowNulls = 0;
 };

@@ -10,8 +10,10 @@
 
 #include <sqlite3.h>
 
+#include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace plumb;
@@ -73,22 +75,31 @@ void TestSortedTableReader::matchesOrderBy_data()
 {
     QTest::addColumn<size_t>("budget"); // MiB
     QTest::addColumn<bool>("inMemory");
-    QTest::newRow("sorted in memory") << size_t(64) << true;
-    QTest::newRow("sorted by SQLite") << size_t(0) << false;
+    QTest::addColumn<bool>("loadElsewhere"); // load() on another thread, then read here
+    QTest::newRow("sorted in memory") << size_t(64) << true << false;
+    QTest::newRow("sorted in memory, loaded on a thread") << size_t(64) << true << true;
+    QTest::newRow("sorted by SQLite") << size_t(0) << false << false;
+    QTest::newRow("sorted by SQLite, first row on a thread") << size_t(0) << false << true;
 }
 
 void TestSortedTableReader::matchesOrderBy()
 {
     QFETCH(size_t, budget);
     QFETCH(bool, inMemory);
+    QFETCH(bool, loadElsewhere);
     QVERIFY(m_dir.isValid());
-    ForeignSqliteDb db(makeTable(m_dir.path()));
+    const QString path = makeTable(m_dir.path());
+    ForeignSqliteDb db(path);
     const std::vector<SortedTableReader::Column> columns = {
         { "\"g\"", false }, { "\"s\"", false }, { "\"e\"", false }, { "\"v\"", false }, { "\"txt\"", true }
     };
     const int64_t rows = 20000;
-    SortedTableReader reader(db, "t", columns, { 0, 1 }, 2, rows, budget << 20);
+    SortedTableReader reader(std::make_unique<ForeignSqliteDb>(path), "t", columns, { 0, 1 }, 2, rows, budget << 20);
     QCOMPARE(reader.inMemory(), inMemory);
+    if (loadElsewhere) {
+        std::thread loader([&] { reader.load(); });
+        loader.join();
+    }
 
     ForeignSqliteDb::Stmt expected(db, "SELECT g, s, e, v, txt FROM t ORDER BY g, s, e DESC, rowid", "t");
     int64_t n = 0;
