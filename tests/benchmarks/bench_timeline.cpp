@@ -166,6 +166,7 @@ struct View {
     QImage image { 1920, 1080, QImage::Format_ARGB32_Premultiplied };
     TimelineGeometry geometry;
     int fetches = 0;
+    double fetchMs = 0, buildMs = 0, paintMs = 0; // totals over all frames
 
     std::vector<int> visibleTracks() const
     {
@@ -187,6 +188,7 @@ struct View {
             window = TimelineFetcher::fetchWindow(*ws, open.tracks, key, visibleTracks());
             ++fetches;
         }
+        const qint64 fetched = timer.nsecsElapsed();
         TimelineFrame f;
         f.layout = &layout;
         f.window = &window;
@@ -196,10 +198,15 @@ struct View {
         f.geometry = geometry;
         f.originNs = open.extent.startNs;
         list.build(f);
+        const qint64 built = timer.nsecsElapsed();
         QPainter painter(&image);
         paintTimeline(painter, list);
         painter.end();
-        return double(timer.nsecsElapsed()) / 1e6;
+        const qint64 painted = timer.nsecsElapsed();
+        fetchMs += double(fetched) / 1e6;
+        buildMs += double(built - fetched) / 1e6;
+        paintMs += double(painted - built) / 1e6;
+        return double(painted) / 1e6;
     }
 };
 
@@ -335,6 +342,14 @@ int main(int argc, char **argv)
     }
 
     const int64_t rssAfter = vmRssKiB();
+    const double frames = [&] {
+        size_t n = 1;
+        for (const Phase &p : phases)
+            n += p.ms.size();
+        return double(n);
+    }();
+    std::printf("mean per frame: fetch %.2f ms (when needed, amortised), draw list %.2f ms, paint %.2f ms\n",
+                view.fetchMs / frames, view.buildMs / frames, view.paintMs / frames);
     QJsonObject summary;
     summary[QStringLiteral("slices")] = double(spec.slices);
     summary[QStringLiteral("tracks")] = spec.tracks;
