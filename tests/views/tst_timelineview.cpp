@@ -334,6 +334,14 @@ private Q_SLOTS:
         const double width = view->timeWidth();
         const TimelineGeometry g = view->drawList().geometry();
 
+        // Painting never builds a frame on the GUI thread: a paint after a change draws the last
+        // list and asks the draw-list thread for the new one, which lands without drawList().
+        view->zoomBy(1.5, width / 2);
+        QVERIFY(!view->isFrameCurrent());
+        view->repaint();
+        QTRY_VERIFY_WITH_TIMEOUT(view->isFrameCurrent(), kTimeoutMs);
+        view->fit();
+
         // Ctrl+wheel zooms in around the cursor: the time under it stays put.
         const QPointF at(g.timeLeft() + width * 0.3, g.tracksTop() + 40);
         const int64_t tAt = view->timeAt(at.x());

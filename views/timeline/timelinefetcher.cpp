@@ -61,7 +61,7 @@ void TimelineFetcher::close()
 {
     m_source = {};
     m_tracks.clear();
-    m_window = {};
+    m_window = std::make_shared<TimelineWindow>();
     m_inFlight = {};
     ++m_openGeneration;
     ++*m_windowGeneration;
@@ -92,7 +92,7 @@ void TimelineFetcher::open(const TimelineSource &source)
                 if (generation != m_openGeneration)
                     return;
                 m_tracks = result.tracks;
-                m_window = {};
+                m_window = std::make_shared<TimelineWindow>();
                 Q_EMIT opened(result);
             },
             Qt::QueuedConnection);
@@ -142,8 +142,8 @@ void TimelineFetcher::requestWindow(const FetchKey &key, const std::vector<int> 
             return false;
         return std::all_of(trackIndices.begin(), trackIndices.end(), isFetched);
     };
-    if (covered(m_window.key, [this](int i) {
-            return size_t(i) < m_window.tracks.size() && m_window.tracks[size_t(i)].fetched;
+    if (covered(m_window->key, [this](int i) {
+            return size_t(i) < m_window->tracks.size() && m_window->tracks[size_t(i)].fetched;
         }))
         return;
     if (covered(m_inFlight, [this](int i) {
@@ -183,15 +183,16 @@ void TimelineFetcher::onWindowFetched(quint64 generation, const TimelineWindow &
     m_inFlightTracks.clear();
     if (!result.key.isValid())
         return;
-    if (result.key == m_window.key && m_window.tracks.size() == result.tracks.size()) {
+    auto next = std::make_shared<TimelineWindow>(result);
+    if (result.key == m_window->key && m_window->tracks.size() == result.tracks.size()) {
         // The same window with more tracks (the view scrolled): keep what was there.
         for (size_t i = 0; i < result.tracks.size(); ++i)
-            if (result.tracks[i].fetched)
-                m_window.tracks[i] = result.tracks[i];
-        m_window.names.insert(result.names);
-    } else {
-        m_window = result;
+            if (!result.tracks[i].fetched && m_window->tracks[i].fetched)
+                next->tracks[i] = m_window->tracks[i];
+        for (auto it = m_window->names.begin(); it != m_window->names.end(); ++it)
+            next->names.insert(it.key(), it.value());
     }
+    m_window = std::move(next);
     Q_EMIT windowReady();
 }
 

@@ -142,8 +142,10 @@ Q_SIGNALS:
     void windowReady();
 
 public:
-    // The window loaded last (the view draws from it until a newer one arrives).
-    [[nodiscard]] const TimelineWindow &window() const { return m_window; }
+    // The window loaded last (the view draws from it until a newer one arrives). Never modified once
+    // published: a newer window replaces the pointer, so a draw-list build on another thread can hold it.
+    [[nodiscard]] const TimelineWindow &window() const { return *m_window; }
+    [[nodiscard]] std::shared_ptr<const TimelineWindow> windowPtr() const { return m_window; }
 
 private:
     // This thread's Reader connection to `path` (opened on first use, reopened for a new epoch);
@@ -159,7 +161,7 @@ private:
     std::array<quint64, size_t(Channel::ChannelCount)> m_generations {};
     FetchKey m_inFlight;
     std::vector<int> m_inFlightTracks;
-    TimelineWindow m_window;
+    std::shared_ptr<const TimelineWindow> m_window = std::make_shared<TimelineWindow>();
     QThreadPool m_fetchPool;             // one thread: windows are fetched in request order
     QThreadPool m_queryPool;             // one thread: clicks are not queued behind a fetch
 };

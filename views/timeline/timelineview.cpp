@@ -36,6 +36,7 @@ TimelineView::TimelineView(QWidget *parent)
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_buildPool.setMaxThreadCount(1); // frames are built in order; a newer state waits for the running build
     m_scrollBar->setSingleStep(int(TimelineLayout::kLaneHeightPx));
     connect(m_scrollBar, &QScrollBar::valueChanged, this, [this](int v) {
         if (std::abs(v - m_scrollY) >= 1)
@@ -126,17 +127,63 @@ TimelineFrame TimelineView::frameFor(const TimelineGeometry &geometry) const
 
 const TimelineDrawList &TimelineView::drawList()
 {
-    if (m_dirty) {
-        m_list.build(frameFor(geometryForSize(size())));
-        m_dirty = false;
+    if (!m_list || m_listGeneration != m_stateGeneration) {
+        auto list = std::make_shared<TimelineDrawList>();
+        list->build(frameFor(geometryForSize(size())));
+        m_list = std::move(list);
+        m_listGeneration = m_stateGeneration;
     }
-    return m_list;
+    return *m_list;
 }
 
 void TimelineView::invalidate()
 {
-    m_dirty = true;
+    ++m_stateGeneration;
     update();
+}
+
+void TimelineView::requestBuild()
+{
+    if (m_building)
+        return; // when it lands, the repaint asks again if the state moved on meanwhile
+    m_building = true;
+    // What the frame points at, owned by the job: the window is shared (never modified once
+    // published), the rest is small and copied.
+    struct Inputs {
+        TimelineLayout layout;
+        std::shared_ptr<const TimelineWindow> window;
+        std::vector<std::pair<double, double>> counterRanges;
+        std::vector<StepMarker> steps;
+        NameMatcher matcher;
+        TimelineFrame frame;
+    };
+    auto in = std::make_shared<Inputs>();
+    in->frame = frameFor(geometryForSize(size()));
+    in->layout = m_layout;
+    in->window = m_fetcher->windowPtr();
+    in->counterRanges = m_opened.counterRanges;
+    in->steps = m_opened.steps;
+    in->frame.layout = &in->layout;
+    in->frame.window = in->window.get();
+    in->frame.counterRanges = &in->counterRanges;
+    in->frame.steps = &in->steps;
+    if (in->frame.matcher) {
+        in->matcher = m_matcher;
+        in->frame.matcher = &in->matcher;
+    }
+    const quint64 generation = m_stateGeneration;
+    QtConcurrent::run(&m_buildPool, [in] {
+        auto list = std::make_shared<TimelineDrawList>();
+        list->build(in->frame);
+        return list;
+    }).then(this, [this, generation](const std::shared_ptr<TimelineDrawList> &list) {
+        m_building = false;
+        if (generation > m_listGeneration) {
+            m_list = list;
+            m_listGeneration = generation;
+        }
+        update();
+    });
 }
 
 void TimelineView::paintEvent(QPaintEvent *)
@@ -151,7 +198,12 @@ void TimelineView::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, text);
         return;
     }
-    paintTimeline(p, drawList());
+    if (m_listGeneration != m_stateGeneration)
+        requestBuild();
+    if (m_list)
+        paintTimeline(p, *m_list);
+    else
+        p.fillRect(rect(), m_palette.background);
 }
 
 void TimelineView::resizeEvent(QResizeEvent *)

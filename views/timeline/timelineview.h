@@ -7,8 +7,10 @@
 #include "timescale.h"
 
 #include <QImage>
+#include <QThreadPool>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -70,8 +72,11 @@ public:
     void clearSelection();
     void setMatcher(const NameMatcher &matcher);
 
-    // The draw list of the current frame (built on demand).
+    // The draw list of the current frame, built on demand on this thread (hit tests, tests). Painting
+    // does not use it: paintEvent() draws the last list built on the draw-list thread.
     [[nodiscard]] const TimelineDrawList &drawList();
+    // Whether the last draw list built shows the current state.
+    [[nodiscard]] bool isFrameCurrent() const { return m_list && m_listGeneration == m_stateGeneration; }
     // The visible timeline as an image of the widget's size, without the scroll bar.
     [[nodiscard]] QImage renderImage(qreal devicePixelRatio = 1.0);
     // The visible timeline as a one-page vector PDF. Returns false when the file cannot be written.
@@ -112,6 +117,7 @@ private:
     void onOpened(const TimelineOpenResult &result);
     [[nodiscard]] TimelineFrame frameFor(const TimelineGeometry &geometry) const;
     void invalidate();
+    void requestBuild();
     void requestFetch();
     void updateScrollBar();
     [[nodiscard]] double maxNsPerPx() const;
@@ -131,8 +137,15 @@ private:
     bool m_loaded = false;
     TimeScale m_scale;
     double m_scrollY = 0;              // content y at the top of the tracks area
-    TimelineDrawList m_list;
-    bool m_dirty = true;               // m_list needs a rebuild
+    // Draw lists: every change of what is shown bumps m_stateGeneration; m_list is the newest list
+    // built (on the draw-list thread for painting, or here by drawList()) and m_listGeneration the
+    // state it shows. A paint with an older list paints it and asks for a new one, so the GUI thread
+    // never builds a frame to paint it (one frame of latency, about a millisecond).
+    std::shared_ptr<TimelineDrawList> m_list;
+    quint64 m_listGeneration = 0;
+    quint64 m_stateGeneration = 1;
+    bool m_building = false;           // a build is running on m_buildPool
+    QThreadPool m_buildPool;
     TimelinePalette m_palette;
 
     std::optional<SliceInfo> m_selected;
