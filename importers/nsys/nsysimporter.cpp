@@ -36,8 +36,9 @@ constexpr int64_t kInvalidStream = 0xffffffff; // CUPTI's "no stream" (context a
 constexpr size_t kReadAheadBytes = 1 << 20;
 constexpr size_t kMaxGpuKeys = 1 << 16; // distinct GPU-op names+args remembered (~10 MB)
 // Memory the tables of one phase may take to be sorted in memory (see SortedTableReader); beyond it
-// they are sorted by SQLite. About 1.4M kernel rows.
-constexpr size_t kSortMemoryBudget = size_t(256) << 20;
+// they are sorted by SQLite. Two phases are held at once (one read, the next loading): 256 MB at
+// most. About 700k kernel rows.
+constexpr size_t kSortMemoryBudget = size_t(128) << 20;
 
 // globalTid / globalPid: serialized GlobalId, pid in bits 24-47 and tid in bits 0-23.
 constexpr int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xffffff; }
