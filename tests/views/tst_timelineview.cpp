@@ -578,6 +578,15 @@ private Q_SLOTS:
         if (!shotDir.isEmpty()) {
             QTest::qWait(300);
             QVERIFY(window.grab().save(QString::fromLocal8Bit(shotDir) + u'/' + shot));
+            // The same view in a dark palette, to look at its contrast.
+            QPalette dark = view->palette();
+            dark.setColor(QPalette::Window, QColor(0x26, 0x28, 0x2c));
+            dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+            dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+            dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+            view->setPalette(dark);
+            QTest::qWait(300);
+            QVERIFY(view->grab().save(QString::fromLocal8Bit(shotDir) + u"/dark-" + shot));
         }
     }
 
