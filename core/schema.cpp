@@ -208,10 +208,21 @@ CREATE TABLE slice_lod(
 ALTER TABLE track ADD COLUMN lod_origin_ns INTEGER;
 )sql";
 
+// Level-of-detail summaries of counter tracks (core/timeline/countersummary.h), built like slice_lod.
+static constexpr std::string_view kMigration5 = R"sql(
+CREATE TABLE counter_lod(
+    track_id    INTEGER NOT NULL,
+    level       INTEGER NOT NULL,
+    tile        INTEGER NOT NULL,
+    data        BLOB NOT NULL,
+    PRIMARY KEY(track_id, level, tile)
+);
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
     static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes, kMigration3,
-                                                              kMigration4 };
+                                                              kMigration4, kMigration5 };
     return migrations;
 }
 

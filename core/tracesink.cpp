@@ -1,5 +1,6 @@
 #include "tracesink.h"
 
+#include "countersummary.h"
 #include "diagnosticlog.h"
 #include "schema.h"
 #include "slicesummary.h"
@@ -710,6 +711,7 @@ void TraceSink::finish()
     repairDepths();
     writeTraceRows();
     buildSliceSummaries(m_db, m_traceId);
+    buildCounterSummaries(m_db, m_traceId);
     storeNextId(m_db, "next_slice_id", m_nextSliceId);
     storeNextId(m_db, "next_counter_id", m_nextCounterId);
     if (m_bulkLoad)

@@ -1,5 +1,6 @@
 #include "workspace.h"
 
+#include "countersummary.h"
 #include "schema.h"
 #include "slicesummary.h"
 
@@ -94,6 +95,7 @@ QString Workspace::defaultPath()
 
 // The schema version that added slice_lod: workspaces from before get their summaries built.
 static constexpr int kSliceSummariesVersion = 4;
+static constexpr int kCounterSummariesVersion = 5;
 
 void Workspace::migrate(SqliteDb &db)
 {
@@ -108,6 +110,8 @@ void Workspace::migrate(SqliteDb &db)
         db.exec(migrations[size_t(version)]);
         if (version + 1 == kSliceSummariesVersion && from > 0)
             buildMissingSliceSummaries(db);
+        if (version + 1 == kCounterSummariesVersion && from > 0)
+            buildMissingCounterSummaries(db);
         db.exec("PRAGMA user_version = " + std::to_string(version + 1));
         tx.commit();
     }

@@ -1,6 +1,7 @@
 #include "slicesummary.h"
 
 #include "sqlitedb.h"
+#include "varint.h"
 
 #include <algorithm>
 #include <bit>
@@ -8,48 +9,8 @@
 
 namespace plumb {
 
-namespace {
-
-// Varints (LEB128) with zigzag for signed values: a tile of 1024 buckets is a few kB.
-void putVar(std::vector<unsigned char> &out, uint64_t v)
-{
-    while (v >= 0x80) {
-        out.push_back(static_cast<unsigned char>(v | 0x80));
-        v >>= 7;
-    }
-    out.push_back(static_cast<unsigned char>(v));
-}
-
-void putSigned(std::vector<unsigned char> &out, int64_t v)
-{
-    putVar(out, (uint64_t(v) << 1) ^ uint64_t(v >> 63));
-}
-
-struct Reader {
-    const unsigned char *p;
-    const unsigned char *end;
-
-    uint64_t var()
-    {
-        uint64_t v = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            if (p == end)
-                throw std::runtime_error("truncated timeline summary tile");
-            const unsigned char b = *p++;
-            v |= uint64_t(b & 0x7f) << shift;
-            if (!(b & 0x80))
-                return v;
-        }
-        throw std::runtime_error("bad varint in timeline summary tile");
-    }
-    int64_t sgn()
-    {
-        const uint64_t v = var();
-        return int64_t(v >> 1) ^ -int64_t(v & 1);
-    }
-};
-
-} // namespace
+using varint::put;
+using varint::putSigned;
 
 namespace {
 
@@ -62,37 +23,37 @@ void encodeTile(std::vector<unsigned char> &out, const SummaryLevels &levels, in
 {
     out.clear();
     const int64_t tileStart = levels.tileStartNs(level, tileIndex);
-    putVar(out, hasBuckets ? 1 : 0);
-    putVar(out, uint64_t(sliceCount));
-    putVar(out, carryOut.size());
+    put(out, hasBuckets ? 1 : 0);
+    put(out, uint64_t(sliceCount));
+    put(out, carryOut.size());
     for (const CarrySlice &c : carryOut) {
-        putVar(out, uint64_t(c.depth));
+        put(out, uint64_t(c.depth));
         putSigned(out, c.tsNs - tileStart);
-        putVar(out, uint64_t(c.durNs));
-        putVar(out, uint64_t(c.nameId));
+        put(out, uint64_t(c.durNs));
+        put(out, uint64_t(c.nameId));
     }
-    putVar(out, bucketCount);
+    put(out, bucketCount);
     int depth = 0;
     for (const auto &list : byDepth) {
         int64_t bucket = tileIndex << kTileShift;
         bool first = true;
         for (const SliceSummary &b : list) {
             if (first && b.depth != depth) {
-                putVar(out, uint64_t(b.depth - depth) << 1 | 1);
+                put(out, uint64_t(b.depth - depth) << 1 | 1);
                 depth = b.depth;
             } else {
-                putVar(out, 0);
+                put(out, 0);
             }
             first = false;
-            putVar(out, uint64_t(b.bucket - bucket));
+            put(out, uint64_t(b.bucket - bucket));
             bucket = b.bucket;
             const int64_t bucketStart = levels.bucketStartNs(level, b.bucket);
-            putVar(out, uint64_t(b.count));
-            putVar(out, uint64_t(b.minStartNs - bucketStart));
-            putVar(out, uint64_t(b.maxEndNs - b.minStartNs));
-            putVar(out, uint64_t(b.lastTsNs - b.minStartNs));
-            putVar(out, uint64_t(b.lastDurNs));
-            putVar(out, uint64_t(b.lastNameId));
+            put(out, uint64_t(b.count));
+            put(out, uint64_t(b.minStartNs - bucketStart));
+            put(out, uint64_t(b.maxEndNs - b.minStartNs));
+            put(out, uint64_t(b.lastTsNs - b.minStartNs));
+            put(out, uint64_t(b.lastDurNs));
+            put(out, uint64_t(b.lastNameId));
         }
     }
 }
@@ -119,41 +80,41 @@ SummaryTile decodeSummaryTile(int level, int64_t tileIndex, const SummaryLevels 
     SummaryTile tile;
     tile.level = level;
     tile.tile = tileIndex;
-    Reader r { data, data + size };
+    varint::Reader r { data, data + size };
     const int64_t tileStart = levels.tileStartNs(level, tileIndex);
-    tile.hasBuckets = r.var() & 1;
-    tile.sliceCount = int64_t(r.var());
-    const uint64_t carries = r.var();
+    tile.hasBuckets = r.get() & 1;
+    tile.sliceCount = int64_t(r.get());
+    const uint64_t carries = r.get();
     if (carries > size)
         throw std::runtime_error("bad timeline summary tile");
     tile.carryOut.resize(size_t(carries));
     for (CarrySlice &c : tile.carryOut) {
-        c.depth = int(r.var());
-        c.tsNs = tileStart + r.sgn();
-        c.durNs = int64_t(r.var());
-        c.nameId = int64_t(r.var());
+        c.depth = int(r.get());
+        c.tsNs = tileStart + r.getSigned();
+        c.durNs = int64_t(r.get());
+        c.nameId = int64_t(r.get());
     }
-    const uint64_t n = r.var();
+    const uint64_t n = r.get();
     if (n > size)
         throw std::runtime_error("bad timeline summary tile");
     tile.buckets.resize(size_t(n));
     int depth = 0;
     int64_t bucket = tileIndex << kTileShift;
     for (SliceSummary &b : tile.buckets) {
-        const uint64_t d = r.var();
+        const uint64_t d = r.get();
         if (d & 1) {
             depth += int(d >> 1);
             bucket = tileIndex << kTileShift;
         }
         b.depth = depth;
-        bucket += int64_t(r.var());
+        bucket += int64_t(r.get());
         b.bucket = bucket;
-        b.count = int64_t(r.var());
-        b.minStartNs = levels.bucketStartNs(level, bucket) + int64_t(r.var());
-        b.maxEndNs = b.minStartNs + int64_t(r.var());
-        b.lastTsNs = b.minStartNs + int64_t(r.var());
-        b.lastDurNs = int64_t(r.var());
-        b.lastNameId = int64_t(r.var());
+        b.count = int64_t(r.get());
+        b.minStartNs = levels.bucketStartNs(level, bucket) + int64_t(r.get());
+        b.maxEndNs = b.minStartNs + int64_t(r.get());
+        b.lastTsNs = b.minStartNs + int64_t(r.get());
+        b.lastDurNs = int64_t(r.get());
+        b.lastNameId = int64_t(r.get());
     }
     return tile;
 }

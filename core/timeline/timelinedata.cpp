@@ -1,5 +1,6 @@
 #include "timelinedata.h"
 
+#include "countersummary.h"
 #include "slicesummary.h"
 #include "sqlitedb.h"
 #include "timescale.h"
@@ -53,8 +54,10 @@ QList<TimelineTrack> timelineTracks(Workspace &ws, int64_t traceId)
                   "coalesce(p.device_index, p.pid, 0), k.kind, coalesce(k.label, ''), coalesce(k.name, ''), "
                   "coalesce(k.sort_index, 0), coalesce(k.stream, k.tid, 0), k.slice_count, k.max_depth, "
                   "k.max_dur_ns, coalesce(k.lod_origin_ns, 0), "
-                  "(SELECT min(level) FROM slice_lod l WHERE l.track_id = k.id), "
-                  "(SELECT max(level) FROM slice_lod l WHERE l.track_id = k.id) "
+                  "CASE WHEN k.kind = 'counter' THEN (SELECT min(level) FROM counter_lod l WHERE l.track_id = k.id) "
+                  "ELSE (SELECT min(level) FROM slice_lod l WHERE l.track_id = k.id) END, "
+                  "CASE WHEN k.kind = 'counter' THEN (SELECT max(level) FROM counter_lod l WHERE l.track_id = k.id) "
+                  "ELSE (SELECT max(level) FROM slice_lod l WHERE l.track_id = k.id) END "
                   "FROM track k LEFT JOIN process p ON p.id = k.process_id WHERE k.trace_id = ?");
     st.bind(1, traceId);
     while (st.step()) {
@@ -376,33 +379,75 @@ std::vector<CounterBucket> drawCounter(Workspace &ws, const TimelineTrack &track
 {
     std::vector<CounterBucket> out;
     bucketNs = std::max<int64_t>(1, bucketNs);
-    const int64_t from = fromNs - track.offsetNs, to = toNs - track.offsetNs;
-    // The sample before the window holds its value into it.
-    SqliteStmt before(ws.db(), "SELECT ts, value FROM counter WHERE track_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1");
-    before.bind(1, track.id).bind(2, from);
-    if (before.step()) {
-        const double v = before.columnDouble(1);
-        const int64_t t = before.columnInt(0) + track.offsetNs;
-        out.push_back({ t, t, v, v, v, v, 1 });
-    }
-    SqliteStmt st(ws.db(), "SELECT ts, value FROM counter WHERE track_id = ? AND ts >= ? AND ts < ? ORDER BY ts, id");
-    st.bind(1, track.id).bind(2, from).bind(3, to);
+    const int64_t from = fromNs - track.offsetNs, to = toNs - track.offsetNs; // trace time
+    // Samples and stored buckets alike, in time order: one that ends before the window only sets the
+    // value held into it; the others merge into output buckets of bucketNs counted from `from`.
+    bool held = false;
+    CounterBucket heldValue;
     int64_t current = INT64_MIN;
-    while (st.step()) {
-        const int64_t ts = st.columnInt(0);
-        const double v = st.columnDouble(1);
-        const int64_t b = (ts - from) / bucketNs;
+    auto take = [&](int64_t firstTs, int64_t lastTs, int64_t count, double min, double max, double first,
+                    double last) {
+        if (lastTs < from) {
+            held = true;
+            heldValue = { lastTs + track.offsetNs, lastTs + track.offsetNs, last, last, last, last, 1 };
+            return;
+        }
+        if (held) {
+            out.push_back(heldValue);
+            held = false;
+        }
+        const int64_t b = std::max<int64_t>(0, firstTs - from) / bucketNs;
         if (b != current || out.empty()) {
-            out.push_back({ ts + track.offsetNs, ts + track.offsetNs, v, v, v, v, 0 });
+            out.push_back({ firstTs + track.offsetNs, lastTs + track.offsetNs, min, max, first, last, 0 });
             current = b;
         }
         CounterBucket &c = out.back();
-        c.endNs = ts + track.offsetNs;
-        c.min = std::min(c.min, v);
-        c.max = std::max(c.max, v);
-        c.last = v;
-        ++c.count;
+        c.endNs = lastTs + track.offsetNs;
+        c.min = std::min(c.min, min);
+        c.max = std::max(c.max, max);
+        c.last = last;
+        c.count += count;
+    };
+    auto readRawSamples = [&](int64_t fromTs, int64_t toTs) {
+        SqliteStmt st(ws.db(), "SELECT ts, value FROM counter WHERE track_id = ? AND ts >= ? AND ts < ? ORDER BY ts, id");
+        st.bind(1, track.id).bind(2, fromTs).bind(3, toTs);
+        while (st.step()) {
+            const int64_t ts = st.columnInt(0);
+            const double v = st.columnDouble(1);
+            take(ts, ts, 1, v, v, v, v);
+        }
+    };
+
+    if (track.lodLowest < 0) {
+        SqliteStmt before(ws.db(), "SELECT ts, value FROM counter WHERE track_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1");
+        before.bind(1, track.id).bind(2, from);
+        if (before.step()) {
+            const double v = before.columnDouble(1);
+            take(before.columnInt(0), before.columnInt(0), 1, v, v, v, v);
+        }
+        readRawSamples(from, to);
+    } else {
+        const SummaryLevels levels { track.lodLowest, track.lodHighest, track.lodOriginNs };
+        const int wanted = lodLevelFor(bucketNs);
+        const int level = std::clamp(wanted, levels.lowest, levels.highest);
+        const int64_t firstTile = levels.tileOf(level, from), lastTile = levels.tileOf(level, to - 1);
+        CounterTile before;
+        if (counterTileBefore(ws.db(), track.id, levels, level, firstTile, before))
+            take(before.lastTsNs, before.lastTsNs, 1, before.lastValue, before.lastValue, before.lastValue,
+                 before.lastValue);
+        for (const CounterTile &tile : counterTiles(ws.db(), track.id, levels, level, firstTile, lastTile)) {
+            if (tile.hasBuckets && wanted >= levels.lowest) {
+                for (const CounterSummary &b : tile.buckets)
+                    if (b.firstTsNs < to)
+                        take(b.firstTsNs, b.lastTsNs, b.count, b.min, b.max, b.first, b.last);
+            } else {
+                readRawSamples(levels.tileStartNs(level, tile.tile),
+                               std::min(to, levels.tileStartNs(level, tile.tile + 1)));
+            }
+        }
     }
+    if (held)
+        out.push_back(heldValue);
     return out;
 }
 

@@ -288,7 +288,8 @@ private slots:
         QVERIFY(QFile::copy(m_ws, copy));
         {
             SqliteDb db(copy, SqliteDb::OpenMode::ReadWrite);
-            db.exec("DROP TABLE slice_lod; ALTER TABLE track DROP COLUMN lod_origin_ns; PRAGMA user_version = 3;");
+            db.exec("DROP TABLE slice_lod; DROP TABLE counter_lod; ALTER TABLE track DROP COLUMN lod_origin_ns; "
+                    "PRAGMA user_version = 3;");
         }
         Workspace ws(copy, Workspace::Role::Reader);
         QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
