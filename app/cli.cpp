@@ -4,6 +4,7 @@
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "sqlitedb.h"
+#include "temporalbreakdown.h"
 #include "textformat.h"
 #include "workspace.h"
 #include "workspacereader.h"
@@ -14,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <unistd.h>
@@ -28,6 +30,10 @@ constexpr const char *kUsage =
     "                                            import files and folders into the workspace\n"
     "       plumb ls [--workspace FILE] [--json] [--diagnostics]\n"
     "                                            list the workspace's runs, traces and sources\n"
+    "       plumb doctor [TRACE-ID...] [--mode every|linked] [--workspace FILE] [--json]\n"
+    "                                            where each trace's GPU time goes (every trace when\n"
+    "                                            none is given; linked: only ops the traced program\n"
+    "                                            launched)\n"
     "       plumb --version\n"
     "\n"
     "The workspace is FILE, else $PLUMB_WORKSPACE, else the default one in your data folder\n"
@@ -52,6 +58,7 @@ struct Args {
     QString workspace;
     bool json = false;
     bool diagnostics = false;
+    bool linkedOnly = false;   // doctor --mode linked
     QString error;
 };
 
@@ -73,6 +80,13 @@ Args parse(int argc, char **argv)
             a.json = true;
         } else if (arg == QLatin1String("--diagnostics") && a.command == QLatin1String("ls")) {
             a.diagnostics = true;
+        } else if (arg == QLatin1String("--mode") && a.command == QLatin1String("doctor")) {
+            const QString mode = i + 1 < argc ? QString::fromLocal8Bit(argv[++i]) : QString();
+            if (mode != QLatin1String("every") && mode != QLatin1String("linked")) {
+                a.error = QStringLiteral("--mode is every or linked");
+                return a;
+            }
+            a.linkedOnly = mode == QLatin1String("linked");
         } else if (arg.startsWith(QLatin1String("--"))) {
             a.error = QStringLiteral("unknown option %1").arg(arg);
             return a;
@@ -312,13 +326,89 @@ int runLs(const Args &a)
     }
 }
 
+int runDoctor(const Args &a)
+{
+    if (!QFileInfo::exists(a.workspace)) {
+        err(QStringLiteral("no workspace at %1; import a trace first (plumb import trace.json) or pass "
+                           "--workspace FILE")
+                .arg(a.workspace));
+        return 1;
+    }
+    try {
+        Workspace ws(a.workspace, Workspace::Role::Reader);
+        std::vector<std::pair<int64_t, QString>> traces;
+        SqliteStmt st(ws.db(), "SELECT id, name FROM trace ORDER BY id");
+        while (st.step())
+            traces.emplace_back(st.columnInt(0), st.columnText(1));
+        if (!a.paths.isEmpty()) {
+            std::vector<std::pair<int64_t, QString>> chosen;
+            for (const QString &p : a.paths) {
+                bool ok = false;
+                const int64_t id = p.toLongLong(&ok);
+                auto it = std::find_if(traces.begin(), traces.end(), [&](auto &t) { return t.first == id; });
+                if (!ok || it == traces.end()) {
+                    err(QStringLiteral("no trace %1 in %2 (plumb ls lists them)").arg(p, a.workspace));
+                    return 1;
+                }
+                chosen.push_back(*it);
+            }
+            traces = chosen;
+        }
+        const auto mode = a.linkedOnly ? TemporalBreakdown::Mode::LinkedOnly : TemporalBreakdown::Mode::EveryOp;
+        QJsonArray json;
+        for (const auto &[id, name] : traces) {
+            const TemporalBreakdown b = temporalBreakdown(ws, id, mode);
+            if (a.json) {
+                QJsonObject o;
+                o[QStringLiteral("trace")] = double(id);
+                o[QStringLiteral("name")] = name;
+                o[QStringLiteral("mode")] = a.linkedOnly ? QStringLiteral("linked") : QStringLiteral("every");
+                o[QStringLiteral("gpu_ops")] = double(b.ops);
+                for (const auto &[key, ns] : { std::pair { "total_ns", b.totalNs() }, { "busy_ns", b.busyNs },
+                                               { "idle_ns", b.idleNs() }, { "compute_ns", b.computeNs },
+                                               { "exposed_comm_ns", b.exposedCommNs },
+                                               { "exposed_memory_ns", b.exposedMemoryNs }, { "comm_ns", b.commNs },
+                                               { "memory_ns", b.memoryNs } })
+                    o[QLatin1String(key)] = double(ns);
+                json.append(o);
+                continue;
+            }
+            out(QStringLiteral("trace %1  %2  (%3 GPU ops, %4)\n")
+                    .arg(id)
+                    .arg(name, text::count(b.ops), a.linkedOnly ? QStringLiteral("linked to launches")
+                                                                : QStringLiteral("every GPU op")));
+            if (b.ops == 0) {
+                out(QStringLiteral("  no GPU ops\n"));
+                continue;
+            }
+            auto line = [&](const QString &label, int64_t ns) {
+                out(QStringLiteral("  %1 %2 ms  %3%\n")
+                        .arg(label, -22)
+                        .arg(text::milliseconds(ns), 12)
+                        .arg(100.0 * b.share(ns), 6, 'f', 1));
+            };
+            line(QStringLiteral("window"), b.totalNs());
+            line(QStringLiteral("computation"), b.computeNs);
+            line(QStringLiteral("exposed communication"), b.exposedCommNs);
+            line(QStringLiteral("exposed memcpy/memset"), b.exposedMemoryNs);
+            line(QStringLiteral("idle"), b.idleNs());
+        }
+        if (a.json)
+            out(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented)));
+        return 0;
+    } catch (const SqlError &e) {
+        err(QStringLiteral("cannot read the workspace %1: %2").arg(a.workspace, e.message()));
+        return 1;
+    }
+}
+
 } // namespace
 
 bool isCliCommand(const char *arg)
 {
     if (!arg)
         return false;
-    for (const char *c : { "import", "ls", "--help", "-h", "help" })
+    for (const char *c : { "import", "ls", "doctor", "--help", "-h", "help" })
         if (std::strcmp(arg, c) == 0)
             return true;
     return false;
@@ -341,5 +431,7 @@ int runCli(int argc, char **argv)
     }
     if (a.command == QLatin1String("import"))
         return runImport(a);
+    if (a.command == QLatin1String("doctor"))
+        return runDoctor(a);
     return runLs(a);
 }

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace plumb {
+
+class Workspace;
+
+// Where the GPU time of a trace goes, over the window from its first GPU op's start to its last
+// op's end: the time at least one op ran (busy) and the rest (idle), split by what ran. Kernels whose
+// name contains "nccl" are communication, other kernels computation, memcpy and memset ops memory.
+// Exposed communication is communication time with no computation running; exposed memory is
+// memory time with neither computation nor communication running. Intervals are unions over every
+// stream and device of the trace (so concurrent streams are not counted twice).
+//
+// Two documented modes of choosing the GPU ops:
+//   EveryOp    every GPU op in the trace;
+//   LinkedOnly only ops whose CUDA correlation id links them to a CPU-side launch in the same trace
+//              (what TraceLens counts: work the traced Python program launched), so ops of other
+//              processes or of launches before the profiler started do not count.
+struct TemporalBreakdown {
+    enum class Mode { EveryOp, LinkedOnly };
+
+    int64_t startNs = 0;          // trace time (slice.ts) of the first op
+    int64_t endNs = 0;            // end of the last op
+    int64_t ops = 0;              // GPU ops counted
+    int64_t computeNs = 0;        // union of computation kernels
+    int64_t commNs = 0;           // union of communication kernels
+    int64_t memoryNs = 0;         // union of memcpy and memset ops
+    int64_t exposedCommNs = 0;
+    int64_t exposedMemoryNs = 0;
+    int64_t busyNs = 0;           // union of every op
+    [[nodiscard]] int64_t totalNs() const { return endNs - startNs; }
+    [[nodiscard]] int64_t idleNs() const { return totalNs() - busyNs; }
+    [[nodiscard]] double share(int64_t ns) const { return totalNs() > 0 ? double(ns) / double(totalNs()) : 0.0; }
+};
+
+// The breakdown of a trace's GPU ops, optionally of those starting in [fromNs, toNs) (trace time)
+// clipped to that window. A trace without GPU ops gives an all-zero breakdown.
+[[nodiscard]] TemporalBreakdown temporalBreakdown(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
+[[nodiscard]] TemporalBreakdown temporalBreakdown(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
+                                                  int64_t fromNs, int64_t toNs);
+
+// One GPU op as the breakdown sees it (exposed for tests and later analyses).
+struct GpuOpInterval {
+    enum class Kind { Compute, Comm, Memory };
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    Kind kind = Kind::Compute;
+};
+// The breakdown of a set of op intervals (any order).
+[[nodiscard]] TemporalBreakdown breakdownOf(std::vector<GpuOpInterval> ops);
+
+} // namespace plumb
