@@ -4,6 +4,8 @@
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "sqlitedb.h"
+#include "kerneltable.h"
+#include "stepbreakdown.h"
 #include "temporalbreakdown.h"
 #include "textformat.h"
 #include "workspace.h"
@@ -356,20 +358,52 @@ int runDoctor(const Args &a)
         }
         const auto mode = a.linkedOnly ? TemporalBreakdown::Mode::LinkedOnly : TemporalBreakdown::Mode::EveryOp;
         QJsonArray json;
+        auto breakdownJson = [](const TemporalBreakdown &b) {
+            QJsonObject o;
+            o[QStringLiteral("gpu_ops")] = double(b.ops);
+            for (const auto &[key, ns] : { std::pair { "total_ns", b.totalNs() }, { "busy_ns", b.busyNs },
+                                           { "idle_ns", b.idleNs() }, { "compute_ns", b.computeNs },
+                                           { "exposed_comm_ns", b.exposedCommNs },
+                                           { "exposed_memory_ns", b.exposedMemoryNs }, { "comm_ns", b.commNs },
+                                           { "memory_ns", b.memoryNs } })
+                o[QLatin1String(key)] = double(ns);
+            return o;
+        };
+        constexpr int kTopKernels = 10;
         for (const auto &[id, name] : traces) {
             const TemporalBreakdown b = temporalBreakdown(ws, id, mode);
+            const std::vector<StepBreakdown> steps = stepBreakdowns(ws, id, mode);
+            const std::vector<KernelStats> kernels = kernelTable(ws, readGpuOps(ws, id, a.linkedOnly));
             if (a.json) {
-                QJsonObject o;
+                QJsonObject o = breakdownJson(b);
                 o[QStringLiteral("trace")] = double(id);
                 o[QStringLiteral("name")] = name;
                 o[QStringLiteral("mode")] = a.linkedOnly ? QStringLiteral("linked") : QStringLiteral("every");
-                o[QStringLiteral("gpu_ops")] = double(b.ops);
-                for (const auto &[key, ns] : { std::pair { "total_ns", b.totalNs() }, { "busy_ns", b.busyNs },
-                                               { "idle_ns", b.idleNs() }, { "compute_ns", b.computeNs },
-                                               { "exposed_comm_ns", b.exposedCommNs },
-                                               { "exposed_memory_ns", b.exposedMemoryNs }, { "comm_ns", b.commNs },
-                                               { "memory_ns", b.memoryNs } })
-                    o[QLatin1String(key)] = double(ns);
+                QJsonArray stepsJson;
+                for (const StepBreakdown &s : steps) {
+                    QJsonObject so = breakdownJson(s.gpu);
+                    so[QStringLiteral("step")] = double(s.number);
+                    so[QStringLiteral("cpu_start_ns")] = double(s.cpuStartNs);
+                    so[QStringLiteral("cpu_end_ns")] = double(s.cpuEndNs);
+                    stepsJson.append(so);
+                }
+                o[QStringLiteral("steps")] = stepsJson;
+                QJsonArray kernelsJson;
+                for (size_t i = 0; i < kernels.size() && i < size_t(2 * kTopKernels); ++i) {
+                    const KernelStats &k = kernels[i];
+                    QJsonObject ko;
+                    ko[QStringLiteral("name")] = k.name;
+                    ko[QStringLiteral("count")] = double(k.count);
+                    ko[QStringLiteral("total_ns")] = double(k.totalNs);
+                    ko[QStringLiteral("share")] = k.share;
+                    ko[QStringLiteral("mean_ns")] = k.meanNs();
+                    ko[QStringLiteral("p50_ns")] = double(k.p50Ns);
+                    ko[QStringLiteral("p90_ns")] = double(k.p90Ns);
+                    ko[QStringLiteral("p99_ns")] = double(k.p99Ns);
+                    ko[QStringLiteral("max_ns")] = double(k.maxNs);
+                    kernelsJson.append(ko);
+                }
+                o[QStringLiteral("top_kernels")] = kernelsJson;
                 json.append(o);
                 continue;
             }
@@ -392,6 +426,29 @@ int runDoctor(const Args &a)
             line(QStringLiteral("exposed communication"), b.exposedCommNs);
             line(QStringLiteral("exposed memcpy/memset"), b.exposedMemoryNs);
             line(QStringLiteral("idle"), b.idleNs());
+            if (!steps.empty()) {
+                out(QStringLiteral("  per step (GPU work each step launched)        window ms  compute  exp.comm  exp.mem   idle\n"));
+                for (const StepBreakdown &s : steps)
+                    out(QStringLiteral("    %1 %2 %3% %4% %5% %6%\n")
+                            .arg(s.name.left(40), -40)
+                            .arg(text::milliseconds(s.gpu.totalNs()), 12)
+                            .arg(100.0 * s.gpu.share(s.gpu.computeNs), 7, 'f', 1)
+                            .arg(100.0 * s.gpu.share(s.gpu.exposedCommNs), 8, 'f', 1)
+                            .arg(100.0 * s.gpu.share(s.gpu.exposedMemoryNs), 7, 'f', 1)
+                            .arg(100.0 * s.gpu.share(s.gpu.idleNs()), 5, 'f', 1));
+            }
+            out(QStringLiteral("  top GPU ops                                         count    total ms  share   p50 µs    max µs\n"));
+            for (size_t i = 0; i < kernels.size() && i < size_t(kTopKernels); ++i) {
+                const KernelStats &k = kernels[i];
+                const QString shortName = k.name.size() > 48 ? k.name.left(47) + QChar(0x2026) : k.name;
+                out(QStringLiteral("    %1 %2 %3 %4% %5 %6\n")
+                        .arg(shortName, -48)
+                        .arg(k.count, 6)
+                        .arg(text::milliseconds(k.totalNs), 11)
+                        .arg(100.0 * k.share, 5, 'f', 1)
+                        .arg(double(k.p50Ns) / 1000.0, 8, 'f', 1)
+                        .arg(double(k.maxNs) / 1000.0, 9, 'f', 1));
+            }
         }
         if (a.json)
             out(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented)));

@@ -1,10 +1,8 @@
 #include "temporalbreakdown.h"
 
-#include "sqlitedb.h"
 #include "workspace.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 namespace plumb {
 
@@ -60,7 +58,7 @@ int64_t lengthOutside(const Intervals &a, const Intervals &b)
 
 } // namespace
 
-TemporalBreakdown breakdownOf(std::vector<GpuOpInterval> ops)
+TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops)
 {
     TemporalBreakdown r;
     if (ops.empty())
@@ -68,11 +66,11 @@ TemporalBreakdown breakdownOf(std::vector<GpuOpInterval> ops)
     Intervals all, compute, comm, memory;
     r.startNs = INT64_MAX;
     r.endNs = INT64_MIN;
-    for (const GpuOpInterval &op : ops) {
+    for (const GpuOp &op : ops) {
         r.startNs = std::min(r.startNs, op.startNs);
         r.endNs = std::max(r.endNs, op.endNs);
         all.emplace_back(op.startNs, op.endNs);
-        (op.kind == GpuOpInterval::Kind::Compute ? compute : op.kind == GpuOpInterval::Kind::Comm ? comm : memory)
+        (op.kind == GpuOp::Kind::Compute ? compute : op.kind == GpuOp::Kind::Comm ? comm : memory)
             .emplace_back(op.startNs, op.endNs);
     }
     r.ops = int64_t(ops.size());
@@ -97,48 +95,10 @@ TemporalBreakdown temporalBreakdown(Workspace &ws, int64_t traceId, TemporalBrea
 TemporalBreakdown temporalBreakdown(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, int64_t fromNs,
                                     int64_t toNs)
 {
-    SqliteDb &db = ws.db();
-    const int64_t catKernel = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'kernel'), -1)");
-    const int64_t catMemcpy = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memcpy'), -1)");
-    const int64_t catMemset = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memset'), -1)");
-
-    // Correlation ids of the CPU-side launches of this trace (LinkedOnly).
-    std::unordered_set<int64_t> launched;
-    if (mode == TemporalBreakdown::Mode::LinkedOnly) {
-        SqliteStmt st(db, "SELECT s.corr FROM slice s JOIN track k ON k.id = s.track_id WHERE k.trace_id = ? AND "
-                          "k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
-        st.bind(1, traceId);
-        while (st.step())
-            launched.insert(st.columnInt(0));
-    }
-    // Names of communication kernels, decided once per name.
-    std::unordered_set<int64_t> commNames;
-    {
-        SqliteStmt st(db, "SELECT id FROM string WHERE str LIKE '%nccl%'");
-        while (st.step())
-            commNames.insert(st.columnInt(0));
-    }
-
-    std::vector<GpuOpInterval> ops;
-    SqliteStmt st(db, "SELECT s.ts, s.dur, s.name_id, s.cat_id, s.corr FROM slice s JOIN track k ON k.id = s.track_id "
-                      "WHERE k.trace_id = ?1 AND k.kind = 'gpu_stream' AND s.ts >= ?2 AND s.ts < ?3");
-    st.bind(1, traceId).bind(2, fromNs).bind(3, toNs);
-    while (st.step()) {
-        const int64_t cat = st.columnIsNull(3) ? -1 : st.columnInt(3);
-        GpuOpInterval op;
-        if (cat == catKernel)
-            op.kind = commNames.count(st.columnInt(2)) ? GpuOpInterval::Kind::Comm : GpuOpInterval::Kind::Compute;
-        else if (cat == catMemcpy || cat == catMemset)
-            op.kind = GpuOpInterval::Kind::Memory;
-        else
-            continue; // not a GPU op (e.g. a marker on the stream)
-        if (mode == TemporalBreakdown::Mode::LinkedOnly && (st.columnIsNull(4) || !launched.count(st.columnInt(4))))
-            continue;
-        op.startNs = st.columnInt(0);
-        op.endNs = std::min(op.startNs + st.columnInt(1), toNs);
-        ops.push_back(op);
-    }
-    return breakdownOf(std::move(ops));
+    std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly, fromNs, toNs);
+    for (GpuOp &op : ops)
+        op.endNs = std::min(op.endNs, toNs);
+    return breakdownOf(ops);
 }
 
 } // namespace plumb

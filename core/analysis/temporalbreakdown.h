@@ -1,5 +1,7 @@
 #pragma once
 
+#include "gpuops.h"
+
 #include <QString>
 
 #include <cstdint>
@@ -44,14 +46,7 @@ struct TemporalBreakdown {
 [[nodiscard]] TemporalBreakdown temporalBreakdown(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
                                                   int64_t fromNs, int64_t toNs);
 
-// One GPU op as the breakdown sees it (exposed for tests and later analyses).
-struct GpuOpInterval {
-    enum class Kind { Compute, Comm, Memory };
-    int64_t startNs = 0;
-    int64_t endNs = 0;
-    Kind kind = Kind::Compute;
-};
-// The breakdown of a set of op intervals (any order).
-[[nodiscard]] TemporalBreakdown breakdownOf(std::vector<GpuOpInterval> ops);
+// The breakdown of a set of ops (any order; only times and kinds are used).
+[[nodiscard]] TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops);
 
 } // namespace plumb

@@ -4,6 +4,9 @@
 #include "builtinimporters.h"
 #include "importerregistry.h"
 #include "importrunner.h"
+#include "kerneltable.h"
+#include "sqlitedb.h"
+#include "stepbreakdown.h"
 #include "temporalbreakdown.h"
 #include "workspace.h"
 
@@ -22,11 +25,12 @@ class TestTemporalBreakdown : public QObject {
 private slots:
     void knownAnswer()
     {
-        using K = GpuOpInterval::Kind;
+        using K = GpuOp::Kind;
+        auto op = [](int64_t a, int64_t b, K k) { GpuOp o; o.startNs = a; o.endNs = b; o.kind = k; return o; };
         // compute [0,10) and [20,30); comm [5,25) on another stream; memcpy [28,40); idle [40,50) then
         // a compute op [50,60).
-        const auto r = breakdownOf({ { 0, 10, K::Compute }, { 20, 30, K::Compute }, { 5, 25, K::Comm },
-                                     { 28, 40, K::Memory }, { 50, 60, K::Compute } });
+        const auto r = breakdownOf({ op(0, 10, K::Compute), op(20, 30, K::Compute), op(5, 25, K::Comm),
+                                     op(28, 40, K::Memory), op(50, 60, K::Compute) });
         QCOMPARE(r.totalNs(), Q_INT64_C(60));
         QCOMPARE(r.busyNs, Q_INT64_C(50));
         QCOMPARE(r.idleNs(), Q_INT64_C(10));
@@ -43,11 +47,15 @@ private slots:
     {
         std::mt19937 rng(3);
         for (int trial = 0; trial < 200; ++trial) {
-            std::vector<GpuOpInterval> ops;
+            std::vector<GpuOp> ops;
             std::uniform_int_distribution<int> n(1, 30), start(0, 400), len(0, 60), kind(0, 2);
             for (int i = n(rng); i > 0; --i) {
                 const int s = start(rng);
-                ops.push_back({ s, s + len(rng), GpuOpInterval::Kind(kind(rng)) });
+                GpuOp o;
+                o.startNs = s;
+                o.endNs = s + len(rng);
+                o.kind = GpuOp::Kind(kind(rng));
+                ops.push_back(o);
             }
             const auto r = breakdownOf(ops);
             int64_t busy = 0, compute = 0, comm = 0, memory = 0, exComm = 0, exMemory = 0;
@@ -55,7 +63,7 @@ private slots:
                 bool c = false, m = false, y = false;
                 for (const auto &op : ops)
                     if (op.startNs <= t && t < op.endNs)
-                        (op.kind == GpuOpInterval::Kind::Compute ? c : op.kind == GpuOpInterval::Kind::Comm ? m : y) = true;
+                        (op.kind == GpuOp::Kind::Compute ? c : op.kind == GpuOp::Kind::Comm ? m : y) = true;
                 busy += c || m || y;
                 compute += c;
                 comm += m;
@@ -70,6 +78,57 @@ private slots:
             QCOMPARE(r.exposedCommNs, exComm);
             QCOMPARE(r.exposedMemoryNs, exMemory);
         }
+    }
+
+    // Steps take the GPU work they launched, even when it runs after the step ended on the CPU; ops
+    // without a launch go to the step they start in (every-op mode only).
+    void stepsTakeWhatTheyLaunched()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("steps.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"traceEvents\": [\n"
+                "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},\n"
+                "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},\n"
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":5,\"args\":{\"correlation\":2}},\n"
+                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":150,\"dur\":50,\"args\":{\"correlation\":1,\"stream\":7}},\n"
+                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":170,\"dur\":60,\"args\":{\"correlation\":2,\"stream\":8}},\n"
+                "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":10,\"args\":{\"stream\":7}}\n"
+                "]}\n");
+        f.close();
+        ImporterRegistry registry;
+        registerBuiltinImporters(registry);
+        const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
+        ImportRunner runner(registry, wsPath);
+        QCOMPARE(int(runner.run({ path }).at(0).status), int(FileImportResult::Status::Imported));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+
+        const auto every = stepBreakdowns(ws, 1, TemporalBreakdown::Mode::EveryOp);
+        QCOMPARE(every.size(), size_t(2));
+        QCOMPARE(every[0].number, Q_INT64_C(1));
+        QCOMPARE(every[0].gpu.ops, Q_INT64_C(1));           // gemm, launched at 10 µs
+        QCOMPARE(every[0].gpu.totalNs(), Q_INT64_C(50000));
+        QCOMPARE(every[1].gpu.ops, Q_INT64_C(2));           // the all-reduce and the memset
+        QCOMPARE(every[1].gpu.startNs, Q_INT64_C(120000));
+        QCOMPARE(every[1].gpu.endNs, Q_INT64_C(230000));
+        QCOMPARE(every[1].gpu.exposedCommNs, Q_INT64_C(60000));
+        QCOMPARE(every[1].gpu.exposedMemoryNs, Q_INT64_C(10000));
+        QCOMPARE(every[1].gpu.idleNs(), Q_INT64_C(40000));
+        const auto linked = stepBreakdowns(ws, 1, TemporalBreakdown::Mode::LinkedOnly);
+        QCOMPARE(linked[1].gpu.ops, Q_INT64_C(1));
+        // The whole trace: the all-reduce overlaps the gemm for 30 µs.
+        const auto all = temporalBreakdown(ws, 1, TemporalBreakdown::Mode::EveryOp);
+        QCOMPARE(all.computeNs, Q_INT64_C(50000));
+        QCOMPARE(all.exposedCommNs, Q_INT64_C(30000));
+
+        const auto kernels = kernelTable(ws, readGpuOps(ws, 1, false));
+        QCOMPARE(kernels.size(), size_t(3));
+        QCOMPARE(kernels[0].name, QStringLiteral("ncclKernel_AllReduce"));
+        QCOMPARE(int(kernels[0].kind), int(GpuOp::Kind::Comm));
+        QCOMPARE(kernels[2].name, QStringLiteral("Memset (Device)"));
+        QCOMPARE(int(kernels[2].kind), int(GpuOp::Kind::Memory));
     }
 
     // TraceLens's gpu_timeline.csv counts the GPU ops linked into the CPU call tree; SOURCES.md gives
@@ -113,6 +172,26 @@ private slots:
         QVERIFY(std::abs(double(every.busyNs) / 1e6 - 45.647) <= 0.005 * everyTotal);
         QVERIFY(std::abs(double(every.idleNs()) / 1e6 - 4.006) <= 0.005 * everyTotal);
         QCOMPARE(every.ops, Q_INT64_C(1707));
+
+        // The kernel table against SQL: per name, count and total over the GPU streams.
+        const auto table = kernelTable(ws, readGpuOps(ws, 1, false));
+        SqliteStmt st(ws.db(), "SELECT n.str, count(*), sum(s.dur) FROM slice s JOIN track k ON k.id = s.track_id "
+                               "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
+                               "WHERE k.kind = 'gpu_stream' AND c.str IN ('kernel', 'gpu_memcpy', 'gpu_memset') "
+                               "GROUP BY s.name_id ORDER BY 3 DESC, 1");
+        size_t i = 0;
+        double shares = 0;
+        for (; st.step(); ++i) {
+            QVERIFY(i < table.size());
+            QCOMPARE(table[i].name, st.columnText(0));
+            QCOMPARE(table[i].count, st.columnInt(1));
+            QCOMPARE(table[i].totalNs, st.columnInt(2));
+            QVERIFY(table[i].minNs <= table[i].p50Ns && table[i].p50Ns <= table[i].p90Ns
+                    && table[i].p90Ns <= table[i].p99Ns && table[i].p99Ns <= table[i].maxNs);
+            shares += table[i].share;
+        }
+        QCOMPARE(i, table.size());
+        QVERIFY(std::abs(shares - 1.0) < 1e-9);
     }
 };
 

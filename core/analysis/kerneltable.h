@@ -1,0 +1,33 @@
+#pragma once
+
+#include "gpuops.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace plumb {
+
+class Workspace;
+
+// Per GPU op name: how often it ran and how long (durations in ns), sorted by total time, largest
+// first. share = its total over the total of every op in the table.
+struct KernelStats {
+    QString name;
+    GpuOp::Kind kind = GpuOp::Kind::Compute;
+    int64_t count = 0;
+    int64_t totalNs = 0;
+    int64_t minNs = 0;
+    int64_t p50Ns = 0;
+    int64_t p90Ns = 0;
+    int64_t p99Ns = 0;
+    int64_t maxNs = 0;
+    double share = 0;
+    [[nodiscard]] double meanNs() const { return count ? double(totalNs) / double(count) : 0.0; }
+};
+
+// Percentiles are nearest-rank over the op's durations.
+[[nodiscard]] std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &ops);
+
+} // namespace plumb

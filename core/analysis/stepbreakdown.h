@@ -1,0 +1,29 @@
+#pragma once
+
+#include "temporalbreakdown.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace plumb {
+
+class Workspace;
+
+// The temporal breakdown of each training step. Steps come from the CPU side (ProfilerStep#N,
+// step-named NVTX ranges, XPlane Steps: see stepMarkers()); a step's GPU work is the ops launched
+// from inside it (by launch time), or for ops without a launch, those starting inside it. Its window
+// runs from its first op's start to its last op's end, so the queueing of GPU work behind the CPU is
+// attributed to the step that launched it.
+struct StepBreakdown {
+    int64_t number = 0;
+    QString name;
+    int64_t cpuStartNs = 0;   // the step on the CPU (trace time)
+    int64_t cpuEndNs = 0;
+    TemporalBreakdown gpu;
+};
+
+[[nodiscard]] std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
+
+} // namespace plumb
