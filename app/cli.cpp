@@ -45,6 +45,7 @@ constexpr const char *kUsage =
     "  --workspace FILE    open (or create) the workspace FILE instead of the default one\n"
     "  --sample            rebuild and open the sample workspace (<AppData>/Plumb/sample.plumb)\n"
     "  --timeline          open the timeline of the selected trace (the last imported one)\n"
+    "  --doctor            open the Doctor tab for the selected trace (the last imported one)\n"
     "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
     "                      then quit\n"
     "\n"

@@ -81,7 +81,9 @@ int main(int argc, char **argv)
     const QCommandLineOption timelineOption(
         QStringLiteral("timeline"),
         QStringLiteral("Open the timeline of the selected trace (the last imported one) once it is shown."));
-    parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption });
+    const QCommandLineOption doctorOption(
+        QStringLiteral("doctor"), QStringLiteral("Open the Doctor tab for the selected trace once it is shown."));
+    parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption });
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
                                  QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -123,10 +125,12 @@ int main(int argc, char **argv)
     if (!toImport.isEmpty())
         window.importPaths(toImport);
 
-    const bool timeline = parser.isSet(timelineOption);
-    auto shown = [&window, timeline] {
+    const bool timeline = parser.isSet(timelineOption), doctor = parser.isSet(doctorOption);
+    auto shown = [&window, timeline, doctor] {
         if (timeline && window.currentTraceId() >= 0)
             window.openTimeline(window.currentTraceId());
+        if (doctor && window.currentTraceId() >= 0)
+            window.openDoctor(window.currentTraceId());
     };
     if (toImport.isEmpty())
         QObject::connect(&window, &plumb::MainWindow::workspaceLoaded, &window, shown, Qt::SingleShotConnection);
@@ -136,7 +140,7 @@ int main(int argc, char **argv)
     if (parser.isSet(screenshotOption)) {
         const QString file = parser.value(screenshotOption);
         // The timeline reads its tracks and first window on worker threads: give it time to draw.
-        const int settleMs = timeline ? kTimelineSettleMs : kScreenshotSettleMs;
+        const int settleMs = timeline || doctor ? kTimelineSettleMs : kScreenshotSettleMs;
         auto grabAndQuit = [&window, file, settleMs] {
             QTimer::singleShot(settleMs, &window, [&window, file] {
                 const bool saved = window.grab().save(file);

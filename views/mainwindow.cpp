@@ -2,6 +2,7 @@
 
 #include "diagnosticsmodel.h"
 #include "diagnosticspanel.h"
+#include "doctorpanel.h"
 #include "importcontroller.h"
 #include "importerregistry.h"
 #include "importprogresswidget.h"
@@ -162,6 +163,8 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_sourcesTable, tr("&Sources"));
     m_timeline = new TimelinePanel;
     m_tabs->addTab(m_timeline, tr("&Timeline"));
+    m_doctor = new DoctorPanel;
+    m_tabs->addTab(m_doctor, tr("&Doctor"));
     connect(m_tree, &QTreeView::doubleClicked, this, &MainWindow::openTimelineAt);
 
     m_details = new TraceDetailsWidget;
@@ -257,6 +260,9 @@ void MainWindow::createActions()
     m_timelineAction = view->addAction(tr("&Timeline"), this, [this] { openTimelineAt(m_tree->currentIndex()); });
     m_timelineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     m_timelineAction->setStatusTip(tr("Show the timeline of the trace or run selected in the browser"));
+    QAction *doctor = view->addAction(tr("&Doctor"), this, [this] { openDoctorAt(m_tree->currentIndex()); });
+    doctor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    doctor->setStatusTip(tr("Show where the GPU time of the trace selected in the browser goes"));
     view->addSeparator();
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_importLogDock->toggleViewAction());
@@ -338,6 +344,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(s.path)), kStatusMessageMs);
         m_diagnosticsPanel->showSource(-1);
         m_timeline->close();
+        m_doctor->close();
     }
 
     m_workspaceModel->setRuns(s.runs);
@@ -425,6 +432,26 @@ void MainWindow::openTimelineAt(const QModelIndex &proxyIndex)
         openTimeline(t->id);
     else if (const RunInfo *r = m_workspaceModel->runAt(current))
         openTimeline(-1, r->id);
+}
+
+void MainWindow::openDoctorAt(const QModelIndex &proxyIndex)
+{
+    const QModelIndex current = m_workspaceProxy->mapToSource(proxyIndex).siblingAtColumn(0);
+    const TraceInfo *t = m_workspaceModel->traceAt(current);
+    if (!t)
+        if (const RunInfo *r = m_workspaceModel->runAt(current); r && !r->traces.isEmpty())
+            t = &r->traces.first(); // a run: its first trace (per-rank comparison comes with the doctor's run view)
+    if (t)
+        openDoctor(t->id);
+}
+
+void MainWindow::openDoctor(int64_t traceId)
+{
+    const TraceInfo *t = m_workspaceModel->traceAt(m_workspaceModel->indexForTrace(traceId));
+    if (m_workspacePath.isEmpty() || !t)
+        return;
+    m_doctor->open(m_workspacePath, t->id, t->name);
+    m_tabs->setCurrentWidget(m_doctor);
 }
 
 void MainWindow::openTimeline(int64_t traceId, int64_t runId)

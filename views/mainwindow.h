@@ -26,6 +26,7 @@ class ImportProgressWidget;
 class ImportResultsPanel;
 class ImporterRegistry;
 class SourcesModel;
+class DoctorPanel;
 class TimelinePanel;
 class TraceDetailsWidget;
 class WorkspaceModel;
@@ -61,6 +62,7 @@ public:
     [[nodiscard]] int64_t currentTraceId() const;
     // The Timeline tab.
     [[nodiscard]] TimelinePanel *timelinePanel() const { return m_timeline; }
+    [[nodiscard]] DoctorPanel *doctorPanel() const { return m_doctor; }
 
     static constexpr int kMaxRecentWorkspaces = 8;
 
@@ -75,6 +77,8 @@ public Q_SLOTS:
     void refresh();
     // Shows the timeline of a trace, or of every trace of a run (ranks aligned), in the Timeline tab.
     void openTimeline(int64_t traceId, int64_t runId = -1);
+    // The Doctor tab for a trace.
+    void openDoctor(int64_t traceId);
 
 Q_SIGNALS:
     void workspaceLoaded(const QString &path);
@@ -108,6 +112,7 @@ private:
     void onTraceSelectionChanged();
     void onSourceSelectionChanged();
     void openTimelineAt(const QModelIndex &proxyIndex);
+    void openDoctorAt(const QModelIndex &proxyIndex);
     void showError(const QString &title, const QString &text);
 
     void addRecentWorkspace(const QString &path);
@@ -143,6 +148,7 @@ private:
     QTableView *m_sourcesTable = nullptr;
     TraceDetailsWidget *m_details = nullptr;
     TimelinePanel *m_timeline = nullptr;
+    DoctorPanel *m_doctor = nullptr;
     QAction *m_timelineAction = nullptr;
     DiagnosticsPanel *m_diagnosticsPanel = nullptr;
     ImportResultsPanel *m_importLog = nullptr;
