@@ -4,6 +4,7 @@
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "sqlitedb.h"
+#include "idlebreakdown.h"
 #include "kerneltable.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
@@ -374,7 +375,9 @@ int runDoctor(const Args &a)
         for (const auto &[id, name] : traces) {
             const TemporalBreakdown b = temporalBreakdown(ws, id, mode);
             const std::vector<StepBreakdown> steps = stepBreakdowns(ws, id, mode);
-            const std::vector<KernelStats> kernels = kernelTable(ws, readGpuOps(ws, id, a.linkedOnly));
+            const std::vector<GpuOp> ops = readGpuOps(ws, id, a.linkedOnly);
+            const std::vector<KernelStats> kernels = kernelTable(ws, ops);
+            const std::vector<StreamIdle> idle = idleBreakdown(ws, ops);
             if (a.json) {
                 QJsonObject o = breakdownJson(b);
                 o[QStringLiteral("trace")] = double(id);
@@ -405,6 +408,16 @@ int runDoctor(const Args &a)
                     kernelsJson.append(ko);
                 }
                 o[QStringLiteral("top_kernels")] = kernelsJson;
+                QJsonArray idleJson;
+                for (const StreamIdle &si : idle) {
+                    QJsonObject io;
+                    io[QStringLiteral("stream")] = double(si.stream);
+                    io[QStringLiteral("host_wait_ns")] = double(si.hostWaitNs);
+                    io[QStringLiteral("kernel_wait_ns")] = double(si.kernelWaitNs);
+                    io[QStringLiteral("other_ns")] = double(si.otherNs);
+                    idleJson.append(io);
+                }
+                o[QStringLiteral("idle_by_stream")] = idleJson;
                 json.append(o);
                 continue;
             }
@@ -438,6 +451,13 @@ int runDoctor(const Args &a)
                             .arg(100.0 * s.gpu.share(s.gpu.exposedMemoryNs), 7, 'f', 1)
                             .arg(100.0 * s.gpu.share(s.gpu.idleNs()), 5, 'f', 1));
             }
+            out(QStringLiteral("  idle between ops, per stream                     host wait  kernel wait      other  (ms)\n"));
+            for (const StreamIdle &si : idle)
+                out(QStringLiteral("    stream %1 %2 %3 %4\n")
+                        .arg(si.stream, -38)
+                        .arg(text::milliseconds(si.hostWaitNs), 11)
+                        .arg(text::milliseconds(si.kernelWaitNs), 12)
+                        .arg(text::milliseconds(si.otherNs), 10));
             out(QStringLiteral("  top GPU ops                                         count    total ms  share   p50 µs    max µs\n"));
             for (size_t i = 0; i < kernels.size() && i < size_t(kTopKernels); ++i) {
                 const KernelStats &k = kernels[i];

@@ -3,6 +3,7 @@
 
 #include "builtinimporters.h"
 #include "importerregistry.h"
+#include "idlebreakdown.h"
 #include "importrunner.h"
 #include "kerneltable.h"
 #include "sqlitedb.h"
@@ -123,6 +124,22 @@ private slots:
         QCOMPARE(all.computeNs, Q_INT64_C(50000));
         QCOMPARE(all.exposedCommNs, Q_INT64_C(30000));
 
+        // Stream 7: the memset [120,130) then the gemm [150,200) launched at 10 µs, before the memset
+        // ended: a 20 µs kernel wait. Stream 8 has one op, no gap. With a 10 µs threshold it is other;
+        // and had the gemm been launched after 130 µs it would be host wait.
+        const auto idle = idleBreakdown(ws, readGpuOps(ws, 1, false));
+        QCOMPARE(idle.size(), size_t(2));
+        QCOMPARE(idle[0].stream, Q_INT64_C(7));
+        QCOMPARE(idle[0].kernelWaitNs, Q_INT64_C(20000));
+        QCOMPARE(idle[0].hostWaitNs + idle[0].otherNs, Q_INT64_C(0));
+        QCOMPARE(idle[1].gaps, Q_INT64_C(0));
+        QCOMPARE(idleBreakdown(ws, readGpuOps(ws, 1, false), 10000)[0].otherNs, Q_INT64_C(20000));
+        std::vector<GpuOp> late = readGpuOps(ws, 1, false);
+        for (GpuOp &op : late)
+            if (op.launchNs >= 0)
+                op.launchNs = 140000;
+        QCOMPARE(idleBreakdown(ws, late)[0].hostWaitNs, Q_INT64_C(20000));
+
         const auto kernels = kernelTable(ws, readGpuOps(ws, 1, false));
         QCOMPARE(kernels.size(), size_t(3));
         QCOMPARE(kernels[0].name, QStringLiteral("ncclKernel_AllReduce"));
@@ -192,6 +209,11 @@ private slots:
         }
         QCOMPARE(i, table.size());
         QVERIFY(std::abs(shares - 1.0) < 1e-9);
+        // One stream: its gaps are exactly the window's idle time.
+        const auto idle = idleBreakdown(ws, readGpuOps(ws, 1, false));
+        QCOMPARE(idle.size(), size_t(1));
+        QCOMPARE(idle[0].stream, Q_INT64_C(7));
+        QCOMPARE(idle[0].idleNs(), every.idleNs());
     }
 };
 
