@@ -9,6 +9,7 @@
 #include "sqlitedb.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
+#include "tracediff.h"
 #include "workspace.h"
 
 #include <QFile>
@@ -146,6 +147,81 @@ private slots:
         QCOMPARE(int(kernels[0].kind), int(GpuOp::Kind::Comm));
         QCOMPARE(kernels[2].name, QStringLiteral("Memset (Device)"));
         QCOMPARE(int(kernels[2].kind), int(GpuOp::Kind::Memory));
+    }
+
+    // Two versions of one step: in B the gemm takes 30 µs longer and a new kernel appears; the
+    // window's change splits exactly into categories and the ops say which.
+    void diffAttributesTheChange()
+    {
+        QTemporaryDir tmp;
+        auto write = [&](const QString &name, int gemmUs, bool extra) {
+            QByteArray json = "{\"traceEvents\": [\n"
+                              "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},\n"
+                              "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
+                              "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":2}},\n";
+            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":30,\"dur\":%1,\"args\":{\"correlation\":1,\"stream\":7}},\n")
+                        .arg(gemmUs)
+                        .toUtf8();
+            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"%1\",\"pid\":0,\"tid\":7,\"ts\":%2,\"dur\":10,\"args\":{\"correlation\":2,\"stream\":7}}\n")
+                        .arg(extra ? QStringLiteral("new_kernel") : QStringLiteral("relu"))
+                        .arg(40 + gemmUs)
+                        .toUtf8();
+            json += "]}\n";
+            const QString path = tmp.filePath(name);
+            QFile f(path);
+            if (!f.open(QIODevice::WriteOnly))
+                return QString();
+            f.write(json);
+            return path;
+        };
+        const QString a = write(QStringLiteral("a.json"), 50, false), b = write(QStringLiteral("b.json"), 80, true);
+        ImporterRegistry registry;
+        registerBuiltinImporters(registry);
+        const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
+        ImportRunner runner(registry, wsPath);
+        for (const auto &r : runner.run({ a, b }))
+            QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const TraceDiff d = diffTraces(ws, 1, 2, TemporalBreakdown::Mode::EveryOp);
+        QVERIFY(d.perStep);
+        QCOMPARE(d.a.steps, 1);
+        QCOMPARE(d.windowDeltaNs(), 30000.0);
+        QCOMPARE(d.b.computeNs - d.a.computeNs, 30000.0);
+        QCOMPARE(d.b.idleNs - d.a.idleNs, 0.0);
+        QCOMPARE(d.ops.size(), size_t(3));
+        QCOMPARE(d.ops[0].name, QStringLiteral("gemm"));
+        QCOMPARE(int(d.ops[0].change()), int(TraceDiff::OpDelta::Change::Slower));
+        QCOMPARE(d.ops[0].deltaNs(), 30000.0);
+        QCOMPARE(int(d.ops[1].change()) + int(d.ops[2].change()),
+                 int(TraceDiff::OpDelta::Change::Added) + int(TraceDiff::OpDelta::Change::Removed));
+    }
+
+    // HTA's A/B pair: a coherent report (per step, six steps each, the window's change equal to the
+    // sum of the categories' changes, ops ordered by the size of their change).
+    void diffOfTheHtaPair()
+    {
+        const QString data = QStringLiteral(PLUMB_SHARED_DATA "/traces/kineto/");
+        const QString a = data + QStringLiteral("hta_trace_diff_control.json.gz"), b = data + QStringLiteral("hta_trace_diff_test.json.gz");
+        if (!QFileInfo::exists(a) || !QFileInfo::exists(b))
+            QSKIP("../shared/data is absent (it sits beside the checkout)");
+        QTemporaryDir tmp;
+        ImporterRegistry registry;
+        registerBuiltinImporters(registry);
+        const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
+        ImportRunner runner(registry, wsPath);
+        for (const auto &r : runner.run({ a, b }))
+            QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const TraceDiff d = diffTraces(ws, 1, 2, TemporalBreakdown::Mode::EveryOp);
+        QVERIFY(d.perStep);
+        QCOMPARE(d.a.steps, 6);
+        QCOMPARE(d.b.steps, 6);
+        const double categories = (d.b.computeNs - d.a.computeNs) + (d.b.exposedCommNs - d.a.exposedCommNs)
+            + (d.b.exposedMemoryNs - d.a.exposedMemoryNs) + (d.b.idleNs - d.a.idleNs);
+        QVERIFY(std::abs(categories - d.windowDeltaNs()) < 1.0);
+        QVERIFY(d.windowDeltaNs() > 0); // the test run's steps are longer on the GPU
+        for (size_t i = 1; i < d.ops.size(); ++i)
+            QVERIFY(std::abs(d.ops[i - 1].deltaNs()) >= std::abs(d.ops[i].deltaNs()));
     }
 
     // TraceLens's gpu_timeline.csv counts the GPU ops linked into the CPU call tree; SOURCES.md gives
