@@ -4,10 +4,12 @@
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "sqlitedb.h"
+#include "hostanalysis.h"
 #include "idlebreakdown.h"
 #include "kerneltable.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
+#include "timescale.h"
 #include "tracediff.h"
 #include "textformat.h"
 #include "workspace.h"
@@ -383,6 +385,7 @@ int runDoctor(const Args &a)
             const std::vector<GpuOp> ops = readGpuOps(ws, id, a.linkedOnly);
             const std::vector<KernelStats> kernels = kernelTable(ws, ops);
             const std::vector<StreamIdle> idle = idleBreakdown(ws, ops);
+            const HostAnalysis host = hostAnalysis(ws, id, ops);
             if (a.json) {
                 QJsonObject o = breakdownJson(b);
                 o[QStringLiteral("trace")] = double(id);
@@ -423,6 +426,16 @@ int runDoctor(const Args &a)
                     idleJson.append(io);
                 }
                 o[QStringLiteral("idle_by_stream")] = idleJson;
+                QJsonObject hostJson;
+                hostJson[QStringLiteral("input_pipeline_ns")] = double(host.inputPipeline.timeNs);
+                hostJson[QStringLiteral("synchronization_ns")] = double(host.synchronization.timeNs);
+                hostJson[QStringLiteral("synchronization_calls")] = double(host.synchronization.count);
+                hostJson[QStringLiteral("optimizer_ns")] = double(host.optimizer.timeNs);
+                hostJson[QStringLiteral("launched_ops")] = double(host.launchedOps);
+                hostJson[QStringLiteral("launch_delay_p50_ns")] = double(host.launchDelayP50Ns);
+                hostJson[QStringLiteral("launch_delay_p90_ns")] = double(host.launchDelayP90Ns);
+                hostJson[QStringLiteral("ops_shorter_than_launch")] = double(host.shortOps);
+                o[QStringLiteral("host")] = hostJson;
                 json.append(o);
                 continue;
             }
@@ -456,6 +469,14 @@ int runDoctor(const Args &a)
                             .arg(100.0 * s.gpu.share(s.gpu.exposedMemoryNs), 7, 'f', 1)
                             .arg(100.0 * s.gpu.share(s.gpu.idleNs()), 5, 'f', 1));
             }
+            out(QStringLiteral("  host: input pipeline %1 ms, blocking syncs %2 ms (%3 calls), optimizer %4 ms\n")
+                    .arg(text::milliseconds(host.inputPipeline.timeNs), text::milliseconds(host.synchronization.timeNs),
+                         text::count(host.synchronization.count), text::milliseconds(host.optimizer.timeNs)));
+            if (host.launchedOps)
+                out(QStringLiteral("  launches: %1 ops, launch to start p50 %2 / p90 %3; %4 ops ran shorter than their "
+                                   "launch call\n")
+                        .arg(text::count(host.launchedOps), formatDuration(host.launchDelayP50Ns),
+                             formatDuration(host.launchDelayP90Ns), text::count(host.shortOps)));
             out(QStringLiteral("  idle between ops, per stream                     host wait  kernel wait      other  (ms)\n"));
             for (const StreamIdle &si : idle)
                 out(QStringLiteral("    stream %1 %2 %3 %4\n")

@@ -18,15 +18,16 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, bool linkedOnly, i
 
     // CPU-side launches of this trace by correlation id: the first call holding the id (the runtime
     // launch; a driver call under it has the same id and starts later).
-    std::unordered_map<int64_t, int64_t> launches;
+    std::unordered_map<int64_t, std::pair<int64_t, int64_t>> launches; // corr -> (ts, dur)
     {
-        SqliteStmt st(db, "SELECT s.corr, s.ts FROM slice s JOIN track k ON k.id = s.track_id WHERE k.trace_id = ? "
-                          "AND k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
+        SqliteStmt st(db, "SELECT s.corr, s.ts, s.dur FROM slice s JOIN track k ON k.id = s.track_id "
+                          "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
         st.bind(1, traceId);
         while (st.step()) {
-            auto [it, inserted] = launches.emplace(st.columnInt(0), st.columnInt(1));
-            if (!inserted)
-                it->second = std::min(it->second, st.columnInt(1));
+            const std::pair<int64_t, int64_t> call { st.columnInt(1), st.columnInt(2) };
+            auto [it, inserted] = launches.emplace(st.columnInt(0), call);
+            if (!inserted && call.first < it->second.first)
+                it->second = call;
         }
     }
     // Names of communication kernels, decided once per name.
@@ -54,8 +55,10 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, bool linkedOnly, i
             continue; // not a GPU op (e.g. a marker on the stream)
         if (!st.columnIsNull(4)) {
             auto it = launches.find(st.columnInt(4));
-            if (it != launches.end())
-                op.launchNs = it->second;
+            if (it != launches.end()) {
+                op.launchNs = it->second.first;
+                op.launchDurNs = it->second.second;
+            }
         }
         if (linkedOnly && op.launchNs < 0)
             continue;

@@ -17,6 +17,7 @@ struct GpuOp {
     int64_t nameId = 0;
     int64_t streamTrackId = 0;
     int64_t launchNs = -1;  // start of the launching CPU-side call; -1 when none is linked
+    int64_t launchDurNs = 0; // its duration
     Kind kind = Kind::Compute;
 };
 

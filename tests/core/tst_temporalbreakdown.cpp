@@ -3,6 +3,7 @@
 
 #include "builtinimporters.h"
 #include "importerregistry.h"
+#include "hostanalysis.h"
 #include "idlebreakdown.h"
 #include "importrunner.h"
 #include "kerneltable.h"
@@ -147,6 +148,48 @@ private slots:
         QCOMPARE(int(kernels[0].kind), int(GpuOp::Kind::Comm));
         QCOMPARE(kernels[2].name, QStringLiteral("Memset (Device)"));
         QCOMPARE(int(kernels[2].kind), int(GpuOp::Kind::Memory));
+    }
+
+    // The host side: input pipeline, blocking syncs and the optimizer as unions per thread (nested
+    // matches once), launch delays and ops shorter than their launch.
+    void hostSide()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("host.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"traceEvents\": [\n"
+                "{\"ph\":\"X\",\"name\":\"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":40},\n"
+                "{\"ph\":\"X\",\"name\":\"_SingleProcessDataLoaderIter.__next__\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":30},\n"
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":8,\"args\":{\"correlation\":1}},\n"
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":60,\"dur\":8,\"args\":{\"correlation\":2}},\n"
+                "{\"ph\":\"X\",\"name\":\"aten::item\",\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":20},\n"
+                "{\"ph\":\"X\",\"name\":\"aten::_local_scalar_dense\",\"pid\":1,\"tid\":1,\"ts\":72,\"dur\":15},\n"
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,\"tid\":1,\"ts\":75,\"dur\":10},\n"
+                "{\"ph\":\"X\",\"name\":\"Optimizer.step#SGD.step\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":25},\n"
+                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"tiny\",\"pid\":0,\"tid\":7,\"ts\":55,\"dur\":2,\"args\":{\"correlation\":1,\"stream\":7}},\n"
+                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"big\",\"pid\":0,\"tid\":7,\"ts\":80,\"dur\":30,\"args\":{\"correlation\":2,\"stream\":7}}\n"
+                "]}\n");
+        f.close();
+        ImporterRegistry registry;
+        registerBuiltinImporters(registry);
+        const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
+        ImportRunner runner(registry, wsPath);
+        QCOMPARE(int(runner.run({ path }).at(0).status), int(FileImportResult::Status::Imported));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const HostAnalysis h = hostAnalysis(ws, 1, readGpuOps(ws, 1, false));
+        QCOMPARE(h.inputPipeline.count, Q_INT64_C(2));
+        QCOMPARE(h.inputPipeline.timeNs, Q_INT64_C(40000));   // the inner __next__ is inside the outer range
+        QCOMPARE(h.synchronization.count, Q_INT64_C(3));
+        QCOMPARE(h.synchronization.timeNs, Q_INT64_C(20000)); // item() holds the others
+        QCOMPARE(h.optimizer.timeNs, Q_INT64_C(25000));
+        QCOMPARE(h.launchedOps, Q_INT64_C(2));
+        QCOMPARE(h.launchDelayP50Ns, Q_INT64_C(5000));        // 55 - 50
+        QCOMPARE(h.launchDelayP90Ns, Q_INT64_C(20000));       // 80 - 60
+        QCOMPARE(h.shortOps, Q_INT64_C(1));                   // tiny: 2 µs on the GPU, 8 µs to launch
+        QCOMPARE(h.shortOpsGpuNs, Q_INT64_C(2000));
+        QCOMPARE(int(classifyHostName(QStringLiteral("cudaDeviceSynchronize"))), int(HostActivity::Synchronization));
+        QCOMPARE(int(classifyHostName(QStringLiteral("cudaLaunchKernel"))), int(HostActivity::None));
     }
 
     // Two versions of one step: in B the gemm takes 30 µs longer and a new kernel appears; the

@@ -1,0 +1,88 @@
+#include "hostanalysis.h"
+
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace plumb {
+
+HostActivity classifyHostName(const QString &name)
+{
+    if (name.startsWith(QLatin1String("enumerate(DataLoader)")) || name.contains(QLatin1String("DataLoaderIter.__next__")))
+        return HostActivity::InputPipeline;
+    static const char *const syncCalls[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
+                                             "cuCtxSynchronize",      "cuStreamSynchronize",   "cuEventSynchronize",
+                                             "aten::item",            "aten::_local_scalar_dense" };
+    for (const char *call : syncCalls)
+        if (name == QLatin1String(call))
+            return HostActivity::Synchronization;
+    if (name.startsWith(QLatin1String("Optimizer.step")) || name.startsWith(QLatin1String("Optimizer.zero_grad")))
+        return HostActivity::Optimizer;
+    return HostActivity::None;
+}
+
+HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops)
+{
+    HostAnalysis r;
+    SqliteDb &db = ws.db();
+    // The names that match, decided once per string.
+    std::unordered_map<int64_t, HostActivity> kinds;
+    {
+        SqliteStmt st(db, "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str LIKE '%ynchronize' "
+                          "OR str IN ('aten::item', 'aten::_local_scalar_dense') OR str LIKE 'Optimizer.%'");
+        while (st.step()) {
+            const HostActivity k = classifyHostName(st.columnText(1));
+            if (k != HostActivity::None)
+                kinds.emplace(st.columnInt(0), k);
+        }
+    }
+    if (!kinds.empty()) {
+        std::string ids;
+        for (const auto &[id, kind] : kinds)
+            ids += (ids.empty() ? "" : ",") + std::to_string(id);
+        // A thread and its CUDA API companion track are one thread: same process and label.
+        SqliteStmt st(db, "SELECT coalesce(k.process_id, 0) || ':' || coalesce(k.label, ''), s.ts, s.dur, s.name_id "
+                          "FROM slice s JOIN track k ON k.id = s.track_id "
+                          "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.name_id IN (" + ids + ") "
+                          "ORDER BY 1, s.ts");
+        st.bind(1, traceId);
+        // Per (activity, thread): the end of the last counted interval, so nested matches count once.
+        std::unordered_map<std::string, int64_t> covered[3];
+        while (st.step()) {
+            const HostActivity kind = kinds.at(st.columnInt(3));
+            HostAnalysis::Activity &a = kind == HostActivity::InputPipeline ? r.inputPipeline
+                : kind == HostActivity::Synchronization                     ? r.synchronization
+                                                                            : r.optimizer;
+            const int64_t ts = st.columnInt(1), end = ts + st.columnInt(2);
+            int64_t &until = covered[int(kind) - 1].try_emplace(std::string(st.columnView(0)), INT64_MIN).first->second;
+            ++a.count;
+            if (end > until) {
+                a.timeNs += end - std::max(ts, until);
+                until = end;
+            }
+        }
+    }
+    std::vector<int64_t> delays;
+    for (const GpuOp &op : ops) {
+        if (op.launchNs < 0)
+            continue;
+        delays.push_back(op.startNs - op.launchNs);
+        if (op.endNs - op.startNs < op.launchDurNs) {
+            ++r.shortOps;
+            r.shortOpsGpuNs += op.endNs - op.startNs;
+        }
+    }
+    r.launchedOps = int64_t(delays.size());
+    if (!delays.empty()) {
+        std::sort(delays.begin(), delays.end());
+        auto rank = [&](double p) { return delays[size_t(std::max(1.0, std::ceil(p * double(delays.size())))) - 1]; };
+        r.launchDelayP50Ns = rank(0.5);
+        r.launchDelayP90Ns = rank(0.9);
+    }
+    return r;
+}
+
+} // namespace plumb

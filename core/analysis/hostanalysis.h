@@ -1,0 +1,46 @@
+#pragma once
+
+#include "gpuops.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace plumb {
+
+class Workspace;
+
+// The CPU side of a trace: time spent where the host holds the GPU back, and how kernels are
+// launched. CPU times are unions per thread (nested matches are not counted twice), summed over
+// threads.
+struct HostAnalysis {
+    struct Activity {
+        int64_t timeNs = 0;
+        int64_t count = 0;
+    };
+    // Fetching the next batch: DataLoader iterators' __next__ and `enumerate(DataLoader)` ranges.
+    Activity inputPipeline;
+    // Blocking synchronisation: cudaDeviceSynchronize / cudaStreamSynchronize / cudaEventSynchronize
+    // (and their driver forms), and `.item()`-style scalar copies (aten::item, aten::_local_scalar_dense).
+    Activity synchronization;
+    // Optimizer.step / Optimizer.zero_grad ranges.
+    Activity optimizer;
+
+    // Launches: delay from the start of the launch call to the start of its GPU op (queueing included).
+    int64_t launchedOps = 0;
+    int64_t launchDelayP50Ns = 0;
+    int64_t launchDelayP90Ns = 0;
+    // Ops that ran for less time on the GPU than their launch call took on the CPU: the CPU cannot
+    // keep such a stream busy.
+    int64_t shortOps = 0;
+    int64_t shortOpsGpuNs = 0;
+};
+
+[[nodiscard]] HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops);
+
+// What each of HostAnalysis's activities matches (exposed for tests).
+enum class HostActivity { None, InputPipeline, Synchronization, Optimizer };
+[[nodiscard]] HostActivity classifyHostName(const QString &name);
+
+} // namespace plumb
