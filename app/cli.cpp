@@ -388,6 +388,8 @@ int runDoctor(const Args &a)
             const HostAnalysis host = hostAnalysis(ws, id, ops);
             if (a.json) {
                 QJsonObject o = breakdownJson(b);
+                if (b.commNs > 0)
+                    o[QStringLiteral("comm_overlap")] = b.commOverlap();
                 o[QStringLiteral("trace")] = double(id);
                 o[QStringLiteral("name")] = name;
                 o[QStringLiteral("mode")] = a.linkedOnly ? QStringLiteral("linked") : QStringLiteral("every");
@@ -456,6 +458,10 @@ int runDoctor(const Args &a)
             line(QStringLiteral("window"), b.totalNs());
             line(QStringLiteral("computation"), b.computeNs);
             line(QStringLiteral("exposed communication"), b.exposedCommNs);
+            if (b.commNs > 0)
+                out(QStringLiteral("    (communication %1 ms in all, %2% of it overlapped by computation)\n")
+                        .arg(text::milliseconds(b.commNs))
+                        .arg(100.0 * b.commOverlap(), 0, 'f', 1));
             line(QStringLiteral("exposed memcpy/memset"), b.exposedMemoryNs);
             line(QStringLiteral("idle"), b.idleNs());
             if (!steps.empty()) {

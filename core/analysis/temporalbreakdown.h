@@ -38,6 +38,8 @@ struct TemporalBreakdown {
     [[nodiscard]] int64_t totalNs() const { return endNs - startNs; }
     [[nodiscard]] int64_t idleNs() const { return totalNs() - busyNs; }
     [[nodiscard]] double share(int64_t ns) const { return totalNs() > 0 ? double(ns) / double(totalNs()) : 0.0; }
+    // The share of communication time hidden behind computation; -1 without communication.
+    [[nodiscard]] double commOverlap() const { return commNs > 0 ? double(commNs - exposedCommNs) / double(commNs) : -1.0; }
 };
 
 // The breakdown of a trace's GPU ops, optionally of those starting in [fromNs, toNs) (trace time)

@@ -40,6 +40,7 @@ private slots:
         QCOMPARE(r.computeNs, Q_INT64_C(30));
         QCOMPARE(r.commNs, Q_INT64_C(20));
         QCOMPARE(r.exposedCommNs, Q_INT64_C(10)); // [10,20)
+        QCOMPARE(r.commOverlap(), 0.5);
         QCOMPARE(r.memoryNs, Q_INT64_C(12));
         QCOMPARE(r.exposedMemoryNs, Q_INT64_C(10)); // [30,40)
         QCOMPARE(r.ops, Q_INT64_C(5));
