@@ -1,5 +1,6 @@
 #include "countersummary.h"
 
+#include "lodtable.h"
 #include "sqlitedb.h"
 #include "varint.h"
 
@@ -170,40 +171,21 @@ void buildMissingCounterSummaries(SqliteDb &db)
 
 SummaryLevels counterSummaryLevels(SqliteDb &db, int64_t trackId)
 {
-    SummaryLevels levels;
-    SqliteStmt st(db, "SELECT min(l.level), max(l.level), k.lod_origin_ns FROM counter_lod l JOIN track k "
-                      "ON k.id = l.track_id WHERE l.track_id = ?");
-    st.bind(1, trackId);
-    if (st.step() && !st.columnIsNull(0)) {
-        levels.lowest = int(st.columnInt(0));
-        levels.highest = int(st.columnInt(1));
-        levels.originNs = st.columnInt(2);
-    }
-    return levels;
+    return lodtable::levels(db, "counter_lod", trackId);
 }
 
 std::vector<CounterTile> counterTiles(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level,
                                       int64_t firstTile, int64_t lastTile)
 {
-    std::vector<CounterTile> tiles;
-    SqliteStmt st(db, "SELECT tile, data FROM counter_lod WHERE track_id = ? AND level = ? AND tile BETWEEN ? AND ? "
-                      "ORDER BY tile");
-    st.bind(1, trackId).bind(2, level).bind(3, firstTile).bind(4, lastTile);
-    while (st.step())
-        tiles.push_back(decode(level, st.columnInt(0), levels, st.columnBlob(1)));
-    return tiles;
+    return lodtable::tiles<CounterTile>(db, "counter_lod", trackId, level, firstTile, lastTile,
+                                        [&](int l, int64_t t, std::string_view blob) { return decode(l, t, levels, blob); });
 }
 
 bool counterTileBefore(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level, int64_t tile,
                        CounterTile &out)
 {
-    SqliteStmt st(db, "SELECT tile, data FROM counter_lod WHERE track_id = ? AND level = ? AND tile < ? "
-                      "ORDER BY tile DESC LIMIT 1");
-    st.bind(1, trackId).bind(2, level).bind(3, tile);
-    if (!st.step())
-        return false;
-    out = decode(level, st.columnInt(0), levels, st.columnBlob(1));
-    return true;
+    return lodtable::tileBefore(db, "counter_lod", trackId, level, tile, out,
+                                [&](int l, int64_t t, std::string_view blob) { return decode(l, t, levels, blob); });
 }
 
 } // namespace plumb

@@ -1,5 +1,6 @@
 #include "slicesummary.h"
 
+#include "lodtable.h"
 #include "sqlitedb.h"
 #include "varint.h"
 
@@ -291,45 +292,30 @@ void buildMissingSliceSummaries(SqliteDb &db)
 
 SummaryLevels summaryLevels(SqliteDb &db, int64_t trackId)
 {
-    SummaryLevels levels;
-    SqliteStmt st(db, "SELECT min(l.level), max(l.level), k.lod_origin_ns FROM slice_lod l JOIN track k "
-                      "ON k.id = l.track_id WHERE l.track_id = ?");
-    st.bind(1, trackId);
-    if (st.step() && !st.columnIsNull(0)) {
-        levels.lowest = int(st.columnInt(0));
-        levels.highest = int(st.columnInt(1));
-        levels.originNs = st.columnInt(2);
-    }
-    return levels;
+    return lodtable::levels(db, "slice_lod", trackId);
 }
+
+namespace {
+
+SummaryTile decodeBlob(int level, int64_t tile, const SummaryLevels &levels, std::string_view blob)
+{
+    return decodeSummaryTile(level, tile, levels, reinterpret_cast<const unsigned char *>(blob.data()), blob.size());
+}
+
+} // namespace
 
 std::vector<SummaryTile> summaryTiles(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level,
                                       int64_t firstTile, int64_t lastTile)
 {
-    std::vector<SummaryTile> tiles;
-    SqliteStmt st(db, "SELECT tile, data FROM slice_lod WHERE track_id = ? AND level = ? AND tile BETWEEN ? AND ? "
-                      "ORDER BY tile");
-    st.bind(1, trackId).bind(2, level).bind(3, firstTile).bind(4, lastTile);
-    while (st.step()) {
-        const std::string_view blob = st.columnBlob(1);
-        tiles.push_back(decodeSummaryTile(level, st.columnInt(0), levels,
-                                          reinterpret_cast<const unsigned char *>(blob.data()), blob.size()));
-    }
-    return tiles;
+    return lodtable::tiles<SummaryTile>(db, "slice_lod", trackId, level, firstTile, lastTile,
+                                        [&](int l, int64_t t, std::string_view blob) { return decodeBlob(l, t, levels, blob); });
 }
 
 bool summaryTileBefore(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level, int64_t tile,
                        SummaryTile &out)
 {
-    SqliteStmt st(db, "SELECT tile, data FROM slice_lod WHERE track_id = ? AND level = ? AND tile < ? "
-                      "ORDER BY tile DESC LIMIT 1");
-    st.bind(1, trackId).bind(2, level).bind(3, tile);
-    if (!st.step())
-        return false;
-    const std::string_view blob = st.columnBlob(1);
-    out = decodeSummaryTile(level, st.columnInt(0), levels, reinterpret_cast<const unsigned char *>(blob.data()),
-                            blob.size());
-    return true;
+    return lodtable::tileBefore(db, "slice_lod", trackId, level, tile, out,
+                                [&](int l, int64_t t, std::string_view blob) { return decodeBlob(l, t, levels, blob); });
 }
 
 } // namespace plumb
