@@ -2,10 +2,8 @@
 // bucket it returns, exactly the count, min, max, first and last of the samples that bucket spans,
 // covers every sample of the window, and holds the value of the sample before it.
 
-#include "builtinimporters.h"
 #include "countersummary.h"
-#include "importerregistry.h"
-#include "importrunner.h"
+#include "importhelpers.h"
 #include "sqlitedb.h"
 #include "timelinedata.h"
 #include "workspace.h"
@@ -47,16 +45,8 @@ private slots:
                         .toUtf8();
         }
         json += "\n]}\n";
-        const QString path = m_tmp.filePath(QStringLiteral("counters.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(json);
-        f.close();
-        ImporterRegistry registry;
-        registerBuiltinImporters(registry);
-        m_ws = m_tmp.filePath(QStringLiteral("w.plumb"));
-        ImportRunner runner(registry, m_ws);
-        QCOMPARE(int(runner.run({ path }).at(0).status), int(FileImportResult::Status::Imported));
+        m_ws = importTestJson(m_tmp.path(), QStringLiteral("counters.json"), json);
+        QVERIFY(!m_ws.isEmpty());
         Workspace ws(m_ws, Workspace::Role::Reader);
         for (const auto &t : timelineTracks(ws, 1))
             if (t.kind == QLatin1String("counter"))

@@ -1,11 +1,9 @@
 // The GPU temporal breakdown: unions and exposure against a brute force over nanoseconds, and the
 // real TraceLens trace against TraceLens's own figures (the CSV beside it) in both modes.
 
-#include "builtinimporters.h"
-#include "importerregistry.h"
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
-#include "importrunner.h"
+#include "importhelpers.h"
 #include "kerneltable.h"
 #include "sqlitedb.h"
 #include "stepbreakdown.h"
@@ -89,10 +87,8 @@ private slots:
     void stepsTakeWhatTheyLaunched()
     {
         QTemporaryDir tmp;
-        const QString path = tmp.filePath(QStringLiteral("steps.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"traceEvents\": [\n"
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("steps.json"),
+                                              "{\"traceEvents\": [\n"
                 "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},\n"
                 "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},\n"
                 "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
@@ -101,12 +97,7 @@ private slots:
                 "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":170,\"dur\":60,\"args\":{\"correlation\":2,\"stream\":8}},\n"
                 "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":10,\"args\":{\"stream\":7}}\n"
                 "]}\n");
-        f.close();
-        ImporterRegistry registry;
-        registerBuiltinImporters(registry);
-        const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
-        ImportRunner runner(registry, wsPath);
-        QCOMPARE(int(runner.run({ path }).at(0).status), int(FileImportResult::Status::Imported));
+        QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
 
         const auto every = stepBreakdowns(ws, 1, TemporalBreakdown::Mode::EveryOp);
@@ -156,10 +147,8 @@ private slots:
     void hostSide()
     {
         QTemporaryDir tmp;
-        const QString path = tmp.filePath(QStringLiteral("host.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"traceEvents\": [\n"
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("host.json"),
+                                              "{\"traceEvents\": [\n"
                 "{\"ph\":\"X\",\"name\":\"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":40},\n"
                 "{\"ph\":\"X\",\"name\":\"_SingleProcessDataLoaderIter.__next__\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":30},\n"
                 "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":8,\"args\":{\"correlation\":1}},\n"
@@ -171,12 +160,7 @@ private slots:
                 "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"tiny\",\"pid\":0,\"tid\":7,\"ts\":55,\"dur\":2,\"args\":{\"correlation\":1,\"stream\":7}},\n"
                 "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"big\",\"pid\":0,\"tid\":7,\"ts\":80,\"dur\":30,\"args\":{\"correlation\":2,\"stream\":7}}\n"
                 "]}\n");
-        f.close();
-        ImporterRegistry registry;
-        registerBuiltinImporters(registry);
-        const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
-        ImportRunner runner(registry, wsPath);
-        QCOMPARE(int(runner.run({ path }).at(0).status), int(FileImportResult::Status::Imported));
+        QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
         const HostAnalysis h = hostAnalysis(ws, 1, readGpuOps(ws, 1, false));
         QCOMPARE(h.inputPipeline.count, Q_INT64_C(2));
@@ -212,19 +196,12 @@ private slots:
                         .toUtf8();
             json += "]}\n";
             const QString path = tmp.filePath(name);
-            QFile f(path);
-            if (!f.open(QIODevice::WriteOnly))
-                return QString();
-            f.write(json);
-            return path;
+            return writeTestFile(path, json) ? path : QString();
         };
         const QString a = write(QStringLiteral("a.json"), 50, false), b = write(QStringLiteral("b.json"), 80, true);
-        ImporterRegistry registry;
-        registerBuiltinImporters(registry);
         const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
-        ImportRunner runner(registry, wsPath);
-        for (const auto &r : runner.run({ a, b }))
-            QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        const QString problems = importIntoWorkspace(wsPath, { a, b });
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
         Workspace ws(wsPath, Workspace::Role::Reader);
         const TraceDiff d = diffTraces(ws, 1, 2, TemporalBreakdown::Mode::EveryOp);
         QVERIFY(d.perStep);
@@ -249,12 +226,9 @@ private slots:
         if (!QFileInfo::exists(a) || !QFileInfo::exists(b))
             QSKIP("../shared/data is absent (it sits beside the checkout)");
         QTemporaryDir tmp;
-        ImporterRegistry registry;
-        registerBuiltinImporters(registry);
         const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
-        ImportRunner runner(registry, wsPath);
-        for (const auto &r : runner.run({ a, b }))
-            QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        const QString problems = importIntoWorkspace(wsPath, { a, b });
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
         Workspace ws(wsPath, Workspace::Role::Reader);
         const TraceDiff d = diffTraces(ws, 1, 2, TemporalBreakdown::Mode::EveryOp);
         QVERIFY(d.perStep);
@@ -278,11 +252,9 @@ private slots:
         if (!QFileInfo::exists(trace) || !QFileInfo::exists(csv))
             QSKIP("../shared/data is absent (it sits beside the checkout)");
         QTemporaryDir tmp;
-        ImporterRegistry registry;
-        registerBuiltinImporters(registry);
         const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
-        ImportRunner runner(registry, wsPath);
-        QCOMPARE(int(runner.run({ trace }).at(0).status), int(FileImportResult::Status::Imported));
+        const QString problems = importIntoWorkspace(wsPath, { trace });
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
         Workspace ws(wsPath, Workspace::Role::Reader);
 
         QFile f(csv);

@@ -1,10 +1,8 @@
 // The Doctor tab on a generated trace: the analyses load off the GUI thread into the summary, the
 // step chart and the GPU op table; the mode box switches what counts; Ctrl+C copies the table.
 
-#include "builtinimporters.h"
 #include "doctorpanel.h"
-#include "importerregistry.h"
-#include "importrunner.h"
+#include "importhelpers.h"
 #include "kerneltablemodel.h"
 #include "stepbreakdownchart.h"
 
@@ -28,11 +26,9 @@ private slots:
     void loadsAndSwitchesMode()
     {
         QTemporaryDir tmp;
-        const QString path = tmp.filePath(QStringLiteral("t.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
         // Two steps; the second launches an all-reduce; a memset nobody launched.
-        f.write("{\"traceEvents\": [\n"
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"),
+                                          "{\"traceEvents\": [\n"
                 "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},\n"
                 "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},\n"
                 "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
@@ -41,12 +37,7 @@ private slots:
                 "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":170,\"dur\":60,\"args\":{\"correlation\":2,\"stream\":8}},\n"
                 "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":10,\"args\":{\"stream\":7}}\n"
                 "]}\n");
-        f.close();
-        ImporterRegistry registry;
-        registerBuiltinImporters(registry);
-        const QString ws = tmp.filePath(QStringLiteral("w.plumb"));
-        ImportRunner runner(registry, ws);
-        QCOMPARE(int(runner.run({ path }).at(0).status), int(FileImportResult::Status::Imported));
+        QVERIFY(!ws.isEmpty());
 
         DoctorPanel panel;
         panel.resize(1000, 700);

@@ -1,0 +1,17 @@
+// Helpers for tests that import small traces they write themselves.
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+// Writes `bytes` to `path`; false (with a warning) when it cannot.
+bool writeTestFile(const QString &path, const QByteArray &bytes);
+
+// Imports `paths` into the workspace at `workspacePath` with the built-in importers; returns an
+// empty string when every file was imported, else what went wrong (for QVERIFY2).
+QString importIntoWorkspace(const QString &workspacePath, const QStringList &paths);
+
+// Writes `json` to DIR/NAME and imports it into DIR/w.plumb; returns the workspace path, or an empty
+// string (after a warning) when either step failed.
+QString importTestJson(const QString &dir, const QString &name, const QByteArray &json);
