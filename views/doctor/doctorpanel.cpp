@@ -117,8 +117,15 @@ void DoctorPanel::reload()
         }
         return r;
     }).then(this, [this, generation](const Result &r) {
-        if (generation == m_generation)
-            display(r);
+        // Always from the event loop: a quick analysis can finish before then() is attached, and
+        // its continuation would then run inside reload().
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, r] {
+                if (generation == m_generation)
+                    display(r);
+            },
+            Qt::QueuedConnection);
     });
 }
 
