@@ -7,6 +7,7 @@
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
 #include "kerneltable.h"
+#include "memcpystats.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
 #include "timescale.h"
@@ -386,6 +387,7 @@ int runDoctor(const Args &a)
             const std::vector<KernelStats> kernels = kernelTable(ws, ops);
             const std::vector<StreamIdle> idle = idleBreakdown(ws, ops);
             const HostAnalysis host = hostAnalysis(ws, id, ops);
+            const std::vector<MemcpyKindStats> copies = memcpyStats(ws, id);
             if (a.json) {
                 QJsonObject o = breakdownJson(b);
                 if (b.commNs > 0)
@@ -438,6 +440,18 @@ int runDoctor(const Args &a)
                 hostJson[QStringLiteral("launch_delay_p90_ns")] = double(host.launchDelayP90Ns);
                 hostJson[QStringLiteral("ops_shorter_than_launch")] = double(host.shortOps);
                 o[QStringLiteral("host")] = hostJson;
+                QJsonArray copiesJson;
+                for (const MemcpyKindStats &c : copies) {
+                    QJsonObject cj;
+                    cj[QStringLiteral("kind")] = c.kind;
+                    cj[QStringLiteral("count")] = double(c.count);
+                    cj[QStringLiteral("bytes")] = double(c.bytes);
+                    cj[QStringLiteral("time_ns")] = double(c.timeNs);
+                    cj[QStringLiteral("gb_per_s")] = c.gigabytesPerSecond();
+                    cj[QStringLiteral("pageable")] = c.pageable;
+                    copiesJson.append(cj);
+                }
+                o[QStringLiteral("memcpy")] = copiesJson;
                 json.append(o);
                 continue;
             }
@@ -483,6 +497,13 @@ int runDoctor(const Args &a)
                                    "launch call\n")
                         .arg(text::count(host.launchedOps), formatDuration(host.launchDelayP50Ns),
                              formatDuration(host.launchDelayP90Ns), text::count(host.shortOps)));
+            for (const MemcpyKindStats &c : copies)
+                out(QStringLiteral("  copies: %1 x%2, %3 in %4 ms, %5 GB/s%6\n")
+                        .arg(c.kind)
+                        .arg(c.count)
+                        .arg(text::bytes(c.bytes), text::milliseconds(c.timeNs))
+                        .arg(c.gigabytesPerSecond(), 0, 'f', 2)
+                        .arg(c.pageable ? QStringLiteral("  <- pageable host memory: synchronous; pin it") : QString()));
             out(QStringLiteral("  idle between ops, per stream                     host wait  kernel wait      other  (ms)\n"));
             for (const StreamIdle &si : idle)
                 out(QStringLiteral("    stream %1 %2 %3 %4\n")

@@ -5,6 +5,7 @@
 #include "idlebreakdown.h"
 #include "importhelpers.h"
 #include "kerneltable.h"
+#include "memcpystats.h"
 #include "sqlitedb.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
@@ -175,6 +176,32 @@ private slots:
         QCOMPARE(h.shortOpsGpuNs, Q_INT64_C(2000));
         QCOMPARE(int(classifyHostName(QStringLiteral("cudaDeviceSynchronize"))), int(HostActivity::Synchronization));
         QCOMPARE(int(classifyHostName(QStringLiteral("cudaLaunchKernel"))), int(HostActivity::None));
+    }
+
+    // Copies by kind with bytes and bandwidth; pageable host memory flagged.
+    void copies()
+    {
+        QTemporaryDir tmp;
+        const QString wsPath = importTestJson(
+            tmp.path(), QStringLiteral("copies.json"),
+            "{\"traceEvents\": [\n"
+            "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":7,\"ts\":0,\"dur\":10,\"args\":{\"stream\":7,\"bytes\":1000000}},\n"
+            "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":30,\"args\":{\"stream\":7,\"bytes\":3000000}},\n"
+            "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoD (Device -> Device)\",\"pid\":0,\"tid\":7,\"ts\":60,\"dur\":1,\"args\":{\"stream\":7,\"bytes\":500000}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":70,\"dur\":5,\"args\":{\"stream\":7}}\n"
+            "]}\n");
+        QVERIFY(!wsPath.isEmpty());
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const auto copies = memcpyStats(ws, 1);
+        QCOMPARE(copies.size(), size_t(2));
+        QCOMPARE(copies[0].kind, QStringLiteral("Memcpy HtoD (Pageable -> Device)"));
+        QCOMPARE(copies[0].count, Q_INT64_C(2));
+        QCOMPARE(copies[0].bytes, Q_INT64_C(4000000));
+        QCOMPARE(copies[0].timeNs, Q_INT64_C(40000));
+        QCOMPARE(copies[0].gigabytesPerSecond(), 100.0);
+        QVERIFY(copies[0].pageable);
+        QVERIFY(!copies[1].pageable);
+        QCOMPARE(copies[1].gigabytesPerSecond(), 500.0);
     }
 
     // Two versions of one step: in B the gemm takes 30 µs longer and a new kernel appears; the

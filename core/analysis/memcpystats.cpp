@@ -1,0 +1,62 @@
+#include "memcpystats.h"
+
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace plumb {
+
+namespace {
+
+int64_t bytesOf(const QByteArray &argsJson)
+{
+    const QJsonObject o = QJsonDocument::fromJson(argsJson).object();
+    if (o.contains(QLatin1String("bytes")))
+        return o.value(QLatin1String("bytes")).toInteger();
+    return o.value(QLatin1String("memcpy_details")).toObject().value(QLatin1String("size")).toInteger();
+}
+
+} // namespace
+
+std::vector<MemcpyKindStats> memcpyStats(Workspace &ws, int64_t traceId)
+{
+    SqliteStmt st(ws.db(), "SELECT n.str, s.dur, s.args_id, a.json FROM slice s JOIN track k ON k.id = s.track_id "
+                           "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
+                           "LEFT JOIN args a ON a.id = s.args_id "
+                           "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' AND c.str = 'gpu_memcpy'");
+    st.bind(1, traceId);
+    std::map<QString, MemcpyKindStats> byKind;
+    std::unordered_map<int64_t, int64_t> bytesByArgs; // args rows are shared: parse each once
+    while (st.step()) {
+        const QString kind = st.columnText(0);
+        MemcpyKindStats &k = byKind[kind];
+        k.kind = kind;
+        ++k.count;
+        k.timeNs += st.columnInt(1);
+        if (!st.columnIsNull(2)) {
+            const int64_t argsId = st.columnInt(2);
+            auto it = bytesByArgs.find(argsId);
+            if (it == bytesByArgs.end()) {
+                const std::string_view json = st.columnView(3);
+                it = bytesByArgs.emplace(argsId, bytesOf(QByteArray(json.data(), qsizetype(json.size())))).first;
+            }
+            k.bytes += it->second;
+        }
+        k.pageable = kind.contains(QLatin1String("Pageable"), Qt::CaseInsensitive);
+    }
+    std::vector<MemcpyKindStats> out;
+    for (auto &[name, k] : byKind)
+        out.push_back(k);
+    std::sort(out.begin(), out.end(), [](const MemcpyKindStats &a, const MemcpyKindStats &b) {
+        return a.timeNs != b.timeNs ? a.timeNs > b.timeNs : a.kind < b.kind;
+    });
+    return out;
+}
+
+} // namespace plumb
