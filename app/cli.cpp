@@ -8,6 +8,7 @@
 #include "idlebreakdown.h"
 #include "kerneltable.h"
 #include "memcpystats.h"
+#include "rankcomparison.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
 #include "timescale.h"
@@ -524,8 +525,68 @@ int runDoctor(const Args &a)
                         .arg(double(k.maxNs) / 1000.0, 9, 'f', 1));
             }
         }
-        if (a.json)
-            out(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented)));
+        // Runs with several of the traces shown: their ranks side by side.
+        std::vector<int64_t> runs;
+        {
+            SqliteStmt r(ws.db(), "SELECT run_id FROM trace WHERE id = ?");
+            for (const auto &[id, name] : traces) {
+                r.bind(1, id);
+                if (r.step() && std::find(runs.begin(), runs.end(), r.columnInt(0)) == runs.end())
+                    runs.push_back(r.columnInt(0));
+                r.reset();
+            }
+        }
+        QJsonArray runsJson;
+        for (int64_t run : runs) {
+            const RankComparison c = compareRanks(ws, run, mode);
+            if (c.ranks.size() < 2)
+                continue;
+            if (a.json) {
+                QJsonObject o;
+                o[QStringLiteral("run")] = double(run);
+                QJsonArray ranks;
+                for (const RankSummary &r : c.ranks) {
+                    QJsonObject j;
+                    j[QStringLiteral("trace")] = double(r.traceId);
+                    j[QStringLiteral("rank")] = double(r.rank);
+                    j[QStringLiteral("steps")] = r.steps;
+                    j[QStringLiteral("step_window_ns")] = r.windowNs;
+                    j[QStringLiteral("compute_ns")] = r.computeNs;
+                    j[QStringLiteral("comm_ns")] = r.commNs;
+                    j[QStringLiteral("idle_ns")] = r.idleNs;
+                    ranks.append(j);
+                }
+                o[QStringLiteral("ranks")] = ranks;
+                o[QStringLiteral("step_spread_ns")] = c.stepSpreadNs;
+                o[QStringLiteral("straggler_rank")] = c.straggler >= 0 ? double(c.ranks[size_t(c.straggler)].rank) : -1.0;
+                o[QStringLiteral("others_wait_ns")] = c.othersWaitNs;
+                runsJson.append(o);
+                continue;
+            }
+            out(QStringLiteral("run %1: %2 ranks, per step       window ms   compute ms   comm ms   idle ms\n")
+                    .arg(run)
+                    .arg(c.ranks.size()));
+            for (const RankSummary &r : c.ranks)
+                out(QStringLiteral("  rank %1 %2 %3 %4 %5\n")
+                        .arg(r.rank, -24)
+                        .arg(r.windowNs / 1e6, 10, 'f', 3)
+                        .arg(r.computeNs / 1e6, 12, 'f', 3)
+                        .arg(r.commNs / 1e6, 9, 'f', 3)
+                        .arg(r.idleNs / 1e6, 9, 'f', 3));
+            if (c.straggler >= 0)
+                out(QStringLiteral("  straggler: rank %1 computes longest per step; the others spend %2 ms more per step "
+                                   "in communication, waiting for it\n")
+                        .arg(c.ranks[size_t(c.straggler)].rank)
+                        .arg(c.othersWaitNs / 1e6, 0, 'f', 3));
+            else
+                out(QStringLiteral("  no straggler: per-step computation within %1% across ranks\n").arg(100 * kStragglerMargin));
+        }
+        if (a.json) {
+            QJsonObject root;
+            root[QStringLiteral("traces")] = json;
+            root[QStringLiteral("runs")] = runsJson;
+            out(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
+        }
         return 0;
     } catch (const SqlError &e) {
         err(QStringLiteral("cannot read the workspace %1: %2").arg(a.workspace, e.message()));

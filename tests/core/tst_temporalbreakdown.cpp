@@ -6,12 +6,14 @@
 #include "importhelpers.h"
 #include "kerneltable.h"
 #include "memcpystats.h"
+#include "rankcomparison.h"
 #include "sqlitedb.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
 #include "tracediff.h"
 #include "workspace.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -202,6 +204,42 @@ private slots:
         QVERIFY(copies[0].pageable);
         QVERIFY(!copies[1].pageable);
         QCOMPARE(copies[1].gigabytesPerSecond(), 500.0);
+    }
+
+    // Two ranks of one job: rank 1 computes 40 µs longer, so rank 0's all-reduce waits 40 µs longer.
+    void straggler()
+    {
+        QTemporaryDir tmp;
+        const QString job = tmp.filePath(QStringLiteral("job"));
+        QVERIFY(QDir().mkpath(job));
+        for (int rank : { 0, 1 }) {
+            const int gemm = rank == 1 ? 90 : 50, allReduce = rank == 1 ? 20 : 60;
+            const QByteArray json = QStringLiteral(
+                "{\"distributedInfo\": {\"rank\": %1, \"world_size\": 2}, \"traceEvents\": [\n"
+                "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":200},\n"
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2,\"args\":{\"correlation\":1}},\n"
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":4,\"dur\":2,\"args\":{\"correlation\":2}},\n"
+                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":%2,\"args\":{\"correlation\":1,\"stream\":7}},\n"
+                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":%3,\"dur\":%4,\"args\":{\"correlation\":2,\"stream\":8}}\n"
+                "]}\n")
+                                       .arg(rank)
+                                       .arg(gemm)
+                                       .arg(10 + gemm)
+                                       .arg(allReduce)
+                                       .toUtf8();
+            QVERIFY(writeTestFile(QStringLiteral("%1/rank-%2.json").arg(job).arg(rank), json));
+        }
+        const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
+        const QString problems = importIntoWorkspace(wsPath, { job });
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const RankComparison c = compareRanks(ws, ws.db().queryInt("SELECT run_id FROM trace LIMIT 1"),
+                                              TemporalBreakdown::Mode::EveryOp);
+        QCOMPARE(c.ranks.size(), size_t(2));
+        QCOMPARE(c.ranks[0].rank, Q_INT64_C(0));
+        QCOMPARE(c.straggler, 1);
+        QCOMPARE(c.othersWaitNs, 40000.0);
+        QCOMPARE(c.stepSpreadNs, 0.0); // both steps end together: rank 0 waited
     }
 
     // Two versions of one step: in B the gemm takes 30 µs longer and a new kernel appears; the

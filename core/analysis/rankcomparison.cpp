@@ -1,0 +1,69 @@
+#include "rankcomparison.h"
+
+#include "sqlitedb.h"
+#include "stepbreakdown.h"
+#include "workspace.h"
+
+#include <algorithm>
+
+namespace plumb {
+
+RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mode mode)
+{
+    RankComparison c;
+    SqliteStmt st(ws.db(), "SELECT id, coalesce(rank, -1), name FROM trace WHERE run_id = ? ORDER BY coalesce(rank, -1), id");
+    st.bind(1, runId);
+    while (st.step()) {
+        RankSummary r;
+        r.traceId = st.columnInt(0);
+        r.rank = st.columnInt(1);
+        r.name = st.columnText(2);
+        const auto steps = stepBreakdowns(ws, r.traceId, mode);
+        std::vector<TemporalBreakdown> windows;
+        for (const StepBreakdown &s : steps)
+            windows.push_back(s.gpu);
+        if (windows.empty())
+            windows.push_back(temporalBreakdown(ws, r.traceId, mode));
+        r.steps = int(steps.size());
+        for (const TemporalBreakdown &b : windows) {
+            r.windowNs += double(b.totalNs());
+            r.computeNs += double(b.computeNs);
+            r.commNs += double(b.commNs);
+            r.exposedCommNs += double(b.exposedCommNs);
+            r.idleNs += double(b.idleNs());
+        }
+        const double n = double(windows.size());
+        r.windowNs /= n;
+        r.computeNs /= n;
+        r.commNs /= n;
+        r.exposedCommNs /= n;
+        r.idleNs /= n;
+        c.ranks.push_back(r);
+    }
+    if (c.ranks.size() < 2)
+        return c;
+    const auto [shortest, longest] = std::minmax_element(c.ranks.begin(), c.ranks.end(), [](auto &a, auto &b) {
+        return a.windowNs < b.windowNs;
+    });
+    c.stepSpreadNs = longest->windowNs - shortest->windowNs;
+    const auto slowest = std::max_element(c.ranks.begin(), c.ranks.end(), [](auto &a, auto &b) {
+        return a.computeNs < b.computeNs;
+    });
+    std::vector<double> others;
+    double othersComm = 0;
+    for (auto it = c.ranks.begin(); it != c.ranks.end(); ++it)
+        if (it != slowest) {
+            others.push_back(it->computeNs);
+            othersComm += it->commNs;
+        }
+    std::sort(others.begin(), others.end());
+    const double median = others.size() % 2 ? others[others.size() / 2]
+                                            : (others[others.size() / 2 - 1] + others[others.size() / 2]) / 2;
+    if (slowest->computeNs > median * (1.0 + kStragglerMargin)) {
+        c.straggler = int(slowest - c.ranks.begin());
+        c.othersWaitNs = othersComm / double(others.size()) - slowest->commNs;
+    }
+    return c;
+}
+
+} // namespace plumb
