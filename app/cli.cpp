@@ -13,6 +13,7 @@
 #include "temporalbreakdown.h"
 #include "timescale.h"
 #include "tracediff.h"
+#include "verdict.h"
 #include "textformat.h"
 #include "workspace.h"
 #include "workspacereader.h"
@@ -389,6 +390,7 @@ int runDoctor(const Args &a)
             const std::vector<StreamIdle> idle = idleBreakdown(ws, ops);
             const HostAnalysis host = hostAnalysis(ws, id, ops);
             const std::vector<MemcpyKindStats> copies = memcpyStats(ws, id);
+            const Verdict verdict = diagnose(ws, id, mode);
             if (a.json) {
                 QJsonObject o = breakdownJson(b);
                 if (b.commNs > 0)
@@ -453,6 +455,13 @@ int runDoctor(const Args &a)
                     copiesJson.append(cj);
                 }
                 o[QStringLiteral("memcpy")] = copiesJson;
+                QJsonObject vj;
+                vj[QStringLiteral("component")] = componentName(verdict.component);
+                vj[QStringLiteral("runner_up")] = componentName(verdict.runnerUp);
+                vj[QStringLiteral("headline")] = verdict.headline;
+                vj[QStringLiteral("evidence")] = QJsonArray::fromStringList(verdict.evidence);
+                vj[QStringLiteral("tunables")] = QJsonArray::fromStringList(verdict.tunables);
+                o[QStringLiteral("verdict")] = vj;
                 json.append(o);
                 continue;
             }
@@ -464,6 +473,11 @@ int runDoctor(const Args &a)
                 out(QStringLiteral("  no GPU ops\n"));
                 continue;
             }
+            out(QStringLiteral("  verdict: %1\n").arg(verdict.headline));
+            for (const QString &e : verdict.evidence)
+                out(QStringLiteral("    - %1\n").arg(e));
+            if (!verdict.tunables.isEmpty())
+                out(QStringLiteral("    try: %1\n").arg(verdict.tunables.join(QStringLiteral("; "))));
             auto line = [&](const QString &label, int64_t ns) {
                 out(QStringLiteral("  %1 %2 ms  %3%\n")
                         .arg(label, -22)

@@ -59,12 +59,15 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
             const int64_t ts = st.columnInt(1), end = ts + st.columnInt(2);
             int64_t &until = covered[int(kind) - 1].try_emplace(std::string(st.columnView(0)), INT64_MIN).first->second;
             ++a.count;
+            a.ranges.emplace_back(ts, end);
             if (end > until) {
                 a.timeNs += end - std::max(ts, until);
                 until = end;
             }
         }
     }
+    for (HostAnalysis::Activity *a : { &r.inputPipeline, &r.synchronization, &r.optimizer })
+        std::sort(a->ranges.begin(), a->ranges.end());
     std::vector<int64_t> delays;
     for (const GpuOp &op : ops) {
         if (op.launchNs < 0)

@@ -18,6 +18,7 @@ struct HostAnalysis {
     struct Activity {
         int64_t timeNs = 0;
         int64_t count = 0;
+        std::vector<std::pair<int64_t, int64_t>> ranges; // the matching calls [start, end), by start
     };
     // Fetching the next batch: DataLoader iterators' __next__ and `enumerate(DataLoader)` ranges.
     Activity inputPipeline;

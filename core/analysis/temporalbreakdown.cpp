@@ -58,6 +58,18 @@ int64_t lengthOutside(const Intervals &a, const Intervals &b)
 
 } // namespace
 
+std::vector<std::pair<int64_t, int64_t>> gpuIdleIntervals(const std::vector<GpuOp> &ops)
+{
+    Intervals all;
+    for (const GpuOp &op : ops)
+        all.emplace_back(op.startNs, op.endNs);
+    const Intervals busy = unite(std::move(all));
+    Intervals idle;
+    for (size_t i = 1; i < busy.size(); ++i)
+        idle.emplace_back(busy[i - 1].second, busy[i].first);
+    return idle;
+}
+
 TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops)
 {
     TemporalBreakdown r;

@@ -48,6 +48,9 @@ struct TemporalBreakdown {
 [[nodiscard]] TemporalBreakdown temporalBreakdown(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
                                                   int64_t fromNs, int64_t toNs);
 
+// The stretches of [first op start, last op end) in which no op runs, in time order.
+[[nodiscard]] std::vector<std::pair<int64_t, int64_t>> gpuIdleIntervals(const std::vector<GpuOp> &ops);
+
 // The breakdown of a set of ops (any order; only times and kinds are used).
 [[nodiscard]] TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops);
 

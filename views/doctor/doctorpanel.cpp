@@ -110,6 +110,7 @@ void DoctorPanel::reload()
         try {
             Workspace ws(path, Workspace::Role::Reader);
             r.overall = temporalBreakdown(ws, traceId, mode);
+            r.verdict = diagnose(ws, traceId, mode);
             r.steps = stepBreakdowns(ws, traceId, mode);
             r.kernels = plumb::kernelTable(ws, readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly));
         } catch (const std::exception &e) {
@@ -137,7 +138,13 @@ QString DoctorPanel::summaryText() const
     if (b.ops == 0)
         return tr("This trace has no GPU ops to analyse.");
     auto pct = [&](int64_t ns) { return QStringLiteral("%1%").arg(100.0 * b.share(ns), 0, 'f', 1); };
-    return tr("Over the %1 from the first GPU op to the last (%2 ops), the GPU computed %3 of the time, "
+    const Verdict &v = m_result.verdict;
+    QString text = QStringLiteral("<b>%1</b>").arg(v.headline.toHtmlEscaped());
+    for (const QString &e : v.evidence)
+        text += QStringLiteral("<br>&nbsp;&nbsp;• ") + e.toHtmlEscaped();
+    if (!v.tunables.isEmpty())
+        text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2").arg(tr("Usually fixed by:"), v.tunables.join(QStringLiteral("; ")).toHtmlEscaped());
+    return text + QStringLiteral("<br>") + tr("Over the %1 from the first GPU op to the last (%2 ops), the GPU computed %3 of the time, "
               "ran communication with nothing to hide it behind %4, copied or set memory exposed %5, "
               "and was idle %6.%7")
         .arg(formatDuration(b.totalNs()), QLocale().toString(qlonglong(b.ops)), pct(b.computeNs), pct(b.exposedCommNs),
@@ -145,7 +152,8 @@ QString DoctorPanel::summaryText() const
              m_result.steps.empty()       ? QString()
              : m_result.steps.size() == 1 ? tr(" One training step below, with the GPU work it launched.")
                                           : tr(" %1 training steps below, each with the GPU work it launched.")
-                                                .arg(m_result.steps.size()));
+                                                .arg(m_result.steps.size()))
+                                                .toHtmlEscaped();
 }
 
 void DoctorPanel::display(const Result &result)

@@ -3,6 +3,7 @@
 #include "kerneltable.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
+#include "verdict.h"
 
 #include <QThreadPool>
 #include <QWidget>
@@ -36,6 +37,7 @@ public:
         TemporalBreakdown overall;
         std::vector<StepBreakdown> steps;
         std::vector<KernelStats> kernels;
+        Verdict verdict;
     };
     [[nodiscard]] const Result &result() const { return m_result; }
     [[nodiscard]] QString summaryText() const;

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "temporalbreakdown.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <vector>
+
+namespace plumb {
+
+class Workspace;
+
+// The doctor's verdict for a trace: which single component limits it, with the numbers that decided
+// and the tunables that usually fix it; "inconclusive" with the runner-up when the evidence is weak or
+// two components weigh about the same. Never a guess.
+//
+// How the GPU window is attributed: computation is its own component; exposed communication and
+// exposed memcpy/memset are theirs; every stretch in which no GPU op runs (GPU idle) goes to what the
+// host was doing then: fetching a batch (input pipeline), blocked in a synchronising call
+// (synchronisation), or anything else (host/launch overhead: the CPU could not queue work fast enough).
+// For a multi-rank run the straggler's cost is added by the caller (see rankcomparison.h).
+struct Verdict {
+    enum class Component {
+        InputPipeline, HostLaunch, Synchronization, MemoryCopies, ExposedCommunication, GpuCompute, Inconclusive
+    };
+    struct Cost {
+        Component component;
+        int64_t ns = 0;
+    };
+    Component component = Component::Inconclusive;
+    Component runnerUp = Component::Inconclusive;
+    QString headline;                 // one sentence
+    QStringList evidence;             // the numbers that decided
+    QStringList tunables;             // what usually fixes it
+    std::vector<Cost> costs;          // every non-compute component, largest first
+    TemporalBreakdown breakdown;
+};
+
+// A component must explain at least this share of the window to be named, and beat the next by
+// this factor; computation is the limit when it fills at least kComputeBoundShare and nothing else
+// qualifies.
+constexpr double kMinLimitingShare = 0.15;
+constexpr double kClearMargin = 1.25;
+constexpr double kComputeBoundShare = 0.70;
+
+[[nodiscard]] QString componentName(Verdict::Component c);
+[[nodiscard]] Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
+
+} // namespace plumb
