@@ -4,6 +4,7 @@
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "sqlitedb.h"
+#include "doctorreport.h"
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
 #include "kerneltable.h"
@@ -383,14 +384,14 @@ int runDoctor(const Args &a)
         };
         constexpr int kTopKernels = 10;
         for (const auto &[id, name] : traces) {
-            const TemporalBreakdown b = temporalBreakdown(ws, id, mode);
-            const std::vector<StepBreakdown> steps = stepBreakdowns(ws, id, mode);
-            const std::vector<GpuOp> ops = readGpuOps(ws, id, a.linkedOnly);
-            const std::vector<KernelStats> kernels = kernelTable(ws, ops);
-            const std::vector<StreamIdle> idle = idleBreakdown(ws, ops);
-            const HostAnalysis host = hostAnalysis(ws, id, ops);
-            const std::vector<MemcpyKindStats> copies = memcpyStats(ws, id);
-            const Verdict verdict = diagnose(ws, id, mode);
+            const DoctorReport report = doctorReport(ws, id, mode);
+            const TemporalBreakdown &b = report.overall;
+            const std::vector<StepBreakdown> &steps = report.steps;
+            const std::vector<KernelStats> &kernels = report.kernels;
+            const std::vector<StreamIdle> &idle = report.idle;
+            const HostAnalysis &host = report.host;
+            const std::vector<MemcpyKindStats> &copies = report.copies;
+            const Verdict &verdict = report.verdict;
             if (a.json) {
                 QJsonObject o = breakdownJson(b);
                 if (b.commNs > 0)

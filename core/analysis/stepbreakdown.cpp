@@ -9,6 +9,11 @@ namespace plumb {
 
 std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 {
+    return stepBreakdowns(ws, traceId, readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly));
+}
+
+std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops)
+{
     std::vector<StepBreakdown> out;
     const QList<TimelineTrack> tracks = timelineTracks(ws, traceId);
     for (const StepMarker &m : stepMarkers(ws, tracks)) {
@@ -23,7 +28,7 @@ std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, Tempor
         return out;
     std::sort(out.begin(), out.end(), [](const StepBreakdown &a, const StepBreakdown &b) { return a.cpuStartNs < b.cpuStartNs; });
     std::vector<std::vector<GpuOp>> perStep(out.size());
-    for (const GpuOp &op : readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly)) {
+    for (const GpuOp &op : ops) {
         const int64_t t = op.launchNs >= 0 ? op.launchNs : op.startNs;
         // The last step starting at or before t, if t is inside it.
         auto it = std::upper_bound(out.begin(), out.end(), t,

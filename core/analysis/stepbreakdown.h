@@ -25,5 +25,7 @@ struct StepBreakdown {
 };
 
 [[nodiscard]] std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
+// The same over ops already read (readGpuOps() of the trace in the wanted mode).
+[[nodiscard]] std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops);
 
 } // namespace plumb

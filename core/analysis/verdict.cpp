@@ -89,15 +89,19 @@ QStringList tunablesFor(Verdict::Component c)
 
 Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 {
-    Verdict v;
     const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly);
+    return diagnose(ws, ops, hostAnalysis(ws, traceId, ops));
+}
+
+Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const HostAnalysis &host)
+{
+    Verdict v;
     v.breakdown = breakdownOf(ops);
     const TemporalBreakdown &b = v.breakdown;
     if (b.ops == 0) {
         v.headline = QStringLiteral("No GPU ops to diagnose.");
         return v;
     }
-    const HostAnalysis host = hostAnalysis(ws, traceId, ops);
     // An idle stretch is the input pipeline's where the host was fetching a batch; the rest of it is a
     // synchronisation stall when a blocking call returned as the GPU ran dry (the host waited instead
     // of queueing work ahead), else host/launch overhead.

@@ -1,5 +1,6 @@
 #include "doctorpanel.h"
 
+#include "doctorreport.h"
 #include "kerneltablemodel.h"
 #include "stepbreakdownchart.h"
 #include "timescale.h"
@@ -109,10 +110,11 @@ void DoctorPanel::reload()
         Result r;
         try {
             Workspace ws(path, Workspace::Role::Reader);
-            r.overall = temporalBreakdown(ws, traceId, mode);
-            r.verdict = diagnose(ws, traceId, mode);
-            r.steps = stepBreakdowns(ws, traceId, mode);
-            r.kernels = plumb::kernelTable(ws, readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly));
+            DoctorReport report = doctorReport(ws, traceId, mode);
+            r.overall = report.overall;
+            r.verdict = std::move(report.verdict);
+            r.steps = std::move(report.steps);
+            r.kernels = std::move(report.kernels);
         } catch (const std::exception &e) {
             r.error = QString::fromUtf8(e.what());
         }

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "hostanalysis.h"
+#include "idlebreakdown.h"
+#include "kerneltable.h"
+#include "memcpystats.h"
+#include "stepbreakdown.h"
+#include "temporalbreakdown.h"
+#include "verdict.h"
+
+#include <vector>
+
+namespace plumb {
+
+class Workspace;
+
+// Everything the doctor says about one trace, computed from one read of its GPU ops: what
+// `plumb doctor`, the Doctor tab and bench_doctor share.
+struct DoctorReport {
+    TemporalBreakdown overall;
+    std::vector<StepBreakdown> steps;
+    std::vector<KernelStats> kernels;
+    std::vector<StreamIdle> idle;
+    HostAnalysis host;
+    std::vector<MemcpyKindStats> copies;
+    Verdict verdict;
+};
+
+[[nodiscard]] DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
+
+} // namespace plumb
