@@ -18,7 +18,14 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, bool linkedOnly, i
 
     // CPU-side launches of this trace by correlation id: the first call holding the id (the runtime
     // launch; a driver call under it has the same id and starts later).
+    // Sized from the trace's counts: a million-op trace would otherwise rehash and regrow repeatedly.
+    const auto expected = size_t(std::max<int64_t>(0, [&] {
+        SqliteStmt n(db, "SELECT gpu_op_count FROM trace WHERE id = ?");
+        n.bind(1, traceId);
+        return n.step() ? n.columnInt(0) : 0;
+    }()));
     std::unordered_map<int64_t, std::pair<int64_t, int64_t>> launches; // corr -> (ts, dur)
+    launches.reserve(expected);
     {
         SqliteStmt st(db, "SELECT s.corr, s.ts, s.dur FROM slice s JOIN track k ON k.id = s.track_id "
                           "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
@@ -39,6 +46,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, bool linkedOnly, i
     }
 
     std::vector<GpuOp> ops;
+    ops.reserve(expected);
     SqliteStmt st(db, "SELECT s.ts, s.dur, s.name_id, s.cat_id, s.corr, s.track_id FROM slice s "
                       "JOIN track k ON k.id = s.track_id "
                       "WHERE k.trace_id = ?1 AND k.kind = 'gpu_stream' AND s.ts >= ?2 AND s.ts < ?3");
