@@ -12,7 +12,7 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     r.idle = idleBreakdown(ws, ops);
     r.host = hostAnalysis(ws, traceId, ops);
     r.copies = memcpyStats(ws, traceId);
-    r.verdict = diagnose(ws, ops, r.host);
+    r.verdict = diagnose(ws, ops, r.overall, r.host);
     return r;
 }
 

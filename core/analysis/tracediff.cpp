@@ -24,48 +24,51 @@ TraceDiff::OpDelta::Change TraceDiff::OpDelta::change() const
 
 namespace {
 
+// One trace read once: its name, GPU ops and steps.
 struct Measured {
     TraceDiff::Side side;
-    std::vector<KernelStats> ops;
-    int steps = 0;
+    std::vector<GpuOp> ops;
+    std::vector<StepBreakdown> steps;
+    std::vector<KernelStats> kernels;
 };
 
-Measured measure(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, bool perStep)
+Measured read(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 {
     Measured m;
     m.side.traceId = traceId;
     SqliteStmt name(ws.db(), "SELECT name FROM trace WHERE id = ?");
     name.bind(1, traceId);
     m.side.name = name.step() ? name.columnText(0) : QString();
-    const bool linked = mode == TemporalBreakdown::Mode::LinkedOnly;
-    std::vector<GpuOp> ops;
-    if (perStep) {
-        // The ops of the steps only, and the sums of the steps' breakdowns.
-        const auto steps = stepBreakdowns(ws, traceId, mode);
-        m.side.steps = int(steps.size());
-        for (const StepBreakdown &s : steps) {
-            m.side.windowNs += double(s.gpu.totalNs());
-            m.side.computeNs += double(s.gpu.computeNs);
-            m.side.exposedCommNs += double(s.gpu.exposedCommNs);
-            m.side.exposedMemoryNs += double(s.gpu.exposedMemoryNs);
-            m.side.idleNs += double(s.gpu.idleNs());
-        }
-        for (const GpuOp &op : readGpuOps(ws, traceId, linked)) {
-            const int64_t t = op.launchNs >= 0 ? op.launchNs : op.startNs;
-            if (std::any_of(steps.begin(), steps.end(), [&](const StepBreakdown &s) { return t >= s.cpuStartNs && t < s.cpuEndNs; }))
-                ops.push_back(op);
-        }
-    } else {
-        const TemporalBreakdown b = temporalBreakdown(ws, traceId, mode);
-        m.side.windowNs = double(b.totalNs());
-        m.side.computeNs = double(b.computeNs);
-        m.side.exposedCommNs = double(b.exposedCommNs);
-        m.side.exposedMemoryNs = double(b.exposedMemoryNs);
-        m.side.idleNs = double(b.idleNs());
-        ops = readGpuOps(ws, traceId, linked);
-    }
-    m.ops = kernelTable(ws, ops);
+    m.ops = readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly);
+    m.steps = stepBreakdowns(ws, traceId, m.ops);
     return m;
+}
+
+void add(TraceDiff::Side &side, const TemporalBreakdown &b)
+{
+    side.windowNs += double(b.totalNs());
+    side.computeNs += double(b.computeNs);
+    side.exposedCommNs += double(b.exposedCommNs);
+    side.exposedMemoryNs += double(b.exposedMemoryNs);
+    side.idleNs += double(b.idleNs());
+}
+
+// Fills the side's times (per step, or for the whole trace) and its op table (the steps' ops only).
+void summarise(Workspace &ws, Measured &m, bool perStep)
+{
+    m.side.steps = perStep ? int(m.steps.size()) : 0;
+    if (!perStep) {
+        add(m.side, breakdownOf(m.ops));
+        m.kernels = kernelTable(ws, m.ops);
+        return;
+    }
+    for (const StepBreakdown &s : m.steps)
+        add(m.side, s.gpu);
+    std::vector<GpuOp> inSteps;
+    for (const GpuOp &op : m.ops)
+        if (owningStep(m.steps, op) >= 0)
+            inSteps.push_back(op);
+    m.kernels = kernelTable(ws, inSteps);
 }
 
 } // namespace
@@ -73,9 +76,11 @@ Measured measure(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, b
 TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBreakdown::Mode mode)
 {
     TraceDiff d;
+    Measured a = read(ws, traceA, mode), b = read(ws, traceB, mode);
     // Per step only when both traces have steps.
-    d.perStep = !stepBreakdowns(ws, traceA, mode).empty() && !stepBreakdowns(ws, traceB, mode).empty();
-    Measured a = measure(ws, traceA, mode, d.perStep), b = measure(ws, traceB, mode, d.perStep);
+    d.perStep = !a.steps.empty() && !b.steps.empty();
+    summarise(ws, a, d.perStep);
+    summarise(ws, b, d.perStep);
     const double na = d.perStep ? double(a.side.steps) : 1.0, nb = d.perStep ? double(b.side.steps) : 1.0;
     for (auto *side : { &a.side, &b.side }) {
         const double n = side == &a.side ? na : nb;
@@ -96,12 +101,12 @@ TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBrea
         }
         return d.ops[*it];
     };
-    for (const KernelStats &k : a.ops) {
+    for (const KernelStats &k : a.kernels) {
         auto &r = row(k);
         r.countA = double(k.count) / na;
         r.totalA = double(k.totalNs) / na;
     }
-    for (const KernelStats &k : b.ops) {
+    for (const KernelStats &k : b.kernels) {
         auto &r = row(k);
         r.countB = double(k.count) / nb;
         r.totalB = double(k.totalNs) / nb;

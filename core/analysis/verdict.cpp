@@ -90,13 +90,14 @@ QStringList tunablesFor(Verdict::Component c)
 Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 {
     const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly);
-    return diagnose(ws, ops, hostAnalysis(ws, traceId, ops));
+    return diagnose(ws, ops, breakdownOf(ops), hostAnalysis(ws, traceId, ops));
 }
 
-Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const HostAnalysis &host)
+Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
+                 const HostAnalysis &host)
 {
     Verdict v;
-    v.breakdown = breakdownOf(ops);
+    v.breakdown = breakdown;
     const TemporalBreakdown &b = v.breakdown;
     if (b.ops == 0) {
         v.headline = QStringLiteral("No GPU ops to diagnose.");

@@ -48,7 +48,8 @@ constexpr double kComputeBoundShare = 0.70;
 [[nodiscard]] QString componentName(Verdict::Component c);
 [[nodiscard]] Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
 struct HostAnalysis;
-// The same over what was already read and computed (readGpuOps(), hostAnalysis()).
-[[nodiscard]] Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const HostAnalysis &host);
+// The same over what was already read and computed (readGpuOps(), breakdownOf() of them, hostAnalysis()).
+[[nodiscard]] Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
+                               const HostAnalysis &host);
 
 } // namespace plumb
