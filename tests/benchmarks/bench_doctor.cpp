@@ -8,15 +8,12 @@
 #include "doctorreport.h"
 #include "importcontext.h"
 #include "importer.h"
-#include "importerregistry.h"
-#include "importrunner.h"
 #include "tracesink.h"
 #include "workspace.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 
@@ -32,24 +29,15 @@ constexpr QLatin1StringView kSpecMagic("plumb-bench-doctor");
 // One training process: per step, a data-loader range, then launches on the main thread (with their
 // CUDA API calls) of kernels on four streams (5% NCCL all-reduces, some copies), queued like a real
 // job: the GPU runs behind the CPU with occasional gaps.
-class GeneratedDoctorImporter final : public Importer {
+class GeneratedDoctorImporter final : public bench::SpecImporter {
 public:
-    QString id() const override { return QStringLiteral("bench-doctor"); }
-    QString displayName() const override { return QStringLiteral("Generated doctor trace (benchmark)"); }
-    int version() const override { return 1; }
-    int sniff(QByteArrayView head, const QString &) const override
+    GeneratedDoctorImporter()
+        : SpecImporter(kSpecMagic, QStringLiteral("bench-doctor"), QStringLiteral("Generated doctor trace (benchmark)"))
     {
-        return head.startsWith(QByteArrayView(kSpecMagic.data(), kSpecMagic.size())) ? 100 : 0;
     }
     void read(ImportContext &ctx) const override
     {
-        QFile f(ctx.input().path());
-        if (!f.open(QIODevice::ReadOnly))
-            return;
-        int64_t kernels = 1'000'000;
-        for (const QByteArray &kv : f.readLine().trimmed().split(' '))
-            if (kv.startsWith("kernels="))
-                kernels = kv.mid(8).toLongLong();
+        const int64_t kernels = readSpec(ctx).value("kernels", "1000000").toLongLong();
         TraceSink &sink = ctx.traceSink();
         const int64_t cpu = sink.process("1000");
         sink.setProcessKind(cpu, ProcessKind::Cpu);
@@ -128,23 +116,11 @@ int main(int argc, char **argv)
         const QString ws = QStringLiteral("%1/doctor-%2.plumb").arg(dir).arg(kernels);
         double generated = -1;
         if (!QFileInfo::exists(ws)) {
-            const QString spec = QStringLiteral("%1/doctor-%2.spec").arg(dir).arg(kernels);
-            QFile f(spec);
-            if (!f.open(QIODevice::WriteOnly))
+            generated = bench::generateFromSpec("bench_doctor", std::make_unique<GeneratedDoctorImporter>(),
+                                                QStringLiteral("%1/doctor-%2.spec").arg(dir).arg(kernels),
+                                                QStringLiteral("kernels=%1").arg(kernels).toUtf8(), ws);
+            if (generated < 0)
                 return 1;
-            f.write(QStringLiteral("%1 kernels=%2\n").arg(kSpecMagic).arg(kernels).toUtf8());
-            f.close();
-            ImporterRegistry registry;
-            registry.add(std::make_unique<GeneratedDoctorImporter>());
-            ImportRunner runner(registry, ws);
-            QElapsedTimer t;
-            t.start();
-            const auto results = runner.run({ spec });
-            generated = double(t.elapsed()) / 1000.0;
-            if (results.empty() || results[0].status != FileImportResult::Status::Imported) {
-                std::fprintf(stderr, "bench_doctor: generating %lld kernels failed\n", (long long)kernels);
-                return 1;
-            }
         }
         Workspace workspace(ws, Workspace::Role::Reader);
         QElapsedTimer t;

@@ -15,8 +15,6 @@
 #include "benchimport.h"
 #include "importcontext.h"
 #include "importer.h"
-#include "importerregistry.h"
-#include "importrunner.h"
 #include "timelinedrawlist.h"
 #include "timelinefetcher.h"
 #include "timelinelayout.h"
@@ -26,7 +24,6 @@
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
@@ -55,34 +52,20 @@ struct Spec {
 // Reads the one-line spec file the benchmark writes and generates the trace it describes: per
 // track, top-level slices one after another (a slot of 1.28 ms each, 90% busy) holding random trees
 // of nested slices down to `depth`, names from a pool of 256, eight threads per process.
-class GeneratedTimelineImporter final : public Importer {
+class GeneratedTimelineImporter final : public bench::SpecImporter {
 public:
-    QString id() const override { return QStringLiteral("bench-timeline"); }
-    QString displayName() const override { return QStringLiteral("Generated timeline (benchmark)"); }
-    int version() const override { return 1; }
-    int sniff(QByteArrayView head, const QString &) const override
+    GeneratedTimelineImporter()
+        : SpecImporter(kSpecMagic, QStringLiteral("bench-timeline"), QStringLiteral("Generated timeline (benchmark)"))
     {
-        return head.startsWith(QByteArrayView(kSpecMagic.data(), kSpecMagic.size())) ? 100 : 0;
     }
     void read(ImportContext &ctx) const override
     {
-        QFile f(ctx.input().path());
-        if (!f.open(QIODevice::ReadOnly))
-            return;
+        const auto values = readSpec(ctx);
         Spec spec;
-        for (const QByteArray &kv : f.readLine().trimmed().split(' ')) {
-            const QList<QByteArray> p = kv.split('=');
-            if (p.size() != 2)
-                continue;
-            if (p[0] == "slices")
-                spec.slices = p[1].toLongLong();
-            else if (p[0] == "tracks")
-                spec.tracks = p[1].toInt();
-            else if (p[0] == "depth")
-                spec.depth = p[1].toInt();
-            else if (p[0] == "seed")
-                spec.seed = p[1].toUInt();
-        }
+        spec.slices = values.value("slices", "10000000").toLongLong();
+        spec.tracks = values.value("tracks", "64").toInt();
+        spec.depth = values.value("depth", "8").toInt();
+        spec.seed = values.value("seed", "1").toUInt();
         TraceSink &sink = ctx.traceSink();
         sink.setTraceName(QStringLiteral("generated timeline"));
         std::vector<int64_t> names;
@@ -249,25 +232,12 @@ int main(int argc, char **argv)
     const QString wsPath = stem + QStringLiteral(".plumb");
     double importSeconds = -1;
     if (!QFileInfo::exists(wsPath)) {
-        const QString specPath = stem + QStringLiteral(".spec");
-        QFile f(specPath);
-        if (!f.open(QIODevice::WriteOnly))
+        importSeconds = bench::generateFromSpec(
+            "bench_timeline", std::make_unique<GeneratedTimelineImporter>(), stem + QStringLiteral(".spec"),
+            QStringLiteral("slices=%1 tracks=%2 depth=%3 seed=%4").arg(spec.slices).arg(spec.tracks).arg(spec.depth).arg(spec.seed).toUtf8(),
+            wsPath);
+        if (importSeconds < 0)
             return 1;
-        f.write(QStringLiteral("%1 slices=%2 tracks=%3 depth=%4 seed=%5\n")
-                    .arg(kSpecMagic).arg(spec.slices).arg(spec.tracks).arg(spec.depth).arg(spec.seed).toUtf8());
-        f.close();
-        ImporterRegistry registry;
-        registry.add(std::make_unique<GeneratedTimelineImporter>());
-        ImportRunner runner(registry, wsPath);
-        QElapsedTimer t;
-        t.start();
-        const auto results = runner.run({ specPath });
-        importSeconds = double(t.elapsed()) / 1000.0;
-        if (results.empty() || results[0].status != FileImportResult::Status::Imported) {
-            std::fprintf(stderr, "bench_timeline: generating the workspace failed: %s\n",
-                         results.empty() ? "no result" : qPrintable(results[0].message));
-            return 1;
-        }
         std::printf("generated %lld slices on %d tracks into %s in %.1f s (import path, LOD included)\n",
                     (long long)spec.slices, spec.tracks, qPrintable(wsPath), importSeconds);
     }

@@ -1,6 +1,8 @@
 #include "benchimport.h"
 
 #include "builtinimporters.h"
+#include "importcontext.h"
+#include "inputfile.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 
@@ -159,6 +161,56 @@ std::vector<int64_t> parseSizes(const QString &s)
             out.push_back(int64_t(v * mult));
     }
     return out;
+}
+
+SpecImporter::SpecImporter(QLatin1StringView magic, QString id, QString displayName)
+    : m_magic(magic)
+    , m_id(std::move(id))
+    , m_displayName(std::move(displayName))
+{
+}
+
+int SpecImporter::sniff(QByteArrayView head, const QString &) const
+{
+    return head.startsWith(QByteArrayView(m_magic.data(), m_magic.size())) ? 100 : 0;
+}
+
+QHash<QByteArray, QByteArray> SpecImporter::readSpec(ImportContext &ctx)
+{
+    QHash<QByteArray, QByteArray> spec;
+    QFile f(ctx.input().path());
+    if (!f.open(QIODevice::ReadOnly))
+        return spec;
+    for (const QByteArray &kv : f.readLine().trimmed().split(' ')) {
+        const qsizetype eq = kv.indexOf('=');
+        if (eq > 0)
+            spec.insert(kv.left(eq), kv.mid(eq + 1));
+    }
+    return spec;
+}
+
+double generateFromSpec(const char *tool, std::unique_ptr<SpecImporter> importer, const QString &specPath,
+                        const QByteArray &specLine, const QString &workspace)
+{
+    QFile f(specPath);
+    if (!f.open(QIODevice::WriteOnly)) {
+        std::fprintf(stderr, "%s: cannot write %s\n", tool, qPrintable(specPath));
+        return -1;
+    }
+    f.write(QByteArray(importer->magic().data(), importer->magic().size()) + ' ' + specLine + '\n');
+    f.close();
+    ImporterRegistry registry;
+    registry.add(std::move(importer));
+    ImportRunner runner(registry, workspace);
+    QElapsedTimer t;
+    t.start();
+    const auto results = runner.run({ specPath });
+    if (results.empty() || results[0].status != FileImportResult::Status::Imported) {
+        std::fprintf(stderr, "%s: generating %s failed: %s\n", tool, qPrintable(workspace),
+                     results.empty() ? "no result" : qPrintable(results[0].message));
+        return -1;
+    }
+    return double(t.elapsed()) / 1000.0;
 }
 
 } // namespace plumb::bench

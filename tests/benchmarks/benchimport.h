@@ -4,22 +4,52 @@
 // the `--import-only FILE WORKSPACE` child mode, running that child from the parent, reading the
 // workspace afterwards, and parsing size lists.
 
+#include "importer.h"
+
+#include <QHash>
 #include <QString>
 #include <QTemporaryDir>
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 class QJsonObject;
 struct sqlite3;
 
 namespace plumb {
+class ImportContext;
 class ImporterRegistry;
 struct FileImportResult;
 }
 
 namespace plumb::bench {
+
+// Generated benchmark inputs that go through the real import path: a one-line spec file
+// "MAGIC key=value ..." read by an importer that only the benchmark registers.
+class SpecImporter : public plumb::Importer {
+public:
+    SpecImporter(QLatin1StringView magic, QString id, QString displayName);
+    [[nodiscard]] QString id() const override { return m_id; }
+    [[nodiscard]] QString displayName() const override { return m_displayName; }
+    [[nodiscard]] int version() const override { return 1; }
+    [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;
+    [[nodiscard]] QLatin1StringView magic() const { return m_magic; }
+
+protected:
+    // The key=value pairs of the spec file being imported.
+    [[nodiscard]] static QHash<QByteArray, QByteArray> readSpec(plumb::ImportContext &ctx);
+
+private:
+    QLatin1StringView m_magic;
+    QString m_id, m_displayName;
+};
+
+// Writes `specLine` (after the importer's magic and a space) to specPath and imports it into workspace with only
+// `importer` registered. Returns the seconds it took, or -1 after a message on stderr naming `tool`.
+double generateFromSpec(const char *tool, std::unique_ptr<SpecImporter> importer, const QString &specPath,
+                        const QByteArray &specLine, const QString &workspace);
 
 // The folder generated inputs go to: `keep` (created if needed), else `tmp`. Empty, after a message on
 // stderr naming `tool`, when neither can be made.
