@@ -40,11 +40,11 @@ constexpr const char *kUsage =
     "                                            import files and folders into the workspace\n"
     "       plumb ls [--workspace FILE] [--json] [--diagnostics]\n"
     "                                            list the workspace's runs, traces and sources\n"
-    "       plumb doctor [TRACE-ID...] [--mode every|linked] [--workspace FILE] [--json]\n"
+    "       plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--workspace FILE] [--json]\n"
     "                                            where each trace's GPU time goes (every trace when\n"
     "                                            none is given; linked: only ops the traced program\n"
-    "                                            launched)\n"
-    "       plumb diff BASELINE-ID TRACE-ID [--mode every|linked] [--workspace FILE] [--json]\n"
+    "                                            launched; hta: as Holistic Trace Analysis counts)\n"
+    "       plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--workspace FILE] [--json]\n"
     "                                            what changed between two traces: per step when both\n"
     "                                            have steps, split by category and by GPU op\n"
     "       plumb --version\n"
@@ -66,13 +66,23 @@ constexpr const char *kUsage =
     "Exit status: 0 on success; 1 when a file failed or was cancelled, when none of the files given\n"
     "could be recognised, or when the workspace cannot be used; 2 on a usage error.\n";
 
+QString modeName(GpuOpMode mode)
+{
+    switch (mode) {
+    case GpuOpMode::EveryOp: return QStringLiteral("every");
+    case GpuOpMode::LinkedOnly: return QStringLiteral("linked");
+    case GpuOpMode::Hta: return QStringLiteral("hta");
+    }
+    return {};
+}
+
 struct Args {
     QString command;
     QStringList paths;
     QString workspace;
     bool json = false;
     bool diagnostics = false;
-    bool linkedOnly = false;   // doctor --mode linked
+    GpuOpMode mode = GpuOpMode::EveryOp; // doctor/diff --mode
     QString error;
 };
 
@@ -97,11 +107,16 @@ Args parse(int argc, char **argv)
         } else if (arg == QLatin1String("--mode")
                    && (a.command == QLatin1String("doctor") || a.command == QLatin1String("diff"))) {
             const QString mode = i + 1 < argc ? QString::fromLocal8Bit(argv[++i]) : QString();
-            if (mode != QLatin1String("every") && mode != QLatin1String("linked")) {
-                a.error = QStringLiteral("--mode is every or linked");
+            if (mode == QLatin1String("every")) {
+                a.mode = GpuOpMode::EveryOp;
+            } else if (mode == QLatin1String("linked")) {
+                a.mode = GpuOpMode::LinkedOnly;
+            } else if (mode == QLatin1String("hta")) {
+                a.mode = GpuOpMode::Hta;
+            } else {
+                a.error = QStringLiteral("--mode is every, linked or hta");
                 return a;
             }
-            a.linkedOnly = mode == QLatin1String("linked");
         } else if (arg.startsWith(QLatin1String("--"))) {
             a.error = QStringLiteral("unknown option %1").arg(arg);
             return a;
@@ -369,7 +384,7 @@ int runDoctor(const Args &a)
             }
             traces = chosen;
         }
-        const auto mode = a.linkedOnly ? TemporalBreakdown::Mode::LinkedOnly : TemporalBreakdown::Mode::EveryOp;
+        const GpuOpMode mode = a.mode;
         QJsonArray json;
         auto breakdownJson = [](const TemporalBreakdown &b) {
             QJsonObject o;
@@ -398,7 +413,12 @@ int runDoctor(const Args &a)
                     o[QStringLiteral("comm_overlap")] = b.commOverlap();
                 o[QStringLiteral("trace")] = double(id);
                 o[QStringLiteral("name")] = name;
-                o[QStringLiteral("mode")] = a.linkedOnly ? QStringLiteral("linked") : QStringLiteral("every");
+                o[QStringLiteral("mode")] = modeName(mode);
+                QJsonObject kindsJson;
+                for (int k = 1; k < 8; ++k)
+                    if (b.byKinds[size_t(k)] > 0)
+                        kindsJson[kindSetName(k)] = double(b.byKinds[size_t(k)]);
+                o[QStringLiteral("kernel_type_ns")] = kindsJson;
                 QJsonArray stepsJson;
                 for (const StepBreakdown &s : steps) {
                     QJsonObject so = breakdownJson(s.gpu);
@@ -468,8 +488,10 @@ int runDoctor(const Args &a)
             }
             out(QStringLiteral("trace %1  %2  (%3 GPU ops, %4)\n")
                     .arg(id)
-                    .arg(name, text::count(b.ops), a.linkedOnly ? QStringLiteral("linked to launches")
-                                                                : QStringLiteral("every GPU op")));
+                    .arg(name, text::count(b.ops),
+                         mode == GpuOpMode::LinkedOnly ? QStringLiteral("linked to launches")
+                         : mode == GpuOpMode::Hta      ? QStringLiteral("as Holistic Trace Analysis counts")
+                                                       : QStringLiteral("every GPU op")));
             if (b.ops == 0) {
                 out(QStringLiteral("  no GPU ops\n"));
                 continue;
@@ -632,7 +654,7 @@ int runDiff(const Args &a)
                 return 1;
             }
         }
-        const auto mode = a.linkedOnly ? TemporalBreakdown::Mode::LinkedOnly : TemporalBreakdown::Mode::EveryOp;
+        const GpuOpMode mode = a.mode;
         const TraceDiff d = diffTraces(ws, ids[0], ids[1], mode);
         static const char *const changeNames[] = { "added", "removed", "slower", "faster", "same" };
         if (a.json) {

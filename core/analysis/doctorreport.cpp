@@ -5,7 +5,7 @@ namespace plumb {
 DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 {
     DoctorReport r;
-    const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly);
+    const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode);
     r.overall = breakdownOf(ops);
     r.steps = stepBreakdowns(ws, traceId, ops);
     r.kernels = kernelTable(ws, ops);

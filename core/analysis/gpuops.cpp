@@ -4,14 +4,59 @@
 #include "workspace.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
 namespace plumb {
 
-std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, bool linkedOnly, int64_t fromNs, int64_t toNs)
+namespace {
+
+// Times as HTA reads them: the file's microseconds as a double (which at epoch-based timestamps,
+// ~1.7e15 us, keeps only quarter microseconds), the start rounded up and the end (start + duration,
+// in doubles) rounded down to whole microseconds. Trace time is the file's microseconds times 1000,
+// so this is exact for Kineto traces.
+double fileMicros(int64_t ns) { return double(static_cast<long double>(ns) / 1000.0L); }
+int64_t htaStart(int64_t ns) { return int64_t(std::ceil(fileMicros(ns))) * 1000; }
+int64_t htaEnd(int64_t ns, int64_t durNs) { return int64_t(std::floor(fileMicros(ns) + double(durNs) / 1000.0)) * 1000; }
+
+std::unordered_set<int64_t> stringIds(SqliteDb &db, const char *sql)
+{
+    std::unordered_set<int64_t> ids;
+    SqliteStmt st(db, sql);
+    while (st.step())
+        ids.insert(st.columnInt(0));
+    return ids;
+}
+
+// HTA's cut: the start of the last ProfilerStep#N when the trace has at least two of them (CPU
+// calls from then on, and the GPU work they launched, do not count); INT64_MAX otherwise.
+int64_t htaCutoff(SqliteDb &db, int64_t traceId)
+{
+    const std::unordered_set<int64_t> stepNames = stringIds(db, "SELECT id FROM string WHERE str GLOB 'ProfilerStep*'");
+    if (stepNames.size() < 2)
+        return INT64_MAX;
+    std::unordered_set<int64_t> seen;
+    int64_t last = INT64_MIN;
+    SqliteStmt st(db, "SELECT s.name_id, s.ts FROM slice s JOIN track k ON k.id = s.track_id "
+                      "WHERE k.trace_id = ? AND k.kind = 'thread' AND s.name_id IN "
+                      "(SELECT id FROM string WHERE str GLOB 'ProfilerStep*')");
+    st.bind(1, traceId);
+    while (st.step()) {
+        seen.insert(st.columnInt(0));
+        last = std::max(last, htaStart(st.columnInt(1)));
+    }
+    return seen.size() >= 2 ? last : INT64_MAX;
+}
+
+} // namespace
+
+std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, int64_t fromNs, int64_t toNs)
 {
     SqliteDb &db = ws.db();
+    const bool hta = mode == GpuOpMode::Hta;
+    const int64_t cutoff = hta ? htaCutoff(db, traceId) : INT64_MAX;
+    const bool linkedOnly = mode == GpuOpMode::LinkedOnly || cutoff != INT64_MAX;
     const int64_t catKernel = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'kernel'), -1)");
     const int64_t catMemcpy = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memcpy'), -1)");
     const int64_t catMemset = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memset'), -1)");
@@ -37,13 +82,12 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, bool linkedOnly, i
                 it->second = call;
         }
     }
-    // Names of communication kernels, decided once per name.
-    std::unordered_set<int64_t> commNames;
-    {
-        SqliteStmt st(db, "SELECT id FROM string WHERE str LIKE '%nccl%'");
-        while (st.step())
-            commNames.insert(st.columnInt(0));
-    }
+    // Names of communication (and, for HTA, memory) kernels, decided once per name.
+    const std::unordered_set<int64_t> commNames =
+        stringIds(db, hta ? "SELECT id FROM string WHERE str GLOB 'nccl*'" : "SELECT id FROM string WHERE str LIKE '%nccl%'");
+    const std::unordered_set<int64_t> memoryNames =
+        hta ? stringIds(db, "SELECT id FROM string WHERE str GLOB '*Memcpy*' OR str GLOB '*Memset*'")
+            : std::unordered_set<int64_t> {};
 
     std::vector<GpuOp> ops;
     ops.reserve(expected);
@@ -55,12 +99,14 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, bool linkedOnly, i
         const int64_t cat = st.columnIsNull(3) ? -1 : st.columnInt(3);
         GpuOp op;
         op.nameId = st.columnInt(2);
-        if (cat == catKernel)
-            op.kind = commNames.count(op.nameId) ? GpuOp::Kind::Comm : GpuOp::Kind::Compute;
-        else if (cat == catMemcpy || cat == catMemset)
+        if (cat != catKernel && cat != catMemcpy && cat != catMemset)
+            continue; // not a GPU op (e.g. a marker on the stream)
+        if (commNames.count(op.nameId) && (hta || cat == catKernel))
+            op.kind = GpuOp::Kind::Comm;
+        else if (hta ? memoryNames.count(op.nameId) > 0 : cat != catKernel)
             op.kind = GpuOp::Kind::Memory;
         else
-            continue; // not a GPU op (e.g. a marker on the stream)
+            op.kind = GpuOp::Kind::Compute;
         if (!st.columnIsNull(4)) {
             auto it = launches.find(st.columnInt(4));
             if (it != launches.end()) {
@@ -68,10 +114,16 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, bool linkedOnly, i
                 op.launchDurNs = it->second.second;
             }
         }
-        if (linkedOnly && op.launchNs < 0)
+        if (hta && op.launchNs >= 0)
+            op.launchNs = htaStart(op.launchNs);
+        if (linkedOnly && (op.launchNs < 0 || op.launchNs >= cutoff))
             continue;
         op.startNs = st.columnInt(0);
         op.endNs = op.startNs + st.columnInt(1);
+        if (hta) {
+            op.endNs = std::max(htaStart(op.startNs), htaEnd(op.startNs, st.columnInt(1)));
+            op.startNs = htaStart(op.startNs);
+        }
         op.streamTrackId = st.columnInt(5);
         ops.push_back(op);
     }

@@ -21,9 +21,22 @@ struct GpuOp {
     Kind kind = Kind::Compute;
 };
 
-// Every GPU op of the trace starting in [fromNs, toNs), in start order; with linkedOnly, only those
-// with a launch.
-[[nodiscard]] std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, bool linkedOnly,
+// Which GPU ops an analysis counts, and how (documented for users in the README, "Doctor"):
+//   EveryOp    every GPU op in the trace, classed by category (kernels named like NCCL's are
+//              communication);
+//   LinkedOnly only ops whose CUDA correlation id links them to a CPU-side launch in the same trace
+//              (what TraceLens counts: work the traced Python program launched);
+//   Hta        Holistic Trace Analysis's policy, so its figures can be checked against ours: when the
+//              trace has at least two ProfilerStep#N annotations, the last step is dropped, and with
+//              it every GPU op not launched by a CPU call that starts before it; kernels are classed
+//              by name (communication when the name starts with "nccl", memory when it contains
+//              "Memcpy" or "Memset", computation otherwise); times are whole microseconds as HTA reads
+//              them (start rounded up, end rounded down, so an op loses up to 2 us; HTA lets a
+//              sub-microsecond op go negative, here it keeps zero length).
+enum class GpuOpMode { EveryOp, LinkedOnly, Hta };
+
+// Every GPU op of the trace starting in [fromNs, toNs), in start order, chosen by mode.
+[[nodiscard]] std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode,
                                             int64_t fromNs = INT64_MIN, int64_t toNs = INT64_MAX);
 
 } // namespace plumb

@@ -21,7 +21,7 @@ int owningStep(const std::vector<StepBreakdown> &steps, const GpuOp &op)
 
 std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 {
-    return stepBreakdowns(ws, traceId, readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly));
+    return stepBreakdowns(ws, traceId, readGpuOps(ws, traceId, mode));
 }
 
 std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops)

@@ -2,6 +2,8 @@
 
 #include "workspace.h"
 
+#include <QStringList>
+
 #include <algorithm>
 
 namespace plumb {
@@ -56,7 +58,37 @@ int64_t lengthOutside(const Intervals &a, const Intervals &b)
     return n;
 }
 
+// Time during which exactly each set of kinds ran, over the kinds' unions (disjoint within a kind).
+std::array<int64_t, 8> timeByKinds(const std::array<const Intervals *, 3> &kinds)
+{
+    std::vector<std::pair<int64_t, int>> edges; // (time, +bit or -bit)
+    for (int k = 0; k < 3; ++k)
+        for (const auto &[a, b] : *kinds[size_t(k)]) {
+            edges.emplace_back(a, 1 << k);
+            edges.emplace_back(b, -(1 << k));
+        }
+    std::sort(edges.begin(), edges.end());
+    std::array<int64_t, 8> out {};
+    int running = 0;
+    for (size_t i = 0; i < edges.size(); ++i) {
+        running += edges[i].second;
+        if (i + 1 < edges.size() && running > 0)
+            out[size_t(running)] += edges[i + 1].first - edges[i].first;
+    }
+    return out;
+}
+
 } // namespace
+
+QString kindSetName(int kinds)
+{
+    static const char *const names[] = { "COMPUTATION", "COMMUNICATION", "MEMORY" };
+    QStringList parts;
+    for (int k = 0; k < 3; ++k)
+        if (kinds & (1 << k))
+            parts << QLatin1String(names[k]);
+    return parts.join(QLatin1String(" overlapping "));
+}
 
 std::vector<std::pair<int64_t, int64_t>> gpuIdleIntervals(const std::vector<GpuOp> &ops)
 {
@@ -92,6 +124,7 @@ TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops)
     r.computeNs = length(uCompute);
     r.commNs = length(uComm);
     r.memoryNs = length(uMemory);
+    r.byKinds = timeByKinds({ &uCompute, &uComm, &uMemory });
     r.exposedCommNs = lengthOutside(uComm, uCompute);
     Intervals computeOrComm = uCompute;
     computeOrComm.insert(computeOrComm.end(), uComm.begin(), uComm.end());
@@ -107,7 +140,7 @@ TemporalBreakdown temporalBreakdown(Workspace &ws, int64_t traceId, TemporalBrea
 TemporalBreakdown temporalBreakdown(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, int64_t fromNs,
                                     int64_t toNs)
 {
-    std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly, fromNs, toNs);
+    std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode, fromNs, toNs);
     for (GpuOp &op : ops)
         op.endNs = std::min(op.endNs, toNs);
     return breakdownOf(ops);

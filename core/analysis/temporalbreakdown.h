@@ -4,6 +4,8 @@
 
 #include <QString>
 
+#include <array>
+
 #include <cstdint>
 #include <vector>
 
@@ -17,14 +19,9 @@ class Workspace;
 // Exposed communication is communication time with no computation running; exposed memory is
 // memory time with neither computation nor communication running. Intervals are unions over every
 // stream and device of the trace (so concurrent streams are not counted twice).
-//
-// Two documented modes of choosing the GPU ops:
-//   EveryOp    every GPU op in the trace;
-//   LinkedOnly only ops whose CUDA correlation id links them to a CPU-side launch in the same trace
-//              (what TraceLens counts: work the traced Python program launched), so ops of other
-//              processes or of launches before the profiler started do not count.
+// Which ops count is the mode (see GpuOpMode).
 struct TemporalBreakdown {
-    enum class Mode { EveryOp, LinkedOnly };
+    using Mode = GpuOpMode;
 
     int64_t startNs = 0;          // trace time (slice.ts) of the first op
     int64_t endNs = 0;            // end of the last op
@@ -35,6 +32,9 @@ struct TemporalBreakdown {
     int64_t exposedCommNs = 0;
     int64_t exposedMemoryNs = 0;
     int64_t busyNs = 0;           // union of every op
+    // Time during which exactly the kinds in the index ran (bit 0 computation, bit 1 communication,
+    // bit 2 memory): HTA's kernel-type overlap breakdown. byKinds[0] is unused (that is idle).
+    std::array<int64_t, 8> byKinds {};
     [[nodiscard]] int64_t totalNs() const { return endNs - startNs; }
     [[nodiscard]] int64_t idleNs() const { return totalNs() - busyNs; }
     [[nodiscard]] double share(int64_t ns) const { return totalNs() > 0 ? double(ns) / double(totalNs()) : 0.0; }
@@ -53,5 +53,8 @@ struct TemporalBreakdown {
 
 // The breakdown of a set of ops (any order; only times and kinds are used).
 [[nodiscard]] TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops);
+
+// "COMPUTATION overlapping COMMUNICATION" and so on, HTA's names for a byKinds index.
+[[nodiscard]] QString kindSetName(int kinds);
 
 } // namespace plumb

@@ -39,7 +39,7 @@ Measured read(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
     SqliteStmt name(ws.db(), "SELECT name FROM trace WHERE id = ?");
     name.bind(1, traceId);
     m.side.name = name.step() ? name.columnText(0) : QString();
-    m.ops = readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly);
+    m.ops = readGpuOps(ws, traceId, mode);
     m.steps = stepBreakdowns(ws, traceId, m.ops);
     return m;
 }

@@ -89,7 +89,7 @@ QStringList tunablesFor(Verdict::Component c)
 
 Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 {
-    const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode == TemporalBreakdown::Mode::LinkedOnly);
+    const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode);
     return diagnose(ws, ops, breakdownOf(ops), hostAnalysis(ws, traceId, ops));
 }
 

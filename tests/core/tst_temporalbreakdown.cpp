@@ -124,20 +124,20 @@ private slots:
         // Stream 7: the memset [120,130) then the gemm [150,200) launched at 10 µs, before the memset
         // ended: a 20 µs kernel wait. Stream 8 has one op, no gap. With a 10 µs threshold it is other;
         // and had the gemm been launched after 130 µs it would be host wait.
-        const auto idle = idleBreakdown(ws, readGpuOps(ws, 1, false));
+        const auto idle = idleBreakdown(ws, readGpuOps(ws, 1, GpuOpMode::EveryOp));
         QCOMPARE(idle.size(), size_t(2));
         QCOMPARE(idle[0].stream, Q_INT64_C(7));
         QCOMPARE(idle[0].kernelWaitNs, Q_INT64_C(20000));
         QCOMPARE(idle[0].hostWaitNs + idle[0].otherNs, Q_INT64_C(0));
         QCOMPARE(idle[1].gaps, Q_INT64_C(0));
-        QCOMPARE(idleBreakdown(ws, readGpuOps(ws, 1, false), 10000)[0].otherNs, Q_INT64_C(20000));
-        std::vector<GpuOp> late = readGpuOps(ws, 1, false);
+        QCOMPARE(idleBreakdown(ws, readGpuOps(ws, 1, GpuOpMode::EveryOp), 10000)[0].otherNs, Q_INT64_C(20000));
+        std::vector<GpuOp> late = readGpuOps(ws, 1, GpuOpMode::EveryOp);
         for (GpuOp &op : late)
             if (op.launchNs >= 0)
                 op.launchNs = 140000;
         QCOMPARE(idleBreakdown(ws, late)[0].hostWaitNs, Q_INT64_C(20000));
 
-        const auto kernels = kernelTable(ws, readGpuOps(ws, 1, false));
+        const auto kernels = kernelTable(ws, readGpuOps(ws, 1, GpuOpMode::EveryOp));
         QCOMPARE(kernels.size(), size_t(3));
         QCOMPARE(kernels[0].name, QStringLiteral("ncclKernel_AllReduce"));
         QCOMPARE(int(kernels[0].kind), int(GpuOp::Kind::Comm));
@@ -165,7 +165,7 @@ private slots:
                 "]}\n");
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
-        const HostAnalysis h = hostAnalysis(ws, 1, readGpuOps(ws, 1, false));
+        const HostAnalysis h = hostAnalysis(ws, 1, readGpuOps(ws, 1, GpuOpMode::EveryOp));
         QCOMPARE(h.inputPipeline.count, Q_INT64_C(2));
         QCOMPARE(h.inputPipeline.timeNs, Q_INT64_C(40000));   // the inner __next__ is inside the outer range
         QCOMPARE(h.synchronization.count, Q_INT64_C(3));
@@ -348,7 +348,7 @@ private slots:
         QCOMPARE(every.ops, Q_INT64_C(1707));
 
         // The kernel table against SQL: per name, count and total over the GPU streams.
-        const auto table = kernelTable(ws, readGpuOps(ws, 1, false));
+        const auto table = kernelTable(ws, readGpuOps(ws, 1, GpuOpMode::EveryOp));
         SqliteStmt st(ws.db(), "SELECT n.str, count(*), sum(s.dur) FROM slice s JOIN track k ON k.id = s.track_id "
                                "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
                                "WHERE k.kind = 'gpu_stream' AND c.str IN ('kernel', 'gpu_memcpy', 'gpu_memset') "
@@ -367,7 +367,7 @@ private slots:
         QCOMPARE(i, table.size());
         QVERIFY(std::abs(shares - 1.0) < 1e-9);
         // One stream: its gaps are exactly the window's idle time.
-        const auto idle = idleBreakdown(ws, readGpuOps(ws, 1, false));
+        const auto idle = idleBreakdown(ws, readGpuOps(ws, 1, GpuOpMode::EveryOp));
         QCOMPARE(idle.size(), size_t(1));
         QCOMPARE(idle[0].stream, Q_INT64_C(7));
         QCOMPARE(idle[0].idleNs(), every.idleNs());
