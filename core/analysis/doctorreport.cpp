@@ -11,6 +11,7 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     r.kernels = kernelTable(ws, ops);
     r.idle = idleBreakdown(ws, ops);
     r.host = hostAnalysis(ws, traceId, ops);
+    r.launch = launchStats(ops);
     r.copies = memcpyStats(ws, traceId);
     r.verdict = diagnose(ws, ops, r.overall, r.host);
     return r;

@@ -3,6 +3,7 @@
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
 #include "kerneltable.h"
+#include "launchstats.h"
 #include "memcpystats.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
@@ -22,6 +23,7 @@ struct DoctorReport {
     std::vector<KernelStats> kernels;
     std::vector<StreamIdle> idle;
     HostAnalysis host;
+    LaunchStats launch;
     std::vector<MemcpyKindStats> copies;
     Verdict verdict;
 };

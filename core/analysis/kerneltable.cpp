@@ -39,6 +39,9 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
         k.p99Ns = rank(0.99);
         k.maxNs = d.back();
         k.share = all ? double(k.totalNs) / double(all) : 0.0;
+        k.durations = Histogram::forRange(k.minNs, k.maxNs, k.count);
+        for (int64_t v : d)
+            k.durations.add(v);
         out.push_back(std::move(k));
     }
     std::sort(out.begin(), out.end(), [](const KernelStats &a, const KernelStats &b) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "gpuops.h"
+#include "histogram.h"
 
 #include <QString>
 
@@ -12,7 +13,8 @@ namespace plumb {
 class Workspace;
 
 // Per GPU op name: how often it ran and how long (durations in ns), sorted by total time, largest
-// first. share = its total over the total of every op in the table.
+// first. share = its total over the total of every op in the table; durations is the histogram of
+// its GPU durations.
 struct KernelStats {
     QString name;
     GpuOp::Kind kind = GpuOp::Kind::Compute;
@@ -24,6 +26,7 @@ struct KernelStats {
     int64_t p99Ns = 0;
     int64_t maxNs = 0;
     double share = 0;
+    Histogram durations;
     [[nodiscard]] double meanNs() const { return count ? double(totalNs) / double(count) : 0.0; }
 };
 
