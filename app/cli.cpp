@@ -26,6 +26,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 #include <cstring>
 #include <unistd.h>
@@ -398,8 +399,27 @@ int runDoctor(const Args &a)
             return o;
         };
         constexpr int kTopKernels = 10;
+        // Runs with several of the traces shown: their ranks side by side (read once per run).
+        std::vector<int64_t> runs;
+        std::map<int64_t, RankComparison> rankComparisons;
+        std::map<int64_t, int64_t> runOf;
+        {
+            SqliteStmt r(ws.db(), "SELECT run_id FROM trace WHERE id = ?");
+            for (const auto &[id, name] : traces) {
+                r.bind(1, id);
+                if (r.step()) {
+                    runOf[id] = r.columnInt(0);
+                    if (std::find(runs.begin(), runs.end(), r.columnInt(0)) == runs.end())
+                        runs.push_back(r.columnInt(0));
+                }
+                r.reset();
+            }
+            for (int64_t run : runs)
+                rankComparisons[run] = compareRanks(ws, run, mode);
+        }
         for (const auto &[id, name] : traces) {
-            const DoctorReport report = doctorReport(ws, id, mode);
+            const auto ranks = runOf.count(id) ? rankComparisons.find(runOf[id]) : rankComparisons.end();
+            const DoctorReport report = doctorReport(ws, id, mode, ranks != rankComparisons.end() ? &ranks->second : nullptr);
             const TemporalBreakdown &b = report.overall;
             const std::vector<StepBreakdown> &steps = report.steps;
             const std::vector<KernelStats> &kernels = report.kernels;
@@ -420,8 +440,10 @@ int runDoctor(const Args &a)
                         kindsJson[kindSetName(k)] = double(b.byKinds[size_t(k)]);
                 o[QStringLiteral("kernel_type_ns")] = kindsJson;
                 QJsonArray stepsJson;
-                for (const StepBreakdown &s : steps) {
+                for (size_t si = 0; si < steps.size(); ++si) {
+                    const StepBreakdown &s = steps[si];
                     QJsonObject so = breakdownJson(s.gpu);
+                    so[QStringLiteral("verdict")] = componentName(report.stepVerdicts[si].component);
                     so[QStringLiteral("step")] = double(s.number);
                     so[QStringLiteral("cpu_start_ns")] = double(s.cpuStartNs);
                     so[QStringLiteral("cpu_end_ns")] = double(s.cpuEndNs);
@@ -482,6 +504,12 @@ int runDoctor(const Args &a)
                 vj[QStringLiteral("headline")] = verdict.headline;
                 vj[QStringLiteral("evidence")] = QJsonArray::fromStringList(verdict.evidence);
                 vj[QStringLiteral("tunables")] = QJsonArray::fromStringList(verdict.tunables);
+                QJsonArray whereJson;
+                for (const Verdict::Where &w : verdict.where)
+                    whereJson.append(QJsonObject { { QStringLiteral("start_ns"), double(w.startNs) },
+                                                   { QStringLiteral("end_ns"), double(w.endNs) },
+                                                   { QStringLiteral("label"), w.label } });
+                vj[QStringLiteral("where")] = whereJson;
                 o[QStringLiteral("verdict")] = vj;
                 json.append(o);
                 continue;
@@ -499,6 +527,8 @@ int runDoctor(const Args &a)
             out(QStringLiteral("  verdict: %1\n").arg(verdict.headline));
             for (const QString &e : verdict.evidence)
                 out(QStringLiteral("    - %1\n").arg(e));
+            for (const Verdict::Where &w : verdict.where)
+                out(QStringLiteral("    at %1 .. %2 ms: %3\n").arg(text::milliseconds(w.startNs - b.startNs), text::milliseconds(w.endNs - b.startNs), w.label));
             if (!verdict.tunables.isEmpty())
                 out(QStringLiteral("    try: %1\n").arg(verdict.tunables.join(QStringLiteral("; "))));
             auto line = [&](const QString &label, int64_t ns) {
@@ -517,15 +547,18 @@ int runDoctor(const Args &a)
             line(QStringLiteral("exposed memcpy/memset"), b.exposedMemoryNs);
             line(QStringLiteral("idle"), b.idleNs());
             if (!steps.empty()) {
-                out(QStringLiteral("  per step (GPU work each step launched)        window ms  compute  exp.comm  exp.mem   idle\n"));
-                for (const StepBreakdown &s : steps)
-                    out(QStringLiteral("    %1 %2 %3% %4% %5% %6%\n")
+                out(QStringLiteral("  per step (GPU work each step launched)        window ms  compute  exp.comm  exp.mem   idle  limit\n"));
+                for (size_t si = 0; si < steps.size(); ++si) {
+                    const StepBreakdown &s = steps[si];
+                    out(QStringLiteral("    %1 %2 %3% %4% %5% %6%  %7\n")
                             .arg(s.name.left(40), -40)
                             .arg(text::milliseconds(s.gpu.totalNs()), 12)
                             .arg(100.0 * s.gpu.share(s.gpu.computeNs), 7, 'f', 1)
                             .arg(100.0 * s.gpu.share(s.gpu.exposedCommNs), 8, 'f', 1)
                             .arg(100.0 * s.gpu.share(s.gpu.exposedMemoryNs), 7, 'f', 1)
-                            .arg(100.0 * s.gpu.share(s.gpu.idleNs()), 5, 'f', 1));
+                            .arg(100.0 * s.gpu.share(s.gpu.idleNs()), 5, 'f', 1)
+                            .arg(componentName(report.stepVerdicts[si].component)));
+                }
             }
             out(QStringLiteral("  host: input pipeline %1 ms, blocking syncs %2 ms (%3 calls), optimizer %4 ms\n")
                     .arg(text::milliseconds(host.inputPipeline.timeNs), text::milliseconds(host.synchronization.timeNs),
@@ -562,20 +595,9 @@ int runDoctor(const Args &a)
                         .arg(double(k.maxNs) / 1000.0, 9, 'f', 1));
             }
         }
-        // Runs with several of the traces shown: their ranks side by side.
-        std::vector<int64_t> runs;
-        {
-            SqliteStmt r(ws.db(), "SELECT run_id FROM trace WHERE id = ?");
-            for (const auto &[id, name] : traces) {
-                r.bind(1, id);
-                if (r.step() && std::find(runs.begin(), runs.end(), r.columnInt(0)) == runs.end())
-                    runs.push_back(r.columnInt(0));
-                r.reset();
-            }
-        }
         QJsonArray runsJson;
         for (int64_t run : runs) {
-            const RankComparison c = compareRanks(ws, run, mode);
+            const RankComparison &c = rankComparisons[run];
             if (c.ranks.size() < 2)
                 continue;
             if (a.json) {

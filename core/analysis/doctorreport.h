@@ -5,6 +5,7 @@
 #include "kerneltable.h"
 #include "launchstats.h"
 #include "memcpystats.h"
+#include "rankcomparison.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
 #include "verdict.h"
@@ -25,9 +26,14 @@ struct DoctorReport {
     HostAnalysis host;
     LaunchStats launch;
     std::vector<MemcpyKindStats> copies;
-    Verdict verdict;
+    Verdict verdict;                    // overall; in a multi-rank run with the straggler weighed in
+    std::vector<Verdict> stepVerdicts;  // one per step
+    RankComparison ranks;               // the trace's run, when it has several ranks
 };
 
-[[nodiscard]] DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
+// `ranks` is the trace's run compared (compareRanks()), when the caller has it; else it is computed
+// when the run has several traces.
+[[nodiscard]] DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
+                                        const RankComparison *ranks = nullptr);
 
 } // namespace plumb

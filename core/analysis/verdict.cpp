@@ -2,6 +2,8 @@
 
 #include "hostanalysis.h"
 #include "kerneltable.h"
+#include "rankcomparison.h"
+#include "stepbreakdown.h"
 #include "timescale.h"
 
 #include <algorithm>
@@ -21,6 +23,8 @@ QString componentName(Verdict::Component c)
         return QStringLiteral("memory copies");
     case Verdict::Component::ExposedCommunication:
         return QStringLiteral("exposed communication");
+    case Verdict::Component::StragglerRank:
+        return QStringLiteral("straggler rank");
     case Verdict::Component::GpuCompute:
         return QStringLiteral("GPU compute");
     case Verdict::Component::Inconclusive:
@@ -76,6 +80,10 @@ QStringList tunablesFor(Verdict::Component c)
         return { QStringLiteral("overlap communication with backward (DDP bucket_cap_mb, gradient bucketing)"),
                  QStringLiteral("fewer/larger collectives, or gradient accumulation"),
                  QStringLiteral("check the interconnect (NCCL_* settings, topology)") };
+    case Verdict::Component::StragglerRank:
+        return { QStringLiteral("rebalance the straggler's work (uneven data shards, sequence lengths or pipeline stages)"),
+                 QStringLiteral("check that rank's GPU and host (clocks, thermal throttling, a noisy neighbour)"),
+                 QStringLiteral("look at the straggler's own verdict: what slows it slows everyone") };
     case Verdict::Component::GpuCompute:
         return { QStringLiteral("the top kernels: mixed precision (bf16/fp16, TF32), fused kernels, better shapes"),
                  QStringLiteral("torch.compile / kernel fusion"), QStringLiteral("more GPUs") };
@@ -83,6 +91,69 @@ QStringList tunablesFor(Verdict::Component c)
         break;
     }
     return {};
+}
+
+// How many places `where` lists.
+constexpr int kWhereCount = 5;
+
+// Whether a blocking call returned within the idle stretch [s, e) (or just before it): the host
+// waited instead of queueing work ahead. What the stretch is mostly: the input pipeline where the host
+// was fetching a batch for most of it, else a synchronisation stall, else host/launch overhead.
+bool syncStall(int64_t s, int64_t e, const std::vector<int64_t> &syncEnds)
+{
+    const auto it = std::lower_bound(syncEnds.begin(), syncEnds.end(), s - kSyncSlackNs);
+    return it != syncEnds.end() && *it < e;
+}
+
+Verdict::Component classifyGap(int64_t s, int64_t e, const HostAnalysis &host, const std::vector<int64_t> &syncEnds)
+{
+    if (2 * overlap(s, e, host.inputPipeline.ranges) > e - s)
+        return Verdict::Component::InputPipeline;
+    return syncStall(s, e, syncEnds) ? Verdict::Component::Synchronization : Verdict::Component::HostLaunch;
+}
+
+// Decides from v.costs (any order) and v.breakdown: the component, runner-up, headline and tunables.
+void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v)
+{
+    using C = Verdict::Component;
+    const TemporalBreakdown &b = v.breakdown;
+    std::stable_sort(v.costs.begin(), v.costs.end(), [](const Verdict::Cost &x, const Verdict::Cost &y) { return x.ns > y.ns; });
+    const double window = double(b.totalNs());
+    auto pct = [&](int64_t ns) -> QString { return QStringLiteral("%1%").arg(100.0 * double(ns) / window, 0, 'f', 1); };
+    const Verdict::Cost &top = v.costs[0], &second = v.costs[1];
+    v.tunables.clear();
+    if (double(top.ns) >= kMinLimitingShare * window) {
+        if (double(second.ns) * kClearMargin > double(top.ns)) {
+            v.component = C::Inconclusive;
+            v.runnerUp = second.component;
+            v.headline = QStringLiteral("Inconclusive: %1 (%2 of the GPU window) and %3 (%4) weigh about the same.")
+                             .arg(componentName(top.component), pct(top.ns), componentName(second.component), pct(second.ns));
+            v.tunables = tunablesFor(top.component) + tunablesFor(second.component);
+            return;
+        }
+        v.component = top.component;
+        v.runnerUp = second.component;
+        v.headline = QStringLiteral("Limited by %1: %2 of the GPU window (next: %3, %4).")
+                         .arg(componentName(top.component), pct(top.ns), componentName(second.component), pct(second.ns));
+    } else if (double(b.computeNs) >= kComputeBoundShare * window) {
+        v.component = C::GpuCompute;
+        v.runnerUp = top.component;
+        const auto kernels = kernelTable(ws, ops);
+        QStringList names;
+        for (size_t i = 0; i < kernels.size() && i < 3; ++i)
+            names << QStringLiteral("%1 (%2%)").arg(kernels[i].name.left(60)).arg(100.0 * kernels[i].share, 0, 'f', 1);
+        v.headline = QStringLiteral("Limited by GPU compute: the GPU computes %1 of its window.").arg(pct(b.computeNs));
+        const QString line = QStringLiteral("top kernels: %1").arg(names.join(QStringLiteral(", ")));
+        if (!v.evidence.contains(line))
+            v.evidence << line;
+    } else {
+        v.component = C::Inconclusive;
+        v.runnerUp = top.component;
+        v.headline = QStringLiteral("Inconclusive: nothing explains %1 of the GPU window; the largest is %2 (%3).")
+                         .arg(pct(int64_t(kMinLimitingShare * window)), componentName(top.component), pct(top.ns));
+        return;
+    }
+    v.tunables = tunablesFor(v.component);
 }
 
 } // namespace
@@ -110,20 +181,18 @@ Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBre
     for (const auto &[s, e] : host.synchronization.ranges)
         syncEnds.push_back(e);
     std::sort(syncEnds.begin(), syncEnds.end());
+    const std::vector<std::pair<int64_t, int64_t>> idle = gpuIdleIntervals(ops);
     int64_t input = 0, sync = 0, launch = 0;
-    for (const auto &[s, e] : gpuIdleIntervals(ops)) {
+    for (const auto &[s, e] : idle) {
         const int64_t inInput = overlap(s, e, host.inputPipeline.ranges);
         input += inInput;
-        const auto it = std::lower_bound(syncEnds.begin(), syncEnds.end(), s - kSyncSlackNs);
-        (it != syncEnds.end() && *it < e ? sync : launch) += e - s - inInput;
+        (syncStall(s, e, syncEnds) ? sync : launch) += e - s - inInput;
     }
     using C = Verdict::Component;
     v.costs = { { C::InputPipeline, input }, { C::HostLaunch, launch }, { C::Synchronization, sync },
                 { C::MemoryCopies, b.exposedMemoryNs }, { C::ExposedCommunication, b.exposedCommNs } };
-    std::stable_sort(v.costs.begin(), v.costs.end(), [](const Verdict::Cost &x, const Verdict::Cost &y) { return x.ns > y.ns; });
     const double window = double(b.totalNs());
-    auto pct = [&](int64_t ns) { return QStringLiteral("%1%").arg(100.0 * double(ns) / window, 0, 'f', 1); };
-    const Verdict::Cost &top = v.costs[0], &second = v.costs[1];
+    auto pct = [&](int64_t ns) -> QString { return QStringLiteral("%1%").arg(100.0 * double(ns) / window, 0, 'f', 1); };
     v.evidence << QStringLiteral("GPU window %1: computation %2, exposed communication %3, exposed memcpy/memset %4, idle %5")
                       .arg(formatDuration(b.totalNs()), pct(b.computeNs), pct(b.exposedCommNs), pct(b.exposedMemoryNs),
                            pct(b.idleNs()));
@@ -134,37 +203,100 @@ Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBre
                           .arg(host.shortOps)
                           .arg(host.launchedOps)
                           .arg(formatDuration(host.launchDelayP50Ns));
-    if (double(top.ns) >= kMinLimitingShare * window) {
-        if (double(second.ns) * kClearMargin > double(top.ns)) {
-            v.component = C::Inconclusive;
-            v.runnerUp = second.component;
-            v.headline = QStringLiteral("Inconclusive: %1 (%2 of the GPU window) and %3 (%4) weigh about the same.")
-                             .arg(componentName(top.component), pct(top.ns), componentName(second.component), pct(second.ns));
-            v.tunables = tunablesFor(top.component) + tunablesFor(second.component);
-            return v;
-        }
-        v.component = top.component;
-        v.runnerUp = second.component;
-        v.headline = QStringLiteral("Limited by %1: %2 of the GPU window (next: %3, %4).")
-                         .arg(componentName(top.component), pct(top.ns), componentName(second.component), pct(second.ns));
-    } else if (double(b.computeNs) >= kComputeBoundShare * window) {
-        v.component = C::GpuCompute;
-        v.runnerUp = top.component;
-        const auto kernels = kernelTable(ws, ops);
-        QStringList names;
-        for (size_t i = 0; i < kernels.size() && i < 3; ++i)
-            names << QStringLiteral("%1 (%2%)").arg(kernels[i].name.left(60)).arg(100.0 * kernels[i].share, 0, 'f', 1);
-        v.headline = QStringLiteral("Limited by GPU compute: the GPU computes %1 of its window.").arg(pct(b.computeNs));
-        v.evidence << QStringLiteral("top kernels: %1").arg(names.join(QStringLiteral(", ")));
-    } else {
-        v.component = C::Inconclusive;
-        v.runnerUp = top.component;
-        v.headline = QStringLiteral("Inconclusive: nothing explains %1 of the GPU window; the largest is %2 (%3).")
-                         .arg(pct(int64_t(kMinLimitingShare * window)), componentName(top.component), pct(top.ns));
-        return v;
+    conclude(ws, ops, v);
+    // Without steps to point at, the longest idle stretches the named component explains.
+    const C named = v.component == C::Inconclusive ? v.costs[0].component : v.component;
+    if (named == C::InputPipeline || named == C::HostLaunch || named == C::Synchronization) {
+        std::vector<std::pair<int64_t, int64_t>> gaps;
+        for (const auto &[s, e] : idle)
+            if (classifyGap(s, e, host, syncEnds) == named)
+                gaps.emplace_back(s, e);
+        std::partial_sort(gaps.begin(), gaps.begin() + std::min<ptrdiff_t>(ptrdiff_t(gaps.size()), kWhereCount), gaps.end(),
+                          [](auto &x, auto &y) { return x.second - x.first > y.second - y.first; });
+        gaps.resize(std::min(gaps.size(), size_t(kWhereCount)));
+        for (const auto &[s, e] : gaps)
+            v.where.push_back({ s, e, QStringLiteral("GPU idle %1 (%2)").arg(formatDuration(e - s), componentName(named)) });
     }
-    v.tunables = tunablesFor(v.component);
     return v;
+}
+
+int64_t Verdict::costOf(Component c) const
+{
+    for (const Cost &cost : costs)
+        if (cost.component == c)
+            return cost.ns;
+    return 0;
+}
+
+std::vector<Verdict> diagnoseSteps(Workspace &ws, const std::vector<GpuOp> &ops, const std::vector<StepBreakdown> &steps,
+                                   const HostAnalysis &host, Verdict &overall)
+{
+    std::vector<std::vector<GpuOp>> owned(steps.size());
+    for (const GpuOp &op : ops)
+        if (const int i = owningStep(steps, op); i >= 0)
+            owned[size_t(i)].push_back(op);
+    std::vector<Verdict> out;
+    out.reserve(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i)
+        out.push_back(diagnose(ws, owned[i], steps[i].gpu, host));
+    // The steps the overall component (else the top cost) weighed most in.
+    using C = Verdict::Component;
+    const C named = overall.component != C::Inconclusive ? overall.component
+        : !overall.costs.empty()                         ? overall.costs[0].component
+                                                         : C::Inconclusive;
+    if (steps.empty() || named == C::Inconclusive)
+        return out;
+    auto weight = [&](size_t i) {
+        // (A step's own verdict knows nothing of other ranks: the straggler shows as its exposed communication.)
+        return named == C::GpuCompute      ? out[i].breakdown.computeNs
+            : named == C::StragglerRank    ? out[i].costOf(C::ExposedCommunication)
+                                           : out[i].costOf(named);
+    };
+    std::vector<size_t> order(steps.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return weight(x) > weight(y); });
+    overall.where.clear();
+    for (size_t k = 0; k < order.size() && k < size_t(kWhereCount); ++k) {
+        const size_t i = order[k];
+        if (weight(i) <= 0 || steps[i].gpu.ops == 0)
+            break;
+        overall.where.push_back({ steps[i].gpu.startNs, steps[i].gpu.endNs,
+                                  QStringLiteral("%1: %2 %3 of %4").arg(steps[i].name, componentName(named),
+                                                                         formatDuration(weight(i)),
+                                                                         formatDuration(steps[i].gpu.totalNs())) });
+    }
+    return out;
+}
+
+void weighStraggler(Workspace &ws, const std::vector<GpuOp> &ops, const RankComparison &ranks, int64_t traceId, Verdict &v)
+{
+    if (ranks.straggler < 0 || v.breakdown.ops == 0)
+        return;
+    const RankSummary &straggler = ranks.ranks[size_t(ranks.straggler)];
+    const auto self = std::find_if(ranks.ranks.begin(), ranks.ranks.end(), [&](const RankSummary &r) { return r.traceId == traceId; });
+    if (self == ranks.ranks.end())
+        return;
+    if (self->traceId == straggler.traceId) {
+        v.evidence << QStringLiteral("this rank is the run's straggler: it computes %1 per step, the others %2 less on average; "
+                                     "they wait for it in collectives")
+                          .arg(formatDuration(int64_t(straggler.computeNs)), formatDuration(int64_t(ranks.othersWaitNs)));
+        return;
+    }
+    const double steps = double(std::max(1, self->steps));
+    const int64_t waited = std::clamp(int64_t((self->commNs - straggler.commNs) * steps), int64_t(0),
+                                      v.costOf(Verdict::Component::ExposedCommunication));
+    if (waited <= 0)
+        return;
+    for (Verdict::Cost &c : v.costs)
+        if (c.component == Verdict::Component::ExposedCommunication)
+            c.ns -= waited;
+    v.costs.push_back({ Verdict::Component::StragglerRank, waited });
+    v.evidence << QStringLiteral("rank %1 is the run's straggler: this rank spends %2 more per step in communication, "
+                                 "waiting for it (%3 in all)")
+                      .arg(straggler.rank)
+                      .arg(formatDuration(int64_t(self->commNs - straggler.commNs)), formatDuration(waited));
+    conclude(ws, ops, v);
 }
 
 } // namespace plumb

@@ -20,10 +20,12 @@ class Workspace;
 // exposed memcpy/memset are theirs; every stretch in which no GPU op runs (GPU idle) goes to what the
 // host was doing then: fetching a batch (input pipeline), blocked in a synchronising call
 // (synchronisation), or anything else (host/launch overhead: the CPU could not queue work fast enough).
-// For a multi-rank run the straggler's cost is added by the caller (see rankcomparison.h).
+// In a multi-rank run, the time a rank waits in collectives for the straggler (see rankcomparison.h)
+// is the straggler's, not its own exposed communication: weighStraggler() moves it.
 struct Verdict {
     enum class Component {
-        InputPipeline, HostLaunch, Synchronization, MemoryCopies, ExposedCommunication, GpuCompute, Inconclusive
+        InputPipeline, HostLaunch, Synchronization, MemoryCopies, ExposedCommunication, StragglerRank, GpuCompute,
+        Inconclusive
     };
     struct Cost {
         Component component;
@@ -35,7 +37,16 @@ struct Verdict {
     QStringList evidence;             // the numbers that decided
     QStringList tunables;             // what usually fixes it
     std::vector<Cost> costs;          // every non-compute component, largest first
+    // Where to look (trace time): the steps in which the named component (the top one when
+    // inconclusive) cost most, else, without steps, the longest GPU idle stretches it explains.
+    struct Where {
+        int64_t startNs = 0;
+        int64_t endNs = 0;
+        QString label;
+    };
+    std::vector<Where> where;
     TemporalBreakdown breakdown;
+    [[nodiscard]] int64_t costOf(Component c) const;
 };
 
 // A component must explain at least this share of the window to be named, and beat the next by
@@ -51,5 +62,20 @@ struct HostAnalysis;
 // The same over what was already read and computed (readGpuOps(), breakdownOf() of them, hostAnalysis()).
 [[nodiscard]] Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
                                const HostAnalysis &host);
+
+struct StepBreakdown;
+// One verdict per step (the ops each step owns, see owningStep()), and the overall verdict's `where`
+// set to the steps its component cost most in.
+[[nodiscard]] std::vector<Verdict> diagnoseSteps(Workspace &ws, const std::vector<GpuOp> &ops,
+                                                 const std::vector<StepBreakdown> &steps, const HostAnalysis &host,
+                                                 Verdict &overall);
+
+struct RankComparison;
+// For a trace of a multi-rank run: when another rank is the straggler, the time this rank waited for
+// it (its communication per step beyond the straggler's, times its steps, at most its exposed
+// communication) becomes the straggler's cost and the verdict is decided again; when this rank is the
+// straggler, the evidence says so. Nothing changes without a straggler.
+void weighStraggler(Workspace &ws, const std::vector<GpuOp> &ops, const RankComparison &ranks, int64_t traceId,
+                    Verdict &v);
 
 } // namespace plumb

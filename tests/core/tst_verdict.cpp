@@ -2,6 +2,7 @@
 // that must come out inconclusive. The generator is the Gen class below.
 
 #include "importhelpers.h"
+#include "doctorreport.h"
 #include "verdict.h"
 #include "workspace.h"
 
@@ -113,6 +114,79 @@ private slots:
             QTest::newRow("weak evidence") << g.json() << int(C::Inconclusive);
         }
     }
+    // Two ranks of one job, three steps each: rank 1 computes 130 µs a step, rank 0 only 50 µs and then
+    // waits in the all-reduce for rank 1. Rank 0 alone looks communication-bound; weighed with its run,
+    // the straggler is what limits it, and rank 1 (computing 93% of its window) is compute-bound and told
+    // that it is the straggler.
+    void straggler()
+    {
+        QTemporaryDir tmp;
+        const QString job = tmp.filePath(QStringLiteral("job"));
+        QVERIFY(QDir().mkpath(job));
+        for (int rank : { 0, 1 }) {
+            const int gemm = rank == 1 ? 130 : 50, allReduce = rank == 1 ? 10 : 90;
+            QStringList events;
+            for (int step = 0; step < 3; ++step) {
+                const int t0 = 140 * step; // back to back: step N+1's gemm starts as step N's all-reduce ends
+                events << QStringLiteral("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%1\",\"pid\":1,\"tid\":1,\"ts\":%2,\"dur\":140}").arg(step).arg(t0)
+                       << QStringLiteral("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}}").arg(t0 + 1).arg(2 * step + 1)
+                       << QStringLiteral("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}}").arg(t0 + 4).arg(2 * step + 2)
+                       << QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":%1,\"dur\":%2,\"args\":{\"correlation\":%3,\"stream\":7}}").arg(t0 + 10).arg(gemm).arg(2 * step + 1)
+                       << QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":%1,\"dur\":%2,\"args\":{\"correlation\":%3,\"stream\":8}}").arg(t0 + 10 + gemm).arg(allReduce).arg(2 * step + 2);
+            }
+            const QByteArray json = QStringLiteral("{\"distributedInfo\": {\"rank\": %1, \"world_size\": 2}, \"traceEvents\": [\n%2\n]}\n")
+                                        .arg(rank).arg(events.join(QStringLiteral(",\n"))).toUtf8();
+            QVERIFY(writeTestFile(QStringLiteral("%1/rank-%2.json").arg(job).arg(rank), json));
+        }
+        const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
+        const QString problems = importIntoWorkspace(wsPath, { job });
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const int64_t rank0 = ws.db().queryInt("SELECT id FROM trace WHERE rank = 0");
+        const int64_t rank1 = ws.db().queryInt("SELECT id FROM trace WHERE rank = 1");
+        using C = Verdict::Component;
+        QCOMPARE(diagnose(ws, rank0, GpuOpMode::EveryOp).component, C::ExposedCommunication); // alone
+        const DoctorReport r0 = doctorReport(ws, rank0, GpuOpMode::EveryOp);
+        QCOMPARE(r0.ranks.ranks.size(), size_t(2));
+        QVERIFY2(r0.verdict.component == C::StragglerRank, qPrintable(r0.verdict.headline + u'\n' + r0.verdict.evidence.join(u'\n')));
+        QCOMPARE(r0.verdict.costOf(C::StragglerRank), Q_INT64_C(3 * 80000)); // 80 µs a step, three steps
+        QCOMPARE(r0.verdict.costOf(C::ExposedCommunication), Q_INT64_C(3 * 10000));
+        QVERIFY(!r0.verdict.tunables.isEmpty());
+        QCOMPARE(r0.verdict.where.size(), size_t(3)); // every step waited
+        const DoctorReport r1 = doctorReport(ws, rank1, GpuOpMode::EveryOp);
+        QCOMPARE(r1.verdict.component, C::GpuCompute);
+        QVERIFY(r1.verdict.evidence.join(u'\n').contains(QStringLiteral("straggler")));
+    }
+
+    // Per-step verdicts: of two steps, one waits on the input pipeline and one computes; each step's
+    // verdict says so, and the overall verdict points at the step its component cost most in.
+    void perStep()
+    {
+        Gen g;
+        g.cpu("ProfilerStep#1", 0, 1000);
+        g.op("kernel", "gemm", 0, 5, 10, 50);
+        g.cpu("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 60, 800);
+        g.op("kernel", "gemm", 860, 5, 870, 130);
+        g.cpu("ProfilerStep#2", 1000, 1000);
+        for (int i = 0; i < 10; ++i)
+            g.op("kernel", "gemm", 1000 + i, 1, 1005 + 100 * i, 100);
+        QTemporaryDir tmp;
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
+        QVERIFY(!wsPath.isEmpty());
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const DoctorReport r = doctorReport(ws, 1, GpuOpMode::EveryOp);
+        QCOMPARE(r.steps.size(), size_t(2));
+        QCOMPARE(r.stepVerdicts.size(), size_t(2));
+        QCOMPARE(r.stepVerdicts[0].component, Verdict::Component::InputPipeline);
+        QCOMPARE(r.stepVerdicts[0].breakdown.ops, Q_INT64_C(2));
+        QCOMPARE(r.stepVerdicts[1].component, Verdict::Component::GpuCompute);
+        QCOMPARE(r.stepVerdicts[1].breakdown.ops, Q_INT64_C(10));
+        QCOMPARE(r.verdict.component, Verdict::Component::InputPipeline);
+        QCOMPARE(r.verdict.where.size(), size_t(1)); // step 1 only: step 2 had no input wait
+        QCOMPARE(r.verdict.where[0].startNs, r.steps[0].gpu.startNs);
+        QVERIFY(r.verdict.where[0].label.startsWith(QStringLiteral("ProfilerStep#1")));
+    }
+
     void knownAnswers()
     {
         QFETCH(QByteArray, json);
