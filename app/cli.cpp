@@ -498,6 +498,18 @@ int runDoctor(const Args &a)
                     copiesJson.append(cj);
                 }
                 o[QStringLiteral("memcpy")] = copiesJson;
+                QJsonArray collectivesJson;
+                for (const CollectiveStats &c : report.collectives)
+                    collectivesJson.append(QJsonObject { { QStringLiteral("collective"), c.collective },
+                                                         { QStringLiteral("process_group"), c.processGroup },
+                                                         { QStringLiteral("dtype"), c.dtype },
+                                                         { QStringLiteral("group_size"), double(c.groupSize) },
+                                                         { QStringLiteral("bytes"), double(c.bytes) },
+                                                         { QStringLiteral("count"), double(c.count) },
+                                                         { QStringLiteral("time_ns"), double(c.timeNs) },
+                                                         { QStringLiteral("algorithm_gb_per_s"), c.algorithmGBps() },
+                                                         { QStringLiteral("bus_gb_per_s"), c.busGBps() } });
+                o[QStringLiteral("collectives")] = collectivesJson;
                 QJsonObject vj;
                 vj[QStringLiteral("component")] = componentName(verdict.component);
                 vj[QStringLiteral("runner_up")] = componentName(verdict.runnerUp);
@@ -575,6 +587,20 @@ int runDoctor(const Args &a)
                         .arg(text::bytes(c.bytes), text::milliseconds(c.timeNs))
                         .arg(c.gigabytesPerSecond(), 0, 'f', 2)
                         .arg(c.pageable ? QStringLiteral("  <- pageable host memory: synchronous; pin it") : QString()));
+            if (!report.collectives.empty())
+                out(QStringLiteral("  collectives                                   calls  size        total ms   algbw GB/s  busbw GB/s\n"));
+            for (size_t ci = 0; ci < report.collectives.size() && ci < size_t(kTopKernels); ++ci) {
+                const CollectiveStats &c = report.collectives[ci];
+                const QString what = c.groupSize > 0 ? QStringLiteral("%1 x%2 %3").arg(c.collective).arg(c.groupSize).arg(c.dtype)
+                                                     : c.collective;
+                out(QStringLiteral("    %1 %2  %3 %4 %5 %6\n")
+                        .arg(what.left(40), -40)
+                        .arg(c.count, 6)
+                        .arg(c.bytes > 0 ? text::bytes(c.bytes) : QStringLiteral("?"), -10)
+                        .arg(text::milliseconds(c.timeNs), 10)
+                        .arg(c.bytes > 0 ? QString::number(c.algorithmGBps(), 'f', 2) : QStringLiteral("-"), 12)
+                        .arg(c.bytes > 0 ? QString::number(c.busGBps(), 'f', 2) : QStringLiteral("-"), 11));
+            }
             out(QStringLiteral("  idle between ops, per stream                     host wait  kernel wait      other  (ms)\n"));
             for (const StreamIdle &si : idle)
                 out(QStringLiteral("    stream %1 %2 %3 %4\n")

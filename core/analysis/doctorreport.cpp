@@ -16,6 +16,7 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     r.host = hostAnalysis(ws, traceId, ops);
     r.launch = launchStats(ops);
     r.copies = memcpyStats(ws, traceId);
+    r.collectives = collectiveStats(ws, traceId);
     r.verdict = diagnose(ws, ops, r.overall, r.host);
     if (ranks) {
         r.ranks = *ranks;

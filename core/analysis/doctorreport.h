@@ -1,5 +1,6 @@
 #pragma once
 
+#include "collectives.h"
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
 #include "kerneltable.h"
@@ -26,6 +27,7 @@ struct DoctorReport {
     HostAnalysis host;
     LaunchStats launch;
     std::vector<MemcpyKindStats> copies;
+    std::vector<CollectiveStats> collectives;
     Verdict verdict;                    // overall; in a multi-rank run with the straggler weighed in
     std::vector<Verdict> stepVerdicts;  // one per step
     RankComparison ranks;               // the trace's run, when it has several ranks

@@ -1,6 +1,7 @@
 // The GPU temporal breakdown: unions and exposure against a brute force over nanoseconds, and the
 // real TraceLens trace against TraceLens's own figures (the CSV beside it) in both modes.
 
+#include "collectives.h"
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
 #include "importhelpers.h"
@@ -204,6 +205,62 @@ private slots:
         QVERIFY(copies[0].pageable);
         QVERIFY(!copies[1].pageable);
         QCOMPARE(copies[1].gigabytesPerSecond(), 500.0);
+    }
+
+    // Collectives: sizes from the kernel's args, else from record_param_comms by External id; nccl-tests'
+    // bandwidths (1 MB all-reduce over 4 ranks in 100 µs: algorithm 10 GB/s, bus 15 GB/s).
+    void collectives()
+    {
+        QTemporaryDir tmp;
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("c.json"), QByteArray(
+            "{\"traceEvents\": [\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\",\"pid\":0,\"tid\":8,\"ts\":0,\"dur\":100,"
+            "\"args\":{\"stream\":8,\"correlation\":1,\"Collective name\":\"allreduce\",\"In msg nelems\":250000,\"Out msg nelems\":250000,"
+            "\"Group size\":4,\"dtype\":\"Float\",\"Process Group Name\":\"0\",\"Process Group Description\":\"default_pg\"}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\",\"pid\":0,\"tid\":8,\"ts\":200,\"dur\":100,"
+            "\"args\":{\"stream\":8,\"correlation\":2,\"Collective name\":\"allreduce\",\"In msg nelems\":250000,\"Out msg nelems\":250000,"
+            "\"Group size\":4,\"dtype\":\"Float\",\"Process Group Name\":\"0\",\"Process Group Description\":\"default_pg\"}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":1,\"tid\":1,\"ts\":390,\"dur\":5,"
+            "\"args\":{\"External id\":77,\"Collective name\":\"_allgather_base\",\"In msg nelems\":1000,\"Out msg nelems\":2000,"
+            "\"Group size\":2,\"dtype\":\"BFloat16\",\"Process Group Name\":\"1\"}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllGather_RING_LL_Sum_int8_t\",\"pid\":0,\"tid\":8,\"ts\":400,\"dur\":4,"
+            "\"args\":{\"stream\":8,\"correlation\":3,\"External id\":77}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_SendRecv\",\"pid\":0,\"tid\":8,\"ts\":500,\"dur\":1,\"args\":{\"stream\":8}}\n"
+            "]}\n"));
+        QVERIFY(!wsPath.isEmpty());
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const auto c = collectiveStats(ws, 1);
+        QCOMPARE(c.size(), size_t(3));
+        QCOMPARE(c[0].collective, QStringLiteral("allreduce"));
+        QCOMPARE(c[0].count, Q_INT64_C(2));
+        QCOMPARE(c[0].bytes, Q_INT64_C(1000000));
+        QCOMPARE(c[0].processGroup, QStringLiteral("0 (default_pg)"));
+        QCOMPARE(c[0].algorithmGBps(), 10.0);
+        QCOMPARE(c[0].busGBps(), 15.0);
+        QCOMPARE(c[1].collective, QStringLiteral("_allgather_base")); // from the CPU op
+        QCOMPARE(c[1].bytes, Q_INT64_C(4000));                       // the larger side, 2 bytes each
+        QCOMPARE(c[1].busGBps(), c[1].algorithmGBps() / 2);
+        QCOMPARE(c[2].collective, QStringLiteral("ncclKernel_SendRecv")); // no sizes: its name
+        QCOMPARE(c[2].bytes, Q_INT64_C(0));
+
+        // HTA's 2-rank DDP trace (SOURCES.md): 21 ncclKernel rows, all-reduces of the default group.
+        const QString real = QStringLiteral(PLUMB_SHARED_DATA "/traces/kineto/hta_nccl_data.json.gz");
+        if (!QFileInfo::exists(real))
+            QSKIP("../shared/data is absent (it sits beside the checkout)");
+        const QString wsReal = tmp.filePath(QStringLiteral("n.plumb"));
+        const QString problems = importIntoWorkspace(wsReal, { real });
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        Workspace wr(wsReal, Workspace::Role::Reader);
+        int64_t calls = 0;
+        bool found = false;
+        for (const CollectiveStats &s : collectiveStats(wr, 1)) {
+            calls += s.count;
+            QCOMPARE(s.groupSize, Q_INT64_C(2));
+            QCOMPARE(s.processGroup, QStringLiteral("0 (default_pg)"));
+            found = found || (s.collective == QLatin1String("allreduce") && s.bytes == 2049000 * 4);
+        }
+        QCOMPARE(calls, Q_INT64_C(21));
+        QVERIFY(found);
     }
 
     // Two ranks of one job: rank 1 computes 40 µs longer, so rank 0's all-reduce waits 40 µs longer.

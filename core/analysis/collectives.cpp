@@ -1,0 +1,125 @@
+#include "collectives.h"
+
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace plumb {
+
+int dtypeBytes(const QString &dtype)
+{
+    static const std::map<QString, int> sizes {
+        { QStringLiteral("Float"), 4 },   { QStringLiteral("Double"), 8 },  { QStringLiteral("Half"), 2 },
+        { QStringLiteral("BFloat16"), 2 }, { QStringLiteral("Int"), 4 },    { QStringLiteral("Long"), 8 },
+        { QStringLiteral("Short"), 2 },   { QStringLiteral("Char"), 1 },    { QStringLiteral("Byte"), 1 },
+        { QStringLiteral("Bool"), 1 },    { QStringLiteral("Float8_e4m3fn"), 1 }, { QStringLiteral("Float8_e5m2"), 1 },
+        { QStringLiteral("ComplexFloat"), 8 }, { QStringLiteral("ComplexDouble"), 16 },
+    };
+    const auto it = sizes.find(dtype);
+    return it == sizes.end() ? 0 : it->second;
+}
+
+double CollectiveStats::busFactor() const
+{
+    const double n = double(groupSize);
+    if (n < 1)
+        return 1.0;
+    const QString c = collective.toLower();
+    if (c.contains(QLatin1String("allreduce")) || c.contains(QLatin1String("all_reduce")))
+        return 2.0 * (n - 1.0) / n;
+    if (c.contains(QLatin1String("allgather")) || c.contains(QLatin1String("all_gather"))
+        || c.contains(QLatin1String("reducescatter")) || c.contains(QLatin1String("reduce_scatter"))
+        || c.contains(QLatin1String("alltoall")) || c.contains(QLatin1String("all_to_all")))
+        return (n - 1.0) / n;
+    return 1.0;
+}
+
+namespace {
+
+struct Params {
+    QString collective, processGroup, dtype;
+    int64_t groupSize = 0, bytes = 0;
+    bool known = false;
+};
+
+Params paramsOf(std::string_view json)
+{
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray(json.data(), qsizetype(json.size()))).object();
+    Params p;
+    p.collective = o.value(QLatin1String("Collective name")).toString();
+    if (p.collective.isEmpty())
+        return p;
+    p.known = true;
+    p.dtype = o.value(QLatin1String("dtype")).toString();
+    p.groupSize = o.value(QLatin1String("Group size")).toInteger();
+    const QString pg = o.value(QLatin1String("Process Group Name")).toString();
+    const QString desc = o.value(QLatin1String("Process Group Description")).toString();
+    p.processGroup = desc.isEmpty() ? pg : QStringLiteral("%1 (%2)").arg(pg, desc);
+    const int64_t elems = std::max(o.value(QLatin1String("In msg nelems")).toInteger(), o.value(QLatin1String("Out msg nelems")).toInteger());
+    p.bytes = elems * dtypeBytes(p.dtype);
+    return p;
+}
+
+} // namespace
+
+std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId)
+{
+    SqliteDb &db = ws.db();
+    // Collective parameters of the CPU ops, by External id, for kernels that carry none themselves.
+    std::unordered_map<int64_t, Params> byExternal;
+    {
+        SqliteStmt st(db, "SELECT s.ext_id, a.json FROM slice s JOIN track k ON k.id = s.track_id JOIN args a ON a.id = s.args_id "
+                          "WHERE k.trace_id = ? AND k.kind = 'thread' AND s.ext_id IS NOT NULL "
+                          "AND s.name_id IN (SELECT id FROM string WHERE str = 'record_param_comms')");
+        st.bind(1, traceId);
+        while (st.step())
+            if (Params p = paramsOf(st.columnView(1)); p.known)
+                byExternal.emplace(st.columnInt(0), p);
+    }
+    SqliteStmt st(db, "SELECT n.str, s.dur, s.args_id, a.json, s.ext_id FROM slice s JOIN track k ON k.id = s.track_id "
+                      "JOIN string n ON n.id = s.name_id LEFT JOIN args a ON a.id = s.args_id "
+                      "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
+                      "AND s.cat_id IN (SELECT id FROM string WHERE str = 'kernel') "
+                      "AND s.name_id IN (SELECT id FROM string WHERE str LIKE '%nccl%')");
+    st.bind(1, traceId);
+    using Key = std::tuple<QString, QString, QString, int64_t, int64_t>;
+    std::map<Key, CollectiveStats> groups;
+    std::unordered_map<int64_t, Params> byArgs; // args rows are shared: parse each once
+    while (st.step()) {
+        Params p;
+        if (!st.columnIsNull(2)) {
+            auto it = byArgs.find(st.columnInt(2));
+            if (it == byArgs.end())
+                it = byArgs.emplace(st.columnInt(2), paramsOf(st.columnView(3))).first;
+            p = it->second;
+        }
+        if (!p.known && !st.columnIsNull(4))
+            if (auto it = byExternal.find(st.columnInt(4)); it != byExternal.end())
+                p = it->second;
+        if (!p.known)
+            p.collective = st.columnText(0);
+        CollectiveStats &c = groups[Key { p.collective, p.processGroup, p.dtype, p.groupSize, p.bytes }];
+        c.collective = p.collective;
+        c.processGroup = p.processGroup;
+        c.dtype = p.dtype;
+        c.groupSize = p.groupSize;
+        c.bytes = p.bytes;
+        ++c.count;
+        c.timeNs += st.columnInt(1);
+        c.maxNs = std::max(c.maxNs, st.columnInt(1));
+    }
+    std::vector<CollectiveStats> out;
+    for (auto &[key, c] : groups)
+        out.push_back(c);
+    std::stable_sort(out.begin(), out.end(), [](const CollectiveStats &a, const CollectiveStats &b) { return a.timeNs > b.timeNs; });
+    return out;
+}
+
+} // namespace plumb
