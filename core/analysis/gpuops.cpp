@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 #include <unordered_set>
 
 namespace plumb {
@@ -49,6 +48,70 @@ int64_t htaCutoff(SqliteDb &db, int64_t traceId)
     return seen.size() >= 2 ? last : INT64_MAX;
 }
 
+struct Launch {
+    int64_t corr, ts, dur;
+};
+
+// Launches by correlation id. CUPTI's ids count up, so they usually fill a range densely: then a
+// table indexed by id (no hashing, one allocation); else a sorted vector searched by id.
+class LaunchIndex {
+public:
+    [[nodiscard]] size_t size() const { return m_count; }
+    [[nodiscard]] const Launch *find(int64_t corr) const
+    {
+        if (m_dense) {
+            if (corr < m_min || corr - m_min >= int64_t(m_table.size()))
+                return nullptr;
+            const Launch &l = m_table[size_t(corr - m_min)];
+            return l.ts == kNone ? nullptr : &l;
+        }
+        auto it = std::lower_bound(m_table.begin(), m_table.end(), corr, [](const Launch &l, int64_t c) { return l.corr < c; });
+        return it != m_table.end() && it->corr == corr ? &*it : nullptr;
+    }
+    void build(std::vector<Launch> calls)
+    {
+        m_count = calls.size();
+        if (calls.empty())
+            return;
+        const auto [lo, hi] = std::minmax_element(calls.begin(), calls.end(), [](const Launch &a, const Launch &b) { return a.corr < b.corr; });
+        m_min = lo->corr;
+        const uint64_t range = uint64_t(hi->corr - lo->corr) + 1;
+        m_dense = range <= 4 * uint64_t(calls.size()) + 1024;
+        if (m_dense) {
+            m_table.assign(size_t(range), Launch { 0, kNone, 0 });
+            for (const Launch &l : calls) {
+                Launch &slot = m_table[size_t(l.corr - m_min)];
+                if (slot.ts == kNone || l.ts < slot.ts)
+                    slot = l;
+            }
+            return;
+        }
+        std::sort(calls.begin(), calls.end(), [](const Launch &a, const Launch &b) { return a.corr != b.corr ? a.corr < b.corr : a.ts < b.ts; });
+        calls.erase(std::unique(calls.begin(), calls.end(), [](const Launch &a, const Launch &b) { return a.corr == b.corr; }), calls.end());
+        m_table = std::move(calls);
+    }
+
+private:
+    static constexpr int64_t kNone = INT64_MIN;
+    std::vector<Launch> m_table;
+    int64_t m_min = 0;
+    size_t m_count = 0;
+    bool m_dense = false;
+};
+
+LaunchIndex readLaunches(SqliteDb &db, int64_t traceId)
+{
+    std::vector<Launch> calls;
+    SqliteStmt st(db, "SELECT s.corr, s.ts, s.dur FROM slice s JOIN track k ON k.id = s.track_id "
+                      "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
+    st.bind(1, traceId);
+    while (st.step())
+        calls.push_back({ st.columnInt(0), st.columnInt(1), st.columnInt(2) });
+    LaunchIndex index;
+    index.build(std::move(calls));
+    return index;
+}
+
 } // namespace
 
 std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, int64_t fromNs, int64_t toNs)
@@ -63,25 +126,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
 
     // CPU-side launches of this trace by correlation id: the first call holding the id (the runtime
     // launch; a driver call under it has the same id and starts later).
-    // Sized from the trace's counts: a million-op trace would otherwise rehash and regrow repeatedly.
-    const auto expected = size_t(std::max<int64_t>(0, [&] {
-        SqliteStmt n(db, "SELECT gpu_op_count FROM trace WHERE id = ?");
-        n.bind(1, traceId);
-        return n.step() ? n.columnInt(0) : 0;
-    }()));
-    std::unordered_map<int64_t, std::pair<int64_t, int64_t>> launches; // corr -> (ts, dur)
-    launches.reserve(expected);
-    {
-        SqliteStmt st(db, "SELECT s.corr, s.ts, s.dur FROM slice s JOIN track k ON k.id = s.track_id "
-                          "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
-        st.bind(1, traceId);
-        while (st.step()) {
-            const std::pair<int64_t, int64_t> call { st.columnInt(1), st.columnInt(2) };
-            auto [it, inserted] = launches.emplace(st.columnInt(0), call);
-            if (!inserted && call.first < it->second.first)
-                it->second = call;
-        }
-    }
+    const LaunchIndex launches = readLaunches(db, traceId);
     // Names of communication (and, for HTA, memory) kernels, decided once per name.
     const std::unordered_set<int64_t> commNames =
         stringIds(db, hta ? "SELECT id FROM string WHERE str GLOB 'nccl*'" : "SELECT id FROM string WHERE str LIKE '%nccl%'");
@@ -90,7 +135,8 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             : std::unordered_set<int64_t> {};
 
     std::vector<GpuOp> ops;
-    ops.reserve(expected);
+    ops.reserve(launches.size()); // about one op per launch: regrowing a million-op vector costs more than the scan
+    std::vector<size_t> runs; // where each track's ops (in start order already: the slice key) begin
     SqliteStmt st(db, "SELECT s.ts, s.dur, s.name_id, s.cat_id, s.corr, s.track_id FROM slice s "
                       "JOIN track k ON k.id = s.track_id "
                       "WHERE k.trace_id = ?1 AND k.kind = 'gpu_stream' AND s.ts >= ?2 AND s.ts < ?3");
@@ -107,13 +153,11 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             op.kind = GpuOp::Kind::Memory;
         else
             op.kind = GpuOp::Kind::Compute;
-        if (!st.columnIsNull(4)) {
-            auto it = launches.find(st.columnInt(4));
-            if (it != launches.end()) {
-                op.launchNs = it->second.first;
-                op.launchDurNs = it->second.second;
+        if (!st.columnIsNull(4))
+            if (const Launch *l = launches.find(st.columnInt(4))) {
+                op.launchNs = l->ts;
+                op.launchDurNs = l->dur;
             }
-        }
         if (hta && op.launchNs >= 0)
             op.launchNs = htaStart(op.launchNs);
         if (linkedOnly && (op.launchNs < 0 || op.launchNs >= cutoff))
@@ -125,9 +169,28 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             op.startNs = htaStart(op.startNs);
         }
         op.streamTrackId = st.columnInt(5);
+        if (ops.empty() || ops.back().streamTrackId != op.streamTrackId)
+            runs.push_back(ops.size());
         ops.push_back(op);
     }
-    std::sort(ops.begin(), ops.end(), [](const GpuOp &a, const GpuOp &b) { return a.startNs < b.startNs; });
+    // Merge the tracks' runs (each sorted by start, as the slice key orders them) pairwise.
+    auto byStart = [](const GpuOp &a, const GpuOp &b) { return a.startNs < b.startNs; };
+    runs.push_back(ops.size());
+    while (runs.size() > 2) {
+        std::vector<size_t> next;
+        size_t i = 0;
+        for (; i + 2 < runs.size(); i += 2) {
+            std::inplace_merge(ops.begin() + ptrdiff_t(runs[i]), ops.begin() + ptrdiff_t(runs[i + 1]),
+                               ops.begin() + ptrdiff_t(runs[i + 2]), byStart);
+            next.push_back(runs[i]);
+        }
+        if (i + 1 < runs.size())
+            next.push_back(runs[i]); // an odd run left over
+        next.push_back(ops.size());
+        runs = std::move(next);
+    }
+    if (!std::is_sorted(ops.begin(), ops.end(), byStart)) // (only if a query plan ever stops reading in key order)
+        std::sort(ops.begin(), ops.end(), byStart);
     return ops;
 }
 

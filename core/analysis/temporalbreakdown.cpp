@@ -12,8 +12,9 @@ namespace {
 
 using Intervals = std::vector<std::pair<int64_t, int64_t>>;
 
-// Sorted, disjoint union of the intervals.
-Intervals unite(Intervals v)
+} // namespace
+
+Intervals uniteIntervals(Intervals v)
 {
     std::sort(v.begin(), v.end());
     Intervals out;
@@ -27,6 +28,10 @@ Intervals unite(Intervals v)
     }
     return out;
 }
+
+namespace {
+
+Intervals unite(Intervals v) { return uniteIntervals(std::move(v)); }
 
 int64_t length(const Intervals &u)
 {

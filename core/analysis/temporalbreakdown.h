@@ -51,6 +51,9 @@ struct TemporalBreakdown {
 // The stretches of [first op start, last op end) in which no op runs, in time order.
 [[nodiscard]] std::vector<std::pair<int64_t, int64_t>> gpuIdleIntervals(const std::vector<GpuOp> &ops);
 
+// The sorted, disjoint union of intervals [start, end) (empty ones dropped).
+[[nodiscard]] std::vector<std::pair<int64_t, int64_t>> uniteIntervals(std::vector<std::pair<int64_t, int64_t>> v);
+
 // The breakdown of a set of ops (any order; only times and kinds are used).
 [[nodiscard]] TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops);
 

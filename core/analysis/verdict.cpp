@@ -40,20 +40,13 @@ using Intervals = std::vector<std::pair<int64_t, int64_t>>;
 // A blocking call that returns this shortly before the GPU goes idle still caused it.
 constexpr int64_t kSyncSlackNs = 5'000;
 
-// Length of [a, b) covered by the sorted (possibly overlapping) ranges.
+// Length of [a, b) covered by the sorted, disjoint ranges.
 int64_t overlap(int64_t a, int64_t b, const Intervals &ranges)
 {
-    int64_t covered = 0, cursor = a;
-    for (const auto &[s, e] : ranges) {
-        if (s >= b)
-            break;
-        if (e <= cursor)
-            continue;
-        covered += std::min(e, b) - std::max(s, cursor);
-        cursor = std::min(e, b);
-        if (cursor >= b)
-            break;
-    }
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), a, [](int64_t t, const auto &r) { return t < r.second; });
+    int64_t covered = 0;
+    for (; it != ranges.end() && it->first < b; ++it)
+        covered += std::min(it->second, b) - std::max(it->first, a);
     return covered;
 }
 
@@ -105,15 +98,16 @@ bool syncStall(int64_t s, int64_t e, const std::vector<int64_t> &syncEnds)
     return it != syncEnds.end() && *it < e;
 }
 
-Verdict::Component classifyGap(int64_t s, int64_t e, const HostAnalysis &host, const std::vector<int64_t> &syncEnds)
+Verdict::Component classifyGap(int64_t s, int64_t e, const Intervals &input, const std::vector<int64_t> &syncEnds)
 {
-    if (2 * overlap(s, e, host.inputPipeline.ranges) > e - s)
+    if (2 * overlap(s, e, input) > e - s)
         return Verdict::Component::InputPipeline;
     return syncStall(s, e, syncEnds) ? Verdict::Component::Synchronization : Verdict::Component::HostLaunch;
 }
 
-// Decides from v.costs (any order) and v.breakdown: the component, runner-up, headline and tunables.
-void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v)
+// Decides from v.costs (any order) and v.breakdown: the component, runner-up, headline and tunables;
+// with nameKernels, a compute-bound verdict names the top kernels.
+void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nameKernels = true)
 {
     using C = Verdict::Component;
     const TemporalBreakdown &b = v.breakdown;
@@ -138,11 +132,15 @@ void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v)
     } else if (double(b.computeNs) >= kComputeBoundShare * window) {
         v.component = C::GpuCompute;
         v.runnerUp = top.component;
+        v.headline = QStringLiteral("Limited by GPU compute: the GPU computes %1 of its window.").arg(pct(b.computeNs));
+        if (!nameKernels) {
+            v.tunables = tunablesFor(v.component);
+            return;
+        }
         const auto kernels = kernelTable(ws, ops);
         QStringList names;
         for (size_t i = 0; i < kernels.size() && i < 3; ++i)
             names << QStringLiteral("%1 (%2%)").arg(kernels[i].name.left(60)).arg(100.0 * kernels[i].share, 0, 'f', 1);
-        v.headline = QStringLiteral("Limited by GPU compute: the GPU computes %1 of its window.").arg(pct(b.computeNs));
         const QString line = QStringLiteral("top kernels: %1").arg(names.join(QStringLiteral(", ")));
         if (!v.evidence.contains(line))
             v.evidence << line;
@@ -156,6 +154,10 @@ void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v)
     v.tunables = tunablesFor(v.component);
 }
 
+// diagnose() with the input pipeline's ranges already united; nameKernels as for conclude().
+Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
+                     const HostAnalysis &host, const Intervals &inputRanges, bool nameKernels);
+
 } // namespace
 
 Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
@@ -166,6 +168,14 @@ Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 
 Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
                  const HostAnalysis &host)
+{
+    return diagnoseWith(ws, ops, breakdown, host, uniteIntervals(host.inputPipeline.ranges), true);
+}
+
+namespace {
+
+Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
+                     const HostAnalysis &host, const Intervals &inputRanges, bool nameKernels)
 {
     Verdict v;
     v.breakdown = breakdown;
@@ -184,7 +194,7 @@ Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBre
     const std::vector<std::pair<int64_t, int64_t>> idle = gpuIdleIntervals(ops);
     int64_t input = 0, sync = 0, launch = 0;
     for (const auto &[s, e] : idle) {
-        const int64_t inInput = overlap(s, e, host.inputPipeline.ranges);
+        const int64_t inInput = overlap(s, e, inputRanges);
         input += inInput;
         (syncStall(s, e, syncEnds) ? sync : launch) += e - s - inInput;
     }
@@ -203,13 +213,13 @@ Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBre
                           .arg(host.shortOps)
                           .arg(host.launchedOps)
                           .arg(formatDuration(host.launchDelayP50Ns));
-    conclude(ws, ops, v);
+    conclude(ws, ops, v, nameKernels);
     // Without steps to point at, the longest idle stretches the named component explains.
     const C named = v.component == C::Inconclusive ? v.costs[0].component : v.component;
     if (named == C::InputPipeline || named == C::HostLaunch || named == C::Synchronization) {
         std::vector<std::pair<int64_t, int64_t>> gaps;
         for (const auto &[s, e] : idle)
-            if (classifyGap(s, e, host, syncEnds) == named)
+            if (classifyGap(s, e, inputRanges, syncEnds) == named)
                 gaps.emplace_back(s, e);
         std::partial_sort(gaps.begin(), gaps.begin() + std::min<ptrdiff_t>(ptrdiff_t(gaps.size()), kWhereCount), gaps.end(),
                           [](auto &x, auto &y) { return x.second - x.first > y.second - y.first; });
@@ -219,6 +229,8 @@ Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBre
     }
     return v;
 }
+
+} // namespace
 
 int64_t Verdict::costOf(Component c) const
 {
@@ -237,8 +249,9 @@ std::vector<Verdict> diagnoseSteps(Workspace &ws, const std::vector<GpuOp> &ops,
             owned[size_t(i)].push_back(op);
     std::vector<Verdict> out;
     out.reserve(steps.size());
+    const Intervals input = uniteIntervals(host.inputPipeline.ranges);
     for (size_t i = 0; i < steps.size(); ++i)
-        out.push_back(diagnose(ws, owned[i], steps[i].gpu, host));
+        out.push_back(diagnoseWith(ws, owned[i], steps[i].gpu, host, input, false));
     // The steps the overall component (else the top cost) weighed most in.
     using C = Verdict::Component;
     const C named = overall.component != C::Inconclusive ? overall.component
