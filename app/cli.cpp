@@ -463,6 +463,8 @@ int runDoctor(const Args &a)
                     ko[QStringLiteral("p90_ns")] = double(k.p90Ns);
                     ko[QStringLiteral("p99_ns")] = double(k.p99Ns);
                     ko[QStringLiteral("max_ns")] = double(k.maxNs);
+                    if (k.occupancy >= 0)
+                        ko[QStringLiteral("occupancy_pct")] = k.occupancy;
                     kernelsJson.append(ko);
                 }
                 o[QStringLiteral("top_kernels")] = kernelsJson;
@@ -608,17 +610,18 @@ int runDoctor(const Args &a)
                         .arg(text::milliseconds(si.hostWaitNs), 11)
                         .arg(text::milliseconds(si.kernelWaitNs), 12)
                         .arg(text::milliseconds(si.otherNs), 10));
-            out(QStringLiteral("  top GPU ops                                         count    total ms  share   p50 µs    max µs\n"));
+            out(QStringLiteral("  top GPU ops                                         count    total ms  share   p50 µs    max µs  occupancy\n"));
             for (size_t i = 0; i < kernels.size() && i < size_t(kTopKernels); ++i) {
                 const KernelStats &k = kernels[i];
                 const QString shortName = k.name.size() > 48 ? k.name.left(47) + QChar(0x2026) : k.name;
-                out(QStringLiteral("    %1 %2 %3 %4% %5 %6\n")
+                out(QStringLiteral("    %1 %2 %3 %4% %5 %6 %7\n")
                         .arg(shortName, -48)
                         .arg(k.count, 6)
                         .arg(text::milliseconds(k.totalNs), 11)
                         .arg(100.0 * k.share, 5, 'f', 1)
                         .arg(double(k.p50Ns) / 1000.0, 8, 'f', 1)
-                        .arg(double(k.maxNs) / 1000.0, 9, 'f', 1));
+                        .arg(double(k.maxNs) / 1000.0, 9, 'f', 1)
+                        .arg(k.occupancy >= 0 ? QStringLiteral("%1%").arg(k.occupancy, 0, 'f', 0) : QStringLiteral("-"), 10));
             }
         }
         QJsonArray runsJson;

@@ -137,7 +137,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     std::vector<GpuOp> ops;
     ops.reserve(launches.size()); // about one op per launch: regrowing a million-op vector costs more than the scan
     std::vector<size_t> runs; // where each track's ops (in start order already: the slice key) begin
-    SqliteStmt st(db, "SELECT s.ts, s.dur, s.name_id, s.cat_id, s.corr, s.track_id FROM slice s "
+    SqliteStmt st(db, "SELECT s.ts, s.dur, s.name_id, s.cat_id, s.corr, s.track_id, s.args_id FROM slice s "
                       "JOIN track k ON k.id = s.track_id "
                       "WHERE k.trace_id = ?1 AND k.kind = 'gpu_stream' AND s.ts >= ?2 AND s.ts < ?3");
     st.bind(1, traceId).bind(2, fromNs).bind(3, toNs);
@@ -169,6 +169,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             op.startNs = htaStart(op.startNs);
         }
         op.streamTrackId = st.columnInt(5);
+        op.argsId = st.columnIsNull(6) ? -1 : st.columnInt(6);
         if (ops.empty() || ops.back().streamTrackId != op.streamTrackId)
             runs.push_back(ops.size());
         ops.push_back(op);

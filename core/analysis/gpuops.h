@@ -18,6 +18,7 @@ struct GpuOp {
     int64_t streamTrackId = 0;
     int64_t launchNs = -1;  // start of the launching CPU-side call; -1 when none is linked
     int64_t launchDurNs = 0; // its duration
+    int64_t argsId = -1;    // the op's args row (args.id), -1 when it has none
     Kind kind = Kind::Compute;
 };
 

@@ -13,11 +13,30 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
 {
     std::unordered_map<int64_t, std::vector<int64_t>> durations;
     std::unordered_map<int64_t, GpuOp::Kind> kinds;
+    // Occupancy per args row (rows are shared by ops launched alike: each is parsed once), and per
+    // name the duration-weighted sum and the duration it covers.
+    std::unordered_map<int64_t, double> occupancyOfArgs;
+    std::unordered_map<int64_t, std::pair<double, double>> occupancy;
+    SqliteStmt args(ws.db(), "SELECT json_extract(json, '$.\"est. achieved occupancy %\"') FROM args WHERE id = ?");
     int64_t all = 0;
     for (const GpuOp &op : ops) {
-        durations[op.nameId].push_back(op.endNs - op.startNs);
+        const int64_t dur = op.endNs - op.startNs;
+        durations[op.nameId].push_back(dur);
         kinds[op.nameId] = op.kind;
-        all += op.endNs - op.startNs;
+        all += dur;
+        if (op.argsId < 0 || op.kind != GpuOp::Kind::Compute)
+            continue;
+        auto it = occupancyOfArgs.find(op.argsId);
+        if (it == occupancyOfArgs.end()) {
+            args.bind(1, op.argsId);
+            it = occupancyOfArgs.emplace(op.argsId, args.step() && !args.columnIsNull(0) ? args.columnDouble(0) : -1.0).first;
+            args.reset();
+        }
+        if (it->second >= 0) {
+            auto &[sum, covered] = occupancy[op.nameId];
+            sum += it->second * double(dur);
+            covered += double(dur);
+        }
     }
     std::vector<KernelStats> out;
     SqliteStmt name(ws.db(), "SELECT str FROM string WHERE id = ?");
@@ -39,6 +58,8 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
         k.p99Ns = rank(0.99);
         k.maxNs = d.back();
         k.share = all ? double(k.totalNs) / double(all) : 0.0;
+        if (auto o = occupancy.find(nameId); o != occupancy.end() && o->second.second > 0)
+            k.occupancy = o->second.first / o->second.second;
         k.durations = Histogram::forRange(k.minNs, k.maxNs, k.count);
         for (int64_t v : d)
             k.durations.add(v);

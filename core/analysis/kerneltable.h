@@ -26,6 +26,9 @@ struct KernelStats {
     int64_t p99Ns = 0;
     int64_t maxNs = 0;
     double share = 0;
+    // Estimated achieved occupancy in percent (the profiler's "est. achieved occupancy %"), the mean
+    // over the runs that report it weighted by their duration; -1 when none does.
+    double occupancy = -1;
     Histogram durations;
     [[nodiscard]] double meanNs() const { return count ? double(totalNs) / double(count) : 0.0; }
 };

@@ -406,23 +406,33 @@ private slots:
 
         // The kernel table against SQL: per name, count and total over the GPU streams.
         const auto table = kernelTable(ws, readGpuOps(ws, 1, GpuOpMode::EveryOp));
-        SqliteStmt st(ws.db(), "SELECT n.str, count(*), sum(s.dur) FROM slice s JOIN track k ON k.id = s.track_id "
-                               "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
+        SqliteStmt st(ws.db(), "SELECT n.str, count(*), sum(s.dur), "
+                               "sum(1.0 * s.dur * json_extract(a.json, '$.\"est. achieved occupancy %\"')) "
+                               "/ sum(CASE WHEN json_extract(a.json, '$.\"est. achieved occupancy %\"') IS NOT NULL THEN s.dur END) "
+                               "FROM slice s JOIN track k ON k.id = s.track_id "
+                               "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id LEFT JOIN args a ON a.id = s.args_id "
                                "WHERE k.kind = 'gpu_stream' AND c.str IN ('kernel', 'gpu_memcpy', 'gpu_memset') "
                                "GROUP BY s.name_id ORDER BY 3 DESC, 1");
         size_t i = 0;
         double shares = 0;
+        int occupancyKnown = 0;
         for (; st.step(); ++i) {
             QVERIFY(i < table.size());
             QCOMPARE(table[i].name, st.columnText(0));
             QCOMPARE(table[i].count, st.columnInt(1));
             QCOMPARE(table[i].totalNs, st.columnInt(2));
+            if (st.columnIsNull(3))
+                QCOMPARE(table[i].occupancy, -1.0);
+            else
+                QVERIFY2(std::abs(table[i].occupancy - st.columnDouble(3)) < 1e-9, qPrintable(QStringLiteral("%1 %2 %3").arg(table[i].name.left(50)).arg(table[i].occupancy).arg(st.columnDouble(3))));
+            occupancyKnown += table[i].occupancy >= 0;
             QVERIFY(table[i].minNs <= table[i].p50Ns && table[i].p50Ns <= table[i].p90Ns
                     && table[i].p90Ns <= table[i].p99Ns && table[i].p99Ns <= table[i].maxNs);
             shares += table[i].share;
         }
         QCOMPARE(i, table.size());
         QVERIFY(std::abs(shares - 1.0) < 1e-9);
+        QVERIFY(occupancyKnown > 0);
         // One stream: its gaps are exactly the window's idle time.
         const auto idle = idleBreakdown(ws, readGpuOps(ws, 1, GpuOpMode::EveryOp));
         QCOMPARE(idle.size(), size_t(1));
