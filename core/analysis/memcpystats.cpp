@@ -26,17 +26,16 @@ int64_t bytesOf(const QByteArray &argsJson)
 
 std::vector<MemcpyKindStats> memcpyStats(Workspace &ws, int64_t traceId)
 {
-    SqliteStmt st(ws.db(), "SELECT n.str, s.dur, s.args_id, a.json FROM slice s JOIN track k ON k.id = s.track_id "
-                           "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
+    // By name id first (no string lookup per row), named after grouping.
+    SqliteStmt st(ws.db(), "SELECT s.name_id, s.dur, s.args_id, a.json FROM slice s JOIN track k ON k.id = s.track_id "
                            "LEFT JOIN args a ON a.id = s.args_id "
-                           "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' AND c.str = 'gpu_memcpy'");
+                           "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
+                           "AND s.cat_id = (SELECT id FROM string WHERE str = 'gpu_memcpy')");
     st.bind(1, traceId);
-    std::map<QString, MemcpyKindStats> byKind;
+    std::unordered_map<int64_t, MemcpyKindStats> byName;
     std::unordered_map<int64_t, int64_t> bytesByArgs; // args rows are shared: parse each once
     while (st.step()) {
-        const QString kind = st.columnText(0);
-        MemcpyKindStats &k = byKind[kind];
-        k.kind = kind;
+        MemcpyKindStats &k = byName[st.columnInt(0)];
         ++k.count;
         k.timeNs += st.columnInt(1);
         if (!st.columnIsNull(2)) {
@@ -48,6 +47,19 @@ std::vector<MemcpyKindStats> memcpyStats(Workspace &ws, int64_t traceId)
             }
             k.bytes += it->second;
         }
+    }
+    // Kinds are names; two name ids never share a text, but merge by text all the same.
+    std::map<QString, MemcpyKindStats> byKind;
+    SqliteStmt name(ws.db(), "SELECT str FROM string WHERE id = ?");
+    for (const auto &[nameId, stats] : byName) {
+        name.bind(1, nameId);
+        const QString kind = name.step() ? name.columnText(0) : QString();
+        name.reset();
+        MemcpyKindStats &k = byKind[kind];
+        k.kind = kind;
+        k.count += stats.count;
+        k.timeNs += stats.timeNs;
+        k.bytes += stats.bytes;
         k.pageable = kind.contains(QLatin1String("Pageable"), Qt::CaseInsensitive);
     }
     std::vector<MemcpyKindStats> out;

@@ -16,7 +16,8 @@ using Intervals = std::vector<std::pair<int64_t, int64_t>>;
 
 Intervals uniteIntervals(Intervals v)
 {
-    std::sort(v.begin(), v.end());
+    if (!std::is_sorted(v.begin(), v.end())) // GPU ops arrive in start order: usually nothing to do
+        std::sort(v.begin(), v.end());
     Intervals out;
     for (const auto &[a, b] : v) {
         if (b <= a)
