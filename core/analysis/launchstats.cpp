@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <climits>
-#include <set>
+#include <deque>
+#include <optional>
+#include <unordered_map>
 
 namespace plumb {
 
@@ -18,53 +20,9 @@ int64_t exitNs(const GpuOp &op)
     return std::max(op.endNs, enterNs(op));
 }
 
-// Entry or exit times of one stream's ops, in order: straight from the ops when they are already
-// in order there (a CUDA stream runs its ops in launch order, and readGpuOps returns start order),
-// else from a sorted copy.
-class TimeSequence {
-public:
-    TimeSequence(const std::vector<GpuOp> &ops, int64_t track, int64_t (*time)(const GpuOp &), bool sorted,
-                 std::vector<int64_t> &buffer)
-        : m_ops(ops), m_track(track), m_time(time), m_sorted(sorted), m_buffer(buffer)
-    {
-        if (!m_sorted) {
-            m_buffer.clear();
-            for (const GpuOp &op : ops)
-                if (op.streamTrackId == track)
-                    m_buffer.push_back(time(op));
-            std::sort(m_buffer.begin(), m_buffer.end());
-        }
-        advance();
-    }
-    [[nodiscard]] int64_t peek() const { return m_next; }
-    void pop()
-    {
-        ++m_index;
-        advance();
-    }
-
-private:
-    void advance()
-    {
-        if (!m_sorted) {
-            m_next = m_index < m_buffer.size() ? m_buffer[m_index] : INT64_MAX;
-            return;
-        }
-        while (m_index < m_ops.size() && m_ops[m_index].streamTrackId != m_track)
-            ++m_index;
-        m_next = m_index < m_ops.size() ? m_time(m_ops[m_index]) : INT64_MAX;
-    }
-
-    const std::vector<GpuOp> &m_ops;
-    int64_t m_track;
-    int64_t (*m_time)(const GpuOp &);
-    bool m_sorted;
-    std::vector<int64_t> &m_buffer;
-    size_t m_index = 0;
-    int64_t m_next = INT64_MAX;
-};
-
-// Collects the queue's changes into a step series, exact or reduced to per-bucket maxima.
+// Collects the queue's changes into a step series, exact or reduced to per-bucket maxima. Changes
+// come in time order; of several at the same time only the last counts (an op can leave and
+// another enter at one instant).
 class SeriesBuilder {
 public:
     SeriesBuilder(StreamQueue &q, int maxPoints)
@@ -77,6 +35,27 @@ public:
     }
 
     void change(int64_t timeNs, int32_t queued)
+    {
+        if (timeNs != m_atNs && m_atNs != INT64_MIN)
+            commit(m_atNs, m_atValue);
+        m_atNs = timeNs;
+        m_atValue = queued;
+    }
+
+    void finish()
+    {
+        if (m_atNs != INT64_MIN)
+            commit(m_atNs, m_atValue);
+        if (m_q.reduced && m_bucket >= 0) {
+            push(bucketStart(m_bucket), m_bucketMax);
+            push(m_q.lastNs, 0);
+        }
+        const int64_t span = m_q.lastNs - m_q.firstNs;
+        m_q.meanQueued = span > 0 ? m_area / double(span) : 0.0;
+    }
+
+private:
+    void commit(int64_t timeNs, int32_t queued)
     {
         m_area += double(m_value) * double(timeNs - m_lastNs);
         m_lastNs = timeNs;
@@ -101,17 +80,6 @@ public:
         m_carried = queued;
     }
 
-    void finish()
-    {
-        if (m_q.reduced && m_bucket >= 0) {
-            push(bucketStart(m_bucket), m_bucketMax);
-            push(m_q.lastNs, 0);
-        }
-        const int64_t span = m_q.lastNs - m_q.firstNs;
-        m_q.meanQueued = span > 0 ? m_area / double(span) : 0.0;
-    }
-
-private:
     [[nodiscard]] int64_t bucketStart(int64_t bucket) const { return m_q.firstNs + bucket * m_bucketNs; }
     void push(int64_t timeNs, int32_t queued)
     {
@@ -135,50 +103,61 @@ private:
     int32_t m_value = 0;
     int64_t m_lastNs = 0;
     double m_area = 0; // queue x ns
+    int64_t m_atNs = INT64_MIN; // the latest change, not committed until time moves on
+    int32_t m_atValue = 0;
 };
 
-StreamQueue streamQueue(const std::vector<GpuOp> &ops, int64_t track, int maxPoints, std::vector<int64_t> &enterBuffer,
-                        std::vector<int64_t> &exitBuffer)
-{
+// One stream during the sweep. When its ops' entries and exits are both in order among the ops (a
+// CUDA stream runs its ops in launch order, and readGpuOps returns start order) it is swept in the
+// one pass over every op, its ops in the queue held as their exit times; else from sorted copies.
+struct StreamSweep {
     StreamQueue q;
-    q.streamTrackId = track;
-    q.firstNs = INT64_MAX;
-    q.lastNs = INT64_MIN;
-    bool entersSorted = true, exitsSorted = true;
-    int64_t lastEnter = INT64_MIN, lastExit = INT64_MIN;
-    for (const GpuOp &op : ops) {
-        if (op.streamTrackId != track)
-            continue;
-        ++q.ops;
-        const int64_t in = enterNs(op), out = exitNs(op);
-        entersSorted = entersSorted && in >= lastEnter;
-        exitsSorted = exitsSorted && out >= lastExit;
-        lastEnter = in;
-        lastExit = out;
-        q.firstNs = std::min(q.firstNs, in);
-        q.lastNs = std::max(q.lastNs, out);
-    }
-    TimeSequence enters(ops, track, enterNs, entersSorted, enterBuffer);
-    TimeSequence exits(ops, track, exitNs, exitsSorted, exitBuffer);
-    SeriesBuilder series(q, maxPoints);
+    bool entersSorted = true;
+    bool exitsSorted = true;
+    int64_t lastEnterNs = INT64_MIN;
+    int64_t lastExitNs = INT64_MIN;
+    std::deque<int64_t> exits; // of the ops in the queue, in order
     int32_t queued = 0;
-    for (;;) {
-        const int64_t t = std::min(enters.peek(), exits.peek());
-        if (t == INT64_MAX)
-            break;
-        // An op leaving at t and one entering at t: [enter, exit) is half-open.
-        while (exits.peek() == t) {
-            --queued;
-            exits.pop();
+    std::optional<SeriesBuilder> series;
+
+    [[nodiscard]] bool inOrder() const { return entersSorted && exitsSorted; }
+    // Takes out the ops that left by `timeNs`.
+    void advance(int64_t timeNs)
+    {
+        while (!exits.empty() && exits.front() <= timeNs) {
+            series->change(exits.front(), --queued);
+            exits.pop_front();
         }
-        while (enters.peek() == t) {
-            ++queued;
-            enters.pop();
-        }
-        series.change(t, queued);
     }
-    series.finish();
-    return q;
+    // Puts in an op entering at inNs (after those leaving by then) that leaves at outNs.
+    void enter(int64_t inNs, int64_t outNs)
+    {
+        advance(inNs);
+        series->change(inNs, ++queued);
+        exits.push_back(outNs);
+    }
+};
+
+// Sweeps a stream whose ops are out of order among the ops, from sorted copies of its times.
+void sweepSorted(const std::vector<GpuOp> &ops, StreamSweep &s, std::vector<int64_t> &enters, std::vector<int64_t> &exits)
+{
+    enters.clear();
+    exits.clear();
+    for (const GpuOp &op : ops)
+        if (op.streamTrackId == s.q.streamTrackId) {
+            enters.push_back(enterNs(op));
+            exits.push_back(exitNs(op));
+        }
+    std::sort(enters.begin(), enters.end());
+    std::sort(exits.begin(), exits.end());
+    size_t left = 0;
+    for (int64_t in : enters) {
+        while (left < exits.size() && exits[left] <= in)
+            s.series->change(exits[left++], --s.queued);
+        s.series->change(in, ++s.queued);
+    }
+    while (left < exits.size())
+        s.series->change(exits[left++], --s.queued);
 }
 
 } // namespace
@@ -186,13 +165,63 @@ StreamQueue streamQueue(const std::vector<GpuOp> &ops, int64_t track, int maxPoi
 LaunchStats launchStats(const std::vector<GpuOp> &ops, int maxPointsPerStream)
 {
     LaunchStats r;
+    // First pass: each stream's span and whether its ops are in order.
+    std::deque<StreamSweep> streams; // stable addresses: each SeriesBuilder refers to its StreamQueue
+    std::unordered_map<int64_t, StreamSweep *> byTrack;
+    int64_t lastTrack = INT64_MIN;
+    StreamSweep *last = nullptr;
+    auto sweepOf = [&](int64_t track) {
+        if (track != lastTrack) {
+            lastTrack = track;
+            last = byTrack[track];
+        }
+        return last;
+    };
+    for (const GpuOp &op : ops) {
+        StreamSweep *s = sweepOf(op.streamTrackId);
+        if (!s) {
+            s = byTrack[op.streamTrackId] = last = &streams.emplace_back();
+            s->q.streamTrackId = op.streamTrackId;
+            s->q.firstNs = INT64_MAX;
+            s->q.lastNs = INT64_MIN;
+        }
+        const int64_t in = enterNs(op), out = exitNs(op);
+        ++s->q.ops;
+        s->entersSorted = s->entersSorted && in >= s->lastEnterNs;
+        s->exitsSorted = s->exitsSorted && out >= s->lastExitNs;
+        s->lastEnterNs = in;
+        s->lastExitNs = out;
+        s->q.firstNs = std::min(s->q.firstNs, in);
+        s->q.lastNs = std::max(s->q.lastNs, out);
+    }
+    bool anyInOrder = false;
+    for (StreamSweep &s : streams) {
+        s.series.emplace(s.q, maxPointsPerStream);
+        anyInOrder = anyInOrder || s.inOrder();
+    }
+    // Second pass: every stream in order at once.
+    if (anyInOrder) {
+        lastTrack = INT64_MIN;
+        for (const GpuOp &op : ops)
+            if (StreamSweep *s = sweepOf(op.streamTrackId); s->inOrder())
+                s->enter(enterNs(op), exitNs(op));
+    }
+    std::vector<int64_t> enters, exits; // reused by the streams out of order
+    for (StreamSweep &s : streams) {
+        if (s.inOrder())
+            s.advance(INT64_MAX);
+        else
+            sweepSorted(ops, s, enters, exits);
+        s.series->finish();
+    }
+    for (StreamSweep &s : streams)
+        r.queues.push_back(std::move(s.q));
+    std::sort(r.queues.begin(), r.queues.end(),
+              [](const StreamQueue &a, const StreamQueue &b) { return a.streamTrackId < b.streamTrackId; });
+
     r.minDelayNs = INT64_MAX;
     r.maxDelayNs = INT64_MIN;
-    std::set<int64_t> streams;
-    int64_t lastTrack = INT64_MIN;
     for (const GpuOp &op : ops) {
-        if (op.streamTrackId != lastTrack)
-            streams.insert(lastTrack = op.streamTrackId);
         if (op.launchNs < 0)
             continue;
         ++r.launchedOps;
@@ -207,9 +236,6 @@ LaunchStats launchStats(const std::vector<GpuOp> &ops, int maxPointsPerStream)
             if (op.launchNs >= 0)
                 r.launchDelay.add(op.startNs - op.launchNs);
     }
-    std::vector<int64_t> enterBuffer, exitBuffer; // reused across streams
-    for (int64_t track : streams)
-        r.queues.push_back(streamQueue(ops, track, maxPointsPerStream, enterBuffer, exitBuffer));
     return r;
 }
 
