@@ -427,6 +427,12 @@ int runDoctor(const Args &a)
             const HostAnalysis &host = report.host;
             const std::vector<MemcpyKindStats> &copies = report.copies;
             const Verdict &verdict = report.verdict;
+            auto queueOf = [&](int64_t track) -> const StreamQueue * {
+                for (const StreamQueue &q : report.launch.queues)
+                    if (q.streamTrackId == track)
+                        return &q;
+                return nullptr;
+            };
             if (a.json) {
                 QJsonObject o = breakdownJson(b);
                 if (b.commNs > 0)
@@ -475,6 +481,10 @@ int runDoctor(const Args &a)
                     io[QStringLiteral("host_wait_ns")] = double(si.hostWaitNs);
                     io[QStringLiteral("kernel_wait_ns")] = double(si.kernelWaitNs);
                     io[QStringLiteral("other_ns")] = double(si.otherNs);
+                    if (const StreamQueue *q = queueOf(si.streamTrackId)) {
+                        io[QStringLiteral("queue_max")] = q->maxQueued;
+                        io[QStringLiteral("queue_mean")] = q->meanQueued;
+                    }
                     idleJson.append(io);
                 }
                 o[QStringLiteral("idle_by_stream")] = idleJson;
@@ -603,13 +613,17 @@ int runDoctor(const Args &a)
                         .arg(c.bytes > 0 ? QString::number(c.algorithmGBps(), 'f', 2) : QStringLiteral("-"), 12)
                         .arg(c.bytes > 0 ? QString::number(c.busGBps(), 'f', 2) : QStringLiteral("-"), 11));
             }
-            out(QStringLiteral("  idle between ops, per stream                     host wait  kernel wait      other  (ms)\n"));
-            for (const StreamIdle &si : idle)
-                out(QStringLiteral("    stream %1 %2 %3 %4\n")
+            out(QStringLiteral("  idle between ops, per stream                     host wait  kernel wait      other  (ms)   queued max  mean\n"));
+            for (const StreamIdle &si : idle) {
+                const StreamQueue *q = queueOf(si.streamTrackId);
+                out(QStringLiteral("    stream %1 %2 %3 %4 %5 %6\n")
                         .arg(si.stream, -38)
                         .arg(text::milliseconds(si.hostWaitNs), 11)
                         .arg(text::milliseconds(si.kernelWaitNs), 12)
-                        .arg(text::milliseconds(si.otherNs), 10));
+                        .arg(text::milliseconds(si.otherNs), 10)
+                        .arg(q ? QString::number(q->maxQueued) : QStringLiteral("-"), 17)
+                        .arg(q ? QString::number(q->meanQueued, 'f', 1) : QStringLiteral("-"), 5));
+            }
             out(QStringLiteral("  top GPU ops                                         count    total ms  share   p50 µs    max µs  occupancy\n"));
             for (size_t i = 0; i < kernels.size() && i < size_t(kTopKernels); ++i) {
                 const KernelStats &k = kernels[i];
