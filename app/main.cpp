@@ -1,5 +1,6 @@
 #include "builtinimporters.h"
 #include "cli.h"
+#include "diffpanel.h"
 #include "importerregistry.h"
 #include "mainwindow.h"
 #include "workspace.h"
@@ -83,7 +84,10 @@ int main(int argc, char **argv)
         QStringLiteral("Open the timeline of the selected trace (the last imported one) once it is shown."));
     const QCommandLineOption doctorOption(
         QStringLiteral("doctor"), QStringLiteral("Open the Doctor tab for the selected trace once it is shown."));
-    parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption });
+    const QCommandLineOption diffOption(
+        QStringLiteral("diff"), QStringLiteral("Open the Diff tab comparing the first two traces imported (else the first "
+                                               "two in the workspace) once they are shown."));
+    parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption, diffOption });
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
                                  QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -125,12 +129,22 @@ int main(int argc, char **argv)
     if (!toImport.isEmpty())
         window.importPaths(toImport);
 
-    const bool timeline = parser.isSet(timelineOption), doctor = parser.isSet(doctorOption);
-    auto shown = [&window, timeline, doctor] {
+    const bool timeline = parser.isSet(timelineOption), doctor = parser.isSet(doctorOption),
+               diff = parser.isSet(diffOption);
+    auto shown = [&window, timeline, doctor, diff] {
         if (timeline && window.currentTraceId() >= 0)
             window.openTimeline(window.currentTraceId());
         if (doctor && window.currentTraceId() >= 0)
             window.openDoctor(window.currentTraceId());
+        if (diff) {
+            QList<int64_t> ids = window.lastImportedTraceIds();
+            if (ids.size() < 2)
+                ids = window.traceIds();
+            if (ids.size() >= 2)
+                window.openDiff(ids[0], ids[1]);
+            else
+                std::fprintf(stderr, "plumb: --diff needs two traces; import them with it (plumb --diff A B)\n");
+        }
     };
     if (toImport.isEmpty())
         QObject::connect(&window, &plumb::MainWindow::workspaceLoaded, &window, shown, Qt::SingleShotConnection);
@@ -141,13 +155,20 @@ int main(int argc, char **argv)
         const QString file = parser.value(screenshotOption);
         // The timeline reads its tracks and first window on worker threads: give it time to draw.
         const int settleMs = timeline || doctor ? kTimelineSettleMs : kScreenshotSettleMs;
-        auto grabAndQuit = [&window, file, settleMs] {
-            QTimer::singleShot(settleMs, &window, [&window, file] {
-                const bool saved = window.grab().save(file);
-                if (!saved)
-                    std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
-                QCoreApplication::exit(saved ? 0 : 1);
-            });
+        auto grab = [&window, file] {
+            const bool saved = window.grab().save(file);
+            if (!saved)
+                std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
+            QCoreApplication::exit(saved ? 0 : 1);
+        };
+        auto grabAndQuit = [&window, grab, settleMs, diff] {
+            // The diff reads two traces on a worker: grab once it has shown them.
+            if (diff && window.diffPanel()->baselineId() >= 0)
+                QObject::connect(
+                    window.diffPanel(), &plumb::DiffPanel::loaded, &window,
+                    [&window, grab] { QTimer::singleShot(kScreenshotSettleMs, &window, grab); }, Qt::SingleShotConnection);
+            else
+                QTimer::singleShot(settleMs, &window, grab);
         };
         if (toImport.isEmpty())
             QObject::connect(&window, &plumb::MainWindow::workspaceLoaded, &window, grabAndQuit,

@@ -2,6 +2,7 @@
 
 #include "diagnosticsmodel.h"
 #include "diagnosticspanel.h"
+#include "diffpanel.h"
 #include "doctorpanel.h"
 #include "importcontroller.h"
 #include "importerregistry.h"
@@ -26,6 +27,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -135,6 +137,9 @@ void MainWindow::createCentralArea()
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
     m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection); // two traces to compare
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, &MainWindow::showTraceMenu);
     m_tree->header()->setStretchLastSection(true);
     m_tree->header()->setSectionsMovable(false);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -165,6 +170,8 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_timeline, tr("&Timeline"));
     m_doctor = new DoctorPanel;
     m_tabs->addTab(m_doctor, tr("&Doctor"));
+    m_diff = new DiffPanel;
+    m_tabs->addTab(m_diff, tr("D&iff"));
     connect(m_tree, &QTreeView::doubleClicked, this, &MainWindow::openTimelineAt);
 
     m_details = new TraceDetailsWidget;
@@ -260,15 +267,31 @@ void MainWindow::createActions()
     m_timelineAction = view->addAction(tr("&Timeline"), this, [this] { openTimelineAt(m_tree->currentIndex()); });
     m_timelineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     m_timelineAction->setStatusTip(tr("Show the timeline of the trace or run selected in the browser"));
-    QAction *doctor = view->addAction(tr("&Doctor"), this, [this] { openDoctorAt(m_tree->currentIndex()); });
-    doctor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-    doctor->setStatusTip(tr("Show where the GPU time of the trace selected in the browser goes"));
+    m_doctorAction = view->addAction(tr("&Doctor"), this, [this] { openDoctorAt(m_tree->currentIndex()); });
+    m_doctorAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_doctorAction->setStatusTip(tr("Show where the GPU time of the trace selected in the browser goes"));
+    m_compareAction = view->addAction(tr("&Compare Traces"), this, &MainWindow::compareSelectedTraces);
+    m_compareAction->setObjectName(QStringLiteral("compareTracesAction"));
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    m_compareAction->setStatusTip(tr("Show what changed between the two traces selected in the browser (the one "
+                                     "picked last is compared with the other)"));
     view->addSeparator();
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_importLogDock->toggleViewAction());
     view->addSeparator();
     m_refreshAction = view->addAction(tr("&Refresh"), this, &MainWindow::refresh);
     m_refreshAction->setShortcut(QKeySequence::Refresh);
+
+    // The browser's context menu, on a trace or run.
+    m_traceMenu = new QMenu(this);
+    m_traceMenu->setObjectName(QStringLiteral("traceContextMenu"));
+    m_traceMenu->addAction(m_timelineAction);
+    m_traceMenu->addAction(m_doctorAction);
+    m_traceMenu->addSeparator();
+    m_traceMenu->addAction(m_compareAction);
+    m_compareWithMenu = m_traceMenu->addMenu(tr("Compare &With"));
+    m_compareWithMenu->setObjectName(QStringLiteral("compareWithMenu"));
+    connect(m_compareWithMenu, &QMenu::aboutToShow, this, &MainWindow::fillCompareWithMenu);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Plumb"), this, &MainWindow::showAbout);
@@ -345,6 +368,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
         m_diagnosticsPanel->showSource(-1);
         m_timeline->close();
         m_doctor->close();
+        m_diff->close();
     }
 
     m_workspaceModel->setRuns(s.runs);
@@ -452,6 +476,140 @@ void MainWindow::openDoctor(int64_t traceId)
         return;
     m_doctor->open(m_workspacePath, t->id, t->name);
     m_tabs->setCurrentWidget(m_doctor);
+}
+
+QList<int64_t> MainWindow::selectedTraceIds() const
+{
+    auto traceOf = [this](const QModelIndex &proxyIndex) -> int64_t {
+        const QModelIndex index = m_workspaceProxy->mapToSource(proxyIndex).siblingAtColumn(0);
+        if (const TraceInfo *t = m_workspaceModel->traceAt(index))
+            return t->id;
+        if (const RunInfo *r = m_workspaceModel->runAt(index); r && r->traces.size() == 1)
+            return r->traces.first().id;
+        return -1;
+    };
+    QModelIndexList rows = m_tree->selectionModel()->selectedRows();
+    // Tree order: runs by row, each run's traces by row beneath it.
+    auto position = [](const QModelIndex &i) {
+        return i.parent().isValid() ? std::pair(i.parent().row(), i.row() + 1) : std::pair(i.row(), 0);
+    };
+    std::sort(rows.begin(), rows.end(),
+              [&](const QModelIndex &x, const QModelIndex &y) { return position(x) < position(y); });
+    QList<int64_t> ids;
+    for (const QModelIndex &row : rows)
+        if (const int64_t id = traceOf(row); id >= 0 && !ids.contains(id))
+            ids << id;
+    const int64_t current = traceOf(m_tree->currentIndex());
+    if (ids.removeOne(current))
+        ids << current;
+    return ids;
+}
+
+QList<int64_t> MainWindow::traceIds() const
+{
+    QList<int64_t> ids;
+    for (int row = 0; row < m_workspaceProxy->rowCount(); ++row) {
+        const QModelIndex run = m_workspaceProxy->index(row, 0);
+        for (int t = 0; t < m_workspaceProxy->rowCount(run); ++t)
+            if (const TraceInfo *info = m_workspaceModel->traceAt(m_workspaceProxy->mapToSource(m_workspaceProxy->index(t, 0, run))))
+                ids << info->id;
+    }
+    return ids;
+}
+
+QList<int64_t> MainWindow::lastImportedTraceIds() const
+{
+    QList<int64_t> ids;
+    for (const FileImportResult &r : m_lastResults) {
+        if (r.status != FileImportResult::Status::Imported && r.status != FileImportResult::Status::AlreadyImported)
+            continue;
+        if (const TraceInfo *t = m_workspaceModel->traceAt(m_workspaceModel->indexForSource(r.sourceId)); t && !ids.contains(t->id))
+            ids << t->id;
+    }
+    return ids;
+}
+
+QString MainWindow::traceLabel(int64_t traceId) const
+{
+    const QModelIndex index = m_workspaceModel->indexForTrace(traceId);
+    const TraceInfo *t = m_workspaceModel->traceAt(index);
+    if (!t)
+        return {};
+    const RunInfo *r = m_workspaceModel->runAt(index);
+    return r && r->name != t->name ? tr("%1 (run %2)").arg(t->name, r->name) : t->name;
+}
+
+void MainWindow::openDiff(int64_t baselineId, int64_t comparedId)
+{
+    const TraceInfo *a = m_workspaceModel->traceAt(m_workspaceModel->indexForTrace(baselineId));
+    const TraceInfo *b = m_workspaceModel->traceAt(m_workspaceModel->indexForTrace(comparedId));
+    if (m_workspacePath.isEmpty() || !a || !b || a == b)
+        return;
+    m_diff->open(m_workspacePath, a->id, a->name, b->id, b->name);
+    m_tabs->setCurrentWidget(m_diff);
+}
+
+void MainWindow::compareSelectedTraces()
+{
+    QList<int64_t> ids = selectedTraceIds();
+    if (ids.size() == 2) {
+        openDiff(ids[0], ids[1]);
+        return;
+    }
+    if (ids.size() > 2) {
+        statusBar()->showMessage(tr("Select two traces to compare; %1 are selected").arg(ids.size()), kStatusMessageMs);
+        return;
+    }
+    const QList<int64_t> all = traceIds();
+    if (all.size() < 2) {
+        statusBar()->showMessage(tr("Import a second trace to compare with"), kStatusMessageMs);
+        return;
+    }
+    if (ids.isEmpty()) {
+        statusBar()->showMessage(tr("Select two traces in the Workspace tab to compare them"), kStatusMessageMs);
+        return;
+    }
+    // One trace selected: ask which one to compare with it.
+    QStringList labels;
+    QList<int64_t> others;
+    for (int64_t id : all) {
+        if (id != ids.front()) {
+            others << id;
+            labels << traceLabel(id);
+        }
+    }
+    bool ok = false;
+    const QString picked = QInputDialog::getItem(this, tr("Compare Traces"),
+                                                 tr("Compare %1 (A, the baseline) with:").arg(traceLabel(ids.front())),
+                                                 labels, 0, false, &ok);
+    if (ok && labels.contains(picked))
+        openDiff(ids.front(), others[labels.indexOf(picked)]);
+}
+
+void MainWindow::showTraceMenu(const QPoint &pos)
+{
+    const QModelIndex index = m_tree->indexAt(pos);
+    if (!index.isValid())
+        return;
+    const bool onTrace = m_workspaceModel->traceAt(m_workspaceProxy->mapToSource(index).siblingAtColumn(0)) != nullptr;
+    m_compareWithMenu->setEnabled(onTrace && traceIds().size() >= 2);
+    m_traceMenu->popup(m_tree->viewport()->mapToGlobal(pos));
+}
+
+void MainWindow::fillCompareWithMenu()
+{
+    m_compareWithMenu->clear();
+    const int64_t baseline = currentTraceId();
+    for (int64_t id : traceIds()) {
+        if (id == baseline)
+            continue;
+        QString label = traceLabel(id);
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        QAction *a = m_compareWithMenu->addAction(label, this, [this, baseline, id] { openDiff(baseline, id); });
+        a->setData(qlonglong(id));
+    }
+    if (m_compareWithMenu->isEmpty())
+        m_compareWithMenu->addAction(tr("No other trace"))->setEnabled(false);
 }
 
 void MainWindow::openTimeline(int64_t traceId, int64_t runId)

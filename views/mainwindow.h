@@ -26,15 +26,17 @@ class ImportProgressWidget;
 class ImportResultsPanel;
 class ImporterRegistry;
 class SourcesModel;
+class DiffPanel;
 class DoctorPanel;
 class TimelinePanel;
 class TraceDetailsWidget;
 class WorkspaceModel;
 
 // The application shell: one workspace file at a time, shown as
-//   central  : tabs "Workspace" (runs > traces tree), "Sources" (imported files) and "Timeline"
-//              (the trace or run double-clicked in the tree, or View > Timeline), with the selected
-//              trace's numbers beside them;
+//   central  : tabs "Workspace" (runs > traces tree), "Sources" (imported files), "Timeline"
+//              (the trace or run double-clicked in the tree, or View > Timeline), "Doctor" and
+//              "Diff" (two traces selected in the tree, View > Compare Traces, or a trace's context
+//              menu > Compare With), with the selected trace's numbers beside them;
 //   bottom   : docks "Diagnostics" (problems per source) and "Import Log" (per-file import results);
 //   status   : import progress with Cancel, the workspace file's name and size, the last import.
 //
@@ -63,6 +65,14 @@ public:
     // The Timeline tab.
     [[nodiscard]] TimelinePanel *timelinePanel() const { return m_timeline; }
     [[nodiscard]] DoctorPanel *doctorPanel() const { return m_doctor; }
+    [[nodiscard]] DiffPanel *diffPanel() const { return m_diff; }
+    // Traces selected in the browser (a run of one trace counts as its trace), in tree order except
+    // that the current one comes last: pick the baseline first, then the trace to compare with it.
+    [[nodiscard]] QList<int64_t> selectedTraceIds() const;
+    // Every trace in the browser, in tree order.
+    [[nodiscard]] QList<int64_t> traceIds() const;
+    // The traces read from the files of the last import (new or already present), in the order given.
+    [[nodiscard]] QList<int64_t> lastImportedTraceIds() const;
 
     static constexpr int kMaxRecentWorkspaces = 8;
 
@@ -79,6 +89,10 @@ public Q_SLOTS:
     void openTimeline(int64_t traceId, int64_t runId = -1);
     // The Doctor tab for a trace.
     void openDoctor(int64_t traceId);
+    // The Diff tab: what changed from the baseline trace to the compared one.
+    void openDiff(int64_t baselineId, int64_t comparedId);
+    // View > Compare Traces: the two selected traces; with one, asks which trace to compare it with.
+    void compareSelectedTraces();
 
 Q_SIGNALS:
     void workspaceLoaded(const QString &path);
@@ -113,6 +127,9 @@ private:
     void onSourceSelectionChanged();
     void openTimelineAt(const QModelIndex &proxyIndex);
     void openDoctorAt(const QModelIndex &proxyIndex);
+    void showTraceMenu(const QPoint &pos);
+    void fillCompareWithMenu();
+    [[nodiscard]] QString traceLabel(int64_t traceId) const;
     void showError(const QString &title, const QString &text);
 
     void addRecentWorkspace(const QString &path);
@@ -149,7 +166,12 @@ private:
     TraceDetailsWidget *m_details = nullptr;
     TimelinePanel *m_timeline = nullptr;
     DoctorPanel *m_doctor = nullptr;
+    DiffPanel *m_diff = nullptr;
     QAction *m_timelineAction = nullptr;
+    QAction *m_doctorAction = nullptr;
+    QAction *m_compareAction = nullptr;
+    QMenu *m_traceMenu = nullptr;       // the browser's context menu
+    QMenu *m_compareWithMenu = nullptr; // its "Compare With" submenu: the other traces
     DiagnosticsPanel *m_diagnosticsPanel = nullptr;
     ImportResultsPanel *m_importLog = nullptr;
     QDockWidget *m_diagnosticsDock = nullptr;

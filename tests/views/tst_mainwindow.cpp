@@ -1,8 +1,10 @@
 // The main window end to end, offscreen: imports through importPaths() and through a simulated drop
 // land in the workspace and in the browser's model; a cancelled import leaves the workspace as it
-// was; a workspace that cannot be opened is reported and the window stays usable.
+// was; a workspace that cannot be opened is reported and the window stays usable; two traces
+// selected in the browser open in the Diff tab.
 #include "builtinimporters.h"
 #include "diagnosticsmodel.h"
+#include "diffpanel.h"
 #include "importcontroller.h"
 #include "importprogresswidget.h"
 #include "importerregistry.h"
@@ -13,14 +15,18 @@
 #include "workspacereader.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QDir>
 #include <QDropEvent>
 #include <QFile>
+#include <QMenu>
 #include <QMimeData>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 #include <memory>
 
@@ -296,6 +302,65 @@ private Q_SLOTS:
         QCOMPARE(window->workspacePath(), third);
         QCOMPARE(window->workspaceModel()->rowCount(), 0);
         QCOMPARE(window->currentTraceId(), -1);
+    }
+
+    // View > Compare Traces on two selected traces, and a trace's Compare With menu, open the Diff tab.
+    void compareTracesOpensDiff()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("compare.plumb"));
+        const QString small = m_dir.filePath(QStringLiteral("small.pt.trace.json"));
+        writeLargeTrace(small, 200);
+        auto window = openWindow(ws);
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ samplePath(), small });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        const QList<int64_t> ids = window->lastImportedTraceIds();
+        QCOMPARE(ids.size(), 2);
+        QCOMPARE(window->traceIds().size(), 2);
+
+        QTreeView *tree = nullptr;
+        for (QTreeView *t : window->findChildren<QTreeView *>())
+            if (t->accessibleName() == QLatin1String("Workspace browser"))
+                tree = t;
+        QVERIFY(tree);
+        auto *proxy = qobject_cast<QSortFilterProxyModel *>(tree->model());
+        QVERIFY(proxy);
+        auto rowOf = [&](int64_t id) { return proxy->mapFromSource(window->workspaceModel()->indexForTrace(id)); };
+        // The baseline first, then the trace to compare with it (the current one).
+        tree->selectionModel()->setCurrentIndex(rowOf(ids[0]), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        tree->selectionModel()->setCurrentIndex(rowOf(ids[1]), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QCOMPARE(window->selectedTraceIds(), (QList<int64_t> { ids[0], ids[1] }));
+
+        auto *compare = window->findChild<QAction *>(QStringLiteral("compareTracesAction"));
+        QVERIFY(compare);
+        QCOMPARE(compare->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+        QSignalSpy loaded(window->diffPanel(), &DiffPanel::loaded);
+        compare->trigger();
+        QVERIFY(window->diffPanel()->isVisible()); // its tab is the current one
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, kImportTimeoutMs);
+        QCOMPARE(window->diffPanel()->baselineId(), ids[0]);
+        QCOMPARE(window->diffPanel()->comparedId(), ids[1]);
+        QVERIFY(window->diffPanel()->result().error.isEmpty());
+        QVERIFY(!window->diffPanel()->result().diff.ops.empty());
+
+        // Right-click > Compare With > the other trace: the clicked trace is the baseline.
+        tree->selectionModel()->setCurrentIndex(rowOf(ids[1]), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        auto *with = window->findChild<QMenu *>(QStringLiteral("compareWithMenu"));
+        QVERIFY(with);
+        Q_EMIT with->aboutToShow();
+        QCOMPARE(with->actions().size(), 1);
+        QCOMPARE(with->actions().front()->data().toLongLong(), qlonglong(ids[0]));
+        with->actions().front()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 2, kImportTimeoutMs);
+        QCOMPARE(window->diffPanel()->baselineId(), ids[1]);
+        QCOMPARE(window->diffPanel()->comparedId(), ids[0]);
+
+        // Another workspace: the Diff tab forgets the traces.
+        const QString other = m_dir.filePath(QStringLiteral("compare-other.plumb"));
+        QSignalSpy workspaceLoaded(window.get(), &MainWindow::workspaceLoaded);
+        window->createWorkspace(other);
+        QVERIFY(workspaceLoaded.wait(10'000));
+        QCOMPARE(window->diffPanel()->baselineId(), Q_INT64_C(-1));
     }
 
 private:

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "tracediff.h"
+#include "verdict.h"
+
+#include <QThreadPool>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace plumb {
+
+class DiffCategoryChart;
+class DiffCategoryModel;
+class DiffOpFilter;
+class DiffOpModel;
+
+// The Diff tab: what changed from a baseline trace (A) to another (B), from diffTraces() and each
+// side's doctor verdict. At the top a sentence with the GPU window on each side (per step when both
+// have steps), its change and the category most of it went to, and how the verdict changed; then
+// the change split into categories (bars and a table), and the GPU ops added, removed, slower and
+// faster (sortable; a box picks which changes show). A mode box switches between every GPU op and
+// the ops the traced program launched, as in the Doctor tab. Tables copy as TSV (Ctrl+C) and export
+// CSV from their context menu; the chart exports PNG/PDF from its own.
+//
+// The analyses run on a worker thread with their own Reader connection; a result for a superseded
+// request is dropped.
+class DiffPanel final : public QWidget {
+    Q_OBJECT
+public:
+    explicit DiffPanel(QWidget *parent = nullptr);
+    ~DiffPanel() override;
+
+    void open(const QString &workspacePath, int64_t baselineId, const QString &baselineName,
+        int64_t comparedId, const QString &comparedName);
+    void close();
+    // B becomes the baseline and A the compared trace.
+    void swap();
+
+    struct Result {
+        QString error;
+        TraceDiff diff;
+        Verdict verdictA, verdictB;
+    };
+    [[nodiscard]] int64_t baselineId() const { return m_baselineId; }
+    [[nodiscard]] int64_t comparedId() const { return m_comparedId; }
+    [[nodiscard]] const Result &result() const { return m_result; }
+    // The headline (window on each side, change, where it went, ops changed) and the verdicts, as HTML.
+    [[nodiscard]] QString headlineText() const;
+    [[nodiscard]] QString verdictText() const;
+    [[nodiscard]] DiffOpModel *opModel() const { return m_opModel; }
+    [[nodiscard]] DiffOpFilter *opProxy() const { return m_opProxy; }
+    [[nodiscard]] QTableView *opTable() const { return m_opTable; }
+    [[nodiscard]] DiffCategoryModel *categoryModel() const { return m_categoryModel; }
+    [[nodiscard]] QTableView *categoryTable() const { return m_categoryTable; }
+    [[nodiscard]] DiffCategoryChart *chart() const { return m_chart; }
+    [[nodiscard]] QComboBox *modeBox() const { return m_mode; }
+    [[nodiscard]] QComboBox *shownBox() const { return m_shown; }
+    // Every op row shown, in the order shown, as CSV (what Export CSV… writes).
+    [[nodiscard]] QString opCsv() const;
+
+Q_SIGNALS:
+    void loaded();
+
+private:
+    void reload();
+    void display(const Result &result);
+    void updateOpCount();
+
+    QString m_workspacePath;
+    int64_t m_baselineId = -1;
+    int64_t m_comparedId = -1;
+    QString m_baselineName;
+    QString m_comparedName;
+    quint64 m_generation = 0;
+    Result m_result;
+    QThreadPool m_pool;
+    QLabel *m_title;
+    QPushButton *m_swap;
+    QComboBox *m_mode;
+    QLabel *m_headline;
+    QLabel *m_verdict;
+    DiffCategoryChart *m_chart;
+    DiffCategoryModel *m_categoryModel;
+    QTableView *m_categoryTable;
+    QComboBox *m_shown;
+    QLabel *m_opCount;
+    DiffOpModel *m_opModel;
+    DiffOpFilter *m_opProxy;
+    QTableView *m_opTable;
+};
+
+} // namespace plumb
