@@ -58,6 +58,8 @@ constexpr const char *kUsage =
     "  --sample            rebuild and open the sample workspace (<AppData>/Plumb/sample.plumb)\n"
     "  --timeline          open the timeline of the selected trace (the last imported one)\n"
     "  --doctor            open the Doctor tab for the selected trace (the last imported one)\n"
+    "  --diff              open the Diff tab for the first two traces imported (else the first\n"
+    "                      two in the workspace), the first as the baseline\n"
     "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
     "                      then quit\n"
     "\n"
