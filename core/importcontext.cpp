@@ -1,7 +1,10 @@
 #include "importcontext.h"
 
 #include "importerror.h"
+#include "metricsink.h"
 #include "tracesink.h"
+
+#include <stdexcept>
 
 namespace plumb {
 
@@ -20,9 +23,20 @@ ImportContext::~ImportContext() = default;
 
 TraceSink &ImportContext::traceSink()
 {
+    if (m_metricSink)
+        throw std::logic_error("an importer wrote through both sinks");
     if (!m_traceSink)
         m_traceSink = std::make_unique<TraceSink>(m_db, m_diagnostics, m_sourceId, m_input.path(), m_format);
     return *m_traceSink;
+}
+
+MetricSink &ImportContext::metricSink()
+{
+    if (m_traceSink)
+        throw std::logic_error("an importer wrote through both sinks");
+    if (!m_metricSink)
+        m_metricSink = std::make_unique<MetricSink>(m_db, m_diagnostics);
+    return *m_metricSink;
 }
 
 void ImportContext::checkpoint()
@@ -37,6 +51,8 @@ void ImportContext::finish()
 {
     if (m_traceSink)
         m_traceSink->finish();
+    if (m_metricSink)
+        m_metricSink->finish();
 }
 
 } // namespace plumb

@@ -11,6 +11,7 @@
 
 namespace plumb {
 
+class MetricSink;
 class SqliteDb;
 class TraceSink;
 
@@ -30,6 +31,11 @@ public:
     // The trace being written for this file, created on first use.
     [[nodiscard]] TraceSink &traceSink();
     [[nodiscard]] bool hasTraceSink() const { return m_traceSink != nullptr; }
+    // The runs, params and metric series being written for this file (experiment logs), created on
+    // first use. A file is a trace or an experiment log: both sinks assign string ids, so an
+    // importer uses one of them (std::logic_error otherwise).
+    [[nodiscard]] MetricSink &metricSink();
+    [[nodiscard]] bool hasMetricSink() const { return m_metricSink != nullptr; }
 
     // Throws ImportCancelled when the user cancelled; reports progress (throttled by the caller).
     void checkpoint();
@@ -48,6 +54,7 @@ private:
     ProgressFn m_progress;
     DiagnosticLog m_diagnostics;
     std::unique_ptr<TraceSink> m_traceSink;
+    std::unique_ptr<MetricSink> m_metricSink;
 };
 
 } // namespace plumb

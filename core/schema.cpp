@@ -219,10 +219,91 @@ CREATE TABLE counter_lod(
 );
 )sql";
 
+// Experiment logs (TensorBoard event files today; MLflow and CSV/JSONL later), written through
+// MetricSink. A run of such a log is one folder of event files (or one MLflow run); a trial of a
+// hyperparameter search is a run with params from the search (TensorBoard hparams session start),
+// and the runs in folders beneath it (Keras writes train/ and validation/) name it as parent.
+//
+// Series: the points of one (run, key) are cut into segments where the step goes backwards (a job
+// that restarted from a checkpoint and logged the same steps again). Every point of every segment
+// is kept. What TensorBoard shows for a series is, at each step, the latest segment that reached
+// it: a point of segment s is superseded when a later segment of the same series starts at or
+// before its step (metric_series.first_step).
+static constexpr std::string_view kMigration6 = R"sql(
+ALTER TABLE run ADD COLUMN path TEXT;              -- the folder of an experiment log run
+ALTER TABLE run ADD COLUMN parent_run_id INTEGER;  -- the trial a sub-run (train/, validation/) belongs to
+ALTER TABLE run ADD COLUMN group_name TEXT;        -- hparams session group, when the search names one
+ALTER TABLE run ADD COLUMN status TEXT;            -- trials: 'unknown' | 'success' | 'failure' | 'running'
+ALTER TABLE run ADD COLUMN start_ns INTEGER;       -- wall clock, epoch ns: first event or session start
+ALTER TABLE run ADD COLUMN end_ns INTEGER;         -- last event or session end
+ALTER TABLE run ADD COLUMN metadata TEXT;          -- JSON: e.g. the hparams experiment (domains, metrics)
+
+-- Run configuration: hyperparameters, and later environment and library versions.
+CREATE TABLE param(
+    run_id      INTEGER NOT NULL,
+    key         TEXT NOT NULL,
+    value       TEXT NOT NULL,          -- numbers in shortest round-trip form, bools 'true'/'false'
+    kind        TEXT NOT NULL,          -- 'number' | 'string' | 'bool' | 'null' | 'json'
+    PRIMARY KEY(run_id, key)
+) WITHOUT ROWID;
+
+-- Scalar points, clustered so that one series (or a step range of one segment) is a range scan.
+-- dup numbers the points that share a step within a segment (0 for the first).
+CREATE TABLE metric(
+    run_id      INTEGER NOT NULL,
+    key_id      INTEGER NOT NULL,       -- string: the tag
+    segment     INTEGER NOT NULL,       -- 0, then +1 at each restart (step went backwards)
+    step        INTEGER NOT NULL,
+    dup         INTEGER NOT NULL,
+    wall_time_ns INTEGER NOT NULL,
+    value       REAL,                   -- NULL for NaN (SQLite has no NaN); infinities kept
+    PRIMARY KEY(run_id, key_id, segment, step, dup)
+) WITHOUT ROWID;
+
+-- Histograms, normalised whatever the encoding: buckets = bucket_count x (left edge, right edge,
+-- count) as little-endian float64, which is the [k,3] tensor form; a legacy HistogramProto is
+-- converted as TensorBoard does (empty buckets at both ends dropped, min and max as the outer
+-- edges) and keeps its summary statistics, which the tensor form has not (NULL there).
+CREATE TABLE histogram(
+    run_id      INTEGER NOT NULL,
+    key_id      INTEGER NOT NULL,
+    segment     INTEGER NOT NULL,
+    step        INTEGER NOT NULL,
+    dup         INTEGER NOT NULL,
+    wall_time_ns INTEGER NOT NULL,
+    bucket_count INTEGER NOT NULL,
+    buckets     BLOB NOT NULL,
+    min         REAL,
+    max         REAL,
+    num         REAL,
+    sum         REAL,
+    sum_squares REAL,
+    PRIMARY KEY(run_id, key_id, segment, step, dup)
+) WITHOUT ROWID;
+
+-- One row per segment of a series: what a runs table, a restart marker or a chart's axis range
+-- needs without reading the points.
+CREATE TABLE metric_series(
+    run_id      INTEGER NOT NULL,
+    key_id      INTEGER NOT NULL,
+    kind        TEXT NOT NULL,          -- 'scalar' | 'histogram'
+    segment     INTEGER NOT NULL,
+    points      INTEGER NOT NULL,
+    first_step  INTEGER NOT NULL,
+    last_step   INTEGER NOT NULL,
+    first_wall_ns INTEGER NOT NULL,     -- of a segment > 0: when the restarted job logged again
+    last_wall_ns INTEGER NOT NULL,
+    min_value   REAL,                   -- scalars: over the segment's finite values
+    max_value   REAL,
+    last_value  REAL,
+    PRIMARY KEY(run_id, key_id, kind, segment)
+) WITHOUT ROWID;
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
     static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes, kMigration3,
-                                                              kMigration4, kMigration5 };
+                                                              kMigration4, kMigration5, kMigration6 };
     return migrations;
 }
 

@@ -2,8 +2,9 @@
 
 #include "chrometraceimporter.h"
 #include "importerregistry.h"
-#include "xplaneimporter.h"
 #include "nsysimporter.h"
+#include "tfeventsimporter.h"
+#include "xplaneimporter.h"
 
 namespace plumb {
 
@@ -12,6 +13,7 @@ void registerBuiltinImporters(ImporterRegistry &registry)
     registry.add(std::make_unique<ChromeTraceImporter>());
     registry.add(std::make_unique<XPlaneImporter>());
     registry.add(std::make_unique<NsysImporter>());
+    registry.add(std::make_unique<TfEventsImporter>());
 }
 
 } // namespace plumb

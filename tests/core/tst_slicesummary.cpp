@@ -289,7 +289,11 @@ private slots:
         {
             SqliteDb db(copy, SqliteDb::OpenMode::ReadWrite);
             db.exec("DROP TABLE slice_lod; DROP TABLE counter_lod; ALTER TABLE track DROP COLUMN lod_origin_ns; "
-                    "PRAGMA user_version = 3;");
+                    "DROP TABLE param; DROP TABLE metric; DROP TABLE histogram; DROP TABLE metric_series; "
+                    "ALTER TABLE run DROP COLUMN path; ALTER TABLE run DROP COLUMN parent_run_id; "
+                    "ALTER TABLE run DROP COLUMN group_name; ALTER TABLE run DROP COLUMN status; "
+                    "ALTER TABLE run DROP COLUMN start_ns; ALTER TABLE run DROP COLUMN end_ns; "
+                    "ALTER TABLE run DROP COLUMN metadata; PRAGMA user_version = 3;");
         }
         Workspace ws(copy, Workspace::Role::Reader);
         QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
