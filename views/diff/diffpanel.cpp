@@ -1,5 +1,7 @@
 #include "diffpanel.h"
 
+#include "opmodebox.h"
+
 #include "diffcategorychart.h"
 #include "diffcategorymodel.h"
 #include "diffopfilter.h"
@@ -44,7 +46,7 @@ DiffPanel::DiffPanel(QWidget *parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
     , m_swap(new QPushButton(tr("S&wap A and B"), this))
-    , m_mode(new QComboBox(this))
+    , m_mode(new OpModeBox(this))
     , m_headline(new QLabel(this))
     , m_verdict(new QLabel(this))
     , m_chart(new DiffCategoryChart(this))
@@ -68,11 +70,6 @@ DiffPanel::DiffPanel(QWidget *parent)
     m_swap->setToolTip(tr("Make B the baseline"));
     m_swap->setEnabled(false);
     connect(m_swap, &QPushButton::clicked, this, &DiffPanel::swap);
-    m_mode->addItem(tr("Every GPU op"));
-    m_mode->addItem(tr("Only ops the traced program launched"));
-    m_mode->setAccessibleName(tr("Which GPU ops count"));
-    m_mode->setToolTip(
-        tr("Every GPU op in the traces, or only those linked to a CPU-side launch (as TraceLens counts)"));
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { reload(); });
     for (QLabel *l : { m_headline, m_verdict }) {
         l->setWordWrap(true);
@@ -219,8 +216,7 @@ void DiffPanel::reload()
     const quint64 generation = ++m_generation;
     const QString path = m_workspacePath;
     const int64_t a = m_baselineId, b = m_comparedId;
-    const auto mode = m_mode->currentIndex() == 1 ? TemporalBreakdown::Mode::LinkedOnly
-                                                  : TemporalBreakdown::Mode::EveryOp;
+    const GpuOpMode mode = m_mode->mode();
     m_headline->setText(tr("Comparing…"));
     m_verdict->clear();
     QtConcurrent::run(&m_pool, [path, a, b, mode] {

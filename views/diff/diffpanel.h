@@ -1,5 +1,6 @@
 #pragma once
 
+#include "opmodebox.h"
 #include "tracediff.h"
 #include "verdict.h"
 
@@ -80,7 +81,7 @@ private:
     QThreadPool m_pool;
     QLabel *m_title;
     QPushButton *m_swap;
-    QComboBox *m_mode;
+    OpModeBox *m_mode;
     QLabel *m_headline;
     QLabel *m_verdict;
     DiffCategoryChart *m_chart;
