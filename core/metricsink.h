@@ -81,11 +81,12 @@ public:
     void finish();
 
     // Rows per batch handed to the writer thread.
-    static constexpr size_t kBatchRows = 16384;
+    static constexpr size_t kBatchRows = 8192;
 
     struct MetricRow {
         int64_t run, key, segment, step, dup, wallNs;
         double value;
+        uint32_t series; // handle, for ordering a batch
     };
     struct HistogramRow {
         int64_t run, key, segment, step, dup, wallNs;
@@ -98,6 +99,7 @@ public:
         std::vector<MetricRow> metrics;
         std::vector<HistogramRow> histograms;
         std::vector<double> buckets;
+        std::vector<MetricRow> scratch; // for ordering `metrics`
         [[nodiscard]] size_t rows() const { return metrics.size() + histograms.size(); }
         void clear();
     };
@@ -157,8 +159,10 @@ private:
     int64_t internKey(std::string_view key);
     void loadSeriesOfRun(int64_t run);
     bool place(SeriesState &s, int64_t step, int64_t wallNs, int64_t &dup);
+    void orderBatch(Batch &b);
     void pushBatch();
     void quiesce();
+    void releaseBatches();
     struct Statements;
     void writerLoop();
     void writeBatch(Batch &batch, Statements &st);
@@ -189,6 +193,8 @@ private:
         }
     };
     std::unordered_map<SeriesKey, int64_t, SeriesKeyHash> m_seriesByKey;
+    std::vector<uint32_t> m_rowsOfSeries; // per series: rows in the batch being ordered
+    std::vector<uint32_t> m_touched;      // series present in that batch
 
     // Writer thread
     std::unique_ptr<Batch> m_current;

@@ -9,7 +9,7 @@
 namespace plumb {
 
 namespace {
-constexpr size_t kChunk = size_t(1) << 20;
+constexpr size_t kChunk = size_t(64) << 10; // heap-sized: reused from file to file, not fresh pages
 constexpr size_t kHeaderBytes = 12;
 constexpr size_t kFooterBytes = 4;
 
