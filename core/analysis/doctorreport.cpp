@@ -3,20 +3,39 @@
 #include "sqlitedb.h"
 #include "workspace.h"
 
+#include <QFileInfo>
+
+#include <future>
+
 namespace plumb {
 
 DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, const RankComparison *ranks)
 {
     DoctorReport r;
     const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode);
+    // The host side, copies and collectives read the workspace again: on a second reader connection of
+    // their own, in parallel with the analyses of the ops (a reader sees the same committed data; a
+    // writer's own uncommitted view, or a workspace in memory, stays on this thread).
+    auto hostSide = [&ops, traceId](Workspace &w, DoctorReport &out) {
+        out.host = hostAnalysis(w, traceId, ops);
+        out.copies = memcpyStats(w, traceId);
+        out.collectives = collectiveStats(w, traceId);
+    };
+    std::future<void> host;
+    if (ws.role() == Workspace::Role::Reader && QFileInfo(ws.path()).isFile())
+        host = std::async(std::launch::async, [&] {
+            Workspace second(ws.path(), Workspace::Role::Reader);
+            hostSide(second, r);
+        });
+    else
+        hostSide(ws, r);
     r.overall = breakdownOf(ops);
     r.steps = stepBreakdowns(ws, traceId, ops);
     r.kernels = kernelTable(ws, ops);
     r.idle = idleBreakdown(ws, ops);
-    r.host = hostAnalysis(ws, traceId, ops);
     r.launch = launchStats(ops);
-    r.copies = memcpyStats(ws, traceId);
-    r.collectives = collectiveStats(ws, traceId);
+    if (host.valid())
+        host.get(); // rethrows what the other connection threw
     r.verdict = diagnose(ws, ops, r.overall, r.host);
     if (ranks) {
         r.ranks = *ranks;
