@@ -5,6 +5,7 @@
 #include "importrunner.h"
 #include "sqlitedb.h"
 #include "doctorreport.h"
+#include "experimentreader.h"
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
 #include "kerneltable.h"
@@ -245,6 +246,9 @@ int runLs(const Args &a)
         const auto runs = reader.runs();
         const auto sources = reader.sources();
         const auto diagnostics = reader.diagnostics();
+        std::map<int64_t, ExperimentRunInfo> logs; // experiment-log contents by run id
+        for (const auto &e : ExperimentReader(ws).runs())
+            logs.emplace(e.id, e);
         if (a.json) {
             QJsonObject root;
             root[QStringLiteral("workspace")] = summary.path;
@@ -279,6 +283,24 @@ int runLs(const Args &a)
                     jt.append(x);
                 }
                 o[QStringLiteral("traces")] = jt;
+                if (auto it = logs.find(r.id); it != logs.end()) {
+                    const ExperimentRunInfo &e = it->second;
+                    QJsonObject x;
+                    x[QStringLiteral("path")] = e.path;
+                    x[QStringLiteral("scalar_tags")] = qint64(e.scalarTags);
+                    x[QStringLiteral("points")] = qint64(e.scalarPoints);
+                    x[QStringLiteral("histogram_tags")] = qint64(e.histogramTags);
+                    x[QStringLiteral("histograms")] = qint64(e.histograms);
+                    x[QStringLiteral("params")] = qint64(e.params);
+                    x[QStringLiteral("restarts")] = qint64(e.restarts);
+                    if (!e.status.isEmpty())
+                        x[QStringLiteral("status")] = e.status;
+                    if (!e.groupName.isEmpty())
+                        x[QStringLiteral("group")] = e.groupName;
+                    if (e.parentRunId >= 0)
+                        x[QStringLiteral("trial_run_id")] = qint64(e.parentRunId);
+                    o[QStringLiteral("logs")] = x;
+                }
                 jr.append(o);
             }
             root[QStringLiteral("runs")] = jr;
@@ -317,7 +339,7 @@ int runLs(const Args &a)
                 .arg(summary.path, text::bytes(summary.fileBytes))
                 .arg(summary.schemaVersion));
         if (runs.isEmpty())
-            out(QStringLiteral("No runs yet: plumb import PATH... adds traces.\n"));
+            out(QStringLiteral("No runs yet: plumb import PATH... adds traces and experiment logs.\n"));
         for (const auto &r : runs) {
             out(QStringLiteral("run %1  %2\n").arg(r.id).arg(r.name));
             for (const auto &t : r.traces) {
@@ -333,6 +355,29 @@ int runLs(const Args &a)
                         .arg(t.gpuStreams)
                         .arg(double(t.endNs - t.startNs) / 1e6, 0, 'f', 1)
                         .arg(t.devices.isEmpty() ? QString() : QStringLiteral(", ") + t.devices));
+            }
+            if (auto it = logs.find(r.id); it != logs.end()) {
+                const ExperimentRunInfo &e = it->second;
+                QStringList parts;
+                parts << QStringLiteral("%1 scalar tag%2 (%3 point%4)")
+                             .arg(e.scalarTags)
+                             .arg(e.scalarTags == 1 ? QString() : QStringLiteral("s"))
+                             .arg(e.scalarPoints)
+                             .arg(e.scalarPoints == 1 ? QString() : QStringLiteral("s"));
+                if (e.histogramTags)
+                    parts << QStringLiteral("%1 histogram tag%2 (%3)")
+                                 .arg(e.histogramTags)
+                                 .arg(e.histogramTags == 1 ? QString() : QStringLiteral("s"))
+                                 .arg(e.histograms);
+                if (e.params)
+                    parts << QStringLiteral("%1 params").arg(e.params);
+                if (e.restarts)
+                    parts << QStringLiteral("%1 restart%2").arg(e.restarts).arg(e.restarts == 1 ? QString() : QStringLiteral("s"));
+                if (!e.status.isEmpty())
+                    parts << QStringLiteral("status %1").arg(e.status);
+                if (e.parentRunId >= 0)
+                    parts << QStringLiteral("in trial run %1").arg(e.parentRunId);
+                out(QStringLiteral("  logs  %1\n").arg(parts.join(QStringLiteral(", "))));
             }
         }
         out(QStringLiteral("\nsources\n"));

@@ -19,7 +19,7 @@ QList<ExperimentRunInfo> ExperimentReader::runs()
                   "  sum(CASE WHEN kind = 'scalar' THEN points ELSE 0 END) AS scalar_points, "
                   "  count(DISTINCT CASE WHEN kind = 'histogram' THEN key_id END) AS histogram_tags, "
                   "  sum(CASE WHEN kind = 'histogram' THEN points ELSE 0 END) AS histograms, "
-                  "  sum(segment > 0) AS restarts "
+                  "  max(segment) AS restarts "
                   "  FROM metric_series GROUP BY run_id), "
                   "p AS (SELECT run_id, count(*) AS params FROM param GROUP BY run_id) "
                   "SELECT r.id, r.name, coalesce(r.path, ''), coalesce(r.status, ''), coalesce(r.group_name, ''), "

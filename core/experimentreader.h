@@ -24,7 +24,7 @@ struct ExperimentRunInfo {
     int64_t histogramTags = 0;
     int64_t histograms = 0;
     int64_t params = 0;
-    int64_t restarts = 0;     // segments after the first, over all series
+    int64_t restarts = 0;     // times the job restarted: the most segments of any series, less one
 };
 
 // Read-only queries over the experiment-log tables, for `plumb ls` and (later) the runs table.
