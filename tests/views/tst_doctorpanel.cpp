@@ -1,23 +1,115 @@
-// The Doctor tab on a generated trace: the analyses load off the GUI thread into the summary, the
-// step chart and the GPU op table; the mode box switches what counts; Ctrl+C copies the table.
+// The Doctor tab on generated traces: the analyses load off the GUI thread into the summary, the
+// step chart and the GPU op table; the mode box switches what counts; Ctrl+C copies the table. The
+// selected op's duration histogram holds every run of it; the idle, launch-delay and queue charts
+// cover every stream; tables round-trip through CSV and charts export PNG and PDF; a 2-rank run of
+// real traces shows both ranks with the straggler named.
 
+#include "chartexport.h"
 #include "doctorpanel.h"
+#include "histogramchart.h"
+#include "idlebreakdownchart.h"
 #include "importhelpers.h"
 #include "kerneltablemodel.h"
+#include "opmodebox.h"
+#include "queuelengthchart.h"
+#include "rankcomparisonmodel.h"
 #include "stepbreakdownchart.h"
+#include "tableexport.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
 #include <QFile>
+#include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace plumb;
+
+namespace {
+
+// One step; on stream 7, 40 launches of a templated GEMM whose durations spread over two decades
+// (a comma in its name), on stream 8, 6 runs of a kernel with quotes in its name; launches queue up.
+QByteArray generatedTrace()
+{
+    QByteArray json = "{\"traceEvents\": [\n"
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":20000}";
+    int correlation = 0;
+    auto add = [&](const QByteArray &name, int stream, qint64 launchUs, qint64 startUs, qint64 durUs) {
+        ++correlation;
+        json += ",\n{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":"
+            + QByteArray::number(launchUs) + ",\"dur\":4,\"args\":{\"correlation\":" + QByteArray::number(correlation) + "}}";
+        json += ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" + name + "\",\"pid\":0,\"tid\":" + QByteArray::number(stream)
+            + ",\"ts\":" + QByteArray::number(startUs) + ",\"dur\":" + QByteArray::number(durUs)
+            + ",\"args\":{\"correlation\":" + QByteArray::number(correlation) + ",\"stream\":" + QByteArray::number(stream) + "}}";
+    };
+    qint64 free = 100;
+    for (int i = 0; i < 40; ++i) {
+        const qint64 dur = 2 + (i * i * i) % 300;
+        add("void gemm<float, 4>(float const*)", 7, 10 + 5 * i, free, dur);
+        free += dur + 1;
+    }
+    for (int i = 0; i < 6; ++i)
+        add("say \\\"hi\\\"", 8, 300 + 100 * i, 400 + 100 * i, 30 + i);
+    return json + "\n]}\n";
+}
+
+// RFC 4180 as toCsv() writes it.
+QList<QStringList> parseCsv(const QString &text)
+{
+    QList<QStringList> records;
+    QStringList record;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == u'"' && i + 1 < text.size() && text[i + 1] == u'"') {
+                field += u'"';
+                ++i;
+            } else if (c == u'"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == u'"') {
+            quoted = true;
+        } else if (c == u',') {
+            record << field;
+            field.clear();
+        } else if (c == u'\n') {
+            record << field;
+            field.clear();
+            records << record;
+            record.clear();
+        } else if (c != u'\r') {
+            field += c;
+        }
+    }
+    return records;
+}
+
+// Every row of `view` as shown, through CSV and back: each cell equals the model's raw value.
+void checkCsvRoundTrip(QTableView *view, const QList<QStringList> &records, int column, int sortRole)
+{
+    const QList<QStringList> parsed = parseCsv(toCsv(records));
+    QCOMPARE(parsed.size(), view->model()->rowCount() + 1);
+    QCOMPARE(parsed, records);
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const QVariant value = view->model()->index(r, column).data(sortRole);
+        QCOMPARE(parsed[r + 1][column], value.typeId() == QMetaType::Double ? QString::number(value.toDouble(), 'f', 0)
+                                                                             : value.toString());
+    }
+}
+
+} // namespace
 
 class TestDoctorPanel : public QObject {
     Q_OBJECT
@@ -72,6 +164,148 @@ private slots:
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[0].startsWith(QStringLiteral("Name\tKind\tCount\tTotal (ns)")));
         QVERIFY(lines.join(u'\n').contains(QStringLiteral("ncclKernel_AllReduce\tcommunication\t1\t60000\t")));
+    }
+
+    void histogramsAndLaunchCharts()
+    {
+        QTemporaryDir tmp;
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("g.json"), generatedTrace());
+        QVERIFY(!ws.isEmpty());
+        DoctorPanel panel;
+        panel.resize(1100, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy loaded(&panel, &DoctorPanel::loaded);
+        panel.open(ws, 1, QStringLiteral("g.json"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 10000);
+        QCOMPARE(panel.kernelModel()->rowCount(), 2);
+
+        // The top op's histogram shows from the start; each row's histogram holds each of its runs.
+        QCOMPARE(panel.durationChart()->histogram().total(), Q_INT64_C(40));
+        for (int row = 0; row < panel.kernelProxy()->rowCount(); ++row) {
+            panel.kernelTable()->setCurrentIndex(panel.kernelProxy()->index(row, 0));
+            const qint64 count = panel.kernelProxy()->index(row, KernelTableModel::CountColumn).data(KernelTableModel::SortRole).toLongLong();
+            const Histogram &h = panel.durationChart()->histogram();
+            QCOMPARE(h.total(), count);
+            QVERIFY(panel.durationChart()->title().startsWith(panel.kernelProxy()->index(row, 0).data().toString()));
+            if (count == 40) { // 2 µs to 301 µs: log bins in µs
+                QVERIFY(h.logSpaced);
+                QCOMPARE(panel.durationChart()->timeAxisLabel(), QStringLiteral("GPU duration (µs, log scale)"));
+            } else {
+                QVERIFY(!h.logSpaced);
+                QCOMPARE(h.counts.size() + 1, h.edges.size());
+            }
+        }
+
+        // Two streams in the idle and queue charts; every launched op in the launch-delay histogram.
+        const DoctorPanel::Result &r = panel.result();
+        QCOMPARE(r.idle.size(), size_t(2));
+        QCOMPARE(panel.idleChart()->barCount(), 2);
+        QCOMPARE(panel.queueChart()->seriesCount(), 2);
+        QCOMPARE(r.launch.launchedOps, Q_INT64_C(46));
+        QCOMPARE(panel.launchDelayChart()->histogram().total(), Q_INT64_C(46));
+        // Stream 7's 40 launches come every 5 µs while the GEMMs take up to 300 µs: they pile up.
+        const auto deepest = std::max_element(r.launch.queues.begin(), r.launch.queues.end(),
+                                              [](const auto &a, const auto &b) { return a.maxQueued < b.maxQueued; });
+        QVERIFY(deepest->maxQueued >= 30);
+        QCOMPARE(r.ranks.ranks.size(), size_t(0));
+        QVERIFY(panel.rankTable()->isHidden());
+        QCOMPARE(panel.pages()->tabText(DoctorPanel::RanksPage), QStringLiteral("Ranks"));
+    }
+
+    void tablesCopyAndExport()
+    {
+        QTemporaryDir tmp;
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("g.json"), generatedTrace());
+        QVERIFY(!ws.isEmpty());
+        DoctorPanel panel;
+        panel.resize(1100, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy loaded(&panel, &DoctorPanel::loaded);
+        panel.open(ws, 1, QStringLiteral("g.json"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 10000);
+        QTableView *table = panel.kernelTable();
+
+        // Ctrl+C in the table: every row when none is selected, else the selected ones.
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QApplication::clipboard()->text().split(u'\n', Qt::SkipEmptyParts).size(), 3);
+        table->selectRow(1);
+        QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+        const QStringList lines = QApplication::clipboard()->text().split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[1].startsWith(table->model()->index(1, 0).data().toString() + u'\t'));
+
+        // Export CSV: names with commas and quotes survive; numbers are the raw ns.
+        QStringList menu;
+        for (const QAction *a : table->actions())
+            menu << a->text();
+        QVERIFY(menu.contains(QStringLiteral("&Copy")));
+        QVERIFY(menu.contains(QStringLiteral("&Export CSV…")));
+        const QList<QStringList> records = panel.kernelModel()->records(rowsAsShown(table, true));
+        checkCsvRoundTrip(table, records, KernelTableModel::NameColumn, Qt::DisplayRole);
+        checkCsvRoundTrip(table, records, KernelTableModel::CountColumn, KernelTableModel::SortRole);
+        checkCsvRoundTrip(table, records, KernelTableModel::TotalColumn, KernelTableModel::SortRole);
+        checkCsvRoundTrip(table, records, KernelTableModel::MaxColumn, KernelTableModel::SortRole);
+        QVERIFY(toCsv(records).contains(QStringLiteral("\"say \"\"hi\"\"\"")));
+
+        // Every chart: a context menu, and PNG and PDF files.
+        const QList<std::pair<QWidget *, QCustomPlot *>> charts = {
+            { panel.chart(), panel.chart()->plot() }, { panel.durationChart(), panel.durationChart()->plot() },
+            { panel.idleChart(), panel.idleChart()->plot() }, { panel.launchDelayChart(), panel.launchDelayChart()->plot() },
+            { panel.queueChart(), panel.queueChart()->plot() } };
+        int n = 0;
+        for (const auto &[chart, plot] : charts) {
+            const auto *plotWidget = chart->findChild<QWidget *>(QString(), Qt::FindDirectChildrenOnly);
+            QVERIFY(plotWidget);
+            QCOMPARE(plotWidget->contextMenuPolicy(), Qt::CustomContextMenu);
+            const QString png = tmp.filePath(QStringLiteral("chart%1.png").arg(n)), pdf = tmp.filePath(QStringLiteral("chart%1.pdf").arg(n));
+            ++n;
+            QVERIFY(exportChart(plot, png));
+            QVERIFY(exportChart(plot, pdf));
+            QVERIFY(!QImage(png).isNull());
+            QFile f(pdf);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY(f.read(5) == "%PDF-");
+        }
+    }
+
+    void twoRankRun()
+    {
+        const QString dir = QStringLiteral(PLUMB_SHARED_DATA "/traces/kineto");
+        const QString rank0 = dir + QStringLiteral("/hta_sampled_rank-0.json.gz"), rank1 = dir + QStringLiteral("/hta_sampled_rank-1.json.gz");
+        if (!QFile::exists(rank0) || !QFile::exists(rank1))
+            QSKIP("the shared traces are not beside the checkout");
+        QTemporaryDir tmp;
+        const QString ws = tmp.filePath(QStringLiteral("w.plumb"));
+        const QString problems = importIntoWorkspace(ws, { rank0, rank1 });
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+
+        DoctorPanel panel;
+        panel.resize(1100, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QAbstractItemModelTester tester(panel.rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy loaded(&panel, &DoctorPanel::loaded);
+        panel.open(ws, 1, QStringLiteral("hta_sampled_rank-0.json.gz"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 20000);
+        QTableView *table = panel.rankTable();
+        QCOMPARE(table->model()->rowCount(), 2);
+        QVERIFY(!table->isHidden());
+        QCOMPARE(panel.pages()->tabText(DoctorPanel::RanksPage), QStringLiteral("Ranks (2)"));
+        QCOMPARE(table->model()->index(0, RankComparisonModel::RankColumn).data().toLongLong(), 0LL);
+        QCOMPARE(table->model()->index(1, RankComparisonModel::RankColumn).data().toLongLong(), 1LL);
+        // Rank 1 computes longest per step: named in words, in its row and above the table.
+        QCOMPARE(table->model()->index(0, RankComparisonModel::NoteColumn).data().toString(), QStringLiteral("this trace"));
+        QVERIFY(table->model()->index(1, RankComparisonModel::NoteColumn).data().toString().startsWith(QStringLiteral("straggler")));
+        QVERIFY(panel.rankSummary()->text().contains(QStringLiteral("Rank 1 is the straggler")));
+        for (int r = 0; r < 2; ++r)
+            QVERIFY(table->model()->index(r, RankComparisonModel::WindowColumn).data(RankComparisonModel::SortRole).toDouble() > 0);
+        const QList<QStringList> records = panel.rankModel()->records(rowsAsShown(table, true));
+        checkCsvRoundTrip(table, records, RankComparisonModel::RankColumn, RankComparisonModel::SortRole);
+        checkCsvRoundTrip(table, records, RankComparisonModel::ComputeColumn, RankComparisonModel::SortRole);
+        checkCsvRoundTrip(table, records, RankComparisonModel::NoteColumn, Qt::DisplayRole);
     }
 };
 

@@ -1,5 +1,8 @@
 #include "stepbreakdownchart.h"
 
+#include "chartexport.h"
+#include "chartstyle.h"
+
 #include <qcustomplot.h>
 
 #include <QVBoxLayout>
@@ -15,11 +18,10 @@ StepBreakdownChart::StepBreakdownChart(QWidget *parent)
     layout->addWidget(m_plot);
     m_plot->setAccessibleName(tr("GPU time per step"));
     m_plot->legend->setVisible(true);
-    // The legend beside the plot, not over the bars.
-    m_plot->plotLayout()->addElement(0, 1, m_plot->legend);
-    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+    placeLegendBelow(m_plot); // not over the bars, and the bars keep the width
     m_plot->yAxis->setLabel(tr("GPU window (ms)"));
-    setMinimumHeight(180);
+    installChartExportMenu(m_plot, QStringLiteral("steps"));
+    setMinimumHeight(170);
 }
 
 void StepBreakdownChart::setSteps(const std::vector<StepBreakdown> &steps)
@@ -71,6 +73,7 @@ void StepBreakdownChart::setSteps(const std::vector<StepBreakdown> &steps)
     for (const StepBreakdown &s : steps)
         top = std::max(top, double(s.gpu.totalNs()) / 1e6);
     m_plot->yAxis->setRange(0, std::max(1e-3, top * 1.05));
+    fitLegend(m_plot);
     m_plot->replot();
 }
 

@@ -12,7 +12,7 @@ namespace plumb {
 
 // One stacked bar per training step: its GPU window split into computation, exposed communication,
 // exposed memcpy/memset and idle (ms). Fed already-reduced data; categories differ by pattern as well
-// as colour. The only place QCustomPlot is used for the doctor.
+// as colour. Context menu: export PNG/PDF.
 class StepBreakdownChart final : public QWidget {
     Q_OBJECT
 public:

@@ -1,34 +1,76 @@
 #include "doctorpanel.h"
 
 #include "doctorreport.h"
+#include "histogramchart.h"
+#include "idlebreakdownchart.h"
 #include "kerneltablemodel.h"
+#include "opmodebox.h"
+#include "queuelengthchart.h"
+#include "rankcomparisonmodel.h"
 #include "stepbreakdownchart.h"
+#include "tableexport.h"
+#include "textformat.h"
 #include "timescale.h"
 #include "workspace.h"
 
 #include <QApplication>
 #include <QClipboard>
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QtConcurrent>
 
 namespace plumb {
 
+namespace {
+
+constexpr int kTitleChars = 90; // an op name above its histogram is cut after this many characters
+
+QString elided(const QString &name)
+{
+    return name.size() > kTitleChars ? name.left(kTitleChars - 1) + QChar(0x2026) : name;
+}
+
+void setUpTable(QTableView *table, int stretchColumn)
+{
+    table->setSortingEnabled(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
+    table->setWordWrap(false);
+}
+
+QString noOpSelected()
+{
+    return DoctorPanel::tr("Select an op in the table to see how its GPU durations spread.");
+}
+
+} // namespace
+
 DoctorPanel::DoctorPanel(QWidget *parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
-    , m_mode(new QComboBox(this))
+    , m_mode(new OpModeBox(this))
     , m_summary(new QLabel(this))
     , m_chart(new StepBreakdownChart(this))
+    , m_pages(new QTabWidget(this))
     , m_model(new KernelTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_table(new QTableView(this))
+    , m_durations(new HistogramChart(QStringLiteral("op-durations"), this))
+    , m_idle(new IdleBreakdownChart(this))
+    , m_delays(new HistogramChart(QStringLiteral("launch-delay"), this))
+    , m_launchSummary(new QLabel(this))
+    , m_queues(new QueueLengthChart(this))
+    , m_rankSummary(new QLabel(this))
+    , m_rankModel(new RankComparisonModel(this))
+    , m_rankTable(new QTableView(this))
 {
     m_pool.setMaxThreadCount(1);
     QFont bold = m_title->font();
@@ -36,10 +78,6 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     bold.setPointSizeF(bold.pointSizeF() * 1.2);
     m_title->setFont(bold);
     m_title->setText(tr("Select a trace in the Workspace tab and choose View > Doctor."));
-    m_mode->addItem(tr("Every GPU op"));
-    m_mode->addItem(tr("Only ops the traced program launched"));
-    m_mode->setAccessibleName(tr("Which GPU ops count"));
-    m_mode->setToolTip(tr("Every GPU op in the trace, or only those linked to a CPU-side launch (as TraceLens counts)"));
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { reload(); });
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -47,27 +85,68 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(KernelTableModel::SortRole);
     m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
+    setUpTable(m_table, KernelTableModel::NameColumn);
     m_table->sortByColumn(KernelTableModel::TotalColumn, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(KernelTableModel::NameColumn, QHeaderView::Stretch);
     m_table->setAccessibleName(tr("GPU ops by total time"));
-    m_table->setWordWrap(false);
+    installTableExportActions(m_table, [this](const QList<int> &rows) { return m_model->records(rows); },
+                              QStringLiteral("gpu-ops"));
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { showDurations(); });
+
+    auto *rankProxy = new QSortFilterProxyModel(this);
+    rankProxy->setSourceModel(m_rankModel);
+    rankProxy->setSortRole(RankComparisonModel::SortRole);
+    m_rankTable->setModel(rankProxy);
+    setUpTable(m_rankTable, RankComparisonModel::NoteColumn);
+    m_rankTable->sortByColumn(RankComparisonModel::RankColumn, Qt::AscendingOrder);
+    m_rankTable->setAccessibleName(tr("Ranks of the run per step"));
+    installTableExportActions(m_rankTable, [this](const QList<int> &rows) { return m_rankModel->records(rows); },
+                              QStringLiteral("ranks"));
+    for (QLabel *label : { m_rankSummary, m_launchSummary }) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        label->setAlignment(Qt::AlignTop | Qt::AlignLeft); // also when the table below is hidden
+    }
+
+    auto *ops = new QSplitter(Qt::Horizontal);
+    ops->addWidget(m_table);
+    ops->addWidget(m_durations);
+    ops->setStretchFactor(0, 3);
+    ops->setStretchFactor(1, 2);
+    m_pages->addTab(ops, tr("GPU ops"));
+    m_pages->addTab(m_idle, tr("Idle per stream"));
+    auto *launches = new QWidget;
+    auto *launchCharts = new QSplitter(Qt::Horizontal);
+    launchCharts->addWidget(m_delays);
+    launchCharts->addWidget(m_queues);
+    launchCharts->setSizes({ 1, 1 });
+    auto *launchLayout = new QVBoxLayout(launches);
+    launchLayout->setContentsMargins(0, 0, 0, 0);
+    launchLayout->addWidget(m_launchSummary);
+    launchLayout->addWidget(launchCharts, 1);
+    m_pages->addTab(launches, tr("Launches"));
+    auto *ranks = new QWidget;
+    auto *rankLayout = new QVBoxLayout(ranks);
+    rankLayout->setContentsMargins(0, 0, 0, 0);
+    rankLayout->addWidget(m_rankSummary);
+    rankLayout->addWidget(m_rankTable, 1);
+    m_pages->addTab(ranks, tr("Ranks"));
+    m_pages->setDocumentMode(true);
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_title, 1);
     top->addWidget(m_mode);
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_chart);
-    splitter->addWidget(m_table);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    splitter->addWidget(m_pages);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({ 1, 2 }); // the tabs below need the room more than the step bars
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_summary);
     layout->addWidget(splitter, 1);
+    present({});
+    m_summary->clear();
 }
 
 DoctorPanel::~DoctorPanel()
@@ -90,11 +169,9 @@ void DoctorPanel::close()
     ++m_generation;
     m_workspacePath.clear();
     m_traceId = -1;
-    m_result = {};
     m_title->setText(tr("Select a trace in the Workspace tab and choose View > Doctor."));
+    present({});
     m_summary->clear();
-    m_chart->setSteps({});
-    m_model->setRows({});
 }
 
 void DoctorPanel::reload()
@@ -104,7 +181,7 @@ void DoctorPanel::reload()
     const quint64 generation = ++m_generation;
     const QString path = m_workspacePath;
     const int64_t traceId = m_traceId;
-    const auto mode = m_mode->currentIndex() == 1 ? TemporalBreakdown::Mode::LinkedOnly : TemporalBreakdown::Mode::EveryOp;
+    const GpuOpMode mode = m_mode->mode();
     m_summary->setText(tr("Analysing…"));
     QtConcurrent::run(&m_pool, [path, traceId, mode] {
         Result r;
@@ -115,6 +192,11 @@ void DoctorPanel::reload()
             r.verdict = std::move(report.verdict);
             r.steps = std::move(report.steps);
             r.kernels = std::move(report.kernels);
+            r.idle = std::move(report.idle);
+            r.launch = std::move(report.launch);
+            r.launchDelayP50Ns = report.host.launchDelayP50Ns;
+            r.launchDelayP90Ns = report.host.launchDelayP90Ns;
+            r.ranks = std::move(report.ranks);
         } catch (const std::exception &e) {
             r.error = QString::fromUtf8(e.what());
         }
@@ -158,22 +240,98 @@ QString DoctorPanel::summaryText() const
                                                 .toHtmlEscaped();
 }
 
+QString DoctorPanel::rankText() const
+{
+    const RankComparison &c = m_result.ranks;
+    if (m_traceId < 0)
+        return {};
+    if (c.ranks.size() < 2)
+        return tr("This trace's run has no other trace. Import the traces of the job's other ranks into the same "
+                  "workspace to compare the ranks here.");
+    const QString spread = tr("The GPU window per step differs by up to %1 across the %2 ranks. Times below are per "
+                              "step: the mean over each rank's steps (its whole trace when it has none).")
+                               .arg(formatDuration(int64_t(c.stepSpreadNs)))
+                               .arg(c.ranks.size());
+    if (c.straggler < 0)
+        return tr("No straggler: computation per step is within %1% across ranks. ").arg(100 * kStragglerMargin) + spread;
+    const RankSummary &s = c.ranks[size_t(c.straggler)];
+    return tr("<b>Rank %1 is the straggler</b>: it computes longest, %2 per step, and the others spend %3 more per "
+              "step in communication, waiting for it. ")
+               .arg(s.rank)
+               .arg(formatDuration(int64_t(s.computeNs)), formatDuration(int64_t(c.othersWaitNs)))
+        + spread;
+}
+
 void DoctorPanel::display(const Result &result)
+{
+    present(result);
+    Q_EMIT loaded();
+}
+
+void DoctorPanel::present(const Result &result)
 {
     m_result = result;
     m_summary->setText(summaryText());
     m_chart->setSteps(m_result.steps);
     m_model->setRows(m_result.kernels);
-    Q_EMIT loaded();
+    // The top op's histogram to start with; current without being selected, so that Copy still
+    // takes the whole table until the user selects rows.
+    if (m_proxy->rowCount() > 0)
+        m_table->selectionModel()->setCurrentIndex(m_proxy->index(0, 0), QItemSelectionModel::NoUpdate);
+    showDurations();
+
+    m_idle->setStreams(m_result.idle);
+    QHash<qint64, qint64> streamIds;
+    for (const StreamIdle &s : m_result.idle)
+        streamIds.insert(s.streamTrackId, s.stream);
+    m_queues->setQueues(m_result.launch.queues, streamIds, m_result.overall.startNs);
+    const LaunchStats &l = m_result.launch;
+    if (l.launchedOps == 0) {
+        m_delays->clear(m_result.overall.ops ? tr("No GPU op in this trace is linked to the CPU call that launched it.")
+                                             : QString());
+        m_launchSummary->setText(m_result.overall.ops ? tr("No launch delays: no op is linked to its launch call.") : QString());
+    } else {
+        m_delays->setHistogram(l.launchDelay, tr("launch delay"),
+                               tr("Launch delay of %1 ops: GPU start minus the start of the launch call")
+                                   .arg(text::count(l.launchedOps)),
+                               { { tr("p50"), m_result.launchDelayP50Ns }, { tr("p90"), m_result.launchDelayP90Ns } });
+        const auto deepest = std::max_element(l.queues.begin(), l.queues.end(), [](const auto &a, const auto &b) {
+            return a.maxQueued < b.maxQueued;
+        });
+        m_launchSummary->setText(
+            tr("%1 of %2 GPU ops have a linked launch: half start within %3 of their launch call's start, 90% within "
+               "%4 (queueing behind earlier work included). The deepest queue: %5, up to %6 ops launched and not "
+               "finished (a deep queue means the host runs ahead of the GPU; a queue near 0 means the GPU waits "
+               "for the host).")
+                .arg(text::count(l.launchedOps), text::count(m_result.overall.ops),
+                     formatDuration(m_result.launchDelayP50Ns), formatDuration(m_result.launchDelayP90Ns),
+                     streamLabel(streamIds.value(deepest->streamTrackId, -1)))
+                .arg(deepest->maxQueued));
+    }
+
+    m_rankModel->setComparison(m_result.ranks, m_traceId);
+    m_rankSummary->setText(rankText());
+    m_rankTable->setVisible(m_result.ranks.ranks.size() >= 2);
+    m_pages->setTabText(RanksPage, m_result.ranks.ranks.size() >= 2 ? tr("Ranks (%1)").arg(m_result.ranks.ranks.size())
+                                                                    : tr("Ranks"));
+}
+
+void DoctorPanel::showDurations()
+{
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid()) {
+        m_durations->clear(m_model->rowCount() ? noOpSelected() : QString());
+        return;
+    }
+    const KernelStats &k = m_model->rows()[size_t(m_proxy->mapToSource(current).row())];
+    m_durations->setHistogram(k.durations, tr("GPU duration"),
+                              tr("%1 (%2 runs)").arg(elided(k.name), text::count(k.count)),
+                              { { tr("p50"), k.p50Ns }, { tr("p90"), k.p90Ns } });
 }
 
 QString DoctorPanel::kernelTsv() const
 {
-    QList<int> rows;
-    for (const QModelIndex &i : m_table->selectionModel()->selectedRows())
-        rows << m_proxy->mapToSource(i).row();
-    std::sort(rows.begin(), rows.end());
-    return m_model->tsv(rows);
+    return toTsv(m_model->records(rowsAsShown(m_table)));
 }
 
 void DoctorPanel::keyPressEvent(QKeyEvent *event)

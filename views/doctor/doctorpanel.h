@@ -1,6 +1,9 @@
 #pragma once
 
+#include "idlebreakdown.h"
 #include "kerneltable.h"
+#include "launchstats.h"
+#include "rankcomparison.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
 #include "verdict.h"
@@ -8,24 +11,38 @@
 #include <QThreadPool>
 #include <QWidget>
 
-class QComboBox;
 class QLabel;
 class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
 
 namespace plumb {
 
+class HistogramChart;
+class IdleBreakdownChart;
 class KernelTableModel;
+class OpModeBox;
+class QueueLengthChart;
+class RankComparisonModel;
 class StepBreakdownChart;
 
-// The Doctor tab (the start of it): for one trace, where the GPU time goes (the temporal breakdown
-// in a sentence), the same per step as stacked bars, and the GPU op table (sortable, Ctrl+C copies
-// TSV). A mode box switches between every GPU op and the ops the traced program launched. The
-// analyses run on a worker thread with their own Reader connection; a result for a superseded
-// request is dropped.
+// The Doctor tab: for one trace, the verdict and where the GPU time goes (in a sentence), the same per
+// step as stacked bars, and below them in tabs:
+//   GPU ops          the op table (sortable; Ctrl+C copies TSV) beside the duration histogram of the
+//                    selected op;
+//   Idle per stream  each stream's idle time as host wait / kernel wait / other;
+//   Launches         the launch-delay histogram (GPU start minus launch call start) and the queue
+//                    length per stream over time;
+//   Ranks            when the trace's run has several traces, the ranks side by side per step with
+//                    the straggler named.
+// The mode box (OpModeBox, shared with the Diff) picks which GPU ops count. Every chart
+// exports PNG/PDF and every table copies and exports CSV from its context menu. The analyses run
+// on a worker thread with their own Reader connection; a result for a superseded request is dropped.
 class DoctorPanel final : public QWidget {
     Q_OBJECT
 public:
+    enum Page { OpsPage, IdlePage, LaunchPage, RanksPage };
+
     explicit DoctorPanel(QWidget *parent = nullptr);
     ~DoctorPanel() override;
 
@@ -37,6 +54,11 @@ public:
         TemporalBreakdown overall;
         std::vector<StepBreakdown> steps;
         std::vector<KernelStats> kernels;
+        std::vector<StreamIdle> idle;
+        LaunchStats launch;
+        int64_t launchDelayP50Ns = 0;
+        int64_t launchDelayP90Ns = 0;
+        RankComparison ranks;   // empty unless the trace's run has two traces or more
         Verdict verdict;
     };
     [[nodiscard]] const Result &result() const { return m_result; }
@@ -45,8 +67,16 @@ public:
     [[nodiscard]] QSortFilterProxyModel *kernelProxy() const { return m_proxy; }
     [[nodiscard]] QTableView *kernelTable() const { return m_table; }
     [[nodiscard]] StepBreakdownChart *chart() const { return m_chart; }
-    [[nodiscard]] QComboBox *modeBox() const { return m_mode; }
-    // The kernel table's selected rows (all when none) as TSV.
+    [[nodiscard]] HistogramChart *durationChart() const { return m_durations; }
+    [[nodiscard]] IdleBreakdownChart *idleChart() const { return m_idle; }
+    [[nodiscard]] HistogramChart *launchDelayChart() const { return m_delays; }
+    [[nodiscard]] QueueLengthChart *queueChart() const { return m_queues; }
+    [[nodiscard]] RankComparisonModel *rankModel() const { return m_rankModel; }
+    [[nodiscard]] QTableView *rankTable() const { return m_rankTable; }
+    [[nodiscard]] QLabel *rankSummary() const { return m_rankSummary; }
+    [[nodiscard]] QTabWidget *pages() const { return m_pages; }
+    [[nodiscard]] OpModeBox *modeBox() const { return m_mode; }
+    // The kernel table's selected rows (all when none) as TSV, in the order shown.
     [[nodiscard]] QString kernelTsv() const;
 
 Q_SIGNALS:
@@ -57,7 +87,10 @@ protected:
 
 private:
     void reload();
-    void display(const Result &result);
+    void display(const Result &result); // present() and say so
+    void present(const Result &result);
+    void showDurations();
+    [[nodiscard]] QString rankText() const;
 
     QString m_workspacePath;
     int64_t m_traceId = -1;
@@ -66,12 +99,21 @@ private:
     Result m_result;
     QThreadPool m_pool;
     QLabel *m_title;
-    QComboBox *m_mode;
+    OpModeBox *m_mode;
     QLabel *m_summary;
     StepBreakdownChart *m_chart;
+    QTabWidget *m_pages;
     KernelTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
+    HistogramChart *m_durations;
+    IdleBreakdownChart *m_idle;
+    HistogramChart *m_delays;
+    QLabel *m_launchSummary;
+    QueueLengthChart *m_queues;
+    QLabel *m_rankSummary;
+    RankComparisonModel *m_rankModel;
+    QTableView *m_rankTable;
 };
 
 } // namespace plumb

@@ -113,29 +113,24 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
-QString KernelTableModel::tsv(const QList<int> &rows) const
+QList<QStringList> KernelTableModel::records(const QList<int> &rows) const
 {
-    QStringList lines;
+    QList<QStringList> out;
     QStringList header;
     for (int c = 0; c < ColumnCount; ++c) {
         const bool time = c == TotalColumn || c >= MeanColumn;
         header << headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() + (time ? QStringLiteral(" (ns)") : QString());
     }
-    lines << header.join(u'\t');
-    QList<int> which = rows;
-    if (which.isEmpty())
-        for (int r = 0; r < rowCount(); ++r)
-            which << r;
-    for (int r : which) {
+    out << header;
+    for (int r : rows) {
         const KernelStats &k = m_rows[size_t(r)];
         // Raw numbers (ns), so a spreadsheet can compute with them.
-        lines << QStringList { k.name, kindName(k.kind), QString::number(k.count), QString::number(k.totalNs),
-                               QString::number(k.share, 'f', 6), QString::number(k.meanNs(), 'f', 1),
-                               QString::number(k.p50Ns), QString::number(k.p90Ns), QString::number(k.p99Ns),
-                               QString::number(k.maxNs) }
-                     .join(u'\t');
+        out << QStringList { k.name, kindName(k.kind), QString::number(k.count), QString::number(k.totalNs),
+                             QString::number(k.share, 'f', 6), QString::number(k.meanNs(), 'f', 1),
+                             QString::number(k.p50Ns), QString::number(k.p90Ns), QString::number(k.p99Ns),
+                             QString::number(k.maxNs) };
     }
-    return lines.join(u'\n') + u'\n';
+    return out;
 }
 
 } // namespace plumb

@@ -3,6 +3,7 @@
 #include "kerneltable.h"
 
 #include <QAbstractTableModel>
+#include <QStringList>
 
 #include <vector>
 
@@ -23,8 +24,8 @@ public:
 
     void setRows(std::vector<KernelStats> rows);
     [[nodiscard]] const std::vector<KernelStats> &rows() const { return m_rows; }
-    // The given rows (all when empty) as TSV with a header line.
-    [[nodiscard]] QString tsv(const QList<int> &rows = {}) const;
+    // A header, then the given rows with raw numbers (ns), for TSV/CSV (tableexport.h).
+    [[nodiscard]] QList<QStringList> records(const QList<int> &rows) const;
 
     [[nodiscard]] int rowCount(const QModelIndex &parent = {}) const override;
     [[nodiscard]] int columnCount(const QModelIndex &parent = {}) const override;
