@@ -169,6 +169,7 @@ void MainWindow::createCentralArea()
     m_timeline = new TimelinePanel;
     m_tabs->addTab(m_timeline, tr("&Timeline"));
     m_doctor = new DoctorPanel;
+    connect(m_doctor, &DoctorPanel::showInTimeline, this, &MainWindow::showInTimeline);
     m_tabs->addTab(m_doctor, tr("&Doctor"));
     m_diff = new DiffPanel;
     m_tabs->addTab(m_diff, tr("D&iff"));
@@ -612,11 +613,18 @@ void MainWindow::fillCompareWithMenu()
         m_compareWithMenu->addAction(tr("No other trace"))->setEnabled(false);
 }
 
-void MainWindow::openTimeline(int64_t traceId, int64_t runId)
+void MainWindow::showInTimeline(int64_t traceId, int64_t fromNs, int64_t toNs)
+{
+    openTimeline(traceId, -1, { fromNs, toNs });
+}
+
+void MainWindow::openTimeline(int64_t traceId, int64_t runId, std::pair<int64_t, int64_t> focus)
 {
     if (m_workspacePath.isEmpty())
         return;
     TimelineSource source;
+    source.focusFromNs = focus.first;
+    source.focusToNs = focus.second;
     source.workspacePath = m_workspacePath;
     const QModelIndex index = runId >= 0 ? QModelIndex() : m_workspaceModel->indexForTrace(traceId);
     if (const TraceInfo *t = m_workspaceModel->traceAt(index)) {

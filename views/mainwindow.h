@@ -86,7 +86,9 @@ public Q_SLOTS:
     void createWorkspace(const QString &path);
     void refresh();
     // Shows the timeline of a trace, or of every trace of a run (ranks aligned), in the Timeline tab.
-    void openTimeline(int64_t traceId, int64_t runId = -1);
+    void openTimeline(int64_t traceId, int64_t runId = -1, std::pair<int64_t, int64_t> focus = {});
+    // The timeline of a trace zoomed to [fromNs, toNs) (trace time) with that range selected.
+    void showInTimeline(int64_t traceId, int64_t fromNs, int64_t toNs);
     // The Doctor tab for a trace.
     void openDoctor(int64_t traceId);
     // The Diff tab: what changed from the baseline trace to the compared one.

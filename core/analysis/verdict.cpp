@@ -225,7 +225,7 @@ Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const Tempora
                           [](auto &x, auto &y) { return x.second - x.first > y.second - y.first; });
         gaps.resize(std::min(gaps.size(), size_t(kWhereCount)));
         for (const auto &[s, e] : gaps)
-            v.where.push_back({ s, e, QStringLiteral("GPU idle %1 (%2)").arg(formatDuration(e - s), componentName(named)) });
+            v.where.push_back({ s, e, QStringLiteral("GPU idle %1").arg(formatDuration(e - s)) });
     }
     return v;
 }
@@ -275,9 +275,8 @@ std::vector<Verdict> diagnoseSteps(Workspace &ws, const std::vector<GpuOp> &ops,
         if (weight(i) <= 0 || steps[i].gpu.ops == 0)
             break;
         overall.where.push_back({ steps[i].gpu.startNs, steps[i].gpu.endNs,
-                                  QStringLiteral("%1: %2 %3 of %4").arg(steps[i].name, componentName(named),
-                                                                         formatDuration(weight(i)),
-                                                                         formatDuration(steps[i].gpu.totalNs())) });
+                                  QStringLiteral("%1 (%2 of %3)").arg(steps[i].name, formatDuration(weight(i)),
+                                                                      formatDuration(steps[i].gpu.totalNs())) });
     }
     return out;
 }

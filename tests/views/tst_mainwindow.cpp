@@ -5,6 +5,9 @@
 #include "builtinimporters.h"
 #include "diagnosticsmodel.h"
 #include "diffpanel.h"
+#include "doctorpanel.h"
+#include "timelinepanel.h"
+#include "timelineview.h"
 #include "importcontroller.h"
 #include "importprogresswidget.h"
 #include "importerregistry.h"
@@ -361,6 +364,55 @@ private Q_SLOTS:
         window->createWorkspace(other);
         QVERIFY(workspaceLoaded.wait(10'000));
         QCOMPARE(window->diffPanel()->baselineId(), Q_INT64_C(-1));
+    }
+
+    // The verdict's "where to look" links open the timeline zoomed to that range, selected. The
+    // trace waits 800 us for its input in step 1 (the link) and computes in step 2.
+    void doctorWhereOpensTimeline()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("where.plumb"));
+        const QString trace = m_dir.filePath(QStringLiteral("input-bound.pt.trace.json"));
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QStringList events {
+            QStringLiteral(R"({"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000})"),
+            QStringLiteral(R"({"ph":"X","name":"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__","pid":1,"tid":1,"ts":60,"dur":800})"),
+            QStringLiteral(R"({"ph":"X","name":"ProfilerStep#2","pid":1,"tid":1,"ts":1000,"dur":1000})"),
+        };
+        auto op = [&](int corr, double launch, double ts, double dur) {
+            events << QStringLiteral(R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%1,"dur":1,"args":{"correlation":%2}})").arg(launch).arg(corr)
+                   << QStringLiteral(R"({"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%1,"dur":%2,"args":{"correlation":%3,"stream":7}})").arg(ts).arg(dur).arg(corr);
+        };
+        op(1, 0, 10, 50);
+        op(2, 860, 870, 130);
+        for (int i = 0; i < 10; ++i)
+            op(3 + i, 1000 + i, 1005 + 100 * i, 100);
+        f.write(QStringLiteral("{\"traceEvents\": [\n%1\n]}\n").arg(events.join(QStringLiteral(",\n"))).toUtf8());
+        f.close();
+
+        auto window = openWindow(ws);
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ trace });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        const int64_t id = window->lastImportedTraceIds().value(0, -1);
+        QVERIFY(id >= 0);
+        QSignalSpy doctorLoaded(window->doctorPanel(), &DoctorPanel::loaded);
+        window->openDoctor(id);
+        QTRY_COMPARE_WITH_TIMEOUT(doctorLoaded.size(), 1, kImportTimeoutMs);
+        const Verdict &v = window->doctorPanel()->result().verdict;
+        QCOMPARE(v.component, Verdict::Component::InputPipeline);
+        QVERIFY(!v.where.empty());
+        QVERIFY(window->doctorPanel()->summaryText().contains(QStringLiteral("href=\"where:0\"")));
+        QVERIFY(window->doctorPanel()->summaryText().contains(QStringLiteral("Each step on its own")));
+
+        QSignalSpy opened(window->timelinePanel()->view(), &TimelineView::opened);
+        window->doctorPanel()->followWhere(0);
+        QVERIFY(window->timelinePanel()->isVisible()); // the Timeline tab is the current one
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, kImportTimeoutMs);
+        const auto range = window->timelinePanel()->view()->range();
+        QVERIFY(range.has_value());
+        QCOMPARE(range->first, v.where[0].startNs);
+        QCOMPARE(range->second, v.where[0].endNs);
     }
 
 private:

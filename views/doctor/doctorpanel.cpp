@@ -80,12 +80,20 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     m_title->setText(tr("Select a trace in the Workspace tab and choose View > Doctor."));
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { reload(); });
     m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(m_summary, &QLabel::linkActivated, this, [this](const QString &link) {
+        if (link.startsWith(QLatin1String("where:")))
+            followWhere(link.mid(6).toInt());
+    });
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(KernelTableModel::SortRole);
     m_table->setModel(m_proxy);
     setUpTable(m_table, KernelTableModel::NameColumn);
+    // Kernel names are long and the numbers many: the name keeps a readable width (drag to change),
+    // and the table scrolls sideways rather than squeezing it to a few letters.
+    m_table->horizontalHeader()->setSectionResizeMode(KernelTableModel::NameColumn, QHeaderView::Interactive);
+    m_table->setColumnWidth(KernelTableModel::NameColumn, 260);
     m_table->sortByColumn(KernelTableModel::TotalColumn, Qt::DescendingOrder);
     m_table->setAccessibleName(tr("GPU ops by total time"));
     installTableExportActions(m_table, [this](const QList<int> &rows) { return m_model->records(rows); },
@@ -197,6 +205,8 @@ void DoctorPanel::reload()
             r.launchDelayP50Ns = report.host.launchDelayP50Ns;
             r.launchDelayP90Ns = report.host.launchDelayP90Ns;
             r.ranks = std::move(report.ranks);
+            for (const Verdict &v : report.stepVerdicts)
+                r.stepComponents.push_back(v.component);
         } catch (const std::exception &e) {
             r.error = QString::fromUtf8(e.what());
         }
@@ -226,8 +236,30 @@ QString DoctorPanel::summaryText() const
     QString text = QStringLiteral("<b>%1</b>").arg(v.headline.toHtmlEscaped());
     for (const QString &e : v.evidence)
         text += QStringLiteral("<br>&nbsp;&nbsp;• ") + e.toHtmlEscaped();
+    if (!v.where.empty()) {
+        QStringList links;
+        for (size_t i = 0; i < v.where.size(); ++i)
+            links << QStringLiteral("<a href=\"where:%1\">%2</a>").arg(i).arg(v.where[i].label.toHtmlEscaped());
+        text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2").arg(tr("Where to look (opens the timeline there):"), links.join(QStringLiteral(", ")));
+    }
     if (!v.tunables.isEmpty())
         text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2").arg(tr("Usually fixed by:"), v.tunables.join(QStringLiteral("; ")).toHtmlEscaped());
+    if (!m_result.stepComponents.empty()) {
+        // Each step's own verdict, most frequent first.
+        std::vector<std::pair<Verdict::Component, int>> counts;
+        for (Verdict::Component c : m_result.stepComponents) {
+            auto it = std::find_if(counts.begin(), counts.end(), [c](const auto &p) { return p.first == c; });
+            if (it == counts.end())
+                counts.emplace_back(c, 1);
+            else
+                ++it->second;
+        }
+        std::stable_sort(counts.begin(), counts.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+        QStringList parts;
+        for (const auto &[c, n] : counts)
+            parts << tr("%1 × %2").arg(n).arg(componentName(c));
+        text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2").arg(tr("Each step on its own:"), parts.join(QStringLiteral(", ")).toHtmlEscaped());
+    }
     return text + QStringLiteral("<br>") + tr("Over the %1 from the first GPU op to the last (%2 ops), the GPU computed %3 of the time, "
               "ran communication with nothing to hide it behind %4, copied or set memory exposed %5, "
               "and was idle %6.%7")
@@ -238,6 +270,13 @@ QString DoctorPanel::summaryText() const
                                           : tr(" %1 training steps below, each with the GPU work it launched.")
                                                 .arg(m_result.steps.size()))
                                                 .toHtmlEscaped();
+}
+
+void DoctorPanel::followWhere(int index)
+{
+    const std::vector<Verdict::Where> &where = m_result.verdict.where;
+    if (index >= 0 && size_t(index) < where.size())
+        Q_EMIT showInTimeline(m_traceId, where[size_t(index)].startNs, where[size_t(index)].endNs);
 }
 
 QString DoctorPanel::rankText() const

@@ -60,6 +60,7 @@ public:
         int64_t launchDelayP90Ns = 0;
         RankComparison ranks;   // empty unless the trace's run has two traces or more
         Verdict verdict;
+        std::vector<Verdict::Component> stepComponents; // each step's own verdict
     };
     [[nodiscard]] const Result &result() const { return m_result; }
     [[nodiscard]] QString summaryText() const;
@@ -78,9 +79,13 @@ public:
     [[nodiscard]] OpModeBox *modeBox() const { return m_mode; }
     // The kernel table's selected rows (all when none) as TSV, in the order shown.
     [[nodiscard]] QString kernelTsv() const;
+    // Follows the verdict's i-th "where to look" link (what clicking it does).
+    void followWhere(int index);
 
 Q_SIGNALS:
     void loaded();
+    // A "where to look" link of the verdict was clicked: [fromNs, toNs) in the trace's time.
+    void showInTimeline(int64_t traceId, int64_t fromNs, int64_t toNs);
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;

@@ -71,6 +71,8 @@ QVariant KernelTableModel::data(const QModelIndex &index, int role) const
             return qlonglong(k.p99Ns);
         case MaxColumn:
             return qlonglong(k.maxNs);
+        case OccupancyColumn:
+            return k.occupancy;
         }
         return {};
     }
@@ -96,8 +98,12 @@ QVariant KernelTableModel::data(const QModelIndex &index, int role) const
             return formatDuration(k.p99Ns);
         case MaxColumn:
             return formatDuration(k.maxNs);
+        case OccupancyColumn:
+            return k.occupancy >= 0 ? QStringLiteral("%1%").arg(k.occupancy, 0, 'f', 0) : QStringLiteral("–");
         }
     }
+    if (role == Qt::ToolTipRole && index.column() == OccupancyColumn)
+        return tr("Estimated achieved occupancy, as the profiler recorded it (mean over the runs, weighted by duration)");
     if (role == Qt::ToolTipRole && index.column() == NameColumn)
         return k.name;
     if (role == Qt::TextAlignmentRole && index.column() >= CountColumn)
@@ -109,7 +115,8 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char *const names[] = { "Name", "Kind", "Count", "Total", "Share", "Mean", "p50", "p90", "p99", "Max" };
+    static const char *const names[] = { "Name", "Kind", "Count", "Total", "Share", "Mean", "p50", "p90", "p99", "Max",
+                                         "Occupancy" };
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
@@ -118,8 +125,9 @@ QList<QStringList> KernelTableModel::records(const QList<int> &rows) const
     QList<QStringList> out;
     QStringList header;
     for (int c = 0; c < ColumnCount; ++c) {
-        const bool time = c == TotalColumn || c >= MeanColumn;
-        header << headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() + (time ? QStringLiteral(" (ns)") : QString());
+        const bool time = c == TotalColumn || (c >= MeanColumn && c <= MaxColumn);
+        header << headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()
+                + (time ? QStringLiteral(" (ns)") : c == OccupancyColumn ? QStringLiteral(" (%)") : QString());
     }
     out << header;
     for (int r : rows) {
@@ -128,7 +136,8 @@ QList<QStringList> KernelTableModel::records(const QList<int> &rows) const
         out << QStringList { k.name, kindName(k.kind), QString::number(k.count), QString::number(k.totalNs),
                              QString::number(k.share, 'f', 6), QString::number(k.meanNs(), 'f', 1),
                              QString::number(k.p50Ns), QString::number(k.p90Ns), QString::number(k.p99Ns),
-                             QString::number(k.maxNs) };
+                             QString::number(k.maxNs),
+                             k.occupancy >= 0 ? QString::number(k.occupancy, 'f', 2) : QString() };
     }
     return out;
 }

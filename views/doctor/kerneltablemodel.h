@@ -16,7 +16,7 @@ class KernelTableModel final : public QAbstractTableModel {
 public:
     enum Column {
         NameColumn, KindColumn, CountColumn, TotalColumn, ShareColumn, MeanColumn, P50Column, P90Column,
-        P99Column, MaxColumn, ColumnCount
+        P99Column, MaxColumn, OccupancyColumn, ColumnCount
     };
     enum Role { SortRole = Qt::UserRole };
 

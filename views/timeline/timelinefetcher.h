@@ -28,6 +28,10 @@ struct TimelineSource {
     int64_t traceId = -1;   // one of traceId / runId is set
     int64_t runId = -1;
     QString title;
+    // When set (focusToNs > focusFromNs, view time): once open, zoom to this range and select it, so
+    // the range table sums what ran there (the Doctor's "where to look" links).
+    int64_t focusFromNs = 0;
+    int64_t focusToNs = 0;
 };
 
 struct TimelineOpenResult {

@@ -62,6 +62,9 @@ void TimelineView::setSource(const TimelineSource &source)
     m_range.reset();
     m_matcher = {};
     m_scrollY = 0;
+    m_focus.reset();
+    if (source.focusToNs > source.focusFromNs)
+        m_focus = std::make_pair(source.focusFromNs, source.focusToNs);
     if (source.workspacePath.isEmpty())
         m_fetcher->close();
     else
@@ -78,6 +81,11 @@ void TimelineView::onOpened(const TimelineOpenResult &result)
     m_scrollY = 0;
     updateScrollBar();
     fit();
+    if (m_focus && m_loaded) {
+        zoomToRange(m_focus->first, m_focus->second);
+        setRange(m_focus->first, m_focus->second, visibleTracks(1e12)); // every track, as a ruler drag takes
+    }
+    m_focus.reset();
     invalidate();
     requestFetch();
     Q_EMIT opened(result.error);

@@ -152,6 +152,7 @@ private:
     int m_selectedTrack = -1;
     std::vector<SliceLink> m_links;
     std::optional<std::pair<int64_t, int64_t>> m_range;
+    std::optional<std::pair<int64_t, int64_t>> m_focus; // the source's focus, until it is open
     NameMatcher m_matcher;
 
     Drag m_drag = Drag::None;
