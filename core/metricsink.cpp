@@ -507,7 +507,9 @@ void MetricSink::writeBatch(Batch &b, Statements &st)
         q.bind(1, h.run).bind(2, h.key).bind(3, h.segment).bind(4, h.step).bind(5, h.dup).bind(6, h.wallNs);
         q.bind(7, int64_t(h.bucketCount));
         // Little-endian float64 triples: the hosts Plumb builds for (x86-64, aarch64) store doubles so.
-        q.bindBlob(8, b.buckets.data() + h.firstBucket, h.bucketCount * 3 * sizeof(double));
+        // An empty histogram is an empty blob, not NULL (which a null pointer would bind).
+        static const double kNone = 0;
+        q.bindBlob(8, h.bucketCount ? b.buckets.data() + h.firstBucket : &kNone, h.bucketCount * 3 * sizeof(double));
         bindOptional(q, 9, h.hasStats, h.stats.min);
         bindOptional(q, 10, h.hasStats, h.stats.max);
         bindOptional(q, 11, h.hasStats, h.stats.num);

@@ -316,9 +316,10 @@ public:
     {
     }
 
-    void run();
+    void read();
 
 private:
+    [[nodiscard]] int64_t run();
     void openRun();
     void event(std::string_view bytes);
     void summary(std::string_view bytes, int64_t step, int64_t wallNs);
@@ -356,6 +357,15 @@ QString Reader::here() const
     return QStringLiteral("byte %1 (record %2)").arg(m_recordOffset).arg(m_recordNumber);
 }
 
+// The run is created with its first param, point or metadata: an event file that holds nothing
+// Plumb imports (TensorFlow's *.profile-empty marker, say) adds no empty run.
+int64_t Reader::run()
+{
+    if (m_run == 0)
+        openRun();
+    return m_run;
+}
+
 void Reader::openRun()
 {
     const QFileInfo info(m_ctx.input().path());
@@ -368,7 +378,7 @@ void Reader::openRun()
     m_run = m_sink.openRun(QStringLiteral("tfevents:") + dir, name, dir);
 }
 
-void Reader::run()
+void Reader::read()
 {
     TfRecordReader records(m_ctx.input());
     std::string_view data;
@@ -396,7 +406,6 @@ void Reader::run()
                                                  "first record does not match (the file is corrupt)")
                                       .arg(m_file),
                                   QStringLiteral("byte 0"));
-            openRun();
         }
         if (status == S::End)
             break;
@@ -450,7 +459,7 @@ void Reader::run()
         first = false;
     }
     m_ctx.recordsRead = m_records;
-    if (m_startNs <= m_endNs) {
+    if (m_run && m_startNs <= m_endNs) {
         m_sink.noteRunTime(m_run, m_startNs);
         m_sink.noteRunTime(m_run, m_endNs);
     }
@@ -673,7 +682,7 @@ void Reader::hparams(std::string_view content)
             metrics.append(o);
         }
         x.insert(QStringLiteral("metrics"), metrics);
-        m_sink.mergeRunMetadata(m_run, QJsonDocument(QJsonObject { { QStringLiteral("hparams_experiment"), x } })
+        m_sink.mergeRunMetadata(run(), QJsonDocument(QJsonObject { { QStringLiteral("hparams_experiment"), x } })
                                            .toJson(QJsonDocument::Compact));
         break;
     }
@@ -683,38 +692,38 @@ void Reader::hparams(std::string_view content)
         for (const auto &[key, v] : s.hparams()) {
             const QString k = QString::fromStdString(key);
             switch (v.kind_case()) {
-            case K::kNumberValue: m_sink.setParam(m_run, k, formatNumber(v.number_value()), ParamKind::Number); break;
-            case K::kStringValue: m_sink.setParam(m_run, k, QString::fromStdString(v.string_value()), ParamKind::String); break;
+            case K::kNumberValue: m_sink.setParam(run(), k, formatNumber(v.number_value()), ParamKind::Number); break;
+            case K::kStringValue: m_sink.setParam(run(), k, QString::fromStdString(v.string_value()), ParamKind::String); break;
             case K::kBoolValue:
-                m_sink.setParam(m_run, k, v.bool_value() ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
+                m_sink.setParam(run(), k, v.bool_value() ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
                 break;
             case K::kStructValue:
             case K::kListValue: {
                 const QJsonValue j = jsonOf(v);
                 const QByteArray text = j.isArray() ? QJsonDocument(j.toArray()).toJson(QJsonDocument::Compact)
                                                     : QJsonDocument(j.toObject()).toJson(QJsonDocument::Compact);
-                m_sink.setParam(m_run, k, QString::fromUtf8(text), ParamKind::Json);
+                m_sink.setParam(run(), k, QString::fromUtf8(text), ParamKind::Json);
                 break;
             }
-            default: m_sink.setParam(m_run, k, QString(), ParamKind::Null);
+            default: m_sink.setParam(run(), k, QString(), ParamKind::Null);
             }
         }
         if (!s.group_name().empty())
-            m_sink.setRunGroup(m_run, QString::fromStdString(s.group_name()));
+            m_sink.setRunGroup(run(), QString::fromStdString(s.group_name()));
         if (s.start_time_secs() > 0)
-            m_sink.noteRunTime(m_run, int64_t(std::llround(s.start_time_secs() * 1e9)));
+            m_sink.noteRunTime(run(), int64_t(std::llround(s.start_time_secs() * 1e9)));
         if (!m_sessionEnded)
-            m_sink.setRunStatus(m_run, QStringLiteral("unknown"));
+            m_sink.setRunStatus(run(), QStringLiteral("unknown"));
         break;
     }
     case D::kSessionEndInfo: {
         const auto &s = data.session_end_info();
         static const char *const names[] = { "unknown", "success", "failure", "running" };
         const int st = s.status();
-        m_sink.setRunStatus(m_run, QLatin1String(st >= 0 && st < 4 ? names[st] : "unknown"));
+        m_sink.setRunStatus(run(), QLatin1String(st >= 0 && st < 4 ? names[st] : "unknown"));
         m_sessionEnded = true;
         if (s.end_time_secs() > 0)
-            m_sink.noteRunTime(m_run, int64_t(std::llround(s.end_time_secs() * 1e9)));
+            m_sink.noteRunTime(run(), int64_t(std::llround(s.end_time_secs() * 1e9)));
         break;
     }
     default:
@@ -726,7 +735,7 @@ void Reader::hparams(std::string_view content)
 void Reader::scalar(TagState &t, std::string_view tag, int64_t step, int64_t wallNs, double value)
 {
     if (t.scalarSeries < 0)
-        t.scalarSeries = m_sink.series(m_run, tag, SeriesKind::Scalar);
+        t.scalarSeries = m_sink.series(run(), tag, SeriesKind::Scalar);
     if (m_sink.addScalar(t.scalarSeries, step, wallNs, value))
         m_diag.report(Severity::Info, QStringLiteral("restart"), here(),
                       QStringLiteral("The step of tag '%1' went back to %2: the job restarted (from a checkpoint, "
@@ -740,7 +749,7 @@ void Reader::histogram(TagState &t, std::string_view tag, int64_t step, int64_t 
                        size_t k, const HistogramStats *stats)
 {
     if (t.histogramSeries < 0)
-        t.histogramSeries = m_sink.series(m_run, tag, SeriesKind::Histogram);
+        t.histogramSeries = m_sink.series(run(), tag, SeriesKind::Histogram);
     if (m_sink.addHistogram(t.histogramSeries, step, wallNs, buckets, k, stats))
         m_diag.report(Severity::Info, QStringLiteral("restart"), here(),
                       QStringLiteral("The step of tag '%1' went back to %2: the job restarted (from a checkpoint, "
@@ -889,7 +898,7 @@ int TfEventsImporter::sniff(QByteArrayView head, const QString &fileName) const
 void TfEventsImporter::read(ImportContext &ctx) const
 {
     Reader reader(ctx);
-    reader.run();
+    reader.read();
 }
 
 } // namespace plumb

@@ -414,6 +414,37 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT event_count FROM source WHERE format = 'tfevents'"), 1 + kSteps + kSteps / 2);
     }
 
+    // A file with nothing Plumb imports (TensorFlow's *.profile-empty marker) adds no run; a file
+    // whose only histogram is empty stores it (an empty blob, not NULL).
+    void edgesOfEmptiness()
+    {
+        const QString ws = freshWorkspace();
+        QDir().mkpath(m_tmp.filePath(QStringLiteral("empty/a")));
+        QDir().mkpath(m_tmp.filePath(QStringLiteral("empty/b")));
+        { EventWriter marker(m_tmp.filePath(QStringLiteral("empty/a/events.out.tfevents.1.host.profile-empty"))); }
+        {
+            EventWriter out(m_tmp.filePath(QStringLiteral("empty/b/events.out.tfevents.1.host")));
+            tfevents::Event e;
+            e.set_wall_time(1700000001.0);
+            e.set_step(7);
+            auto *v = e.mutable_summary()->add_value();
+            v->set_tag("weights");
+            v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("histograms");
+            auto *t = v->mutable_tensor();
+            t->set_dtype(tfevents::DT_DOUBLE);
+            t->mutable_tensor_shape()->add_dim()->set_size(0);
+            t->mutable_tensor_shape()->add_dim()->set_size(3);
+            out.write(e);
+        }
+        QVERIFY(importAll(ws, m_tmp.filePath(QStringLiteral("empty"))));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM source"), 2);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM run"), 1);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM histogram WHERE step = 7 AND bucket_count = 0 "
+                                 "AND typeof(buckets) = 'blob' AND length(buckets) = 0"),
+                 1);
+    }
+
     // A workspace of schema 5 (before experiment logs) migrates and keeps what it held.
     void migratesFromVersion5()
     {
