@@ -68,11 +68,16 @@ std::string_view kindName(SeriesKind k)
 std::string_view paramKindName(ParamKind k)
 {
     switch (k) {
-    case ParamKind::Number: return "number";
-    case ParamKind::String: return "string";
-    case ParamKind::Bool: return "bool";
-    case ParamKind::Null: return "null";
-    case ParamKind::Json: return "json";
+    case ParamKind::Number:
+        return "number";
+    case ParamKind::String:
+        return "string";
+    case ParamKind::Bool:
+        return "bool";
+    case ParamKind::Null:
+        return "null";
+    case ParamKind::Json:
+        return "json";
     }
     return "string";
 }
@@ -100,7 +105,8 @@ MetricSink::MetricSink(SqliteDb &db, DiagnosticLog &diagnostics)
 {
     // The tags of earlier experiment-log imports: a logdir's runs share them, so the usual new
     // file needs no scan of the whole string table (which traces fill with kernel names).
-    SqliteStmt st(db, "SELECT s.id, s.str FROM string s WHERE s.id IN (SELECT DISTINCT key_id FROM metric_series)");
+    SqliteStmt st(
+        db, "SELECT s.id, s.str FROM string s WHERE s.id IN (SELECT DISTINCT key_id FROM metric_series)");
     while (st.step())
         m_keys.emplace(std::string(st.columnView(1)), st.columnInt(0));
     m_current = takeBatch();
@@ -170,9 +176,10 @@ int64_t MetricSink::openRun(const QString &key, const QString &name, const QStri
 // A run that earlier imports wrote to: each series continues its last segment.
 void MetricSink::loadSeriesOfRun(int64_t run)
 {
-    SqliteStmt st(m_db, "SELECT key_id, kind, segment, points, first_step, last_step, first_wall_ns, last_wall_ns, "
-                        "min_value, max_value, last_value FROM metric_series WHERE run_id = ? "
-                        "ORDER BY key_id, kind, segment");
+    SqliteStmt st(m_db,
+        "SELECT key_id, kind, segment, points, first_step, last_step, first_wall_ns, last_wall_ns, "
+        "min_value, max_value, last_value FROM metric_series WHERE run_id = ? "
+        "ORDER BY key_id, kind, segment");
     st.bind(1, run);
     while (st.step()) {
         const SeriesKind kind = st.columnView(1) == "scalar" ? SeriesKind::Scalar : SeriesKind::Histogram;
@@ -198,9 +205,10 @@ void MetricSink::loadSeriesOfRun(int64_t run)
         g.lastValue = st.columnDouble(10);
         s.lastStep = g.lastStep;
     }
-    SqliteStmt metricDup(m_db, "SELECT max(dup) FROM metric WHERE run_id = ? AND key_id = ? AND segment = ? AND step = ?");
-    SqliteStmt histDup(m_db,
-                       "SELECT max(dup) FROM histogram WHERE run_id = ? AND key_id = ? AND segment = ? AND step = ?");
+    SqliteStmt metricDup(
+        m_db, "SELECT max(dup) FROM metric WHERE run_id = ? AND key_id = ? AND segment = ? AND step = ?");
+    SqliteStmt histDup(
+        m_db, "SELECT max(dup) FROM histogram WHERE run_id = ? AND key_id = ? AND segment = ? AND step = ?");
     for (auto &s : m_series) {
         if (s.run != run)
             continue;
@@ -334,7 +342,8 @@ bool MetricSink::addScalar(int64_t series, int64_t step, int64_t wallNs, double 
             g.maxValue = std::max(g.maxValue, value);
         }
     }
-    m_current->metrics.push_back(MetricRow { s.run, s.key, s.segment, step, dup, wallNs, value, uint32_t(series) });
+    m_current->metrics.push_back(
+        MetricRow { s.run, s.key, s.segment, step, dup, wallNs, value, uint32_t(series) });
     ++m_scalarPoints;
     if (m_current->rows() >= kBatchRows)
         pushBatch();
@@ -342,14 +351,14 @@ bool MetricSink::addScalar(int64_t series, int64_t step, int64_t wallNs, double 
 }
 
 bool MetricSink::addHistogram(int64_t series, int64_t step, int64_t wallNs, const double *buckets,
-                              size_t bucketCount, const HistogramStats *stats)
+    size_t bucketCount, const HistogramStats *stats)
 {
     SeriesState &s = m_series[size_t(series)];
     int64_t dup = 0;
     const bool restart = place(s, step, wallNs, dup);
     Batch &b = *m_current;
-    HistogramRow row { s.run, s.key, s.segment, step, dup, wallNs, b.buckets.size(), bucketCount, stats != nullptr,
-                       stats ? *stats : HistogramStats {} };
+    HistogramRow row { s.run, s.key, s.segment, step, dup, wallNs, b.buckets.size(), bucketCount,
+        stats != nullptr, stats ? *stats : HistogramStats {} };
     b.buckets.insert(b.buckets.end(), buckets, buckets + bucketCount * 3);
     b.histograms.push_back(row);
     ++m_histogramPoints;
@@ -391,7 +400,8 @@ void MetricSink::orderBatch(Batch &b)
     for (const uint32_t s : m_touched)
         m_rowsOfSeries[s] = 0;
     auto byKey = [](const HistogramRow &x, const HistogramRow &y) {
-        return std::tie(x.run, x.key, x.segment, x.step, x.dup) < std::tie(y.run, y.key, y.segment, y.step, y.dup);
+        return std::tie(x.run, x.key, x.segment, x.step, x.dup)
+            < std::tie(y.run, y.key, y.segment, y.step, y.dup);
     };
     std::sort(b.histograms.begin(), b.histograms.end(), byKey);
 }
@@ -435,13 +445,16 @@ void MetricSink::quiesce()
 // the multi-row INSERT: no statement journal (see TraceSink::Statements).
 struct MetricSink::Statements {
     explicit Statements(SqliteDb &db)
-        : metricMulti(db, multiRowInsert("INSERT OR FAIL INTO metric(run_id, key_id, segment, step, dup, "
-                                         "wall_time_ns, value) VALUES ",
-                                         kMetricColumns))
-        , metric(db, "INSERT INTO metric(run_id, key_id, segment, step, dup, wall_time_ns, value) "
-                     "VALUES (?,?,?,?,?,?,?)")
-        , histogram(db, "INSERT INTO histogram(run_id, key_id, segment, step, dup, wall_time_ns, bucket_count, "
-                        "buckets, min, max, num, sum, sum_squares) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        : metricMulti(db,
+            multiRowInsert("INSERT OR FAIL INTO metric(run_id, key_id, segment, step, dup, "
+                           "wall_time_ns, value) VALUES ",
+                kMetricColumns))
+        , metric(db,
+              "INSERT INTO metric(run_id, key_id, segment, step, dup, wall_time_ns, value) "
+              "VALUES (?,?,?,?,?,?,?)")
+        , histogram(db,
+              "INSERT INTO histogram(run_id, key_id, segment, step, dup, wall_time_ns, bucket_count, "
+              "buckets, min, max, num, sum, sum_squares) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
     {
     }
     SqliteStmt metricMulti, metric, histogram;
@@ -509,7 +522,8 @@ void MetricSink::writeBatch(Batch &b, Statements &st)
         // Little-endian float64 triples: the hosts Plumb builds for (x86-64, aarch64) store doubles so.
         // An empty histogram is an empty blob, not NULL (which a null pointer would bind).
         static const double kNone = 0;
-        q.bindBlob(8, h.bucketCount ? b.buckets.data() + h.firstBucket : &kNone, h.bucketCount * 3 * sizeof(double));
+        q.bindBlob(
+            8, h.bucketCount ? b.buckets.data() + h.firstBucket : &kNone, h.bucketCount * 3 * sizeof(double));
         bindOptional(q, 9, h.hasStats, h.stats.min);
         bindOptional(q, 10, h.hasStats, h.stats.max);
         bindOptional(q, 11, h.hasStats, h.stats.num);
@@ -544,18 +558,19 @@ void MetricSink::finish()
     releaseBatches();
     if (m_nanValues)
         m_diag.report(Severity::Info, QStringLiteral("nan-values"), {},
-                      QStringLiteral("Scalar values that are NaN (a diverged loss, say) are stored as empty "
-                                     "values; their steps are kept."),
-                      m_nanValues);
+            QStringLiteral("Scalar values that are NaN (a diverged loss, say) are stored as empty "
+                           "values; their steps are kept."),
+            m_nanValues);
     writeSeriesRows();
     writeRunRows();
 }
 
 void MetricSink::writeSeriesRows()
 {
-    SqliteStmt st(m_db, "INSERT OR REPLACE INTO metric_series(run_id, key_id, kind, segment, points, first_step, "
-                        "last_step, first_wall_ns, last_wall_ns, min_value, max_value, last_value) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    SqliteStmt st(m_db,
+        "INSERT OR REPLACE INTO metric_series(run_id, key_id, kind, segment, points, first_step, "
+        "last_step, first_wall_ns, last_wall_ns, min_value, max_value, last_value) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     auto write = [&st](const SeriesState &s, int64_t segment, const SegmentStats &g) {
         st.bind(1, s.run).bind(2, s.key).bind(3, kindName(s.kind)).bind(4, segment).bind(5, g.points);
         st.bind(6, g.firstStep).bind(7, g.lastStep).bind(8, g.firstWallNs).bind(9, g.lastWallNs);
@@ -575,9 +590,10 @@ void MetricSink::writeSeriesRows()
 
 void MetricSink::writeRunRows()
 {
-    SqliteStmt update(m_db, "UPDATE run SET status = coalesce(?2, status), group_name = coalesce(?3, group_name), "
-                            "start_ns = min(coalesce(start_ns, ?4), ?4), end_ns = max(coalesce(end_ns, ?5), ?5) "
-                            "WHERE id = ?1");
+    SqliteStmt update(m_db,
+        "UPDATE run SET status = coalesce(?2, status), group_name = coalesce(?3, group_name), "
+        "start_ns = min(coalesce(start_ns, ?4), ?4), end_ns = max(coalesce(end_ns, ?5), ?5) "
+        "WHERE id = ?1");
     SqliteStmt meta(m_db, "UPDATE run SET metadata = json_patch(coalesce(metadata, '{}'), ?2) WHERE id = ?1");
     SqliteStmt param(m_db, "INSERT OR REPLACE INTO param(run_id, key, value, kind) VALUES (?,?,?,?)");
     for (const auto &r : m_runs) {
@@ -604,13 +620,16 @@ void MetricSink::writeRunRows()
 
     // Trials and their sub-runs (Keras writes a trial's hparams in its folder and its metrics in
     // train/ and validation/ beneath it): whichever is imported first, the link is made here.
-    SqliteStmt path(m_db, "SELECT path, EXISTS (SELECT 1 FROM param WHERE run_id = ?1) FROM run WHERE id = ?1");
-    SqliteStmt adopt(m_db, "UPDATE run SET parent_run_id = ?1 WHERE path IS NOT NULL AND parent_run_id IS NULL "
-                           "AND id <> ?1 AND substr(path, 1, length(?2) + 1) = ?2 || '/'");
-    SqliteStmt findParent(m_db, "SELECT r.id FROM run r WHERE r.path IS NOT NULL AND r.id <> ?1 "
-                                "AND substr(?2, 1, length(r.path) + 1) = r.path || '/' "
-                                "AND EXISTS (SELECT 1 FROM param p WHERE p.run_id = r.id) "
-                                "ORDER BY length(r.path) DESC LIMIT 1");
+    SqliteStmt path(
+        m_db, "SELECT path, EXISTS (SELECT 1 FROM param WHERE run_id = ?1) FROM run WHERE id = ?1");
+    SqliteStmt adopt(m_db,
+        "UPDATE run SET parent_run_id = ?1 WHERE path IS NOT NULL AND parent_run_id IS NULL "
+        "AND id <> ?1 AND substr(path, 1, length(?2) + 1) = ?2 || '/'");
+    SqliteStmt findParent(m_db,
+        "SELECT r.id FROM run r WHERE r.path IS NOT NULL AND r.id <> ?1 "
+        "AND substr(?2, 1, length(r.path) + 1) = r.path || '/' "
+        "AND EXISTS (SELECT 1 FROM param p WHERE p.run_id = r.id) "
+        "ORDER BY length(r.path) DESC LIMIT 1");
     SqliteStmt setParent(m_db, "UPDATE run SET parent_run_id = ?2 WHERE id = ?1 AND parent_run_id IS NULL");
     for (const auto &r : m_runs) {
         path.bind(1, r.id);

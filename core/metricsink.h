@@ -72,7 +72,7 @@ public:
     bool addScalar(int64_t series, int64_t step, int64_t wallNs, double value);
     // `buckets`: bucketCount x (left edge, right edge, count). `stats` may be null.
     bool addHistogram(int64_t series, int64_t step, int64_t wallNs, const double *buckets, size_t bucketCount,
-                      const HistogramStats *stats);
+        const HistogramStats *stats);
 
     [[nodiscard]] int64_t scalarPoints() const { return m_scalarPoints; }
     [[nodiscard]] int64_t histogramPoints() const { return m_histogramPoints; }
@@ -131,8 +131,8 @@ private:
         int64_t lastStep = 0;
         int64_t lastDup = 0;
         bool hasPoints = false; // in this import or an earlier one
-        bool dirty = false;     // the current segment's row must be written at finish()
-        SegmentStats stats;     // of the current segment, including points of earlier imports
+        bool dirty = false; // the current segment's row must be written at finish()
+        SegmentStats stats; // of the current segment, including points of earlier imports
         std::vector<std::pair<int64_t, SegmentStats>> finished; // segments closed in this import
     };
     struct Param {
@@ -177,7 +177,7 @@ private:
     int64_t m_scalarPoints = 0;
     int64_t m_histogramPoints = 0;
 
-    StringMap m_keys;        // tag -> string id
+    StringMap m_keys; // tag -> string id
     bool m_allStringsLoaded = false;
     std::vector<RunState> m_runs;
     std::vector<SeriesState> m_series;
@@ -194,7 +194,7 @@ private:
     };
     std::unordered_map<SeriesKey, int64_t, SeriesKeyHash> m_seriesByKey;
     std::vector<uint32_t> m_rowsOfSeries; // per series: rows in the batch being ordered
-    std::vector<uint32_t> m_touched;      // series present in that batch
+    std::vector<uint32_t> m_touched; // series present in that batch
 
     // Writer thread
     std::unique_ptr<Batch> m_current;

@@ -38,8 +38,21 @@ constexpr uint32_t kEventWallTime = 1, kEventStep = 2, kEventFileVersion = 3, kE
 constexpr uint32_t kValueTag = 1, kValueSimple = 2, kValueOldHisto = 3, kValueImage = 4, kValueHisto = 5,
                    kValueAudio = 6, kValueTensor = 8, kValueMetadata = 9;
 // TensorFlow DataType values (tfevents.proto)
-enum DType : int { DtFloat = 1, DtDouble = 2, DtInt32 = 3, DtUint8 = 4, DtInt16 = 5, DtInt8 = 6, DtInt64 = 9,
-                   DtBool = 10, DtBfloat16 = 14, DtUint16 = 17, DtHalf = 19, DtUint32 = 22, DtUint64 = 23 };
+enum DType : int {
+    DtFloat = 1,
+    DtDouble = 2,
+    DtInt32 = 3,
+    DtUint8 = 4,
+    DtInt16 = 5,
+    DtInt8 = 6,
+    DtInt64 = 9,
+    DtBool = 10,
+    DtBfloat16 = 14,
+    DtUint16 = 17,
+    DtHalf = 19,
+    DtUint32 = 22,
+    DtUint64 = 23
+};
 
 enum class Plugin { Unknown, Scalars, Histograms, HParams, Other };
 
@@ -88,29 +101,51 @@ double bfloat16ToDouble(uint32_t h)
 size_t elementBytes(int dtype)
 {
     switch (dtype) {
-    case DtFloat: case DtInt32: case DtUint32: return 4;
-    case DtDouble: case DtInt64: case DtUint64: return 8;
-    case DtInt16: case DtUint16: case DtHalf: case DtBfloat16: return 2;
-    case DtInt8: case DtUint8: case DtBool: return 1;
-    default: return 0;
+    case DtFloat:
+    case DtInt32:
+    case DtUint32:
+        return 4;
+    case DtDouble:
+    case DtInt64:
+    case DtUint64:
+        return 8;
+    case DtInt16:
+    case DtUint16:
+    case DtHalf:
+    case DtBfloat16:
+        return 2;
+    case DtInt8:
+    case DtUint8:
+    case DtBool:
+        return 1;
+    default:
+        return 0;
     }
+}
+
+template <typename T>
+T load(const char *p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v); // little-endian hosts, as tensor_content is
+    return v;
 }
 
 double elementAt(const char *p, int dtype)
 {
     switch (dtype) {
-    case DtFloat: { float f; std::memcpy(&f, p, 4); return f; }
-    case DtDouble: { double d; std::memcpy(&d, p, 8); return d; }
-    case DtInt32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    case DtUint32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    case DtInt64: { int64_t v; std::memcpy(&v, p, 8); return double(v); }
-    case DtUint64: { uint64_t v; std::memcpy(&v, p, 8); return double(v); }
-    case DtInt16: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case DtUint16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case DtHalf: { uint16_t v; std::memcpy(&v, p, 2); return halfToDouble(v); }
-    case DtBfloat16: { uint16_t v; std::memcpy(&v, p, 2); return bfloat16ToDouble(v); }
-    case DtInt8: return double(int8_t(*p));
-    case DtUint8: return double(uint8_t(*p));
+    case DtFloat: return load<float>(p);
+    case DtDouble: return load<double>(p);
+    case DtInt32: return load<int32_t>(p);
+    case DtUint32: return load<uint32_t>(p);
+    case DtInt64: return double(load<int64_t>(p));
+    case DtUint64: return double(load<uint64_t>(p));
+    case DtInt16: return load<int16_t>(p);
+    case DtUint16: return load<uint16_t>(p);
+    case DtHalf: return halfToDouble(load<uint16_t>(p));
+    case DtBfloat16: return bfloat16ToDouble(load<uint16_t>(p));
+    case DtInt8: return load<int8_t>(p);
+    case DtUint8: return load<uint8_t>(p);
     case DtBool: return *p ? 1.0 : 0.0;
     default: return 0;
     }
@@ -129,7 +164,9 @@ bool decodeTensor(std::string_view bytes, Tensor &t, const char *&why)
     uint32_t f, wt;
     while (r.next(f, wt)) {
         switch (f) {
-        case 1: t.dtype = int(r.varint()); break;
+        case 1:
+            t.dtype = int(r.varint());
+            break;
         case 2: {
             ProtoReader shape(r.bytes());
             uint32_t sf, swt;
@@ -153,7 +190,9 @@ bool decodeTensor(std::string_view bytes, Tensor &t, const char *&why)
             }
             break;
         }
-        case 4: content = r.bytes(); break;
+        case 4:
+            content = r.bytes();
+            break;
         case 5: // float_val
             if (wt == ProtoReader::LengthDelimited) {
                 ProtoReader p(r.bytes());
@@ -176,7 +215,7 @@ bool decodeTensor(std::string_view bytes, Tensor &t, const char *&why)
                 r.skip(wt);
             }
             break;
-        case 7:  // int_val (int32, negative ones sign-extended to 64 bits)
+        case 7: // int_val (int32, negative ones sign-extended to 64 bits)
         case 10: // int64_val
         case 11: // bool_val
         case 13: // half_val (bit patterns)
@@ -185,11 +224,16 @@ bool decodeTensor(std::string_view bytes, Tensor &t, const char *&why)
         {
             auto convert = [f](uint64_t v) -> double {
                 switch (f) {
-                case 7: return double(int32_t(uint32_t(v)));
-                case 10: return double(int64_t(v));
-                case 11: return v ? 1.0 : 0.0;
-                case 13: return double(uint32_t(v) & 0xffff);
-                default: return double(v);
+                case 7:
+                    return double(int32_t(uint32_t(v)));
+                case 10:
+                    return double(int64_t(v));
+                case 11:
+                    return v ? 1.0 : 0.0;
+                case 13:
+                    return double(uint32_t(v) & 0xffff);
+                default:
+                    return double(v);
                 }
             };
             if (f == 13)
@@ -205,7 +249,8 @@ bool decodeTensor(std::string_view bytes, Tensor &t, const char *&why)
             }
             break;
         }
-        default: r.skip(wt);
+        default:
+            r.skip(wt);
         }
     }
     if (unknownRank) {
@@ -241,7 +286,8 @@ bool decodeTensor(std::string_view bytes, Tensor &t, const char *&why)
     if (t.values.size() == 1 && count > 1)
         t.values.resize(size_t(count), t.values.front()); // one typed value fills the shape
     if (int64_t(t.values.size()) != count) {
-        why = count == 1 && t.values.empty() ? "a tensor with no value" : "a tensor whose values do not match its shape";
+        why = count == 1 && t.values.empty() ? "a tensor with no value"
+                                             : "a tensor whose values do not match its shape";
         return false;
     }
     return true;
@@ -287,9 +333,12 @@ QJsonValue jsonOf(const tfevents::JsonValue &v)
 {
     using K = tfevents::JsonValue::KindCase;
     switch (v.kind_case()) {
-    case K::kNumberValue: return std::isfinite(v.number_value()) ? QJsonValue(v.number_value()) : QJsonValue();
-    case K::kStringValue: return QString::fromStdString(v.string_value());
-    case K::kBoolValue: return v.bool_value();
+    case K::kNumberValue:
+        return std::isfinite(v.number_value()) ? QJsonValue(v.number_value()) : QJsonValue();
+    case K::kStringValue:
+        return QString::fromStdString(v.string_value());
+    case K::kBoolValue:
+        return v.bool_value();
     case K::kStructValue: {
         QJsonObject o;
         for (const auto &[key, value] : v.struct_value().fields())
@@ -302,7 +351,8 @@ QJsonValue jsonOf(const tfevents::JsonValue &v)
             a.append(jsonOf(value));
         return a;
     }
-    default: return QJsonValue();
+    default:
+        return QJsonValue();
     }
 }
 
@@ -329,19 +379,23 @@ private:
     void hparams(std::string_view content);
     void scalar(TagState &t, std::string_view tag, int64_t step, int64_t wallNs, double value);
     void histogram(TagState &t, std::string_view tag, int64_t step, int64_t wallNs, const double *buckets,
-                   size_t k, const HistogramStats *stats);
-    void legacyHistogram(TagState &t, std::string_view tag, std::string_view bytes, int64_t step, int64_t wallNs);
+        size_t k, const HistogramStats *stats);
+    void legacyHistogram(
+        TagState &t, std::string_view tag, std::string_view bytes, int64_t step, int64_t wallNs);
     void tensorValue(TagState &t, std::string_view tag, std::string_view bytes, int64_t step, int64_t wallNs);
     void notImported(const char *what, const QString &kind);
     [[nodiscard]] QString here() const;
-    [[nodiscard]] QString tagText(std::string_view tag) const { return QString::fromUtf8(tag.data(), qsizetype(tag.size())); }
+    [[nodiscard]] QString tagText(std::string_view tag) const
+    {
+        return QString::fromUtf8(tag.data(), qsizetype(tag.size()));
+    }
 
     ImportContext &m_ctx;
     DiagnosticLog &m_diag;
     MetricSink &m_sink;
     QString m_file;
     int64_t m_run = 0;
-    int64_t m_records = 0;      // complete records read
+    int64_t m_records = 0; // complete records read
     int64_t m_recordNumber = 0; // 1-based number of the record being read
     int64_t m_recordOffset = 0;
     int64_t m_startNs = INT64_MAX;
@@ -391,29 +445,32 @@ void Reader::read()
         if (first) {
             // The whole file is refused unless it starts as an event file does.
             if (status == S::End || status == S::TruncatedTail)
-                throw ImportError(QStringLiteral("%1 ends before its first record is complete: it is not an event "
-                                                 "file, or a writer has only just created it (import it again "
-                                                 "later)")
-                                      .arg(m_file),
-                                  QStringLiteral("byte 0"));
+                throw ImportError(
+                    QStringLiteral("%1 ends before its first record is complete: it is not an event "
+                                   "file, or a writer has only just created it (import it again "
+                                   "later)")
+                        .arg(m_file),
+                    QStringLiteral("byte 0"));
             if (status == S::BadLength)
-                throw ImportError(QStringLiteral("%1 is not a TensorBoard event file: its first 12 bytes are not a "
-                                                 "TFRecord header (the length's checksum does not match)")
-                                      .arg(m_file),
-                                  QStringLiteral("byte 0"));
+                throw ImportError(
+                    QStringLiteral("%1 is not a TensorBoard event file: its first 12 bytes are not a "
+                                   "TFRecord header (the length's checksum does not match)")
+                        .arg(m_file),
+                    QStringLiteral("byte 0"));
             if (status != S::Record)
-                throw ImportError(QStringLiteral("%1 is not a readable TensorBoard event file: the checksum of its "
-                                                 "first record does not match (the file is corrupt)")
-                                      .arg(m_file),
-                                  QStringLiteral("byte 0"));
+                throw ImportError(
+                    QStringLiteral("%1 is not a readable TensorBoard event file: the checksum of its "
+                                   "first record does not match (the file is corrupt)")
+                        .arg(m_file),
+                    QStringLiteral("byte 0"));
         }
         if (status == S::End)
             break;
         if (status == S::TruncatedTail) {
             m_diag.report(Severity::Info, QStringLiteral("truncated-tail"), here(),
-                          QStringLiteral("The file ends inside a record (%1 bytes of it): a writer that is still "
-                                         "running, or was stopped, leaves this. Everything before it was read.")
-                              .arg(records.tailBytes()));
+                QStringLiteral("The file ends inside a record (%1 bytes of it): a writer that is still "
+                               "running, or was stopped, leaves this. Everything before it was read.")
+                    .arg(records.tailBytes()));
             break;
         }
         if (status == S::BadLength) {
@@ -421,9 +478,9 @@ void Reader::read()
                 ? QString()
                 : QStringLiteral(" (%1 bytes)").arg(m_ctx.input().size() - m_recordOffset);
             m_diag.report(Severity::Error, QStringLiteral("corrupt-record-header"), here(),
-                          QStringLiteral("A record header's checksum does not match, so the next record cannot be "
-                                         "found: the rest of the file%1 was not read.")
-                              .arg(rest));
+                QStringLiteral("A record header's checksum does not match, so the next record cannot be "
+                               "found: the rest of the file%1 was not read.")
+                    .arg(rest));
             break;
         }
         ++m_records;
@@ -431,30 +488,32 @@ void Reader::read()
             m_ctx.checkpoint();
         if (status == S::BadDataCrc) {
             m_diag.skipped(QStringLiteral("record-checksum"), here(),
-                           QStringLiteral("The data of the record at byte %1 of %2 does not match its checksum "
-                                          "(%3 bytes); the record was skipped.")
-                               .arg(m_recordOffset)
-                               .arg(m_file)
-                               .arg(records.recordLength()));
+                QStringLiteral("The data of the record at byte %1 of %2 does not match its checksum "
+                               "(%3 bytes); the record was skipped.")
+                    .arg(m_recordOffset)
+                    .arg(m_file)
+                    .arg(records.recordLength()));
             continue;
         }
         if (status == S::TooLarge) {
             m_diag.skipped(QStringLiteral("record-too-large"), here(),
-                           QStringLiteral("A record of %1 bytes is larger than any summary; it was skipped unread.")
-                               .arg(records.recordLength()));
+                QStringLiteral("A record of %1 bytes is larger than any summary; it was skipped unread.")
+                    .arg(records.recordLength()));
             continue;
         }
         try {
             event(data);
         } catch (const ProtoReader::Error &e) {
             if (first)
-                throw ImportError(QStringLiteral("%1 is a TFRecord file but not of TensorBoard events: its first record "
-                                                 "is not an Event (%2)")
-                                      .arg(m_file, QString::fromLatin1(e.what)),
-                                  QStringLiteral("byte 0"));
+                throw ImportError(
+                    QStringLiteral("%1 is a TFRecord file but not of TensorBoard events: its first record "
+                                   "is not an Event (%2)")
+                        .arg(m_file, QString::fromLatin1(e.what)),
+                    QStringLiteral("byte 0"));
             m_diag.skipped(QStringLiteral("bad-event"), here(),
-                           QStringLiteral("A record is not a readable Event (%1); it was skipped.")
-                               .arg(QString::fromLatin1(e.what)));
+                QStringLiteral("A record is not a readable Event (%1); what followed the damage in it "
+                               "was skipped.")
+                    .arg(QString::fromLatin1(e.what)));
         }
         first = false;
     }
@@ -491,9 +550,9 @@ void Reader::event(std::string_view bytes)
             const std::string_view version = r.bytes();
             if (version.substr(0, kFileVersionPrefix.size()) != kFileVersionPrefix)
                 m_diag.report(Severity::Warning, QStringLiteral("file-version"), here(),
-                              QStringLiteral("The file says it is version '%1', not 'brain.Event:N'; read as "
-                                             "version 2.")
-                                  .arg(QString::fromUtf8(version.data(), qsizetype(version.size()))));
+                    QStringLiteral("The file says it is version '%1', not 'brain.Event:N'; read as "
+                                   "version 2.")
+                        .arg(QString::fromUtf8(version.data(), qsizetype(version.size()))));
             break;
         }
         case kEventSummary:
@@ -513,7 +572,8 @@ void Reader::event(std::string_view bytes)
             r.skip(wt);
             notImported("session-log", QStringLiteral("Session log messages (start, stop, checkpoint)"));
             break;
-        default: r.skip(wt);
+        default:
+            r.skip(wt);
         }
     }
     const int64_t wallNs = std::isfinite(wallTime) ? int64_t(std::llround(wallTime * 1e9)) : 0;
@@ -580,19 +640,32 @@ void Reader::value(std::string_view bytes, int64_t step, int64_t wallNs)
             payload = r.bytes();
             kind = f;
             break;
-        default: r.skip(wt);
+        default:
+            r.skip(wt);
         }
     }
     TagState &t = tagState(tag);
     if (!metadata.empty() && (t.plugin == Plugin::Unknown || t.plugin == Plugin::HParams))
         readMetadata(t, tag, metadata);
     switch (kind) {
-    case kValueSimple: scalar(t, tag, step, wallNs, double(simple)); break;
-    case kValueHisto: legacyHistogram(t, tag, payload, step, wallNs); break;
-    case kValueTensor: tensorValue(t, tag, payload, step, wallNs); break;
-    case kValueImage: notImported("image", QStringLiteral("Images")); break;
-    case kValueAudio: notImported("audio", QStringLiteral("Audio clips")); break;
-    case kValueOldHisto: notImported("old-histogram", QStringLiteral("Pre-2016 histograms (obsolete_old_style_histogram)")); break;
+    case kValueSimple:
+        scalar(t, tag, step, wallNs, double(simple));
+        break;
+    case kValueHisto:
+        legacyHistogram(t, tag, payload, step, wallNs);
+        break;
+    case kValueTensor:
+        tensorValue(t, tag, payload, step, wallNs);
+        break;
+    case kValueImage:
+        notImported("image", QStringLiteral("Images"));
+        break;
+    case kValueAudio:
+        notImported("audio", QStringLiteral("Audio clips"));
+        break;
+    case kValueOldHisto:
+        notImported("old-histogram", QStringLiteral("Pre-2016 histograms (obsolete_old_style_histogram)"));
+        break;
     default:
         // The hparams plugin writes its data in the metadata of values that carry nothing else.
         if (t.plugin != Plugin::HParams)
@@ -606,9 +679,9 @@ void Reader::readMetadata(TagState &t, std::string_view tag, std::string_view by
     tfevents::SummaryMetadata meta;
     if (!meta.ParseFromArray(bytes.data(), int(bytes.size()))) {
         m_diag.report(Severity::Warning, QStringLiteral("bad-metadata"), here(),
-                      QStringLiteral("The plugin metadata of tag '%1' is not readable; its values are read by their "
-                                     "form.")
-                          .arg(tagText(tag)));
+            QStringLiteral("The plugin metadata of tag '%1' is not readable; its values are read by their "
+                           "form.")
+                .arg(tagText(tag)));
         return;
     }
     const std::string &name = meta.plugin_data().plugin_name();
@@ -630,7 +703,7 @@ void Reader::hparams(std::string_view content)
     tfevents::HParamsPluginData data;
     if (!data.ParseFromArray(content.data(), int(content.size()))) {
         m_diag.report(Severity::Warning, QStringLiteral("bad-hparams"), here(),
-                      QStringLiteral("An hparams summary is not readable; it was skipped."));
+            QStringLiteral("An hparams summary is not readable; it was skipped."));
         return;
     }
     using D = tfevents::HParamsPluginData::DataCase;
@@ -662,8 +735,9 @@ void Reader::hparams(std::string_view content)
                     values.append(jsonOf(v));
                 o.insert(QStringLiteral("domain"), values);
             } else if (h.has_domain_interval()) {
-                o.insert(QStringLiteral("domain"), QJsonObject { { QStringLiteral("min"), h.domain_interval().min_value() },
-                                                                 { QStringLiteral("max"), h.domain_interval().max_value() } });
+                o.insert(QStringLiteral("domain"),
+                    QJsonObject { { QStringLiteral("min"), h.domain_interval().min_value() },
+                        { QStringLiteral("max"), h.domain_interval().max_value() } });
             }
             hps.append(o);
         }
@@ -682,8 +756,9 @@ void Reader::hparams(std::string_view content)
             metrics.append(o);
         }
         x.insert(QStringLiteral("metrics"), metrics);
-        m_sink.mergeRunMetadata(run(), QJsonDocument(QJsonObject { { QStringLiteral("hparams_experiment"), x } })
-                                           .toJson(QJsonDocument::Compact));
+        m_sink.mergeRunMetadata(run(),
+            QJsonDocument(QJsonObject { { QStringLiteral("hparams_experiment"), x } })
+                .toJson(QJsonDocument::Compact));
         break;
     }
     case D::kSessionStartInfo: {
@@ -692,20 +767,27 @@ void Reader::hparams(std::string_view content)
         for (const auto &[key, v] : s.hparams()) {
             const QString k = QString::fromStdString(key);
             switch (v.kind_case()) {
-            case K::kNumberValue: m_sink.setParam(run(), k, formatNumber(v.number_value()), ParamKind::Number); break;
-            case K::kStringValue: m_sink.setParam(run(), k, QString::fromStdString(v.string_value()), ParamKind::String); break;
+            case K::kNumberValue:
+                m_sink.setParam(run(), k, formatNumber(v.number_value()), ParamKind::Number);
+                break;
+            case K::kStringValue:
+                m_sink.setParam(run(), k, QString::fromStdString(v.string_value()), ParamKind::String);
+                break;
             case K::kBoolValue:
-                m_sink.setParam(run(), k, v.bool_value() ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
+                m_sink.setParam(run(), k, v.bool_value() ? QStringLiteral("true") : QStringLiteral("false"),
+                    ParamKind::Bool);
                 break;
             case K::kStructValue:
             case K::kListValue: {
                 const QJsonValue j = jsonOf(v);
-                const QByteArray text = j.isArray() ? QJsonDocument(j.toArray()).toJson(QJsonDocument::Compact)
-                                                    : QJsonDocument(j.toObject()).toJson(QJsonDocument::Compact);
+                const QByteArray text = j.isArray()
+                    ? QJsonDocument(j.toArray()).toJson(QJsonDocument::Compact)
+                    : QJsonDocument(j.toObject()).toJson(QJsonDocument::Compact);
                 m_sink.setParam(run(), k, QString::fromUtf8(text), ParamKind::Json);
                 break;
             }
-            default: m_sink.setParam(run(), k, QString(), ParamKind::Null);
+            default:
+                m_sink.setParam(run(), k, QString(), ParamKind::Null);
             }
         }
         if (!s.group_name().empty())
@@ -728,7 +810,7 @@ void Reader::hparams(std::string_view content)
     }
     default:
         m_diag.report(Severity::Info, QStringLiteral("empty-hparams"), here(),
-                      QStringLiteral("An hparams summary holds no experiment, session start or session end."));
+            QStringLiteral("An hparams summary holds no experiment, session start or session end."));
     }
 }
 
@@ -738,37 +820,38 @@ void Reader::scalar(TagState &t, std::string_view tag, int64_t step, int64_t wal
         t.scalarSeries = m_sink.series(run(), tag, SeriesKind::Scalar);
     if (m_sink.addScalar(t.scalarSeries, step, wallNs, value))
         m_diag.report(Severity::Info, QStringLiteral("restart"), here(),
-                      QStringLiteral("The step of tag '%1' went back to %2: the job restarted (from a checkpoint, "
-                                     "say). Both stretches are kept as segments; where they overlap, the later one "
-                                     "is what TensorBoard shows.")
-                          .arg(tagText(tag))
-                          .arg(step));
+            QStringLiteral("The step of tag '%1' went back to %2: the job restarted (from a checkpoint, "
+                           "say). Both stretches are kept as segments; where they overlap, the later one "
+                           "is what TensorBoard shows.")
+                .arg(tagText(tag))
+                .arg(step));
 }
 
 void Reader::histogram(TagState &t, std::string_view tag, int64_t step, int64_t wallNs, const double *buckets,
-                       size_t k, const HistogramStats *stats)
+    size_t k, const HistogramStats *stats)
 {
     if (t.histogramSeries < 0)
         t.histogramSeries = m_sink.series(run(), tag, SeriesKind::Histogram);
     if (m_sink.addHistogram(t.histogramSeries, step, wallNs, buckets, k, stats))
         m_diag.report(Severity::Info, QStringLiteral("restart"), here(),
-                      QStringLiteral("The step of tag '%1' went back to %2: the job restarted (from a checkpoint, "
-                                     "say). Both stretches are kept as segments; where they overlap, the later one "
-                                     "is what TensorBoard shows.")
-                          .arg(tagText(tag))
-                          .arg(step));
+            QStringLiteral("The step of tag '%1' went back to %2: the job restarted (from a checkpoint, "
+                           "say). Both stretches are kept as segments; where they overlap, the later one "
+                           "is what TensorBoard shows.")
+                .arg(tagText(tag))
+                .arg(step));
 }
 
 // A legacy HistogramProto, normalised as TensorBoard does: empty buckets at both ends dropped, the
 // first kept bucket starting at min and the last ending at max.
-void Reader::legacyHistogram(TagState &t, std::string_view tag, std::string_view bytes, int64_t step, int64_t wallNs)
+void Reader::legacyHistogram(
+    TagState &t, std::string_view tag, std::string_view bytes, int64_t step, int64_t wallNs)
 {
     tfevents::HistogramProto h;
     if (!h.ParseFromArray(bytes.data(), int(bytes.size())) || h.bucket_limit_size() != h.bucket_size()) {
         m_diag.skipped(QStringLiteral("bad-histogram"), here(),
-                       QStringLiteral("A histogram of tag '%1' is not readable (or its bucket limits and counts "
-                                      "differ in number); it was skipped.")
-                           .arg(tagText(tag)));
+            QStringLiteral("A histogram of tag '%1' is not readable (or its bucket limits and counts "
+                           "differ in number); it was skipped.")
+                .arg(tagText(tag)));
         return;
     }
     const int n = h.bucket_size();
@@ -788,7 +871,8 @@ void Reader::legacyHistogram(TagState &t, std::string_view tag, std::string_view
     histogram(t, tag, step, wallNs, m_buckets.data(), m_buckets.size() / 3, &stats);
 }
 
-void Reader::tensorValue(TagState &t, std::string_view tag, std::string_view bytes, int64_t step, int64_t wallNs)
+void Reader::tensorValue(
+    TagState &t, std::string_view tag, std::string_view bytes, int64_t step, int64_t wallNs)
 {
     if (t.plugin == Plugin::HParams)
         return; // the data was in the metadata
@@ -803,7 +887,8 @@ void Reader::tensorValue(TagState &t, std::string_view tag, std::string_view byt
             return;
         }
         m_diag.skipped(QStringLiteral("bad-tensor"), here(),
-                       QStringLiteral("A value of tag '%1' is %2; it was skipped.").arg(tagText(tag), QLatin1String(why)));
+            QStringLiteral("A value of tag '%1' is %2; it was skipped.")
+                .arg(tagText(tag), QLatin1String(why)));
         return;
     }
     const auto &dims = m_tensor.dims;
@@ -811,9 +896,9 @@ void Reader::tensorValue(TagState &t, std::string_view tag, std::string_view byt
     case Plugin::Unknown:
         if (dims.empty() && m_tensor.values.size() == 1) {
             m_diag.report(Severity::Info, QStringLiteral("scalar-without-plugin"), here(),
-                          QStringLiteral("Tag '%1' holds single-number tensors but never named its plugin (the value "
-                                         "that named it may be lost); read as a scalar.")
-                              .arg(tagText(tag)));
+                QStringLiteral("Tag '%1' holds single-number tensors but never named its plugin (the value "
+                               "that named it may be lost); read as a scalar.")
+                    .arg(tagText(tag)));
             scalar(t, tag, step, wallNs, m_tensor.values.front());
         } else {
             notImported("unknown-tensor", QStringLiteral("Tensors of tags that name no plugin"));
@@ -822,9 +907,9 @@ void Reader::tensorValue(TagState &t, std::string_view tag, std::string_view byt
     case Plugin::Scalars:
         if (m_tensor.values.size() != 1) {
             m_diag.skipped(QStringLiteral("bad-scalar"), here(),
-                           QStringLiteral("A value of scalar tag '%1' holds %2 numbers, not one; it was skipped.")
-                               .arg(tagText(tag))
-                               .arg(m_tensor.values.size()));
+                QStringLiteral("A value of scalar tag '%1' holds %2 numbers, not one; it was skipped.")
+                    .arg(tagText(tag))
+                    .arg(m_tensor.values.size()));
             return;
         }
         scalar(t, tag, step, wallNs, m_tensor.values.front());
@@ -832,14 +917,15 @@ void Reader::tensorValue(TagState &t, std::string_view tag, std::string_view byt
     case Plugin::Histograms:
         if (dims.size() != 2 || dims[1] != 3) {
             m_diag.skipped(QStringLiteral("bad-histogram"), here(),
-                           QStringLiteral("A value of histogram tag '%1' is not a [k,3] tensor of (left, right, count) "
-                                          "rows; it was skipped.")
-                               .arg(tagText(tag)));
+                QStringLiteral("A value of histogram tag '%1' is not a [k,3] tensor of (left, right, count) "
+                               "rows; it was skipped.")
+                    .arg(tagText(tag)));
             return;
         }
         histogram(t, tag, step, wallNs, m_tensor.values.data(), size_t(dims[0]), nullptr);
         return;
-    default: return;
+    default:
+        return;
     }
 }
 
@@ -850,10 +936,10 @@ void Reader::notImported(const char *what, const QString &kind)
     if (m_diag.bump(code))
         return;
     m_diag.report(Severity::Info, code, here(),
-                  what ? QStringLiteral("%1 are not imported (the count is how many were passed over).").arg(kind)
-                       : QStringLiteral("Values of the '%1' plugin are not imported (the count is how many were "
-                                        "passed over).")
-                             .arg(kind));
+        what ? QStringLiteral("%1 are not imported (the count is how many were passed over).").arg(kind)
+             : QStringLiteral("Values of the '%1' plugin are not imported (the count is how many were "
+                              "passed over).")
+                   .arg(kind));
 }
 
 } // namespace

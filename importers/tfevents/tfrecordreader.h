@@ -45,9 +45,9 @@ private:
 
     InputFile &m_input;
     std::vector<char> m_buf;
-    size_t m_pos = 0;           // next unread byte in m_buf
-    size_t m_end = 0;           // end of valid bytes in m_buf
-    int64_t m_bufOffset = 0;    // stream offset of m_buf[0]
+    size_t m_pos = 0; // next unread byte in m_buf
+    size_t m_end = 0; // end of valid bytes in m_buf
+    int64_t m_bufOffset = 0; // stream offset of m_buf[0]
     bool m_eof = false;
     bool m_done = false;
     int64_t m_recordOffset = 0;

@@ -42,9 +42,8 @@ namespace tf = plumb::tfevents;
 constexpr double kTargetPointsPerSec = 1'000'000;
 constexpr double kTargetPeakRssMB = 300;
 
-const char *const kTags[] = { "train/loss",     "train/lr",        "train/grad_norm", "train/tokens_per_s",
-                              "train/step_ms",  "val/loss",        "val/accuracy",    "sys/gpu_util",
-                              "sys/gpu_mem_gb", "sys/dataloader_ms" };
+const char *const kTags[] = { "train/loss", "train/lr", "train/grad_norm", "train/tokens_per_s",
+    "train/step_ms", "val/loss", "val/accuracy", "sys/gpu_util", "sys/gpu_mem_gb", "sys/dataloader_ms" };
 
 struct GenStats {
     int64_t points = 0;
@@ -85,15 +84,16 @@ private:
     std::string m_data;
 };
 
-bool writeRun(const QString &dir, int run, int tags, int64_t steps, bool tensor, uint64_t seed, GenStats &stats)
+bool writeRun(
+    const QString &dir, int run, int tags, int64_t steps, bool tensor, uint64_t seed, GenStats &stats)
 {
     if (!QDir().mkpath(dir))
         return false;
     const double t0 = 1'700'000'000.0 + run * 3600.0;
-    const std::string path = QDir(dir).filePath(QStringLiteral("events.out.tfevents.%1.bench.%2.0")
-                                                    .arg(int64_t(t0))
-                                                    .arg(run))
-                                 .toStdString();
+    const std::string path
+        = QDir(dir)
+              .filePath(QStringLiteral("events.out.tfevents.%1.bench.%2.0").arg(int64_t(t0)).arg(run))
+              .toStdString();
     RecordWriter out(path);
     if (!out.ok())
         return false;
@@ -113,7 +113,8 @@ bool writeRun(const QString &dir, int run, int tags, int64_t steps, bool tensor,
             ev.set_wall_time(t0 + double(step) * 0.35 + t * 1e-4);
             ev.set_step(step);
             v->Clear();
-            v->set_tag(kTags[t % std::size(kTags)] + (t < int(std::size(kTags)) ? std::string() : std::to_string(t)));
+            v->set_tag(kTags[t % std::size(kTags)]
+                + (t < int(std::size(kTags)) ? std::string() : std::to_string(t)));
             if (tensor) {
                 tf::TensorProto *x = v->mutable_tensor();
                 x->set_dtype(tf::DT_FLOAT);
@@ -155,8 +156,9 @@ int importLogdir(const QString &logdir, const QString &workspace)
         }
         const bool all = imported == int(results.size()) && imported > 0;
         o[QStringLiteral("imported")] = all;
-        o[QStringLiteral("status")] = all ? QStringLiteral("imported")
-                                          : QStringLiteral("%1 of %2 imported").arg(imported).arg(results.size());
+        o[QStringLiteral("status")] = all
+            ? QStringLiteral("imported")
+            : QStringLiteral("%1 of %2 imported").arg(imported).arg(results.size());
         o[QStringLiteral("message")] = failure;
         o[QStringLiteral("records")] = records;
     } catch (const std::exception &e) {
@@ -172,10 +174,11 @@ int importLogdir(const QString &logdir, const QString &workspace)
 
 void usage()
 {
-    std::fprintf(stderr, "usage: bench_tfevents [--runs 100] [--tags 10] [--steps 10000] [--encoding mixed|simple|tensor]\n"
-                         "                      [--keep DIR] [--seed S]\n"
-                         "Generates a TensorBoard logdir (not timed) and imports it into a fresh workspace in a child\n"
-                         "process; prints points/s and peak RSS against the targets.\n");
+    std::fprintf(stderr,
+        "usage: bench_tfevents [--runs 100] [--tags 10] [--steps 10000] [--encoding mixed|simple|tensor]\n"
+        "                      [--keep DIR] [--seed S]\n"
+        "Generates a TensorBoard logdir (not timed) and imports it into a fresh workspace in a child\n"
+        "process; prints points/s and peak RSS against the targets.\n");
 }
 
 } // namespace
@@ -218,7 +221,7 @@ int main(int argc, char **argv)
     }
     if (runs <= 0 || tags <= 0 || steps <= 0
         || !(encoding == QLatin1String("mixed") || encoding == QLatin1String("simple")
-             || encoding == QLatin1String("tensor"))) {
+            || encoding == QLatin1String("tensor"))) {
         usage();
         return 2;
     }
@@ -233,17 +236,18 @@ int main(int argc, char **argv)
 
     GenStats gen;
     std::fprintf(stderr, "generating %d runs x %d tags x %lld steps in %s ...\n", runs, tags,
-                 static_cast<long long>(steps), qPrintable(logdir));
+        static_cast<long long>(steps), qPrintable(logdir));
     for (int r = 0; r < runs; ++r) {
-        const bool tensor = encoding == QLatin1String("tensor") || (encoding == QLatin1String("mixed") && r % 2);
-        if (!writeRun(QDir(logdir).filePath(QStringLiteral("run_%1").arg(r, 3, 10, QLatin1Char('0'))), r, tags, steps,
-                      tensor, seed, gen)) {
+        const bool tensor
+            = encoding == QLatin1String("tensor") || (encoding == QLatin1String("mixed") && r % 2);
+        if (!writeRun(QDir(logdir).filePath(QStringLiteral("run_%1").arg(r, 3, 10, QLatin1Char('0'))), r,
+                tags, steps, tensor, seed, gen)) {
             std::fprintf(stderr, "bench_tfevents: cannot write run %d under %s\n", r, qPrintable(logdir));
             return 1;
         }
     }
-    std::fprintf(stderr, "importing %lld points (%.1f MB in %d files) ...\n", static_cast<long long>(gen.points),
-                 double(gen.bytes) / 1e6, runs);
+    std::fprintf(stderr, "importing %lld points (%.1f MB in %d files) ...\n",
+        static_cast<long long>(gen.points), double(gen.bytes) / 1e6, runs);
     ChildImport child;
     if (!runImportChild("bench_tfevents", logdir, ws, &child)) // sync()s, then imports
         return 1;
@@ -260,23 +264,24 @@ int main(int argc, char **argv)
     const double pps = child.seconds > 0 ? double(gen.points) / child.seconds : 0;
 
     std::printf("\nTensorBoard logdir import benchmark (%s encoding)\n", qPrintable(encoding));
-    std::printf("%-10s %7s %9s %8s %11s %9s %9s %10s %8s\n", "points", "runs", "file MB", "wall s", "points/s",
-                "MB/s", "RSS MB", "ws MB", "B/point");
-    std::printf("%-10lld %7d %9.1f %8.2f %11.0f %9.1f %9.1f %10.1f %8.1f   %s\n", static_cast<long long>(gen.points),
-                runs, double(gen.bytes) / 1e6, child.seconds, pps,
-                child.seconds > 0 ? double(gen.bytes) / 1e6 / child.seconds : 0, child.rssMB, double(wsBytes) / 1e6,
-                gen.points > 0 ? double(wsBytes) / double(gen.points) : 0, qPrintable(child.status));
+    std::printf("%-10s %7s %9s %8s %11s %9s %9s %10s %8s\n", "points", "runs", "file MB", "wall s",
+        "points/s", "MB/s", "RSS MB", "ws MB", "B/point");
+    std::printf("%-10lld %7d %9.1f %8.2f %11.0f %9.1f %9.1f %10.1f %8.1f   %s\n",
+        static_cast<long long>(gen.points), runs, double(gen.bytes) / 1e6, child.seconds, pps,
+        child.seconds > 0 ? double(gen.bytes) / 1e6 / child.seconds : 0, child.rssMB, double(wsBytes) / 1e6,
+        gen.points > 0 ? double(wsBytes) / double(gen.points) : 0, qPrintable(child.status));
     if (!child.imported && !child.message.isEmpty())
         std::printf("           %s\n", qPrintable(child.message));
     std::printf("stored: %lld points, %lld series, %lld runs\n", static_cast<long long>(points),
-                static_cast<long long>(series), static_cast<long long>(runRows));
-    std::printf("\nTargets: >= %.0fM points/s, peak RSS < %.0f MB\n", kTargetPointsPerSec / 1e6, kTargetPeakRssMB);
+        static_cast<long long>(series), static_cast<long long>(runRows));
+    std::printf(
+        "\nTargets: >= %.0fM points/s, peak RSS < %.0f MB\n", kTargetPointsPerSec / 1e6, kTargetPeakRssMB);
     if (child.imported && points == gen.points)
-        std::printf("  points/s %s (%.2fM)  RSS %s (%.0f MB)\n", verdict(pps >= kTargetPointsPerSec), pps / 1e6,
-                    verdict(child.rssMB < kTargetPeakRssMB), child.rssMB);
+        std::printf("  points/s %s (%.2fM)  RSS %s (%.0f MB)\n", verdict(pps >= kTargetPointsPerSec),
+            pps / 1e6, verdict(child.rssMB < kTargetPeakRssMB), child.rssMB);
     else
         std::printf("  not imported whole (%s, %lld of %lld points): all MISS\n", qPrintable(child.status),
-                    static_cast<long long>(points), static_cast<long long>(gen.points));
+            static_cast<long long>(points), static_cast<long long>(gen.points));
     QJsonObject j;
     j[QStringLiteral("benchmark")] = QStringLiteral("import_tfevents");
     j[QStringLiteral("encoding")] = encoding;

@@ -59,9 +59,10 @@ QString number(double v)
 // Every metric point, in the form of gen_fixtures.py's NAME.points.csv.
 QString pointsCsv(SqliteDb &db)
 {
-    SqliteStmt st(db, "SELECT r.name, s.str, m.segment, m.step, m.dup, m.wall_time_ns, m.value FROM metric m "
-                      "JOIN run r ON r.id = m.run_id JOIN string s ON s.id = m.key_id "
-                      "ORDER BY r.name, s.str, m.segment, m.step, m.dup");
+    SqliteStmt st(db,
+        "SELECT r.name, s.str, m.segment, m.step, m.dup, m.wall_time_ns, m.value FROM metric m "
+        "JOIN run r ON r.id = m.run_id JOIN string s ON s.id = m.key_id "
+        "ORDER BY r.name, s.str, m.segment, m.step, m.dup");
     QString out = QStringLiteral("run,tag,segment,step,dup,wall_time_ns,value\n");
     while (st.step())
         out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7\n")
@@ -77,10 +78,12 @@ QString pointsCsv(SqliteDb &db)
 // Every histogram with its buckets decoded from the blob, as NAME.histograms.csv.
 QString histogramsCsv(SqliteDb &db)
 {
-    SqliteStmt st(db, "SELECT r.name, s.str, h.segment, h.step, h.dup, h.bucket_count, h.buckets, h.min, h.max, "
-                      "h.num, h.sum, h.sum_squares FROM histogram h JOIN run r ON r.id = h.run_id "
-                      "JOIN string s ON s.id = h.key_id ORDER BY r.name, s.str, h.segment, h.step, h.dup");
-    QString out = QStringLiteral("run,tag,segment,step,dup,bucket_count,buckets,min,max,num,sum,sum_squares\n");
+    SqliteStmt st(db,
+        "SELECT r.name, s.str, h.segment, h.step, h.dup, h.bucket_count, h.buckets, h.min, h.max, "
+        "h.num, h.sum, h.sum_squares FROM histogram h JOIN run r ON r.id = h.run_id "
+        "JOIN string s ON s.id = h.key_id ORDER BY r.name, s.str, h.segment, h.step, h.dup");
+    QString out
+        = QStringLiteral("run,tag,segment,step,dup,bucket_count,buckets,min,max,num,sum,sum_squares\n");
     while (st.step()) {
         const std::string_view blob = st.columnBlob(6);
         const int64_t k = st.columnInt(5);
@@ -108,38 +111,43 @@ QString histogramsCsv(SqliteDb &db)
 }
 
 // What is not a point: diagnostics, runs (paths relative to the test data), series, params, sources.
-const char *kOtherSql =
-    "SELECT 'diagnostic' AS what, d.code AS a, d.count AS b, d.severity AS c, d.location AS d, d.message AS e "
-    "FROM diagnostic d "
-    "UNION ALL SELECT 'source', s.name, s.event_count, s.skipped_count, s.status, s.format FROM source s "
-    "UNION ALL SELECT 'run', r.name, coalesce(p.name, ''), r.status, r.group_name, "
-    "  (r.start_ns IS NOT NULL) || ' ' || coalesce(r.end_ns - r.start_ns, '') || ' ' || coalesce(r.metadata, '') "
-    "  FROM run r LEFT JOIN run p ON p.id = r.parent_run_id "
-    "UNION ALL SELECT 'series', r.name || ' ' || s.str, m.kind || ' ' || m.segment, m.points, "
-    "  m.first_step || '..' || m.last_step || ' ' || (m.last_wall_ns - m.first_wall_ns), "
-    "  iif(m.min_value IS NULL, '-', printf('%.9g', m.min_value)) || ' ' || "
-    "  iif(m.max_value IS NULL, '-', printf('%.9g', m.max_value)) || ' ' || "
-    "  iif(m.last_value IS NULL, '-', printf('%.9g', m.last_value)) "
-    "  FROM metric_series m JOIN run r ON r.id = m.run_id JOIN string s ON s.id = m.key_id "
-    "UNION ALL SELECT 'param', r.name, p.key, p.value, p.kind, NULL FROM param p JOIN run r ON r.id = p.run_id "
-    "ORDER BY 1, 2, 3, 4, 5";
+const char *kOtherSql
+    = "SELECT 'diagnostic' AS what, d.code AS a, d.count AS b, d.severity AS c, d.location AS d, d.message "
+      "AS e "
+      "FROM diagnostic d "
+      "UNION ALL SELECT 'source', s.name, s.event_count, s.skipped_count, s.status, s.format FROM source s "
+      "UNION ALL SELECT 'run', r.name, coalesce(p.name, ''), r.status, r.group_name, "
+      "  (r.start_ns IS NOT NULL) || ' ' || coalesce(r.end_ns - r.start_ns, '') || ' ' || "
+      "coalesce(r.metadata, '') "
+      "  FROM run r LEFT JOIN run p ON p.id = r.parent_run_id "
+      "UNION ALL SELECT 'series', r.name || ' ' || s.str, m.kind || ' ' || m.segment, m.points, "
+      "  m.first_step || '..' || m.last_step || ' ' || (m.last_wall_ns - m.first_wall_ns), "
+      "  iif(m.min_value IS NULL, '-', printf('%.9g', m.min_value)) || ' ' || "
+      "  iif(m.max_value IS NULL, '-', printf('%.9g', m.max_value)) || ' ' || "
+      "  iif(m.last_value IS NULL, '-', printf('%.9g', m.last_value)) "
+      "  FROM metric_series m JOIN run r ON r.id = m.run_id JOIN string s ON s.id = m.key_id "
+      "UNION ALL SELECT 'param', r.name, p.key, p.value, p.kind, NULL FROM param p JOIN run r ON r.id = "
+      "p.run_id "
+      "ORDER BY 1, 2, 3, 4, 5";
 
 // The real logs, in the forms tfevents_reader.py prints.
-const char *kRealSeriesSql =
-    "SELECT r.name AS run, s.str AS tag, m.kind, max(m.segment) + 1 AS segments, sum(m.points) AS points, "
-    "min(m.first_step) AS first_step, max(m.last_step) AS last_step, "
-    "CASE WHEN m.kind = 'scalar' THEN printf('%.9g', min(m.min_value)) ELSE '' END AS min, "
-    "CASE WHEN m.kind = 'scalar' THEN printf('%.9g', max(m.max_value)) ELSE '' END AS max, "
-    "CASE WHEN m.kind = 'scalar' THEN (SELECT printf('%.6f', total(v)) FROM (SELECT x.value AS v FROM metric x "
-    "  WHERE x.run_id = m.run_id AND x.key_id = m.key_id ORDER BY x.segment, x.step, x.dup)) ELSE '' END AS sum "
-    "FROM metric_series m JOIN run r ON r.id = m.run_id JOIN string s ON s.id = m.key_id "
-    "GROUP BY r.name, s.str, m.kind ORDER BY r.name, s.str, m.kind";
-const char *kRealParamsSql =
-    "SELECT run, key, value, kind FROM ("
-    "SELECT r.name AS run, p.key, p.value, p.kind FROM param p JOIN run r ON r.id = p.run_id "
-    "UNION ALL SELECT r.name, '#status', r.status, '' FROM run r WHERE r.status IS NOT NULL "
-    "UNION ALL SELECT r.name, '#group', r.group_name, '' FROM run r WHERE r.group_name IS NOT NULL) "
-    "ORDER BY run, key";
+const char *kRealSeriesSql
+    = "SELECT r.name AS run, s.str AS tag, m.kind, max(m.segment) + 1 AS segments, sum(m.points) AS points, "
+      "min(m.first_step) AS first_step, max(m.last_step) AS last_step, "
+      "CASE WHEN m.kind = 'scalar' THEN printf('%.9g', min(m.min_value)) ELSE '' END AS min, "
+      "CASE WHEN m.kind = 'scalar' THEN printf('%.9g', max(m.max_value)) ELSE '' END AS max, "
+      "CASE WHEN m.kind = 'scalar' THEN (SELECT printf('%.6f', total(v)) FROM (SELECT x.value AS v FROM "
+      "metric x "
+      "  WHERE x.run_id = m.run_id AND x.key_id = m.key_id ORDER BY x.segment, x.step, x.dup)) ELSE '' END "
+      "AS sum "
+      "FROM metric_series m JOIN run r ON r.id = m.run_id JOIN string s ON s.id = m.key_id "
+      "GROUP BY r.name, s.str, m.kind ORDER BY r.name, s.str, m.kind";
+const char *kRealParamsSql
+    = "SELECT run, key, value, kind FROM ("
+      "SELECT r.name AS run, p.key, p.value, p.kind FROM param p JOIN run r ON r.id = p.run_id "
+      "UNION ALL SELECT r.name, '#status', r.status, '' FROM run r WHERE r.status IS NOT NULL "
+      "UNION ALL SELECT r.name, '#group', r.group_name, '' FROM run r WHERE r.group_name IS NOT NULL) "
+      "ORDER BY run, key";
 
 // A small event file written with the project's own message classes (the .proto round trip).
 class EventWriter {
@@ -238,7 +246,8 @@ private slots:
             for (int n : { 0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 4091 }) {
                 const char *p = data.constData() + offset;
                 QCOMPARE(crc32c(p, size_t(n)), crc32cPortable(p, size_t(n)));
-                QCOMPARE(crc32c(p + n / 2, size_t(n - n / 2), crc32c(p, size_t(n / 2))), crc32c(p, size_t(n)));
+                QCOMPARE(
+                    crc32c(p + n / 2, size_t(n - n / 2), crc32c(p, size_t(n / 2))), crc32c(p, size_t(n)));
             }
     }
 
@@ -250,17 +259,26 @@ private slots:
         const QString ev = QStringLiteral("events.out.tfevents.1700000000.gen.1");
         QTest::newRow("tf2") << QStringLiteral("tf2/") + ev << ev << "tfevents";
         // By content: framing with a valid CRC around an Event with a file version.
-        QTest::newRow("tf2-renamed") << QStringLiteral("tf2/") + ev << "log.bin" << "tfevents";
+        QTest::newRow("tf2-renamed") << QStringLiteral("tf2/") + ev << "log.bin"
+                                     << "tfevents";
         QTest::newRow("corrupt") << QStringLiteral("corrupt/") + ev << ev << "tfevents";
         // Named like an event file but not one: claimed, so that read() says what it is not.
         QTest::newRow("text-named") << "notevents/events.out.tfevents.1700000000.gen.txt"
-                                    << "events.out.tfevents.1700000000.gen.txt" << "tfevents";
+                                    << "events.out.tfevents.1700000000.gen.txt"
+                                    << "tfevents";
         QTest::newRow("examples-named") << "notevents/events.out.tfevents.1700000000.gen.tfrecord"
-                                        << "events.out.tfevents.1700000000.gen.tfrecord" << "tfevents";
+                                        << "events.out.tfevents.1700000000.gen.tfrecord"
+                                        << "tfevents";
         // A TFRecord of something else under another name is not an experiment log.
-        QTest::newRow("dataset") << "notevents/dataset.tfrecord" << "dataset.tfrecord" << "";
-        QTest::newRow("script") << "gen_fixtures.py" << "gen_fixtures.py" << "";
-        QTest::newRow("csv") << "tf2.points.csv" << "tf2.points.csv" << "";
+        QTest::newRow("dataset") << "notevents/dataset.tfrecord"
+                                 << "dataset.tfrecord"
+                                 << "";
+        QTest::newRow("script") << "gen_fixtures.py"
+                                << "gen_fixtures.py"
+                                << "";
+        QTest::newRow("csv") << "tf2.points.csv"
+                             << "tf2.points.csv"
+                             << "";
     }
     void sniff()
     {
@@ -287,13 +305,17 @@ private slots:
         const QString points = pointsCsv(w.db());
         const QString expectedPoints = readText(fixture(name + QStringLiteral(".points.csv")));
         if (points != expectedPoints) {
-            qWarning().noquote() << "actual:\n" << points << "\nexpected (gen_fixtures.py):\n" << expectedPoints;
+            qWarning().noquote() << "actual:\n"
+                                 << points << "\nexpected (gen_fixtures.py):\n"
+                                 << expectedPoints;
             QFAIL("metric points differ from what gen_fixtures.py wrote");
         }
         const QString histograms = histogramsCsv(w.db());
         const QString expectedHistograms = readText(fixture(name + QStringLiteral(".histograms.csv")));
         if (histograms != expectedHistograms) {
-            qWarning().noquote() << "actual:\n" << histograms << "\nexpected (gen_fixtures.py):\n" << expectedHistograms;
+            qWarning().noquote() << "actual:\n"
+                                 << histograms << "\nexpected (gen_fixtures.py):\n"
+                                 << expectedHistograms;
             QFAIL("histograms differ from what gen_fixtures.py wrote");
         }
         compareGolden(csvOf(w.db(), kOtherSql), fixture(name + QStringLiteral(".other.csv")));
@@ -307,13 +329,14 @@ private slots:
         QVERIFY(importAll(ws, fixture(QStringLiteral("restart"))));
         Workspace w(ws, Workspace::Role::Reader);
         SqliteStmt st(w.db(),
-                      "SELECT group_concat(m.step || '=' || m.value, ' ') FROM ("
-                      "SELECT m.* FROM metric m JOIN string s ON s.id = m.key_id WHERE s.str = 'loss' "
-                      "AND NOT EXISTS (SELECT 1 FROM metric_series later WHERE later.run_id = m.run_id "
-                      "  AND later.key_id = m.key_id AND later.kind = 'scalar' AND later.segment > m.segment "
-                      "  AND later.first_step <= m.step) ORDER BY m.step, m.segment, m.dup) m");
+            "SELECT group_concat(m.step || '=' || m.value, ' ') FROM ("
+            "SELECT m.* FROM metric m JOIN string s ON s.id = m.key_id WHERE s.str = 'loss' "
+            "AND NOT EXISTS (SELECT 1 FROM metric_series later WHERE later.run_id = m.run_id "
+            "  AND later.key_id = m.key_id AND later.kind = 'scalar' AND later.segment > m.segment "
+            "  AND later.first_step <= m.step) ORDER BY m.step, m.segment, m.dup) m");
         QVERIFY(st.step());
-        QCOMPARE(st.columnText(0), QStringLiteral("0=0.0 1=1.0 2=2.0 3=100.0 4=101.0 5=102.0 5=103.0 6=104.0"));
+        QCOMPARE(
+            st.columnText(0), QStringLiteral("0=0.0 1=1.0 2=2.0 3=100.0 4=101.0 5=102.0 5=103.0 6=104.0"));
         ExperimentReader reader(w);
         const auto runs = reader.runs();
         QCOMPARE(runs.size(), 1);
@@ -333,7 +356,7 @@ private slots:
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM run r JOIN run p ON p.id = r.parent_run_id "
                                  "WHERE p.name = 'hparams/trial_a'"),
-                 2);
+            2);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM run WHERE parent_run_id IS NULL"), 1);
     }
 
@@ -345,11 +368,12 @@ private slots:
         QTest::newRow("text") << "notevents/events.out.tfevents.1700000000.gen.txt"
                               << int(FileImportResult::Status::Failed) << "is not a TensorBoard event file";
         QTest::newRow("examples") << "notevents/events.out.tfevents.1700000000.gen.tfrecord"
-                                  << int(FileImportResult::Status::Failed) << "TFRecord file but not of TensorBoard events";
+                                  << int(FileImportResult::Status::Failed)
+                                  << "TFRecord file but not of TensorBoard events";
         QTest::newRow("short") << "notevents/events.out.tfevents.1700000000.gen.short"
                                << int(FileImportResult::Status::Failed) << "ends before its first record";
-        QTest::newRow("dataset") << "notevents/dataset.tfrecord" << int(FileImportResult::Status::Unrecognised)
-                                 << "no importer";
+        QTest::newRow("dataset") << "notevents/dataset.tfrecord"
+                                 << int(FileImportResult::Status::Unrecognised) << "no importer";
     }
     void failuresLeaveNothing()
     {
@@ -365,8 +389,8 @@ private slots:
         if (r.status == FileImportResult::Status::Failed)
             QVERIFY2(r.message.contains(QFileInfo(file).fileName()), qPrintable(r.message));
         Workspace w(ws, Workspace::Role::Reader);
-        for (const char *table : { "source", "run", "metric", "histogram", "metric_series", "param", "string",
-                                   "diagnostic" })
+        for (const char *table :
+            { "source", "run", "metric", "histogram", "metric_series", "param", "string", "diagnostic" })
             QCOMPARE(w.db().queryInt(("SELECT count(*) FROM " + std::string(table)).c_str()), 0);
     }
 
@@ -389,7 +413,8 @@ private slots:
         {
             QFile f(trace);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(R"({"traceEvents": [{"ph": "X", "name": "late", "pid": 1, "tid": 1, "ts": 1, "dur": 1}]})");
+            f.write(
+                R"({"traceEvents": [{"ph": "X", "name": "late", "pid": 1, "tid": 1, "ts": 1, "dur": 1}]})");
         }
         QCOMPARE(int(import(ws, { trace }).front().status), int(FileImportResult::Status::Imported));
         QDir().mkpath(m_tmp.filePath(QStringLiteral("big")));
@@ -407,11 +432,13 @@ private slots:
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric"), kSteps + kSteps / 2);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM string WHERE str = 'late'"), 1);
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric m JOIN string s ON s.id = m.key_id WHERE s.str = 'late' "
-                                 "AND m.value = -m.step"),
-                 kSteps / 2);
+        QCOMPARE(w.db().queryInt(
+                     "SELECT count(*) FROM metric m JOIN string s ON s.id = m.key_id WHERE s.str = 'late' "
+                     "AND m.value = -m.step"),
+            kSteps / 2);
         QCOMPARE(w.db().queryInt("SELECT sum(points) FROM metric_series"), kSteps + kSteps / 2);
-        QCOMPARE(w.db().queryInt("SELECT event_count FROM source WHERE format = 'tfevents'"), 1 + kSteps + kSteps / 2);
+        QCOMPARE(w.db().queryInt("SELECT event_count FROM source WHERE format = 'tfevents'"),
+            1 + kSteps + kSteps / 2);
     }
 
     // A file with nothing Plumb imports (TensorFlow's *.profile-empty marker) adds no run; a file
@@ -421,7 +448,10 @@ private slots:
         const QString ws = freshWorkspace();
         QDir().mkpath(m_tmp.filePath(QStringLiteral("empty/a")));
         QDir().mkpath(m_tmp.filePath(QStringLiteral("empty/b")));
-        { EventWriter marker(m_tmp.filePath(QStringLiteral("empty/a/events.out.tfevents.1.host.profile-empty"))); }
+        {
+            EventWriter marker(
+                m_tmp.filePath(QStringLiteral("empty/a/events.out.tfevents.1.host.profile-empty")));
+        }
         {
             EventWriter out(m_tmp.filePath(QStringLiteral("empty/b/events.out.tfevents.1.host")));
             tfevents::Event e;
@@ -442,7 +472,7 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM run"), 1);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM histogram WHERE step = 7 AND bucket_count = 0 "
                                  "AND typeof(buckets) = 'blob' AND length(buckets) = 0"),
-                 1);
+            1);
     }
 
     // A workspace of schema 5 (before experiment logs) migrates and keeps what it held.
@@ -461,13 +491,15 @@ private slots:
             QCOMPARE(ws.schemaVersion(), 6);
             QCOMPARE(Workspace::currentSchemaVersion(), 6);
             for (const char *table : { "param", "metric", "histogram", "metric_series" })
-                QCOMPARE(ws.db().queryInt(("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '"
-                                           + std::string(table) + "'")
-                                              .c_str()),
-                         1);
-            QCOMPARE(ws.db().queryInt("SELECT count(*) FROM run WHERE name = 'old trace run' AND path IS NULL "
-                                      "AND status IS NULL"),
-                     1);
+                QCOMPARE(
+                    ws.db().queryInt(("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '"
+                        + std::string(table) + "'")
+                                         .c_str()),
+                    1);
+            QCOMPARE(
+                ws.db().queryInt("SELECT count(*) FROM run WHERE name = 'old trace run' AND path IS NULL "
+                                 "AND status IS NULL"),
+                1);
         }
         // And takes experiment logs afterwards.
         QVERIFY(importAll(path, fixture(QStringLiteral("legacy"))));
@@ -488,10 +520,12 @@ private slots:
         for (const auto &r : results) {
             if (r.status == FileImportResult::Status::Imported)
                 ++imported;
-            else if (r.status == FileImportResult::Status::Unrecognised && r.path.endsWith(QLatin1String(".yaml")))
+            else if (r.status == FileImportResult::Status::Unrecognised
+                && r.path.endsWith(QLatin1String(".yaml")))
                 ++unrecognised; // Lightning's hparams.yaml: not an event file
             else
-                QFAIL(qPrintable(r.path + QLatin1Char(' ') + statusName(r.status) + QLatin1Char(' ') + r.message));
+                QFAIL(qPrintable(
+                    r.path + QLatin1Char(' ') + statusName(r.status) + QLatin1Char(' ') + r.message));
         }
         QCOMPARE(imported, 33);
         QCOMPARE(unrecognised, 25);
@@ -500,14 +534,17 @@ private slots:
             const char *sql;
             const char *file;
         } checks[] = { { kRealSeriesSql, "real/tfevents.series.csv" },
-                       { kRealParamsSql, "real/tfevents.params.csv" } };
+            { kRealParamsSql, "real/tfevents.params.csv" } };
         for (const auto &c : checks) {
             const QString expected = readText(fixture(QLatin1String(c.file)));
             QVERIFY(!expected.isEmpty());
             const QString actual = csvOf(w.db(), c.sql);
             if (actual != expected) {
-                qWarning().noquote() << "actual:\n" << actual << "\nexpected (tfevents_reader.py):\n" << expected;
-                QFAIL(qPrintable(QStringLiteral("differs from tfevents_reader.py: ") + QLatin1String(c.file)));
+                qWarning().noquote() << "actual:\n"
+                                     << actual << "\nexpected (tfevents_reader.py):\n"
+                                     << expected;
+                QFAIL(
+                    qPrintable(QStringLiteral("differs from tfevents_reader.py: ") + QLatin1String(c.file)));
             }
         }
         const QString expectedHistograms = readText(fixture(QStringLiteral("real/tfevents.histograms.csv")));
@@ -518,7 +555,9 @@ private slots:
             trimmed << line.section(QLatin1Char(','), 0, -6);
         histograms = trimmed.join(QLatin1Char('\n')) + QLatin1Char('\n');
         if (histograms != expectedHistograms) {
-            qWarning().noquote() << "actual:\n" << histograms << "\nexpected (tfevents_reader.py):\n" << expectedHistograms;
+            qWarning().noquote() << "actual:\n"
+                                 << histograms << "\nexpected (tfevents_reader.py):\n"
+                                 << expectedHistograms;
             QFAIL("histograms differ from tfevents_reader.py");
         }
         // Records per file (the source's event count), against --files.
@@ -528,7 +567,8 @@ private slots:
         while (st.step())
             files << QStringLiteral("%1,%2").arg(st.columnText(0).mid(root.size())).arg(st.columnInt(1));
         QStringList expectedFiles;
-        for (const QString &line : readText(fixture(QStringLiteral("real/tfevents.files.csv"))).split(QLatin1Char('\n')))
+        for (const QString &line :
+            readText(fixture(QStringLiteral("real/tfevents.files.csv"))).split(QLatin1Char('\n')))
             if (!line.isEmpty() && !line.startsWith(QLatin1String("file,")))
                 expectedFiles << line.section(QLatin1Char(','), 0, 1);
         QCOMPARE(files, expectedFiles);
@@ -536,19 +576,21 @@ private slots:
         // The 25 Lightning trials: finished, 30-41 hparams each, hp_metric logged once.
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM run WHERE name LIKE 'shapeaxi_lightning_hparams/%' "
                                  "AND status = 'success'"),
-                 25);
+            25);
         QCOMPARE(w.db().queryInt("SELECT min(n) FROM (SELECT count(*) AS n FROM param GROUP BY run_id)"), 30);
         QCOMPARE(w.db().queryInt("SELECT max(n) FROM (SELECT count(*) AS n FROM param GROUP BY run_id)"), 41);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric m JOIN string s ON s.id = m.key_id "
                                  "WHERE s.str = 'hp_metric'"),
-                 25);
+            25);
         // Duplicate steps: the reducer's runs restart at step 90; TensorBoard shows 200 points a tag.
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric m JOIN run r ON r.id = m.run_id "
-                                 "WHERE r.name = 'reducer_duplicate_steps/run_1' AND NOT EXISTS ("
-                                 "SELECT 1 FROM metric_series l WHERE l.run_id = m.run_id AND l.key_id = m.key_id "
-                                 "AND l.segment > m.segment AND l.first_step <= m.step)"),
-                 400);
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric_series WHERE segment = 1 AND first_step = 90"), 6);
+        QCOMPARE(
+            w.db().queryInt("SELECT count(*) FROM metric m JOIN run r ON r.id = m.run_id "
+                            "WHERE r.name = 'reducer_duplicate_steps/run_1' AND NOT EXISTS ("
+                            "SELECT 1 FROM metric_series l WHERE l.run_id = m.run_id AND l.key_id = m.key_id "
+                            "AND l.segment > m.segment AND l.first_step <= m.step)"),
+            400);
+        QCOMPARE(
+            w.db().queryInt("SELECT count(*) FROM metric_series WHERE segment = 1 AND first_step = 90"), 6);
         // Not imported and said so: wandb's image and custom_scalars layout.
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code LIKE 'not-imported-%'"), 2);
         // Nothing went wrong reading them.
