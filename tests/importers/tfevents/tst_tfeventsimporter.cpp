@@ -560,17 +560,25 @@ private slots:
                                  << expectedHistograms;
             QFAIL("histograms differ from tfevents_reader.py");
         }
-        // Records per file (the source's event count), against --files.
+        // Records per file (the source's event count), against --files: a file is its run and its
+        // number in the run's name order.
         QStringList files;
-        SqliteStmt st(w.db(), "SELECT path, event_count FROM source ORDER BY path");
-        const QString root = QDir(realDir()).absolutePath() + QLatin1Char('/');
-        while (st.step())
-            files << QStringLiteral("%1,%2").arg(st.columnText(0).mid(root.size())).arg(st.columnInt(1));
+        // rtrim(path, its characters other than '/') leaves the folder with its trailing '/'.
+        SqliteStmt st(w.db(), "SELECT r.name, s.path, s.event_count FROM source s JOIN run r "
+                              "ON r.path || '/' = rtrim(s.path, replace(s.path, '/', '')) ORDER BY r.name, s.path");
+        QString lastRun;
+        int ordinal = 0;
+        while (st.step()) {
+            const QString run = st.columnText(0);
+            ordinal = run == lastRun ? ordinal + 1 : 1;
+            lastRun = run;
+            files << QStringLiteral("%1,%2,%3").arg(run).arg(ordinal).arg(st.columnInt(2));
+        }
         QStringList expectedFiles;
         for (const QString &line :
-            readText(fixture(QStringLiteral("real/tfevents.files.csv"))).split(QLatin1Char('\n')))
-            if (!line.isEmpty() && !line.startsWith(QLatin1String("file,")))
-                expectedFiles << line.section(QLatin1Char(','), 0, 1);
+             readText(fixture(QStringLiteral("real/tfevents.files.csv"))).split(QLatin1Char('\n')))
+            if (!line.isEmpty() && !line.startsWith(QLatin1String("run,")))
+                expectedFiles << line.section(QLatin1Char(','), 0, 2);
         QCOMPARE(files, expectedFiles);
 
         // The 25 Lightning trials: finished, 30-41 hparams each, hp_metric logged once.

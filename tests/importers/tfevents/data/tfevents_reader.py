@@ -17,7 +17,8 @@ queries, so the two can be compared exactly:
               values round-trip), the sum over points in (segment, step, dup) order as %.6f
 --params      run,key,value,kind for hparams session starts, with status and group as run,'#status',..
 --histograms  run,tag,segment,step,dup,bucket_count,buckets (left:right:count;... at %.9g)
---files       file,records,events_with_summary,values,scalars,histograms,skipped_values
+--files       run,file,records,summaries,values,scalars,histograms,skipped (file: its number in the
+              run's name order; the names themselves carry the writers' host names)
 
 Field numbers (tensorflow/tensorboard compat/proto and plugins/hparams): Event wall_time=1 step=2
 file_version=3 summary=5; Summary.value=1; Value tag=1 simple_value=2 histo=5 tensor=8 metadata=9
@@ -280,7 +281,7 @@ class Run:
 def read_run(run, files, stats):
     plugin = {}
     for path in files:
-        st = dict(file=os.path.relpath(path, stats["root"]), records=0, summaries=0, values=0, scalars=0,
+        st = dict(file="%s,%d" % (run.name, files.index(path) + 1), records=0, summaries=0, values=0, scalars=0,
                   histograms=0, skipped=0)
         stats["files"].append(st)
         for _, data in records(path):
@@ -434,7 +435,7 @@ def main():
                     print(",".join(csv_cell(c) for c in (run.name, tag, str(seg), str(step), str(dup),
                                                          str(len(buckets)), text)))
     elif mode == "--files":
-        print("file,records,summaries,values,scalars,histograms,skipped")
+        print("run,file,records,summaries,values,scalars,histograms,skipped")
         for st in sorted(stats["files"], key=lambda s: s["file"]):
             print(",".join(str(st[k]) for k in ("file", "records", "summaries", "values", "scalars", "histograms",
                                                 "skipped")))
