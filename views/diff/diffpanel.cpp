@@ -1,5 +1,7 @@
 #include "diffpanel.h"
 
+#include "backgroundanalysis.h"
+
 #include "opmodebox.h"
 
 #include "diffcategorychart.h"
@@ -19,7 +21,6 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
-#include <QtConcurrent>
 
 #include <cmath>
 
@@ -219,28 +220,17 @@ void DiffPanel::reload()
     const GpuOpMode mode = m_mode->mode();
     m_headline->setText(tr("Comparing…"));
     m_verdict->clear();
-    QtConcurrent::run(&m_pool, [path, a, b, mode] {
-        Result r;
-        try {
-            Workspace ws(path, Workspace::Role::Reader);
+    analyseInBackground<Result>(
+        m_pool, this, path,
+        [a, b, mode](Workspace &ws, Result &r) {
             r.diff = diffTraces(ws, a, b, mode);
             r.verdictA = diagnose(ws, a, mode);
             r.verdictB = diagnose(ws, b, mode);
-        } catch (const std::exception &e) {
-            r.error = QString::fromUtf8(e.what());
-        }
-        return r;
-    }).then(this, [this, generation](const Result &r) {
-        // Always from the event loop: a quick diff can finish before then() is attached, and its
-        // continuation would then run inside reload().
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, r] {
-                if (generation == m_generation)
-                    display(r);
-            },
-            Qt::QueuedConnection);
-    });
+        },
+        [this, generation](const Result &r) {
+            if (generation == m_generation)
+                display(r);
+        });
 }
 
 QString DiffPanel::headlineText() const

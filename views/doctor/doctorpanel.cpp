@@ -1,5 +1,7 @@
 #include "doctorpanel.h"
 
+#include "backgroundanalysis.h"
+
 #include "doctorreport.h"
 #include "histogramchart.h"
 #include "idlebreakdownchart.h"
@@ -23,7 +25,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QtConcurrent>
 
 namespace plumb {
 
@@ -191,10 +192,9 @@ void DoctorPanel::reload()
     const int64_t traceId = m_traceId;
     const GpuOpMode mode = m_mode->mode();
     m_summary->setText(tr("Analysing…"));
-    QtConcurrent::run(&m_pool, [path, traceId, mode] {
-        Result r;
-        try {
-            Workspace ws(path, Workspace::Role::Reader);
+    analyseInBackground<Result>(
+        m_pool, this, path,
+        [traceId, mode](Workspace &ws, Result &r) {
             DoctorReport report = doctorReport(ws, traceId, mode);
             r.overall = report.overall;
             r.verdict = std::move(report.verdict);
@@ -207,21 +207,11 @@ void DoctorPanel::reload()
             r.ranks = std::move(report.ranks);
             for (const Verdict &v : report.stepVerdicts)
                 r.stepComponents.push_back(v.component);
-        } catch (const std::exception &e) {
-            r.error = QString::fromUtf8(e.what());
-        }
-        return r;
-    }).then(this, [this, generation](const Result &r) {
-        // Always from the event loop: a quick analysis can finish before then() is attached, and
-        // its continuation would then run inside reload().
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, r] {
-                if (generation == m_generation)
-                    display(r);
-            },
-            Qt::QueuedConnection);
-    });
+        },
+        [this, generation](const Result &r) {
+            if (generation == m_generation)
+                display(r);
+        });
 }
 
 QString DoctorPanel::summaryText() const
