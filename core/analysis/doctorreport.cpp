@@ -36,7 +36,7 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     r.launch = launchStats(ops);
     if (host.valid())
         host.get(); // rethrows what the other connection threw
-    r.verdict = diagnose(ws, ops, r.overall, r.host);
+    r.verdict = diagnose(ws, ops, r.overall, r.host, &r.kernels);
     if (ranks) {
         r.ranks = *ranks;
     } else {

@@ -106,8 +106,10 @@ Verdict::Component classifyGap(int64_t s, int64_t e, const Intervals &input, con
 }
 
 // Decides from v.costs (any order) and v.breakdown: the component, runner-up, headline and tunables;
-// with nameKernels, a compute-bound verdict names the top kernels.
-void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nameKernels = true)
+// with nameKernels, a compute-bound verdict names the top kernels (from `kernels` when given, the
+// kernel table of the ops already computed; once).
+void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nameKernels = true,
+              const std::vector<KernelStats> *kernels = nullptr)
 {
     using C = Verdict::Component;
     const TemporalBreakdown &b = v.breakdown;
@@ -137,13 +139,16 @@ void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nam
             v.tunables = tunablesFor(v.component);
             return;
         }
-        const auto kernels = kernelTable(ws, ops);
-        QStringList names;
-        for (size_t i = 0; i < kernels.size() && i < 3; ++i)
-            names << QStringLiteral("%1 (%2%)").arg(kernels[i].name.left(60)).arg(100.0 * kernels[i].share, 0, 'f', 1);
-        const QString line = QStringLiteral("top kernels: %1").arg(names.join(QStringLiteral(", ")));
-        if (!v.evidence.contains(line))
-            v.evidence << line;
+        const QString prefix = QStringLiteral("top kernels: ");
+        const bool named = std::any_of(v.evidence.begin(), v.evidence.end(), [&](const QString &e) { return e.startsWith(prefix); });
+        if (!named) {
+            const std::vector<KernelStats> table = kernels ? std::vector<KernelStats> {} : kernelTable(ws, ops);
+            const std::vector<KernelStats> &ranked = kernels ? *kernels : table;
+            QStringList names;
+            for (size_t i = 0; i < ranked.size() && i < 3; ++i)
+                names << QStringLiteral("%1 (%2%)").arg(ranked[i].name.left(60)).arg(100.0 * ranked[i].share, 0, 'f', 1);
+            v.evidence << prefix + names.join(QStringLiteral(", "));
+        }
     } else {
         v.component = C::Inconclusive;
         v.runnerUp = top.component;
@@ -156,7 +161,8 @@ void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nam
 
 // diagnose() with the input pipeline's ranges already united; nameKernels as for conclude().
 Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
-                     const HostAnalysis &host, const Intervals &inputRanges, bool nameKernels);
+                     const HostAnalysis &host, const Intervals &inputRanges, bool nameKernels,
+                     const std::vector<KernelStats> *kernels = nullptr);
 
 } // namespace
 
@@ -167,15 +173,16 @@ Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 }
 
 Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
-                 const HostAnalysis &host)
+                 const HostAnalysis &host, const std::vector<KernelStats> *kernels)
 {
-    return diagnoseWith(ws, ops, breakdown, host, uniteIntervals(host.inputPipeline.ranges), true);
+    return diagnoseWith(ws, ops, breakdown, host, uniteIntervals(host.inputPipeline.ranges), true, kernels);
 }
 
 namespace {
 
 Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
-                     const HostAnalysis &host, const Intervals &inputRanges, bool nameKernels)
+                     const HostAnalysis &host, const Intervals &inputRanges, bool nameKernels,
+                     const std::vector<KernelStats> *kernels)
 {
     Verdict v;
     v.breakdown = breakdown;
@@ -213,7 +220,7 @@ Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const Tempora
                           .arg(host.shortOps)
                           .arg(host.launchedOps)
                           .arg(formatDuration(host.launchDelayP50Ns));
-    conclude(ws, ops, v, nameKernels);
+    conclude(ws, ops, v, nameKernels, kernels);
     // Without steps to point at, the longest idle stretches the named component explains.
     const C named = v.component == C::Inconclusive ? v.costs[0].component : v.component;
     if (named == C::InputPipeline || named == C::HostLaunch || named == C::Synchronization) {

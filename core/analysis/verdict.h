@@ -59,9 +59,11 @@ constexpr double kComputeBoundShare = 0.70;
 [[nodiscard]] QString componentName(Verdict::Component c);
 [[nodiscard]] Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
 struct HostAnalysis;
-// The same over what was already read and computed (readGpuOps(), breakdownOf() of them, hostAnalysis()).
+struct KernelStats;
+// The same over what was already read and computed (readGpuOps(), breakdownOf() of them, hostAnalysis(),
+// and optionally kernelTable() of them, else computed when a compute-bound verdict names its kernels).
 [[nodiscard]] Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
-                               const HostAnalysis &host);
+                               const HostAnalysis &host, const std::vector<KernelStats> *kernels = nullptr);
 
 struct StepBreakdown;
 // One verdict per step (the ops each step owns, see owningStep()), and the overall verdict's `where`
