@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <unordered_set>
 
 namespace plumb {
@@ -134,19 +135,42 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         hta ? stringIds(db, "SELECT id FROM string WHERE str GLOB '*Memcpy*' OR str GLOB '*Memset*'")
             : std::unordered_set<int64_t> {};
 
+    // One cursor per GPU stream track, each in start order (the slice key), merged as they are read:
+    // the ops come out in start order with no sort and no second copy of them.
+    std::vector<int64_t> tracks;
+    {
+        SqliteStmt t(db, "SELECT id FROM track WHERE trace_id = ? AND kind = 'gpu_stream' ORDER BY id");
+        t.bind(1, traceId);
+        while (t.step())
+            tracks.push_back(t.columnInt(0));
+    }
+    std::vector<std::unique_ptr<SqliteStmt>> cursors; // those with a row to give
+    std::vector<int64_t> cursorTrack;                 // the track id of each
+    for (int64_t track : tracks) {
+        auto st = std::make_unique<SqliteStmt>(db, "SELECT ts, dur, name_id, cat_id, corr, args_id FROM slice "
+                                                   "WHERE track_id = ?1 AND ts >= ?2 AND ts < ?3 ORDER BY ts");
+        st->bind(1, track).bind(2, fromNs).bind(3, toNs);
+        if (st->step()) {
+            cursors.push_back(std::move(st));
+            cursorTrack.push_back(track);
+        }
+    }
+    auto later = [&](size_t x, size_t y) { return cursors[x]->columnInt(0) > cursors[y]->columnInt(0); };
+    std::vector<size_t> heap;
+    for (size_t c = 0; c < cursors.size(); ++c)
+        heap.push_back(c);
+    std::make_heap(heap.begin(), heap.end(), later);
+
     std::vector<GpuOp> ops;
     ops.reserve(launches.size()); // about one op per launch: regrowing a million-op vector costs more than the scan
-    std::vector<size_t> runs; // where each track's ops (in start order already: the slice key) begin
-    SqliteStmt st(db, "SELECT s.ts, s.dur, s.name_id, s.cat_id, s.corr, s.track_id, s.args_id FROM slice s "
-                      "JOIN track k ON k.id = s.track_id "
-                      "WHERE k.trace_id = ?1 AND k.kind = 'gpu_stream' AND s.ts >= ?2 AND s.ts < ?3");
-    st.bind(1, traceId).bind(2, fromNs).bind(3, toNs);
-    while (st.step()) {
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        const size_t c = heap.back();
+        SqliteStmt &st = *cursors[c];
         const int64_t cat = st.columnIsNull(3) ? -1 : st.columnInt(3);
         GpuOp op;
         op.nameId = st.columnInt(2);
-        if (cat != catKernel && cat != catMemcpy && cat != catMemset)
-            continue; // not a GPU op (e.g. a marker on the stream)
+        bool keep = cat == catKernel || cat == catMemcpy || cat == catMemset; // else e.g. a marker on the stream
         if (commNames.count(op.nameId) && (hta || cat == catKernel))
             op.kind = GpuOp::Kind::Comm;
         else if (hta ? memoryNames.count(op.nameId) > 0 : cat != catKernel)
@@ -161,37 +185,23 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         if (hta && op.launchNs >= 0)
             op.launchNs = htaStart(op.launchNs);
         if (linkedOnly && (op.launchNs < 0 || op.launchNs >= cutoff))
-            continue;
-        op.startNs = st.columnInt(0);
-        op.endNs = op.startNs + st.columnInt(1);
-        if (hta) {
-            op.endNs = std::max(htaStart(op.startNs), htaEnd(op.startNs, st.columnInt(1)));
-            op.startNs = htaStart(op.startNs);
+            keep = false;
+        if (keep) {
+            op.startNs = st.columnInt(0);
+            op.endNs = op.startNs + st.columnInt(1);
+            if (hta) {
+                op.endNs = std::max(htaStart(op.startNs), htaEnd(op.startNs, st.columnInt(1)));
+                op.startNs = htaStart(op.startNs);
+            }
+            op.streamTrackId = cursorTrack[c];
+            op.argsId = st.columnIsNull(5) ? -1 : st.columnInt(5);
+            ops.push_back(op);
         }
-        op.streamTrackId = st.columnInt(5);
-        op.argsId = st.columnIsNull(6) ? -1 : st.columnInt(6);
-        if (ops.empty() || ops.back().streamTrackId != op.streamTrackId)
-            runs.push_back(ops.size());
-        ops.push_back(op);
+        if (st.step())
+            std::push_heap(heap.begin(), heap.end(), later);
+        else
+            heap.pop_back();
     }
-    // Merge the tracks' runs (each sorted by start, as the slice key orders them) pairwise.
-    auto byStart = [](const GpuOp &a, const GpuOp &b) { return a.startNs < b.startNs; };
-    runs.push_back(ops.size());
-    while (runs.size() > 2) {
-        std::vector<size_t> next;
-        size_t i = 0;
-        for (; i + 2 < runs.size(); i += 2) {
-            std::inplace_merge(ops.begin() + ptrdiff_t(runs[i]), ops.begin() + ptrdiff_t(runs[i + 1]),
-                               ops.begin() + ptrdiff_t(runs[i + 2]), byStart);
-            next.push_back(runs[i]);
-        }
-        if (i + 1 < runs.size())
-            next.push_back(runs[i]); // an odd run left over
-        next.push_back(ops.size());
-        runs = std::move(next);
-    }
-    if (!std::is_sorted(ops.begin(), ops.end(), byStart)) // (only if a query plan ever stops reading in key order)
-        std::sort(ops.begin(), ops.end(), byStart);
     return ops;
 }
 
