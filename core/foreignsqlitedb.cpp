@@ -130,6 +130,11 @@ int64_t ForeignSqliteDb::Stmt::integer(int col) const
     return sqlite3_column_int64(m_stmt, col);
 }
 
+double ForeignSqliteDb::Stmt::real(int col) const
+{
+    return sqlite3_column_double(m_stmt, col);
+}
+
 std::string_view ForeignSqliteDb::Stmt::text(int col) const
 {
     const auto *p = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, col));

@@ -37,6 +37,7 @@ public:
         void bind(int index, int64_t value);
         [[nodiscard]] bool isNull(int col) const;
         [[nodiscard]] int64_t integer(int col) const;
+        [[nodiscard]] double real(int col) const;
         [[nodiscard]] std::string_view text(int col) const;
         [[nodiscard]] int type(int col) const;
         [[nodiscard]] int columnCount() const;

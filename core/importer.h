@@ -2,6 +2,7 @@
 
 #include <QByteArrayView>
 #include <QString>
+#include <QStringList>
 
 namespace plumb {
 
@@ -21,6 +22,16 @@ public:
     [[nodiscard]] virtual int version() const = 0;         // bump when the same file would import differently
     [[nodiscard]] virtual int sniff(QByteArrayView head, const QString &fileName) const = 0;
     virtual void read(ImportContext &ctx) const = 0;
+
+    // Files that read() of `path` reads as part of the same source (an MLflow run's metric, param
+    // and tag files beside its meta.yaml): a folder walk hands them to no importer after `path`.
+    [[nodiscard]] virtual QStringList companionFiles(const QString &path) const
+    {
+        Q_UNUSED(path);
+        return {};
+    }
+    // Hidden folder names (".trash") a folder walk enters because this format keeps data there.
+    [[nodiscard]] virtual QStringList hiddenFolders() const { return {}; }
 };
 
 } // namespace plumb

@@ -9,10 +9,10 @@
 
 #include <QDateTime>
 #include <QDir>
-#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLocale>
+#include <QSet>
 
 #include <algorithm>
 
@@ -42,22 +42,35 @@ ImportRunner::ImportRunner(const ImporterRegistry &registry, const QString &work
 {
 }
 
-QStringList ImportRunner::expand(const QStringList &paths)
+// Files under `dir`, hidden entries skipped except folders named in `hiddenFolders`. Symbolic links
+// are followed; a folder reached twice (a link loop) is walked once.
+static void walk(const QString &dir, const QStringList &hiddenFolders, QSet<QString> &visited, QStringList &out)
+{
+    const QString canonical = QFileInfo(dir).canonicalFilePath();
+    if (visited.contains(canonical))
+        return;
+    visited.insert(canonical);
+    const auto entries = QDir(dir).entryInfoList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
+    for (const QFileInfo &e : entries) {
+        const bool hidden = e.fileName().startsWith(QLatin1Char('.'));
+        if (e.isDir()) {
+            if (!hidden || hiddenFolders.contains(e.fileName()))
+                walk(e.absoluteFilePath(), hiddenFolders, visited, out);
+        } else if (!hidden) {
+            out << e.absoluteFilePath();
+        }
+    }
+}
+
+QStringList ImportRunner::expand(const QStringList &paths, const QStringList &hiddenFolders)
 {
     QStringList files;
     for (const QString &p : paths) {
         const QFileInfo info(p);
         if (info.isDir()) {
             QStringList found;
-            QDirIterator it(info.absoluteFilePath(), QDir::Files | QDir::NoDotAndDotDot,
-                            QDirIterator::Subdirectories | QDirIterator::FollowSymlinks);
-            while (it.hasNext()) {
-                const QString f = it.next();
-                const QString rel = QDir(info.absoluteFilePath()).relativeFilePath(f);
-                if (rel.startsWith(QLatin1Char('.')) || rel.contains(QStringLiteral("/.")))
-                    continue;
-                found << f;
-            }
+            QSet<QString> visited;
+            walk(info.absoluteFilePath(), hiddenFolders, visited, found);
             std::sort(found.begin(), found.end());
             files += found;
         } else {
@@ -82,7 +95,11 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
     Workspace ws(m_workspacePath, Workspace::Role::Writer);
     SqliteDb &db = ws.db();
 
-    const QStringList files = expand(paths);
+    QStringList hiddenFolders;
+    for (const auto &importer : m_registry.importers())
+        hiddenFolders += importer->hiddenFolders();
+    const QStringList files = expand(paths, hiddenFolders);
+    QSet<QString> companions; // read with a file before them: no source of their own
     std::vector<FileImportResult> results;
     int64_t totalBytes = 0, doneBytes = 0;
     std::vector<int64_t> fileBytes; // sizes on disk, for progress over all files
@@ -109,6 +126,10 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
 
     for (int i = 0; i < files.size(); ++i) {
         const QString &path = files[i];
+        if (companions.contains(path)) {
+            doneBytes += fileBytes[size_t(i)];
+            continue;
+        }
         FileImportResult r;
         r.path = path;
         QElapsedTimer timer;
@@ -140,6 +161,8 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
             continue;
         }
         r.format = importer->id();
+        for (const QString &c : importer->companionFiles(info.absoluteFilePath()))
+            companions.insert(c);
 
         try {
             // Same size as an existing source: hash first, so that a re-import costs one read.

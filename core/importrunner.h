@@ -39,7 +39,8 @@ struct FileImportResult {
 // Imports files and folders into one workspace, each file in its own transaction.
 //
 // Folders are walked recursively (hidden entries skipped, names sorted) and each file goes to the
-// importer whose sniff() claims it; files nobody claims are reported as Unrecognised, never silently
+// importer whose sniff() claims it (and the importer's companionFiles() of it are read with it, never
+// on their own); files nobody claims are reported as Unrecognised, never silently
 // dropped. A file whose bytes were imported before (same size and content fingerprint) is a no-op. A failure or a
 // cancel rolls that file's transaction back; files committed before stay.
 //
@@ -58,8 +59,9 @@ public:
     // Throws SqlError when the workspace itself cannot be opened.
     std::vector<FileImportResult> run(const QStringList &paths);
 
-    // Files under `paths` in import order (folders walked, hidden entries skipped).
-    [[nodiscard]] static QStringList expand(const QStringList &paths);
+    // Files under `paths` in import order (folders walked, hidden entries skipped except folders
+    // named in `hiddenFolders`, which some format keeps data in).
+    [[nodiscard]] static QStringList expand(const QStringList &paths, const QStringList &hiddenFolders = {});
 
 private:
     const ImporterRegistry &m_registry;

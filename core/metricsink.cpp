@@ -78,6 +78,8 @@ std::string_view paramKindName(ParamKind k)
         return "null";
     case ParamKind::Json:
         return "json";
+    case ParamKind::Tag:
+        return "tag";
     }
     return "string";
 }

@@ -20,7 +20,7 @@ namespace plumb {
 class SqliteDb;
 class DiagnosticLog;
 
-enum class ParamKind { Number, String, Bool, Null, Json };
+enum class ParamKind { Number, String, Bool, Null, Json, Tag }; // Tag: a label the run was given (MLflow tags)
 enum class SeriesKind { Scalar, Histogram };
 
 // The summary statistics a legacy histogram carries besides its buckets.
