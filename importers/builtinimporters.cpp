@@ -2,6 +2,7 @@
 
 #include "chrometraceimporter.h"
 #include "importerregistry.h"
+#include "mlflowimporter.h"
 #include "nsysimporter.h"
 #include "tfeventsimporter.h"
 #include "xplaneimporter.h"
@@ -14,6 +15,7 @@ void registerBuiltinImporters(ImporterRegistry &registry)
     registry.add(std::make_unique<XPlaneImporter>());
     registry.add(std::make_unique<NsysImporter>());
     registry.add(std::make_unique<TfEventsImporter>());
+    registry.add(std::make_unique<MlflowImporter>());
 }
 
 } // namespace plumb

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Writes the MLflow fixtures of tst_mlflowimporter and what the importer must store from them.
+
+filestore/mlruns/  a file store laid out as MLflow's FileStore writes it: experiments 0 (Default,
+                   two runs, one of them deleted in place), 1 (sweep, one running run), 2 (no runs)
+                   and .trash/3 (a deleted experiment); nested metric keys, legacy two-field metric
+                   lines, a restart, NaN and infinities, params and tags.
+sqlstore/mlflow.db a SQL store with a minimal schema compatible with MLflow's (same tables and
+                   columns as its published latest schema, for the tables read here).
+notmlflow/mlflow.db another application's SQLite database under the same name.
+
+NAME.runs.csv, NAME.params.csv and NAME.points.csv are derived here from what was written, not from
+the importer (a newline in a value is written as \\n). A run's span is its start and end times. Run `python3 gen_fixtures.py` in this folder; the output is committed.
+"""
+import math
+import os
+import shutil
+import sqlite3
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+T0 = 1700000000000  # ms
+DBL_MAX = 1.7976931348623157e308
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="\n") as f:
+        f.write(text)
+
+
+def fmt(v):
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return "%.9g" % v
+
+
+class Expect:
+    def __init__(self):
+        self.runs, self.params, self.points = [], [], []
+
+    def save(self, name):
+        for what, header, rows in (("runs", "run,group,status,start_ns,end_ns,lifecycle,mlflow_status", self.runs),
+                                   ("params", "run,key,value,kind", self.params),
+                                   ("points", "run,key,step,wall_ns,value", self.points)):
+            with open(os.path.join(HERE, "%s.%s.csv" % (name, what)), "w", newline="\n") as f:
+                f.write(header + "\n")
+                lines = [",".join(str(x).replace("\n", "\\n") for x in r) for r in rows]
+                f.write("".join(line + "\n" for line in sorted(lines)))
+
+
+def is_number(s):
+    try:
+        return math.isfinite(float(s))
+    except ValueError:
+        return False
+
+
+STATUS = {1: "RUNNING", 2: "SCHEDULED", 3: "FINISHED", 4: "FAILED", 5: "KILLED"}
+WS_STATUS = {"RUNNING": "running", "FINISHED": "success", "FAILED": "failure", "KILLED": "failure"}
+
+
+def file_store(e):
+    root = os.path.join(HERE, "filestore", "mlruns")
+    shutil.rmtree(os.path.join(HERE, "filestore"), ignore_errors=True)
+
+    def experiment(folder, exp_id, name, stage="active"):
+        write(os.path.join(folder, "meta.yaml"),
+              "artifact_location: file:///tmp/mlruns/%s\ncreation_time: %d\nexperiment_id: '%s'\n"
+              "last_update_time: %d\nlifecycle_stage: %s\nname: %s\n" % (exp_id, T0, exp_id, T0, stage, name))
+
+    def run(folder, exp_id, group, run_id, status, stage, run_name, metrics, params, tags, end=True,
+            deleted=False):
+        d = os.path.join(folder, run_id)
+        start, stop = T0 + 1000, T0 + 61000
+        meta = ("artifact_uri: file:///tmp/mlruns/%s/%s/artifacts\n" % (exp_id, run_id)
+                + ("end_time: %d\n" % stop if end else "end_time: null\n")
+                + "entry_point_name: ''\nexperiment_id: '%s'\nlifecycle_stage: %s\n" % (exp_id, stage)
+                + ("run_name: %s\n" % run_name if run_name else "name: ''\n")
+                + "run_id: %s\nrun_uuid: %s\nsource_name: ''\nsource_type: 4\nsource_version: ''\n"
+                  "start_time: %d\nstatus: %d\ntags: []\nuser_id: tester\n" % (run_id, run_id, start, status))
+        write(os.path.join(d, "meta.yaml"), meta)
+        name = run_name or tags.get("mlflow.runName") or run_id
+        lines_written = {}
+        wall_end = stop
+        for key, lines in metrics.items():
+            text = ""
+            for line in lines:
+                if isinstance(line, str):  # a damaged line
+                    text += line + "\n"
+                    continue
+                ts, value = line[0], line[1]
+                step = line[2] if len(line) == 3 else 0
+                text += ("%d %r %d\n" % (ts, value, step)) if len(line) == 3 else ("%d %r\n" % (ts, value))
+                e.points.append((name, key, step, ts * 1000000, fmt(value)))
+                wall_end = max(wall_end, ts)
+            lines_written[key] = text
+            write(os.path.join(d, "metrics", *key.split("/")), text)
+        for k, v in params.items():
+            write(os.path.join(d, "params", k), v)
+        for k, v in tags.items():
+            write(os.path.join(d, "tags", k), v)
+        merged = {k: (v, "tag") for k, v in tags.items()}
+        merged.update({k: (v, "number" if is_number(v) else "string") for k, v in params.items()})
+        for k, (v, kind) in merged.items():
+            e.params.append((name, k, v, kind))
+        st = STATUS[status]
+        e.runs.append((name, group, WS_STATUS.get(st, "unknown"), start * 1000000,
+                       (stop if end else start) * 1000000, "deleted" if deleted else "active", st))
+
+    e0 = os.path.join(root, "0")
+    experiment(e0, "0", "Default")
+    run(e0, "0", "Default", "a1" * 16, 3, "active", "alpha",
+        {"loss": [(T0 + 2000, 0.5, 0), (T0 + 3000, 0.25, 1), (T0 + 4000, 0.125, 2)],
+         "train/acc": [(T0 + 2000, 0.75, 0), (T0 + 3000, 0.875, 1)],
+         "legacy": [(T0 + 2000, 1.5), (T0 + 3000, 2.5)]},
+        {"lr": "0.001", "optimizer": "adam"},
+        {"mlflow.runName": "alpha", "mlflow.user": "tester", "note": "two\nlines"})
+    run(e0, "0", "Default", "b2" * 16, 4, "deleted", None,
+        {"loss": [(T0 + 2000, 1.0, 0), (T0 + 3000, float("nan"), 1), (T0 + 4000, float("inf"), 2),
+                  "garbage here", (T0 + 5000, float("-inf"), 0), (T0 + 6000, 3.0, 1)]},
+        {"lr": "0.01"}, {"mlflow.runName": "beta"}, deleted=True)
+    e1 = os.path.join(root, "1")
+    experiment(e1, "1", "sweep")
+    run(e1, "1", "sweep", "c3" * 16, 1, "active", "gamma",
+        {"val/top/k": [(T0 + 2000, 4.0, 10)]}, {"batch_size": "32", "model": "resnet 50"}, {}, end=False)
+    experiment(os.path.join(root, "2"), "2", "empty")
+    e3 = os.path.join(root, ".trash", "3")
+    experiment(e3, "3", "old", "deleted")
+    run(e3, "3", "old", "d4" * 16, 5, "active", "omega", {"loss": [(T0 + 2000, 9.0, 0)]}, {}, {}, deleted=True)
+    write(os.path.join(e0, "a1" * 16, "artifacts", "notes.txt"), "an artifact: left to other importers\n")
+
+
+SCHEMA = """
+CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, PRIMARY KEY (version_num));
+CREATE TABLE experiments (experiment_id INTEGER NOT NULL, name VARCHAR(256) NOT NULL,
+  artifact_location VARCHAR(256), lifecycle_stage VARCHAR(32), creation_time BIGINT, last_update_time BIGINT,
+  PRIMARY KEY (experiment_id), UNIQUE (name));
+CREATE TABLE runs (run_uuid VARCHAR(32) NOT NULL, name VARCHAR(250), source_type VARCHAR(20),
+  source_name VARCHAR(500), entry_point_name VARCHAR(50), user_id VARCHAR(256), status VARCHAR(9),
+  start_time BIGINT, end_time BIGINT, source_version VARCHAR(50), lifecycle_stage VARCHAR(20),
+  artifact_uri VARCHAR(200), experiment_id INTEGER, deleted_time BIGINT, PRIMARY KEY (run_uuid));
+CREATE TABLE metrics (key VARCHAR(250) NOT NULL, value FLOAT NOT NULL, timestamp BIGINT NOT NULL,
+  run_uuid VARCHAR(32) NOT NULL, step BIGINT DEFAULT '0' NOT NULL, is_nan BOOLEAN DEFAULT '0' NOT NULL,
+  PRIMARY KEY (key, timestamp, step, run_uuid, value, is_nan));
+CREATE TABLE latest_metrics (key VARCHAR(250) NOT NULL, value FLOAT NOT NULL, timestamp BIGINT,
+  step BIGINT NOT NULL, is_nan BOOLEAN NOT NULL, run_uuid VARCHAR(32) NOT NULL, PRIMARY KEY (key, run_uuid));
+CREATE TABLE params (key VARCHAR(250) NOT NULL, value VARCHAR(8000) NOT NULL, run_uuid VARCHAR(32) NOT NULL,
+  PRIMARY KEY (key, run_uuid));
+CREATE TABLE tags (key VARCHAR(250) NOT NULL, value VARCHAR(5000), run_uuid VARCHAR(32) NOT NULL,
+  PRIMARY KEY (key, run_uuid));
+CREATE TABLE experiment_tags (key VARCHAR(250) NOT NULL, value VARCHAR(5000), experiment_id INTEGER NOT NULL,
+  PRIMARY KEY (key, experiment_id));
+"""
+
+
+def sql_store(e):
+    path = os.path.join(HERE, "sqlstore", "mlflow.db")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA)
+    db.execute("INSERT INTO alembic_version VALUES ('0584bdc529eb')")
+    exps = {0: ("Default", "active"), 1: ("sweep", "deleted")}
+    for i, (name, stage) in exps.items():
+        db.execute("INSERT INTO experiments VALUES (?,?,?,?,?,?)", (i, name, "mlflow-artifacts:/%d" % i, stage, T0, T0))
+    runs = [("e5" * 16, "gamma", 0, "FINISHED", "active", True),
+            ("f6" * 16, None, 1, "KILLED", "active", False),
+            ("a7" * 16, "zeta", 0, "RUNNING", "deleted", False)]
+    tags = {"f6" * 16: {"mlflow.runName": "delta", "mlflow.user": "tester"}, "e5" * 16: {"team": "perf"}}
+    params = {"e5" * 16: {"lr": "0.001", "layers": "12", "act": "gelu"}, "f6" * 16: {"lr": "1e-3"}}
+    metrics = {"e5" * 16: {"loss": [(T0 + 2000, 0.5, 0), (T0 + 3000, float("nan"), 1),
+                                    (T0 + 4000, float("inf"), 2), (T0 + 5000, float("-inf"), 3)],
+                           "eval/acc": [(T0 + 2500, 0.9, 5)]},
+               "f6" * 16: {"loss": [(T0 + 2000, 2.0, 0), (T0 + 3000, 1.0, 1), (T0 + 4000, 3.0, 0)]}}
+    for uuid, name, exp, status, stage, ended in runs:
+        start, stop = T0 + 1000, T0 + 61000
+        db.execute("INSERT INTO runs (run_uuid, name, source_type, user_id, status, start_time, end_time, "
+                   "lifecycle_stage, artifact_uri, experiment_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                   (uuid, name, "LOCAL", "tester", status, start, stop if ended else None, stage,
+                    "mlflow-artifacts:/%d/%s" % (exp, uuid), exp))
+        shown = name or tags.get(uuid, {}).get("mlflow.runName") or uuid
+        group, exp_stage = exps[exp]
+        end_ns = (stop if ended else start) * 1000000
+        for key, pts in metrics.get(uuid, {}).items():
+            for ts, v, step in pts:
+                e.points.append((shown, key, step, ts * 1000000, fmt(v)))
+        deleted = stage == "deleted" or exp_stage == "deleted"
+        e.runs.append((shown, group, WS_STATUS.get(status, "unknown"), start * 1000000, end_ns,
+                       "deleted" if deleted else "active", status))
+        for k, v in tags.get(uuid, {}).items():
+            db.execute("INSERT INTO tags VALUES (?,?,?)", (k, v, uuid))
+            e.params.append((shown, k, v, "tag"))
+        for k, v in params.get(uuid, {}).items():
+            db.execute("INSERT INTO params VALUES (?,?,?)", (k, v, uuid))
+            e.params.append((shown, k, v, "number" if is_number(v) else "string"))
+        for key, pts in metrics.get(uuid, {}).items():
+            for ts, v, step in pts:
+                # What MLflow's SqlAlchemyStore stores: NaN as is_nan with value 0, infinities as +-DBL_MAX.
+                nan = math.isnan(v)
+                stored = 0.0 if nan else (math.copysign(DBL_MAX, v) if math.isinf(v) else v)
+                db.execute("INSERT INTO metrics VALUES (?,?,?,?,?,?)", (key, stored, ts, uuid, step, int(nan)))
+    db.commit()
+    db.close()
+
+
+def not_mlflow():
+    path = os.path.join(HERE, "notmlflow", "mlflow.db")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE bookmarks (id INTEGER PRIMARY KEY, url TEXT, title TEXT);"
+                     "CREATE TABLE runs (id INTEGER PRIMARY KEY, km REAL);"
+                     "INSERT INTO bookmarks (url, title) VALUES ('https://example.org', 'example');")
+    db.commit()
+    db.close()
+
+
+if __name__ == "__main__":
+    e = Expect()
+    file_store(e)
+    e.save("filestore")
+    e = Expect()
+    sql_store(e)
+    e.save("sqlstore")
+    not_mlflow()

@@ -1,0 +1,228 @@
+// Tests for the MLflow importer: a file store and a SQL store written by data/gen_fixtures.py, which
+// also writes what the importer must store (NAME.runs.csv, NAME.params.csv, NAME.points.csv) from
+// what it wrote; those are compared exactly and never rewritten by the test.
+
+#include "builtinimporters.h"
+#include "flatyaml.h"
+#include "importerregistry.h"
+#include "importrunner.h"
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace plumb;
+
+namespace {
+
+using Status = FileImportResult::Status;
+
+QString fixture(const QString &name)
+{
+    return QStringLiteral(PLUMB_TEST_DATA "/") + name;
+}
+
+QString readText(const QString &path)
+{
+    QFile in(path);
+    return in.open(QIODevice::ReadOnly) ? QString::fromUtf8(in.readAll()) : QString();
+}
+
+// The rows of `sql` as gen_fixtures.py writes them: comma-joined, newlines as \n, lines sorted.
+QString csv(SqliteDb &db, const char *header, const char *sql)
+{
+    SqliteStmt st(db, sql);
+    QStringList lines;
+    while (st.step()) {
+        QStringList fields;
+        for (int c = 0; c < st.columnCount(); ++c) {
+            fields << st.columnText(c).replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+        }
+        lines << fields.join(QLatin1Char(','));
+    }
+    std::sort(lines.begin(), lines.end());
+    QString out = QLatin1String(header) + QLatin1Char('\n');
+    for (const QString &l : lines)
+        out += l + QLatin1Char('\n');
+    return out;
+}
+
+const char *kRunsSql
+    = "SELECT name, group_name, status, start_ns, end_ns, "
+      "json_extract(metadata, '$.mlflow.lifecycle_stage'), json_extract(metadata, '$.mlflow.status') "
+      "FROM run";
+const char *kParamsSql = "SELECT r.name, p.key, p.value, p.kind FROM param p JOIN run r ON r.id = p.run_id";
+const char *kPointsSql
+    = "SELECT r.name, s.str, m.step, m.wall_time_ns, CASE WHEN m.value IS NULL THEN 'nan' " // NaN is stored
+                                                                                            // as NULL
+      "WHEN m.value > 1.7976931348623157e308 THEN 'inf' "
+      "WHEN m.value < -1.7976931348623157e308 THEN '-inf' ELSE printf('%.9g', m.value) END "
+      "FROM metric m "
+      "JOIN run r ON r.id = m.run_id JOIN string s ON s.id = m.key_id";
+
+} // namespace
+
+class TestMlflowImporter : public QObject {
+    Q_OBJECT
+
+private:
+    ImporterRegistry m_registry;
+    QTemporaryDir m_tmp;
+    int m_wsCounter = 0;
+
+    QString freshWorkspace() { return m_tmp.filePath(QStringLiteral("ws%1.plumb").arg(++m_wsCounter)); }
+
+    std::vector<FileImportResult> import(const QString &ws, const QStringList &paths)
+    {
+        ImportRunner runner(m_registry, ws);
+        return runner.run(paths);
+    }
+
+    // The stored runs, params and points against gen_fixtures.py's NAME.*.csv.
+    void compareWith(const QString &ws, const QString &name)
+    {
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(csv(w.db(), "run,group,status,start_ns,end_ns,lifecycle,mlflow_status", kRunsSql),
+            readText(fixture(name + QStringLiteral(".runs.csv"))));
+        QCOMPARE(csv(w.db(), "run,key,value,kind", kParamsSql),
+            readText(fixture(name + QStringLiteral(".params.csv"))));
+        QCOMPARE(csv(w.db(), "run,key,step,wall_ns,value", kPointsSql),
+            readText(fixture(name + QStringLiteral(".points.csv"))));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        registerBuiltinImporters(m_registry);
+    }
+
+    void flatYaml()
+    {
+        const auto m = FlatYaml::parse("a: plain # comment\nb: 'it''s'\nc: \"x\\ty\"\nd: null\ne: ~\n"
+                                       "tags: []\n  nested: no\n- item\nf:\ng: 'a: b'\r\n");
+        QCOMPARE(m.value(QStringLiteral("a")), QStringLiteral("plain"));
+        QCOMPARE(m.value(QStringLiteral("b")), QStringLiteral("it's"));
+        QCOMPARE(m.value(QStringLiteral("c")), QStringLiteral("x\ty"));
+        QVERIFY(m.contains(QStringLiteral("d")) && m.value(QStringLiteral("d")).isEmpty());
+        QVERIFY(m.value(QStringLiteral("e")).isEmpty());
+        QCOMPARE(m.value(QStringLiteral("tags")), QStringLiteral("[]"));
+        QVERIFY(!m.contains(QStringLiteral("nested")));
+        QVERIFY(m.contains(QStringLiteral("f")));
+        QCOMPARE(m.value(QStringLiteral("g")), QStringLiteral("a: b"));
+        QCOMPARE(m.size(), 8);
+    }
+
+    void fileStore_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("folder holding mlruns") << fixture(QStringLiteral("filestore"));
+        QTest::newRow("mlruns itself") << fixture(QStringLiteral("filestore/mlruns"));
+    }
+
+    // Each run's meta.yaml is one source that reads the run's metrics, params and tags; the
+    // experiments' meta.yaml are read with their runs; .trash is walked; artifacts are left alone.
+    void fileStore()
+    {
+        QFETCH(QString, path);
+        const QString ws = freshWorkspace();
+        const auto results = import(ws, { path });
+        QStringList seen;
+        for (const auto &r : results) {
+            const QString rel = r.path.mid(r.path.indexOf(QStringLiteral("mlruns/")));
+            seen << rel + QLatin1Char(' ') + statusName(r.status);
+            if (r.status == Status::Imported)
+                QCOMPARE(r.format, QStringLiteral("mlflow"));
+        }
+        const QStringList expected {
+            QStringLiteral("mlruns/.trash/3/d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4/meta.yaml imported"),
+            QStringLiteral("mlruns/0/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1/artifacts/notes.txt not recognised"),
+            QStringLiteral("mlruns/0/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1/meta.yaml imported"),
+            QStringLiteral("mlruns/0/b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2/meta.yaml imported"),
+            QStringLiteral("mlruns/1/c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3/meta.yaml imported"),
+            QStringLiteral("mlruns/2/meta.yaml imported"),
+        };
+        QCOMPARE(seen, expected);
+        // Records: points + params + tags of each run.
+        QCOMPARE(results[0].records, 1);
+        QCOMPARE(results[2].records, 7 + 2 + 3);
+        QCOMPARE(results[3].records, 5 + 1 + 1);
+        QCOMPARE(results[3].skipped, 1);
+        QCOMPARE(results[4].records, 1 + 2);
+        QCOMPARE(results[5].records, 0);
+        compareWith(ws, QStringLiteral("filestore"));
+
+        Workspace w(ws, Workspace::Role::Reader);
+        // The restart in beta's loss (step 2, then 0) is a second segment.
+        QCOMPARE(w.db().queryInt("SELECT max(m.segment) FROM metric m JOIN run r ON r.id = m.run_id "
+                                 "WHERE r.name = 'beta'",
+                     -1),
+            1);
+        QCOMPARE(
+            w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code IN "
+                            "('bad-metric-line', 'legacy-metric-line', 'step-restart', 'empty-experiment')",
+                0),
+            4);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM run WHERE path LIKE '%/mlruns/%'", 0), 4);
+    }
+
+    void fileStoreReimportIsNoop()
+    {
+        const QString ws = freshWorkspace();
+        import(ws, { fixture(QStringLiteral("filestore")) });
+        for (const auto &r : import(ws, { fixture(QStringLiteral("filestore")) }))
+            QVERIFY2(
+                r.status == Status::AlreadyImported || r.status == Status::Unrecognised, qPrintable(r.path));
+        compareWith(ws, QStringLiteral("filestore"));
+    }
+
+    // A metric file handed on its own is nobody's: it is read only with its run.
+    void metricFileAlone()
+    {
+        const auto results = import(freshWorkspace(),
+            { fixture(QStringLiteral("filestore/mlruns/0/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1/metrics/loss")) });
+        QCOMPARE(results.size(), size_t(1));
+        QCOMPARE(int(results[0].status), int(Status::Unrecognised));
+    }
+
+    void sqlStore()
+    {
+        const QString ws = freshWorkspace();
+        const auto results = import(ws, { fixture(QStringLiteral("sqlstore/mlflow.db")) });
+        QCOMPARE(results.size(), size_t(1));
+        QVERIFY2(results[0].status == Status::Imported, qPrintable(results[0].message));
+        QCOMPARE(results[0].format, QStringLiteral("mlflow"));
+        QCOMPARE(results[0].records, 3 + 7 + 8); // runs, params and tags, metric rows
+        compareWith(ws, QStringLiteral("sqlstore"));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT max(m.segment) FROM metric m JOIN run r ON r.id = m.run_id "
+                                 "WHERE r.name = 'delta'",
+                     -1),
+            1);
+    }
+
+    // Another application's database named mlflow.db: a clear message, nothing imported.
+    void notAnMlflowDatabase()
+    {
+        const QString ws = freshWorkspace();
+        const auto results = import(ws, { fixture(QStringLiteral("notmlflow/mlflow.db")) });
+        QCOMPARE(results.size(), size_t(1));
+        QCOMPARE(int(results[0].status), int(Status::Failed));
+        QCOMPARE(results[0].format, QStringLiteral("mlflow"));
+        QVERIFY2(results[0].message.contains(QStringLiteral("not an MLflow tracking store")),
+            qPrintable(results[0].message));
+        QVERIFY2(
+            results[0].message.contains(QStringLiteral("table experiments")), qPrintable(results[0].message));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM source", -1), 0);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM run", -1), 0);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric", -1), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMlflowImporter)
+#include "tst_mlflowimporter.moc"
