@@ -189,20 +189,33 @@ private slots:
         QCOMPARE(int(results[0].status), int(Status::Unrecognised));
     }
 
+    void sqlStore_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("records"); // runs, params and tags, metric rows
+        QTest::addColumn<QString>("restartedRun");
+        QTest::newRow("latest schema") << QStringLiteral("sqlstore") << 3 + 7 + 8 << QStringLiteral("delta");
+        QTest::newRow("first revision") << QStringLiteral("sqlstore2019") << 1 + 1 + 2 << QString();
+    }
+
     void sqlStore()
     {
+        QFETCH(QString, name);
+        QFETCH(int, records);
+        QFETCH(QString, restartedRun);
         const QString ws = freshWorkspace();
-        const auto results = import(ws, { fixture(QStringLiteral("sqlstore/mlflow.db")) });
+        const auto results = import(ws, { fixture(name + QStringLiteral("/mlflow.db")) });
         QCOMPARE(results.size(), size_t(1));
         QVERIFY2(results[0].status == Status::Imported, qPrintable(results[0].message));
         QCOMPARE(results[0].format, QStringLiteral("mlflow"));
-        QCOMPARE(results[0].records, 3 + 7 + 8); // runs, params and tags, metric rows
-        compareWith(ws, QStringLiteral("sqlstore"));
+        QCOMPARE(results[0].records, records);
+        compareWith(ws, name);
         Workspace w(ws, Workspace::Role::Reader);
-        QCOMPARE(w.db().queryInt("SELECT max(m.segment) FROM metric m JOIN run r ON r.id = m.run_id "
-                                 "WHERE r.name = 'delta'",
-                     -1),
-            1);
+        SqliteStmt restarted(w.db(),
+            "SELECT coalesce(group_concat(name), '') FROM run r WHERE EXISTS (SELECT 1 FROM metric m WHERE "
+            "m.run_id = r.id AND m.segment > 0)");
+        QVERIFY(restarted.step());
+        QCOMPARE(restarted.columnText(0), restartedRun);
     }
 
     // Another application's database named mlflow.db: a clear message, nothing imported.

@@ -7,6 +7,7 @@ filestore/mlruns/  a file store laid out as MLflow's FileStore writes it: experi
                    lines, a restart, NaN and infinities, params and tags.
 sqlstore/mlflow.db a SQL store with a minimal schema compatible with MLflow's (same tables and
                    columns as its published latest schema, for the tables read here).
+sqlstore2019/mlflow.db the same in the first revision's layout (no metric step or is_nan).
 notmlflow/mlflow.db another application's SQLite database under the same name.
 
 NAME.runs.csv, NAME.params.csv and NAME.points.csv are derived here from what was written, not from
@@ -206,6 +207,41 @@ def sql_store(e):
     db.close()
 
 
+def sql_store_2019(e):
+    """The schema of MLflow's first SQL store revision: metrics without step and is_nan."""
+    path = os.path.join(HERE, "sqlstore2019", "mlflow.db")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path)
+    db.executescript("""
+CREATE TABLE experiments (experiment_id INTEGER NOT NULL, name VARCHAR(256) NOT NULL,
+  artifact_location VARCHAR(256), lifecycle_stage VARCHAR(32), PRIMARY KEY (experiment_id), UNIQUE (name));
+CREATE TABLE runs (run_uuid VARCHAR(32) NOT NULL, name VARCHAR(250), source_type VARCHAR(20),
+  source_name VARCHAR(500), entry_point_name VARCHAR(50), user_id VARCHAR(256), status VARCHAR(20),
+  start_time BIGINT, end_time BIGINT, source_version VARCHAR(50), lifecycle_stage VARCHAR(20),
+  artifact_uri VARCHAR(200), experiment_id INTEGER, PRIMARY KEY (run_uuid));
+CREATE TABLE metrics (key VARCHAR(250) NOT NULL, value FLOAT NOT NULL, timestamp BIGINT NOT NULL,
+  run_uuid VARCHAR(32) NOT NULL, PRIMARY KEY (key, timestamp, run_uuid));
+CREATE TABLE params (key VARCHAR(250) NOT NULL, value VARCHAR(250) NOT NULL, run_uuid VARCHAR(32) NOT NULL,
+  PRIMARY KEY (key, run_uuid));
+CREATE TABLE tags (key VARCHAR(250) NOT NULL, value VARCHAR(250), run_uuid VARCHAR(32) NOT NULL,
+  PRIMARY KEY (key, run_uuid));
+""")
+    db.execute("INSERT INTO experiments VALUES (0, 'Default', '/tmp/mlruns/0', 'active')")
+    uuid, start, stop = "0b" * 16, T0 + 1000, T0 + 61000
+    db.execute("INSERT INTO runs (run_uuid, name, status, start_time, end_time, lifecycle_stage, experiment_id) "
+               "VALUES (?,?,?,?,?,?,?)", (uuid, "first", "FINISHED", start, stop, "active", 0))
+    e.runs.append(("first", "Default", "success", start * 1000000, stop * 1000000, "active", "FINISHED"))
+    db.execute("INSERT INTO params VALUES ('epochs', '3', ?)", (uuid,))
+    e.params.append(("first", "epochs", "3", "number"))
+    for ts, v in ((T0 + 2000, 0.5), (T0 + 3000, 0.25)):
+        db.execute("INSERT INTO metrics VALUES ('loss', ?, ?, ?)", (v, ts, uuid))
+        e.points.append(("first", "loss", 0, ts * 1000000, fmt(v)))
+    db.commit()
+    db.close()
+
+
 def not_mlflow():
     path = os.path.join(HERE, "notmlflow", "mlflow.db")
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -226,4 +262,7 @@ if __name__ == "__main__":
     e = Expect()
     sql_store(e)
     e.save("sqlstore")
+    e = Expect()
+    sql_store_2019(e)
+    e.save("sqlstore2019")
     not_mlflow()
