@@ -196,6 +196,7 @@ void MetricSink::loadSeriesOfRun(int64_t run)
         s.hasPoints = true;
         SegmentStats &g = s.stats;
         g.points = st.columnInt(3);
+        s.pointsBefore += g.points;
         g.firstStep = st.columnInt(4);
         g.lastStep = st.columnInt(5);
         g.firstWallNs = st.columnInt(6);

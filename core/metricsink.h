@@ -67,6 +67,9 @@ public:
 
     // A series handle for addScalar()/addHistogram().
     [[nodiscard]] int64_t series(int64_t run, std::string_view key, SeriesKind kind);
+    // Points the series got from earlier imports (all segments): a reader of a log that is only
+    // ever appended to skips that many from its start when it reads the log again.
+    [[nodiscard]] int64_t pointsBefore(int64_t series) const { return m_series[size_t(series)].pointsBefore; }
     // Both return true when the point starts a new segment: its step is lower than the series'
     // last one (a restart), which the importer reports with the place in its input.
     bool addScalar(int64_t series, int64_t step, int64_t wallNs, double value);
@@ -131,6 +134,7 @@ private:
         int64_t lastStep = 0;
         int64_t lastDup = 0;
         bool hasPoints = false; // in this import or an earlier one
+        int64_t pointsBefore = 0; // stored by earlier imports, all segments
         bool dirty = false; // the current segment's row must be written at finish()
         SegmentStats stats; // of the current segment, including points of earlier imports
         std::vector<std::pair<int64_t, SegmentStats>> finished; // segments closed in this import

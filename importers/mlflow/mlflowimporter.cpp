@@ -142,6 +142,19 @@ QByteArray metadataJson(const QJsonObject &mlflow)
     return QJsonDocument(QJsonObject { { QStringLiteral("mlflow"), mlflow } }).toJson(QJsonDocument::Compact);
 }
 
+// MLflow's metric logs are only appended to: a run imported again (its meta.yaml or its database
+// changed) skips the points an earlier import stored, so that they are not stored twice.
+void noteEarlierPoints(DiagnosticLog &diag, int64_t count)
+{
+    if (count > 0)
+        diag.report(Severity::Info, QStringLiteral("points-imported-before"), {},
+            QStringLiteral(
+                "Runs imported before: their first %1 metric points were already stored and were not "
+                "stored again.")
+                .arg(count),
+            count);
+}
+
 // One run of the file store, from its meta.yaml (the input) and the files beside it.
 class FileRunReader {
 public:
@@ -224,6 +237,7 @@ public:
             m_ctx.checkpoint();
             metricFile(key, path);
         }
+        noteEarlierPoints(m_diag, m_pointsBefore);
         m_ctx.recordsRead = m_records;
     }
 
@@ -236,6 +250,7 @@ private:
             m_run, std::string_view(keyUtf8.constData(), size_t(keyUtf8.size())), SeriesKind::Scalar);
         const std::string_view all(data.constData(), size_t(data.size()));
         int64_t lineNo = 0;
+        int64_t skip = m_sink.pointsBefore(series); // an earlier import of this run stored them
         bool restartNoted = false;
         for (size_t pos = 0; pos < all.size();) {
             size_t end = all.find('\n', pos);
@@ -267,6 +282,11 @@ private:
                     QStringLiteral("A metric line is not \"timestamp value [step]\"; the line was skipped."));
                 continue;
             }
+            if (skip > 0) {
+                --skip;
+                ++m_pointsBefore;
+                continue;
+            }
             if (n == 2 && !m_diag.bump(QStringLiteral("legacy-metric-line")))
                 m_diag.report(Severity::Info, QStringLiteral("legacy-metric-line"),
                     QStringLiteral("metrics/%1 line %2").arg(key).arg(lineNo),
@@ -288,6 +308,7 @@ private:
     MetricSink &m_sink;
     int64_t m_run = 0;
     int64_t m_records = 0;
+    int64_t m_pointsBefore = 0; // skipped: stored by an earlier import
 };
 
 // The SQL store: a SQLite database MLflow's SqlAlchemyStore created (any revision).
@@ -453,7 +474,7 @@ private:
             "metrics");
         std::string lastUuid, lastKey;
         int64_t run = 0, series = -1;
-        int64_t rows = 0;
+        int64_t rows = 0, skip = 0, pointsBefore = 0;
         while (st.step()) {
             if (++rows % kCheckpointRows == 0)
                 m_ctx.checkpoint();
@@ -470,6 +491,12 @@ private:
             if (series < 0 || key != lastKey) {
                 lastKey = key;
                 series = sink.series(run, key, SeriesKind::Scalar);
+                skip = sink.pointsBefore(series);
+            }
+            if (skip > 0) {
+                --skip;
+                ++pointsBefore;
+                continue;
             }
             double value = st.real(2);
             if (st.integer(5) != 0)
@@ -479,6 +506,7 @@ private:
             sink.addScalar(series, st.integer(4), st.integer(3) * kNsPerMs, value);
             ++m_records;
         }
+        noteEarlierPoints(m_diag, pointsBefore);
     }
 
     ImportContext &m_ctx;

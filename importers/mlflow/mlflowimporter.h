@@ -16,12 +16,17 @@ namespace plumb {
 // experiment, and which the folder walk enters for this format), are imported and marked deleted
 // in the run's metadata. Artifacts are left to the other importers. Caveat: the source's content
 // hash is the meta.yaml's, so re-importing a run whose meta.yaml is unchanged is a no-op even when
-// metrics were appended; one whose meta.yaml changed adds its points again (as dups).
+// metrics were appended (MLflow rewrites it when the run ends).
 //
 // SQL store (`mlflow.db`, any schema revision): opened read-only; the schema is discovered, and a
 // SQLite file without MLflow's experiments, runs and metrics tables is refused with a message that
 // says so. Metric values: is_nan rows are NaN, ±1.7976931348623157e308 (what MLflow stores for
-// infinities) are ±inf. Runs are keyed by the database and run_uuid, file-store runs by folder.
+// infinities) are ±inf; a series' rows are read in (timestamp, step) order. Runs are keyed by the
+// database and run_uuid, file-store runs by folder.
+//
+// A run imported again (its meta.yaml or database changed) keeps its points: MLflow only appends
+// metrics, so each series skips as many points from its start as earlier imports stored, and params,
+// tags, status and times are updated.
 //
 // Statuses map onto the workspace's trial statuses (FINISHED success, FAILED and KILLED failure,
 // RUNNING running, SCHEDULED unknown), MLflow's own name kept in the run's metadata with the run

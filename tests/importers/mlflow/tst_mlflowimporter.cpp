@@ -9,6 +9,8 @@
 #include "sqlitedb.h"
 #include "workspace.h"
 
+#include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -63,6 +65,26 @@ const char *kPointsSql
       "WHEN m.value < -1.7976931348623157e308 THEN '-inf' ELSE printf('%.9g', m.value) END "
       "FROM metric m "
       "JOIN run r ON r.id = m.run_id JOIN string s ON s.id = m.key_id";
+
+bool writeText(const QString &path, const QString &text)
+{
+    QFile out(path);
+    return out.open(QIODevice::WriteOnly | QIODevice::Truncate) && out.write(text.toUtf8()) >= 0;
+}
+
+// A copy of the folder `from` (hidden entries too) at `to`.
+bool copyTree(const QString &from, const QString &to)
+{
+    QDirIterator it(from, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString f = it.next();
+        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(f);
+        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(f, target))
+            return false;
+        QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner);
+    }
+    return true;
+}
 
 } // namespace
 
@@ -178,6 +200,73 @@ private slots:
             QVERIFY2(
                 r.status == Status::AlreadyImported || r.status == Status::Unrecognised, qPrintable(r.path));
         compareWith(ws, QStringLiteral("filestore"));
+    }
+
+    // A run imported again after its meta.yaml changed (it ended) gets the points appended since,
+    // the new status and end, and no point twice; unchanged runs are no-ops.
+    void fileStoreRunReimportedAfterItEnded()
+    {
+        const QString store = m_tmp.filePath(QStringLiteral("appended"));
+        QVERIFY(copyTree(fixture(QStringLiteral("filestore")), store));
+        const QString ws = freshWorkspace();
+        import(ws, { store });
+        const QString run = store + QStringLiteral("/mlruns/1/c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3");
+        QString meta = readText(run + QStringLiteral("/meta.yaml"));
+        meta.replace(QStringLiteral("status: 1"), QStringLiteral("status: 3"))
+            .replace(QStringLiteral("end_time: null"), QStringLiteral("end_time: 1700000090000"));
+        QVERIFY(writeText(run + QStringLiteral("/meta.yaml"), meta));
+        QVERIFY(writeText(run + QStringLiteral("/metrics/val/top/k"),
+            readText(run + QStringLiteral("/metrics/val/top/k")) + QStringLiteral("1700000003000 5.0 11\n")));
+
+        int imported = 0;
+        for (const auto &r : import(ws, { store })) {
+            imported += r.status == Status::Imported;
+            if (r.status == Status::Imported)
+                QCOMPARE(r.records, 1 + 2); // the new point, and the params again
+        }
+        QCOMPARE(imported, 1);
+        Workspace w(ws, Workspace::Role::Reader);
+        SqliteDb &db = w.db();
+        QCOMPARE(db.queryInt("SELECT count(*) FROM metric"), 15);
+        QCOMPARE(
+            db.queryInt("SELECT count(*) FROM metric WHERE dup > 0 AND run_id = (SELECT id FROM run WHERE "
+                        "name = 'gamma')"),
+            0);
+        QCOMPARE(db.queryInt(
+                     "SELECT max(step) FROM metric m JOIN run r ON r.id = m.run_id WHERE r.name = 'gamma'"),
+            11);
+        SqliteStmt st(db,
+            "SELECT status, end_ns, json_extract(metadata, '$.mlflow.status') FROM run WHERE name = 'gamma'");
+        QVERIFY(st.step());
+        QCOMPARE(st.columnText(0), QStringLiteral("success"));
+        QCOMPARE(st.columnInt(1), Q_INT64_C(1700000090000000000));
+        QCOMPARE(st.columnText(2), QStringLiteral("FINISHED"));
+        QCOMPARE(db.queryInt("SELECT count FROM diagnostic WHERE code = 'points-imported-before'"), 1);
+    }
+
+    // The same for a database that grew: only the new metric row is added.
+    void sqlStoreReimportedAfterItGrew()
+    {
+        const QString path = m_tmp.filePath(QStringLiteral("grown.db"));
+        QVERIFY(QFile::copy(fixture(QStringLiteral("sqlstore/mlflow.db")), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        const QString ws = freshWorkspace();
+        import(ws, { path });
+        {
+            SqliteDb db(path, SqliteDb::OpenMode::ReadWrite);
+            db.exec(
+                "INSERT INTO metrics VALUES ('loss', 7.0, 1700000006000, 'e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5', "
+                "4, 0);"
+                "UPDATE runs SET status = 'FINISHED' WHERE run_uuid = 'a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7'");
+        }
+        const auto results = import(ws, { path });
+        QCOMPARE(results.size(), size_t(1));
+        QVERIFY2(results[0].status == Status::Imported, qPrintable(results[0].message));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric"), 9);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric WHERE dup > 0"), 0);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM run WHERE name = 'zeta' AND status = 'success'"), 1);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM run"), 3);
     }
 
     // A metric file handed on its own is nobody's: it is read only with its run.
