@@ -503,7 +503,14 @@ private:
                 value = std::numeric_limits<double>::quiet_NaN();
             else if (value == DBL_MAX || value == -DBL_MAX)
                 value = value > 0 ? INFINITY : -INFINITY;
-            sink.addScalar(series, st.integer(4), st.integer(3) * kNsPerMs, value);
+            if (sink.addScalar(series, st.integer(4), st.integer(3) * kNsPerMs, value)
+                && !m_diag.bump(QStringLiteral("step-restart")))
+                m_diag.report(Severity::Info, QStringLiteral("step-restart"),
+                    QStringLiteral("metrics: run %1, key %2, step %3")
+                        .arg(QString::fromUtf8(uuid.data(), qsizetype(uuid.size())),
+                            QString::fromUtf8(key.data(), qsizetype(key.size())))
+                        .arg(st.integer(4)),
+                    QStringLiteral("A metric's step went back (a restart): both segments are kept."));
             ++m_records;
         }
         noteEarlierPoints(m_diag, pointsBefore);
