@@ -24,7 +24,8 @@ public:
     virtual void read(ImportContext &ctx) const = 0;
 
     // Files that read() of `path` reads as part of the same source (an MLflow run's metric, param
-    // and tag files beside its meta.yaml): a folder walk hands them to no importer after `path`.
+    // and tag files beside its meta.yaml), in a stable order: a folder walk hands them to no
+    // importer after `path`, and their contents are part of the source's identity (content hash).
     [[nodiscard]] virtual QStringList companionFiles(const QString &path) const
     {
         Q_UNUSED(path);

@@ -7,6 +7,7 @@
 #include "sqlitedb.h"
 #include "workspace.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
@@ -78,6 +79,21 @@ QStringList ImportRunner::expand(const QStringList &paths, const QStringList &hi
         }
     }
     return files;
+}
+
+// A file's content hash combined with its companions' (their names relative to it, and hashes).
+static QString combinedHash(const QString &path, const QString &fileHash, const QStringList &companions)
+{
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    h.addData(fileHash.toUtf8());
+    const QDir base = QFileInfo(path).absoluteDir();
+    for (const QString &c : companions) {
+        h.addData(QByteArrayView("\n", 1));
+        h.addData(base.relativeFilePath(c).toUtf8());
+        h.addData(QByteArrayView(" ", 1));
+        h.addData(InputFile::hashFile(c).toUtf8());
+    }
+    return QString::fromLatin1(h.result().toHex());
 }
 
 static std::optional<int64_t> findSource(SqliteDb &db, const QString &hash, int64_t size)
@@ -161,20 +177,29 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
             continue;
         }
         r.format = importer->id();
-        for (const QString &c : importer->companionFiles(info.absoluteFilePath()))
+        const QStringList companionsOfFile = importer->companionFiles(info.absoluteFilePath());
+        int64_t sourceBytes = info.size(); // with the companions: the source's size
+        for (const QString &c : companionsOfFile) {
             companions.insert(c);
+            sourceBytes += QFileInfo(c).size();
+        }
+        // The identity of a source: its file's content hash, or with companions a hash over the
+        // file's and theirs, so that a companion that changed (a metric appended) imports again.
+        const auto sourceHash = [&](const QString &fileHash) {
+            return companionsOfFile.isEmpty() ? fileHash : combinedHash(path, fileHash, companionsOfFile);
+        };
 
         try {
             // Same size as an existing source: hash first, so that a re-import costs one read.
             bool sameSizeExists = false;
             {
                 SqliteStmt sameSize(db, "SELECT count(*) FROM source WHERE size_bytes = ?");
-                sameSize.bind(1, int64_t(info.size()));
+                sameSize.bind(1, sourceBytes);
                 sameSizeExists = sameSize.step() && sameSize.columnInt(0) > 0;
             }
             if (sameSizeExists) {
                 report(QStringLiteral("Checking %1").arg(name), i, 0, true);
-                if (auto existing = findSource(db, InputFile::hashFile(path), info.size())) {
+                if (auto existing = findSource(db, sourceHash(InputFile::hashFile(path)), sourceBytes)) {
                     r.status = Status::AlreadyImported;
                     r.sourceId = *existing;
                     r.message = QStringLiteral("already in the workspace (source %1): nothing to do").arg(*existing);
@@ -199,8 +224,8 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
             report(QStringLiteral("Writing %1 to the workspace").arg(name), i, 1.0, true);
             ctx.finish();
             input.finishHash();
-            const QString hash = input.contentHash();
-            if (auto existing = findSource(db, hash, info.size())) {
+            const QString hash = sourceHash(input.contentHash());
+            if (auto existing = findSource(db, hash, sourceBytes)) {
                 // Raced with an identical file in the same batch; keep the first.
                 r.status = Status::AlreadyImported;
                 r.sourceId = *existing;
@@ -210,7 +235,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
                 SqliteStmt src(db, "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, "
                                    "importer_version, status, imported_at_ns, import_ms, event_count, "
                                    "skipped_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
-                src.bind(1, sourceId).bind(2, info.absoluteFilePath()).bind(3, name).bind(4, int64_t(info.size()));
+                src.bind(1, sourceId).bind(2, info.absoluteFilePath()).bind(3, name).bind(4, sourceBytes);
                 src.bind(5, int64_t(info.lastModified().toMSecsSinceEpoch()) * 1000000).bind(6, hash);
                 src.bind(7, importer->id()).bind(8, importer->version());
                 src.bind(9, diag.count(Severity::Error) > 0 ? QStringLiteral("partial") : QStringLiteral("ok"));

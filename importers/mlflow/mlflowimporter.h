@@ -14,9 +14,8 @@ namespace plumb {
 // does not). The experiment's meta.yaml gives the group name. Runs whose meta.yaml or experiment
 // says lifecycle_stage "deleted", or that sit under `.trash/` (where MLflow moves a deleted
 // experiment, and which the folder walk enters for this format), are imported and marked deleted
-// in the run's metadata. Artifacts are left to the other importers. Caveat: the source's content
-// hash is the meta.yaml's, so re-importing a run whose meta.yaml is unchanged is a no-op even when
-// metrics were appended (MLflow rewrites it when the run ends).
+// in the run's metadata. Artifacts are left to the other importers. The run's files are its
+// source's identity (companionFiles()): a run imports again when any of them changed.
 //
 // SQL store (`mlflow.db`, any schema revision): opened read-only; the schema is discovered, and a
 // SQLite file without MLflow's experiments, runs and metrics tables is refused with a message that
@@ -24,7 +23,7 @@ namespace plumb {
 // infinities) are ±inf; a series' rows are read in (timestamp, step) order. Runs are keyed by the
 // database and run_uuid, file-store runs by folder.
 //
-// A run imported again (its meta.yaml or database changed) keeps its points: MLflow only appends
+// A run imported again (one of its files or its database changed) keeps its points: MLflow only appends
 // metrics, so each series skips as many points from its start as earlier imports stored, and params,
 // tags, status and times are updated.
 //

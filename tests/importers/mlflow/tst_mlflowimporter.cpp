@@ -244,6 +244,35 @@ private slots:
         QCOMPARE(db.queryInt("SELECT count FROM diagnostic WHERE code = 'points-imported-before'"), 1);
     }
 
+    // A metric appended while the run's meta.yaml stays as it was (a run still logging) is a change
+    // to the source (its companions are part of its identity): only that point is added.
+    void fileStoreMetricAppended()
+    {
+        const QString store = m_tmp.filePath(QStringLiteral("logging"));
+        QVERIFY(copyTree(fixture(QStringLiteral("filestore")), store));
+        const QString ws = freshWorkspace();
+        import(ws, { store });
+        const QString loss
+            = store + QStringLiteral("/mlruns/0/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1/metrics/loss");
+        QVERIFY(writeText(loss, readText(loss) + QStringLiteral("1700000005000 0.0625 3\n")));
+        int imported = 0;
+        for (const auto &r : import(ws, { store })) {
+            if (r.status != Status::Imported)
+                continue;
+            ++imported;
+            QVERIFY(r.path.endsWith(QStringLiteral("a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1/meta.yaml")));
+            QCOMPARE(r.records, 1 + 2 + 3); // the new point; the params and tags again
+        }
+        QCOMPARE(imported, 1);
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric"), 15);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric WHERE dup > 0 AND step > 0"), 0);
+        QCOMPARE(w.db().queryInt(
+                     "SELECT max(step) FROM metric m JOIN run r ON r.id = m.run_id WHERE r.name = 'alpha'"),
+            3);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM run"), 4);
+    }
+
     // The same for a database that grew: only the new metric row is added.
     void sqlStoreReimportedAfterItGrew()
     {
