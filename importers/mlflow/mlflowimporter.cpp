@@ -394,6 +394,7 @@ public:
 
         keyValues(sink, "tags", true);
         keyValues(sink, "params", false);
+        datasetInputs(sink);
         metrics(sink);
         m_ctx.recordsRead = m_records;
     }
@@ -460,6 +461,46 @@ private:
                 continue;
             const QString value = text(st, 2);
             sink.setParam(run, text(st, 1), value, tags ? ParamKind::Tag : paramKind(value));
+            ++m_records;
+        }
+    }
+
+    // Datasets logged as a run's inputs (MLflow 2.4+, mlflow.log_input): a json param
+    // "mlflow.dataset.<name>" with the digest, source type, source and context, so that a
+    // configuration diff shows a changed dataset.
+    void datasetInputs(MetricSink &sink)
+    {
+        for (const auto &[table, columns] :
+            std::initializer_list<std::pair<const char *, std::vector<const char *>>> {
+                { "inputs",
+                    { "input_uuid", "source_type", "source_id", "destination_type", "destination_id" } },
+                { "datasets",
+                    { "dataset_uuid", "name", "digest", "dataset_source_type", "dataset_source" } } })
+            for (const char *c : columns)
+                if (!has(table, c))
+                    return;
+        const bool tags
+            = has("input_tags", "input_uuid") && has("input_tags", "name") && has("input_tags", "value");
+        ForeignSqliteDb::Stmt st(m_db,
+            std::string(
+                "SELECT i.destination_id, d.name, d.digest, d.dataset_source_type, d.dataset_source, ")
+                + (tags ? "(SELECT t.value FROM input_tags t WHERE t.input_uuid = i.input_uuid AND "
+                          "t.name = 'mlflow.data.context')"
+                        : "NULL")
+                + " FROM inputs i JOIN datasets d ON d.dataset_uuid = i.source_id "
+                  "WHERE i.source_type = 'DATASET' AND i.destination_type = 'RUN' ORDER BY i.destination_id, "
+                  "d.name",
+            "inputs");
+        while (st.step()) {
+            const int64_t run = runOf(st.text(0), "inputs");
+            if (!run)
+                continue;
+            QJsonObject o { { QStringLiteral("digest"), text(st, 2) },
+                { QStringLiteral("source_type"), text(st, 3) }, { QStringLiteral("source"), text(st, 4) } };
+            if (!st.isNull(5))
+                o.insert(QStringLiteral("context"), text(st, 5));
+            sink.setParam(run, QStringLiteral("mlflow.dataset.") + text(st, 1),
+                QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)), ParamKind::Json);
             ++m_records;
         }
     }

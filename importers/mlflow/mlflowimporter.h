@@ -19,8 +19,9 @@ namespace plumb {
 //
 // SQL store (`mlflow.db`, any schema revision): opened read-only; the schema is discovered, and a
 // SQLite file without MLflow's experiments, runs and metrics tables is refused with a message that
-// says so. Metric values: is_nan rows are NaN, ±1.7976931348623157e308 (what MLflow stores for
-// infinities) are ±inf; a series' rows are read in (timestamp, step) order. Runs are keyed by the
+// says so. Datasets logged as a run's inputs become a json param "mlflow.dataset.<name>" (digest,
+// source type, source, context). Metric values: is_nan rows are NaN, ±1.7976931348623157e308 (what MLflow
+// stores for infinities) are ±inf; a series' rows are read in (timestamp, step) order. Runs are keyed by the
 // database and run_uuid, file-store runs by folder.
 //
 // A run imported again (one of its files or its database changed) keeps its points: MLflow only appends

@@ -310,9 +310,9 @@ private slots:
     void sqlStore_data()
     {
         QTest::addColumn<QString>("name");
-        QTest::addColumn<int>("records"); // runs, params and tags, metric rows
+        QTest::addColumn<int>("records"); // runs, params, tags and dataset inputs, metric rows
         QTest::addColumn<QString>("restartedRun");
-        QTest::newRow("latest schema") << QStringLiteral("sqlstore") << 3 + 7 + 8 << QStringLiteral("delta");
+        QTest::newRow("latest schema") << QStringLiteral("sqlstore") << 3 + 8 + 8 << QStringLiteral("delta");
         QTest::newRow("first revision") << QStringLiteral("sqlstore2019") << 1 + 1 + 2 << QString();
     }
 

@@ -6,13 +6,14 @@ filestore/mlruns/  a file store laid out as MLflow's FileStore writes it: experi
                    and .trash/3 (a deleted experiment); nested metric keys, legacy two-field metric
                    lines, a restart, NaN and infinities, params and tags.
 sqlstore/mlflow.db a SQL store with a minimal schema compatible with MLflow's (same tables and
-                   columns as its published latest schema, for the tables read here).
+                   columns as its published latest schema, for the tables read here), a dataset input.
 sqlstore2019/mlflow.db the same in the first revision's layout (no metric step or is_nan).
 notmlflow/mlflow.db another application's SQLite database under the same name.
 
 NAME.runs.csv, NAME.params.csv and NAME.points.csv are derived here from what was written, not from
 the importer (a newline in a value is written as \\n). A run's span is its start and end times. Run `python3 gen_fixtures.py` in this folder; the output is committed.
 """
+import json
 import math
 import os
 import shutil
@@ -153,6 +154,14 @@ CREATE TABLE tags (key VARCHAR(250) NOT NULL, value VARCHAR(5000), run_uuid VARC
   PRIMARY KEY (key, run_uuid));
 CREATE TABLE experiment_tags (key VARCHAR(250) NOT NULL, value VARCHAR(5000), experiment_id INTEGER NOT NULL,
   PRIMARY KEY (key, experiment_id));
+CREATE TABLE datasets (dataset_uuid VARCHAR(36) NOT NULL, experiment_id INTEGER NOT NULL, name VARCHAR(500) NOT NULL,
+  digest VARCHAR(36) NOT NULL, dataset_source_type VARCHAR(36) NOT NULL, dataset_source TEXT NOT NULL,
+  dataset_schema TEXT, dataset_profile TEXT, PRIMARY KEY (experiment_id, name, digest));
+CREATE TABLE inputs (input_uuid VARCHAR(36) NOT NULL, source_type VARCHAR(36) NOT NULL, source_id VARCHAR(36) NOT NULL,
+  destination_type VARCHAR(36) NOT NULL, destination_id VARCHAR(36) NOT NULL,
+  PRIMARY KEY (source_type, source_id, destination_type, destination_id));
+CREATE TABLE input_tags (input_uuid VARCHAR(36) NOT NULL, name VARCHAR(255) NOT NULL, value VARCHAR(500) NOT NULL,
+  PRIMARY KEY (input_uuid, name));
 """
 
 
@@ -203,6 +212,14 @@ def sql_store(e):
                 nan = math.isnan(v)
                 stored = 0.0 if nan else (math.copysign(DBL_MAX, v) if math.isinf(v) else v)
                 db.execute("INSERT INTO metrics VALUES (?,?,?,?,?,?)", (key, stored, ts, uuid, step, int(nan)))
+    # A dataset logged as the training input of gamma (mlflow.log_input): a json param of the run.
+    source = '{"uri": "s3://bucket/train"}'
+    db.execute("INSERT INTO datasets VALUES ('ds1', 0, 'train-set', 'abc123', 's3', ?, NULL, NULL)", (source,))
+    db.execute("INSERT INTO inputs VALUES ('in1', 'DATASET', 'ds1', 'RUN', ?)", ("e5" * 16,))
+    db.execute("INSERT INTO input_tags VALUES ('in1', 'mlflow.data.context', 'training')")
+    e.params.append(("gamma", "mlflow.dataset.train-set",
+                     json.dumps({"digest": "abc123", "source_type": "s3", "source": source, "context": "training"},
+                                separators=(",", ":"), sort_keys=True), "json"))
     db.commit()
     db.close()
 
