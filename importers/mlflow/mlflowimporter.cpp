@@ -253,9 +253,15 @@ private:
         int64_t skip = m_sink.pointsBefore(series); // an earlier import of this run stored them
         bool restartNoted = false;
         for (size_t pos = 0; pos < all.size();) {
-            size_t end = all.find('\n', pos);
-            if (end == std::string_view::npos)
-                end = all.size();
+            const size_t end = all.find('\n', pos);
+            if (end == std::string_view::npos) {
+                // MLflow ends every line: this one is still being written. The next import reads it.
+                m_diag.report(Severity::Info, QStringLiteral("unterminated-metric-line"),
+                    QStringLiteral("metrics/%1 line %2").arg(key).arg(lineNo + 1),
+                    QStringLiteral("A metric file's last line has no line end yet (still being written): it "
+                                   "was left for a later import."));
+                break;
+            }
             std::string_view line = all.substr(pos, end - pos);
             pos = end + 1;
             ++lineNo;
