@@ -4,6 +4,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <vector>
 
 namespace plumb {
 
@@ -27,13 +28,54 @@ struct ExperimentRunInfo {
     int64_t restarts = 0; // times the job restarted: the most segments of any series, less one
 };
 
-// Read-only queries over the experiment-log tables, for `plumb ls` and (later) the runs table.
+// One param (or MLflow tag: kind "tag") of a run, as stored.
+struct RunParam {
+    int64_t runId = 0;
+    QString key;
+    QString value; // numbers in shortest round-trip form, bools 'true'/'false'
+    QString kind;  // 'number' | 'string' | 'bool' | 'null' | 'json' | 'tag'
+};
+
+// One (run, tag) series summed over its segments, from metric_series (no point is read).
+struct SeriesSummary {
+    int64_t runId = 0;
+    int64_t keyId = 0;
+    QString key;
+    bool histogram = false;
+    int64_t segments = 0; // restarts + 1
+    int64_t points = 0;
+    int64_t firstStep = 0; // of the first segment
+    int64_t lastStep = 0;  // of the last segment
+    int64_t firstWallNs = 0;
+    int64_t lastWallNs = 0;
+    bool hasValues = false; // scalars with at least one finite value
+    double minValue = 0;    // over every segment's finite values
+    double maxValue = 0;
+    double lastValue = 0;   // the last point of the last segment (NaN when that was NaN)
+};
+
+// One stored scalar point.
+struct ScalarPoint {
+    int64_t segment = 0;
+    int64_t step = 0;
+    int64_t wallNs = 0;
+    double value = 0; // NaN where the log had NaN
+};
+
+// Read-only queries over the experiment-log tables, shared by `plumb ls`, `plumb diff --config` and
+// the experiment views.
 class ExperimentReader {
 public:
     explicit ExperimentReader(Workspace &workspace);
 
     // Runs with params or metric series, in id order.
     [[nodiscard]] QList<ExperimentRunInfo> runs();
+    // Params of the given runs (all runs when empty), ordered by run then key.
+    [[nodiscard]] std::vector<RunParam> params(const QList<int64_t> &runIds = {});
+    // Series of the given runs (all runs when empty), ordered by run, kind (scalars first), then key.
+    [[nodiscard]] std::vector<SeriesSummary> series(const QList<int64_t> &runIds = {});
+    // Every point of one scalar series, in (segment, step, dup) order.
+    [[nodiscard]] std::vector<ScalarPoint> scalarPoints(int64_t runId, int64_t keyId);
 
 private:
     Workspace &m_ws;

@@ -24,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -343,6 +344,24 @@ private slots:
         QCOMPARE(runs[0].restarts, 2); // loss restarted twice (acc once)
         QCOMPARE(runs[0].scalarTags, 2);
         QCOMPARE(runs[0].scalarPoints, 16 + 16 + 5);
+
+        // The same through the series summaries and points the experiment views read.
+        const auto series = reader.series({ runs[0].id });
+        QCOMPARE(int(series.size()), 2);
+        const auto loss = std::find_if(series.begin(), series.end(), [](const SeriesSummary &s) {
+            return s.key == QLatin1String("loss");
+        });
+        QVERIFY(loss != series.end());
+        QCOMPARE(loss->segments, 3);
+        QCOMPARE(loss->lastStep, 6);
+        QCOMPARE(loss->lastValue, 104.0);
+        QCOMPARE(loss->minValue, 0.0);
+        QCOMPARE(loss->maxValue, 104.0);
+        const auto points = reader.scalarPoints(runs[0].id, loss->keyId);
+        QCOMPARE(int64_t(points.size()), loss->points);
+        QCOMPARE(points.back().segment, 2);
+        QCOMPARE(points.back().value, 104.0);
+        QVERIFY(reader.series({ runs[0].id + 1000 }).empty());
     }
 
     // A trial and its sub-runs are linked whichever is imported first.
