@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diagnosticlog.h"
+#include "importoptions.h"
 #include "inputfile.h"
 
 #include <QString>
@@ -36,11 +37,18 @@ public:
     // importer uses one of them (std::logic_error otherwise).
     [[nodiscard]] MetricSink &metricSink();
     [[nodiscard]] bool hasMetricSink() const { return m_metricSink != nullptr; }
+    // What the user told this import beyond the path (command-line flags, an import dialog).
+    [[nodiscard]] const ImportOptions &options() const { return m_options; }
+    void setOptions(const ImportOptions &options) { m_options = options; }
 
     // Throws ImportCancelled when the user cancelled; reports progress (throttled by the caller).
     void checkpoint();
     // Number of records the importer read (events, lines, rows): the source's event_count.
     int64_t recordsRead = 0;
+    // Set by an importer of a format that is only ever appended to (Importer::resumable()): the
+    // byte after the last complete record it read, where the next import of this file continues
+    // (see ImportRunner). -1: the file cannot be continued.
+    int64_t resumeOffset = -1;
 
     // Called by the runner after read(): flushes every sink. Throws SqlError.
     void finish();
@@ -55,6 +63,7 @@ private:
     DiagnosticLog m_diagnostics;
     std::unique_ptr<TraceSink> m_traceSink;
     std::unique_ptr<MetricSink> m_metricSink;
+    ImportOptions m_options;
 };
 
 } // namespace plumb

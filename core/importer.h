@@ -31,6 +31,11 @@ public:
         Q_UNUSED(path);
         return {};
     }
+    // True for a format that writers only ever append to, one record after another (a TensorBoard
+    // event file while training runs): read() then sets ImportContext::resumeOffset, and a later
+    // import of the same file, grown, reads only the bytes from there (ctx.input().startOffset()),
+    // as a new source that continues the first.
+    [[nodiscard]] virtual bool resumable() const { return false; }
     // Hidden folder names (".trash") a folder walk enters because this format keeps data there.
     [[nodiscard]] virtual QStringList hiddenFolders() const { return {}; }
 };

@@ -16,6 +16,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <optional>
 
 namespace plumb {
 
@@ -94,6 +95,29 @@ static QString combinedHash(const QString &path, const QString &fileHash, const 
         h.addData(InputFile::hashFile(c).toUtf8());
     }
     return QString::fromLatin1(h.result().toHex());
+}
+
+// The latest import of `path` by this importer that a grown file can continue (see
+// Importer::resumable()): its resume offset is within the file and the bytes around it are those
+// it read (a file replaced under the same name starts over as a new source).
+struct Continuation {
+    int64_t sourceId = 0;
+    int64_t offset = 0;
+    QString hash;
+};
+
+static std::optional<Continuation> findContinuation(
+    SqliteDb &db, const QString &path, const Importer &importer, int64_t fileSize)
+{
+    SqliteStmt st(db, "SELECT id, resume_offset, content_hash, edge_hash FROM source WHERE path = ? AND format = ? "
+                      "AND importer_version = ? ORDER BY id DESC LIMIT 1");
+    st.bind(1, path).bind(2, importer.id()).bind(3, importer.version());
+    if (!st.step() || st.columnIsNull(1))
+        return std::nullopt;
+    const int64_t offset = st.columnInt(1);
+    if (offset > fileSize || InputFile::edgeHash(path, offset) != st.columnText(3))
+        return std::nullopt;
+    return Continuation { st.columnInt(0), offset, st.columnText(2) };
 }
 
 static std::optional<int64_t> findSource(SqliteDb &db, const QString &hash, int64_t size)
@@ -190,6 +214,22 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
         };
 
         try {
+            // A log that grew since its last import continues from where that one stopped.
+            std::optional<Continuation> continuation;
+            if (importer->resumable() && companionsOfFile.isEmpty())
+                continuation = findContinuation(db, info.absoluteFilePath(), *importer, info.size());
+            const auto nothingNew = [&](int64_t since) {
+                r.status = Status::AlreadyImported;
+                r.sourceId = since;
+                r.message = QStringLiteral("nothing appended since source %1 was imported").arg(since);
+                doneBytes += info.size();
+                r.seconds = double(timer.elapsed()) / 1000.0;
+                results.push_back(r);
+            };
+            if (continuation && continuation->offset == info.size()) {
+                nothingNew(continuation->sourceId);
+                continue;
+            }
             // Same size as an existing source: hash first, so that a re-import costs one read.
             bool sameSizeExists = false;
             {
@@ -197,7 +237,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
                 sameSize.bind(1, sourceBytes);
                 sameSizeExists = sameSize.step() && sameSize.columnInt(0) > 0;
             }
-            if (sameSizeExists) {
+            if (sameSizeExists && !continuation) {
                 report(QStringLiteral("Checking %1").arg(name), i, 0, true);
                 if (auto existing = findSource(db, sourceHash(InputFile::hashFile(path)), sourceBytes)) {
                     r.status = Status::AlreadyImported;
@@ -213,7 +253,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
             SqliteTransaction tx(db);
             const int64_t sourceId = db.queryInt("SELECT max(id) FROM source", 0) + 1;
             InputFile input(path);
-            input.open();
+            input.open(continuation ? continuation->offset : 0);
             ImportContext ctx(db, input, sourceId, importer->id(), &m_cancel,
                               [&](int64_t done, int64_t total) {
                                   report(QStringLiteral("Reading %1").arg(name), i,
@@ -224,7 +264,16 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
             report(QStringLiteral("Writing %1 to the workspace").arg(name), i, 1.0, true);
             ctx.finish();
             input.finishHash();
-            const QString hash = sourceHash(input.contentHash());
+            // A continuation's identity: the source it continues and the bytes appended to it.
+            const QString hash = continuation
+                ? QString::fromLatin1(QCryptographicHash::hash(
+                      (continuation->hash + QLatin1Char('+') + input.contentHash()).toLatin1(),
+                      QCryptographicHash::Sha256).toHex())
+                : sourceHash(input.contentHash());
+            if (continuation && ctx.resumeOffset == continuation->offset && ctx.recordsRead == 0) {
+                nothingNew(continuation->sourceId); // only part of a record was appended: next time
+                continue; // the transaction rolls back
+            }
             if (auto existing = findSource(db, hash, sourceBytes)) {
                 // Raced with an identical file in the same batch; keep the first.
                 r.status = Status::AlreadyImported;
@@ -234,13 +283,24 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
                 DiagnosticLog &diag = ctx.diagnostics();
                 SqliteStmt src(db, "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, "
                                    "importer_version, status, imported_at_ns, import_ms, event_count, "
-                                   "skipped_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                                   "skipped_count, resume_offset, edge_hash, continues_source_id) "
+                                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
                 src.bind(1, sourceId).bind(2, info.absoluteFilePath()).bind(3, name).bind(4, sourceBytes);
                 src.bind(5, int64_t(info.lastModified().toMSecsSinceEpoch()) * 1000000).bind(6, hash);
                 src.bind(7, importer->id()).bind(8, importer->version());
                 src.bind(9, diag.count(Severity::Error) > 0 ? QStringLiteral("partial") : QStringLiteral("ok"));
                 src.bind(10, int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000).bind(11, int64_t(timer.elapsed()));
-                src.bind(12, ctx.recordsRead).bind(13, diag.skippedRecords()).run();
+                src.bind(12, ctx.recordsRead).bind(13, diag.skippedRecords());
+                if (ctx.resumeOffset >= 0 && importer->resumable() && !input.isGzip()) {
+                    src.bind(14, ctx.resumeOffset).bind(15, InputFile::edgeHash(path, ctx.resumeOffset));
+                } else {
+                    src.bindNull(14).bindNull(15);
+                }
+                if (continuation)
+                    src.bind(16, continuation->sourceId);
+                else
+                    src.bindNull(16);
+                src.run();
                 SqliteStmt d(db, "INSERT INTO diagnostic(source_id, severity, code, location, message, count) "
                                  "VALUES (?,?,?,?,?,?)");
                 for (const auto &item : diag.all()) {
@@ -255,6 +315,10 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
                 r.warnings = diag.count(Severity::Warning);
                 const QLocale english(QLocale::English);
                 r.message = QStringLiteral("%1 records").arg(english.toString(qlonglong(ctx.recordsRead)));
+                if (continuation)
+                    r.message += QStringLiteral(" appended since source %1 (read from byte %2)")
+                                     .arg(continuation->sourceId)
+                                     .arg(english.toString(qlonglong(continuation->offset)));
                 if (r.skipped)
                     r.message += QStringLiteral(", %1 skipped").arg(english.toString(qlonglong(r.skipped)));
                 if (r.warnings)

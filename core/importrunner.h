@@ -41,7 +41,9 @@ struct FileImportResult {
 // Folders are walked recursively (hidden entries skipped, names sorted) and each file goes to the
 // importer whose sniff() claims it (and the importer's companionFiles() of it are read with it, never
 // on their own); files nobody claims are reported as Unrecognised, never silently
-// dropped. A file whose bytes were imported before (same size and content fingerprint) is a no-op. A failure or a
+// dropped. A file whose bytes were imported before (same size and content fingerprint) is a no-op; a
+// file of a resumable() format that grew since its last import is read from where that import
+// stopped (live mode's "only new bytes are read"), as a new source continuing the earlier one. A failure or a
 // cancel rolls that file's transaction back; files committed before stay.
 //
 // run() blocks: call it on a worker thread. cancel() and the progress callback are thread-safe

@@ -6,7 +6,9 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace plumb {
 
@@ -46,7 +48,7 @@ QString InputFile::fileName() const
     return QFileInfo(m_path).fileName();
 }
 
-void InputFile::open()
+void InputFile::open(int64_t startOffset)
 {
     if (!m_file.open(QIODevice::ReadOnly))
         throw ImportError(QStringLiteral("cannot open %1: %2").arg(m_path, m_file.errorString()));
@@ -56,11 +58,22 @@ void InputFile::open()
         m_gzip = true;
         m_inflater = std::make_unique<Inflater>();
     }
+    if (startOffset > 0) {
+        if (m_gzip)
+            throw std::logic_error("InputFile: a gzip file cannot be continued from an offset");
+        if (startOffset > m_size || !m_file.seek(startOffset))
+            throw ImportError(QStringLiteral("cannot continue %1 at byte %2: the file has %3 bytes")
+                                  .arg(m_path)
+                                  .arg(startOffset)
+                                  .arg(m_size));
+        m_startOffset = m_offset = m_compressedOffset = startOffset;
+    }
 }
 
 int64_t InputFile::readRaw(char *out, int64_t max)
 {
-    if (m_eofRaw)
+    max = std::min(max, m_size - m_compressedOffset);
+    if (m_eofRaw || max <= 0)
         return 0;
     const int64_t n = m_file.read(out, max);
     if (n < 0)
@@ -177,6 +190,25 @@ QByteArray InputFile::peek(const QString &path, int64_t max)
     } catch (const ImportError &) {
         return {};
     }
+}
+
+QString InputFile::edgeHash(const QString &path, int64_t offset)
+{
+    constexpr int64_t kEdge = 4096;
+    QFile f(path);
+    if (offset < 0 || !f.open(QIODevice::ReadOnly) || f.size() < offset)
+        return {};
+    ContentHash h;
+    const auto addRange = [&](int64_t from, int64_t n) {
+        QByteArray buf(n, Qt::Uninitialized);
+        if (!f.seek(from) || f.read(buf.data(), n) != n)
+            return false;
+        h.add(buf.constData(), size_t(n));
+        return true;
+    };
+    if (!addRange(0, std::min(kEdge, offset)) || !addRange(std::max<int64_t>(0, offset - kEdge), std::min(kEdge, offset)))
+        return {};
+    return h.hex();
 }
 
 QString InputFile::hashFile(const QString &path)

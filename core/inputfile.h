@@ -23,8 +23,12 @@ public:
     InputFile(const InputFile &) = delete;
     InputFile &operator=(const InputFile &) = delete;
 
-    // Throws ImportError when the file cannot be opened.
-    void open();
+    // Throws ImportError when the file cannot be opened. Reads stop at the size the file had then
+    // (a file a writer is still appending to is read as it was). `startOffset` > 0 continues an
+    // uncompressed file from that byte (offset() and compressedOffset() count from the file's
+    // start; the hash covers the bytes read from there); std::logic_error for a gzip file.
+    void open(int64_t startOffset = 0);
+    [[nodiscard]] int64_t startOffset() const { return m_startOffset; }
     [[nodiscard]] QString path() const { return m_path; }
     [[nodiscard]] QString fileName() const;
     [[nodiscard]] int64_t size() const { return m_size; }
@@ -49,6 +53,10 @@ public:
     [[nodiscard]] static QByteArray peek(const QString &path, int64_t max = 4096);
     // Fingerprint of the whole file without decompressing.
     [[nodiscard]] static QString hashFile(const QString &path);
+    // Fingerprint of the first and the last 4 KiB before `offset` (fewer when the file is shorter):
+    // what a continued import checks to tell a file that was appended to from one that was replaced,
+    // without reading it all again. Empty when the file is shorter than `offset` or unreadable.
+    [[nodiscard]] static QString edgeHash(const QString &path, int64_t offset);
 
 private:
     int64_t readRaw(char *out, int64_t max);
@@ -58,6 +66,7 @@ private:
     QString m_path;
     QFile m_file;
     int64_t m_size = 0;
+    int64_t m_startOffset = 0;
     bool m_gzip = false;
     int64_t m_offset = 0;
     int64_t m_compressedOffset = 0;

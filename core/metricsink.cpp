@@ -294,6 +294,12 @@ int64_t MetricSink::series(int64_t run, std::string_view key, SeriesKind kind)
     return h;
 }
 
+bool MetricSink::hasSeries(int64_t run, std::string_view key, SeriesKind kind) const
+{
+    const auto k = m_keys.find(key);
+    return k != m_keys.end() && m_seriesByKey.count(SeriesKey { run, k->second, kind }) > 0;
+}
+
 // Segment and dup of the next point of `s`; true when it starts a new segment.
 bool MetricSink::place(SeriesState &s, int64_t step, int64_t wallNs, int64_t &dup)
 {

@@ -67,6 +67,8 @@ public:
 
     // A series handle for addScalar()/addHistogram().
     [[nodiscard]] int64_t series(int64_t run, std::string_view key, SeriesKind kind);
+    // True when the run has a series of this key and kind, from an earlier import or this one.
+    [[nodiscard]] bool hasSeries(int64_t run, std::string_view key, SeriesKind kind) const;
     // Points the series got from earlier imports (all segments): a reader of a log that is only
     // ever appended to skips that many from its start when it reads the log again.
     [[nodiscard]] int64_t pointsBefore(int64_t series) const { return m_series[size_t(series)].pointsBefore; }

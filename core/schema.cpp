@@ -300,10 +300,19 @@ CREATE TABLE metric_series(
 ) WITHOUT ROWID;
 )sql";
 
+// Continued imports: a log only ever appended to (a TensorBoard event file while training runs) is
+// imported again from the byte where the previous import of the same path stopped, as a new source
+// holding the bytes [that offset, size_bytes) whose content_hash covers the one it continues.
+static constexpr std::string_view kMigration7 = R"sql(
+ALTER TABLE source ADD COLUMN resume_offset INTEGER;       -- byte after the last complete record read; NULL: cannot continue
+ALTER TABLE source ADD COLUMN edge_hash TEXT;              -- ContentHash of the first and last 4 KiB before resume_offset
+ALTER TABLE source ADD COLUMN continues_source_id INTEGER; -- the source this one continues
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
     static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes, kMigration3,
-                                                              kMigration4, kMigration5, kMigration6 };
+                                                              kMigration4, kMigration5, kMigration6, kMigration7 };
     return migrations;
 }
 

@@ -408,6 +408,8 @@ private:
 
 QString Reader::here() const
 {
+    if (m_ctx.input().startOffset() > 0) // records are counted from there: the offset says it all
+        return QStringLiteral("byte %1").arg(m_recordOffset);
     return QStringLiteral("byte %1 (record %2)").arg(m_recordOffset).arg(m_recordNumber);
 }
 
@@ -436,12 +438,19 @@ void Reader::read()
 {
     TfRecordReader records(m_ctx.input());
     std::string_view data;
-    bool first = true;
+    // A continued import starts at a record boundary of a file already known to be an event file.
+    const bool continued = m_ctx.input().startOffset() > 0;
+    bool first = !continued;
     for (;;) {
         const auto status = records.next(data);
         m_recordOffset = records.recordOffset();
         m_recordNumber = m_records + 1;
         using S = TfRecordReader::Status;
+        // Where a later import of this file, grown, continues: after what was read, at the start
+        // of an incomplete record, or (after damage that hides the next record) at the end.
+        m_ctx.resumeOffset = status == S::TruncatedTail ? m_recordOffset
+            : status == S::BadLength                    ? m_ctx.input().size()
+                                                        : records.position();
         if (first) {
             // The whole file is refused unless it starts as an event file does.
             if (status == S::End || status == S::TruncatedTail)
@@ -600,8 +609,18 @@ void Reader::summary(std::string_view bytes, int64_t step, int64_t wallNs)
 TagState &Reader::tagState(std::string_view tag)
 {
     auto it = m_tags.find(tag);
-    if (it == m_tags.end())
-        it = m_tags.emplace(std::string(tag), TagState {}).first;
+    if (it == m_tags.end()) {
+        TagState t;
+        // A continued import does not see the value that named the plugin: the series that value
+        // started says which it was.
+        if (m_ctx.input().startOffset() > 0) {
+            if (m_sink.hasSeries(run(), tag, SeriesKind::Scalar))
+                t.plugin = Plugin::Scalars;
+            else if (m_sink.hasSeries(run(), tag, SeriesKind::Histogram))
+                t.plugin = Plugin::Histograms;
+        }
+        it = m_tags.emplace(std::string(tag), t).first;
+    }
     return it->second;
 }
 

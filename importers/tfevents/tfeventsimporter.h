@@ -35,6 +35,7 @@ public:
     [[nodiscard]] QString id() const override { return QStringLiteral("tfevents"); }
     [[nodiscard]] QString displayName() const override { return QStringLiteral("TensorBoard event file"); }
     [[nodiscard]] int version() const override { return 1; }
+    [[nodiscard]] bool resumable() const override { return true; }
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;
     void read(ImportContext &ctx) const override;
 };

@@ -23,6 +23,7 @@ uint32_t load32(const char *p)
 
 TfRecordReader::TfRecordReader(InputFile &input)
     : m_input(input)
+    , m_bufOffset(input.offset())
 {
     m_buf.resize(kChunk);
 }

@@ -25,6 +25,8 @@ public:
     // The next record; `data` stays valid until the next call.
     Status next(std::string_view &data);
 
+    // Byte offset (in the decompressed stream) after the last record or damage passed over.
+    [[nodiscard]] int64_t position() const { return m_bufOffset + int64_t(m_pos); }
     // Byte offset (in the decompressed stream) of the header of the record last returned.
     [[nodiscard]] int64_t recordOffset() const { return m_recordOffset; }
     // Length the last header gave (also for BadDataCrc and TruncatedTail).

@@ -18,6 +18,7 @@
 #include "tfevents.pb.h"
 #include "workspace.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <QRandomGenerator>
@@ -153,11 +154,14 @@ const char *kRealParamsSql
 // A small event file written with the project's own message classes (the .proto round trip).
 class EventWriter {
 public:
-    explicit EventWriter(const QString &path)
+    enum Mode { Create, Append };
+    explicit EventWriter(const QString &path, Mode mode = Create)
         : m_file(path)
     {
-        if (!m_file.open(QIODevice::WriteOnly))
+        if (!m_file.open(mode == Append ? QIODevice::Append : QIODevice::WriteOnly))
             qFatal("cannot write %s", qPrintable(path));
+        if (mode == Append)
+            return;
         tfevents::Event e;
         e.set_wall_time(1700000000.0);
         e.set_file_version("brain.Event:2");
@@ -173,6 +177,31 @@ public:
         v->set_simple_value(value);
         write(e);
     }
+    // A TF2 scalar: a float tensor; the plugin is named on the tag's first value only.
+    void tensorScalar(const std::string &tag, int64_t step, float value, bool first)
+    {
+        tfevents::Event e;
+        e.set_wall_time(1700000000.0 + double(step));
+        e.set_step(step);
+        auto *v = e.mutable_summary()->add_value();
+        v->set_tag(tag);
+        if (first)
+            v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("scalars");
+        v->mutable_tensor()->set_dtype(tfevents::DT_FLOAT);
+        v->mutable_tensor()->add_float_val(value);
+        write(e);
+    }
+    // The first `bytes` of a record, as a writer leaves them when it is stopped mid-record.
+    void partialScalar(const std::string &tag, int64_t step, qint64 bytes)
+    {
+        QFile *real = &m_file;
+        QBuffer buf;
+        buf.open(QIODevice::WriteOnly);
+        m_out = &buf;
+        scalar(tag, step, 0);
+        m_out = real;
+        m_file.write(buf.data().left(bytes));
+    }
     void write(const tfevents::Event &e)
     {
         const std::string data = e.SerializeAsString();
@@ -182,13 +211,14 @@ public:
         const uint32_t lengthCrc = maskCrc32c(crc32c(header, 8));
         std::memcpy(header + 8, &lengthCrc, 4);
         const uint32_t dataCrc = maskCrc32c(crc32c(data.data(), data.size()));
-        m_file.write(header, 12);
-        m_file.write(data.data(), qint64(data.size()));
-        m_file.write(reinterpret_cast<const char *>(&dataCrc), 4);
+        m_out->write(header, 12);
+        m_out->write(data.data(), qint64(data.size()));
+        m_out->write(reinterpret_cast<const char *>(&dataCrc), 4);
     }
 
 private:
     QFile m_file;
+    QIODevice *m_out = &m_file;
 };
 
 } // namespace
@@ -423,6 +453,71 @@ private slots:
         QCOMPARE(tableCounts(ws), before);
     }
 
+    // Live mode's reading: an event file that grows is imported again from where the last import
+    // stopped (an incomplete record at the end included), each point once, the TF2 scalar's plugin
+    // (named on its first value only) remembered, and a file replaced under the same name read
+    // from its start.
+    void grownFileContinues()
+    {
+        const QString ws = freshWorkspace();
+        const QString dir = m_tmp.filePath(QStringLiteral("live/run1"));
+        QVERIFY(QDir().mkpath(dir));
+        const QString path = dir + QStringLiteral("/events.out.tfevents.1700000000.host");
+        {
+            EventWriter out(path);
+            for (int s = 0; s < 10; ++s) {
+                out.scalar("loss", s, float(s));
+                out.tensorScalar("lr", s, 0.5f, s == 0);
+            }
+            out.partialScalar("loss", 10, 20);
+        }
+        auto r = import(ws, { path });
+        QCOMPARE(int(r.front().status), int(FileImportResult::Status::Imported));
+        const qint64 firstSize = QFileInfo(path).size();
+
+        r = import(ws, { path }); // nothing new
+        QCOMPARE(int(r.front().status), int(FileImportResult::Status::AlreadyImported));
+        QVERIFY2(r.front().message.contains(QLatin1String("nothing appended")), qPrintable(r.front().message));
+
+        {
+            // The writer finishes the record it was writing, then goes on.
+            QFile f(path);
+            QVERIFY(f.resize(firstSize - 20));
+            EventWriter out(path, EventWriter::Append);
+            for (int s = 10; s < 15; ++s) {
+                out.scalar("loss", s, float(s));
+                out.tensorScalar("lr", s, 0.25f, false);
+            }
+        }
+        r = import(ws, { path });
+        QCOMPARE(int(r.front().status), int(FileImportResult::Status::Imported));
+        QVERIFY2(r.front().message.contains(QLatin1String("appended since source 1")), qPrintable(r.front().message));
+        QCOMPARE(r.front().records, 10);
+        {
+            Workspace w(ws, Workspace::Role::Reader);
+            QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric"), 30);
+            QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric WHERE dup > 0 OR segment > 0"), 0);
+            QCOMPARE(w.db().queryInt("SELECT count(DISTINCT run_id) FROM metric"), 1);
+            QCOMPARE(w.db().queryInt("SELECT continues_source_id FROM source WHERE id = 2"), 1);
+            QCOMPARE(w.db().queryInt("SELECT resume_offset FROM source WHERE id = 2"), QFileInfo(path).size());
+            QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'scalar-without-plugin'"), 0);
+        }
+
+        // The same name, other contents: a new file from its start (a new source, not a continuation).
+        QVERIFY(QFile::remove(path));
+        {
+            EventWriter out(path);
+            for (int s = 0; s < 40; ++s)
+                out.scalar("acc", s, 1.0f);
+        }
+        r = import(ws, { path });
+        QCOMPARE(int(r.front().status), int(FileImportResult::Status::Imported));
+        QVERIFY(!r.front().message.contains(QLatin1String("appended")));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric m JOIN string s ON s.id = m.key_id WHERE s.str = 'acc'"), 40);
+        QVERIFY(w.db().queryInt("SELECT continues_source_id IS NULL FROM source WHERE id = 3"));
+    }
+
     // More points than a batch, a tag first seen while the writer thread holds the connection, and
     // tags shared with a trace's strings: one string row each, the trace's.
     void largeFileAndSharedStrings()
@@ -507,8 +602,9 @@ private slots:
         }
         {
             Workspace ws(path, Workspace::Role::Writer);
-            QCOMPARE(ws.schemaVersion(), 6);
-            QCOMPARE(Workspace::currentSchemaVersion(), 6);
+            QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
+            QCOMPARE(Workspace::currentSchemaVersion(), 7);
+            QCOMPARE(ws.db().queryInt("SELECT count(*) FROM pragma_table_info('source') WHERE name = 'resume_offset'"), 1);
             for (const char *table : { "param", "metric", "histogram", "metric_series" })
                 QCOMPARE(
                     ws.db().queryInt(("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '"
