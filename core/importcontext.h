@@ -1,7 +1,6 @@
 #pragma once
 
 #include "diagnosticlog.h"
-#include "importoptions.h"
 #include "inputfile.h"
 
 #include <QString>
@@ -37,9 +36,6 @@ public:
     // importer uses one of them (std::logic_error otherwise).
     [[nodiscard]] MetricSink &metricSink();
     [[nodiscard]] bool hasMetricSink() const { return m_metricSink != nullptr; }
-    // What the user told this import beyond the path (command-line flags, an import dialog).
-    [[nodiscard]] const ImportOptions &options() const { return m_options; }
-    void setOptions(const ImportOptions &options) { m_options = options; }
 
     // Throws ImportCancelled when the user cancelled; reports progress (throttled by the caller).
     void checkpoint();
@@ -63,7 +59,6 @@ private:
     DiagnosticLog m_diagnostics;
     std::unique_ptr<TraceSink> m_traceSink;
     std::unique_ptr<MetricSink> m_metricSink;
-    ImportOptions m_options;
 };
 
 } // namespace plumb
