@@ -4,6 +4,7 @@
 #include "diagnosticspanel.h"
 #include "diffpanel.h"
 #include "doctorpanel.h"
+#include "experimentspanel.h"
 #include "importcontroller.h"
 #include "importerregistry.h"
 #include "importprogresswidget.h"
@@ -173,6 +174,8 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_doctor, tr("&Doctor"));
     m_diff = new DiffPanel;
     m_tabs->addTab(m_diff, tr("D&iff"));
+    m_experiments = new ExperimentsPanel;
+    m_tabs->addTab(m_experiments, tr("E&xperiments"));
     connect(m_tree, &QTreeView::doubleClicked, this, &MainWindow::openTimelineAt);
 
     m_details = new TraceDetailsWidget;
@@ -276,6 +279,9 @@ void MainWindow::createActions()
     m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     m_compareAction->setStatusTip(tr("Show what changed between the two traces selected in the browser (the one "
                                      "picked last is compared with the other)"));
+    QAction *showExperiments = view->addAction(tr("E&xperiments"), this, &MainWindow::openExperiments);
+    showExperiments->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    showExperiments->setStatusTip(tr("Compare the experiment-log runs of the workspace: params, metrics, scalar charts"));
     view->addSeparator();
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_importLogDock->toggleViewAction());
@@ -374,6 +380,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
 
     m_workspaceModel->setRuns(s.runs);
     m_sourcesModel->setSources(s.sources);
+    m_experiments->setWorkspace(s.path); // every load: a new workspace, a refresh, or after an import
     m_diagnosticsModel->setDiagnostics(s.diagnostics);
     m_diagnosticsPanel->setSources(s.sources);
     updateStatusLabels(s.summary);
@@ -548,6 +555,12 @@ void MainWindow::openDiff(int64_t baselineId, int64_t comparedId)
         return;
     m_diff->open(m_workspacePath, a->id, a->name, b->id, b->name);
     m_tabs->setCurrentWidget(m_diff);
+}
+
+void MainWindow::openExperiments()
+{
+    m_tabs->setCurrentWidget(m_experiments);
+    m_experiments->table()->setFocus();
 }
 
 void MainWindow::compareSelectedTraces()

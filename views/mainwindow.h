@@ -28,6 +28,7 @@ class ImporterRegistry;
 class SourcesModel;
 class DiffPanel;
 class DoctorPanel;
+class ExperimentsPanel;
 class TimelinePanel;
 class TraceDetailsWidget;
 class WorkspaceModel;
@@ -36,7 +37,8 @@ class WorkspaceModel;
 //   central  : tabs "Workspace" (runs > traces tree), "Sources" (imported files), "Timeline"
 //              (the trace or run double-clicked in the tree, or View > Timeline), "Doctor" and
 //              "Diff" (two traces selected in the tree, View > Compare Traces, or a trace's context
-//              menu > Compare With), with the selected trace's numbers beside them;
+//              menu > Compare With), "Experiments" (experiment-log runs: runs table, scalar charts
+//              and the other ExperimentView pages), with the selected trace's numbers beside them;
 //   bottom   : docks "Diagnostics" (problems per source) and "Import Log" (per-file import results);
 //   status   : import progress with Cancel, the workspace file's name and size, the last import.
 //
@@ -66,6 +68,7 @@ public:
     [[nodiscard]] TimelinePanel *timelinePanel() const { return m_timeline; }
     [[nodiscard]] DoctorPanel *doctorPanel() const { return m_doctor; }
     [[nodiscard]] DiffPanel *diffPanel() const { return m_diff; }
+    [[nodiscard]] ExperimentsPanel *experimentsPanel() const { return m_experiments; }
     // Traces selected in the browser (a run of one trace counts as its trace), in tree order except
     // that the current one comes last: pick the baseline first, then the trace to compare with it.
     [[nodiscard]] QList<int64_t> selectedTraceIds() const;
@@ -93,6 +96,8 @@ public Q_SLOTS:
     void openDoctor(int64_t traceId);
     // The Diff tab: what changed from the baseline trace to the compared one.
     void openDiff(int64_t baselineId, int64_t comparedId);
+    // The Experiments tab (View > Experiments).
+    void openExperiments();
     // View > Compare Traces: the two selected traces; with one, asks which trace to compare it with.
     void compareSelectedTraces();
 
@@ -169,6 +174,7 @@ private:
     TimelinePanel *m_timeline = nullptr;
     DoctorPanel *m_doctor = nullptr;
     DiffPanel *m_diff = nullptr;
+    ExperimentsPanel *m_experiments = nullptr;
     QAction *m_timelineAction = nullptr;
     QAction *m_doctorAction = nullptr;
     QAction *m_compareAction = nullptr;
