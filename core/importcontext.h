@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diagnosticlog.h"
+#include "importoptions.h"
 #include "inputfile.h"
 
 #include <QString>
@@ -36,6 +37,9 @@ public:
     // importer uses one of them (std::logic_error otherwise).
     [[nodiscard]] MetricSink &metricSink();
     [[nodiscard]] bool hasMetricSink() const { return m_metricSink != nullptr; }
+    // What the user told this import beyond the path (command-line flags, an import dialog).
+    [[nodiscard]] const ImportOptions &options() const { return m_options; }
+    void setOptions(const ImportOptions &options) { m_options = options; }
 
     // Throws ImportCancelled when the user cancelled; reports progress (throttled by the caller).
     void checkpoint();
@@ -59,6 +63,7 @@ private:
     DiagnosticLog m_diagnostics;
     std::unique_ptr<TraceSink> m_traceSink;
     std::unique_ptr<MetricSink> m_metricSink;
+    ImportOptions m_options;
 };
 
 } // namespace plumb

@@ -36,6 +36,9 @@ public:
     // import of the same file, grown, reads only the bytes from there (ctx.input().startOffset()),
     // as a new source that continues the first.
     [[nodiscard]] virtual bool resumable() const { return false; }
+    // True when what a file means depends on where it is (a settings file belongs to the run of its
+    // folder): the same bytes at another path are then another source, not a re-import.
+    [[nodiscard]] virtual bool locationMatters() const { return false; }
     // Hidden folder names (".trash") a folder walk enters because this format keeps data there.
     [[nodiscard]] virtual QStringList hiddenFolders() const { return {}; }
 };

@@ -44,6 +44,11 @@ ImportRunner::ImportRunner(const ImporterRegistry &registry, const QString &work
 {
 }
 
+void ImportRunner::setFileOptions(const QString &path, const ImportOptions &options)
+{
+    m_fileOptions.insert(QFileInfo(path).absoluteFilePath(), options);
+}
+
 // Files under `dir`, hidden entries skipped except folders named in `hiddenFolders`. Symbolic links
 // are followed; a folder reached twice (a link loop) is walked once.
 static void walk(const QString &dir, const QStringList &hiddenFolders, QSet<QString> &visited, QStringList &out)
@@ -210,6 +215,10 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
         // The identity of a source: its file's content hash, or with companions a hash over the
         // file's and theirs, so that a companion that changed (a metric appended) imports again.
         const auto sourceHash = [&](const QString &fileHash) {
+            if (importer->locationMatters())
+                return QString::fromLatin1(QCryptographicHash::hash(
+                    (fileHash + QLatin1Char('\n') + info.absoluteFilePath()).toUtf8(), QCryptographicHash::Sha256)
+                                               .toHex());
             return companionsOfFile.isEmpty() ? fileHash : combinedHash(path, fileHash, companionsOfFile);
         };
 
@@ -259,6 +268,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
                                   report(QStringLiteral("Reading %1").arg(name), i,
                                          total > 0 ? double(done) / double(total) : 0, false);
                               });
+            ctx.setOptions(m_fileOptions.value(info.absoluteFilePath(), m_options));
             importer->read(ctx);
             ctx.checkpoint();
             report(QStringLiteral("Writing %1 to the workspace").arg(name), i, 1.0, true);

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "importoptions.h"
+
+#include <QHash>
 #include <QString>
 #include <QStringList>
 
@@ -58,6 +61,11 @@ public:
     void cancel() { m_cancel.store(true); }
     [[nodiscard]] bool cancelled() const { return m_cancel.load(); }
 
+    // What the user told the import (command-line flags, a dialog), for every file of run(); and
+    // for one file, by path, instead of those (the import dialog's column roles of that file).
+    void setOptions(const ImportOptions &options) { m_options = options; }
+    void setFileOptions(const QString &path, const ImportOptions &options);
+
     // Throws SqlError when the workspace itself cannot be opened.
     std::vector<FileImportResult> run(const QStringList &paths);
 
@@ -70,6 +78,8 @@ private:
     QString m_workspacePath;
     ProgressFn m_progress;
     std::atomic_bool m_cancel { false };
+    ImportOptions m_options;
+    QHash<QString, ImportOptions> m_fileOptions; // by absolute path
 };
 
 } // namespace plumb

@@ -4,6 +4,8 @@
 #include "importerregistry.h"
 #include "mlflowimporter.h"
 #include "nsysimporter.h"
+#include "paramsfileimporter.h"
+#include "tabularimporter.h"
 #include "tfeventsimporter.h"
 #include "xplaneimporter.h"
 
@@ -16,6 +18,8 @@ void registerBuiltinImporters(ImporterRegistry &registry)
     registry.add(std::make_unique<NsysImporter>());
     registry.add(std::make_unique<TfEventsImporter>());
     registry.add(std::make_unique<MlflowImporter>());
+    registry.add(std::make_unique<TabularImporter>());
+    registry.add(std::make_unique<ParamsFileImporter>());
 }
 
 } // namespace plumb
