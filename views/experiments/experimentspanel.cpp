@@ -4,6 +4,7 @@
 #include "experimentview.h"
 #include "runsfilterproxy.h"
 #include "runstablemodel.h"
+#include "scalarspage.h"
 #include "tableexport.h"
 #include "textformat.h"
 
@@ -53,6 +54,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     , m_count(new QLabel(this))
     , m_status(new QLabel(this))
     , m_pages(new QTabWidget(this))
+    , m_scalars(new ScalarsPage(this))
 {
     m_pool.setMaxThreadCount(1);
     m_proxy->setSourceModel(m_model);
@@ -109,6 +111,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
 
     m_pages->setDocumentMode(true);
     m_pages->setAccessibleName(tr("Experiment pages"));
+    addView(m_scalars, tr("S&calars"));
 
     auto *left = new QWidget(this);
     auto *bar = new QHBoxLayout;

@@ -22,11 +22,12 @@ namespace plumb {
 class ExperimentView;
 class RunsFilterProxy;
 class RunsTableModel;
+class ScalarsPage;
 
 // The Experiments tab: on the left the runs table (every experiment-log run of the workspace with
 // its params and per-tag last/best/min values; filter box, group-by-param box, column chooser in
 // the header's context menu, Copy as TSV and Export CSV in the table's), on the right the pages
-// (ExperimentView: scalars, and whatever addView() adds). The runs selected in the table, in table
+// (ExperimentView: ScalarsPage first, then whatever addView() adds). The runs selected in the table, in table
 // order, go to every page through setSelection(); selecting a group header selects its runs.
 //
 // setWorkspace() reads the runs on a worker thread with its own Reader connection; a result for a
@@ -65,6 +66,7 @@ public:
     [[nodiscard]] QComboBox *groupBox() const { return m_group; }
     [[nodiscard]] QTabWidget *pages() const { return m_pages; }
     [[nodiscard]] QList<ExperimentView *> views() const { return m_views; }
+    [[nodiscard]] ScalarsPage *scalarsPage() const { return m_scalars; }
     // The header's context menu for `column` (the column chooser), filled as it would be shown.
     [[nodiscard]] QMenu *columnMenu(int column);
     // Every row shown, the columns shown, as CSV (what Export CSV… writes).
@@ -105,6 +107,7 @@ private:
     QLabel *m_status;
     QTabWidget *m_pages;
     QMenu *m_columnMenu = nullptr;
+    ScalarsPage *m_scalars;
     QList<ExperimentView *> m_views;
 };
 

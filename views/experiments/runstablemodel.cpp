@@ -74,6 +74,11 @@ bool RunsTableModel::guessBestIsMax(const QString &tag)
     return !lossLike(tag) && scoreLike(tag);
 }
 
+bool RunsTableModel::wellKnownMetric(const QString &tag)
+{
+    return lossLike(tag) || scoreLike(tag);
+}
+
 bool RunsTableModel::bestIsMax(const QString &tag) const
 {
     return m_bestIsMax.value(tag, guessBestIsMax(tag));

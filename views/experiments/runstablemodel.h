@@ -77,6 +77,8 @@ public:
     void setBestIsMax(const QString &tag, bool max);
     // From the tag's name alone: true for score-like names, false for loss-like and unknown ones.
     [[nodiscard]] static bool guessBestIsMax(const QString &tag);
+    // Loss- or score-like: a tag worth showing first.
+    [[nodiscard]] static bool wellKnownMetric(const QString &tag);
 
     // `columns` of `rows` as raw values (numbers unformatted, times as epoch ns and ns), header first;
     // group headers are skipped.

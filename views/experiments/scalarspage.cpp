@@ -1,0 +1,479 @@
+#include "scalarspage.h"
+
+#include "backgroundanalysis.h"
+#include "runstablemodel.h"
+#include "scalarseries.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPainter>
+#include <QPixmap>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace plumb {
+
+namespace {
+
+constexpr int kChartHeightPx = 280;
+constexpr int kTwoColumnsFromPx = 900; // page width from which charts go two per row
+constexpr int kSwatchPx = 12;
+
+QStringList defaultTags(const QStringList &tags)
+{
+    QStringList sorted = tags;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const QString &a, const QString &b) {
+        return RunsTableModel::wellKnownMetric(a) > RunsTableModel::wellKnownMetric(b);
+    });
+    return sorted.mid(0, ScalarsPage::kDefaultTags);
+}
+
+QIcon swatch(const QColor &color)
+{
+    QPixmap pm(kSwatchPx, kSwatchPx);
+    pm.fill(Qt::transparent);
+    QPainter p(&pm);
+    p.fillRect(QRect(0, kSwatchPx / 2 - 2, kSwatchPx, 4), color);
+    return QIcon(pm);
+}
+
+} // namespace
+
+QColor ScalarsPage::runColor(int i)
+{
+    // Tableau 10, then hues a golden angle apart.
+    static const QColor palette[] = { QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
+        QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1),
+        QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac) };
+    constexpr int n = int(std::size(palette));
+    if (i < n)
+        return palette[i];
+    return QColor::fromHsv(int((i - n) * 137.508) % 360, 170, 200);
+}
+
+ScalarsPage::ScalarsPage(QWidget *parent)
+    : ExperimentView(parent)
+    , m_xKind(new QComboBox(this))
+    , m_smoothing(new QSlider(Qt::Horizontal, this))
+    , m_smoothingValue(new QLabel(this))
+    , m_logY(new QCheckBox(tr("&Log y"), this))
+    , m_restarts(new QComboBox(this))
+    , m_tagFilter(new QLineEdit(this))
+    , m_tagList(new QListWidget(this))
+    , m_legend(new QListWidget(this))
+    , m_hint(new QLabel(this))
+    , m_scroll(new QScrollArea(this))
+    , m_grid(new QWidget)
+    , m_gridLayout(new QGridLayout(m_grid))
+{
+    m_pool.setMaxThreadCount(1);
+
+    m_xKind->addItem(tr("Step"), int(ScalarChart::XKind::Step));
+    m_xKind->addItem(tr("Relative time"), int(ScalarChart::XKind::RelativeTime));
+    m_xKind->addItem(tr("Wall time"), int(ScalarChart::XKind::WallTime));
+    m_xKind->setAccessibleName(tr("X axis"));
+    connect(m_xKind, &QComboBox::currentIndexChanged, this, [this] { rebuildCharts(); });
+
+    m_smoothing->setRange(0, kSliderSteps - 1);
+    m_smoothing->setValue(int(kDefaultSmoothing * kSliderSteps));
+    m_smoothing->setAccessibleName(tr("Smoothing weight"));
+    m_smoothing->setToolTip(tr("TensorBoard's smoothing: a debiased exponential moving average; the raw values "
+                               "are drawn faint behind it"));
+    m_smoothing->setMinimumWidth(120);
+    connect(m_smoothing, &QSlider::valueChanged, this, [this] {
+        updateSmoothingLabel();
+        for (ScalarChart *c : std::as_const(m_charts))
+            c->setSmoothing(double(m_smoothing->value()) / kSliderSteps);
+    });
+    m_smoothingValue->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0.000")));
+    updateSmoothingLabel();
+
+    m_logY->setToolTip(tr("Logarithmic y axis (values at or below zero are not drawn)"));
+    connect(m_logY, &QCheckBox::toggled, this, [this](bool on) {
+        for (ScalarChart *c : std::as_const(m_charts))
+            c->setLogY(on);
+    });
+
+    m_restarts->addItem(tr("Latest segment per step"), int(Restarts::Latest));
+    m_restarts->addItem(tr("Every segment"), int(Restarts::EverySegment));
+    m_restarts->setAccessibleName(tr("Restarts"));
+    m_restarts->setToolTip(tr("A job that restarted logs some steps again. TensorBoard shows, at each step, the "
+                              "latest segment that reached it; or draw every segment as a line of its own. "
+                              "Dashed lines mark where a restart resumed."));
+    connect(m_restarts, &QComboBox::currentIndexChanged, this, [this] { rebuildCharts(); });
+
+    m_tagFilter->setPlaceholderText(tr("Filter tags"));
+    m_tagFilter->setClearButtonEnabled(true);
+    m_tagFilter->setAccessibleName(tr("Filter tags"));
+    connect(m_tagFilter, &QLineEdit::textChanged, this, [this](const QString &text) {
+        for (int i = 0; i < m_tagList->count(); ++i)
+            m_tagList->item(i)->setHidden(!m_tagList->item(i)->text().contains(text.trimmed(), Qt::CaseInsensitive));
+    });
+    m_tagList->setAccessibleName(tr("Scalar tags to chart"));
+    m_tagList->setUniformItemSizes(true);
+    connect(m_tagList, &QListWidget::itemChanged, this, [this](QListWidgetItem *item) {
+        const QString tag = item->data(Qt::UserRole).toString();
+        if (item->checkState() == Qt::Checked)
+            m_chosen.insert(tag);
+        else
+            m_chosen.remove(tag);
+        m_userChose = true;
+        request();
+    });
+    m_legend->setAccessibleName(tr("Runs charted"));
+    m_legend->setSelectionMode(QAbstractItemView::NoSelection);
+    m_legend->setFocusPolicy(Qt::NoFocus);
+    m_legend->setTextElideMode(Qt::ElideMiddle);
+
+    m_hint->setAlignment(Qt::AlignCenter);
+    m_hint->setWordWrap(true);
+    m_hint->setTextFormat(Qt::PlainText);
+
+    m_gridLayout->setContentsMargins(0, 0, 0, 0);
+    m_scroll->setWidget(m_grid);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+
+    auto *bar = new QHBoxLayout;
+    auto *xLabel = new QLabel(tr("&X:"), this);
+    xLabel->setBuddy(m_xKind);
+    bar->addWidget(xLabel);
+    bar->addWidget(m_xKind);
+    bar->addSpacing(8);
+    auto *smoothLabel = new QLabel(tr("S&moothing:"), this);
+    smoothLabel->setBuddy(m_smoothing);
+    bar->addWidget(smoothLabel);
+    bar->addWidget(m_smoothing, 1);
+    bar->addWidget(m_smoothingValue);
+    bar->addSpacing(8);
+    bar->addWidget(m_logY);
+    bar->addSpacing(8);
+    auto *restartLabel = new QLabel(tr("&Restarts:"), this);
+    restartLabel->setBuddy(m_restarts);
+    bar->addWidget(restartLabel);
+    bar->addWidget(m_restarts);
+
+    auto *side = new QWidget(this);
+    auto *sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    auto *tagsLabel = new QLabel(tr("&Tags"), side);
+    tagsLabel->setBuddy(m_tagList);
+    sideLayout->addWidget(tagsLabel);
+    sideLayout->addWidget(m_tagFilter);
+    sideLayout->addWidget(m_tagList, 3);
+    sideLayout->addWidget(new QLabel(tr("Runs"), side));
+    sideLayout->addWidget(m_legend, 2);
+
+    auto *chartsArea = new QWidget(this);
+    auto *chartsLayout = new QVBoxLayout(chartsArea);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    chartsLayout->addWidget(m_hint);
+    chartsLayout->addWidget(m_scroll, 1);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(side);
+    splitter->addWidget(chartsArea);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 200, 700 });
+    splitter->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(splitter, 1);
+    m_hint->setText(hint());
+}
+
+ScalarsPage::~ScalarsPage()
+{
+    ++m_generation;
+    m_pool.waitForDone();
+}
+
+void ScalarsPage::updateSmoothingLabel()
+{
+    m_smoothingValue->setText(QString::number(double(m_smoothing->value()) / kSliderSteps, 'f', 3));
+}
+
+QString ScalarsPage::hint() const
+{
+    if (m_runIds.isEmpty())
+        return tr("Select runs in the table to chart their scalars.");
+    if (m_tags.isEmpty())
+        return tr("The selected runs log no scalars.");
+    if (m_charts.isEmpty())
+        return tr("Choose tags to chart in the list on the left.");
+    return {};
+}
+
+QStringList ScalarsPage::tags() const
+{
+    return m_tags;
+}
+
+QStringList ScalarsPage::chosenTags() const
+{
+    QStringList out;
+    for (const QString &t : m_tags)
+        if (m_chosen.contains(t))
+            out << t;
+    return out;
+}
+
+void ScalarsPage::setChosenTags(const QStringList &tags)
+{
+    m_chosen = QSet<QString>(tags.begin(), tags.end());
+    m_userChose = true;
+    fillTagList();
+    request();
+}
+
+void ScalarsPage::setXKind(ScalarChart::XKind kind)
+{
+    m_xKind->setCurrentIndex(m_xKind->findData(int(kind)));
+}
+
+void ScalarsPage::setSmoothing(double weight)
+{
+    m_smoothing->setValue(int(std::lround(weight * kSliderSteps)));
+}
+
+void ScalarsPage::setLogY(bool log)
+{
+    m_logY->setChecked(log);
+}
+
+void ScalarsPage::setRestarts(Restarts restarts)
+{
+    m_restarts->setCurrentIndex(m_restarts->findData(int(restarts)));
+}
+
+void ScalarsPage::setSelection(const QString &workspacePath, const QList<int64_t> &runIds)
+{
+    if (workspacePath != m_workspacePath)
+        m_points.clear();
+    m_workspacePath = workspacePath;
+    m_runIds = runIds;
+    if (m_runIds.isEmpty() || m_workspacePath.isEmpty()) {
+        ++m_generation;
+        m_series.clear();
+        m_tags.clear();
+        m_points.clear();
+        fillTagList();
+        rebuildCharts();
+        Q_EMIT loaded();
+        return;
+    }
+    request();
+}
+
+void ScalarsPage::request()
+{
+    if (m_runIds.isEmpty() || m_workspacePath.isEmpty())
+        return;
+    const quint64 generation = ++m_generation;
+    // What is cached, with its point count: read again only what is missing or grew.
+    QHash<QPair<int64_t, int64_t>, int64_t> cached;
+    for (auto it = m_points.cbegin(); it != m_points.cend(); ++it)
+        cached.insert(it.key(), int64_t(it.value()->size()));
+    const QList<int64_t> runIds = m_runIds;
+    const QSet<QString> chosen = m_chosen;
+    const bool userChose = m_userChose;
+    analyseInBackground<Result>(
+        m_pool, this, m_workspacePath,
+        [runIds, chosen, userChose, cached](Workspace &ws, Result &r) {
+            ExperimentReader reader(ws);
+            for (const ExperimentRunInfo &run : reader.runs())
+                if (runIds.contains(run.id))
+                    r.runNames.insert(run.id, run.name);
+            QStringList tags;
+            for (const SeriesSummary &s : reader.series(runIds)) {
+                if (s.histogram)
+                    continue;
+                r.series.push_back(s);
+                if (!tags.contains(s.key))
+                    tags << s.key;
+            }
+            tags.sort();
+            for (const QString &t : tags)
+                if (chosen.contains(t))
+                    r.chosen << t;
+            if (r.chosen.isEmpty() && !userChose)
+                r.chosen = defaultTags(tags);
+            for (const SeriesSummary &s : r.series) {
+                if (!r.chosen.contains(s.key))
+                    continue;
+                const QPair<int64_t, int64_t> key(s.runId, s.keyId);
+                if (cached.value(key, -1) == s.points)
+                    continue;
+                r.points.insert(key, std::make_shared<const std::vector<ScalarPoint>>(reader.scalarPoints(s.runId, s.keyId)));
+            }
+        },
+        [this, generation](const Result &r) {
+            if (generation == m_generation)
+                display(r);
+        });
+}
+
+void ScalarsPage::display(const Result &r)
+{
+    m_runNames = r.runNames;
+    m_series = r.series;
+    m_tags.clear();
+    for (const SeriesSummary &s : m_series)
+        if (!m_tags.contains(s.key))
+            m_tags << s.key;
+    m_tags.sort();
+    if (!m_userChose || !r.chosen.isEmpty())
+        for (const QString &t : r.chosen)
+            m_chosen.insert(t);
+    // Keep only the points still charted: the selection and the tags bound the memory.
+    QSet<QPair<int64_t, int64_t>> wanted;
+    for (const SeriesSummary &s : m_series)
+        if (r.chosen.contains(s.key))
+            wanted.insert({ s.runId, s.keyId });
+    for (auto it = m_points.begin(); it != m_points.end();)
+        it = wanted.contains(it.key()) ? std::next(it) : m_points.erase(it);
+    for (auto it = r.points.cbegin(); it != r.points.cend(); ++it)
+        m_points.insert(it.key(), it.value());
+    fillTagList();
+    rebuildCharts();
+    if (!r.error.isEmpty())
+        m_hint->setText(tr("The scalars could not be read: %1").arg(r.error));
+    Q_EMIT loaded();
+}
+
+void ScalarsPage::fillTagList()
+{
+    const QSignalBlocker block(m_tagList);
+    m_tagList->clear();
+    QHash<QString, int> runsPerTag;
+    for (const SeriesSummary &s : m_series)
+        ++runsPerTag[s.key];
+    const QString filter = m_tagFilter->text().trimmed();
+    for (const QString &t : std::as_const(m_tags)) {
+        auto *item = new QListWidgetItem(t, m_tagList);
+        item->setData(Qt::UserRole, t);
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        item->setCheckState(m_chosen.contains(t) ? Qt::Checked : Qt::Unchecked);
+        item->setToolTip(tr("%1: logged by %2 of the %3 selected runs").arg(t).arg(runsPerTag.value(t)).arg(m_runIds.size()));
+        item->setHidden(!filter.isEmpty() && !t.contains(filter, Qt::CaseInsensitive));
+    }
+}
+
+std::vector<ScalarLine> ScalarsPage::linesFor(int64_t keyId) const
+{
+    const auto xKind = ScalarChart::XKind(m_xKind->currentData().toInt());
+    const auto restarts = Restarts(m_restarts->currentData().toInt());
+    std::vector<ScalarLine> lines;
+    for (int i = 0; i < m_runIds.size(); ++i) {
+        const auto it = m_points.constFind({ m_runIds[i], keyId });
+        if (it == m_points.cend() || (*it)->empty())
+            continue;
+        const std::vector<ScalarPoint> &pts = **it;
+        ScalarLine line;
+        line.name = m_runNames.value(m_runIds[i], QString::number(m_runIds[i]));
+        line.color = runColor(i);
+        std::vector<uint32_t> kept;
+        if (restarts == Restarts::Latest)
+            kept = latestSegmentPoints(pts);
+        else
+            for (size_t k = 0; k < pts.size(); ++k)
+                kept.push_back(uint32_t(k));
+        if (kept.empty())
+            continue;
+        const int64_t originNs = pts[kept.front()].wallNs;
+        auto xOf = [&](const ScalarPoint &p) {
+            switch (xKind) {
+            case ScalarChart::XKind::Step:
+                return double(p.step);
+            case ScalarChart::XKind::RelativeTime:
+                return double(p.wallNs - originNs) / 1e9;
+            case ScalarChart::XKind::WallTime:
+                return double(p.wallNs) / 1e9;
+            }
+            return double(p.step);
+        };
+        std::vector<bool> isKept(pts.size(), false);
+        for (uint32_t k : kept)
+            isKept[k] = true;
+        for (uint32_t s : segmentStarts(pts))
+            if (isKept[s])
+                line.restartX.push_back(xOf(pts[s]));
+        int64_t segment = -1;
+        for (uint32_t k : kept) {
+            if (line.parts.empty() || (restarts == Restarts::EverySegment && pts[k].segment != segment)) {
+                line.parts.emplace_back();
+                segment = pts[k].segment;
+            }
+            line.parts.back().x.push_back(xOf(pts[k]));
+            line.parts.back().y.push_back(pts[k].value);
+        }
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+void ScalarsPage::rebuildCharts()
+{
+    for (ScalarChart *c : std::as_const(m_charts))
+        delete c;
+    m_charts.clear();
+    const auto xKind = ScalarChart::XKind(m_xKind->currentData().toInt());
+    const double weight = double(m_smoothing->value()) / kSliderSteps;
+    QHash<QString, int64_t> keyOf;
+    for (const SeriesSummary &s : m_series)
+        keyOf.insert(s.key, s.keyId);
+    for (const QString &tag : chosenTags()) {
+        auto *chart = new ScalarChart(QStringLiteral("scalars-") + QString(tag).replace(u'/', u'_'), m_grid);
+        chart->setTitle(tag);
+        chart->setMinimumHeight(kChartHeightPx);
+        chart->setSmoothing(weight);
+        chart->setLogY(m_logY->isChecked());
+        chart->setLines(linesFor(keyOf.value(tag, -1)), xKind);
+        m_charts << chart;
+    }
+    layoutCharts();
+
+    m_legend->clear();
+    for (int i = 0; i < m_runIds.size(); ++i) {
+        const QString name = m_runNames.value(m_runIds[i], QString::number(m_runIds[i]));
+        auto *item = new QListWidgetItem(swatch(runColor(i)), name, m_legend);
+        item->setToolTip(name);
+    }
+    m_hint->setText(hint());
+    m_hint->setVisible(!m_hint->text().isEmpty());
+}
+
+void ScalarsPage::resizeEvent(QResizeEvent *event)
+{
+    ExperimentView::resizeEvent(event);
+    const int columns = width() >= kTwoColumnsFromPx && m_charts.size() > 1 ? 2 : 1;
+    if (columns != m_gridColumns)
+        layoutCharts();
+}
+
+void ScalarsPage::layoutCharts()
+{
+    while (m_gridLayout->count() > 0)
+        delete m_gridLayout->takeAt(0);
+    const int columns = width() >= kTwoColumnsFromPx && m_charts.size() > 1 ? 2 : 1;
+    m_gridColumns = columns;
+    for (int r = 0; r < m_gridLayout->rowCount(); ++r)
+        m_gridLayout->setRowStretch(r, 0);
+    for (int i = 0; i < m_charts.size(); ++i)
+        m_gridLayout->addWidget(m_charts[i], i / columns, i % columns);
+    m_gridLayout->setRowStretch(int((m_charts.size() + columns - 1) / columns), 1);
+}
+
+} // namespace plumb
