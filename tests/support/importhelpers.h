@@ -12,6 +12,11 @@ bool writeTestFile(const QString &path, const QByteArray &bytes);
 // empty string when every file was imported, else what went wrong (for QVERIFY2).
 QString importIntoWorkspace(const QString &workspacePath, const QStringList &paths);
 
+// Imports folders (a logdir, an mlruns/ tree) as the window does: files no importer recognises
+// (artifacts, side files) are passed over. Returns an empty string when at least one file was
+// imported and none failed, else what went wrong.
+QString importFoldersIntoWorkspace(const QString &workspacePath, const QStringList &paths);
+
 // Writes `json` to DIR/NAME and imports it into DIR/w.plumb; returns the workspace path, or an empty
 // string (after a warning) when either step failed.
 QString importTestJson(const QString &dir, const QString &name, const QByteArray &json);
