@@ -970,7 +970,7 @@ int runConfigDiff(const Args &a)
             }
             QStringList line { (r.differs ? QStringLiteral("* ") : QStringLiteral("  ")) + cell(r.key, kMaxKey) };
             for (const auto &v : r.values)
-                line << (v ? cell(*v, kMaxCell) : QStringLiteral("-"));
+                line << (!v ? QStringLiteral("-") : v->isEmpty() ? QStringLiteral("\"\"") : cell(*v, kMaxCell));
             table.push_back(line);
         }
         bool metricHeading = false;

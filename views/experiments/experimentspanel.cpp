@@ -1,7 +1,10 @@
 #include "experimentspanel.h"
 
 #include "backgroundanalysis.h"
+#include "configdiffpage.h"
 #include "experimentview.h"
+#include "importancepage.h"
+#include "parallelcoordinatespage.h"
 #include "runsfilterproxy.h"
 #include "runstablemodel.h"
 #include "scalarspage.h"
@@ -26,7 +29,8 @@ namespace plumb {
 
 namespace {
 
-constexpr int kMaxColumnPx = 220; // long names and values elide; the tooltip shows them whole
+constexpr int kMaxColumnPx = 180; // long names and values elide; the tooltip shows them whole
+constexpr int kMaxNameColumnPx = 300;
 
 QString columnKey(const RunsTableModel *model, int column)
 {
@@ -59,7 +63,8 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     m_pool.setMaxThreadCount(1);
     m_proxy->setSourceModel(m_model);
 
-    m_filter->setPlaceholderText(tr("Filter runs: name or param (lr=0.01)"));
+    m_filter->setPlaceholderText(tr("Filter: name or param (lr=0.01)"));
+    m_filter->setMinimumWidth(160);
     m_filter->setClearButtonEnabled(true);
     m_filter->setAccessibleName(tr("Filter runs"));
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
@@ -68,7 +73,8 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     });
     m_group->setAccessibleName(tr("Group runs by a param"));
     m_group->setToolTip(tr("Group the runs under the values of a param"));
-    m_group->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_group->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_group->setMinimumContentsLength(14);
     m_group->addItem(tr("No grouping"), QString());
     connect(m_group, &QComboBox::currentIndexChanged, this, [this] {
         const QList<int64_t> selected = selectedRunIds();
@@ -112,6 +118,9 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     m_pages->setDocumentMode(true);
     m_pages->setAccessibleName(tr("Experiment pages"));
     addView(m_scalars, tr("S&calars"));
+    addView(new ParallelCoordinatesPage(m_pages), tr("&Parallel Coordinates"));
+    addView(new ImportancePage(m_pages), tr("I&mportance"));
+    addView(new ConfigDiffPage(m_pages), tr("Co&nfig Diff"));
 
     auto *left = new QWidget(this);
     auto *bar = new QHBoxLayout;
@@ -132,7 +141,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     splitter->addWidget(m_pages);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
-    splitter->setSizes({ 440, 660 });
+    splitter->setSizes({ 520, 680 });
     splitter->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
@@ -196,8 +205,10 @@ void ExperimentsPanel::reload()
 
 void ExperimentsPanel::display(const Result &r)
 {
+    // The first load that finds runs: a workspace opened empty gets them from its first import.
     const bool first = m_newWorkspace;
-    m_newWorkspace = false;
+    if (!r.runs.isEmpty())
+        m_newWorkspace = false;
     const QList<int64_t> keep = m_lastSelection;
     const QString groupBy = m_model->groupBy();
     {
@@ -257,9 +268,11 @@ void ExperimentsPanel::applyDefaultColumns()
         header->setSectionHidden(c, !shown);
     }
     m_table->resizeColumnsToContents();
-    for (int c = 0; c < m_model->columnCount(); ++c)
-        if (m_table->columnWidth(c) > kMaxColumnPx)
-            m_table->setColumnWidth(c, kMaxColumnPx);
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        const int max = c == RunsTableModel::NameColumn ? kMaxNameColumnPx : kMaxColumnPx;
+        if (m_table->columnWidth(c) > max)
+            m_table->setColumnWidth(c, max);
+    }
 }
 
 void ExperimentsPanel::setColumnShown(int column, bool shown)
