@@ -2,6 +2,7 @@
 
 #include "builtinimporters.h"
 #include "importerregistry.h"
+#include "importoptions.h"
 #include "importrunner.h"
 #include "sqlitedb.h"
 #include "configdiff.h"
@@ -42,6 +43,9 @@ constexpr const char *kUsage =
     "Usage: plumb [OPTIONS] [PATH...]            open the main window (importing PATHs)\n"
     "       plumb import PATH... [--workspace FILE] [--json]\n"
     "                                            import files and folders into the workspace\n"
+    "         CSV/JSONL metric logs: --step-column NAME, --time-column NAME, --run-column NAME,\n"
+    "         --long KEY-COLUMN,VALUE-COLUMN, --column NAME=ROLE (run, step, time, key, value,\n"
+    "         metric, param, ignore) set column roles instead of the detected ones\n"
     "       plumb ls [--workspace FILE] [--json] [--diagnostics]\n"
     "                                            list the workspace's runs, traces and sources\n"
     "       plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--workspace FILE] [--json]\n"
@@ -94,6 +98,7 @@ struct Args {
     bool json = false;
     bool diagnostics = false;
     GpuOpMode mode = GpuOpMode::EveryOp; // doctor/diff --mode
+    ImportOptions importOptions; // import: --step-column and the other column roles
     bool config = false;  // diff --config: experiment runs, not traces
     bool allRows = false; // diff --config --all
     QString error;
@@ -134,6 +139,40 @@ Args parse(int argc, char **argv)
                 a.error = QStringLiteral("--mode is every, linked or hta");
                 return a;
             }
+        } else if (a.command == QLatin1String("import")
+                   && (arg == QLatin1String("--step-column") || arg == QLatin1String("--time-column")
+                       || arg == QLatin1String("--run-column") || arg == QLatin1String("--long")
+                       || arg == QLatin1String("--column"))) {
+            if (i + 1 >= argc) {
+                a.error = QStringLiteral("%1 needs a column name").arg(arg);
+                return a;
+            }
+            const QString value = QString::fromLocal8Bit(argv[++i]);
+            TabularOverrides &t = a.importOptions.tabular;
+            if (arg == QLatin1String("--step-column")) {
+                t.stepColumn = value;
+            } else if (arg == QLatin1String("--time-column")) {
+                t.timeColumn = value;
+            } else if (arg == QLatin1String("--run-column")) {
+                t.runColumn = value;
+            } else if (arg == QLatin1String("--long")) {
+                const QStringList kv = value.split(QLatin1Char(','));
+                if (kv.size() != 2 || kv[0].isEmpty() || kv[1].isEmpty()) {
+                    a.error = QStringLiteral("--long needs KEY-COLUMN,VALUE-COLUMN, e.g. --long key,value");
+                    return a;
+                }
+                t.keyColumn = kv[0];
+                t.valueColumn = kv[1];
+            } else {
+                const qsizetype eq = value.lastIndexOf(QLatin1Char('='));
+                const auto role = eq > 0 ? roleFromName(value.mid(eq + 1)) : std::nullopt;
+                if (!role) {
+                    a.error = QStringLiteral("--column needs NAME=ROLE, ROLE one of run, step, time, key, value, "
+                                             "metric, param, ignore");
+                    return a;
+                }
+                t.roles.emplace_back(value.left(eq), *role);
+            }
         } else if (arg.startsWith(QLatin1String("--"))) {
             a.error = QStringLiteral("unknown option %1").arg(arg);
             return a;
@@ -173,6 +212,7 @@ int runImport(const Args &a)
     ImporterRegistry registry;
     registerBuiltinImporters(registry);
     ImportRunner runner(registry, a.workspace);
+    runner.setOptions(a.importOptions);
     const bool tty = isatty(fileno(stderr)) && !a.json;
     if (tty) {
         runner.setProgressCallback([](const ImportProgress &p) {

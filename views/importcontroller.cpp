@@ -1,8 +1,13 @@
 #include "importcontroller.h"
 
+#include "importer.h"
+#include "importerregistry.h"
+#include "inputfile.h"
 #include "sqlitedb.h"
+#include "tabularimportdialog.h"
 
 #include <QFileInfo>
+#include <QWidget>
 #include <QtConcurrent>
 
 namespace plumb {
@@ -24,10 +29,29 @@ bool ImportController::start(const QString &workspacePath, const QStringList &pa
 {
     if (m_runner)
         return false;
-    m_paths = paths;
+    // Metric logs given by path: their column roles, as detected and as the user corrects them.
+    QStringList toImport = paths;
+    std::vector<std::pair<QString, ImportOptions>> fileOptions;
+    auto *window = qobject_cast<QWidget *>(parent());
+    for (const QString &p : paths) {
+        const QFileInfo info(p);
+        if (!m_askColumnRoles || !window || !info.isFile())
+            continue;
+        const Importer *importer = m_registry.find(InputFile::peek(p, 64 * 1024), info.fileName());
+        if (!importer || importer->id() != QLatin1String("tabular"))
+            continue;
+        TabularImportDialog dialog(p, window);
+        if (dialog.exec() == QDialog::Accepted)
+            fileOptions.emplace_back(p, dialog.options());
+        else
+            toImport.removeAll(p);
+    }
+    m_paths = toImport;
     m_results.clear();
     m_error.clear();
     auto runner = std::make_shared<ImportRunner>(m_registry, workspacePath);
+    for (const auto &[p, o] : fileOptions)
+        runner->setFileOptions(p, o);
     runner->setProgressCallback([this](const ImportProgress &p) {
         // Worker thread: only post. The destructor waits for the worker, so `this` outlives it.
         QMetaObject::invokeMethod(
@@ -39,9 +63,9 @@ bool ImportController::start(const QString &workspacePath, const QStringList &pa
             Qt::QueuedConnection);
     });
     m_runner = runner;
-    Q_EMIT started(int(paths.size()));
+    Q_EMIT started(int(toImport.size()));
 
-    m_work = QtConcurrent::run([runner, paths]() -> Outcome {
+    m_work = QtConcurrent::run([runner, paths = toImport]() -> Outcome {
         Outcome o;
         try {
             o.results = runner->run(paths);

@@ -27,9 +27,14 @@ public:
 
     [[nodiscard]] bool isRunning() const { return m_runner != nullptr; }
     // Starts importing `paths` into the workspace file. Returns false when an import is running.
+    // A CSV/JSONL metric log among `paths` (given itself, not found in a folder) is first shown in
+    // a TabularImportDialog, modal, when the parent is a widget and askColumnRoles() is on; a log
+    // whose dialog is cancelled is not imported.
     bool start(const QString &workspacePath, const QStringList &paths);
     void cancel();
     [[nodiscard]] bool isCancelling() const;
+    void setAskColumnRoles(bool ask) { m_askColumnRoles = ask; }
+    [[nodiscard]] bool askColumnRoles() const { return m_askColumnRoles; }
 
     // Valid after `finished`: one entry per file (folders expanded), in import order.
     [[nodiscard]] const std::vector<FileImportResult> &results() const { return m_results; }
@@ -56,6 +61,7 @@ private:
     QStringList m_paths;
     std::vector<FileImportResult> m_results;
     QString m_error;
+    bool m_askColumnRoles = true;
 };
 
 } // namespace plumb
