@@ -87,7 +87,10 @@ int main(int argc, char **argv)
     const QCommandLineOption diffOption(
         QStringLiteral("diff"), QStringLiteral("Open the Diff tab comparing the first two traces imported (else the first "
                                                "two in the workspace) once they are shown."));
-    parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption, diffOption });
+    const QCommandLineOption experimentsOption(
+        QStringLiteral("experiments"), QStringLiteral("Open the Experiments tab once the workspace is shown."));
+    parser.addOptions(
+        { workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption, diffOption, experimentsOption });
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
                                  QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -130,8 +133,10 @@ int main(int argc, char **argv)
         window.importPaths(toImport);
 
     const bool timeline = parser.isSet(timelineOption), doctor = parser.isSet(doctorOption),
-               diff = parser.isSet(diffOption);
-    auto shown = [&window, timeline, doctor, diff] {
+               diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption);
+    auto shown = [&window, timeline, doctor, diff, experiments] {
+        if (experiments)
+            window.openExperiments();
         if (timeline && window.currentTraceId() >= 0)
             window.openTimeline(window.currentTraceId());
         if (doctor && window.currentTraceId() >= 0)
@@ -161,9 +166,12 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
             QCoreApplication::exit(saved ? 0 : 1);
         };
-        auto grabAndQuit = [&window, grab, settleMs, diff] {
+        auto grabAndQuit = [&window, grab, settleMs, diff, experiments] {
+            // The experiments' runs and scalars are read on workers: give the charts time to draw.
+            if (experiments)
+                QTimer::singleShot(kTimelineSettleMs, &window, grab);
             // The diff reads two traces on a worker: grab once it has shown them.
-            if (diff && window.diffPanel()->baselineId() >= 0)
+            else if (diff && window.diffPanel()->baselineId() >= 0)
                 QObject::connect(
                     window.diffPanel(), &plumb::DiffPanel::loaded, &window,
                     [&window, grab] { QTimer::singleShot(kScreenshotSettleMs, &window, grab); }, Qt::SingleShotConnection);

@@ -346,7 +346,7 @@ private Q_SLOTS:
         chart.setXRange(100'000, 101'000);
         chart.redraw();
         const int zoomed = chart.drawnPointCount(0);
-        QVERIFY2(zoomed >= 1000 && zoomed <= 1000 + 10, qPrintable(QString::number(zoomed)));
+        QVERIFY2(zoomed >= 1000 && zoomed <= 1000 + 10, qPrintable(QStringLiteral("%1 points, x %2..%3, %4 px").arg(zoomed).arg(chart.xRange().first).arg(chart.xRange().second).arg(chart.plotWidthPx())));
     }
 
     void mainWindowTab()

@@ -1,7 +1,6 @@
 #include "scalarchart.h"
 
 #include "chartexport.h"
-#include "chartstyle.h"
 #include "scalarseries.h"
 
 #include <qcustomplot.h>
@@ -18,6 +17,8 @@ namespace {
 constexpr float kRawLightening = 0.65f; // the raw line behind a smoothed one: this far towards white
 constexpr int kMarkerAlpha = 150;
 constexpr double kSmoothedWidth = 1.0;
+constexpr size_t kDotsUpTo = 32;     // lines with at most this many points show their points
+constexpr double kDotPx = 5;
 constexpr double kYPad = 0.05;       // of the y span, above and below the data
 
 // A y value as QCustomPlot should get it: non-finite values, and values <= 0 on a log axis, are gaps.
@@ -43,8 +44,11 @@ ScalarChart::ScalarChart(const QString &exportName, QWidget *parent)
     QFont f = m_titleElement->font();
     f.setBold(true);
     m_titleElement->setFont(f);
-    placeLegendBelow(m_plot);
+    // The legend stays inside the axis rect (hidden unless asked for: the Scalars page names the runs
+    // once for all its charts). Below the plot, as chartstyle places it, an empty legend would cap the
+    // layout's width at its own margins.
     m_plot->legend->setVisible(false);
+    m_plot->setAutoAddPlottableToLegend(false);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -156,7 +160,6 @@ void ScalarChart::rebuildGraphs()
         }
     }
     restyle();
-    fitLegend(m_plot);
     m_dirty = true;
 }
 
@@ -178,7 +181,13 @@ void ScalarChart::restyle()
             QCPGraph *named = smoothed ? part.smooth : part.raw;
             QCPGraph *unnamed = smoothed ? part.raw : part.smooth;
             unnamed->removeFromLegend();
-            if (p == 0) {
+            // A line of a few points shows them as dots too (a single point draws no line).
+            const bool few = l.line.parts[p].x.size() <= kDotsUpTo;
+            part.raw->setScatterStyle(few ? QCPScatterStyle(QCPScatterStyle::ssDisc, smoothed ? faint : c, kDotPx)
+                                          : QCPScatterStyle());
+            part.smooth->setScatterStyle(few ? QCPScatterStyle(QCPScatterStyle::ssDisc, c, kDotPx) : QCPScatterStyle());
+            named->removeFromLegend();
+            if (p == 0 && m_plot->legend->visible()) {
                 named->setName(l.line.name);
                 named->addToLegend();
             }
@@ -195,7 +204,6 @@ void ScalarChart::setSmoothing(double weight)
         for (size_t p = 0; p < l.parts.size(); ++p)
             l.parts[p].smoothed = m_weight > 0 ? debiasedEma(l.line.parts[p].y, m_weight) : std::vector<double>();
     restyle();
-    fitLegend(m_plot);
     m_dirty = true;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -220,7 +228,7 @@ void ScalarChart::setLogY(bool log)
 void ScalarChart::setLegendVisible(bool visible)
 {
     m_plot->legend->setVisible(visible);
-    fitLegend(m_plot);
+    restyle();
 }
 
 void ScalarChart::fitAll()
@@ -275,9 +283,10 @@ void ScalarChart::decimate(bool force)
     if (m_fittingY)
         return;
     const QCPRange range = m_plot->xAxis->range();
-    // The axis rect keeps last layout's width until this replot lays out again: follow the widget.
-    const int margins = m_plot->viewport().width() - m_plot->axisRect()->width();
-    const int columns = std::max(1, m_plot->width() - std::max(0, margins));
+    // The axis rect keeps the last layout's size until this replot lays out again: take the widget's
+    // width less the axis rect's margins (tick labels), which a resize does not change.
+    const QMargins margins = m_plot->axisRect()->margins();
+    const int columns = std::max(1, m_plot->width() - margins.left() - margins.right());
     if (!force && !m_dirty && range.lower == m_lastFrom && range.upper == m_lastTo && columns == m_lastColumns)
         return;
     const bool xChanged = range.lower != m_lastFrom || range.upper != m_lastTo;
@@ -333,7 +342,8 @@ std::pair<double, double> ScalarChart::xRange() const
 
 int ScalarChart::plotWidthPx() const
 {
-    return m_plot->axisRect()->width();
+    const QMargins margins = m_plot->axisRect()->margins();
+    return std::max(1, m_plot->width() - margins.left() - margins.right());
 }
 
 void ScalarChart::redraw()

@@ -9,6 +9,40 @@ namespace plumb {
 
 namespace {
 
+// Natural order, case-insensitive: version_2 before version_10 (QCollator's numeric mode needs ICU).
+int naturalCompare(const QString &a, const QString &b)
+{
+    qsizetype i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i].isDigit() && b[j].isDigit()) {
+            qsizetype ei = i, ej = j;
+            while (ei < a.size() && a[ei].isDigit())
+                ++ei;
+            while (ej < b.size() && b[ej].isDigit())
+                ++ej;
+            // Compare the digit runs by value: longer (without leading zeros) is larger.
+            QStringView x = QStringView(a).mid(i, ei - i), y = QStringView(b).mid(j, ej - j);
+            while (x.size() > 1 && x.front() == u'0')
+                x = x.mid(1);
+            while (y.size() > 1 && y.front() == u'0')
+                y = y.mid(1);
+            if (x.size() != y.size())
+                return x.size() < y.size() ? -1 : 1;
+            if (const int c = x.compare(y); c != 0)
+                return c < 0 ? -1 : 1;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        const QChar ca = a[i].toCaseFolded(), cb = b[j].toCaseFolded();
+        if (ca != cb)
+            return ca < cb ? -1 : 1;
+        ++i;
+        ++j;
+    }
+    return i < a.size() ? 1 : (j < b.size() ? -1 : 0);
+}
+
 // -1, 0, 1 for a < b, a == b, a > b; numbers before text; missing (and NaN) values are "largest".
 int compareValues(const QVariant &a, const QVariant &b)
 {
@@ -25,7 +59,7 @@ int compareValues(const QVariant &a, const QVariant &b)
         const double x = a.toDouble(), y = b.toDouble();
         return x < y ? -1 : (y < x ? 1 : 0);
     }
-    const int c = QString::localeAwareCompare(a.toString(), b.toString());
+    const int c = naturalCompare(a.toString(), b.toString());
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 

@@ -209,8 +209,14 @@ QStringList RunsTableModel::varyingParamKeys() const
 QList<int> RunsTableModel::defaultColumns() const
 {
     QList<int> out;
-    for (int c = 0; c < FixedColumnCount; ++c)
-        out << c;
+    for (int c = 0; c < FixedColumnCount; ++c) {
+        // Fixed columns that no run fills (no group, no parent, no restart) stay hidden.
+        bool any = c == NameColumn;
+        for (int r = 0; r < m_runs.size() && !any; ++r)
+            any = c == RestartsColumn ? m_runs[r].restarts > 0 : value(r, c).isValid();
+        if (any)
+            out << c;
+    }
     const QStringList varying = varyingParamKeys();
     for (qsizetype i = 0; i < std::min<qsizetype>(varying.size(), kDefaultParams); ++i)
         out << paramColumn(varying[i]);
