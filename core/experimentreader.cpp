@@ -3,6 +3,7 @@
 #include "sqlitedb.h"
 #include "workspace.h"
 
+#include <cstring>
 #include <limits>
 
 namespace plumb {
@@ -125,6 +126,26 @@ std::vector<ScalarPoint> ExperimentReader::scalarPoints(int64_t runId, int64_t k
     while (st.step())
         out.push_back({ st.columnInt(0), st.columnInt(1), st.columnInt(2),
             st.columnIsNull(3) ? std::numeric_limits<double>::quiet_NaN() : st.columnDouble(3) });
+    return out;
+}
+
+std::vector<StepHistogram> ExperimentReader::histograms(int64_t runId, int64_t keyId)
+{
+    std::vector<StepHistogram> out;
+    SqliteStmt st(m_ws.db(),
+        "SELECT segment, step, wall_time_ns, bucket_count, buckets FROM histogram "
+        "WHERE run_id = ?1 AND key_id = ?2 ORDER BY segment, step, dup");
+    st.bind(1, runId).bind(2, keyId);
+    while (st.step()) {
+        StepHistogram h { st.columnInt(0), st.columnInt(1), st.columnInt(2), {} };
+        const std::string_view blob = st.columnBlob(4);
+        const size_t k = size_t(st.columnInt(3));
+        if (blob.size() == k * 3 * sizeof(double)) { // the importers write nothing else
+            h.buckets.resize(k * 3);
+            std::memcpy(h.buckets.data(), blob.data(), blob.size());
+        }
+        out.push_back(std::move(h));
+    }
     return out;
 }
 

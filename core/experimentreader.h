@@ -1,5 +1,7 @@
 #pragma once
 
+#include "histogramseries.h"
+
 #include <QList>
 #include <QString>
 
@@ -76,6 +78,8 @@ public:
     [[nodiscard]] std::vector<SeriesSummary> series(const QList<int64_t> &runIds = {});
     // Every point of one scalar series, in (segment, step, dup) order.
     [[nodiscard]] std::vector<ScalarPoint> scalarPoints(int64_t runId, int64_t keyId);
+    // Every histogram of one series, in (segment, step, dup) order.
+    [[nodiscard]] std::vector<StepHistogram> histograms(int64_t runId, int64_t keyId);
 
 private:
     Workspace &m_ws;

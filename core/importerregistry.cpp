@@ -29,4 +29,12 @@ const Importer *ImporterRegistry::byId(const QString &id) const
     return nullptr;
 }
 
+QStringList ImporterRegistry::hiddenFolders() const
+{
+    QStringList names;
+    for (const auto &importer : m_importers)
+        names += importer->hiddenFolders();
+    return names;
+}
+
 } // namespace plumb

@@ -15,6 +15,8 @@ public:
     [[nodiscard]] const Importer *find(QByteArrayView head, const QString &fileName) const;
     [[nodiscard]] const Importer *byId(const QString &id) const;
     [[nodiscard]] const std::vector<std::unique_ptr<Importer>> &importers() const { return m_importers; }
+    // Every importer's hiddenFolders(): the hidden folders a folder walk enters.
+    [[nodiscard]] QStringList hiddenFolders() const;
 
 private:
     std::vector<std::unique_ptr<Importer>> m_importers;

@@ -140,10 +140,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
     Workspace ws(m_workspacePath, Workspace::Role::Writer);
     SqliteDb &db = ws.db();
 
-    QStringList hiddenFolders;
-    for (const auto &importer : m_registry.importers())
-        hiddenFolders += importer->hiddenFolders();
-    const QStringList files = expand(paths, hiddenFolders);
+    const QStringList files = expand(paths, m_registry.hiddenFolders());
     QSet<QString> companions; // read with a file before them: no source of their own
     std::vector<FileImportResult> results;
     int64_t totalBytes = 0, doneBytes = 0;

@@ -246,18 +246,21 @@ int64_t MetricSink::internKey(std::string_view key)
     return id;
 }
 
-void MetricSink::setParam(int64_t run, const QString &key, const QString &value, ParamKind kind)
+void MetricSink::setParam(int64_t run, const QString &key, const QString &value, ParamKind kind, bool copy)
 {
     RunState &r = runState(run);
     r.hasParams = true;
     for (auto &p : r.params) {
         if (p.key == key) {
+            if (copy && !p.copy)
+                return;
             p.value = value;
             p.kind = kind;
+            p.copy = copy;
             return;
         }
     }
-    r.params.push_back(Param { key, value, kind });
+    r.params.push_back(Param { key, value, kind, copy });
 }
 
 void MetricSink::setRunStatus(int64_t run, const QString &status)
@@ -605,6 +608,7 @@ void MetricSink::writeRunRows()
         "WHERE id = ?1");
     SqliteStmt meta(m_db, "UPDATE run SET metadata = json_patch(coalesce(metadata, '{}'), ?2) WHERE id = ?1");
     SqliteStmt param(m_db, "INSERT OR REPLACE INTO param(run_id, key, value, kind) VALUES (?,?,?,?)");
+    SqliteStmt paramCopy(m_db, "INSERT OR IGNORE INTO param(run_id, key, value, kind) VALUES (?,?,?,?)");
     for (const auto &r : m_runs) {
         update.bind(1, r.id);
         if (r.status.isEmpty())
@@ -624,7 +628,12 @@ void MetricSink::writeRunRows()
         for (const auto &patch : r.metadataPatches)
             meta.bind(1, r.id).bind(2, std::string_view(patch.constData(), size_t(patch.size()))).run();
         for (const auto &p : r.params)
-            param.bind(1, r.id).bind(2, p.key).bind(3, p.value).bind(4, paramKindName(p.kind)).run();
+            (p.copy ? paramCopy : param)
+                .bind(1, r.id)
+                .bind(2, p.key)
+                .bind(3, p.value)
+                .bind(4, paramKindName(p.kind))
+                .run();
     }
 
     // Trials and their sub-runs (Keras writes a trial's hparams in its folder and its metrics in

@@ -56,8 +56,11 @@ public:
 
     // The run with this key, created (named `name`, folder `path`) when the workspace has none.
     [[nodiscard]] int64_t openRun(const QString &key, const QString &name, const QString &path);
-    // A param of the run; a later value for the same key replaces the earlier one.
-    void setParam(int64_t run, const QString &key, const QString &value, ParamKind kind);
+    // A param of the run; a later value for the same key replaces the earlier one, unless `copy`:
+    // a logger's copy of the configuration (TensorBoard's hparams plugin, which turns None into
+    // "None" and booleans into numbers) never replaces a value already stored, so the configuration
+    // file itself (Lightning's hparams.yaml) wins whichever of the two is imported first.
+    void setParam(int64_t run, const QString &key, const QString &value, ParamKind kind, bool copy = false);
     void setRunStatus(int64_t run, const QString &status);
     void setRunGroup(int64_t run, const QString &groupName);
     // Widens the run's [start, end] wall-clock span to include `wallNs` (epoch ns).
@@ -144,6 +147,7 @@ private:
     struct Param {
         QString key, value;
         ParamKind kind;
+        bool copy;
     };
     struct RunState {
         int64_t id;

@@ -5,6 +5,7 @@
 #include "diffpanel.h"
 #include "doctorpanel.h"
 #include "experimentspanel.h"
+#include "folderwatcher.h"
 #include "importcontroller.h"
 #include "importerregistry.h"
 #include "importprogresswidget.h"
@@ -40,6 +41,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTime>
 #include <QTreeView>
 #include <QtConcurrent>
 
@@ -79,6 +81,7 @@ MainWindow::MainWindow(const ImporterRegistry &registry, const QString &workspac
     : QMainWindow(parent)
     , m_registry(registry)
     , m_importer(new ImportController(registry, this))
+    , m_watcher(new FolderWatcher(this))
     , m_workspaceModel(new WorkspaceModel(this))
     , m_sourcesModel(new SourcesModel(this))
     , m_diagnosticsModel(new DiagnosticsModel(this))
@@ -103,6 +106,8 @@ MainWindow::MainWindow(const ImporterRegistry &registry, const QString &workspac
     connect(m_importer, &ImportController::progress, m_progress, &ImportProgressWidget::setProgress);
     connect(m_importer, &ImportController::finished, this, &MainWindow::onImportFinished);
     connect(m_progress, &ImportProgressWidget::cancelRequested, this, &MainWindow::cancelImport);
+    m_watcher->setHiddenFolders(registry.hiddenFolders());
+    connect(m_watcher, &FolderWatcher::filesChanged, this, &MainWindow::onWatchedFilesChanged);
 
     const QRect screen = this->screen()->availableGeometry();
     resize(std::min(1360, screen.width() - 40), std::min(840, screen.height() - 40));
@@ -219,7 +224,11 @@ void MainWindow::createStatusBar()
     m_workspaceLabel->setAccessibleName(tr("Workspace file"));
     m_lastImportLabel = new QLabel;
     m_lastImportLabel->setAccessibleName(tr("Last import"));
+    m_watchLabel = new QLabel;
+    m_watchLabel->setAccessibleName(tr("Watched folder"));
+    m_watchLabel->hide();
     statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_watchLabel);
     statusBar()->addPermanentWidget(m_workspaceLabel);
     statusBar()->addPermanentWidget(m_lastImportLabel);
 }
@@ -238,6 +247,10 @@ void MainWindow::createActions()
     m_importFilesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     m_importFolderAction = file->addAction(tr("Import &Folder…"), this, &MainWindow::importFolderDialog);
     m_importFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    m_watchAction = file->addAction(tr("&Watch Folder…"), this, &MainWindow::watchFolderDialog);
+    m_watchAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_W));
+    m_watchAction->setStatusTip(tr("Import a folder now and whatever is appended to it while training runs"));
+    m_stopWatchAction = file->addAction(tr("Stop &Watching"), this, &MainWindow::stopWatching);
     m_cancelAction = file->addAction(tr("&Cancel Import"), this, &MainWindow::cancelImport);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     file->addSeparator();
@@ -314,6 +327,8 @@ void MainWindow::startLoad(const QString &path, WorkspaceSnapshot::Mode mode)
     const quint64 generation = ++m_loadGeneration;
     m_loadingPath = path;
     m_loading = true;
+    if (path != m_workspacePath)
+        stopWatching(); // the watched folder's data belongs to the workspace it was watched for
     if (path != m_workspacePath)
         statusBar()->showMessage(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
     updateActions();
@@ -694,12 +709,58 @@ void MainWindow::importPaths(const QStringList &paths)
 
 void MainWindow::startNextImport()
 {
-    if (m_pendingImports.isEmpty() || isImporting() || isLoading() || m_importAwaitingRefresh
-        || m_workspacePath.isEmpty())
+    if ((m_pendingImports.isEmpty() && m_pendingLive.isEmpty()) || isImporting() || isLoading()
+        || m_importAwaitingRefresh || m_workspacePath.isEmpty())
         return;
-    const QStringList paths = m_pendingImports;
-    m_pendingImports.clear();
+    m_liveBatch = m_pendingImports.isEmpty();
+    const QStringList paths = m_liveBatch ? m_pendingLive : m_pendingImports;
+    (m_liveBatch ? m_pendingLive : m_pendingImports).clear();
     m_importer->start(m_workspacePath, paths);
+}
+
+void MainWindow::watchFolder(const QString &folder)
+{
+    if (m_workspacePath.isEmpty()) {
+        showError(tr("No Workspace"), tr("Open or create a workspace before watching a folder."));
+        return;
+    }
+    m_pendingLive.clear();
+    m_watcher->watch({ folder }); // its first look imports what is there
+    m_watchLabel->setText(tr("Watching %1").arg(QFileInfo(folder).fileName()));
+    m_watchLabel->setToolTip(tr("New data under %1 is imported every %2 s (File > Stop Watching)")
+                                 .arg(QDir::toNativeSeparators(folder))
+                                 .arg(m_watcher->intervalMs() / 1000.0));
+    m_watchLabel->show();
+    updateActions();
+}
+
+void MainWindow::stopWatching()
+{
+    if (!m_watcher->isWatching())
+        return;
+    m_watcher->stop();
+    m_pendingLive.clear();
+    m_watchLabel->hide();
+    updateActions();
+}
+
+void MainWindow::onWatchedFilesChanged(const QStringList &files)
+{
+    for (const QString &f : files)
+        if (!m_pendingLive.contains(f))
+            m_pendingLive << f;
+    startNextImport();
+}
+
+void MainWindow::watchFolderDialog()
+{
+    QSettings settings;
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Watch Folder"), settings.value(kLastImportDirKey, QDir::homePath()).toString());
+    if (dir.isEmpty())
+        return;
+    settings.setValue(kLastImportDirKey, dir);
+    watchFolder(dir);
 }
 
 void MainWindow::cancelImport()
@@ -749,7 +810,8 @@ void MainWindow::onImportFinished()
         if (r.status == S::Cancelled)
             ++cancelled;
     }
-    m_selectAfterImport = firstImported >= 0 ? firstImported : firstAlready;
+    // A live import leaves the selection where the user put it.
+    m_selectAfterImport = m_liveBatch ? -1 : firstImported >= 0 ? firstImported : firstAlready;
     if (!m_importer->error().isEmpty())
         problems = int(m_importer->paths().size());
 
@@ -770,7 +832,14 @@ void MainWindow::onImportFinished()
                                 summary);
     m_lastImportLabel->setText(m_lastImportText);
 
-    reportImportProblems(m_lastResults);
+    if (m_liveBatch) {
+        // Quiet: a file caught half-written fails now and imports on the watcher's next look.
+        m_watchLabel->setText(tr("Watching %1 · %2 at %3")
+                                  .arg(QFileInfo(m_watcher->paths().value(0)).fileName(), summary,
+                                       QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+    } else {
+        reportImportProblems(m_lastResults);
+    }
 
     m_lastImported = imported + already;
     m_lastProblems = problems;
@@ -816,6 +885,8 @@ void MainWindow::updateActions()
     m_importFilesAction->setEnabled(!m_workspacePath.isEmpty() || busy);
     m_importFolderAction->setEnabled(!m_workspacePath.isEmpty() || busy);
     m_cancelAction->setEnabled(importing);
+    m_watchAction->setEnabled(!m_workspacePath.isEmpty());
+    m_stopWatchAction->setEnabled(m_watcher->isWatching());
     m_refreshAction->setEnabled(!m_workspacePath.isEmpty());
 }
 

@@ -24,6 +24,7 @@ class DiagnosticsPanel;
 class ImportController;
 class ImportProgressWidget;
 class ImportResultsPanel;
+class FolderWatcher;
 class ImporterRegistry;
 class SourcesModel;
 class DiffPanel;
@@ -83,6 +84,12 @@ public Q_SLOTS:
     // Imports files and folders into the current workspace (the path every drop goes through).
     void importPaths(const QStringList &paths);
     void cancelImport();
+    void stopWatching();
+    // Live mode: imports what is under `folder` now and, every few seconds, whatever appears or
+    // grows there (a grown event file is read from where its last import stopped) into the
+    // current workspace, until stopWatching() or another workspace is opened.
+    void watchFolder(const QString &folder);
+    [[nodiscard]] FolderWatcher *watcher() const { return m_watcher; }
     // Switches to an existing workspace; on failure says why and keeps the current one.
     void openWorkspace(const QString &path);
     // Switches to a new, empty workspace at `path` (an existing file there is replaced).
@@ -145,6 +152,10 @@ private:
     void newWorkspaceDialog();
     void importFilesDialog();
     void importFolderDialog();
+    // File > Watch Folder: live mode. What the watcher finds is imported quietly (no dialogs, the
+    // selection stays): problems go to the Import Log and the status bar.
+    void watchFolderDialog();
+    void onWatchedFilesChanged(const QStringList &files);
     void showAbout();
 
     const ImporterRegistry &m_registry;
@@ -153,6 +164,8 @@ private:
     bool m_loading = false;
     quint64 m_loadGeneration = 0; // bumped per load; results of older loads are dropped
     QStringList m_pendingImports; // paths waiting for the running import or load
+    QStringList m_pendingLive;    // files the watcher found, waiting likewise (after user imports)
+    bool m_liveBatch = false;     // the running import is one of the watcher's
     std::vector<FileImportResult> m_lastResults;
     bool m_importAwaitingRefresh = false; // importFinished() is emitted after the next applied load
     int64_t m_selectAfterImport = -1;     // source id whose trace to select after the reload
@@ -161,6 +174,10 @@ private:
     QString m_lastImportText;
 
     ImportController *m_importer;
+    FolderWatcher *m_watcher;
+    QLabel *m_watchLabel = nullptr;
+    QAction *m_watchAction = nullptr;
+    QAction *m_stopWatchAction = nullptr;
     WorkspaceModel *m_workspaceModel;
     SourcesModel *m_sourcesModel;
     DiagnosticsModel *m_diagnosticsModel;

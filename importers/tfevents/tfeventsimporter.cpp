@@ -783,17 +783,21 @@ void Reader::hparams(std::string_view content)
     case D::kSessionStartInfo: {
         const auto &s = data.session_start_info();
         using K = tfevents::JsonValue::KindCase;
+        // The hparams plugin's copy of the configuration: a params file of the run wins over it.
+        const auto set = [&](const QString &k, const QString &value, ParamKind kind) {
+            m_sink.setParam(run(), k, value, kind, /*copy=*/true);
+        };
         for (const auto &[key, v] : s.hparams()) {
             const QString k = QString::fromStdString(key);
             switch (v.kind_case()) {
             case K::kNumberValue:
-                m_sink.setParam(run(), k, formatNumber(v.number_value()), ParamKind::Number);
+                set(k, formatNumber(v.number_value()), ParamKind::Number);
                 break;
             case K::kStringValue:
-                m_sink.setParam(run(), k, QString::fromStdString(v.string_value()), ParamKind::String);
+                set(k, QString::fromStdString(v.string_value()), ParamKind::String);
                 break;
             case K::kBoolValue:
-                m_sink.setParam(run(), k, v.bool_value() ? QStringLiteral("true") : QStringLiteral("false"),
+                set(k, v.bool_value() ? QStringLiteral("true") : QStringLiteral("false"),
                     ParamKind::Bool);
                 break;
             case K::kStructValue:
@@ -802,11 +806,11 @@ void Reader::hparams(std::string_view content)
                 const QByteArray text = j.isArray()
                     ? QJsonDocument(j.toArray()).toJson(QJsonDocument::Compact)
                     : QJsonDocument(j.toObject()).toJson(QJsonDocument::Compact);
-                m_sink.setParam(run(), k, QString::fromUtf8(text), ParamKind::Json);
+                set(k, QString::fromUtf8(text), ParamKind::Json);
                 break;
             }
             default:
-                m_sink.setParam(run(), k, QString(), ParamKind::Null);
+                set(k, QString(), ParamKind::Null);
             }
         }
         if (!s.group_name().empty())

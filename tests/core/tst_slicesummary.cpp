@@ -293,7 +293,9 @@ private slots:
                     "ALTER TABLE run DROP COLUMN path; ALTER TABLE run DROP COLUMN parent_run_id; "
                     "ALTER TABLE run DROP COLUMN group_name; ALTER TABLE run DROP COLUMN status; "
                     "ALTER TABLE run DROP COLUMN start_ns; ALTER TABLE run DROP COLUMN end_ns; "
-                    "ALTER TABLE run DROP COLUMN metadata; PRAGMA user_version = 3;");
+                    "ALTER TABLE run DROP COLUMN metadata; ALTER TABLE source DROP COLUMN resume_offset; "
+                    "ALTER TABLE source DROP COLUMN edge_hash; ALTER TABLE source DROP COLUMN continues_source_id; "
+                    "PRAGMA user_version = 3;");
         }
         Workspace ws(copy, Workspace::Role::Reader);
         QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());

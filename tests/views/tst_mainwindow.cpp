@@ -6,6 +6,7 @@
 #include "diagnosticsmodel.h"
 #include "diffpanel.h"
 #include "doctorpanel.h"
+#include "folderwatcher.h"
 #include "timelinepanel.h"
 #include "timelineview.h"
 #include "importcontroller.h"
@@ -230,6 +231,53 @@ private Q_SLOTS:
         QCOMPARE(window->lastImportResults().size(), size_t(2));
         QCOMPARE(window->lastImportResults().front().status, Status::Unrecognised);
         QCOMPARE(window->workspaceModel()->traceCount(), 1);
+    }
+
+    // Live mode: what is in the watched folder is imported at once; records appended to an event
+    // file later are imported from where the first import stopped; then watching stops.
+    void watchFolderImportsWhatGrows()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("watch.plumb"));
+        auto window = openWindow(ws);
+        const QString folder = m_dir.filePath(QStringLiteral("watched/run"));
+        QVERIFY(QDir().mkpath(folder));
+        const QString data = QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/tfevents/data/");
+        const QString events = folder + QStringLiteral("/events.out.tfevents.1700000000.host");
+        QVERIFY(QFile::copy(data + QStringLiteral("tf2/events.out.tfevents.1700000000.gen.1"), events));
+        const auto metricRows = [&] {
+            Workspace reader(ws, Workspace::Role::Reader);
+            return reader.db().queryInt("SELECT count(*) FROM metric");
+        };
+
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->watcher()->setIntervalMs(100);
+        window->watchFolder(m_dir.filePath(QStringLiteral("watched")));
+        QVERIFY(window->watcher()->isWatching());
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->lastImportResults().front().status, Status::Imported);
+        const int64_t first = metricRows();
+        QVERIFY(first > 0);
+
+        {
+            // Another event file's records, appended as a writer would.
+            QFile more(data + QStringLiteral("legacy/events.out.tfevents.1700000000.gen.1"));
+            QVERIFY(more.open(QIODevice::ReadOnly));
+            QFile out(events);
+            QVERIFY(out.open(QIODevice::Append));
+            out.write(more.readAll());
+        }
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->lastImportResults().front().status, Status::Imported);
+        QVERIFY2(window->lastImportResults().front().message.contains(QLatin1String("appended since source")),
+                 qPrintable(window->lastImportResults().front().message));
+        QVERIFY(metricRows() > first);
+        {
+            Workspace reader(ws, Workspace::Role::Reader);
+            QCOMPARE(reader.db().queryInt("SELECT count(*) FROM source WHERE continues_source_id IS NOT NULL"), 1);
+        }
+
+        window->stopWatching();
+        QVERIFY(!window->watcher()->isWatching());
     }
 
     void importsQueueBehindEachOther()

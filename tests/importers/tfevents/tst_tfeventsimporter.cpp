@@ -20,6 +20,7 @@
 
 #include <QBuffer>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -49,6 +50,23 @@ QString fixture(const QString &name)
 QString realDir()
 {
     return QStringLiteral(PLUMB_SHARED_DATA "/tfevents");
+}
+
+QString firstText(SqliteDb &db, const char *sql)
+{
+    SqliteStmt st(db, sql);
+    return st.step() ? st.columnText(0) : QString();
+}
+
+// The real folder's files whose name matches `pattern`, in path order.
+QStringList realFiles(const QString &pattern)
+{
+    QStringList files;
+    QDirIterator it(realDir(), { pattern }, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files << it.next();
+    files.sort();
+    return files;
 }
 
 QString number(double v)
@@ -307,9 +325,13 @@ private slots:
         QTest::newRow("script") << "gen_fixtures.py"
                                 << "gen_fixtures.py"
                                 << "";
+        // A metric table is the tabular importer's, whatever it is named.
         QTest::newRow("csv") << "tf2.points.csv"
                              << "tf2.points.csv"
-                             << "";
+                             << "tabular";
+        QTest::newRow("csv-named") << "tf2.points.csv"
+                                   << "events.out.tfevents.1700000000.gen.csv"
+                                   << "tabular";
     }
     void sniff()
     {
@@ -629,21 +651,20 @@ private slots:
     {
         if (!QFileInfo::exists(realDir()))
             QSKIP("../shared/data/tfevents is absent: real-file test skipped");
+        // The event files alone: what tfevents_reader.py reads (the Lightning folders' hparams.yaml
+        // are paramsFileWinsOverHparamsCopy's).
+        const QStringList events = realFiles(QStringLiteral("*tfevents*"));
         const QString ws = freshWorkspace();
-        const auto results = import(ws, { realDir() });
-        int imported = 0, unrecognised = 0;
+        const auto results = import(ws, events);
+        int imported = 0;
         for (const auto &r : results) {
             if (r.status == FileImportResult::Status::Imported)
                 ++imported;
-            else if (r.status == FileImportResult::Status::Unrecognised
-                && r.path.endsWith(QLatin1String(".yaml")))
-                ++unrecognised; // Lightning's hparams.yaml: not an event file
             else
                 QFAIL(qPrintable(
                     r.path + QLatin1Char(' ') + statusName(r.status) + QLatin1Char(' ') + r.message));
         }
         QCOMPARE(imported, 33);
-        QCOMPARE(unrecognised, 25);
         Workspace w(ws, Workspace::Role::Reader);
         const struct {
             const char *sql;
@@ -718,6 +739,35 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code LIKE 'not-imported-%'"), 2);
         // Nothing went wrong reading them.
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE severity <> 'info'"), 0);
+    }
+
+    // Lightning writes the configuration twice: hparams.yaml with its types, and the hparams
+    // plugin's copy in the event file (None as "None", False as 0). The file wins, whichever of the
+    // two is imported first.
+    void paramsFileWinsOverHparamsCopy()
+    {
+        if (!QFileInfo::exists(realDir()))
+            QSKIP("../shared/data/tfevents is absent: real-file test skipped");
+        const QStringList events = realFiles(QStringLiteral("*tfevents*"));
+        const QStringList yamls = realFiles(QStringLiteral("hparams.yaml"));
+        QCOMPARE(yamls.size(), 25);
+        QString tables[2];
+        for (int order = 0; order < 2; ++order) {
+            const QString ws = freshWorkspace();
+            for (const QStringList &batch : order == 0 ? QList<QStringList> { events, yamls }
+                                                       : QList<QStringList> { yamls, events })
+                for (const auto &r : import(ws, batch))
+                    QVERIFY2(r.status == FileImportResult::Status::Imported, qPrintable(r.path + r.message));
+            Workspace w(ws, Workspace::Role::Reader);
+            tables[order] = csvOf(w.db(), kRealParamsSql);
+            QCOMPARE(firstText(w.db(), "SELECT p.value || ' ' || p.kind FROM param p JOIN run r ON r.id = p.run_id "
+                                      "WHERE r.name = 'shapeaxi_lightning_hparams/version_0' AND p.key = 'pretrained'"),
+                QStringLiteral("false bool"));
+            QCOMPARE(firstText(w.db(), "SELECT p.kind FROM param p JOIN run r ON r.id = p.run_id "
+                                      "WHERE r.name = 'shapeaxi_lightning_hparams/version_0' AND p.key = 'model'"),
+                QStringLiteral("null"));
+        }
+        QCOMPARE(tables[1], tables[0]);
     }
 };
 

@@ -453,7 +453,8 @@ def hparams():
 def notevents():
     os.makedirs(os.path.join(HERE, "notevents"), exist_ok=True)
     with open(os.path.join(HERE, "notevents", "events.out.tfevents.1700000000.gen.txt"), "w") as out:
-        out.write("step,loss\n0,1.5\n1,1.25\n")
+        # a training script's console log, saved under an event file's name
+        out.write("Epoch 1/2 - loss: 1.5000 - accuracy: 0.5200\nEpoch 2/2 - loss: 1.2500 - accuracy: 0.6100\n")
     # tf.Example-like records: Example.features (1) holding a feature map
     examples = b"".join(record(f_bytes(1, f_bytes(1, f_bytes(1, "x") + f_bytes(2, f_bytes(3, packed_varints(1, [i]))))))
                         for i in range(3))
