@@ -8,6 +8,7 @@
 #include "configdiff.h"
 #include "doctorreport.h"
 #include "experimentreader.h"
+#include "folderwatcher.h"
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
 #include "kerneltable.h"
@@ -23,6 +24,8 @@
 #include "workspacereader.h"
 
 #include <QCoreApplication>
+#include <QTime>
+#include <QTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -30,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <map>
 #include <cstdio>
 #include <cstring>
@@ -41,8 +45,10 @@ namespace {
 
 constexpr const char *kUsage =
     "Usage: plumb [OPTIONS] [PATH...]            open the main window (importing PATHs)\n"
-    "       plumb import PATH... [--workspace FILE] [--json]\n"
-    "                                            import files and folders into the workspace\n"
+    "       plumb import PATH... [--workspace FILE] [--json] [--watch [--interval SECONDS]]\n"
+    "                                            import files and folders into the workspace;\n"
+    "                                            --watch: then keep importing what is added or\n"
+    "                                            appended to them (every 2 s) until Ctrl+C\n"
     "         CSV/JSONL metric logs: --step-column NAME, --time-column NAME, --run-column NAME,\n"
     "         --long KEY-COLUMN,VALUE-COLUMN, --column NAME=ROLE (run, step, time, key, value,\n"
     "         metric, param, ignore) set column roles instead of the detected ones\n"
@@ -101,6 +107,8 @@ struct Args {
     ImportOptions importOptions; // import: --step-column and the other column roles
     bool config = false;  // diff --config: experiment runs, not traces
     bool allRows = false; // diff --config --all
+    bool watch = false;   // import --watch: live mode
+    int intervalMs = 2000; // import --watch --interval
     QString error;
 };
 
@@ -139,6 +147,16 @@ Args parse(int argc, char **argv)
                 a.error = QStringLiteral("--mode is every, linked or hta");
                 return a;
             }
+        } else if (arg == QLatin1String("--watch") && a.command == QLatin1String("import")) {
+            a.watch = true;
+        } else if (arg == QLatin1String("--interval") && a.command == QLatin1String("import")) {
+            bool ok = false;
+            const double s = i + 1 < argc ? QString::fromLocal8Bit(argv[++i]).toDouble(&ok) : 0;
+            if (!ok || !(s >= 0.05 && s <= 3600)) {
+                a.error = QStringLiteral("--interval needs SECONDS between 0.05 and 3600, e.g. --interval 5");
+                return a;
+            }
+            a.intervalMs = int(std::lround(s * 1000));
         } else if (a.command == QLatin1String("import")
                    && (arg == QLatin1String("--step-column") || arg == QLatin1String("--time-column")
                        || arg == QLatin1String("--run-column") || arg == QLatin1String("--long")
@@ -197,6 +215,133 @@ void err(const QString &s)
     std::fputs(QString(QStringLiteral("plumb: ") + s + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
 }
 
+// Prints one import's results (stdout, failures to stderr) and returns the number of files that
+// failed or were cancelled, and of those nobody recognised. In live mode (`live`) each line carries
+// the time, JSON is one object a line, and files with nothing new are not mentioned.
+struct ImportTally {
+    int bad = 0;
+    int unrecognised = 0;
+};
+
+ImportTally printResults(const Args &a, const std::vector<FileImportResult> &results, bool live)
+{
+    using S = FileImportResult::Status;
+    ImportTally t;
+    QJsonArray files;
+    const QString when = live ? QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) : QString();
+    for (const auto &r : results) {
+        if (r.status == S::Failed || r.status == S::Cancelled)
+            ++t.bad;
+        if (r.status == S::Unrecognised)
+            ++t.unrecognised;
+        if (live && r.status == S::AlreadyImported)
+            continue;
+        if (a.json) {
+            QJsonObject o;
+            o[QStringLiteral("path")] = r.path;
+            o[QStringLiteral("status")] = statusName(r.status);
+            o[QStringLiteral("format")] = r.format;
+            o[QStringLiteral("message")] = r.message;
+            if (!r.location.isEmpty())
+                o[QStringLiteral("location")] = r.location;
+            o[QStringLiteral("source_id")] = qint64(r.sourceId);
+            o[QStringLiteral("records")] = qint64(r.records);
+            o[QStringLiteral("skipped")] = qint64(r.skipped);
+            o[QStringLiteral("seconds")] = r.seconds;
+            if (live) {
+                o[QStringLiteral("time")] = when.trimmed();
+                out(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
+            } else {
+                files.append(o);
+            }
+            continue;
+        }
+        const QString line = QStringLiteral("%1%2: %3 (%4)%5 [%6 s]\n")
+                                 .arg(when, r.path, statusName(r.status), r.message,
+                                      r.location.isEmpty() ? QString() : QStringLiteral(" at ") + r.location)
+                                 .arg(r.seconds, 0, 'f', 2);
+        if (r.status == S::Failed || r.status == S::Unrecognised || r.status == S::Cancelled)
+            std::fputs(line.toLocal8Bit().constData(), stderr);
+        else
+            out(line);
+    }
+    if (live) {
+        std::fflush(stdout);
+        return t;
+    }
+    if (a.json) {
+        QJsonObject root;
+        root[QStringLiteral("workspace")] = QFileInfo(a.workspace).absoluteFilePath();
+        root[QStringLiteral("files")] = files;
+        out(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
+    } else {
+        out(QStringLiteral("workspace: %1\n").arg(QFileInfo(a.workspace).absoluteFilePath()));
+        if (t.bad + t.unrecognised)
+            err(QStringLiteral("%1 of %2 files were not imported (see above); `plumb ls --diagnostics` shows "
+                               "what was odd in the imported ones")
+                    .arg(t.bad + t.unrecognised)
+                    .arg(results.size()));
+    }
+    return t;
+}
+
+// Set by SIGINT/SIGTERM during `plumb import --watch`: the import in progress is cancelled (its file
+// rolled back, as any cancel) and the watch ends.
+ImportRunner *volatile g_watchedRunner = nullptr;
+volatile std::sig_atomic_t g_stopWatching = 0;
+
+extern "C" void onStopSignal(int)
+{
+    g_stopWatching = 1;
+    if (ImportRunner *r = g_watchedRunner)
+        r->cancel(); // an atomic store
+}
+
+// Live mode: the watcher's first look imports what is there, each later one what appeared or grew
+// (a grown event file continues from where its last import stopped). Runs until Ctrl+C.
+int runWatch(const Args &a, const ImporterRegistry &registry, ImportRunner &runner)
+{
+    FolderWatcher watcher;
+    watcher.setHiddenFolders(registry.hiddenFolders());
+    watcher.setIntervalMs(a.intervalMs);
+    int failures = 0;
+    bool workspaceError = false;
+    QObject::connect(&watcher, &FolderWatcher::filesChanged, [&](const QStringList &changed) {
+        if (g_stopWatching)
+            return;
+        try {
+            const auto results = runner.run(registry.importPathsFor(changed));
+            failures += printResults(a, results, true).bad;
+        } catch (const SqlError &e) {
+            err(QStringLiteral("cannot use the workspace %1: %2").arg(a.workspace, e.message()));
+            workspaceError = true;
+            QCoreApplication::exit(1);
+        }
+    });
+    QTimer stopCheck;
+    QObject::connect(&stopCheck, &QTimer::timeout, [] {
+        if (g_stopWatching)
+            QCoreApplication::quit();
+    });
+    stopCheck.start(100);
+    g_watchedRunner = &runner;
+    std::signal(SIGINT, onStopSignal);
+    std::signal(SIGTERM, onStopSignal);
+    if (!a.json)
+        err(QStringLiteral("watching %1 for new data every %2 s into %3 (Ctrl+C stops)")
+                .arg(a.paths.join(QStringLiteral(", ")))
+                .arg(a.intervalMs / 1000.0)
+                .arg(QFileInfo(a.workspace).absoluteFilePath()));
+    watcher.watch(a.paths);
+    QCoreApplication::exec();
+    g_watchedRunner = nullptr;
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    if (!a.json)
+        err(QStringLiteral("stopped watching; %1 import(s) failed").arg(failures));
+    return workspaceError ? 1 : 0;
+}
+
 int runImport(const Args &a)
 {
     if (a.paths.isEmpty()) {
@@ -213,6 +358,8 @@ int runImport(const Args &a)
     registerBuiltinImporters(registry);
     ImportRunner runner(registry, a.workspace);
     runner.setOptions(a.importOptions);
+    if (a.watch)
+        return runWatch(a, registry, runner);
     const bool tty = isatty(fileno(stderr)) && !a.json;
     if (tty) {
         runner.setProgressCallback([](const ImportProgress &p) {
@@ -235,53 +382,9 @@ int runImport(const Args &a)
 
     // Failures and cancels fail the command; files nobody recognises are reported, and fail it only
     // when nothing else was there (a folder with a stray README is fine, a lone .csv is not).
-    using S = FileImportResult::Status;
-    int bad = 0, unrecognised = 0;
-    QJsonArray files;
-    for (const auto &r : results) {
-        if (r.status == S::Failed || r.status == S::Cancelled)
-            ++bad;
-        if (r.status == S::Unrecognised)
-            ++unrecognised;
-        if (a.json) {
-            QJsonObject o;
-            o[QStringLiteral("path")] = r.path;
-            o[QStringLiteral("status")] = statusName(r.status);
-            o[QStringLiteral("format")] = r.format;
-            o[QStringLiteral("message")] = r.message;
-            if (!r.location.isEmpty())
-                o[QStringLiteral("location")] = r.location;
-            o[QStringLiteral("source_id")] = qint64(r.sourceId);
-            o[QStringLiteral("records")] = qint64(r.records);
-            o[QStringLiteral("skipped")] = qint64(r.skipped);
-            o[QStringLiteral("seconds")] = r.seconds;
-            files.append(o);
-            continue;
-        }
-        const QString line = QStringLiteral("%1: %2 (%3)%4 [%5 s]\n")
-                                 .arg(r.path, statusName(r.status), r.message,
-                                      r.location.isEmpty() ? QString() : QStringLiteral(" at ") + r.location)
-                                 .arg(r.seconds, 0, 'f', 2);
-        if (r.status == S::Failed || r.status == S::Unrecognised || r.status == S::Cancelled)
-            std::fputs(line.toLocal8Bit().constData(), stderr);
-        else
-            out(line);
-    }
-    if (a.json) {
-        QJsonObject root;
-        root[QStringLiteral("workspace")] = QFileInfo(a.workspace).absoluteFilePath();
-        root[QStringLiteral("files")] = files;
-        out(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
-    } else {
-        out(QStringLiteral("workspace: %1\n").arg(QFileInfo(a.workspace).absoluteFilePath()));
-        if (bad + unrecognised)
-            err(QStringLiteral("%1 of %2 files were not imported (see above); `plumb ls --diagnostics` shows "
-                               "what was odd in the imported ones")
-                    .arg(bad + unrecognised)
-                    .arg(results.size()));
-    }
-    const bool nothingRecognised = !results.empty() && unrecognised == int(results.size());
-    return bad || nothingRecognised ? 1 : 0;
+    const ImportTally t = printResults(a, results, false);
+    const bool nothingRecognised = !results.empty() && t.unrecognised == int(results.size());
+    return t.bad || nothingRecognised ? 1 : 0;
 }
 
 int runLs(const Args &a)

@@ -39,6 +39,13 @@ public:
     // True when what a file means depends on where it is (a settings file belongs to the run of its
     // folder): the same bytes at another path are then another source, not a re-import.
     [[nodiscard]] virtual bool locationMatters() const { return false; }
+    // The file whose companion `path` is (the meta.yaml of the MLflow run a metric file belongs to),
+    // from the path alone; empty when it is none's. Live mode imports that file when `path` changed.
+    [[nodiscard]] virtual QString companionOwner(const QString &path) const
+    {
+        Q_UNUSED(path);
+        return {};
+    }
     // Hidden folder names (".trash") a folder walk enters because this format keeps data there.
     [[nodiscard]] virtual QStringList hiddenFolders() const { return {}; }
 };

@@ -37,4 +37,20 @@ QStringList ImporterRegistry::hiddenFolders() const
     return names;
 }
 
+QStringList ImporterRegistry::importPathsFor(const QStringList &changed) const
+{
+    QStringList out;
+    for (const QString &f : changed) {
+        QString path = f;
+        for (const auto &imp : m_importers)
+            if (const QString owner = imp->companionOwner(f); !owner.isEmpty()) {
+                path = owner;
+                break;
+            }
+        if (!out.contains(path))
+            out << path;
+    }
+    return out;
+}
+
 } // namespace plumb

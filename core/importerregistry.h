@@ -17,6 +17,9 @@ public:
     [[nodiscard]] const std::vector<std::unique_ptr<Importer>> &importers() const { return m_importers; }
     // Every importer's hiddenFolders(): the hidden folders a folder walk enters.
     [[nodiscard]] QStringList hiddenFolders() const;
+    // What to import when `changed` files changed (live mode): each file, or the file it is a
+    // companion of (companionOwner()), once each, in order.
+    [[nodiscard]] QStringList importPathsFor(const QStringList &changed) const;
 
 private:
     std::vector<std::unique_ptr<Importer>> m_importers;

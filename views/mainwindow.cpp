@@ -746,7 +746,7 @@ void MainWindow::stopWatching()
 
 void MainWindow::onWatchedFilesChanged(const QStringList &files)
 {
-    for (const QString &f : files)
+    for (const QString &f : m_registry.importPathsFor(files))
         if (!m_pendingLive.contains(f))
             m_pendingLive << f;
     startNextImport();

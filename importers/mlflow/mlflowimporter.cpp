@@ -643,4 +643,19 @@ QStringList MlflowImporter::companionFiles(const QString &path) const
     return out;
 }
 
+QString MlflowImporter::companionOwner(const QString &path) const
+{
+    // <run>/metrics/<key...>: nested keys are folders, so look up a few levels for the one under the run.
+    QDir dir = QFileInfo(path).absoluteDir();
+    for (int depth = 0; depth < 16; ++depth) {
+        const QString name = dir.dirName();
+        if (!dir.cdUp())
+            break;
+        for (const char *sub : { "metrics", "params", "tags", "inputs", "outputs" })
+            if (name == QLatin1String(sub) && QFileInfo::exists(dir.filePath(kMetaYaml)))
+                return dir.filePath(kMetaYaml);
+    }
+    return {};
+}
+
 } // namespace plumb

@@ -40,6 +40,7 @@ public:
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;
     void read(ImportContext &ctx) const override;
     [[nodiscard]] QStringList companionFiles(const QString &path) const override;
+    [[nodiscard]] QString companionOwner(const QString &path) const override;
     [[nodiscard]] QStringList hiddenFolders() const override { return { QStringLiteral(".trash") }; }
 };
 

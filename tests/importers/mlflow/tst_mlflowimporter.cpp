@@ -311,6 +311,21 @@ private slots:
         QCOMPARE(int(results[0].status), int(Status::Unrecognised));
     }
 
+    // Live mode: a changed metric, param or tag file (nested keys too) imports its run's meta.yaml;
+    // other files are imported as they are.
+    void changedCompanionImportsItsRun()
+    {
+        const QString run = fixture(QStringLiteral("filestore/mlruns/0/a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1"));
+        const QString meta = QDir(run).absoluteFilePath(QStringLiteral("meta.yaml"));
+        const QString notes = run + QStringLiteral("/artifacts/notes.txt");
+        const QStringList paths = m_registry.importPathsFor({ run + QStringLiteral("/metrics/train/acc"),
+            run + QStringLiteral("/params/lr"), notes, run + QStringLiteral("/tags/note"), meta });
+        QCOMPARE(paths, QStringList({ meta, notes }));
+        // The experiment's own meta.yaml is no run's companion.
+        const QString experiment = fixture(QStringLiteral("filestore/mlruns/0/meta.yaml"));
+        QCOMPARE(m_registry.importPathsFor({ experiment }), QStringList { experiment });
+    }
+
     void sqlStore_data()
     {
         QTest::addColumn<QString>("name");
