@@ -51,14 +51,14 @@ std::vector<double> debiasedEma(std::span<const double> values, double weight)
     if (constant)
         return out;
     double last = 0;
-    int64_t n = 0;
+    double wPowN = 1; // w^n, n the finite values so far: a product, not a pow() per point
     for (size_t i = 0; i < values.size(); ++i) {
         const double v = values[i];
         if (!std::isfinite(v))
             continue;
         last = last * w + (1 - w) * v;
-        ++n;
-        const double debias = w == 1.0 ? 1.0 : 1.0 - std::pow(w, double(n));
+        wPowN *= w;
+        const double debias = w == 1.0 ? 1.0 : 1.0 - wPowN;
         out[i] = last / debias;
     }
     return out;

@@ -13,6 +13,8 @@ class QCustomPlot;
 
 namespace plumb {
 
+class LineRaster;
+
 // One run's series on a ScalarChart: one or more parts (a part is a line of its own: the series as
 // TensorBoard shows it, or one segment of a restarted series), and where restarts resumed.
 struct ScalarLine {
@@ -100,6 +102,7 @@ private:
 
     QCustomPlot *m_plot;
     QCPTextElement *m_titleElement;
+    LineRaster *m_raster;
     QString m_title;
     std::vector<LineState> m_lines;
     XKind m_xKind = XKind::Step;
