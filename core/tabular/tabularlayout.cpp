@@ -320,7 +320,8 @@ TabularLayout detectJsonl(std::string_view text, bool complete)
     size_t pos = 0;
     while (pos < text.size() && rows.size() < kMaxSampleRows) {
         size_t end = text.find('\n', pos);
-        if (end == std::string_view::npos) {
+        const bool lastWithoutEnd = end == std::string_view::npos;
+        if (lastWithoutEnd) {
             if (!complete)
                 break; // cut by the end of the head
             end = text.size();
@@ -332,6 +333,8 @@ TabularLayout detectJsonl(std::string_view text, bool complete)
         QJsonParseError err;
         const QJsonDocument doc
             = QJsonDocument::fromJson(QByteArray::fromRawData(line.data(), qsizetype(line.size())), &err);
+        if ((err.error != QJsonParseError::NoError || !doc.isObject()) && lastWithoutEnd && !rows.empty())
+            break; // a last line still being written, as the importer leaves it
         if (err.error != QJsonParseError::NoError || !doc.isObject()) {
             l.reason = QStringLiteral("line %1 is not a JSON object").arg(rows.size() + 1);
             return l;

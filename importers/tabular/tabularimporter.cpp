@@ -49,6 +49,7 @@ public:
         , m_sink(ctx.metricSink())
         , m_layout(layout)
         , m_file(ctx.input().fileName())
+        , m_continuedFrom(ctx.input().startOffset())
     {
         const QFileInfo info(ctx.input().path());
         m_path = info.absoluteFilePath();
@@ -140,9 +141,12 @@ public:
         m_ctx.recordsRead = m_records;
     }
 
+    // Lines of a continued import count from the byte it started at.
     [[nodiscard]] QString where(int64_t line, int column) const
     {
-        QString w = QStringLiteral("line %1").arg(line);
+        QString w = m_continuedFrom > 0
+            ? QStringLiteral("line %1 after byte %2").arg(line).arg(QLocale(QLocale::English).toString(qlonglong(m_continuedFrom)))
+            : QStringLiteral("line %1").arg(line);
         if (column >= 0 && size_t(column) < m_layout.columns.size())
             w += QStringLiteral(", column %1").arg(m_layout.columns[size_t(column)].name);
         return w;
@@ -202,7 +206,7 @@ private:
         if (s.handle < 0) {
             const QByteArray name = m_layout.columns[c].name.toUtf8();
             s.handle = m_sink.series(run.id, std::string_view(name.constData(), size_t(name.size())), SeriesKind::Scalar);
-            s.skip = m_sink.pointsBefore(s.handle);
+            s.skip = m_continuedFrom > 0 ? 0 : m_sink.pointsBefore(s.handle);
         }
         return s;
     }
@@ -213,7 +217,7 @@ private:
         if (it == run.keys.end()) {
             SeriesRef s;
             s.handle = m_sink.series(run.id, key, SeriesKind::Scalar);
-            s.skip = m_sink.pointsBefore(s.handle);
+            s.skip = m_continuedFrom > 0 ? 0 : m_sink.pointsBefore(s.handle);
             it = run.keys.emplace(std::string(key), s).first;
         }
         return it->second;
@@ -271,6 +275,7 @@ private:
     MetricSink &m_sink;
     TabularLayout &m_layout;
     QString m_file, m_path, m_dir, m_baseName;
+    int64_t m_continuedFrom = 0; // the byte a continued import started at, else 0
     int m_run = -1, m_step = -1, m_time = -1, m_key = -1, m_value = -1;
     StringMap<RunState> m_runs;
     RunState *m_lastRun = nullptr; // unordered_map nodes are stable
@@ -280,7 +285,31 @@ private:
     int64_t m_pointsBefore = 0;
 };
 
-void readCsv(ImportContext &ctx, TabularLayout &layout)
+// Where a line starts, for messages ("line 12 (byte 340)") and as a diagnostic's location ("line
+// 12, byte 340"); a continued import, whose lines count from where it started, names the byte alone.
+QString lineAt(const InputFile &in, int64_t line, int64_t offset)
+{
+    const QString byte = QLocale(QLocale::English).toString(qlonglong(offset));
+    return in.startOffset() > 0 ? QStringLiteral("the line at byte %1").arg(byte)
+                                : QStringLiteral("line %1 (byte %2)").arg(line).arg(byte);
+}
+
+QString locationAt(const InputFile &in, int64_t line, int64_t offset)
+{
+    const QString byte = QLocale(QLocale::English).toString(qlonglong(offset));
+    return in.startOffset() > 0 ? QStringLiteral("byte %1").arg(byte)
+                                : QStringLiteral("line %1, byte %2").arg(line).arg(byte);
+}
+
+// The byte after the last complete line read, where a later import continues; -1 when the last
+// line was imported without a line end (it may still grow) or the file is compressed.
+int64_t resumeOffsetAfter(const InputFile &in, bool lastLineWithoutEnd)
+{
+    return in.isGzip() || lastLineWithoutEnd ? -1 : in.offset();
+}
+
+// Returns the resume offset (see resumeOffsetAfter).
+int64_t readCsv(ImportContext &ctx, TabularLayout &layout)
 {
     InputFile &in = ctx.input();
     const QString file = in.fileName();
@@ -288,30 +317,27 @@ void readCsv(ImportContext &ctx, TabularLayout &layout)
     RowWriter writer(ctx, layout);
     std::vector<std::string_view> fields;
     const size_t columns = layout.columns.size();
-    bool header = true;
-    const QLocale english(QLocale::English);
+    bool header = in.startOffset() == 0; // a continued import starts after a complete line
+    int64_t resumeAt = -2;
     while (reader.next(fields)) {
-        const QString place = QStringLiteral("line %1, byte %2")
-                                  .arg(reader.recordLine())
-                                  .arg(english.toString(qlonglong(reader.recordOffset())));
+        const int64_t offset = in.startOffset() + reader.recordOffset();
+        const QString place = locationAt(in, reader.recordLine(), offset);
         if (reader.unterminatedQuote())
-            throw ImportError(QStringLiteral("%1: a quoted field that starts on line %2 is never closed; nothing was "
+            throw ImportError(QStringLiteral("%1: a quoted field that starts on %2 is never closed; nothing was "
                                              "imported")
-                                  .arg(file)
-                                  .arg(reader.recordLine()),
+                                  .arg(file, lineAt(in, reader.recordLine(), offset)),
                 place);
         if (fields.size() != columns) {
             if (reader.lastRecordUnterminated()) {
                 ctx.diagnostics().report(Severity::Info, QStringLiteral("unterminated-last-line"), place,
                     QStringLiteral("The last line has no line end and too few fields (still being written): it was "
                                    "left for a later import."));
+                resumeAt = in.isGzip() ? -1 : offset;
                 break;
             }
-            throw ImportError(QStringLiteral("%1 line %2 (byte %3) has %4 fields where the header has %5; nothing "
-                                             "was imported (fix the row, or quote a field that holds the delimiter)")
-                                  .arg(file)
-                                  .arg(reader.recordLine())
-                                  .arg(english.toString(qlonglong(reader.recordOffset())))
+            throw ImportError(QStringLiteral("%1 %2 has %3 fields where the header has %4; nothing was imported "
+                                             "(fix the row, or quote a field that holds the delimiter)")
+                                  .arg(file, lineAt(in, reader.recordLine(), offset))
                                   .arg(fields.size())
                                   .arg(columns),
                 place);
@@ -323,6 +349,7 @@ void readCsv(ImportContext &ctx, TabularLayout &layout)
         writer.row(fields, reader.recordLine());
     }
     writer.finish();
+    return resumeAt != -2 ? resumeAt : resumeOffsetAfter(in, reader.lastRecordUnterminated());
 }
 
 // Members of one JSON object as cells by column, nested objects named "a/b"; columns first seen
@@ -445,7 +472,8 @@ private:
     std::vector<std::string> m_strings;
 };
 
-void readJsonl(ImportContext &ctx, TabularLayout &layout)
+// Returns the resume offset (see resumeOffsetAfter).
+int64_t readJsonl(ImportContext &ctx, TabularLayout &layout)
 {
     InputFile &in = ctx.input();
     const QString file = in.fileName();
@@ -456,7 +484,8 @@ void readJsonl(ImportContext &ctx, TabularLayout &layout)
     int64_t lineNo = 0, lineOffset = 0, consumed = 0;
     bool eof = false;
     size_t pos = 0;
-    const QLocale english(QLocale::English);
+    bool partialLast = false; // a last line without a line end, imported
+    int64_t resumeAt = -2;
     for (;;) {
         size_t end = buf.find('\n', pos);
         if (end == std::string::npos && !eof) {
@@ -476,7 +505,7 @@ void readJsonl(ImportContext &ctx, TabularLayout &layout)
         if (lastWithoutEnd)
             end = buf.size();
         ++lineNo;
-        lineOffset = consumed + int64_t(pos);
+        lineOffset = in.startOffset() + consumed + int64_t(pos);
         const std::string_view text = tabular::trimmed(std::string_view(buf).substr(pos, end - pos));
         pos = end + 1;
         if (text.empty())
@@ -485,28 +514,29 @@ void readJsonl(ImportContext &ctx, TabularLayout &layout)
         line.resize(text.size() + simdjson::SIMDJSON_PADDING);
         bool added = false;
         std::string error;
-        const QString place = QStringLiteral("line %1, byte %2").arg(lineNo).arg(english.toString(qlonglong(lineOffset)));
+        const QString place = locationAt(in, lineNo, lineOffset);
         if (!row.parse(parser, simdjson::padded_string_view(line.data(), text.size(), line.size()), lineNo, added, error)) {
             if (lastWithoutEnd) {
                 ctx.diagnostics().report(Severity::Info, QStringLiteral("unterminated-last-line"), place,
                     QStringLiteral("The last line has no line end and is no complete JSON object (still being "
                                    "written): it was left for a later import."));
+                resumeAt = in.isGzip() ? -1 : lineOffset;
                 break;
             }
-            throw ImportError(QStringLiteral("%1 line %2 (byte %3) is not a JSON object (%4); nothing was imported")
-                                  .arg(file)
-                                  .arg(lineNo)
-                                  .arg(english.toString(qlonglong(lineOffset)))
-                                  .arg(QString::fromStdString(error)),
+            throw ImportError(QStringLiteral("%1 %2 is not a JSON object (%3); nothing was imported")
+                                  .arg(file, lineAt(in, lineNo, lineOffset), QString::fromStdString(error)),
                 place);
         }
         if (added)
             writer.refreshColumns();
         writer.row(row.cells(), lineNo);
-        if (lastWithoutEnd)
+        if (lastWithoutEnd) {
+            partialLast = true;
             break;
+        }
     }
     writer.finish();
+    return resumeAt != -2 ? resumeAt : resumeOffsetAfter(in, partialLast);
 }
 
 } // namespace
@@ -536,10 +566,9 @@ void TabularImporter::read(ImportContext &ctx) const
     if (!overrides.isEmpty())
         ctx.diagnostics().report(Severity::Info, QStringLiteral("roles-given"), {},
             QStringLiteral("Column roles given by the user were applied."));
-    if (layout.format == TabularLayout::Format::Csv)
-        readCsv(ctx, layout);
-    else
-        readJsonl(ctx, layout);
+    const int64_t resumeAt = layout.format == TabularLayout::Format::Csv ? readCsv(ctx, layout) : readJsonl(ctx, layout);
+    // Without a step column a row's step is its index in its run, which a continuation cannot know.
+    ctx.resumeOffset = layout.indexOf(ColumnRole::Step) >= 0 ? resumeAt : -1;
 }
 
 } // namespace plumb

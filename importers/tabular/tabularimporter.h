@@ -22,7 +22,11 @@ namespace plumb {
 // A row with more or fewer fields than the header (or a JSON line that is no object) is fatal: the
 // error names the file, line and byte, and nothing of the file is kept. A last line cut short (no
 // line end, the wrong field count or broken JSON: a writer still running) is left for a later import.
-// Logs are only appended to: a file imported again skips, per series, the points stored before.
+// Logs are only appended to: a file that grew continues from the byte after its last complete line
+// (resumable(); the layout is detected again from the file's head), so live mode reads only the new
+// lines. A file that cannot be continued (gzip, no step column, a last line without a line end that
+// was imported, or one replaced rather than appended to) is read again whole, and skips, per
+// series, the points stored before.
 class TabularImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("tabular"); }
@@ -32,6 +36,7 @@ public:
     void read(ImportContext &ctx) const override;
     // Its run is that of its path (or folder): the same bytes elsewhere are another run's.
     [[nodiscard]] bool locationMatters() const override { return true; }
+    [[nodiscard]] bool resumable() const override { return true; }
 };
 
 } // namespace plumb

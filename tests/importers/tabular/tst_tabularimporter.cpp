@@ -3,6 +3,7 @@
 // data/gen_fixtures.py from the values it wrote; they are compared exactly, never rewritten here.
 
 #include "builtinimporters.h"
+#include "importhelpers.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "inputfile.h"
@@ -385,9 +386,68 @@ private slots:
         QCOMPARE(count(ws, "SELECT count(*) FROM metric"), 8);
         QCOMPARE(count(ws, "SELECT count(*) FROM metric WHERE dup > 0 OR segment > 0"), 0);
         QCOMPARE(count(ws, "SELECT count(*) FROM run"), 1);
-        QCOMPARE(count(ws, "SELECT count FROM diagnostic WHERE code = 'points-imported-before'"), 5);
+        // Only the appended lines were read: from the byte after the first file's last line.
+        const qint64 firstSize = QFileInfo(fixture(QStringLiteral("append_1.csv"))).size();
+        QVERIFY2(again[0].message.contains(QStringLiteral("3 records appended since source 1 (read from byte %1)")
+                                               .arg(firstSize)),
+            qPrintable(again[0].message));
+        QCOMPARE(count(ws, "SELECT resume_offset FROM source WHERE id = 2"),
+            QFileInfo(fixture(QStringLiteral("append_2.csv"))).size());
         // The same bytes a third time: a no-op.
         QCOMPARE(import(ws, { log })[0].status, Status::AlreadyImported);
+    }
+
+    // JSON lines continue the same way; a line still being written waits for the next import.
+    void jsonlContinues()
+    {
+        const QString ws = freshWorkspace();
+        const QString log = m_tmp.filePath(QStringLiteral("jsonl/metrics.jsonl"));
+        QVERIFY(QDir().mkpath(QFileInfo(log).absolutePath()));
+        const QByteArray first = "{\"step\": 0, \"loss\": 1.0}\n{\"step\": 1, \"loss\": 0.5}\n";
+        QVERIFY(writeTestFile(log, first + "{\"step\": 2, \"lo"));
+        QCOMPARE(import(ws, { log })[0].status, Status::Imported);
+        QCOMPARE(count(ws, "SELECT resume_offset FROM source"), first.size());
+        QVERIFY(writeTestFile(log, first + "{\"step\": 2, \"loss\": 0.25}\n{\"step\": 3, \"loss\": 0.125}\n"));
+        const auto again = import(ws, { log });
+        QCOMPARE(again[0].status, Status::Imported);
+        QVERIFY2(again[0].message.contains(QStringLiteral("2 records appended since source 1 (read from byte %1)")
+                                               .arg(first.size())),
+            qPrintable(again[0].message));
+        QCOMPARE(count(ws, "SELECT count(*) FROM metric"), 4);
+        QCOMPARE(count(ws, "SELECT count(*) FROM metric WHERE dup > 0 OR segment > 0"), 0);
+    }
+
+    // A log that cannot be continued is read again whole and skips the points stored before: one
+    // without a step column (a row's step is its index), and one whose earlier lines changed.
+    void reimportWholeWhenNotContinuable_data()
+    {
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("second");
+        QTest::addColumn<int>("pointsBefore");
+        QTest::addColumn<int>("points");
+        QTest::newRow("no step column") << "loss,acc\n1.0,0.1\n0.5,0.2\n" << "loss,acc\n1.0,0.1\n0.5,0.2\n0.25,0.3\n"
+                                        << 4 << 6;
+        QTest::newRow("rewritten") << "step,loss\n0,1.0\n1,0.5\n" << "step,loss\n0,1.5\n1,0.5\n2,0.25\n" << 2 << 3;
+        QTest::newRow("last line had no line end") << "step,loss\n0,1.0\n1,0.5" << "step,loss\n0,1.0\n1,0.5\n2,0.25\n"
+                                                    << 2 << 3;
+    }
+    void reimportWholeWhenNotContinuable()
+    {
+        QFETCH(QString, first);
+        QFETCH(QString, second);
+        QFETCH(int, pointsBefore);
+        QFETCH(int, points);
+        const QString ws = freshWorkspace();
+        const QString log = m_tmp.filePath(QStringLiteral("whole/%1/log.csv").arg(QLatin1String(QTest::currentDataTag())));
+        QVERIFY(QDir().mkpath(QFileInfo(log).absolutePath()));
+        QVERIFY(writeTestFile(log, first.toUtf8()));
+        QCOMPARE(import(ws, { log })[0].status, Status::Imported);
+        QVERIFY(writeTestFile(log, second.toUtf8()));
+        const auto again = import(ws, { log });
+        QCOMPARE(again[0].status, Status::Imported);
+        QVERIFY2(!again[0].message.contains(QStringLiteral("appended since")), qPrintable(again[0].message));
+        QCOMPARE(count(ws, "SELECT count(*) FROM metric"), points);
+        QCOMPARE(count(ws, "SELECT count FROM diagnostic WHERE code = 'points-imported-before'"), pointsBefore);
     }
 
     void overridesApplied()
