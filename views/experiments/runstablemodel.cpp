@@ -2,6 +2,7 @@
 
 #include "textformat.h"
 #include "timescale.h"
+#include "trialtable.h"
 
 #include <QFont>
 #include <QSet>
@@ -14,27 +15,6 @@ namespace plumb {
 namespace {
 
 const QString kNoGroup = QStringLiteral("(none)");
-
-bool nameHasAny(const QString &tag, std::initializer_list<const char *> words)
-{
-    const QString lower = tag.toLower();
-    for (const char *w : words)
-        if (lower.contains(QLatin1String(w)))
-            return true;
-    return false;
-}
-
-bool lossLike(const QString &tag)
-{
-    return nameHasAny(tag, { "loss", "error", "err", "perplexity", "ppl", "mse", "mae", "rmse", "nll", "wer",
-                               "cer", "latency", "time" });
-}
-
-bool scoreLike(const QString &tag)
-{
-    return nameHasAny(tag, { "acc", "f1", "auc", "score", "precision", "recall", "map", "bleu", "rouge", "iou",
-                               "dice", "r2", "reward", "hp_metric" });
-}
 
 // Numbers in the table: up to 6 significant digits, as a chart's axis would print them.
 QString number(double v)
@@ -70,13 +50,12 @@ RunsTableModel::RunsTableModel(QObject *parent)
 
 bool RunsTableModel::guessBestIsMax(const QString &tag)
 {
-    // "val_acc_loss" is a loss; "error_rate" too.
-    return !lossLike(tag) && scoreLike(tag);
+    return metricDirection(tag) == MetricDirection::HigherIsBetter;
 }
 
 bool RunsTableModel::wellKnownMetric(const QString &tag)
 {
-    return lossLike(tag) || scoreLike(tag);
+    return metricDirection(tag) != MetricDirection::Unknown;
 }
 
 bool RunsTableModel::bestIsMax(const QString &tag) const
@@ -223,7 +202,7 @@ QList<int> RunsTableModel::defaultColumns() const
     // Loss- and score-like tags first, then the rest by name.
     QStringList tags = m_metricKeys;
     std::stable_sort(tags.begin(), tags.end(), [](const QString &a, const QString &b) {
-        return (lossLike(a) || scoreLike(a)) > (lossLike(b) || scoreLike(b));
+        return wellKnownMetric(a) > wellKnownMetric(b);
     });
     for (qsizetype i = 0; i < std::min<qsizetype>(tags.size(), kDefaultMetrics); ++i) {
         out << metricColumn(tags[i], Stat::Last);

@@ -75,7 +75,8 @@ public:
 
     [[nodiscard]] bool bestIsMax(const QString &tag) const;
     void setBestIsMax(const QString &tag, bool max);
-    // From the tag's name alone: true for score-like names, false for loss-like and unknown ones.
+    // From the tag's name alone (core's metricDirection(), shared with the config diff and the
+    // importance): true for score-like names, false for loss-like and unknown ones.
     [[nodiscard]] static bool guessBestIsMax(const QString &tag);
     // Loss- or score-like: a tag worth showing first.
     [[nodiscard]] static bool wellKnownMetric(const QString &tag);
