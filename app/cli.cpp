@@ -725,6 +725,23 @@ int runDoctor(const Args &a)
                                                          { QStringLiteral("algorithm_gb_per_s"), c.algorithmGBps() },
                                                          { QStringLiteral("bus_gb_per_s"), c.busGBps() } });
                 o[QStringLiteral("collectives")] = collectivesJson;
+                const FlopsSummary &fl = report.flops;
+                QJsonArray flopsOps;
+                for (size_t i = 0; i < fl.entries.size() && i < size_t(2 * kTopKernels); ++i) {
+                    const FlopsEntry &e = fl.entries[i];
+                    flopsOps.append(QJsonObject { { QStringLiteral("op"), e.op }, { QStringLiteral("shape"), e.shape },
+                        { QStringLiteral("dtype"), dtypeName(e.dtype) }, { QStringLiteral("count"), double(e.count) },
+                        { QStringLiteral("flops"), e.flops }, { QStringLiteral("kernel_ns"), double(e.kernelNs) },
+                        { QStringLiteral("tflops_per_s"), e.tflops() } });
+                }
+                o[QStringLiteral("flops")] = QJsonObject { { QStringLiteral("device"), fl.device },
+                    { QStringLiteral("ops"), double(fl.ops) }, { QStringLiteral("ops_without_kernels"), double(fl.opsWithoutKernels) },
+                    { QStringLiteral("flops"), fl.flops }, { QStringLiteral("kernel_ns"), double(fl.kernelNs) },
+                    { QStringLiteral("achieved_tflops_per_s"), fl.achievedTflops() },
+                    { QStringLiteral("dtype"), dtypeName(fl.dtype) },
+                    { QStringLiteral("peak_tflops_per_s"), fl.peakTflops > 0 ? QJsonValue(fl.peakTflops) : QJsonValue() },
+                    { QStringLiteral("peak_share"), fl.peakTflops > 0 ? QJsonValue(fl.peakShare()) : QJsonValue() },
+                    { QStringLiteral("top"), flopsOps } };
                 QJsonObject vj;
                 vj[QStringLiteral("component")] = componentName(verdict.component);
                 vj[QStringLiteral("runner_up")] = componentName(verdict.runnerUp);
@@ -839,6 +856,32 @@ int runDoctor(const Args &a)
                         .arg(double(k.p50Ns) / 1000.0, 8, 'f', 1)
                         .arg(double(k.maxNs) / 1000.0, 9, 'f', 1)
                         .arg(k.occupancy >= 0 ? QStringLiteral("%1%").arg(k.occupancy, 0, 'f', 0) : QStringLiteral("-"), 10));
+            }
+            // Achieved vs peak, where the trace recorded shapes (record_shapes=True).
+            const FlopsSummary &fl = report.flops;
+            if (fl.ops > 0) {
+                out(QStringLiteral("  matrix and attention ops: %1 TFLOP/s achieved over %2 ms of their kernels%3\n")
+                        .arg(fl.achievedTflops(), 0, 'f', 1)
+                        .arg(text::milliseconds(fl.kernelNs))
+                        .arg(fl.peakTflops > 0 ? QStringLiteral(", %1% of the %2's dense %3 peak (%4 TFLOP/s)")
+                                                     .arg(100.0 * fl.peakShare(), 0, 'f', 1)
+                                                     .arg(fl.device, dtypeName(fl.dtype))
+                                                     .arg(fl.peakTflops, 0, 'g', 5)
+                                               : QStringLiteral(" (no peak known for %1)").arg(fl.device.isEmpty() ? QStringLiteral("this GPU") : fl.device)));
+                out(QStringLiteral("    op                               shape                                  dtype  count   kernel ms  TFLOP/s  of peak\n"));
+                for (size_t i = 0; i < fl.entries.size() && i < size_t(kTopKernels); ++i) {
+                    const FlopsEntry &e = fl.entries[i];
+                    const double peak = peakTflops(fl.device, 0, e.dtype);
+                    const QString shape = e.shape.size() > 38 ? e.shape.left(37) + QChar(0x2026) : e.shape;
+                    out(QStringLiteral("    %1 %2 %3 %4 %5 %6 %7\n")
+                            .arg(e.op, -32)
+                            .arg(shape, -38)
+                            .arg(dtypeName(e.dtype), -5)
+                            .arg(e.count, 6)
+                            .arg(text::milliseconds(e.kernelNs), 11)
+                            .arg(e.tflops(), 8, 'f', 1)
+                            .arg(peak > 0 ? QStringLiteral("%1%").arg(100.0 * e.tflops() / peak, 0, 'f', 0) : QStringLiteral("-"), 8));
+                }
             }
         }
         QJsonArray runsJson;

@@ -20,6 +20,7 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
         out.host = hostAnalysis(w, traceId, ops);
         out.copies = memcpyStats(w, traceId);
         out.collectives = collectiveStats(w, traceId);
+        out.flops = flopsSummary(w, traceId);
     };
     std::future<void> host;
     if (ws.role() == Workspace::Role::Reader && QFileInfo(ws.path()).isFile())
@@ -46,6 +47,10 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
             r.ranks = compareRanks(ws, run.columnInt(0), mode);
     }
     weighStraggler(ws, ops, r.ranks, traceId, r.verdict);
+    // Compute-bound: how close the matrix and attention kernels came to what the GPU can do.
+    if (r.verdict.component == Verdict::Component::GpuCompute)
+        if (const QString e = flopsEvidence(r.flops, r.overall.computeNs); !e.isEmpty())
+            r.verdict.evidence << e;
     r.stepVerdicts = diagnoseSteps(ws, ops, r.steps, r.host, r.verdict);
     return r;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "collectives.h"
+#include "flops.h"
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
 #include "kerneltable.h"
@@ -28,6 +29,7 @@ struct DoctorReport {
     LaunchStats launch;
     std::vector<MemcpyKindStats> copies;
     std::vector<CollectiveStats> collectives;
+    FlopsSummary flops;                 // matrix and attention ops: achieved vs peak
     Verdict verdict;                    // overall; in a multi-rank run with the straggler weighed in
     std::vector<Verdict> stepVerdicts;  // one per step
     RankComparison ranks;               // the trace's run, when it has several ranks
