@@ -3,6 +3,10 @@
 #include <qcustomplot.h>
 
 #include <QEvent>
+#include <QPainter>
+#include <QPixmap>
+
+#include <iterator>
 
 namespace plumb {
 
@@ -20,6 +24,27 @@ public:
 };
 
 } // namespace
+
+QColor runColor(int i)
+{
+    static const QColor palette[] = { QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
+        QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1),
+        QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac) };
+    constexpr int n = int(std::size(palette));
+    if (i < n)
+        return palette[i];
+    return QColor::fromHsv(int((i - n) * 137.508) % 360, 170, 200);
+}
+
+QIcon runSwatch(const QColor &color)
+{
+    constexpr int kSwatchPx = 12;
+    QPixmap pm(kSwatchPx, kSwatchPx);
+    pm.fill(Qt::transparent);
+    QPainter p(&pm);
+    p.fillRect(QRect(0, kSwatchPx / 2 - 2, kSwatchPx, 4), color);
+    return QIcon(pm);
+}
 
 void placeLegendBelow(QCustomPlot *plot)
 {

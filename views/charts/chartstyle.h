@@ -1,5 +1,8 @@
 #pragma once
 
+#include <QColor>
+#include <QIcon>
+
 class QCustomPlot;
 
 namespace plumb {
@@ -8,6 +11,13 @@ namespace plumb {
 // in as many columns as fit the plot's width (refitted on resize), so that it hides no data and
 // takes no plot width.
 void placeLegendBelow(QCustomPlot *plot);
+
+// The colour of the i-th selected run on every Experiments page: Tableau 10, then hues a golden
+// angle apart, so that a run keeps its colour from the Scalars page to the Histograms page.
+[[nodiscard]] QColor runColor(int i);
+
+// A short thick line in `color`, for lists that name the runs of a chart (12 px square).
+[[nodiscard]] QIcon runSwatch(const QColor &color);
 
 // Refits the legend's columns to the plot's width: call after adding or renaming legend entries.
 void fitLegend(QCustomPlot *plot);

@@ -3,6 +3,7 @@
 #include "backgroundanalysis.h"
 #include "configdiffpage.h"
 #include "experimentview.h"
+#include "histogramspage.h"
 #include "importancepage.h"
 #include "parallelcoordinatespage.h"
 #include "runsfilterproxy.h"
@@ -118,6 +119,8 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     m_pages->setDocumentMode(true);
     m_pages->setAccessibleName(tr("Experiment pages"));
     addView(m_scalars, tr("S&calars"));
+    // Not "&Histograms": Alt+H opens the Help menu.
+    addView(new HistogramsPage(m_pages), tr("Hist&ograms"));
     addView(new ParallelCoordinatesPage(m_pages), tr("&Parallel Coordinates"));
     addView(new ImportancePage(m_pages), tr("I&mportance"));
     addView(new ConfigDiffPage(m_pages), tr("Co&nfig Diff"));

@@ -1,6 +1,7 @@
 #include "scalarspage.h"
 
 #include "backgroundanalysis.h"
+#include "chartstyle.h"
 #include "runstablemodel.h"
 #include "scalarseries.h"
 
@@ -11,8 +12,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QPainter>
-#include <QPixmap>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSplitter>
@@ -26,7 +25,6 @@ namespace {
 
 constexpr int kChartHeightPx = 280;
 constexpr int kTwoColumnsFromPx = 900; // page width from which charts go two per row
-constexpr int kSwatchPx = 12;
 
 QStringList defaultTags(const QStringList &tags)
 {
@@ -37,27 +35,11 @@ QStringList defaultTags(const QStringList &tags)
     return sorted.mid(0, ScalarsPage::kDefaultTags);
 }
 
-QIcon swatch(const QColor &color)
-{
-    QPixmap pm(kSwatchPx, kSwatchPx);
-    pm.fill(Qt::transparent);
-    QPainter p(&pm);
-    p.fillRect(QRect(0, kSwatchPx / 2 - 2, kSwatchPx, 4), color);
-    return QIcon(pm);
-}
-
 } // namespace
 
 QColor ScalarsPage::runColor(int i)
 {
-    // Tableau 10, then hues a golden angle apart.
-    static const QColor palette[] = { QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
-        QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1),
-        QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac) };
-    constexpr int n = int(std::size(palette));
-    if (i < n)
-        return palette[i];
-    return QColor::fromHsv(int((i - n) * 137.508) % 360, 170, 200);
+    return plumb::runColor(i);
 }
 
 ScalarsPage::ScalarsPage(QWidget *parent)
@@ -448,7 +430,7 @@ void ScalarsPage::rebuildCharts()
     m_legend->clear();
     for (int i = 0; i < m_runIds.size(); ++i) {
         const QString name = m_runNames.value(m_runIds[i], QString::number(m_runIds[i]));
-        auto *item = new QListWidgetItem(swatch(runColor(i)), name, m_legend);
+        auto *item = new QListWidgetItem(runSwatch(runColor(i)), name, m_legend);
         item->setToolTip(name);
     }
     m_hint->setText(hint());
