@@ -1,3 +1,4 @@
+#include "allocatortuning.h"
 #include "builtinimporters.h"
 #include "cli.h"
 #include "diffpanel.h"
@@ -61,6 +62,7 @@ void removeWorkspaceFiles(const QString &path)
 
 int main(int argc, char **argv)
 {
+    plumb::tuneAllocator();
     if (argc > 1 && isCliCommand(argv[1]))
         return runCli(argc, argv);
     if (argc > 1 && std::strcmp(argv[1], "--version") == 0) { // answered without a display

@@ -1,9 +1,13 @@
 #include "gpuops.h"
 
+#include "allocatortuning.h"
 #include "sqlitedb.h"
 #include "workspace.h"
 
+#include <QFileInfo>
+
 #include <algorithm>
+#include <future>
 #include <cmath>
 #include <memory>
 #include <unordered_set>
@@ -127,7 +131,17 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
 
     // CPU-side launches of this trace by correlation id: the first call holding the id (the runtime
     // launch; a driver call under it has the same id and starts later).
-    const LaunchIndex launches = readLaunches(db, traceId);
+    // Read on a second connection while this one reads the GPU ops (a reader sees the same committed
+    // data; a writer's uncommitted view, or a workspace in memory, stays on this thread).
+    LaunchIndex launches;
+    std::future<LaunchIndex> launchesRead;
+    if (ws.role() == Workspace::Role::Reader && QFileInfo(ws.path()).isFile())
+        launchesRead = std::async(std::launch::async, [path = ws.path(), traceId] {
+            Workspace second(path, Workspace::Role::Reader);
+            return readLaunches(second.db(), traceId);
+        });
+    else
+        launches = readLaunches(db, traceId);
     // Names of communication (and, for HTA, memory) kernels, decided once per name.
     const std::unordered_set<int64_t> commNames =
         stringIds(db, hta ? "SELECT id FROM string WHERE str GLOB 'nccl*'" : "SELECT id FROM string WHERE str LIKE '%nccl%'");
@@ -135,34 +149,60 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         hta ? stringIds(db, "SELECT id FROM string WHERE str GLOB '*Memcpy*' OR str GLOB '*Memset*'")
             : std::unordered_set<int64_t> {};
 
+    // How each name is classed, decided once per name id (ids are dense: a table, not a hash).
+    enum : int8_t { kUnclassed = 0, kCommName = 1, kMemoryName = 2, kOtherName = 3 };
+    std::vector<int8_t> nameClass;
+    auto classOf = [&](int64_t nameId) -> int {
+        if (nameId < 0 || nameId > (int64_t(1) << 26))
+            return commNames.count(nameId) ? kCommName : memoryNames.count(nameId) ? kMemoryName : kOtherName;
+        if (size_t(nameId) >= nameClass.size())
+            nameClass.resize(size_t(nameId) + 1, kUnclassed);
+        int8_t &c = nameClass[size_t(nameId)];
+        if (c == kUnclassed)
+            c = commNames.count(nameId) ? kCommName : memoryNames.count(nameId) ? kMemoryName : kOtherName;
+        return int(c);
+    };
+
     // One cursor per GPU stream track, each in start order (the slice key), merged as they are read:
     // the ops come out in start order with no sort and no second copy of them.
     std::vector<int64_t> tracks;
+    int64_t opCount = 0;
     {
-        SqliteStmt t(db, "SELECT id FROM track WHERE trace_id = ? AND kind = 'gpu_stream' ORDER BY id");
+        SqliteStmt t(db, "SELECT id, slice_count FROM track WHERE trace_id = ? AND kind = 'gpu_stream' ORDER BY id");
         t.bind(1, traceId);
-        while (t.step())
+        while (t.step()) {
             tracks.push_back(t.columnInt(0));
+            opCount += t.columnInt(1);
+        }
     }
     std::vector<std::unique_ptr<SqliteStmt>> cursors; // those with a row to give
     std::vector<int64_t> cursorTrack;                 // the track id of each
+    std::vector<int64_t> cursorTs;                    // the start of its current row
     for (int64_t track : tracks) {
         auto st = std::make_unique<SqliteStmt>(db, "SELECT ts, dur, name_id, cat_id, corr, args_id FROM slice "
                                                    "WHERE track_id = ?1 AND ts >= ?2 AND ts < ?3 ORDER BY ts");
         st->bind(1, track).bind(2, fromNs).bind(3, toNs);
         if (st->step()) {
+            cursorTs.push_back(st->columnInt(0));
             cursors.push_back(std::move(st));
             cursorTrack.push_back(track);
         }
     }
-    auto later = [&](size_t x, size_t y) { return cursors[x]->columnInt(0) > cursors[y]->columnInt(0); };
+    auto later = [&](size_t x, size_t y) { return cursorTs[x] > cursorTs[y]; };
     std::vector<size_t> heap;
     for (size_t c = 0; c < cursors.size(); ++c)
         heap.push_back(c);
     std::make_heap(heap.begin(), heap.end(), later);
 
     std::vector<GpuOp> ops;
-    ops.reserve(launches.size()); // about one op per launch: regrowing a million-op vector costs more than the scan
+    std::vector<int64_t> corrs; // of each op, linked to its launch once the launches are read
+    constexpr int64_t kNoCorr = INT64_MIN;
+    // Every op of the window at most: regrowing a million-op vector costs more than the scan.
+    const size_t expected = size_t(fromNs == INT64_MIN && toNs == INT64_MAX ? opCount : std::max<int64_t>(opCount / 16, 1024));
+    ops.reserve(expected);
+    corrs.reserve(expected);
+    adviseHugePages(ops);
+    adviseHugePages(corrs);
     while (!heap.empty()) {
         std::pop_heap(heap.begin(), heap.end(), later);
         const size_t c = heap.back();
@@ -171,23 +211,16 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         GpuOp op;
         op.nameId = st.columnInt(2);
         bool keep = cat == catKernel || cat == catMemcpy || cat == catMemset; // else e.g. a marker on the stream
-        if (commNames.count(op.nameId) && (hta || cat == catKernel))
+        const int named = classOf(op.nameId);
+        if (named == kCommName && (hta || cat == catKernel))
             op.kind = GpuOp::Kind::Comm;
-        else if (hta ? memoryNames.count(op.nameId) > 0 : cat != catKernel)
+        else if (hta ? named == kMemoryName : cat != catKernel)
             op.kind = GpuOp::Kind::Memory;
         else
             op.kind = GpuOp::Kind::Compute;
-        if (!st.columnIsNull(4))
-            if (const Launch *l = launches.find(st.columnInt(4))) {
-                op.launchNs = l->ts;
-                op.launchDurNs = l->dur;
-            }
-        if (hta && op.launchNs >= 0)
-            op.launchNs = htaStart(op.launchNs);
-        if (linkedOnly && (op.launchNs < 0 || op.launchNs >= cutoff))
-            keep = false;
         if (keep) {
-            op.startNs = st.columnInt(0);
+            corrs.push_back(st.columnIsNull(4) ? kNoCorr : st.columnInt(4));
+            op.startNs = cursorTs[c];
             op.endNs = op.startNs + st.columnInt(1);
             if (hta) {
                 op.endNs = std::max(htaStart(op.startNs), htaEnd(op.startNs, st.columnInt(1)));
@@ -197,11 +230,31 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             op.argsId = st.columnIsNull(5) ? -1 : st.columnInt(5);
             ops.push_back(op);
         }
-        if (st.step())
+        if (st.step()) {
+            cursorTs[c] = st.columnInt(0);
             std::push_heap(heap.begin(), heap.end(), later);
-        else
+        } else {
             heap.pop_back();
+        }
     }
+
+    // Each op's launch; in linked-only modes an op without one (or, for HTA, launched after the
+    // cut) is dropped.
+    if (launchesRead.valid())
+        launches = launchesRead.get(); // rethrows what the other connection threw
+    size_t kept = 0;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        GpuOp op = ops[i];
+        if (corrs[i] != kNoCorr)
+            if (const Launch *l = launches.find(corrs[i])) {
+                op.launchNs = hta ? htaStart(l->ts) : l->ts;
+                op.launchDurNs = l->dur;
+            }
+        if (linkedOnly && (op.launchNs < 0 || op.launchNs >= cutoff))
+            continue;
+        ops[kept++] = op;
+    }
+    ops.resize(kept);
     return ops;
 }
 

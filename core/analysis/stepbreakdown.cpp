@@ -1,5 +1,7 @@
 #include "stepbreakdown.h"
 
+#include "allocatortuning.h"
+
 #include "timelinedata.h"
 #include "timelinequery.h"
 
@@ -17,6 +19,25 @@ int owningStep(const std::vector<StepBreakdown> &steps, const GpuOp &op)
         return -1;
     --it;
     return t < it->cpuEndNs ? int(it - steps.begin()) : -1;
+}
+
+std::vector<std::vector<GpuOp>> opsByStep(const std::vector<StepBreakdown> &steps, const std::vector<GpuOp> &ops)
+{
+    // One pass to size each step's vector and one to fill it: no regrowth of million-op vectors.
+    std::vector<int32_t> owner(ops.size());
+    std::vector<size_t> counts(steps.size());
+    for (size_t i = 0; i < ops.size(); ++i)
+        if ((owner[i] = owningStep(steps, ops[i])) >= 0)
+            ++counts[size_t(owner[i])];
+    std::vector<std::vector<GpuOp>> owned(steps.size());
+    for (size_t s = 0; s < steps.size(); ++s) {
+        owned[s].reserve(counts[s]);
+        adviseHugePages(owned[s]);
+    }
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (owner[i] >= 0)
+            owned[size_t(owner[i])].push_back(ops[i]);
+    return owned;
 }
 
 std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
@@ -39,10 +60,7 @@ std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, const 
     if (out.empty())
         return out;
     std::sort(out.begin(), out.end(), [](const StepBreakdown &a, const StepBreakdown &b) { return a.cpuStartNs < b.cpuStartNs; });
-    std::vector<std::vector<GpuOp>> perStep(out.size());
-    for (const GpuOp &op : ops)
-        if (const int step = owningStep(out, op); step >= 0)
-            perStep[size_t(step)].push_back(op);
+    const std::vector<std::vector<GpuOp>> perStep = opsByStep(out, ops);
     for (size_t i = 0; i < out.size(); ++i)
         out[i].gpu = breakdownOf(perStep[i]);
     return out;

@@ -1,10 +1,13 @@
 #include "temporalbreakdown.h"
 
+#include "allocatortuning.h"
+
 #include "workspace.h"
 
 #include <QStringList>
 
 #include <algorithm>
+#include <iterator>
 
 namespace plumb {
 
@@ -16,8 +19,11 @@ using Intervals = std::vector<std::pair<int64_t, int64_t>>;
 
 Intervals uniteIntervals(Intervals v)
 {
-    if (!std::is_sorted(v.begin(), v.end())) // GPU ops arrive in start order: usually nothing to do
-        std::sort(v.begin(), v.end());
+    // The sweep needs starts in order, nothing more: GPU ops arrive in start order, so usually
+    // nothing is sorted (ops starting together on several streams need not be ordered by end).
+    const auto byStart = [](const auto &x, const auto &y) { return x.first < y.first; };
+    if (!std::is_sorted(v.begin(), v.end(), byStart))
+        std::sort(v.begin(), v.end(), byStart);
     Intervals out;
     for (const auto &[a, b] : v) {
         if (b <= a)
@@ -67,13 +73,21 @@ int64_t lengthOutside(const Intervals &a, const Intervals &b)
 // Time during which exactly each set of kinds ran, over the kinds' unions (disjoint within a kind).
 std::array<int64_t, 8> timeByKinds(const std::array<const Intervals *, 3> &kinds)
 {
-    std::vector<std::pair<int64_t, int>> edges; // (time, +bit or -bit)
-    for (int k = 0; k < 3; ++k)
+    // Each kind's edges are already in order (its union is sorted and disjoint): merged, not sorted.
+    using Edges = std::vector<std::pair<int64_t, int>>; // (time, +bit or -bit)
+    Edges edges;
+    for (int k = 0; k < 3; ++k) {
+        Edges own;
+        own.reserve(2 * kinds[size_t(k)]->size());
         for (const auto &[a, b] : *kinds[size_t(k)]) {
-            edges.emplace_back(a, 1 << k);
-            edges.emplace_back(b, -(1 << k));
+            own.emplace_back(a, 1 << k);
+            own.emplace_back(b, -(1 << k));
         }
-    std::sort(edges.begin(), edges.end());
+        Edges merged;
+        merged.reserve(edges.size() + own.size());
+        std::merge(edges.begin(), edges.end(), own.begin(), own.end(), std::back_inserter(merged));
+        edges = std::move(merged);
+    }
     std::array<int64_t, 8> out {};
     int running = 0;
     for (size_t i = 0; i < edges.size(); ++i) {
@@ -99,6 +113,7 @@ QString kindSetName(int kinds)
 std::vector<std::pair<int64_t, int64_t>> gpuIdleIntervals(const std::vector<GpuOp> &ops)
 {
     Intervals all;
+    all.reserve(ops.size());
     for (const GpuOp &op : ops)
         all.emplace_back(op.startNs, op.endNs);
     const Intervals busy = unite(std::move(all));
@@ -114,6 +129,10 @@ TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops)
     if (ops.empty())
         return r;
     Intervals all, compute, comm, memory;
+    all.reserve(ops.size());
+    compute.reserve(ops.size());
+    adviseHugePages(all);
+    adviseHugePages(compute);
     r.startNs = INT64_MAX;
     r.endNs = INT64_MIN;
     for (const GpuOp &op : ops) {
@@ -132,8 +151,9 @@ TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops)
     r.memoryNs = length(uMemory);
     r.byKinds = timeByKinds({ &uCompute, &uComm, &uMemory });
     r.exposedCommNs = lengthOutside(uComm, uCompute);
-    Intervals computeOrComm = uCompute;
-    computeOrComm.insert(computeOrComm.end(), uComm.begin(), uComm.end());
+    Intervals computeOrComm; // both sorted: merged in order, so that unite() need not sort
+    computeOrComm.reserve(uCompute.size() + uComm.size());
+    std::merge(uCompute.begin(), uCompute.end(), uComm.begin(), uComm.end(), std::back_inserter(computeOrComm));
     r.exposedMemoryNs = lengthOutside(uMemory, unite(std::move(computeOrComm)));
     return r;
 }

@@ -250,10 +250,7 @@ int64_t Verdict::costOf(Component c) const
 std::vector<Verdict> diagnoseSteps(Workspace &ws, const std::vector<GpuOp> &ops, const std::vector<StepBreakdown> &steps,
                                    const HostAnalysis &host, Verdict &overall)
 {
-    std::vector<std::vector<GpuOp>> owned(steps.size());
-    for (const GpuOp &op : ops)
-        if (const int i = owningStep(steps, op); i >= 0)
-            owned[size_t(i)].push_back(op);
+    const std::vector<std::vector<GpuOp>> owned = opsByStep(steps, ops);
     std::vector<Verdict> out;
     out.reserve(steps.size());
     const Intervals input = uniteIntervals(host.inputPipeline.ranges);

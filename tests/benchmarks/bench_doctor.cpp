@@ -4,6 +4,7 @@
 // then the doctor runs on it and the time and peak RSS are printed. Target: under 1 s per million
 // kernels. Usage: bench_doctor [--kernels 1000000,5000000] [--keep DIR]
 
+#include "allocatortuning.h"
 #include "benchimport.h"
 #include "doctorreport.h"
 #include "importcontext.h"
@@ -96,6 +97,7 @@ public:
 
 int main(int argc, char **argv)
 {
+    tuneAllocator(); // as the app does (app/main.cpp)
     QCoreApplication app(argc, argv);
     QCommandLineParser cli;
     cli.setApplicationDescription(QStringLiteral("Doctor run time on generated traces."));
