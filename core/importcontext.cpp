@@ -1,6 +1,7 @@
 #include "importcontext.h"
 
 #include "importerror.h"
+#include "lineagesink.h"
 #include "metricsink.h"
 #include "tracesink.h"
 
@@ -37,6 +38,13 @@ MetricSink &ImportContext::metricSink()
     if (!m_metricSink)
         m_metricSink = std::make_unique<MetricSink>(m_db, m_diagnostics);
     return *m_metricSink;
+}
+
+LineageSink &ImportContext::lineageSink()
+{
+    if (!m_lineageSink)
+        m_lineageSink = std::make_unique<LineageSink>(m_db, m_sourceId);
+    return *m_lineageSink;
 }
 
 void ImportContext::checkpoint()

@@ -12,6 +12,7 @@
 
 namespace plumb {
 
+class LineageSink;
 class MetricSink;
 class SqliteDb;
 class TraceSink;
@@ -37,6 +38,9 @@ public:
     // importer uses one of them (std::logic_error otherwise).
     [[nodiscard]] MetricSink &metricSink();
     [[nodiscard]] bool hasMetricSink() const { return m_metricSink != nullptr; }
+    // The lineage nodes and edges being written for this file (ML Metadata, OpenLineage), created on
+    // first use; it shares no string table with the others, so any importer may use it.
+    [[nodiscard]] LineageSink &lineageSink();
     // What the user told this import beyond the path (command-line flags, an import dialog).
     [[nodiscard]] const ImportOptions &options() const { return m_options; }
     void setOptions(const ImportOptions &options) { m_options = options; }
@@ -63,6 +67,7 @@ private:
     DiagnosticLog m_diagnostics;
     std::unique_ptr<TraceSink> m_traceSink;
     std::unique_ptr<MetricSink> m_metricSink;
+    std::unique_ptr<LineageSink> m_lineageSink;
     ImportOptions m_options;
 };
 

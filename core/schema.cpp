@@ -309,10 +309,50 @@ ALTER TABLE source ADD COLUMN edge_hash TEXT;              -- ContentHash of the
 ALTER TABLE source ADD COLUMN continues_source_id INTEGER; -- the source this one continues
 )sql";
 
+// Lineage (ML Metadata stores, OpenLineage events): one graph of what pipelines recorded. Nodes are
+// artifacts/datasets, executions/job runs and contexts/jobs/pipelines, found again by `key` when a
+// later import names them (an OpenLineage run's START and COMPLETE, a store imported again), so that
+// both formats meet in one model. Edges follow the data: artifact -input-> execution -output->
+// artifact; a context -contains-> what it groups; -parent-> links a context or run to its child.
+static constexpr std::string_view kMigration8 = R"sql(
+CREATE TABLE lineage_node(
+    id          INTEGER PRIMARY KEY,
+    source_id   INTEGER NOT NULL,       -- the import that first wrote it
+    kind        TEXT NOT NULL,          -- 'artifact' | 'execution' | 'context'
+    type        TEXT,                   -- ML Metadata type name (Model, Trainer, pipeline_run); OpenLineage:
+                                        -- 'dataset', 'job_run', 'job'
+    key         TEXT NOT NULL UNIQUE,   -- e.g. 'mlmd:<store>#artifact/12', 'openlineage:run/<runId>'
+    name        TEXT NOT NULL,
+    uri         TEXT,                   -- artifacts and datasets: where the data lives
+    state       TEXT,                   -- artifacts: LIVE, DELETED...; executions: COMPLETE, FAILED, RUNNING...
+    start_ns    INTEGER,                -- epoch ns
+    end_ns      INTEGER,
+    properties  TEXT                    -- JSON object: properties, custom properties, facets
+);
+CREATE TABLE lineage_edge(
+    from_id     INTEGER NOT NULL,
+    to_id       INTEGER NOT NULL,
+    kind        TEXT NOT NULL,          -- 'input' | 'output' | 'contains' | 'parent'
+    properties  TEXT,                   -- JSON: ML Metadata event type and path, column lineage...
+    source_id   INTEGER NOT NULL,
+    PRIMARY KEY(from_id, to_id, kind)
+) WITHOUT ROWID;
+CREATE INDEX lineage_edge_to ON lineage_edge(to_id);
+-- Lineage nodes joined to the runs they name or the user linked them to.
+CREATE TABLE lineage_link(
+    node_id     INTEGER NOT NULL,
+    run_id      INTEGER NOT NULL,
+    origin      TEXT NOT NULL,          -- how: 'mlflow-run-id', 'uri', 'name', 'user'
+    PRIMARY KEY(node_id, run_id)
+) WITHOUT ROWID;
+CREATE INDEX lineage_link_run ON lineage_link(run_id);
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
     static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes, kMigration3,
-                                                              kMigration4, kMigration5, kMigration6, kMigration7 };
+                                                              kMigration4, kMigration5, kMigration6, kMigration7,
+                                                              kMigration8 };
     return migrations;
 }
 

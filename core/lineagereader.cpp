@@ -1,0 +1,159 @@
+#include "lineagereader.h"
+
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <deque>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace plumb {
+
+namespace {
+
+constexpr const char *kNodeColumns = "id, kind, type, key, name, uri, state, start_ns, end_ns, properties";
+
+LineageNodeInfo nodeFrom(SqliteStmt &st)
+{
+    LineageNodeInfo n;
+    n.id = st.columnInt(0);
+    n.kind = st.columnText(1);
+    n.type = st.columnText(2);
+    n.key = st.columnText(3);
+    n.name = st.columnText(4);
+    n.uri = st.columnText(5);
+    n.state = st.columnText(6);
+    n.startNs = st.columnIsNull(7) ? 0 : st.columnInt(7);
+    n.endNs = st.columnIsNull(8) ? 0 : st.columnInt(8);
+    n.properties = st.columnText(9);
+    return n;
+}
+
+} // namespace
+
+LineageReader::LineageReader(Workspace &workspace)
+    : m_ws(workspace)
+{
+}
+
+LineageReader::Counts LineageReader::counts()
+{
+    SqliteDb &db = m_ws.db();
+    Counts c;
+    c.artifacts = db.queryInt("SELECT count(*) FROM lineage_node WHERE kind = 'artifact'");
+    c.executions = db.queryInt("SELECT count(*) FROM lineage_node WHERE kind = 'execution'");
+    c.contexts = db.queryInt("SELECT count(*) FROM lineage_node WHERE kind = 'context'");
+    c.edges = db.queryInt("SELECT count(*) FROM lineage_edge");
+    c.links = db.queryInt("SELECT count(*) FROM lineage_link");
+    return c;
+}
+
+LineageNodeInfo LineageReader::node(int64_t id)
+{
+    SqliteDb &db = m_ws.db();
+    SqliteStmt st(db, std::string("SELECT ") + kNodeColumns + " FROM lineage_node WHERE id = ?");
+    st.bind(1, id);
+    if (!st.step())
+        return {};
+    LineageNodeInfo n = nodeFrom(st);
+    SqliteStmt contexts(db, "SELECT c.name FROM lineage_edge e JOIN lineage_node c ON c.id = e.from_id "
+                            "WHERE e.to_id = ? AND e.kind = 'contains' ORDER BY c.id");
+    contexts.bind(1, id);
+    while (contexts.step())
+        n.contexts << contexts.columnText(0);
+    SqliteStmt runs(db, "SELECT run_id FROM lineage_link WHERE node_id = ? ORDER BY run_id");
+    runs.bind(1, id);
+    while (runs.step())
+        n.runIds << runs.columnInt(0);
+    return n;
+}
+
+std::vector<LineageNodeInfo> LineageReader::find(const QString &what)
+{
+    SqliteDb &db = m_ws.db();
+    std::vector<int64_t> ids;
+    auto collect = [&](const char *where, const QString &value) {
+        SqliteStmt st(db, std::string("SELECT id FROM lineage_node WHERE ") + where + " ORDER BY id");
+        st.bind(1, value);
+        while (st.step())
+            ids.push_back(st.columnInt(0));
+        return !ids.empty();
+    };
+    bool isNumber = false;
+    const qint64 id = what.toLongLong(&isNumber);
+    if (!(isNumber && collect("id = ?", QString::number(id))) && !collect("key = ?", what) && !collect("name = ?", what))
+        collect("instr(lower(name), lower(?)) > 0", what);
+    std::vector<LineageNodeInfo> out;
+    for (int64_t n : ids)
+        out.push_back(node(n));
+    return out;
+}
+
+LineageGraph LineageReader::neighbourhood(int64_t id, LineageDirection direction, int depth, int maxNodes)
+{
+    SqliteDb &db = m_ws.db();
+    LineageGraph g;
+    const LineageNodeInfo focus = node(id);
+    if (focus.id == 0)
+        return g;
+    SqliteStmt up(db, "SELECT from_id, kind, properties FROM lineage_edge WHERE to_id = ? AND kind IN ('input', 'output')");
+    SqliteStmt down(db, "SELECT to_id, kind, properties FROM lineage_edge WHERE from_id = ? AND kind IN ('input', 'output')");
+    std::unordered_map<int64_t, size_t> index; // node id -> position in g.nodes
+    std::vector<bool> reachedUpstream;         // of each node: found walking against the data flow
+    std::deque<size_t> queue;
+    auto add = [&](LineageNodeInfo n, int d, int64_t from, bool upstream) {
+        index.emplace(n.id, g.nodes.size());
+        queue.push_back(g.nodes.size());
+        g.nodes.push_back(std::move(n));
+        g.depth.push_back(d);
+        g.reachedFrom.push_back(from);
+        reachedUpstream.push_back(upstream);
+    };
+    add(focus, 0, 0, false);
+    std::set<std::tuple<int64_t, int64_t, QString>> seenEdges;
+    auto walk = [&](SqliteStmt &st, int64_t current, int d, bool upstream) {
+        st.bind(1, current);
+        std::vector<std::pair<int64_t, LineageEdgeInfo>> found;
+        while (st.step()) {
+            const int64_t other = st.columnInt(0);
+            LineageEdgeInfo e { upstream ? other : current, upstream ? current : other, st.columnText(1), st.columnText(2) };
+            found.emplace_back(other, std::move(e));
+        }
+        st.reset();
+        for (auto &[other, e] : found) {
+            if (!index.count(other)) {
+                if (d + 1 > depth)
+                    continue;
+                if (int(g.nodes.size()) >= maxNodes) {
+                    g.truncated = true;
+                    continue;
+                }
+                add(node(other), d + 1, current, upstream);
+            }
+            if (seenEdges.emplace(e.from, e.to, e.kind).second)
+                g.edges.push_back(std::move(e));
+        }
+    };
+    while (!queue.empty()) {
+        const size_t at = queue.front();
+        queue.pop_front();
+        const int64_t current = g.nodes[at].id;
+        const int d = g.depth[at];
+        if (d >= depth)
+            continue;
+        // Both directions from the focus; beyond it, each node keeps going the way it was reached
+        // (the inputs of a model's inputs, not the other models made from them).
+        const bool goUp = direction == LineageDirection::Up
+            || (direction == LineageDirection::Both && (at == 0 || reachedUpstream[at]));
+        const bool goDown = direction == LineageDirection::Down
+            || (direction == LineageDirection::Both && (at == 0 || !reachedUpstream[at]));
+        if (goUp)
+            walk(up, current, d, true);
+        if (goDown)
+            walk(down, current, d, false);
+    }
+    return g;
+}
+
+} // namespace plumb

@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <vector>
+
+namespace plumb {
+
+class Workspace;
+
+// A lineage node as stored (see lineage_node), with the contexts that contain it and the runs it is
+// linked to.
+struct LineageNodeInfo {
+    int64_t id = 0;
+    QString kind; // 'artifact' | 'execution' | 'context'
+    QString type;
+    QString key;
+    QString name;
+    QString uri;
+    QString state;
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    QString properties; // JSON object
+    QStringList contexts; // names of the contexts that contain it (pipeline, pipeline run, job...)
+    QList<int64_t> runIds; // linked workspace runs
+};
+
+struct LineageEdgeInfo {
+    int64_t from = 0;
+    int64_t to = 0;
+    QString kind; // 'input' | 'output' | 'contains' | 'parent'
+    QString properties;
+};
+
+enum class LineageDirection { Up, Down, Both };
+
+// A node's neighbourhood along the data flow (input and output edges): nodes in the order they were
+// reached (the focus first), each with its distance, and the edges between them. A cycle is walked
+// once (every node is visited once); `truncated` when maxNodes stopped the walk.
+struct LineageGraph {
+    std::vector<LineageNodeInfo> nodes;
+    std::vector<int> depth;       // of each node: edges from the focus
+    std::vector<int64_t> reachedFrom; // of each node: the node it was reached from (0 for the focus)
+    std::vector<LineageEdgeInfo> edges;
+    bool truncated = false;
+};
+
+// Read-only queries over the lineage tables, shared by `plumb lineage` and the Lineage view.
+class LineageReader {
+public:
+    explicit LineageReader(Workspace &workspace);
+
+    struct Counts {
+        int64_t artifacts = 0, executions = 0, contexts = 0, edges = 0, links = 0;
+    };
+    [[nodiscard]] Counts counts();
+    // Nodes matching `what`: its id, else its key, else its exact name, else names containing it
+    // (case-insensitive); by id.
+    [[nodiscard]] std::vector<LineageNodeInfo> find(const QString &what);
+    [[nodiscard]] LineageNodeInfo node(int64_t id);
+    // Upstream (what it was made from), downstream (what was made from it) or both, up to `depth`
+    // edges away.
+    [[nodiscard]] LineageGraph neighbourhood(int64_t id, LineageDirection direction, int depth, int maxNodes = 5000);
+
+private:
+    Workspace &m_ws;
+};
+
+} // namespace plumb

@@ -1,0 +1,168 @@
+// The lineage graph's write and read sides: nodes found again by key and merged (an OpenLineage
+// run's START then COMPLETE), edges idempotent, and the neighbourhood walk: upstream, downstream,
+// both, depth limits, a cycle walked once, contexts and lookup by id, key and name.
+
+#include "lineagereader.h"
+#include "lineagesink.h"
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace plumb;
+
+namespace {
+
+LineageNode artifact(const QString &key, const QString &type = QStringLiteral("Examples"))
+{
+    LineageNode n;
+    n.kind = LineageNode::Kind::Artifact;
+    n.key = key;
+    n.name = key;
+    n.type = type;
+    return n;
+}
+
+LineageNode execution(const QString &key, const QString &state = QStringLiteral("COMPLETE"))
+{
+    LineageNode n;
+    n.kind = LineageNode::Kind::Execution;
+    n.key = key;
+    n.name = key;
+    n.type = key;
+    n.state = state;
+    return n;
+}
+
+// "name:depth" of each node, in the order reached.
+QString names(const LineageGraph &g)
+{
+    QStringList out;
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+        out << QStringLiteral("%1:%2").arg(g.nodes[i].name).arg(g.depth[i]);
+    return out.join(QLatin1Char(' '));
+}
+
+} // namespace
+
+class TestLineage : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    QString m_ws;
+
+private Q_SLOTS:
+    // raw -> gen -> examples -> train -> model -> push -> pushed; examples -> stats -> statistics;
+    // a cycle: model -> eval -> blessing -> train (a blessing fed back); all in one pipeline context.
+    void initTestCase()
+    {
+        m_ws = m_tmp.filePath(QStringLiteral("l.plumb"));
+        Workspace ws(m_ws, Workspace::Role::Writer);
+        SqliteTransaction tx(ws.db());
+        LineageSink sink(ws.db(), 1);
+        const int64_t raw = sink.node(artifact(QStringLiteral("raw")));
+        const int64_t gen = sink.node(execution(QStringLiteral("gen")));
+        const int64_t examples = sink.node(artifact(QStringLiteral("examples")));
+        const int64_t train = sink.node(execution(QStringLiteral("train")));
+        const int64_t model = sink.node(artifact(QStringLiteral("model"), QStringLiteral("Model")));
+        const int64_t push = sink.node(execution(QStringLiteral("push")));
+        const int64_t pushed = sink.node(artifact(QStringLiteral("pushed"), QStringLiteral("PushedModel")));
+        const int64_t stats = sink.node(execution(QStringLiteral("stats"), QStringLiteral("FAILED")));
+        const int64_t statistics = sink.node(artifact(QStringLiteral("statistics")));
+        const int64_t eval = sink.node(execution(QStringLiteral("eval")));
+        const int64_t blessing = sink.node(artifact(QStringLiteral("blessing")));
+        LineageNode pipeline;
+        pipeline.kind = LineageNode::Kind::Context;
+        pipeline.key = QStringLiteral("ctx:pipeline");
+        pipeline.name = QStringLiteral("my_pipeline");
+        pipeline.type = QStringLiteral("pipeline");
+        const int64_t ctx = sink.node(pipeline);
+        sink.edge(raw, gen, QStringLiteral("input"));
+        sink.edge(gen, examples, QStringLiteral("output"));
+        sink.edge(examples, train, QStringLiteral("input"));
+        sink.edge(train, model, QStringLiteral("output"));
+        sink.edge(model, push, QStringLiteral("input"));
+        sink.edge(push, pushed, QStringLiteral("output"));
+        sink.edge(examples, stats, QStringLiteral("input"));
+        sink.edge(stats, statistics, QStringLiteral("output"));
+        sink.edge(model, eval, QStringLiteral("input"));
+        sink.edge(eval, blessing, QStringLiteral("output"));
+        sink.edge(blessing, train, QStringLiteral("input"));
+        sink.edge(blessing, train, QStringLiteral("input"), R"({"path":"blessing"})"); // met again: merged
+        for (int64_t n : { raw, gen, examples, train, model })
+            sink.edge(ctx, n, QStringLiteral("contains"));
+
+        // The same run met again (COMPLETE after START): state replaced, span widened, facets merged.
+        LineageNode start = execution(QStringLiteral("ol:run"), QStringLiteral("START"));
+        start.startNs = 1000;
+        start.properties = R"({"a":1,"b":1})";
+        const int64_t first = sink.node(start);
+        LineageNode complete = execution(QStringLiteral("ol:run"), QStringLiteral("COMPLETE"));
+        complete.name.clear();
+        complete.startNs = 5000;
+        complete.endNs = 5000;
+        complete.properties = R"({"b":2,"c":3})";
+        QCOMPARE(sink.node(complete), first);
+        tx.commit();
+    }
+
+    void mergedOnKey()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        LineageReader r(ws);
+        const auto found = r.find(QStringLiteral("ol:run"));
+        QCOMPARE(found.size(), size_t(1));
+        const LineageNodeInfo &n = found[0];
+        QCOMPARE(n.state, QStringLiteral("COMPLETE"));
+        QCOMPARE(n.startNs, Q_INT64_C(1000));
+        QCOMPARE(n.endNs, Q_INT64_C(5000));
+        QCOMPARE(n.name, QStringLiteral("ol:run")); // an empty name keeps the old one
+        QCOMPARE(n.properties, QStringLiteral(R"({"a":1,"b":2,"c":3})"));
+        const LineageReader::Counts c = r.counts();
+        QCOMPARE(c.artifacts, Q_INT64_C(6));
+        QCOMPARE(c.executions, Q_INT64_C(6));
+        QCOMPARE(c.contexts, Q_INT64_C(1));
+        QCOMPARE(c.edges, Q_INT64_C(11 + 5)); // the repeated edge once
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM lineage_edge WHERE properties = '{\"path\":\"blessing\"}'"), 1);
+    }
+
+    void find()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        LineageReader r(ws);
+        const auto model = r.find(QStringLiteral("model"));
+        QCOMPARE(model.size(), size_t(1));
+        QCOMPARE(model[0].type, QStringLiteral("Model"));
+        QCOMPARE(model[0].contexts, QStringList { QStringLiteral("my_pipeline") });
+        QCOMPARE(r.find(QString::number(model[0].id)).at(0).name, QStringLiteral("model"));
+        QCOMPARE(r.find(QStringLiteral("STAT")).size(), size_t(2)); // stats, statistics: by substring
+        QVERIFY(r.find(QStringLiteral("nothing like it")).empty());
+    }
+
+    void neighbourhoods()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        LineageReader r(ws);
+        const int64_t model = r.find(QStringLiteral("model"))[0].id;
+        // What the model was made from: train, then its inputs, then what made those. The blessing's
+        // loop back through eval to the model is walked once.
+        QCOMPARE(names(r.neighbourhood(model, LineageDirection::Up, 10)),
+            QStringLiteral("model:0 train:1 examples:2 blessing:2 gen:3 eval:3 raw:4"));
+        QCOMPARE(names(r.neighbourhood(model, LineageDirection::Up, 2)),
+            QStringLiteral("model:0 train:1 examples:2 blessing:2"));
+        const int64_t examples = r.find(QStringLiteral("examples"))[0].id;
+        QCOMPARE(names(r.neighbourhood(examples, LineageDirection::Down, 2)),
+            QStringLiteral("examples:0 train:1 stats:1 model:2 statistics:2"));
+        // Both ways from the focus, each side going its own way: not the siblings of the inputs.
+        const LineageGraph both = r.neighbourhood(model, LineageDirection::Both, 2);
+        QCOMPARE(names(both), QStringLiteral("model:0 train:1 push:1 eval:1 examples:2 blessing:2 pushed:2"));
+        QCOMPARE(both.edges.size(), size_t(7));
+        QVERIFY(!both.truncated);
+        const LineageGraph capped = r.neighbourhood(model, LineageDirection::Both, 10, 3);
+        QCOMPARE(capped.nodes.size(), size_t(3));
+        QVERIFY(capped.truncated);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLineage)
+#include "tst_lineage.moc"
