@@ -8,6 +8,7 @@
 #include "configdiff.h"
 #include "doctorreport.h"
 #include "experimentreader.h"
+#include "lineagereader.h"
 #include "folderwatcher.h"
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
@@ -34,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <functional>
 #include <map>
 #include <cstdio>
 #include <cstring>
@@ -66,6 +68,10 @@ constexpr const char *kUsage =
     "                                            params, tags and environment that differ (--all:\n"
     "                                            every row), each metric's last value and change\n"
     "                                            from the first run\n"
+    "       plumb lineage NODE [--up|--down] [--depth N] [--workspace FILE] [--json]\n"
+    "                                            what a lineage node (id, key or name) was made\n"
+    "                                            from (--up), what was made from it (--down), or\n"
+    "                                            both (default), N edges deep (default 5)\n"
     "       plumb --version\n"
     "\n"
     "The workspace is FILE, else $PLUMB_WORKSPACE, else the default one in your data folder\n"
@@ -107,6 +113,8 @@ struct Args {
     ImportOptions importOptions; // import: --step-column and the other column roles
     bool config = false;  // diff --config: experiment runs, not traces
     bool allRows = false; // diff --config --all
+    LineageDirection lineageDirection = LineageDirection::Both; // lineage --up / --down
+    int lineageDepth = 5;                                       // lineage --depth
     bool watch = false;   // import --watch: live mode
     int intervalMs = 2000; // import --watch --interval
     QString error;
@@ -145,6 +153,15 @@ Args parse(int argc, char **argv)
                 a.mode = GpuOpMode::Hta;
             } else {
                 a.error = QStringLiteral("--mode is every, linked or hta");
+                return a;
+            }
+        } else if ((arg == QLatin1String("--up") || arg == QLatin1String("--down")) && a.command == QLatin1String("lineage")) {
+            a.lineageDirection = arg == QLatin1String("--up") ? LineageDirection::Up : LineageDirection::Down;
+        } else if (arg == QLatin1String("--depth") && a.command == QLatin1String("lineage")) {
+            bool ok = false;
+            a.lineageDepth = i + 1 < argc ? QString::fromLocal8Bit(argv[++i]).toInt(&ok) : 0;
+            if (!ok || a.lineageDepth < 1 || a.lineageDepth > 1000) {
+                a.error = QStringLiteral("--depth needs a number of edges from 1 to 1000, e.g. --depth 3");
                 return a;
             }
         } else if (arg == QLatin1String("--watch") && a.command == QLatin1String("import")) {
@@ -1224,13 +1241,134 @@ int runConfigDiff(const Args &a)
     }
 }
 
+QJsonObject lineageNodeJson(const LineageNodeInfo &n)
+{
+    QJsonObject o { { QStringLiteral("id"), qint64(n.id) }, { QStringLiteral("kind"), n.kind },
+        { QStringLiteral("type"), n.type }, { QStringLiteral("key"), n.key }, { QStringLiteral("name"), n.name },
+        { QStringLiteral("uri"), n.uri }, { QStringLiteral("state"), n.state },
+        { QStringLiteral("contexts"), QJsonArray::fromStringList(n.contexts) } };
+    o[QStringLiteral("start_ns")] = n.startNs ? QJsonValue(qint64(n.startNs)) : QJsonValue();
+    o[QStringLiteral("end_ns")] = n.endNs ? QJsonValue(qint64(n.endNs)) : QJsonValue();
+    o[QStringLiteral("properties")] = QJsonDocument::fromJson(n.properties.toUtf8()).object();
+    QJsonArray runs;
+    for (int64_t r : n.runIds)
+        runs.append(qint64(r));
+    o[QStringLiteral("runs")] = runs;
+    return o;
+}
+
+// "artifact Model  trainer/model  LIVE  s3://.../model" for a tree line.
+QString lineageNodeLine(const LineageNodeInfo &n)
+{
+    QString line = QStringLiteral("%1 %2  %3").arg(n.kind, n.type.isEmpty() ? QStringLiteral("-") : n.type, n.name);
+    if (!n.state.isEmpty())
+        line += QStringLiteral("  [%1]").arg(n.state);
+    if (!n.uri.isEmpty() && n.uri != n.name)
+        line += QStringLiteral("  %1").arg(n.uri);
+    return line + QStringLiteral("  (#%1)").arg(n.id);
+}
+
+int runLineage(const Args &a)
+{
+    if (a.paths.size() != 1) {
+        err(QStringLiteral("lineage needs one node: its id, key or name (plumb ls says how many there are)"));
+        return 2;
+    }
+    if (!QFileInfo::exists(a.workspace)) {
+        err(QStringLiteral("no workspace at %1; import an ML Metadata store or OpenLineage events first, or pass "
+                           "--workspace FILE")
+                .arg(a.workspace));
+        return 1;
+    }
+    try {
+        Workspace ws(a.workspace, Workspace::Role::Reader);
+        LineageReader reader(ws);
+        const std::vector<LineageNodeInfo> found = reader.find(a.paths[0]);
+        if (found.empty()) {
+            err(QStringLiteral("no lineage node is %1 (by id, key or name)").arg(a.paths[0]));
+            return 1;
+        }
+        if (found.size() > 1) {
+            QStringList names;
+            for (size_t i = 0; i < found.size() && i < 10; ++i)
+                names << QStringLiteral("#%1 %2").arg(found[i].id).arg(found[i].name);
+            err(QStringLiteral("%1 names %2 lineage nodes (%3%4); give an id or a key")
+                    .arg(a.paths[0])
+                    .arg(found.size())
+                    .arg(names.join(QStringLiteral(", ")), found.size() > 10 ? QStringLiteral(", ...") : QString()));
+            return 1;
+        }
+        const LineageGraph g = reader.neighbourhood(found[0].id, a.lineageDirection, a.lineageDepth);
+        if (a.json) {
+            QJsonArray nodes, edges;
+            for (size_t i = 0; i < g.nodes.size(); ++i) {
+                QJsonObject o = lineageNodeJson(g.nodes[i]);
+                o[QStringLiteral("depth")] = g.depth[i];
+                nodes.append(o);
+            }
+            for (const LineageEdgeInfo &e : g.edges)
+                edges.append(QJsonObject { { QStringLiteral("from"), qint64(e.from) }, { QStringLiteral("to"), qint64(e.to) },
+                    { QStringLiteral("kind"), e.kind },
+                    { QStringLiteral("properties"), QJsonDocument::fromJson(e.properties.toUtf8()).object() } });
+            static const char *const directions[] = { "up", "down", "both" };
+            out(QString::fromUtf8(QJsonDocument(QJsonObject { { QStringLiteral("focus"), qint64(found[0].id) },
+                                                    { QStringLiteral("direction"), QLatin1String(directions[int(a.lineageDirection)]) },
+                                                    { QStringLiteral("depth"), a.lineageDepth },
+                                                    { QStringLiteral("truncated"), g.truncated },
+                                                    { QStringLiteral("nodes"), nodes }, { QStringLiteral("edges"), edges } })
+                                      .toJson(QJsonDocument::Indented)));
+            return 0;
+        }
+        // A tree: each node under the one it was reached from, "<-" made from, "->" made into.
+        const LineageNodeInfo &focus = g.nodes[0];
+        out(lineageNodeLine(focus) + QLatin1Char('\n'));
+        if (!focus.contexts.isEmpty())
+            out(QStringLiteral("  in: %1\n").arg(focus.contexts.join(QStringLiteral(", "))));
+        if (!focus.runIds.isEmpty()) {
+            QStringList runs;
+            for (int64_t r : focus.runIds)
+                runs << QString::number(r);
+            out(QStringLiteral("  linked to run %1\n").arg(runs.join(QStringLiteral(", "))));
+        }
+        std::map<int64_t, std::vector<size_t>> children;
+        for (size_t i = 1; i < g.nodes.size(); ++i)
+            children[g.reachedFrom[i]].push_back(i);
+        auto arrow = [&](int64_t from, int64_t to) {
+            for (const LineageEdgeInfo &e : g.edges)
+                if (e.from == to && e.to == from)
+                    return QStringLiteral("<- ");
+            return QStringLiteral("-> ");
+        };
+        std::function<void(int64_t, int)> print = [&](int64_t id, int indent) {
+            for (size_t child : children[id]) {
+                out(QString(indent * 2, QLatin1Char(' ')) + arrow(id, g.nodes[child].id) + lineageNodeLine(g.nodes[child])
+                    + QLatin1Char('\n'));
+                print(g.nodes[child].id, indent + 1);
+            }
+        };
+        print(focus.id, 1);
+        if (g.nodes.size() == 1)
+            out(QStringLiteral("  (no %1 within %2 edges)\n")
+                    .arg(a.lineageDirection == LineageDirection::Up     ? QStringLiteral("inputs")
+                            : a.lineageDirection == LineageDirection::Down ? QStringLiteral("outputs")
+                                                                           : QStringLiteral("inputs or outputs"))
+                    .arg(a.lineageDepth));
+        if (g.truncated)
+            out(QStringLiteral("  (stopped at %1 nodes: use a smaller --depth)\n").arg(g.nodes.size()));
+        return 0;
+    } catch (const SqlError &e) {
+        err(QStringLiteral("cannot read the workspace %1: %2").arg(a.workspace, e.message()));
+        return 1;
+    }
+}
+
 } // namespace
 
 bool isCliCommand(const char *arg)
 {
     if (!arg)
         return false;
-    for (const char *c : { "import", "ls", "doctor", "diff", "--help", "-h", "help" })
+    for (const char *c : { "import", "ls", "doctor", "diff", "lineage", "--help", "-h", "help" })
         if (std::strcmp(arg, c) == 0)
             return true;
     return false;
@@ -1257,5 +1395,7 @@ int runCli(int argc, char **argv)
         return runDoctor(a);
     if (a.command == QLatin1String("diff"))
         return a.config ? runConfigDiff(a) : runDiff(a);
+    if (a.command == QLatin1String("lineage"))
+        return runLineage(a);
     return runLs(a);
 }
