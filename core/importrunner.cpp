@@ -4,6 +4,7 @@
 #include "importer.h"
 #include "importerregistry.h"
 #include "importerror.h"
+#include "lineagelinks.h"
 #include "sqlitedb.h"
 #include "workspace.h"
 
@@ -351,6 +352,14 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
         results.push_back(r);
     }
     report(QStringLiteral("Done"), int(files.size()), 1.0, true);
+    // Lineage nodes and runs that name each other, linked again when this batch imported something.
+    const bool importedAny = std::any_of(results.begin(), results.end(),
+        [](const FileImportResult &r) { return r.status == Status::Imported; });
+    if (importedAny && db.queryInt("SELECT EXISTS (SELECT 1 FROM lineage_node)")) {
+        SqliteTransaction tx(db);
+        linkLineageToRuns(db);
+        tx.commit();
+    }
     return results;
 }
 

@@ -2,6 +2,7 @@
 // run's START then COMPLETE), edges idempotent, and the neighbourhood walk: upstream, downstream,
 // both, depth limits, a cycle walked once, contexts and lookup by id, key and name.
 
+#include "lineagelinks.h"
 #include "lineagereader.h"
 #include "lineagesink.h"
 #include "sqlitedb.h"
@@ -161,6 +162,48 @@ private Q_SLOTS:
         const LineageGraph capped = r.neighbourhood(model, LineageDirection::Both, 10, 3);
         QCOMPARE(capped.nodes.size(), size_t(3));
         QVERIFY(capped.truncated);
+    }
+
+    // Nodes and runs that name each other are linked; the user's links survive a relink.
+    void linksToRuns()
+    {
+        const QString path = m_tmp.filePath(QStringLiteral("links.plumb"));
+        Workspace ws(path, Workspace::Role::Writer);
+        SqliteDb &db = ws.db();
+        db.exec("INSERT INTO run(id, key, name, created_at_ns, path) VALUES "
+                "(1, 'mlflow:/s/mlruns/0/0123456789abcdef0123456789abcdef', 'alpha', 0, '/s/mlruns/0/0123456789abcdef0123456789abcdef'), "
+                "(2, 'tfevents:/logs/exp/run1', 'exp/run1', 0, '/logs/exp/run1'), "
+                "(3, 'tabular:/t/x.csv', 'baseline-trainer', 0, '/t'), "
+                "(4, 'source:9', 'trace', 0, NULL)");
+        SqliteTransaction tx(db);
+        LineageSink sink(db, 1);
+        LineageNode byId = artifact(QStringLiteral("model-a"), QStringLiteral("Model"));
+        byId.properties = R"({"custom_properties":{"mlflow_run":"0123456789abcdef0123456789abcdef"}})";
+        const int64_t a = sink.node(byId);
+        LineageNode logdir = artifact(QStringLiteral("logs"));
+        logdir.uri = QStringLiteral("file:///logs/exp/"); // holds run1
+        const int64_t b = sink.node(logdir);
+        LineageNode inside = artifact(QStringLiteral("ckpt"));
+        inside.uri = QStringLiteral("/logs/exp/run1/checkpoints/last.ckpt");
+        const int64_t c = sink.node(inside);
+        const int64_t d = sink.node(execution(QStringLiteral("baseline-trainer")));
+        const int64_t e = sink.node(execution(QStringLiteral("unrelated")));
+        db.exec("INSERT INTO lineage_link(node_id, run_id, origin) VALUES (" + std::to_string(e) + ", 4, 'user')");
+        QCOMPARE(linkLineageToRuns(db), Q_INT64_C(4));
+        tx.commit();
+        auto linked = [&](int64_t node) {
+            SqliteStmt st(db, "SELECT group_concat(run_id || ':' || origin, ' ') FROM "
+                              "(SELECT * FROM lineage_link WHERE node_id = ? ORDER BY run_id)");
+            st.bind(1, node);
+            return st.step() ? st.columnText(0) : QString();
+        };
+        QCOMPARE(linked(a), QStringLiteral("1:mlflow-run-id"));
+        QCOMPARE(linked(b), QStringLiteral("2:uri"));
+        QCOMPARE(linked(c), QStringLiteral("2:uri"));
+        QCOMPARE(linked(d), QStringLiteral("3:name"));
+        QCOMPARE(linked(e), QStringLiteral("4:user"));
+        LineageReader r(ws);
+        QCOMPARE(r.node(a).runIds, QList<int64_t> { 1 });
     }
 };
 

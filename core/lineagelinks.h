@@ -1,0 +1,18 @@
+#pragma once
+
+#include <cstdint>
+
+namespace plumb {
+
+class SqliteDb;
+
+// Joins lineage nodes to the workspace's runs when they name each other, replacing the links made
+// this way before (links the user made, origin 'user', stay):
+//   'mlflow-run-id'  an MLflow run's id (32 hex digits) appears in the node's properties or uri;
+//   'uri'            the node's uri (file:// stripped) is the run's folder, inside it, or holds it
+//                    (a TensorBoard logdir or model directory recorded as an artifact);
+//   'name'           the node's name is the run's name (names of four characters or more).
+// Returns the links made. Called by the ImportRunner after a batch that changed runs or lineage.
+int64_t linkLineageToRuns(SqliteDb &db);
+
+} // namespace plumb
