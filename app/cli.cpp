@@ -84,6 +84,8 @@ constexpr const char *kUsage =
     "  --doctor            open the Doctor tab for the selected trace (the last imported one)\n"
     "  --diff              open the Diff tab for the first two traces imported (else the first\n"
     "                      two in the workspace), the first as the baseline\n"
+    "  --experiments       open the Experiments tab\n"
+    "  --lineage           open the Lineage tab (the newest model, or search a node there)\n"
     "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
     "                      then quit\n"
     "\n"

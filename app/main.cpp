@@ -91,8 +91,11 @@ int main(int argc, char **argv)
                                                "two in the workspace) once they are shown."));
     const QCommandLineOption experimentsOption(
         QStringLiteral("experiments"), QStringLiteral("Open the Experiments tab once the workspace is shown."));
+    const QCommandLineOption lineageOption(
+        QStringLiteral("lineage"), QStringLiteral("Open the Lineage tab once the workspace is shown."));
     parser.addOptions(
-        { workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption, diffOption, experimentsOption });
+        { workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption, diffOption, experimentsOption,
+          lineageOption });
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
                                  QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -135,10 +138,13 @@ int main(int argc, char **argv)
         window.importPaths(toImport);
 
     const bool timeline = parser.isSet(timelineOption), doctor = parser.isSet(doctorOption),
-               diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption);
-    auto shown = [&window, timeline, doctor, diff, experiments] {
+               diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption),
+               lineage = parser.isSet(lineageOption);
+    auto shown = [&window, timeline, doctor, diff, experiments, lineage] {
         if (experiments)
             window.openExperiments();
+        if (lineage)
+            window.openLineage();
         if (timeline && window.currentTraceId() >= 0)
             window.openTimeline(window.currentTraceId());
         if (doctor && window.currentTraceId() >= 0)
@@ -168,9 +174,9 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
             QCoreApplication::exit(saved ? 0 : 1);
         };
-        auto grabAndQuit = [&window, grab, settleMs, diff, experiments] {
-            // The experiments' runs and scalars are read on workers: give the charts time to draw.
-            if (experiments)
+        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage] {
+            // The experiments' runs and scalars, and the lineage, are read on workers: give them time.
+            if (experiments || lineage)
                 QTimer::singleShot(kTimelineSettleMs, &window, grab);
             // The diff reads two traces on a worker: grab once it has shown them.
             else if (diff && window.diffPanel()->baselineId() >= 0)

@@ -153,6 +153,18 @@ LineageGraph LineageReader::neighbourhood(int64_t id, LineageDirection direction
         if (goDown)
             walk(down, current, d, false);
     }
+    // The edges between nodes shown that the walk did not take (from nodes at the depth limit, or
+    // between the two sides of the focus), so that the drawing does not omit them.
+    for (const LineageNodeInfo &n : g.nodes) {
+        down.bind(1, n.id);
+        while (down.step()) {
+            const int64_t to = down.columnInt(0);
+            LineageEdgeInfo e { n.id, to, down.columnText(1), down.columnText(2) };
+            if (index.count(to) && seenEdges.emplace(e.from, e.to, e.kind).second)
+                g.edges.push_back(std::move(e));
+        }
+        down.reset();
+    }
     return g;
 }
 

@@ -7,6 +7,7 @@
 #include "experimentspanel.h"
 #include "folderwatcher.h"
 #include "importcontroller.h"
+#include "lineagepanel.h"
 #include "importerregistry.h"
 #include "importprogresswidget.h"
 #include "importresultspanel.h"
@@ -181,6 +182,12 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_diff, tr("D&iff"));
     m_experiments = new ExperimentsPanel;
     m_tabs->addTab(m_experiments, tr("E&xperiments"));
+    m_lineage = new LineagePanel;
+    m_tabs->addTab(m_lineage, tr("&Lineage"));
+    connect(m_lineage, &LineagePanel::openRunRequested, this, [this](int64_t run) {
+        openExperiments();
+        m_experiments->selectRuns({ run });
+    });
     connect(m_tree, &QTreeView::doubleClicked, this, &MainWindow::openTimelineAt);
 
     m_details = new TraceDetailsWidget;
@@ -295,6 +302,10 @@ void MainWindow::createActions()
     QAction *showExperiments = view->addAction(tr("E&xperiments"), this, &MainWindow::openExperiments);
     showExperiments->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     showExperiments->setStatusTip(tr("Compare the experiment-log runs of the workspace: params, metrics, scalar charts"));
+    QAction *showLineage = view->addAction(tr("&Lineage"), this, &MainWindow::openLineage);
+    showLineage->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    showLineage->setStatusTip(tr("What the models were made from and what was made from the data (ML Metadata, "
+                                 "OpenLineage)"));
     view->addSeparator();
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_importLogDock->toggleViewAction());
@@ -396,6 +407,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
     m_workspaceModel->setRuns(s.runs);
     m_sourcesModel->setSources(s.sources);
     m_experiments->setWorkspace(s.path); // every load: a new workspace, a refresh, or after an import
+    m_lineage->setWorkspace(s.path);
     m_diagnosticsModel->setDiagnostics(s.diagnostics);
     m_diagnosticsPanel->setSources(s.sources);
     updateStatusLabels(s.summary);
@@ -576,6 +588,11 @@ void MainWindow::openExperiments()
 {
     m_tabs->setCurrentWidget(m_experiments);
     m_experiments->table()->setFocus();
+}
+
+void MainWindow::openLineage()
+{
+    m_tabs->setCurrentWidget(m_lineage);
 }
 
 void MainWindow::compareSelectedTraces()

@@ -30,6 +30,7 @@ class SourcesModel;
 class DiffPanel;
 class DoctorPanel;
 class ExperimentsPanel;
+class LineagePanel;
 class TimelinePanel;
 class TraceDetailsWidget;
 class WorkspaceModel;
@@ -70,6 +71,7 @@ public:
     [[nodiscard]] DoctorPanel *doctorPanel() const { return m_doctor; }
     [[nodiscard]] DiffPanel *diffPanel() const { return m_diff; }
     [[nodiscard]] ExperimentsPanel *experimentsPanel() const { return m_experiments; }
+    [[nodiscard]] LineagePanel *lineagePanel() const { return m_lineage; }
     // Traces selected in the browser (a run of one trace counts as its trace), in tree order except
     // that the current one comes last: pick the baseline first, then the trace to compare with it.
     [[nodiscard]] QList<int64_t> selectedTraceIds() const;
@@ -105,6 +107,7 @@ public Q_SLOTS:
     void openDiff(int64_t baselineId, int64_t comparedId);
     // The Experiments tab (View > Experiments).
     void openExperiments();
+    void openLineage();
     // View > Compare Traces: the two selected traces; with one, asks which trace to compare it with.
     void compareSelectedTraces();
 
@@ -192,6 +195,7 @@ private:
     DoctorPanel *m_doctor = nullptr;
     DiffPanel *m_diff = nullptr;
     ExperimentsPanel *m_experiments = nullptr;
+    LineagePanel *m_lineage = nullptr;
     QAction *m_timelineAction = nullptr;
     QAction *m_doctorAction = nullptr;
     QAction *m_compareAction = nullptr;

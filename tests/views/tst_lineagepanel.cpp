@@ -1,0 +1,158 @@
+// The Lineage tab: its layout (layers along the data flow, crossings removed, a cycle drawn with a
+// reversed edge instead of looping), and the panel on a TFX-shaped store: the newest model focused
+// at first, search, refocus, failed executions in red, linked runs, PNG/PDF export.
+
+#include "lineagelayout.h"
+#include "lineagepanel.h"
+#include "lineagesink.h"
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <QFileInfo>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace plumb;
+
+namespace {
+
+int64_t add(LineageSink &sink, LineageNode::Kind kind, const QString &name, const QString &type,
+            const QString &state = {})
+{
+    LineageNode n;
+    n.kind = kind;
+    n.key = name;
+    n.name = name;
+    n.type = type;
+    n.state = state;
+    return sink.node(n);
+}
+
+} // namespace
+
+class TestLineagePanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    QString m_ws;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_ws = m_tmp.filePath(QStringLiteral("lineage.plumb"));
+        Workspace ws(m_ws, Workspace::Role::Writer);
+        ws.db().exec("INSERT INTO run(id, key, name, created_at_ns) VALUES (7, 'tabular:x', 'trainer-run', 0)");
+        SqliteTransaction tx(ws.db());
+        LineageSink sink(ws.db(), 1);
+        using K = LineageNode::Kind;
+        const int64_t raw = add(sink, K::Artifact, QStringLiteral("raw"), QStringLiteral("ExternalArtifact"));
+        const int64_t gen = add(sink, K::Execution, QStringLiteral("ExampleGen"), QStringLiteral("ExampleGen"), QStringLiteral("COMPLETE"));
+        const int64_t examples = add(sink, K::Artifact, QStringLiteral("examples"), QStringLiteral("Examples"));
+        const int64_t train = add(sink, K::Execution, QStringLiteral("trainer-run"), QStringLiteral("Trainer"), QStringLiteral("COMPLETE"));
+        const int64_t model = add(sink, K::Artifact, QStringLiteral("model"), QStringLiteral("Model"));
+        const int64_t failed = add(sink, K::Execution, QStringLiteral("Trainer retry"), QStringLiteral("Trainer"), QStringLiteral("FAILED"));
+        sink.edge(raw, gen, QStringLiteral("input"));
+        sink.edge(gen, examples, QStringLiteral("output"));
+        sink.edge(examples, train, QStringLiteral("input"));
+        sink.edge(train, model, QStringLiteral("output"));
+        sink.edge(examples, failed, QStringLiteral("input"));
+        ws.db().exec("INSERT INTO lineage_link(node_id, run_id, origin) VALUES (" + std::to_string(train) + ", 7, 'name')");
+        tx.commit();
+    }
+
+    void layoutLayersAndCrossings()
+    {
+        // 0 -> 2, 1 -> 3 drawn crossed if 2 and 3 were in the other order; 3 -> 4 -> 3 is a cycle.
+        LineageLayout l;
+        const std::vector<std::pair<int, int>> edges { { 0, 3 }, { 1, 2 }, { 2, 4 }, { 3, 4 }, { 4, 5 }, { 5, 4 } };
+        l.compute(6, edges);
+        QCOMPARE(l.layerOf(0), 0);
+        QCOMPARE(l.layerOf(1), 0);
+        QCOMPARE(l.layerOf(3), 1);
+        QCOMPARE(l.layerOf(4), 2);
+        QCOMPARE(l.layerOf(5), 3);
+        QCOMPARE(l.reversedEdges().size(), size_t(1)); // the cycle, broken once
+        QCOMPARE(l.crossings(edges), 0);
+        QVERIFY(l.rect(0).right() < l.rect(3).left());
+        QVERIFY(!l.rect(2).intersects(l.rect(3)));
+        QVERIFY(l.bounds().contains(l.rect(5)));
+    }
+
+    void panel()
+    {
+        LineagePanel panel;
+        panel.resize(1100, 700);
+        panel.show();
+        QSignalSpy loaded(&panel, &LineagePanel::loaded);
+        panel.setWorkspace(m_ws);
+        QVERIFY(loaded.wait(5000));
+        // The newest model-like artifact first, with what it was made from.
+        QCOMPARE(panel.graph().nodes.at(0).name, QStringLiteral("model"));
+        QCOMPARE(panel.graph().nodes.size(), size_t(4)); // model, trainer-run, examples, ExampleGen (depth 3)
+        QVERIFY(panel.statusText().contains(QStringLiteral("3 artifacts, 3 executions")));
+        QVERIFY(panel.detailsText().contains(QStringLiteral("Model")));
+
+        // Search: one match focuses it; several are listed.
+        panel.search(QStringLiteral("examples"));
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(panel.graph().nodes.at(0).name, QStringLiteral("examples"));
+        QCOMPARE(panel.graph().nodes.size(), size_t(6)); // both ways: raw, ExampleGen, both trainers, model
+        panel.search(QStringLiteral("Train"));
+        QVERIFY(loaded.wait(5000));
+        QVERIFY2(panel.detailsText().contains(QStringLiteral("2 nodes match")), qPrintable(panel.detailsText()));
+
+        // The failed execution stands out; the linked run can be opened.
+        int red = 0;
+        for (QGraphicsItem *item : panel.scene()->items())
+            if (auto *box = dynamic_cast<QGraphicsRectItem *>(item); box && box->pen().color() == QColor(0xc0, 0x39, 0x2b))
+                ++red;
+        QCOMPARE(red, 1);
+        int trainer = -1;
+        for (size_t i = 0; i < panel.graph().nodes.size(); ++i)
+            if (panel.graph().nodes[i].name == QLatin1String("trainer-run"))
+                trainer = int(i);
+        QVERIFY(trainer >= 0);
+        QSignalSpy openRun(&panel, &LineagePanel::openRunRequested);
+        panel.showDetails(trainer);
+        QVERIFY(panel.detailsText().contains(QStringLiteral("linked runs")));
+        for (QPushButton *b : panel.findChildren<QPushButton *>())
+            if (b->text().startsWith(QLatin1String("Open Run")))
+                b->click();
+        QCOMPARE(openRun.count(), 1);
+        QCOMPARE(openRun.at(0).at(0).toLongLong(), Q_INT64_C(7));
+
+        // Upstream only, depth 1, from the model.
+        panel.setDirection(LineageDirection::Up);
+        panel.setDepth(1);
+        panel.focusNode(panel.graph().nodes.at(0).id);
+        while (loaded.wait(1000)) {
+        }
+        QVERIFY(panel.graph().nodes.size() >= 1);
+
+        const QString png = m_tmp.filePath(QStringLiteral("g.png")), pdf = m_tmp.filePath(QStringLiteral("g.pdf"));
+        QVERIFY(panel.exportTo(png));
+        QVERIFY(panel.exportTo(pdf));
+        QVERIFY(QFileInfo(png).size() > 1000);
+        QVERIFY(QFileInfo(pdf).size() > 500);
+        if (const QString dir = qEnvironmentVariable("PLUMB_SCREENSHOT_DIR"); !dir.isEmpty())
+            panel.grab().save(dir + QStringLiteral("/lineage-panel.png"));
+    }
+
+    void emptyWorkspace()
+    {
+        const QString path = m_tmp.filePath(QStringLiteral("empty.plumb"));
+        { Workspace ws(path, Workspace::Role::Writer); }
+        LineagePanel panel;
+        QSignalSpy loaded(&panel, &LineagePanel::loaded);
+        panel.setWorkspace(path);
+        QVERIFY(loaded.wait(5000));
+        QVERIFY(panel.graph().nodes.empty());
+        QVERIFY(panel.statusText().startsWith(QStringLiteral("No lineage in this workspace")));
+    }
+};
+
+QTEST_MAIN(TestLineagePanel)
+#include "tst_lineagepanel.moc"

@@ -1,0 +1,501 @@
+#include "lineagepanel.h"
+
+#include "backgroundanalysis.h"
+#include "sqlitedb.h"
+#include "timescale.h"
+#include "workspace.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QFontMetrics>
+#include <QGraphicsPathItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsView>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <functional>
+#include <unordered_map>
+
+namespace plumb {
+
+namespace {
+
+constexpr int kIndexKey = 0; // QGraphicsItem::data key: the node's index in the graph
+
+bool failedState(const QString &state)
+{
+    const QString s = state.toUpper();
+    return s.contains(QLatin1String("FAIL")) || s.contains(QLatin1String("ABORT")) || s.contains(QLatin1String("CANCEL"));
+}
+
+struct NodeColours {
+    QColor fill, border;
+};
+
+NodeColours coloursOf(const LineageNodeInfo &n)
+{
+    if (n.kind == QLatin1String("execution") && failedState(n.state))
+        return { QColor(0xf8, 0xd7, 0xda), QColor(0xc0, 0x39, 0x2b) };
+    if (n.kind == QLatin1String("execution"))
+        return { QColor(0xdf, 0xf0, 0xd8), QColor(0x4e, 0x8a, 0x3e) };
+    if (n.kind == QLatin1String("context"))
+        return { QColor(0xec, 0xec, 0xec), QColor(0x80, 0x80, 0x80) };
+    return { QColor(0xdb, 0xe9, 0xf7), QColor(0x3f, 0x72, 0xaf) };
+}
+
+// Wheel zoom about the cursor, drag to pan, a double click hands the item under the cursor on.
+class GraphView final : public QGraphicsView {
+public:
+    explicit GraphView(QGraphicsScene *scene)
+        : QGraphicsView(scene)
+    {
+        setDragMode(QGraphicsView::ScrollHandDrag);
+        setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+        setRenderHint(QPainter::Antialiasing);
+    }
+    std::function<void(QGraphicsItem *)> onDoubleClick;
+    QPointF focusCentre;
+    bool userZoomed = false;
+
+    // A small graph fits the view (at most 1.2x); a large one opens at 0.45x centred on the focus.
+    void fitScene()
+    {
+        resetTransform();
+        const QRectF bounds = sceneRect();
+        if (bounds.isEmpty() || viewport()->width() < 50)
+            return;
+        const double fit = std::min(viewport()->width() / bounds.width(), viewport()->height() / bounds.height());
+        const double zoom = std::clamp(fit, 0.45, 1.2);
+        scale(zoom, zoom);
+        centerOn(fit < 0.45 ? focusCentre : bounds.center());
+    }
+
+protected:
+    void wheelEvent(QWheelEvent *e) override
+    {
+        const double factor = e->angleDelta().y() > 0 ? 1.2 : 1 / 1.2;
+        const double zoom = transform().m11() * factor;
+        if (zoom > 0.05 && zoom < 8)
+            scale(factor, factor);
+        userZoomed = true;
+        e->accept();
+    }
+    void resizeEvent(QResizeEvent *e) override
+    {
+        QGraphicsView::resizeEvent(e);
+        if (!userZoomed)
+            fitScene();
+    }
+    void mouseDoubleClickEvent(QMouseEvent *e) override
+    {
+        if (onDoubleClick)
+            onDoubleClick(itemAt(e->pos()));
+        QGraphicsView::mouseDoubleClickEvent(e);
+    }
+};
+
+// The node's index from an item of its box (the box or one of its labels).
+int indexOf(const QGraphicsItem *item)
+{
+    while (item && !item->data(kIndexKey).isValid())
+        item = item->parentItem();
+    return item ? item->data(kIndexKey).toInt() : -1;
+}
+
+QString directionWords(LineageDirection d)
+{
+    switch (d) {
+    case LineageDirection::Up: return LineagePanel::tr("upstream");
+    case LineageDirection::Down: return LineagePanel::tr("downstream");
+    case LineageDirection::Both: break;
+    }
+    return LineagePanel::tr("both ways");
+}
+
+} // namespace
+
+LineagePanel::LineagePanel(QWidget *parent)
+    : QWidget(parent)
+    , m_search(new QLineEdit)
+    , m_direction(new QComboBox)
+    , m_depth(new QSpinBox)
+    , m_export(new QPushButton(tr("Export…")))
+    , m_status(new QLabel)
+    , m_scene(new QGraphicsScene(this))
+    , m_details(new QTextBrowser)
+    , m_openRun(new QPushButton(tr("Open Run")))
+{
+    m_pool.setMaxThreadCount(1);
+    m_search->setPlaceholderText(tr("Find a node: id, key or name (Enter)"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setAccessibleName(tr("Find lineage node"));
+    m_direction->addItem(tr("Both ways"), int(LineageDirection::Both));
+    m_direction->addItem(tr("Upstream (made from)"), int(LineageDirection::Up));
+    m_direction->addItem(tr("Downstream (made into)"), int(LineageDirection::Down));
+    m_direction->setAccessibleName(tr("Direction"));
+    m_depth->setRange(1, 50);
+    m_depth->setValue(3);
+    m_depth->setPrefix(tr("depth "));
+    m_depth->setAccessibleName(tr("Depth"));
+    m_export->setToolTip(tr("Save the drawn graph as PNG or PDF"));
+    m_status->setWordWrap(true);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_search, 2);
+    top->addWidget(m_direction);
+    top->addWidget(m_depth);
+    top->addWidget(m_export);
+
+    auto *view = new GraphView(m_scene);
+    view->setAccessibleName(tr("Lineage graph"));
+    view->onDoubleClick = [this](QGraphicsItem *item) {
+        if (const int i = indexOf(item); i >= 0 && size_t(i) < m_graph.nodes.size())
+            focusNode(m_graph.nodes[size_t(i)].id);
+    };
+    m_view = view;
+    m_details->setOpenLinks(false);
+    m_details->setAccessibleName(tr("Node details"));
+    auto *side = new QWidget;
+    auto *sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(m_details, 1);
+    sideLayout->addWidget(m_openRun);
+    m_openRun->setEnabled(false);
+    auto *split = new QSplitter;
+    split->addWidget(m_view);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({ 900, 320 });
+    side->setMinimumWidth(220);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_status);
+    layout->addWidget(split, 1);
+
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
+    connect(m_direction, &QComboBox::currentIndexChanged, this, [this] { request(); });
+    connect(m_depth, &QSpinBox::valueChanged, this, [this] { request(); });
+    connect(m_scene, &QGraphicsScene::selectionChanged, this, [this] {
+        const auto items = m_scene->selectedItems();
+        if (!items.isEmpty())
+            showDetails(indexOf(items.front()));
+    });
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Lineage Graph"), QStringLiteral("lineage.png"),
+            tr("PNG image (*.png);;PDF document (*.pdf)"));
+        if (!path.isEmpty())
+            exportTo(path);
+    });
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        if (url.scheme() == QLatin1String("node"))
+            focusNode(url.path().toLongLong());
+    });
+    connect(m_openRun, &QPushButton::clicked, this, [this] {
+        if (m_selected >= 0 && size_t(m_selected) < m_graph.nodes.size() && !m_graph.nodes[size_t(m_selected)].runIds.isEmpty())
+            Q_EMIT openRunRequested(m_graph.nodes[size_t(m_selected)].runIds.front());
+    });
+    rebuildScene();
+}
+
+LineagePanel::~LineagePanel()
+{
+    m_pool.waitForDone();
+}
+
+void LineagePanel::setWorkspace(const QString &workspacePath)
+{
+    if (workspacePath != m_workspacePath)
+        m_focus = 0;
+    m_workspacePath = workspacePath;
+    request();
+}
+
+void LineagePanel::close()
+{
+    m_workspacePath.clear();
+    ++m_generation;
+    m_focus = 0;
+    apply(Result {});
+}
+
+void LineagePanel::focusNode(int64_t nodeId)
+{
+    m_focus = nodeId;
+    request();
+}
+
+void LineagePanel::search(const QString &what)
+{
+    if (!what.trimmed().isEmpty())
+        request(what.trimmed());
+}
+
+void LineagePanel::setDirection(LineageDirection direction)
+{
+    m_direction->setCurrentIndex(m_direction->findData(int(direction)));
+}
+
+void LineagePanel::setDepth(int depth)
+{
+    m_depth->setValue(depth);
+}
+
+void LineagePanel::request(const QString &searchText)
+{
+    if (m_workspacePath.isEmpty())
+        return;
+    const quint64 generation = ++m_generation;
+    const int64_t focus = m_focus;
+    const auto direction = LineageDirection(m_direction->currentData().toInt());
+    const int depth = m_depth->value();
+    analyseInBackground<Result>(
+        m_pool, this, m_workspacePath,
+        [focus, direction, depth, searchText](Workspace &ws, Result &r) {
+            LineageReader reader(ws);
+            r.counts = reader.counts();
+            r.focus = focus;
+            if (!searchText.isEmpty()) {
+                std::vector<LineageNodeInfo> found = reader.find(searchText);
+                if (found.size() == 1)
+                    r.focus = found[0].id;
+                else
+                    r.matches = std::move(found);
+                if (found.size() != 1)
+                    r.focus = focus;
+            }
+            if (r.focus == 0 || reader.node(r.focus).id == 0) {
+                // The newest model-like artifact, else the newest node that is no context.
+                r.focus = ws.db().queryInt("SELECT coalesce((SELECT id FROM lineage_node WHERE kind = 'artifact' AND "
+                                           "(type LIKE '%model%' OR type LIKE '%Model%') ORDER BY id DESC LIMIT 1), "
+                                           "(SELECT id FROM lineage_node WHERE kind <> 'context' ORDER BY id DESC LIMIT 1), "
+                                           "(SELECT max(id) FROM lineage_node), 0)");
+            }
+            if (r.focus != 0)
+                r.graph = reader.neighbourhood(r.focus, direction, depth, 2000);
+        },
+        [this, generation](const Result &r) {
+            if (generation == m_generation)
+                apply(r);
+        });
+}
+
+void LineagePanel::apply(const Result &r)
+{
+    m_error = r.error;
+    m_counts = r.counts;
+    m_focus = r.focus;
+    m_graph = r.graph;
+    m_matches = r.matches;
+    std::vector<std::pair<int, int>> edges;
+    std::unordered_map<int64_t, int> index;
+    for (size_t i = 0; i < m_graph.nodes.size(); ++i)
+        index.emplace(m_graph.nodes[i].id, int(i));
+    for (const LineageEdgeInfo &e : m_graph.edges)
+        if (index.count(e.from) && index.count(e.to))
+            edges.emplace_back(index[e.from], index[e.to]);
+    m_layout.compute(int(m_graph.nodes.size()), edges);
+    rebuildScene();
+    showDetails(m_graph.nodes.empty() ? -1 : 0);
+    if (!m_matches.empty()) {
+        QString html = tr("<p><b>%1 nodes match</b>; choose one:</p><ul>").arg(m_matches.size());
+        for (size_t i = 0; i < m_matches.size() && i < 50; ++i)
+            html += QStringLiteral("<li><a href=\"node:%1\">%2</a> (%3 %4)</li>")
+                        .arg(m_matches[i].id)
+                        .arg(m_matches[i].name.toHtmlEscaped(), m_matches[i].kind, m_matches[i].type.toHtmlEscaped());
+        m_details->setHtml(html + QStringLiteral("</ul>"));
+    }
+    m_status->setText(statusText());
+    Q_EMIT loaded();
+}
+
+QString LineagePanel::statusText() const
+{
+    if (m_workspacePath.isEmpty())
+        return tr("No workspace.");
+    if (!m_error.isEmpty())
+        return tr("The lineage could not be read: %1").arg(m_error);
+    const int64_t total = m_counts.artifacts + m_counts.executions + m_counts.contexts;
+    if (total == 0)
+        return tr("No lineage in this workspace: import an ML Metadata store (its SQLite file) or OpenLineage events "
+                  "(JSON, JSON array or NDJSON).");
+    QString s = tr("%1 artifacts, %2 executions, %3 contexts, %4 edges, %5 links to runs")
+                    .arg(m_counts.artifacts)
+                    .arg(m_counts.executions)
+                    .arg(m_counts.contexts)
+                    .arg(m_counts.edges)
+                    .arg(m_counts.links);
+    if (!m_graph.nodes.empty())
+        s += tr(" · showing %1 nodes %2 of %3, up to %4 edges away")
+                 .arg(m_graph.nodes.size())
+                 .arg(directionWords(LineageDirection(m_direction->currentData().toInt())), m_graph.nodes[0].name)
+                 .arg(m_depth->value());
+    if (m_graph.truncated)
+        s += tr(" (stopped at %1 nodes: lower the depth)").arg(m_graph.nodes.size());
+    if (!m_layout.reversedEdges().empty())
+        s += tr(" · %n edge(s) close a cycle (dashed)", nullptr, int(m_layout.reversedEdges().size()));
+    return s;
+}
+
+void LineagePanel::rebuildScene()
+{
+    m_scene->clear();
+    m_scene->setBackgroundBrush(palette().base());
+    if (m_graph.nodes.empty())
+        return;
+    const QColor text(0x20, 0x20, 0x20);
+    QFont nameFont = font();
+    QFont typeFont = font();
+    typeFont.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.85));
+    const QFontMetrics nameMetrics(nameFont);
+    std::unordered_map<int64_t, int> index;
+    for (size_t i = 0; i < m_graph.nodes.size(); ++i)
+        index.emplace(m_graph.nodes[i].id, int(i));
+    std::vector<std::pair<int, int>> reversed = m_layout.reversedEdges();
+    // Edges first, under the boxes: from the right of the source to the left of the target.
+    const QColor edgeColour = palette().color(QPalette::Text);
+    for (const LineageEdgeInfo &e : m_graph.edges) {
+        const auto a = index.find(e.from), b = index.find(e.to);
+        if (a == index.end() || b == index.end())
+            continue;
+        const QRectF ra = m_layout.rect(a->second), rb = m_layout.rect(b->second);
+        const bool backwards = rb.center().x() <= ra.center().x();
+        const QPointF p0 = backwards ? QPointF(ra.left(), ra.center().y()) : QPointF(ra.right(), ra.center().y());
+        const QPointF p1 = backwards ? QPointF(rb.right(), rb.center().y()) : QPointF(rb.left(), rb.center().y());
+        const double dx = std::max(40.0, std::abs(p1.x() - p0.x()) / 2) * (backwards ? -1 : 1);
+        QPainterPath path(p0);
+        path.cubicTo(p0 + QPointF(dx, 0), p1 - QPointF(dx, 0), p1);
+        // The arrow head at the target.
+        const QPointF tip = p1;
+        const double s = backwards ? 1 : -1;
+        path.moveTo(tip + QPointF(s * 8, -4));
+        path.lineTo(tip);
+        path.lineTo(tip + QPointF(s * 8, 4));
+        QColor c = edgeColour;
+        c.setAlpha(140);
+        QPen pen(c, 1.2);
+        if (std::find(reversed.begin(), reversed.end(), std::make_pair(a->second, b->second)) != reversed.end())
+            pen.setStyle(Qt::DashLine);
+        auto *item = m_scene->addPath(path, pen);
+        item->setToolTip(e.kind);
+    }
+    for (size_t i = 0; i < m_graph.nodes.size(); ++i) {
+        const LineageNodeInfo &n = m_graph.nodes[i];
+        const QRectF r = m_layout.rect(int(i));
+        const NodeColours colours = coloursOf(n);
+        auto *box = m_scene->addRect(r, QPen(colours.border, i == 0 ? 3 : 1.2), colours.fill);
+        box->setData(kIndexKey, int(i));
+        box->setFlag(QGraphicsItem::ItemIsSelectable);
+        box->setToolTip(QStringLiteral("%1 %2\n%3%4").arg(n.kind, n.type, n.name, n.uri.isEmpty() ? QString() : QLatin1Char('\n') + n.uri));
+        auto *name = new QGraphicsSimpleTextItem(nameMetrics.elidedText(n.name, Qt::ElideMiddle, int(r.width() - 12)), box);
+        name->setFont(nameFont);
+        name->setBrush(text);
+        name->setPos(r.left() + 6, r.top() + 4);
+        QString sub = n.type.isEmpty() ? n.kind : n.type;
+        if (!n.state.isEmpty())
+            sub += QStringLiteral(" · ") + n.state;
+        if (!n.runIds.isEmpty())
+            sub += QStringLiteral(" · run");
+        auto *type = new QGraphicsSimpleTextItem(QFontMetrics(typeFont).elidedText(sub, Qt::ElideRight, int(r.width() - 12)), box);
+        type->setFont(typeFont);
+        type->setBrush(colours.border.darker(130));
+        type->setPos(r.left() + 6, r.top() + 4 + nameMetrics.height());
+    }
+    m_scene->setSceneRect(m_layout.bounds().adjusted(-30, -30, 30, 30));
+    auto *view = static_cast<GraphView *>(m_view);
+    view->focusCentre = m_layout.rect(0).center();
+    view->userZoomed = false;
+    view->fitScene();
+}
+
+void LineagePanel::showDetails(int index)
+{
+    m_selected = index;
+    if (index < 0 || size_t(index) >= m_graph.nodes.size()) {
+        m_details->setHtml(m_graph.nodes.empty() ? QString() : tr("Click a node to see its properties."));
+        m_openRun->setEnabled(false);
+        return;
+    }
+    const LineageNodeInfo &n = m_graph.nodes[size_t(index)];
+    QString html = QStringLiteral("<h3>%1</h3><p>%2 <b>%3</b>").arg(n.name.toHtmlEscaped(), n.kind, n.type.toHtmlEscaped());
+    if (!n.state.isEmpty())
+        html += QStringLiteral(" · %1").arg(n.state.toHtmlEscaped());
+    html += QStringLiteral(" · #%1</p>").arg(n.id);
+    auto row = [](const QString &k, const QString &v) {
+        return QStringLiteral("<tr><td><i>%1</i></td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v.toHtmlEscaped());
+    };
+    html += QStringLiteral("<table cellspacing=4>");
+    html += row(tr("key"), n.key);
+    if (!n.uri.isEmpty())
+        html += row(tr("uri"), n.uri);
+    auto time = [](int64_t ns) { return QDateTime::fromMSecsSinceEpoch(ns / 1000000, Qt::UTC).toString(Qt::ISODateWithMs); };
+    if (n.startNs)
+        html += row(tr("start"), time(n.startNs));
+    if (n.endNs)
+        html += row(tr("end"), time(n.endNs));
+    if (n.startNs && n.endNs > n.startNs)
+        html += row(tr("duration"), formatDuration(n.endNs - n.startNs));
+    if (!n.contexts.isEmpty())
+        html += row(tr("in"), n.contexts.join(QStringLiteral(", ")));
+    if (!n.runIds.isEmpty()) {
+        QStringList runs;
+        for (int64_t r : n.runIds)
+            runs << QString::number(r);
+        html += row(tr("linked runs"), runs.join(QStringLiteral(", ")));
+    }
+    html += QStringLiteral("</table>");
+    if (!n.properties.isEmpty() && n.properties != QLatin1String("{}"))
+        html += QStringLiteral("<p><i>properties</i></p><pre>%1</pre>")
+                    .arg(QString::fromUtf8(QJsonDocument::fromJson(n.properties.toUtf8()).toJson(QJsonDocument::Indented)).toHtmlEscaped());
+    if (index != 0)
+        html += QStringLiteral("<p><a href=\"node:%1\">%2</a></p>").arg(n.id).arg(tr("Focus on this node"));
+    m_details->setHtml(html);
+    m_openRun->setEnabled(!n.runIds.isEmpty());
+    m_openRun->setText(n.runIds.isEmpty() ? tr("Open Run") : tr("Open Run %1 in Experiments").arg(n.runIds.front()));
+}
+
+QString LineagePanel::detailsText() const
+{
+    return m_details->toPlainText();
+}
+
+bool LineagePanel::exportTo(const QString &path) const
+{
+    const QRectF source = m_scene->sceneRect();
+    if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
+        QPdfWriter pdf(path);
+        pdf.setPageSize(QPageSize(source.size() * 0.75, QPageSize::Point));
+        pdf.setPageMargins(QMarginsF());
+        QPainter p;
+        if (!p.begin(&pdf))
+            return false;
+        m_scene->render(&p);
+        return p.end();
+    }
+    QImage image((source.size() * 2).toSize(), QImage::Format_ARGB32_Premultiplied);
+    image.fill(palette().color(QPalette::Base));
+    {
+        QPainter p(&image);
+        p.setRenderHint(QPainter::Antialiasing);
+        m_scene->render(&p);
+    }
+    return image.save(path);
+}
+
+} // namespace plumb
