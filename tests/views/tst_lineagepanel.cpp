@@ -124,6 +124,15 @@ private Q_SLOTS:
         QCOMPARE(openRun.count(), 1);
         QCOMPARE(openRun.at(0).at(0).toLongLong(), Q_INT64_C(7));
 
+        // A link by hand: kept, and shown.
+        const int64_t model = panel.graph().nodes.at(0).id;
+        QVERIFY(panel.linkToRun(model, 7));
+        QVERIFY(loaded.wait(5000));
+        {
+            Workspace ws(m_ws, Workspace::Role::Reader);
+            QCOMPARE(ws.db().queryInt("SELECT count(*) FROM lineage_link WHERE origin = 'user'"), 1);
+        }
+
         // Upstream only, depth 1, from the model.
         panel.setDirection(LineageDirection::Up);
         panel.setDepth(1);

@@ -15,6 +15,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsView>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -139,6 +140,7 @@ LineagePanel::LineagePanel(QWidget *parent)
     , m_scene(new QGraphicsScene(this))
     , m_details(new QTextBrowser)
     , m_openRun(new QPushButton(tr("Open Run")))
+    , m_linkRun(new QPushButton(tr("Link to Run…")))
 {
     m_pool.setMaxThreadCount(1);
     m_search->setPlaceholderText(tr("Find a node: id, key or name (Enter)"));
@@ -175,7 +177,10 @@ LineagePanel::LineagePanel(QWidget *parent)
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(m_details, 1);
     sideLayout->addWidget(m_openRun);
+    sideLayout->addWidget(m_linkRun);
     m_openRun->setEnabled(false);
+    m_linkRun->setEnabled(false);
+    m_linkRun->setToolTip(tr("Join this node to an experiment run or trace run of the workspace"));
     auto *split = new QSplitter;
     split->addWidget(m_view);
     split->addWidget(side);
@@ -206,6 +211,28 @@ LineagePanel::LineagePanel(QWidget *parent)
     connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
         if (url.scheme() == QLatin1String("node"))
             focusNode(url.path().toLongLong());
+    });
+    connect(m_linkRun, &QPushButton::clicked, this, [this] {
+        if (m_selected < 0 || size_t(m_selected) >= m_graph.nodes.size() || m_workspacePath.isEmpty())
+            return;
+        QStringList items;
+        QList<int64_t> ids;
+        try {
+            Workspace ws(m_workspacePath, Workspace::Role::Reader);
+            SqliteStmt runs(ws.db(), "SELECT id, name FROM run ORDER BY id");
+            while (runs.step()) {
+                ids << runs.columnInt(0);
+                items << QStringLiteral("%1  %2").arg(runs.columnInt(0)).arg(runs.columnText(1));
+            }
+        } catch (const std::exception &) {
+        }
+        if (items.isEmpty())
+            return;
+        bool ok = false;
+        const QString chosen = QInputDialog::getItem(this, tr("Link to Run"),
+            tr("Run for %1:").arg(m_graph.nodes[size_t(m_selected)].name), items, 0, false, &ok);
+        if (ok)
+            linkToRun(m_graph.nodes[size_t(m_selected)].id, ids.value(int(items.indexOf(chosen))));
     });
     connect(m_openRun, &QPushButton::clicked, this, [this] {
         if (m_selected >= 0 && size_t(m_selected) < m_graph.nodes.size() && !m_graph.nodes[size_t(m_selected)].runIds.isEmpty())
@@ -430,6 +457,7 @@ void LineagePanel::showDetails(int index)
     if (index < 0 || size_t(index) >= m_graph.nodes.size()) {
         m_details->setHtml(m_graph.nodes.empty() ? QString() : tr("Click a node to see its properties."));
         m_openRun->setEnabled(false);
+        m_linkRun->setEnabled(false);
         return;
     }
     const LineageNodeInfo &n = m_graph.nodes[size_t(index)];
@@ -467,7 +495,23 @@ void LineagePanel::showDetails(int index)
         html += QStringLiteral("<p><a href=\"node:%1\">%2</a></p>").arg(n.id).arg(tr("Focus on this node"));
     m_details->setHtml(html);
     m_openRun->setEnabled(!n.runIds.isEmpty());
+    m_linkRun->setEnabled(true);
     m_openRun->setText(n.runIds.isEmpty() ? tr("Open Run") : tr("Open Run %1 in Experiments").arg(n.runIds.front()));
+}
+
+bool LineagePanel::linkToRun(int64_t nodeId, int64_t runId)
+{
+    try {
+        Workspace ws(m_workspacePath, Workspace::Role::Writer);
+        SqliteStmt link(ws.db(), "INSERT OR REPLACE INTO lineage_link(node_id, run_id, origin) VALUES (?, ?, 'user')");
+        link.bind(1, nodeId).bind(2, runId).run();
+    } catch (const std::exception &e) {
+        m_error = QString::fromUtf8(e.what());
+        m_status->setText(statusText());
+        return false;
+    }
+    request();
+    return true;
 }
 
 QString LineagePanel::detailsText() const

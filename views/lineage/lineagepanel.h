@@ -52,6 +52,9 @@ public:
     [[nodiscard]] QString detailsText() const;
     // Shows node i of graph() in the side panel, as a click does.
     void showDetails(int index);
+    // Links node `nodeId` to run `runId` by hand (kept by later automatic linking) and reloads;
+    // false with the reason in statusText() when the workspace cannot be written.
+    bool linkToRun(int64_t nodeId, int64_t runId);
 
 Q_SIGNALS:
     void loaded();
@@ -89,6 +92,7 @@ private:
     QGraphicsView *m_view;
     QTextBrowser *m_details;
     QPushButton *m_openRun;
+    QPushButton *m_linkRun;
 };
 
 } // namespace plumb
