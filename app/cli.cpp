@@ -4,6 +4,7 @@
 #include "importerregistry.h"
 #include "importoptions.h"
 #include "importrunner.h"
+#include "lineagereader.h"
 #include "sqlitedb.h"
 #include "configdiff.h"
 #include "doctorreport.h"
@@ -424,6 +425,8 @@ int runLs(const Args &a)
         std::map<int64_t, ExperimentRunInfo> logs; // experiment-log contents by run id
         for (const auto &e : ExperimentReader(ws).runs())
             logs.emplace(e.id, e);
+        const LineageReader::Counts lineage = LineageReader(ws).counts();
+        const bool hasLineage = lineage.artifacts + lineage.executions + lineage.contexts > 0;
         if (a.json) {
             QJsonObject root;
             root[QStringLiteral("workspace")] = summary.path;
@@ -493,6 +496,15 @@ int runLs(const Args &a)
                 js.append(o);
             }
             root[QStringLiteral("sources")] = js;
+            if (hasLineage) {
+                QJsonObject o;
+                o[QStringLiteral("artifacts")] = qint64(lineage.artifacts);
+                o[QStringLiteral("executions")] = qint64(lineage.executions);
+                o[QStringLiteral("contexts")] = qint64(lineage.contexts);
+                o[QStringLiteral("edges")] = qint64(lineage.edges);
+                o[QStringLiteral("links")] = qint64(lineage.links);
+                root[QStringLiteral("lineage")] = o;
+            }
             if (a.diagnostics) {
                 QJsonArray jd;
                 for (const auto &d : diagnostics) {
@@ -513,8 +525,15 @@ int runLs(const Args &a)
         out(QStringLiteral("Workspace %1 (%2, schema %3)\n\n")
                 .arg(summary.path, text::bytes(summary.fileBytes))
                 .arg(summary.schemaVersion));
-        if (runs.isEmpty())
+        if (runs.isEmpty() && !hasLineage)
             out(QStringLiteral("No runs yet: plumb import PATH... adds traces and experiment logs.\n"));
+        if (hasLineage)
+            out(QStringLiteral("lineage  %1 artifacts, %2 executions, %3 contexts, %4 edges, %5 links to runs\n")
+                    .arg(lineage.artifacts)
+                    .arg(lineage.executions)
+                    .arg(lineage.contexts)
+                    .arg(lineage.edges)
+                    .arg(lineage.links));
         for (const auto &r : runs) {
             out(QStringLiteral("run %1  %2\n").arg(r.id).arg(r.name));
             for (const auto &t : r.traces) {

@@ -38,7 +38,9 @@ public:
     LineageSink(const LineageSink &) = delete;
     LineageSink &operator=(const LineageSink &) = delete;
 
-    // The node's id, created or updated: name, type, uri and state replaced when given; the time span
+    // The node's id, created or updated: name, type, uri and state replaced when given (except that a
+    // finished state, COMPLETE, FAIL, ABORT, FAILED, CANCELED or CACHED, is never replaced by NEW,
+    // START or RUNNING: events of one run may arrive, or be imported, out of order); the time span
     // widened to include the given times; properties merged.
     int64_t node(const LineageNode &n);
     // An edge (from, to, kind: 'input' | 'output' | 'contains' | 'parent'); met again, its

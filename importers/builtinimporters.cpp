@@ -4,6 +4,7 @@
 #include "importerregistry.h"
 #include "mlflowimporter.h"
 #include "nsysimporter.h"
+#include "openlineageimporter.h"
 #include "paramsfileimporter.h"
 #include "tabularimporter.h"
 #include "tfeventsimporter.h"
@@ -20,6 +21,7 @@ void registerBuiltinImporters(ImporterRegistry &registry)
     registry.add(std::make_unique<MlflowImporter>());
     registry.add(std::make_unique<TabularImporter>());
     registry.add(std::make_unique<ParamsFileImporter>());
+    registry.add(std::make_unique<OpenLineageImporter>());
 }
 
 } // namespace plumb
