@@ -11,8 +11,11 @@
 
 #include <simdjson.h>
 
+#include <map>
 #include <set>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 
 namespace plumb {
 
@@ -44,11 +47,21 @@ void appendQuoted(std::string &out, std::string_view s)
     out += '"';
     for (const char c : s) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (static_cast<unsigned char>(c) < 0x20) {
                 static const char hex[] = "0123456789abcdef";
@@ -267,15 +280,13 @@ private:
     bool m_eof = false;
 };
 
-template<typename Json>
-std::string_view member(const Json &e, const char *name)
+template <typename Json> std::string_view member(const Json &e, const char *name)
 {
     std::string_view s;
     return e[name].get_string().get(s) == simdjson::SUCCESS ? s : std::string_view();
 }
 
-template<typename Json>
-bool object(const Json &e, const char *name, dom::object &out)
+template <typename Json> bool object(const Json &e, const char *name, dom::object &out)
 {
     return e[name].get_object().get(out) == simdjson::SUCCESS;
 }
@@ -299,16 +310,18 @@ public:
         else if (first == '{')
             readObjects(in);
         else
-            throw ImportError(QStringLiteral("%1 is not OpenLineage: it is no JSON object or array of events; nothing "
-                                             "was imported")
-                                  .arg(m_file),
+            throw ImportError(
+                QStringLiteral("%1 is not OpenLineage: it is no JSON object or array of events; nothing "
+                               "was imported")
+                    .arg(m_file),
                 QStringLiteral("byte %1").arg(bytes(in.offset())));
         m_ctx.recordsRead = m_events;
         if (m_runEvents == 0)
             throw ImportError(m_events == 0
                     ? QStringLiteral("%1 holds no OpenLineage events; nothing was imported").arg(m_file)
-                    : QStringLiteral("%1 holds no OpenLineage run events (none of its %2 JSON values has a run and "
-                                     "a job); nothing was imported")
+                    : QStringLiteral(
+                        "%1 holds no OpenLineage run events (none of its %2 JSON values has a run and "
+                        "a job); nothing was imported")
                           .arg(m_file)
                           .arg(m_events));
     }
@@ -320,9 +333,11 @@ private:
         for (int64_t index = 0;;) {
             const int c = in.peek();
             if (c < 0) {
-                m_diag.report(Severity::Warning, QStringLiteral("truncated"), QStringLiteral("byte %1").arg(bytes(in.offset())),
-                    QStringLiteral("The array of events ends without its closing ']' (a file cut short?); the "
-                                   "events before were imported."));
+                m_diag.report(Severity::Warning, QStringLiteral("truncated"),
+                    QStringLiteral("byte %1").arg(bytes(in.offset())),
+                    QStringLiteral(
+                        "The array of events ends without its closing ']' (a file cut short?); the "
+                        "events before were imported."));
                 return;
             }
             if (c == ']') {
@@ -333,13 +348,15 @@ private:
                 in.consume(1);
                 continue;
             }
-            const QString place = QStringLiteral("array index %1, byte %2").arg(index).arg(bytes(in.offset()));
+            const QString place
+                = QStringLiteral("array index %1, byte %2").arg(index).arg(bytes(in.offset()));
             const size_t n = in.valueLength();
             if (n == InputWindow::npos) {
                 ++m_events;
                 m_diag.skipped(QStringLiteral("unterminated-event"), place,
-                    QStringLiteral("The event at %1 never ends (unbalanced braces or a file cut short); it and "
-                                   "anything after it were not imported.")
+                    QStringLiteral(
+                        "The event at %1 never ends (unbalanced braces or a file cut short); it and "
+                        "anything after it were not imported.")
                         .arg(place));
                 return;
             }
@@ -347,7 +364,8 @@ private:
             ++index;
         }
         if (in.peek() >= 0)
-            m_diag.report(Severity::Warning, QStringLiteral("trailing-data"), QStringLiteral("byte %1").arg(bytes(in.offset())),
+            m_diag.report(Severity::Warning, QStringLiteral("trailing-data"),
+                QStringLiteral("byte %1").arg(bytes(in.offset())),
                 QStringLiteral("Data after the array of events was ignored."));
     }
 
@@ -360,24 +378,30 @@ private:
         bool lines = firstLine.size() > 1 && firstLine.back() == '}';
         if (!lines && firstLine.size() > 1) {
             const size_t secondLen = in.lineLength(firstLen + 1);
-            const std::string_view second = tabular::trimmed(in.ahead(firstLen + 1, secondLen - std::min(secondLen, firstLen + 1)));
+            const std::string_view second
+                = tabular::trimmed(in.ahead(firstLen + 1, secondLen - std::min(secondLen, firstLen + 1)));
             lines = !second.empty() && second.front() == '{';
         }
         if (lines) {
             while (in.peek() >= 0) {
-                const QString place = QStringLiteral("line %1, byte %2").arg(in.line()).arg(bytes(in.offset()));
+                const QString place
+                    = QStringLiteral("line %1, byte %2").arg(in.line()).arg(bytes(in.offset()));
                 event(tabular::trimmed(in.take(in.lineLength())), place);
             }
             return;
         }
         for (int64_t index = 0; in.peek() >= 0; ++index) {
-            const QString place = QStringLiteral("event %1, line %2, byte %3").arg(index).arg(in.line()).arg(bytes(in.offset()));
+            const QString place = QStringLiteral("event %1, line %2, byte %3")
+                                      .arg(index)
+                                      .arg(in.line())
+                                      .arg(bytes(in.offset()));
             const size_t n = in.valueLength();
             if (n == InputWindow::npos) {
                 ++m_events;
                 m_diag.skipped(QStringLiteral("unterminated-event"), place,
-                    QStringLiteral("The event at %1 never ends (unbalanced braces or a file cut short); it was not "
-                                   "imported.")
+                    QStringLiteral(
+                        "The event at %1 never ends (unbalanced braces or a file cut short); it was not "
+                        "imported.")
                         .arg(place));
                 return;
             }
@@ -398,13 +422,15 @@ private:
                 error = simdjson::SUCCESS;
                 if (!m_diag.bump(QStringLiteral("unquoted-placeholder")))
                     m_diag.report(Severity::Warning, QStringLiteral("unquoted-placeholder"), place,
-                        QStringLiteral("An event holds a template placeholder ({{...}}) where JSON needs a value; it "
-                                       "was read as a string."));
+                        QStringLiteral(
+                            "An event holds a template placeholder ({{...}}) where JSON needs a value; it "
+                            "was read as a string."));
             }
         }
         if (error) {
             m_diag.skipped(QStringLiteral("bad-json"), place,
-                QStringLiteral("The event at %1 is not valid JSON (%2); it was skipped, the other events were imported.")
+                QStringLiteral(
+                    "The event at %1 is not valid JSON (%2); it was skipped, the other events were imported.")
                     .arg(place, QString::fromUtf8(simdjson::error_message(error))));
             return;
         }
@@ -418,12 +444,14 @@ private:
         if (!hasRun) {
             if (hasJob || root["dataset"].error() == simdjson::SUCCESS)
                 m_diag.skipped(QStringLiteral("static-event"), place,
-                    QStringLiteral("JobEvents and DatasetEvents (lineage without a run) are not imported; the first "
-                                   "is at %1.")
+                    QStringLiteral(
+                        "JobEvents and DatasetEvents (lineage without a run) are not imported; the first "
+                        "is at %1.")
                         .arg(place));
             else
                 m_diag.skipped(QStringLiteral("not-an-event"), place,
-                    QStringLiteral("The object at %1 is no OpenLineage run event (it has no run); it was skipped.")
+                    QStringLiteral(
+                        "The object at %1 is no OpenLineage run event (it has no run); it was skipped.")
                         .arg(place));
             return;
         }
@@ -432,7 +460,8 @@ private:
         const std::string_view name = hasJob ? member(job, "name") : std::string_view();
         if (runId.empty() || name.empty()) {
             m_diag.skipped(QStringLiteral("incomplete-event"), place,
-                QStringLiteral("The event at %1 has no run.runId or no job name; it was skipped.").arg(place));
+                QStringLiteral("The event at %1 has no run.runId or no job name; it was skipped.")
+                    .arg(place));
             return;
         }
         ++m_runEvents;
@@ -445,8 +474,9 @@ private:
             finished = type == "COMPLETE" || type == "FAIL" || type == "ABORT";
         } else if (!type.empty() && type != "OTHER" && !m_diag.bump(QStringLiteral("unknown-event-type"))) {
             m_diag.report(Severity::Warning, QStringLiteral("unknown-event-type"), place,
-                QStringLiteral("An eventType (\"%1\") is none of START, RUNNING, COMPLETE, FAIL, ABORT, OTHER; the "
-                               "run's state was left as it was.")
+                QStringLiteral(
+                    "An eventType (\"%1\") is none of START, RUNNING, COMPLETE, FAIL, ABORT, OTHER; the "
+                    "run's state was left as it was.")
                     .arg(qs(type)));
         }
         int64_t timeNs = 0;
@@ -455,8 +485,9 @@ private:
             timeNs = *t;
         } else if (!m_diag.bump(QStringLiteral("bad-event-time"))) {
             m_diag.report(Severity::Warning, QStringLiteral("bad-event-time"), place,
-                QStringLiteral("An eventTime (\"%1\") is no ISO-8601 time (a template placeholder?); such events were "
-                               "imported without a time.")
+                QStringLiteral(
+                    "An eventTime (\"%1\") is no ISO-8601 time (a template placeholder?); such events were "
+                    "imported without a time.")
                     .arg(qs(time)));
         }
 
@@ -483,7 +514,7 @@ private:
         props.string("runId", runId);
         node.properties = props.take();
         const int64_t runNode = sink.node(node);
-        sink.edge(jobNode(ns, name, hasJobFacets ? &jobFacets : nullptr), runNode, QStringLiteral("contains"));
+        edge(jobNode(ns, name, hasJobFacets ? &jobFacets : nullptr), runNode, QStringLiteral("contains"));
 
         dom::object parent;
         if (hasRunFacets && object(runFacets, "parent", parent))
@@ -498,7 +529,8 @@ private:
             return QStringLiteral("openlineage:run/") + qs(runId);
         if (!m_diag.bump(QStringLiteral("placeholder-run-id")))
             m_diag.report(Severity::Warning, QStringLiteral("placeholder-run-id"), place,
-                QStringLiteral("A runId is a template placeholder (\"%1\"): such runs were told apart by their job.")
+                QStringLiteral(
+                    "A runId is a template placeholder (\"%1\"): such runs were told apart by their job.")
                     .arg(qs(runId)));
         return QStringLiteral("openlineage:run/%1/%2/%3").arg(qs(ns), qs(name), qs(runId));
     }
@@ -506,7 +538,9 @@ private:
     static QString runName(std::string_view runId, std::string_view ns, std::string_view name)
     {
         const QString job = qs(ns) + QLatin1Char('/') + qs(name);
-        return isPlaceholder(runId) ? job : job + QStringLiteral(" (") + qs(runId).left(kRunIdShown) + QLatin1Char(')');
+        return isPlaceholder(runId)
+            ? job
+            : job + QStringLiteral(" (") + qs(runId).left(kRunIdShown) + QLatin1Char(')');
     }
 
     int64_t jobNode(std::string_view ns, std::string_view name, const dom::object *facets)
@@ -521,7 +555,7 @@ private:
             props.facets(*facets);
             job.properties = props.take();
         }
-        return m_ctx.lineageSink().node(job);
+        return repeatedNode(job);
     }
 
     void parentEdge(const dom::object &parent, int64_t child, const QString &childKey, const QString &place)
@@ -534,8 +568,9 @@ private:
         if (runId.empty() || name.empty()) {
             if (!m_diag.bump(QStringLiteral("bad-parent")))
                 m_diag.report(Severity::Warning, QStringLiteral("bad-parent"), place,
-                    QStringLiteral("A parent run facet names no run.runId or no job; the run was imported without its "
-                                   "parent."));
+                    QStringLiteral(
+                        "A parent run facet names no run.runId or no job; the run was imported without its "
+                        "parent."));
             return;
         }
         LineageNode node;
@@ -546,17 +581,16 @@ private:
             return;
         node.name = runName(runId, ns, name);
         const int64_t id = m_ctx.lineageSink().node(node);
-        m_ctx.lineageSink().edge(jobNode(ns, name, nullptr), id, QStringLiteral("contains"));
-        m_ctx.lineageSink().edge(id, child, QStringLiteral("parent"));
+        edge(jobNode(ns, name, nullptr), id, QStringLiteral("contains"));
+        edge(id, child, QStringLiteral("parent"));
     }
 
-    void datasets(const dom::element &root, const char *list, const char *ioFacetsName, int64_t run, bool output,
-        const QString &place)
+    void datasets(const dom::element &root, const char *list, const char *ioFacetsName, int64_t run,
+        bool output, const QString &place)
     {
         dom::array items;
         if (root[list].get_array().get(items) != simdjson::SUCCESS)
             return;
-        LineageSink &sink = m_ctx.lineageSink();
         for (const dom::element item : items) {
             const std::string_view ns = member(item, "namespace");
             const std::string_view name = member(item, "name");
@@ -581,7 +615,7 @@ private:
             if (hasIo)
                 props.facets(ioFacets, output ? "output:" : "input:");
             node.properties = props.take();
-            const int64_t dataset = sink.node(node);
+            const int64_t dataset = repeatedNode(node);
 
             JsonObjectWriter edgeProps;
             if (hasIo)
@@ -590,17 +624,53 @@ private:
             if (output && hasFacets && facets["columnLineage"].get(columnLineage) == simdjson::SUCCESS)
                 edgeProps.raw("columnLineage", simdjson::minify(columnLineage));
             if (output)
-                sink.edge(run, dataset, QStringLiteral("output"), edgeProps.take());
+                edge(run, dataset, QStringLiteral("output"), edgeProps.take());
             else
-                sink.edge(dataset, run, QStringLiteral("input"), edgeProps.take());
+                edge(dataset, run, QStringLiteral("input"), edgeProps.take());
         }
     }
+
+    // Jobs and datasets recur in most events: a node or edge written again exactly as it was last
+    // written changes nothing (properties merge idempotently), so it is not written again.
+    int64_t repeatedNode(const LineageNode &n)
+    {
+        auto it = m_nodes.find(n.key);
+        if (it != m_nodes.end() && (n.properties.isEmpty() || n.properties == it->second.properties))
+            return it->second.id;
+        const int64_t id = m_ctx.lineageSink().node(n);
+        if (it == m_nodes.end())
+            m_nodes.emplace(n.key, Written { id, n.properties });
+        else
+            it->second.properties = n.properties;
+        return id;
+    }
+
+    void edge(int64_t from, int64_t to, const QString &kind, const QByteArray &properties = {})
+    {
+        const EdgeKey key { from, to, kind };
+        auto it = m_edges.find(key);
+        if (it != m_edges.end() && (properties.isEmpty() || properties == it->second))
+            return;
+        m_ctx.lineageSink().edge(from, to, kind, properties);
+        if (it == m_edges.end())
+            m_edges.emplace(key, properties);
+        else
+            it->second = properties;
+    }
+
+    struct Written {
+        int64_t id = 0;
+        QByteArray properties; // as last written
+    };
+    using EdgeKey = std::tuple<int64_t, int64_t, QString>;
 
     ImportContext &m_ctx;
     DiagnosticLog &m_diag;
     QString m_file;
+    std::unordered_map<QString, Written> m_nodes; // jobs and datasets written, by key
+    std::map<EdgeKey, QByteArray> m_edges; // edges written, with their properties as last written
     dom::parser m_parser;
-    int64_t m_events = 0;    // JSON values read, good or not
+    int64_t m_events = 0; // JSON values read, good or not
     int64_t m_runEvents = 0; // of them, run events imported
 };
 

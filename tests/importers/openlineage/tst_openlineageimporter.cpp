@@ -65,20 +65,24 @@ int64_t utcNs(int h, int m, int s, int ms = 0)
 QString counts(SqliteDb &db)
 {
     const auto nodes = [&](const char *type) {
-        return count(db, QStringLiteral("SELECT count(*) FROM lineage_node WHERE type = '%1'").arg(QLatin1String(type)));
+        return count(db,
+            QStringLiteral("SELECT count(*) FROM lineage_node WHERE type = '%1'").arg(QLatin1String(type)));
     };
     const auto edges = [&](const char *kind) {
-        return count(db, QStringLiteral("SELECT count(*) FROM lineage_edge WHERE kind = '%1'").arg(QLatin1String(kind)));
+        return count(db,
+            QStringLiteral("SELECT count(*) FROM lineage_edge WHERE kind = '%1'").arg(QLatin1String(kind)));
     };
     const int64_t events = count(db, QStringLiteral("SELECT sum(event_count) FROM source"));
     const int64_t skipped = count(db, QStringLiteral("SELECT sum(skipped_count) FROM source"));
     QStringList states;
-    SqliteStmt st(db, "SELECT coalesce(state, 'none'), count(*) FROM lineage_node WHERE type = 'job_run' GROUP BY 1 "
-                      "ORDER BY 1");
+    SqliteStmt st(db,
+        "SELECT coalesce(state, 'none'), count(*) FROM lineage_node WHERE type = 'job_run' GROUP BY 1 "
+        "ORDER BY 1");
     while (st.step())
         states << st.columnText(0) + QLatin1Char(':') + QString::number(st.columnInt(1));
-    return QStringLiteral("events=%1 run_events=%2 runs=%3 jobs=%4 datasets=%5 input=%6 output=%7 contains=%8 "
-                          "parent=%9 states=%10")
+    return QStringLiteral(
+        "events=%1 run_events=%2 runs=%3 jobs=%4 datasets=%5 input=%6 output=%7 contains=%8 "
+        "parent=%9 states=%10")
         .arg(events)
         .arg(events - skipped)
         .arg(nodes("job_run"))
@@ -124,7 +128,8 @@ private:
         const QString ws = freshWorkspace();
         const auto r = import(ws, { path });
         if (r.size() != 1 || r[0].status != Status::Imported || r[0].format != QLatin1String("openlineage")) {
-            qWarning("%s: %s (%s)", qPrintable(path), r.empty() ? "no result" : qPrintable(statusName(r[0].status)),
+            qWarning("%s: %s (%s)", qPrintable(path),
+                r.empty() ? "no result" : qPrintable(statusName(r[0].status)),
                 r.empty() ? "" : qPrintable(r[0].message));
             return {};
         }
@@ -157,8 +162,9 @@ private Q_SLOTS:
         if (!QFileInfo::exists(realFile(name)))
             QSKIP("the shared OpenLineage samples are not here");
         QString expected;
-        for (const QString &line : QString::fromUtf8(readBytes(fixture(QStringLiteral("openlineage_reference.txt"))))
-                                       .split(QLatin1Char('\n')))
+        for (const QString &line :
+            QString::fromUtf8(readBytes(fixture(QStringLiteral("openlineage_reference.txt"))))
+                .split(QLatin1Char('\n')))
             if (line.startsWith(name + QLatin1Char(' ')))
                 expected = line.mid(name.size() + 1);
         QVERIFY2(!expected.isEmpty(), "no golden line for this file");
@@ -167,7 +173,8 @@ private Q_SLOTS:
         Workspace ws(wsPath, Workspace::Role::Reader);
         QCOMPARE(counts(ws.db()), expected);
         const LineageReader::Counts c = LineageReader(ws).counts();
-        QCOMPARE(c.executions + c.artifacts + c.contexts, count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node")));
+        QCOMPARE(c.executions + c.artifacts + c.contexts,
+            count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node")));
     }
 
     void exampleEventFacets()
@@ -177,33 +184,61 @@ private Q_SLOTS:
         const QString wsPath = importOne(realFile(QStringLiteral("example_full_event.json")));
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
-        const LineageNodeInfo run = byKey(ws, QStringLiteral("openlineage:run/ea041791-68bc-4ae1-bd89-4c8106a157e4"));
+        const LineageNodeInfo run
+            = byKey(ws, QStringLiteral("openlineage:run/ea041791-68bc-4ae1-bd89-4c8106a157e4"));
         QCOMPARE(run.name, QStringLiteral("my-scheduler-namespace/myjob.mytask (ea041791)"));
         QCOMPARE(run.state, QStringLiteral("COMPLETE"));
-        QCOMPARE(run.endNs, QDateTime(QDate(2020, 12, 28), QTime(19, 51, 1, 641), QTimeZone::utc()).toMSecsSinceEpoch() * 1000000);
+        QCOMPARE(run.endNs,
+            QDateTime(QDate(2020, 12, 28), QTime(19, 51, 1, 641), QTimeZone::utc()).toMSecsSinceEpoch()
+                * 1000000);
         QCOMPARE(run.startNs, run.endNs);
         QCOMPARE(run.contexts, QStringList { QStringLiteral("my-scheduler-namespace/myjob.mytask") });
         SqliteDb &db = ws.db();
         const QString id = QString::number(run.id);
-        QCOMPARE(text(db, QStringLiteral("SELECT json_extract(properties, '$.nominalTime.nominalStartTime') FROM lineage_node WHERE id = ") + id),
+        QCOMPARE(text(db,
+                     QStringLiteral("SELECT json_extract(properties, '$.nominalTime.nominalStartTime') FROM "
+                                    "lineage_node WHERE id = ")
+                         + id),
             QStringLiteral("2020-12-17T03:00:00.001Z"));
-        QCOMPARE(text(db, QStringLiteral("SELECT json_extract(properties, '$.documentation.description') FROM lineage_node WHERE id = ") + id),
+        QCOMPARE(text(db,
+                     QStringLiteral("SELECT json_extract(properties, '$.documentation.description') FROM "
+                                    "lineage_node WHERE id = ")
+                         + id),
             QStringLiteral("string"));
-        QCOMPARE(text(db, QStringLiteral("SELECT json_extract(properties, '$.producer') FROM lineage_node WHERE id = ") + id),
+        QCOMPARE(
+            text(db,
+                QStringLiteral("SELECT json_extract(properties, '$.producer') FROM lineage_node WHERE id = ")
+                    + id),
             QStringLiteral("https://github.com/OpenLineage/OpenLineage/blob/v1-0-0/client"));
-        const LineageNodeInfo table = byKey(ws, QStringLiteral("openlineage:dataset/my-datasource-namespace/instance.schema.table"));
+        const LineageNodeInfo table
+            = byKey(ws, QStringLiteral("openlineage:dataset/my-datasource-namespace/instance.schema.table"));
         QCOMPARE(table.uri, QStringLiteral("my-datasource-namespace/instance.schema.table"));
-        QCOMPARE(text(db, QStringLiteral("SELECT json_extract(properties, '$.schema.fields[0].name') FROM lineage_node WHERE id = %1").arg(table.id)),
+        QCOMPARE(text(db,
+                     QStringLiteral("SELECT json_extract(properties, '$.schema.fields[0].name') FROM "
+                                    "lineage_node WHERE id = %1")
+                         .arg(table.id)),
             QStringLiteral("column1"));
-        QCOMPARE(text(db, QStringLiteral("SELECT json_extract(properties, '$.dataQualityAssertions.assertions[1].column') FROM lineage_edge WHERE kind = 'input'")),
+        QCOMPARE(text(db,
+                     QStringLiteral(
+                         "SELECT json_extract(properties, '$.dataQualityAssertions.assertions[1].column') "
+                         "FROM lineage_edge WHERE kind = 'input'")),
             QStringLiteral("id"));
-        QCOMPARE(text(db, QStringLiteral("SELECT json_extract(properties, '$.outputStatistics.rowCount') FROM lineage_edge WHERE kind = 'output'")),
+        QCOMPARE(text(db,
+                     QStringLiteral("SELECT json_extract(properties, '$.outputStatistics.rowCount') FROM "
+                                    "lineage_edge WHERE kind = 'output'")),
             QStringLiteral("2000"));
         // The parent facet: a node for the parent run, in its job, with a 'parent' edge to the run.
-        const LineageNodeInfo parent = byKey(ws, QStringLiteral("openlineage:run/3f5e83fa-3480-44ff-99c5-ff943904e5e8"));
+        const LineageNodeInfo parent
+            = byKey(ws, QStringLiteral("openlineage:run/3f5e83fa-3480-44ff-99c5-ff943904e5e8"));
         QVERIFY(parent.id != 0);
         QVERIFY(parent.state.isEmpty());
-        QCOMPARE(count(db, QStringLiteral("SELECT count(*) FROM lineage_edge WHERE kind = 'parent' AND from_id = %1 AND to_id = %2").arg(parent.id).arg(run.id)), 1);
+        QCOMPARE(
+            count(db,
+                QStringLiteral(
+                    "SELECT count(*) FROM lineage_edge WHERE kind = 'parent' AND from_id = %1 AND to_id = %2")
+                    .arg(parent.id)
+                    .arg(run.id)),
+            1);
     }
 
     // Which dbt models feed which, through the tables they read and write.
@@ -218,22 +253,28 @@ private Q_SLOTS:
         LineageReader reader(ws);
         const QString ns = QStringLiteral("dbt-test-namespace/");
         const auto runKey = [&](const char *job) -> QString {
-            return QStringLiteral("openlineage:run/") + ns + QLatin1String(job) + QStringLiteral("/{{ any(result) }}");
+            return QStringLiteral("openlineage:run/") + ns + QLatin1String(job)
+                + QStringLiteral("/{{ any(result) }}");
         };
         const LineageNodeInfo customers = byKey(ws, runKey("model.jaffle_shop.customers"));
         QVERIFY(customers.id != 0);
         QCOMPARE(customers.state, QStringLiteral("COMPLETE"));
-        QCOMPARE(customers.endNs - customers.startNs, Q_INT64_C(599549000)); // 19:45:53.409256 .. 19:45:54.008805
+        QCOMPARE(
+            customers.endNs - customers.startNs, Q_INT64_C(599549000)); // 19:45:53.409256 .. 19:45:54.008805
         const std::set<QString> up = reached(reader.neighbourhood(customers.id, LineageDirection::Up, 2));
         const std::set<QString> expectedUp = { ns + QStringLiteral("model.jaffle_shop.customers:0"),
             QStringLiteral("postgres.public.stg_customers:1"), QStringLiteral("postgres.public.stg_orders:1"),
-            QStringLiteral("postgres.public.stg_payments:1"), ns + QStringLiteral("model.jaffle_shop.stg_customers:2"),
-            ns + QStringLiteral("model.jaffle_shop.stg_orders:2"), ns + QStringLiteral("model.jaffle_shop.stg_payments:2") };
+            QStringLiteral("postgres.public.stg_payments:1"),
+            ns + QStringLiteral("model.jaffle_shop.stg_customers:2"),
+            ns + QStringLiteral("model.jaffle_shop.stg_orders:2"),
+            ns + QStringLiteral("model.jaffle_shop.stg_payments:2") };
         QCOMPARE(up, expectedUp);
         // stg_orders feeds customers and orders; stg_customers feeds customers only.
-        const LineageNodeInfo stgOrders = byKey(ws, QStringLiteral("openlineage:dataset/postgres://postgres:5432/postgres.public.stg_orders"));
+        const LineageNodeInfo stgOrders = byKey(
+            ws, QStringLiteral("openlineage:dataset/postgres://postgres:5432/postgres.public.stg_orders"));
         QCOMPARE(reached(reader.neighbourhood(stgOrders.id, LineageDirection::Down, 1)),
-            (std::set<QString> { QStringLiteral("postgres.public.stg_orders:0"), ns + QStringLiteral("model.jaffle_shop.customers:1"),
+            (std::set<QString> { QStringLiteral("postgres.public.stg_orders:0"),
+                ns + QStringLiteral("model.jaffle_shop.customers:1"),
                 ns + QStringLiteral("model.jaffle_shop.orders:1") }));
         const LineageNodeInfo orders = byKey(ws, runKey("model.jaffle_shop.orders"));
         const std::set<QString> ordersUp = reached(reader.neighbourhood(orders.id, LineageDirection::Up, 4));
@@ -241,9 +282,17 @@ private Q_SLOTS:
         QVERIFY(!ordersUp.count(QStringLiteral("postgres.public.raw_customers:3")));
         // The dbt run is the parent of the five model runs, each model run of its six SQL statements.
         const LineageNodeInfo dbtRun = byKey(ws, runKey("dbt-run-jaffle_shop"));
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_edge WHERE kind = 'parent' AND from_id = %1").arg(dbtRun.id)), 5);
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_edge e JOIN lineage_node c ON c.id = e.to_id "
-                                               "WHERE e.kind = 'parent' AND e.from_id = %1 AND c.name LIKE '%.customers.sql.%'").arg(customers.id)), 6);
+        QCOMPARE(
+            count(ws.db(),
+                QStringLiteral("SELECT count(*) FROM lineage_edge WHERE kind = 'parent' AND from_id = %1")
+                    .arg(dbtRun.id)),
+            5);
+        QCOMPARE(count(ws.db(),
+                     QStringLiteral(
+                         "SELECT count(*) FROM lineage_edge e JOIN lineage_node c ON c.id = e.to_id "
+                         "WHERE e.kind = 'parent' AND e.from_id = %1 AND c.name LIKE '%.customers.sql.%'")
+                         .arg(customers.id)),
+            6);
         QVERIFY(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'placeholder-run-id'") == 1);
         QCOMPARE(result.skipped, 0);
     }
@@ -255,10 +304,20 @@ private Q_SLOTS:
         const QString wsPath = importOne(realFile(QStringLiteral("marquez_food_delivery.template.json")));
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE start_ns IS NOT NULL OR end_ns IS NOT NULL")), 0);
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count FROM diagnostic WHERE code = 'bad-event-time' AND severity = 'warning'")), 26);
-        const LineageNodeInfo discounts = byKey(ws, QStringLiteral("openlineage:dataset/food_delivery/public.discounts"));
-        const std::set<QString> down = reached(LineageReader(ws).neighbourhood(discounts.id, LineageDirection::Down, 1));
+        QCOMPARE(
+            count(ws.db(),
+                QStringLiteral(
+                    "SELECT count(*) FROM lineage_node WHERE start_ns IS NOT NULL OR end_ns IS NOT NULL")),
+            0);
+        QCOMPARE(
+            count(ws.db(),
+                QStringLiteral(
+                    "SELECT count FROM diagnostic WHERE code = 'bad-event-time' AND severity = 'warning'")),
+            26);
+        const LineageNodeInfo discounts
+            = byKey(ws, QStringLiteral("openlineage:dataset/food_delivery/public.discounts"));
+        const std::set<QString> down
+            = reached(LineageReader(ws).neighbourhood(discounts.id, LineageDirection::Down, 1));
         QCOMPARE(down.size(), size_t(2));
         QVERIFY(down.count(QStringLiteral("food_delivery/email_discounts (3ab25429):1")));
     }
@@ -266,7 +325,8 @@ private Q_SLOTS:
     void sniffing()
     {
         const OpenLineageImporter ol;
-        for (const char *name : { "example_full_event.json", "dbt_successful_run_events.json", "marquez_food_delivery.template.json" }) {
+        for (const char *name : { "example_full_event.json", "dbt_successful_run_events.json",
+                 "marquez_food_delivery.template.json" }) {
             const QString path = realFile(QLatin1String(name));
             if (!QFileInfo::exists(path))
                 continue;
@@ -274,14 +334,21 @@ private Q_SLOTS:
             QVERIFY2(ol.sniff(head, path) >= 80, name);
             QCOMPARE(m_registry.find(head, path)->id(), QStringLiteral("openlineage"));
         }
-        for (const char *name : { "broken_line.ndjson", "out_of_order.json", "cycle.ndjson", "unknown_facets.json" }) {
+        for (const char *name :
+            { "broken_line.ndjson", "out_of_order.json", "cycle.ndjson", "unknown_facets.json" }) {
             const QByteArray head = readBytes(fixture(QLatin1String(name)));
             QCOMPARE(m_registry.find(head, QLatin1String(name))->id(), QStringLiteral("openlineage"));
         }
         // Not ours: trace events, a metric log, JSON of another kind.
-        QCOMPARE(ol.sniff(R"({"traceEvents": [{"ph": "X", "name": "run", "eventTime": 1}], "job": 1})", QStringLiteral("t.json")), 0);
-        QCOMPARE(ol.sniff("{\"step\": 1, \"loss\": 0.5}\n{\"step\": 2, \"loss\": 0.4}\n", QStringLiteral("m.jsonl")), 0);
-        QCOMPARE(ol.sniff(readBytes(fixture(QStringLiteral("not_openlineage.json"))), QStringLiteral("x.json")), 0);
+        QCOMPARE(ol.sniff(R"({"traceEvents": [{"ph": "X", "name": "run", "eventTime": 1}], "job": 1})",
+                     QStringLiteral("t.json")),
+            0);
+        QCOMPARE(ol.sniff("{\"step\": 1, \"loss\": 0.5}\n{\"step\": 2, \"loss\": 0.4}\n",
+                     QStringLiteral("m.jsonl")),
+            0);
+        QCOMPARE(
+            ol.sniff(readBytes(fixture(QStringLiteral("not_openlineage.json"))), QStringLiteral("x.json")),
+            0);
         QCOMPARE(ol.sniff("step,loss\n1,0.5\n", QStringLiteral("m.csv")), 0);
     }
 
@@ -298,11 +365,19 @@ private Q_SLOTS:
         Workspace ws(wsPath, Workspace::Role::Reader);
         QCOMPARE(text(ws.db(), QStringLiteral("SELECT location FROM diagnostic WHERE code = 'bad-json'")),
             QStringLiteral("line 3, byte %1").arg(line3));
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE type = 'job_run'")), 3);
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE key = 'openlineage:run/22222222-0000-0000-0000-000000000002'")), 0);
-        const LineageNodeInfo failed = byKey(ws, QStringLiteral("openlineage:run/44444444-0000-0000-0000-000000000004"));
+        QCOMPARE(
+            count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE type = 'job_run'")), 3);
+        QCOMPARE(count(ws.db(),
+                     QStringLiteral("SELECT count(*) FROM lineage_node WHERE key = "
+                                    "'openlineage:run/22222222-0000-0000-0000-000000000002'")),
+            0);
+        const LineageNodeInfo failed
+            = byKey(ws, QStringLiteral("openlineage:run/44444444-0000-0000-0000-000000000004"));
         QCOMPARE(failed.state, QStringLiteral("FAIL"));
-        QCOMPARE(text(ws.db(), QStringLiteral("SELECT json_extract(properties, '$.errorMessage.message') FROM lineage_node WHERE id = %1").arg(failed.id)),
+        QCOMPARE(text(ws.db(),
+                     QStringLiteral("SELECT json_extract(properties, '$.errorMessage.message') FROM "
+                                    "lineage_node WHERE id = %1")
+                         .arg(failed.id)),
             QStringLiteral("out of memory"));
         QCOMPARE(failed.endNs, utcNs(10, 4, 0));
     }
@@ -313,13 +388,16 @@ private Q_SLOTS:
         const QString wsPath = importOne(fixture(QStringLiteral("out_of_order.json")));
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE type = 'job_run'")), 1);
-        const LineageNodeInfo run = byKey(ws, QStringLiteral("openlineage:run/55555555-0000-0000-0000-000000000005"));
+        QCOMPARE(
+            count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE type = 'job_run'")), 1);
+        const LineageNodeInfo run
+            = byKey(ws, QStringLiteral("openlineage:run/55555555-0000-0000-0000-000000000005"));
         QCOMPARE(run.state, QStringLiteral("COMPLETE"));
         QCOMPARE(run.startNs, utcNs(10, 0, 0));
         QCOMPARE(run.endNs, utcNs(10, 0, 30, 250)); // 12:00:30.250+02:00
         QCOMPARE(run.name, QStringLiteral("fixtures/etl (55555555)"));
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_edge")), 3); // contains, input, output
+        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_edge")),
+            3); // contains, input, output
     }
 
     // Across imports too: a START imported after its run's COMPLETE leaves it COMPLETE.
@@ -329,7 +407,8 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(dir));
         const QByteArray bytes = readBytes(fixture(QStringLiteral("broken_line.ndjson")));
         const QList<QByteArray> lines = bytes.split('\n');
-        QFile complete(dir + QStringLiteral("/a_complete.ndjson")), start(dir + QStringLiteral("/b_start.ndjson"));
+        QFile complete(dir + QStringLiteral("/a_complete.ndjson")),
+            start(dir + QStringLiteral("/b_start.ndjson"));
         QVERIFY(complete.open(QIODevice::WriteOnly) && start.open(QIODevice::WriteOnly));
         complete.write(lines[1] + '\n');
         start.write(lines[0] + '\n');
@@ -340,7 +419,8 @@ private Q_SLOTS:
         QCOMPARE(r.size(), size_t(2));
         QCOMPARE(r[1].status, Status::Imported);
         Workspace ws(wsPath, Workspace::Role::Reader);
-        const LineageNodeInfo run = byKey(ws, QStringLiteral("openlineage:run/11111111-0000-0000-0000-000000000001"));
+        const LineageNodeInfo run
+            = byKey(ws, QStringLiteral("openlineage:run/11111111-0000-0000-0000-000000000001"));
         QCOMPARE(run.state, QStringLiteral("COMPLETE"));
         QCOMPARE(run.startNs, utcNs(10, 0, 0));
         QCOMPARE(run.endNs, utcNs(10, 1, 0));
@@ -351,16 +431,26 @@ private Q_SLOTS:
         const QString wsPath = importOne(fixture(QStringLiteral("parent.ndjson")));
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
-        const LineageNodeInfo parent = byKey(ws, QStringLiteral("openlineage:run/66666666-0000-0000-0000-000000000006"));
-        const LineageNodeInfo child = byKey(ws, QStringLiteral("openlineage:run/77777777-0000-0000-0000-000000000007"));
+        const LineageNodeInfo parent
+            = byKey(ws, QStringLiteral("openlineage:run/66666666-0000-0000-0000-000000000006"));
+        const LineageNodeInfo child
+            = byKey(ws, QStringLiteral("openlineage:run/77777777-0000-0000-0000-000000000007"));
         QCOMPARE(parent.state, QStringLiteral("START"));
         QCOMPARE(parent.name, QStringLiteral("fixtures/dag (66666666)"));
         QCOMPARE(parent.contexts, QStringList { QStringLiteral("fixtures/dag") });
         QCOMPARE(child.state, QStringLiteral("COMPLETE"));
         QCOMPARE(child.contexts, QStringList { QStringLiteral("fixtures/dag.task") });
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_edge WHERE kind = 'parent'")), 1);
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_edge WHERE kind = 'parent' AND from_id = %1 AND to_id = %2").arg(parent.id).arg(child.id)), 1);
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE type = 'job_run'")), 2);
+        QCOMPARE(
+            count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_edge WHERE kind = 'parent'")), 1);
+        QCOMPARE(
+            count(ws.db(),
+                QStringLiteral(
+                    "SELECT count(*) FROM lineage_edge WHERE kind = 'parent' AND from_id = %1 AND to_id = %2")
+                    .arg(parent.id)
+                    .arg(child.id)),
+            1);
+        QCOMPARE(
+            count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE type = 'job_run'")), 2);
     }
 
     void unknownFacetsKept()
@@ -372,8 +462,9 @@ private Q_SLOTS:
         Workspace ws(wsPath, Workspace::Role::Reader);
         SqliteDb &db = ws.db();
         const auto prop = [&](const char *key, const char *path) {
-            return text(db, QStringLiteral("SELECT json_extract(properties, '%1') FROM lineage_node WHERE key = '%2'")
-                                .arg(QLatin1String(path), QLatin1String(key)));
+            return text(db,
+                QStringLiteral("SELECT json_extract(properties, '%1') FROM lineage_node WHERE key = '%2'")
+                    .arg(QLatin1String(path), QLatin1String(key)));
         };
         const char *run = "openlineage:run/88888888-0000-0000-0000-000000000008";
         QCOMPARE(prop(run, "$.acme_gpu.gpus"), QStringLiteral("8"));
@@ -381,13 +472,27 @@ private Q_SLOTS:
         QCOMPARE(prop(run, "$.acme_owner.team"), QStringLiteral("ml-infra"));
         QCOMPARE(prop(run, "$.sql.query"), QStringLiteral("SELECT 1"));
         QCOMPARE(prop("openlineage:job/fixtures/custom", "$.acme_owner.team"), QStringLiteral("ml-infra"));
-        QCOMPARE(prop("openlineage:dataset/warehouse/features", "$.acme_freshness.hours"), QStringLiteral("3"));
-        QCOMPARE(prop("openlineage:dataset/warehouse/features", "$.acme_sampling.rate"), QStringLiteral("0.5"));
-        QCOMPARE(prop("openlineage:dataset/warehouse/scores", "$.columnLineage.fields.score.inputFields[0].field"), QStringLiteral("x"));
-        QCOMPARE(text(db, QStringLiteral("SELECT json_extract(properties, '$.acme_sampling.rate') FROM lineage_edge WHERE kind = 'input'")), QStringLiteral("0.5"));
-        QCOMPARE(text(db, QStringLiteral("SELECT json_extract(properties, '$.columnLineage.fields.score.inputFields[0].name') FROM lineage_edge WHERE kind = 'output'")),
+        QCOMPARE(
+            prop("openlineage:dataset/warehouse/features", "$.acme_freshness.hours"), QStringLiteral("3"));
+        QCOMPARE(
+            prop("openlineage:dataset/warehouse/features", "$.acme_sampling.rate"), QStringLiteral("0.5"));
+        QCOMPARE(
+            prop("openlineage:dataset/warehouse/scores", "$.columnLineage.fields.score.inputFields[0].field"),
+            QStringLiteral("x"));
+        QCOMPARE(text(db,
+                     QStringLiteral("SELECT json_extract(properties, '$.acme_sampling.rate') FROM "
+                                    "lineage_edge WHERE kind = 'input'")),
+            QStringLiteral("0.5"));
+        QCOMPARE(
+            text(db,
+                QStringLiteral(
+                    "SELECT json_extract(properties, '$.columnLineage.fields.score.inputFields[0].name') "
+                    "FROM lineage_edge WHERE kind = 'output'")),
             QStringLiteral("features"));
-        QCOMPARE(text(db, QStringLiteral("SELECT json_extract(properties, '$.outputStatistics.rowCount') FROM lineage_edge WHERE kind = 'output'")), QStringLiteral("42"));
+        QCOMPARE(text(db,
+                     QStringLiteral("SELECT json_extract(properties, '$.outputStatistics.rowCount') FROM "
+                                    "lineage_edge WHERE kind = 'output'")),
+            QStringLiteral("42"));
     }
 
     // d1 -> a -> d2 -> b -> d1: imported, and a walk visits each node once.
@@ -402,8 +507,9 @@ private Q_SLOTS:
         const LineageGraph down = reader.neighbourhood(d1.id, LineageDirection::Down, 10);
         QCOMPARE(down.nodes.size(), size_t(4));
         QVERIFY(!down.truncated);
-        QCOMPARE(reached(down), (std::set<QString> { QStringLiteral("d1:0"), QStringLiteral("fixtures/a (99999999):1"),
-                                    QStringLiteral("d2:2"), QStringLiteral("fixtures/b (99999999):3") }));
+        QCOMPARE(reached(down),
+            (std::set<QString> { QStringLiteral("d1:0"), QStringLiteral("fixtures/a (99999999):1"),
+                QStringLiteral("d2:2"), QStringLiteral("fixtures/b (99999999):3") }));
         QCOMPARE(reader.neighbourhood(d1.id, LineageDirection::Both, 10).nodes.size(), size_t(4));
     }
 
@@ -420,9 +526,45 @@ private Q_SLOTS:
         Workspace ws(wsPath, Workspace::Role::Reader);
         QCOMPARE(text(ws.db(), QStringLiteral("SELECT location FROM diagnostic WHERE code = 'static-event'")),
             QStringLiteral("array index 1, byte %1").arg(second));
-        const LineageNodeInfo x = byKey(ws, QStringLiteral("openlineage:run/aaaaaaaa-0000-0000-0000-000000000001"));
+        const LineageNodeInfo x
+            = byKey(ws, QStringLiteral("openlineage:run/aaaaaaaa-0000-0000-0000-000000000001"));
         QCOMPARE(x.state, QStringLiteral("COMPLETE"));
         QCOMPARE(x.endNs - x.startNs, Q_INT64_C(2000000000));
+    }
+
+    // An array element that is broken JSON but balanced: skipped, named by index and byte; the rest imports.
+    void brokenArrayElement()
+    {
+        FileImportResult r;
+        const QString wsPath = importOne(fixture(QStringLiteral("broken_element.json")), &r);
+        QVERIFY(!wsPath.isEmpty());
+        QCOMPARE(r.records, 3);
+        QCOMPARE(r.skipped, 1);
+        const QByteArray bytes = readBytes(fixture(QStringLiteral("broken_element.json")));
+        const qsizetype second = bytes.indexOf("\n  {", bytes.indexOf("\n  {") + 1) + 3;
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        QCOMPARE(text(ws.db(), QStringLiteral("SELECT location FROM diagnostic WHERE code = 'bad-json'")),
+            QStringLiteral("array index 1, byte %1").arg(second));
+        QCOMPARE(
+            count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE type = 'job_run'")), 1);
+        QCOMPARE(byKey(ws, QStringLiteral("openlineage:run/cccccccc-0000-0000-0000-000000000001")).state,
+            QStringLiteral("COMPLETE"));
+    }
+
+    // An array cut short inside an element: the events before it import, the cut one is skipped.
+    void truncatedArray()
+    {
+        FileImportResult r;
+        const QString wsPath = importOne(fixture(QStringLiteral("truncated_array.json")), &r);
+        QVERIFY(!wsPath.isEmpty());
+        QCOMPARE(r.records, 2);
+        QCOMPARE(r.skipped, 1);
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        QCOMPARE(count(ws.db(),
+                     QStringLiteral("SELECT count(*) FROM diagnostic WHERE code = 'unterminated-event'")),
+            1);
+        QCOMPARE(byKey(ws, QStringLiteral("openlineage:run/cccccccc-0000-0000-0000-000000000001")).state,
+            QStringLiteral("START"));
     }
 
     void unquotedPlaceholder()
@@ -432,10 +574,14 @@ private Q_SLOTS:
         QVERIFY(!wsPath.isEmpty());
         QCOMPARE(r.skipped, 0);
         Workspace ws(wsPath, Workspace::Role::Reader);
-        const LineageNodeInfo run = byKey(ws, QStringLiteral("openlineage:run/bbbbbbbb-0000-0000-0000-000000000001"));
+        const LineageNodeInfo run
+            = byKey(ws, QStringLiteral("openlineage:run/bbbbbbbb-0000-0000-0000-000000000001"));
         QCOMPARE(run.state, QStringLiteral("START"));
         QCOMPARE(run.startNs, 0);
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM diagnostic WHERE code IN ('unquoted-placeholder', 'bad-event-time') AND severity = 'warning'")), 2);
+        QCOMPARE(count(ws.db(),
+                     QStringLiteral("SELECT count(*) FROM diagnostic WHERE code IN ('unquoted-placeholder', "
+                                    "'bad-event-time') AND severity = 'warning'")),
+            2);
     }
 
     // JSON of another kind: no importer claims it, and read() itself refuses it naming the file.

@@ -104,3 +104,16 @@ write("unquoted_placeholder.json", template.replace('"@TIME@"', "{{RUN_START_TIM
 
 # JSON that is no OpenLineage at all.
 write("not_openlineage.json", json.dumps([{"name": "resnet", "values": [1, 2, 3]}, {"name": "vit"}], indent=2) + "\n")
+
+# An array whose element 1 is broken JSON (a missing comma between members) but balanced: elements
+# 0 and 2 import.
+good = [event("START", "2024-01-01T05:00:00Z", "cccccccc-0000-0000-0000-000000000001", "p"),
+        event("START", "2024-01-01T05:00:01Z", "cccccccc-0000-0000-0000-000000000002", "q"),
+        event("COMPLETE", "2024-01-01T05:00:02Z", "cccccccc-0000-0000-0000-000000000001", "p")]
+text = json.dumps(good, indent=2)
+second = text.index('"eventTime": "2024-01-01T05:00:01Z",')
+write("broken_element.json", text[:second] + text[second:].replace('Z",', 'Z"', 1) + "\n")
+
+# An array cut short inside its second element (a writer that died): the first imports.
+text = json.dumps(good[:2], indent=2)
+write("truncated_array.json", text[: text.index('"eventTime": "2024-01-01T05:00:01Z"')])
