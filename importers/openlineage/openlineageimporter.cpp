@@ -291,6 +291,28 @@ template <typename Json> bool object(const Json &e, const char *name, dom::objec
     return e[name].get_object().get(out) == simdjson::SUCCESS;
 }
 
+// Where an event is, formatted only when a diagnostic names it.
+struct Place {
+    enum class Kind { ArrayItem, Line, Value };
+    Kind kind = Kind::Value;
+    int64_t index = 0; // array index or value number
+    int64_t line = 0;
+    int64_t offset = 0; // byte
+
+    [[nodiscard]] QString text() const
+    {
+        switch (kind) {
+        case Kind::ArrayItem:
+            return QStringLiteral("array index %1, byte %2").arg(index).arg(bytes(offset));
+        case Kind::Line:
+            return QStringLiteral("line %1, byte %2").arg(line).arg(bytes(offset));
+        case Kind::Value:
+            break;
+        }
+        return QStringLiteral("event %1, line %2, byte %3").arg(index).arg(line).arg(bytes(offset));
+    }
+};
+
 class Reader {
 public:
     explicit Reader(ImportContext &ctx)
@@ -348,16 +370,15 @@ private:
                 in.consume(1);
                 continue;
             }
-            const QString place
-                = QStringLiteral("array index %1, byte %2").arg(index).arg(bytes(in.offset()));
+            const Place place { Place::Kind::ArrayItem, index, in.line(), in.offset() };
             const size_t n = in.valueLength();
             if (n == InputWindow::npos) {
                 ++m_events;
-                m_diag.skipped(QStringLiteral("unterminated-event"), place,
+                m_diag.skipped(QStringLiteral("unterminated-event"), place.text(),
                     QStringLiteral(
                         "The event at %1 never ends (unbalanced braces or a file cut short); it and "
                         "anything after it were not imported.")
-                        .arg(place));
+                        .arg(place.text()));
                 return;
             }
             event(in.take(n), place);
@@ -384,32 +405,28 @@ private:
         }
         if (lines) {
             while (in.peek() >= 0) {
-                const QString place
-                    = QStringLiteral("line %1, byte %2").arg(in.line()).arg(bytes(in.offset()));
+                const Place place { Place::Kind::Line, 0, in.line(), in.offset() };
                 event(tabular::trimmed(in.take(in.lineLength())), place);
             }
             return;
         }
         for (int64_t index = 0; in.peek() >= 0; ++index) {
-            const QString place = QStringLiteral("event %1, line %2, byte %3")
-                                      .arg(index)
-                                      .arg(in.line())
-                                      .arg(bytes(in.offset()));
+            const Place place { Place::Kind::Value, index, in.line(), in.offset() };
             const size_t n = in.valueLength();
             if (n == InputWindow::npos) {
                 ++m_events;
-                m_diag.skipped(QStringLiteral("unterminated-event"), place,
+                m_diag.skipped(QStringLiteral("unterminated-event"), place.text(),
                     QStringLiteral(
                         "The event at %1 never ends (unbalanced braces or a file cut short); it was not "
                         "imported.")
-                        .arg(place));
+                        .arg(place.text()));
                 return;
             }
             event(in.take(n), place);
         }
     }
 
-    void event(std::string_view text, const QString &place)
+    void event(std::string_view text, const Place &place)
     {
         ++m_events;
         if (m_events % kCheckpointEvents == 0)
@@ -421,47 +438,47 @@ private:
             if (m_parser.parse(repaired.data(), repaired.size()).get(root) == simdjson::SUCCESS) {
                 error = simdjson::SUCCESS;
                 if (!m_diag.bump(QStringLiteral("unquoted-placeholder")))
-                    m_diag.report(Severity::Warning, QStringLiteral("unquoted-placeholder"), place,
+                    m_diag.report(Severity::Warning, QStringLiteral("unquoted-placeholder"), place.text(),
                         QStringLiteral(
                             "An event holds a template placeholder ({{...}}) where JSON needs a value; it "
                             "was read as a string."));
             }
         }
         if (error) {
-            m_diag.skipped(QStringLiteral("bad-json"), place,
+            m_diag.skipped(QStringLiteral("bad-json"), place.text(),
                 QStringLiteral(
                     "The event at %1 is not valid JSON (%2); it was skipped, the other events were imported.")
-                    .arg(place, QString::fromUtf8(simdjson::error_message(error))));
+                    .arg(place.text(), QString::fromUtf8(simdjson::error_message(error))));
             return;
         }
         if (!root.is_object()) {
-            m_diag.skipped(QStringLiteral("not-an-event"), place,
-                QStringLiteral("The value at %1 is no JSON object; it was skipped.").arg(place));
+            m_diag.skipped(QStringLiteral("not-an-event"), place.text(),
+                QStringLiteral("The value at %1 is no JSON object; it was skipped.").arg(place.text()));
             return;
         }
         dom::object run, job;
         const bool hasRun = object(root, "run", run), hasJob = object(root, "job", job);
         if (!hasRun) {
             if (hasJob || root["dataset"].error() == simdjson::SUCCESS)
-                m_diag.skipped(QStringLiteral("static-event"), place,
+                m_diag.skipped(QStringLiteral("static-event"), place.text(),
                     QStringLiteral(
                         "JobEvents and DatasetEvents (lineage without a run) are not imported; the first "
                         "is at %1.")
-                        .arg(place));
+                        .arg(place.text()));
             else
-                m_diag.skipped(QStringLiteral("not-an-event"), place,
+                m_diag.skipped(QStringLiteral("not-an-event"), place.text(),
                     QStringLiteral(
                         "The object at %1 is no OpenLineage run event (it has no run); it was skipped.")
-                        .arg(place));
+                        .arg(place.text()));
             return;
         }
         const std::string_view runId = member(run, "runId");
         const std::string_view ns = hasJob ? member(job, "namespace") : std::string_view();
         const std::string_view name = hasJob ? member(job, "name") : std::string_view();
         if (runId.empty() || name.empty()) {
-            m_diag.skipped(QStringLiteral("incomplete-event"), place,
+            m_diag.skipped(QStringLiteral("incomplete-event"), place.text(),
                 QStringLiteral("The event at %1 has no run.runId or no job name; it was skipped.")
-                    .arg(place));
+                    .arg(place.text()));
             return;
         }
         ++m_runEvents;
@@ -473,7 +490,7 @@ private:
             state = qs(type);
             finished = type == "COMPLETE" || type == "FAIL" || type == "ABORT";
         } else if (!type.empty() && type != "OTHER" && !m_diag.bump(QStringLiteral("unknown-event-type"))) {
-            m_diag.report(Severity::Warning, QStringLiteral("unknown-event-type"), place,
+            m_diag.report(Severity::Warning, QStringLiteral("unknown-event-type"), place.text(),
                 QStringLiteral(
                     "An eventType (\"%1\") is none of START, RUNNING, COMPLETE, FAIL, ABORT, OTHER; the "
                     "run's state was left as it was.")
@@ -484,7 +501,7 @@ private:
         if (const auto t = tabular::parseIso8601(time)) {
             timeNs = *t;
         } else if (!m_diag.bump(QStringLiteral("bad-event-time"))) {
-            m_diag.report(Severity::Warning, QStringLiteral("bad-event-time"), place,
+            m_diag.report(Severity::Warning, QStringLiteral("bad-event-time"), place.text(),
                 QStringLiteral(
                     "An eventTime (\"%1\") is no ISO-8601 time (a template placeholder?); such events were "
                     "imported without a time.")
@@ -523,12 +540,12 @@ private:
         datasets(root, "outputs", "outputFacets", runNode, true, place);
     }
 
-    QString runKey(std::string_view runId, std::string_view ns, std::string_view name, const QString &place)
+    QString runKey(std::string_view runId, std::string_view ns, std::string_view name, const Place &place)
     {
         if (!isPlaceholder(runId))
             return QStringLiteral("openlineage:run/") + qs(runId);
         if (!m_diag.bump(QStringLiteral("placeholder-run-id")))
-            m_diag.report(Severity::Warning, QStringLiteral("placeholder-run-id"), place,
+            m_diag.report(Severity::Warning, QStringLiteral("placeholder-run-id"), place.text(),
                 QStringLiteral(
                     "A runId is a template placeholder (\"%1\"): such runs were told apart by their job.")
                     .arg(qs(runId)));
@@ -558,7 +575,7 @@ private:
         return repeatedNode(job);
     }
 
-    void parentEdge(const dom::object &parent, int64_t child, const QString &childKey, const QString &place)
+    void parentEdge(const dom::object &parent, int64_t child, const QString &childKey, const Place &place)
     {
         dom::object run, job;
         const std::string_view runId = object(parent, "run", run) ? member(run, "runId") : std::string_view();
@@ -567,7 +584,7 @@ private:
         const std::string_view name = hasJob ? member(job, "name") : std::string_view();
         if (runId.empty() || name.empty()) {
             if (!m_diag.bump(QStringLiteral("bad-parent")))
-                m_diag.report(Severity::Warning, QStringLiteral("bad-parent"), place,
+                m_diag.report(Severity::Warning, QStringLiteral("bad-parent"), place.text(),
                     QStringLiteral(
                         "A parent run facet names no run.runId or no job; the run was imported without its "
                         "parent."));
@@ -586,7 +603,7 @@ private:
     }
 
     void datasets(const dom::element &root, const char *list, const char *ioFacetsName, int64_t run,
-        bool output, const QString &place)
+        bool output, const Place &place)
     {
         dom::array items;
         if (root[list].get_array().get(items) != simdjson::SUCCESS)
@@ -596,7 +613,7 @@ private:
             const std::string_view name = member(item, "name");
             if (name.empty()) {
                 if (!m_diag.bump(QStringLiteral("bad-dataset")))
-                    m_diag.report(Severity::Warning, QStringLiteral("bad-dataset"), place,
+                    m_diag.report(Severity::Warning, QStringLiteral("bad-dataset"), place.text(),
                         QStringLiteral("A dataset of an event has no name; it was left out."));
                 continue;
             }
