@@ -19,9 +19,9 @@ LineageSink::LineageSink(SqliteDb &db, int64_t sourceId)
     , m_sourceId(sourceId)
     , m_upsertNode(std::make_unique<SqliteStmt>(db,
           "INSERT INTO lineage_node(source_id, kind, type, key, name, uri, state, start_ns, end_ns, properties) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, json(?10)) "
+          "VALUES (?1, ?2, ?3, ?4, CASE WHEN ?5 <> '' THEN ?5 ELSE ?4 END, ?6, ?7, ?8, ?9, json(?10)) "
           "ON CONFLICT(key) DO UPDATE SET "
-          "type = coalesce(excluded.type, type), name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE name END, "
+          "type = coalesce(excluded.type, type), name = CASE WHEN ?5 <> '' THEN ?5 ELSE name END, "
           "uri = coalesce(excluded.uri, uri), "
           "state = CASE WHEN state IN ('COMPLETE', 'FAIL', 'ABORT', 'FAILED', 'CANCELED', 'CACHED') "
           "AND excluded.state IN ('NEW', 'START', 'RUNNING') THEN state ELSE coalesce(excluded.state, state) END, "
@@ -53,7 +53,7 @@ int64_t LineageSink::node(const LineageNode &n)
     };
     st.bind(1, m_sourceId).bind(2, lineageKindName(n.kind));
     text(3, n.type);
-    st.bind(4, n.key).bind(5, n.name.isEmpty() ? n.key : n.name);
+    st.bind(4, n.key).bind(5, n.name); // empty: the key for a new node, the old name for a known one
     text(6, n.uri);
     text(7, n.state);
     if (n.startNs != 0)

@@ -95,6 +95,7 @@ private Q_SLOTS:
 
         // The same run met again (COMPLETE after START): state replaced, span widened, facets merged.
         LineageNode start = execution(QStringLiteral("ol:run"), QStringLiteral("START"));
+        start.name = QStringLiteral("job a/run 1");
         start.startNs = 1000;
         start.properties = R"({"a":1,"b":1})";
         const int64_t first = sink.node(start);
@@ -117,7 +118,7 @@ private Q_SLOTS:
         QCOMPARE(n.state, QStringLiteral("COMPLETE"));
         QCOMPARE(n.startNs, Q_INT64_C(1000));
         QCOMPARE(n.endNs, Q_INT64_C(5000));
-        QCOMPARE(n.name, QStringLiteral("ol:run")); // an empty name keeps the old one
+        QCOMPARE(n.name, QStringLiteral("job a/run 1")); // an empty name keeps the old one
         QCOMPARE(n.properties, QStringLiteral(R"({"a":1,"b":2,"c":3})"));
         const LineageReader::Counts c = r.counts();
         QCOMPARE(c.artifacts, Q_INT64_C(6));
