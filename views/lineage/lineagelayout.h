@@ -17,7 +17,7 @@ namespace plumb {
 // crossings; then layers become columns and positions rows.
 class LineageLayout {
 public:
-    static constexpr double kNodeWidth = 180;
+    static constexpr double kNodeWidth = 230;
     static constexpr double kNodeHeight = 44;
     static constexpr double kColumnGap = 90;  // between the right of a column and the left of the next
     static constexpr double kRowGap = 22;

@@ -489,7 +489,7 @@ void LineagePanel::showDetails(int index)
     }
     html += QStringLiteral("</table>");
     if (!n.properties.isEmpty() && n.properties != QLatin1String("{}"))
-        html += QStringLiteral("<p><i>properties</i></p><pre>%1</pre>")
+        html += QStringLiteral("<p><i>properties</i></p><pre style=\"white-space: pre-wrap\">%1</pre>")
                     .arg(QString::fromUtf8(QJsonDocument::fromJson(n.properties.toUtf8()).toJson(QJsonDocument::Indented)).toHtmlEscaped());
     if (index != 0)
         html += QStringLiteral("<p><a href=\"node:%1\">%2</a></p>").arg(n.id).arg(tr("Focus on this node"));
