@@ -3,6 +3,7 @@
 #include "chrometraceimporter.h"
 #include "importerregistry.h"
 #include "mlflowimporter.h"
+#include "mlmdimporter.h"
 #include "nsysimporter.h"
 #include "openlineageimporter.h"
 #include "paramsfileimporter.h"
@@ -19,6 +20,7 @@ void registerBuiltinImporters(ImporterRegistry &registry)
     registry.add(std::make_unique<NsysImporter>());
     registry.add(std::make_unique<TfEventsImporter>());
     registry.add(std::make_unique<MlflowImporter>());
+    registry.add(std::make_unique<MlmdImporter>());
     registry.add(std::make_unique<TabularImporter>());
     registry.add(std::make_unique<ParamsFileImporter>());
     registry.add(std::make_unique<OpenLineageImporter>());
