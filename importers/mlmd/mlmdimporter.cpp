@@ -166,6 +166,7 @@ public:
             contains("Association", "execution_id", m_executions);
         if (hasTable("ParentContext"))
             parents();
+        reportMissingColumns();
         m_ctx.recordsRead = m_records;
     }
 
@@ -492,7 +493,6 @@ private:
                            QStringLiteral("Events of type UNKNOWN (or a number ML Metadata does not define) say "
                                           "neither input nor output; they were skipped."),
                            unknown);
-        reportMissingColumns();
     }
 
     // Attribution or Association rows: the context contains the artifact or execution.

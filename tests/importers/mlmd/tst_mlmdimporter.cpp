@@ -33,6 +33,34 @@ QString fixture(const QString &name)
     return QStringLiteral(PLUMB_TEST_DATA "/") + name;
 }
 
+QString readText(const QString &path)
+{
+    QFile in(path);
+    return in.open(QIODevice::ReadOnly) ? QString::fromUtf8(in.readAll()) : QString();
+}
+
+// The rows of `sql` as gen_mlmd_store.py writes its NAME.*.tsv: tab-joined, lines sorted, a header.
+QString tsv(SqliteDb &db, const char *header, const char *sql)
+{
+    SqliteStmt st(db, sql);
+    QStringList lines;
+    while (st.step()) {
+        QStringList fields;
+        for (int c = 0; c < st.columnCount(); ++c)
+            fields << st.columnText(c);
+        lines << fields.join(QLatin1Char('\t'));
+    }
+    std::sort(lines.begin(), lines.end());
+    return QLatin1String(header) + QLatin1Char('\n') + lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+const char *kNodesSql = "SELECT substr(key, instr(key, '#') + 1), kind, coalesce(type, ''), name, coalesce(uri, ''), "
+                        "coalesce(state, ''), coalesce(start_ns, ''), coalesce(end_ns, ''), coalesce(properties, '') "
+                        "FROM lineage_node";
+const char *kEdgesSql = "SELECT substr(a.key, instr(a.key, '#') + 1), substr(b.key, instr(b.key, '#') + 1), e.kind, "
+                        "coalesce(e.properties, '') FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
+                        "JOIN lineage_node b ON b.id = e.to_id";
+
 // The rows of `sql`: columns joined by ',', rows by ';'.
 QString rows(SqliteDb &db, const char *sql)
 {
@@ -129,6 +157,27 @@ private slots:
         // 10 contexts + 11, 33 events + 66 path steps, 25 attributions, 36 associations, 9 parents.
         QCOMPARE(results[0].records, 18 + 1 + 12 + 23 + 12 + 29 + 10 + 11 + 33 + 66 + 25 + 36 + 9);
         QCOMPARE(results[0].skipped, 1); // the UNKNOWN event
+    }
+
+    // Every node and edge against what gen_mlmd_store.py wrote into each store.
+    void golden_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("schema 10") << QStringLiteral("tfx_store");
+        QTest::newRow("schema 7") << QStringLiteral("v7_store");
+    }
+
+    void golden()
+    {
+        QFETCH(QString, name);
+        const QString ws = freshWorkspace();
+        const auto results = import(ws, { fixture(name + QStringLiteral("/metadata.sqlite")) });
+        QVERIFY2(results[0].status == Status::Imported, qPrintable(results[0].message));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(tsv(w.db(), "key\tkind\ttype\tname\turi\tstate\tstart_ns\tend_ns\tproperties", kNodesSql),
+                 readText(fixture(name + QStringLiteral(".nodes.tsv"))));
+        QCOMPARE(tsv(w.db(), "from\tto\tkind\tproperties", kEdgesSql),
+                 readText(fixture(name + QStringLiteral(".edges.tsv"))));
     }
 
     void sniff_data()
@@ -378,6 +427,53 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_node"), 34);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_edge"), 101);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM source"), 1);
+    }
+
+    // The store written to since (the failed Trainer retried in place and its model written): the
+    // next import updates the same nodes and edges, found by key, and adds none.
+    void storeGrew()
+    {
+        const QString store = copyTo(fixture(QStringLiteral("tfx_store/metadata.sqlite")),
+                                     m_tmp.filePath(QStringLiteral("grew")), QStringLiteral("metadata.sqlite"));
+        const QString ws = freshWorkspace();
+        QVERIFY(import(ws, { store })[0].status == Status::Imported);
+        {
+            SqliteDb db(store, SqliteDb::OpenMode::ReadWrite);
+            db.exec("UPDATE `Execution` SET `last_known_state` = 3, `last_update_time_since_epoch` = "
+                    "`last_update_time_since_epoch` + 600000 WHERE `name` = 'Trainer-run2';"
+                    "UPDATE `Artifact` SET `state` = 2 WHERE `id` = 12;"
+                    "INSERT INTO `Event`(`artifact_id`, `execution_id`, `type`, `milliseconds_since_epoch`) "
+                    "VALUES (12, 12, 4, 1764584000000)");
+        }
+        const auto results = import(ws, { store });
+        QVERIFY2(results[0].status == Status::Imported, qPrintable(results[0].message));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM source"), 2);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_node"), 34);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_edge"), 101);
+        QCOMPARE(rows(w.db(), "SELECT a.state, b.state, json_extract(e.properties, '$.event_type'), "
+                              "json_extract(e.properties, '$.time_ns') FROM lineage_edge e "
+                              "JOIN lineage_node a ON a.id = e.from_id JOIN lineage_node b ON b.id = e.to_id "
+                              "WHERE a.name = 'Trainer-run2' AND e.kind = 'output'"),
+                 QStringLiteral("COMPLETE,LIVE,OUTPUT,1764584000000000000"));
+    }
+
+    // A store of a schema version after 10 is read by column names, and says so.
+    void newerSchema()
+    {
+        const QString store = copyTo(fixture(QStringLiteral("tfx_store/metadata.sqlite")),
+                                     m_tmp.filePath(QStringLiteral("newer")), QStringLiteral("metadata.sqlite"));
+        {
+            SqliteDb db(store, SqliteDb::OpenMode::ReadWrite);
+            db.exec("UPDATE `MLMDEnv` SET `schema_version` = 11; ALTER TABLE `Artifact` ADD COLUMN `future` TEXT");
+        }
+        const QString ws = freshWorkspace();
+        const auto results = import(ws, { store });
+        QVERIFY2(results[0].status == Status::Imported, qPrintable(results[0].message));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_node"), 34);
+        QCOMPARE(rows(w.db(), "SELECT severity, code FROM diagnostic WHERE code LIKE '%schema'"),
+                 QStringLiteral("info,newer-schema"));
     }
 
     void olderSchema()

@@ -12,12 +12,17 @@
   notmlmd/metadata.sqlite     another application's SQLite file with an MLMD-like name.
   empty/mlmd.sqlite           an SQLite database without tables.
 
+For each store it also writes what the importer must make of it, from what it wrote (never from
+the importer's output): NAME.nodes.tsv (key after '#', kind, type, name, uri, state, start_ns,
+end_ns, properties JSON) and NAME.edges.tsv (from, to, kind, properties JSON), lines sorted.
+
 Run it again only to change the fixtures: the test's expectations are written against them.
 """
 
+import base64
+import json
 import os
 import sqlite3
-import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -29,6 +34,11 @@ PENDING, LIVE, ABANDONED = 1, 2, 5
 COMPLETE, FAILED, CACHED = 3, 4, 5
 # Event.Type
 UNKNOWN, DECLARED_OUTPUT, INPUT, OUTPUT, PENDING_OUTPUT = 0, 1, 3, 4, 7
+ARTIFACT_STATES = ["UNKNOWN", "PENDING", "LIVE", "MARKED_FOR_DELETION", "DELETED", "ABANDONED", "REFERENCE"]
+EXECUTION_STATES = ["UNKNOWN", "NEW", "RUNNING", "COMPLETE", "FAILED", "CACHED", "CANCELED"]
+EVENT_TYPES = ["UNKNOWN", "DECLARED_OUTPUT", "DECLARED_INPUT", "INPUT", "OUTPUT", "INTERNAL_INPUT",
+               "INTERNAL_OUTPUT", "PENDING_OUTPUT"]
+INPUT_EVENTS = {2, 3, 5}
 # PropertyType (TypeProperty.data_type)
 INT, DOUBLE, STRING, PROTO, BOOLEAN = 1, 2, 3, 5, 6
 
@@ -187,6 +197,9 @@ class Store:
             self.db.execute(s)
         self.db.execute("INSERT INTO `MLMDEnv`(`schema_version`) VALUES (?)", (version,))
         self.types = {}
+        self.path = path
+        self.nodes = {}  # "artifact/1" -> the lineage_node row the importer must write
+        self.edges = {}  # (from, to, kind) -> properties JSON; a later event replaces an earlier one
 
     def type(self, name, kind, props=()):
         cur = self.db.execute("INSERT INTO `Type`(`name`, `type_kind`) VALUES (?, ?)", (name, kind))
@@ -214,6 +227,38 @@ class Store:
                 self.db.execute(f"INSERT INTO `{table}`(`{id_col}`, `name`, `is_custom_property`, `{column}`) "
                                 "VALUES (?, ?, ?, ?)", (row_id, name, is_custom, value))
 
+    @staticmethod
+    def _json_value(value):
+        if isinstance(value, tuple) and value[0] == "proto":
+            raw = value[1]
+            url_len = raw[1]  # the fixtures' type_urls are shorter than 128 bytes
+            return {"proto_type": raw[2:2 + url_len].decode(), "proto_base64": base64.b64encode(raw).decode()}
+        if isinstance(value, (bytes, bytearray)):
+            return {"bytes_base64": base64.b64encode(bytes(value)).decode()}
+        return value
+
+    def _expect_node(self, path, kind, type_name, row_id, name, uri, state, create, update, props, custom,
+                     external_id):
+        p = {"mlmd_id": row_id}
+        if external_id and self.version >= 9:
+            p["external_id"] = external_id
+        for member, values in (("properties", props), ("custom_properties", custom)):
+            if values:
+                p[member] = {k: self._json_value(values[k]) for k in sorted(values)}
+        self.nodes[f"{path}/{row_id}"] = [
+            kind, type_name, name or f"{type_name} {row_id}", uri or "", state, str(create * 1000000) if create else "",
+            str(update * 1000000) if update else "", json.dumps(p, separators=(",", ":"), ensure_ascii=False)]
+
+    def write_expected(self, stem):
+        with open(stem + ".nodes.tsv", "w") as f:
+            f.write("key\tkind\ttype\tname\turi\tstate\tstart_ns\tend_ns\tproperties\n")
+            for line in sorted("\t".join([k] + v) for k, v in self.nodes.items()):
+                f.write(line + "\n")
+        with open(stem + ".edges.tsv", "w") as f:
+            f.write("from\tto\tkind\tproperties\n")
+            for line in sorted("\t".join(list(k) + [v]) for k, v in self.edges.items()):
+                f.write(line + "\n")
+
     def _external(self, external_id):
         return ({"external_id": external_id} if self.version >= 9 and external_id else {})
 
@@ -228,6 +273,8 @@ class Store:
         row.update(self._external(external_id))
         aid = self._insert("Artifact", row)
         self._props("ArtifactProperty", "artifact_id", aid, props or {}, custom or {})
+        self._expect_node("artifact", "artifact", type_name, aid, name, uri, ARTIFACT_STATES[state], t_ms, t_ms + 500,
+                          props, custom, external_id)
         return aid
 
     def execution(self, type_name, state, t_ms, dur_ms, name=None, props=None, custom=None, external_id=None):
@@ -236,6 +283,8 @@ class Store:
         row.update(self._external(external_id))
         eid = self._insert("Execution", row)
         self._props("ExecutionProperty", "execution_id", eid, props or {}, custom or {})
+        self._expect_node("execution", "execution", type_name, eid, name, None, EXECUTION_STATES[state], t_ms,
+                          t_ms + dur_ms, props, custom, external_id)
         return eid
 
     def context(self, type_name, name, t_ms, props=None, custom=None, external_id=None):
@@ -244,6 +293,8 @@ class Store:
         row.update(self._external(external_id))
         cid = self._insert("Context", row)
         self._props("ContextProperty", "context_id", cid, props or {}, custom or {})
+        self._expect_node("context", "context", type_name, cid, name, None, "", t_ms, t_ms, props, custom,
+                          external_id)
         return cid
 
     def event(self, artifact, execution, etype, t_ms, key, index=0):
@@ -254,23 +305,34 @@ class Store:
                         (ev, key))
         self.db.execute("INSERT INTO `EventPath`(`event_id`, `is_index_step`, `step_index`) VALUES (?, 1, ?)",
                         (ev, index))
+        if etype != UNKNOWN:
+            a, e = f"artifact/{artifact}", f"execution/{execution}"
+            edge = (a, e, "input") if etype in INPUT_EVENTS else (e, a, "output")
+            props = {"event_type": EVENT_TYPES[etype], "path": [key, index]}
+            if t_ms:
+                props["time_ns"] = t_ms * 1000000
+            self.edges[edge] = json.dumps(props, separators=(",", ":"), ensure_ascii=False)
         return ev
 
     def attribute(self, context, artifact):
         # A cached execution's output is already attributed to its node.
         self.db.execute("INSERT OR IGNORE INTO `Attribution`(`context_id`, `artifact_id`) VALUES (?, ?)",
                         (context, artifact))
+        self.edges[(f"context/{context}", f"artifact/{artifact}", "contains")] = ""
 
     def associate(self, context, execution):
         self._insert("Association", {"context_id": context, "execution_id": execution})
+        self.edges[(f"context/{context}", f"execution/{execution}", "contains")] = ""
 
     def parent(self, parent, child):
         self._insert("ParentContext", {"context_id": child, "parent_context_id": parent})
+        self.edges[(f"context/{parent}", f"context/{child}", "parent")] = ""
 
     def close(self):
         self.db.commit()
         self.db.execute("VACUUM")
         self.db.close()
+        self.write_expected(os.path.dirname(self.path))
 
 
 COMPONENTS = ["ExampleGen", "StatisticsGen", "SchemaGen", "Transform", "Trainer", "Evaluator", "Pusher"]
