@@ -12,10 +12,10 @@
 #include <QStringList>
 
 #include <algorithm>
-#include <initializer_list>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <set>
@@ -34,15 +34,14 @@ constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
 constexpr std::string_view kStructPrefix = "mlmd-struct::"; // how MLMD stores a struct value in string_value
 
 // The enums of ml_metadata/proto/metadata_store.proto, by number.
-constexpr const char *kArtifactStates[] = { "UNKNOWN", "PENDING", "LIVE", "MARKED_FOR_DELETION", "DELETED",
-                                            "ABANDONED", "REFERENCE" };
-constexpr const char *kExecutionStates[] = { "UNKNOWN", "NEW", "RUNNING", "COMPLETE", "FAILED", "CACHED",
-                                             "CANCELED" };
+constexpr const char *kArtifactStates[]
+    = { "UNKNOWN", "PENDING", "LIVE", "MARKED_FOR_DELETION", "DELETED", "ABANDONED", "REFERENCE" };
+constexpr const char *kExecutionStates[]
+    = { "UNKNOWN", "NEW", "RUNNING", "COMPLETE", "FAILED", "CACHED", "CANCELED" };
 constexpr const char *kEventTypes[] = { "UNKNOWN", "DECLARED_OUTPUT", "DECLARED_INPUT", "INPUT", "OUTPUT",
-                                        "INTERNAL_INPUT", "INTERNAL_OUTPUT", "PENDING_OUTPUT" };
+    "INTERNAL_INPUT", "INTERNAL_OUTPUT", "PENDING_OUTPUT" };
 
-template <size_t N>
-QString enumName(const char *const (&names)[N], int64_t value)
+template <size_t N> QString enumName(const char *const (&names)[N], int64_t value)
 {
     if (value >= 0 && size_t(value) < N)
         return QLatin1String(names[value]);
@@ -71,7 +70,8 @@ Flow flowOf(int64_t eventType)
 std::string lower(std::string_view s)
 {
     std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(
+        out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return out;
 }
 
@@ -126,19 +126,19 @@ std::string_view anyTypeUrl(std::string_view bytes)
 // What one kind of node is read from.
 struct NodeTable {
     LineageNode::Kind kind;
-    const char *table;         // Artifact, Execution, Context
+    const char *table; // Artifact, Execution, Context
     const char *propertyTable; // ArtifactProperty...
-    const char *idColumn;      // of the property table: artifact_id...
-    const char *stateColumn;   // state, last_known_state, or nullptr
-    const char *path;          // in node keys: "artifact"
+    const char *idColumn; // of the property table: artifact_id...
+    const char *stateColumn; // state, last_known_state, or nullptr
+    const char *path; // in node keys: "artifact"
 };
 
-constexpr NodeTable kArtifacts { LineageNode::Kind::Artifact, "Artifact", "ArtifactProperty", "artifact_id", "state",
-                                 "artifact" };
-constexpr NodeTable kExecutions { LineageNode::Kind::Execution, "Execution", "ExecutionProperty", "execution_id",
-                                  "last_known_state", "execution" };
-constexpr NodeTable kContexts { LineageNode::Kind::Context, "Context", "ContextProperty", "context_id", nullptr,
-                                "context" };
+constexpr NodeTable kArtifacts { LineageNode::Kind::Artifact, "Artifact", "ArtifactProperty", "artifact_id",
+    "state", "artifact" };
+constexpr NodeTable kExecutions { LineageNode::Kind::Execution, "Execution", "ExecutionProperty",
+    "execution_id", "last_known_state", "execution" };
+constexpr NodeTable kContexts { LineageNode::Kind::Context, "Context", "ContextProperty", "context_id",
+    nullptr, "context" };
 
 class StoreReader {
 public:
@@ -147,7 +147,8 @@ public:
         , m_diag(ctx.diagnostics())
         , m_db(ctx.input().path())
         , m_sink(ctx.lineageSink())
-        , m_keyPrefix(QStringLiteral("mlmd:") + QFileInfo(ctx.input().path()).absoluteFilePath() + QLatin1Char('#'))
+        , m_keyPrefix(
+              QStringLiteral("mlmd:") + QFileInfo(ctx.input().path()).absoluteFilePath() + QLatin1Char('#'))
     {
     }
 
@@ -223,15 +224,17 @@ private:
         }
         const QString file = m_ctx.input().fileName();
         if (tablesFound < 3)
-            throw ImportError(QStringLiteral("%1 is an SQLite database but not an ML Metadata store (it lacks %2); "
-                                             "nothing was imported")
-                                  .arg(file, missing.join(QStringLiteral(", "))));
+            throw ImportError(
+                QStringLiteral("%1 is an SQLite database but not an ML Metadata store (it lacks %2); "
+                               "nothing was imported")
+                    .arg(file, missing.join(QStringLiteral(", "))));
         if (!hasTable("MLMDEnv")) {
             // ML Metadata 0.13 kept no schema version: its Type table predates contexts.
-            throw ImportError(QStringLiteral("%1 looks like an ML Metadata store but lacks %2; stores of ML Metadata "
-                                             "0.13 and older are not supported (open the store once with a newer "
-                                             "ML Metadata to upgrade it); nothing was imported")
-                                  .arg(file, missing.join(QStringLiteral(", "))));
+            throw ImportError(
+                QStringLiteral("%1 looks like an ML Metadata store but lacks %2; stores of ML Metadata "
+                               "0.13 and older are not supported (open the store once with a newer "
+                               "ML Metadata to upgrade it); nothing was imported")
+                    .arg(file, missing.join(QStringLiteral(", "))));
         }
         int64_t version = -1;
         {
@@ -242,21 +245,23 @@ private:
         }
         if (!missing.isEmpty()) {
             QString why = has("Type", "is_artifact_type")
-                ? QStringLiteral(" (schema versions before 2, ML Metadata 0.14 and older, had no context types: open "
-                                 "the store once with a newer ML Metadata to upgrade it)")
+                ? QStringLiteral(
+                    " (schema versions before 2, ML Metadata 0.14 and older, had no context types: open "
+                    "the store once with a newer ML Metadata to upgrade it)")
                 : QString();
-            throw ImportError(QStringLiteral("%1 is an ML Metadata store (schema version %2) that cannot be read: it "
-                                             "lacks %3%4; nothing was imported")
-                                  .arg(file, version < 0 ? QStringLiteral("unknown") : QString::number(version),
-                                       missing.join(QStringLiteral(", ")), why));
+            throw ImportError(
+                QStringLiteral("%1 is an ML Metadata store (schema version %2) that cannot be read: it "
+                               "lacks %3%4; nothing was imported")
+                    .arg(file, version < 0 ? QStringLiteral("unknown") : QString::number(version),
+                        missing.join(QStringLiteral(", ")), why));
         }
         m_version = version;
         if (version > kCurrentSchema)
             m_diag.report(Severity::Info, QStringLiteral("newer-schema"), QStringLiteral("table MLMDEnv"),
-                          QStringLiteral("The store has schema version %1, newer than the %2 this importer knows; it "
-                                         "was read by column names and new fields were left out.")
-                              .arg(version)
-                              .arg(kCurrentSchema));
+                QStringLiteral("The store has schema version %1, newer than the %2 this importer knows; it "
+                               "was read by column names and new fields were left out.")
+                    .arg(version)
+                    .arg(kCurrentSchema));
     }
 
     void reportMissingColumns()
@@ -267,9 +272,9 @@ private:
         for (const std::string &c : m_missing)
             cols << qs(c);
         m_diag.report(Severity::Info, QStringLiteral("older-schema"), QStringLiteral("table MLMDEnv"),
-                      QStringLiteral("The store has schema version %1 and lacks %2; those fields were left out.")
-                          .arg(m_version < 0 ? QStringLiteral("unknown") : QString::number(m_version),
-                               cols.join(QStringLiteral(", "))));
+            QStringLiteral("The store has schema version %1 and lacks %2; those fields were left out.")
+                .arg(m_version < 0 ? QStringLiteral("unknown") : QString::number(m_version),
+                    cols.join(QStringLiteral(", "))));
     }
 
     void tick()
@@ -296,8 +301,8 @@ private:
             return it->second;
         if (!m_diag.bump(QStringLiteral("unknown-type")))
             m_diag.report(Severity::Warning, QStringLiteral("unknown-type"), QStringLiteral("table Type"),
-                          QStringLiteral("A row names a type_id that is not in the Type table; its type is shown as "
-                                         "\"type <id>\"."));
+                QStringLiteral("A row names a type_id that is not in the Type table; its type is shown as "
+                               "\"type <id>\"."));
         return QStringLiteral("type %1").arg(typeId);
     }
 
@@ -343,24 +348,23 @@ private:
     {
         const bool artifact = t.kind == LineageNode::Kind::Artifact;
         ForeignSqliteDb::Stmt st(m_db,
-                                 "SELECT id, type_id, " + (artifact ? opt(t.table, "uri") : std::string("NULL")) + ", "
-                                     + (t.stateColumn ? opt(t.table, t.stateColumn) : std::string("NULL")) + ", "
-                                     + opt(t.table, "name") + ", " + opt(t.table, "external_id") + ", "
-                                     + opt(t.table, "create_time_since_epoch") + ", "
-                                     + opt(t.table, "last_update_time_since_epoch") + " FROM " + table(t.table)
-                                     + " ORDER BY id",
-                                 t.table);
+            "SELECT id, type_id, " + (artifact ? opt(t.table, "uri") : std::string("NULL")) + ", "
+                + (t.stateColumn ? opt(t.table, t.stateColumn) : std::string("NULL")) + ", "
+                + opt(t.table, "name") + ", " + opt(t.table, "external_id") + ", "
+                + opt(t.table, "create_time_since_epoch") + ", "
+                + opt(t.table, "last_update_time_since_epoch") + " FROM " + table(t.table) + " ORDER BY id",
+            t.table);
         // Properties are walked beside the rows, both in id order.
         std::unique_ptr<ForeignSqliteDb::Stmt> props;
         bool propRow = false;
         if (has(t.propertyTable, t.idColumn) && has(t.propertyTable, "name")
             && has(t.propertyTable, "is_custom_property")) {
             const char *pt = t.propertyTable;
-            props = std::make_unique<ForeignSqliteDb::Stmt>(
-                m_db,
-                "SELECT " + quoteIdentifier(t.idColumn) + ", name, is_custom_property, " + opt(pt, "int_value") + ", "
-                    + opt(pt, "double_value") + ", " + opt(pt, "string_value") + ", " + opt(pt, "byte_value") + ", "
-                    + opt(pt, "proto_value") + ", " + opt(pt, "bool_value") + " FROM " + table(pt) + " ORDER BY "
+            props = std::make_unique<ForeignSqliteDb::Stmt>(m_db,
+                "SELECT " + quoteIdentifier(t.idColumn) + ", name, is_custom_property, "
+                    + opt(pt, "int_value") + ", " + opt(pt, "double_value") + ", " + opt(pt, "string_value")
+                    + ", " + opt(pt, "byte_value") + ", " + opt(pt, "proto_value") + ", "
+                    + opt(pt, "bool_value") + " FROM " + table(pt) + " ORDER BY "
                     + quoteIdentifier(t.idColumn) + ", is_custom_property, name",
                 pt);
             propRow = props->step();
@@ -377,7 +381,8 @@ private:
             n.type = typeName(st.integer(1));
             n.uri = qs(st.text(2));
             if (!st.isNull(3))
-                n.state = artifact ? enumName(kArtifactStates, st.integer(3)) : enumName(kExecutionStates, st.integer(3));
+                n.state = artifact ? enumName(kArtifactStates, st.integer(3))
+                                   : enumName(kExecutionStates, st.integer(3));
             n.name = qs(st.text(4));
             if (n.name.isEmpty())
                 n.name = n.type + QLatin1Char(' ') + QString::number(id);
@@ -415,32 +420,34 @@ private:
             propRow = props->step();
         }
         if (orphans > 0)
-            m_diag.skipped(QStringLiteral("orphan-property"), QStringLiteral("table %1").arg(QLatin1String(t.propertyTable)),
-                           QStringLiteral("Property rows name a %1 id that is not in the %1 table; they were skipped.")
-                               .arg(QLatin1String(t.table)),
-                           orphans);
+            m_diag.skipped(QStringLiteral("orphan-property"),
+                QStringLiteral("table %1").arg(QLatin1String(t.propertyTable)),
+                QStringLiteral("Property rows name a %1 id that is not in the %1 table; they were skipped.")
+                    .arg(QLatin1String(t.table)),
+                orphans);
     }
 
     void dangling(const char *tableName, const QString &what)
     {
         if (!m_diag.bump(QStringLiteral("dangling-reference")))
-            m_diag.skipped(QStringLiteral("dangling-reference"), QStringLiteral("table %1").arg(QLatin1String(tableName)),
-                           QStringLiteral("A row names %1 that is not in the store; it was skipped.").arg(what));
+            m_diag.skipped(QStringLiteral("dangling-reference"),
+                QStringLiteral("table %1").arg(QLatin1String(tableName)),
+                QStringLiteral("A row names %1 that is not in the store; it was skipped.").arg(what));
     }
 
     void events()
     {
         ForeignSqliteDb::Stmt st(m_db,
-                                 "SELECT id, artifact_id, execution_id, type, " + opt("Event", "milliseconds_since_epoch")
-                                     + " FROM " + table("Event") + " ORDER BY id",
-                                 "Event");
+            "SELECT id, artifact_id, execution_id, type, " + opt("Event", "milliseconds_since_epoch")
+                + " FROM " + table("Event") + " ORDER BY id",
+            "Event");
         std::unique_ptr<ForeignSqliteDb::Stmt> paths;
         bool pathRow = false;
         if (has("EventPath", "event_id") && has("EventPath", "is_index_step")) {
-            paths = std::make_unique<ForeignSqliteDb::Stmt>(
-                m_db,
-                "SELECT event_id, is_index_step, " + opt("EventPath", "step_index") + ", " + opt("EventPath", "step_key")
-                    + " FROM " + table("EventPath") + " ORDER BY event_id, rowid",
+            paths = std::make_unique<ForeignSqliteDb::Stmt>(m_db,
+                "SELECT event_id, is_index_step, " + opt("EventPath", "step_index") + ", "
+                    + opt("EventPath", "step_key") + " FROM " + table("EventPath")
+                    + " ORDER BY event_id, rowid",
                 "EventPath");
             pathRow = paths->step();
         }
@@ -473,7 +480,8 @@ private:
             const auto a = m_artifacts.find(st.integer(1));
             const auto e = m_executions.find(st.integer(2));
             if (a == m_artifacts.end() || e == m_executions.end()) {
-                dangling("Event", a == m_artifacts.end() ? QStringLiteral("an artifact") : QStringLiteral("an execution"));
+                dangling("Event",
+                    a == m_artifacts.end() ? QStringLiteral("an artifact") : QStringLiteral("an execution"));
                 continue;
             }
             props = "{\"event_type\":\"";
@@ -490,26 +498,28 @@ private:
         }
         if (unknown > 0)
             m_diag.skipped(QStringLiteral("unknown-event-type"), QStringLiteral("table Event"),
-                           QStringLiteral("Events of type UNKNOWN (or a number ML Metadata does not define) say "
-                                          "neither input nor output; they were skipped."),
-                           unknown);
+                QStringLiteral("Events of type UNKNOWN (or a number ML Metadata does not define) say "
+                               "neither input nor output; they were skipped."),
+                unknown);
     }
 
     // Attribution or Association rows: the context contains the artifact or execution.
-    void contains(const char *tableName, const char *memberColumn, const std::unordered_map<int64_t, int64_t> &members)
+    void contains(
+        const char *tableName, const char *memberColumn, const std::unordered_map<int64_t, int64_t> &members)
     {
         if (!has(tableName, "context_id") || !has(tableName, memberColumn))
             return;
         ForeignSqliteDb::Stmt st(m_db,
-                                 std::string("SELECT context_id, ") + memberColumn + " FROM " + table(tableName)
-                                     + " ORDER BY context_id, " + memberColumn,
-                                 tableName);
+            std::string("SELECT context_id, ") + memberColumn + " FROM " + table(tableName)
+                + " ORDER BY context_id, " + memberColumn,
+            tableName);
         while (st.step()) {
             tick();
             const auto c = m_contexts.find(st.integer(0));
             const auto m = members.find(st.integer(1));
             if (c == m_contexts.end() || m == members.end()) {
-                dangling(tableName, c == m_contexts.end() ? QStringLiteral("a context") : QStringLiteral("a member"));
+                dangling(tableName,
+                    c == m_contexts.end() ? QStringLiteral("a context") : QStringLiteral("a member"));
                 continue;
             }
             m_sink.edge(c->second, m->second, QStringLiteral("contains"));
@@ -521,9 +531,9 @@ private:
         if (!has("ParentContext", "context_id") || !has("ParentContext", "parent_context_id"))
             return;
         ForeignSqliteDb::Stmt st(m_db,
-                                 "SELECT parent_context_id, context_id FROM " + table("ParentContext")
-                                     + " ORDER BY parent_context_id, context_id",
-                                 "ParentContext");
+            "SELECT parent_context_id, context_id FROM " + table("ParentContext")
+                + " ORDER BY parent_context_id, context_id",
+            "ParentContext");
         while (st.step()) {
             tick();
             const auto parent = m_contexts.find(st.integer(0));
@@ -541,9 +551,9 @@ private:
     ForeignSqliteDb m_db;
     LineageSink &m_sink;
     const QString m_keyPrefix;
-    std::map<std::string, std::string> m_tables;               // lower-case name -> name in the store
+    std::map<std::string, std::string> m_tables; // lower-case name -> name in the store
     std::map<std::string, std::vector<std::string>> m_columns; // lower-case name -> lower-case columns
-    std::set<std::string> m_missing;                           // optional "Table.column"s the store lacks
+    std::set<std::string> m_missing; // optional "Table.column"s the store lacks
     int64_t m_version = -1;
     std::unordered_map<int64_t, QString> m_typeNames;
     std::unordered_map<int64_t, int64_t> m_artifacts, m_executions, m_contexts; // MLMD id -> lineage node id
@@ -566,7 +576,8 @@ int MlmdImporter::sniff(QByteArrayView head, const QString &fileName) const
             found += h.find(m) != std::string_view::npos;
         return found;
     };
-    if (count({ "MLMDEnv", "ParentContext", "last_known_state", "is_custom_property", "milliseconds_since_epoch" })
+    if (count({ "MLMDEnv", "ParentContext", "last_known_state", "is_custom_property",
+            "milliseconds_since_epoch" })
         >= 3)
         return 95;
     if (count({ "Attribution", "Association", "Execution", "Artifact" }) == 4)

@@ -148,27 +148,40 @@ bool writeStore(const std::string &path, int64_t artifacts, GenStats &s, std::st
     sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
     const int64_t t0 = 1764576000000;
     const int64_t executions = artifacts / 2;
-    Stmt ctx(db, "INSERT INTO `Context`(`id`, `type_id`, `name`, `create_time_since_epoch`, "
-                 "`last_update_time_since_epoch`) VALUES (?, ?, ?, ?, ?)");
+    Stmt ctx(db,
+        "INSERT INTO `Context`(`id`, `type_id`, `name`, `create_time_since_epoch`, "
+        "`last_update_time_since_epoch`) VALUES (?, ?, ?, ?, ?)");
     Stmt parent(db, "INSERT INTO `ParentContext` VALUES (?, 1)");
-    Stmt art(db, "INSERT INTO `Artifact`(`id`, `type_id`, `uri`, `state`, `create_time_since_epoch`, "
-                 "`last_update_time_since_epoch`) VALUES (?, ?, ?, 2, ?, ?)");
-    Stmt artProp(db, "INSERT INTO `ArtifactProperty`(`artifact_id`, `name`, `is_custom_property`, `int_value`, "
-                     "`string_value`) VALUES (?, ?, ?, ?, ?)");
-    Stmt exe(db, "INSERT INTO `Execution`(`id`, `type_id`, `last_known_state`, `create_time_since_epoch`, "
-                 "`last_update_time_since_epoch`) VALUES (?, ?, ?, ?, ?)");
-    Stmt exeProp(db, "INSERT INTO `ExecutionProperty`(`execution_id`, `name`, `is_custom_property`, "
-                     "`double_value`, `string_value`) VALUES (?, ?, ?, ?, ?)");
-    Stmt event(db, "INSERT OR IGNORE INTO `Event`(`artifact_id`, `execution_id`, `type`, "
-                   "`milliseconds_since_epoch`) VALUES (?, ?, ?, ?)");
-    Stmt pathKey(db, "INSERT INTO `EventPath`(`event_id`, `is_index_step`, `step_key`) VALUES "
-                     "(last_insert_rowid(), 0, ?)");
-    Stmt pathIndex(db, "INSERT INTO `EventPath`(`event_id`, `is_index_step`, `step_index`) VALUES "
-                       "((SELECT max(id) FROM `Event`), 1, ?)");
+    Stmt art(db,
+        "INSERT INTO `Artifact`(`id`, `type_id`, `uri`, `state`, `create_time_since_epoch`, "
+        "`last_update_time_since_epoch`) VALUES (?, ?, ?, 2, ?, ?)");
+    Stmt artProp(db,
+        "INSERT INTO `ArtifactProperty`(`artifact_id`, `name`, `is_custom_property`, `int_value`, "
+        "`string_value`) VALUES (?, ?, ?, ?, ?)");
+    Stmt exe(db,
+        "INSERT INTO `Execution`(`id`, `type_id`, `last_known_state`, `create_time_since_epoch`, "
+        "`last_update_time_since_epoch`) VALUES (?, ?, ?, ?, ?)");
+    Stmt exeProp(db,
+        "INSERT INTO `ExecutionProperty`(`execution_id`, `name`, `is_custom_property`, "
+        "`double_value`, `string_value`) VALUES (?, ?, ?, ?, ?)");
+    Stmt event(db,
+        "INSERT OR IGNORE INTO `Event`(`artifact_id`, `execution_id`, `type`, "
+        "`milliseconds_since_epoch`) VALUES (?, ?, ?, ?)");
+    Stmt pathKey(db,
+        "INSERT INTO `EventPath`(`event_id`, `is_index_step`, `step_key`) VALUES "
+        "(last_insert_rowid(), 0, ?)");
+    Stmt pathIndex(db,
+        "INSERT INTO `EventPath`(`event_id`, `is_index_step`, `step_index`) VALUES "
+        "((SELECT max(id) FROM `Event`), 1, ?)");
     Stmt assoc(db, "INSERT INTO `Association`(`context_id`, `execution_id`) VALUES (?, ?)");
     Stmt attrib(db, "INSERT INTO `Attribution`(`context_id`, `artifact_id`) VALUES (?, ?)");
 
-    ctx.bind(1, int64_t(1)).bind(2, int64_t(5)).bind(3, std::string("bench_pipeline")).bind(4, t0).bind(5, t0).run();
+    ctx.bind(1, int64_t(1))
+        .bind(2, int64_t(5))
+        .bind(3, std::string("bench_pipeline"))
+        .bind(4, t0)
+        .bind(5, t0)
+        .run();
     s.contexts = 1;
     s.rows += 1;
     std::mt19937_64 rng(42);
@@ -177,20 +190,32 @@ bool writeStore(const std::string &path, int64_t artifacts, GenStats &s, std::st
         const int64_t t = t0 + e * 1000;
         if ((e - 1) % kExecutionsPerRun == 0) {
             ++runContext;
-            ctx.bind(1, runContext).bind(2, int64_t(6)).bind(3, "run-" + std::to_string(runContext - 1)).bind(4, t)
+            ctx.bind(1, runContext)
+                .bind(2, int64_t(6))
+                .bind(3, "run-" + std::to_string(runContext - 1))
+                .bind(4, t)
                 .bind(5, t)
                 .run();
             parent.bind(1, runContext).run();
             s.contexts++, s.rows += 2;
         }
         const bool trainer = e % 2 == 0;
-        exe.bind(1, e).bind(2, int64_t(trainer ? 4 : 3)).bind(3, int64_t(e % 97 == 0 ? 4 : 3)).bind(4, t)
+        exe.bind(1, e)
+            .bind(2, int64_t(trainer ? 4 : 3))
+            .bind(3, int64_t(e % 97 == 0 ? 4 : 3))
+            .bind(4, t)
             .bind(5, t + 900)
             .run();
-        exeProp.bind(1, e).bind(2, std::string("component_id")).bind(3, int64_t(0)).bind(4, 0.0)
+        exeProp.bind(1, e)
+            .bind(2, std::string("component_id"))
+            .bind(3, int64_t(0))
+            .bind(4, 0.0)
             .bind(5, std::string(trainer ? "Trainer" : "Transform"))
             .run();
-        exeProp.bind(1, e).bind(2, std::string("learning_rate")).bind(3, int64_t(1)).bind(4, 0.001 * double(e % 7))
+        exeProp.bind(1, e)
+            .bind(2, std::string("learning_rate"))
+            .bind(3, int64_t(1))
+            .bind(4, 0.001 * double(e % 7))
             .bind(5, std::string())
             .run();
         assoc.bind(1, runContext).bind(2, e).run();
@@ -206,12 +231,22 @@ bool writeStore(const std::string &path, int64_t artifacts, GenStats &s, std::st
         }
         for (int k = 0; k < 2; ++k) {
             const int64_t a = ++artifactId;
-            art.bind(1, a).bind(2, int64_t(trainer ? 2 : 1))
-                .bind(3, "/pipelines/bench/" + std::to_string(e) + "/" + std::to_string(k)).bind(4, t + 900)
+            art.bind(1, a)
+                .bind(2, int64_t(trainer ? 2 : 1))
+                .bind(3, "/pipelines/bench/" + std::to_string(e) + "/" + std::to_string(k))
+                .bind(4, t + 900)
                 .bind(5, t + 900)
                 .run();
-            artProp.bind(1, a).bind(2, std::string("span")).bind(3, int64_t(0)).bind(4, e).bind(5, std::string()).run();
-            artProp.bind(1, a).bind(2, std::string("file_format")).bind(3, int64_t(1)).bind(4, int64_t(0))
+            artProp.bind(1, a)
+                .bind(2, std::string("span"))
+                .bind(3, int64_t(0))
+                .bind(4, e)
+                .bind(5, std::string())
+                .run();
+            artProp.bind(1, a)
+                .bind(2, std::string("file_format"))
+                .bind(3, int64_t(1))
+                .bind(4, int64_t(0))
                 .bind(5, std::string("tfrecords_gzip"))
                 .run();
             attrib.bind(1, runContext).bind(2, a).run();
@@ -235,9 +270,10 @@ struct Row : ChildImport {
 
 void usage()
 {
-    std::fprintf(stderr, "usage: bench_import_mlmd [--artifacts 100000,300000] [--keep DIR]\n"
-                         "Generates synthetic ML Metadata stores (not timed; N artifacts, N/2 executions, ~3N events)\n"
-                         "and imports each into a fresh workspace in a child process; prints wall seconds and peak RSS.\n");
+    std::fprintf(stderr,
+        "usage: bench_import_mlmd [--artifacts 100000,300000] [--keep DIR]\n"
+        "Generates synthetic ML Metadata stores (not timed; N artifacts, N/2 executions, ~3N events)\n"
+        "and imports each into a fresh workspace in a child process; prints wall seconds and peak RSS.\n");
 }
 
 } // namespace
@@ -295,8 +331,8 @@ int main(int argc, char **argv)
             return 1;
         }
         std::fprintf(stderr, "importing %lld artifacts, %lld executions, %lld events (%.1f MB) ...\n",
-                     static_cast<long long>(row.gen.artifacts), static_cast<long long>(row.gen.executions),
-                     static_cast<long long>(row.gen.events), double(row.gen.fileBytes) / 1e6);
+            static_cast<long long>(row.gen.artifacts), static_cast<long long>(row.gen.executions),
+            static_cast<long long>(row.gen.events), double(row.gen.fileBytes) / 1e6);
         if (!runImportChild("bench_import_mlmd", file, ws, &row))
             return 1;
         {
@@ -316,14 +352,14 @@ int main(int argc, char **argv)
     }
 
     std::printf("\nML Metadata store import benchmark\n");
-    std::printf("%-10s %10s %8s %9s %8s %11s %8s %9s %9s %9s  %s\n", "artifacts", "executions", "events", "file MB",
-                "wall s", "rows/s", "RSS MB", "ws MB", "nodes", "edges", "status");
+    std::printf("%-10s %10s %8s %9s %8s %11s %8s %9s %9s %9s  %s\n", "artifacts", "executions", "events",
+        "file MB", "wall s", "rows/s", "RSS MB", "ws MB", "nodes", "edges", "status");
     for (const Row &r : rows) {
         std::printf("%-10lld %10lld %8lld %9.1f %8.2f %11.0f %8.1f %9.1f %9lld %9lld  %s %s\n",
-                    static_cast<long long>(r.gen.artifacts), static_cast<long long>(r.gen.executions),
-                    static_cast<long long>(r.gen.events), double(r.gen.fileBytes) / 1e6, r.seconds, r.rowsPerSec(),
-                    r.rssMB, double(r.wsBytes) / 1e6, static_cast<long long>(r.nodes),
-                    static_cast<long long>(r.edges), qPrintable(r.status), qPrintable(r.format));
+            static_cast<long long>(r.gen.artifacts), static_cast<long long>(r.gen.executions),
+            static_cast<long long>(r.gen.events), double(r.gen.fileBytes) / 1e6, r.seconds, r.rowsPerSec(),
+            r.rssMB, double(r.wsBytes) / 1e6, static_cast<long long>(r.nodes),
+            static_cast<long long>(r.edges), qPrintable(r.status), qPrintable(r.format));
         if (!r.imported && !r.message.isEmpty())
             std::printf("           %s\n", qPrintable(r.message));
     }

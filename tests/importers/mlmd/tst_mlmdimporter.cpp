@@ -54,12 +54,14 @@ QString tsv(SqliteDb &db, const char *header, const char *sql)
     return QLatin1String(header) + QLatin1Char('\n') + lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
-const char *kNodesSql = "SELECT substr(key, instr(key, '#') + 1), kind, coalesce(type, ''), name, coalesce(uri, ''), "
-                        "coalesce(state, ''), coalesce(start_ns, ''), coalesce(end_ns, ''), coalesce(properties, '') "
-                        "FROM lineage_node";
-const char *kEdgesSql = "SELECT substr(a.key, instr(a.key, '#') + 1), substr(b.key, instr(b.key, '#') + 1), e.kind, "
-                        "coalesce(e.properties, '') FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
-                        "JOIN lineage_node b ON b.id = e.to_id";
+const char *kNodesSql
+    = "SELECT substr(key, instr(key, '#') + 1), kind, coalesce(type, ''), name, coalesce(uri, ''), "
+      "coalesce(state, ''), coalesce(start_ns, ''), coalesce(end_ns, ''), coalesce(properties, '') "
+      "FROM lineage_node";
+const char *kEdgesSql
+    = "SELECT substr(a.key, instr(a.key, '#') + 1), substr(b.key, instr(b.key, '#') + 1), e.kind, "
+      "coalesce(e.properties, '') FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
+      "JOIN lineage_node b ON b.id = e.to_id";
 
 // The rows of `sql`: columns joined by ',', rows by ';'.
 QString rows(SqliteDb &db, const char *sql)
@@ -126,7 +128,8 @@ private:
         QCOMPARE(int(results[0].status), int(Status::Failed));
         QCOMPARE(results[0].format, QStringLiteral("mlmd"));
         QVERIFY2(results[0].message.contains(says), qPrintable(results[0].message));
-        QVERIFY2(results[0].message.contains(QStringLiteral("nothing was imported")), qPrintable(results[0].message));
+        QVERIFY2(results[0].message.contains(QStringLiteral("nothing was imported")),
+            qPrintable(results[0].message));
         QVERIFY2(results[0].message.contains(QFileInfo(path).fileName()), qPrintable(results[0].message));
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM source", -1), 0);
@@ -137,9 +140,10 @@ private:
     int64_t nodeId(Workspace &w, const QString &path, const char *kind, int mlmdId)
     {
         SqliteStmt st(w.db(), "SELECT id FROM lineage_node WHERE key = ?1");
-        st.bind(1, QStringLiteral("mlmd:%1#%2/%3")
-                       .arg(QFileInfo(path).absoluteFilePath(), QLatin1String(kind))
-                       .arg(mlmdId));
+        st.bind(1,
+            QStringLiteral("mlmd:%1#%2/%3")
+                .arg(QFileInfo(path).absoluteFilePath(), QLatin1String(kind))
+                .arg(mlmdId));
         return st.step() ? st.columnInt(0) : 0;
     }
 
@@ -175,19 +179,22 @@ private slots:
         QVERIFY2(results[0].status == Status::Imported, qPrintable(results[0].message));
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(tsv(w.db(), "key\tkind\ttype\tname\turi\tstate\tstart_ns\tend_ns\tproperties", kNodesSql),
-                 readText(fixture(name + QStringLiteral(".nodes.tsv"))));
+            readText(fixture(name + QStringLiteral(".nodes.tsv"))));
         QCOMPARE(tsv(w.db(), "from\tto\tkind\tproperties", kEdgesSql),
-                 readText(fixture(name + QStringLiteral(".edges.tsv"))));
+            readText(fixture(name + QStringLiteral(".edges.tsv"))));
     }
 
     void sniff_data()
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("format");
-        QTest::newRow("schema 10") << fixture(QStringLiteral("tfx_store/metadata.sqlite")) << QStringLiteral("mlmd");
-        QTest::newRow("schema 7") << fixture(QStringLiteral("v7_store/metadata.sqlite")) << QStringLiteral("mlmd");
-        QTest::newRow("MLflow store") << QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/mlflow/data/sqlstore/mlflow.db")
-                                      << QStringLiteral("mlflow");
+        QTest::newRow("schema 10") << fixture(QStringLiteral("tfx_store/metadata.sqlite"))
+                                   << QStringLiteral("mlmd");
+        QTest::newRow("schema 7") << fixture(QStringLiteral("v7_store/metadata.sqlite"))
+                                  << QStringLiteral("mlmd");
+        QTest::newRow("MLflow store")
+            << QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/mlflow/data/sqlstore/mlflow.db")
+            << QStringLiteral("mlflow");
         // Not recognised by content, but named as TFX names its store: read() says what it lacks.
         QTest::newRow("named metadata.sqlite")
             << fixture(QStringLiteral("notmlmd/metadata.sqlite")) << QStringLiteral("mlmd");
@@ -212,40 +219,47 @@ private slots:
     {
         Workspace w(m_tfxWs, Workspace::Role::Reader);
         QCOMPARE(rows(w.db(), "SELECT kind, count(*) FROM lineage_node GROUP BY kind ORDER BY kind"),
-                 QStringLiteral("artifact,12;context,10;execution,12"));
+            QStringLiteral("artifact,12;context,10;execution,12"));
         // A DECLARED_OUTPUT then OUTPUT of one artifact by one execution is one edge; the UNKNOWN
         // event none.
         QCOMPARE(rows(w.db(), "SELECT kind, count(*) FROM lineage_edge GROUP BY kind ORDER BY kind"),
-                 QStringLiteral("contains,61;input,18;output,13;parent,9"));
+            QStringLiteral("contains,61;input,18;output,13;parent,9"));
         QCOMPARE(rows(w.db(),
-                      "SELECT type, count(*) FROM lineage_node WHERE kind = 'artifact' GROUP BY type ORDER BY type"),
-                 QStringLiteral("ExampleStatistics,2;Examples,2;Model,2;ModelBlessing,1;ModelEvaluation,1;"
-                                "PushedModel,1;Schema,1;TransformGraph,2"));
+                     "SELECT type, count(*) FROM lineage_node WHERE kind = 'artifact' GROUP BY type ORDER BY "
+                     "type"),
+            QStringLiteral("ExampleStatistics,2;Examples,2;Model,2;ModelBlessing,1;ModelEvaluation,1;"
+                           "PushedModel,1;Schema,1;TransformGraph,2"));
+        QCOMPARE(
+            rows(w.db(),
+                "SELECT type, count(*) FROM lineage_node WHERE kind = 'context' GROUP BY type ORDER BY type"),
+            QStringLiteral("node,7;pipeline,1;pipeline_run,2"));
         QCOMPARE(rows(w.db(),
-                      "SELECT type, count(*) FROM lineage_node WHERE kind = 'context' GROUP BY type ORDER BY type"),
-                 QStringLiteral("node,7;pipeline,1;pipeline_run,2"));
-        QCOMPARE(rows(w.db(), "SELECT kind, state, count(*) FROM lineage_node WHERE kind <> 'context' "
-                              "GROUP BY kind, state ORDER BY kind, state"),
-                 QStringLiteral("artifact,ABANDONED,1;artifact,LIVE,11;execution,CACHED,1;execution,COMPLETE,10;"
-                                "execution,FAILED,1"));
+                     "SELECT kind, state, count(*) FROM lineage_node WHERE kind <> 'context' "
+                     "GROUP BY kind, state ORDER BY kind, state"),
+            QStringLiteral("artifact,ABANDONED,1;artifact,LIVE,11;execution,CACHED,1;execution,COMPLETE,10;"
+                           "execution,FAILED,1"));
         // Parent edges go from the pipeline to its runs and nodes.
-        QCOMPARE(rows(w.db(), "SELECT p.name, count(*) FROM lineage_edge e JOIN lineage_node p ON p.id = e.from_id "
-                              "WHERE e.kind = 'parent' GROUP BY p.name"),
-                 QStringLiteral("taxi_pipeline,9"));
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
-                                 "JOIN lineage_node b ON b.id = e.to_id WHERE e.kind = 'input' "
-                                 "AND (a.kind <> 'artifact' OR b.kind <> 'execution')",
-                                 -1),
-                 0);
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
-                                 "JOIN lineage_node b ON b.id = e.to_id WHERE e.kind = 'output' "
-                                 "AND (a.kind <> 'execution' OR b.kind <> 'artifact')",
-                                 -1),
-                 0);
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
-                                 "WHERE e.kind IN ('contains', 'parent') AND a.kind <> 'context'",
-                                 -1),
-                 0);
+        QCOMPARE(rows(w.db(),
+                     "SELECT p.name, count(*) FROM lineage_edge e JOIN lineage_node p ON p.id = e.from_id "
+                     "WHERE e.kind = 'parent' GROUP BY p.name"),
+            QStringLiteral("taxi_pipeline,9"));
+        QCOMPARE(
+            w.db().queryInt("SELECT count(*) FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
+                            "JOIN lineage_node b ON b.id = e.to_id WHERE e.kind = 'input' "
+                            "AND (a.kind <> 'artifact' OR b.kind <> 'execution')",
+                -1),
+            0);
+        QCOMPARE(
+            w.db().queryInt("SELECT count(*) FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
+                            "JOIN lineage_node b ON b.id = e.to_id WHERE e.kind = 'output' "
+                            "AND (a.kind <> 'execution' OR b.kind <> 'artifact')",
+                -1),
+            0);
+        QCOMPARE(
+            w.db().queryInt("SELECT count(*) FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
+                            "WHERE e.kind IN ('contains', 'parent') AND a.kind <> 'context'",
+                -1),
+            0);
     }
 
     void keysNamesAndTimes()
@@ -275,32 +289,58 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("jsonType");
         QTest::addColumn<QString>("value");
-        QTest::newRow("int") << "artifact" << 1 << "$.properties.span" << "integer" << "0";
-        QTest::newRow("string") << "artifact" << 1 << "$.properties.split_names" << "text" << "[\"train\", \"eval\"]";
-        QTest::newRow("bool true") << "artifact" << 1 << "$.custom_properties.is_external" << "true" << "1";
-        QTest::newRow("bytes") << "artifact" << 1 << "$.custom_properties.fingerprint.bytes_base64" << "text"
+        QTest::newRow("int") << "artifact" << 1 << "$.properties.span"
+                             << "integer"
+                             << "0";
+        QTest::newRow("string") << "artifact" << 1 << "$.properties.split_names"
+                                << "text"
+                                << "[\"train\", \"eval\"]";
+        QTest::newRow("bool true") << "artifact" << 1 << "$.custom_properties.is_external"
+                                   << "true"
+                                   << "1";
+        QTest::newRow("bytes") << "artifact" << 1 << "$.custom_properties.fingerprint.bytes_base64"
+                               << "text"
                                << "AAH+/w==";
-        QTest::newRow("external id") << "artifact" << 1 << "$.external_id" << "text" << "examples/1";
-        QTest::newRow("mlmd id") << "artifact" << 1 << "$.mlmd_id" << "integer" << "1";
-        QTest::newRow("proto type") << "artifact" << 5 << "$.custom_properties.serving_signature.proto_type" << "text"
-                                    << "type.googleapis.com/google.protobuf.StringValue";
-        QTest::newRow("proto bytes") << "artifact" << 5 << "$.custom_properties.serving_signature.proto_base64"
+        QTest::newRow("external id") << "artifact" << 1 << "$.external_id"
                                      << "text"
-                                     << QString::fromLatin1(
-                                            QByteArray("\x0a\x2ftype.googleapis.com/google.protobuf.StringValue"
-                                                       "\x12\x11\x0a\x0fserving_default")
-                                                .toBase64());
-        QTest::newRow("large int") << "artifact" << 5 << "$.custom_properties.num_params" << "integer" << "1234567";
-        QTest::newRow("double") << "artifact" << 6 << "$.custom_properties.accuracy" << "real" << "0.875";
-        QTest::newRow("execution double") << "execution" << 5 << "$.custom_properties.learning_rate" << "real"
+                                     << "examples/1";
+        QTest::newRow("mlmd id") << "artifact" << 1 << "$.mlmd_id"
+                                 << "integer"
+                                 << "1";
+        QTest::newRow("proto type") << "artifact" << 5 << "$.custom_properties.serving_signature.proto_type"
+                                    << "text"
+                                    << "type.googleapis.com/google.protobuf.StringValue";
+        QTest::newRow("proto bytes") << "artifact" << 5
+                                     << "$.custom_properties.serving_signature.proto_base64"
+                                     << "text"
+                                     << QString::fromLatin1(QByteArray(
+                                            "\x0a\x2ftype.googleapis.com/google.protobuf.StringValue"
+                                            "\x12\x11\x0a\x0fserving_default")
+                                                                .toBase64());
+        QTest::newRow("large int") << "artifact" << 5 << "$.custom_properties.num_params"
+                                   << "integer"
+                                   << "1234567";
+        QTest::newRow("double") << "artifact" << 6 << "$.custom_properties.accuracy"
+                                << "real"
+                                << "0.875";
+        QTest::newRow("execution double") << "execution" << 5 << "$.custom_properties.learning_rate"
+                                          << "real"
                                           << "0.001";
-        QTest::newRow("bool false") << "execution" << 5 << "$.custom_properties.warm_start" << "false" << "0";
-        QTest::newRow("execution property") << "execution" << 5 << "$.properties.component_id" << "text" << "Trainer";
-        QTest::newRow("context custom") << "context" << 1 << "$.custom_properties.pipeline_root" << "text"
+        QTest::newRow("bool false") << "execution" << 5 << "$.custom_properties.warm_start"
+                                    << "false"
+                                    << "0";
+        QTest::newRow("execution property") << "execution" << 5 << "$.properties.component_id"
+                                            << "text"
+                                            << "Trainer";
+        QTest::newRow("context custom") << "context" << 1 << "$.custom_properties.pipeline_root"
+                                        << "text"
                                         << "/pipelines/taxi";
-        QTest::newRow("context property") << "context" << 2 << "$.properties.pipeline_name" << "text"
+        QTest::newRow("context property") << "context" << 2 << "$.properties.pipeline_name"
+                                          << "text"
                                           << "taxi_pipeline";
-        QTest::newRow("no custom properties") << "artifact" << 3 << "$.custom_properties" << "" << "";
+        QTest::newRow("no custom properties") << "artifact" << 3 << "$.custom_properties"
+                                              << ""
+                                              << "";
     }
 
     void propertyValues()
@@ -311,10 +351,12 @@ private slots:
         QFETCH(QString, jsonType);
         QFETCH(QString, value);
         Workspace w(m_tfxWs, Workspace::Role::Reader);
-        const int64_t id = nodeId(w, fixture(QStringLiteral("tfx_store/metadata.sqlite")), qPrintable(kind), mlmdId);
+        const int64_t id
+            = nodeId(w, fixture(QStringLiteral("tfx_store/metadata.sqlite")), qPrintable(kind), mlmdId);
         QVERIFY(id > 0);
-        SqliteStmt st(w.db(), "SELECT json_type(properties, ?2), json_extract(properties, ?2) FROM lineage_node "
-                              "WHERE id = ?1");
+        SqliteStmt st(w.db(),
+            "SELECT json_type(properties, ?2), json_extract(properties, ?2) FROM lineage_node "
+            "WHERE id = ?1");
         st.bind(1, id).bind(2, path);
         QVERIFY(st.step());
         QCOMPARE(st.columnText(0), jsonType);
@@ -324,33 +366,37 @@ private slots:
     void failedExecution()
     {
         Workspace w(m_tfxWs, Workspace::Role::Reader);
-        QCOMPARE(rows(w.db(), "SELECT name, type, json_extract(properties, '$.custom_properties.error_message') "
-                              "FROM lineage_node WHERE kind = 'execution' AND state = 'FAILED'"),
-                 QStringLiteral("Trainer-run2,Trainer,OOM: ran out of GPU memory at step 212"));
+        QCOMPARE(rows(w.db(),
+                     "SELECT name, type, json_extract(properties, '$.custom_properties.error_message') "
+                     "FROM lineage_node WHERE kind = 'execution' AND state = 'FAILED'"),
+            QStringLiteral("Trainer-run2,Trainer,OOM: ran out of GPU memory at step 212"));
         // Its model was a pending output, abandoned; the UNKNOWN event left no edge.
-        QCOMPARE(rows(w.db(), "SELECT b.name, b.state, json_extract(e.properties, '$.event_type') "
-                              "FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
-                              "JOIN lineage_node b ON b.id = e.to_id "
-                              "WHERE a.name = 'Trainer-run2' AND e.kind = 'output'"),
-                 QStringLiteral("Model 12,ABANDONED,PENDING_OUTPUT"));
+        QCOMPARE(rows(w.db(),
+                     "SELECT b.name, b.state, json_extract(e.properties, '$.event_type') "
+                     "FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
+                     "JOIN lineage_node b ON b.id = e.to_id "
+                     "WHERE a.name = 'Trainer-run2' AND e.kind = 'output'"),
+            QStringLiteral("Model 12,ABANDONED,PENDING_OUTPUT"));
         QCOMPARE(rows(w.db(), "SELECT code, count FROM diagnostic WHERE code = 'unknown-event-type'"),
-                 QStringLiteral("unknown-event-type,1"));
+            QStringLiteral("unknown-event-type,1"));
     }
 
     void eventProperties()
     {
         Workspace w(m_tfxWs, Workspace::Role::Reader);
         // DECLARED_OUTPUT then OUTPUT: the later event's properties.
-        QCOMPARE(rows(w.db(), "SELECT e.properties FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
-                              "JOIN lineage_node b ON b.id = e.to_id WHERE a.name = 'ExampleGen-run2' "
-                              "AND b.name = 'Examples 9'"),
-                 QStringLiteral(R"({"event_type":"OUTPUT","path":["examples",0],"time_ns":%1})")
-                     .arg((kT0Ms + 7200000 + 60000) * 1000000));
-        QCOMPARE(rows(w.db(), "SELECT json_extract(e.properties, '$.event_type'), "
-                              "json_extract(e.properties, '$.path[0]') FROM lineage_edge e "
-                              "JOIN lineage_node a ON a.id = e.from_id JOIN lineage_node b ON b.id = e.to_id "
-                              "WHERE a.name = 'Schema 3' AND b.name = 'Trainer-run1'"),
-                 QStringLiteral("INPUT,schema"));
+        QCOMPARE(rows(w.db(),
+                     "SELECT e.properties FROM lineage_edge e JOIN lineage_node a ON a.id = e.from_id "
+                     "JOIN lineage_node b ON b.id = e.to_id WHERE a.name = 'ExampleGen-run2' "
+                     "AND b.name = 'Examples 9'"),
+            QStringLiteral(R"({"event_type":"OUTPUT","path":["examples",0],"time_ns":%1})")
+                .arg((kT0Ms + 7200000 + 60000) * 1000000));
+        QCOMPARE(rows(w.db(),
+                     "SELECT json_extract(e.properties, '$.event_type'), "
+                     "json_extract(e.properties, '$.path[0]') FROM lineage_edge e "
+                     "JOIN lineage_node a ON a.id = e.from_id JOIN lineage_node b ON b.id = e.to_id "
+                     "WHERE a.name = 'Schema 3' AND b.name = 'Trainer-run1'"),
+            QStringLiteral("INPUT,schema"));
     }
 
     void upstreamOfPushedModel()
@@ -396,21 +442,23 @@ private slots:
         QCOMPARE(found.size(), size_t(1));
         QStringList contexts = reader.node(found[0].id).contexts;
         contexts.sort();
-        QCOMPARE(contexts, QStringList({ QStringLiteral("taxi_pipeline"), QStringLiteral("taxi_pipeline.Trainer"),
-                                         QStringLiteral("taxi_pipeline.run-1") }));
+        QCOMPARE(contexts,
+            QStringList({ QStringLiteral("taxi_pipeline"), QStringLiteral("taxi_pipeline.Trainer"),
+                QStringLiteral("taxi_pipeline.run-1") }));
         // The cached Schema belongs to both runs.
         QStringList schema = reader.node(reader.find(QStringLiteral("Schema 3"))[0].id).contexts;
         schema.sort();
-        QCOMPARE(schema, QStringList({ QStringLiteral("taxi_pipeline.SchemaGen"), QStringLiteral("taxi_pipeline.run-1"),
-                                       QStringLiteral("taxi_pipeline.run-2") }));
+        QCOMPARE(schema,
+            QStringList({ QStringLiteral("taxi_pipeline.SchemaGen"), QStringLiteral("taxi_pipeline.run-1"),
+                QStringLiteral("taxi_pipeline.run-2") }));
     }
 
     void reimportIsNoopAndStoreUnchanged()
     {
         // A copy in a folder of its own, so that any journal or WAL file SQLite left would show.
         const QString dir = m_tmp.filePath(QStringLiteral("copy"));
-        const QString store = copyTo(fixture(QStringLiteral("tfx_store/metadata.sqlite")), dir,
-                                     QStringLiteral("metadata.sqlite"));
+        const QString store = copyTo(
+            fixture(QStringLiteral("tfx_store/metadata.sqlite")), dir, QStringLiteral("metadata.sqlite"));
         QVERIFY(!store.isEmpty());
         QFile::setPermissions(store, QFile::ReadOwner); // read-only, as a shared store may be
         const QByteArray before = sha256(store);
@@ -422,7 +470,8 @@ private slots:
         QCOMPARE(int(results[0].status), int(Status::AlreadyImported));
         QCOMPARE(sha256(store), before);
         QCOMPARE(QFileInfo(store).lastModified(), mtime);
-        QCOMPARE(QDir(dir).entryList(QDir::Files | QDir::Hidden), QStringList { QStringLiteral("metadata.sqlite") });
+        QCOMPARE(QDir(dir).entryList(QDir::Files | QDir::Hidden),
+            QStringList { QStringLiteral("metadata.sqlite") });
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_node"), 34);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_edge"), 101);
@@ -434,7 +483,7 @@ private slots:
     void storeGrew()
     {
         const QString store = copyTo(fixture(QStringLiteral("tfx_store/metadata.sqlite")),
-                                     m_tmp.filePath(QStringLiteral("grew")), QStringLiteral("metadata.sqlite"));
+            m_tmp.filePath(QStringLiteral("grew")), QStringLiteral("metadata.sqlite"));
         const QString ws = freshWorkspace();
         QVERIFY(import(ws, { store })[0].status == Status::Imported);
         {
@@ -451,21 +500,23 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM source"), 2);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_node"), 34);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_edge"), 101);
-        QCOMPARE(rows(w.db(), "SELECT a.state, b.state, json_extract(e.properties, '$.event_type'), "
-                              "json_extract(e.properties, '$.time_ns') FROM lineage_edge e "
-                              "JOIN lineage_node a ON a.id = e.from_id JOIN lineage_node b ON b.id = e.to_id "
-                              "WHERE a.name = 'Trainer-run2' AND e.kind = 'output'"),
-                 QStringLiteral("COMPLETE,LIVE,OUTPUT,1764584000000000000"));
+        QCOMPARE(rows(w.db(),
+                     "SELECT a.state, b.state, json_extract(e.properties, '$.event_type'), "
+                     "json_extract(e.properties, '$.time_ns') FROM lineage_edge e "
+                     "JOIN lineage_node a ON a.id = e.from_id JOIN lineage_node b ON b.id = e.to_id "
+                     "WHERE a.name = 'Trainer-run2' AND e.kind = 'output'"),
+            QStringLiteral("COMPLETE,LIVE,OUTPUT,1764584000000000000"));
     }
 
     // A store of a schema version after 10 is read by column names, and says so.
     void newerSchema()
     {
         const QString store = copyTo(fixture(QStringLiteral("tfx_store/metadata.sqlite")),
-                                     m_tmp.filePath(QStringLiteral("newer")), QStringLiteral("metadata.sqlite"));
+            m_tmp.filePath(QStringLiteral("newer")), QStringLiteral("metadata.sqlite"));
         {
             SqliteDb db(store, SqliteDb::OpenMode::ReadWrite);
-            db.exec("UPDATE `MLMDEnv` SET `schema_version` = 11; ALTER TABLE `Artifact` ADD COLUMN `future` TEXT");
+            db.exec("UPDATE `MLMDEnv` SET `schema_version` = 11; ALTER TABLE `Artifact` ADD COLUMN `future` "
+                    "TEXT");
         }
         const QString ws = freshWorkspace();
         const auto results = import(ws, { store });
@@ -473,7 +524,7 @@ private slots:
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_node"), 34);
         QCOMPARE(rows(w.db(), "SELECT severity, code FROM diagnostic WHERE code LIKE '%schema'"),
-                 QStringLiteral("info,newer-schema"));
+            QStringLiteral("info,newer-schema"));
     }
 
     void olderSchema()
@@ -484,13 +535,14 @@ private slots:
         QCOMPARE(results[0].format, QStringLiteral("mlmd"));
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(rows(w.db(), "SELECT kind, count(*) FROM lineage_node GROUP BY kind ORDER BY kind"),
-                 QStringLiteral("artifact,2;context,1;execution,2"));
+            QStringLiteral("artifact,2;context,1;execution,2"));
         QCOMPARE(rows(w.db(), "SELECT kind, count(*) FROM lineage_edge GROUP BY kind ORDER BY kind"),
-                 QStringLiteral("contains,4;input,1;output,2"));
-        QCOMPARE(rows(w.db(), "SELECT json_extract(properties, '$.custom_properties.checksum.bytes_base64'), "
-                              "json_extract(properties, '$.properties.span'), "
-                              "json_type(properties, '$.external_id') FROM lineage_node WHERE type = 'Examples'"),
-                 QStringLiteral("3q2+7w==,3,"));
+            QStringLiteral("contains,4;input,1;output,2"));
+        QCOMPARE(rows(w.db(),
+                     "SELECT json_extract(properties, '$.custom_properties.checksum.bytes_base64'), "
+                     "json_extract(properties, '$.properties.span'), "
+                     "json_type(properties, '$.external_id') FROM lineage_node WHERE type = 'Examples'"),
+            QStringLiteral("3q2+7w==,3,"));
         // What version 7 lacks is said once.
         const QString msg = rows(w.db(), "SELECT message FROM diagnostic WHERE code = 'older-schema'");
         QVERIFY2(msg.contains(QStringLiteral("schema version 7")), qPrintable(msg));
@@ -503,7 +555,7 @@ private slots:
     void unsupportedSchema()
     {
         const QString store = copyTo(fixture(QStringLiteral("v7_store/metadata.sqlite")),
-                                     m_tmp.filePath(QStringLiteral("old")), QStringLiteral("metadata.sqlite"));
+            m_tmp.filePath(QStringLiteral("old")), QStringLiteral("metadata.sqlite"));
         {
             SqliteDb db(store, SqliteDb::OpenMode::ReadWrite);
             db.exec("ALTER TABLE `Type` RENAME COLUMN `type_kind` TO `is_artifact_type`");
@@ -512,8 +564,10 @@ private slots:
         const auto results = import(ws, { store });
         QCOMPARE(int(results[0].status), int(Status::Failed));
         QCOMPARE(results[0].format, QStringLiteral("mlmd"));
-        QVERIFY2(results[0].message.contains(QStringLiteral("schema version 7")), qPrintable(results[0].message));
-        QVERIFY2(results[0].message.contains(QStringLiteral("column Type.type_kind")), qPrintable(results[0].message));
+        QVERIFY2(
+            results[0].message.contains(QStringLiteral("schema version 7")), qPrintable(results[0].message));
+        QVERIFY2(results[0].message.contains(QStringLiteral("column Type.type_kind")),
+            qPrintable(results[0].message));
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM lineage_node", -1), 0);
     }
@@ -524,7 +578,8 @@ private slots:
         QTest::addColumn<QString>("says");
         QTest::newRow("another application's database")
             << fixture(QStringLiteral("notmlmd/metadata.sqlite")) << QStringLiteral("table MLMDEnv");
-        QTest::newRow("no tables") << fixture(QStringLiteral("empty/mlmd.sqlite")) << QStringLiteral("table Event");
+        QTest::newRow("no tables") << fixture(QStringLiteral("empty/mlmd.sqlite"))
+                                   << QStringLiteral("table Event");
     }
 
     void notAnMlmdStore()
@@ -539,7 +594,8 @@ private slots:
     // no other importer to claim it), it is refused.
     void mlflowStore()
     {
-        const QString mlflow = QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/mlflow/data/sqlstore/mlflow.db");
+        const QString mlflow
+            = QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/mlflow/data/sqlstore/mlflow.db");
         const QString ws = freshWorkspace();
         const auto results = import(ws, { mlflow });
         QCOMPARE(results[0].format, QStringLiteral("mlflow"));
@@ -549,7 +605,8 @@ private slots:
         }
         ImporterRegistry onlyMlmd;
         onlyMlmd.add(std::make_unique<MlmdImporter>());
-        const QString copy = copyTo(mlflow, m_tmp.filePath(QStringLiteral("mlflow")), QStringLiteral("mlmd.db"));
+        const QString copy
+            = copyTo(mlflow, m_tmp.filePath(QStringLiteral("mlflow")), QStringLiteral("mlmd.db"));
         expectRefused(onlyMlmd, copy, QStringLiteral("not an ML Metadata store"));
     }
 };
