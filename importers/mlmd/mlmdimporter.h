@@ -25,8 +25,9 @@ namespace plumb {
 //    "custom_properties": {...}}; int, double, string and bool values as JSON values (a double
 //    that is not finite as the string "NaN", "Infinity" or "-Infinity"), byte values as
 //    {"bytes_base64": ...}, proto values (a serialized google.protobuf.Any) as
-//    {"proto_type": type_url, "proto_base64": ...}, struct values (MLMD's "mlmd-struct::" string)
-//    as {"struct_base64": ...}.
+//    {"proto_type": type_url, "proto_base64": ...}, struct values (MLMD's "mlmd-struct::" string,
+//    a serialized google.protobuf.Struct, as Kubeflow Pipelines v2 writes artifact metadata) as the
+//    JSON object they hold ({"struct_base64": ...} when it does not decode).
 //  - Event -> 'input' edge artifact -> execution (INPUT, DECLARED_INPUT, INTERNAL_INPUT) or
 //    'output' edge execution -> artifact (OUTPUT, DECLARED_OUTPUT, INTERNAL_OUTPUT,
 //    PENDING_OUTPUT), with {"event_type", "path": [key or index steps], "time_ns"}. An artifact

@@ -157,9 +157,9 @@ private slots:
         QCOMPARE(results.size(), size_t(1));
         QVERIFY2(results[0].status == Status::Imported, qPrintable(results[0].message));
         QCOMPARE(results[0].format, QStringLiteral("mlmd"));
-        // Every row read: 18 types, MLMDEnv, 12 artifacts + 23 properties, 12 executions + 29,
+        // Every row read: 18 types, MLMDEnv, 12 artifacts + 26 properties, 12 executions + 29,
         // 10 contexts + 11, 33 events + 66 path steps, 25 attributions, 36 associations, 9 parents.
-        QCOMPARE(results[0].records, 18 + 1 + 12 + 23 + 12 + 29 + 10 + 11 + 33 + 66 + 25 + 36 + 9);
+        QCOMPARE(results[0].records, 18 + 1 + 12 + 26 + 12 + 29 + 10 + 11 + 33 + 66 + 25 + 36 + 9);
         QCOMPARE(results[0].skipped, 1); // the UNKNOWN event
     }
 
@@ -317,6 +317,18 @@ private slots:
                                             "\x0a\x2ftype.googleapis.com/google.protobuf.StringValue"
                                             "\x12\x11\x0a\x0fserving_default")
                                                                 .toBase64());
+        QTest::newRow("struct")
+            << "artifact" << 5 << "$.custom_properties.metadata"
+            << "object"
+            << R"({"display_name":"taxi model","epochs":10.0,"metrics":{"accuracy":0.875,)"
+               R"("loss":0.25},"tags":["prod",true,null]})";
+        QTest::newRow("struct from structpb")
+            << "artifact" << 5 << "$.custom_properties.languages.language[2]"
+            << "text"
+            << "cz";
+        QTest::newRow("struct undecodable") << "artifact" << 5 << "$.custom_properties.broken.struct_base64"
+                                            << "text"
+                                            << "////";
         QTest::newRow("large int") << "artifact" << 5 << "$.custom_properties.num_params"
                                    << "integer"
                                    << "1234567";

@@ -23,6 +23,7 @@ import base64
 import json
 import os
 import sqlite3
+import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -186,6 +187,35 @@ def string_value(s):
     return b"\x0a" + varint(len(b)) + b
 
 
+def pb_len(field, payload):
+    return varint(field << 3 | 2) + varint(len(payload)) + payload
+
+
+def pb_value(v):
+    """A serialized google.protobuf.Value."""
+    if v is None:
+        return varint(1 << 3) + varint(0)
+    if isinstance(v, bool):
+        return varint(4 << 3) + varint(1 if v else 0)
+    if isinstance(v, float):
+        return varint(2 << 3 | 1) + struct.pack("<d", v)
+    if isinstance(v, str):
+        return pb_len(3, v.encode())
+    if isinstance(v, dict):
+        return pb_len(5, pb_struct(v))
+    return pb_len(6, b"".join(pb_len(1, pb_value(x)) for x in v))
+
+
+def pb_struct(d):
+    """A serialized google.protobuf.Struct, its entries in the dict's order."""
+    return b"".join(pb_len(1, pb_len(1, k.encode()) + pb_len(2, pb_value(v))) for k, v in d.items())
+
+
+def struct_property(d):
+    """A struct property value as ML Metadata stores it in string_value, and the JSON it holds."""
+    return ("struct", "mlmd-struct::" + base64.b64encode(pb_struct(d)).decode(), d)
+
+
 class Store:
     def __init__(self, path, version):
         if os.path.exists(path):
@@ -222,6 +252,8 @@ class Store:
                     column = "string_value"
                 elif isinstance(value, tuple) and value[0] == "proto":
                     column, value = "proto_value", value[1]
+                elif isinstance(value, tuple) and value[0] == "struct":
+                    column, value = "string_value", value[1]
                 else:
                     column, value = "byte_value", bytes(value)
                 self.db.execute(f"INSERT INTO `{table}`(`{id_col}`, `name`, `is_custom_property`, `{column}`) "
@@ -233,6 +265,8 @@ class Store:
             raw = value[1]
             url_len = raw[1]  # the fixtures' type_urls are shorter than 128 bytes
             return {"proto_type": raw[2:2 + url_len].decode(), "proto_base64": base64.b64encode(raw).decode()}
+        if isinstance(value, tuple) and value[0] == "struct":
+            return value[2]
         if isinstance(value, (bytes, bytearray)):
             return {"bytes_base64": base64.b64encode(bytes(value)).decode()}
         return value
@@ -409,7 +443,15 @@ def tfx_store(path):
     model = s.artifact("Model", "/pipelines/taxi/Trainer/model/5", LIVE, t + 600000, name="taxi-model",
                        custom={"serving_signature": ("proto", any_proto(
                            "type.googleapis.com/google.protobuf.StringValue", string_value("serving_default"))),
-                           "framework": "tensorflow", "num_params": 1234567})
+                           "framework": "tensorflow", "num_params": 1234567,
+                           # Struct values (Kubeflow Pipelines v2 artifact metadata). The second is
+                           # the serialization another implementation (Go's structpb) wrote.
+                           "metadata": struct_property({"display_name": "taxi model", "epochs": 10.0,
+                                                        "metrics": {"accuracy": 0.875, "loss": 0.25},
+                                                        "tags": ["prod", True, None]}),
+                           "languages": ("struct", "mlmd-struct::CiAKCGxhbmd1YWdlEhQyEgoEGgJlbgoEGgJlcwoEGgJjeg==",
+                                         {"language": ["en", "es", "cz"]}),
+                           "broken": ("struct", "mlmd-struct::////", {"struct_base64": "////"})})
     output(run, "Trainer", trainer, model, t + 600000, "model")
     t += 660000
     e = run_execution(run, "Evaluator", COMPLETE, t, 120000)
