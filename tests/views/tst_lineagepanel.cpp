@@ -146,8 +146,19 @@ private Q_SLOTS:
         QVERIFY(panel.exportTo(pdf));
         QVERIFY(QFileInfo(png).size() > 1000);
         QVERIFY(QFileInfo(pdf).size() > 500);
+        const QString svg = m_tmp.filePath(QStringLiteral("g.svg"));
+        QVERIFY(panel.exportTo(svg));
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svgFile.readAll();
+        QVERIFY(svgText.startsWith("<?xml") && svgText.trimmed().endsWith("</svg>"));
+        QCOMPARE(int(svgText.count("<rect ")), int(panel.graph().nodes.size()) + 1); // the boxes and the background
+        QVERIFY(svgText.contains(QByteArray(">" + panel.graph().nodes.at(0).name.toUtf8() + "</text>")));
         if (const QString dir = qEnvironmentVariable("PLUMB_SCREENSHOT_DIR"); !dir.isEmpty())
+        {
             panel.grab().save(dir + QStringLiteral("/lineage-panel.png"));
+            panel.exportTo(dir + QStringLiteral("/lineage-panel.svg"));
+        }
     }
 
     void emptyWorkspace()

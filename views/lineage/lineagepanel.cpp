@@ -7,6 +7,7 @@
 
 #include <QComboBox>
 #include <QDateTime>
+#include <QFile>
 #include <QFileDialog>
 #include <QFontMetrics>
 #include <QGraphicsPathItem>
@@ -154,7 +155,7 @@ LineagePanel::LineagePanel(QWidget *parent)
     m_depth->setValue(3);
     m_depth->setPrefix(tr("depth "));
     m_depth->setAccessibleName(tr("Depth"));
-    m_export->setToolTip(tr("Save the drawn graph as PNG or PDF"));
+    m_export->setToolTip(tr("Save the drawn graph as PNG, PDF or SVG"));
     m_status->setWordWrap(true);
 
     auto *top = new QHBoxLayout;
@@ -204,7 +205,7 @@ LineagePanel::LineagePanel(QWidget *parent)
     });
     connect(m_export, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Lineage Graph"), QStringLiteral("lineage.png"),
-            tr("PNG image (*.png);;PDF document (*.pdf)"));
+            tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
         if (!path.isEmpty())
             exportTo(path);
     });
@@ -519,9 +520,80 @@ QString LineagePanel::detailsText() const
     return m_details->toPlainText();
 }
 
+namespace {
+
+QString svgColour(const QColor &c)
+{
+    return c.name(QColor::HexRgb);
+}
+
+// The scene's items (edge paths, node boxes, their labels) as SVG, in drawing order.
+QByteArray sceneSvg(const QGraphicsScene &scene, const QColor &background)
+{
+    const QRectF r = scene.sceneRect();
+    QString svg = QStringLiteral("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%1\" height=\"%2\" "
+                                 "viewBox=\"%3 %4 %1 %2\">\n<rect x=\"%3\" y=\"%4\" width=\"%1\" height=\"%2\" fill=\"%5\"/>\n")
+                      .arg(r.width())
+                      .arg(r.height())
+                      .arg(r.left())
+                      .arg(r.top())
+                      .arg(svgColour(background));
+    const auto items = scene.items(Qt::AscendingOrder);
+    for (const QGraphicsItem *item : items) {
+        if (const auto *p = dynamic_cast<const QGraphicsPathItem *>(item)) {
+            const QPainterPath path = p->path();
+            QString d;
+            for (int i = 0; i < path.elementCount(); ++i) {
+                const QPainterPath::Element e = path.elementAt(i);
+                if (e.type == QPainterPath::MoveToElement)
+                    d += QStringLiteral("M%1 %2 ").arg(e.x).arg(e.y);
+                else if (e.type == QPainterPath::LineToElement)
+                    d += QStringLiteral("L%1 %2 ").arg(e.x).arg(e.y);
+                else if (e.type == QPainterPath::CurveToElement)
+                    d += QStringLiteral("C%1 %2 ").arg(e.x).arg(e.y);
+                else
+                    d += QStringLiteral("%1 %2 ").arg(e.x).arg(e.y);
+            }
+            svg += QStringLiteral("<path d=\"%1\" fill=\"none\" stroke=\"%2\" stroke-opacity=\"%3\" stroke-width=\"%4\"%5/>\n")
+                       .arg(d.trimmed(), svgColour(p->pen().color()))
+                       .arg(p->pen().color().alphaF())
+                       .arg(p->pen().widthF())
+                       .arg(p->pen().style() == Qt::DashLine ? QStringLiteral(" stroke-dasharray=\"5 3\"") : QString());
+        } else if (const auto *b = dynamic_cast<const QGraphicsRectItem *>(item)) {
+            const QRectF box = b->rect();
+            svg += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"%5\" stroke=\"%6\" "
+                                  "stroke-width=\"%7\"/>\n")
+                       .arg(box.x())
+                       .arg(box.y())
+                       .arg(box.width())
+                       .arg(box.height())
+                       .arg(svgColour(b->brush().color()), svgColour(b->pen().color()))
+                       .arg(b->pen().widthF());
+        } else if (const auto *t = dynamic_cast<const QGraphicsSimpleTextItem *>(item)) {
+            const QPointF at = t->scenePos();
+            const QFontMetricsF m(t->font());
+            svg += QStringLiteral("<text x=\"%1\" y=\"%2\" font-family=\"%3\" font-size=\"%4px\" fill=\"%5\">%6</text>\n")
+                       .arg(at.x())
+                       .arg(at.y() + m.ascent())
+                       .arg(t->font().family().toHtmlEscaped())
+                       .arg(t->font().pixelSize() > 0 ? t->font().pixelSize() : t->font().pointSizeF() * 4 / 3)
+                       .arg(svgColour(t->brush().color()), t->text().toHtmlEscaped());
+        }
+    }
+    return (svg + QStringLiteral("</svg>\n")).toUtf8();
+}
+
+} // namespace
+
 bool LineagePanel::exportTo(const QString &path) const
 {
     const QRectF source = m_scene->sceneRect();
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+        QFile out(path);
+        return out.open(QIODevice::WriteOnly | QIODevice::Truncate)
+            && out.write(sceneSvg(*m_scene, palette().color(QPalette::Base))) > 0;
+    }
     if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
         QPdfWriter pdf(path);
         pdf.setPageSize(QPageSize(source.size() * 0.75, QPageSize::Point));

@@ -41,7 +41,7 @@ public:
     void search(const QString &what);
     void setDirection(LineageDirection direction);
     void setDepth(int depth);
-    // Writes the drawn graph to PNG or PDF (by suffix); false when it cannot.
+    // Writes the drawn graph to PNG, PDF or SVG (by suffix); false when it cannot.
     bool exportTo(const QString &path) const;
 
     [[nodiscard]] int64_t focusId() const { return m_focus; }
