@@ -8,6 +8,8 @@
 #include "folderwatcher.h"
 #include "importcontroller.h"
 #include "lineagepanel.h"
+#include "sqlitedb.h"
+#include "workspace.h"
 #include "importerregistry.h"
 #include "importprogresswidget.h"
 #include "importresultspanel.h"
@@ -184,7 +186,18 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_experiments, tr("E&xperiments"));
     m_lineage = new LineagePanel;
     m_tabs->addTab(m_lineage, tr("&Lineage"));
+    // A linked run: its traces' Doctor verdict when it has traces, else its metrics and config.
     connect(m_lineage, &LineagePanel::openRunRequested, this, [this](int64_t run) {
+        int64_t trace = -1;
+        try {
+            Workspace ws(m_workspacePath, Workspace::Role::Reader);
+            trace = ws.db().queryInt(("SELECT coalesce(min(id), -1) FROM trace WHERE run_id = " + std::to_string(run)).c_str(), -1);
+        } catch (const std::exception &) {
+        }
+        if (trace >= 0) {
+            openDoctor(trace);
+            return;
+        }
         openExperiments();
         m_experiments->selectRuns({ run });
     });

@@ -12,6 +12,8 @@
 #include "importcontroller.h"
 #include "importprogresswidget.h"
 #include "importerregistry.h"
+#include "experimentspanel.h"
+#include "lineagepanel.h"
 #include "mainwindow.h"
 #include "sourcesmodel.h"
 #include "workspace.h"
@@ -461,6 +463,31 @@ private Q_SLOTS:
         QVERIFY(range.has_value());
         QCOMPARE(range->first, v.where[0].startNs);
         QCOMPARE(range->second, v.where[0].endNs);
+    }
+
+    // A lineage node linked to a run with a trace opens that trace's Doctor; one linked to an
+    // experiment run (no trace) opens the Experiments tab on it.
+    void lineageOpensLinkedRun()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("lineage-link.plumb"));
+        auto window = openWindow(ws);
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ QStringLiteral(PLUMB_SAMPLES_DIR "/../../tests/importers/chrometrace/data/basic.json") });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        const int64_t trace = window->lastImportedTraceIds().value(0, -1);
+        QVERIFY(trace >= 0);
+        int64_t traceRun = -1;
+        {
+            Workspace w(ws, Workspace::Role::Writer);
+            traceRun = w.db().queryInt(("SELECT run_id FROM trace WHERE id = " + std::to_string(trace)).c_str());
+            w.db().exec("INSERT INTO run(id, key, name, created_at_ns) VALUES (99, 'tabular:x', 'experiment', 0)");
+        }
+        QSignalSpy doctorLoaded(window->doctorPanel(), &DoctorPanel::loaded);
+        Q_EMIT window->lineagePanel()->openRunRequested(traceRun);
+        QVERIFY(window->doctorPanel()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(doctorLoaded.size() >= 1, kImportTimeoutMs);
+        Q_EMIT window->lineagePanel()->openRunRequested(99);
+        QVERIFY(window->experimentsPanel()->isVisible());
     }
 
 private:

@@ -497,7 +497,8 @@ void LineagePanel::showDetails(int index)
     m_details->setHtml(html);
     m_openRun->setEnabled(!n.runIds.isEmpty());
     m_linkRun->setEnabled(true);
-    m_openRun->setText(n.runIds.isEmpty() ? tr("Open Run") : tr("Open Run %1 in Experiments").arg(n.runIds.front()));
+    m_openRun->setText(n.runIds.isEmpty() ? tr("Open Run") : tr("Open Run %1").arg(n.runIds.front()));
+    m_openRun->setToolTip(tr("The run's Doctor verdict when it has traces, else its metrics and config in Experiments"));
 }
 
 bool LineagePanel::linkToRun(int64_t nodeId, int64_t runId)
