@@ -21,6 +21,20 @@ namespace plumb {
 
 namespace {
 
+// Where a dataset lives, from OpenLineage's naming (spec/Naming.md): namespace and name joined by
+// '/' ("postgres://host:5432" + "db.table"), except a bare scheme before an absolute path ("file" +
+// "/data/x" -> "file:///data/x").
+QString datasetUri(const QString &ns, const QString &name)
+{
+    if (ns.isEmpty())
+        return name;
+    if (!ns.contains(QLatin1Char('/')) && !ns.contains(QLatin1Char(':')) && name.startsWith(QLatin1Char('/')))
+        return ns + QStringLiteral("://") + name;
+    if (ns.endsWith(QLatin1Char('/')) || name.startsWith(QLatin1Char('/')))
+        return ns + name;
+    return ns + QLatin1Char('/') + name;
+}
+
 constexpr int64_t kChunkBytes = 256 * 1024;
 constexpr int64_t kCheckpointEvents = 256;
 constexpr qsizetype kRunIdShown = 8; // characters of a run id in its node's name
@@ -625,7 +639,7 @@ private:
             node.type = QStringLiteral("dataset");
             node.key = QStringLiteral("openlineage:dataset/") + qs(ns) + QLatin1Char('/') + qs(name);
             node.name = qs(name);
-            node.uri = qs(ns) + QLatin1Char('/') + qs(name);
+            node.uri = datasetUri(qs(ns), qs(name));
             JsonObjectWriter props;
             if (hasFacets)
                 props.facets(facets);

@@ -626,6 +626,26 @@ private Q_SLOTS:
         QCOMPARE(counts(ws.db()), before);
         QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM source")), 1);
     }
+
+    // The sample workspace's pipeline (resources/samples): a local-file dataset gets a file:// uri,
+    // the failed training attempt keeps its state and error, and the model's upstream reaches the raw data.
+    void samplePipeline()
+    {
+        const QString wsPath = freshWorkspace();
+        const auto r = import(wsPath, { QStringLiteral(PLUMB_SOURCE_DIR "/resources/samples/sample_pipeline.openlineage.json") });
+        QCOMPARE(r.at(0).status, Status::Imported);
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const LineageNodeInfo model = byKey(ws, QStringLiteral("openlineage:dataset/file//models/mlp-15x4096"));
+        QCOMPARE(model.uri, QStringLiteral("file:///models/mlp-15x4096"));
+        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE state = 'FAIL' AND "
+                                               "json_extract(properties, '$.errorMessage.message') LIKE 'CUDA out of memory%'")),
+            1);
+        const LineageGraph up = LineageReader(ws).neighbourhood(model.id, LineageDirection::Up, 10);
+        QStringList names;
+        for (const auto &n : up.nodes)
+            names << n.name;
+        QVERIFY2(names.contains(QStringLiteral("raw/clicks")), qPrintable(names.join(QLatin1Char(','))));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOpenLineageImporter)
