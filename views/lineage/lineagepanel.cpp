@@ -309,9 +309,10 @@ void LineagePanel::request(const QString &searchText)
                     r.focus = focus;
             }
             if (r.focus == 0 || reader.node(r.focus).id == 0) {
-                // The newest model-like artifact, else the newest node that is no context.
+                // The newest model-like artifact (by type, name or uri: LIKE ignores ASCII case), else the newest
+                // node that is no context.
                 r.focus = ws.db().queryInt("SELECT coalesce((SELECT id FROM lineage_node WHERE kind = 'artifact' AND "
-                                           "(type LIKE '%model%' OR type LIKE '%Model%') ORDER BY id DESC LIMIT 1), "
+                                           "(type LIKE '%model%' OR name LIKE '%model%' OR uri LIKE '%model%') ORDER BY id DESC LIMIT 1), "
                                            "(SELECT id FROM lineage_node WHERE kind <> 'context' ORDER BY id DESC LIMIT 1), "
                                            "(SELECT max(id) FROM lineage_node), 0)");
             }
