@@ -473,13 +473,24 @@ private:
         dom::object run, job;
         const bool hasRun = object(root, "run", run), hasJob = object(root, "job", job);
         if (!hasRun) {
-            if (hasJob || root["dataset"].error() == simdjson::SUCCESS)
-                m_diag.skipped(QStringLiteral("static-event"), place.text(),
-                    QStringLiteral(
-                        "JobEvents and DatasetEvents (lineage without a run) are not imported; the first "
-                        "is at %1.")
-                        .arg(place.text()));
-            else
+            // Static lineage (JobEvent, DatasetEvent): the job itself reads and writes its datasets.
+            dom::element dataset;
+            const bool hasDataset = root["dataset"].get(dataset) == simdjson::SUCCESS && dataset.is_object();
+            const bool runEvent = !member(root, "eventType").empty(); // JobEvents and DatasetEvents have none
+            if (runEvent) {
+                m_diag.skipped(QStringLiteral("incomplete-event"), place.text(),
+                    QStringLiteral("The event at %1 has an eventType but no run; it was skipped.").arg(place.text()));
+            } else if (hasJob && !member(job, "name").empty()) {
+                ++m_runEvents;
+                dom::object jobFacets;
+                const bool hasJobFacets = object(job, "facets", jobFacets);
+                const int64_t jobId = jobNode(member(job, "namespace"), member(job, "name"), hasJobFacets ? &jobFacets : nullptr);
+                datasets(root, "inputs", "inputFacets", jobId, false, place);
+                datasets(root, "outputs", "outputFacets", jobId, true, place);
+            } else if (hasDataset && !member(dataset, "name").empty()) {
+                ++m_runEvents;
+                datasetNode(dataset, "inputFacets", false);
+            } else
                 m_diag.skipped(QStringLiteral("not-an-event"), place.text(),
                     QStringLiteral(
                         "The object at %1 is no OpenLineage run event (it has no run); it was skipped.")
@@ -623,7 +634,6 @@ private:
         if (root[list].get_array().get(items) != simdjson::SUCCESS)
             return;
         for (const dom::element item : items) {
-            const std::string_view ns = member(item, "namespace");
             const std::string_view name = member(item, "name");
             if (name.empty()) {
                 if (!m_diag.bump(QStringLiteral("bad-dataset")))
@@ -634,19 +644,7 @@ private:
             dom::object facets, ioFacets;
             const bool hasFacets = object(item, "facets", facets);
             const bool hasIo = object(item, ioFacetsName, ioFacets);
-            LineageNode node;
-            node.kind = LineageNode::Kind::Artifact;
-            node.type = QStringLiteral("dataset");
-            node.key = QStringLiteral("openlineage:dataset/") + qs(ns) + QLatin1Char('/') + qs(name);
-            node.name = qs(name);
-            node.uri = datasetUri(qs(ns), qs(name));
-            JsonObjectWriter props;
-            if (hasFacets)
-                props.facets(facets);
-            if (hasIo)
-                props.facets(ioFacets, output ? "output:" : "input:");
-            node.properties = props.take();
-            const int64_t dataset = repeatedNode(node);
+            const int64_t dataset = datasetNode(item, ioFacetsName, output);
 
             JsonObjectWriter edgeProps;
             if (hasIo)
@@ -659,6 +657,29 @@ private:
             else
                 edge(dataset, run, QStringLiteral("input"), edgeProps.take());
         }
+    }
+
+    // A dataset's node, its facets (and the event's input or output facets) merged into it.
+    int64_t datasetNode(const dom::element &item, const char *ioFacetsName, bool output)
+    {
+        const std::string_view ns = member(item, "namespace");
+        const std::string_view name = member(item, "name");
+        dom::object facets, ioFacets;
+        const bool hasFacets = object(item, "facets", facets);
+        const bool hasIo = object(item, ioFacetsName, ioFacets);
+        LineageNode node;
+        node.kind = LineageNode::Kind::Artifact;
+        node.type = QStringLiteral("dataset");
+        node.key = QStringLiteral("openlineage:dataset/") + qs(ns) + QLatin1Char('/') + qs(name);
+        node.name = qs(name);
+        node.uri = datasetUri(qs(ns), qs(name));
+        JsonObjectWriter props;
+        if (hasFacets)
+            props.facets(facets);
+        if (hasIo)
+            props.facets(ioFacets, output ? "output:" : "input:");
+        node.properties = props.take();
+        return repeatedNode(node);
     }
 
     // Jobs and datasets recur in most events: a node or edge written again exactly as it was last

@@ -34,9 +34,10 @@ namespace plumb {
 // name>/<placeholder>" (a warning), and a parent facet's placeholder by the parent's job likewise.
 //
 // A broken event (bad JSON, no run.runId or job) is skipped, the rest imports: a diagnostic names
-// its place (array index or line) and byte. JobEvents and DatasetEvents (no run) are skipped and
-// counted. A file in which no event is a RunEvent is refused (ImportError naming the file), and
-// nothing is imported.
+// its place (array index or line) and byte. Static lineage (no eventType, no run): a JobEvent's job
+// context gets the input/output edges to its datasets itself, a DatasetEvent's dataset becomes a node
+// with its facets. A file in which no value is an event is refused (ImportError naming the file),
+// and nothing is imported.
 class OpenLineageImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("openlineage"); }

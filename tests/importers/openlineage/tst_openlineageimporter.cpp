@@ -524,7 +524,7 @@ private Q_SLOTS:
         const QByteArray bytes = readBytes(fixture(QStringLiteral("bad_element.json")));
         const qsizetype second = bytes.indexOf("\n  {", bytes.indexOf("\n  {") + 1) + 3;
         Workspace ws(wsPath, Workspace::Role::Reader);
-        QCOMPARE(text(ws.db(), QStringLiteral("SELECT location FROM diagnostic WHERE code = 'static-event'")),
+        QCOMPARE(text(ws.db(), QStringLiteral("SELECT location FROM diagnostic WHERE code = 'incomplete-event'")),
             QStringLiteral("array index 1, byte %1").arg(second));
         const LineageNodeInfo x
             = byKey(ws, QStringLiteral("openlineage:run/aaaaaaaa-0000-0000-0000-000000000001"));
@@ -625,6 +625,28 @@ private Q_SLOTS:
         Workspace ws(wsPath, Workspace::Role::Reader);
         QCOMPARE(counts(ws.db()), before);
         QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM source")), 1);
+    }
+
+    // Static lineage: a JobEvent's job reads and writes its datasets (input/output edges on the job
+    // itself); a DatasetEvent's dataset is a node with its facets.
+    void staticEvents()
+    {
+        FileImportResult r;
+        const QString wsPath = importOne(fixture(QStringLiteral("static_events.ndjson")), &r);
+        QVERIFY(!wsPath.isEmpty());
+        QCOMPARE(r.records, 2);
+        QCOMPARE(r.skipped, 0);
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const LineageNodeInfo job = byKey(ws, QStringLiteral("openlineage:job/fixtures/nightly_etl"));
+        QCOMPARE(job.kind, QStringLiteral("context"));
+        const LineageGraph down = LineageReader(ws).neighbourhood(job.id, LineageDirection::Both, 1);
+        QStringList names;
+        for (const auto &n : down.nodes)
+            names << n.name;
+        QCOMPARE(names, QStringList({ QStringLiteral("fixtures/nightly_etl"), QStringLiteral("raw.events"), QStringLiteral("clean.events") }));
+        const LineageNodeInfo lonely = byKey(ws, QStringLiteral("openlineage:dataset/s3://bucket/lonely"));
+        QCOMPARE(lonely.uri, QStringLiteral("s3://bucket/lonely"));
+        QVERIFY(lonely.properties.contains(QStringLiteral("\"schema\"")));
     }
 
     // The sample workspace's pipeline (resources/samples): a local-file dataset gets a file:// uri,

@@ -98,6 +98,18 @@ write("bad_element.json", json.dumps([
     event("COMPLETE", "2024-01-01T06:00:02Z", "aaaaaaaa-0000-0000-0000-000000000001", "x"),
 ], indent=2) + "\n")
 
+# Static lineage: a JobEvent (no eventType, no run) and a DatasetEvent.
+write("static_events.ndjson", "\n".join(json.dumps(e) for e in [
+    {"eventTime": "2024-01-01T08:00:00Z", "job": {"namespace": "fixtures", "name": "nightly_etl"},
+     "inputs": [{"namespace": "fixtures", "name": "raw.events"}],
+     "outputs": [{"namespace": "fixtures", "name": "clean.events"}],
+     "producer": PRODUCER, "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/definitions/JobEvent"},
+    {"eventTime": "2024-01-01T08:00:00Z",
+     "dataset": {"namespace": "s3://bucket", "name": "lonely",
+                 "facets": {"schema": {"fields": [{"name": "a", "type": "int"}]}}},
+     "producer": PRODUCER, "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/definitions/DatasetEvent"},
+]) + "\n")
+
 # A template with an unquoted placeholder where the time goes (not JSON as it stands).
 template = json.dumps(event("START", "@TIME@", "bbbbbbbb-0000-0000-0000-000000000001", "templated"), indent=2)
 write("unquoted_placeholder.json", template.replace('"@TIME@"', "{{RUN_START_TIME}}") + "\n")
