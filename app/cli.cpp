@@ -1354,15 +1354,10 @@ int runLineage(const Args &a)
         std::map<int64_t, std::vector<size_t>> children;
         for (size_t i = 1; i < g.nodes.size(); ++i)
             children[g.reachedFrom[i]].push_back(i);
-        auto arrow = [&](int64_t from, int64_t to) {
-            for (const LineageEdgeInfo &e : g.edges)
-                if (e.from == to && e.to == from)
-                    return QStringLiteral("<- ");
-            return QStringLiteral("-> ");
-        };
         std::function<void(int64_t, int)> print = [&](int64_t id, int indent) {
             for (size_t child : children[id]) {
-                out(QString(indent * 2, QLatin1Char(' ')) + arrow(id, g.nodes[child].id) + lineageNodeLine(g.nodes[child])
+                out(QString(indent * 2, QLatin1Char(' ')) + (g.upstream[child] ? QStringLiteral("<- ") : QStringLiteral("-> "))
+                    + lineageNodeLine(g.nodes[child])
                     + QLatin1Char('\n'));
                 print(g.nodes[child].id, indent + 1);
             }

@@ -37,6 +37,8 @@ LineageReader::LineageReader(Workspace &workspace)
 {
 }
 
+LineageReader::~LineageReader() = default;
+
 LineageReader::Counts LineageReader::counts()
 {
     SqliteDb &db = m_ws.db();
@@ -52,20 +54,26 @@ LineageReader::Counts LineageReader::counts()
 LineageNodeInfo LineageReader::node(int64_t id)
 {
     SqliteDb &db = m_ws.db();
-    SqliteStmt st(db, std::string("SELECT ") + kNodeColumns + " FROM lineage_node WHERE id = ?");
-    st.bind(1, id);
-    if (!st.step())
-        return {};
-    LineageNodeInfo n = nodeFrom(st);
-    SqliteStmt contexts(db, "SELECT c.name FROM lineage_edge e JOIN lineage_node c ON c.id = e.from_id "
-                            "WHERE e.to_id = ? AND e.kind = 'contains' ORDER BY c.id");
-    contexts.bind(1, id);
-    while (contexts.step())
-        n.contexts << contexts.columnText(0);
-    SqliteStmt runs(db, "SELECT run_id FROM lineage_link WHERE node_id = ? ORDER BY run_id");
-    runs.bind(1, id);
-    while (runs.step())
-        n.runIds << runs.columnInt(0);
+    if (!m_node) {
+        m_node = std::make_unique<SqliteStmt>(db, std::string("SELECT ") + kNodeColumns + " FROM lineage_node WHERE id = ?");
+        m_contexts = std::make_unique<SqliteStmt>(db, "SELECT c.name FROM lineage_edge e JOIN lineage_node c ON c.id = e.from_id "
+                                                      "WHERE e.to_id = ? AND e.kind = 'contains' ORDER BY c.id");
+        m_runs = std::make_unique<SqliteStmt>(db, "SELECT run_id FROM lineage_link WHERE node_id = ? ORDER BY run_id");
+    }
+    m_node->bind(1, id);
+    const bool found = m_node->step();
+    LineageNodeInfo n = found ? nodeFrom(*m_node) : LineageNodeInfo {};
+    m_node->reset();
+    if (!found)
+        return n;
+    m_contexts->bind(1, id);
+    while (m_contexts->step())
+        n.contexts << m_contexts->columnText(0);
+    m_contexts->reset();
+    m_runs->bind(1, id);
+    while (m_runs->step())
+        n.runIds << m_runs->columnInt(0);
+    m_runs->reset();
     return n;
 }
 
@@ -100,7 +108,6 @@ LineageGraph LineageReader::neighbourhood(int64_t id, LineageDirection direction
     SqliteStmt up(db, "SELECT from_id, kind, properties FROM lineage_edge WHERE to_id = ? AND kind IN ('input', 'output')");
     SqliteStmt down(db, "SELECT to_id, kind, properties FROM lineage_edge WHERE from_id = ? AND kind IN ('input', 'output')");
     std::unordered_map<int64_t, size_t> index; // node id -> position in g.nodes
-    std::vector<bool> reachedUpstream;         // of each node: found walking against the data flow
     std::deque<size_t> queue;
     auto add = [&](LineageNodeInfo n, int d, int64_t from, bool upstream) {
         index.emplace(n.id, g.nodes.size());
@@ -108,7 +115,7 @@ LineageGraph LineageReader::neighbourhood(int64_t id, LineageDirection direction
         g.nodes.push_back(std::move(n));
         g.depth.push_back(d);
         g.reachedFrom.push_back(from);
-        reachedUpstream.push_back(upstream);
+        g.upstream.push_back(upstream);
     };
     add(focus, 0, 0, false);
     std::set<std::tuple<int64_t, int64_t, QString>> seenEdges;
@@ -145,9 +152,9 @@ LineageGraph LineageReader::neighbourhood(int64_t id, LineageDirection direction
         // Both directions from the focus; beyond it, each node keeps going the way it was reached
         // (the inputs of a model's inputs, not the other models made from them).
         const bool goUp = direction == LineageDirection::Up
-            || (direction == LineageDirection::Both && (at == 0 || reachedUpstream[at]));
+            || (direction == LineageDirection::Both && (at == 0 || g.upstream[at]));
         const bool goDown = direction == LineageDirection::Down
-            || (direction == LineageDirection::Both && (at == 0 || !reachedUpstream[at]));
+            || (direction == LineageDirection::Both && (at == 0 || !g.upstream[at]));
         if (goUp)
             walk(up, current, d, true);
         if (goDown)

@@ -5,10 +5,12 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace plumb {
 
+class SqliteStmt;
 class Workspace;
 
 // A lineage node as stored (see lineage_node), with the contexts that contain it and the runs it is
@@ -44,6 +46,7 @@ struct LineageGraph {
     std::vector<LineageNodeInfo> nodes;
     std::vector<int> depth;       // of each node: edges from the focus
     std::vector<int64_t> reachedFrom; // of each node: the node it was reached from (0 for the focus)
+    std::vector<bool> upstream;       // of each node: reached against the data flow (an input of reachedFrom)
     std::vector<LineageEdgeInfo> edges;
     bool truncated = false;
 };
@@ -52,6 +55,7 @@ struct LineageGraph {
 class LineageReader {
 public:
     explicit LineageReader(Workspace &workspace);
+    ~LineageReader();
 
     struct Counts {
         int64_t artifacts = 0, executions = 0, contexts = 0, edges = 0, links = 0;
@@ -67,6 +71,8 @@ public:
 
 private:
     Workspace &m_ws;
+    // node()'s statements, prepared once: a neighbourhood reads thousands of nodes.
+    std::unique_ptr<SqliteStmt> m_node, m_contexts, m_runs;
 };
 
 } // namespace plumb

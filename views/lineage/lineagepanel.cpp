@@ -304,9 +304,7 @@ void LineagePanel::request(const QString &searchText)
                 if (found.size() == 1)
                     r.focus = found[0].id;
                 else
-                    r.matches = std::move(found);
-                if (found.size() != 1)
-                    r.focus = focus;
+                    r.matches = std::move(found); // the focus stays
             }
             if (r.focus == 0 || reader.node(r.focus).id == 0) {
                 // The newest model-like artifact (by type, name or uri: LIKE ignores ASCII case), else the newest
