@@ -48,10 +48,12 @@ namespace {
 
 constexpr const char *kUsage =
     "Usage: plumb [OPTIONS] [PATH...]            open the main window (importing PATHs)\n"
-    "       plumb import PATH... [--workspace FILE] [--json] [--watch [--interval SECONDS]]\n"
+    "       plumb import PATH... [--workspace FILE] [--json] [--jobs N] [--watch [--interval SECONDS]]\n"
     "                                            import files and folders into the workspace;\n"
     "                                            --watch: then keep importing what is added or\n"
-    "                                            appended to them (every 2 s) until Ctrl+C\n"
+    "                                            appended to them (every 2 s) until Ctrl+C;\n"
+    "                                            --jobs: traces read at once (default: half the\n"
+    "                                            cores; the ranks of a job import in parallel)\n"
     "         CSV/JSONL metric logs: --step-column NAME, --time-column NAME, --run-column NAME,\n"
     "         --long KEY-COLUMN,VALUE-COLUMN, --column NAME=ROLE (run, step, time, key, value,\n"
     "         metric, param, ignore) set column roles instead of the detected ones\n"
@@ -120,6 +122,7 @@ struct Args {
     int lineageDepth = 5;                                       // lineage --depth
     bool watch = false;   // import --watch: live mode
     int intervalMs = 2000; // import --watch --interval
+    int jobs = 0;          // import --jobs (0: half the cores)
     QString error;
 };
 
@@ -169,6 +172,13 @@ Args parse(int argc, char **argv)
             }
         } else if (arg == QLatin1String("--watch") && a.command == QLatin1String("import")) {
             a.watch = true;
+        } else if (arg == QLatin1String("--jobs") && a.command == QLatin1String("import")) {
+            bool ok = false;
+            a.jobs = i + 1 < argc ? QString::fromLocal8Bit(argv[++i]).toInt(&ok) : 0;
+            if (!ok || a.jobs < 1 || a.jobs > 256) {
+                a.error = QStringLiteral("--jobs needs the number of traces read at once, 1 to 256, e.g. --jobs 4");
+                return a;
+            }
         } else if (arg == QLatin1String("--interval") && a.command == QLatin1String("import")) {
             bool ok = false;
             const double s = i + 1 < argc ? QString::fromLocal8Bit(argv[++i]).toDouble(&ok) : 0;
@@ -378,6 +388,7 @@ int runImport(const Args &a)
     registerBuiltinImporters(registry);
     ImportRunner runner(registry, a.workspace);
     runner.setOptions(a.importOptions);
+    runner.setJobs(a.jobs);
     if (a.watch)
         return runWatch(a, registry, runner);
     const bool tty = isatty(fileno(stderr)) && !a.json;

@@ -27,14 +27,14 @@ TraceSink &ImportContext::traceSink()
     if (m_metricSink)
         throw std::logic_error("an importer wrote through both sinks");
     if (!m_traceSink)
-        m_traceSink = std::make_unique<TraceSink>(m_db, m_diagnostics, m_sourceId, m_input.path(), m_format);
+        m_traceSink = std::make_unique<TraceSink>(m_db, m_diagnostics, m_sourceId, m_input.path(), m_format, m_pool);
     return *m_traceSink;
 }
 
 MetricSink &ImportContext::metricSink()
 {
-    if (m_traceSink)
-        throw std::logic_error("an importer wrote through both sinks");
+    if (m_traceSink || m_pool)
+        throw std::logic_error("an importer wrote through both sinks, or a parallel trace import wrote metrics");
     if (!m_metricSink)
         m_metricSink = std::make_unique<MetricSink>(m_db, m_diagnostics);
     return *m_metricSink;
@@ -42,6 +42,8 @@ MetricSink &ImportContext::metricSink()
 
 LineageSink &ImportContext::lineageSink()
 {
+    if (m_pool)
+        throw std::logic_error("a parallel trace import wrote lineage");
     if (!m_lineageSink)
         m_lineageSink = std::make_unique<LineageSink>(m_db, m_sourceId);
     return *m_lineageSink;

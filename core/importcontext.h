@@ -15,6 +15,7 @@ namespace plumb {
 class LineageSink;
 class MetricSink;
 class SqliteDb;
+class StringPool;
 class TraceSink;
 
 // What an importer gets for one file: the input stream, the diagnostics log, the sinks that write
@@ -45,6 +46,10 @@ public:
     [[nodiscard]] const ImportOptions &options() const { return m_options; }
     void setOptions(const ImportOptions &options) { m_options = options; }
 
+    // This file is read into the scratch workspace of a parallel import (see ImportRunner): its trace
+    // takes string ids from `pool`, and the other sinks, whose rows would not be copied, are refused.
+    void setParallelTrace(StringPool *pool) { m_pool = pool; }
+
     // Throws ImportCancelled when the user cancelled; reports progress (throttled by the caller).
     void checkpoint();
     // Number of records the importer read (events, lines, rows): the source's event_count.
@@ -69,6 +74,7 @@ private:
     std::unique_ptr<MetricSink> m_metricSink;
     std::unique_ptr<LineageSink> m_lineageSink;
     ImportOptions m_options;
+    StringPool *m_pool = nullptr;
 };
 
 } // namespace plumb

@@ -46,6 +46,9 @@ public:
         Q_UNUSED(path);
         return {};
     }
+    // True for a format whose read() writes one trace through ImportContext::traceSink() and nothing
+    // else: several such files in one import are read in parallel (see ImportRunner).
+    [[nodiscard]] virtual bool writesOneTrace() const { return false; }
     // Hidden folder names (".trash") a folder walk enters because this format keeps data there.
     [[nodiscard]] virtual QStringList hiddenFolders() const { return {}; }
 };

@@ -5,7 +5,10 @@
 #include "importerregistry.h"
 #include "importerror.h"
 #include "lineagelinks.h"
+#include "schema.h"
 #include "sqlitedb.h"
+#include "tracemerge.h"
+#include "tracesink.h"
 #include "workspace.h"
 
 #include <QCryptographicHash>
@@ -15,9 +18,14 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QSet>
+#include <QTemporaryDir>
+#include <QThread>
 
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 namespace plumb {
 
@@ -135,232 +143,483 @@ static std::optional<int64_t> findSource(SqliteDb &db, const QString &hash, int6
     return std::nullopt;
 }
 
-std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
+// Progress over all files of a run(), by bytes; throttled, on the thread that called run().
+class ImportRunner::Progress {
+public:
+    Progress(const ProgressFn &fn, std::vector<int64_t> bytes)
+        : m_fn(fn)
+        , m_bytes(std::move(bytes))
+    {
+        for (int64_t b : m_bytes)
+            m_total += b;
+        m_since.start();
+    }
+    // `fraction` of file `index` read, on top of the files done.
+    void report(const QString &stage, int index, double fraction, bool force)
+    {
+        const double current = index < int(m_bytes.size()) ? double(m_bytes[size_t(index)]) : 0;
+        reportBytes(stage, index, fraction, int64_t(fraction * current), force);
+    }
+    // `extra` bytes read of files not done yet (parallel reads), on top of the files done.
+    void reportBytes(const QString &stage, int index, double fraction, int64_t extra, bool force)
+    {
+        if (!m_fn || (!force && m_since.elapsed() < kProgressIntervalMs))
+            return;
+        m_since.restart();
+        ImportProgress p;
+        p.stage = stage;
+        p.fileIndex = index;
+        p.fileCount = int(m_bytes.size());
+        p.fraction = fraction;
+        p.overall = m_total > 0 ? std::min(1.0, double(m_done + extra) / double(m_total)) : 1.0;
+        m_fn(p);
+    }
+    void fileDone(int index) { m_done += m_bytes[size_t(index)]; }
+
+private:
+    const ProgressFn &m_fn;
+    std::vector<int64_t> m_bytes;
+    int64_t m_total = 0;
+    int64_t m_done = 0;
+    QElapsedTimer m_since;
+};
+
+// What the first pass over the files learned of one.
+struct ImportRunner::Planned {
+    QFileInfo info;
+    const Importer *importer = nullptr;
+    QStringList companions;   // read with this file (Importer::companionFiles)
+    bool isCompanion = false; // read with an earlier file: no source of its own
+    bool emptyHead = false;
+    int64_t sourceBytes = 0;  // with the companions
+
+    // The identity of a source: its file's content hash, or with companions a hash over the
+    // file's and theirs, so that a companion that changed (a metric appended) imports again.
+    [[nodiscard]] QString sourceHash(const QString &fileHash) const
+    {
+        if (importer->locationMatters())
+            return QString::fromLatin1(QCryptographicHash::hash(
+                (fileHash + QLatin1Char('\n') + info.absoluteFilePath()).toUtf8(), QCryptographicHash::Sha256)
+                                           .toHex());
+        return companions.isEmpty() ? fileHash : combinedHash(info.absoluteFilePath(), fileHash, companions);
+    }
+};
+
+std::vector<ImportRunner::Planned> ImportRunner::plan(const QStringList &files) const
+{
+    std::vector<Planned> planned(size_t(files.size()));
+    QSet<QString> companions;
+    for (int i = 0; i < files.size(); ++i) {
+        Planned &p = planned[size_t(i)];
+        p.info = QFileInfo(files[i]);
+        p.isCompanion = companions.contains(files[i]);
+        if (p.isCompanion || !p.info.isReadable())
+            continue;
+        const QByteArray head = InputFile::peek(files[i], kSniffBytes);
+        p.emptyHead = head.isEmpty();
+        p.importer = m_registry.find(head, p.info.fileName());
+        if (!p.importer)
+            continue;
+        p.companions = p.importer->companionFiles(p.info.absoluteFilePath());
+        p.sourceBytes = p.info.size();
+        for (const QString &c : p.companions) {
+            companions.insert(c);
+            p.sourceBytes += QFileInfo(c).size();
+        }
+    }
+    return planned;
+}
+
+// An earlier source with the same bytes, checked by hash only when one has the same size (so that a
+// new file costs no extra read).
+static std::optional<int64_t> alreadyImported(SqliteDb &db, const ImportRunner::Planned &p,
+                                              const std::function<QString(const QString &)> &sourceHash)
+{
+    SqliteStmt sameSize(db, "SELECT count(*) FROM source WHERE size_bytes = ?");
+    sameSize.bind(1, p.sourceBytes);
+    if (!sameSize.step() || sameSize.columnInt(0) == 0)
+        return std::nullopt;
+    return findSource(db, sourceHash(InputFile::hashFile(p.info.absoluteFilePath())), p.sourceBytes);
+}
+
+static void setAlreadyImported(FileImportResult &r, int64_t sourceId)
+{
+    r.status = FileImportResult::Status::AlreadyImported;
+    r.sourceId = sourceId;
+    r.message = QStringLiteral("already in the workspace (source %1): nothing to do").arg(sourceId);
+}
+
+// The source row and diagnostics of a file read into the workspace, and the result that says so.
+struct ImportRunner::ReadFile {
+    int64_t records = 0;
+    int64_t resumeOffset = -1; // stored when the format is resumable and the input not gzip
+    QString resumeEdgeHash;
+    std::optional<Continuation> continuation;
+    DiagnosticLog diagnostics;
+    int64_t importMs = 0;
+};
+
+void ImportRunner::insertSource(SqliteDb &db, int64_t sourceId, const Planned &p, const QString &hash,
+                                const ReadFile &read, FileImportResult &r)
+{
+    const DiagnosticLog &diag = read.diagnostics;
+    SqliteStmt src(db, "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, "
+                       "importer_version, status, imported_at_ns, import_ms, event_count, "
+                       "skipped_count, resume_offset, edge_hash, continues_source_id) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    src.bind(1, sourceId).bind(2, p.info.absoluteFilePath()).bind(3, p.info.fileName()).bind(4, p.sourceBytes);
+    src.bind(5, int64_t(p.info.lastModified().toMSecsSinceEpoch()) * 1000000).bind(6, hash);
+    src.bind(7, p.importer->id()).bind(8, p.importer->version());
+    src.bind(9, diag.count(Severity::Error) > 0 ? QStringLiteral("partial") : QStringLiteral("ok"));
+    src.bind(10, int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000).bind(11, read.importMs);
+    src.bind(12, read.records).bind(13, diag.skippedRecords());
+    if (read.resumeOffset >= 0)
+        src.bind(14, read.resumeOffset).bind(15, read.resumeEdgeHash);
+    else
+        src.bindNull(14).bindNull(15);
+    if (read.continuation)
+        src.bind(16, read.continuation->sourceId);
+    else
+        src.bindNull(16);
+    src.run();
+    SqliteStmt d(db, "INSERT INTO diagnostic(source_id, severity, code, location, message, count) "
+                     "VALUES (?,?,?,?,?,?)");
+    for (const auto &item : diag.all()) {
+        d.bind(1, sourceId).bind(2, severityName(item.severity)).bind(3, item.code);
+        d.bind(4, item.location).bind(5, item.message).bind(6, item.count).run();
+    }
+
+    r.status = FileImportResult::Status::Imported;
+    r.sourceId = sourceId;
+    r.records = read.records;
+    r.skipped = diag.skippedRecords();
+    r.warnings = diag.count(Severity::Warning);
+    const QLocale english(QLocale::English);
+    r.message = QStringLiteral("%1 records").arg(english.toString(qlonglong(read.records)));
+    if (read.continuation)
+        r.message += QStringLiteral(" appended since source %1 (read from byte %2)")
+                         .arg(read.continuation->sourceId)
+                         .arg(english.toString(qlonglong(read.continuation->offset)));
+    if (r.skipped)
+        r.message += QStringLiteral(", %1 skipped").arg(english.toString(qlonglong(r.skipped)));
+    if (r.warnings)
+        r.message += QStringLiteral(", %1 kinds of problem noted (see diagnostics)").arg(r.warnings);
+}
+
+// Runs `body`, turning what an import throws into the file's result: nothing of it is kept.
+template<typename Body>
+static void guarded(FileImportResult &r, Body &&body)
 {
     using Status = FileImportResult::Status;
+    try {
+        body();
+    } catch (const ImportCancelled &) {
+        r.status = Status::Cancelled;
+        r.message = QStringLiteral("cancelled: nothing from this file was kept");
+    } catch (const ImportError &e) {
+        r.status = Status::Failed;
+        r.message = e.message();
+        r.location = e.location();
+    } catch (const SqlError &e) {
+        r.status = Status::Failed;
+        r.message = QStringLiteral("the workspace could not be written (%1); nothing from this file was kept")
+                        .arg(e.message());
+    } catch (const std::bad_alloc &) {
+        r.status = Status::Failed;
+        r.message = QStringLiteral("out of memory; nothing from this file was kept");
+    }
+}
+
+FileImportResult ImportRunner::importOne(SqliteDb &db, int index, const Planned &p, Progress &progress)
+{
+    using Status = FileImportResult::Status;
+    FileImportResult r;
+    r.path = p.info.absoluteFilePath();
+    QElapsedTimer timer;
+    timer.start();
+    const QString name = p.info.fileName();
+    const Importer *importer = p.importer;
+    if (m_cancel.load()) {
+        r.status = Status::Cancelled;
+        r.message = QStringLiteral("not started: the import was cancelled");
+        return r;
+    }
+    progress.report(QStringLiteral("Reading %1").arg(name), index, 0, true);
+    if (!p.info.isReadable()) {
+        r.status = Status::Failed;
+        r.message = QStringLiteral("cannot read %1 (check the file's permissions)").arg(r.path);
+        return r;
+    }
+    if (!importer) {
+        r.status = Status::Unrecognised;
+        r.message = p.emptyHead ? QStringLiteral("empty file: nothing to import")
+                                : QStringLiteral("no importer recognises this file's content");
+        return r;
+    }
+    r.format = importer->id();
+    const auto sourceHash = [&](const QString &fileHash) { return p.sourceHash(fileHash); };
+
+    guarded(r, [&] {
+        // A log that grew since its last import continues from where that one stopped.
+        std::optional<Continuation> continuation;
+        if (importer->resumable() && p.companions.isEmpty())
+            continuation = findContinuation(db, r.path, *importer, p.info.size());
+        const auto nothingNew = [&](int64_t since) {
+            r.status = Status::AlreadyImported;
+            r.sourceId = since;
+            r.message = QStringLiteral("nothing appended since source %1 was imported").arg(since);
+        };
+        if (continuation && continuation->offset == p.info.size())
+            return nothingNew(continuation->sourceId);
+        if (!continuation) {
+            if (p.sourceBytes > 0)
+                progress.report(QStringLiteral("Checking %1").arg(name), index, 0, true);
+            if (auto existing = alreadyImported(db, p, sourceHash))
+                return setAlreadyImported(r, *existing);
+        }
+
+        SqliteTransaction tx(db);
+        const int64_t sourceId = db.queryInt("SELECT max(id) FROM source", 0) + 1;
+        InputFile input(r.path);
+        input.open(continuation ? continuation->offset : 0);
+        ImportContext ctx(db, input, sourceId, importer->id(), &m_cancel, [&](int64_t done, int64_t total) {
+            progress.report(QStringLiteral("Reading %1").arg(name), index, total > 0 ? double(done) / double(total) : 0,
+                            false);
+        });
+        ctx.setOptions(m_fileOptions.value(r.path, m_options));
+        importer->read(ctx);
+        ctx.checkpoint();
+        progress.report(QStringLiteral("Writing %1 to the workspace").arg(name), index, 1.0, true);
+        ctx.finish();
+        input.finishHash();
+        // A continuation's identity: the source it continues and the bytes appended to it.
+        const QString hash = continuation
+            ? QString::fromLatin1(QCryptographicHash::hash(
+                  (continuation->hash + QLatin1Char('+') + input.contentHash()).toLatin1(), QCryptographicHash::Sha256)
+                                      .toHex())
+            : sourceHash(input.contentHash());
+        if (continuation && ctx.resumeOffset == continuation->offset && ctx.recordsRead == 0)
+            return nothingNew(continuation->sourceId); // only part of a record was appended: next time
+        if (auto existing = findSource(db, hash, p.sourceBytes))
+            return setAlreadyImported(r, *existing); // raced with an identical file in the same batch
+        ReadFile read;
+        read.records = ctx.recordsRead;
+        if (ctx.resumeOffset >= 0 && importer->resumable() && !input.isGzip()) {
+            read.resumeOffset = ctx.resumeOffset;
+            read.resumeEdgeHash = InputFile::edgeHash(r.path, ctx.resumeOffset);
+        }
+        read.continuation = continuation;
+        read.diagnostics = ctx.diagnostics();
+        read.importMs = timer.elapsed();
+        insertSource(db, sourceId, p, hash, read, r);
+        tx.commit();
+    });
+    r.seconds = double(timer.elapsed()) / 1000.0;
+    return r;
+}
+
+int ImportRunner::jobs() const
+{
+    return m_jobs > 0 ? m_jobs : std::max(1, QThread::idealThreadCount() / 2);
+}
+
+// One file of a parallel import, read into a scratch workspace of its own on a worker thread.
+struct ImportRunner::ParallelFile {
+    int index = 0;
+    QString scratchPath;
+    std::atomic<int64_t> bytesRead { 0 };
+    bool done = false; // under the batch's mutex
+    FileImportResult result; // Failed/Cancelled when reading failed; else Imported is yet to be merged
+    QString hash;
+    ReadFile read;
+};
+
+void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &planned, const std::vector<int> &indexes,
+                                  Progress &progress, std::vector<std::optional<FileImportResult>> &results)
+{
+    // Scratch workspaces beside the workspace (same file system: they are as large as what they hold).
+    QTemporaryDir scratchDir(QFileInfo(m_workspacePath).absoluteDir().filePath(QStringLiteral(".plumb-import-XXXXXX")));
+    if (!scratchDir.isValid())
+        throw SqlError(QStringLiteral("cannot create a scratch folder beside %1 (%2)")
+                           .arg(m_workspacePath, scratchDir.errorString()),
+                       0);
+    StringPool pool(db);
+    std::vector<std::unique_ptr<ParallelFile>> files;
+    for (int i : indexes) {
+        auto f = std::make_unique<ParallelFile>();
+        f->index = i;
+        f->scratchPath = scratchDir.filePath(QStringLiteral("%1.plumb").arg(i));
+        f->result.path = planned[size_t(i)].info.absoluteFilePath();
+        f->result.format = planned[size_t(i)].importer->id();
+        files.push_back(std::move(f));
+    }
+    std::mutex mutex;
+    std::condition_variable doneChanged;
+    std::atomic<size_t> next { 0 };
+    const auto work = [&] {
+        for (size_t k = next++; k < files.size(); k = next++) {
+            ParallelFile &f = *files[k];
+            const Planned &p = planned[size_t(f.index)];
+            QElapsedTimer timer;
+            timer.start();
+            f.result.status = FileImportResult::Status::Imported;
+            if (m_cancel.load()) {
+                f.result.status = FileImportResult::Status::Cancelled;
+                f.result.message = QStringLiteral("not started: the import was cancelled");
+            } else {
+                guarded(f.result, [&] {
+                    Workspace scratch(f.scratchPath, Workspace::Role::Writer);
+                    scratch.db().exec("PRAGMA journal_mode = OFF");
+                    scratch.db().exec("PRAGMA synchronous = OFF");
+                    // Only copied from: no index but the tables' own keys to maintain.
+                    scratch.db().exec("DROP INDEX IF EXISTS slice_corr");
+                    scratch.db().exec(dropSecondaryIndexesSql());
+                    SqliteTransaction tx(scratch.db());
+                    InputFile input(f.result.path);
+                    input.open(0);
+                    ImportContext ctx(scratch.db(), input, 1, p.importer->id(), &m_cancel,
+                                      [&](int64_t done, int64_t) { f.bytesRead.store(done); });
+                    ctx.setParallelTrace(&pool);
+                    ctx.setOptions(m_fileOptions.value(f.result.path, m_options));
+                    p.importer->read(ctx);
+                    ctx.checkpoint();
+                    ctx.finish();
+                    input.finishHash();
+                    tx.commit();
+                    f.hash = p.sourceHash(input.contentHash());
+                    f.read.records = ctx.recordsRead;
+                    f.read.diagnostics = ctx.diagnostics();
+                });
+            }
+            f.read.importMs = timer.elapsed();
+            std::lock_guard lock(mutex);
+            f.done = true;
+            doneChanged.notify_all();
+        }
+    };
+    std::vector<std::thread> workers;
+    for (int w = 0; w < std::min(jobs(), int(files.size())); ++w)
+        workers.emplace_back(work);
+
+    // Copied in file order as each is read, so ids and source numbers come out as a sequential import's.
+    for (auto &fp : files) {
+        ParallelFile &f = *fp;
+        const Planned &p = planned[size_t(f.index)];
+        const QString name = p.info.fileName();
+        {
+            std::unique_lock lock(mutex);
+            while (!f.done) {
+                doneChanged.wait_for(lock, std::chrono::milliseconds(kProgressIntervalMs));
+                int64_t reading = 0;
+                for (const auto &o : files)
+                    if (!o->done)
+                        reading += o->bytesRead.load();
+                progress.reportBytes(QStringLiteral("Reading %1 files in parallel").arg(files.size()), f.index,
+                                     0, reading, false);
+            }
+        }
+        FileImportResult r = f.result;
+        if (r.status == FileImportResult::Status::Imported && m_cancel.load()) {
+            r.status = FileImportResult::Status::Cancelled;
+            r.message = QStringLiteral("cancelled: nothing from this file was kept");
+        }
+        if (r.status == FileImportResult::Status::Imported) {
+            progress.report(QStringLiteral("Writing %1 to the workspace").arg(name), f.index, 1.0, true);
+            guarded(r, [&] {
+                SqliteStmt attach(db, "ATTACH DATABASE ? AS scratch");
+                attach.bind(1, f.scratchPath).run();
+                struct Detach {
+                    SqliteDb &db;
+                    ~Detach()
+                    {
+                        try {
+                            db.exec("DETACH DATABASE scratch");
+                        } catch (const SqlError &) {
+                        }
+                    }
+                } detach { db };
+                SqliteTransaction tx(db);
+                if (auto existing = findSource(db, f.hash, p.sourceBytes))
+                    return setAlreadyImported(r, *existing); // an identical file earlier in the batch
+                const int64_t sourceId = db.queryInt("SELECT max(id) FROM main.source", 0) + 1;
+                mergeScratchTrace(db, sourceId);
+                insertSource(db, sourceId, p, f.hash, f.read, r);
+                tx.commit();
+            });
+        }
+        QFile::remove(f.scratchPath);
+        r.seconds = double(f.read.importMs) / 1000.0;
+        results[size_t(f.index)] = r;
+        progress.fileDone(f.index);
+    }
+    for (auto &w : workers)
+        w.join();
+    db.exec(secondaryIndexesSql());
+}
+
+std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
+{
     Workspace ws(m_workspacePath, Workspace::Role::Writer);
     SqliteDb &db = ws.db();
 
     const QStringList files = expand(paths, m_registry.hiddenFolders());
-    QSet<QString> companions; // read with a file before them: no source of their own
-    std::vector<FileImportResult> results;
-    int64_t totalBytes = 0, doneBytes = 0;
-    std::vector<int64_t> fileBytes; // sizes on disk, for progress over all files
-    for (const QString &f : files) {
-        fileBytes.push_back(QFileInfo(f).size());
-        totalBytes += fileBytes.back();
+    const std::vector<Planned> planned = plan(files);
+    std::vector<int64_t> fileBytes;
+    for (const Planned &p : planned)
+        fileBytes.push_back(p.info.size());
+    Progress progress(m_progress, fileBytes);
+    std::vector<std::optional<FileImportResult>> results(planned.size());
+
+    // Traces first, several at a time when there are cores for it (each import keeps two busy: the
+    // reader and the SQLite writer); the other files after them, one by one, in order.
+    std::vector<int> parallel;
+    for (int i = 0; i < int(planned.size()); ++i) {
+        const Planned &p = planned[size_t(i)];
+        if (p.importer && !p.isCompanion && p.importer->writesOneTrace())
+            parallel.push_back(i);
     }
-
-    QElapsedTimer sinceProgress;
-    sinceProgress.start();
-    auto report = [&](const QString &stage, int index, double fraction, bool force) {
-        if (!m_progress || (!force && sinceProgress.elapsed() < kProgressIntervalMs))
-            return;
-        sinceProgress.restart();
-        ImportProgress p;
-        p.stage = stage;
-        p.fileIndex = index;
-        p.fileCount = int(files.size());
-        p.fraction = fraction;
-        const double current = index < files.size() ? double(fileBytes[size_t(index)]) : 0;
-        p.overall = totalBytes > 0 ? (double(doneBytes) + fraction * current) / double(totalBytes) : 1.0;
-        m_progress(p);
-    };
-
-    for (int i = 0; i < files.size(); ++i) {
-        const QString &path = files[i];
-        if (companions.contains(path)) {
-            doneBytes += fileBytes[size_t(i)];
-            continue;
-        }
-        FileImportResult r;
-        r.path = path;
-        QElapsedTimer timer;
-        timer.start();
-        const QFileInfo info(path);
-        const QString name = info.fileName();
-
-        if (m_cancel.load()) {
-            r.status = Status::Cancelled;
-            r.message = QStringLiteral("not started: the import was cancelled");
-            results.push_back(r);
-            continue;
-        }
-        report(QStringLiteral("Reading %1").arg(name), i, 0, true);
-
-        const QByteArray head = info.isReadable() ? InputFile::peek(path, kSniffBytes) : QByteArray();
-        const Importer *importer = info.isReadable() ? m_registry.find(head, name) : nullptr;
-        if (!info.isReadable()) {
-            r.status = Status::Failed;
-            r.message = QStringLiteral("cannot read %1 (check the file's permissions)").arg(path);
-        } else if (!importer) {
-            r.status = Status::Unrecognised;
-            r.message = head.isEmpty() ? QStringLiteral("empty file: nothing to import")
-                                       : QStringLiteral("no importer recognises this file's content");
-        }
-        if (!importer) {
-            doneBytes += info.size();
-            results.push_back(r);
-            continue;
-        }
-        r.format = importer->id();
-        const QStringList companionsOfFile = importer->companionFiles(info.absoluteFilePath());
-        int64_t sourceBytes = info.size(); // with the companions: the source's size
-        for (const QString &c : companionsOfFile) {
-            companions.insert(c);
-            sourceBytes += QFileInfo(c).size();
-        }
-        // The identity of a source: its file's content hash, or with companions a hash over the
-        // file's and theirs, so that a companion that changed (a metric appended) imports again.
-        const auto sourceHash = [&](const QString &fileHash) {
-            if (importer->locationMatters())
-                return QString::fromLatin1(QCryptographicHash::hash(
-                    (fileHash + QLatin1Char('\n') + info.absoluteFilePath()).toUtf8(), QCryptographicHash::Sha256)
-                                               .toHex());
-            return companionsOfFile.isEmpty() ? fileHash : combinedHash(path, fileHash, companionsOfFile);
-        };
-
-        try {
-            // A log that grew since its last import continues from where that one stopped.
-            std::optional<Continuation> continuation;
-            if (importer->resumable() && companionsOfFile.isEmpty())
-                continuation = findContinuation(db, info.absoluteFilePath(), *importer, info.size());
-            const auto nothingNew = [&](int64_t since) {
-                r.status = Status::AlreadyImported;
-                r.sourceId = since;
-                r.message = QStringLiteral("nothing appended since source %1 was imported").arg(since);
-                doneBytes += info.size();
-                r.seconds = double(timer.elapsed()) / 1000.0;
-                results.push_back(r);
-            };
-            if (continuation && continuation->offset == info.size()) {
-                nothingNew(continuation->sourceId);
-                continue;
-            }
-            // Same size as an existing source: hash first, so that a re-import costs one read.
-            bool sameSizeExists = false;
-            {
-                SqliteStmt sameSize(db, "SELECT count(*) FROM source WHERE size_bytes = ?");
-                sameSize.bind(1, sourceBytes);
-                sameSizeExists = sameSize.step() && sameSize.columnInt(0) > 0;
-            }
-            if (sameSizeExists && !continuation) {
-                report(QStringLiteral("Checking %1").arg(name), i, 0, true);
-                if (auto existing = findSource(db, sourceHash(InputFile::hashFile(path)), sourceBytes)) {
-                    r.status = Status::AlreadyImported;
-                    r.sourceId = *existing;
-                    r.message = QStringLiteral("already in the workspace (source %1): nothing to do").arg(*existing);
-                    doneBytes += info.size();
-                    r.seconds = double(timer.elapsed()) / 1000.0;
-                    results.push_back(r);
-                    continue;
+    if (jobs() > 1 && parallel.size() > 1) {
+        std::vector<int> toRead;
+        for (int i : parallel) {
+            FileImportResult r;
+            r.path = planned[size_t(i)].info.absoluteFilePath();
+            r.format = planned[size_t(i)].importer->id();
+            guarded(r, [&] {
+                const auto hash = [&](const QString &h) { return planned[size_t(i)].sourceHash(h); };
+                if (auto existing = alreadyImported(db, planned[size_t(i)], hash)) {
+                    setAlreadyImported(r, *existing);
+                    results[size_t(i)] = r;
+                    progress.fileDone(i);
                 }
-            }
-
-            SqliteTransaction tx(db);
-            const int64_t sourceId = db.queryInt("SELECT max(id) FROM source", 0) + 1;
-            InputFile input(path);
-            input.open(continuation ? continuation->offset : 0);
-            ImportContext ctx(db, input, sourceId, importer->id(), &m_cancel,
-                              [&](int64_t done, int64_t total) {
-                                  report(QStringLiteral("Reading %1").arg(name), i,
-                                         total > 0 ? double(done) / double(total) : 0, false);
-                              });
-            ctx.setOptions(m_fileOptions.value(info.absoluteFilePath(), m_options));
-            importer->read(ctx);
-            ctx.checkpoint();
-            report(QStringLiteral("Writing %1 to the workspace").arg(name), i, 1.0, true);
-            ctx.finish();
-            input.finishHash();
-            // A continuation's identity: the source it continues and the bytes appended to it.
-            const QString hash = continuation
-                ? QString::fromLatin1(QCryptographicHash::hash(
-                      (continuation->hash + QLatin1Char('+') + input.contentHash()).toLatin1(),
-                      QCryptographicHash::Sha256).toHex())
-                : sourceHash(input.contentHash());
-            if (continuation && ctx.resumeOffset == continuation->offset && ctx.recordsRead == 0) {
-                nothingNew(continuation->sourceId); // only part of a record was appended: next time
-                continue; // the transaction rolls back
-            }
-            if (auto existing = findSource(db, hash, sourceBytes)) {
-                // Raced with an identical file in the same batch; keep the first.
-                r.status = Status::AlreadyImported;
-                r.sourceId = *existing;
-                r.message = QStringLiteral("already in the workspace (source %1): nothing to do").arg(*existing);
-            } else {
-                DiagnosticLog &diag = ctx.diagnostics();
-                SqliteStmt src(db, "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, "
-                                   "importer_version, status, imported_at_ns, import_ms, event_count, "
-                                   "skipped_count, resume_offset, edge_hash, continues_source_id) "
-                                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-                src.bind(1, sourceId).bind(2, info.absoluteFilePath()).bind(3, name).bind(4, sourceBytes);
-                src.bind(5, int64_t(info.lastModified().toMSecsSinceEpoch()) * 1000000).bind(6, hash);
-                src.bind(7, importer->id()).bind(8, importer->version());
-                src.bind(9, diag.count(Severity::Error) > 0 ? QStringLiteral("partial") : QStringLiteral("ok"));
-                src.bind(10, int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000).bind(11, int64_t(timer.elapsed()));
-                src.bind(12, ctx.recordsRead).bind(13, diag.skippedRecords());
-                if (ctx.resumeOffset >= 0 && importer->resumable() && !input.isGzip()) {
-                    src.bind(14, ctx.resumeOffset).bind(15, InputFile::edgeHash(path, ctx.resumeOffset));
-                } else {
-                    src.bindNull(14).bindNull(15);
-                }
-                if (continuation)
-                    src.bind(16, continuation->sourceId);
-                else
-                    src.bindNull(16);
-                src.run();
-                SqliteStmt d(db, "INSERT INTO diagnostic(source_id, severity, code, location, message, count) "
-                                 "VALUES (?,?,?,?,?,?)");
-                for (const auto &item : diag.all()) {
-                    d.bind(1, sourceId).bind(2, severityName(item.severity)).bind(3, item.code);
-                    d.bind(4, item.location).bind(5, item.message).bind(6, item.count).run();
-                }
-                tx.commit();
-                r.status = Status::Imported;
-                r.sourceId = sourceId;
-                r.records = ctx.recordsRead;
-                r.skipped = diag.skippedRecords();
-                r.warnings = diag.count(Severity::Warning);
-                const QLocale english(QLocale::English);
-                r.message = QStringLiteral("%1 records").arg(english.toString(qlonglong(ctx.recordsRead)));
-                if (continuation)
-                    r.message += QStringLiteral(" appended since source %1 (read from byte %2)")
-                                     .arg(continuation->sourceId)
-                                     .arg(english.toString(qlonglong(continuation->offset)));
-                if (r.skipped)
-                    r.message += QStringLiteral(", %1 skipped").arg(english.toString(qlonglong(r.skipped)));
-                if (r.warnings)
-                    r.message += QStringLiteral(", %1 kinds of problem noted (see diagnostics)").arg(r.warnings);
-            }
-        } catch (const ImportCancelled &) {
-            r.status = Status::Cancelled;
-            r.message = QStringLiteral("cancelled: nothing from this file was kept");
-        } catch (const ImportError &e) {
-            r.status = Status::Failed;
-            r.message = e.message();
-            r.location = e.location();
-        } catch (const SqlError &e) {
-            r.status = Status::Failed;
-            r.message = QStringLiteral("the workspace could not be written (%1); nothing from this file was kept")
-                            .arg(e.message());
-        } catch (const std::bad_alloc &) {
-            r.status = Status::Failed;
-            r.message = QStringLiteral("out of memory; nothing from this file was kept");
+            });
+            if (!results[size_t(i)])
+                toRead.push_back(i);
         }
-        doneBytes += info.size();
-        r.seconds = double(timer.elapsed()) / 1000.0;
-        results.push_back(r);
+        if (toRead.size() > 1)
+            importParallel(db, planned, toRead, progress, results);
     }
-    report(QStringLiteral("Done"), int(files.size()), 1.0, true);
+    for (int i = 0; i < int(planned.size()); ++i) {
+        if (results[size_t(i)])
+            continue;
+        if (!planned[size_t(i)].isCompanion)
+            results[size_t(i)] = importOne(db, i, planned[size_t(i)], progress);
+        progress.fileDone(i);
+    }
+    progress.report(QStringLiteral("Done"), int(files.size()), 1.0, true);
+
+    std::vector<FileImportResult> out;
+    for (auto &r : results)
+        if (r)
+            out.push_back(std::move(*r));
     // Lineage nodes and runs that name each other, linked again when this batch imported something.
-    const bool importedAny = std::any_of(results.begin(), results.end(),
-        [](const FileImportResult &r) { return r.status == Status::Imported; });
+    const bool importedAny = std::any_of(out.begin(), out.end(),
+        [](const FileImportResult &r) { return r.status == FileImportResult::Status::Imported; });
     if (importedAny && db.queryInt("SELECT EXISTS (SELECT 1 FROM lineage_node)")) {
         SqliteTransaction tx(db);
         linkLineageToRuns(db);
         tx.commit();
     }
-    return results;
+    return out;
 }
 
 } // namespace plumb

@@ -9,11 +9,13 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace plumb {
 
 class ImporterRegistry;
+class SqliteDb;
 
 struct ImportProgress {
     QString stage;        // "Reading hta_nccl_data.json.gz", "Writing indexes"...
@@ -51,6 +53,11 @@ struct FileImportResult {
 //
 // run() blocks: call it on a worker thread. cancel() and the progress callback are thread-safe
 // (the callback is invoked on the thread that called run()).
+//
+// Traces (Importer::writesOneTrace(): the ranks of a multi-rank job, say) are read in parallel, up to
+// jobs() at a time, each into a scratch workspace of its own beside the workspace (string ids shared
+// through a StringPool), and copied into the workspace in file order as each is done, so that the
+// result equals a sequential import's; the other files are imported after them, one by one.
 class ImportRunner {
 public:
     using ProgressFn = std::function<void(const ImportProgress &)>;
@@ -65,6 +72,9 @@ public:
     // for one file, by path, instead of those (the import dialog's column roles of that file).
     void setOptions(const ImportOptions &options) { m_options = options; }
     void setFileOptions(const QString &path, const ImportOptions &options);
+    // Files read at the same time: 0 (default) = half the cores, as each import keeps two busy.
+    void setJobs(int jobs) { m_jobs = jobs; }
+    [[nodiscard]] int jobs() const;
 
     // Throws SqlError when the workspace itself cannot be opened.
     std::vector<FileImportResult> run(const QStringList &paths);
@@ -73,12 +83,26 @@ public:
     // named in `hiddenFolders`, which some format keeps data in).
     [[nodiscard]] static QStringList expand(const QStringList &paths, const QStringList &hiddenFolders = {});
 
+    // Implementation details (importrunner.cpp).
+    struct Planned;
+    struct ReadFile;
+    struct ParallelFile;
+    class Progress;
+
 private:
+    [[nodiscard]] std::vector<Planned> plan(const QStringList &files) const;
+    FileImportResult importOne(SqliteDb &db, int index, const Planned &p, Progress &progress);
+    void importParallel(SqliteDb &db, const std::vector<Planned> &planned, const std::vector<int> &indexes,
+                        Progress &progress, std::vector<std::optional<FileImportResult>> &results);
+    static void insertSource(SqliteDb &db, int64_t sourceId, const Planned &p, const QString &hash,
+                             const ReadFile &read, FileImportResult &r);
+
     const ImporterRegistry &m_registry;
     QString m_workspacePath;
     ProgressFn m_progress;
     std::atomic_bool m_cancel { false };
     ImportOptions m_options;
+    int m_jobs = 0;
     QHash<QString, ImportOptions> m_fileOptions; // by absolute path
 };
 

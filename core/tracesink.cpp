@@ -86,6 +86,35 @@ std::string_view processKindName(ProcessKind k)
 
 } // namespace
 
+StringPool::StringPool(SqliteDb &workspace)
+{
+    SqliteStmt st(workspace, "SELECT id, str FROM string");
+    while (st.step()) {
+        m_ids.emplace(std::string(st.columnView(1)), st.columnInt(0));
+        m_next = std::max(m_next, st.columnInt(0) + 1);
+    }
+    m_firstNew = m_next;
+}
+
+int64_t StringPool::intern(std::string_view str, bool *newToWorkspace)
+{
+    std::lock_guard lock(m_mutex);
+    auto it = m_ids.find(str);
+    if (it == m_ids.end())
+        it = m_ids.emplace(std::string(str), m_next++).first;
+    *newToWorkspace = it->second >= m_firstNew;
+    return it->second;
+}
+
+QString traceRunName(const QString &traceName)
+{
+    QString name = traceName;
+    for (const char *suffix : { ".gz", ".json", ".pt.trace", ".sqlite", ".xplane.pb" })
+        if (name.endsWith(QLatin1String(suffix)))
+            name.chop(qsizetype(strlen(suffix)));
+    return name;
+}
+
 void TraceSink::Batch::clear()
 {
     slices.clear();
@@ -96,13 +125,14 @@ void TraceSink::Batch::clear()
 }
 
 TraceSink::TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId, const QString &sourcePath,
-                     const QString &format)
+                     const QString &format, StringPool *pool)
     : m_db(db)
     , m_diag(diagnostics)
     , m_sourceId(sourceId)
     , m_sourcePath(sourcePath)
     , m_format(format)
     , m_traceName(QFileInfo(sourcePath).fileName())
+    , m_pool(pool)
 {
     m_traceId = db.queryInt("SELECT max(id) FROM trace", 0) + 1;
     m_processBase = db.queryInt("SELECT max(id) FROM process", 0) + 1;
@@ -112,7 +142,7 @@ TraceSink::TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId,
     m_nextStringId = db.queryInt("SELECT max(id) FROM string", 0) + 1;
     m_nextSliceId = nextIdFromInfo(db, "next_slice_id");
     m_nextCounterId = nextIdFromInfo(db, "next_counter_id");
-    {
+    if (!m_pool) {
         SqliteStmt st(db, "SELECT id, str FROM string");
         while (st.step())
             m_strings.emplace(std::string(st.columnView(1)), st.columnInt(0));
@@ -158,9 +188,11 @@ int64_t TraceSink::intern(std::string_view str)
     auto it = m_strings.find(str);
     if (it != m_strings.end())
         return it->second;
-    const int64_t id = m_nextStringId++;
+    bool write = true;
+    const int64_t id = m_pool ? m_pool->intern(str, &write) : m_nextStringId++;
     m_strings.emplace(std::string(str), id);
-    m_current->strings.emplace_back(id, std::string(str));
+    if (write)
+        m_current->strings.emplace_back(id, std::string(str));
     return id;
 }
 
@@ -714,7 +746,7 @@ void TraceSink::finish()
     buildCounterSummaries(m_db, m_traceId);
     storeNextId(m_db, "next_slice_id", m_nextSliceId);
     storeNextId(m_db, "next_counter_id", m_nextCounterId);
-    if (m_bulkLoad)
+    if (m_bulkLoad && !m_pool) // a parallel import's scratch workspace is only copied from
         m_db.exec(secondaryIndexesSql());
 }
 
@@ -803,9 +835,7 @@ void TraceSink::writeTraceRows()
         runKey = QStringLiteral("source:%1").arg(m_sourceId);
         runName = m_traceName;
     }
-    for (const char *suffix : { ".gz", ".json", ".pt.trace", ".sqlite", ".xplane.pb" })
-        if (runName.endsWith(QLatin1String(suffix)))
-            runName.chop(qsizetype(strlen(suffix)));
+    runName = traceRunName(runName);
     int64_t runId = 0;
     {
         SqliteStmt find(m_db, "SELECT id FROM run WHERE key = ?");

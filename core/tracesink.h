@@ -22,6 +22,32 @@ class DiagnosticLog;
 
 constexpr int64_t kNoValue = INT64_MIN; // an absent optional integer (stored as NULL)
 
+// String ids shared by the traces of one parallel import (see ImportRunner): each file is read into a
+// scratch workspace of its own while the others are read, and copied into the workspace afterwards
+// with its ids shifted; interned strings are the one id space that cannot be shifted (level-of-detail
+// tiles hold them), so the files draw them from this pool, seeded with the workspace's strings.
+// Thread-safe; a sink asks it once per distinct string.
+class StringPool {
+public:
+    explicit StringPool(SqliteDb &workspace);
+    // The id of `str`, and whether the workspace lacked it when the pool was made (then the sink
+    // writes it into its scratch workspace, from where it is copied with the trace).
+    [[nodiscard]] int64_t intern(std::string_view str, bool *newToWorkspace);
+
+private:
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>()(s); }
+    };
+    std::mutex m_mutex;
+    std::unordered_map<std::string, int64_t, Hash, std::equal_to<>> m_ids;
+    int64_t m_firstNew = 1;
+    int64_t m_next = 1;
+};
+
+// The name of the run a single trace forms: its file name without the trace format's extensions.
+[[nodiscard]] QString traceRunName(const QString &traceName);
+
 enum class ProcessKind { Cpu, Gpu, Other };
 // CudaApi and GpuAnnotation are companion tracks of a thread and of a stream (same process and tid
 // label): the CUDA runtime/driver calls a thread made, and the user annotations projected onto a
@@ -72,8 +98,9 @@ struct SliceFields {
 // back the transaction.
 class TraceSink {
 public:
+    // `pool`: string ids from a parallel import's pool instead of the workspace (see StringPool).
     TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId, const QString &sourcePath,
-              const QString &format);
+              const QString &format, StringPool *pool = nullptr);
     ~TraceSink();
     TraceSink(const TraceSink &) = delete;
     TraceSink &operator=(const TraceSink &) = delete;
@@ -235,6 +262,7 @@ private:
     int64_t m_nextCounterId = 0;
     int64_t m_nextFlowId = 0;
     int64_t m_nextStringId = 0;
+    StringPool *m_pool = nullptr;
     int64_t m_nextArgsId = 0;
     bool m_bulkLoad = false;
     bool m_finished = false;

@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
@@ -54,6 +55,7 @@ int importOnly(const QString &file, const QString &workspace, const ImportOnlyHo
         plumb::ImporterRegistry reg;
         plumb::registerBuiltinImporters(reg);
         plumb::ImportRunner runner(reg, workspace);
+        runner.setJobs(hooks.jobs);
         QElapsedTimer t;
         t.start();
         const std::vector<plumb::FileImportResult> results = runner.run({ file });
@@ -61,7 +63,9 @@ int importOnly(const QString &file, const QString &workspace, const ImportOnlyHo
         if (!results.empty()) {
             const plumb::FileImportResult &r = results.front();
             o[QStringLiteral("status")] = plumb::statusName(r.status);
-            o[QStringLiteral("imported")] = r.status == plumb::FileImportResult::Status::Imported;
+            o[QStringLiteral("imported")] = std::all_of(results.begin(), results.end(), [](const auto &x) {
+                return x.status == plumb::FileImportResult::Status::Imported;
+            });
             o[QStringLiteral("message")] = r.message;
             o[QStringLiteral("records")] = double(r.records);
             if (hooks.addFields)
@@ -81,7 +85,8 @@ int importOnly(const QString &file, const QString &workspace, const ImportOnlyHo
     return 0;
 }
 
-bool runImportChild(const char *name, const QString &file, const QString &workspace, ChildImport *out)
+bool runImportChild(const char *name, const QString &file, const QString &workspace, ChildImport *out,
+                    const QStringList &extraArgs)
 {
     // Let the freshly written input reach the disk first, so that the import does not compete with
     // the kernel's write-back of the generator's output (a user's trace is at rest).
@@ -89,7 +94,8 @@ bool runImportChild(const char *name, const QString &file, const QString &worksp
 
     QProcess child;
     child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    child.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--import-only"), file, workspace });
+    child.start(QCoreApplication::applicationFilePath(),
+                QStringList { QStringLiteral("--import-only"), file, workspace } + extraArgs);
     if (!child.waitForStarted(-1) || !child.waitForFinished(-1)) {
         std::fprintf(stderr, "%s: import child failed to run\n", name);
         return false;

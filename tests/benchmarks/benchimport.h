@@ -59,13 +59,15 @@ double generateFromSpec(const char *tool, std::unique_ptr<SpecImporter> importer
 [[nodiscard]] int64_t readVmHwmKiB();
 
 struct ImportOnlyHooks {
+    int jobs = 0; // ImportRunner::setJobs
     // Called with the JSON line's object once the common fields of an import result are set.
     std::function<void(QJsonObject &, const plumb::FileImportResult &)> addFields;
 };
 
-// Child mode: import FILE into WORKSPACE (ImporterRegistry + registerBuiltinImporters + ImportRunner)
-// and print one compact JSON line on stdout: seconds, status, imported, message, records (plus what
-// hooks.addFields adds) and vmhwm_kib. Returns the process exit status (0).
+// Child mode: import FILE (or a folder) into WORKSPACE (ImporterRegistry + registerBuiltinImporters +
+// ImportRunner) and print one compact JSON line on stdout: seconds, status, imported, message, records
+// of the first file (imported: every file was; plus what hooks.addFields adds) and vmhwm_kib. Returns
+// the process exit status (0).
 int importOnly(const QString &file, const QString &workspace, const ImportOnlyHooks &hooks = {});
 
 // What the parent learns from the child's JSON line.
@@ -83,7 +85,8 @@ struct ChildImport {
 // stderr forwarded, and reads its last stdout line. A child that crashed or printed no JSON gives
 // status "crashed". Returns false (after printing "NAME: import child failed to run") if the child
 // could not be started or waited for.
-bool runImportChild(const char *name, const QString &file, const QString &workspace, ChildImport *out);
+bool runImportChild(const char *name, const QString &file, const QString &workspace, ChildImport *out,
+                    const QStringList &extraArgs = {});
 
 // Removes WORKSPACE and its -wal and -shm files.
 void removeWorkspace(const QString &workspace);
