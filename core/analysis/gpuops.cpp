@@ -83,6 +83,8 @@ public:
         const uint64_t range = uint64_t(hi->corr - lo->corr) + 1;
         m_dense = range <= 4 * uint64_t(calls.size()) + 1024;
         if (m_dense) {
+            m_table.reserve(size_t(range));
+            adviseHugePages(m_table);
             m_table.assign(size_t(range), Launch { 0, kNone, 0 });
             for (const Launch &l : calls) {
                 Launch &slot = m_table[size_t(l.corr - m_min)];
@@ -107,6 +109,13 @@ private:
 LaunchIndex readLaunches(SqliteDb &db, int64_t traceId)
 {
     std::vector<Launch> calls;
+    // At most the slices of those tracks: reserved (and backed by huge pages) instead of regrown.
+    {
+        SqliteStmt count(db, "SELECT sum(slice_count) FROM track WHERE trace_id = ? AND kind IN ('thread', 'cuda_api')");
+        count.bind(1, traceId);
+        calls.reserve(count.step() ? size_t(std::max<int64_t>(count.columnInt(0), 0)) : 0);
+    }
+    adviseHugePages(calls);
     SqliteStmt st(db, "SELECT s.corr, s.ts, s.dur FROM slice s JOIN track k ON k.id = s.track_id "
                       "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
     st.bind(1, traceId);

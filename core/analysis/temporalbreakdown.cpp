@@ -24,16 +24,19 @@ Intervals uniteIntervals(Intervals v)
     const auto byStart = [](const auto &x, const auto &y) { return x.first < y.first; };
     if (!std::is_sorted(v.begin(), v.end(), byStart))
         std::sort(v.begin(), v.end(), byStart);
-    Intervals out;
-    for (const auto &[a, b] : v) {
+    // United in place (the output never outruns the input): no second vector of millions to fault in.
+    size_t n = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const auto [a, b] = v[i];
         if (b <= a)
             continue;
-        if (!out.empty() && a <= out.back().second)
-            out.back().second = std::max(out.back().second, b);
+        if (n > 0 && a <= v[n - 1].second)
+            v[n - 1].second = std::max(v[n - 1].second, b);
         else
-            out.emplace_back(a, b);
+            v[n++] = { a, b };
     }
-    return out;
+    v.resize(n);
+    return v;
 }
 
 namespace {
