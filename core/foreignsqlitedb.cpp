@@ -1,13 +1,41 @@
 #include "foreignsqlitedb.h"
 
+#include "diagnosticlog.h"
 #include "importerror.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QUrl>
 
 #include <sqlite3.h>
 
 namespace plumb {
+
+QStringList writeAheadLogOf(const QString &path)
+{
+    const QFileInfo wal(path + QStringLiteral("-wal"));
+    if (wal.exists() && wal.size() > 0)
+        return { wal.absoluteFilePath() };
+    return {};
+}
+
+QString storeOfWriteAheadLog(const QString &path)
+{
+    if (!path.endsWith(QLatin1String("-wal")))
+        return {};
+    const QString store = path.chopped(4);
+    return QFileInfo::exists(store) ? QFileInfo(store).absoluteFilePath() : QString();
+}
+
+void noteWriteAheadLog(const ForeignSqliteDb &db, DiagnosticLog &diagnostics)
+{
+    if (db.walBytes() > 0)
+        diagnostics.report(Severity::Info, QStringLiteral("write-ahead-log"), {},
+                           QStringLiteral("%1 is in WAL mode and was read with its write-ahead log (%2 bytes of "
+                                          "commits not yet in the file); neither was changed.")
+                               .arg(db.fileName())
+                               .arg(db.walBytes()));
+}
 
 std::string quoteIdentifier(std::string_view name)
 {
@@ -26,9 +54,26 @@ ForeignSqliteDb::ForeignSqliteDb(const QString &path)
 {
     // immutable=1: SQLite takes no locks and never looks for a journal or WAL beside the file, so
     // an export on a read-only share or one another tool holds open reads the same.
-    const QByteArray uri = "file:" + QUrl::toPercentEncoding(QFileInfo(path).absoluteFilePath(), "/")
-        + "?mode=ro&immutable=1";
-    const int rc = sqlite3_open_v2(uri.constData(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+    QString file = QFileInfo(path).absoluteFilePath();
+    QByteArray mode = "?mode=ro&immutable=1";
+    const QFileInfo wal(file + QStringLiteral("-wal"));
+    if (wal.exists() && wal.size() > 0) {
+        // The log is read from a copy: replaying it needs a -shm index beside the file, which a
+        // read-only open of the original would have to create (or could not, on a read-only share).
+        m_copy = std::make_unique<QTemporaryDir>();
+        const QString copy = m_copy->filePath(QStringLiteral("store.sqlite"));
+        if (!m_copy->isValid() || !QFile::copy(file, copy) || !QFile::copy(wal.absoluteFilePath(), copy + QStringLiteral("-wal")))
+            throw ImportError(QStringLiteral("%1 has a write-ahead log (%2-wal) that could not be copied to a "
+                                             "temporary folder to be read with it; nothing was imported")
+                                  .arg(m_fileName, m_fileName));
+        m_walBytes = wal.size();
+        file = copy;
+        mode = "?mode=rw"; // our copy: SQLite may write its -shm and fold the log in on close
+    }
+    const QByteArray uri = "file:" + QUrl::toPercentEncoding(file, "/") + mode;
+    const int rc = sqlite3_open_v2(uri.constData(), &m_db,
+                                   (m_copy ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_URI
+                                       | SQLITE_OPEN_NOMUTEX,
                                    nullptr);
     if (rc != SQLITE_OK) {
         const QString why = QString::fromUtf8(m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));

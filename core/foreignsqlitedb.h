@@ -1,8 +1,11 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,10 +15,17 @@ struct sqlite3_stmt;
 
 namespace plumb {
 
+class DiagnosticLog;
+
 // A foreign SQLite file (an Nsight Systems export, an MLflow or ML Metadata store), opened so that it can never be changed:
 // read-only, immutable (no locks, no journal, no WAL lookups), extension loading off, defensive
 // mode on, untrusted schema. Errors come back as ImportError naming the file and, where one is
 // involved, the table.
+//
+// A store in WAL mode that its service still has open keeps its latest commits in `<file>-wal`,
+// which an immutable open would not see. Then the file and its log are copied into a temporary
+// folder and the copy is opened instead (SQLite reads the log there; the user's files are never
+// written, not even their -shm index): walBytes() says how much of the log was read.
 class ForeignSqliteDb {
 public:
     // Throws ImportError when the file cannot be opened as SQLite.
@@ -55,12 +65,25 @@ public:
     [[nodiscard]] std::vector<std::string> columns(std::string_view table);
 
     [[nodiscard]] QString fileName() const { return m_fileName; }
+    // Bytes of `<file>-wal` read with the file (0: none beside it).
+    [[nodiscard]] int64_t walBytes() const { return m_walBytes; }
     [[noreturn]] void fail(std::string_view table, std::string_view what) const;
 
 private:
     sqlite3 *m_db = nullptr;
     QString m_fileName;
+    int64_t m_walBytes = 0;
+    std::unique_ptr<QTemporaryDir> m_copy; // the file and its log, when it has one
 };
+
+// For importers of stores that may be in WAL mode: `<path>-wal` when it is there and not empty, as a
+// companion file (Importer::companionFiles: its bytes are part of the source's identity, so commits
+// that reached only the log import again), and the store a `-wal` file belongs to
+// (Importer::companionOwner, for live mode).
+[[nodiscard]] QStringList writeAheadLogOf(const QString &path);
+[[nodiscard]] QString storeOfWriteAheadLog(const QString &path);
+// An info diagnostic when `db` was read with its write-ahead log.
+void noteWriteAheadLog(const ForeignSqliteDb &db, DiagnosticLog &diagnostics);
 
 // "name" with embedded quotes doubled: a safe SQL identifier.
 [[nodiscard]] std::string quoteIdentifier(std::string_view name);

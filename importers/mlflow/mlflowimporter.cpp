@@ -325,6 +325,7 @@ public:
         , m_diag(ctx.diagnostics())
         , m_db(ctx.input().path())
     {
+        noteWriteAheadLog(m_db, m_diag);
     }
 
     void read()
@@ -629,7 +630,7 @@ QStringList MlflowImporter::companionFiles(const QString &path) const
 {
     const QFileInfo info(path);
     if (info.fileName() != kMetaYaml)
-        return {};
+        return writeAheadLogOf(path); // the SQL store
     const QString runDir = info.absolutePath();
     QStringList out;
     for (const char *sub : { "metrics", "params", "tags", "inputs", "outputs" })
@@ -645,6 +646,8 @@ QStringList MlflowImporter::companionFiles(const QString &path) const
 
 QString MlflowImporter::companionOwner(const QString &path) const
 {
+    if (QString store = storeOfWriteAheadLog(path); !store.isEmpty())
+        return store;
     // <run>/metrics/<key...>: nested keys are folders, so look up a few levels for the one under the run.
     QDir dir = QFileInfo(path).absoluteDir();
     for (int depth = 0; depth < 16; ++depth) {

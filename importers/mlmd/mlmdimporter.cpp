@@ -353,6 +353,7 @@ public:
         , m_keyPrefix(
               QStringLiteral("mlmd:") + QFileInfo(ctx.input().path()).absoluteFilePath() + QLatin1Char('#'))
     {
+        noteWriteAheadLog(m_db, m_diag);
     }
 
     void read()
@@ -807,6 +808,16 @@ void MlmdImporter::read(ImportContext &ctx) const
                               .arg(ctx.input().fileName()));
     StoreReader reader(ctx);
     reader.read();
+}
+
+QStringList MlmdImporter::companionFiles(const QString &path) const
+{
+    return writeAheadLogOf(path);
+}
+
+QString MlmdImporter::companionOwner(const QString &path) const
+{
+    return storeOfWriteAheadLog(path);
 }
 
 } // namespace plumb

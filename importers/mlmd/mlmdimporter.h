@@ -43,6 +43,9 @@ public:
     [[nodiscard]] int version() const override { return 1; }
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;
     void read(ImportContext &ctx) const override;
+    // A store its service has open in WAL mode: the log is read with it (see ForeignSqliteDb).
+    [[nodiscard]] QStringList companionFiles(const QString &path) const override;
+    [[nodiscard]] QString companionOwner(const QString &path) const override;
 };
 
 } // namespace plumb

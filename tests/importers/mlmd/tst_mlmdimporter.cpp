@@ -520,6 +520,36 @@ private slots:
             QStringLiteral("COMPLETE,LIVE,OUTPUT,1764584000000000000"));
     }
 
+    // A store its service still has open in WAL mode: the commits only in the log are read, the
+    // files are not changed, and a commit that reached only the log imports again.
+    void storeInWalMode()
+    {
+        const QString store = copyTo(fixture(QStringLiteral("tfx_store/metadata.sqlite")),
+            m_tmp.filePath(QStringLiteral("wal")), QStringLiteral("metadata.sqlite"));
+        SqliteDb service(store, SqliteDb::OpenMode::ReadWrite);
+        service.exec("PRAGMA journal_mode = WAL");
+        service.exec("PRAGMA wal_autocheckpoint = 0");
+        service.exec("UPDATE `Execution` SET `last_known_state` = 3 WHERE `name` = 'Trainer-run2'");
+        const QByteArray file = sha256(store), log = sha256(store + QStringLiteral("-wal"));
+        const QString ws = freshWorkspace();
+        auto results = import(ws, { QFileInfo(store).absolutePath() });
+        QCOMPARE(results.size(), size_t(2)); // the store, and the -shm index SQLite keeps beside it
+        QVERIFY2(results[0].status == Status::Imported, qPrintable(results[0].message));
+        QCOMPARE(int(results[1].status), int(Status::Unrecognised));
+        QVERIFY(results[1].path.endsWith(QLatin1String("-shm")));
+        QCOMPARE(sha256(store), file);
+        QCOMPARE(sha256(store + QStringLiteral("-wal")), log);
+        {
+            Workspace w(ws, Workspace::Role::Reader);
+            QCOMPARE(rows(w.db(), "SELECT state FROM lineage_node WHERE name = 'Trainer-run2'"), QStringLiteral("COMPLETE"));
+            QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'write-ahead-log'"), 1);
+        }
+        QCOMPARE(int(import(ws, { store })[0].status), int(Status::AlreadyImported));
+        service.exec("UPDATE `Artifact` SET `state` = 2 WHERE `id` = 12");
+        results = import(ws, { store });
+        QVERIFY2(results[0].status == Status::Imported, qPrintable(results[0].message));
+    }
+
     // A store of a schema version after 10 is read by column names, and says so.
     void newerSchema()
     {
