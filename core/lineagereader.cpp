@@ -56,7 +56,7 @@ LineageNodeInfo LineageReader::node(int64_t id)
     SqliteDb &db = m_ws.db();
     if (!m_node) {
         m_node = std::make_unique<SqliteStmt>(db, std::string("SELECT ") + kNodeColumns + " FROM lineage_node WHERE id = ?");
-        m_contexts = std::make_unique<SqliteStmt>(db, "SELECT c.name FROM lineage_edge e JOIN lineage_node c ON c.id = e.from_id "
+        m_contexts = std::make_unique<SqliteStmt>(db, "SELECT c.name, c.type FROM lineage_edge e JOIN lineage_node c ON c.id = e.from_id "
                                                       "WHERE e.to_id = ? AND e.kind = 'contains' ORDER BY c.id");
         m_runs = std::make_unique<SqliteStmt>(db, "SELECT run_id FROM lineage_link WHERE node_id = ? ORDER BY run_id");
     }
@@ -67,8 +67,13 @@ LineageNodeInfo LineageReader::node(int64_t id)
     if (!found)
         return n;
     m_contexts->bind(1, id);
-    while (m_contexts->step())
+    while (m_contexts->step()) {
         n.contexts << m_contexts->columnText(0);
+        const QString type = m_contexts->columnText(1);
+        if (n.job.isEmpty() && n.kind == QLatin1String("execution")
+            && (type == QLatin1String("job") || type == QLatin1String("node")))
+            n.job = m_contexts->columnText(0);
+    }
     m_contexts->reset();
     m_runs->bind(1, id);
     while (m_runs->step())
@@ -173,6 +178,102 @@ LineageGraph LineageReader::neighbourhood(int64_t id, LineageDirection direction
         down.reset();
     }
     return g;
+}
+
+bool isFailedState(const QString &state)
+{
+    const QString s = state.toUpper();
+    return s.contains(QLatin1String("FAIL")) || s.contains(QLatin1String("ABORT")) || s.contains(QLatin1String("CANCEL"));
+}
+
+LineageGraph collapseRepeatedRuns(const LineageGraph &g)
+{
+    const size_t n = g.nodes.size();
+    std::unordered_map<int64_t, size_t> index;
+    for (size_t i = 0; i < n; ++i)
+        index.emplace(g.nodes[i].id, i);
+    // Group keys: executions by job; artifacts by type and the group of the run that made them (or,
+    // for inputs nothing here made, the group of a run that read them). Empty: a group of its own.
+    std::vector<QString> key(n);
+    for (size_t i = 1; i < n; ++i) // 0 is the focus
+        if (g.nodes[i].kind == QLatin1String("execution") && !g.nodes[i].job.isEmpty())
+            key[i] = QStringLiteral("job\n") + g.nodes[i].job;
+    std::vector<QString> madeBy(n), readBy(n);
+    for (const LineageEdgeInfo &e : g.edges) {
+        const auto from = index.find(e.from), to = index.find(e.to);
+        if (from == index.end() || to == index.end())
+            continue;
+        if (!key[from->second].isEmpty() && g.nodes[to->second].kind == QLatin1String("artifact") && madeBy[to->second].isEmpty())
+            madeBy[to->second] = key[from->second];
+        if (!key[to->second].isEmpty() && g.nodes[from->second].kind == QLatin1String("artifact") && readBy[from->second].isEmpty())
+            readBy[from->second] = key[to->second];
+    }
+    for (size_t i = 1; i < n; ++i) {
+        if (g.nodes[i].kind != QLatin1String("artifact"))
+            continue;
+        if (!madeBy[i].isEmpty())
+            key[i] = QStringLiteral("made\n%1\n%2").arg(g.nodes[i].type, madeBy[i]);
+        else if (!readBy[i].isEmpty())
+            key[i] = QStringLiteral("read\n%1\n%2").arg(g.nodes[i].type, readBy[i]);
+    }
+    // Groups in order of first member (so the focus stays first).
+    std::vector<size_t> groupOf(n);
+    std::vector<std::vector<size_t>> groups;
+    std::unordered_map<QString, size_t> byKey;
+    for (size_t i = 0; i < n; ++i) {
+        if (key[i].isEmpty()) {
+            groupOf[i] = groups.size();
+            groups.push_back({ i });
+            continue;
+        }
+        auto [it, added] = byKey.try_emplace(key[i], groups.size());
+        if (added)
+            groups.emplace_back();
+        groupOf[i] = it->second;
+        groups[it->second].push_back(i);
+    }
+
+    LineageGraph out;
+    out.truncated = g.truncated;
+    for (const auto &members : groups) {
+        const size_t first = members.front();
+        LineageNodeInfo node = g.nodes[first];
+        int depth = g.depth[first];
+        for (size_t m : members) {
+            node.members << g.nodes[m].id;
+            node.failedMembers += isFailedState(g.nodes[m].state) ? 1 : 0;
+            depth = std::min(depth, g.depth[m]);
+        }
+        if (members.size() > 1) {
+            const QString count = QString::number(members.size());
+            if (node.kind == QLatin1String("execution"))
+                node.name = QStringLiteral("%1 × %2 runs").arg(node.job, count);
+            else
+                node.name = QStringLiteral("%1 × %2").arg(node.type, count);
+            if (node.failedMembers > 0)
+                node.state = QStringLiteral("%1 of %2 failed").arg(node.failedMembers).arg(members.size());
+        }
+        out.nodes.push_back(std::move(node));
+        out.depth.push_back(depth);
+        out.reachedFrom.push_back(0);
+        out.upstream.push_back(g.upstream[first]);
+    }
+    // Reached-from and edges, redirected to the groups' first members.
+    for (size_t k = 0; k < groups.size(); ++k) {
+        const size_t first = groups[k].front();
+        const auto from = index.find(g.reachedFrom[first]);
+        out.reachedFrom[k] = from == index.end() ? 0 : out.nodes[groupOf[from->second]].id;
+    }
+    std::set<std::tuple<int64_t, int64_t, QString>> seen;
+    for (const LineageEdgeInfo &e : g.edges) {
+        const auto from = index.find(e.from), to = index.find(e.to);
+        if (from == index.end() || to == index.end())
+            continue;
+        const int64_t a = out.nodes[groupOf[from->second]].id, b = out.nodes[groupOf[to->second]].id;
+        if (a != b && seen.emplace(a, b, e.kind).second)
+            out.edges.push_back(LineageEdgeInfo { a, b, e.kind, e.properties });
+    }
+    return out;
 }
 
 } // namespace plumb

@@ -27,7 +27,12 @@ struct LineageNodeInfo {
     int64_t endNs = 0;
     QString properties; // JSON object
     QStringList contexts; // names of the contexts that contain it (pipeline, pipeline run, job...)
+    QString job;          // of an execution: the job (OpenLineage) or pipeline node (ML Metadata) it is a run of
     QList<int64_t> runIds; // linked workspace runs
+    // A node standing for several (collapseRepeatedRuns): every member's id, this one's first, and
+    // how many of them failed.
+    QList<int64_t> members;
+    int failedMembers = 0;
 };
 
 struct LineageEdgeInfo {
@@ -50,6 +55,18 @@ struct LineageGraph {
     std::vector<LineageEdgeInfo> edges;
     bool truncated = false;
 };
+
+// True for a state that means the run did not succeed (FAILED, FAIL, ABORTED, CANCELED...).
+[[nodiscard]] bool isFailedState(const QString &state);
+
+// The neighbourhood with repeated runs folded, so that a job that ran thousands of times stays
+// readable: the executions that are runs of one job (same job context, see LineageNodeInfo::job)
+// become one node, and so do the artifacts of one type those runs made (each run's model, its
+// statistics...) and the artifacts of one type they read that nothing in the graph made. The focus
+// stays on its own. A folded node keeps its first member's id and fields, its name says how many it
+// stands for (`train_mlp × 12 runs`), members lists them and failedMembers counts the failed ones;
+// edges are redirected and deduplicated. Nodes with nothing to fold with are unchanged.
+[[nodiscard]] LineageGraph collapseRepeatedRuns(const LineageGraph &g);
 
 // Read-only queries over the lineage tables, shared by `plumb lineage` and the Lineage view.
 class LineageReader {

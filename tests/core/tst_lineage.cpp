@@ -206,6 +206,60 @@ private Q_SLOTS:
         LineageReader r(ws);
         QCOMPARE(r.node(a).runIds, QList<int64_t> { 1 });
     }
+
+    // A dataset read by three runs of one job, each making a model (one run failed), and by a run
+    // of no job: the three runs fold into one node, their models into another, the rest stays.
+    void foldRepeatedRuns()
+    {
+        LineageGraph g;
+        auto add = [&](int64_t id, const char *kind, const char *type, const char *name, const char *job = "",
+                       const char *state = "") {
+            LineageNodeInfo n;
+            n.id = id;
+            n.kind = QLatin1String(kind);
+            n.type = QLatin1String(type);
+            n.name = QLatin1String(name);
+            n.job = QLatin1String(job);
+            n.state = QLatin1String(state);
+            g.nodes.push_back(n);
+            g.depth.push_back(id == 1 ? 0 : id < 10 ? 1 : 2);
+            g.reachedFrom.push_back(id == 1 ? 0 : id < 10 ? 1 : id - 10);
+            g.upstream.push_back(false);
+        };
+        add(1, "artifact", "dataset", "clicks");
+        add(2, "execution", "job_run", "train (a)", "train", "COMPLETE");
+        add(3, "execution", "job_run", "train (b)", "train", "FAIL");
+        add(4, "execution", "job_run", "train (c)", "train", "COMPLETE");
+        add(5, "execution", "job_run", "adhoc", "", "COMPLETE");
+        add(12, "artifact", "Model", "model a");
+        add(13, "artifact", "Model", "model b");
+        add(14, "artifact", "Model", "model c");
+        add(15, "artifact", "Report", "report");
+        for (int64_t run : { 2, 3, 4, 5 })
+            g.edges.push_back({ 1, run, QStringLiteral("input"), {} });
+        for (int64_t run : { 2, 3, 4, 5 })
+            g.edges.push_back({ run, run + 10, QStringLiteral("output"), {} });
+
+        const LineageGraph f = collapseRepeatedRuns(g);
+        QStringList nodes;
+        for (const auto &n : f.nodes)
+            nodes << QStringLiteral("%1:%2:%3:%4").arg(n.id).arg(n.name).arg(n.members.size()).arg(n.failedMembers);
+        QCOMPARE(nodes.join(QLatin1Char(' ')), QStringLiteral("1:clicks:1:0 2:train × 3 runs:3:1 5:adhoc:1:0 "
+                                                              "12:Model × 3:3:0 15:report:1:0"));
+        QCOMPARE(f.nodes[1].state, QStringLiteral("1 of 3 failed"));
+        QStringList edges;
+        for (const auto &e : f.edges)
+            edges << QStringLiteral("%1>%2").arg(e.from).arg(e.to);
+        QCOMPARE(edges.join(QLatin1Char(' ')), QStringLiteral("1>2 1>5 2>12 5>15"));
+        QCOMPARE(f.reachedFrom, (std::vector<int64_t> { 0, 1, 1, 2, 5 }));
+
+        // Nothing to fold: the same graph, every node standing for itself.
+        g.nodes[2].job = QStringLiteral("other");
+        g.nodes[3].job = QStringLiteral("third");
+        const LineageGraph same = collapseRepeatedRuns(g);
+        QCOMPARE(same.nodes.size(), g.nodes.size());
+        QCOMPARE(same.edges.size(), g.edges.size());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLineage)

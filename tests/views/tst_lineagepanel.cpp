@@ -59,6 +59,10 @@ private Q_SLOTS:
         sink.edge(examples, train, QStringLiteral("input"));
         sink.edge(train, model, QStringLiteral("output"));
         sink.edge(examples, failed, QStringLiteral("input"));
+        // Both trainers are runs of one pipeline node.
+        const int64_t node = add(sink, K::Context, QStringLiteral("pipeline.Trainer"), QStringLiteral("node"));
+        sink.edge(node, train, QStringLiteral("contains"));
+        sink.edge(node, failed, QStringLiteral("contains"));
         ws.db().exec("INSERT INTO lineage_link(node_id, run_id, origin) VALUES (" + std::to_string(train) + ", 7, 'name')");
         tx.commit();
     }
@@ -100,9 +104,24 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(5000));
         QCOMPARE(panel.graph().nodes.at(0).name, QStringLiteral("examples"));
         QCOMPARE(panel.graph().nodes.size(), size_t(6)); // both ways: raw, ExampleGen, both trainers, model
+        // Folded: the two runs of the Trainer node are one node, red for its failed run.
+        panel.setFoldRepeatedRuns(true);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(panel.graph().nodes.size(), size_t(5));
+        int folded = -1;
+        for (size_t i = 0; i < panel.graph().nodes.size(); ++i)
+            if (panel.graph().nodes[i].name == QStringLiteral("pipeline.Trainer × 2 runs"))
+                folded = int(i);
+        QVERIFY(folded > 0);
+        QCOMPARE(panel.graph().nodes.at(size_t(folded)).state, QStringLiteral("1 of 2 failed"));
+        panel.showDetails(folded);
+        QVERIFY(panel.detailsText().contains(QStringLiteral("folded")));
+        panel.setFoldRepeatedRuns(false);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(panel.graph().nodes.size(), size_t(6));
         panel.search(QStringLiteral("Train"));
         QVERIFY(loaded.wait(5000));
-        QVERIFY2(panel.detailsText().contains(QStringLiteral("2 nodes match")), qPrintable(panel.detailsText()));
+        QVERIFY2(panel.detailsText().contains(QStringLiteral("3 nodes match")), qPrintable(panel.detailsText()));
 
         // The failed execution stands out; the linked run can be opened.
         int red = 0;

@@ -5,6 +5,7 @@
 #include "timescale.h"
 #include "workspace.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
@@ -39,19 +40,13 @@ namespace {
 
 constexpr int kIndexKey = 0; // QGraphicsItem::data key: the node's index in the graph
 
-bool failedState(const QString &state)
-{
-    const QString s = state.toUpper();
-    return s.contains(QLatin1String("FAIL")) || s.contains(QLatin1String("ABORT")) || s.contains(QLatin1String("CANCEL"));
-}
-
 struct NodeColours {
     QColor fill, border;
 };
 
 NodeColours coloursOf(const LineageNodeInfo &n)
 {
-    if (n.kind == QLatin1String("execution") && failedState(n.state))
+    if (n.kind == QLatin1String("execution") && (isFailedState(n.state) || n.failedMembers > 0))
         return { QColor(0xf8, 0xd7, 0xda), QColor(0xc0, 0x39, 0x2b) };
     if (n.kind == QLatin1String("execution"))
         return { QColor(0xdf, 0xf0, 0xd8), QColor(0x4e, 0x8a, 0x3e) };
@@ -136,6 +131,7 @@ LineagePanel::LineagePanel(QWidget *parent)
     , m_search(new QLineEdit)
     , m_direction(new QComboBox)
     , m_depth(new QSpinBox)
+    , m_fold(new QCheckBox(tr("Fold repeated runs")))
     , m_export(new QPushButton(tr("Export…")))
     , m_status(new QLabel)
     , m_scene(new QGraphicsScene(this))
@@ -155,6 +151,8 @@ LineagePanel::LineagePanel(QWidget *parent)
     m_depth->setValue(3);
     m_depth->setPrefix(tr("depth "));
     m_depth->setAccessibleName(tr("Depth"));
+    m_fold->setToolTip(tr("Draw the runs of one job as one node, and the artifacts of one type those runs made or "
+                          "read: a job that ran a thousand times stays readable"));
     m_export->setToolTip(tr("Save the drawn graph as PNG, PDF or SVG"));
     m_status->setWordWrap(true);
 
@@ -162,6 +160,7 @@ LineagePanel::LineagePanel(QWidget *parent)
     top->addWidget(m_search, 2);
     top->addWidget(m_direction);
     top->addWidget(m_depth);
+    top->addWidget(m_fold);
     top->addWidget(m_export);
 
     auto *view = new GraphView(m_scene);
@@ -198,6 +197,7 @@ LineagePanel::LineagePanel(QWidget *parent)
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
     connect(m_direction, &QComboBox::currentIndexChanged, this, [this] { request(); });
     connect(m_depth, &QSpinBox::valueChanged, this, [this] { request(); });
+    connect(m_fold, &QCheckBox::toggled, this, [this] { request(); });
     connect(m_scene, &QGraphicsScene::selectionChanged, this, [this] {
         const auto items = m_scene->selectedItems();
         if (!items.isEmpty())
@@ -285,6 +285,11 @@ void LineagePanel::setDepth(int depth)
     m_depth->setValue(depth);
 }
 
+void LineagePanel::setFoldRepeatedRuns(bool fold)
+{
+    m_fold->setChecked(fold);
+}
+
 void LineagePanel::request(const QString &searchText)
 {
     if (m_workspacePath.isEmpty())
@@ -293,9 +298,10 @@ void LineagePanel::request(const QString &searchText)
     const int64_t focus = m_focus;
     const auto direction = LineageDirection(m_direction->currentData().toInt());
     const int depth = m_depth->value();
+    const bool fold = m_fold->isChecked();
     analyseInBackground<Result>(
         m_pool, this, m_workspacePath,
-        [focus, direction, depth, searchText](Workspace &ws, Result &r) {
+        [focus, direction, depth, fold, searchText](Workspace &ws, Result &r) {
             LineageReader reader(ws);
             r.counts = reader.counts();
             r.focus = focus;
@@ -316,6 +322,8 @@ void LineagePanel::request(const QString &searchText)
             }
             if (r.focus != 0)
                 r.graph = reader.neighbourhood(r.focus, direction, depth, 2000);
+            if (fold)
+                r.graph = collapseRepeatedRuns(r.graph);
         },
         [this, generation](const Result &r) {
             if (generation == m_generation)
@@ -426,6 +434,8 @@ void LineagePanel::rebuildScene()
         const LineageNodeInfo &n = m_graph.nodes[i];
         const QRectF r = m_layout.rect(int(i));
         const NodeColours colours = coloursOf(n);
+        if (n.members.size() > 1) // a folded node: a second box behind, like a stack of cards
+            m_scene->addRect(r.translated(5, 5), QPen(colours.border, 1.2), colours.fill.darker(108));
         auto *box = m_scene->addRect(r, QPen(colours.border, i == 0 ? 3 : 1.2), colours.fill);
         box->setData(kIndexKey, int(i));
         box->setFlag(QGraphicsItem::ItemIsSelectable);
@@ -481,6 +491,13 @@ void LineagePanel::showDetails(int index)
         html += row(tr("duration"), formatDuration(n.endNs - n.startNs));
     if (!n.contexts.isEmpty())
         html += row(tr("in"), n.contexts.join(QStringLiteral(", ")));
+    if (n.members.size() > 1) {
+        QStringList members;
+        for (int64_t m : n.members)
+            members << QStringLiteral("<a href=\"node:%1\">#%1</a>").arg(m);
+        html += QStringLiteral("<tr><td><i>%1</i></td><td>%2</td></tr>")
+                    .arg(tr("folded"), tr("%n nodes: ", nullptr, int(n.members.size())) + members.join(QStringLiteral(", ")));
+    }
     if (!n.runIds.isEmpty()) {
         QStringList runs;
         for (int64_t r : n.runIds)

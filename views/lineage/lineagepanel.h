@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+class QCheckBox;
 class QComboBox;
 class QGraphicsScene;
 class QGraphicsView;
@@ -41,6 +42,7 @@ public:
     void search(const QString &what);
     void setDirection(LineageDirection direction);
     void setDepth(int depth);
+    void setFoldRepeatedRuns(bool fold);
     // Writes the drawn graph to PNG, PDF or SVG (by suffix); false when it cannot.
     bool exportTo(const QString &path) const;
 
@@ -86,6 +88,7 @@ private:
     QLineEdit *m_search;
     QComboBox *m_direction;
     QSpinBox *m_depth;
+    QCheckBox *m_fold;
     QPushButton *m_export;
     QLabel *m_status;
     QGraphicsScene *m_scene;
