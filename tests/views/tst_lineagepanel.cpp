@@ -85,6 +85,31 @@ private Q_SLOTS:
         QVERIFY(l.bounds().contains(l.rect(5)));
     }
 
+    // A chain 0 -> 1 -> 2 -> 3 and a shortcut 0 -> 3 across two columns: the shortcut's route passes
+    // through slots of its own in columns 1 and 2, clear of nodes 1 and 2; a short edge has no waypoint.
+    void longEdgesGoAroundBoxes()
+    {
+        LineageLayout l;
+        const std::vector<std::pair<int, int>> edges { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 0, 3 }, { 3, 0 } };
+        l.compute(4, edges);
+        QCOMPARE(l.layerOf(3), 3);
+        const std::vector<QPointF> shortcut = l.route(0, 3);
+        QCOMPARE(shortcut.size(), size_t(6)); // leave 0, two slots (in and out), enter 3
+        QCOMPARE(shortcut.front(), QPointF(l.rect(0).right(), l.rect(0).center().y()));
+        QCOMPARE(shortcut.back(), QPointF(l.rect(3).left(), l.rect(3).center().y()));
+        for (size_t k = 1; k + 1 < shortcut.size(); ++k)
+            for (int node : { 1, 2 })
+                QVERIFY2(!l.rect(node).adjusted(0, -1, 0, 1).contains(shortcut[k]),
+                         qPrintable(QStringLiteral("waypoint %1 inside node %2").arg(k).arg(node)));
+        QCOMPARE(l.route(1, 2).size(), size_t(2));
+        // The edge back from 3 to 0 closes a cycle: it runs right to left through the same columns.
+        const std::vector<QPointF> back = l.route(3, 0);
+        QCOMPARE(back.size(), size_t(6));
+        QCOMPARE(back.front(), QPointF(l.rect(3).left(), l.rect(3).center().y()));
+        QCOMPARE(back.back(), QPointF(l.rect(0).right(), l.rect(0).center().y()));
+        QVERIFY(back[1].x() > back[2].x());
+    }
+
     void panel()
     {
         LineagePanel panel;

@@ -69,15 +69,46 @@ void LineageLayout::compute(int nodeCount, const std::vector<std::pair<int, int>
     }
     m_layers = *std::max_element(m_layer.begin(), m_layer.end()) + 1;
 
+    // An edge across several layers gets a waypoint (a dummy vertex) in each layer between, ordered
+    // with the nodes, so that it passes through a slot of its own instead of through their boxes.
+    m_chains.clear();
+    std::vector<std::vector<int>> next(n);
+    for (size_t v = 0; v < n; ++v) {
+        for (const int w : dag[v]) {
+            if (m_layer[size_t(w)] - m_layer[v] <= 1) {
+                next[v].push_back(w);
+                continue;
+            }
+            if (m_chains.count({ int(v), w }))
+                continue; // the same edge twice (a cycle's reversed edge over an existing one): one route
+
+            std::vector<int> chain;
+            size_t previous = v;
+            for (int l = m_layer[v] + 1; l < m_layer[size_t(w)]; ++l) {
+                const int d = int(m_layer.size());
+                m_layer.push_back(l);
+                m_row.push_back(0);
+                next.emplace_back();
+                next[previous].push_back(d);
+                chain.push_back(d);
+                previous = size_t(d);
+            }
+            next[previous].push_back(w);
+            m_chains[{ int(v), w }] = std::move(chain);
+        }
+    }
+    dag = std::move(next);
+    const size_t all = m_layer.size();
+
     // Order within layers by the barycenter of neighbours, sweeping right then left.
     std::vector<std::vector<int>> layers(static_cast<size_t>(m_layers));
-    for (size_t v = 0; v < n; ++v)
+    for (size_t v = 0; v < all; ++v)
         layers[size_t(m_layer[v])].push_back(int(v));
-    std::vector<std::vector<int>> in(n);
-    for (size_t v = 0; v < n; ++v)
+    std::vector<std::vector<int>> in(all);
+    for (size_t v = 0; v < all; ++v)
         for (int w : dag[v])
             in[size_t(w)].push_back(int(v));
-    std::vector<double> position(n);
+    std::vector<double> position(all);
     auto place = [&] {
         for (const auto &layer : layers)
             for (size_t i = 0; i < layer.size(); ++i)
@@ -116,6 +147,29 @@ void LineageLayout::compute(int nodeCount, const std::vector<std::pair<int, int>
         for (size_t i = 0; i < layer.size(); ++i)
             m_row[size_t(layer[i])] = int(i);
     }
+}
+
+std::vector<QPointF> LineageLayout::route(int from, int to) const
+{
+    const QRectF a = rect(from), b = rect(to);
+    // An edge that closes a cycle runs against the layering: right to left, its waypoints backwards.
+    const bool reversed = std::find(m_reversed.begin(), m_reversed.end(), std::make_pair(from, to)) != m_reversed.end();
+    const auto chain = reversed ? m_chains.find({ to, from }) : m_chains.find({ from, to });
+    std::vector<QPointF> points;
+    points.emplace_back(reversed ? a.left() : a.right(), a.center().y());
+    if (chain != m_chains.end()) {
+        std::vector<QPointF> through;
+        for (int d : chain->second) {
+            const QRectF slot = rect(d);
+            through.emplace_back(slot.left(), slot.center().y());
+            through.emplace_back(slot.right(), slot.center().y());
+        }
+        if (reversed)
+            std::reverse(through.begin(), through.end());
+        points.insert(points.end(), through.begin(), through.end());
+    }
+    points.emplace_back(reversed ? b.right() : b.left(), b.center().y());
+    return points;
 }
 
 QRectF LineageLayout::rect(int node) const

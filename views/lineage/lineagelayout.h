@@ -4,6 +4,7 @@
 #include <QRectF>
 
 #include <cstdint>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,9 @@ public:
     [[nodiscard]] int layerCount() const { return m_layers; }
     // The node's box in scene coordinates.
     [[nodiscard]] QRectF rect(int node) const;
+    // The points an edge's curve passes: the side of `from` it leaves, the left and right of each
+    // layer's slot it crosses (for an edge across several layers), the side of `to` it enters.
+    [[nodiscard]] std::vector<QPointF> route(int from, int to) const;
     [[nodiscard]] QRectF bounds() const;
     // Edges drawn against the flow to break a cycle.
     [[nodiscard]] const std::vector<std::pair<int, int>> &reversedEdges() const { return m_reversed; }
@@ -40,6 +44,7 @@ private:
     std::vector<int> m_layer, m_row;
     std::vector<int> m_layerSize;
     std::vector<std::pair<int, int>> m_reversed;
+    std::map<std::pair<int, int>, std::vector<int>> m_chains; // long edge (in DAG direction) -> its waypoints
     int m_layers = 0;
     int m_maxRows = 0;
 };

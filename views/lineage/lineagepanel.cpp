@@ -409,15 +409,22 @@ void LineagePanel::rebuildScene()
         const auto a = index.find(e.from), b = index.find(e.to);
         if (a == index.end() || b == index.end())
             continue;
-        const QRectF ra = m_layout.rect(a->second), rb = m_layout.rect(b->second);
-        const bool backwards = rb.center().x() <= ra.center().x();
-        const QPointF p0 = backwards ? QPointF(ra.left(), ra.center().y()) : QPointF(ra.right(), ra.center().y());
-        const QPointF p1 = backwards ? QPointF(rb.right(), rb.center().y()) : QPointF(rb.left(), rb.center().y());
-        const double dx = std::max(40.0, std::abs(p1.x() - p0.x()) / 2) * (backwards ? -1 : 1);
-        QPainterPath path(p0);
-        path.cubicTo(p0 + QPointF(dx, 0), p1 - QPointF(dx, 0), p1);
+        // Through the slots the layout kept for it in the columns it crosses: curves between
+        // columns, straight through a slot.
+        const std::vector<QPointF> points = m_layout.route(a->second, b->second);
+        const bool backwards = points.back().x() < points.front().x();
+        QPainterPath path(points.front());
+        for (size_t k = 1; k < points.size(); ++k) {
+            const QPointF p0 = points[k - 1], p1 = points[k];
+            if (k % 2 == 0) { // inside a slot
+                path.lineTo(p1);
+                continue;
+            }
+            const double dx = std::max(20.0, std::abs(p1.x() - p0.x()) / 2) * (backwards ? -1 : 1);
+            path.cubicTo(p0 + QPointF(dx, 0), p1 - QPointF(dx, 0), p1);
+        }
         // The arrow head at the target.
-        const QPointF tip = p1;
+        const QPointF tip = points.back();
         const double s = backwards ? 1 : -1;
         path.moveTo(tip + QPointF(s * 8, -4));
         path.lineTo(tip);
