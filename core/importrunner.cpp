@@ -18,14 +18,19 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QSet>
+#include <QCoreApplication>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QThread>
 
 #include <algorithm>
+#include <cerrno>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <thread>
+
+#include <signal.h>
 
 namespace plumb {
 
@@ -434,11 +439,29 @@ struct ImportRunner::ParallelFile {
     ReadFile read;
 };
 
+// Scratch folders of parallel imports whose process is gone (killed before it could remove them).
+static void removeStaleScratch(const QDir &dir)
+{
+    static const QRegularExpression name(QStringLiteral("^\\.plumb-import-([0-9]+)-"));
+    for (const QFileInfo &f : dir.entryInfoList({ QStringLiteral(".plumb-import-*") }, QDir::Dirs | QDir::Hidden)) {
+        const auto m = name.match(f.fileName());
+        if (!m.hasMatch())
+            continue;
+        const auto pid = pid_t(m.captured(1).toLongLong());
+        if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH)
+            QDir(f.absoluteFilePath()).removeRecursively();
+    }
+}
+
 void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &planned, const std::vector<int> &indexes,
                                   Progress &progress, std::vector<std::optional<FileImportResult>> &results)
 {
-    // Scratch workspaces beside the workspace (same file system: they are as large as what they hold).
-    QTemporaryDir scratchDir(QFileInfo(m_workspacePath).absoluteDir().filePath(QStringLiteral(".plumb-import-XXXXXX")));
+    // Scratch workspaces beside the workspace (same file system: they are as large as what they hold),
+    // in a folder named after this process, so that one left by a killed import is found and removed.
+    const QDir beside = QFileInfo(m_workspacePath).absoluteDir();
+    removeStaleScratch(beside);
+    QTemporaryDir scratchDir(
+        beside.filePath(QStringLiteral(".plumb-import-%1-XXXXXX").arg(QCoreApplication::applicationPid())));
     if (!scratchDir.isValid())
         throw SqlError(QStringLiteral("cannot create a scratch folder beside %1 (%2)")
                            .arg(m_workspacePath, scratchDir.errorString()),
