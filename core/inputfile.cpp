@@ -35,9 +35,17 @@ struct InputFile::Inflater {
     }
 };
 
+static int64_t defaultMaxInflated()
+{
+    bool ok = false;
+    const qint64 fromEnv = qEnvironmentVariable("PLUMB_MAX_INFLATED_BYTES").toLongLong(&ok);
+    return ok && fromEnv > 0 ? fromEnv : int64_t(1) << 40;
+}
+
 InputFile::InputFile(const QString &path)
     : m_path(path)
     , m_file(path)
+    , m_maxInflated(defaultMaxInflated())
 {
 }
 
@@ -157,6 +165,19 @@ int64_t InputFile::read(char *out, int64_t max)
         }
     }
     m_offset += produced;
+    const int64_t consumed = std::max<int64_t>(m_compressedOffset - int64_t(zs.avail_in), 1);
+    if (m_offset > m_maxInflated
+        || (m_offset > kRatioCheckedAfter && m_offset / consumed > kMaxInflateRatio))
+        throw ImportError(QStringLiteral("%1 inflates to more than %2 (%3 bytes from %4 compressed, %5:1): "
+                                         "stopped as a decompression bomb; nothing was imported. "
+                                         "PLUMB_MAX_INFLATED_BYTES raises the first bound")
+                              .arg(fileName(), m_offset > m_maxInflated
+                                          ? QStringLiteral("%1 bytes").arg(m_maxInflated)
+                                          : QStringLiteral("%1 times its compressed size").arg(kMaxInflateRatio))
+                              .arg(m_offset)
+                              .arg(consumed)
+                              .arg(m_offset / consumed),
+                          QStringLiteral("byte %1 of the file").arg(consumed));
     return produced;
 }
 

@@ -35,9 +35,18 @@ public:
     [[nodiscard]] bool isGzip() const { return m_gzip; }
 
     // Reads up to `max` decompressed bytes into `out`; returns the count, 0 at end of input.
-    // Throws ImportError on a read error. A gzip stream cut short is not an error here: it ends the
-    // input and sets truncated().
+    // Throws ImportError on a read error, and when a gzip stream inflates past its bounds (see
+    // setMaxInflated). A gzip stream cut short is not an error here: it ends the input and sets
+    // truncated().
     int64_t read(char *out, int64_t max);
+
+    // Bounds on what a gzip file may inflate to (a decompression bomb is stopped, with a message,
+    // before it fills the disk or the workspace): `maxBytes` in all (default: $PLUMB_MAX_INFLATED_BYTES,
+    // else 1 TiB), and kMaxInflateRatio times its compressed size once kRatioCheckedAfter bytes came
+    // out (profiler JSON compresses 10-30:1; a bomb, by design, 1000:1 and more).
+    void setMaxInflated(int64_t maxBytes) { m_maxInflated = maxBytes; }
+    static constexpr int64_t kMaxInflateRatio = 1000;
+    static constexpr int64_t kRatioCheckedAfter = int64_t(1) << 30;
 
     [[nodiscard]] int64_t offset() const { return m_offset; }
     [[nodiscard]] int64_t compressedOffset() const { return m_compressedOffset; }
@@ -75,6 +84,7 @@ private:
     QString m_truncationDetail;
     QByteArray m_inBuf;
     std::unique_ptr<Inflater> m_inflater;
+    int64_t m_maxInflated;
     ContentHash m_hash;
 };
 

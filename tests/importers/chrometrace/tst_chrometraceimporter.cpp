@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <zlib.h>
+
 using namespace plumb;
 
 namespace {
@@ -260,6 +262,32 @@ private slots:
                                "AND d.code = 'rank-from-file-name') AS warned "
                                "FROM trace t JOIN run r ON r.id = t.run_id ORDER BY t.rank"),
                  QStringLiteral("name,rank,world_size,warned\ntrace_rank*,0,,1\ntrace_rank*,1,,1\n"));
+    }
+
+    // A gzip file that inflates past the bound stops with a message naming it and the byte reached,
+    // and leaves the workspace as it was.
+    void decompressionBomb()
+    {
+        QTemporaryDir d;
+        const QString bomb = d.filePath(QStringLiteral("bomb.json.gz"));
+        gzFile gz = gzopen(bomb.toUtf8().constData(), "wb9");
+        QVERIFY(gz);
+        const QByteArray head = "{\"traceEvents\":[", spaces(1 << 20, ' ');
+        gzwrite(gz, head.constData(), unsigned(head.size()));
+        for (int i = 0; i < 24; ++i)
+            gzwrite(gz, spaces.constData(), unsigned(spaces.size()));
+        gzclose(gz);
+        QVERIFY(QFileInfo(bomb).size() < 200 * 1024);
+        qputenv("PLUMB_MAX_INFLATED_BYTES", QByteArray::number(16 << 20));
+        const QString ws = freshWorkspace();
+        const auto r = importOne(ws, bomb);
+        qunsetenv("PLUMB_MAX_INFLATED_BYTES");
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Failed));
+        QVERIFY2(r.message.contains(QStringLiteral("bomb.json.gz inflates to more than 16777216 bytes")), qPrintable(r.message));
+        QVERIFY2(r.location.startsWith(QStringLiteral("byte ")), qPrintable(r.location));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM source"), 0);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice"), 0);
     }
 
     // Importing the same bytes again is a no-op that says so.
