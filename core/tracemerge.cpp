@@ -95,18 +95,7 @@ int64_t mergeScratchTrace(SqliteDb &db, int64_t sourceId)
         key = QStringLiteral("source:%1").arg(sourceId);
         name = traceRunName(traceName);
     }
-    int64_t runId = 0;
-    {
-        SqliteStmt find(db, "SELECT id FROM main.run WHERE key = ?");
-        find.bind(1, key);
-        if (find.step()) {
-            runId = find.columnInt(0);
-        } else {
-            SqliteStmt ins(db, "INSERT INTO main.run(key, name, created_at_ns) VALUES (?, ?, ?)");
-            ins.bind(1, key).bind(2, name).bind(3, createdNs).run();
-            runId = db.queryInt("SELECT last_insert_rowid()");
-        }
-    }
+    const int64_t runId = findOrAddRun(db, key, name, createdNs);
 
     // Shifts: a fresh scratch workspace numbers every id space from 1.
     const auto nextId = [&](const char *schema, const char *key) {

@@ -115,6 +115,17 @@ QString traceRunName(const QString &traceName)
     return name;
 }
 
+int64_t findOrAddRun(SqliteDb &db, const QString &key, const QString &name, int64_t createdNs)
+{
+    SqliteStmt find(db, "SELECT id FROM main.run WHERE key = ?");
+    find.bind(1, key);
+    if (find.step())
+        return find.columnInt(0);
+    SqliteStmt ins(db, "INSERT INTO main.run(key, name, created_at_ns) VALUES (?, ?, ?)");
+    ins.bind(1, key).bind(2, name).bind(3, createdNs).run();
+    return db.queryInt("SELECT last_insert_rowid()");
+}
+
 void TraceSink::Batch::clear()
 {
     slices.clear();
@@ -836,18 +847,7 @@ void TraceSink::writeTraceRows()
         runName = m_traceName;
     }
     runName = traceRunName(runName);
-    int64_t runId = 0;
-    {
-        SqliteStmt find(m_db, "SELECT id FROM run WHERE key = ?");
-        find.bind(1, runKey);
-        if (find.step()) {
-            runId = find.columnInt(0);
-        } else {
-            SqliteStmt ins(m_db, "INSERT INTO run(key, name, created_at_ns) VALUES (?, ?, ?)");
-            ins.bind(1, runKey).bind(2, runName).bind(3, int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000).run();
-            runId = m_db.queryInt("SELECT last_insert_rowid()");
-        }
-    }
+    const int64_t runId = findOrAddRun(m_db, runKey, runName, int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000);
 
     SqliteStmt trace(m_db, "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, "
                            "base_time_ns, start_ns, end_ns, event_count, slice_count, kernel_count, "

@@ -47,6 +47,8 @@ private:
 
 // The name of the run a single trace forms: its file name without the trace format's extensions.
 [[nodiscard]] QString traceRunName(const QString &traceName);
+// The id of the run with `key`, added (with `name`, created at `createdNs`) when there is none.
+int64_t findOrAddRun(SqliteDb &db, const QString &key, const QString &name, int64_t createdNs);
 
 enum class ProcessKind { Cpu, Gpu, Other };
 // CudaApi and GpuAnnotation are companion tracks of a thread and of a stream (same process and tid
