@@ -42,6 +42,9 @@ public:
     // The lineage nodes and edges being written for this file (ML Metadata, OpenLineage), created on
     // first use; it shares no string table with the others, so any importer may use it.
     [[nodiscard]] LineageSink &lineageSink();
+    // The import's connection, inside its transaction: for a format whose rows no sink writes (job
+    // lifecycle events), written on the caller's thread.
+    [[nodiscard]] SqliteDb &db() { return m_db; }
     // What the user told this import beyond the path (command-line flags, an import dialog).
     [[nodiscard]] const ImportOptions &options() const { return m_options; }
     void setOptions(const ImportOptions &options) { m_options = options; }

@@ -348,11 +348,30 @@ CREATE TABLE lineage_link(
 CREATE INDEX lineage_link_run ON lineage_link(run_id);
 )sql";
 
+// Job lifecycle (goodput): what a job log says happened when, attached to a run. Phases have a start
+// and an end; instants (job start/end, step start, interruption, restart) have end_ns NULL. Start and
+// end entries of one phase are paired by the importer, so a row is always a whole phase.
+static constexpr std::string_view kMigration9 = R"sql(
+CREATE TABLE lifecycle_event(
+    run_id      INTEGER NOT NULL,
+    source_id   INTEGER NOT NULL,
+    kind        TEXT NOT NULL,          -- 'job_start' | 'job_end' | 'step' | 'interruption' | 'restart' | phases:
+                                        -- 'provisioning' | 'accelerator_init' | 'training_prep' | 'data_loading' |
+                                        -- 'checkpoint_save' | 'checkpoint_restore' | 'custom'
+    start_ns    INTEGER NOT NULL,       -- epoch ns
+    end_ns      INTEGER,                -- phases only
+    step        INTEGER,                -- step: its count; checkpoints: the last step they hold
+    label       TEXT,                   -- custom: its type; interruption: the reason given
+    line        INTEGER                 -- where in the source (1-based)
+);
+CREATE INDEX lifecycle_event_run ON lifecycle_event(run_id, start_ns);
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
     static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes, kMigration3,
                                                               kMigration4, kMigration5, kMigration6, kMigration7,
-                                                              kMigration8 };
+                                                              kMigration8, kMigration9 };
     return migrations;
 }
 

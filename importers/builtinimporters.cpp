@@ -2,6 +2,7 @@
 
 #include "chrometraceimporter.h"
 #include "importerregistry.h"
+#include "lifecycleimporter.h"
 #include "mlflowimporter.h"
 #include "mlmdimporter.h"
 #include "nsysimporter.h"
@@ -24,6 +25,7 @@ void registerBuiltinImporters(ImporterRegistry &registry)
     registry.add(std::make_unique<TabularImporter>());
     registry.add(std::make_unique<ParamsFileImporter>());
     registry.add(std::make_unique<OpenLineageImporter>());
+    registry.add(std::make_unique<LifecycleImporter>());
 }
 
 } // namespace plumb

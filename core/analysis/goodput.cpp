@@ -1,0 +1,847 @@
+#include "goodput.h"
+
+#include "flops.h"
+#include "sqlitedb.h"
+#include "workspace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+namespace plumb {
+
+namespace {
+
+constexpr int kProductive = -1;
+constexpr int kAutoWindows = 48;
+
+struct KindName {
+    LifecycleKind kind;
+    const char *name;
+};
+constexpr KindName kKindNames[] = {
+    { LifecycleKind::JobStart, "job_start" },
+    { LifecycleKind::JobEnd, "job_end" },
+    { LifecycleKind::Step, "step" },
+    { LifecycleKind::Interruption, "interruption" },
+    { LifecycleKind::Restart, "restart" },
+    { LifecycleKind::Provisioning, "provisioning" },
+    { LifecycleKind::AcceleratorInit, "accelerator_init" },
+    { LifecycleKind::TrainingPrep, "training_prep" },
+    { LifecycleKind::DataLoading, "data_loading" },
+    { LifecycleKind::CheckpointSave, "checkpoint_save" },
+    { LifecycleKind::CheckpointRestore, "checkpoint_restore" },
+    { LifecycleKind::Custom, "custom" },
+};
+
+// Precedence of what overlaps (lower wins), see GoodputReport.
+enum Precedence {
+    PProvisioning,
+    PRecovery,
+    PRestore,
+    PSave,
+    PInit,
+    PPrep,
+    PData,
+    PCustom,
+    PStep,
+    PStartup,
+};
+
+// One stretch of time claimed by something, before precedence decides.
+struct Claim {
+    int64_t startNs;
+    int64_t endNs;
+    int precedence;
+    int category;     // kProductive or a Badput
+    int64_t stepInterval = -1; // index into the step intervals
+    QString label;    // custom: its type
+};
+
+Claim claim(int64_t startNs, int64_t endNs, int precedence, int category, int64_t stepInterval = -1,
+    const QString &label = {})
+{
+    return Claim { startNs, endNs, precedence, category, stepInterval, label };
+}
+
+struct StepInterval {
+    int attempt;
+    int64_t startNs, endNs;
+    int64_t firstStep;
+    int64_t steps;     // steps it holds (records may be several steps apart)
+    int64_t keptSteps; // of them, not done again later
+    bool complete;
+    int64_t productiveNs = 0; // after precedence
+};
+
+struct Attempt {
+    int64_t startNs;
+    bool explicitStart; // a job start or restart record, not a step count going backwards
+    std::vector<size_t> steps; // indexes into the sorted step records
+};
+
+struct Stretch {
+    int64_t startNs, endNs;
+    int category;
+    int64_t stepInterval;
+    QString label;
+};
+
+int64_t median(std::vector<int64_t> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// ml-goodput-measurement's ideal step time: the mean of the step times not above median + 3 MAD.
+int64_t robustMean(const std::vector<int64_t> &v)
+{
+    if (v.empty())
+        return 0;
+    const int64_t med = median(v);
+    std::vector<int64_t> dev;
+    dev.reserve(v.size());
+    for (const int64_t x : v)
+        dev.push_back(std::llabs(x - med));
+    const int64_t mad = median(dev);
+    double sum = 0;
+    int64_t n = 0;
+    for (const int64_t x : v) {
+        if (x <= med + 3 * mad) {
+            sum += double(x);
+            ++n;
+        }
+    }
+    return n ? int64_t(std::llround(sum / double(n))) : 0;
+}
+
+// Disjoint, sorted intervals: the time resources were not all there.
+std::vector<std::pair<int64_t, int64_t>> mergeIntervals(std::vector<std::pair<int64_t, int64_t>> v)
+{
+    std::sort(v.begin(), v.end());
+    std::vector<std::pair<int64_t, int64_t>> out;
+    for (const auto &iv : v) {
+        if (iv.second <= iv.first)
+            continue;
+        if (!out.empty() && iv.first <= out.back().second)
+            out.back().second = std::max(out.back().second, iv.second);
+        else
+            out.push_back(iv);
+    }
+    return out;
+}
+
+int64_t overlap(const std::vector<std::pair<int64_t, int64_t>> &ivs, int64_t a, int64_t b)
+{
+    int64_t sum = 0;
+    for (const auto &[s, e] : ivs)
+        sum += std::max<int64_t>(0, std::min(e, b) - std::max(s, a));
+    return sum;
+}
+
+int phaseCategory(LifecycleKind k, int &precedence)
+{
+    switch (k) {
+    case LifecycleKind::Provisioning: precedence = PProvisioning; return int(Badput::Provisioning);
+    case LifecycleKind::CheckpointRestore: precedence = PRestore; return int(Badput::CheckpointRestore);
+    case LifecycleKind::CheckpointSave: precedence = PSave; return int(Badput::CheckpointSave);
+    case LifecycleKind::AcceleratorInit: precedence = PInit; return int(Badput::AcceleratorInit);
+    case LifecycleKind::TrainingPrep: precedence = PPrep; return int(Badput::TrainingPrep);
+    case LifecycleKind::DataLoading: precedence = PData; return int(Badput::DataLoading);
+    case LifecycleKind::Custom: precedence = PCustom; return int(Badput::Custom);
+    default: precedence = PStartup; return int(Badput::Other);
+    }
+}
+
+} // namespace
+
+QString lifecycleKindName(LifecycleKind k)
+{
+    for (const auto &kn : kKindNames)
+        if (kn.kind == k)
+            return QLatin1String(kn.name);
+    return {};
+}
+
+std::optional<LifecycleKind> lifecycleKindFromName(const QString &name)
+{
+    for (const auto &kn : kKindNames)
+        if (name == QLatin1String(kn.name))
+            return kn.kind;
+    return std::nullopt;
+}
+
+bool isPhase(LifecycleKind k)
+{
+    return int(k) >= int(LifecycleKind::Provisioning);
+}
+
+QString badputName(Badput b)
+{
+    switch (b) {
+    case Badput::Provisioning: return QStringLiteral("provisioning");
+    case Badput::AcceleratorInit: return QStringLiteral("accelerator_init");
+    case Badput::TrainingPrep: return QStringLiteral("training_prep");
+    case Badput::ProgramStartup: return QStringLiteral("program_startup");
+    case Badput::DataLoading: return QStringLiteral("data_loading");
+    case Badput::CheckpointSave: return QStringLiteral("checkpoint_save");
+    case Badput::CheckpointRestore: return QStringLiteral("checkpoint_restore");
+    case Badput::WastedProgress: return QStringLiteral("wasted_progress");
+    case Badput::DisruptionRecovery: return QStringLiteral("disruption_recovery");
+    case Badput::Custom: return QStringLiteral("custom");
+    case Badput::Other: return QStringLiteral("other");
+    }
+    return {};
+}
+
+QString badputTitle(Badput b)
+{
+    switch (b) {
+    case Badput::Provisioning: return QStringLiteral("Provisioning");
+    case Badput::AcceleratorInit: return QStringLiteral("Accelerator init");
+    case Badput::TrainingPrep: return QStringLiteral("Training prep");
+    case Badput::ProgramStartup: return QStringLiteral("Program startup");
+    case Badput::DataLoading: return QStringLiteral("Data loading");
+    case Badput::CheckpointSave: return QStringLiteral("Checkpoint save");
+    case Badput::CheckpointRestore: return QStringLiteral("Checkpoint restore");
+    case Badput::WastedProgress: return QStringLiteral("Wasted progress");
+    case Badput::DisruptionRecovery: return QStringLiteral("Disruption recovery");
+    case Badput::Custom: return QStringLiteral("Custom");
+    case Badput::Other: return QStringLiteral("Other");
+    }
+    return {};
+}
+
+QString badputRemedy(Badput b)
+{
+    switch (b) {
+    case Badput::Provisioning:
+        return QStringLiteral("Reserve capacity or keep a warm pool of nodes, so that requests do not queue.");
+    case Badput::AcceleratorInit:
+        return QStringLiteral("Cache container images and compiled programs, and initialise devices while the data "
+                              "pipeline and checkpoint manager are set up.");
+    case Badput::TrainingPrep:
+        return QStringLiteral("Overlap model and optimiser setup with the data pipeline's warm-up, and restore "
+                              "state lazily.");
+    case Badput::ProgramStartup:
+        return QStringLiteral("Use a persistent compilation cache (XLA, torch.compile) so that a restart does not "
+                              "compile again.");
+    case Badput::DataLoading:
+        return QStringLiteral("Prefetch more batches and give the data loader more workers, so that steps never "
+                              "wait for input.");
+    case Badput::CheckpointSave:
+        return QStringLiteral("Save asynchronously (Orbax, torch.distributed.checkpoint async_save), or less often "
+                              "when disruptions are rare.");
+    case Badput::CheckpointRestore:
+        return QStringLiteral("Restore faster: read in parallel from local or regional storage, or keep an "
+                              "in-memory copy of the last checkpoint on spare hosts.");
+    case Badput::WastedProgress:
+        return QStringLiteral("Checkpoint more often: the interval that loses least is about the square root of "
+                              "2 x save time x mean time between disruptions (Young/Daly).");
+    case Badput::DisruptionRecovery:
+        return QStringLiteral("Restart automatically and sooner: hot spares, faster rescheduling, and a health "
+                              "check that fails fast.");
+    case Badput::Custom:
+        return QStringLiteral("The custom events mark time your own code called unproductive: see their types in "
+                              "the table.");
+    case Badput::Other:
+        return QStringLiteral("The log does not say what this time was: add lifecycle events or a trace to see it.");
+    }
+    return {};
+}
+
+std::optional<Badput> GoodputReport::largestBadput() const
+{
+    int best = -1;
+    for (int b = 0; b < kBadputCount; ++b)
+        if (badputNs[size_t(b)] > 0 && (best < 0 || badputNs[size_t(b)] > badputNs[size_t(best)]))
+            best = b;
+    if (best < 0)
+        return std::nullopt;
+    return Badput(best);
+}
+
+GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const GoodputOptions &options)
+{
+    GoodputReport r;
+    std::vector<LifecycleEvent> events = input;
+    std::stable_sort(events.begin(), events.end(),
+        [](const LifecycleEvent &a, const LifecycleEvent &b) { return a.startNs < b.startNs; });
+
+    // The span: first start or request .. last job end, else the last thing recorded.
+    int64_t spanStart = INT64_MAX, lastSeen = INT64_MIN, lastJobEnd = INT64_MIN;
+    for (const LifecycleEvent &e : events) {
+        spanStart = std::min(spanStart, e.startNs);
+        lastSeen = std::max(lastSeen, std::max(e.startNs, e.endNs));
+        if (e.kind == LifecycleKind::JobEnd)
+            lastJobEnd = std::max(lastJobEnd, e.startNs);
+    }
+    if (events.empty()) {
+        r.problem = QStringLiteral("no lifecycle events and no step timings");
+        return r;
+    }
+    const int64_t spanEnd = std::max(lastSeen, lastJobEnd);
+    r.startNs = spanStart;
+    r.endNs = spanEnd;
+    r.elapsedNs = spanEnd - spanStart;
+    if (r.elapsedNs <= 0) {
+        r.problem = QStringLiteral("the events span no time");
+        return r;
+    }
+
+    // Attempts: each job start or restart record begins one; two such records with no step and no
+    // interruption between them are the same start logged twice (a restart record and the library's
+    // job_start_time).
+    std::vector<Attempt> attempts;
+    bool sinceStart = true; // a step or interruption since the last attempt start
+    for (const LifecycleEvent &e : events) {
+        if (e.kind == LifecycleKind::JobStart || e.kind == LifecycleKind::Restart) {
+            if (sinceStart)
+                attempts.push_back({ e.startNs, true, {} });
+            sinceStart = false;
+        } else if (e.kind == LifecycleKind::Step || e.kind == LifecycleKind::Interruption) {
+            sinceStart = true;
+        }
+    }
+    if (attempts.empty()) // a log without start records: the job began with its first record
+        attempts.push_back({ spanStart, false, {} });
+
+    // Step records, in time order, into attempts; a step count that does not go forward starts one.
+    std::vector<const LifecycleEvent *> steps;
+    for (const LifecycleEvent &e : events)
+        if (e.kind == LifecycleKind::Step && e.step >= 0)
+            steps.push_back(&e);
+    size_t a = 0;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const LifecycleEvent &s = *steps[i];
+        while (a + 1 < attempts.size() && attempts[a + 1].startNs <= s.startNs)
+            ++a;
+        if (!attempts[a].steps.empty()) {
+            const LifecycleEvent &prev = *steps[attempts[a].steps.back()];
+            if (prev.step == s.step && prev.startNs == s.startNs)
+                continue; // the same record twice
+            if (s.step <= prev.step) {
+                attempts.insert(attempts.begin() + qsizetype(a) + 1, { s.startNs, false, {} });
+                ++a;
+            }
+        }
+        attempts[a].steps.push_back(i);
+    }
+    r.attempts = int(attempts.size());
+    for (size_t i = 0; i < attempts.size(); ++i) {
+        LifecycleEvent m;
+        m.kind = i == 0 ? LifecycleKind::JobStart : LifecycleKind::Restart;
+        m.startNs = m.endNs = attempts[i].startNs;
+        r.markers.push_back(m);
+    }
+
+    auto attemptEnd = [&](size_t i) { return i + 1 < attempts.size() ? attempts[i + 1].startNs : spanEnd; };
+    auto interruptionIn = [&](int64_t from, int64_t to) -> const LifecycleEvent * {
+        const LifecycleEvent *found = nullptr;
+        for (const LifecycleEvent &e : events)
+            if (e.kind == LifecycleKind::Interruption && e.startNs >= from && e.startNs < to && !found)
+                found = &e;
+        return found;
+    };
+
+    // The first step each later attempt resumed from: what earlier attempts did from there on was
+    // done again (progress since the last checkpoint, lost).
+    std::vector<int64_t> resumeAfter(attempts.size(), INT64_MAX);
+    for (size_t i = attempts.size(); i-- > 1;) {
+        const int64_t first = attempts[i].steps.empty() ? INT64_MAX : steps[attempts[i].steps.front()]->step;
+        resumeAfter[i - 1] = std::min(resumeAfter[i], first);
+    }
+
+    std::vector<Claim> claims;
+    std::vector<StepInterval> intervals;
+    std::vector<std::pair<int64_t, int64_t>> unavailable;
+    for (size_t i = 0; i < attempts.size(); ++i) {
+        const Attempt &at = attempts[i];
+        const int64_t end = attemptEnd(i);
+        const bool final = i + 1 == attempts.size();
+        const LifecycleEvent *lastStep = at.steps.empty() ? nullptr : steps[at.steps.back()];
+        const LifecycleEvent *interruption = interruptionIn(lastStep ? lastStep->startNs : at.startNs, end);
+        if (interruption) {
+            r.markers.push_back(*interruption);
+            if (final)
+                ++r.disruptions;
+        }
+        if (!final)
+            ++r.disruptions;
+
+        // Startup: the attempt's start to its first step.
+        const int64_t firstStepNs = at.steps.empty() ? end : steps[at.steps.front()]->startNs;
+        if (firstStepNs > at.startNs)
+            claims.push_back(claim(at.startNs, firstStepNs, PStartup, int(Badput::ProgramStartup)));
+
+        for (size_t k = 0; k < at.steps.size(); ++k) {
+            const LifecycleEvent &s = *steps[at.steps[k]];
+            StepInterval iv { int(i), s.startNs, 0, s.step, 1, 1, true, 0 };
+            if (k + 1 < at.steps.size()) {
+                const LifecycleEvent &next = *steps[at.steps[k + 1]];
+                iv.endNs = next.startNs;
+                iv.steps = std::max<int64_t>(1, next.step - s.step);
+            } else if (final && lastJobEnd > s.startNs && !interruption) {
+                iv.endNs = lastJobEnd; // the job's end completes its last step
+            } else if (interruption) {
+                iv.endNs = interruption->startNs; // cut short: its work is lost
+                iv.complete = false;
+            } else {
+                continue; // never seen to end: the time after it is the disruption's
+            }
+            iv.keptSteps = iv.complete ? std::clamp<int64_t>(resumeAfter[i] - s.step, 0, iv.steps) : 0;
+            if (iv.endNs <= iv.startNs)
+                continue;
+            const int64_t keptNs = (iv.endNs - iv.startNs) * iv.keptSteps / iv.steps;
+            const int64_t index = int64_t(intervals.size());
+            intervals.push_back(iv);
+            if (keptNs > 0)
+                claims.push_back(claim(iv.startNs, iv.startNs + keptNs, PStep, kProductive, index));
+            if (keptNs < iv.endNs - iv.startNs)
+                claims.push_back(claim(iv.startNs + keptNs, iv.endNs, PStep, int(Badput::WastedProgress), index));
+        }
+
+        // Recovery: from the disruption (the interruption, else the last step's start, else the
+        // attempt's last record) to the next attempt.
+        if (!final) {
+            int64_t disruptedAt = at.startNs;
+            if (interruption)
+                disruptedAt = interruption->startNs;
+            else if (lastStep)
+                disruptedAt = lastStep->startNs;
+            claims.push_back(claim(disruptedAt, end, PRecovery, int(Badput::DisruptionRecovery)));
+        }
+        // Resources were gone from an interruption until a provisioning that followed it was
+        // ready, or the next attempt started.
+        if (interruption) {
+            int64_t ready = end;
+            for (const LifecycleEvent &e : events)
+                if (e.kind == LifecycleKind::Provisioning && e.startNs >= interruption->startNs)
+                    ready = std::min(ready, e.endNs);
+            unavailable.push_back({ interruption->startNs, std::max(ready, interruption->startNs) });
+        }
+    }
+
+    int64_t saveNs = 0;
+    for (const LifecycleEvent &e : events) {
+        if (!isPhase(e.kind) || e.endNs <= e.startNs)
+            continue;
+        int precedence = PStartup;
+        const int category = phaseCategory(e.kind, precedence);
+        claims.push_back(claim(e.startNs, e.endNs, precedence, category, -1, e.label));
+        if (e.kind == LifecycleKind::Provisioning)
+            unavailable.push_back({ e.startNs, e.endNs });
+        if (e.kind == LifecycleKind::CheckpointSave) {
+            ++r.checkpointSaves;
+            saveNs += e.endNs - e.startNs;
+        }
+    }
+    r.meanCheckpointSaveNs = r.checkpointSaves ? saveNs / r.checkpointSaves : 0;
+    unavailable = mergeIntervals(std::move(unavailable));
+
+    // Precedence sweep: at every instant the claim with the lowest precedence wins; among custom
+    // events, the one that started first (then the first listed).
+    struct Edge {
+        int64_t t;
+        bool start;
+        size_t claim;
+    };
+    std::vector<Edge> edges;
+    edges.reserve(claims.size() * 2);
+    for (size_t i = 0; i < claims.size(); ++i) {
+        Claim &c = claims[i];
+        c.startNs = std::max(c.startNs, spanStart);
+        c.endNs = std::min(c.endNs, spanEnd);
+        if (c.endNs <= c.startNs)
+            continue;
+        edges.push_back({ c.startNs, true, i });
+        edges.push_back({ c.endNs, false, i });
+    }
+    std::sort(edges.begin(), edges.end(), [](const Edge &x, const Edge &y) { return x.t < y.t; });
+    std::set<std::tuple<int, int64_t, size_t>> active;
+    std::vector<Stretch> stretches;
+    int64_t t = spanStart;
+    auto flush = [&](int64_t until) {
+        if (until <= t)
+            return;
+        Stretch s { t, until, int(Badput::Other), -1, {} };
+        if (!active.empty()) {
+            const Claim &c = claims[std::get<2>(*active.begin())];
+            s.category = c.category;
+            s.stepInterval = c.stepInterval;
+            s.label = c.label;
+        }
+        stretches.push_back(s);
+        t = until;
+    };
+    for (size_t i = 0; i < edges.size();) {
+        flush(edges[i].t);
+        const int64_t at = edges[i].t;
+        for (; i < edges.size() && edges[i].t == at; ++i) {
+            const Claim &c = claims[edges[i].claim];
+            const auto key = std::make_tuple(c.precedence, c.startNs, edges[i].claim);
+            if (edges[i].start)
+                active.insert(key);
+            else
+                active.erase(key);
+        }
+    }
+    flush(spanEnd);
+
+    for (const Stretch &s : stretches)
+        if (s.category == kProductive && s.stepInterval >= 0)
+            intervals[size_t(s.stepInterval)].productiveNs += s.endNs - s.startNs;
+
+    // Ideal step time over complete, kept records; each attempt's first record left out when the
+    // attempt has others (it carries compilation).
+    std::vector<int64_t> perStep;
+    std::vector<bool> firstOfAttempt(intervals.size(), false);
+    std::vector<int> keptInAttempt(attempts.size(), 0);
+    for (size_t i = 0; i < intervals.size(); ++i) {
+        const StepInterval &iv = intervals[i];
+        if (iv.complete && iv.keptSteps == iv.steps)
+            ++keptInAttempt[size_t(iv.attempt)];
+        firstOfAttempt[i] = i == 0 || intervals[i - 1].attempt != iv.attempt;
+    }
+    for (size_t i = 0; i < intervals.size(); ++i) {
+        const StepInterval &iv = intervals[i];
+        if (iv.complete && iv.keptSteps == iv.steps && (!firstOfAttempt[i] || keptInAttempt[size_t(iv.attempt)] < 2))
+            perStep.push_back(iv.productiveNs / iv.steps);
+    }
+    r.idealStepNs = robustMean(perStep);
+
+    // A first step slower than the ideal was compiling: the excess is program startup.
+    std::vector<int64_t> excess(intervals.size(), 0);
+    for (size_t i = 0; i < intervals.size(); ++i) {
+        const StepInterval &iv = intervals[i];
+        if (firstOfAttempt[i] && keptInAttempt[size_t(iv.attempt)] >= 2 && iv.keptSteps == iv.steps && r.idealStepNs > 0)
+            excess[i] = std::max<int64_t>(0, iv.productiveNs - r.idealStepNs * iv.steps);
+    }
+    std::vector<Stretch> adjusted;
+    adjusted.reserve(stretches.size());
+    for (const Stretch &s : stretches) {
+        if (s.category != kProductive || s.stepInterval < 0 || excess[size_t(s.stepInterval)] == 0) {
+            adjusted.push_back(s);
+            continue;
+        }
+        int64_t &left = excess[size_t(s.stepInterval)];
+        const int64_t take = std::min(left, s.endNs - s.startNs);
+        left -= take;
+        intervals[size_t(s.stepInterval)].productiveNs -= take;
+        adjusted.push_back({ s.startNs, s.startNs + take, int(Badput::ProgramStartup), s.stepInterval, {} });
+        if (s.startNs + take < s.endNs)
+            adjusted.push_back({ s.startNs + take, s.endNs, kProductive, s.stepInterval, {} });
+    }
+
+    for (const Stretch &s : adjusted) {
+        const int64_t len = s.endNs - s.startNs;
+        if (len <= 0)
+            continue;
+        if (s.category == kProductive)
+            r.productiveNs += len;
+        else
+            r.badputNs[size_t(s.category)] += len;
+        if (s.category == int(Badput::Custom))
+            r.customNs[s.label.isEmpty() ? QStringLiteral("custom") : s.label] += len;
+        if (!r.segments.empty() && r.segments.back().category == s.category && r.segments.back().endNs == s.startNs)
+            r.segments.back().endNs = s.endNs;
+        else
+            r.segments.push_back({ s.startNs, s.endNs, s.category });
+    }
+
+    const int64_t unavailableNs = overlap(unavailable, spanStart, spanEnd);
+    r.availableNs = r.elapsedNs - unavailableNs;
+    r.schedulingGoodput = double(r.availableNs) / double(r.elapsedNs);
+    r.runtimeGoodput = r.availableNs > 0 ? double(r.productiveNs) / double(r.availableNs) : 0;
+    r.goodput = double(r.productiveNs) / double(r.elapsedNs);
+
+    double deviationSum = 0;
+    for (const StepInterval &iv : intervals) {
+        if (!iv.complete || iv.keptSteps < iv.steps) {
+            r.wastedSteps += iv.steps - iv.keptSteps;
+            if (iv.complete)
+                r.productiveSteps += iv.keptSteps;
+            continue;
+        }
+        r.productiveSteps += iv.steps;
+        const int64_t ns = iv.productiveNs / iv.steps;
+        r.steps.push_back({ iv.firstStep, ns, ns - r.idealStepNs });
+        deviationSum += double(std::llabs(ns - r.idealStepNs));
+    }
+    if (!r.steps.empty() && r.idealStepNs > 0)
+        r.stepTimeDeviation = deviationSum / double(r.steps.size()) / double(r.idealStepNs);
+    if (!steps.empty())
+        r.lastStep = steps.back()->step;
+
+    if (options.flopsPerStep > 0 && options.peakFlopsPerSecond > 0 && r.productiveNs > 0) {
+        const double achieved = options.flopsPerStep * double(r.productiveSteps) / (double(r.productiveNs) / 1e9);
+        r.programGoodput = achieved / options.peakFlopsPerSecond;
+        r.programBasis = QStringLiteral("%1 FLOPs per step x %2 kept steps in %3 of productive time, against a peak "
+                                        "of %4 FLOP/s")
+                             .arg(options.flopsPerStep, 0, 'g', 4)
+                             .arg(r.productiveSteps)
+                             .arg(spanText(r.productiveNs))
+                             .arg(options.peakFlopsPerSecond, 0, 'g', 4);
+    }
+
+    // Goodput over time.
+    const int64_t window = options.intervalNs > 0 ? options.intervalNs
+                                                  : std::max<int64_t>(1, (r.elapsedNs + kAutoWindows - 1) / kAutoWindows);
+    size_t seg = 0;
+    for (int64_t w = spanStart; w < spanEnd; w += window) {
+        GoodputWindow gw;
+        gw.startNs = w;
+        gw.endNs = std::min(spanEnd, w + window);
+        while (seg < r.segments.size() && r.segments[seg].endNs <= gw.startNs)
+            ++seg;
+        for (size_t k = seg; k < r.segments.size() && r.segments[k].startNs < gw.endNs; ++k) {
+            const GoodputSegment &s = r.segments[k];
+            const int64_t len = std::min(s.endNs, gw.endNs) - std::max(s.startNs, gw.startNs);
+            if (s.productive())
+                gw.productiveNs += len;
+            else
+                gw.badputNs[size_t(s.category)] += len;
+        }
+        gw.availableNs = (gw.endNs - gw.startNs) - overlap(unavailable, gw.startNs, gw.endNs);
+        r.windows.push_back(gw);
+    }
+
+    if (lastJobEnd > INT64_MIN) {
+        LifecycleEvent m;
+        m.kind = LifecycleKind::JobEnd;
+        m.startNs = m.endNs = lastJobEnd;
+        r.markers.push_back(m);
+    }
+    std::stable_sort(r.markers.begin(), r.markers.end(),
+        [](const LifecycleEvent &x, const LifecycleEvent &y) { return x.startNs < y.startNs; });
+    return r;
+}
+
+std::vector<LifecycleEvent> lifecycleEvents(Workspace &ws, int64_t runId, QString *basis)
+{
+    std::vector<LifecycleEvent> out;
+    SqliteDb &db = ws.db();
+    {
+        SqliteStmt st(db, "SELECT kind, start_ns, end_ns, step, label FROM lifecycle_event WHERE run_id = ? "
+                          "ORDER BY start_ns");
+        st.bind(1, runId);
+        while (st.step()) {
+            const std::optional<LifecycleKind> kind = lifecycleKindFromName(st.columnText(0));
+            if (!kind)
+                continue;
+            LifecycleEvent e;
+            e.kind = *kind;
+            e.startNs = st.columnInt(1);
+            e.endNs = st.columnIsNull(2) ? e.startNs : st.columnInt(2);
+            e.step = st.columnIsNull(3) ? -1 : st.columnInt(3);
+            e.label = st.columnText(4);
+            out.push_back(e);
+        }
+    }
+    if (!out.empty()) {
+        if (basis)
+            *basis = QStringLiteral("lifecycle log");
+        return out;
+    }
+
+    // No lifecycle log: the run's longest scalar series, one step record per logged step.
+    int64_t keyId = -1;
+    QString key;
+    {
+        SqliteStmt st(db, "SELECT s.key_id, g.str FROM metric_series s JOIN string g ON g.id = s.key_id "
+                          "WHERE s.run_id = ? AND s.kind = 'scalar' GROUP BY s.key_id "
+                          "ORDER BY sum(s.points) DESC, s.key_id LIMIT 1");
+        st.bind(1, runId);
+        if (st.step()) {
+            keyId = st.columnInt(0);
+            key = st.columnText(1);
+        }
+    }
+    if (keyId < 0)
+        return out;
+    SqliteStmt st(db, "SELECT segment, step, min(wall_time_ns) FROM metric WHERE run_id = ? AND key_id = ? "
+                      "GROUP BY segment, step ORDER BY segment, step");
+    st.bind(1, runId).bind(2, keyId);
+    int64_t segment = -1, lastWall = INT64_MIN;
+    while (st.step()) {
+        const int64_t seg = st.columnInt(0), wall = st.columnInt(2);
+        if (wall <= 0)
+            continue;
+        if (seg != segment) {
+            LifecycleEvent start;
+            start.kind = segment < 0 ? LifecycleKind::JobStart : LifecycleKind::Restart;
+            start.startNs = start.endNs = wall;
+            out.push_back(start);
+            segment = seg;
+        }
+        LifecycleEvent s;
+        s.kind = LifecycleKind::Step;
+        s.startNs = s.endNs = wall;
+        s.step = st.columnInt(1);
+        out.push_back(s);
+        lastWall = std::max(lastWall, wall);
+    }
+    if (!out.empty()) {
+        LifecycleEvent end;
+        end.kind = LifecycleKind::JobEnd;
+        end.startNs = end.endNs = lastWall;
+        out.push_back(end);
+        if (basis)
+            *basis = QStringLiteral("experiment log: wall time of each logged step of %1").arg(key);
+    }
+    return out;
+}
+
+GoodputReport computeGoodput(Workspace &ws, int64_t runId, const GoodputOptions &options)
+{
+    SqliteDb &db = ws.db();
+    GoodputOptions opts = options;
+    auto param = [&](const char *key) {
+        SqliteStmt st(db, "SELECT value FROM param WHERE run_id = ? AND key = ?");
+        st.bind(1, runId).bind(2, std::string_view(key));
+        return st.step() ? st.columnText(0).toDouble() : 0.0;
+    };
+    if (opts.flopsPerStep <= 0)
+        opts.flopsPerStep = param("flops_per_step");
+    if (opts.peakFlopsPerSecond <= 0)
+        opts.peakFlopsPerSecond = param("peak_flops_per_second");
+
+    QString basis;
+    GoodputReport r = analyzeGoodput(lifecycleEvents(ws, runId, &basis), opts);
+    r.runId = runId;
+    r.basis = basis;
+    {
+        SqliteStmt st(db, "SELECT name FROM run WHERE id = ?");
+        st.bind(1, runId);
+        if (st.step())
+            r.runName = st.columnText(0);
+        else
+            r.problem = QStringLiteral("no run %1 in the workspace").arg(runId);
+    }
+    if (r.valid() && !r.programGoodput) {
+        const int64_t trace = db.queryInt(
+            ("SELECT id FROM trace WHERE run_id = " + std::to_string(runId) + " ORDER BY id LIMIT 1").c_str(), -1);
+        if (trace >= 0) {
+            const FlopsSummary f = flopsSummary(ws, trace);
+            if (f.peakShare() > 0) {
+                r.programGoodput = f.peakShare();
+                r.programBasis = QStringLiteral("trace %1: %2 of %3 TFLOP/s peak (%4) over its matrix and attention "
+                                                "kernels")
+                                     .arg(trace)
+                                     .arg(f.achievedTflops(), 0, 'f', 1)
+                                     .arg(f.peakTflops, 0, 'f', 0)
+                                     .arg(f.device);
+            }
+        }
+    }
+    return r;
+}
+
+std::vector<GoodputRun> goodputRuns(Workspace &ws)
+{
+    std::vector<GoodputRun> out;
+    SqliteDb &db = ws.db();
+    {
+        SqliteStmt st(db, "SELECT r.id, r.name, count(*) FROM lifecycle_event e JOIN run r ON r.id = e.run_id "
+                          "GROUP BY r.id ORDER BY r.id DESC");
+        while (st.step())
+            out.push_back({ st.columnInt(0), st.columnText(1), true, st.columnInt(2) });
+    }
+    SqliteStmt st(db, "SELECT r.id, r.name, max(p) FROM (SELECT run_id, key_id, sum(points) AS p FROM metric_series "
+                      "WHERE kind = 'scalar' GROUP BY run_id, key_id) s JOIN run r ON r.id = s.run_id "
+                      "WHERE r.id NOT IN (SELECT run_id FROM lifecycle_event) GROUP BY r.id HAVING max(p) > 1 "
+                      "ORDER BY r.id DESC");
+    while (st.step())
+        out.push_back({ st.columnInt(0), st.columnText(1), false, st.columnInt(2) });
+    return out;
+}
+
+std::optional<double> goodputQuantity(const GoodputReport &r, const QString &name)
+{
+    if (!r.valid())
+        return std::nullopt;
+    if (name == QLatin1String("goodput"))
+        return r.goodput;
+    if (name == QLatin1String("scheduling_goodput"))
+        return r.schedulingGoodput;
+    if (name == QLatin1String("runtime_goodput"))
+        return r.runtimeGoodput;
+    if (name == QLatin1String("program_goodput"))
+        return r.programGoodput;
+    if (name == QLatin1String("elapsed_s"))
+        return double(r.elapsedNs) / 1e9;
+    if (name == QLatin1String("productive_s"))
+        return double(r.productiveNs) / 1e9;
+    if (name == QLatin1String("available_s"))
+        return double(r.availableNs) / 1e9;
+    if (name == QLatin1String("disruptions"))
+        return double(r.disruptions);
+    if (name == QLatin1String("ideal_step_s"))
+        return r.idealStepNs > 0 ? std::optional<double>(double(r.idealStepNs) / 1e9) : std::nullopt;
+    if (name == QLatin1String("step_time_deviation"))
+        return r.idealStepNs > 0 ? std::optional<double>(r.stepTimeDeviation) : std::nullopt;
+    if (name == QLatin1String("badput"))
+        return 1.0 - r.goodput;
+    if (name.startsWith(QLatin1String("badput."))) {
+        QString bucket = name.mid(7);
+        const bool seconds = bucket.endsWith(QLatin1String("_s"));
+        if (seconds)
+            bucket.chop(2);
+        for (int b = 0; b < kBadputCount; ++b)
+            if (badputName(Badput(b)) == bucket)
+                return seconds ? double(r.badputNs[size_t(b)]) / 1e9 : r.badputShare(Badput(b));
+    }
+    return std::nullopt;
+}
+
+QStringList goodputQuantityNames()
+{
+    QStringList names { QStringLiteral("goodput"),      QStringLiteral("scheduling_goodput"),
+                        QStringLiteral("runtime_goodput"), QStringLiteral("program_goodput"),
+                        QStringLiteral("elapsed_s"),    QStringLiteral("productive_s"),
+                        QStringLiteral("available_s"),  QStringLiteral("disruptions"),
+                        QStringLiteral("ideal_step_s"), QStringLiteral("step_time_deviation"),
+                        QStringLiteral("badput") };
+    for (int b = 0; b < kBadputCount; ++b) {
+        names << QStringLiteral("badput.") + badputName(Badput(b));
+        names << QStringLiteral("badput.") + badputName(Badput(b)) + QStringLiteral("_s");
+    }
+    return names;
+}
+
+QString spanText(int64_t ns)
+{
+    const double s = double(ns) / 1e9;
+    if (std::fabs(s) < 1)
+        return QStringLiteral("%1 ms").arg(double(ns) / 1e6, 0, 'f', 0);
+    if (std::fabs(s) < 100)
+        return QStringLiteral("%1 s").arg(s, 0, 'f', 1);
+    if (std::fabs(s) < 6000)
+        return QStringLiteral("%1 min").arg(s / 60, 0, 'f', 1);
+    return QStringLiteral("%1 h").arg(s / 3600, 0, 'f', 1);
+}
+
+QString goodputAdvice(const GoodputReport &r)
+{
+    const std::optional<Badput> b = r.largestBadput();
+    if (!r.valid() || !b)
+        return {};
+    QString text = QStringLiteral("%1 is the largest badput: %2% of the job (%3). ")
+                       .arg(badputTitle(*b))
+                       .arg(100.0 * r.badputShare(*b), 0, 'f', 1)
+                       .arg(spanText(r.badputNs[size_t(*b)]));
+    text += badputRemedy(*b);
+    if (*b == Badput::WastedProgress && r.disruptions > 0 && r.meanCheckpointSaveNs > 0) {
+        const double mtbf = double(r.elapsedNs) / double(r.disruptions);
+        const double best = std::sqrt(2.0 * double(r.meanCheckpointSaveNs) * mtbf);
+        text += QStringLiteral(" Here a save takes %1 and a disruption came every %2: checkpoint about every %3.")
+                    .arg(spanText(r.meanCheckpointSaveNs), spanText(int64_t(mtbf)), spanText(int64_t(best)));
+    }
+    return text;
+}
+
+} // namespace plumb
