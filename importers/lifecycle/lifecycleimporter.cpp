@@ -217,11 +217,13 @@ private:
             m_insert.bind(7, label);
         m_insert.bind(8, line).run();
         ++m_written;
+        m_used = true;
     }
 
     void open(int64_t run, LifecycleKind kind, const QString &label, int64_t startNs, int64_t step, int64_t line)
     {
         m_open[{ kind, label }].push_back({ startNs, step, line, run });
+        m_used = true;
     }
 
     void close(LifecycleKind kind, const QString &label, int64_t endNs, int64_t step, int64_t line)
@@ -285,27 +287,17 @@ private:
 
     void interpret(const Entry &e, int64_t line)
     {
-        const int64_t before = m_written + int64_t(openCount());
-        const int64_t skippedBefore = m_diag.skippedRecords();
         if (badTime(e, line))
             return;
+        const int64_t skippedBefore = m_diag.skippedRecords();
+        m_used = false;
         if (e.has("event"))
             plumbEvent(e, line);
         else
             libraryEntry(e, line);
-        if (m_written + int64_t(openCount()) == before && m_diag.skippedRecords() == skippedBefore
-            && !m_paramsLine)
+        if (!m_used && m_diag.skippedRecords() == skippedBefore)
             m_diag.skipped(QStringLiteral("unknown-entry"), QStringLiteral("line %1").arg(line),
                 QStringLiteral("Line %1 is no lifecycle entry this reader knows; it was skipped.").arg(line));
-        m_paramsLine = false;
-    }
-
-    size_t openCount() const
-    {
-        size_t n = 0;
-        for (const auto &[k, v] : m_open)
-            n += v.size();
-        return n;
     }
 
     void libraryEntry(const Entry &e, int64_t line)
@@ -366,7 +358,7 @@ private:
             for (const char *key : { "flops_per_step", "peak_flops_per_second" }) {
                 if (const std::string *v = e.get(key); v && tabular::parseDouble(*v)) {
                     m_ctx.metricSink().setParam(run, QLatin1String(key), qs(*v), ParamKind::Number);
-                    m_paramsLine = true;
+                    m_used = true;
                 }
             }
             return;
@@ -444,7 +436,7 @@ private:
     std::unordered_map<QString, int64_t> m_runs; // by job name
     std::map<OpenKey, std::deque<Open>> m_open;  // phases started and not yet ended
     int64_t m_written = 0;
-    bool m_paramsLine = false;
+    bool m_used = false; // the line being read said something that was kept
 };
 
 bool has(QByteArrayView head, const char *what)
