@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "cli_goodput.h"
 
 #include "builtinimporters.h"
 #include "importerregistry.h"
@@ -75,6 +76,10 @@ constexpr const char *kUsage =
     "                                            what a lineage node (id, key or name) was made\n"
     "                                            from (--up), what was made from it (--down), or\n"
     "                                            both (default), N edges deep (default 5)\n"
+    "       plumb goodput [RUN] [--workspace FILE] [--json] [--flops-per-step N --peak-flops N]\n"
+    "                     [--interval SECONDS]   how much of a job's time was productive training\n"
+    "                                            (goodput) and where the rest went (badput), from\n"
+    "                                            its lifecycle log or its logged steps' wall times\n"
     "       plumb --version\n"
     "\n"
     "The workspace is FILE, else $PLUMB_WORKSPACE, else the default one in your data folder\n"
@@ -89,6 +94,7 @@ constexpr const char *kUsage =
     "                      two in the workspace), the first as the baseline\n"
     "  --experiments       open the Experiments tab\n"
     "  --lineage           open the Lineage tab (the newest model, or search a node there)\n"
+    "  --goodput           open the Goodput tab (the newest job with a lifecycle log)\n"
     "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
     "                      then quit\n"
     "\n"
@@ -1395,7 +1401,7 @@ bool isCliCommand(const char *arg)
 {
     if (!arg)
         return false;
-    for (const char *c : { "import", "ls", "doctor", "diff", "lineage", "--help", "-h", "help" })
+    for (const char *c : { "import", "ls", "doctor", "diff", "lineage", "goodput", "--help", "-h", "help" })
         if (std::strcmp(arg, c) == 0)
             return true;
     return false;
@@ -1411,6 +1417,8 @@ int runCli(int argc, char **argv)
         std::fputs(kUsage, stdout);
         return 0;
     }
+    if (cmd == QLatin1String("goodput"))
+        return runGoodputCommand(argc, argv);
     const Args a = parse(argc, argv);
     if (!a.error.isEmpty()) {
         err(a.error + QStringLiteral("\nRun `plumb --help` for usage."));

@@ -93,9 +93,11 @@ int main(int argc, char **argv)
         QStringLiteral("experiments"), QStringLiteral("Open the Experiments tab once the workspace is shown."));
     const QCommandLineOption lineageOption(
         QStringLiteral("lineage"), QStringLiteral("Open the Lineage tab once the workspace is shown."));
+    const QCommandLineOption goodputOption(
+        QStringLiteral("goodput"), QStringLiteral("Open the Goodput tab once the workspace is shown."));
     parser.addOptions(
         { workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption, diffOption, experimentsOption,
-          lineageOption });
+          lineageOption, goodputOption });
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
                                  QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -139,8 +141,10 @@ int main(int argc, char **argv)
 
     const bool timeline = parser.isSet(timelineOption), doctor = parser.isSet(doctorOption),
                diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption),
-               lineage = parser.isSet(lineageOption);
-    auto shown = [&window, timeline, doctor, diff, experiments, lineage] {
+               lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption);
+    auto shown = [&window, timeline, doctor, diff, experiments, lineage, goodput] {
+        if (goodput)
+            window.openGoodput();
         if (experiments)
             window.openExperiments();
         if (lineage)
@@ -174,9 +178,9 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
             QCoreApplication::exit(saved ? 0 : 1);
         };
-        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage] {
-            // The experiments' runs and scalars, and the lineage, are read on workers: give them time.
-            if (experiments || lineage)
+        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage, goodput] {
+            // The experiments' runs and scalars, the lineage and the goodput are read on workers: give them time.
+            if (experiments || lineage || goodput)
                 QTimer::singleShot(kTimelineSettleMs, &window, grab);
             // The diff reads two traces on a worker: grab once it has shown them.
             else if (diff && window.diffPanel()->baselineId() >= 0)

@@ -7,6 +7,7 @@
 #include "experimentspanel.h"
 #include "folderwatcher.h"
 #include "importcontroller.h"
+#include "goodputpanel.h"
 #include "lineagepanel.h"
 #include "sqlitedb.h"
 #include "workspace.h"
@@ -186,6 +187,8 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_experiments, tr("E&xperiments"));
     m_lineage = new LineagePanel;
     m_tabs->addTab(m_lineage, tr("&Lineage"));
+    m_goodput = new GoodputPanel;
+    m_tabs->addTab(m_goodput, tr("&Goodput"));
     // A linked run: its traces' Doctor verdict when it has traces, else its metrics and config.
     connect(m_lineage, &LineagePanel::openRunRequested, this, [this](int64_t run) {
         int64_t trace = -1;
@@ -319,6 +322,9 @@ void MainWindow::createActions()
     showLineage->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     showLineage->setStatusTip(tr("What the models were made from and what was made from the data (ML Metadata, "
                                  "OpenLineage)"));
+    QAction *showGoodput = view->addAction(tr("&Goodput"), this, &MainWindow::openGoodput);
+    showGoodput->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    showGoodput->setStatusTip(tr("How much of a job's time was productive training, and where the rest went"));
     view->addSeparator();
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_importLogDock->toggleViewAction());
@@ -421,6 +427,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
     m_sourcesModel->setSources(s.sources);
     m_experiments->setWorkspace(s.path); // every load: a new workspace, a refresh, or after an import
     m_lineage->setWorkspace(s.path);
+    m_goodput->setWorkspace(s.path);
     m_diagnosticsModel->setDiagnostics(s.diagnostics);
     m_diagnosticsPanel->setSources(s.sources);
     updateStatusLabels(s.summary);
@@ -606,6 +613,11 @@ void MainWindow::openExperiments()
 void MainWindow::openLineage()
 {
     m_tabs->setCurrentWidget(m_lineage);
+}
+
+void MainWindow::openGoodput()
+{
+    m_tabs->setCurrentWidget(m_goodput);
 }
 
 void MainWindow::compareSelectedTraces()

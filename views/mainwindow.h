@@ -30,6 +30,7 @@ class SourcesModel;
 class DiffPanel;
 class DoctorPanel;
 class ExperimentsPanel;
+class GoodputPanel;
 class LineagePanel;
 class TimelinePanel;
 class TraceDetailsWidget;
@@ -72,6 +73,7 @@ public:
     [[nodiscard]] DiffPanel *diffPanel() const { return m_diff; }
     [[nodiscard]] ExperimentsPanel *experimentsPanel() const { return m_experiments; }
     [[nodiscard]] LineagePanel *lineagePanel() const { return m_lineage; }
+    [[nodiscard]] GoodputPanel *goodputPanel() const { return m_goodput; }
     // Traces selected in the browser (a run of one trace counts as its trace), in tree order except
     // that the current one comes last: pick the baseline first, then the trace to compare with it.
     [[nodiscard]] QList<int64_t> selectedTraceIds() const;
@@ -108,6 +110,7 @@ public Q_SLOTS:
     // The Experiments tab (View > Experiments).
     void openExperiments();
     void openLineage();
+    void openGoodput();
     // View > Compare Traces: the two selected traces; with one, asks which trace to compare it with.
     void compareSelectedTraces();
 
@@ -196,6 +199,7 @@ private:
     DiffPanel *m_diff = nullptr;
     ExperimentsPanel *m_experiments = nullptr;
     LineagePanel *m_lineage = nullptr;
+    GoodputPanel *m_goodput = nullptr;
     QAction *m_timelineAction = nullptr;
     QAction *m_doctorAction = nullptr;
     QAction *m_compareAction = nullptr;

@@ -340,12 +340,14 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
     }
 
     auto attemptEnd = [&](size_t i) { return i + 1 < attempts.size() ? attempts[i + 1].startNs : spanEnd; };
+    std::vector<const LifecycleEvent *> interruptions; // in time order, as `events`
+    for (const LifecycleEvent &e : events)
+        if (e.kind == LifecycleKind::Interruption)
+            interruptions.push_back(&e);
     auto interruptionIn = [&](int64_t from, int64_t to) -> const LifecycleEvent * {
-        const LifecycleEvent *found = nullptr;
-        for (const LifecycleEvent &e : events)
-            if (e.kind == LifecycleKind::Interruption && e.startNs >= from && e.startNs < to && !found)
-                found = &e;
-        return found;
+        const auto it = std::lower_bound(interruptions.begin(), interruptions.end(), from,
+            [](const LifecycleEvent *e, int64_t t) { return e->startNs < t; });
+        return it != interruptions.end() && (*it)->startNs < to ? *it : nullptr;
     };
 
     // The first step each later attempt resumed from: what earlier attempts did from there on was

@@ -1,0 +1,245 @@
+#include "goodputpanel.h"
+
+#include "backgroundanalysis.h"
+#include "goodputbreakdownchart.h"
+#include "goodputbreakdownmodel.h"
+#include "goodputtimelinechart.h"
+#include "goodputtrendchart.h"
+#include "tableexport.h"
+#include "textformat.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace plumb {
+
+namespace {
+
+QString figure(const QString &name, const QString &value, const QString &hint = {})
+{
+    return QStringLiteral("<td style='padding-right:22px'><span style='color:#666'>%1</span><br>"
+                          "<span style='font-size:16pt; font-weight:600'>%2</span>%3</td>")
+        .arg(name.toHtmlEscaped(), value.toHtmlEscaped(),
+            hint.isEmpty() ? QString() : QStringLiteral("<br><span style='color:#666'>%1</span>").arg(hint.toHtmlEscaped()));
+}
+
+QString percent(double share)
+{
+    return QStringLiteral("%1%").arg(100 * share, 0, 'f', 1);
+}
+
+} // namespace
+
+GoodputPanel::GoodputPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_runBox(new QComboBox)
+    , m_export(new QPushButton(tr("Export…")))
+    , m_summary(new QLabel)
+    , m_advice(new QLabel)
+    , m_empty(new QLabel)
+    , m_content(new QWidget)
+    , m_timeline(new GoodputTimelineChart)
+    , m_breakdown(new GoodputBreakdownChart)
+    , m_trend(new GoodputTrendChart)
+    , m_model(new GoodputBreakdownModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_table(new QTableView)
+{
+    m_pool.setMaxThreadCount(1);
+    m_runBox->setAccessibleName(tr("Job"));
+    m_runBox->setMinimumContentsLength(28);
+    m_export->setToolTip(tr("Save this tab as PNG or PDF"));
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Job:")));
+    top->addWidget(m_runBox);
+    top->addStretch(1);
+    top->addWidget(m_export);
+
+    m_summary->setTextFormat(Qt::RichText);
+    m_advice->setWordWrap(true);
+    m_advice->setTextFormat(Qt::PlainText);
+    m_advice->setAccessibleName(tr("Largest badput"));
+    m_advice->setStyleSheet(QStringLiteral("QLabel { background: #fff6e0; border: 1px solid #e8c872; padding: 6px; }"));
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setText(tr("No job to show. Import a job lifecycle log (JSON lines as ml-goodput-measurement writes them, "
+                        "or Plumb's own events: see the README), or an experiment log with wall times per step."));
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(GoodputBreakdownModel::SortRole);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(GoodputBreakdownModel::CategoryColumn, Qt::AscendingOrder);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAccessibleName(tr("Badput breakdown"));
+    installTableExportActions(
+        m_table, [this](const QList<int> &rows) { return m_model->records(rows); }, QStringLiteral("goodput-breakdown"));
+
+    auto *left = new QWidget;
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_breakdown);
+    leftLayout->addWidget(m_table, 1);
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(m_trend);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+
+    auto *content = new QVBoxLayout(m_content);
+    content->setContentsMargins(0, 0, 0, 0);
+    content->addWidget(m_summary);
+    content->addWidget(m_advice);
+    content->addWidget(m_timeline);
+    content->addWidget(split, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_empty, 1);
+    layout->addWidget(m_content, 1);
+    m_content->hide();
+
+    connect(m_runBox, &QComboBox::activated, this, [this](int index) {
+        if (index >= 0 && size_t(index) < m_runs.size())
+            selectRun(m_runs[size_t(index)].id);
+    });
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Goodput"), QStringLiteral("goodput.png"),
+            tr("PNG image (*.png);;PDF document (*.pdf)"));
+        if (!path.isEmpty())
+            exportTo(path);
+    });
+}
+
+GoodputPanel::~GoodputPanel()
+{
+    m_pool.waitForDone();
+}
+
+void GoodputPanel::setWorkspace(const QString &workspacePath)
+{
+    if (workspacePath != m_workspacePath)
+        m_runId = -1;
+    m_workspacePath = workspacePath;
+    request(m_runId);
+}
+
+void GoodputPanel::close()
+{
+    ++m_generation;
+    m_workspacePath.clear();
+    m_runId = -1;
+    m_runs.clear();
+    m_runBox->clear();
+    apply(Result {});
+}
+
+void GoodputPanel::selectRun(int64_t runId)
+{
+    m_runId = runId;
+    request(runId);
+}
+
+void GoodputPanel::request(int64_t runId)
+{
+    if (m_workspacePath.isEmpty())
+        return;
+    const quint64 generation = ++m_generation;
+    analyseInBackground<Result>(
+        m_pool, this, m_workspacePath,
+        [runId](Workspace &ws, Result &r) {
+            r.runs = goodputRuns(ws);
+            int64_t run = -1;
+            for (const GoodputRun &g : r.runs)
+                if (g.id == runId)
+                    run = runId;
+            if (run < 0 && !r.runs.empty())
+                run = r.runs.front().id;
+            if (run >= 0)
+                r.report = computeGoodput(ws, run);
+        },
+        [this, generation](const Result &r) {
+            if (generation == m_generation)
+                apply(r);
+        });
+}
+
+void GoodputPanel::apply(const Result &r)
+{
+    m_runs = r.runs;
+    m_report = r.report;
+    m_runId = r.report.runId > 0 ? r.report.runId : -1;
+    m_runBox->clear();
+    for (const GoodputRun &g : m_runs) {
+        m_runBox->addItem(tr("%1  %2  (%3)")
+                              .arg(g.id)
+                              .arg(g.name, g.lifecycle ? tr("lifecycle log") : tr("experiment log")));
+        if (g.id == m_runId)
+            m_runBox->setCurrentIndex(m_runBox->count() - 1);
+    }
+    const bool show = m_report.valid();
+    m_content->setVisible(show);
+    m_empty->setVisible(!show);
+    if (!r.error.isEmpty())
+        m_empty->setText(tr("Cannot read the workspace: %1").arg(r.error));
+    else if (!show && m_runId > 0)
+        m_empty->setText(tr("Goodput cannot be computed for this job: %1").arg(m_report.problem));
+    m_export->setEnabled(show);
+
+    const GoodputReport &g = m_report;
+    QString row = figure(tr("Goodput"), percent(g.goodput), tr("of %1 elapsed").arg(spanText(g.elapsedNs)))
+        + figure(tr("Scheduling goodput"), percent(g.schedulingGoodput), tr("resources there"))
+        + figure(tr("Runtime goodput"), percent(g.runtimeGoodput), tr("productive while there"))
+        + figure(tr("Program goodput"), g.programGoodput ? percent(*g.programGoodput) : tr("n/a"),
+            g.programGoodput ? tr("model FLOPs / peak") : tr("give FLOPs per step and peak"))
+        + figure(tr("Disruptions"), QString::number(g.disruptions),
+            tr("%1 steps kept, %2 redone").arg(text::count(g.productiveSteps), text::count(g.wastedSteps)));
+    if (g.idealStepNs > 0)
+        row += figure(tr("Ideal step"), spanText(g.idealStepNs), tr("deviation %1").arg(percent(g.stepTimeDeviation)));
+    m_summary->setText(QStringLiteral("<table><tr>%1</tr></table><span style='color:#666'>%2 · %3 to %4</span>")
+                           .arg(row, g.basis.toHtmlEscaped(), text::dateTime(g.startNs), text::dateTime(g.endNs)));
+    m_advice->setText(goodputAdvice(g));
+    m_advice->setVisible(!m_advice->text().isEmpty());
+    m_timeline->setReport(g);
+    m_breakdown->setReport(g);
+    m_trend->setReport(g);
+    m_model->setReport(g);
+    m_table->resizeColumnsToContents();
+    Q_EMIT loaded();
+}
+
+QString GoodputPanel::adviceText() const
+{
+    return m_advice->text();
+}
+
+bool GoodputPanel::exportTo(const QString &path)
+{
+    if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
+        QPdfWriter pdf(path);
+        pdf.setTitle(tr("Goodput of %1").arg(m_report.runName));
+        pdf.setPageSize(QPageSize(QSizeF(width(), height()), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setResolution(72);
+        QPainter painter;
+        if (!painter.begin(&pdf))
+            return false;
+        render(&painter);
+        return painter.end();
+    }
+    return grab().save(path, "PNG");
+}
+
+} // namespace plumb
