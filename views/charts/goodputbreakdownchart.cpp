@@ -1,7 +1,6 @@
 #include "goodputbreakdownchart.h"
 
 #include "chartexport.h"
-#include "chartstyle.h"
 #include "goodputpalette.h"
 
 #include <qcustomplot.h>
@@ -20,19 +19,18 @@ GoodputBreakdownChart::GoodputBreakdownChart(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     m_plot->setAccessibleName(tr("Goodput and badput breakdown"));
-    m_plot->legend->setVisible(true);
-    placeLegendBelow(m_plot);
     m_plot->yAxis->setVisible(false);
-    m_plot->yAxis->setRange(0.4, 1.6);
+    m_plot->yAxis->setRange(0.5, 1.5);
     m_plot->xAxis->setRange(0, 100);
     m_plot->xAxis->setLabel(tr("share of the job's elapsed time (%)"));
     installChartExportMenu(m_plot, QStringLiteral("goodput-breakdown"));
-    setMinimumHeight(130);
+    setMinimumHeight(90);
 }
 
 void GoodputBreakdownChart::setReport(const GoodputReport &r)
 {
     m_plot->clearPlottables();
+    m_plot->clearItems();
     if (!r.valid()) {
         m_plot->replot();
         return;
@@ -44,19 +42,29 @@ void GoodputBreakdownChart::setReport(const GoodputReport &r)
     std::stable_sort(order.begin() + 1, order.end(),
         [&](int a, int b) { return r.badputNs[size_t(a)] > r.badputNs[size_t(b)]; });
     QCPBars *below = nullptr;
+    double start = 0; // share before this bar
     for (const int category : order) {
         const double share = category < 0 ? r.goodput : r.badputShare(Badput(category));
         auto *bars = new QCPBars(m_plot->yAxis, m_plot->xAxis);
         bars->setName(QStringLiteral("%1 %2%").arg(goodputCategoryTitle(category)).arg(100 * share, 0, 'f', 1));
         bars->setBrush(goodputBrush(category));
         bars->setPen(QPen(goodputColor(category).darker(130)));
-        bars->setWidth(0.7);
+        bars->setWidth(0.8);
         bars->setData(QVector<double> { 1.0 }, QVector<double> { 100 * share });
         if (below)
             bars->moveAbove(below);
         below = bars;
+        if (share >= kMinLabelledShare) {
+            auto *label = new QCPItemText(m_plot);
+            label->position->setCoords(100 * (start + share / 2), 1.0);
+            const QString value = QStringLiteral("%1%").arg(100 * share, 0, 'f', 1);
+            label->setText(share >= kMinNamedShare ? goodputCategoryTitle(category) + QLatin1Char(' ') + value : value);
+            label->setBrush(QColor(255, 255, 255, 200));
+            label->setPadding(QMargins(3, 1, 3, 1));
+            label->setClipToAxisRect(true);
+        }
+        start += share;
     }
-    fitLegend(m_plot);
     m_plot->replot();
 }
 

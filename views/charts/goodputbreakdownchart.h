@@ -9,11 +9,14 @@ class QCustomPlot;
 namespace plumb {
 
 // Where a job's time went as one 100% stacked bar: productive training first, then each badput
-// bucket that has time, largest first; the legend below names each with its share. Context menu:
-// export PNG/PDF.
+// bucket that has time, largest first, in the colours of the Goodput tab's table; a part of at least
+// kMinLabelledShare is labelled with its share, of kMinNamedShare with its name too. Context menu: export PNG/PDF.
 class GoodputBreakdownChart final : public QWidget {
     Q_OBJECT
 public:
+    static constexpr double kMinLabelledShare = 0.04;
+    static constexpr double kMinNamedShare = 0.25;
+
     explicit GoodputBreakdownChart(QWidget *parent = nullptr);
     void setReport(const GoodputReport &report);
     [[nodiscard]] QCustomPlot *plot() const { return m_plot; }

@@ -105,7 +105,8 @@ void GoodputTimelineChart::setReport(const GoodputReport &r)
         line->setPen(QPen(color, 1.5, Qt::DashLine));
         auto *text = new QCPItemText(m_plot);
         text->position->setCoords(x(m.startNs), 1.12 + 0.25 * (row % 2));
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        // The end's label to the left of its line, so it stays inside the plot.
+        text->setPositionAlignment((m.kind == LifecycleKind::JobEnd ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
         text->setText(label);
         text->setColor(color);
         ++row;

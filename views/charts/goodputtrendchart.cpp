@@ -58,8 +58,8 @@ void GoodputTrendChart::setReport(const GoodputReport &r)
     overall->point2->setCoords(1, 100 * r.goodput);
     overall->setPen(QPen(Qt::darkGray, 1, Qt::DashLine));
     auto *label = new QCPItemText(m_plot);
-    label->position->setCoords(x.front(), 100 * r.goodput);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    label->position->setCoords(x.back(), 100 * r.goodput);
+    label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     label->setText(tr("job %1%").arg(100 * r.goodput, 0, 'f', 1));
     label->setColor(Qt::darkGray);
     m_plot->xAxis->setLabel(tr("%1 since the job started").arg(unit.name));

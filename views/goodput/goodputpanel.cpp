@@ -81,8 +81,10 @@ GoodputPanel::GoodputPanel(QWidget *parent)
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(GoodputBreakdownModel::CategoryColumn, Qt::AscendingOrder);
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false); // the remedy's whole sentence is its tooltip
     m_table->setAccessibleName(tr("Badput breakdown"));
     installTableExportActions(
         m_table, [this](const QList<int> &rows) { return m_model->records(rows); }, QStringLiteral("goodput-breakdown"));
@@ -93,10 +95,11 @@ GoodputPanel::GoodputPanel(QWidget *parent)
     leftLayout->addWidget(m_breakdown);
     leftLayout->addWidget(m_table, 1);
     auto *split = new QSplitter(Qt::Horizontal);
-    split->addWidget(left);
     split->addWidget(m_trend);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    split->addWidget(left);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({ 400, 600 });
 
     auto *content = new QVBoxLayout(m_content);
     content->setContentsMargins(0, 0, 0, 0);
