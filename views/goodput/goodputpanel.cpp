@@ -139,16 +139,6 @@ void GoodputPanel::setWorkspace(const QString &workspacePath)
     request(m_runId);
 }
 
-void GoodputPanel::close()
-{
-    ++m_generation;
-    m_workspacePath.clear();
-    m_runId = -1;
-    m_runs.clear();
-    m_runBox->clear();
-    apply(Result {});
-}
-
 void GoodputPanel::selectRun(int64_t runId)
 {
     m_runId = runId;

@@ -38,7 +38,6 @@ public:
     // Every load of a workspace: keeps the chosen run when it is still there, else the newest run
     // with a lifecycle log (or with step timings).
     void setWorkspace(const QString &workspacePath);
-    void close();
     void selectRun(int64_t runId);
     // Writes the tab as shown to PNG or PDF (by suffix); false when it cannot.
     bool exportTo(const QString &path);
