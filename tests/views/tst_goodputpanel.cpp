@@ -12,6 +12,8 @@
 #include <QAbstractItemModelTester>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
