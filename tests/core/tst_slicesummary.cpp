@@ -295,7 +295,7 @@ private slots:
                     "ALTER TABLE run DROP COLUMN start_ns; ALTER TABLE run DROP COLUMN end_ns; "
                     "ALTER TABLE run DROP COLUMN metadata; ALTER TABLE source DROP COLUMN resume_offset; "
                     "ALTER TABLE source DROP COLUMN edge_hash; ALTER TABLE source DROP COLUMN continues_source_id; "
-                    "DROP TABLE lineage_node; DROP TABLE lineage_edge; DROP TABLE lineage_link; "
+                    "DROP TABLE lineage_node; DROP TABLE lineage_edge; DROP TABLE lineage_link; DROP TABLE lifecycle_event; "
                     "PRAGMA user_version = 3;");
         }
         Workspace ws(copy, Workspace::Role::Reader);
