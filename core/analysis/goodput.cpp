@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+#include <functional>
 #include <tuple>
 
 namespace plumb {
@@ -56,11 +56,11 @@ struct Claim {
     int precedence;
     int category;     // kProductive or a Badput
     int64_t stepInterval = -1; // index into the step intervals
-    QString label;    // custom: its type
+    const QString *label = nullptr; // custom: its type (in the caller's events)
 };
 
 Claim claim(int64_t startNs, int64_t endNs, int precedence, int category, int64_t stepInterval = -1,
-    const QString &label = {})
+    const QString *label = nullptr)
 {
     return Claim { startNs, endNs, precedence, category, stepInterval, label };
 }
@@ -85,7 +85,7 @@ struct Stretch {
     int64_t startNs, endNs;
     int category;
     int64_t stepInterval;
-    QString label;
+    const QString *label;
 };
 
 int64_t median(std::vector<int64_t> v)
@@ -268,7 +268,8 @@ std::optional<Badput> GoodputReport::largestBadput() const
 GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const GoodputOptions &options)
 {
     GoodputReport r;
-    std::vector<LifecycleEvent> events = input;
+    // In time order, without copying them (a long job has millions).
+    std::vector<std::reference_wrapper<const LifecycleEvent>> events(input.begin(), input.end());
     std::stable_sort(events.begin(), events.end(),
         [](const LifecycleEvent &a, const LifecycleEvent &b) { return a.startNs < b.startNs; });
 
@@ -434,7 +435,7 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
             continue;
         int precedence = PStartup;
         const int category = phaseCategory(e.kind, precedence);
-        claims.push_back(claim(e.startNs, e.endNs, precedence, category, -1, e.label));
+        claims.push_back(claim(e.startNs, e.endNs, precedence, category, -1, e.label.isEmpty() ? nullptr : &e.label));
         if (e.kind == LifecycleKind::Provisioning)
             unavailable.push_back({ e.startNs, e.endNs });
         if (e.kind == LifecycleKind::CheckpointSave) {
@@ -464,15 +465,21 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
         edges.push_back({ c.endNs, false, i });
     }
     std::sort(edges.begin(), edges.end(), [](const Edge &x, const Edge &y) { return x.t < y.t; });
-    std::set<std::tuple<int, int64_t, size_t>> active;
+    // What covers the current instant: a handful at most (a step, a phase or two), so a plain
+    // vector searched for its winner beats an ordered set's allocations.
+    std::vector<size_t> active;
+    const auto before = [&](size_t a, size_t b) {
+        return std::tie(claims[a].precedence, claims[a].startNs, a) < std::tie(claims[b].precedence, claims[b].startNs, b);
+    };
     std::vector<Stretch> stretches;
+    stretches.reserve(claims.size() + 1);
     int64_t t = spanStart;
     auto flush = [&](int64_t until) {
         if (until <= t)
             return;
-        Stretch s { t, until, int(Badput::Other), -1, {} };
+        Stretch s { t, until, int(Badput::Other), -1, nullptr };
         if (!active.empty()) {
-            const Claim &c = claims[std::get<2>(*active.begin())];
+            const Claim &c = claims[*std::min_element(active.begin(), active.end(), before)];
             s.category = c.category;
             s.stepInterval = c.stepInterval;
             s.label = c.label;
@@ -484,12 +491,13 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
         flush(edges[i].t);
         const int64_t at = edges[i].t;
         for (; i < edges.size() && edges[i].t == at; ++i) {
-            const Claim &c = claims[edges[i].claim];
-            const auto key = std::make_tuple(c.precedence, c.startNs, edges[i].claim);
-            if (edges[i].start)
-                active.insert(key);
-            else
-                active.erase(key);
+            if (edges[i].start) {
+                active.push_back(edges[i].claim);
+            } else {
+                auto it = std::find(active.begin(), active.end(), edges[i].claim);
+                *it = active.back();
+                active.pop_back();
+            }
         }
     }
     flush(spanEnd);
@@ -534,9 +542,9 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
         const int64_t take = std::min(left, s.endNs - s.startNs);
         left -= take;
         intervals[size_t(s.stepInterval)].productiveNs -= take;
-        adjusted.push_back({ s.startNs, s.startNs + take, int(Badput::ProgramStartup), s.stepInterval, {} });
+        adjusted.push_back({ s.startNs, s.startNs + take, int(Badput::ProgramStartup), s.stepInterval, nullptr });
         if (s.startNs + take < s.endNs)
-            adjusted.push_back({ s.startNs + take, s.endNs, kProductive, s.stepInterval, {} });
+            adjusted.push_back({ s.startNs + take, s.endNs, kProductive, s.stepInterval, nullptr });
     }
 
     for (const Stretch &s : adjusted) {
@@ -548,7 +556,7 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
         else
             r.badputNs[size_t(s.category)] += len;
         if (s.category == int(Badput::Custom))
-            r.customNs[s.label.isEmpty() ? QStringLiteral("custom") : s.label] += len;
+            r.customNs[s.label ? *s.label : QStringLiteral("custom")] += len;
         if (!r.segments.empty() && r.segments.back().category == s.category && r.segments.back().endNs == s.startNs)
             r.segments.back().endNs = s.endNs;
         else

@@ -82,7 +82,7 @@ int main(int argc, char **argv)
                 now += 8;
                 lastCheckpoint = step;
             }
-            if (done % 200000 == 150000) {
+            if (done % 200000 == 150500) { // 500 steps after a checkpoint
                 put(std::snprintf(line, sizeof line, "{\"event\":\"preemption\",\"job\":\"bench\",\"time\":%.6f}\n", now));
                 now += 240;
                 put(std::snprintf(line, sizeof line, "{\"event\":\"restart\",\"job\":\"bench\",\"time\":%.6f}\n", now));
