@@ -3,6 +3,7 @@
 #include "importerror.h"
 #include "lineagesink.h"
 #include "metricsink.h"
+#include "serving/servingsink.h"
 #include "tracesink.h"
 
 #include <stdexcept>
@@ -47,6 +48,13 @@ LineageSink &ImportContext::lineageSink()
     if (!m_lineageSink)
         m_lineageSink = std::make_unique<LineageSink>(m_db, m_sourceId);
     return *m_lineageSink;
+}
+
+ServingSink &ImportContext::servingSink()
+{
+    if (!m_servingSink)
+        m_servingSink = std::make_unique<ServingSink>(m_db, m_sourceId);
+    return *m_servingSink;
 }
 
 void ImportContext::checkpoint()

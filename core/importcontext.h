@@ -14,6 +14,7 @@ namespace plumb {
 
 class LineageSink;
 class MetricSink;
+class ServingSink;
 class SqliteDb;
 class StringPool;
 class TraceSink;
@@ -45,6 +46,8 @@ public:
     // The import's connection, inside its transaction: for a format whose rows no sink writes (job
     // lifecycle events), written on the caller's thread.
     [[nodiscard]] SqliteDb &db() { return m_db; }
+    // The LLM-serving requests being written for this file, created on first use (own label table).
+    [[nodiscard]] ServingSink &servingSink();
     // What the user told this import beyond the path (command-line flags, an import dialog).
     [[nodiscard]] const ImportOptions &options() const { return m_options; }
     void setOptions(const ImportOptions &options) { m_options = options; }
@@ -76,6 +79,7 @@ private:
     std::unique_ptr<TraceSink> m_traceSink;
     std::unique_ptr<MetricSink> m_metricSink;
     std::unique_ptr<LineageSink> m_lineageSink;
+    std::unique_ptr<ServingSink> m_servingSink;
     ImportOptions m_options;
     StringPool *m_pool = nullptr;
 };

@@ -367,11 +367,37 @@ CREATE TABLE lifecycle_event(
 CREATE INDEX lifecycle_event_run ON lifecycle_event(run_id, start_ns);
 )sql";
 
+// LLM serving (vLLM's serving benchmark results, request logs): one row per request, attached to a
+// run, in the order of the run's sources. Texts that repeat (model, endpoint, status) are interned in
+// serving_label, apart from `string` so that a request log may share a run with metric series.
+static constexpr std::string_view kMigration10 = R"sql(
+CREATE TABLE serving_label(
+    id          INTEGER PRIMARY KEY,
+    text        TEXT NOT NULL UNIQUE
+);
+CREATE TABLE serving_request(
+    run_id      INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,       -- 0, 1, ... per run, in the order the requests were read
+    source_id   INTEGER NOT NULL,
+    start_ns    INTEGER,                -- epoch ns the request was sent; NULL when the input does not say
+    latency_ns  INTEGER,                -- end-to-end latency; NULL when unknown
+    ttft_ns     INTEGER,                -- time to first token; NULL when unknown
+    input_tokens INTEGER,               -- prompt length
+    output_tokens INTEGER,
+    ok          INTEGER NOT NULL,       -- 1: succeeded, 0: failed
+    status_id   INTEGER,                -- serving_label: the status or error as written
+    model_id    INTEGER,                -- serving_label
+    endpoint_id INTEGER,                -- serving_label
+    itl         BLOB,                   -- inter-token latencies, int64 little-endian ns each (vLLM's itls)
+    PRIMARY KEY(run_id, seq)
+) WITHOUT ROWID;
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
     static const std::vector<std::string_view> migrations = { kMigration1, kSecondaryIndexes, kMigration3,
                                                               kMigration4, kMigration5, kMigration6, kMigration7,
-                                                              kMigration8, kMigration9 };
+                                                              kMigration8, kMigration9, kMigration10 };
     return migrations;
 }
 

@@ -13,7 +13,9 @@ namespace plumb {
 
 namespace {
 const ColumnRole kRoles[] = { ColumnRole::Metric, ColumnRole::Step, ColumnRole::WallTime, ColumnRole::Run,
-    ColumnRole::Key, ColumnRole::Value, ColumnRole::Param, ColumnRole::Ignore };
+    ColumnRole::Key, ColumnRole::Value, ColumnRole::Param, ColumnRole::Latency, ColumnRole::Ttft, ColumnRole::Itl,
+    ColumnRole::InputTokens, ColumnRole::OutputTokens, ColumnRole::Status, ColumnRole::Model, ColumnRole::Endpoint,
+    ColumnRole::Ignore };
 }
 
 TabularImportDialog::TabularImportDialog(const QString &path, QWidget *parent)

@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 #include <string>
 
@@ -24,7 +25,9 @@ constexpr int kCsvConfidence = 60;
 constexpr int kJsonlConfidence = 55;
 constexpr int kStepBonus = 10;
 
-const char *const kRoleNames[] = { "ignore", "run", "step", "time", "key", "value", "metric", "param" };
+const char *const kRoleNames[] = { "ignore", "run", "step", "time", "key", "value", "metric", "param", "latency",
+    "ttft", "itl", "tokens_in", "tokens_out", "status", "model", "endpoint" };
+constexpr int kRoleCount = int(std::size(kRoleNames));
 
 // Names compared lowercased, with spaces and dashes read as underscores.
 QString normalised(const QString &name)
@@ -55,6 +58,22 @@ const std::initializer_list<const char *> kTimeNames = { "time", "timestamp", "w
     "_timestamp", "datetime", "date", "created_at", "logged_at", "ts", "time_s", "time_ms", "time_us", "time_ns",
     "timestamp_s", "timestamp_ms", "timestamp_us", "timestamp_ns", "wall_time_ns", "wall_ns" };
 
+// Request logs of LLM serving: column names by role, compared without a unit suffix (_ms, _s...).
+const std::initializer_list<const char *> kLatencyNames = { "latency", "e2e_latency", "e2el", "e2e",
+    "request_latency", "response_time", "end_to_end_latency", "total_latency", "duration", "elapsed" };
+const std::initializer_list<const char *> kTtftNames
+    = { "ttft", "time_to_first_token", "first_token", "first_token_latency", "first_token_time" };
+const std::initializer_list<const char *> kItlNames
+    = { "itl", "tpot", "inter_token_latency", "time_per_output_token", "mean_itl", "mean_tpot" };
+const std::initializer_list<const char *> kInputTokenNames = { "input_tokens", "prompt_tokens", "prompt_len",
+    "input_len", "tokens_in", "num_prompt_tokens", "prompt_length", "input_length", "num_input_tokens" };
+const std::initializer_list<const char *> kOutputTokenNames = { "output_tokens", "completion_tokens", "output_len",
+    "tokens_out", "generated_tokens", "num_output_tokens", "output_length", "num_generated_tokens" };
+const std::initializer_list<const char *> kStatusNames
+    = { "status", "status_code", "http_status", "http_code", "error", "success", "ok", "outcome", "result" };
+const std::initializer_list<const char *> kModelNames = { "model", "model_name", "model_id", "served_model" };
+const std::initializer_list<const char *> kEndpointNames = { "endpoint", "route", "api", "url", "deployment" };
+
 // A unit the column's name spells out ("timestamp_ms", "time (us)").
 std::optional<TimeUnit> unitInName(const QString &n)
 {
@@ -66,6 +85,19 @@ std::optional<TimeUnit> unitInName(const QString &n)
             return unit;
     }
     return std::nullopt;
+}
+
+// The name without a unit suffix ("latency_ms" -> "latency", "ttft (s)" -> "ttft").
+QString withoutUnit(const QString &n)
+{
+    for (const char *suffix : { "_ns", "_us", "_ms", "_s", "(ns)", "(us)", "(ms)", "(s)" })
+        if (n.endsWith(QLatin1String(suffix))) {
+            QString base = n.left(n.size() - qsizetype(std::strlen(suffix)));
+            while (base.endsWith(QLatin1Char('_')))
+                base.chop(1);
+            return base;
+        }
+    return n;
 }
 
 struct ColumnStats {
@@ -125,6 +157,56 @@ std::optional<TimeUnit> epochUnit(const ColumnStats &s, std::optional<TimeUnit> 
     return std::nullopt;
 }
 
+// A request log of LLM serving: a numeric latency or TTFT column and at least one more serving column
+// (tokens, status, model, endpoint, the other latency). Durations without a unit in their name are
+// milliseconds. The run and time columns are then found as in a metric log; other columns are ignored.
+template<typename NumericFn>
+bool assignRequestLogRoles(TabularLayout &layout, const std::vector<QString> &norm, NumericFn numericMostly)
+{
+    const int n = int(norm.size());
+    const auto find = [&](std::initializer_list<const char *> names, bool numeric, bool stripUnit) {
+        for (const char *name : names)
+            for (int c = 0; c < n; ++c)
+                if (layout.columns[size_t(c)].role == ColumnRole::Ignore
+                    && (stripUnit ? withoutUnit(norm[size_t(c)]) : norm[size_t(c)]) == QLatin1String(name)
+                    && (!numeric || numericMostly(c)))
+                    return c;
+        return -1;
+    };
+    const int latency = find(kLatencyNames, true, true);
+    const int ttft = find(kTtftNames, true, true);
+    if (latency < 0 && ttft < 0)
+        return false;
+    const int itl = find(kItlNames, true, true);
+    const int in = find(kInputTokenNames, true, false);
+    const int out = find(kOutputTokenNames, true, false);
+    const int status = find(kStatusNames, false, false);
+    const int model = find(kModelNames, false, false);
+    const int endpoint = find(kEndpointNames, false, false);
+    int others = (latency >= 0) + (ttft >= 0) - 1;
+    for (const int c : { itl, in, out, status, model, endpoint })
+        others += c >= 0;
+    if (others < 1)
+        return false;
+    const auto set = [&](int c, ColumnRole r) {
+        if (c < 0)
+            return;
+        auto &col = layout.columns[size_t(c)];
+        col.role = r;
+        if (r == ColumnRole::Latency || r == ColumnRole::Ttft || r == ColumnRole::Itl)
+            col.timeUnit = unitInName(norm[size_t(c)]).value_or(TimeUnit::Milliseconds);
+    };
+    set(latency, ColumnRole::Latency);
+    set(ttft, ColumnRole::Ttft);
+    set(itl, ColumnRole::Itl);
+    set(in, ColumnRole::InputTokens);
+    set(out, ColumnRole::OutputTokens);
+    set(status, ColumnRole::Status);
+    set(model, ColumnRole::Model);
+    set(endpoint, ColumnRole::Endpoint);
+    return true;
+}
+
 void assignRoles(TabularLayout &layout, const QStringList &names, const Table &rows)
 {
     const int n = int(names.size());
@@ -152,8 +234,10 @@ void assignRoles(TabularLayout &layout, const QStringList &names, const Table &r
             layout.columns[size_t(c)].role = r;
     };
 
+    const bool requestLog = assignRequestLogRoles(layout, norm, numericMostly);
+
     // Long form: a text key column and a numeric value column.
-    const int key = firstNamed(kKeyNames, [&](int c) { return stats[size_t(c)].numeric == 0 && stats[size_t(c)].nonEmpty > 0; });
+    const int key = requestLog ? -1 : firstNamed(kKeyNames, [&](int c) { return stats[size_t(c)].numeric == 0 && stats[size_t(c)].nonEmpty > 0; });
     const int value = key >= 0 ? firstNamed(kValueNames, numericMostly) : -1;
     if (key >= 0 && value >= 0) {
         set(key, ColumnRole::Key);
@@ -187,6 +271,10 @@ void assignRoles(TabularLayout &layout, const QStringList &names, const Table &r
     }
     set(time, ColumnRole::WallTime);
 
+    if (requestLog) { // every other column is ignored
+        layout.confidence += 2 * kStepBonus; // over a metric log's reading of the same columns
+        return;
+    }
     const bool longForm = layout.isLongForm();
     for (int c = 0; c < n; ++c) {
         auto &col = layout.columns[size_t(c)];
@@ -472,13 +560,17 @@ int TabularLayout::indexOf(const QString &name) const
 
 QString TabularLayout::problem() const
 {
-    int count[8] = {};
+    int count[kRoleCount] = {};
     for (const auto &c : columns)
         ++count[int(c.role)];
-    for (const ColumnRole r :
-        { ColumnRole::Run, ColumnRole::Step, ColumnRole::WallTime, ColumnRole::Key, ColumnRole::Value })
-        if (count[int(r)] > 1)
-            return QStringLiteral("%1 columns have the role %2; at most one may").arg(count[int(r)]).arg(roleName(r));
+    for (int r = int(ColumnRole::Run); r < kRoleCount; ++r)
+        if (count[r] > 1 && ColumnRole(r) != ColumnRole::Metric && ColumnRole(r) != ColumnRole::Param)
+            return QStringLiteral("%1 columns have the role %2; at most one may").arg(count[r]).arg(roleName(ColumnRole(r)));
+    if (isRequestLog()) {
+        if (count[int(ColumnRole::Key)] + count[int(ColumnRole::Value)] > 0)
+            return QStringLiteral("a request log (latency or ttft column) has no key or value columns");
+        return {};
+    }
     if ((count[int(ColumnRole::Key)] == 1) != (count[int(ColumnRole::Value)] == 1))
         return QStringLiteral("a long-form log needs both a key column and a value column");
     if (count[int(ColumnRole::Key)] == 0 && count[int(ColumnRole::Metric)] == 0)
@@ -527,6 +619,9 @@ QString TabularLayout::apply(const TabularOverrides &o)
         if (col.role == ColumnRole::WallTime)
             if (const auto u = unitInName(normalised(col.name)))
                 col.timeUnit = *u;
+    for (auto &col : columns) // a request log's durations: the unit in the name, else ms
+        if (col.role == ColumnRole::Latency || col.role == ColumnRole::Ttft || col.role == ColumnRole::Itl)
+            col.timeUnit = unitInName(normalised(col.name)).value_or(TimeUnit::Milliseconds);
     if (unknown.isEmpty())
         return {};
     QStringList known;

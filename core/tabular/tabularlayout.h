@@ -22,6 +22,15 @@ enum class ColumnRole {
     Value, // long form: the metric's value
     Metric, // wide form: a metric series of its own, named by the column
     Param, // a setting of the run (constant per run)
+    // Request logs of LLM serving (a log with a latency or TTFT column and another of these):
+    Latency, // end-to-end latency of the request (unit from the name: _s, _ms, _us, _ns; default ms)
+    Ttft, // time to first token (unit as Latency)
+    Itl, // inter-token latency or time per output token of the request (unit as Latency)
+    InputTokens, // prompt length in tokens
+    OutputTokens, // generated tokens
+    Status, // HTTP status, ok/error text, success flag, or an error message (empty = success)
+    Model, // the model served
+    Endpoint, // the endpoint or route called
 };
 
 enum class TimeUnit { Seconds, Milliseconds, Microseconds, Nanoseconds, Iso8601 };
@@ -58,7 +67,7 @@ struct TabularLayout {
     struct Column {
         QString name; // JSONL: nested members joined with '/'
         ColumnRole role = ColumnRole::Ignore;
-        TimeUnit timeUnit = TimeUnit::Seconds; // for WallTime
+        TimeUnit timeUnit = TimeUnit::Seconds; // for WallTime; for Latency, Ttft and Itl their unit
     };
 
     Format format = Format::None;
@@ -70,6 +79,11 @@ struct TabularLayout {
     [[nodiscard]] int indexOf(ColumnRole role) const; // first column with the role, or -1
     [[nodiscard]] int indexOf(const QString &name) const; // -1 when absent
     [[nodiscard]] bool isLongForm() const { return indexOf(ColumnRole::Key) >= 0; }
+    // A request log of LLM serving: its rows are requests (ServingSink), not metric points.
+    [[nodiscard]] bool isRequestLog() const
+    {
+        return indexOf(ColumnRole::Latency) >= 0 || indexOf(ColumnRole::Ttft) >= 0;
+    }
     // "" when the roles make sense (at most one run/step/time/key/value column, key with value, a
     // metric or a key), else what is wrong.
     [[nodiscard]] QString problem() const;

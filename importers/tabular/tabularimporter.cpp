@@ -6,6 +6,7 @@
 #include "inputfile.h"
 #include "logfolder.h"
 #include "metricsink.h"
+#include "requestlogwriter.h"
 #include "tabular/csvreader.h"
 #include "tabular/tabularlayout.h"
 
@@ -308,13 +309,15 @@ int64_t resumeOffsetAfter(const InputFile &in, bool lastLineWithoutEnd)
     return in.isGzip() || lastLineWithoutEnd ? -1 : in.offset();
 }
 
-// Returns the resume offset (see resumeOffsetAfter).
+// Returns the resume offset (see resumeOffsetAfter). Writer: RowWriter (metric logs) or
+// RequestLogWriter (request logs).
+template<typename Writer>
 int64_t readCsv(ImportContext &ctx, TabularLayout &layout)
 {
     InputFile &in = ctx.input();
     const QString file = in.fileName();
     CsvReader reader([&in](char *out, int64_t max) { return in.read(out, max); }, layout.delimiter);
-    RowWriter writer(ctx, layout);
+    Writer writer(ctx, layout);
     std::vector<std::string_view> fields;
     const size_t columns = layout.columns.size();
     bool header = in.startOffset() == 0; // a continued import starts after a complete line
@@ -473,11 +476,12 @@ private:
 };
 
 // Returns the resume offset (see resumeOffsetAfter).
+template<typename Writer>
 int64_t readJsonl(ImportContext &ctx, TabularLayout &layout)
 {
     InputFile &in = ctx.input();
     const QString file = in.fileName();
-    RowWriter writer(ctx, layout);
+    Writer writer(ctx, layout);
     JsonlRow row(layout, ctx.diagnostics());
     od::parser parser;
     std::string buf, line;
@@ -566,7 +570,12 @@ void TabularImporter::read(ImportContext &ctx) const
     if (!overrides.isEmpty())
         ctx.diagnostics().report(Severity::Info, QStringLiteral("roles-given"), {},
             QStringLiteral("Column roles given by the user were applied."));
-    const int64_t resumeAt = layout.format == TabularLayout::Format::Csv ? readCsv(ctx, layout) : readJsonl(ctx, layout);
+    const bool csv = layout.format == TabularLayout::Format::Csv;
+    if (layout.isRequestLog()) { // requests are numbered on from those stored: a continuation can always
+        ctx.resumeOffset = csv ? readCsv<RequestLogWriter>(ctx, layout) : readJsonl<RequestLogWriter>(ctx, layout);
+        return;
+    }
+    const int64_t resumeAt = csv ? readCsv<RowWriter>(ctx, layout) : readJsonl<RowWriter>(ctx, layout);
     // Without a step column a row's step is its index in its run, which a continuation cannot know.
     ctx.resumeOffset = layout.indexOf(ColumnRole::Step) >= 0 ? resumeAt : -1;
 }

@@ -19,6 +19,9 @@ namespace plumb {
 // inf are values; a cell that is no number is skipped and counted (a diagnostic names its line and
 // column). A step that goes back starts a new segment.
 //
+// A request log of LLM serving (a latency or TTFT column and another serving column: tokens, status,
+// model, endpoint) is read by RequestLogWriter into serving requests instead of metric points.
+//
 // A row with more or fewer fields than the header (or a JSON line that is no object) is fatal: the
 // error names the file, line and byte, and nothing of the file is kept. A last line cut short (no
 // line end, the wrong field count or broken JSON: a writer still running) is left for a later import.
@@ -30,8 +33,8 @@ namespace plumb {
 class TabularImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("tabular"); }
-    [[nodiscard]] QString displayName() const override { return QStringLiteral("CSV/JSONL metric log"); }
-    [[nodiscard]] int version() const override { return 1; }
+    [[nodiscard]] QString displayName() const override { return QStringLiteral("CSV/JSONL metric or request log"); }
+    [[nodiscard]] int version() const override { return 2; } // 2: request logs
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;
     void read(ImportContext &ctx) const override;
     // Its run is that of its path (or folder): the same bytes elsewhere are another run's.
