@@ -10,6 +10,7 @@
 #include "paramsfileimporter.h"
 #include "tabularimporter.h"
 #include "tfeventsimporter.h"
+#include "vllmbenchimporter.h"
 #include "xplaneimporter.h"
 
 namespace plumb {
@@ -26,6 +27,8 @@ void registerBuiltinImporters(ImporterRegistry &registry)
     registry.add(std::make_unique<ParamsFileImporter>());
     registry.add(std::make_unique<OpenLineageImporter>());
     registry.add(std::make_unique<LifecycleImporter>());
+
+    registry.add(std::make_unique<VllmBenchImporter>());
 }
 
 } // namespace plumb

@@ -1,0 +1,285 @@
+#include "vllmbenchimporter.h"
+
+#include "diagnosticlog.h"
+#include "importcontext.h"
+#include "importerror.h"
+#include "inputfile.h"
+#include "metricsink.h"
+#include "serving.h"
+#include "serving/servingsink.h"
+#include "tabular/tabularlayout.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QTimeZone>
+
+#include <simdjson.h>
+
+#include <cmath>
+#include <string>
+
+namespace plumb {
+
+namespace {
+
+namespace dom = simdjson::dom;
+
+constexpr int64_t kChunkBytes = 1 << 20;
+constexpr int64_t kCheckpointRequests = 1 << 14;
+constexpr double kPercentileTolerance = 0.005;
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+int64_t secondsToNs(double s)
+{
+    return std::isfinite(s) ? int64_t(std::llround(s * 1e9)) : -1;
+}
+
+bool numberOf(dom::element e, double &out)
+{
+    if (!e.is_number())
+        return false;
+    return e.get_double().get(out) == simdjson::SUCCESS; // integers convert too
+}
+
+// The file's "date" (vLLM: %Y%m%d-%H%M%S, local time without a zone), read as UTC; 0 when absent.
+int64_t dateNs(dom::object root)
+{
+    std::string_view date;
+    if (root["date"].get_string().get(date) != simdjson::SUCCESS)
+        return 0;
+    QDateTime t = QDateTime::fromString(qs(date), QStringLiteral("yyyyMMdd-HHmmss"));
+    if (!t.isValid())
+        t = QDateTime::fromString(qs(date), Qt::ISODate);
+    if (!t.isValid())
+        return 0;
+    t.setTimeZone(QTimeZone::utc());
+    return t.toMSecsSinceEpoch() * 1000000;
+}
+
+} // namespace
+
+int VllmBenchImporter::sniff(QByteArrayView head, const QString &fileName) const
+{
+    Q_UNUSED(fileName);
+    const std::string_view h(head.data(), size_t(head.size()));
+    const size_t first = h.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || h[first] != '{')
+        return 0;
+    const auto has = [&](const char *key) { return h.find(key) != std::string_view::npos; };
+    const bool summary = has("\"request_throughput\"") && (has("\"completed\"") || has("\"total_input_tokens\""));
+    const bool detailed = has("\"ttfts\"") && has("\"input_lens\"");
+    return summary ? 90 : detailed ? 80 : 0;
+}
+
+void VllmBenchImporter::read(ImportContext &ctx) const
+{
+    InputFile &in = ctx.input();
+    const QString file = in.fileName();
+    std::string text;
+    for (;;) {
+        const size_t old = text.size();
+        text.resize(old + size_t(kChunkBytes));
+        const int64_t got = in.read(text.data() + old, kChunkBytes);
+        text.resize(old + size_t(std::max<int64_t>(got, 0)));
+        if (got <= 0)
+            break;
+        ctx.checkpoint();
+    }
+    dom::parser parser;
+    dom::element rootElement;
+    if (parser.parse(text.data(), text.size()).get(rootElement) != simdjson::SUCCESS) {
+        QJsonParseError e;
+        QJsonDocument::fromJson(QByteArray::fromRawData(text.data(), qsizetype(text.size())), &e);
+        const QString byte = QLocale(QLocale::English).toString(qlonglong(e.offset));
+        throw ImportError(QStringLiteral("%1 is not valid JSON (%2 at byte %3); nothing was imported")
+                              .arg(file, e.errorString(), byte),
+            QStringLiteral("byte %1").arg(byte));
+    }
+    dom::object root;
+    if (rootElement.get_object().get(root) != simdjson::SUCCESS)
+        throw ImportError(QStringLiteral("%1 is not a JSON object; nothing was imported").arg(file));
+
+    MetricSink &metrics = ctx.metricSink();
+    const QFileInfo info(in.path());
+    const int64_t run = metrics.openRun(QStringLiteral("vllm-bench:") + info.absoluteFilePath(), info.fileName(),
+        info.absolutePath());
+    const int64_t date = dateNs(root);
+
+    // Setup and summary: scalars as params; the reported percentiles kept for the check below.
+    std::vector<std::pair<std::string, double>> reported;
+    std::string_view model, backend;
+    for (auto [key, value] : root) {
+        const QString k = qs(key);
+        double number = 0;
+        std::string_view s;
+        if (numberOf(value, number)) {
+            metrics.setParam(run, k, tabular::formatNumber(number), ParamKind::Number);
+            if (key.size() > 3 && key.substr(key.size() - 3) == "_ms")
+                reported.emplace_back(std::string(key), number);
+        } else if (value.get_string().get(s) == simdjson::SUCCESS) {
+            metrics.setParam(run, k, qs(s), ParamKind::String);
+            if (key == "model_id")
+                model = s;
+            else if (key == "backend" || (key == "endpoint_type" && backend.empty()))
+                backend = s;
+        } else if (bool b = false; value.get_bool().get(b) == simdjson::SUCCESS) {
+            metrics.setParam(run, k, b ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
+        }
+    }
+    if (!backend.empty())
+        metrics.setRunGroup(run, qs(backend));
+
+    // Per-request arrays.
+    const auto array = [&](const char *name, dom::array &out) {
+        return root[name].get_array().get(out) == simdjson::SUCCESS;
+    };
+    dom::array inputLens, outputLens, ttfts, itls, latencies, startTimes, errors;
+    const bool hasIn = array("input_lens", inputLens), hasOut = array("output_lens", outputLens),
+               hasTtft = array("ttfts", ttfts), hasItl = array("itls", itls), hasLat = array("latencies", latencies),
+               hasStart = array("start_times", startTimes), hasErrors = array("errors", errors);
+    size_t n = SIZE_MAX;
+    size_t longest = 0;
+    for (const auto &[has, a] : { std::pair { hasIn, &inputLens }, { hasOut, &outputLens }, { hasTtft, &ttfts },
+             { hasItl, &itls }, { hasLat, &latencies }, { hasStart, &startTimes }, { hasErrors, &errors } })
+        if (has) {
+            n = std::min(n, a->size());
+            longest = std::max(longest, a->size());
+        }
+    if (n == SIZE_MAX) {
+        ctx.diagnostics().report(Severity::Warning, QStringLiteral("no-requests"), {},
+            QStringLiteral("The result has no per-request arrays (ttfts, latencies...): only its summary was "
+                           "imported, as params of the run. Save results with --save-detailed to get requests."));
+        ctx.recordsRead = 0;
+        return;
+    }
+    if (longest != n)
+        ctx.diagnostics().report(Severity::Warning, QStringLiteral("array-lengths"), {},
+            QStringLiteral("The per-request arrays have different lengths (%1 to %2); the first %1 requests were "
+                           "imported.")
+                .arg(n)
+                .arg(longest));
+    if (!hasStart)
+        ctx.diagnostics().report(Severity::Info, QStringLiteral("no-start-times"), {},
+            QStringLiteral("The result has no start_times: the requests' start times are unknown, so they have no "
+                           "time windows and no throughput of their own (the file's request_throughput is a param)."));
+    if (hasStart && date == 0)
+        ctx.diagnostics().report(Severity::Info, QStringLiteral("no-date"), {},
+            QStringLiteral("The result has no date: request starts are seconds from the first request, on 1970-01-01."));
+
+    const auto element = [](dom::array &a, size_t i, double &out) {
+        dom::element e;
+        return a.at(i).get(e) == simdjson::SUCCESS && numberOf(e, out);
+    };
+    double firstStart = 0;
+    if (hasStart && n > 0) {
+        firstStart = INFINITY;
+        for (size_t i = 0; i < n; ++i) {
+            double s = 0;
+            if (element(startTimes, i, s))
+                firstStart = std::min(firstStart, s);
+        }
+    }
+    ServingSink &sink = ctx.servingSink();
+    std::vector<int64_t> itl;
+    std::vector<float> ttftMs, latencyMs, itlMs;
+    int64_t failed = 0;
+    // Iterating an array by index is O(i) in simdjson's DOM: walk them together instead.
+    auto inIt = hasIn ? inputLens.begin() : dom::array::iterator(), outIt = hasOut ? outputLens.begin() : dom::array::iterator(),
+         ttftIt = hasTtft ? ttfts.begin() : dom::array::iterator(), itlIt = hasItl ? itls.begin() : dom::array::iterator(),
+         latIt = hasLat ? latencies.begin() : dom::array::iterator(),
+         startIt = hasStart ? startTimes.begin() : dom::array::iterator(), errIt = hasErrors ? errors.begin() : dom::array::iterator();
+    for (size_t i = 0; i < n; ++i) {
+        if ((i + 1) % kCheckpointRequests == 0)
+            ctx.checkpoint();
+        ServingRequest r;
+        double v = 0;
+        if (hasErrors) {
+            std::string_view e;
+            const dom::element err = *errIt;
+            r.ok = err.is_null() || (err.get_string().get(e) == simdjson::SUCCESS && e.empty());
+            if (!r.ok) {
+                r.status = e.empty() ? std::string_view("error") : e;
+                ++failed;
+            }
+        }
+        if (hasIn && numberOf(*inIt, v))
+            r.inputTokens = int64_t(v);
+        if (hasStart && numberOf(*startIt, v))
+            r.startNs = date + secondsToNs(v - firstStart);
+        if (r.ok) {
+            if (hasOut && numberOf(*outIt, v))
+                r.outputTokens = int64_t(v);
+            if (hasTtft && numberOf(*ttftIt, v)) {
+                r.ttftNs = secondsToNs(v);
+                ttftMs.push_back(float(v * 1e3));
+            }
+            if (hasLat && numberOf(*latIt, v)) {
+                r.latencyNs = secondsToNs(v);
+                latencyMs.push_back(float(v * 1e3));
+            }
+            dom::array gaps;
+            if (hasItl && (*itlIt).get_array().get(gaps) == simdjson::SUCCESS) {
+                itl.clear();
+                for (dom::element g : gaps)
+                    if (numberOf(g, v)) {
+                        itl.push_back(secondsToNs(v));
+                        itlMs.push_back(float(v * 1e3));
+                    }
+                r.itlNs = itl.data();
+                r.itlCount = itl.size();
+            }
+        }
+        r.model = model;
+        r.endpoint = backend;
+        if (r.startNs != ServingRequest::kUnknownTime)
+            metrics.noteRunTime(run, r.startNs);
+        sink.add(run, r);
+        for (auto *it : { &inIt, &outIt, &ttftIt, &itlIt, &latIt, &startIt, &errIt })
+            if (*it != dom::array::iterator())
+                ++*it;
+    }
+    ctx.recordsRead = int64_t(n);
+
+    // The file's own percentiles against its requests'.
+    const auto check = [&](const char *metric, std::vector<float> &values) {
+        if (values.empty())
+            return;
+        std::sort(values.begin(), values.end());
+        for (const auto &[key, value] : reported) {
+            const std::string suffix = std::string("_") + metric + "_ms";
+            if (key.size() <= suffix.size() || key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0)
+                continue;
+            const std::string stat = key.substr(0, key.size() - suffix.size());
+            double p = -1;
+            if (stat == "median")
+                p = 50;
+            else if (stat.size() > 1 && stat[0] == 'p')
+                p = QString::fromStdString(stat.substr(1)).toDouble();
+            if (p < 0)
+                continue;
+            const double ours = percentileSorted(values.data(), values.size(), p);
+            if (std::fabs(ours - value) > kPercentileTolerance * std::max(std::fabs(value), 1e-3)
+                && !ctx.diagnostics().bump(QStringLiteral("summary-differs")))
+                ctx.diagnostics().report(Severity::Warning, QStringLiteral("summary-differs"),
+                    QStringLiteral("member %1").arg(QString::fromStdString(key)),
+                    QStringLiteral("The file's %1 (%2) differs from the percentile of its requests (%3).")
+                        .arg(QString::fromStdString(key))
+                        .arg(value)
+                        .arg(ours));
+        }
+    };
+    check("ttft", ttftMs);
+    check("e2el", latencyMs);
+    check("itl", itlMs);
+    if (failed > 0)
+        ctx.diagnostics().report(Severity::Info, QStringLiteral("failed-requests"), {},
+            QStringLiteral("%1 of %2 requests failed (their errors are kept as the request's status).").arg(failed).arg(n));
+}
+
+} // namespace plumb
