@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "cli_goodput.h"
+#include "cli_check.h"
 
 #include "builtinimporters.h"
 #include "importerregistry.h"
@@ -80,6 +81,11 @@ constexpr const char *kUsage =
     "                     [--interval SECONDS]   how much of a job's time was productive training\n"
     "                                            (goodput) and where the rest went (badput), from\n"
     "                                            its lifecycle log or its logged steps' wall times\n"
+    "       plumb check --objectives FILE [--run RUN] [--baseline RUN] [--json] [--junit FILE]\n"
+    "             [--allow-missing] [--workspace FILE]\n"
+    "                                            evaluate serving and metric objectives (a YAML or\n"
+    "                                            JSON file); exit 0 when all hold, 1 when one is\n"
+    "                                            broken or has no data, 2 on bad input\n"
     "       plumb --version\n"
     "\n"
     "The workspace is FILE, else $PLUMB_WORKSPACE, else the default one in your data folder\n"
@@ -222,7 +228,8 @@ Args parse(int argc, char **argv)
                 const auto role = eq > 0 ? roleFromName(value.mid(eq + 1)) : std::nullopt;
                 if (!role) {
                     a.error = QStringLiteral("--column needs NAME=ROLE, ROLE one of run, step, time, key, value, "
-                                             "metric, param, ignore");
+                                             "metric, param, ignore, or for request logs latency, ttft, itl, "
+                                             "tokens_in, tokens_out, status, model, endpoint");
                     return a;
                 }
                 t.roles.emplace_back(value.left(eq), *role);
@@ -1401,7 +1408,7 @@ bool isCliCommand(const char *arg)
 {
     if (!arg)
         return false;
-    for (const char *c : { "import", "ls", "doctor", "diff", "lineage", "goodput", "--help", "-h", "help" })
+    for (const char *c : { "import", "ls", "doctor", "diff", "lineage", "goodput", "check", "--help", "-h", "help" })
         if (std::strcmp(arg, c) == 0)
             return true;
     return false;
@@ -1419,6 +1426,8 @@ int runCli(int argc, char **argv)
     }
     if (cmd == QLatin1String("goodput"))
         return runGoodputCommand(argc, argv);
+    if (cmd == QLatin1String("check"))
+        return runCheck(argc, argv);
     const Args a = parse(argc, argv);
     if (!a.error.isEmpty()) {
         err(a.error + QStringLiteral("\nRun `plumb --help` for usage."));

@@ -128,6 +128,7 @@ private:
         }
         if (c == QLatin1Char('"')) {
             n.type = Node::Type::Scalar;
+            n.column = col() + 1; // where the text starts
             n.scalar = string();
             return n;
         }

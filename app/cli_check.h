@@ -1,0 +1,8 @@
+#pragma once
+
+// `plumb check --objectives FILE [--run RUN] [--baseline RUN] [--json] [--junit FILE]
+// [--allow-missing] [--workspace FILE]`: evaluates an objectives file on the workspace. Exit
+// status 0 when every objective holds, 1 when one is broken (or has no data, unless
+// --allow-missing), 2 on bad input (usage, an unreadable or malformed file, an unknown run, a
+// workspace that cannot be opened).
+int runCheck(int argc, char **argv);
