@@ -101,6 +101,7 @@ constexpr const char *kUsage =
     "  --experiments       open the Experiments tab\n"
     "  --lineage           open the Lineage tab (the newest model, or search a node there)\n"
     "  --goodput           open the Goodput tab (the newest job with a lifecycle log)\n"
+    "  --slo               open the SLO tab (the last objectives file opened there, else the sample's)\n"
     "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
     "                      then quit\n"
     "\n"

@@ -4,6 +4,7 @@
 #include "diffpanel.h"
 #include "importerregistry.h"
 #include "mainwindow.h"
+#include "slo/slopanel.h"
 #include "workspace.h"
 
 #include <QApplication>
@@ -46,7 +47,7 @@ QStringList sampleFiles()
     const auto entries = QDir(dir).entryInfoList(QDir::Files, QDir::Name);
     for (const QFileInfo &info : entries) {
         const QString suffix = info.suffix();
-        if (suffix != QLatin1String("py") && suffix != QLatin1String("md"))
+        if (suffix != QLatin1String("py") && suffix != QLatin1String("md") && suffix != QLatin1String("yaml"))
             files << info.absoluteFilePath();
     }
     return files;
@@ -95,9 +96,10 @@ int main(int argc, char **argv)
         QStringLiteral("lineage"), QStringLiteral("Open the Lineage tab once the workspace is shown."));
     const QCommandLineOption goodputOption(
         QStringLiteral("goodput"), QStringLiteral("Open the Goodput tab once the workspace is shown."));
+    const QCommandLineOption sloOption(QStringLiteral("slo"), QStringLiteral("Open the SLO tab once the workspace is shown."));
     parser.addOptions(
         { workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption, diffOption, experimentsOption,
-          lineageOption, goodputOption });
+          lineageOption, goodputOption, sloOption });
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
                                  QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -122,29 +124,40 @@ int main(int argc, char **argv)
         toImport << QFileInfo(p).absoluteFilePath();
 
     QString workspacePath;
+    bool withSample = false;
     if (parser.isSet(sampleOption)) {
         workspacePath = QFileInfo(plumb::Workspace::defaultPath()).absolutePath() + QStringLiteral("/sample.plumb");
         removeWorkspaceFiles(workspacePath);
         toImport = sampleFiles() + toImport;
+        withSample = true;
     } else if (parser.isSet(workspaceOption)) {
         workspacePath = QFileInfo(parser.value(workspaceOption)).absoluteFilePath();
     } else {
         workspacePath = plumb::Workspace::defaultPath();
-        if (!QFileInfo::exists(workspacePath))
+        if (!QFileInfo::exists(workspacePath)) {
             toImport = sampleFiles() + toImport; // first launch: start from something to look at
+            withSample = true;
+        }
     }
 
     plumb::MainWindow window(registry, workspacePath);
+    // The sample's objectives (sample_objectives.yaml) when the sample is imported, or nothing was chosen.
+    const QString sampleObjectives = samplesDir() + QStringLiteral("/sample_objectives.yaml");
+    if ((withSample || window.sloPanel()->objectivesFile().isEmpty()) && QFileInfo::exists(sampleObjectives))
+        window.sloPanel()->setObjectivesFile(sampleObjectives);
     window.show();
     if (!toImport.isEmpty())
         window.importPaths(toImport);
 
     const bool timeline = parser.isSet(timelineOption), doctor = parser.isSet(doctorOption),
                diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption),
-               lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption);
-    auto shown = [&window, timeline, doctor, diff, experiments, lineage, goodput] {
+               lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption),
+               slo = parser.isSet(sloOption);
+    auto shown = [&window, timeline, doctor, diff, experiments, lineage, goodput, slo] {
         if (goodput)
             window.openGoodput();
+        if (slo)
+            window.openSlo();
         if (experiments)
             window.openExperiments();
         if (lineage)
@@ -178,9 +191,10 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
             QCoreApplication::exit(saved ? 0 : 1);
         };
-        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage, goodput] {
-            // The experiments' runs and scalars, the lineage and the goodput are read on workers: give them time.
-            if (experiments || lineage || goodput)
+        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo] {
+            // The experiments' runs and scalars, the lineage, the goodput and the objectives are read
+            // on workers: give them time.
+            if (experiments || lineage || goodput || slo)
                 QTimer::singleShot(kTimelineSettleMs, &window, grab);
             // The diff reads two traces on a worker: grab once it has shown them.
             else if (diff && window.diffPanel()->baselineId() >= 0)

@@ -9,6 +9,7 @@
 #include "importcontroller.h"
 #include "goodputpanel.h"
 #include "lineagepanel.h"
+#include "slo/slopanel.h"
 #include "sqlitedb.h"
 #include "workspace.h"
 #include "importerregistry.h"
@@ -189,6 +190,8 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_lineage, tr("&Lineage"));
     m_goodput = new GoodputPanel;
     m_tabs->addTab(m_goodput, tr("&Goodput"));
+    m_slo = new SloPanel;
+    m_tabs->addTab(m_slo, tr("SL&O"));
     // A linked run: its traces' Doctor verdict when it has traces, else its metrics and config.
     connect(m_lineage, &LineagePanel::openRunRequested, this, [this](int64_t run) {
         int64_t trace = -1;
@@ -325,6 +328,9 @@ void MainWindow::createActions()
     QAction *showGoodput = view->addAction(tr("&Goodput"), this, &MainWindow::openGoodput);
     showGoodput->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
     showGoodput->setStatusTip(tr("How much of a job's time was productive training, and where the rest went"));
+    QAction *showSlo = view->addAction(tr("SL&O"), this, &MainWindow::openSlo);
+    showSlo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    showSlo->setStatusTip(tr("Serving objectives (latency, TTFT, error rate...) evaluated on the workspace"));
     view->addSeparator();
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_importLogDock->toggleViewAction());
@@ -428,6 +434,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
     m_experiments->setWorkspace(s.path); // every load: a new workspace, a refresh, or after an import
     m_lineage->setWorkspace(s.path);
     m_goodput->setWorkspace(s.path);
+    m_slo->setWorkspace(s.path);
     m_diagnosticsModel->setDiagnostics(s.diagnostics);
     m_diagnosticsPanel->setSources(s.sources);
     updateStatusLabels(s.summary);
@@ -618,6 +625,11 @@ void MainWindow::openLineage()
 void MainWindow::openGoodput()
 {
     m_tabs->setCurrentWidget(m_goodput);
+}
+
+void MainWindow::openSlo()
+{
+    m_tabs->setCurrentWidget(m_slo);
 }
 
 void MainWindow::compareSelectedTraces()

@@ -32,6 +32,7 @@ class DoctorPanel;
 class ExperimentsPanel;
 class GoodputPanel;
 class LineagePanel;
+class SloPanel;
 class TimelinePanel;
 class TraceDetailsWidget;
 class WorkspaceModel;
@@ -74,6 +75,7 @@ public:
     [[nodiscard]] ExperimentsPanel *experimentsPanel() const { return m_experiments; }
     [[nodiscard]] LineagePanel *lineagePanel() const { return m_lineage; }
     [[nodiscard]] GoodputPanel *goodputPanel() const { return m_goodput; }
+    [[nodiscard]] SloPanel *sloPanel() const { return m_slo; }
     // Traces selected in the browser (a run of one trace counts as its trace), in tree order except
     // that the current one comes last: pick the baseline first, then the trace to compare with it.
     [[nodiscard]] QList<int64_t> selectedTraceIds() const;
@@ -111,6 +113,8 @@ public Q_SLOTS:
     void openExperiments();
     void openLineage();
     void openGoodput();
+    // The SLO tab: an objectives file evaluated on the workspace (View > SLO).
+    void openSlo();
     // View > Compare Traces: the two selected traces; with one, asks which trace to compare it with.
     void compareSelectedTraces();
 
@@ -200,6 +204,7 @@ private:
     ExperimentsPanel *m_experiments = nullptr;
     LineagePanel *m_lineage = nullptr;
     GoodputPanel *m_goodput = nullptr;
+    SloPanel *m_slo = nullptr;
     QAction *m_timelineAction = nullptr;
     QAction *m_doctorAction = nullptr;
     QAction *m_compareAction = nullptr;

@@ -52,6 +52,11 @@ HistogramChart::HistogramChart(const QString &exportName, QWidget *parent)
     clear(QString());
 }
 
+void HistogramChart::setCountLabel(const QString &label)
+{
+    m_plot->yAxis->setLabel(label);
+}
+
 QString HistogramChart::title() const
 {
     return m_fullTitle;

@@ -30,6 +30,8 @@ public:
                       const std::vector<Marker> &markers = {});
     // Shows `message` in place of a histogram.
     void clear(const QString &message);
+    // What the count axis counts ("ops" unless set).
+    void setCountLabel(const QString &label);
 
     [[nodiscard]] QCustomPlot *plot() const { return m_plot; }
     [[nodiscard]] const Histogram &histogram() const { return m_histogram; }
