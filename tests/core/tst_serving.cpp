@@ -286,7 +286,7 @@ private slots:
         QVERIFY(std::fabs(rw.results[0].windows[1].value - 87) < 1e-3);
         QCOMPARE(rw.results[1].status, ObjectiveStatus::Pass);
         QVERIFY(std::fabs(rw.results[1].value - 87) < 1e-3);
-        QCOMPARE(rw.results[2].value, 3.0);
+        QCOMPARE(rw.results[2].value, 4.0); // two llama-8b and two mistral-7b rows
         QCOMPARE(rw.results[2].status, ObjectiveStatus::Pass);
         QCOMPARE(rw.results[3].status, ObjectiveStatus::Fail); // prompts of 50-400 tokens vs 64-4096
         QVERIFY(rw.results[3].value > 0.1);
