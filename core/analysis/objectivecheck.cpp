@@ -342,7 +342,11 @@ public:
             if (std::isnan(v))
                 return noData(QStringLiteral("no %1 values in %2").arg(s.field, where));
             decide(v);
-            r.detail = QStringLiteral("%1 requests of %2").arg(indices.size()).arg(where);
+            r.detail = isServingName(s.field) ? QStringLiteral("%1 requests of %2").arg(indices.size()).arg(where)
+                                              : QStringLiteral("%1 values from %2 requests of %3")
+                                                    .arg(r.samples)
+                                                    .arg(indices.size())
+                                                    .arg(where);
             return r;
         }
         const bool less = s.op == ObjectiveSpec::Op::Less || s.op == ObjectiveSpec::Op::LessEqual;
@@ -473,7 +477,7 @@ QString formatObjectiveValue(const ObjectiveResult &r, double v)
         return QStringLiteral("-");
     if (r.fraction)
         return QString::number(v * 100, 'f', std::fabs(v) < 0.1 ? 2 : 1) + QLatin1Char('%');
-    const QString n = std::fabs(v) >= 100 ? QString::number(v, 'f', 1) : QString::number(v, 'g', 4);
+    const QString n = std::fabs(v) >= 1000 ? QString::number(v, 'f', 0) : QString::number(v, 'g', 4);
     return r.unit.isEmpty() ? n : n + QLatin1Char(' ') + r.unit;
 }
 
