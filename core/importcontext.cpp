@@ -71,6 +71,8 @@ void ImportContext::finish()
         m_traceSink->finish();
     if (m_metricSink)
         m_metricSink->finish();
+    if (m_servingSink)
+        m_servingSink->finish();
 }
 
 } // namespace plumb

@@ -103,10 +103,10 @@ ServingRequests readServingRequests(Workspace &ws, const QList<int64_t> &runIds,
         while (st.step())
             runs << st.columnInt(0);
     }
-    const int64_t total = [&] {
+    const int64_t total = [&] { // requests are numbered from 0 per run: the last seq counts them
         int64_t n = 0;
         for (const int64_t run : runs) {
-            SqliteStmt st(db, "SELECT count(*) FROM serving_request WHERE run_id = ?");
+            SqliteStmt st(db, "SELECT coalesce(max(seq) + 1, 0) FROM serving_request WHERE run_id = ?");
             st.bind(1, run);
             st.step();
             n += st.columnInt(0);

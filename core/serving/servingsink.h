@@ -30,7 +30,8 @@ struct ServingRequest {
 };
 
 // The write side of serving requests (the serving_request table, schema v9), in the import's
-// transaction. Each run's requests are numbered after those earlier imports stored for it, so a log
+// transaction, kBatchRows rows per INSERT (a statement per row spent half the import in SQLite's
+// statement machinery); finish() writes the rest. Each run's requests are numbered after those earlier imports stored for it, so a log
 // read on from where its last import stopped continues the same sequence. Labels (model, endpoint,
 // status) are interned in serving_label.
 class ServingSink {
@@ -41,15 +42,27 @@ public:
     ServingSink &operator=(const ServingSink &) = delete;
 
     void add(int64_t runId, const ServingRequest &r);
+    // Writes the rows still buffered. Throws SqlError.
+    void finish();
     [[nodiscard]] int64_t requests() const { return m_requests; }
 
+    static constexpr int kBatchRows = 64;
+
 private:
-    int64_t label(std::string_view text); // 0: none
+    struct Row {
+        int64_t run, seq, start, latency, ttft, in, out, status, model, endpoint;
+        bool ok;
+        size_t itlBegin, itlEnd; // bytes in m_blob
+    };
+    enum LabelSlot { StatusLabel, ModelLabel, EndpointLabel, LabelSlots };
+    int64_t label(std::string_view text, LabelSlot slot); // 0: none
     int64_t nextSeq(int64_t runId);
+    void write(SqliteStmt &st, size_t first, size_t count);
 
     SqliteDb &m_db;
     int64_t m_sourceId;
-    std::unique_ptr<SqliteStmt> m_insert;
+    std::unique_ptr<SqliteStmt> m_insert; // one row
+    std::unique_ptr<SqliteStmt> m_insertBatch; // kBatchRows rows
     std::unique_ptr<SqliteStmt> m_label;
     struct StringHash {
         using is_transparent = void;
@@ -59,7 +72,12 @@ private:
     std::unordered_map<int64_t, int64_t> m_seq; // run -> next seq
     int64_t m_lastRun = -1;
     int64_t *m_lastSeq = nullptr;
-    std::vector<unsigned char> m_blob;
+    std::string m_lastLabel[LabelSlots]; // the last text of each slot and its id: logs repeat them
+    int64_t m_lastLabelId[LabelSlots] = {};
+    static constexpr size_t kRecentLabels = 16;
+    std::vector<std::pair<std::string, int64_t>> m_recentLabels; // the first labels met, searched before the map
+    std::vector<Row> m_rows; // buffered
+    std::vector<unsigned char> m_blob; // ITLs of the buffered rows
     int64_t m_requests = 0;
 };
 

@@ -324,15 +324,15 @@ int64_t readCsv(ImportContext &ctx, TabularLayout &layout)
     int64_t resumeAt = -2;
     while (reader.next(fields)) {
         const int64_t offset = in.startOffset() + reader.recordOffset();
-        const QString place = locationAt(in, reader.recordLine(), offset);
+        const auto place = [&] { return locationAt(in, reader.recordLine(), offset); }; // only on a problem
         if (reader.unterminatedQuote())
             throw ImportError(QStringLiteral("%1: a quoted field that starts on %2 is never closed; nothing was "
                                              "imported")
                                   .arg(file, lineAt(in, reader.recordLine(), offset)),
-                place);
+                place());
         if (fields.size() != columns) {
             if (reader.lastRecordUnterminated()) {
-                ctx.diagnostics().report(Severity::Info, QStringLiteral("unterminated-last-line"), place,
+                ctx.diagnostics().report(Severity::Info, QStringLiteral("unterminated-last-line"), place(),
                     QStringLiteral("The last line has no line end and too few fields (still being written): it was "
                                    "left for a later import."));
                 resumeAt = in.isGzip() ? -1 : offset;
@@ -343,7 +343,7 @@ int64_t readCsv(ImportContext &ctx, TabularLayout &layout)
                                   .arg(file, lineAt(in, reader.recordLine(), offset))
                                   .arg(fields.size())
                                   .arg(columns),
-                place);
+                place());
         }
         if (header) {
             header = false;
@@ -518,10 +518,10 @@ int64_t readJsonl(ImportContext &ctx, TabularLayout &layout)
         line.resize(text.size() + simdjson::SIMDJSON_PADDING);
         bool added = false;
         std::string error;
-        const QString place = locationAt(in, lineNo, lineOffset);
+        const auto place = [&] { return locationAt(in, lineNo, lineOffset); }; // only on a problem
         if (!row.parse(parser, simdjson::padded_string_view(line.data(), text.size(), line.size()), lineNo, added, error)) {
             if (lastWithoutEnd) {
-                ctx.diagnostics().report(Severity::Info, QStringLiteral("unterminated-last-line"), place,
+                ctx.diagnostics().report(Severity::Info, QStringLiteral("unterminated-last-line"), place(),
                     QStringLiteral("The last line has no line end and is no complete JSON object (still being "
                                    "written): it was left for a later import."));
                 resumeAt = in.isGzip() ? -1 : lineOffset;
@@ -529,7 +529,7 @@ int64_t readJsonl(ImportContext &ctx, TabularLayout &layout)
             }
             throw ImportError(QStringLiteral("%1 %2 is not a JSON object (%3); nothing was imported")
                                   .arg(file, lineAt(in, lineNo, lineOffset), QString::fromStdString(error)),
-                place);
+                place());
         }
         if (added)
             writer.refreshColumns();

@@ -33,7 +33,7 @@ bool writeLog(const QString &path, int64_t rows, int64_t seed)
     if (!f)
         return false;
     std::fputs("timestamp,model,endpoint,latency_ms,ttft_ms,prompt_tokens,completion_tokens,status\n", f);
-    std::mt19937_64 rng(uint64_t(seed));
+    std::mt19937_64 rng { uint64_t(seed) };
     std::lognormal_distribution<double> latency(std::log(120.0), 0.5), prompt(std::log(400.0), 0.8);
     std::uniform_real_distribution<double> u(0, 1);
     const char *models[] = { "llama-3.1-8b", "mistral-7b" };

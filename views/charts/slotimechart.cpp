@@ -12,7 +12,7 @@ namespace plumb {
 namespace {
 
 const QColor kBroken(0xd6, 0x27, 0x28, 45);
-const QColor kThreshold(0xd6, 0x27, 0x28);
+const QColor kThreshold(0x30, 0x30, 0x30);
 
 } // namespace
 

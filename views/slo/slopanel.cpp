@@ -86,8 +86,8 @@ SloPanel::SloPanel(QWidget *parent)
     chartRow->addWidget(m_ttft, 1);
     chartRow->addWidget(m_time, 2);
     split->addWidget(charts);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
 
     m_objectivesFile = QSettings().value(kSettingsKey).toString();
@@ -266,13 +266,12 @@ void SloPanel::show(const Result &r)
     }
     m_table->resizeColumnsToContents();
     m_table->horizontalHeader()->setStretchLastSection(true);
-    const QString of = r.runName.isEmpty() ? QString() : tr(" of %1").arg(r.runName);
     if (r.latency.bins() > 0)
-        m_latency->setHistogram(r.latency, tr("latency"), tr("Latency%1, objectives as lines").arg(of), latencyLines);
+        m_latency->setHistogram(r.latency, tr("latency"), tr("Latency, objectives as lines"), latencyLines);
     else
         m_latency->clear(tr("No latencies"));
     if (r.ttft.bins() > 0)
-        m_ttft->setHistogram(r.ttft, tr("time to first token"), tr("TTFT%1, objectives as lines").arg(of), ttftLines);
+        m_ttft->setHistogram(r.ttft, tr("time to first token"), tr("TTFT, objectives as lines"), ttftLines);
     else
         m_ttft->clear(tr("No TTFT"));
     const QString window = r.windowNs % 60'000'000'000 == 0 ? tr("%1 min").arg(r.windowNs / 60'000'000'000)
