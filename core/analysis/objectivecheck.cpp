@@ -59,7 +59,7 @@ std::vector<float> fieldValues(const ServingRequests &r, const std::vector<uint3
                 v.push_back(col[i]);
     } else if (field == QLatin1String("itl_ms")) {
         for (const uint32_t i : indices)
-            for (uint64_t k = r.itlOffset[i]; k < r.itlOffset[i + 1]; ++k)
+            for (uint64_t k = r.itlBegin(i); k < r.itlEnd(i); ++k)
                 v.push_back(r.itlMs[k]);
     } else if (field == QLatin1String("tpot_ms")) {
         for (const uint32_t i : indices)
@@ -294,7 +294,7 @@ public:
         f.endpoint = s.endpoint;
         f.fromMinute = s.fromMinute;
         f.toMinute = s.toMinute;
-        const std::vector<uint32_t> indices = selectRequests(req, f);
+        const std::vector<uint32_t> &indices = selection(run, req, f);
         const QString where = QStringLiteral("run %1%2%3")
                                   .arg(runName(run),
                                       s.model.isEmpty() && s.endpoint.isEmpty()
@@ -313,7 +313,7 @@ public:
             if (baseline < 0)
                 return noData(QStringLiteral("needs a baseline run: --baseline RUN, or baseline: in the file"));
             const ServingRequests &base = requests(baseline, itl);
-            const std::vector<uint32_t> baseIdx = selectRequests(base, f);
+            const std::vector<uint32_t> &baseIdx = selection(baseline, base, f);
             const std::vector<float> bv = fieldValues(base, baseIdx, s.field), cv = fieldValues(req, indices, s.field);
             if (bv.empty() || cv.empty())
                 return noData(QStringLiteral("no %1 values in %2").arg(s.field, bv.empty() ? QStringLiteral("the baseline") : where));
@@ -386,6 +386,16 @@ public:
         return r;
     }
 
+    // The requests `f` selects in `run`, computed once per run and filter (10M indices are 40 MB).
+    const std::vector<uint32_t> &selection(int64_t run, const ServingRequests &req, const ServingFilter &f)
+    {
+        const QString key = QStringLiteral("%1|%2|%3|%4|%5").arg(run).arg(f.model, f.endpoint).arg(f.fromMinute).arg(f.toMinute);
+        auto it = m_selections.find(key);
+        if (it == m_selections.end())
+            it = m_selections.emplace(key, selectRequests(req, f)).first;
+        return it->second;
+    }
+
     int64_t newestRunOtherThan(int64_t exclude)
     {
         SqliteStmt st(m_ws.db(), "SELECT id FROM run WHERE id <> ? ORDER BY id DESC LIMIT 1");
@@ -398,6 +408,7 @@ private:
     const QuantityTable &m_quantities;
     std::map<int64_t, std::pair<std::unique_ptr<ServingRequests>, bool>> m_requests;
     std::optional<std::vector<ServingRunInfo>> m_servingRuns;
+    std::map<QString, std::vector<uint32_t>> m_selections;
 };
 
 } // namespace

@@ -120,16 +120,16 @@ ServingRequests readServingRequests(Workspace &ws, const QList<int64_t> &runIds,
     r.outputTokens.reserve(size_t(total));
     r.ok.reserve(size_t(total));
     r.group.reserve(size_t(total));
-    r.run.reserve(size_t(total));
-    r.itlOffset.reserve(size_t(total) + 1);
-    r.itlOffset.push_back(0);
+    if (withItl) {
+        r.itlOffset.reserve(size_t(total) + 1);
+        r.itlOffset.push_back(0);
+    }
     SqliteStmt st(db, withItl
             ? "SELECT start_ns, latency_ns, ttft_ns, input_tokens, output_tokens, ok, model_id, endpoint_id, itl "
               "FROM serving_request WHERE run_id = ? ORDER BY seq"
             : "SELECT start_ns, latency_ns, ttft_ns, input_tokens, output_tokens, ok, model_id, endpoint_id "
               "FROM serving_request WHERE run_id = ? ORDER BY seq");
     for (const int64_t run : runs) {
-        const uint32_t runIndex = uint32_t(r.runIds.size());
         r.runIds.push_back(run);
         st.bind(1, run);
         std::pair<int64_t, int64_t> lastKey { -1, -1 };
@@ -157,7 +157,6 @@ ServingRequests readServingRequests(Workspace &ws, const QList<int64_t> &runIds,
                 lastGroup = it->second;
             }
             r.group.push_back(lastGroup);
-            r.run.push_back(runIndex);
             if (withItl && ok) {
                 const std::string_view blob = st.columnBlob(8);
                 for (size_t at = 0; at + 8 <= blob.size(); at += 8) {
@@ -167,7 +166,8 @@ ServingRequests readServingRequests(Workspace &ws, const QList<int64_t> &runIds,
                     r.itlMs.push_back(float(double(int64_t(v)) / 1e6));
                 }
             }
-            r.itlOffset.push_back(r.itlMs.size());
+            if (withItl)
+                r.itlOffset.push_back(r.itlMs.size());
         }
         st.reset();
     }
@@ -278,7 +278,7 @@ ServingStats servingStats(const ServingRequests &r, const std::vector<uint32_t> 
             ttft.push_back(t);
         if (!std::isnan(lat) && !std::isnan(t) && r.outputTokens[i] >= 2)
             tpot.push_back((lat - t) / float(r.outputTokens[i] - 1));
-        for (uint64_t k = r.itlOffset[i]; k < r.itlOffset[i + 1]; ++k)
+        for (uint64_t k = r.itlBegin(i); k < r.itlEnd(i); ++k)
             itl.push_back(r.itlMs[k]);
     }
     if (s.requests > 0)

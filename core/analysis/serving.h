@@ -40,7 +40,7 @@ struct Distribution {
 // Sorts `values` in place.
 [[nodiscard]] Distribution distributionOf(std::vector<float> &values);
 
-// The requests of some runs, column by column (10M requests take about 40 bytes each).
+// The requests of some runs, column by column (about 27 bytes a request without ITLs).
 struct ServingRequests {
     static constexpr int64_t kUnknownStart = std::numeric_limits<int64_t>::min();
     std::vector<int64_t> startNs;       // epoch ns, kUnknownStart when the input did not say
@@ -50,9 +50,9 @@ struct ServingRequests {
     std::vector<int32_t> outputTokens;  // -1: unknown
     std::vector<uint8_t> ok;
     std::vector<uint16_t> group;        // index into groups: (model, endpoint)
-    std::vector<uint32_t> run;          // index into runIds
     std::vector<float> itlMs;           // every inter-token latency, request after request
-    std::vector<uint64_t> itlOffset;    // request i's are [itlOffset[i], itlOffset[i + 1]); size()+1 entries
+    std::vector<uint64_t> itlOffset;    // request i's are [itlOffset[i], itlOffset[i + 1]); size()+1 entries,
+                                        // empty when read without ITLs
     struct Group {
         QString model, endpoint;
         [[nodiscard]] QString label() const; // "model · endpoint", "(all)" when both are empty
@@ -61,6 +61,8 @@ struct ServingRequests {
     std::vector<int64_t> runIds;
 
     [[nodiscard]] size_t size() const { return ok.size(); }
+    [[nodiscard]] uint64_t itlBegin(size_t i) const { return itlOffset.empty() ? 0 : itlOffset[i]; }
+    [[nodiscard]] uint64_t itlEnd(size_t i) const { return itlOffset.empty() ? 0 : itlOffset[i + 1]; }
 };
 
 // The requests of `runIds` (every run when empty), in (run, seq) order; ITLs only when `withItl`.
