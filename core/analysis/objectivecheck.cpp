@@ -507,13 +507,11 @@ CheckReport evaluateObjectives(Workspace &ws, const ObjectivesFile &file, const 
         report.baselineRunId = ev.resolveRun(baseText);
         report.baselineName = ev.runName(report.baselineRunId);
     }
-    if (report.runId < 0) {
-        const int64_t serving = ev.newestServingRun(report.baselineRunId);
-        if (serving >= 0) {
-            report.runId = -1; // per objective: serving ones use this run, metrics their newest run
+    // No run named: request objectives use the newest serving run (named in the report), metrics
+    // the newest run that logged them.
+    if (report.runId < 0)
+        if (const int64_t serving = ev.newestServingRun(report.baselineRunId); serving >= 0)
             report.runName = ev.runName(serving);
-        }
-    }
     for (const ObjectiveSpec &s : file.objectives) {
         ObjectiveResult r = ev.evaluate(s, runText.isEmpty() ? -1 : report.runId, report.baselineRunId);
         switch (r.status) {

@@ -71,8 +71,8 @@ struct CheckOptions {
 };
 
 struct CheckReport {
-    int64_t runId = -1;
-    QString runName;
+    int64_t runId = -1; // the run named (options or file); -1: none, each objective its newest
+    QString runName; // the run named, else the newest run with serving requests
     int64_t baselineRunId = -1;
     QString baselineName;
     std::vector<ObjectiveResult> results;

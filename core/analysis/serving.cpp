@@ -196,19 +196,18 @@ std::vector<ServingRunInfo> servingRuns(Workspace &ws)
 bool ServingFilter::accepts(const ServingRequests &r, size_t i) const
 {
     const int64_t start = r.startNs[i];
-    if (start != ServingRequests::kUnknownStart && (start < fromNs || start >= toNs))
-        return false;
-    if ((fromNs != std::numeric_limits<int64_t>::min() || toNs != std::numeric_limits<int64_t>::max())
-        && start == ServingRequests::kUnknownStart)
-        return false;
-    if (fromMinute >= 0) {
-        if (start == ServingRequests::kUnknownStart)
+    const bool timed = fromNs != std::numeric_limits<int64_t>::min() || toNs != std::numeric_limits<int64_t>::max()
+        || fromMinute >= 0;
+    if (timed) { // a request without a start is in no time range
+        if (start == ServingRequests::kUnknownStart || start < fromNs || start >= toNs)
             return false;
-        const int minute = int((((start % kNsPerDay) + kNsPerDay) % kNsPerDay) / kNsPerMinute);
-        const bool in = fromMinute <= toMinute ? minute >= fromMinute && minute < toMinute
-                                               : minute >= fromMinute || minute < toMinute;
-        if (!in)
-            return false;
+        if (fromMinute >= 0) {
+            const int minute = int((((start % kNsPerDay) + kNsPerDay) % kNsPerDay) / kNsPerMinute);
+            const bool in = fromMinute <= toMinute ? minute >= fromMinute && minute < toMinute
+                                                   : minute >= fromMinute || minute < toMinute;
+            if (!in)
+                return false;
+        }
     }
     if (!model.isEmpty() || !endpoint.isEmpty()) {
         const auto &g = r.groups[r.group[i]];

@@ -157,13 +157,17 @@ std::optional<TimeUnit> epochUnit(const ColumnStats &s, std::optional<TimeUnit> 
     return std::nullopt;
 }
 
-// A request log of LLM serving: a numeric latency or TTFT column and at least one more serving column
-// (tokens, status, model, endpoint, the other latency). Durations without a unit in their name are
-// milliseconds. The run and time columns are then found as in a metric log; other columns are ignored.
+// A request log of LLM serving: a numeric latency or TTFT column, at least one more of latency, TTFT,
+// ITL, tokens in or out, or status, and no step column (a training log that times its steps is a
+// metric log). Model and endpoint columns are then taken too. Durations without a unit in their name
+// are milliseconds. The run and time columns are found as in a metric log; other columns are ignored.
 template<typename NumericFn>
 bool assignRequestLogRoles(TabularLayout &layout, const std::vector<QString> &norm, NumericFn numericMostly)
 {
     const int n = int(norm.size());
+    for (const QString &name : norm)
+        if (nameIn(name, kStepNames) || nameIn(name, kEpochNames))
+            return false;
     const auto find = [&](std::initializer_list<const char *> names, bool numeric, bool stripUnit) {
         for (const char *name : names)
             for (int c = 0; c < n; ++c)
@@ -184,7 +188,7 @@ bool assignRequestLogRoles(TabularLayout &layout, const std::vector<QString> &no
     const int model = find(kModelNames, false, false);
     const int endpoint = find(kEndpointNames, false, false);
     int others = (latency >= 0) + (ttft >= 0) - 1;
-    for (const int c : { itl, in, out, status, model, endpoint })
+    for (const int c : { itl, in, out, status })
         others += c >= 0;
     if (others < 1)
         return false;
