@@ -66,12 +66,8 @@ QByteArray junit(const CheckReport &report, const QString &fileName, bool allowM
              .arg(skipped);
     for (const ObjectiveResult &r : report.results) {
         x += QStringLiteral("    <testcase classname=\"plumb.objectives\" name=\"%1\" time=\"0\">\n").arg(xmlEscaped(r.spec.name));
-        const QString summary = QStringLiteral("%1 %2 %3: measured %4, margin %5")
-                                    .arg(r.spec.text)
-                                    .arg(QString())
-                                    .arg(QString())
-                                    .arg(formatObjectiveValue(r, r.value), signedValue(r, r.margin))
-                                    .simplified();
+        const QString summary = QStringLiteral("%1: measured %2, margin %3")
+                                    .arg(r.spec.text, formatObjectiveValue(r, r.value), signedValue(r, r.margin));
         if (r.status == ObjectiveStatus::Fail)
             x += QStringLiteral("      <failure type=\"broken\" message=\"%1\">%2</failure>\n")
                      .arg(xmlEscaped(summary), xmlEscaped(r.detail));
