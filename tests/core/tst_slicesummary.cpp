@@ -296,6 +296,7 @@ private slots:
                     "ALTER TABLE run DROP COLUMN metadata; ALTER TABLE source DROP COLUMN resume_offset; "
                     "ALTER TABLE source DROP COLUMN edge_hash; ALTER TABLE source DROP COLUMN continues_source_id; "
                     "DROP TABLE lineage_node; DROP TABLE lineage_edge; DROP TABLE lineage_link; DROP TABLE lifecycle_event; "
+                    "DROP TABLE serving_request; DROP TABLE serving_label; "
                     "PRAGMA user_version = 3;");
         }
         Workspace ws(copy, Workspace::Role::Reader);
