@@ -27,7 +27,6 @@ void registerBuiltinImporters(ImporterRegistry &registry)
     registry.add(std::make_unique<ParamsFileImporter>());
     registry.add(std::make_unique<OpenLineageImporter>());
     registry.add(std::make_unique<LifecycleImporter>());
-
     registry.add(std::make_unique<VllmBenchImporter>());
 }
 

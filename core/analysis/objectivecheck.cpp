@@ -1,5 +1,7 @@
 #include "objectivecheck.h"
 
+#include "goodput.h"
+
 #include "experimentreader.h"
 #include "serving.h"
 #include "sqlitedb.h"
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 
 namespace plumb {
 
@@ -469,6 +472,34 @@ QuantityTable builtinQuantities()
             why = QStringLiteral("the run has no traces with steps and no step_time metric");
             return std::nullopt;
         });
+    // Goodput figures (core/analysis/goodput.h) of the run, else of the newest job with a lifecycle
+    // log (else with logged steps); computed once per run and workspace for all of them.
+    auto reports = std::make_shared<std::map<std::pair<QString, int64_t>, GoodputReport>>();
+    for (const QString &name : goodputQuantityNames()) {
+        const QString unit = name.endsWith(QLatin1String("_s")) ? QStringLiteral("s")
+            : name == QLatin1String("disruptions")              ? QString()
+                                                                : QStringLiteral("fraction");
+        t.add(name, QStringLiteral("goodput figure %1 of the job (see plumb goodput)").arg(name), unit,
+            [name, reports](Workspace &ws, int64_t run, QString &why) -> std::optional<double> {
+                if (run < 0) {
+                    const std::vector<GoodputRun> runs = goodputRuns(ws);
+                    if (runs.empty()) {
+                        why = QStringLiteral("no run has a lifecycle log or logged steps");
+                        return std::nullopt;
+                    }
+                    run = runs.front().id;
+                }
+                auto it = reports->find({ ws.path(), run });
+                if (it == reports->end())
+                    it = reports->emplace(std::make_pair(ws.path(), run), computeGoodput(ws, run)).first;
+                const std::optional<double> v = goodputQuantity(it->second, name);
+                if (!v)
+                    why = QStringLiteral("run %1 has no %2 (no lifecycle events or steps, or no FLOPs for program goodput)")
+                              .arg(run)
+                              .arg(name);
+                return v;
+            });
+    }
     return t;
 }
 

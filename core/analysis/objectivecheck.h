@@ -37,7 +37,9 @@ private:
 };
 
 // The quantities Plumb registers itself: step_time (mean CPU step of the run's traces, else the mean
-// of a step-time metric), for `step_time regression vs baseline < 5%`.
+// of a step-time metric), for `step_time regression vs baseline < 5%`, and the goodput figures
+// (goodput, runtime_goodput, scheduling_goodput, program_goodput, badput.<bucket>...: see
+// goodputQuantityNames()), for `runtime_goodput >= 0.9`.
 [[nodiscard]] QuantityTable builtinQuantities();
 
 enum class ObjectiveStatus { Pass, Fail, NoData };

@@ -7,6 +7,8 @@
 #include "builtinimporters.h"
 #include "goldens.h"
 #include "goodput.h"
+#include "objectivecheck.h"
+#include "objectivesfile.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "sqlitedb.h"
@@ -119,6 +121,20 @@ private Q_SLOTS:
         QCOMPARE(g.badputNs[size_t(Badput::ProgramStartup)] + g.badputNs[size_t(Badput::Other)], 0);
         QCOMPARE(g.idealStepNs, 3 * kS);
         QCOMPARE(g.disruptions, 0);
+
+        // The same figures as objectives (`plumb check`, the SLO tab): goodput 0.75 holds >= 0.7,
+        // breaks >= 0.9; with no run named, the newest job with a lifecycle log is checked.
+        ObjectivesError e;
+        const auto file = parseObjectives(QByteArray("objectives:\n  - goodput >= 0.7\n  - runtime_goodput >= 0.9\n"
+                                                     "  - badput.data_loading_s <= 2\n"), e);
+        QVERIFY2(file, qPrintable(e.message));
+        const CheckReport check = evaluateObjectives(ws, *file, CheckOptions {}, builtinQuantities());
+        QCOMPARE(int(check.results.size()), 3);
+        QCOMPARE(check.results[0].status, ObjectiveStatus::Pass);
+        QCOMPARE(check.results[0].value, byHand);
+        QCOMPARE(check.results[1].status, ObjectiveStatus::Fail);
+        QCOMPARE(check.results[2].status, ObjectiveStatus::Pass);
+        QCOMPARE(check.results[2].value, 2.0);
     }
 
     // Plumb's event form: the figures of tst_goodput's twoPreemptionsAndRestores, and program
