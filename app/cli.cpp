@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "cli_goodput.h"
 #include "cli_check.h"
+#include "cli_report.h"
 
 #include "builtinimporters.h"
 #include "importerregistry.h"
@@ -87,6 +88,13 @@ constexpr const char *kUsage =
     "                                            evaluate serving and metric objectives (a YAML or\n"
     "                                            JSON file); exit 0 when all hold, 1 when one is\n"
     "                                            broken or has no data, 2 on bad input\n"
+    "       plumb report [--runs RUN,...] [--baseline RUN] [--sections ID,...] [--title TEXT]\n"
+    "                    [--author TEXT] [--template FILE] [--page-size A4|Letter] [--dpi N]\n"
+    "                    [--workspace FILE] -o review.pdf|review.png\n"
+    "                                            a review report: title page, contents, executive\n"
+    "                                            summary, the sections asked for (steps, idle,\n"
+    "                                            kernels, timeline, ranks, diff, metrics, importance,\n"
+    "                                            config, lineage, diagnostics); .png: one file a page\n"
     "       plumb --version\n"
     "\n"
     "The workspace is FILE, else $PLUMB_WORKSPACE, else the default one in your data folder\n"
@@ -1411,7 +1419,7 @@ bool isCliCommand(const char *arg)
 {
     if (!arg)
         return false;
-    for (const char *c : { "import", "ls", "doctor", "diff", "lineage", "goodput", "check", "--help", "-h", "help" })
+    for (const char *c : { "import", "ls", "doctor", "diff", "lineage", "goodput", "check", "report", "--help", "-h", "help" })
         if (std::strcmp(arg, c) == 0)
             return true;
     return false;
@@ -1419,6 +1427,8 @@ bool isCliCommand(const char *arg)
 
 int runCli(int argc, char **argv)
 {
+    if (std::strcmp(argv[1], "report") == 0)
+        return runReport(argc, argv); // makes its own QApplication
     QCoreApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("Plumb"));
     QCoreApplication::setApplicationName(QStringLiteral("Plumb"));

@@ -51,6 +51,15 @@ LineageReader::Counts LineageReader::counts()
     return c;
 }
 
+int64_t LineageReader::defaultFocus()
+{
+    // LIKE ignores ASCII case.
+    return m_ws.db().queryInt("SELECT coalesce((SELECT id FROM lineage_node WHERE kind = 'artifact' AND "
+                              "(type LIKE '%model%' OR name LIKE '%model%' OR uri LIKE '%model%') ORDER BY id DESC LIMIT 1), "
+                              "(SELECT id FROM lineage_node WHERE kind <> 'context' ORDER BY id DESC LIMIT 1), "
+                              "(SELECT max(id) FROM lineage_node), 0)");
+}
+
 LineageNodeInfo LineageReader::node(int64_t id)
 {
     SqliteDb &db = m_ws.db();

@@ -82,6 +82,9 @@ public:
     // (case-insensitive); by id.
     [[nodiscard]] std::vector<LineageNodeInfo> find(const QString &what);
     [[nodiscard]] LineageNodeInfo node(int64_t id);
+    // The node a view opens on: the newest model-like artifact (by type, name or uri), else the newest
+    // node that is no context, else any; 0 when there is no lineage.
+    [[nodiscard]] int64_t defaultFocus();
     // Upstream (what it was made from), downstream (what was made from it) or both, up to `depth`
     // edges away.
     [[nodiscard]] LineageGraph neighbourhood(int64_t id, LineageDirection direction, int depth, int maxNodes = 5000);

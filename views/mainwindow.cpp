@@ -10,6 +10,7 @@
 #include "goodputpanel.h"
 #include "lineagepanel.h"
 #include "slo/slopanel.h"
+#include "reportdialog.h"
 #include "sqlitedb.h"
 #include "workspace.h"
 #include "importerregistry.h"
@@ -279,6 +280,11 @@ void MainWindow::createActions()
     m_stopWatchAction = file->addAction(tr("Stop &Watching"), this, &MainWindow::stopWatching);
     m_cancelAction = file->addAction(tr("&Cancel Import"), this, &MainWindow::cancelImport);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    file->addSeparator();
+    file->addAction(tr("Export &Report…"), this, [this] {
+        if (!m_workspacePath.isEmpty())
+            ReportDialog(m_workspacePath, this).exec();
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPicture>
 #include <QSettings>
 
 namespace plumb {
@@ -41,6 +42,40 @@ bool exportChart(QCustomPlot *plot, const QString &path)
     if (QFileInfo(path).suffix().compare(QLatin1String("pdf"), Qt::CaseInsensitive) == 0)
         return plot->savePdf(path, plot->width(), plot->height());
     return plot->savePng(path, plot->width(), plot->height(), kPngScale);
+}
+
+void paintChart(QCustomPlot *plot, QPainter &painter, const QRectF &target, const QFont *font)
+{
+    if (font) {
+        QFont bold = *font;
+        bold.setBold(true);
+        for (QCPAxisRect *rect : plot->axisRects())
+            for (QCPAxis *axis : rect->axes()) {
+                axis->setLabelFont(*font);
+                axis->setTickLabelFont(*font);
+            }
+        plot->legend->setFont(*font);
+        for (int i = 0; i < plot->legend->itemCount(); ++i)
+            plot->legend->item(i)->setFont(*font);
+        for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
+            if (auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->elementAt(i)))
+                title->setFont(bold);
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)))
+                text->setFont(*font);
+    }
+    const QSize size = target.size().toSize();
+    plot->resize(size); // legends that wrap to the width refit here
+    // QCustomPlot draws through its own QCPPainter, so record the plot and replay it: vector on a PDF.
+    QPicture picture;
+    {
+        QCPPainter recorder(&picture);
+        plot->toPainter(&recorder, size.width(), size.height());
+    }
+    painter.save();
+    painter.setClipRect(target);
+    painter.drawPicture(target.topLeft(), picture);
+    painter.restore();
 }
 
 void installChartExportMenu(QCustomPlot *plot, const QString &baseName)

@@ -2,6 +2,10 @@
 
 #include <QString>
 
+class QFont;
+class QPainter;
+class QRectF;
+
 class QCustomPlot;
 
 namespace plumb {
@@ -16,5 +20,10 @@ namespace plumb {
 // Gives `plot` a context menu "Export PNG…" / "Export PDF…" asking where to save; `baseName` is
 // the suggested file name without a suffix ("trace-diff").
 void installChartExportMenu(QCustomPlot *plot, const QString &baseName);
+
+// Draws `plot` into `target` of any painter (a PDF page: vector; a page image), laid out for the
+// target's size in the painter's units. With `font`, every text of the plot (axes, tick labels,
+// legend, titles) is set in it first, so a report's charts share one typography.
+void paintChart(QCustomPlot *plot, QPainter &painter, const QRectF &target, const QFont *font = nullptr);
 
 } // namespace plumb

@@ -1,6 +1,7 @@
 #include "lineagepanel.h"
 
 #include "backgroundanalysis.h"
+#include "lineagescene.h"
 #include "sqlitedb.h"
 #include "timescale.h"
 #include "workspace.h"
@@ -37,23 +38,6 @@
 namespace plumb {
 
 namespace {
-
-constexpr int kIndexKey = 0; // QGraphicsItem::data key: the node's index in the graph
-
-struct NodeColours {
-    QColor fill, border;
-};
-
-NodeColours coloursOf(const LineageNodeInfo &n)
-{
-    if (n.kind == QLatin1String("execution") && (isFailedState(n.state) || n.failedMembers > 0))
-        return { QColor(0xf8, 0xd7, 0xda), QColor(0xc0, 0x39, 0x2b) };
-    if (n.kind == QLatin1String("execution"))
-        return { QColor(0xdf, 0xf0, 0xd8), QColor(0x4e, 0x8a, 0x3e) };
-    if (n.kind == QLatin1String("context"))
-        return { QColor(0xec, 0xec, 0xec), QColor(0x80, 0x80, 0x80) };
-    return { QColor(0xdb, 0xe9, 0xf7), QColor(0x3f, 0x72, 0xaf) };
-}
 
 // Wheel zoom about the cursor, drag to pan, a double click hands the item under the cursor on.
 class GraphView final : public QGraphicsView {
@@ -109,9 +93,9 @@ protected:
 // The node's index from an item of its box (the box or one of its labels).
 int indexOf(const QGraphicsItem *item)
 {
-    while (item && !item->data(kIndexKey).isValid())
+    while (item && !item->data(kLineageIndexKey).isValid())
         item = item->parentItem();
-    return item ? item->data(kIndexKey).toInt() : -1;
+    return item ? item->data(kLineageIndexKey).toInt() : -1;
 }
 
 QString directionWords(LineageDirection d)
@@ -312,14 +296,8 @@ void LineagePanel::request(const QString &searchText)
                 else
                     r.matches = std::move(found); // the focus stays
             }
-            if (r.focus == 0 || reader.node(r.focus).id == 0) {
-                // The newest model-like artifact (by type, name or uri: LIKE ignores ASCII case), else the newest
-                // node that is no context.
-                r.focus = ws.db().queryInt("SELECT coalesce((SELECT id FROM lineage_node WHERE kind = 'artifact' AND "
-                                           "(type LIKE '%model%' OR name LIKE '%model%' OR uri LIKE '%model%') ORDER BY id DESC LIMIT 1), "
-                                           "(SELECT id FROM lineage_node WHERE kind <> 'context' ORDER BY id DESC LIMIT 1), "
-                                           "(SELECT max(id) FROM lineage_node), 0)");
-            }
+            if (r.focus == 0 || reader.node(r.focus).id == 0)
+                r.focus = reader.defaultFocus();
             if (r.focus != 0)
                 r.graph = reader.neighbourhood(r.focus, direction, depth, 2000);
             if (fold)
@@ -394,74 +372,7 @@ void LineagePanel::rebuildScene()
     m_scene->setBackgroundBrush(palette().base());
     if (m_graph.nodes.empty())
         return;
-    const QColor text(0x20, 0x20, 0x20);
-    QFont nameFont = font();
-    QFont typeFont = font();
-    typeFont.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.85));
-    const QFontMetrics nameMetrics(nameFont);
-    std::unordered_map<int64_t, int> index;
-    for (size_t i = 0; i < m_graph.nodes.size(); ++i)
-        index.emplace(m_graph.nodes[i].id, int(i));
-    std::vector<std::pair<int, int>> reversed = m_layout.reversedEdges();
-    // Edges first, under the boxes: from the right of the source to the left of the target.
-    const QColor edgeColour = palette().color(QPalette::Text);
-    for (const LineageEdgeInfo &e : m_graph.edges) {
-        const auto a = index.find(e.from), b = index.find(e.to);
-        if (a == index.end() || b == index.end())
-            continue;
-        // Through the slots the layout kept for it in the columns it crosses: curves between
-        // columns, straight through a slot.
-        const std::vector<QPointF> points = m_layout.route(a->second, b->second);
-        const bool backwards = points.back().x() < points.front().x();
-        QPainterPath path(points.front());
-        for (size_t k = 1; k < points.size(); ++k) {
-            const QPointF p0 = points[k - 1], p1 = points[k];
-            if (k % 2 == 0) { // inside a slot
-                path.lineTo(p1);
-                continue;
-            }
-            const double dx = std::max(20.0, std::abs(p1.x() - p0.x()) / 2) * (backwards ? -1 : 1);
-            path.cubicTo(p0 + QPointF(dx, 0), p1 - QPointF(dx, 0), p1);
-        }
-        // The arrow head at the target.
-        const QPointF tip = points.back();
-        const double s = backwards ? 1 : -1;
-        path.moveTo(tip + QPointF(s * 8, -4));
-        path.lineTo(tip);
-        path.lineTo(tip + QPointF(s * 8, 4));
-        QColor c = edgeColour;
-        c.setAlpha(140);
-        QPen pen(c, 1.2);
-        if (std::find(reversed.begin(), reversed.end(), std::make_pair(a->second, b->second)) != reversed.end())
-            pen.setStyle(Qt::DashLine);
-        auto *item = m_scene->addPath(path, pen);
-        item->setToolTip(e.kind);
-    }
-    for (size_t i = 0; i < m_graph.nodes.size(); ++i) {
-        const LineageNodeInfo &n = m_graph.nodes[i];
-        const QRectF r = m_layout.rect(int(i));
-        const NodeColours colours = coloursOf(n);
-        if (n.members.size() > 1) // a folded node: a second box behind, like a stack of cards
-            m_scene->addRect(r.translated(5, 5), QPen(colours.border, 1.2), colours.fill.darker(108));
-        auto *box = m_scene->addRect(r, QPen(colours.border, i == 0 ? 3 : 1.2), colours.fill);
-        box->setData(kIndexKey, int(i));
-        box->setFlag(QGraphicsItem::ItemIsSelectable);
-        box->setToolTip(QStringLiteral("%1 %2\n%3%4").arg(n.kind, n.type, n.name, n.uri.isEmpty() ? QString() : QLatin1Char('\n') + n.uri));
-        auto *name = new QGraphicsSimpleTextItem(nameMetrics.elidedText(n.name, Qt::ElideMiddle, int(r.width() - 12)), box);
-        name->setFont(nameFont);
-        name->setBrush(text);
-        name->setPos(r.left() + 6, r.top() + 4);
-        QString sub = n.type.isEmpty() ? n.kind : n.type;
-        if (!n.state.isEmpty())
-            sub += QStringLiteral(" · ") + n.state;
-        if (!n.runIds.isEmpty())
-            sub += QStringLiteral(" · run");
-        auto *type = new QGraphicsSimpleTextItem(QFontMetrics(typeFont).elidedText(sub, Qt::ElideRight, int(r.width() - 12)), box);
-        type->setFont(typeFont);
-        type->setBrush(colours.border.darker(130));
-        type->setPos(r.left() + 6, r.top() + 4 + nameMetrics.height());
-    }
-    m_scene->setSceneRect(m_layout.bounds().adjusted(-30, -30, 30, 30));
+    drawLineageScene(*m_scene, m_graph, m_layout, font(), palette().color(QPalette::Text));
     auto *view = static_cast<GraphView *>(m_view);
     view->focusCentre = m_layout.rect(0).center();
     view->userZoomed = false;

@@ -1,0 +1,201 @@
+#include "reportfigures.h"
+
+#include "chartexport.h"
+#include "chartstyle.h"
+#include "diffcategorychart.h"
+#include "histogramchart.h"
+#include "idlebreakdownchart.h"
+#include "importancechart.h"
+#include "lineagelayout.h"
+#include "lineagereader.h"
+#include "lineagescene.h"
+#include "scalarchart.h"
+#include "stepbreakdownchart.h"
+#include "timelinedrawlist.h"
+#include "timelinefetcher.h"
+#include "timelinelayout.h"
+#include "timelinepainter.h"
+#include "workspace.h"
+
+#include <QGraphicsScene>
+#include <QMap>
+#include <QPainter>
+
+#include <cmath>
+
+namespace plumb {
+
+namespace {
+
+// Lays a chart widget out at the target's size (without showing it on screen) and paints its plot.
+template<typename Chart>
+void paintWidgetChart(Chart &chart, QPainter &painter, const QRectF &target, const QFont &font)
+{
+    chart.setAttribute(Qt::WA_DontShowOnScreen);
+    chart.resize(target.size().toSize());
+    chart.show();
+    paintChart(chart.plot(), painter, target, &font);
+}
+
+void drawSteps(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+{
+    StepBreakdownChart chart;
+    chart.setSteps(std::any_cast<const std::vector<StepBreakdown> &>(f.data));
+    paintWidgetChart(chart, p, r, font);
+}
+
+void drawIdle(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+{
+    IdleBreakdownChart chart;
+    chart.setStreams(std::any_cast<const std::vector<StreamIdle> &>(f.data));
+    paintWidgetChart(chart, p, r, font);
+}
+
+void drawHistogram(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+{
+    const auto &h = std::any_cast<const HistogramFigure &>(f.data);
+    HistogramChart chart(QStringLiteral("histogram"));
+    chart.setFont(font); // the title is elided with the chart's font
+    chart.setHistogram(h.histogram, h.quantity, h.title, h.markers);
+    paintWidgetChart(chart, p, r, font);
+}
+
+void drawDiff(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+{
+    DiffCategoryChart chart;
+    chart.setDiff(std::any_cast<const TraceDiff &>(f.data));
+    paintWidgetChart(chart, p, r, font);
+}
+
+void drawImportance(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+{
+    ImportanceChart chart;
+    chart.setImportance(std::any_cast<const ParamImportance &>(f.data));
+    paintWidgetChart(chart, p, r, font);
+}
+
+void drawScalars(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+{
+    const auto &s = std::any_cast<const ScalarFigure &>(f.data);
+    ScalarChart chart(s.tag);
+    chart.setFont(font);
+    std::vector<ScalarLine> lines;
+    for (size_t i = 0; i < s.lines.size(); ++i) {
+        ScalarLine l;
+        l.name = s.lines[i].name;
+        l.color = runColor(int(i));
+        l.parts.push_back({ s.lines[i].x, s.lines[i].y });
+        lines.push_back(std::move(l));
+    }
+    chart.setTitle(s.tag);
+    chart.setLines(std::move(lines), ScalarChart::XKind::Step);
+    chart.setSmoothing(0);
+    chart.setLegendVisible(true);
+    chart.setAttribute(Qt::WA_DontShowOnScreen);
+    chart.resize(r.size().toSize());
+    chart.show();
+    chart.fitAll();
+    chart.replotNow();
+    paintChart(chart.plot(), p, r, &font);
+}
+
+// The timeline of the stretch, read and drawn synchronously as bench_timeline does: every track of the
+// trace (as many as fit the height), the stretch fitted to the width.
+void drawTimeline(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+{
+    const auto &t = std::any_cast<const TimelineFigure &>(f.data);
+    Workspace ws(t.workspacePath, Workspace::Role::Reader);
+    TimelineSource source;
+    source.workspacePath = t.workspacePath;
+    source.traceId = t.traceId;
+    const TimelineOpenResult open = TimelineFetcher::readSource(ws, source);
+    if (!open.error.isEmpty())
+        return;
+    const TimelineLayout layout(open.tracks);
+    TimelineFrame frame;
+    frame.layout = &layout;
+    frame.counterRanges = &open.counterRanges;
+    frame.steps = &open.steps;
+    frame.geometry.size = r.size();
+    frame.geometry.gutterPx = std::min(150.0, r.width() * 0.28);
+    frame.geometry.rulerPx = 18;
+    frame.geometry.stepsPx = 14;
+    frame.originNs = open.extent.startNs;
+    frame.font = font;
+    frame.scale = TimeScale::fit(t.fromNs, t.toNs, frame.geometry.timeWidth());
+    std::vector<int> visible;
+    for (const TimelineLayout::Row &row : layout.rows())
+        if (!row.isHeader() && row.y < frame.geometry.tracksHeight())
+            visible.push_back(row.trackIndex);
+    const TimelineWindow window = TimelineFetcher::fetchWindow(ws, open.tracks,
+        TimelineFetcher::keyFor(frame.scale, frame.geometry.timeWidth()), visible);
+    frame.window = &window;
+    TimelineDrawList list;
+    list.build(frame);
+    p.save();
+    p.setClipRect(r);
+    p.translate(r.topLeft());
+    paintTimeline(p, list);
+    p.restore();
+    p.save();
+    p.setPen(QPen(QColor(0xc8, 0xc8, 0xc8), 0.5));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(r);
+    p.restore();
+}
+
+void drawLineage(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+{
+    const auto &g = std::any_cast<const LineageGraph &>(f.data);
+    if (g.nodes.empty())
+        return;
+    std::unordered_map<int64_t, int> index;
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+        index.emplace(g.nodes[i].id, int(i));
+    std::vector<std::pair<int, int>> edges;
+    for (const LineageEdgeInfo &e : g.edges) {
+        const auto a = index.find(e.from), b = index.find(e.to);
+        if (a != index.end() && b != index.end())
+            edges.emplace_back(a->second, b->second);
+    }
+    LineageLayout layout;
+    layout.compute(int(g.nodes.size()), edges);
+    QGraphicsScene scene;
+    QFont nodeFont = font;
+    nodeFont.setPixelSize(11); // the scene's units: boxes are 230 wide, shrunk onto the page
+    drawLineageScene(scene, g, layout, nodeFont, QColor(0x30, 0x30, 0x30));
+    scene.render(&p, r, scene.sceneRect(), Qt::KeepAspectRatio);
+}
+
+QMap<QString, ReportFigureRenderer> &renderers()
+{
+    static QMap<QString, ReportFigureRenderer> map {
+        { QStringLiteral("steps"), drawSteps },
+        { QStringLiteral("idle"), drawIdle },
+        { QStringLiteral("histogram"), drawHistogram },
+        { QStringLiteral("diff"), drawDiff },
+        { QStringLiteral("importance"), drawImportance },
+        { QStringLiteral("scalars"), drawScalars },
+        { QStringLiteral("timeline"), drawTimeline },
+        { QStringLiteral("lineage"), drawLineage },
+    };
+    return map;
+}
+
+} // namespace
+
+void registerReportFigureRenderer(const QString &kind, ReportFigureRenderer renderer)
+{
+    renderers().insert(kind, std::move(renderer));
+}
+
+bool renderReportFigure(QPainter &painter, const QRectF &target, const ReportFigure &figure, const QFont &font)
+{
+    const auto it = renderers().constFind(figure.kind);
+    if (it == renderers().constEnd())
+        return false;
+    (*it)(painter, target, figure, font);
+    return true;
+}
+
+} // namespace plumb
