@@ -357,7 +357,7 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
     m.date = (options.date.isValid() ? options.date : reportDate()).toString(QStringLiteral("yyyy-MM-dd"));
     m.workspace = QFileInfo(workspacePath).fileName();
     for (const RunInfo &r : c.traceRuns)
-        m.runs << QStringLiteral("%1 %2 (%n trace(s))", nullptr, int(r.traces.size())).arg(r.id).arg(r.name);
+        m.runs << QStringLiteral("%1 %2 (%3 %4)").arg(r.id).arg(r.name).arg(r.traces.size()).arg(r.traces.size() == 1 ? QStringLiteral("trace") : QStringLiteral("traces"));
     for (const ExperimentRunInfo &r : c.experimentRuns)
         if (r.parentRunId < 0)
             m.runs << QStringLiteral("%1 %2 (experiment run)").arg(r.id).arg(r.name);

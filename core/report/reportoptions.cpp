@@ -4,7 +4,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTimeZone>
 
 namespace plumb {
 
@@ -119,7 +118,7 @@ QDateTime reportDate()
     bool ok = false;
     const qint64 epoch = qEnvironmentVariable("SOURCE_DATE_EPOCH").toLongLong(&ok);
     if (ok)
-        return QDateTime::fromSecsSinceEpoch(epoch, QTimeZone::UTC);
+        return QDateTime::fromSecsSinceEpoch(epoch, Qt::UTC);
     return QDateTime::currentDateTime();
 }
 

@@ -429,7 +429,7 @@ ReportSection metricsSection(ReportContext &c)
         const size_t runs = tags[t].second.size();
         s.blocks.push_back(ReportBlock::figureOf(figure(QStringLiteral("scalars"), f, 0.5,
             runs > size_t(kMaxChartRuns) ? QStringLiteral("%1 over steps, %2 of the %3 runs that logged it").arg(f.tag).arg(kMaxChartRuns).arg(runs)
-                                         : QStringLiteral("%1 over steps, %n run(s)", nullptr, int(runs)).arg(f.tag))));
+                                         : QStringLiteral("%1 over steps, %2 %3").arg(f.tag).arg(runs).arg(runs == 1 ? QStringLiteral("run") : QStringLiteral("runs")))));
     }
     return s;
 }
@@ -453,7 +453,9 @@ QString importanceMissing(ReportContext &c)
     if (c.trials().size() < kMinImportanceRuns)
         return QStringLiteral("parameter importance needs at least %1 experiment runs").arg(kMinImportanceRuns);
     const ParamImportance p = importanceOf(c);
-    return p.entries.empty() ? QStringLiteral("no ranking: %1").arg(p.reason) : QString();
+    if (p.entries.empty() || !p.reason.isEmpty())
+        return QStringLiteral("no ranking of %1: %2").arg(p.metric.isEmpty() ? QStringLiteral("any metric") : p.metric, p.reason);
+    return {};
 }
 
 ReportSection importanceSection(ReportContext &c)
@@ -570,7 +572,7 @@ ReportSection lineageSection(ReportContext &c)
     LineageReader reader(c.ws);
     const int64_t focus = reader.defaultFocus();
     LineageGraph g = reader.neighbourhood(focus, LineageDirection::Both, kLineageDepth, kLineageMaxNodes);
-    const LineageNodeInfo &n = g.nodes.front();
+    const LineageNodeInfo n = g.nodes.front();
     s.blocks.push_back(ReportBlock::paragraph(
         QStringLiteral("What %1 (%2%3) was made from and what was made from it, up to %4 edges away%5. Executions are "
                        "green (red when they failed), artifacts and datasets blue; the focus is outlined.")
@@ -584,7 +586,7 @@ ReportSection lineageSection(ReportContext &c)
         tb.rows << QStringList { g.nodes[i].name, g.nodes[i].kind, g.nodes[i].type, g.nodes[i].state, QString::number(g.depth[i]) };
     const size_t nodes = g.nodes.size();
     s.blocks.push_back(ReportBlock::figureOf(figure(QStringLiteral("lineage"), std::move(g), 0.55,
-        QStringLiteral("Lineage neighbourhood of %1 (%n node(s))", nullptr, int(nodes)).arg(n.name))));
+        QStringLiteral("Lineage neighbourhood of %1 (%2 nodes)").arg(n.name).arg(nodes))));
     s.blocks.push_back(ReportBlock::tableOf(tb));
     return s;
 }

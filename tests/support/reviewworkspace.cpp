@@ -14,6 +14,7 @@ QStringList reviewWorkspaceFiles()
              data + QStringLiteral("/traces/kineto/hta_sampled_rank-1.json.gz"),
              data + QStringLiteral("/traces/kineto/tracelens_h100_qwen.json.gz"),
              data + QStringLiteral("/tfevents/shapeaxi_lightning_hparams"),
+             data + QStringLiteral("/tfevents/wandb_complex"),
              data + QStringLiteral("/lineage/openlineage/marquez_food_delivery.template.json") };
 }
 
@@ -28,7 +29,7 @@ QString importReviewWorkspace(const QString &workspacePath, bool *missing)
         }
     // One call per folder or file group: the two ranks together, so they form one run.
     QString problems = importIntoWorkspace(workspacePath, files.mid(0, 5));
-    problems += importFoldersIntoWorkspace(workspacePath, { files[5] });
-    problems += importIntoWorkspace(workspacePath, { files[6] });
+    problems += importFoldersIntoWorkspace(workspacePath, { files[5], files[6] });
+    problems += importIntoWorkspace(workspacePath, { files[7] });
     return problems;
 }

@@ -5,7 +5,8 @@
 #include <QStringList>
 
 // The files imported: two HTA A/B traces (a trace diff), HTA's two sampled ranks (a multi-rank run),
-// TraceLens's H100 trace, the 25 Lightning trials with hparams, and Marquez's OpenLineage events.
+// TraceLens's H100 trace, the 25 Lightning trials with hparams, wandb's TensorBoard fixture (scalars
+// over steps) and Marquez's OpenLineage events.
 [[nodiscard]] QStringList reviewWorkspaceFiles();
 
 // Imports reviewWorkspaceFiles() into `workspacePath`. Returns an empty string on success, else what
