@@ -1,5 +1,7 @@
 #include "chartexport.h"
 
+#include "chartstyle.h"
+
 #include <qcustomplot.h>
 
 #include <QDir>
@@ -55,8 +57,9 @@ void paintChart(QCustomPlot *plot, QPainter &painter, const QRectF &target, cons
                 axis->setTickLabelFont(*font);
             }
         plot->legend->setFont(*font);
-        for (int i = 0; i < plot->legend->itemCount(); ++i)
-            plot->legend->item(i)->setFont(*font);
+        for (int i = 0; i < plot->legend->elementCount(); ++i) // cells of a wrapped grid can be empty
+            if (QCPAbstractLegendItem *item = plot->legend->item(i))
+                item->setFont(*font);
         for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
             if (auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->elementAt(i)))
                 title->setFont(bold);
@@ -65,7 +68,10 @@ void paintChart(QCustomPlot *plot, QPainter &painter, const QRectF &target, cons
                 text->setFont(*font);
     }
     const QSize size = target.size().toSize();
-    plot->resize(size); // legends that wrap to the width refit here
+    plot->resize(size);
+    if (plot->legend->layout() == plot->plotLayout())
+        fitLegend(plot); // a legend below the plot (placeLegendBelow) wraps to the new width
+    plot->replot(QCustomPlot::rpImmediateRefresh); // charts that reduce their data to the width do it now
     // QCustomPlot draws through its own QCPPainter, so record the plot and replay it: vector on a PDF.
     QPicture picture;
     {
@@ -74,7 +80,12 @@ void paintChart(QCustomPlot *plot, QPainter &painter, const QRectF &target, cons
     }
     painter.save();
     painter.setClipRect(target);
-    painter.drawPicture(target.topLeft(), picture);
+    painter.translate(target.topLeft());
+    // Replaying scales the picture by the device's DPI over the picture's (a 72 dpi PDF page would get
+    // it at three quarters): undo that, so the chart fills the target in the painter's units.
+    if (const QPaintDevice *device = painter.device(); device && device->logicalDpiX() > 0)
+        painter.scale(double(picture.logicalDpiX()) / device->logicalDpiX(), double(picture.logicalDpiY()) / device->logicalDpiY());
+    painter.drawPicture(QPointF(0, 0), picture);
     painter.restore();
 }
 

@@ -30,6 +30,7 @@ constexpr double kBlockGap = 12;
 constexpr double kCellPadX = 4;
 constexpr double kCellPadY = 2.5;
 constexpr int kMaxCellLines = 3;
+constexpr double kMaxKeptWordPt = 90; // longer words (kernel names, paths) may break anywhere
 constexpr double kKeepWithHeading = 90; // a heading starts a page rather than end one with less room below
 constexpr double kMaxFigureHeight = 560;
 
@@ -80,7 +81,12 @@ double textHeight(const QFont &f, double width, const QString &text, int flags =
 QString fitCell(const QFont &f, double width, const QString &text, int *flags)
 {
     const QFontMetricsF fm(f);
-    *flags = Qt::TextWordWrap | Qt::TextWrapAnywhere;
+    *flags = Qt::TextWordWrap;
+    for (const QString &word : text.split(u' ', Qt::SkipEmptyParts))
+        if (fm.horizontalAdvance(word) > width) {
+            *flags |= Qt::TextWrapAnywhere; // a kernel name, a path: no word breaks to wait for
+            break;
+        }
     const double maxHeight = fm.lineSpacing() * kMaxCellLines + 0.5;
     if (textHeight(f, width, text, *flags) <= maxHeight)
         return text;
@@ -192,6 +198,10 @@ public:
         for (size_t c = 0; c < n; ++c) {
             for (const QString &word : t.header[qsizetype(c)].split(u' '))
                 minimum[c] = std::max(minimum[c], head.horizontalAdvance(word) + 2 * kCellPadX);
+            // Words of the cells stay whole where they are short (limits, kinds, states).
+            for (const QStringList &row : t.rows)
+                for (const QString &word : row.value(qsizetype(c)).split(u' ', Qt::SkipEmptyParts))
+                    minimum[c] = std::max(minimum[c], std::min(body.horizontalAdvance(word), kMaxKeptWordPt) + 2 * kCellPadX);
             natural[c] = std::max(minimum[c], head.horizontalAdvance(t.header[qsizetype(c)]) + 2 * kCellPadX);
             for (const QStringList &row : t.rows)
                 natural[c] = std::max(natural[c], body.horizontalAdvance(row.value(qsizetype(c))) + 2 * kCellPadX);
@@ -353,7 +363,7 @@ ReportDocument::ReportDocument(ReportModel model, ReportOptions::PageSize pageSi
         if (!m.author.isEmpty())
             facts << QStringLiteral("Author: %1").arg(m.author);
         facts << QStringLiteral("Date: %1").arg(m.date) << QStringLiteral("Workspace: %1").arg(m.workspace);
-        l.draw([=](QPainter &p) {
+        l.draw([=, this](QPainter &p) {
             p.fillRect(QRectF(0, 0, m_pageSize.width(), 12), kAccent);
             p.setFont(fonts().small);
             p.setPen(kMuted);

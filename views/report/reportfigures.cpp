@@ -19,7 +19,9 @@
 
 #include <QGraphicsScene>
 #include <QMap>
+#include <QCoreApplication>
 #include <QPainter>
+#include <QResizeEvent>
 
 #include <cmath>
 
@@ -27,13 +29,20 @@ namespace plumb {
 
 namespace {
 
-// Lays a chart widget out at the target's size (without showing it on screen) and paints its plot.
+// Gives a chart widget the target's size as if it were shown (its resize handling elides titles), and
+// lays it out; it is never shown.
+void sizeChart(QWidget &chart, const QRectF &target)
+{
+    const QSize old = chart.size();
+    chart.resize(target.size().toSize());
+    QResizeEvent resized(chart.size(), old);
+    QCoreApplication::sendEvent(&chart, &resized);
+}
+
 template<typename Chart>
 void paintWidgetChart(Chart &chart, QPainter &painter, const QRectF &target, const QFont &font)
 {
-    chart.setAttribute(Qt::WA_DontShowOnScreen);
-    chart.resize(target.size().toSize());
-    chart.show();
+    sizeChart(chart, target);
     paintChart(chart.plot(), painter, target, &font);
 }
 
@@ -91,12 +100,9 @@ void drawScalars(QPainter &p, const QRectF &r, const ReportFigure &f, const QFon
     chart.setLines(std::move(lines), ScalarChart::XKind::Step);
     chart.setSmoothing(0);
     chart.setLegendVisible(true);
-    chart.setAttribute(Qt::WA_DontShowOnScreen);
-    chart.resize(r.size().toSize());
-    chart.show();
+    sizeChart(chart, r);
     chart.fitAll();
-    chart.replotNow();
-    paintChart(chart.plot(), p, r, &font);
+    paintChart(chart.plot(), p, r, &font); // replots at the target's width: the decimation follows it
 }
 
 // The timeline of the stretch, read and drawn synchronously as bench_timeline does: every track of the
