@@ -525,7 +525,7 @@ ReportSection configSection(ReportContext &c)
         for (const ConfigDiff::Row &r : d.rows) {
             if (!r.differs)
                 continue;
-            QStringList row { QStringLiteral("%1 · %2").arg(groupName(r.group), r.key) };
+            QStringList row { r.group == ConfigDiff::Group::Params ? r.key : QStringLiteral("%1 · %2").arg(groupName(r.group), r.key) };
             for (const auto &v : r.values)
                 row << (v ? *v : QStringLiteral("—"));
             params.rows << row;

@@ -31,6 +31,8 @@ constexpr double kCellPadX = 4;
 constexpr double kCellPadY = 2.5;
 constexpr int kMaxCellLines = 3;
 constexpr double kMaxKeptWordPt = 90; // longer words (kernel names, paths) may break anywhere
+constexpr double kRowLabelShare = 0.26;
+constexpr int kMaxCoveredLines = 16; // runs or traces listed on the title page
 constexpr double kKeepWithHeading = 90; // a heading starts a page rather than end one with less room below
 constexpr double kMaxFigureHeight = 560;
 
@@ -48,7 +50,7 @@ QFont font(int pixels, bool bold = false, bool italic = false)
     f.setBold(bold);
     f.setItalic(italic);
     f.setHintingPreference(QFont::PreferNoHinting);
-    f.setKerning(true);
+    f.setStyleStrategy(QFont::PreferNoShaping); // no ligatures: "diff" stays four letters when copied or searched
     return f;
 }
 
@@ -202,10 +204,14 @@ public:
             for (const QStringList &row : t.rows)
                 for (const QString &word : row.value(qsizetype(c)).split(u' ', Qt::SkipEmptyParts))
                     minimum[c] = std::max(minimum[c], std::min(body.horizontalAdvance(word), kMaxKeptWordPt) + 2 * kCellPadX);
+            natural[c] = std::max(natural[c], minimum[c]);
             natural[c] = std::max(minimum[c], head.horizontalAdvance(t.header[qsizetype(c)]) + 2 * kCellPadX);
             for (const QStringList &row : t.rows)
                 natural[c] = std::max(natural[c], body.horizontalAdvance(row.value(qsizetype(c))) + 2 * kCellPadX);
         }
+        // The first column names the rows: it keeps up to kRowLabelShare of the width unwrapped.
+        if (n > 1)
+            minimum[0] = std::max(minimum[0], std::min(natural[0], width * kRowLabelShare));
         double total = 0;
         for (double w : natural)
             total += w;
@@ -215,22 +221,28 @@ public:
                 x += (width - total) * x / total;
             return w;
         }
-        // Too wide: numeric columns keep their width (they are short), text columns share the rest
-        // in proportion to their natural width, never below their header's longest word.
-        double fixed = 0, flexible = 0;
+        // Too wide: numeric columns keep their width (they are short); text columns get their minimum
+        // (their longest short word) and share what is left in proportion to what more they would take.
+        double fixed = 0, minimums = 0, wanted = 0;
+        auto isNumeric = [&](size_t c) { return c < t.numeric.size() && t.numeric[c]; };
+        for (size_t c = 0; c < n; ++c) {
+            if (isNumeric(c)) {
+                fixed += natural[c];
+            } else {
+                minimums += minimum[c];
+                wanted += natural[c] - minimum[c];
+            }
+        }
+        const double spare = width - fixed - minimums;
+        if (spare >= 0) {
+            for (size_t c = 0; c < n; ++c)
+                if (!isNumeric(c))
+                    w[c] = minimum[c] + (wanted > 0 ? spare * (natural[c] - minimum[c]) / wanted : 0);
+            return w;
+        }
+        // Many columns: everything shrinks in proportion, text wraps anywhere.
         for (size_t c = 0; c < n; ++c)
-            (c < t.numeric.size() && t.numeric[c] ? fixed : flexible) += natural[c];
-        const double room = std::max(width - fixed, 0.0);
-        for (size_t c = 0; c < n; ++c)
-            if (!(c < t.numeric.size() && t.numeric[c]))
-                w[c] = std::max(minimum[c], natural[c] * room / flexible);
-        // Still too wide (many columns): everything shrinks in proportion, text wraps anywhere.
-        total = 0;
-        for (double x : w)
-            total += x;
-        if (total > width)
-            for (double &x : w)
-                x *= width / total;
+            w[c] = (isNumeric(c) ? natural[c] : minimum[c]) * width / (fixed + minimums);
         return w;
     }
 
@@ -313,7 +325,7 @@ public:
         const QFont &captionFont = fonts().caption;
         const QString caption = QStringLiteral("Figure %1. %2").arg(++d.m_figures).arg(f.caption);
         const double captionHeight = textHeight(captionFont, width, caption);
-        const double h = std::min({ width * f.aspect, kMaxFigureHeight, bottom - kTop - captionHeight - 6 });
+        const double h = std::min({ width * reportFigureAspect(f), kMaxFigureHeight, bottom - kTop - captionHeight - 6 });
         ensure(h + captionHeight + 6);
         const QRectF r(kMarginX, y, width, h);
         const ReportFigure *figure = &f;
@@ -389,7 +401,8 @@ ReportDocument::ReportDocument(ReportModel model, ReportOptions::PageSize pageSi
             l.paragraph(heading, fonts().h2);
             const double lineHeight = QFontMetricsF(fonts().small).lineSpacing() + 2;
             QStringList shown;
-            const int room = std::max(1, int((l.bottom - 60 - l.y) / lineHeight) - 1);
+            // The runs leave room for the traces below them.
+            const int room = std::max(2, std::min(int((l.bottom - 60 - l.y) / lineHeight) - 1, kMaxCoveredLines));
             for (const QString &item : items) {
                 if (shown.size() == room - 1 && items.size() > room) {
                     shown << QStringLiteral("… and %1 more").arg(items.size() - shown.size());

@@ -23,7 +23,9 @@
 #include <QPainter>
 #include <QResizeEvent>
 
+#include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace plumb {
 
@@ -117,10 +119,34 @@ void drawTimeline(QPainter &p, const QRectF &r, const ReportFigure &f, const QFo
     const TimelineOpenResult open = TimelineFetcher::readSource(ws, source);
     if (!open.error.isEmpty())
         return;
-    const TimelineLayout layout(open.tracks);
+    // Every GPU track, then the CPU threads (not their CUDA API companions) while they fit: the GPU
+    // side is what the excerpt is about, and a CPU thread's deep stacks would push it off the figure.
+    const double tracksHeight = r.height() - 32; // ruler and steps
+    std::vector<int> kept;
+    for (int i = 0; i < open.tracks.size(); ++i)
+        if (open.tracks[i].processKind == QLatin1String("gpu"))
+            kept.push_back(i);
+    for (int i = 0; i < open.tracks.size(); ++i) {
+        if (open.tracks[i].processKind != QLatin1String("cpu") || open.tracks[i].kind != QLatin1String("thread"))
+            continue;
+        std::vector<int> with = kept;
+        with.insert(std::upper_bound(with.begin(), with.end(), i), i);
+        QList<TimelineTrack> tracks;
+        for (int k : with)
+            tracks << open.tracks[k];
+        if (TimelineLayout(tracks).contentHeight() <= tracksHeight)
+            kept = std::move(with);
+    }
+    QList<TimelineTrack> tracks;
+    std::vector<std::pair<double, double>> counterRanges;
+    for (int k : kept) {
+        tracks << open.tracks[k];
+        counterRanges.push_back(size_t(k) < open.counterRanges.size() ? open.counterRanges[size_t(k)] : std::pair<double, double> {});
+    }
+    const TimelineLayout layout(tracks);
     TimelineFrame frame;
     frame.layout = &layout;
-    frame.counterRanges = &open.counterRanges;
+    frame.counterRanges = &counterRanges;
     frame.steps = &open.steps;
     frame.geometry.size = r.size();
     frame.geometry.gutterPx = std::min(150.0, r.width() * 0.28);
@@ -133,7 +159,7 @@ void drawTimeline(QPainter &p, const QRectF &r, const ReportFigure &f, const QFo
     for (const TimelineLayout::Row &row : layout.rows())
         if (!row.isHeader() && row.y < frame.geometry.tracksHeight())
             visible.push_back(row.trackIndex);
-    const TimelineWindow window = TimelineFetcher::fetchWindow(ws, open.tracks,
+    const TimelineWindow window = TimelineFetcher::fetchWindow(ws, tracks,
         TimelineFetcher::keyFor(frame.scale, frame.geometry.timeWidth()), visible);
     frame.window = &window;
     TimelineDrawList list;
@@ -150,11 +176,8 @@ void drawTimeline(QPainter &p, const QRectF &r, const ReportFigure &f, const QFo
     p.restore();
 }
 
-void drawLineage(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+LineageLayout layoutOf(const LineageGraph &g)
 {
-    const auto &g = std::any_cast<const LineageGraph &>(f.data);
-    if (g.nodes.empty())
-        return;
     std::unordered_map<int64_t, int> index;
     for (size_t i = 0; i < g.nodes.size(); ++i)
         index.emplace(g.nodes[i].id, int(i));
@@ -166,11 +189,29 @@ void drawLineage(QPainter &p, const QRectF &r, const ReportFigure &f, const QFon
     }
     LineageLayout layout;
     layout.compute(int(g.nodes.size()), edges);
+    return layout;
+}
+
+void drawLineage(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+{
+    const auto &g = std::any_cast<const LineageGraph &>(f.data);
+    if (g.nodes.empty())
+        return;
+    const LineageLayout layout = layoutOf(g);
     QGraphicsScene scene;
     QFont nodeFont = font;
-    nodeFont.setPixelSize(11); // the scene's units: boxes are 230 wide, shrunk onto the page
+    nodeFont.setPixelSize(24); // in scene units: five 230-unit columns shrink to about 7 points on A4
     drawLineageScene(scene, g, layout, nodeFont, QColor(0x30, 0x30, 0x30));
     scene.render(&p, r, scene.sceneRect(), Qt::KeepAspectRatio);
+}
+
+double lineageAspect(const ReportFigure &f)
+{
+    const auto &g = std::any_cast<const LineageGraph &>(f.data);
+    if (g.nodes.empty())
+        return f.aspect;
+    const QRectF bounds = layoutOf(g).bounds().adjusted(-30, -30, 30, 30);
+    return std::clamp(bounds.height() / bounds.width(), 0.15, 1.1);
 }
 
 QMap<QString, ReportFigureRenderer> &renderers()
@@ -193,6 +234,13 @@ QMap<QString, ReportFigureRenderer> &renderers()
 void registerReportFigureRenderer(const QString &kind, ReportFigureRenderer renderer)
 {
     renderers().insert(kind, std::move(renderer));
+}
+
+double reportFigureAspect(const ReportFigure &figure)
+{
+    if (figure.kind == QLatin1String("lineage"))
+        return lineageAspect(figure);
+    return figure.aspect;
 }
 
 bool renderReportFigure(QPainter &painter, const QRectF &target, const ReportFigure &figure, const QFont &font)

@@ -27,6 +27,9 @@ using ReportFigureRenderer = std::function<void(QPainter &painter, const QRectF 
 //   lineage     LineageGraph                the Lineage tab's layout and scene
 // registerReportFigureRenderer() adds a kind (or replaces one).
 void registerReportFigureRenderer(const QString &kind, ReportFigureRenderer renderer);
+// The figure's height over its width: the renderer's own for kinds whose shape follows their data (a
+// lineage graph's layers and rows), else the figure's aspect.
+[[nodiscard]] double reportFigureAspect(const ReportFigure &figure);
 // False (and nothing drawn) when no renderer knows the figure's kind.
 bool renderReportFigure(QPainter &painter, const QRectF &target, const ReportFigure &figure, const QFont &font);
 
