@@ -121,7 +121,7 @@ ReportDialog::ReportDialog(const QString &workspacePath, QWidget *parent)
     pageRow->addWidget(m_format);
     pageRow->addWidget(m_dpi);
     pageRow->addStretch();
-    form->addRow(tr("&Page:"), pageRow);
+    form->addRow(tr("Page:"), pageRow);
 
     auto *sectionButtons = new QVBoxLayout;
     sectionButtons->addWidget(m_up);
