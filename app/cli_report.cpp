@@ -9,7 +9,9 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 using namespace plumb;
 
@@ -43,53 +45,30 @@ ReportArgs parseReport(int argc, char **argv)
     ReportArgs a;
     QStringList runs, sections;
     QString baseline, title, author, pageSize, dpi;
+    QString runList, sectionList;
+    const std::pair<const char *, QString *> valued[] = {
+        { "--workspace", &a.workspace }, { "-w", &a.workspace }, { "-o", &a.output }, { "--output", &a.output },
+        { "--template", &a.templatePath }, { "--runs", &runList }, { "--sections", &sectionList },
+        { "--baseline", &baseline }, { "--title", &title }, { "--author", &author }, { "--page-size", &pageSize },
+        { "--dpi", &dpi },
+    };
     for (int i = 2; i < argc; ++i) {
         const QString arg = QString::fromLocal8Bit(argv[i]);
-        auto value = [&](QString *into) {
-            if (i + 1 >= argc) {
-                a.error = QStringLiteral("%1 needs a value").arg(arg);
-                return false;
-            }
-            *into = QString::fromLocal8Bit(argv[++i]);
-            return true;
-        };
-        QString v;
-        if (arg == QLatin1String("--workspace") || arg == QLatin1String("-w")) {
-            if (!value(&a.workspace))
-                return a;
-        } else if (arg == QLatin1String("-o") || arg == QLatin1String("--output")) {
-            if (!value(&a.output))
-                return a;
-        } else if (arg == QLatin1String("--template")) {
-            if (!value(&a.templatePath))
-                return a;
-        } else if (arg == QLatin1String("--runs")) {
-            if (!value(&v))
-                return a;
-            runs << listOf(v);
-        } else if (arg == QLatin1String("--sections")) {
-            if (!value(&v))
-                return a;
-            sections << listOf(v);
-        } else if (arg == QLatin1String("--baseline")) {
-            if (!value(&baseline))
-                return a;
-        } else if (arg == QLatin1String("--title")) {
-            if (!value(&title))
-                return a;
-        } else if (arg == QLatin1String("--author")) {
-            if (!value(&author))
-                return a;
-        } else if (arg == QLatin1String("--page-size")) {
-            if (!value(&pageSize))
-                return a;
-        } else if (arg == QLatin1String("--dpi")) {
-            if (!value(&dpi))
-                return a;
-        } else {
+        const auto option = std::find_if(std::begin(valued), std::end(valued),
+                                          [&](const auto &o) { return arg == QLatin1String(o.first); });
+        if (option == std::end(valued)) {
             a.error = QStringLiteral("unknown option %1").arg(arg);
             return a;
         }
+        if (i + 1 >= argc) {
+            a.error = QStringLiteral("%1 needs a value").arg(arg);
+            return a;
+        }
+        *option->second = QString::fromLocal8Bit(argv[++i]);
+        if (option->second == &runList)
+            runs << listOf(runList);
+        else if (option->second == &sectionList)
+            sections << listOf(sectionList);
     }
     if (a.output.isEmpty()) {
         a.error = QStringLiteral("report needs -o FILE (review.pdf, or review.png for PNG pages)");

@@ -279,7 +279,6 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
     ReportBuild out;
     ReportModel &m = out.model;
     ReportContext c(ws, options);
-    c.cancelled = cancelled;
     const QStringList sections = options.sections.isEmpty() ? [] {
         QStringList ids;
         for (const ReportSectionDef &d : registry())

@@ -31,7 +31,6 @@ public:
     QList<ExperimentRunInfo> experimentRuns;      // covered experiment runs (trials and their sub-runs), by id
     int64_t baselineTrace = -1;                   // the baseline run's first trace
     int64_t baselineRun = -1;                     // the baseline experiment run (a trial)
-    std::function<bool()> cancelled;
 
     [[nodiscard]] const DoctorReport &doctor(int64_t traceId);
     [[nodiscard]] QString traceName(int64_t traceId) const;
