@@ -338,17 +338,19 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
         }
         baseline = ids.front();
     }
-    for (const RunInfo &r : c.traceRuns)
-        if ((baseline < 0 || r.id == baseline) && c.baselineTrace < 0)
+    // A baseline that is an experiment run leaves the traces' baseline at the first trace run, and the
+    // other way round.
+    const bool traceBaseline = std::any_of(traceRuns.begin(), traceRuns.end(), [&](const RunInfo &r) { return r.id == baseline; });
+    const bool trialBaseline = std::any_of(experimentRuns.begin(), experimentRuns.end(),
+                                           [&](const ExperimentRunInfo &r) { return r.id == baseline && r.parentRunId < 0; });
+    for (const RunInfo &r : traceBaseline ? traceRuns : c.traceRuns)
+        if (c.baselineTrace < 0 && (!traceBaseline || r.id == baseline)) {
             c.baselineTrace = r.traces.front().id;
-    if (baseline >= 0 && c.baselineTrace < 0)
-        for (const RunInfo &r : traceRuns)
-            if (r.id == baseline) { // a baseline outside --runs still counts
-                c.baselineTrace = r.traces.front().id;
+            if (!covered(r.id, -1)) // a baseline outside --runs is compared with all the same
                 c.traces.insert(c.traces.begin(), r.traces.front());
-            }
+        }
     for (const ExperimentRunInfo &r : experimentRuns)
-        if (r.parentRunId < 0 && ((baseline < 0 && c.baselineRun < 0 && covered(r.id, -1)) || r.id == baseline))
+        if (c.baselineRun < 0 && r.parentRunId < 0 && (trialBaseline ? r.id == baseline : covered(r.id, -1)))
             c.baselineRun = r.id;
 
     m.title = options.title;

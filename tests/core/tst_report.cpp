@@ -164,6 +164,25 @@ private Q_SLOTS:
         QCOMPARE(b.model.appendix.filter(QStringLiteral("Per-trial metrics: left out, no experiment run covered")).size(), 1);
     }
 
+    void trialBaseline()
+    {
+        if (!m_skip.isEmpty())
+            QSKIP(qPrintable(m_skip));
+        // A trial as the baseline: it heads the configuration diff, and the traces keep theirs.
+        ReportOptions o;
+        o.baseline = QStringLiteral("version_7");
+        o.sections = QStringList { QStringLiteral("config"), QStringLiteral("diff") };
+        const ReportBuild b = build(o);
+        QVERIFY2(b.error.isEmpty(), qPrintable(b.error));
+        QCOMPARE(b.model.sections.size(), size_t(2));
+        const ReportSection &config = b.model.sections[0];
+        const auto table = std::find_if(config.blocks.begin(), config.blocks.end(),
+                                        [](const ReportBlock &blk) { return blk.kind == ReportBlock::Kind::Table; });
+        QVERIFY(table != config.blocks.end());
+        QCOMPARE(table->table.header.value(1), QStringLiteral("version_7"));
+        QVERIFY(b.model.sections[1].blocks[0].text.endsWith(QLatin1String("against hta_trace_diff_control.json.gz (rank 3)")));
+    }
+
     void errors()
     {
         if (!m_skip.isEmpty())

@@ -200,7 +200,7 @@ void drawLineage(QPainter &p, const QRectF &r, const ReportFigure &f, const QFon
     const LineageLayout layout = layoutOf(g);
     QGraphicsScene scene;
     QFont nodeFont = font;
-    nodeFont.setPixelSize(24); // in scene units: five 230-unit columns shrink to about 7 points on A4
+    nodeFont.setPixelSize(16); // scene units: the two lines fill a 44-unit box; 5-8 points on the page
     drawLineageScene(scene, g, layout, nodeFont, QColor(0x30, 0x30, 0x30));
     scene.render(&p, r, scene.sceneRect(), Qt::KeepAspectRatio);
 }
