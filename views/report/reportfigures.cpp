@@ -211,7 +211,7 @@ double lineageAspect(const ReportFigure &f)
     if (g.nodes.empty())
         return f.aspect;
     const QRectF bounds = layoutOf(g).bounds().adjusted(-30, -30, 30, 30);
-    return std::clamp(bounds.height() / bounds.width(), 0.15, 1.1);
+    return std::clamp(bounds.height() / bounds.width(), 0.05, 1.1);
 }
 
 QMap<QString, ReportFigureRenderer> &renderers()
