@@ -459,7 +459,6 @@ void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &plan
     // Scratch workspaces beside the workspace (same file system: they are as large as what they hold),
     // in a folder named after this process, so that one left by a killed import is found and removed.
     const QDir beside = QFileInfo(m_workspacePath).absoluteDir();
-    removeStaleScratch(beside);
     QTemporaryDir scratchDir(
         beside.filePath(QStringLiteral(".plumb-import-%1-XXXXXX").arg(QCoreApplication::applicationPid())));
     if (!scratchDir.isValid())
@@ -584,6 +583,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
 {
     Workspace ws(m_workspacePath, Workspace::Role::Writer);
     SqliteDb &db = ws.db();
+    removeStaleScratch(QFileInfo(m_workspacePath).absoluteDir()); // what a killed parallel import left
 
     const QStringList files = expand(paths, m_registry.hiddenFolders());
     const std::vector<Planned> planned = plan(files);

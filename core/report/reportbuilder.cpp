@@ -206,6 +206,9 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
         if (!line.isEmpty())
             s.blocks.push_back(ReportBlock::paragraph(line));
     }
+    // Goodput of the jobs, and the serving runs' latency and errors.
+    if (const QStringList lines = goodputAndServingSummary(c); !lines.isEmpty())
+        s.blocks.push_back(ReportBlock::bullets(lines));
     if (s.blocks.empty())
         s.blocks.push_back(ReportBlock::paragraph(QStringLiteral("The workspace holds no trace and no experiment run to summarise.")));
     return s;

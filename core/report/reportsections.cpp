@@ -2,6 +2,9 @@
 // tables and figures. Registered by registerBuiltinReportSections() (reportbuilder.cpp).
 #include "reportsections.h"
 
+#include "goodput.h"
+#include "serving.h"
+
 #include "configdiff.h"
 #include "lineagereader.h"
 #include "paramimportance.h"
@@ -632,7 +635,127 @@ ReportSection diagnosticsSection(ReportContext &c)
     return s;
 }
 
+// ---- goodput ----
+
+// The runs the report covers that goodput can be computed for (a lifecycle log, else logged steps).
+std::vector<GoodputRun> coveredGoodputRuns(ReportContext &c)
+{
+    std::vector<GoodputRun> out;
+    for (const GoodputRun &r : goodputRuns(c.ws))
+        if (c.options.runs.isEmpty() ? r.lifecycle
+                                     : (c.options.runs.contains(QString::number(r.id)) || c.options.runs.contains(r.name)))
+            out.push_back(r);
+    return out;
+}
+
+QString goodputMissing(ReportContext &c)
+{
+    return coveredGoodputRuns(c).empty() ? QStringLiteral("no run covered has a job lifecycle log (or, when runs are "
+                                                          "named, logged steps)")
+                                         : QString();
+}
+
+ReportSection goodputSection(ReportContext &c)
+{
+    ReportSection s;
+    ReportTable figures = table({ QStringLiteral("run"), QStringLiteral("elapsed"), QStringLiteral("goodput %"),
+                                  QStringLiteral("scheduling %"), QStringLiteral("runtime %"), QStringLiteral("program %"),
+                                  QStringLiteral("disruptions"), QStringLiteral("ideal step") },
+                                { false, true, true, true, true, true, true, true },
+                                QStringLiteral("Goodput: productive training time over the time paid for"));
+    QStringList advice;
+    std::vector<GoodputReport> reports;
+    for (const GoodputRun &run : coveredGoodputRuns(c)) {
+        GoodputReport g = computeGoodput(c.ws, run.id);
+        if (!g.valid())
+            continue;
+        figures.rows << QStringList { g.runName, spanText(g.elapsedNs), pct(g.goodput), pct(g.schedulingGoodput),
+                                      pct(g.runtimeGoodput), g.programGoodput ? pct(*g.programGoodput) : QStringLiteral("–"),
+                                      QString::number(g.disruptions), spanText(g.idealStepNs) };
+        if (const QString a = goodputAdvice(g); !a.isEmpty())
+            advice << QStringLiteral("%1: %2").arg(g.runName, a);
+        reports.push_back(std::move(g));
+    }
+    s.blocks.push_back(ReportBlock::tableOf(figures));
+    for (const GoodputReport &g : reports) {
+        ReportTable badput = table({ QStringLiteral("badput"), QStringLiteral("time"), QStringLiteral("share %") },
+                                   { false, true, true }, QStringLiteral("Where the rest of %1's time went").arg(g.runName));
+        for (size_t b = 0; b < kBadputCount; ++b)
+            if (g.badputNs[b] > 0)
+                badput.rows << QStringList { badputTitle(Badput(b)), spanText(g.badputNs[b]), pct(g.badputShare(Badput(b))) };
+        if (!badput.rows.isEmpty())
+            s.blocks.push_back(ReportBlock::tableOf(badput));
+    }
+    if (!advice.isEmpty())
+        s.blocks.push_back(ReportBlock::bullets(advice));
+    return s;
+}
+
+// ---- serving ----
+
+QString sloMissing(ReportContext &c)
+{
+    return servingRuns(c.ws).empty() ? QStringLiteral("the workspace holds no serving requests (vLLM results, request logs)")
+                                     : QString();
+}
+
+ReportSection sloSection(ReportContext &c)
+{
+    ReportSection s;
+    ReportTable t = table({ QStringLiteral("run"), QStringLiteral("group"), QStringLiteral("requests"), QStringLiteral("errors %"),
+                            QStringLiteral("req/s"), QStringLiteral("latency p50 ms"), QStringLiteral("p90"), QStringLiteral("p99"),
+                            QStringLiteral("TTFT p50 ms"), QStringLiteral("p99") },
+                          { false, false, true, true, true, true, true, true, true, true },
+                          QStringLiteral("Serving latency, time to first token and errors per run and model/endpoint "
+                                         "(`plumb check --objectives FILE` gates on them)"));
+    const auto num = [](double v, int decimals) { return std::isfinite(v) ? QString::number(v, 'f', decimals) : QStringLiteral("–"); };
+    for (const ServingRunInfo &run : servingRuns(c.ws)) {
+        if (!c.options.runs.isEmpty() && !c.options.runs.contains(QString::number(run.runId)) && !c.options.runs.contains(run.name))
+            continue;
+        const ServingRequests requests = readServingRequests(c.ws, { run.runId }, false);
+        const ServingSummary summary = summarizeServing(requests);
+        std::vector<const ServingStats *> rows { &summary.overall };
+        if (summary.groups.size() > 1)
+            for (const ServingStats &g : summary.groups)
+                rows.push_back(&g);
+        for (const ServingStats *st : rows)
+            t.rows << QStringList { run.name, st == &summary.overall ? QStringLiteral("(all)") : st->label,
+                                    QString::number(st->requests), num(st->errorRate * 100, 1), num(st->requestsPerS, 2),
+                                    num(st->latencyMs.p50, 1), num(st->latencyMs.p90, 1), num(st->latencyMs.p99, 1),
+                                    num(st->ttftMs.p50, 1), num(st->ttftMs.p99, 1) };
+    }
+    if (t.rows.isEmpty())
+        return s;
+    s.blocks.push_back(ReportBlock::tableOf(t));
+    return s;
+}
+
 } // namespace
+
+QStringList goodputAndServingSummary(ReportContext &c)
+{
+    QStringList lines;
+    for (const GoodputRun &run : coveredGoodputRuns(c)) {
+        const GoodputReport g = computeGoodput(c.ws, run.id);
+        if (!g.valid())
+            continue;
+        QString line = QStringLiteral("Goodput of %1: %2% of %3").arg(g.runName, pct(g.goodput), spanText(g.elapsedNs));
+        if (const auto b = g.largestBadput())
+            line += QStringLiteral(" (largest badput: %1, %2%)").arg(badputTitle(*b), pct(g.badputShare(*b)));
+        lines << line + QLatin1Char('.');
+    }
+    for (const ServingRunInfo &run : servingRuns(c.ws)) {
+        if (!c.options.runs.isEmpty() && !c.options.runs.contains(QString::number(run.runId)) && !c.options.runs.contains(run.name))
+            continue;
+        const ServingStats st = summarizeServing(readServingRequests(c.ws, { run.runId }, false)).overall;
+        lines << QStringLiteral("Serving run %1: %2 requests, p99 latency %3 ms, %4% errors.")
+                     .arg(run.name)
+                     .arg(st.requests)
+                     .arg(std::isfinite(st.latencyMs.p99) ? QString::number(st.latencyMs.p99, 'f', 1) : QStringLiteral("–"))
+                     .arg(std::isfinite(st.errorRate) ? pct(st.errorRate) : QStringLiteral("–"));
+    }
+    return lines;
+}
 
 std::vector<ReportSectionDef> builtinReportSections()
 {
@@ -646,6 +769,8 @@ std::vector<ReportSectionDef> builtinReportSections()
         { QStringLiteral("metrics"), QStringLiteral("Per-trial metrics"), metricsMissing, metricsSection },
         { QStringLiteral("importance"), QStringLiteral("Parameter importance"), importanceMissing, importanceSection },
         { QStringLiteral("config"), QStringLiteral("Configuration diff"), configMissing, configSection },
+        { QStringLiteral("goodput"), QStringLiteral("Goodput breakdown"), goodputMissing, goodputSection },
+        { QStringLiteral("slo"), QStringLiteral("Serving latency and errors"), sloMissing, sloSection },
         { QStringLiteral("lineage"), QStringLiteral("Lineage of the model"), lineageMissing, lineageSection },
         { QStringLiteral("diagnostics"), QStringLiteral("Import diagnostics"), diagnosticsMissing, diagnosticsSection },
     };

@@ -10,4 +10,8 @@ namespace plumb {
 // metrics, importance, config, lineage, diagnostics.
 [[nodiscard]] std::vector<ReportSectionDef> builtinReportSections();
 
+// The executive summary's lines on goodput (each covered job with a lifecycle log) and serving (each
+// serving run: requests, p99 latency, error rate).
+[[nodiscard]] QStringList goodputAndServingSummary(ReportContext &c);
+
 } // namespace plumb

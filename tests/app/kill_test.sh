@@ -2,7 +2,7 @@
 # Crash safety: `plumb import` killed with SIGKILL at random points, one file at a time and with
 # traces read in parallel, leaves a workspace that opens, passes PRAGMA integrity_check, holds
 # everything imported before and nothing of the killed import, and takes the same import again. A
-# scratch folder a killed parallel import left beside the workspace is removed by the next one.
+# scratch folder a killed parallel import left beside the workspace is removed by the next import.
 # usage: kill_test.sh PLUMB GEN_KINETO_TRACE FIXTURES_DIR
 set -eu
 plumb=$1

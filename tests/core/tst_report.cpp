@@ -139,10 +139,11 @@ private Q_SLOTS:
         // 25 trials: the baseline and five others a table, five tables of differing params.
         QVERIFY(m.section(QStringLiteral("config"))->count(ReportBlock::Kind::Table) >= 5);
 
-        // Left out, with why: the importance (hp_metric is -1 in every trial), goodput and objectives.
+        // Left out, with why: the importance (hp_metric is -1 in every trial), goodput (no lifecycle log)
+        // and serving (no requests).
         QCOMPARE(m.appendix.filter(QStringLiteral("Parameter importance: left out, no ranking of hp_metric")).size(), 1);
-        QCOMPARE(m.appendix.filter(QStringLiteral("goodput")).size(), 1);
-        QCOMPARE(m.appendix.filter(QStringLiteral("objectives passed/broken")).size(), 1);
+        QCOMPARE(m.appendix.filter(QStringLiteral("Goodput breakdown: left out, no run covered has a job lifecycle log")).size(), 1);
+        QCOMPARE(m.appendix.filter(QStringLiteral("Serving latency and errors: left out, the workspace holds no serving requests")).size(), 1);
     }
 
     void chosenSectionsAndRuns()
@@ -160,7 +161,7 @@ private Q_SLOTS:
         QCOMPARE(b.model.sections[0].id, QStringLiteral("diff")); // the order asked for
         QCOMPARE(b.model.sections[1].id, QStringLiteral("steps"));
         QCOMPARE(b.model.sections[0].blocks[0].text, QStringLiteral("hta_trace_diff_control.json.gz (rank 3) against hta_trace_diff_test.json.gz (rank 1)"));
-        QCOMPARE(b.model.appendix.filter(QStringLiteral("Goodput breakdown: not available in this build/workspace")).size(), 1);
+        QCOMPARE(b.model.appendix.filter(QStringLiteral("Goodput breakdown: left out, no run covered has a job lifecycle log")).size(), 1);
         QCOMPARE(b.model.appendix.filter(QStringLiteral("Per-trial metrics: left out, no experiment run covered")).size(), 1);
     }
 

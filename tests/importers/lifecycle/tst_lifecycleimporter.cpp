@@ -8,7 +8,7 @@
 #include "goldens.h"
 #include "goodput.h"
 #include "objectivecheck.h"
-#include "objectivesfile.h"
+#include "serving/objectivesfile.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "sqlitedb.h"
