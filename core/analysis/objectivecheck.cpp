@@ -208,12 +208,14 @@ public:
 
     // A named quantity of `run`: registered, else a metric.
     std::optional<double> named(const QString &name, const QString &stat, int64_t run, QString &why, int64_t &usedRun,
-        int64_t &points, QString &unit)
+        int64_t &points, QString &unit, QString *registered = nullptr)
     {
         if (const QuantityTable::Entry *e = m_quantities.find(name); e && stat.isEmpty()) {
             usedRun = run;
             unit = e->unit;
             points = 1;
+            if (registered)
+                *registered = e->description;
             return e->resolve(m_ws, run, why);
         }
         QString key;
@@ -244,17 +246,22 @@ public:
         };
 
         if (s.kind == ObjectiveSpec::Kind::Named && !isServingName(s.field)) {
-            QString why, unit;
+            QString why, unit, registered;
             int64_t used = -1, points = 0;
-            const auto v = named(s.field, s.stat, chosenRun, why, used, points, unit);
+            const auto v = named(s.field, s.stat, chosenRun, why, used, points, unit, &registered);
             if (!v)
                 return noData(why);
             if (std::isnan(*v))
                 return noData(QStringLiteral("%1 is NaN in run %2").arg(s.field, runName(used)));
-            r.unit = unit;
+            // A registered quantity in "fraction" is a share (0..1), shown as a percentage.
+            r.fraction = r.fraction || unit == QLatin1String("fraction");
+            r.unit = unit == QLatin1String("fraction") ? QString() : unit;
             r.samples = points;
             decide(*v);
-            r.detail = QStringLiteral("%1 of run %2").arg(s.stat.isEmpty() ? QStringLiteral("last value") : s.stat, runName(used));
+            if (!registered.isEmpty())
+                r.detail = used >= 0 ? QStringLiteral("%1, run %2").arg(registered, runName(used)) : registered;
+            else
+                r.detail = QStringLiteral("%1 of run %2").arg(s.stat.isEmpty() ? QStringLiteral("last value") : s.stat, runName(used));
             return r;
         }
         if (s.kind == ObjectiveSpec::Kind::Change) {
@@ -479,7 +486,7 @@ QuantityTable builtinQuantities()
         const QString unit = name.endsWith(QLatin1String("_s")) ? QStringLiteral("s")
             : name == QLatin1String("disruptions")              ? QString()
                                                                 : QStringLiteral("fraction");
-        t.add(name, QStringLiteral("goodput figure %1 of the job (see plumb goodput)").arg(name), unit,
+        t.add(name, QStringLiteral("%1 of the job (plumb goodput; the newest job when no run is named)").arg(name), unit,
             [name, reports](Workspace &ws, int64_t run, QString &why) -> std::optional<double> {
                 if (run < 0) {
                     const std::vector<GoodputRun> runs = goodputRuns(ws);
