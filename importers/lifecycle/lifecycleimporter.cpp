@@ -1,5 +1,7 @@
 #include "lifecycleimporter.h"
 
+#include "jsonsniff.h"
+
 #include "diagnosticlog.h"
 #include "goodput.h"
 #include "importcontext.h"
@@ -439,32 +441,24 @@ private:
     bool m_used = false; // the line being read said something that was kept
 };
 
-bool has(QByteArrayView head, const char *what)
-{
-    return head.indexOf(QByteArrayView(what)) >= 0;
-}
-
 } // namespace
 
 int LifecycleImporter::sniff(QByteArrayView head, const QString &fileName) const
 {
     Q_UNUSED(fileName);
-    qsizetype i = head.startsWith("\xef\xbb\xbf") ? 3 : 0;
-    while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
-        ++i;
-    if (i >= head.size() || head[i] != '{')
+    if (firstJsonByte(head) != '{')
         return 0;
     for (const char *key : { "\"job_start_time\"", "\"step_start_time\"", "\"tpu_init_start_time\"",
              "\"training_prep_start_time\"", "\"data_loading_start_time\"", "\"custom_badput_event_type\"",
              "\"job_end_time\"" })
-        if (has(head, key))
+        if (headHas(head, key))
             return 90;
-    if (!has(head, "\"event\""))
+    if (!headHas(head, "\"event\""))
         return 0;
     for (const char *name : { "\"job_start\"", "\"provisioning_requested\"", "\"interruption\"", "\"preemption\"",
              "\"restart\"", "\"job_info\"", "\"checkpoint_save", "\"checkpoint_restore", "\"accelerator_init",
              "\"training_prep", "\"data_loading" })
-        if (has(head, name))
+        if (headHas(head, name))
             return 85;
     return 0;
 }

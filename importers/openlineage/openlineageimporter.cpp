@@ -1,5 +1,7 @@
 #include "openlineageimporter.h"
 
+#include "jsonsniff.h"
+
 #include "diagnosticlog.h"
 #include "importcontext.h"
 #include "importerror.h"
@@ -726,31 +728,23 @@ private:
     int64_t m_runEvents = 0; // of them, run events imported
 };
 
-bool has(QByteArrayView head, const char *what)
-{
-    return head.indexOf(QByteArrayView(what)) >= 0;
-}
-
 } // namespace
 
 int OpenLineageImporter::sniff(QByteArrayView head, const QString &fileName) const
 {
     Q_UNUSED(fileName);
-    qsizetype i = head.startsWith("\xef\xbb\xbf") ? 3 : 0;
-    while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
-        ++i;
-    if (i >= head.size() || (head[i] != '{' && head[i] != '['))
+    if (const char first = firstJsonByte(head); first != '{' && first != '[')
         return 0;
-    if (has(head, "\"traceEvents\"") || has(head, "\"ph\":"))
+    if (headHas(head, "\"traceEvents\"") || headHas(head, "\"ph\":"))
         return 0; // Chrome/Kineto trace events
-    const bool run = has(head, "\"run\""), job = has(head, "\"job\"");
-    const bool eventType = has(head, "\"eventType\""), eventTime = has(head, "\"eventTime\"");
+    const bool run = headHas(head, "\"run\""), job = headHas(head, "\"job\"");
+    const bool eventType = headHas(head, "\"eventType\""), eventTime = headHas(head, "\"eventTime\"");
     const bool spec = QByteArray::fromRawData(head.data(), head.size()).toLower().contains("openlineage");
-    if (run && job && eventTime && has(head, "\"runId\""))
+    if (run && job && eventTime && headHas(head, "\"runId\""))
         return eventType || spec ? 95 : 80;
     if (run && job && (eventType || eventTime))
         return 60;
-    if (spec && (has(head, "\"producer\"") || has(head, "\"schemaURL\"")) && (job || run))
+    if (spec && (headHas(head, "\"producer\"") || headHas(head, "\"schemaURL\"")) && (job || run))
         return 40;
     return 0;
 }

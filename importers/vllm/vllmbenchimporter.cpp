@@ -1,5 +1,7 @@
 #include "vllmbenchimporter.h"
 
+#include "jsonsniff.h"
+
 #include "diagnosticlog.h"
 #include "importcontext.h"
 #include "importerror.h"
@@ -67,11 +69,9 @@ int64_t dateNs(dom::object root)
 int VllmBenchImporter::sniff(QByteArrayView head, const QString &fileName) const
 {
     Q_UNUSED(fileName);
-    const std::string_view h(head.data(), size_t(head.size()));
-    const size_t first = h.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos || h[first] != '{')
+    if (firstJsonByte(head) != '{')
         return 0;
-    const auto has = [&](const char *key) { return h.find(key) != std::string_view::npos; };
+    const auto has = [&](const char *key) { return headHas(head, key); };
     const bool summary = has("\"request_throughput\"") && (has("\"completed\"") || has("\"total_input_tokens\""));
     const bool detailed = has("\"ttfts\"") && has("\"input_lens\"");
     return summary ? 90 : detailed ? 80 : 0;
