@@ -88,6 +88,22 @@ const DoctorReport &ReportContext::doctor(int64_t traceId)
     return it->second;
 }
 
+const GoodputReport &ReportContext::goodput(int64_t runId)
+{
+    auto it = m_goodput.find(runId);
+    if (it == m_goodput.end())
+        it = m_goodput.emplace(runId, computeGoodput(ws, runId)).first;
+    return it->second;
+}
+
+const ServingSummary &ReportContext::serving(int64_t runId)
+{
+    auto it = m_serving.find(runId);
+    if (it == m_serving.end())
+        it = m_serving.emplace(runId, summarizeServing(readServingRequests(ws, { runId }, false))).first;
+    return it->second;
+}
+
 QString ReportContext::traceName(int64_t traceId) const
 {
     for (const TraceInfo &t : traces)

@@ -2,8 +2,10 @@
 
 #include "doctorreport.h"
 #include "experimentreader.h"
+#include "goodput.h"
 #include "reportmodel.h"
 #include "reportoptions.h"
+#include "serving.h"
 #include "tracediff.h"
 #include "workspacereader.h"
 
@@ -33,6 +35,9 @@ public:
     int64_t baselineRun = -1;                     // the baseline experiment run (a trial)
 
     [[nodiscard]] const DoctorReport &doctor(int64_t traceId);
+    // A run's goodput and its serving requests' summary, computed once for the sections and the summary.
+    [[nodiscard]] const GoodputReport &goodput(int64_t runId);
+    [[nodiscard]] const ServingSummary &serving(int64_t runId);
     [[nodiscard]] QString traceName(int64_t traceId) const;
     // The covered experiment runs that are trials (not a trial's train/ or validation/ sub-run), the
     // baseline first.
@@ -40,6 +45,8 @@ public:
 
 private:
     std::map<int64_t, DoctorReport> m_doctor;
+    std::map<int64_t, GoodputReport> m_goodput;
+    std::map<int64_t, ServingSummary> m_serving;
 };
 
 // One section a report can hold. `missing` says why the workspace gives it nothing to show (empty

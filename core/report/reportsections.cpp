@@ -664,9 +664,9 @@ ReportSection goodputSection(ReportContext &c)
                                 { false, true, true, true, true, true, true, true },
                                 QStringLiteral("Goodput: productive training time over the time paid for"));
     QStringList advice;
-    std::vector<GoodputReport> reports;
+    std::vector<const GoodputReport *> reports;
     for (const GoodputRun &run : coveredGoodputRuns(c)) {
-        GoodputReport g = computeGoodput(c.ws, run.id);
+        const GoodputReport &g = c.goodput(run.id);
         if (!g.valid())
             continue;
         figures.rows << QStringList { g.runName, spanText(g.elapsedNs), pct(g.goodput), pct(g.schedulingGoodput),
@@ -674,10 +674,11 @@ ReportSection goodputSection(ReportContext &c)
                                       QString::number(g.disruptions), spanText(g.idealStepNs) };
         if (const QString a = goodputAdvice(g); !a.isEmpty())
             advice << QStringLiteral("%1: %2").arg(g.runName, a);
-        reports.push_back(std::move(g));
+        reports.push_back(&g);
     }
     s.blocks.push_back(ReportBlock::tableOf(figures));
-    for (const GoodputReport &g : reports) {
+    for (const GoodputReport *gp : reports) {
+        const GoodputReport &g = *gp;
         ReportTable badput = table({ QStringLiteral("badput"), QStringLiteral("time"), QStringLiteral("share %") },
                                    { false, true, true }, QStringLiteral("Where the rest of %1's time went").arg(g.runName));
         for (size_t b = 0; b < kBadputCount; ++b)
@@ -712,8 +713,7 @@ ReportSection sloSection(ReportContext &c)
     for (const ServingRunInfo &run : servingRuns(c.ws)) {
         if (!c.options.runs.isEmpty() && !c.options.runs.contains(QString::number(run.runId)) && !c.options.runs.contains(run.name))
             continue;
-        const ServingRequests requests = readServingRequests(c.ws, { run.runId }, false);
-        const ServingSummary summary = summarizeServing(requests);
+        const ServingSummary &summary = c.serving(run.runId);
         std::vector<const ServingStats *> rows { &summary.overall };
         if (summary.groups.size() > 1)
             for (const ServingStats &g : summary.groups)
@@ -736,7 +736,7 @@ QStringList goodputAndServingSummary(ReportContext &c)
 {
     QStringList lines;
     for (const GoodputRun &run : coveredGoodputRuns(c)) {
-        const GoodputReport g = computeGoodput(c.ws, run.id);
+        const GoodputReport &g = c.goodput(run.id);
         if (!g.valid())
             continue;
         QString line = QStringLiteral("Goodput of %1: %2% of %3").arg(g.runName, pct(g.goodput), spanText(g.elapsedNs));
@@ -747,7 +747,7 @@ QStringList goodputAndServingSummary(ReportContext &c)
     for (const ServingRunInfo &run : servingRuns(c.ws)) {
         if (!c.options.runs.isEmpty() && !c.options.runs.contains(QString::number(run.runId)) && !c.options.runs.contains(run.name))
             continue;
-        const ServingStats st = summarizeServing(readServingRequests(c.ws, { run.runId }, false)).overall;
+        const ServingStats &st = c.serving(run.runId).overall;
         lines << QStringLiteral("Serving run %1: %2 requests, p99 latency %3 ms, %4% errors.")
                      .arg(run.name)
                      .arg(st.requests)
