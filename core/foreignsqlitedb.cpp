@@ -11,6 +11,42 @@
 
 namespace plumb {
 
+namespace {
+
+// What statements on a foreign file may do: read tables, call functions, run the pragmas below.
+int authorize(void *, int action, const char *arg1, const char *, const char *, const char *)
+{
+    switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_FUNCTION:
+        return SQLITE_OK;
+    case SQLITE_PRAGMA:
+        for (const char *allowed : { "table_info", "query_only", "cell_size_check", "cache_size" })
+            if (arg1 && sqlite3_stricmp(arg1, allowed) == 0)
+                return SQLITE_OK;
+        return SQLITE_DENY;
+    default: // ATTACH, DETACH, writes, schema changes, transactions, recursive queries
+        return SQLITE_DENY;
+    }
+}
+
+constexpr int kMaxValueBytes = 256 * 1024 * 1024;
+
+std::string quoteString(std::string_view text)
+{
+    std::string out = "'";
+    for (const char c : text) {
+        if (c == '\'')
+            out.push_back('\'');
+        out.push_back(c);
+    }
+    out.push_back('\'');
+    return out;
+}
+
+} // namespace
+
 QStringList writeAheadLogOf(const QString &path)
 {
     const QFileInfo wal(path + QStringLiteral("-wal"));
@@ -85,10 +121,13 @@ ForeignSqliteDb::ForeignSqliteDb(const QString &path)
     sqlite3_db_config(m_db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
     sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_db_config(m_db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_limit(m_db, SQLITE_LIMIT_ATTACHED, 0);
+    sqlite3_limit(m_db, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
     // The ORDER BY sorts stay in memory up to the cache size and spill to temporary files beyond it,
     // so memory stays bounded whatever the export's size.
     sqlite3_exec(m_db, "PRAGMA query_only = 1; PRAGMA cell_size_check = 1; PRAGMA cache_size = -32768", nullptr,
                  nullptr, nullptr);
+    sqlite3_set_authorizer(m_db, &authorize, nullptr);
 }
 
 ForeignSqliteDb::~ForeignSqliteDb()
@@ -122,6 +161,11 @@ std::vector<std::string> ForeignSqliteDb::tables()
 std::vector<std::string> ForeignSqliteDb::columns(std::string_view table)
 {
     std::vector<std::string> out;
+    {
+        Stmt isTable(*this, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = " + quoteString(table), table);
+        if (!isTable.step())
+            return out;
+    }
     Stmt st(*this, "PRAGMA table_info(" + quoteIdentifier(table) + ")", table);
     while (st.step())
         out.emplace_back(st.text(1));

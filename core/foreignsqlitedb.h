@@ -22,6 +22,11 @@ class DiagnosticLog;
 // mode on, untrusted schema. Errors come back as ImportError naming the file and, where one is
 // involved, the table.
 //
+// A crafted file can do nothing but be read: an authorizer lets statements only read (no ATTACH, no
+// writes, no recursive queries, a few named pragmas), no database can be attached, one value is at
+// most 256 MiB, the page cache is bounded, and the names of views are never read as tables (a view
+// named like an Nsight table and defined as an endless recursive query cannot hang an import).
+//
 // A store in WAL mode that its service still has open keeps its latest commits in `<file>-wal`,
 // which an immutable open would not see. Then the file and its log are copied into a temporary
 // folder and the copy is opened instead (SQLite reads the log there; the user's files are never
@@ -61,7 +66,8 @@ public:
 
     // Table names from sqlite_master. Throws ImportError when the file is not a readable database.
     [[nodiscard]] std::vector<std::string> tables();
-    // Column names of `table` (PRAGMA table_info), empty when there is no such table.
+    // Column names of `table` (PRAGMA table_info), empty when there is no such table (a view of that
+    // name is none).
     [[nodiscard]] std::vector<std::string> columns(std::string_view table);
 
     [[nodiscard]] QString fileName() const { return m_fileName; }

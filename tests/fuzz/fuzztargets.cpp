@@ -1,0 +1,247 @@
+#include "fuzztargets.h"
+
+#include "builtinimporters.h"
+#include "importer.h"
+#include "importerregistry.h"
+#include "importrunner.h"
+#include "serving/objectivesfile.h"
+#include "sqlitedb.h"
+
+#include <QByteArray>
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+namespace plumb::fuzz {
+namespace {
+
+[[noreturn]] void finding(const char *what, const QString &detail)
+{
+    std::fprintf(stderr, "FUZZ FINDING: %s: %s\n", what, qPrintable(detail));
+    std::abort();
+}
+
+// One importer, claiming every input: the fuzzer's bytes reach the parser even when a mutation
+// broke what sniff() looks for (the runner, its transaction and its checks are the real ones).
+class Forced final : public Importer {
+public:
+    explicit Forced(const Importer *real)
+        : m_real(real)
+    {
+    }
+    QString id() const override { return m_real->id(); }
+    QString displayName() const override { return m_real->displayName(); }
+    int version() const override { return m_real->version(); }
+    int sniff(QByteArrayView, const QString &) const override { return 100; }
+    void read(ImportContext &ctx) const override { m_real->read(ctx); }
+    QStringList companionFiles(const QString &path) const override { return m_real->companionFiles(path); }
+
+private:
+    const Importer *m_real;
+};
+
+// Row count of every table: what a failed import must leave exactly as it was.
+int64_t fingerprint(const QString &workspace)
+{
+    if (!QFile::exists(workspace))
+        return 0;
+    SqliteDb db(workspace, SqliteDb::OpenMode::ReadOnly);
+    std::vector<std::string> tables;
+    {
+        SqliteStmt st(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+        while (st.step())
+            tables.emplace_back(st.columnView(0));
+    }
+    int64_t rows = 0;
+    for (const auto &t : tables) {
+        SqliteStmt st(db, "SELECT count(*) FROM \"" + t + "\"");
+        if (st.step())
+            rows = rows * 31 + st.columnInt(0);
+    }
+    return rows;
+}
+
+// A scratch folder (in memory where /dev/shm exists) holding the input files and a workspace that
+// is started afresh now and then, so that what earlier inputs imported does not pile up.
+class Scratch {
+public:
+    Scratch()
+        : m_dir(QDir(QStringLiteral("/dev/shm")).exists() ? QStringLiteral("/dev/shm/plumb-fuzz-XXXXXX")
+                                                            : QDir::tempPath() + QStringLiteral("/plumb-fuzz-XXXXXX"))
+    {
+        if (!m_dir.isValid())
+            finding("setup", QStringLiteral("cannot create a scratch folder"));
+        registerBuiltinImporters(m_all);
+    }
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+    QString workspace()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("fuzz.plumb"));
+        if (++m_uses % 500 == 0)
+            for (const char *suffix : { "", "-wal", "-shm", "-journal" })
+                QFile::remove(ws + QLatin1String(suffix));
+        return ws;
+    }
+    const Importer *importer(const char *id) const
+    {
+        const Importer *imp = m_all.byId(QLatin1String(id));
+        if (!imp)
+            finding("setup", QStringLiteral("no importer %1 in this build").arg(QLatin1String(id)));
+        return imp;
+    }
+
+private:
+    QTemporaryDir m_dir;
+    ImporterRegistry m_all;
+    int m_uses = 0;
+};
+
+Scratch &scratch()
+{
+    static Scratch s;
+    return s;
+}
+
+void write(const QString &path, const uint8_t *data, size_t size)
+{
+    QDir().mkpath(path.section(QLatin1Char('/'), 0, -2));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || f.write(reinterpret_cast<const char *>(data), qint64(size)) != qint64(size))
+        finding("setup", QStringLiteral("cannot write %1").arg(path));
+}
+
+// Imports `path` with importer `id` through the real ImportRunner and checks what came back.
+void importAndCheck(const char *id, const QString &path)
+{
+    Scratch &s = scratch();
+    const QString ws = s.workspace();
+    const int64_t before = fingerprint(ws);
+    ImporterRegistry registry;
+    registry.add(std::make_unique<Forced>(s.importer(id)));
+    ImportRunner runner(registry, ws);
+    const auto results = runner.run({ path });
+    for (const auto &r : results) {
+        using S = FileImportResult::Status;
+        static const bool verbose = qEnvironmentVariableIsSet("PLUMB_FUZZ_VERBOSE");
+        if (verbose)
+            std::fprintf(stderr, "%s: %s\n", qPrintable(statusName(r.status)), qPrintable(r.message));
+        if (r.status == S::Failed) {
+            if (r.message.isEmpty())
+                finding("failed import without a message", r.path);
+            if (fingerprint(ws) != before)
+                finding("failed import changed the workspace", r.message);
+        } else if (r.status != S::Imported && r.status != S::AlreadyImported) {
+            finding("unexpected status", statusName(r.status) + QStringLiteral(": ") + r.message);
+        }
+    }
+}
+
+void importBytes(const char *id, const char *fileName, const uint8_t *data, size_t size)
+{
+    const QString path = scratch().path(QLatin1String(fileName));
+    write(path, data, size);
+    importAndCheck(id, path);
+}
+
+// An MLflow file-store run from one input: the run's meta.yaml, then files of the run folder, each
+// after a line "=== metrics/loss" (a relative path of letters, digits, '.', '_' and '/'; a name
+// "experiment.yaml" is the experiment's meta.yaml above the run).
+void mlflowFileStore(const uint8_t *data, size_t size)
+{
+    const QString root = scratch().path(QStringLiteral("mlruns"));
+    QDir(root).removeRecursively();
+    const QString runDir = root + QStringLiteral("/0/0123456789abcdef0123456789abcdef");
+    const QByteArray all(reinterpret_cast<const char *>(data), qsizetype(size));
+    const QList<QByteArray> parts = all.split('\x1e'); // record separator between files
+    const auto safe = [](const QByteArray &rel) {
+        if (rel.isEmpty() || rel.size() > 64 || rel.startsWith('/') || rel.contains(".."))
+            return false;
+        for (const char c : rel)
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '/' || c == '-'))
+                return false;
+        return true;
+    };
+    write(runDir + QStringLiteral("/meta.yaml"), reinterpret_cast<const uint8_t *>(parts[0].constData()),
+          size_t(parts[0].size()));
+    for (qsizetype i = 1; i < parts.size() && i < 32; ++i) {
+        const qsizetype nl = parts[i].indexOf('\n');
+        const QByteArray rel = parts[i].left(nl < 0 ? parts[i].size() : nl).trimmed();
+        if (!safe(rel))
+            continue;
+        const QByteArray body = nl < 0 ? QByteArray() : parts[i].mid(nl + 1);
+        const QString file = rel == "experiment.yaml" ? QString(root + QStringLiteral("/0/meta.yaml"))
+                                                      : QString(runDir + QLatin1Char('/') + QString::fromLatin1(rel));
+        write(file, reinterpret_cast<const uint8_t *>(body.constData()), size_t(body.size()));
+    }
+    importAndCheck("mlflow", runDir + QStringLiteral("/meta.yaml"));
+}
+
+void objectives(const uint8_t *data, size_t size)
+{
+    ObjectivesError error;
+    const auto parsed = parseObjectives(QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)), error);
+    if (!parsed && (error.message.isEmpty() || error.line < 0 || error.column < 0))
+        finding("objectives rejected without a message and place", error.message);
+}
+
+template <const char *Id, const char *Name>
+void simple(const uint8_t *data, size_t size)
+{
+    importBytes(Id, Name, data, size);
+}
+
+void tabular(const uint8_t *data, size_t size)
+{
+    // The first byte picks the dialect's file name: CSV, TSV, JSONL or a log.
+    const char *names[] = { "metrics.csv", "metrics.tsv", "metrics.jsonl", "train.log" };
+    const char *name = names[size ? data[0] % 4 : 0];
+    importBytes("tabular", name, size ? data + 1 : data, size ? size - 1 : 0);
+}
+
+constexpr char kChrome[] = "chrometrace", kChromeName[] = "trace.json", kGzName[] = "trace.json.gz";
+constexpr char kNsys[] = "nsys", kNsysName[] = "report.sqlite";
+constexpr char kXplane[] = "xplane", kXplaneName[] = "host.xplane.pb";
+constexpr char kTfevents[] = "tfevents", kTfeventsName[] = "events.out.tfevents.1700000000.host";
+constexpr char kMlflow[] = "mlflow", kMlflowDb[] = "mlflow.db";
+constexpr char kMlmd[] = "mlmd", kMlmdName[] = "metadata.sqlite";
+constexpr char kLineage[] = "openlineage", kLineageName[] = "events.json";
+constexpr char kLifecycle[] = "lifecycle", kLifecycleName[] = "job.jsonl";
+constexpr char kVllm[] = "vllm-bench", kVllmName[] = "result.json";
+
+} // namespace
+
+const std::vector<Target> &targets()
+{
+    static const std::vector<Target> all = {
+        { "chrometrace", &simple<kChrome, kChromeName>, "Chrome trace / Kineto JSON" },
+        { "gzip", &simple<kChrome, kGzName>, "the gzip layer (InputFile), under a Kineto .json.gz" },
+        { "nsys", &simple<kNsys, kNsysName>, "Nsight Systems SQLite export" },
+        { "xplane", &simple<kXplane, kXplaneName>, "XPlane protobuf" },
+        { "tfevents", &simple<kTfevents, kTfeventsName>, "TFRecord / TensorBoard event file" },
+        { "mlflow_file", &mlflowFileStore, "MLflow file store run (meta.yaml and its files)" },
+        { "mlflow_sql", &simple<kMlflow, kMlflowDb>, "MLflow SQL store (SQLite)" },
+        { "tabular", &tabular, "CSV/TSV/JSONL/log metric or request log" },
+        { "mlmd", &simple<kMlmd, kMlmdName>, "ML Metadata store (SQLite)" },
+        { "openlineage", &simple<kLineage, kLineageName>, "OpenLineage events (JSON, NDJSON)" },
+        { "lifecycle", &simple<kLifecycle, kLifecycleName>, "job lifecycle log (goodput)" },
+        { "vllm", &simple<kVllm, kVllmName>, "vLLM serving benchmark result" },
+        { "objectives", &objectives, "objectives file (YAML subset or JSON)" },
+    };
+    return all;
+}
+
+const Target *findTarget(std::string_view name)
+{
+    for (const auto &t : targets())
+        if (name == t.name)
+            return &t;
+    return nullptr;
+}
+
+} // namespace plumb::fuzz
