@@ -43,7 +43,7 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
     for (auto &[nameId, d] : durations) {
         std::sort(d.begin(), d.end());
         // Nearest rank: the smallest value with at least p% of the values at or below it.
-        auto rank = [&](double p) { return d[size_t(std::max(1.0, std::ceil(p * double(d.size())))) - 1]; };
+        auto rank = [&d = d](double p) { return d[size_t(std::max(1.0, std::ceil(p * double(d.size())))) - 1]; };
         KernelStats k;
         name.bind(1, nameId);
         k.name = name.step() ? name.columnText(0) : QString();

@@ -29,6 +29,25 @@ struct Fail {
     throw Fail { ObjectivesError { line, column, message } };
 }
 
+// Objectives files are a few levels deep: deeper nesting is refused before it can exhaust the stack.
+constexpr int kMaxNesting = 64;
+
+class Nesting {
+public:
+    Nesting(int &depth, int line, int column)
+        : m_depth(depth)
+    {
+        if (++m_depth > kMaxNesting)
+            fail(line, column, QStringLiteral("values are nested more than %1 levels deep").arg(kMaxNesting));
+    }
+    ~Nesting() { --m_depth; }
+    Nesting(const Nesting &) = delete;
+    Nesting &operator=(const Nesting &) = delete;
+
+private:
+    int &m_depth;
+};
+
 // ---- JSON, with positions --------------------------------------------------------------------
 
 class JsonParser {
@@ -66,6 +85,7 @@ private:
     Node value()
     {
         skip();
+        const Nesting nesting(m_depth, m_line, col());
         Node n;
         n.line = m_line;
         n.column = col();
@@ -186,6 +206,7 @@ private:
     qsizetype m_i = 0;
     qsizetype m_lineStart = 0;
     int m_line = 1;
+    int m_depth = 0;
 };
 
 // ---- YAML subset -----------------------------------------------------------------------------
@@ -301,6 +322,7 @@ private:
 
     Node block(int indent)
     {
+        const Nesting nesting(m_depth, m_lines[m_i].number, indent + 1);
         return isItem(m_lines[m_i].text) ? list(indent) : map(indent);
     }
 
@@ -378,6 +400,7 @@ private:
 
     std::vector<Line> m_lines;
     size_t m_i = 0;
+    int m_depth = 0;
     bool m_keyed = false; // the value being read follows "key:" (a list may then start at its indentation)
 };
 

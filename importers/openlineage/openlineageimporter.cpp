@@ -359,9 +359,10 @@ public:
                     ? QStringLiteral("%1 holds no OpenLineage events; nothing was imported").arg(m_file)
                     : QStringLiteral(
                         "%1 holds no OpenLineage run events (none of its %2 JSON values has a run and "
-                        "a job); nothing was imported")
+                        "a job%3); nothing was imported")
                           .arg(m_file)
-                          .arg(m_events));
+                          .arg(m_events)
+                          .arg(m_firstUnreadable.isEmpty() ? QString() : QStringLiteral("; ") + m_firstUnreadable));
     }
 
 private:
@@ -461,6 +462,9 @@ private:
             }
         }
         if (error) {
+            if (m_firstUnreadable.isEmpty())
+                m_firstUnreadable = QStringLiteral("the one at %1 is not valid JSON: %2")
+                                        .arg(place.text(), QString::fromUtf8(simdjson::error_message(error)));
             m_diag.skipped(QStringLiteral("bad-json"), place.text(),
                 QStringLiteral(
                     "The event at %1 is not valid JSON (%2); it was skipped, the other events were imported.")
@@ -726,6 +730,7 @@ private:
     dom::parser m_parser;
     int64_t m_events = 0; // JSON values read, good or not
     int64_t m_runEvents = 0; // of them, run events imported
+    QString m_firstUnreadable; // why the first value that is not valid JSON was skipped
 };
 
 } // namespace

@@ -382,7 +382,7 @@ public:
             error = "not a JSON object";
             return false;
         }
-        const auto e = members(obj, std::string(), line, added);
+        const auto e = members(obj, std::string(), line, added, 0);
         if (e) {
             error = simdjson::error_message(e);
             return false;
@@ -393,8 +393,13 @@ public:
     [[nodiscard]] const std::vector<std::string_view> &cells() const { return m_cells; }
 
 private:
-    simdjson::error_code members(od::object &obj, const std::string &prefix, int64_t line, bool &added)
+    // Nested objects become "outer/inner" columns; nesting deeper than kMaxNesting makes the line bad
+    // (before it can exhaust the stack).
+    static constexpr int kMaxNesting = 64;
+    simdjson::error_code members(od::object &obj, const std::string &prefix, int64_t line, bool &added, int depth)
     {
+        if (depth > kMaxNesting)
+            return simdjson::DEPTH_ERROR;
         for (auto field : obj) {
             std::string_view key;
             if (auto e = field.unescaped_key().get(key); e)
@@ -412,7 +417,7 @@ private:
                 od::object inner;
                 if (auto e = v.get_object().get(inner); e)
                     return e;
-                if (auto e = members(inner, name + '/', line, added); e)
+                if (auto e = members(inner, name + '/', line, added, depth + 1); e)
                     return e;
                 continue;
             }

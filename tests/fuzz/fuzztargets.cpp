@@ -1,11 +1,9 @@
 #include "fuzztargets.h"
 
-#include "builtinimporters.h"
-#include "importer.h"
-#include "importerregistry.h"
-#include "importrunner.h"
+#include "goldens.h"
+#include "importhelpers.h"
 #include "serving/objectivesfile.h"
-#include "sqlitedb.h"
+#include "workspace.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -15,7 +13,6 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 
 namespace plumb::fuzz {
 namespace {
@@ -24,46 +21,6 @@ namespace {
 {
     std::fprintf(stderr, "FUZZ FINDING: %s: %s\n", what, qPrintable(detail));
     std::abort();
-}
-
-// One importer, claiming every input: the fuzzer's bytes reach the parser even when a mutation
-// broke what sniff() looks for (the runner, its transaction and its checks are the real ones).
-class Forced final : public Importer {
-public:
-    explicit Forced(const Importer *real)
-        : m_real(real)
-    {
-    }
-    QString id() const override { return m_real->id(); }
-    QString displayName() const override { return m_real->displayName(); }
-    int version() const override { return m_real->version(); }
-    int sniff(QByteArrayView, const QString &) const override { return 100; }
-    void read(ImportContext &ctx) const override { m_real->read(ctx); }
-    QStringList companionFiles(const QString &path) const override { return m_real->companionFiles(path); }
-
-private:
-    const Importer *m_real;
-};
-
-// Row count of every table: what a failed import must leave exactly as it was.
-int64_t fingerprint(const QString &workspace)
-{
-    if (!QFile::exists(workspace))
-        return 0;
-    SqliteDb db(workspace, SqliteDb::OpenMode::ReadOnly);
-    std::vector<std::string> tables;
-    {
-        SqliteStmt st(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
-        while (st.step())
-            tables.emplace_back(st.columnView(0));
-    }
-    int64_t rows = 0;
-    for (const auto &t : tables) {
-        SqliteStmt st(db, "SELECT count(*) FROM \"" + t + "\"");
-        if (st.step())
-            rows = rows * 31 + st.columnInt(0);
-    }
-    return rows;
 }
 
 // A scratch folder (in memory where /dev/shm exists) holding the input files and a workspace that
@@ -76,7 +33,6 @@ public:
     {
         if (!m_dir.isValid())
             finding("setup", QStringLiteral("cannot create a scratch folder"));
-        registerBuiltinImporters(m_all);
     }
     QString path(const QString &name) const { return m_dir.filePath(name); }
     QString workspace()
@@ -85,19 +41,12 @@ public:
         if (++m_uses % 500 == 0)
             for (const char *suffix : { "", "-wal", "-shm", "-journal" })
                 QFile::remove(ws + QLatin1String(suffix));
+        if (!QFile::exists(ws))
+            Workspace(ws, Workspace::Role::Writer); // created before the "before" of the first import
         return ws;
     }
-    const Importer *importer(const char *id) const
-    {
-        const Importer *imp = m_all.byId(QLatin1String(id));
-        if (!imp)
-            finding("setup", QStringLiteral("no importer %1 in this build").arg(QLatin1String(id)));
-        return imp;
-    }
-
 private:
     QTemporaryDir m_dir;
-    ImporterRegistry m_all;
     int m_uses = 0;
 };
 
@@ -119,26 +68,20 @@ void write(const QString &path, const uint8_t *data, size_t size)
 // Imports `path` with importer `id` through the real ImportRunner and checks what came back.
 void importAndCheck(const char *id, const QString &path)
 {
-    Scratch &s = scratch();
-    const QString ws = s.workspace();
-    const int64_t before = fingerprint(ws);
-    ImporterRegistry registry;
-    registry.add(std::make_unique<Forced>(s.importer(id)));
-    ImportRunner runner(registry, ws);
-    const auto results = runner.run({ path });
-    for (const auto &r : results) {
-        using S = FileImportResult::Status;
-        static const bool verbose = qEnvironmentVariableIsSet("PLUMB_FUZZ_VERBOSE");
-        if (verbose)
-            std::fprintf(stderr, "%s: %s\n", qPrintable(statusName(r.status)), qPrintable(r.message));
-        if (r.status == S::Failed) {
-            if (r.message.isEmpty())
-                finding("failed import without a message", r.path);
-            if (fingerprint(ws) != before)
-                finding("failed import changed the workspace", r.message);
-        } else if (r.status != S::Imported && r.status != S::AlreadyImported) {
-            finding("unexpected status", statusName(r.status) + QStringLiteral(": ") + r.message);
-        }
+    const QString ws = scratch().workspace();
+    const QString before = tableCounts(ws); // what a failed import must leave exactly as it was
+    const FileImportResult r = importWithImporter(ws, QLatin1String(id), path);
+    static const bool verbose = qEnvironmentVariableIsSet("PLUMB_FUZZ_VERBOSE");
+    if (verbose)
+        std::fprintf(stderr, "%s: %s\n", qPrintable(statusName(r.status)), qPrintable(r.message));
+    using S = FileImportResult::Status;
+    if (r.status == S::Failed) {
+        if (r.message.isEmpty())
+            finding("failed import without a message", r.path);
+        if (tableCounts(ws) != before)
+            finding("failed import changed the workspace", r.message);
+    } else if (r.status != S::Imported && r.status != S::AlreadyImported) {
+        finding("unexpected status", statusName(r.status) + QStringLiteral(": ") + r.message);
     }
 }
 

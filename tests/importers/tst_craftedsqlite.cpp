@@ -11,10 +11,6 @@
 #include "importerror.h"
 #include "importhelpers.h"
 
-#include "builtinimporters.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -72,28 +68,9 @@ struct Outcome {
 
 Outcome importWith(const char *importerId, const QString &workspace, const QString &path)
 {
-    ImporterRegistry all;
-    registerBuiltinImporters(all);
     Outcome out;
     out.before = tableCounts(workspace);
-    // The importer under test reads the file whatever its sniff() says of the crafted bytes.
-    class Forced final : public Importer {
-    public:
-        explicit Forced(const Importer *real) : m_real(real) {}
-        QString id() const override { return m_real->id(); }
-        QString displayName() const override { return m_real->displayName(); }
-        int version() const override { return m_real->version(); }
-        int sniff(QByteArrayView, const QString &) const override { return 100; }
-        void read(ImportContext &ctx) const override { m_real->read(ctx); }
-        QStringList companionFiles(const QString &p) const override { return m_real->companionFiles(p); }
-
-    private:
-        const Importer *m_real;
-    };
-    ImporterRegistry one;
-    one.add(std::make_unique<Forced>(all.byId(QLatin1String(importerId))));
-    ImportRunner runner(one, workspace);
-    out.result = runner.run({ path }).front();
+    out.result = importWithImporter(workspace, QLatin1String(importerId), path);
     out.after = tableCounts(workspace);
     return out;
 }

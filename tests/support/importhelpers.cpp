@@ -1,11 +1,14 @@
 #include "importhelpers.h"
 
 #include "builtinimporters.h"
+#include "importer.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 
 #include <QFile>
 #include <QtGlobal>
+
+#include <memory>
 
 bool writeTestFile(const QString &path, const QByteArray &bytes)
 {
@@ -58,4 +61,43 @@ QString importTestJson(const QString &dir, const QString &name, const QByteArray
         return {};
     }
     return ws;
+}
+
+namespace {
+
+// One importer claiming every input.
+class Forced final : public plumb::Importer {
+public:
+    explicit Forced(const plumb::Importer *real)
+        : m_real(real)
+    {
+    }
+    QString id() const override { return m_real->id(); }
+    QString displayName() const override { return m_real->displayName(); }
+    int version() const override { return m_real->version(); }
+    int sniff(QByteArrayView, const QString &) const override { return 100; }
+    void read(plumb::ImportContext &ctx) const override { m_real->read(ctx); }
+    QStringList companionFiles(const QString &path) const override { return m_real->companionFiles(path); }
+
+private:
+    const plumb::Importer *m_real;
+};
+
+} // namespace
+
+plumb::FileImportResult importWithImporter(const QString &workspacePath, const QString &importerId,
+                                           const QString &path)
+{
+    static const plumb::ImporterRegistry all = [] {
+        plumb::ImporterRegistry r;
+        plumb::registerBuiltinImporters(r);
+        return r;
+    }();
+    const plumb::Importer *real = all.byId(importerId);
+    if (!real)
+        qFatal("no importer %s in this build", qPrintable(importerId));
+    plumb::ImporterRegistry one;
+    one.add(std::make_unique<Forced>(real));
+    plumb::ImportRunner runner(one, workspacePath);
+    return runner.run({ path }).front();
 }

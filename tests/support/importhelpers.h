@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "importrunner.h"
+
 // Writes `bytes` to `path`; false (with a warning) when it cannot.
 bool writeTestFile(const QString &path, const QByteArray &bytes);
 
@@ -20,3 +22,8 @@ QString importFoldersIntoWorkspace(const QString &workspacePath, const QStringLi
 // Writes `json` to DIR/NAME and imports it into DIR/w.plumb; returns the workspace path, or an empty
 // string (after a warning) when either step failed.
 QString importTestJson(const QString &dir, const QString &name, const QByteArray &json);
+
+// Imports `path` with the importer `importerId` alone, which reads it whatever its sniff() says of
+// the bytes (crafted and fuzzed inputs reach the parser), through the real ImportRunner.
+plumb::FileImportResult importWithImporter(const QString &workspacePath, const QString &importerId,
+                                           const QString &path);
