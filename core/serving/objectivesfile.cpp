@@ -10,14 +10,26 @@ namespace plumb {
 namespace {
 
 // A parsed document, YAML subset or JSON alike, with where each value starts.
+struct Member;
+
 struct Node {
     enum class Type { Null, Scalar, List, Map };
     Type type = Type::Null;
     QString scalar;
     std::vector<Node> items;
-    std::vector<std::pair<QString, Node>> members;
+    std::vector<Member> members; // (a pair would need Node complete here)
     std::vector<std::pair<int, int>> keyPlaces; // line, column of each member's key
     int line = 0, column = 0;
+};
+
+struct Member {
+    Member(QString key, Node value)
+        : first(std::move(key))
+        , second(std::move(value))
+    {
+    }
+    QString first;
+    Node second;
 };
 
 struct Fail {
