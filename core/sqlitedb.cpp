@@ -7,8 +7,25 @@
 
 namespace plumb {
 
+namespace {
+
+// A write that failed for want of room (ENOSPC; EFBIG past a file size limit, which SQLite reports
+// as an I/O error on write): the statement it happened in says nothing useful to the user, the cause does.
+QString noRoom(int code)
+{
+    if ((code & 0xff) == SQLITE_FULL)
+        return QStringLiteral("the disk is full (SQLite: %1)").arg(QString::fromUtf8(sqlite3_errstr(code)));
+    for (const int write : { SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_SHMSIZE })
+        if (code == write)
+            return QStringLiteral("a write failed: the disk may be full or a file size limit reached (SQLite: %1)")
+                .arg(QString::fromUtf8(sqlite3_errstr(code)));
+    return {};
+}
+
+} // namespace
+
 SqlError::SqlError(const QString &what, int code)
-    : std::runtime_error(what.toStdString())
+    : std::runtime_error((noRoom(code).isEmpty() ? what : noRoom(code)).toStdString())
     , m_code(code)
 {
 }

@@ -20,13 +20,25 @@ struct Line {
     QString text; // without the indent
 };
 
+struct Entry;
+
 struct Node {
     enum class Type { Scalar, Map, Seq } type = Type::Scalar;
     QString tag; // "!!python/tuple"...
     QString text; // scalar
     bool quoted = false;
-    std::vector<std::pair<QString, Node>> map;
+    std::vector<Entry> map; // (a pair would need Node complete here)
     std::vector<Node> seq;
+};
+
+struct Entry {
+    Entry(QString k, Node v)
+        : key(std::move(k))
+        , value(std::move(v))
+    {
+    }
+    QString key;
+    Node value;
 };
 
 QString unquote(const QString &v, bool &quoted)
