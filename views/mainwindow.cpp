@@ -11,6 +11,7 @@
 #include "lineagepanel.h"
 #include "slo/slopanel.h"
 #include "reportdialog.h"
+#include "shortcuttable.h"
 #include "sqlitedb.h"
 #include "workspace.h"
 #include "importerregistry.h"
@@ -117,6 +118,7 @@ MainWindow::MainWindow(const ImporterRegistry &registry, const QString &workspac
 
     const QRect screen = this->screen()->availableGeometry();
     resize(std::min(1360, screen.width() - 40), std::min(840, screen.height() - 40));
+    rememberLayout();
     updateActions();
     startLoad(workspacePath, WorkspaceSnapshot::Mode::CreateIfMissing);
 }
@@ -263,86 +265,71 @@ void MainWindow::createStatusBar()
 void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    m_openAction = file->addAction(tr("&Open Workspace…"), this, &MainWindow::openWorkspaceDialog);
-    m_openAction->setShortcut(QKeySequence::Open);
-    m_newAction = file->addAction(tr("&New Workspace…"), this, &MainWindow::newWorkspaceDialog);
-    m_newAction->setShortcut(QKeySequence::New);
+    m_openAction = addTableAction(file, QStringLiteral("file.open"), this, &MainWindow::openWorkspaceDialog);
+    m_newAction = addTableAction(file, QStringLiteral("file.new"), this, &MainWindow::newWorkspaceDialog);
     m_recentMenu = file->addMenu(tr("&Recent Workspaces"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     file->addSeparator();
-    m_importFilesAction = file->addAction(tr("&Import Files…"), this, &MainWindow::importFilesDialog);
-    m_importFilesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    m_importFolderAction = file->addAction(tr("Import &Folder…"), this, &MainWindow::importFolderDialog);
-    m_importFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
-    m_watchAction = file->addAction(tr("&Watch Folder…"), this, &MainWindow::watchFolderDialog);
-    m_watchAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_W));
+    m_importFilesAction = addTableAction(file, QStringLiteral("file.importFiles"), this, &MainWindow::importFilesDialog);
+    m_importFolderAction = addTableAction(file, QStringLiteral("file.importFolder"), this, &MainWindow::importFolderDialog);
+    m_recentFilesMenu = file->addMenu(tr("Recent &Files"));
+    connect(m_recentFilesMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentFilesMenu);
+    m_watchAction = addTableAction(file, QStringLiteral("file.watchFolder"), this, &MainWindow::watchFolderDialog);
     m_watchAction->setStatusTip(tr("Import a folder now and whatever is appended to it while training runs"));
-    m_stopWatchAction = file->addAction(tr("Stop &Watching"), this, &MainWindow::stopWatching);
-    m_cancelAction = file->addAction(tr("&Cancel Import"), this, &MainWindow::cancelImport);
-    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_stopWatchAction = addTableAction(file, QStringLiteral("file.stopWatching"), this, &MainWindow::stopWatching);
+    m_cancelAction = addTableAction(file, QStringLiteral("file.cancelImport"), this, &MainWindow::cancelImport);
     file->addSeparator();
-    file->addAction(tr("Export &Report…"), this, [this] {
+    addTableAction(file, QStringLiteral("file.exportReport"), this, [this] {
         if (!m_workspacePath.isEmpty())
             ReportDialog(m_workspacePath, this).exec();
-    })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    });
     file->addSeparator();
-    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    QAction *quit = addTableAction(file, QStringLiteral("file.quit"), this, &QWidget::close);
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    QAction *showTree = view->addAction(tr("&Workspace Browser"), this, [this] {
+    addTableAction(view, QStringLiteral("view.workspace"), this, [this] {
         m_tabs->setCurrentWidget(m_tree);
         m_tree->setFocus();
     });
-    showTree->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    QAction *showSources = view->addAction(tr("&Sources"), this, [this] {
+    addTableAction(view, QStringLiteral("view.sources"), this, [this] {
         m_tabs->setCurrentWidget(m_sourcesTable);
         m_sourcesTable->setFocus();
     });
-    showSources->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
-    QAction *showDiagnostics = view->addAction(tr("&Diagnostics"), this, [this] {
+    addTableAction(view, QStringLiteral("view.diagnostics"), this, [this] {
         m_diagnosticsDock->show();
         m_diagnosticsDock->raise();
         m_diagnosticsPanel->focusTable();
     });
-    showDiagnostics->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
-    QAction *showLog = view->addAction(tr("Import &Log"), this, [this] {
+    addTableAction(view, QStringLiteral("view.importLog"), this, [this] {
         m_importLogDock->show();
         m_importLogDock->raise();
         m_importLog->setFocus();
     });
-    showLog->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
-    m_timelineAction = view->addAction(tr("&Timeline"), this, [this] { openTimelineAt(m_tree->currentIndex()); });
-    m_timelineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    m_timelineAction = addTableAction(view, QStringLiteral("view.timeline"), this,
+                                      [this] { openTimelineAt(m_tree->currentIndex()); });
     m_timelineAction->setStatusTip(tr("Show the timeline of the trace or run selected in the browser"));
-    m_doctorAction = view->addAction(tr("&Doctor"), this, [this] { openDoctorAt(m_tree->currentIndex()); });
-    m_doctorAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_doctorAction = addTableAction(view, QStringLiteral("view.doctor"), this,
+                                    [this] { openDoctorAt(m_tree->currentIndex()); });
     m_doctorAction->setStatusTip(tr("Show where the GPU time of the trace selected in the browser goes"));
-    m_compareAction = view->addAction(tr("&Compare Traces"), this, &MainWindow::compareSelectedTraces);
-    m_compareAction->setObjectName(QStringLiteral("compareTracesAction"));
-    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    m_compareAction = addTableAction(view, QStringLiteral("view.compare"), this, &MainWindow::compareSelectedTraces);
     m_compareAction->setStatusTip(tr("Show what changed between the two traces selected in the browser (the one "
                                      "picked last is compared with the other)"));
-    QAction *showExperiments = view->addAction(tr("E&xperiments"), this, &MainWindow::openExperiments);
-    showExperiments->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    QAction *showExperiments = addTableAction(view, QStringLiteral("view.experiments"), this, &MainWindow::openExperiments);
     showExperiments->setStatusTip(tr("Compare the experiment-log runs of the workspace: params, metrics, scalar charts"));
-    QAction *showLineage = view->addAction(tr("&Lineage"), this, &MainWindow::openLineage);
-    showLineage->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    QAction *showLineage = addTableAction(view, QStringLiteral("view.lineage"), this, &MainWindow::openLineage);
     showLineage->setStatusTip(tr("What the models were made from and what was made from the data (ML Metadata, "
                                  "OpenLineage)"));
-    QAction *showGoodput = view->addAction(tr("&Goodput"), this, &MainWindow::openGoodput);
-    showGoodput->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    QAction *showGoodput = addTableAction(view, QStringLiteral("view.goodput"), this, &MainWindow::openGoodput);
     showGoodput->setStatusTip(tr("How much of a job's time was productive training, and where the rest went"));
-    QAction *showSlo = view->addAction(tr("SL&O"), this, &MainWindow::openSlo);
-    showSlo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction *showSlo = addTableAction(view, QStringLiteral("view.slo"), this, &MainWindow::openSlo);
     showSlo->setStatusTip(tr("Serving objectives (latency, TTFT, error rate...) evaluated on the workspace"));
     view->addSeparator();
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_importLogDock->toggleViewAction());
     view->addSeparator();
-    m_refreshAction = view->addAction(tr("&Refresh"), this, &MainWindow::refresh);
-    m_refreshAction->setShortcut(QKeySequence::Refresh);
+    m_refreshAction = addTableAction(view, QStringLiteral("view.refresh"), this, &MainWindow::refresh);
+    createShellActions(view);
 
     // The browser's context menu, on a trace or run.
     m_traceMenu = new QMenu(this);
@@ -359,6 +346,9 @@ void MainWindow::createActions()
     QAction *about = help->addAction(tr("&About Plumb"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    help->addSeparator();
+    addTableAction(help, QStringLiteral("help.shortcuts"), this, &MainWindow::showShortcuts);
+    addTableAction(help, QStringLiteral("help.tour"), this, &MainWindow::showWelcomeTour);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -887,9 +877,13 @@ void MainWindow::onImportFinished()
     const QString summary = parts.isEmpty() ? tr("Nothing to import") : parts.join(QStringLiteral(", "));
     statusBar()->showMessage(tr("Import finished: %1").arg(summary), kStatusMessageMs);
     const QString firstName = m_lastResults.empty() ? QString() : QFileInfo(m_lastResults.front().path).fileName();
-    m_lastImportText = tr("Last import: %1 (%2)")
-                           .arg(m_lastResults.size() == 1 ? firstName : text::counted(int64_t(m_lastResults.size()), tr("file"), tr("files")),
-                                summary);
+    int64_t events = 0;
+    for (const FileImportResult &r : m_lastResults)
+        events += r.status == S::Imported ? r.records : 0;
+    m_lastImportText = tr("Last import %1: %2, %3 (%4)")
+                           .arg(QTime::currentTime().toString(QStringLiteral("HH:mm")),
+                                m_lastResults.size() == 1 ? firstName : text::counted(int64_t(m_lastResults.size()), tr("file"), tr("files")),
+                                text::counted(events, tr("event"), tr("events")), summary);
     m_lastImportLabel->setText(m_lastImportText);
 
     if (m_liveBatch) {
@@ -942,6 +936,7 @@ void MainWindow::updateActions()
     m_openAction->setEnabled(!importing);
     m_newAction->setEnabled(!importing);
     m_recentMenu->setEnabled(!importing);
+    m_recentFilesMenu->setEnabled(!m_workspacePath.isEmpty() || busy);
     m_importFilesAction->setEnabled(!m_workspacePath.isEmpty() || busy);
     m_importFolderAction->setEnabled(!m_workspacePath.isEmpty() || busy);
     m_cancelAction->setEnabled(importing);
@@ -976,6 +971,7 @@ void MainWindow::dropEvent(QDropEvent *event)
         openWorkspace(paths.front());
         return;
     }
+    addRecentFiles(paths);
     importPaths(paths);
 }
 
@@ -1049,6 +1045,7 @@ void MainWindow::importFilesDialog()
     if (files.isEmpty())
         return;
     settings.setValue(kLastImportDirKey, QFileInfo(files.first()).absolutePath());
+    addRecentFiles(files);
     importPaths(files);
 }
 
@@ -1060,6 +1057,7 @@ void MainWindow::importFolderDialog()
     if (dir.isEmpty())
         return;
     settings.setValue(kLastImportDirKey, dir);
+    addRecentFiles({ dir });
     importPaths({ dir });
 }
 

@@ -35,6 +35,7 @@ class LineagePanel;
 class SloPanel;
 class TimelinePanel;
 class TraceDetailsWidget;
+class WelcomeTour;
 class WorkspaceModel;
 
 // The application shell: one workspace file at a time, shown as
@@ -85,6 +86,10 @@ public:
     [[nodiscard]] QList<int64_t> lastImportedTraceIds() const;
 
     static constexpr int kMaxRecentWorkspaces = 8;
+    static constexpr int kMaxRecentFiles = 10;
+    // The overlay of Help > Show Welcome Tour (created on first use), nullptr before.
+    [[nodiscard]] WelcomeTour *welcomeTour() const { return m_tour; }
+    [[nodiscard]] QTableView *sourcesTable() const { return m_sourcesTable; }
 
 public Q_SLOTS:
     // Imports files and folders into the current workspace (the path every drop goes through).
@@ -117,6 +122,12 @@ public Q_SLOTS:
     void openSlo();
     // View > Compare Traces: the two selected traces; with one, asks which trace to compare it with.
     void compareSelectedTraces();
+    // The first-run guide over the window (Help > Show Welcome Tour).
+    void showWelcomeTour();
+    void showShortcuts();
+    // Removes a source and everything its import wrote, on a worker, then reloads (no confirmation:
+    // the Sources context menu asks first).
+    void removeSource(int64_t sourceId);
 
 Q_SIGNALS:
     void workspaceLoaded(const QString &path);
@@ -167,6 +178,18 @@ private:
     void watchFolderDialog();
     void onWatchedFilesChanged(const QStringList &files);
     void showAbout();
+
+    // views/shell/mainwindowshell.cpp: the shell's shortcuts, remembered layout, recent files,
+    // the Sources context menu and the welcome tour.
+    void createShellActions(QMenu *view);
+    void rememberLayout();
+    void addRecentFiles(const QStringList &paths);
+    void fillRecentFilesMenu();
+    void closeCurrentView();
+    void focusFind();
+    void zoomTimeline(double factor);
+    void showSourceMenu(const QPoint &pos);
+    void confirmRemoveSource(int64_t sourceId);
 
     const ImporterRegistry &m_registry;
     QString m_workspacePath;      // the workspace the models show; empty when none is open
@@ -225,6 +248,9 @@ private:
     QAction *m_cancelAction = nullptr;
     QAction *m_refreshAction = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QMenu *m_recentFilesMenu = nullptr;
+    WelcomeTour *m_tour = nullptr;
+    bool m_removingSource = false;
 };
 
 } // namespace plumb

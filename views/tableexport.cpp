@@ -1,5 +1,7 @@
 #include "tableexport.h"
 
+#include "shortcuttable.h"
+
 #include <QAbstractProxyModel>
 #include <QAction>
 #include <QApplication>
@@ -97,19 +99,43 @@ QList<int> rowsAsShown(const QTableView *view, bool all)
     return rows;
 }
 
+TableRecords displayedRecords(const QTableView *view)
+{
+    return [view](const QList<int> &sourceRows) {
+        const QAbstractItemModel *model = view->model();
+        while (const auto *proxy = qobject_cast<const QAbstractProxyModel *>(model))
+            model = proxy->sourceModel();
+        QList<QStringList> records;
+        QStringList header;
+        for (int c = 0; c < model->columnCount(); ++c)
+            header << model->headerData(c, Qt::Horizontal).toString();
+        records << header;
+        for (int row : sourceRows) {
+            QStringList record;
+            for (int c = 0; c < model->columnCount(); ++c)
+                record << model->index(row, c).data().toString();
+            records << record;
+        }
+        return records;
+    };
+}
+
 void installTableExportActions(QTableView *view, TableRecords records, const QString &baseName)
 {
-    auto *copy = new QAction(QObject::tr("&Copy"), view);
-    copy->setShortcut(QKeySequence::Copy);
-    copy->setShortcutContext(Qt::WidgetShortcut);
+    QAction *copy = makeAction(QStringLiteral("table.copy"), view);
     copy->setStatusTip(
         QObject::tr("Copy the selected rows (all when none is selected) as tab-separated text"));
     QObject::connect(copy, &QAction::triggered, view,
         [view, records] { QApplication::clipboard()->setText(toTsv(records(rowsAsShown(view)))); });
+    QAction *copyCsv = makeAction(QStringLiteral("table.copyCsv"), view);
+    copyCsv->setStatusTip(QObject::tr("Copy the selected rows (all when none is selected) as CSV"));
+    QObject::connect(copyCsv, &QAction::triggered, view,
+        [view, records] { QApplication::clipboard()->setText(toCsv(records(rowsAsShown(view)))); });
     auto *csv = new QAction(QObject::tr("&Export CSV…"), view);
     QObject::connect(csv, &QAction::triggered, view,
         [view, records, baseName] { exportCsvDialog(view, records, baseName); });
     view->addAction(copy);
+    view->addAction(copyCsv);
     view->addAction(csv);
     view->setContextMenuPolicy(Qt::ActionsContextMenu);
 }

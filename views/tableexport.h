@@ -21,8 +21,13 @@ using TableRecords = std::function<QList<QStringList>(const QList<int> &sourceRo
 // rows, or every row shown when none is selected or `all` is set.
 [[nodiscard]] QList<int> rowsAsShown(const QTableView *view, bool all = false);
 
+// The records of a view with no raw values of its own: its header and cells as the source model
+// displays them (the model's order of columns, hidden ones included).
+[[nodiscard]] TableRecords displayedRecords(const QTableView *view);
+
 // Gives `view` a context menu with "Copy" (Ctrl+C while it has focus: the selected rows, or every
-// row shown, as TSV) and "Export CSV…" (every row shown); `baseName` is the suggested file name.
+// row shown, as TSV), "Copy as CSV" (Ctrl+Shift+C, the same rows) and "Export CSV…" (every row
+// shown); `baseName` is the suggested file name. The keys come from the shortcut table.
 void installTableExportActions(QTableView *view, TableRecords records, const QString &baseName);
 
 } // namespace plumb

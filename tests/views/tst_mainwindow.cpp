@@ -384,7 +384,7 @@ private Q_SLOTS:
         tree->selectionModel()->setCurrentIndex(rowOf(ids[1]), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         QCOMPARE(window->selectedTraceIds(), (QList<int64_t> { ids[0], ids[1] }));
 
-        auto *compare = window->findChild<QAction *>(QStringLiteral("compareTracesAction"));
+        auto *compare = window->findChild<QAction *>(QStringLiteral("view.compare"));
         QVERIFY(compare);
         QCOMPARE(compare->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
         QSignalSpy loaded(window->diffPanel(), &DiffPanel::loaded);

@@ -59,6 +59,8 @@ public:
 
     void fit();
     void zoomBy(double factor, double anchorPx);
+    // Zoom as the W/S keys do: at the pointer when it is over the tracks, else at the centre.
+    void zoomByKeys(double factor) { zoomBy(factor, anchorForKeys()); }
     void panBy(double dxPx);
     void zoomToRange(int64_t fromNs, int64_t toNs);
     // Zooms to the selected range, else to the selected slice. Returns false when nothing is selected.
