@@ -111,6 +111,8 @@ constexpr const char *kUsage =
     "  --lineage           open the Lineage tab (the newest model, or search a node there)\n"
     "  --goodput           open the Goodput tab (the newest job with a lifecycle log)\n"
     "  --slo               open the SLO tab (the last objectives file opened there, else the sample's)\n"
+    "  --tour, --no-tour   show (or do not show) the welcome tour; it comes with --sample and the\n"
+    "                      first launch unless \"Don't show again\" was ticked\n"
     "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
     "                      then quit\n"
     "\n"

@@ -5,6 +5,7 @@
 #include "importerregistry.h"
 #include "mainwindow.h"
 #include "slo/slopanel.h"
+#include "welcometour.h"
 #include "workspace.h"
 
 #include <QApplication>
@@ -97,9 +98,12 @@ int main(int argc, char **argv)
     const QCommandLineOption goodputOption(
         QStringLiteral("goodput"), QStringLiteral("Open the Goodput tab once the workspace is shown."));
     const QCommandLineOption sloOption(QStringLiteral("slo"), QStringLiteral("Open the SLO tab once the workspace is shown."));
+    const QCommandLineOption tourOption(QStringLiteral("tour"), QStringLiteral("Show the welcome tour once the workspace is shown."));
+    const QCommandLineOption noTourOption(
+        QStringLiteral("no-tour"), QStringLiteral("Do not show the welcome tour (shown with the sample and on first launch)."));
     parser.addOptions(
         { workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption, diffOption, experimentsOption,
-          lineageOption, goodputOption, sloOption });
+          lineageOption, goodputOption, sloOption, tourOption, noTourOption });
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
                                  QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -153,7 +157,10 @@ int main(int argc, char **argv)
                diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption),
                lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption),
                slo = parser.isSet(sloOption);
-    auto shown = [&window, timeline, doctor, diff, experiments, lineage, goodput, slo] {
+    // The tour comes with the sample and the first launch, unless declined; a screenshot shows it only when asked.
+    const bool tour = parser.isSet(tourOption)
+        || (withSample && !parser.isSet(noTourOption) && !parser.isSet(screenshotOption) && plumb::WelcomeTour::shouldShow());
+    auto shown = [&window, timeline, doctor, diff, experiments, lineage, goodput, slo, tour] {
         if (goodput)
             window.openGoodput();
         if (slo)
@@ -175,6 +182,8 @@ int main(int argc, char **argv)
             else
                 std::fprintf(stderr, "plumb: --diff needs two traces; import them with it (plumb --diff A B)\n");
         }
+        if (tour)
+            window.showWelcomeTour();
     };
     if (toImport.isEmpty())
         QObject::connect(&window, &plumb::MainWindow::workspaceLoaded, &window, shown, Qt::SingleShotConnection);

@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QHBoxLayout>
+#include <QAction>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
@@ -97,6 +98,14 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     m_table->setColumnWidth(KernelTableModel::NameColumn, 260);
     m_table->sortByColumn(KernelTableModel::TotalColumn, Qt::DescendingOrder);
     m_table->setAccessibleName(tr("GPU ops by total time"));
+    auto *showOp = new QAction(tr("Show in &Timeline"), m_table);
+    showOp->setStatusTip(tr("Open the timeline at the first occurrence of the selected op"));
+    connect(showOp, &QAction::triggered, this, [this] {
+        const QModelIndex current = m_table->currentIndex();
+        if (current.isValid() && m_traceId >= 0)
+            Q_EMIT showOpInTimeline(m_traceId, current.siblingAtColumn(KernelTableModel::NameColumn).data().toString());
+    });
+    m_table->addAction(showOp);
     installTableExportActions(m_table, [this](const QList<int> &rows) { return m_model->records(rows); },
                               QStringLiteral("gpu-ops"));
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { showDurations(); });

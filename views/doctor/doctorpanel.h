@@ -86,6 +86,8 @@ Q_SIGNALS:
     void loaded();
     // A "where to look" link of the verdict was clicked: [fromNs, toNs) in the trace's time.
     void showInTimeline(int64_t traceId, int64_t fromNs, int64_t toNs);
+    // The op table's "Show in Timeline": the first occurrence of the op named `name`.
+    void showOpInTimeline(int64_t traceId, const QString &name);
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;

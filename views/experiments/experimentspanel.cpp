@@ -108,6 +108,28 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
         const int column = m_table->horizontalHeader()->logicalIndexAt(pos);
         columnMenu(column)->popup(m_table->horizontalHeader()->mapToGlobal(pos));
     });
+    // "Compare With": the run under the cursor and another one, in the Config Diff page.
+    auto *compareMenu = new QMenu(tr("Compare &With"), m_table);
+    connect(compareMenu, &QMenu::aboutToShow, this, [this, compareMenu] {
+        compareMenu->clear();
+        const QModelIndex current = m_table->currentIndex();
+        const int64_t runId = current.isValid() ? current.data(RunsTableModel::RunIdRole).toLongLong() : -1;
+        for (int row = 0; runId >= 0 && row < m_model->runCount(); ++row) {
+            const ExperimentRunInfo &other = m_model->run(row);
+            if (other.id == runId)
+                continue;
+            QString label = other.name;
+            compareMenu->addAction(label.replace(u'&', QStringLiteral("&&")), this, [this, runId, id = other.id] {
+                selectRuns({ runId, id });
+                for (int p = 0; p < m_pages->count(); ++p)
+                    if (qobject_cast<ConfigDiffPage *>(m_pages->widget(p)))
+                        m_pages->setCurrentIndex(p);
+            });
+        }
+        if (compareMenu->isEmpty())
+            compareMenu->addAction(tr("No other run"))->setEnabled(false);
+    });
+    m_table->addAction(compareMenu->menuAction());
     installTableExportActions(
         m_table, [this](const QList<int> &rows) { return m_model->records(rows, shownColumns()); },
         QStringLiteral("runs"));

@@ -31,6 +31,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -75,6 +76,11 @@ void MainWindow::createShellActions(QMenu *view)
     QAction *fullScreen = addTableAction(view, QStringLiteral("view.fullScreen"), this,
                                          [this](bool on) { setWindowState(windowState().setFlag(Qt::WindowFullScreen, on)); });
     fullScreen->setCheckable(true);
+
+    connect(m_doctor, &DoctorPanel::showOpInTimeline, this, [this](int64_t traceId, const QString &name) {
+        openTimeline(traceId);
+        m_timeline->findFirst(name);
+    });
 
     // The Sources table: Copy / Copy as CSV / Export CSV of what it shows, and per source the
     // views of its trace and Remove Source.

@@ -39,8 +39,8 @@ struct ShortcutEntry {
 [[nodiscard]] QAction *makeAction(const QString &id, QObject *parent);
 
 // makeAction() added to `menu`, its triggered() connected to `slot` of `receiver`.
-template<typename Slot>
-QAction *addTableAction(QMenu *menu, const QString &id, const QObject *receiver, Slot slot)
+template<typename Receiver, typename Slot>
+QAction *addTableAction(QMenu *menu, const QString &id, const Receiver *receiver, Slot slot)
 {
     QAction *action = makeAction(id, menu);
     menu->addAction(action);

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -273,6 +274,21 @@ void TimelinePanel::findNext()
 void TimelinePanel::findPrevious()
 {
     find(false);
+}
+
+void TimelinePanel::findFirst(const QString &name)
+{
+    m_regex->setChecked(true);
+    m_search->setText(QLatin1Char('^') + QRegularExpression::escape(name) + QLatin1Char('$'));
+    auto search = [this] {
+        m_view->clearSelection();
+        m_view->fit(); // from the start of the trace
+        findNext();
+    };
+    if (m_view->isLoaded())
+        search();
+    else
+        connect(m_view, &TimelineView::windowLoaded, this, search, Qt::SingleShotConnection);
 }
 
 void TimelinePanel::find(bool forward)

@@ -45,6 +45,8 @@ public:
     // selected and revealed.
     void findNext();
     void findPrevious();
+    // Selects and reveals the first slice named exactly `name` (once the timeline has loaded).
+    void findFirst(const QString &name);
     // The visible timeline as PNG (twice the pixels, for sharp text) or vector PDF.
     bool exportPng(const QString &path);
     bool exportPdf(const QString &path);
