@@ -38,8 +38,6 @@ WHERE (EXISTS (SELECT 1 FROM trace t WHERE t.run_id = r.id AND t.source_id = ?1)
   AND NOT EXISTS (SELECT 1 FROM trace t WHERE t.run_id = r.id AND t.source_id <> ?1)
   AND NOT EXISTS (SELECT 1 FROM lifecycle_event l WHERE l.run_id = r.id AND l.source_id <> ?1)
   AND NOT EXISTS (SELECT 1 FROM serving_request q WHERE q.run_id = r.id AND q.source_id <> ?1)
-  AND NOT EXISTS (SELECT 1 FROM metric_series m WHERE m.run_id = r.id)
-  AND NOT EXISTS (SELECT 1 FROM param p WHERE p.run_id = r.id)
   AND NOT EXISTS (SELECT 1 FROM run c WHERE c.parent_run_id = r.id)
 ORDER BY r.id
 )sql";
@@ -150,7 +148,8 @@ SourceRemoval removeSource(SqliteDb &db, int64_t sourceId)
     }
     for (int64_t run : runs) {
         const std::string id = std::to_string(run);
-        db.exec("DELETE FROM lineage_link WHERE run_id = " + id);
+        for (const char *table : { "lineage_link", "param", "metric", "histogram", "metric_series" })
+            db.exec(std::string("DELETE FROM ") + table + " WHERE run_id = " + id);
         db.exec("DELETE FROM run WHERE id = " + id);
     }
     transaction.commit();

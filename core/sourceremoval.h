@@ -11,14 +11,17 @@ class SqliteDb;
 
 // What removing one source (an imported file) from a workspace takes with it: everything that file's
 // import wrote, so that the workspace is as if it had never been imported, apart from interned
-// strings and argument sets (`string`, `args`) that nothing refers to any more.
+// strings and argument sets (`string`, `args`) that nothing refers to any more and the slice and
+// counter id allocators in workspace_info, which stay ahead so that a removed id is never reused.
 //
 // Attributed to a source: its row, its diagnostics, its traces with all their processes, devices,
 // tracks, slices, flows, counters and level-of-detail tiles, its lifecycle events, its serving
 // requests, the lineage edges it wrote and the lineage nodes it wrote that no remaining edge uses;
-// then the runs left with nothing in them. Experiment-log formats store metrics and parameters per
-// run, not per file, so their sources cannot be removed one by one (`blocker` says so), and neither
-// can a source that a later, continued import of the same growing file builds on.
+// then the runs left with no trace, lifecycle event or serving request of another source (with the
+// parameters and metrics they hold: a lifecycle log records the job's configuration as parameters).
+// Experiment-log formats store metrics and parameters per run, not per file, so their sources cannot
+// be removed one by one (`blocker` says so), and neither can a source that a later, continued import
+// of the same growing file builds on.
 struct SourceRemoval {
     int64_t sourceId = -1;
     QString name;           // the file name, as the Sources table shows it

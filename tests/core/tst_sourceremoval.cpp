@@ -1,6 +1,6 @@
 // Remove Source: removing a source leaves the workspace equal, table by table and row by row, to one
-// where it was never imported (apart from the intern tables `string` and `args`, and the import
-// times); an experiment log is refused and leaves the workspace untouched.
+// where it was never imported (apart from the intern tables `string` and `args`, the import times and
+// the slice and counter id allocators); an experiment log is refused and leaves the workspace untouched.
 #include "importhelpers.h"
 #include "sourceremoval.h"
 #include "sqlitedb.h"
@@ -41,7 +41,9 @@ QStringList dump(const QString &path)
         while (info.step())
             if (!isImportTime(info.columnText(0)))
                 columns << info.columnText(0);
-        const QString sql = QStringLiteral("SELECT %1 FROM \"%2\"").arg(columns.join(QStringLiteral(", ")), table);
+        QString sql = QStringLiteral("SELECT %1 FROM \"%2\"").arg(columns.join(QStringLiteral(", ")), table);
+        if (table == QLatin1String("workspace_info")) // id allocators stay ahead: removed ids are not reused
+            sql += QStringLiteral(" WHERE key NOT IN ('next_slice_id', 'next_counter_id')");
         SqliteStmt rows(ws.db(), sql.toStdString());
         QStringList lines;
         while (rows.step()) {

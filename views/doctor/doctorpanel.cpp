@@ -82,6 +82,7 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     m_title->setText(tr("Select a trace in the Workspace tab and choose View > Doctor."));
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { reload(); });
     m_summary->setWordWrap(true);
+    m_summary->setAccessibleName(tr("Verdict"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     connect(m_summary, &QLabel::linkActivated, this, [this](const QString &link) {
         if (link.startsWith(QLatin1String("where:")))

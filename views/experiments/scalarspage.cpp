@@ -122,6 +122,7 @@ ScalarsPage::ScalarsPage(QWidget *parent)
 
     m_gridLayout->setContentsMargins(0, 0, 0, 0);
     m_scroll->setWidget(m_grid);
+    m_scroll->setAccessibleName(tr("Scalar charts"));
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
 

@@ -33,7 +33,7 @@ std::vector<ShortcutEntry> buildTable()
         { QStringLiteral("file.watchFolder"), file, tr("&Watch Folder…"), keys({ K(Qt::CTRL | Qt::ALT | Qt::Key_W) }),
           C::Window, true },
         { QStringLiteral("file.stopWatching"), file, tr("Stop &Watching"), {}, C::Window, false },
-        { QStringLiteral("file.cancelImport"), file, tr("&Cancel Import"), keys({ K(Qt::Key_Escape) }), C::Window,
+        { QStringLiteral("file.cancelImport"), file, tr("&Cancel Import"), keys({ K(Qt::SHIFT | Qt::Key_Escape) }), C::Window,
           true },
         { QStringLiteral("file.exportReport"), file, tr("Export &Report…"), keys({ K(Qt::CTRL | Qt::Key_P) }),
           C::Window, true },

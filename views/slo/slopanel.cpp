@@ -70,6 +70,7 @@ SloPanel::SloPanel(QWidget *parent)
     m_table->setHorizontalHeaderLabels(
         { tr("Status"), tr("Objective"), tr("Value"), tr("Threshold"), tr("Margin"), tr("Measured on") });
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAccessibleName(tr("Objectives"));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
