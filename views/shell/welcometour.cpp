@@ -6,9 +6,9 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPainter>
-#include <QPainterPath>
 #include <QPushButton>
 #include <QSettings>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace plumb {
@@ -18,7 +18,7 @@ namespace {
 const QString kDismissedKey = QStringLiteral("welcomeTour/dismissed");
 constexpr int kShadeAlpha = 150;     // of the darkened window around the target
 constexpr int kTargetMarginPx = 6;   // the highlight's room around the target
-constexpr int kCardWidthPx = 380;
+constexpr int kCardWidthPx = 400;
 constexpr int kCardGapPx = 16;       // between the target and the card
 
 } // namespace
@@ -55,7 +55,6 @@ WelcomeTour::WelcomeTour(QList<Step> steps, QWidget *parent)
     m_dontShow->setChecked(!shouldShow());
 
     auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_dontShow);
     buttons->addStretch();
     buttons->addWidget(m_back);
     buttons->addWidget(m_next);
@@ -65,7 +64,8 @@ WelcomeTour::WelcomeTour(QList<Step> steps, QWidget *parent)
     layout->addWidget(m_counter);
     layout->addWidget(m_title);
     layout->addWidget(m_text);
-    layout->addSpacing(6);
+    layout->addSpacing(4);
+    layout->addWidget(m_dontShow);
     layout->addLayout(buttons);
     setTabOrder(m_next, m_back);
     setTabOrder(m_back, m_close);
@@ -93,8 +93,9 @@ void WelcomeTour::start()
     if (m_steps.isEmpty())
         return;
     setGeometry(parentWidget()->rect());
-    raise();
     show();
+    raise();
+    QTimer::singleShot(0, this, [this] { raise(); });
     showStep(0);
 }
 
@@ -151,7 +152,8 @@ void WelcomeTour::showStep(int index)
 // Beside the target where there is room (right, left, below, above), else centred.
 void WelcomeTour::placeCard()
 {
-    m_card->adjustSize();
+    // The text wraps: the card is as tall as its layout needs at its fixed width.
+    m_card->resize(kCardWidthPx, m_card->layout()->totalHeightForWidth(kCardWidthPx));
     const QSize card = m_card->size();
     const QRect area = rect().adjusted(kCardGapPx, kCardGapPx, -kCardGapPx, -kCardGapPx);
     const QRect t = targetRect();
@@ -175,18 +177,14 @@ void WelcomeTour::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    QPainterPath shade;
-    shade.addRect(rect());
     const QRect t = targetRect();
-    QPainterPath hole;
-    if (!t.isEmpty()) {
-        hole.addRoundedRect(t, 6, 6);
-        shade = shade.subtracted(hole);
-    }
-    p.fillPath(shade, QColor(0, 0, 0, kShadeAlpha));
+    QRegion shade(rect());
+    shade -= QRegion(t);
+    for (const QRect &r : shade)
+        p.fillRect(r, QColor(0, 0, 0, kShadeAlpha));
     if (!t.isEmpty()) {
         p.setPen(QPen(palette().color(QPalette::Highlight), 3));
-        p.drawPath(hole);
+        p.drawRect(QRectF(t).adjusted(1.5, 1.5, -1.5, -1.5));
     }
     // The card's frame.
     p.setPen(QPen(palette().color(QPalette::Highlight), 2));
@@ -221,9 +219,15 @@ void WelcomeTour::mousePressEvent(QMouseEvent *event)
 
 bool WelcomeTour::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == parentWidget() && event->type() == QEvent::Resize && isVisible()) {
-        setGeometry(parentWidget()->rect());
-        placeCard();
+    if (watched == parentWidget() && isVisible()) {
+        if (event->type() == QEvent::Resize) {
+            setGeometry(parentWidget()->rect());
+            placeCard();
+        }
+        // The window's layout restacks its docks and bars: stay above them.
+        if (event->type() == QEvent::ChildAdded || event->type() == QEvent::LayoutRequest
+            || event->type() == QEvent::Resize)
+            QTimer::singleShot(0, this, [this] { raise(); });
     }
     return QWidget::eventFilter(watched, event);
 }
