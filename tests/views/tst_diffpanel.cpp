@@ -154,7 +154,7 @@ private Q_SLOTS:
                 "old_kernel\tcomputation\tremoved\t1\t0\t10000.0\t0.0\t-10000.0\t-100.000\n"));
         // The category table copies too, through its context menu's action.
         QList<QAction *> actions = panel.categoryTable()->actions();
-        QCOMPARE(actions.size(), 2);
+        QCOMPARE(actions.size(), 3); // Copy, Copy as CSV, Export CSV…
         panel.categoryTable()->clearSelection();
         actions.front()->trigger();
         QCOMPARE(QApplication::clipboard()->text().count(u'\n'), 1 + int(DiffCategoryModel::RowCount));
