@@ -1,4 +1,5 @@
 #include "allocatortuning.h"
+#include "appicon.h"
 #include "builtinimporters.h"
 #include "cli.h"
 #include "diffpanel.h"
@@ -6,6 +7,8 @@
 #include "mainwindow.h"
 #include "slo/slopanel.h"
 #include "welcometour.h"
+#include "theme.h"
+#include "versioninfo.h"
 #include "workspace.h"
 
 #include <QApplication>
@@ -68,7 +71,7 @@ int main(int argc, char **argv)
     if (argc > 1 && isCliCommand(argv[1]))
         return runCli(argc, argv);
     if (argc > 1 && std::strcmp(argv[1], "--version") == 0) { // answered without a display
-        std::printf("plumb %s\n", PLUMB_VERSION);
+        std::printf("%s\n", qPrintable(plumb::versionReport()));
         return 0;
     }
 
@@ -101,9 +104,12 @@ int main(int argc, char **argv)
     const QCommandLineOption tourOption(QStringLiteral("tour"), QStringLiteral("Show the welcome tour once the workspace is shown."));
     const QCommandLineOption noTourOption(
         QStringLiteral("no-tour"), QStringLiteral("Do not show the welcome tour (shown with the sample and on first launch)."));
+    const QCommandLineOption themeOption(
+        QStringLiteral("theme"), QStringLiteral("Use the system, light or dark palette this time (View > Theme is remembered)."),
+        QStringLiteral("system|light|dark"));
     parser.addOptions(
         { workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption, diffOption, experimentsOption,
-          lineageOption, goodputOption, sloOption, tourOption, noTourOption });
+          lineageOption, goodputOption, sloOption, tourOption, noTourOption, themeOption });
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
                                  QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -114,11 +120,20 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "plumb: %s\nRun `plumb --help` for the options.\n", qPrintable(parser.errorText()));
         return 2;
     }
+    const std::optional<plumb::Theme> theme = parser.isSet(themeOption) ? plumb::parseTheme(parser.value(themeOption))
+                                                                         : std::nullopt;
+    if (parser.isSet(themeOption) && !theme) {
+        std::fprintf(stderr, "plumb: --theme takes system, light or dark, not %s\n", qPrintable(parser.value(themeOption)));
+        return 2;
+    }
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Plumb"));
     QApplication::setApplicationName(QStringLiteral("Plumb"));
     QApplication::setApplicationVersion(QStringLiteral(PLUMB_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral(PLUMB_APP_ID));
+    QApplication::setWindowIcon(plumb::appIcon());
+    plumb::applyTheme(theme.value_or(plumb::savedTheme()));
 
     plumb::ImporterRegistry registry;
     plumb::registerBuiltinImporters(registry);
@@ -145,6 +160,7 @@ int main(int argc, char **argv)
     }
 
     plumb::MainWindow window(registry, workspacePath);
+    window.setVersionReport(plumb::versionReport());
     // The sample's objectives (sample_objectives.yaml) when the sample is imported, or nothing was chosen.
     const QString sampleObjectives = samplesDir() + QStringLiteral("/sample_objectives.yaml");
     if ((withSample || window.sloPanel()->objectivesFile().isEmpty()) && QFileInfo::exists(sampleObjectives))

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "aboutdialog.h"
 #include "diagnosticsmodel.h"
 #include "diagnosticspanel.h"
 #include "diffpanel.h"
@@ -19,9 +20,11 @@
 #include "importresultspanel.h"
 #include "sourcesmodel.h"
 #include "textformat.h"
+#include "theme.h"
 #include "timelinepanel.h"
 #include "timelineview.h"
 #include "tracedetailswidget.h"
+#include "userguidedialog.h"
 #include "workspacemodel.h"
 
 #include <QAction>
@@ -51,8 +54,6 @@
 #include <QTime>
 #include <QTreeView>
 #include <QtConcurrent>
-
-#include <sqlite3.h>
 
 namespace plumb {
 
@@ -329,6 +330,7 @@ void MainWindow::createActions()
     view->addAction(m_importLogDock->toggleViewAction());
     view->addSeparator();
     m_refreshAction = addTableAction(view, QStringLiteral("view.refresh"), this, &MainWindow::refresh);
+    view->addMenu(createThemeMenu(this));
     createShellActions(view);
 
     // The browser's context menu, on a trace or run.
@@ -343,6 +345,7 @@ void MainWindow::createActions()
     connect(m_compareWithMenu, &QMenu::aboutToShow, this, &MainWindow::fillCompareWithMenu);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    addTableAction(help, QStringLiteral("help.guide"), this, [this] { showUserGuide(this); });
     QAction *about = help->addAction(tr("&About Plumb"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -1098,15 +1101,8 @@ void MainWindow::showAbout()
     QStringList formats;
     for (const auto &importer : m_registry.importers())
         formats << importer->displayName();
-    QMessageBox::about(
-        this, tr("About Plumb"),
-        tr("<h3>Plumb %1</h3>"
-           "<p>A performance workbench for ML engineers: drop profiler traces and see where the time goes.</p>"
-           "<p>Qt %2 (built with %3)<br>SQLite %4</p>"
-           "<p>Formats: %5</p>")
-            .arg(QStringLiteral(PLUMB_VERSION), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR),
-                 QString::fromLatin1(sqlite3_libversion()),
-                 formats.isEmpty() ? tr("none") : formats.join(QStringLiteral(", ")).toHtmlEscaped()));
+    AboutDialog(m_versionReport.isEmpty() ? QStringLiteral("Plumb " PLUMB_VERSION) : m_versionReport, formats, this)
+        .exec();
 }
 
 void MainWindow::showError(const QString &title, const QString &text)

@@ -94,6 +94,8 @@ public:
 public Q_SLOTS:
     // Imports files and folders into the current workspace (the path every drop goes through).
     void importPaths(const QStringList &paths);
+    // The versions of Plumb and its libraries that Help > About shows (the app knows them; views/ does not).
+    void setVersionReport(const QString &text) { m_versionReport = text; }
     void cancelImport();
     void stopWatching();
     // Live mode: imports what is under `folder` now and, every few seconds, whatever appears or
@@ -193,6 +195,7 @@ private:
 
     const ImporterRegistry &m_registry;
     QString m_workspacePath;      // the workspace the models show; empty when none is open
+    QString m_versionReport;      // Help > About's versions, one per line
     QString m_loadingPath;        // the workspace being loaded, while m_loading
     bool m_loading = false;
     quint64 m_loadGeneration = 0; // bumped per load; results of older loads are dropped

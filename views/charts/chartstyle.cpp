@@ -23,7 +23,62 @@ public:
     }
 };
 
+// Blends `a` towards `b` by `t` (0..1).
+QColor mix(const QColor &a, const QColor &b, double t)
+{
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t), float(a.greenF() + (b.greenF() - a.greenF()) * t),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
+
+void applyPalette(QCustomPlot *plot)
+{
+    const QPalette &pal = plot->palette();
+    const QColor base = pal.color(QPalette::Base), text = pal.color(QPalette::Text);
+    const QColor axis = mix(base, text, 0.6), grid = mix(base, text, 0.22), subGrid = mix(base, text, 0.1);
+    plot->setBackground(base);
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        rect->setBackground(Qt::NoBrush);
+        for (QCPAxis *a : rect->axes()) {
+            a->setBasePen(QPen(axis, 0));
+            a->setTickPen(QPen(axis, 0));
+            a->setSubTickPen(QPen(axis, 0));
+            a->setTickLabelColor(text);
+            a->setLabelColor(text);
+            a->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+            a->grid()->setSubGridPen(QPen(subGrid, 0, Qt::DotLine));
+        }
+    }
+    plot->legend->setTextColor(text);
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem *item = plot->legend->item(i))
+            item->setTextColor(text);
+    const QList<QCPLayoutElement *> elements = plot->plotLayout()->elements(true);
+    for (QCPLayoutElement *e : elements)
+        if (auto *title = qobject_cast<QCPTextElement *>(e))
+            title->setTextColor(text);
+}
+
+class PaletteFollower final : public QObject {
+public:
+    using QObject::QObject;
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::PaletteChange) {
+            auto *plot = static_cast<QCustomPlot *>(watched);
+            applyPalette(plot);
+            plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+        return false;
+    }
+};
+
 } // namespace
+
+void followPalette(QCustomPlot *plot)
+{
+    applyPalette(plot);
+    plot->installEventFilter(new PaletteFollower(plot));
+}
 
 QColor runColor(int i)
 {

@@ -19,6 +19,10 @@ void placeLegendBelow(QCustomPlot *plot);
 // A short thick line in `color`, for lists that name the runs of a chart (12 px square).
 [[nodiscard]] QIcon runSwatch(const QColor &color);
 
+// Gives `plot` the colours of its palette (background, axes, tick labels, grid, legend and title text) and
+// gives them again whenever the palette changes (View > Theme), so charts read in light and dark alike.
+void followPalette(QCustomPlot *plot);
+
 // Refits the legend's columns to the plot's width: call after adding or renaming legend entries.
 void fitLegend(QCustomPlot *plot);
 

@@ -1,6 +1,7 @@
 #include "diffcategorychart.h"
 
 #include "chartexport.h"
+#include "chartstyle.h"
 #include "signedformat.h"
 
 #include <qcustomplot.h>
@@ -33,6 +34,7 @@ DiffCategoryChart::DiffCategoryChart(QWidget *parent)
     installChartExportMenu(m_plot, QStringLiteral("trace-diff"));
     setMinimumHeight(170);
     clear();
+    followPalette(m_plot);
 }
 
 void DiffCategoryChart::clear()

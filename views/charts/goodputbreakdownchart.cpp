@@ -1,6 +1,7 @@
 #include "goodputbreakdownchart.h"
 
 #include "chartexport.h"
+#include "chartstyle.h"
 #include "goodputpalette.h"
 
 #include <qcustomplot.h>
@@ -25,6 +26,7 @@ GoodputBreakdownChart::GoodputBreakdownChart(QWidget *parent)
     m_plot->xAxis->setLabel(tr("share of the job's elapsed time (%)"));
     installChartExportMenu(m_plot, QStringLiteral("goodput-breakdown"));
     setMinimumHeight(90);
+    followPalette(m_plot);
 }
 
 void GoodputBreakdownChart::setReport(const GoodputReport &r)

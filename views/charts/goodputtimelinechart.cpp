@@ -1,6 +1,7 @@
 #include "goodputtimelinechart.h"
 
 #include "chartexport.h"
+#include "chartstyle.h"
 #include "goodputpalette.h"
 #include "textformat.h"
 
@@ -64,6 +65,7 @@ GoodputTimelineChart::GoodputTimelineChart(QWidget *parent)
     m_plot->yAxis->setRange(0, 1.7);
     installChartExportMenu(m_plot, QStringLiteral("goodput-timeline"));
     setMinimumHeight(120);
+    followPalette(m_plot);
 }
 
 void GoodputTimelineChart::setReport(const GoodputReport &r)

@@ -24,6 +24,7 @@ GoodputTrendChart::GoodputTrendChart(QWidget *parent)
     m_plot->yAxis->setRange(0, 105);
     installChartExportMenu(m_plot, QStringLiteral("goodput-over-time"));
     setMinimumHeight(180);
+    followPalette(m_plot);
 }
 
 void GoodputTrendChart::setReport(const GoodputReport &r)

@@ -50,6 +50,7 @@ HistogramChart::HistogramChart(const QString &exportName, QWidget *parent)
     installChartExportMenu(m_plot, exportName);
     setMinimumSize(260, 180);
     clear(QString());
+    followPalette(m_plot);
 }
 
 void HistogramChart::setCountLabel(const QString &label)

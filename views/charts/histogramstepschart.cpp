@@ -106,7 +106,6 @@ HistogramStepsChart::HistogramStepsChart(const QString &exportName, QWidget *par
     QFont small = m_noteElement->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_noteElement->setFont(small);
-    m_noteElement->setTextColor(QColor(0x55, 0x55, 0x55));
     m_noteElement->setMargins(QMargins(4, 0, 4, 2));
     placeLegendBelow(m_plot);
     m_plot->legend->setVisible(false);
@@ -129,6 +128,7 @@ HistogramStepsChart::HistogramStepsChart(const QString &exportName, QWidget *par
     });
     setMinimumSize(320, 240);
     clear();
+    followPalette(m_plot);
 }
 
 HistogramStepsChart::~HistogramStepsChart() = default;

@@ -28,6 +28,7 @@ IdleBreakdownChart::IdleBreakdownChart(QWidget *parent)
     m_plot->xAxis->setLabel(tr("idle time between ops (ms)"));
     installChartExportMenu(m_plot, QStringLiteral("idle-per-stream"));
     setMinimumHeight(160);
+    followPalette(m_plot);
 }
 
 void IdleBreakdownChart::setStreams(const std::vector<StreamIdle> &streams)

@@ -1,6 +1,7 @@
 #include "importancechart.h"
 
 #include "chartexport.h"
+#include "chartstyle.h"
 
 #include <qcustomplot.h>
 
@@ -33,6 +34,7 @@ ImportanceChart::ImportanceChart(QWidget *parent)
     installChartExportMenu(m_plot, QStringLiteral("param-importance"));
     setMinimumSize(260, 180);
     clear();
+    followPalette(m_plot);
 }
 
 void ImportanceChart::clear()

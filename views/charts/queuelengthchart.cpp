@@ -24,6 +24,7 @@ QueueLengthChart::QueueLengthChart(QWidget *parent)
     m_plot->xAxis->setLabel(tr("time since the first GPU op (ms)"));
     installChartExportMenu(m_plot, QStringLiteral("queue-length"));
     setMinimumSize(260, 180);
+    followPalette(m_plot);
 }
 
 void QueueLengthChart::setQueues(const std::vector<StreamQueue> &queues, const QHash<qint64, qint64> &streamIds,

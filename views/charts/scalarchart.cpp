@@ -1,6 +1,7 @@
 #include "scalarchart.h"
 
 #include "chartexport.h"
+#include "chartstyle.h"
 #include "rastergraph.h"
 #include "scalarseries.h"
 
@@ -66,6 +67,7 @@ ScalarChart::ScalarChart(const QString &exportName, QWidget *parent)
     });
     setMinimumSize(240, 180);
     setupXAxis();
+    followPalette(m_plot);
 }
 
 ScalarChart::~ScalarChart() = default;

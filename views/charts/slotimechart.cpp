@@ -36,6 +36,7 @@ SloTimeChart::SloTimeChart(const QString &exportName, QWidget *parent)
     installChartExportMenu(m_plot, exportName);
     setMinimumSize(300, 200);
     clear(QString());
+    followPalette(m_plot);
 }
 
 void SloTimeChart::clear(const QString &message)

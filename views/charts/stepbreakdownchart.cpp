@@ -22,6 +22,7 @@ StepBreakdownChart::StepBreakdownChart(QWidget *parent)
     m_plot->yAxis->setLabel(tr("GPU window (ms)"));
     installChartExportMenu(m_plot, QStringLiteral("steps"));
     setMinimumHeight(170);
+    followPalette(m_plot);
 }
 
 void StepBreakdownChart::setSteps(const std::vector<StepBreakdown> &steps)

@@ -1,10 +1,12 @@
 #include "diffopmodel.h"
 
 #include "signedformat.h"
+#include "theme.h"
 #include "timescale.h"
 
 #include <QBrush>
 #include <QColor>
+#include <QGuiApplication>
 #include <QLocale>
 
 #include <cmath>
@@ -139,12 +141,13 @@ QVariant DiffOpModel::data(const QModelIndex &index, int role) const
         return {};
     }
     if (role == Qt::ForegroundRole && (index.column() == ChangeColumn || index.column() >= DeltaColumn)) {
-        // Slower in red, faster in green, as a second cue beside the sign.
+        // Slower in red, faster in green, as a second cue beside the sign; lighter on a dark palette.
         const Change c = op.change();
+        const bool dark = isDark(QGuiApplication::palette());
         if (c == Change::Slower || c == Change::Added)
-            return QBrush(QColor(0xb0, 0x30, 0x20));
+            return QBrush(dark ? QColor(0xff, 0x85, 0x70) : QColor(0xb0, 0x30, 0x20));
         if (c == Change::Faster || c == Change::Removed)
-            return QBrush(QColor(0x2a, 0x7a, 0x3a));
+            return QBrush(dark ? QColor(0x7c, 0xd6, 0x8a) : QColor(0x2a, 0x7a, 0x3a));
         return {};
     }
     if (role == Qt::ToolTipRole && index.column() == NameColumn)

@@ -27,10 +27,10 @@ namespace {
 
 QString figure(const QString &name, const QString &value, const QString &hint = {})
 {
-    return QStringLiteral("<td style='padding-right:22px'><span style='color:#666'>%1</span><br>"
+    return QStringLiteral("<td style='padding-right:22px'><span style='color:gray'>%1</span><br>"
                           "<span style='font-size:16pt; font-weight:600'>%2</span>%3</td>")
         .arg(name.toHtmlEscaped(), value.toHtmlEscaped(),
-            hint.isEmpty() ? QString() : QStringLiteral("<br><span style='color:#666'>%1</span>").arg(hint.toHtmlEscaped()));
+            hint.isEmpty() ? QString() : QStringLiteral("<br><span style='color:gray'>%1</span>").arg(hint.toHtmlEscaped()));
 }
 
 QString percent(double share)
@@ -69,7 +69,7 @@ GoodputPanel::GoodputPanel(QWidget *parent)
     m_advice->setWordWrap(true);
     m_advice->setTextFormat(Qt::PlainText);
     m_advice->setAccessibleName(tr("Largest badput"));
-    m_advice->setStyleSheet(QStringLiteral("QLabel { background: #fff6e0; border: 1px solid #e8c872; padding: 6px; }"));
+    m_advice->setStyleSheet(QStringLiteral("QLabel { background: #fff6e0; color: #3a2c00; border: 1px solid #e8c872; padding: 6px; }"));
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setText(tr("No job to show. Import a job lifecycle log (JSON lines as ml-goodput-measurement writes them, "
@@ -201,7 +201,7 @@ void GoodputPanel::apply(const Result &r)
             tr("%1 steps kept, %2 redone").arg(text::count(g.productiveSteps), text::count(g.wastedSteps)));
     if (g.idealStepNs > 0)
         row += figure(tr("Ideal step"), spanText(g.idealStepNs), tr("deviation %1").arg(percent(g.stepTimeDeviation)));
-    m_summary->setText(QStringLiteral("<table><tr>%1</tr></table><span style='color:#666'>%2 · %3 to %4</span>")
+    m_summary->setText(QStringLiteral("<table><tr>%1</tr></table><span style='color:gray'>%2 · %3 to %4</span>")
                            .arg(row, g.basis.toHtmlEscaped(), text::dateTime(g.startNs), text::dateTime(g.endNs)));
     m_advice->setText(goodputAdvice(g));
     m_advice->setVisible(!m_advice->text().isEmpty());

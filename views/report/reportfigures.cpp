@@ -11,6 +11,7 @@
 #include "lineagescene.h"
 #include "scalarchart.h"
 #include "stepbreakdownchart.h"
+#include "theme.h"
 #include "timelinedrawlist.h"
 #include "timelinefetcher.h"
 #include "timelinelayout.h"
@@ -32,9 +33,10 @@ namespace plumb {
 namespace {
 
 // Gives a chart widget the target's size as if it were shown (its resize handling elides titles), and
-// lays it out; it is never shown.
+// lays it out; it is never shown. Reports are printed: light colours whatever the window's theme.
 void sizeChart(QWidget &chart, const QRectF &target)
 {
+    chart.setPalette(lightPalette());
     const QSize old = chart.size();
     chart.resize(target.size().toSize());
     QResizeEvent resized(chart.size(), old);

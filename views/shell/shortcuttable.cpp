@@ -95,6 +95,7 @@ std::vector<ShortcutEntry> buildTable()
         { QStringLiteral("table.copyCsv"), tables, tr("Copy as CS&V"), keys({ K(Qt::CTRL | Qt::SHIFT | Qt::Key_C) }),
           C::Table, true },
 
+        { QStringLiteral("help.guide"), help, tr("&User Guide"), keys({ K::HelpContents }), C::Window, true },
         { QStringLiteral("help.shortcuts"), help, tr("&Keyboard Shortcuts"), keys({ K(Qt::CTRL | Qt::Key_Slash) }),
           C::Window, true },
         { QStringLiteral("help.tour"), help, tr("Show Welcome &Tour"), {}, C::Window, false },

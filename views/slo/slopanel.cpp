@@ -249,8 +249,10 @@ void SloPanel::show(const Result &r)
         const QColor bg = o.status == ObjectiveStatus::Pass ? kPass : o.status == ObjectiveStatus::Fail ? kFail : kNoData;
         for (int c = 0; c < ColumnCount; ++c) {
             auto *item = new QTableWidgetItem(cells[c]);
-            if (c == StatusColumn)
+            if (c == StatusColumn) { // pale backgrounds: dark text on them in either palette
                 item->setBackground(bg);
+                item->setForeground(QColor(0x20, 0x20, 0x20));
+            }
             if (c == ValueColumn || c == ThresholdColumn || c == MarginColumn)
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (c == ObjectiveColumn && o.spec.name != o.spec.text)
