@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Installs the build into a temporary root (DESTDIR) and checks the layout a desktop expects, validates the
+desktop entry, the AppStream metainfo and the MIME package, and, where dpkg-deb is present, builds the .deb with
+CPack and checks its Depends and its files.
+
+usage: check_install.py BUILD_DIR APP_ID CUPTI_BUILT(0|1)
+"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+build, app_id, cupti = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(*cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
+MIME_GLOBS = {"*.plumb", "*.pt.trace.json", "*.pt.trace.json.gz", "*.xplane.pb", "events.out.tfevents.*"}
+
+
+def expected_files(prefix):
+    files = [
+        f"{prefix}/bin/plumb",
+        f"{prefix}/share/applications/{app_id}.desktop",
+        f"{prefix}/share/metainfo/{app_id}.metainfo.xml",
+        f"{prefix}/share/mime/packages/{app_id}.xml",
+        f"{prefix}/share/icons/hicolor/scalable/apps/{app_id}.svg",
+        f"{prefix}/share/doc/plumb/guide/index.html",
+        f"{prefix}/share/doc/plumb/README.md",
+        f"{prefix}/share/plumb/samples/sample_training_step.pt.trace.json.gz",
+    ]
+    files += [f"{prefix}/share/icons/hicolor/{n}x{n}/apps/{app_id}.png" for n in ICON_SIZES]
+    if cupti:
+        files.append(f"{prefix}/lib/libplumb_cupti.so")
+    return files
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    check(head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is a PNG")
+    return struct.unpack(">II", head[16:24])
+
+
+def check_tree(root, prefix):
+    for path in expected_files(prefix):
+        check(os.path.isfile(root + path), f"installed {path}")
+    check(os.access(root + prefix + "/bin/plumb", os.X_OK), "bin/plumb is executable")
+    for n in ICON_SIZES:
+        path = f"{root}{prefix}/share/icons/hicolor/{n}x{n}/apps/{app_id}.png"
+        if os.path.isfile(path):
+            check(png_size(path) == (n, n), f"{n}x{n} icon is {n}x{n} pixels")
+    # The SVG in resources/icons is what the icon generator draws the PNGs from.
+    drawn = f"{build}/resources/icons/{app_id}.svg"
+    svg = f"{root}{prefix}/share/icons/hicolor/scalable/apps/{app_id}.svg"
+    if os.path.isfile(drawn) and os.path.isfile(svg):
+        check(open(drawn, "rb").read() == open(svg, "rb").read(),
+              f"resources/icons/{app_id}.svg is plumb_icongen's output (copy {drawn} there)")
+    # The guide's images are installed beside it, as its relative links expect.
+    guide = f"{root}{prefix}/share/doc/plumb/guide/index.html"
+    if os.path.isfile(guide):
+        for src in re.findall(r'src="([^"]+)"', open(guide, encoding="utf-8").read()):
+            check(os.path.isfile(os.path.normpath(os.path.join(os.path.dirname(guide), src))), f"guide image {src} installed")
+
+
+def check_desktop(path):
+    entry = {}
+    for line in open(path, encoding="utf-8"):
+        if "=" in line and not line.startswith("#"):
+            k, v = line.rstrip("\n").split("=", 1)
+            entry[k] = v
+    check(entry.get("Icon") == app_id, "desktop Icon is the app id")
+    check(entry.get("Exec", "").startswith("plumb "), "desktop Exec runs plumb")
+    return [m for m in entry.get("MimeType", "").split(";") if m]
+
+
+def check_mime(path, desktop_types):
+    ns = {"m": "http://www.freedesktop.org/standards/shared-mime-info"}
+    root = ET.parse(path).getroot()
+    globs, types = set(), set()
+    for t in root.findall("m:mime-type", ns):
+        types.add(t.get("type"))
+        globs |= {g.get("pattern") for g in t.findall("m:glob", ns)}
+    check(MIME_GLOBS <= globs, f"MIME globs {sorted(MIME_GLOBS - globs)} declared")
+    check(types <= set(desktop_types), "the desktop entry opens every MIME type the package declares")
+    check("application/vnd.sqlite3" in desktop_types, "the desktop entry opens SQLite files (Nsight exports)")
+
+
+def needed_libraries(binary):
+    out = run("readelf", "-d", binary).stdout if shutil.which("readelf") else run("objdump", "-p", binary).stdout
+    return re.findall(r"(?:NEEDED\s+)(?:Shared library: \[)?([^\]\s]+)", out)
+
+
+def package_of(soname):
+    for line in run("ldconfig", "-p").stdout.splitlines():
+        if line.strip().startswith(soname + " "):
+            path = line.split("=>")[-1].strip()
+            owner = run("dpkg", "-S", os.path.realpath(path))
+            if owner.returncode != 0:
+                owner = run("dpkg", "-S", path)
+            if owner.returncode == 0:
+                return owner.stdout.split(":")[0].strip()
+    return None
+
+
+def check_deb(root_bin):
+    out_dir = tempfile.mkdtemp(prefix="plumb-deb-")
+    try:
+        r = run("cpack", "-G", "DEB", "-B", out_dir, cwd=build)
+        check(r.returncode == 0, "cpack -G DEB succeeds: " + r.stdout[-2000:] + r.stderr[-2000:])
+        debs = [f for f in os.listdir(out_dir) if f.endswith(".deb")]
+        check(len(debs) == 1, f"one .deb written ({debs})")
+        if not debs:
+            return
+        deb = os.path.join(out_dir, debs[0])
+        check(re.fullmatch(r"plumb_[0-9.]+_[a-z0-9]+\.deb", debs[0]) is not None, f"{debs[0]} is named plumb_VERSION_ARCH.deb")
+        fields = {f: run("dpkg-deb", "-f", deb, f).stdout.strip() for f in ("Package", "Depends", "Section", "Maintainer", "Description")}
+        check(fields["Package"] == "plumb", "Package: plumb")
+        check(fields["Section"] == "devel", "Section: devel")
+        check("@" in fields["Maintainer"], "a Maintainer with an address")
+        check(len(fields["Description"].splitlines()) > 2, "a long Description")
+        depends = {d.split()[0] for d in fields["Depends"].split(", ")}
+        for pkg in ("libqt6widgets6", "libqcustomplot2.1-qt6", "libsqlite3-0", "libprotobuf32", "zlib1g", "qt6-qpa-plugins"):
+            check(pkg in depends, f"Depends names {pkg}")
+        # Every library the binary needs comes from a package it depends on.
+        if shutil.which("dpkg"):
+            for soname in needed_libraries(root_bin):
+                pkg = package_of(soname)
+                check(pkg is None or pkg in depends, f"{soname} (from {pkg}) is in Depends: {fields['Depends']}")
+        listing = run("dpkg-deb", "-c", deb).stdout
+        for path in expected_files("./usr"):
+            check(path in listing, f"the .deb holds {path}")
+    finally:
+        shutil.rmtree(out_dir, ignore_errors=True)
+
+
+root = tempfile.mkdtemp(prefix="plumb-install-")
+try:
+    prefix = "/usr"
+    r = run("cmake", "--install", build, "--prefix", prefix, env=dict(os.environ, DESTDIR=root))
+    check(r.returncode == 0, "cmake --install succeeds: " + r.stderr[-2000:])
+    check_tree(root, prefix)
+    share = root + prefix + "/share"
+    desktop = f"{share}/applications/{app_id}.desktop"
+    types = check_desktop(desktop) if os.path.isfile(desktop) else []
+    if shutil.which("desktop-file-validate"):
+        r = run("desktop-file-validate", desktop)
+        check(r.returncode == 0 and not r.stdout.strip(), "desktop-file-validate: " + r.stdout + r.stderr)
+    else:
+        print("SKIP desktop-file-validate: not installed (package desktop-file-utils)")
+    mime = f"{share}/mime/packages/{app_id}.xml"
+    if os.path.isfile(mime):
+        check_mime(mime, types)
+    metainfo = f"{share}/metainfo/{app_id}.metainfo.xml"
+    if shutil.which("appstreamcli"):
+        r = run("appstreamcli", "validate", "--no-net", metainfo)
+        check(r.returncode == 0, "appstreamcli validate --no-net: " + r.stdout + r.stderr)
+    else:
+        print("SKIP appstreamcli validate: not installed (package appstream)")
+    if shutil.which("dpkg-deb") and shutil.which("cpack"):
+        check_deb(root + prefix + "/bin/plumb")
+    else:
+        print("SKIP the .deb: dpkg-deb not installed")
+finally:
+    shutil.rmtree(root, ignore_errors=True)
+
+print(f"{len(failures)} failure(s)" if failures else "package layout OK")
+sys.exit(1 if failures else 0)
