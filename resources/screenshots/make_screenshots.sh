@@ -1,0 +1,69 @@
+#!/bin/sh
+# Screenshots of every main view in the light and dark palettes, for the README and the user guide:
+# NAME.png (light) and NAME-dark.png, taken with the app's own --screenshot under Xvfb, then reduced to a
+# 256-colour PNG when ImageMagick's convert is there.
+#
+# usage: resources/screenshots/make_screenshots.sh [BUILD_DIR]      (default: build/ in the checkout)
+#
+# The sample workspace gives the window, timeline, doctor, lineage, goodput and SLO shots; the diff and
+# experiments shots need ../shared/data beside the checkout and are skipped, with a message, without it.
+# The Histograms page and the report page are not taken here (no option opens them; reports are always
+# printed light).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+build=${1:-$repo/build}
+plumb=$build/app/plumb
+shared=$repo/../shared/data
+[ -x "$plumb" ] || { echo "make_screenshots.sh: no $plumb: build it first (ninja -C build plumb)" >&2; exit 2; }
+command -v xvfb-run >/dev/null || { echo "make_screenshots.sh: needs xvfb-run (package xvfb)" >&2; exit 2; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Fresh settings and data folders: no remembered theme, layout or workspace.
+export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data"
+
+# shot NAME ARGS...: NAME.png and NAME-dark.png of `plumb ARGS...`
+shot() {
+    name=$1
+    shift
+    for theme in light dark; do
+        suffix=""
+        [ "$theme" = dark ] && suffix="-dark"
+        raw="$tmp/$name$suffix.png"
+        xvfb-run -a -s "-screen 0 1600x1000x24" "$plumb" --theme "$theme" "$@" --screenshot "$raw"
+        if command -v convert >/dev/null; then
+            convert "$raw" -strip -colors 256 "PNG8:$here/$name$suffix.png"
+        else
+            cp "$raw" "$here/$name$suffix.png"
+        fi
+        echo "$here/$name$suffix.png"
+    done
+}
+
+samples="$repo/resources/samples"
+ws="$tmp/sample.plumb"
+"$plumb" import "$samples"/sample_training_step.pt.trace.json.gz "$samples"/sample_pipeline.openlineage.json \
+    "$samples"/sample_training_job.lifecycle.jsonl.gz "$samples"/sample_serving.vllm.json.gz --workspace "$ws" >/dev/null
+
+shot screenshot --workspace "$ws"
+shot timeline-kineto --workspace "$ws" --timeline
+shot doctor --workspace "$ws" --doctor
+shot lineage --workspace "$ws" --lineage
+shot goodput --workspace "$ws" --goodput
+shot slo --workspace "$ws" --slo
+
+if [ -d "$shared/traces/kineto" ]; then
+    kineto="$shared/traces/kineto"
+    "$plumb" import "$kineto/hta_trace_diff_control.json.gz" "$kineto/hta_trace_diff_test.json.gz" \
+        --workspace "$tmp/diff.plumb" >/dev/null
+    shot diff --workspace "$tmp/diff.plumb" --diff
+else
+    echo "make_screenshots.sh: $shared absent: diff.png not taken" >&2
+fi
+if [ -d "$shared/tfevents/shapeaxi_lightning_hparams" ]; then
+    "$plumb" import "$shared/tfevents/shapeaxi_lightning_hparams" --workspace "$tmp/experiments.plumb" >/dev/null
+    shot experiments --workspace "$tmp/experiments.plumb" --experiments
+else
+    echo "make_screenshots.sh: $shared absent: experiments.png not taken" >&2
+fi
