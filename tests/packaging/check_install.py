@@ -101,8 +101,9 @@ def check_mime(path, desktop_types):
 
 
 def needed_libraries(binary):
-    out = run("readelf", "-d", binary).stdout if shutil.which("readelf") else run("objdump", "-p", binary).stdout
-    return re.findall(r"(?:NEEDED\s+)(?:Shared library: \[)?([^\]\s]+)", out)
+    if shutil.which("readelf"):
+        return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", run("readelf", "-d", binary).stdout)
+    return re.findall(r"^\s*NEEDED\s+(\S+)", run("objdump", "-p", binary).stdout, re.M)
 
 
 def package_of(soname):

@@ -111,11 +111,11 @@ private slots:
         StepBreakdownChart chart;
         chart.resize(400, 300);
         const auto corner = [&chart] { return chart.grab().toImage().pixelColor(3, 3); };
-        QVERIFY2(corner().lightnessF() > 0.8, qPrintable(corner().name()));
+        QTRY_VERIFY2(corner().lightnessF() > 0.8, qPrintable(corner().name()));
         applyTheme(Theme::Dark);
-        QVERIFY2(corner().lightnessF() < 0.3, qPrintable(corner().name()));
+        QTRY_VERIFY2(corner().lightnessF() < 0.3, qPrintable(corner().name()));
         applyTheme(Theme::Light);
-        QVERIFY2(corner().lightnessF() > 0.8, qPrintable(corner().name()));
+        QTRY_VERIFY2(corner().lightnessF() > 0.8, qPrintable(corner().name()));
     }
 
     void menuRemembersChoice()
