@@ -532,7 +532,7 @@ private Q_SLOTS:
             page->setMode(HistogramStepsChart::Mode::Offset);
         }
 
-        // The page alone, wider (docs/histograms.png).
+        // The page alone, wider (resources/screenshots/histograms.png).
         HistogramsPage alone;
         alone.resize(1100, 620);
         alone.show();
