@@ -9,6 +9,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFontMetrics>
@@ -364,6 +365,13 @@ QString LineagePanel::statusText() const
     if (!m_layout.reversedEdges().empty())
         s += tr(" · %n edge(s) close a cycle (dashed)", nullptr, int(m_layout.reversedEdges().size()));
     return s;
+}
+
+void LineagePanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange && !m_graph.nodes.empty())
+        rebuildScene();
+    QWidget::changeEvent(event);
 }
 
 void LineagePanel::rebuildScene()

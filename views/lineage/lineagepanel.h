@@ -62,6 +62,9 @@ Q_SIGNALS:
     void loaded();
     void openRunRequested(int64_t runId);
 
+protected:
+    void changeEvent(QEvent *event) override; // a new palette (View > Theme) redraws the graph in it
+
 private:
     struct Result {
         QString error;
