@@ -4,6 +4,7 @@
 #include "chartstyle.h"
 #include "goodputpalette.h"
 #include "textformat.h"
+#include "theme.h"
 
 #include <qcustomplot.h>
 
@@ -88,15 +89,16 @@ void GoodputTimelineChart::setReport(const GoodputReport &r)
         ++m_drawn;
     }
     int row = 0;
+    const bool dark = isDark(palette()); // the markers' blue and red, lighter on a dark background
     for (const LifecycleEvent &m : r.markers) {
-        QColor color(0x33, 0x55, 0x99);
+        QColor color = dark ? QColor(0x8a, 0xb4, 0xf0) : QColor(0x33, 0x55, 0x99);
         QString label;
         switch (m.kind) {
         case LifecycleKind::JobStart: label = tr("start"); break;
         case LifecycleKind::Restart: label = tr("restart"); break;
         case LifecycleKind::JobEnd: label = tr("end"); break;
         case LifecycleKind::Interruption:
-            color = QColor(0xc0, 0x20, 0x20);
+            color = dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc0, 0x20, 0x20);
             label = m.label.isEmpty() ? tr("interrupted") : m.label;
             break;
         default: continue;

@@ -3,6 +3,7 @@
 #include "chartexport.h"
 #include "chartstyle.h"
 #include "goodputpalette.h"
+#include "theme.h"
 
 #include <qcustomplot.h>
 
@@ -52,7 +53,7 @@ void GoodputTrendChart::setReport(const GoodputReport &r)
     g->setData(x, goodput, true);
     QCPGraph *rt = m_plot->addGraph();
     rt->setName(tr("runtime goodput (productive / resources there)"));
-    rt->setPen(QPen(QColor(0x33, 0x55, 0x99), 1.2));
+    rt->setPen(QPen(isDark(palette()) ? QColor(0x8a, 0xb4, 0xf0) : QColor(0x33, 0x55, 0x99), 1.2));
     rt->setData(x, runtime, true);
     auto *overall = new QCPItemStraightLine(m_plot);
     overall->point1->setCoords(0, 100 * r.goodput);
