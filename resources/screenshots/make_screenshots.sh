@@ -5,8 +5,9 @@
 #
 # usage: resources/screenshots/make_screenshots.sh [BUILD_DIR]      (default: build/ in the checkout)
 #
-# The sample workspace gives the window, timeline, doctor, lineage, goodput and SLO shots; the diff and
-# experiments shots need ../shared/data beside the checkout and are skipped, with a message, without it.
+# The sample workspace gives the window, timeline, doctor, goodput and SLO shots, the project's TFX-shaped
+# ML Metadata fixture the lineage one; the diff and experiments shots need ../shared/data beside the
+# checkout and are skipped, with a message, without it.
 # The Histograms page and the report page are not taken here (no option opens them; reports are always
 # printed light).
 set -eu
@@ -49,7 +50,8 @@ ws="$tmp/sample.plumb"
 shot screenshot --workspace "$ws"
 shot timeline-kineto --workspace "$ws" --timeline
 shot doctor --workspace "$ws" --doctor
-shot lineage --workspace "$ws" --lineage
+"$plumb" import "$repo/tests/importers/mlmd/data/tfx_store/metadata.sqlite" --workspace "$tmp/lineage.plumb" >/dev/null
+shot lineage --workspace "$tmp/lineage.plumb" --lineage
 shot goodput --workspace "$ws" --goodput
 shot slo --workspace "$ws" --slo
 
