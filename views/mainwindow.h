@@ -58,6 +58,8 @@ public:
     // Opens `workspacePath`, creating an empty workspace there when the file does not exist.
     MainWindow(const ImporterRegistry &registry, const QString &workspacePath, QWidget *parent = nullptr);
     ~MainWindow() override;
+    // The versions of Plumb and its libraries that Help > About shows (the app knows them; views/ does not).
+    void setVersionReport(const QString &text) { m_versionReport = text; }
 
     [[nodiscard]] QString workspacePath() const { return m_workspacePath; }
     [[nodiscard]] bool isImporting() const;
@@ -94,8 +96,6 @@ public:
 public Q_SLOTS:
     // Imports files and folders into the current workspace (the path every drop goes through).
     void importPaths(const QStringList &paths);
-    // The versions of Plumb and its libraries that Help > About shows (the app knows them; views/ does not).
-    void setVersionReport(const QString &text) { m_versionReport = text; }
     void cancelImport();
     void stopWatching();
     // Live mode: imports what is under `folder` now and, every few seconds, whatever appears or
