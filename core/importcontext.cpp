@@ -67,12 +67,12 @@ void ImportContext::checkpoint()
 
 void ImportContext::finish()
 {
+    if (m_servingSink) // first: its writer thread gives the connection back
+        m_servingSink->finish();
     if (m_traceSink)
         m_traceSink->finish();
     if (m_metricSink)
         m_metricSink->finish();
-    if (m_servingSink)
-        m_servingSink->finish();
 }
 
 } // namespace plumb

@@ -147,5 +147,7 @@ struct Drift {
 };
 constexpr double kPsiEmptyShare = 1e-4;
 [[nodiscard]] Drift distributionShift(std::vector<double> baseline, const std::vector<double> &current, int bins = 10);
+// The same over float samples (sorts `baseline` in place; the same result as over their doubles).
+[[nodiscard]] Drift distributionShift(std::vector<float> &baseline, const std::vector<float> &current, int bins = 10);
 
 } // namespace plumb

@@ -7,6 +7,7 @@ namespace plumb {
 namespace {
 
 constexpr int kColumns = 13;
+constexpr size_t kMaxQueuedBatches = 4; // memory stays flat whatever the input size
 
 std::string insertSql(int rows)
 {
@@ -19,21 +20,115 @@ std::string insertSql(int rows)
 
 } // namespace
 
+// What only the thread writing uses: statements, label ids, the next seq of each run.
+struct ServingSink::Writer {
+    explicit Writer(SqliteDb &db)
+        : db(db)
+        , insert(db, insertSql(1))
+        , insertBatch(db, insertSql(kRowsPerInsert))
+        , label(db,
+              "INSERT INTO serving_label(text) VALUES (?) ON CONFLICT(text) DO UPDATE SET text = excluded.text "
+              "RETURNING id")
+    {
+    }
+
+    int64_t nextSeq(int64_t runId)
+    {
+        if (runId == lastRun)
+            return (*lastSeq)++;
+        auto it = seq.find(runId);
+        if (it == seq.end()) {
+            SqliteStmt st(db, "SELECT coalesce(max(seq) + 1, 0) FROM serving_request WHERE run_id = ?");
+            st.bind(1, runId);
+            st.step();
+            it = seq.emplace(runId, st.columnInt(0)).first;
+        }
+        lastRun = runId;
+        lastSeq = &it->second;
+        return (*lastSeq)++;
+    }
+
+    void write(const Batch &b, int64_t sourceId)
+    {
+        for (const std::string &text : b.newLabels) {
+            label.bind(1, text);
+            label.step();
+            labelIds.push_back(label.columnInt(0));
+            label.reset();
+        }
+        size_t i = 0;
+        for (; i + kRowsPerInsert <= b.rows.size(); i += kRowsPerInsert)
+            write(insertBatch, b, i, kRowsPerInsert, sourceId);
+        for (; i < b.rows.size(); ++i)
+            write(insert, b, i, 1, sourceId);
+    }
+
+    void write(SqliteStmt &st, const Batch &batch, size_t first, int count, int64_t sourceId)
+    {
+        for (int k = 0; k < count; ++k) {
+            const Row &r = batch.rows[first + size_t(k)];
+            const int b = k * kColumns;
+            const auto optional = [&](int i, int64_t v, bool known) {
+                if (known)
+                    st.bind(b + i, v);
+                else
+                    st.bindNull(b + i);
+            };
+            const auto labelId = [&](int i, uint32_t l) {
+                if (l > 0)
+                    st.bind(b + i, labelIds[l - 1]);
+                else
+                    st.bindNull(b + i);
+            };
+            st.bind(b + 1, r.run).bind(b + 2, nextSeq(r.run)).bind(b + 3, sourceId);
+            optional(4, r.start, r.start != ServingRequest::kUnknownTime);
+            optional(5, r.latency, r.latency >= 0);
+            optional(6, r.ttft, r.ttft >= 0);
+            optional(7, r.in, r.in >= 0);
+            optional(8, r.out, r.out >= 0);
+            st.bind(b + 9, int64_t(r.ok ? 1 : 0));
+            labelId(10, r.status);
+            labelId(11, r.model);
+            labelId(12, r.endpoint);
+            if (r.itlEnd > r.itlBegin)
+                st.bindBlob(b + 13, batch.blob.data() + r.itlBegin, r.itlEnd - r.itlBegin);
+            else
+                st.bindNull(b + 13);
+        }
+        st.step();
+        st.resetKeepBindings();
+    }
+
+    SqliteDb &db;
+    SqliteStmt insert; // one row
+    SqliteStmt insertBatch; // kRowsPerInsert rows
+    SqliteStmt label;
+    std::vector<int64_t> labelIds; // by label index
+    std::unordered_map<int64_t, int64_t> seq; // run -> next seq
+    int64_t lastRun = -1;
+    int64_t *lastSeq = nullptr;
+};
+
 ServingSink::ServingSink(SqliteDb &db, int64_t sourceId)
     : m_db(db)
     , m_sourceId(sourceId)
-    , m_insert(std::make_unique<SqliteStmt>(db, insertSql(1)))
-    , m_insertBatch(std::make_unique<SqliteStmt>(db, insertSql(kBatchRows)))
-    , m_label(std::make_unique<SqliteStmt>(db,
-          "INSERT INTO serving_label(text) VALUES (?) ON CONFLICT(text) DO UPDATE SET text = excluded.text "
-          "RETURNING id"))
+    , m_writer(std::make_unique<Writer>(db))
+    , m_current(std::make_unique<Batch>())
 {
-    m_rows.reserve(kBatchRows);
+    m_current->rows.reserve(kBatchRows);
 }
 
-ServingSink::~ServingSink() = default;
+ServingSink::~ServingSink()
+{
+    if (!m_finished) {
+        // Abandoned (error or cancel): the caller rolls back, so pending rows need not be written.
+        std::lock_guard lock(m_mutex);
+        m_queue.clear();
+    }
+    stopWriter();
+}
 
-int64_t ServingSink::label(std::string_view text, LabelSlot slot)
+uint32_t ServingSink::label(std::string_view text, LabelSlot slot)
 {
     if (text.empty())
         return 0;
@@ -44,15 +139,13 @@ int64_t ServingSink::label(std::string_view text, LabelSlot slot)
             m_lastLabel[slot].assign(text);
             return m_lastLabelId[slot] = knownId;
         }
-    int64_t id;
+    uint32_t id;
     if (const auto it = m_labels.find(text); it != m_labels.end()) {
         id = it->second;
     } else {
-        m_label->bind(1, text);
-        m_label->step();
-        id = m_label->columnInt(0);
-        m_label->reset();
+        id = uint32_t(m_labels.size() + 1);
         m_labels.emplace(std::string(text), id);
+        m_current->newLabels.emplace_back(text);
     }
     if (m_recentLabels.size() < kRecentLabels)
         m_recentLabels.emplace_back(std::string(text), id);
@@ -61,27 +154,11 @@ int64_t ServingSink::label(std::string_view text, LabelSlot slot)
     return id;
 }
 
-int64_t ServingSink::nextSeq(int64_t runId)
-{
-    if (runId == m_lastRun)
-        return (*m_lastSeq)++;
-    auto it = m_seq.find(runId);
-    if (it == m_seq.end()) {
-        SqliteStmt st(m_db, "SELECT coalesce(max(seq) + 1, 0) FROM serving_request WHERE run_id = ?");
-        st.bind(1, runId);
-        st.step();
-        it = m_seq.emplace(runId, st.columnInt(0)).first;
-    }
-    m_lastRun = runId;
-    m_lastSeq = &it->second;
-    return (*m_lastSeq)++;
-}
-
 void ServingSink::add(int64_t runId, const ServingRequest &r)
 {
+    Batch &b = *m_current;
     Row row;
     row.run = runId;
-    row.seq = nextSeq(runId);
     row.start = r.startNs;
     row.latency = r.latencyNs;
     row.ttft = r.ttftNs;
@@ -91,58 +168,111 @@ void ServingSink::add(int64_t runId, const ServingRequest &r)
     row.status = label(r.status, StatusLabel);
     row.model = label(r.model, ModelLabel);
     row.endpoint = label(r.endpoint, EndpointLabel);
-    row.itlBegin = m_blob.size();
+    row.itlBegin = uint32_t(b.blob.size());
     for (size_t i = 0; i < r.itlCount; ++i) {
         const uint64_t v = uint64_t(r.itlNs[i]);
-        for (int b = 0; b < 8; ++b)
-            m_blob.push_back(static_cast<unsigned char>(v >> (8 * b)));
+        for (int k = 0; k < 8; ++k)
+            b.blob.push_back(static_cast<unsigned char>(v >> (8 * k)));
     }
-    row.itlEnd = m_blob.size();
-    m_rows.push_back(row);
+    row.itlEnd = uint32_t(b.blob.size());
+    b.rows.push_back(row);
     ++m_requests;
-    if (m_rows.size() == size_t(kBatchRows)) {
-        write(*m_insertBatch, 0, m_rows.size());
-        m_rows.clear();
-        m_blob.clear();
+    if (b.rows.size() == kBatchRows || b.blob.size() > (size_t(1) << 30))
+        push();
+}
+
+// Hands the current batch to the writer thread (started on the first batch: a small import never
+// starts one).
+void ServingSink::push()
+{
+    if (!m_thread.joinable())
+        m_thread = std::thread([this] { writerLoop(); });
+    std::unique_ptr<Batch> next;
+    {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [this] { return m_queue.size() < kMaxQueuedBatches || m_writerError; });
+        if (m_writerError)
+            std::rethrow_exception(m_writerError);
+        m_queue.push_back(std::move(m_current));
+        if (!m_free.empty()) {
+            next = std::move(m_free.back());
+            m_free.pop_back();
+        }
+    }
+    m_cv.notify_all();
+    if (!next) {
+        next = std::make_unique<Batch>();
+        next->rows.reserve(kBatchRows);
+    }
+    m_current = std::move(next);
+}
+
+void ServingSink::quiesce()
+{
+    if (!m_thread.joinable())
+        return;
+    if (!m_current->rows.empty() || !m_current->newLabels.empty())
+        push();
+    std::unique_lock lock(m_mutex);
+    m_cv.wait(lock, [this] { return (m_queue.empty() && !m_writing) || m_writerError; });
+    if (m_writerError)
+        std::rethrow_exception(m_writerError);
+}
+
+void ServingSink::writerLoop()
+{
+    try {
+        for (;;) {
+            std::unique_ptr<Batch> batch;
+            {
+                std::unique_lock lock(m_mutex);
+                m_cv.wait(lock, [this] { return !m_queue.empty() || m_stop; });
+                if (m_queue.empty())
+                    return;
+                batch = std::move(m_queue.front());
+                m_queue.pop_front();
+                m_writing = true;
+            }
+            m_cv.notify_all();
+            m_writer->write(*batch, m_sourceId);
+            batch->clear();
+            {
+                std::lock_guard lock(m_mutex);
+                m_free.push_back(std::move(batch));
+                m_writing = false;
+            }
+            m_cv.notify_all();
+        }
+    } catch (...) {
+        std::lock_guard lock(m_mutex);
+        m_writerError = std::current_exception();
+        m_queue.clear();
+        m_writing = false;
+        m_cv.notify_all();
     }
 }
 
-void ServingSink::write(SqliteStmt &st, size_t first, size_t count)
+void ServingSink::stopWriter()
 {
-    for (size_t k = 0; k < count; ++k) {
-        const Row &r = m_rows[first + k];
-        const int b = int(k) * kColumns;
-        const auto optional = [&](int i, int64_t v, bool known) {
-            if (known)
-                st.bind(b + i, v);
-            else
-                st.bindNull(b + i);
-        };
-        st.bind(b + 1, r.run).bind(b + 2, r.seq).bind(b + 3, m_sourceId);
-        optional(4, r.start, r.start != ServingRequest::kUnknownTime);
-        optional(5, r.latency, r.latency >= 0);
-        optional(6, r.ttft, r.ttft >= 0);
-        optional(7, r.in, r.in >= 0);
-        optional(8, r.out, r.out >= 0);
-        st.bind(b + 9, int64_t(r.ok ? 1 : 0));
-        optional(10, r.status, r.status != 0);
-        optional(11, r.model, r.model != 0);
-        optional(12, r.endpoint, r.endpoint != 0);
-        if (r.itlEnd > r.itlBegin)
-            st.bindBlob(b + 13, m_blob.data() + r.itlBegin, r.itlEnd - r.itlBegin);
-        else
-            st.bindNull(b + 13);
+    if (!m_thread.joinable())
+        return;
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
     }
-    st.step();
-    st.resetKeepBindings();
+    m_cv.notify_all();
+    m_thread.join();
 }
 
 void ServingSink::finish()
 {
-    for (size_t i = 0; i < m_rows.size(); ++i)
-        write(*m_insert, i, 1);
-    m_rows.clear();
-    m_blob.clear();
+    if (m_finished)
+        return;
+    quiesce();
+    stopWriter();
+    m_writer->write(*m_current, m_sourceId); // what is left, on this thread
+    m_current->clear();
+    m_finished = true;
 }
 
 } // namespace plumb

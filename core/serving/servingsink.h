@@ -1,9 +1,14 @@
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -29,11 +34,18 @@ struct ServingRequest {
     size_t itlCount = 0;
 };
 
-// The write side of serving requests (the serving_request table, schema v9), in the import's
-// transaction, kBatchRows rows per INSERT (a statement per row spent half the import in SQLite's
-// statement machinery); finish() writes the rest. Each run's requests are numbered after those earlier imports stored for it, so a log
+// The write side of serving requests (the serving_request table, schema v10), in the import's
+// transaction. Requests go to a writer thread in batches of kBatchRows, so that parsing and SQLite
+// inserts overlap (a 10M-row log spent about half its import in each); the writer inserts
+// kRowsPerInsert rows per INSERT (a statement per row spent half the import in SQLite's statement
+// machinery). Each run's requests are numbered after those earlier imports stored for it, so a log
 // read on from where its last import stopped continues the same sequence. Labels (model, endpoint,
 // status) are interned in serving_label.
+//
+// The connection belongs to the writer while batches are queued: the importer calls quiesce()
+// before it touches the connection itself (opening a run), and finish() at the end, which writes
+// the rest. Destroying an unfinished sink (an error or a cancel) stops the writer and leaves the
+// caller to roll back the transaction.
 class ServingSink {
 public:
     ServingSink(SqliteDb &db, int64_t sourceId);
@@ -42,43 +54,64 @@ public:
     ServingSink &operator=(const ServingSink &) = delete;
 
     void add(int64_t runId, const ServingRequest &r);
-    // Writes the rows still buffered. Throws SqlError.
+    // Waits until every request added so far is written and the writer is idle. Throws SqlError.
+    void quiesce();
+    // Writes the requests still buffered and stops the writer. Throws SqlError.
     void finish();
     [[nodiscard]] int64_t requests() const { return m_requests; }
 
-    static constexpr int kBatchRows = 64;
+    static constexpr size_t kBatchRows = 8192; // per hand-over to the writer
+    static constexpr int kRowsPerInsert = 64;
 
 private:
     struct Row {
-        int64_t run, seq, start, latency, ttft, in, out, status, model, endpoint;
+        int64_t run, start, latency, ttft, in, out;
+        uint32_t status, model, endpoint; // labels by index + 1 in the order met; 0: none
         bool ok;
-        size_t itlBegin, itlEnd; // bytes in m_blob
+        uint32_t itlBegin, itlEnd; // bytes in Batch::blob
     };
+    struct Batch {
+        std::vector<Row> rows;
+        std::vector<unsigned char> blob; // ITLs of the rows
+        std::vector<std::string> newLabels; // labels first met in this batch, in index order
+        void clear()
+        {
+            rows.clear();
+            blob.clear();
+            newLabels.clear();
+        }
+    };
+    struct Writer; // the writer's statements, label ids and sequence numbers
     enum LabelSlot { StatusLabel, ModelLabel, EndpointLabel, LabelSlots };
-    int64_t label(std::string_view text, LabelSlot slot); // 0: none
-    int64_t nextSeq(int64_t runId);
-    void write(SqliteStmt &st, size_t first, size_t count);
+    uint32_t label(std::string_view text, LabelSlot slot); // 0: none
+    void push();
+    void writerLoop();
+    void stopWriter();
 
     SqliteDb &m_db;
     int64_t m_sourceId;
-    std::unique_ptr<SqliteStmt> m_insert; // one row
-    std::unique_ptr<SqliteStmt> m_insertBatch; // kBatchRows rows
-    std::unique_ptr<SqliteStmt> m_label;
     struct StringHash {
         using is_transparent = void;
         size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>()(s); }
     };
-    std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> m_labels;
-    std::unordered_map<int64_t, int64_t> m_seq; // run -> next seq
-    int64_t m_lastRun = -1;
-    int64_t *m_lastSeq = nullptr;
-    std::string m_lastLabel[LabelSlots]; // the last text of each slot and its id: logs repeat them
-    int64_t m_lastLabelId[LabelSlots] = {};
+    std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> m_labels; // text -> index + 1
+    std::string m_lastLabel[LabelSlots]; // the last text of each slot and its index: logs repeat them
+    uint32_t m_lastLabelId[LabelSlots] = {};
     static constexpr size_t kRecentLabels = 16;
-    std::vector<std::pair<std::string, int64_t>> m_recentLabels; // the first labels met, searched before the map
-    std::vector<Row> m_rows; // buffered
-    std::vector<unsigned char> m_blob; // ITLs of the buffered rows
+    std::vector<std::pair<std::string, uint32_t>> m_recentLabels; // the first labels met, searched before the map
     int64_t m_requests = 0;
+    bool m_finished = false;
+
+    std::unique_ptr<Writer> m_writer; // used by the writer thread while it runs, else by this one
+    std::unique_ptr<Batch> m_current;
+    std::deque<std::unique_ptr<Batch>> m_queue;
+    std::vector<std::unique_ptr<Batch>> m_free;
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    bool m_stop = false;
+    bool m_writing = false; // the writer holds the connection
+    std::exception_ptr m_writerError;
+    std::thread m_thread;
 };
 
 } // namespace plumb

@@ -78,6 +78,7 @@ int64_t RequestLogWriter::runOf(std::string_view value)
     const auto it = m_runs.find(std::string(value));
     if (it != m_runs.end())
         return it->second;
+    m_sink.quiesce(); // opening a run uses the connection, which the sink's writer holds
     int64_t id;
     if (m_run < 0) {
         id = m_metrics.openRun(QStringLiteral("tabular:") + m_path,
