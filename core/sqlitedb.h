@@ -86,9 +86,6 @@ public:
     [[nodiscard]] int columnCount() const;
     [[nodiscard]] QString columnName(int col) const;
 
-    // For loops over millions of rows that read columns with the C API directly.
-    [[nodiscard]] sqlite3_stmt *handle() const { return m_stmt; }
-
 private:
     sqlite3_stmt *m_stmt = nullptr;
     sqlite3 *m_db = nullptr;

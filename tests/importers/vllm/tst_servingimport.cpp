@@ -3,13 +3,17 @@
 #include "goldens.h"
 #include "importhelpers.h"
 #include "importerregistry.h"
+#include "importrunner.h"
 #include "builtinimporters.h"
+#include "serving/servingsink.h"
 #include "tabular/tabularlayout.h"
 #include "workspace.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <vector>
 
 using namespace plumb;
 
@@ -30,6 +34,46 @@ QString importOne(QTemporaryDir &dir, const QString &name)
     if (!error.isEmpty())
         qWarning("%s", qPrintable(error));
     return error.isEmpty() ? ws : QString();
+}
+
+
+// A request log of `rows` rows (line i + 2 is row i) that spans several of the serving sink's
+// batches: runs a, b (from row 2500) and c (from row 30000) so that runs open while batches are
+// queued, models that change every 10,000 rows and a status first met in the last batch, so that
+// labels are first met in later batches; every 13th TTFT empty, every 97th request a 503.
+struct LogRow {
+    QByteArray run, model, status;
+    int64_t startNs, latencyNs, ttftNs, in, out;
+};
+
+LogRow logRow(int i)
+{
+    LogRow r;
+    r.run = i >= 30000 ? "c" : (i >= 2500 && i % 3 == 0) ? "b" : "a";
+    r.model = "m" + QByteArray::number(i / 10000);
+    r.status = i >= 39000 && i % 50 == 0 ? "429" : i % 97 == 0 ? "503" : "200";
+    r.startNs = 1715904000000000000LL + int64_t(i) * 1000000; // 2024-05-17T00:00:00Z + i ms
+    r.latencyNs = int64_t(i % 1000) * 1000000 + 500000;
+    r.ttftNs = i % 13 == 0 ? -1 : int64_t(i % 100) * 1000000;
+    r.in = i % 4000;
+    r.out = 1 + i % 300;
+    return r;
+}
+
+QByteArray requestLog(int rows, int brokenRow = -1)
+{
+    QByteArray log = "timestamp_ns,run,model,latency_ms,ttft_ms,prompt_tokens,completion_tokens,status\n";
+    for (int i = 0; i < rows; ++i) {
+        if (i == brokenRow) {
+            log += "1715904000000000000,a,m0\n";
+            continue;
+        }
+        const LogRow r = logRow(i);
+        log += QByteArray::number(r.startNs) + ',' + r.run + ',' + r.model + ',' + QByteArray::number(i % 1000)
+            + ".5," + (r.ttftNs < 0 ? QByteArray() : QByteArray::number(i % 100)) + ',' + QByteArray::number(r.in) + ','
+            + QByteArray::number(r.out) + ',' + r.status + '\n';
+    }
+    return log;
 }
 
 } // namespace
@@ -132,6 +176,100 @@ private slots:
         QVERIFY(!path.isEmpty());
         Workspace ws(path, Workspace::Role::Reader);
         compareGolden(csvOf(ws.db(), kRequests), kData + QStringLiteral("/requests.jsonl.requests.csv"));
+    }
+
+    // The sink's writer thread stores the same rows, in the same order and numbering, as the rows
+    // of the log say: labels first met in a later batch, runs opened while batches are queued.
+    void requestLogBatches()
+    {
+        QTemporaryDir dir;
+        const int rows = 40000;
+        QVERIFY(rows > 4 * int(ServingSink::kBatchRows));
+        const QString file = dir.filePath(QStringLiteral("requests.csv"));
+        QVERIFY(writeTestFile(file, requestLog(rows)));
+        const QString ws = dir.filePath(QStringLiteral("w.plumb"));
+        const QString error = importIntoWorkspace(ws, { file });
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        Workspace w(ws, Workspace::Role::Reader);
+        std::vector<std::vector<int>> byRun(3); // file rows of runs a, b, c in order
+        for (int i = 0; i < rows; ++i)
+            byRun[size_t(logRow(i).run[0] - 'a')].push_back(i);
+        SqliteStmt st(w.db(),
+            "SELECT run.name, r.seq, r.start_ns, r.latency_ns, ifnull(r.ttft_ns, -1), r.input_tokens, "
+            "r.output_tokens, r.ok, s.text, m.text FROM serving_request r JOIN run ON run.id = r.run_id "
+            "LEFT JOIN serving_label s ON s.id = r.status_id LEFT JOIN serving_label m ON m.id = r.model_id "
+            "ORDER BY run.name, r.seq");
+        std::vector<size_t> next(3, 0);
+        int seen = 0;
+        while (st.step()) {
+            const QByteArray run = st.columnText(0).toUtf8();
+            QCOMPARE(run.size(), 1);
+            const size_t k = size_t(run[0] - 'a');
+            QVERIFY(k < 3 && next[k] < byRun[k].size());
+            const int i = byRun[k][next[k]];
+            const LogRow r = logRow(i);
+            QCOMPARE(st.columnInt(1), int64_t(next[k]));
+            ++next[k];
+            QCOMPARE(st.columnInt(2), r.startNs);
+            QCOMPARE(st.columnInt(3), r.latencyNs);
+            QCOMPARE(st.columnInt(4), r.ttftNs);
+            QCOMPARE(st.columnInt(5), r.in);
+            QCOMPARE(st.columnInt(6), r.out);
+            QCOMPARE(st.columnInt(7), int64_t(r.status == "200" ? 1 : 0));
+            QCOMPARE(st.columnText(8).toUtf8(), r.status);
+            QCOMPARE(st.columnText(9).toUtf8(), r.model);
+            ++seen;
+        }
+        QCOMPARE(seen, rows);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM serving_label"), qint64(4 + 3)); // m0..m3; 200, 503, 429
+    }
+
+    // A broken line after several batches went to the writer: the error names the line and the
+    // workspace keeps exactly what it had.
+    void requestLogBrokenMidFile()
+    {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath(QStringLiteral("w.plumb"));
+        const QString first = dir.filePath(QStringLiteral("first.csv"));
+        QVERIFY(writeTestFile(first, requestLog(100)));
+        QVERIFY(importIntoWorkspace(ws, { first }).isEmpty());
+        const QString before = tableCounts(ws);
+        const QString broken = dir.filePath(QStringLiteral("broken.csv"));
+        QVERIFY(writeTestFile(broken, requestLog(35000, 33000)));
+        const QString error = importIntoWorkspace(ws, { broken });
+        QVERIFY2(error.contains(QStringLiteral("line 33002 ")) && error.contains(QStringLiteral("has 3 fields")), qPrintable(error));
+        QCOMPARE(tableCounts(ws), before);
+    }
+
+    // Cancelled while the writer thread holds batches: nothing of the file stays, and it imports
+    // afterwards.
+    void requestLogCancelled()
+    {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath(QStringLiteral("w.plumb"));
+        const QString first = dir.filePath(QStringLiteral("first.csv"));
+        QVERIFY(writeTestFile(first, requestLog(100)));
+        QVERIFY(importIntoWorkspace(ws, { first }).isEmpty());
+        const QString before = tableCounts(ws);
+        const QString big = dir.filePath(QStringLiteral("big.csv"));
+        QByteArray log = requestLog(40000);
+        for (int k = 0; k < 3; ++k) // 160,000 rows, run c
+            log += requestLog(40000).mid(log.indexOf('\n') + 1).replace(",a,", ",c,").replace(",b,", ",c,");
+        QVERIFY(writeTestFile(big, log));
+        ImporterRegistry registry;
+        registerBuiltinImporters(registry);
+        ImportRunner runner(registry, ws);
+        int calls = 0;
+        runner.setProgressCallback([&](const ImportProgress &p) {
+            if (p.fraction > 0.5 && ++calls == 1)
+                runner.cancel();
+        });
+        const auto r = runner.run({ big });
+        QCOMPARE(int(r[0].status), int(FileImportResult::Status::Cancelled));
+        QCOMPARE(tableCounts(ws), before);
+        QVERIFY(importIntoWorkspace(ws, { big }).isEmpty());
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM serving_request"), qint64(160000 + 100));
     }
 };
 
