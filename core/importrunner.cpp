@@ -396,6 +396,8 @@ FileImportResult ImportRunner::importOne(SqliteDb &db, int index, const Planned 
         ctx.checkpoint();
         progress.report(QStringLiteral("Writing %1 to the workspace").arg(name), index, 1.0, true);
         ctx.finish();
+        if (m_cancel.load()) // pressed while the rest was written: still nothing of this file lands
+            throw ImportCancelled();
         input.finishHash();
         // A continuation's identity: the source it continues and the bytes appended to it.
         const QString hash = continuation
