@@ -807,7 +807,10 @@ std::optional<int64_t> parseIso8601(std::string_view s)
     const int y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2);
     if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || s[4] != '-' || s[7] != '-')
         return std::nullopt;
-    int64_t ns = daysFromCivil(y, unsigned(mo), unsigned(d)) * 86400 * 1000000000LL;
+    const int64_t days = daysFromCivil(y, unsigned(mo), unsigned(d));
+    if (days < -106740 || days > 106740) // int64 ns from 1970 reach 1677-09 to 2262-04 (less a margin for the rest)
+        return std::nullopt;
+    int64_t ns = days * 86400 * 1000000000LL;
     size_t i = 10;
     if (i < s.size() && (s[i] == 'T' || s[i] == 't' || s[i] == ' ')) {
         const int h = digits(s, i + 1, 2), mi = digits(s, i + 4, 2);

@@ -212,6 +212,11 @@ private slots:
         QCOMPARE(parseIso8601("2024-03-01T13:00:00+01:00").value_or(0), parseIso8601("2024-03-01T12:00:00Z").value_or(1));
         QVERIFY(!parseIso8601("2024-13-01"));
         QVERIFY(!parseIso8601("yesterday"));
+        // Past what int64 nanoseconds from 1970 hold (a fuzzer's find: the product overflowed).
+        QVERIFY(!parseIso8601("9999-12-31T23:59:59Z"));
+        QVERIFY(!parseIso8601("0001-01-01"));
+        QVERIFY(parseIso8601("2262-01-01T00:00:00Z"));
+        QVERIFY(parseIso8601("1678-01-01T00:00:00Z"));
         QCOMPARE(formatNumber(0.0001), QStringLiteral("0.0001"));
         QCOMPARE(formatNumber(32), QStringLiteral("32"));
     }
