@@ -414,6 +414,12 @@ void Reader::readTopLevelObject()
                                     .arg(QString::fromStdString(key)));
             return;
         }
+        if (value == "}" || value == "]" || value == ",") { // `"key": }`: no value at all
+            m_diag.report(Severity::Warning, QStringLiteral("malformed-field"), at(valueOffset),
+                          QStringLiteral("The top-level field \"%1\" has no value; it was ignored.")
+                              .arg(QString::fromStdString(key)));
+            continue;
+        }
         if (m_metadata.size() + value.size() > kMaxMetadataBytes) {
             m_diag.report(Severity::Warning, QStringLiteral("metadata-too-large"), at(valueOffset),
                           QStringLiteral("Top-level fields beyond 64 MiB were not kept as trace metadata."));

@@ -290,6 +290,27 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice"), 0);
     }
 
+    // Stray closing brackets between events (a fuzzer's find: the reader looped on an empty value
+    // for ever): each is skipped and counted, the events around them imported, and a top-level
+    // field with no value is ignored with a warning.
+    void strayClosersBetweenEvents()
+    {
+        QTemporaryDir d;
+        const QString path = d.filePath(QStringLiteral("stray.json"));
+        const QByteArray ev = "{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2}";
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"traceEvents\": [" + ev + ", 1}, " + ev + ", }}, " + ev + "], \"note\": }");
+        f.close();
+        const QString ws = freshWorkspace();
+        const auto r = importOne(ws, path);
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice"), 3);
+        QVERIFY(r.skipped >= 3);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'malformed-field'"), 1);
+    }
+
     // Importing the same bytes again is a no-op that says so.
     void reimportIsNoop()
     {
