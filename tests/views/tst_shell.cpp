@@ -10,13 +10,18 @@
 #include "tabularimportdialog.h"
 #include "viewsettings.h"
 #include "welcometour.h"
+#include "workspace.h"
 
 #include <QAccessible>
 #include <QAction>
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QDir>
+#include <QDropEvent>
 #include <QLabel>
+#include <QMenu>
+#include <QMimeData>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -29,6 +34,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <QUrl>
 
 #include <memory>
 
@@ -62,6 +68,17 @@ QList<QAction *> menuBarActions(const QMainWindow &window)
         if (a->menu())
             menuActions(a->menu(), out);
     return out;
+}
+
+// The submenu of the menu bar titled `title` (with its mnemonic), or null.
+QMenu *menuTitled(const QMainWindow &window, const QString &title)
+{
+    for (QAction *top : window.menuBar()->actions())
+        if (top->menu())
+            for (QAction *a : top->menu()->actions())
+                if (a->menu() && a->text() == title)
+                    return a->menu();
+    return nullptr;
 }
 
 // What a screen reader would say for `w`: its accessible name (Qt derives it from the text of a
@@ -279,6 +296,59 @@ private Q_SLOTS:
         QCheckBox box(QStringLiteral("Fold repeated runs"));
         ViewSettings::remember(&box, QStringLiteral("test/check"));
         QVERIFY(box.isChecked());
+    }
+
+    // File > Recent Workspaces lists the workspaces opened, newest first, the open one disabled;
+    // a dropped file lands in File > Recent Files, whose entry imports it again.
+    void recentWorkspacesAndFiles()
+    {
+        QSettings().remove(QStringLiteral("recentWorkspaces"));
+        QSettings().remove(QStringLiteral("recentFiles"));
+        openWindow(QStringLiteral("recent1.plumb"));
+        auto window = openWindow(QStringLiteral("recent2.plumb"));
+        QMenu *workspaces = menuTitled(*window, QStringLiteral("&Recent Workspaces"));
+        QVERIFY(workspaces);
+        emit workspaces->aboutToShow();
+        QList<QAction *> items = workspaces->actions();
+        QVERIFY(items.size() >= 2);
+        QVERIFY2(items[0]->text().endsWith(QStringLiteral("recent2.plumb")), qPrintable(items[0]->text()));
+        QVERIFY(!items[0]->isEnabled()); // open now
+        QVERIFY2(items[1]->text().endsWith(QStringLiteral("recent1.plumb")), qPrintable(items[1]->text()));
+        QVERIFY(items[1]->isEnabled());
+
+        const QString trace = QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json");
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(trace) });
+        QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window.get(), &enter); // a drop is delivered only after its drag entered
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QSignalSpy imported(window.get(), &MainWindow::importFinished);
+        QCoreApplication::sendEvent(window.get(), &drop);
+        QVERIFY(imported.wait(kLoadTimeoutMs));
+        QCOMPARE(imported.front().at(0).toInt(), 1);
+
+        QMenu *files = menuTitled(*window, QStringLiteral("Recent &Files"));
+        QVERIFY(files);
+        emit files->aboutToShow();
+        items = files->actions();
+        QVERIFY(!items.isEmpty());
+        QVERIFY2(items[0]->text().endsWith(QDir::toNativeSeparators(trace)), qPrintable(items[0]->text()));
+        QVERIFY(items[0]->isEnabled());
+        // Again: the file is there already, so nothing new is read.
+        imported.clear();
+        items[0]->trigger();
+        QVERIFY(imported.wait(kLoadTimeoutMs));
+        QCOMPARE(imported.front().at(1).toInt(), 0); // no problem
+        QCOMPARE(Workspace(m_dir.filePath(QStringLiteral("recent2.plumb")), Workspace::Role::Reader)
+                     .db()
+                     .queryInt("SELECT count(*) FROM source"),
+                 1);
+        // Clear Menu empties it.
+        items.last()->trigger();
+        emit files->aboutToShow();
+        QCOMPARE(files->actions().size(), 1);
+        QVERIFY(!files->actions().front()->isEnabled());
     }
 
     // The main window's geometry, dock layout and a panel's check box come back in a new window.
