@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Runs the libFuzzer targets for a bounded time each and keeps what they found.
 #
 #   cmake --preset fuzz && cmake --build build-fuzz      (clang, once)
@@ -70,7 +70,7 @@ for t in $targets; do
     fuzz_one "$t" &
     running=$((running + 1))
     if [ "$running" -ge "$parallel" ]; then
-        wait -n 2>/dev/null || wait
+        wait -n
         running=$((running - 1))
     fi
 done
