@@ -199,7 +199,7 @@ private:
     struct SeriesKeyHash {
         size_t operator()(const SeriesKey &k) const noexcept
         {
-            return std::hash<int64_t>()((k.run * 1000003 + k.key) * 2 + int(k.kind));
+            return std::hash<uint64_t>()((uint64_t(k.run) * 1000003u + uint64_t(k.key)) * 2 + uint64_t(k.kind));
         }
     };
     std::unordered_map<SeriesKey, int64_t, SeriesKeyHash> m_seriesByKey;

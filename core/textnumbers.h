@@ -1,6 +1,7 @@
 #pragma once
 
 #include <charconv>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -16,6 +17,17 @@ template<typename T>
     if (ec != std::errc() || end != text.data() + text.size())
         return std::nullopt;
     return value;
+}
+
+// `count` units of `unitNs` nanoseconds each (1'000'000 for epoch milliseconds) in nanoseconds;
+// nullopt when that does not fit int64, which no real time does (past the years 1677-2262): a file
+// that says so is wrong, and its value is refused rather than wrapped round.
+[[nodiscard]] inline std::optional<int64_t> scaledNs(int64_t count, int64_t unitNs)
+{
+    int64_t ns = 0;
+    if (__builtin_mul_overflow(count, unitNs, &ns))
+        return std::nullopt;
+    return ns;
 }
 
 } // namespace plumb

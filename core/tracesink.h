@@ -292,7 +292,8 @@ private:
     struct FlowKeyHash {
         size_t operator()(const FlowKey &k) const noexcept
         {
-            return std::hash<int64_t>()(k.key * 1000003 + k.cat);
+            // Unsigned: ids come from the file, and a signed product may overflow.
+            return std::hash<uint64_t>()(uint64_t(k.key) * 1000003u + uint64_t(k.cat));
         }
     };
     std::unordered_map<FlowKey, FlowEnd, FlowKeyHash> m_pendingFlows; // one waiting end per key

@@ -7,6 +7,7 @@
 #include "importerror.h"
 #include "inputfile.h"
 #include "metricsink.h"
+#include "textnumbers.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -209,8 +210,8 @@ public:
         for (const char *k : { "start_time", "end_time" }) {
             bool ok = false;
             const qint64 ms = meta.value(QLatin1String(k)).toLongLong(&ok);
-            if (ok && ms > 0)
-                m_sink.noteRunTime(m_run, ms * kNsPerMs);
+            if (const auto ns = scaledNs(ms, kNsPerMs); ok && ms > 0 && ns)
+                m_sink.noteRunTime(m_run, *ns);
         }
         QJsonObject md { { QStringLiteral("run_id"), runId },
             { QStringLiteral("experiment_id"), experimentId }, { QStringLiteral("experiment_name"), group },
@@ -299,7 +300,14 @@ private:
                     QStringLiteral(
                         "Metric lines without a step (written by MLflow before 1.0) are read as step 0."));
             ++m_records;
-            if (m_sink.addScalar(series, step, ts * kNsPerMs, value) && !restartNoted) {
+            const auto wallNs = scaledNs(ts, kNsPerMs);
+            if (!wallNs) {
+                m_diag.skipped(QStringLiteral("bad-metric-line"),
+                    QStringLiteral("metrics/%1 line %2").arg(key).arg(lineNo),
+                    QStringLiteral("A metric line's timestamp is out of range; the line was skipped."));
+                continue;
+            }
+            if (m_sink.addScalar(series, step, *wallNs, value) && !restartNoted) {
                 restartNoted = true;
                 if (!m_diag.bump(QStringLiteral("step-restart")))
                     m_diag.report(Severity::Info, QStringLiteral("step-restart"),
@@ -380,8 +388,8 @@ public:
             const QString status = mlflowStatus(text(runs, 3));
             sink.setRunStatus(run, workspaceStatus(status));
             for (int c : { 4, 5 })
-                if (!runs.isNull(c) && runs.integer(c) > 0)
-                    sink.noteRunTime(run, runs.integer(c) * kNsPerMs);
+                if (const auto ns = scaledNs(runs.integer(c), kNsPerMs); !runs.isNull(c) && runs.integer(c) > 0 && ns)
+                    sink.noteRunTime(run, *ns);
             const bool deleted
                 = runs.text(6) == "deleted" || (exp != experiments.end() && exp->second.deleted);
             QJsonObject md { { QStringLiteral("run_id"), runId },
@@ -551,7 +559,17 @@ private:
                 value = std::numeric_limits<double>::quiet_NaN();
             else if (value == DBL_MAX || value == -DBL_MAX)
                 value = value > 0 ? INFINITY : -INFINITY;
-            if (sink.addScalar(series, st.integer(4), st.integer(3) * kNsPerMs, value)
+            const auto wallNs = scaledNs(st.integer(3), kNsPerMs);
+            if (!wallNs) {
+                m_diag.skipped(QStringLiteral("bad-metric-row"),
+                    QStringLiteral("metrics: run %1, key %2, step %3")
+                        .arg(QString::fromUtf8(uuid.data(), qsizetype(uuid.size())),
+                            QString::fromUtf8(key.data(), qsizetype(key.size())))
+                        .arg(st.integer(4)),
+                    QStringLiteral("A metric's timestamp is out of range; the value was skipped."));
+                continue;
+            }
+            if (sink.addScalar(series, st.integer(4), *wallNs, value)
                 && !m_diag.bump(QStringLiteral("step-restart")))
                 m_diag.report(Severity::Info, QStringLiteral("step-restart"),
                     QStringLiteral("metrics: run %1, key %2, step %3")

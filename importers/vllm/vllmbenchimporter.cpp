@@ -10,6 +10,7 @@
 #include "serving.h"
 #include "serving/servingsink.h"
 #include "tabular/tabularlayout.h"
+#include "textnumbers.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -61,7 +62,7 @@ int64_t dateNs(dom::object root)
     if (!t.isValid())
         return 0;
     t.setTimeZone(QTimeZone::utc());
-    return t.toMSecsSinceEpoch() * 1000000;
+    return scaledNs(t.toMSecsSinceEpoch(), 1000000).value_or(0);
 }
 
 } // namespace

@@ -47,18 +47,37 @@ int pixel(double v)
     return int(v);
 }
 
+// The image a line is drawn into: its pixels, and how many device pixels wide a line is.
+struct Canvas {
+    uint32_t *bits;
+    qsizetype stride;
+    int width, height;
+    int pen; // 1, or 2 on a 2x screen
+    uint32_t argb;
+
+    // Sets the pen's square at a pixel inside the image (down and right of it, as QPainter's
+    // aliased wide pen falls).
+    void dot(int x, int y) const
+    {
+        const int x1 = std::min(x + pen, width), y1 = std::min(y + pen, height);
+        for (int yy = y; yy < y1; ++yy)
+            for (int xx = x; xx < x1; ++xx)
+                bits[yy * stride + xx] = argb;
+    }
+};
+
 // Sets the pixels of a segment already clipped into the image, stepping along its longer axis.
-void drawSegment(uint32_t *bits, qsizetype stride, double fx0, double fy0, double fx1, double fy1, uint32_t argb)
+void drawSegment(const Canvas &c, double fx0, double fy0, double fx1, double fy1)
 {
     const int x0 = pixel(fx0), y0 = pixel(fy0), x1 = pixel(fx1), y1 = pixel(fy1);
     const int n = std::max(std::abs(x1 - x0), std::abs(y1 - y0));
     if (n == 0) {
-        bits[y0 * stride + x0] = argb;
+        c.dot(x0, y0);
         return;
     }
     const double sx = double(x1 - x0) / n, sy = double(y1 - y0) / n;
     for (int i = 0; i <= n; ++i)
-        bits[pixel(y0 + sy * i) * stride + pixel(x0 + sx * i)] = argb;
+        c.dot(pixel(x0 + sx * i), pixel(y0 + sy * i));
 }
 
 } // namespace
@@ -71,10 +90,12 @@ LineRaster::LineRaster(QCustomPlot *plot)
     setLayer(kLayer);
 }
 
-QImage &LineRaster::canvas(const QRect &rect)
+QImage &LineRaster::canvas(const QRect &rect, qreal dpr)
 {
-    if (rect.size() != m_image.size()) {
-        m_image = QImage(rect.size(), QImage::Format_ARGB32_Premultiplied);
+    const QSize size(qRound(rect.width() * dpr), qRound(rect.height() * dpr));
+    if (size != m_image.size() || dpr != m_image.devicePixelRatio()) {
+        m_image = QImage(size, QImage::Format_ARGB32_Premultiplied);
+        m_image.setDevicePixelRatio(dpr);
         m_image.fill(Qt::transparent);
     }
     m_rect = rect;
@@ -121,8 +142,11 @@ void RasterGraph::draw(QCPPainter *painter)
     const QRect rect = clipRect();
     if (rect.isEmpty())
         return;
-    QImage &img = m_raster->canvas(rect);
-    const uint32_t argb = pen().color().rgba(); // opaque: premultiplied is the same
+    const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+    QImage &img = m_raster->canvas(rect, dpr);
+    // Device pixels from here on: a widget pixel is dpr of them, and so is the pen.
+    const Canvas canvas { reinterpret_cast<uint32_t *>(img.bits()), img.bytesPerLine() / 4, img.width(), img.height(),
+                          std::max(1, int(std::lround(dpr))), pen().color().rgba() }; // opaque: premultiplied is the same
     const double left = rect.left(), top = rect.top();
     // The key axis is linear here (steps, seconds): map by two points instead of per call.
     const QCPRange kr = k->range();
@@ -138,8 +162,6 @@ void RasterGraph::draw(QCPPainter *painter)
     // One vertical span per pixel column: the column's lowest to highest point, widened to the
     // midpoints towards its neighbours' nearest points, which is what a 1-px polyline through the
     // points covers. Points further apart than one column are joined by a clipped line instead.
-    uint32_t *bits = reinterpret_cast<uint32_t *>(img.bits());
-    const qsizetype stride = img.bytesPerLine() / 4;
     bool open = false;
     double col = 0, lo = 0, up = 0, lastX = 0, lastY = 0;
     auto flush = [&] {
@@ -148,13 +170,18 @@ void RasterGraph::draw(QCPPainter *painter)
         const double a = std::max(lo, 0.0), b = std::min(up, h - 1);
         if (a > b)
             return; // above or below the rect
-        uint32_t *p = bits + int(col);
-        for (int y = pixel(a), end = pixel(b); y <= end; ++y)
-            p[y * stride] = argb;
+        if (canvas.pen == 1) { // the common case, kept to one store a pixel
+            uint32_t *p = canvas.bits + int(col);
+            for (int y = pixel(a), end = pixel(b); y <= end; ++y)
+                p[y * canvas.stride] = canvas.argb;
+        } else {
+            for (int y = pixel(a), end = pixel(b); y <= end; ++y)
+                canvas.dot(int(col), y);
+        }
     };
     for (auto it = mDataContainer->constBegin(); it != mDataContainer->constEnd(); ++it) {
-        const double x = (linearKey ? k0 + (it->key - kr.lower) * kScale : k->coordToPixel(it->key)) - left;
-        const double y = (linearValue ? v0 + (it->value - vr.lower) * vScale : v->coordToPixel(it->value)) - top;
+        const double x = ((linearKey ? k0 + (it->key - kr.lower) * kScale : k->coordToPixel(it->key)) - left) * dpr;
+        const double y = ((linearValue ? v0 + (it->value - vr.lower) * vScale : v->coordToPixel(it->value)) - top) * dpr;
         if (!std::isfinite(x) || !std::isfinite(y)) { // a gap (NaN, or <= 0 on a log axis)
             flush();
             open = false;
@@ -177,7 +204,7 @@ void RasterGraph::draw(QCPPainter *painter)
             if (open) {
                 double ax = lastX, ay = lastY, bx = x, by = y;
                 if (clip(ax, ay, bx, by, w, h))
-                    drawSegment(bits, stride, ax, ay, bx, by, argb);
+                    drawSegment(canvas, ax, ay, bx, by);
             }
             open = true;
             col = c;
