@@ -7,6 +7,7 @@
 #include "inputfile.h"
 #include "jsontext.h"
 #include "lineagesink.h"
+#include "textnumbers.h"
 
 #include <QFileInfo>
 #include <QStringList>
@@ -600,8 +601,8 @@ private:
             n.name = qs(st.text(4));
             if (n.name.isEmpty())
                 n.name = n.type + QLatin1Char(' ') + QString::number(id);
-            n.startNs = st.integer(6) * kNsPerMs;
-            n.endNs = st.integer(7) * kNsPerMs;
+            n.startNs = scaledNs(st.integer(6), kNsPerMs).value_or(0); // 0: not said (as an unset time reads)
+            n.endNs = scaledNs(st.integer(7), kNsPerMs).value_or(0);
 
             properties.clear();
             custom.clear();
@@ -701,8 +702,8 @@ private:
             props = "{\"event_type\":\"";
             props += kEventTypes[type];
             props += "\",\"path\":[" + steps + ']';
-            if (!st.isNull(4) && st.integer(4) > 0)
-                props += ",\"time_ns\":" + std::to_string(st.integer(4) * kNsPerMs);
+            if (const auto ns = scaledNs(st.integer(4), kNsPerMs); !st.isNull(4) && st.integer(4) > 0 && ns)
+                props += ",\"time_ns\":" + std::to_string(*ns);
             props.push_back('}');
             const QByteArray json(props.data(), qsizetype(props.size()));
             if (flow == Flow::Input)
