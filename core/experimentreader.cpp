@@ -140,7 +140,7 @@ std::vector<StepHistogram> ExperimentReader::histograms(int64_t runId, int64_t k
         StepHistogram h { st.columnInt(0), st.columnInt(1), st.columnInt(2), {} };
         const std::string_view blob = st.columnBlob(4);
         const size_t k = size_t(st.columnInt(3));
-        if (blob.size() == k * 3 * sizeof(double)) { // the importers write nothing else
+        if (k > 0 && blob.size() == k * 3 * sizeof(double)) { // the importers write nothing else
             h.buckets.resize(k * 3);
             std::memcpy(h.buckets.data(), blob.data(), blob.size());
         }

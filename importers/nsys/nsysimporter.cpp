@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <climits>
 #include <array>
 #include <atomic>
 #include <charconv>
@@ -693,7 +694,8 @@ int64_t NsysReader::gpuProcess(int64_t device)
     m_sink.setProcessName(process, name != m_deviceNames.end() && !name->second.empty()
                                        ? label + ": " + name->second
                                        : label);
-    m_sink.setProcessSortIndex(process, 1000000 + device); // below the host processes
+    // Below the host processes (a device id from the file may be anything: clamped, not overflowed).
+    m_sink.setProcessSortIndex(process, 1000000 + std::clamp<int64_t>(device, 0, INT32_MAX));
     m_gpuProcesses.emplace(device, process);
     return process;
 }

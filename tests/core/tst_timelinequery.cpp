@@ -528,7 +528,7 @@ private slots:
                          std::make_tuple(deepest.columnInt(0), deepest.columnInt(1), deepest.columnInt(2)));
                 QCOMPARE(sliceByKey(ws, t, s->key)->name, s->name);
             } else {
-                QVERIFY2(!s, qPrintable(QStringLiteral("at %1: %2").arg(time).arg(s->name)));
+                QVERIFY2(!s, qPrintable(QStringLiteral("at %1: %2").arg(time).arg(s ? s->name : QString())));
             }
             deepest.reset();
         }
