@@ -67,12 +67,19 @@ Scratch &scratch()
     return s;
 }
 
-void write(const QString &path, const uint8_t *data, size_t size)
+// Writes a file of the input; false when the path cannot be a file (a folder of that name, or a
+// file where a folder of the path should be: inputs naming both "tags" and "tags/x").
+bool tryWrite(const QString &path, const uint8_t *data, size_t size)
 {
     QDir().mkpath(path.section(QLatin1Char('/'), 0, -2));
     QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)
-        || f.write(reinterpret_cast<const char *>(data), qint64(size)) != qint64(size))
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        && f.write(reinterpret_cast<const char *>(data), qint64(size)) == qint64(size);
+}
+
+void write(const QString &path, const uint8_t *data, size_t size)
+{
+    if (!tryWrite(path, data, size))
         finding("setup", QStringLiteral("cannot write %1").arg(path));
 }
 
@@ -141,7 +148,7 @@ void mlflowFileStore(const uint8_t *data, size_t size)
         const QByteArray body = nl < 0 ? QByteArray() : parts[i].mid(nl + 1);
         const QString file = rel == "experiment.yaml" ? QString(root + QStringLiteral("/0/meta.yaml"))
                                                       : QString(runDir + QLatin1Char('/') + QString::fromLatin1(rel));
-        write(file, reinterpret_cast<const uint8_t *>(body.constData()), size_t(body.size()));
+        (void)tryWrite(file, reinterpret_cast<const uint8_t *>(body.constData()), size_t(body.size())); // a clash: skipped
     }
     importAndCheck("mlflow", runDir + QStringLiteral("/meta.yaml"));
 }
