@@ -645,7 +645,7 @@ private slots:
                         QCOMPARE(std::make_tuple(s->key.tsNs, int64_t(s->depth), s->durNs),
                                  std::make_tuple(deepest.columnInt(0), deepest.columnInt(1), deepest.columnInt(2)));
                     } else {
-                        QVERIFY2(!s, qPrintable(QStringLiteral("track %1 at %2: %3").arg(t.id).arg(time).arg(s->name)));
+                        QVERIFY2(!s, qPrintable(QStringLiteral("track %1 at %2: %3").arg(t.id).arg(time).arg(s ? s->name : QString())));
                     }
                     deepest.reset();
                     ++checked;
