@@ -15,8 +15,7 @@ QString lineageKindName(LineageNode::Kind k)
 }
 
 LineageSink::LineageSink(SqliteDb &db, int64_t sourceId)
-    : m_db(db)
-    , m_sourceId(sourceId)
+    : m_sourceId(sourceId)
     , m_upsertNode(std::make_unique<SqliteStmt>(db,
           "INSERT INTO lineage_node(source_id, kind, type, key, name, uri, state, start_ns, end_ns, properties) "
           "VALUES (?1, ?2, ?3, ?4, CASE WHEN ?5 <> '' THEN ?5 ELSE ?4 END, ?6, ?7, ?8, ?9, json(?10)) "

@@ -51,7 +51,6 @@ public:
     [[nodiscard]] int64_t edgesWritten() const { return m_edges; }
 
 private:
-    SqliteDb &m_db;
     int64_t m_sourceId;
     std::unique_ptr<SqliteStmt> m_upsertNode;
     std::unique_ptr<SqliteStmt> m_upsertEdge;

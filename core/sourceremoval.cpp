@@ -58,8 +58,8 @@ constexpr const char *kDeleteTraces[] = {
     "DELETE FROM serving_request WHERE source_id = ?1",
     "DELETE FROM lineage_edge WHERE source_id = ?1",
     // Its nodes that no remaining edge names, and their links to runs.
-    "CREATE TEMP TABLE removed_node AS SELECT id FROM lineage_node n WHERE n.source_id = ?1 "
-    "AND NOT EXISTS (SELECT 1 FROM lineage_edge e WHERE e.from_id = n.id OR e.to_id = n.id)",
+    ("CREATE TEMP TABLE removed_node AS SELECT id FROM lineage_node n WHERE n.source_id = ?1 "
+     "AND NOT EXISTS (SELECT 1 FROM lineage_edge e WHERE e.from_id = n.id OR e.to_id = n.id)"),
     "DELETE FROM lineage_link WHERE node_id IN (SELECT id FROM temp.removed_node)",
     "DELETE FROM lineage_node WHERE id IN (SELECT id FROM temp.removed_node)",
     "DROP TABLE temp.removed_node",

@@ -110,8 +110,7 @@ struct ServingSink::Writer {
 };
 
 ServingSink::ServingSink(SqliteDb &db, int64_t sourceId)
-    : m_db(db)
-    , m_sourceId(sourceId)
+    : m_sourceId(sourceId)
     , m_writer(std::make_unique<Writer>(db))
     , m_current(std::make_unique<Batch>())
 {

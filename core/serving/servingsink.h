@@ -88,7 +88,6 @@ private:
     void writerLoop();
     void stopWriter();
 
-    SqliteDb &m_db;
     int64_t m_sourceId;
     struct StringHash {
         using is_transparent = void;
