@@ -272,4 +272,10 @@ void SqliteTransaction::commit()
     m_done = true;
 }
 
+void SqliteDb::interrupt() const
+{
+    if (m_db)
+        sqlite3_interrupt(m_db);
+}
+
 } // namespace plumb

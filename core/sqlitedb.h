@@ -37,6 +37,9 @@ public:
 
     [[nodiscard]] bool isOpen() const { return m_db != nullptr; }
     [[nodiscard]] sqlite3 *handle() const { return m_db; }
+    // Makes the statement running on this connection, from any thread, fail with SQLITE_INTERRUPT
+    // (and so throw SqlError); nothing when none is running.
+    void interrupt() const;
     [[nodiscard]] QString path() const { return m_path; }
 
     // Runs one or more statements without results. Throws SqlError.

@@ -166,6 +166,41 @@ private slots:
         QVERIFY(lines.join(u'\n').contains(QStringLiteral("ncclKernel_AllReduce\tcommunication\t1\t60000\t")));
     }
 
+    // "Analysing… Cancel": the analysis stops, its result never shows, and "Analyse again" runs it.
+    void cancelAndAnalyseAgain()
+    {
+        QTemporaryDir tmp;
+        QByteArray json = "{\"traceEvents\": [\n";
+        for (int i = 0; i < 20000; ++i)
+            json += QByteArray(i ? ",\n" : "") + "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k" + QByteArray::number(i % 50)
+                + "\",\"pid\":0,\"tid\":7,\"ts\":" + QByteArray::number(i * 10) + ",\"dur\":8,\"args\":{\"stream\":7}}";
+        json += "\n]}\n";
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("k.json"), json);
+        QVERIFY(!ws.isEmpty());
+        DoctorPanel panel;
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QLabel *summary = nullptr;
+        for (QLabel *l : panel.findChildren<QLabel *>())
+            if (l->accessibleName() == QStringLiteral("Verdict"))
+                summary = l;
+        QVERIFY(summary);
+        QSignalSpy loaded(&panel, &DoctorPanel::loaded);
+        panel.open(ws, 1, QStringLiteral("k.json"));
+        QVERIFY2(summary->text().contains(QStringLiteral("href=\"cancel\"")), qPrintable(summary->text()));
+        Q_EMIT summary->linkActivated(QStringLiteral("cancel"));
+        QVERIFY(summary->text().contains(QStringLiteral("cancelled")));
+        QTest::qWait(1500); // time for the analysis to have finished, had it gone on
+        QCOMPARE(loaded.size(), 0);
+        QCOMPARE(panel.result().overall.ops, Q_INT64_C(0));
+        QVERIFY(summary->text().contains(QStringLiteral("cancelled")));
+
+        Q_EMIT summary->linkActivated(QStringLiteral("analyse"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 20000);
+        QCOMPARE(panel.result().overall.ops, Q_INT64_C(20000));
+        QVERIFY(!summary->text().contains(QStringLiteral("cancelled")));
+    }
+
     void histogramsAndLaunchCharts()
     {
         QTemporaryDir tmp;

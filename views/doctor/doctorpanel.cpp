@@ -87,6 +87,10 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     connect(m_summary, &QLabel::linkActivated, this, [this](const QString &link) {
         if (link.startsWith(QLatin1String("where:")))
             followWhere(link.mid(6).toInt());
+        else if (link == QLatin1String("cancel"))
+            cancelAnalysis();
+        else if (link == QLatin1String("analyse"))
+            reload();
     });
 
     m_proxy->setSourceModel(m_model);
@@ -201,8 +205,10 @@ void DoctorPanel::reload()
     const QString path = m_workspacePath;
     const int64_t traceId = m_traceId;
     const GpuOpMode mode = m_mode->mode();
-    m_summary->setText(tr("Analysing…"));
-    analyseInBackground<Result>(
+    if (m_analysis)
+        m_analysis->cancel(); // superseded: stop reading for it
+    m_summary->setText(tr("Analysing… <a href=\"cancel\">Cancel</a>"));
+    m_analysis = analyseInBackground<Result>(
         m_pool, this, path,
         [traceId, mode](Workspace &ws, Result &r) {
             DoctorReport report = doctorReport(ws, traceId, mode);
@@ -219,9 +225,21 @@ void DoctorPanel::reload()
                 r.stepComponents.push_back(v.component);
         },
         [this, generation](const Result &r) {
-            if (generation == m_generation)
+            if (generation == m_generation) {
+                m_analysis.reset();
                 display(r);
+            }
         });
+}
+
+void DoctorPanel::cancelAnalysis()
+{
+    if (!m_analysis)
+        return;
+    m_analysis->cancel();
+    m_analysis.reset();
+    ++m_generation; // whatever it still delivers is dropped
+    m_summary->setText(tr("Analysis cancelled. <a href=\"analyse\">Analyse again</a>"));
 }
 
 QString DoctorPanel::summaryText() const

@@ -11,12 +11,16 @@
 #include <QThreadPool>
 #include <QWidget>
 
+#include <memory>
+
 class QLabel;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
 
 namespace plumb {
+
+class AnalysisHandle;
 
 class HistogramChart;
 class IdleBreakdownChart;
@@ -94,6 +98,7 @@ protected:
 
 private:
     void reload();
+    void cancelAnalysis(); // the summary's Cancel link while "Analysing…"
     void display(const Result &result); // present() and say so
     void present(const Result &result);
     void showDurations();
@@ -103,6 +108,7 @@ private:
     int64_t m_traceId = -1;
     QString m_traceName;
     quint64 m_generation = 0;
+    std::shared_ptr<AnalysisHandle> m_analysis; // the one running, to stop it (Cancel, or a newer request)
     Result m_result;
     QThreadPool m_pool;
     QLabel *m_title;
