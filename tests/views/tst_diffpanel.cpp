@@ -20,6 +20,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QFileInfo>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -169,6 +170,33 @@ private Q_SLOTS:
     }
 
     // HTA's A/B pair: the panel's figures are diffTraces()'s and diagnose()'s, in both modes.
+    // "Comparing… Cancel": nothing of the comparison shows; "Compare again" runs it.
+    void cancelAndCompareAgain()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(!importTestJson(tmp.path(), QStringLiteral("a.json"), stepTrace(200, { { "gemm", 10, 50 } })).isEmpty());
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("b.json"), stepTrace(300, { { "gemm", 10, 80 } }));
+        QVERIFY(!ws.isEmpty());
+        DiffPanel panel;
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy loaded(&panel, &DiffPanel::loaded);
+        panel.open(ws, 1, QStringLiteral("a.json"), 2, QStringLiteral("b.json"));
+        QLabel *headline = nullptr;
+        for (QLabel *l : panel.findChildren<QLabel *>())
+            if (l->text().contains(QStringLiteral("href=\"cancel\"")))
+                headline = l;
+        QVERIFY(headline);
+        Q_EMIT headline->linkActivated(QStringLiteral("cancel"));
+        QVERIFY(headline->text().contains(QStringLiteral("cancelled")));
+        QTest::qWait(1000);
+        QCOMPARE(loaded.size(), 0);
+        QVERIFY(headline->text().contains(QStringLiteral("cancelled")));
+        Q_EMIT headline->linkActivated(QStringLiteral("compare"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, kLoadTimeoutMs);
+        QVERIFY2(panel.headlineText().contains(QStringLiteral("B is slower")), qPrintable(panel.headlineText()));
+    }
+
     void htaPair()
     {
         const QString data = QStringLiteral(PLUMB_SHARED_DATA "/traces/kineto/");

@@ -77,6 +77,14 @@ DiffPanel::DiffPanel(QWidget *parent)
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         l->setTextFormat(Qt::RichText);
     }
+    // "Comparing… Cancel" while it runs; "Compare again" after a cancel.
+    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(m_headline, &QLabel::linkActivated, this, [this](const QString &link) {
+        if (link == QLatin1String("cancel"))
+            cancelComparison();
+        else if (link == QLatin1String("compare"))
+            reload();
+    });
 
     m_categoryTable->setModel(m_categoryModel);
     m_categoryTable->setAccessibleName(tr("Change of the GPU window by category"));
@@ -218,9 +226,11 @@ void DiffPanel::reload()
     const QString path = m_workspacePath;
     const int64_t a = m_baselineId, b = m_comparedId;
     const GpuOpMode mode = m_mode->mode();
-    m_headline->setText(tr("Comparing…"));
+    if (m_analysis)
+        m_analysis->cancel(); // superseded: stop reading for it
+    m_headline->setText(tr("Comparing… <a href=\"cancel\">Cancel</a>"));
     m_verdict->clear();
-    analyseInBackground<Result>(
+    m_analysis = analyseInBackground<Result>(
         m_pool, this, path,
         [a, b, mode](Workspace &ws, Result &r) {
             r.diff = diffTraces(ws, a, b, mode);
@@ -228,9 +238,21 @@ void DiffPanel::reload()
             r.verdictB = diagnose(ws, b, mode);
         },
         [this, generation](const Result &r) {
-            if (generation == m_generation)
+            if (generation == m_generation) {
+                m_analysis.reset();
                 display(r);
+            }
         });
+}
+
+void DiffPanel::cancelComparison()
+{
+    if (!m_analysis)
+        return;
+    m_analysis->cancel();
+    m_analysis.reset();
+    ++m_generation; // whatever it still delivers is dropped
+    m_headline->setText(tr("Comparison cancelled. <a href=\"compare\">Compare again</a>"));
 }
 
 QString DiffPanel::headlineText() const

@@ -7,6 +7,8 @@
 #include <QThreadPool>
 #include <QWidget>
 
+#include <memory>
+
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -14,6 +16,7 @@ class QTableView;
 
 namespace plumb {
 
+class AnalysisHandle;
 class DiffCategoryChart;
 class DiffCategoryModel;
 class DiffOpFilter;
@@ -68,6 +71,7 @@ Q_SIGNALS:
 
 private:
     void reload();
+    void cancelComparison(); // the headline's Cancel link while "Comparing…"
     void display(const Result &result);
     void updateOpCount();
 
@@ -77,6 +81,7 @@ private:
     QString m_baselineName;
     QString m_comparedName;
     quint64 m_generation = 0;
+    std::shared_ptr<AnalysisHandle> m_analysis; // the comparison running, to stop it
     Result m_result;
     QThreadPool m_pool;
     QLabel *m_title;
