@@ -185,10 +185,13 @@ int main(int argc, char **argv)
             window.openExperiments();
         if (lineage)
             window.openLineage();
-        if (timeline && window.currentTraceId() >= 0)
-            window.openTimeline(window.currentTraceId());
-        if (doctor && window.currentTraceId() >= 0)
-            window.openDoctor(window.currentTraceId());
+        // The selected trace, else the first one (after --sample the selection is a serving run, no trace).
+        const QList<int64_t> all = window.traceIds();
+        const int64_t trace = window.currentTraceId() >= 0 ? window.currentTraceId() : all.isEmpty() ? -1 : all.front();
+        if (timeline && trace >= 0)
+            window.openTimeline(trace);
+        if (doctor && trace >= 0)
+            window.openDoctor(trace);
         if (diff) {
             QList<int64_t> ids = window.lastImportedTraceIds();
             if (ids.size() < 2)
