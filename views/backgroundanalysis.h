@@ -52,38 +52,79 @@ private:
     bool m_cancelled = false;
 };
 
-// Runs work(Workspace &) on `pool` against a Reader connection of its own to workspacePath, and hands
-// its Result (a struct with a QString `error`, set when the work threw: "cancelled" after the handle's
-// cancel()) to deliver on context's thread. Always from the event loop: a quick job can finish before
-// then() is attached, and its continuation would then run inside this call. Callers drop results of
-// superseded requests in deliver.
-template <typename Result, typename Work, typename Deliver>
-std::shared_ptr<AnalysisHandle> analyseInBackground(QThreadPool &pool, QObject *context, const QString &workspacePath,
-                                                    Work work, Deliver deliver)
-{
-    auto handle = std::make_shared<AnalysisHandle>();
-    QtConcurrent::run(&pool, [workspacePath, work, handle] {
-        Result r;
-        try {
-            Workspace ws(workspacePath, Workspace::Role::Reader);
-            struct Detach {
-                AnalysisHandle &h;
-                ~Detach() { h.detach(); }
-            };
-            if (handle->attach(&ws.db())) {
-                const Detach detach { *handle };
-                work(ws, r);
-            } else {
-                r.error = QStringLiteral("cancelled");
+// One view's analysis in the background, against a Reader connection of its own to the workspace, on a
+// pool of one thread. start() runs work(Workspace &, Result &) there and hands the Result (a struct with a
+// QString `error`, set when the work threw: "cancelled" after a cancel) to deliver on context's thread,
+// always from the event loop (a quick job can finish before then() is attached, and its continuation
+// would then run inside start()). A newer start(), cancel() or stop() stops the analysis before it (its
+// SQLite statement is interrupted) and drops whatever that one still delivers.
+class BackgroundAnalysis {
+public:
+    BackgroundAnalysis() { m_pool.setMaxThreadCount(1); }
+    ~BackgroundAnalysis() { stop(); }
+    BackgroundAnalysis(const BackgroundAnalysis &) = delete;
+    BackgroundAnalysis &operator=(const BackgroundAnalysis &) = delete;
+
+    template <typename Result, typename Work, typename Deliver>
+    void start(QObject *context, const QString &workspacePath, Work work, Deliver deliver)
+    {
+        cancel();
+        const quint64 generation = m_generation;
+        auto handle = std::make_shared<AnalysisHandle>();
+        m_handle = handle;
+        QtConcurrent::run(&m_pool, [workspacePath, work, handle] {
+            Result r;
+            try {
+                Workspace ws(workspacePath, Workspace::Role::Reader);
+                struct Detach {
+                    AnalysisHandle &h;
+                    ~Detach() { h.detach(); }
+                };
+                if (handle->attach(&ws.db())) {
+                    const Detach detach { *handle };
+                    work(ws, r);
+                } else {
+                    r.error = QStringLiteral("cancelled");
+                }
+            } catch (const std::exception &e) {
+                r.error = handle->cancelled() ? QStringLiteral("cancelled") : QString::fromUtf8(e.what());
             }
-        } catch (const std::exception &e) {
-            r.error = handle->cancelled() ? QStringLiteral("cancelled") : QString::fromUtf8(e.what());
-        }
-        return r;
-    }).then(context, [context, deliver](const Result &r) {
-        QMetaObject::invokeMethod(context, [deliver, r] { deliver(r); }, Qt::QueuedConnection);
-    });
-    return handle;
-}
+            return r;
+        }).then(context, [this, context, generation, deliver](const Result &r) {
+            QMetaObject::invokeMethod(
+                context,
+                [this, generation, deliver, r] {
+                    if (generation != m_generation)
+                        return; // cancelled or superseded
+                    m_handle.reset();
+                    deliver(r);
+                },
+                Qt::QueuedConnection);
+        });
+    }
+
+    // Stops the running analysis, if any, and drops its result; true when one was running.
+    bool cancel()
+    {
+        ++m_generation;
+        if (!m_handle)
+            return false;
+        m_handle->cancel();
+        m_handle.reset();
+        return true;
+    }
+    // cancel(), then waits for the worker to let go of the workspace (before it closes or moves).
+    void stop()
+    {
+        cancel();
+        m_pool.waitForDone();
+    }
+    [[nodiscard]] bool running() const { return m_handle != nullptr; }
+
+private:
+    QThreadPool m_pool;
+    quint64 m_generation = 0;
+    std::shared_ptr<AnalysisHandle> m_handle;
+};
 
 } // namespace plumb

@@ -1,7 +1,7 @@
 // The Goodput tab on a job written straight into lifecycle_event (tst_goodput's two preemptions, whose
 // figures are computed by hand there): the newest job chosen, the figures, the breakdown table (rows,
-// numeric sort, CSV records), the advice, the timeline's bands and markers, PNG/PDF export, an empty
-// workspace; and the timeline's folding of short stretches against hand-made segments.
+// numeric sort, CSV records), the advice, the timeline's bands and markers, PNG/PDF export, Cancel
+// and Compute again, an empty workspace; and the timeline's folding of short stretches against hand-made segments.
 
 #include "goodputbreakdownmodel.h"
 #include "goodputpanel.h"
@@ -11,6 +11,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QFileInfo>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -113,6 +114,31 @@ private Q_SLOTS:
             QVERIFY(panel.exportTo(file));
             QVERIFY(QFileInfo(file).size() > 1000);
         }
+    }
+
+    // "Computing… Cancel": the result of a cancelled analysis never lands; "Compute again" brings it.
+    void cancelAndComputeAgain()
+    {
+        GoodputPanel panel;
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy loaded(&panel, &GoodputPanel::loaded);
+        panel.setWorkspace(m_ws);
+        QLabel *status = nullptr;
+        for (QLabel *l : panel.findChildren<QLabel *>())
+            if (l->text().contains(QStringLiteral("href=\"cancel\"")))
+                status = l;
+        QVERIFY(status);
+        QCOMPARE(status->accessibleName(), QStringLiteral("Goodput analysis"));
+        Q_EMIT status->linkActivated(QStringLiteral("cancel"));
+        QVERIFY(status->text().startsWith(QStringLiteral("Cancelled.")));
+        QTest::qWait(1000);
+        QCOMPARE(loaded.size(), 0);
+        QVERIFY(!panel.report().valid());
+        Q_EMIT status->linkActivated(QStringLiteral("compute"));
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(panel.report().goodput, 16.0 / 50.0);
+        QVERIFY(status->text().isEmpty());
     }
 
     void emptyWorkspace()

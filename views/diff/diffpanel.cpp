@@ -59,7 +59,6 @@ DiffPanel::DiffPanel(QWidget *parent)
     , m_opProxy(new DiffOpFilter(this))
     , m_opTable(new QTableView(this))
 {
-    m_pool.setMaxThreadCount(1);
     QFont bold = m_title->font();
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.2);
@@ -173,11 +172,7 @@ DiffPanel::DiffPanel(QWidget *parent)
     layout->addWidget(splitter, 1);
 }
 
-DiffPanel::~DiffPanel()
-{
-    ++m_generation;
-    m_pool.waitForDone();
-}
+DiffPanel::~DiffPanel() = default;
 
 void DiffPanel::open(const QString &workspacePath, int64_t baselineId, const QString &baselineName,
     int64_t comparedId, const QString &comparedName)
@@ -193,7 +188,7 @@ void DiffPanel::open(const QString &workspacePath, int64_t baselineId, const QSt
 
 void DiffPanel::close()
 {
-    ++m_generation;
+    m_analysis.cancel();
     m_workspacePath.clear();
     m_baselineId = m_comparedId = -1;
     m_baselineName.clear();
@@ -223,37 +218,24 @@ void DiffPanel::reload()
     if (m_workspacePath.isEmpty() || m_baselineId < 0 || m_comparedId < 0)
         return;
     m_title->setText(tr("A: %1   →   B: %2").arg(m_baselineName, m_comparedName));
-    const quint64 generation = ++m_generation;
-    const QString path = m_workspacePath;
     const int64_t a = m_baselineId, b = m_comparedId;
     const GpuOpMode mode = m_mode->mode();
-    if (m_analysis)
-        m_analysis->cancel(); // superseded: stop reading for it
     m_headline->setText(tr("Comparing… <a href=\"cancel\">Cancel</a>"));
     m_verdict->clear();
-    m_analysis = analyseInBackground<Result>(
-        m_pool, this, path,
+    m_analysis.start<Result>(
+        this, m_workspacePath,
         [a, b, mode](Workspace &ws, Result &r) {
             r.diff = diffTraces(ws, a, b, mode);
             r.verdictA = diagnose(ws, a, mode);
             r.verdictB = diagnose(ws, b, mode);
         },
-        [this, generation](const Result &r) {
-            if (generation == m_generation) {
-                m_analysis.reset();
-                display(r);
-            }
-        });
+        [this](const Result &r) { display(r); });
 }
 
 void DiffPanel::cancelComparison()
 {
-    if (!m_analysis)
-        return;
-    m_analysis->cancel();
-    m_analysis.reset();
-    ++m_generation; // whatever it still delivers is dropped
-    m_headline->setText(tr("Comparison cancelled. <a href=\"compare\">Compare again</a>"));
+    if (m_analysis.cancel())
+        m_headline->setText(tr("Comparison cancelled. <a href=\"compare\">Compare again</a>"));
 }
 
 QString DiffPanel::headlineText() const

@@ -1,13 +1,11 @@
 #pragma once
 
+#include "backgroundanalysis.h"
 #include "opmodebox.h"
 #include "tracediff.h"
 #include "verdict.h"
 
-#include <QThreadPool>
 #include <QWidget>
-
-#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -16,7 +14,6 @@ class QTableView;
 
 namespace plumb {
 
-class AnalysisHandle;
 class DiffCategoryChart;
 class DiffCategoryModel;
 class DiffOpFilter;
@@ -80,10 +77,8 @@ private:
     int64_t m_comparedId = -1;
     QString m_baselineName;
     QString m_comparedName;
-    quint64 m_generation = 0;
-    std::shared_ptr<AnalysisHandle> m_analysis; // the comparison running, to stop it
     Result m_result;
-    QThreadPool m_pool;
+    BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
     QLabel *m_title;
     QPushButton *m_swap;
     OpModeBox *m_mode;

@@ -74,7 +74,6 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     , m_rankModel(new RankComparisonModel(this))
     , m_rankTable(new QTableView(this))
 {
-    m_pool.setMaxThreadCount(1);
     QFont bold = m_title->font();
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.2);
@@ -172,11 +171,7 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     m_summary->clear();
 }
 
-DoctorPanel::~DoctorPanel()
-{
-    ++m_generation;
-    m_pool.waitForDone();
-}
+DoctorPanel::~DoctorPanel() = default;
 
 void DoctorPanel::open(const QString &workspacePath, int64_t traceId, const QString &traceName)
 {
@@ -189,7 +184,7 @@ void DoctorPanel::open(const QString &workspacePath, int64_t traceId, const QStr
 
 void DoctorPanel::close()
 {
-    ++m_generation;
+    m_analysis.cancel();
     m_workspacePath.clear();
     m_traceId = -1;
     m_title->setText(tr("Select a trace in the Workspace tab and choose View > Doctor."));
@@ -201,15 +196,11 @@ void DoctorPanel::reload()
 {
     if (m_workspacePath.isEmpty() || m_traceId < 0)
         return;
-    const quint64 generation = ++m_generation;
-    const QString path = m_workspacePath;
     const int64_t traceId = m_traceId;
     const GpuOpMode mode = m_mode->mode();
-    if (m_analysis)
-        m_analysis->cancel(); // superseded: stop reading for it
     m_summary->setText(tr("Analysing… <a href=\"cancel\">Cancel</a>"));
-    m_analysis = analyseInBackground<Result>(
-        m_pool, this, path,
+    m_analysis.start<Result>(
+        this, m_workspacePath,
         [traceId, mode](Workspace &ws, Result &r) {
             DoctorReport report = doctorReport(ws, traceId, mode);
             r.overall = report.overall;
@@ -224,22 +215,13 @@ void DoctorPanel::reload()
             for (const Verdict &v : report.stepVerdicts)
                 r.stepComponents.push_back(v.component);
         },
-        [this, generation](const Result &r) {
-            if (generation == m_generation) {
-                m_analysis.reset();
-                display(r);
-            }
-        });
+        [this](const Result &r) { display(r); });
 }
 
 void DoctorPanel::cancelAnalysis()
 {
-    if (!m_analysis)
-        return;
-    m_analysis->cancel();
-    m_analysis.reset();
-    ++m_generation; // whatever it still delivers is dropped
-    m_summary->setText(tr("Analysis cancelled. <a href=\"analyse\">Analyse again</a>"));
+    if (m_analysis.cancel())
+        m_summary->setText(tr("Analysis cancelled. <a href=\"analyse\">Analyse again</a>"));
 }
 
 QString DoctorPanel::summaryText() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backgroundanalysis.h"
 #include "idlebreakdown.h"
 #include "kerneltable.h"
 #include "launchstats.h"
@@ -8,10 +9,7 @@
 #include "temporalbreakdown.h"
 #include "verdict.h"
 
-#include <QThreadPool>
 #include <QWidget>
-
-#include <memory>
 
 class QLabel;
 class QSortFilterProxyModel;
@@ -20,7 +18,6 @@ class QTableView;
 
 namespace plumb {
 
-class AnalysisHandle;
 
 class HistogramChart;
 class IdleBreakdownChart;
@@ -107,10 +104,8 @@ private:
     QString m_workspacePath;
     int64_t m_traceId = -1;
     QString m_traceName;
-    quint64 m_generation = 0;
-    std::shared_ptr<AnalysisHandle> m_analysis; // the one running, to stop it (Cancel, or a newer request)
     Result m_result;
-    QThreadPool m_pool;
+    BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
     QLabel *m_title;
     OpModeBox *m_mode;
     QLabel *m_summary;

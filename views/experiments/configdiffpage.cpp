@@ -30,7 +30,6 @@ ConfigDiffPage::ConfigDiffPage(QWidget *parent)
     , m_model(new ConfigDiffModel(this))
     , m_table(new QTableView(this))
 {
-    m_pool.setMaxThreadCount(1);
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
     m_diffOnly->setChecked(true);
@@ -73,27 +72,20 @@ ConfigDiffPage::ConfigDiffPage(QWidget *parent)
     display({});
 }
 
-ConfigDiffPage::~ConfigDiffPage()
-{
-    ++m_generation;
-    m_pool.waitForDone();
-}
+ConfigDiffPage::~ConfigDiffPage() = default;
 
 void ConfigDiffPage::setSelection(const QString &workspacePath, const QList<int64_t> &runIds)
 {
     m_workspacePath = workspacePath;
-    const quint64 generation = ++m_generation;
+    m_analysis.cancel();
     if (workspacePath.isEmpty() || runIds.isEmpty()) {
         display({});
         return;
     }
     m_status->setText(tr("Reading %n run(s)…", nullptr, int(runIds.size())));
-    analyseInBackground<Result>(
-        m_pool, this, workspacePath, [runIds](Workspace &ws, Result &r) { r.diff = diffConfigs(ws, runIds); },
-        [this, generation](const Result &r) {
-            if (generation == m_generation)
-                display(r);
-        });
+    m_analysis.start<Result>(
+        this, workspacePath, [runIds](Workspace &ws, Result &r) { r.diff = diffConfigs(ws, runIds); },
+        [this](const Result &r) { display(r); });
 }
 
 void ConfigDiffPage::display(const Result &result)

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "backgroundanalysis.h"
 #include "configdiff.h"
 #include "experimentview.h"
 
-#include <QThreadPool>
 
 class QCheckBox;
 class QLabel;
@@ -51,7 +51,6 @@ private:
     void fitColumns();
 
     QString m_workspacePath;
-    quint64 m_generation = 0;
     QString m_error;
 
     QLabel *m_status;
@@ -60,7 +59,7 @@ private:
     QPushButton *m_exportCsv;
     ConfigDiffModel *m_model;
     QTableView *m_table;
-    QThreadPool m_pool;
+    BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
 };
 
 } // namespace plumb

@@ -61,7 +61,6 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     , m_pages(new QTabWidget(this))
     , m_scalars(new ScalarsPage(this))
 {
-    m_pool.setMaxThreadCount(1);
     m_proxy->setSourceModel(m_model);
 
     m_filter->setPlaceholderText(tr("Filter: name or param (lr=0.01)"));
@@ -173,11 +172,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     updateCount();
 }
 
-ExperimentsPanel::~ExperimentsPanel()
-{
-    ++m_generation;
-    m_pool.waitForDone();
-}
+ExperimentsPanel::~ExperimentsPanel() = default;
 
 void ExperimentsPanel::addView(ExperimentView *view, const QString &title)
 {
@@ -198,7 +193,7 @@ void ExperimentsPanel::setWorkspace(const QString &workspacePath)
 
 void ExperimentsPanel::close()
 {
-    ++m_generation;
+    m_analysis.cancel();
     m_workspacePath.clear();
     m_newWorkspace = true;
     m_model->clear();
@@ -213,19 +208,15 @@ void ExperimentsPanel::reload()
 {
     if (m_workspacePath.isEmpty())
         return;
-    const quint64 generation = ++m_generation;
-    analyseInBackground<Result>(
-        m_pool, this, m_workspacePath,
+    m_analysis.start<Result>(
+        this, m_workspacePath,
         [](Workspace &ws, Result &r) {
             ExperimentReader reader(ws);
             r.runs = reader.runs();
             r.params = reader.params();
             r.series = reader.series();
         },
-        [this, generation](const Result &r) {
-            if (generation == m_generation)
-                display(r);
-        });
+        [this](const Result &r) { display(r); });
 }
 
 void ExperimentsPanel::display(const Result &r)

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "backgroundanalysis.h"
 #include "experimentreader.h"
 
 #include <QList>
 #include <QSet>
 #include <QString>
-#include <QThreadPool>
 #include <QWidget>
 
 #include <vector>
@@ -92,8 +92,7 @@ private:
 
     QString m_workspacePath;
     bool m_newWorkspace = true; // the next display() is the first of this workspace
-    quint64 m_generation = 0;
-    QThreadPool m_pool;
+    BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
     QSet<QString> m_shownKeys;  // "p:key" / "m:tag:stat" of optional columns the user chose; kept across reloads
     QSet<QString> m_hiddenKeys; // the same for columns the user hid
     QList<int64_t> m_lastSelection;

@@ -38,8 +38,6 @@ HistogramsPage::HistogramsPage(QWidget *parent)
     , m_hint(new QLabel(this))
     , m_chart(new HistogramStepsChart(QStringLiteral("histograms"), this))
 {
-    m_pool.setMaxThreadCount(1);
-
     m_mode->addItem(tr("Offset"), int(HistogramStepsChart::Mode::Offset));
     m_mode->addItem(tr("Overlay"), int(HistogramStepsChart::Mode::Overlay));
     m_mode->addItem(tr("Distribution"), int(HistogramStepsChart::Mode::Distribution));
@@ -129,11 +127,7 @@ HistogramsPage::HistogramsPage(QWidget *parent)
     rebuildChart();
 }
 
-HistogramsPage::~HistogramsPage()
-{
-    ++m_generation;
-    m_pool.waitForDone();
-}
+HistogramsPage::~HistogramsPage() = default;
 
 QString HistogramsPage::hint() const
 {
@@ -176,7 +170,7 @@ void HistogramsPage::setSelection(const QString &workspacePath, const QList<int6
     m_workspacePath = workspacePath;
     m_runIds = runIds;
     if (m_runIds.isEmpty() || m_workspacePath.isEmpty()) {
-        ++m_generation;
+        m_analysis.cancel();
         m_error.clear();
         m_series.clear();
         m_tags.clear();
@@ -194,15 +188,14 @@ void HistogramsPage::request()
 {
     if (m_runIds.isEmpty() || m_workspacePath.isEmpty())
         return;
-    const quint64 generation = ++m_generation;
     // What is in memory, with its count: read again only what is missing or grew.
     QHash<QPair<int64_t, int64_t>, int64_t> cached;
     for (auto it = m_histograms.cbegin(); it != m_histograms.cend(); ++it)
         cached.insert(it.key(), int64_t(it.value()->size()));
     const QList<int64_t> runIds = m_runIds;
     const QString tag = m_tag;
-    analyseInBackground<Result>(
-        m_pool, this, m_workspacePath,
+    m_analysis.start<Result>(
+        this, m_workspacePath,
         [runIds, tag, cached](Workspace &ws, Result &r) {
             ExperimentReader reader(ws);
             for (const ExperimentRunInfo &run : reader.runs())
@@ -225,10 +218,7 @@ void HistogramsPage::request()
                     std::make_shared<const std::vector<StepHistogram>>(reader.histograms(s.runId, s.keyId)));
             }
         },
-        [this, generation](const Result &r) {
-            if (generation == m_generation)
-                display(r);
-        });
+        [this](const Result &r) { display(r); });
 }
 
 void HistogramsPage::display(const Result &r)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backgroundanalysis.h"
 #include "experimentreader.h"
 #include "experimentview.h"
 #include "histogramstepschart.h"
@@ -9,7 +10,6 @@
 #include <QPair>
 #include <QString>
 #include <QStringList>
-#include <QThreadPool>
 
 #include <memory>
 #include <vector>
@@ -81,8 +81,7 @@ private:
 
     QString m_workspacePath;
     QList<int64_t> m_runIds;
-    quint64 m_generation = 0;
-    QThreadPool m_pool;
+    BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
     QString m_error;
     QHash<int64_t, QString> m_runNames;
     std::vector<SeriesSummary> m_series;

@@ -41,7 +41,6 @@ ImportancePage::ImportancePage(QWidget *parent)
     , m_chart(new ImportanceChart(this))
     , m_skipped(new QLabel(this))
 {
-    m_pool.setMaxThreadCount(1);
     m_metric->setAccessibleName(tr("Metric"));
     m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_metric->setMinimumContentsLength(16);
@@ -117,11 +116,7 @@ ImportancePage::ImportancePage(QWidget *parent)
     display({});
 }
 
-ImportancePage::~ImportancePage()
-{
-    ++m_generation;
-    m_pool.waitForDone();
-}
+ImportancePage::~ImportancePage() = default;
 
 void ImportancePage::setSelection(const QString &workspacePath, const QList<int64_t> &runIds)
 {
@@ -132,7 +127,7 @@ void ImportancePage::setSelection(const QString &workspacePath, const QList<int6
 
 void ImportancePage::reload()
 {
-    const quint64 generation = ++m_generation;
+    m_analysis.cancel();
     if (m_workspacePath.isEmpty() || m_runIds.isEmpty()) {
         display({});
         return;
@@ -141,8 +136,8 @@ void ImportancePage::reload()
     const QString metric = m_metric->currentText();
     const auto statistic = MetricStatistic(m_statistic->currentData().toInt());
     m_status->setText(tr("Fitting %1 trees over %n run(s)…", nullptr, int(ids.size())).arg(kImportanceTrees));
-    analyseInBackground<Result>(
-        m_pool, this, m_workspacePath,
+    m_analysis.start<Result>(
+        this, m_workspacePath,
         [ids, metric, statistic](Workspace &ws, Result &r) {
             const TrialTable table = readTrialTable(ws, ids);
             r.metrics = table.metricKeys();
@@ -153,10 +148,7 @@ void ImportancePage::reload()
             if (!chosen.isEmpty())
                 r.importance = paramImportance(table, chosen, known ? statistic : MetricStatistic::Last);
         },
-        [this, generation](const Result &r) {
-            if (generation == m_generation)
-                display(r);
-        });
+        [this](const Result &r) { display(r); });
 }
 
 void ImportancePage::display(const Result &result)

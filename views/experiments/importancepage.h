@@ -1,9 +1,9 @@
 #pragma once
 
+#include "backgroundanalysis.h"
 #include "experimentview.h"
 #include "paramimportance.h"
 
-#include <QThreadPool>
 
 class QComboBox;
 class QLabel;
@@ -57,7 +57,6 @@ private:
 
     QString m_workspacePath;
     QList<int64_t> m_runIds;
-    quint64 m_generation = 0;
     bool m_filling = false;
 
     QComboBox *m_metric;
@@ -69,7 +68,7 @@ private:
     QTableView *m_table;
     ImportanceChart *m_chart;
     QLabel *m_skipped;
-    QThreadPool m_pool;
+    BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
 };
 
 } // namespace plumb

@@ -44,7 +44,6 @@ ParallelCoordinatesPage::ParallelCoordinatesPage(QWidget *parent)
     , m_keptLabel(new QLabel(this))
     , m_kept(new QListWidget(this))
 {
-    m_pool.setMaxThreadCount(1);
     m_metric->setAccessibleName(tr("Metric the lines are coloured by"));
     m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_metric->setMinimumContentsLength(16);
@@ -127,28 +126,21 @@ ParallelCoordinatesPage::ParallelCoordinatesPage(QWidget *parent)
     display({});
 }
 
-ParallelCoordinatesPage::~ParallelCoordinatesPage()
-{
-    ++m_generation;
-    m_pool.waitForDone();
-}
+ParallelCoordinatesPage::~ParallelCoordinatesPage() = default;
 
 void ParallelCoordinatesPage::setSelection(const QString &workspacePath, const QList<int64_t> &runIds)
 {
     m_workspacePath = workspacePath;
     m_runIds = runIds;
-    const quint64 generation = ++m_generation;
+    m_analysis.cancel();
     if (workspacePath.isEmpty() || runIds.isEmpty()) {
         display({});
         return;
     }
     m_status->setText(tr("Reading %n run(s)…", nullptr, int(runIds.size())));
-    analyseInBackground<Result>(
-        m_pool, this, workspacePath, [runIds](Workspace &ws, Result &r) { r.table = readTrialTable(ws, runIds); },
-        [this, generation](const Result &r) {
-            if (generation == m_generation)
-                display(r);
-        });
+    m_analysis.start<Result>(
+        this, workspacePath, [runIds](Workspace &ws, Result &r) { r.table = readTrialTable(ws, runIds); },
+        [this](const Result &r) { display(r); });
 }
 
 void ParallelCoordinatesPage::display(const Result &result)

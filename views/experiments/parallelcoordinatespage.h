@@ -1,10 +1,10 @@
 #pragma once
 
+#include "backgroundanalysis.h"
 #include "experimentview.h"
 #include "parallelcoordinatesgeometry.h"
 #include "trialtable.h"
 
-#include <QThreadPool>
 
 class QComboBox;
 class QLabel;
@@ -58,7 +58,6 @@ private:
 
     QString m_workspacePath;
     QList<int64_t> m_runIds;
-    quint64 m_generation = 0;
     TrialTable m_table;
     QStringList m_shortNames; // run names without the folders they all share
     QStringList m_userAxes; // axes the user checked or unchecked ("p:key" / "m:key"), kept across selections
@@ -74,7 +73,7 @@ private:
     QListWidget *m_axes;
     QLabel *m_keptLabel;
     QListWidget *m_kept;
-    QThreadPool m_pool;
+    BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
 };
 
 } // namespace plumb

@@ -57,8 +57,6 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     , m_grid(new QWidget)
     , m_gridLayout(new QGridLayout(m_grid))
 {
-    m_pool.setMaxThreadCount(1);
-
     m_xKind->addItem(tr("Step"), int(ScalarChart::XKind::Step));
     m_xKind->addItem(tr("Relative time"), int(ScalarChart::XKind::RelativeTime));
     m_xKind->addItem(tr("Wall time"), int(ScalarChart::XKind::WallTime));
@@ -177,11 +175,7 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     m_hint->setText(hint());
 }
 
-ScalarsPage::~ScalarsPage()
-{
-    ++m_generation;
-    m_pool.waitForDone();
-}
+ScalarsPage::~ScalarsPage() = default;
 
 void ScalarsPage::updateSmoothingLabel()
 {
@@ -248,7 +242,7 @@ void ScalarsPage::setSelection(const QString &workspacePath, const QList<int64_t
     m_workspacePath = workspacePath;
     m_runIds = runIds;
     if (m_runIds.isEmpty() || m_workspacePath.isEmpty()) {
-        ++m_generation;
+        m_analysis.cancel();
         m_series.clear();
         m_tags.clear();
         m_points.clear();
@@ -264,7 +258,6 @@ void ScalarsPage::request()
 {
     if (m_runIds.isEmpty() || m_workspacePath.isEmpty())
         return;
-    const quint64 generation = ++m_generation;
     // What is cached, with its point count: read again only what is missing or grew.
     QHash<QPair<int64_t, int64_t>, int64_t> cached;
     for (auto it = m_points.cbegin(); it != m_points.cend(); ++it)
@@ -272,8 +265,8 @@ void ScalarsPage::request()
     const QList<int64_t> runIds = m_runIds;
     const QSet<QString> chosen = m_chosen;
     const bool userChose = m_userChose;
-    analyseInBackground<Result>(
-        m_pool, this, m_workspacePath,
+    m_analysis.start<Result>(
+        this, m_workspacePath,
         [runIds, chosen, userChose, cached](Workspace &ws, Result &r) {
             ExperimentReader reader(ws);
             for (const ExperimentRunInfo &run : reader.runs())
@@ -302,10 +295,7 @@ void ScalarsPage::request()
                 r.points.insert(key, std::make_shared<const std::vector<ScalarPoint>>(reader.scalarPoints(s.runId, s.keyId)));
             }
         },
-        [this, generation](const Result &r) {
-            if (generation == m_generation)
-                display(r);
-        });
+        [this](const Result &r) { display(r); });
 }
 
 void ScalarsPage::display(const Result &r)

@@ -44,6 +44,7 @@ GoodputPanel::GoodputPanel(QWidget *parent)
     : QWidget(parent)
     , m_runBox(new QComboBox)
     , m_export(new QPushButton(tr("Export…")))
+    , m_status(new QLabel)
     , m_summary(new QLabel)
     , m_advice(new QLabel)
     , m_empty(new QLabel)
@@ -55,16 +56,27 @@ GoodputPanel::GoodputPanel(QWidget *parent)
     , m_proxy(new QSortFilterProxyModel(this))
     , m_table(new QTableView)
 {
-    m_pool.setMaxThreadCount(1);
     m_runBox->setAccessibleName(tr("Job"));
     m_runBox->setMinimumContentsLength(28);
     m_export->setToolTip(tr("Save this tab as PNG or PDF"));
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Job:")));
     top->addWidget(m_runBox);
+    top->addWidget(m_status);
     top->addStretch(1);
     top->addWidget(m_export);
 
+    // "Computing… Cancel" while the analysis runs; "Compute again" after a cancel.
+    m_status->setAccessibleName(tr("Goodput analysis"));
+    m_status->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(m_status, &QLabel::linkActivated, this, [this](const QString &link) {
+        if (link == QLatin1String("cancel")) {
+            if (m_analysis.cancel())
+                m_status->setText(tr("Cancelled. <a href=\"compute\">Compute again</a>"));
+        } else if (link == QLatin1String("compute")) {
+            request(m_runId);
+        }
+    });
     m_summary->setTextFormat(Qt::RichText);
     m_advice->setWordWrap(true);
     m_advice->setTextFormat(Qt::PlainText);
@@ -126,10 +138,7 @@ GoodputPanel::GoodputPanel(QWidget *parent)
     });
 }
 
-GoodputPanel::~GoodputPanel()
-{
-    m_pool.waitForDone();
-}
+GoodputPanel::~GoodputPanel() = default;
 
 void GoodputPanel::setWorkspace(const QString &workspacePath)
 {
@@ -149,9 +158,9 @@ void GoodputPanel::request(int64_t runId)
 {
     if (m_workspacePath.isEmpty())
         return;
-    const quint64 generation = ++m_generation;
-    analyseInBackground<Result>(
-        m_pool, this, m_workspacePath,
+    m_status->setText(tr("Computing… <a href=\"cancel\">Cancel</a>"));
+    m_analysis.start<Result>(
+        this, m_workspacePath,
         [runId](Workspace &ws, Result &r) {
             r.runs = goodputRuns(ws);
             int64_t run = -1;
@@ -163,14 +172,12 @@ void GoodputPanel::request(int64_t runId)
             if (run >= 0)
                 r.report = computeGoodput(ws, run);
         },
-        [this, generation](const Result &r) {
-            if (generation == m_generation)
-                apply(r);
-        });
+        [this](const Result &r) { apply(r); });
 }
 
 void GoodputPanel::apply(const Result &r)
 {
+    m_status->clear();
     m_runs = r.runs;
     m_report = r.report;
     m_runId = r.report.runId > 0 ? r.report.runId : -1;

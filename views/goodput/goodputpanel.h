@@ -1,8 +1,8 @@
 #pragma once
 
+#include "backgroundanalysis.h"
 #include "goodput.h"
 
-#include <QThreadPool>
 #include <QWidget>
 
 #include <cstdint>
@@ -58,15 +58,15 @@ private:
     void request(int64_t runId);
     void apply(const Result &r);
 
-    QThreadPool m_pool;
+    BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
     QString m_workspacePath;
-    quint64 m_generation = 0;
     int64_t m_runId = -1;
     std::vector<GoodputRun> m_runs;
     GoodputReport m_report;
 
     QComboBox *m_runBox;
     QPushButton *m_export;
+    QLabel *m_status;
     QLabel *m_summary;
     QLabel *m_advice;
     QLabel *m_empty;

@@ -124,7 +124,6 @@ LineagePanel::LineagePanel(QWidget *parent)
     , m_openRun(new QPushButton(tr("Open Run")))
     , m_linkRun(new QPushButton(tr("Link to Run…")))
 {
-    m_pool.setMaxThreadCount(1);
     m_search->setPlaceholderText(tr("Find a node: id, key or name (Enter)"));
     m_search->setClearButtonEnabled(true);
     m_search->setAccessibleName(tr("Find lineage node"));
@@ -227,10 +226,7 @@ LineagePanel::LineagePanel(QWidget *parent)
     rebuildScene();
 }
 
-LineagePanel::~LineagePanel()
-{
-    m_pool.waitForDone();
-}
+LineagePanel::~LineagePanel() = default;
 
 void LineagePanel::setWorkspace(const QString &workspacePath)
 {
@@ -243,7 +239,7 @@ void LineagePanel::setWorkspace(const QString &workspacePath)
 void LineagePanel::close()
 {
     m_workspacePath.clear();
-    ++m_generation;
+    m_analysis.cancel();
     m_focus = 0;
     apply(Result {});
 }
@@ -279,13 +275,12 @@ void LineagePanel::request(const QString &searchText)
 {
     if (m_workspacePath.isEmpty())
         return;
-    const quint64 generation = ++m_generation;
     const int64_t focus = m_focus;
     const auto direction = LineageDirection(m_direction->currentData().toInt());
     const int depth = m_depth->value();
     const bool fold = m_fold->isChecked();
-    analyseInBackground<Result>(
-        m_pool, this, m_workspacePath,
+    m_analysis.start<Result>(
+        this, m_workspacePath,
         [focus, direction, depth, fold, searchText](Workspace &ws, Result &r) {
             LineageReader reader(ws);
             r.counts = reader.counts();
@@ -304,10 +299,7 @@ void LineagePanel::request(const QString &searchText)
             if (fold)
                 r.graph = collapseRepeatedRuns(r.graph);
         },
-        [this, generation](const Result &r) {
-            if (generation == m_generation)
-                apply(r);
-        });
+        [this](const Result &r) { apply(r); });
 }
 
 void LineagePanel::apply(const Result &r)

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "backgroundanalysis.h"
 #include "lineagelayout.h"
 #include "lineagereader.h"
 
-#include <QThreadPool>
 #include <QWidget>
 
 #include <cstdint>
@@ -77,9 +77,8 @@ private:
     void apply(const Result &r);
     void rebuildScene();
 
-    QThreadPool m_pool;
+    BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
     QString m_workspacePath;
-    quint64 m_generation = 0;
     int64_t m_focus = 0;
     LineageReader::Counts m_counts;
     LineageGraph m_graph;

@@ -52,7 +52,6 @@ struct SloPanel::Result {
 SloPanel::SloPanel(QWidget *parent)
     : QWidget(parent)
 {
-    m_pool.setMaxThreadCount(1);
     auto *layout = new QVBoxLayout(this);
     auto *top = new QHBoxLayout;
     m_summary = new QLabel(this);
@@ -96,10 +95,7 @@ SloPanel::SloPanel(QWidget *parent)
                           "same)."));
 }
 
-SloPanel::~SloPanel()
-{
-    m_pool.waitForDone();
-}
+SloPanel::~SloPanel() = default;
 
 void SloPanel::setWorkspace(const QString &workspacePath)
 {
@@ -130,12 +126,12 @@ void SloPanel::chooseFile()
 
 void SloPanel::reload()
 {
-    const quint64 generation = ++m_generation;
+    m_analysis.cancel();
     if (m_workspacePath.isEmpty() || m_objectivesFile.isEmpty())
         return;
     const QString file = m_objectivesFile;
-    analyseInBackground<Result>(
-        m_pool, this, m_workspacePath,
+    m_analysis.start<Result>(
+        this, m_workspacePath,
         [file](Workspace &ws, Result &r) {
             QFile f(file);
             if (!f.open(QIODevice::ReadOnly)) {
@@ -208,10 +204,7 @@ void SloPanel::reload()
                         r.broken.push_back({ double(w.startNs) / 1e9, double(w.endNs) / 1e9 });
             }
         },
-        [this, generation](const Result &r) {
-            if (generation == m_generation)
-                show(r);
-        });
+        [this](const Result &r) { show(r); });
 }
 
 void SloPanel::show(const Result &r)

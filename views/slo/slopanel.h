@@ -1,9 +1,9 @@
 #pragma once
 
+#include "backgroundanalysis.h"
 #include "histogram.h"
 #include "objectivecheck.h"
 
-#include <QThreadPool>
 #include <QWidget>
 
 class QLabel;
@@ -52,8 +52,7 @@ private:
     HistogramChart *m_latency = nullptr;
     HistogramChart *m_ttft = nullptr;
     SloTimeChart *m_time = nullptr;
-    QThreadPool m_pool;
-    quint64 m_generation = 0;
+    BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
 };
 
 } // namespace plumb
