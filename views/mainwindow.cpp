@@ -59,7 +59,6 @@ namespace plumb {
 
 namespace {
 
-const QString kRecentKey = QStringLiteral("recentWorkspaces");
 const QString kLastImportDirKey = QStringLiteral("lastImportDir");
 const QString kLastWorkspaceDirKey = QStringLiteral("lastWorkspaceDir");
 constexpr int kMaxNameColumnPx = 300; // long file names elide; the tooltip and details show them whole
@@ -419,7 +418,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
     const int64_t previousTrace = switched ? -1 : currentTraceId();
     m_workspacePath = s.path;
     if (switched) {
-        addRecentWorkspace(s.path);
+        m_recentWorkspaces.add({ s.path });
         setWindowTitle(tr("%1 — Plumb").arg(QFileInfo(s.path).fileName()));
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(s.path)), kStatusMessageMs);
         m_diagnosticsPanel->showSource(-1);
@@ -1064,36 +1063,12 @@ void MainWindow::importFolderDialog()
     importPaths({ dir });
 }
 
-void MainWindow::addRecentWorkspace(const QString &path)
-{
-    QSettings settings;
-    QStringList recent = settings.value(kRecentKey).toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecentWorkspaces)
-        recent.removeLast();
-    settings.setValue(kRecentKey, recent);
-}
-
 void MainWindow::fillRecentMenu()
 {
-    m_recentMenu->clear();
-    const QStringList recent = QSettings().value(kRecentKey).toStringList();
-    int n = 0;
-    for (const QString &path : recent) {
-        ++n;
-        QString label = QDir::toNativeSeparators(path);
-        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
-        QAction *a = m_recentMenu->addAction(n < 10 ? tr("&%1 %2").arg(n).arg(label) : label);
+    m_recentWorkspaces.fillMenu(m_recentMenu, [this](QAction *a, const QString &path) {
         a->setEnabled(path != m_workspacePath);
         connect(a, &QAction::triggered, this, [this, path] { openWorkspace(path); });
-    }
-    if (recent.isEmpty()) {
-        m_recentMenu->addAction(tr("No recent workspaces"))->setEnabled(false);
-        return;
-    }
-    m_recentMenu->addSeparator();
-    m_recentMenu->addAction(tr("&Clear Menu"), this, [] { QSettings().remove(kRecentKey); });
+    });
 }
 
 void MainWindow::showAbout()

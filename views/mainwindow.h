@@ -1,6 +1,7 @@
 #pragma once
 
 #include "importrunner.h"
+#include "recentlist.h"
 #include "workspacesnapshot.h"
 
 #include <QMainWindow>
@@ -87,8 +88,6 @@ public:
     // The traces read from the files of the last import (new or already present), in the order given.
     [[nodiscard]] QList<int64_t> lastImportedTraceIds() const;
 
-    static constexpr int kMaxRecentWorkspaces = 8;
-    static constexpr int kMaxRecentFiles = 10;
     // The overlay of Help > Show Welcome Tour (created on first use), nullptr before.
     [[nodiscard]] WelcomeTour *welcomeTour() const { return m_tour; }
     [[nodiscard]] QTableView *sourcesTable() const { return m_sourcesTable; }
@@ -169,7 +168,6 @@ private:
     [[nodiscard]] QString traceLabel(int64_t traceId) const;
     void showError(const QString &title, const QString &text);
 
-    void addRecentWorkspace(const QString &path);
     void fillRecentMenu();
     void openWorkspaceDialog();
     void newWorkspaceDialog();
@@ -252,6 +250,8 @@ private:
     QAction *m_refreshAction = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_recentFilesMenu = nullptr;
+    RecentList m_recentWorkspaces { QStringLiteral("recentWorkspaces"), 8, tr("No recent workspaces") };
+    RecentList m_recentFiles { QStringLiteral("recentFiles"), 10, tr("No recent files") };
     WelcomeTour *m_tour = nullptr;
     bool m_removingSource = false;
 };

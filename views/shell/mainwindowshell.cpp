@@ -46,7 +46,6 @@ namespace plumb {
 
 namespace {
 
-const QString kRecentFilesKey = QStringLiteral("recentFiles");
 constexpr int kShellMessageMs = 6000;
 
 QRect rectIn(const QWidget *window, const QWidget *w, QRect r = {})
@@ -113,39 +112,20 @@ void MainWindow::rememberLayout()
 
 void MainWindow::addRecentFiles(const QStringList &paths)
 {
-    QSettings settings;
-    QStringList recent = settings.value(kRecentFilesKey).toStringList();
-    for (const QString &p : paths) {
-        const QString path = QFileInfo(p).absoluteFilePath();
-        recent.removeAll(path);
-        recent.prepend(path);
-    }
-    while (recent.size() > kMaxRecentFiles)
-        recent.removeLast();
-    settings.setValue(kRecentFilesKey, recent);
+    QStringList absolute;
+    for (const QString &p : paths)
+        absolute << QFileInfo(p).absoluteFilePath();
+    m_recentFiles.add(absolute);
 }
 
 void MainWindow::fillRecentFilesMenu()
 {
-    m_recentFilesMenu->clear();
-    const QStringList recent = QSettings().value(kRecentFilesKey).toStringList();
-    int n = 0;
-    for (const QString &path : recent) {
-        ++n;
-        QString label = QDir::toNativeSeparators(path);
-        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
-        QAction *a = m_recentFilesMenu->addAction(n < 10 ? tr("&%1 %2").arg(n).arg(label) : label);
+    m_recentFiles.fillMenu(m_recentFilesMenu, [this](QAction *a, const QString &path) {
         a->setEnabled(QFileInfo::exists(path) && !m_workspacePath.isEmpty());
         a->setStatusTip(tr("Import %1 into this workspace again (nothing new is read when it has not changed)")
                             .arg(QDir::toNativeSeparators(path)));
         connect(a, &QAction::triggered, this, [this, path] { importPaths({ path }); });
-    }
-    if (recent.isEmpty()) {
-        m_recentFilesMenu->addAction(tr("No recent files"))->setEnabled(false);
-        return;
-    }
-    m_recentFilesMenu->addSeparator();
-    m_recentFilesMenu->addAction(tr("&Clear Menu"), this, [] { QSettings().remove(kRecentFilesKey); });
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
