@@ -104,6 +104,7 @@ void MetricSink::Batch::clear()
 MetricSink::MetricSink(SqliteDb &db, DiagnosticLog &diagnostics)
     : m_db(db)
     , m_diag(diagnostics)
+    , m_writer(kMaxQueuedBatches, [this](Batch &b) { writeBatch(b); })
 {
     // The tags of earlier experiment-log imports: a logdir's runs share them, so the usual new
     // file needs no scan of the whole string table (which traces fill with kernel names).
@@ -116,24 +117,17 @@ MetricSink::MetricSink(SqliteDb &db, DiagnosticLog &diagnostics)
 
 MetricSink::~MetricSink()
 {
-    if (!m_finished) {
-        // Abandoned (error or cancel): the caller rolls back, so pending rows need not be written.
-        std::lock_guard lock(m_mutex);
-        m_queue.clear();
-    }
-    stopWriter();
+    // Abandoned (error or cancel) when not finished: the caller rolls back, so queued rows need not
+    // be written.
+    m_writer.abandon();
     releaseBatches();
 }
 
 void MetricSink::releaseBatches()
 {
     returnBatch(std::move(m_current));
-    for (auto &b : m_free)
+    for (auto &b : m_writer.takeBatches())
         returnBatch(std::move(b));
-    m_free.clear();
-    for (auto &b : m_queue)
-        returnBatch(std::move(b));
-    m_queue.clear();
 }
 
 MetricSink::RunState &MetricSink::runState(int64_t run)
@@ -421,36 +415,18 @@ void MetricSink::orderBatch(Batch &b)
 void MetricSink::pushBatch()
 {
     orderBatch(*m_current);
-    if (!m_writer.joinable())
-        m_writer = std::thread([this] { writerLoop(); });
-    std::unique_ptr<Batch> next;
-    {
-        std::unique_lock lock(m_mutex);
-        // Bounded queue: memory stays flat whatever the input size.
-        m_cv.wait(lock, [this] { return m_queue.size() < kMaxQueuedBatches || m_writerError; });
-        if (m_writerError)
-            std::rethrow_exception(m_writerError);
-        m_queue.push_back(std::move(m_current));
-        if (!m_free.empty()) {
-            next = std::move(m_free.back());
-            m_free.pop_back();
-        }
-    }
-    m_cv.notify_all();
+    std::unique_ptr<Batch> next = m_writer.push(std::move(m_current));
     m_current = next ? std::move(next) : takeBatch();
 }
 
 // Hands the connection back to this thread: every queued batch written, the writer idle.
 void MetricSink::quiesce()
 {
-    if (!m_writer.joinable())
-        return;
+    if (!m_writer.started())
+        return; // nothing was handed over: the connection is this thread's
     if (m_current->rows())
         pushBatch();
-    std::unique_lock lock(m_mutex);
-    m_cv.wait(lock, [this] { return (m_queue.empty() && !m_writing) || m_writerError; });
-    if (m_writerError)
-        std::rethrow_exception(m_writerError);
+    m_writer.drain();
 }
 
 // Prepared once per writer thread, which owns the connection while it writes a batch. OR FAIL on
@@ -472,44 +448,11 @@ struct MetricSink::Statements {
     SqliteStmt metricMulti, metric, histogram;
 };
 
-void MetricSink::writerLoop()
+void MetricSink::writeBatch(Batch &b)
 {
-    try {
-        std::unique_ptr<Statements> statements;
-        for (;;) {
-            std::unique_ptr<Batch> batch;
-            {
-                std::unique_lock lock(m_mutex);
-                m_cv.wait(lock, [this] { return !m_queue.empty() || m_stop; });
-                if (m_queue.empty())
-                    return;
-                batch = std::move(m_queue.front());
-                m_queue.pop_front();
-                m_writing = true;
-            }
-            m_cv.notify_all();
-            if (!statements)
-                statements = std::make_unique<Statements>(m_db);
-            writeBatch(*batch, *statements);
-            batch->clear();
-            {
-                std::lock_guard lock(m_mutex);
-                m_free.push_back(std::move(batch));
-                m_writing = false;
-            }
-            m_cv.notify_all();
-        }
-    } catch (...) {
-        std::lock_guard lock(m_mutex);
-        m_writerError = std::current_exception();
-        m_queue.clear();
-        m_writing = false;
-        m_cv.notify_all();
-    }
-}
-
-void MetricSink::writeBatch(Batch &b, Statements &st)
-{
+    if (!m_statements)
+        m_statements = std::make_unique<Statements>(m_db);
+    Statements &st = *m_statements;
     auto bindRow = [](SqliteStmt &stmt, int base, const MetricRow &r) {
         stmt.bind(base + 1, r.run).bind(base + 2, r.key).bind(base + 3, r.segment).bind(base + 4, r.step);
         stmt.bind(base + 5, r.dup).bind(base + 6, r.wallNs).bind(base + 7, r.value); // NaN binds as NULL
@@ -545,27 +488,14 @@ void MetricSink::writeBatch(Batch &b, Statements &st)
     }
 }
 
-void MetricSink::stopWriter()
-{
-    if (!m_writer.joinable())
-        return;
-    {
-        std::lock_guard lock(m_mutex);
-        m_stop = true;
-    }
-    m_cv.notify_all();
-    m_writer.join();
-}
-
 void MetricSink::finish()
 {
     if (m_finished)
         return;
     if (m_current->rows())
         pushBatch();
-    stopWriter();
-    if (m_writerError)
-        std::rethrow_exception(m_writerError);
+    m_writer.finish();
+    m_statements.reset();
     m_finished = true;
     releaseBatches();
     if (m_nanValues)

@@ -3,15 +3,12 @@
 #include <QByteArray>
 #include <QString>
 
-#include <condition_variable>
+#include "batchwriter.h"
+
 #include <cstdint>
-#include <deque>
-#include <exception>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -174,9 +171,7 @@ private:
     void quiesce();
     void releaseBatches();
     struct Statements;
-    void writerLoop();
-    void writeBatch(Batch &batch, Statements &st);
-    void stopWriter();
+    void writeBatch(Batch &batch); // on the writer thread
     void writeSeriesRows();
     void writeRunRows();
 
@@ -206,16 +201,9 @@ private:
     std::vector<uint32_t> m_rowsOfSeries; // per series: rows in the batch being ordered
     std::vector<uint32_t> m_touched; // series present in that batch
 
-    // Writer thread
-    std::unique_ptr<Batch> m_current;
-    std::deque<std::unique_ptr<Batch>> m_queue;
-    std::vector<std::unique_ptr<Batch>> m_free;
-    std::mutex m_mutex;
-    std::condition_variable m_cv;
-    bool m_stop = false;
-    bool m_writing = false; // the writer holds the connection
-    std::exception_ptr m_writerError;
-    std::thread m_writer;
+    std::unique_ptr<Batch> m_current; // being filled
+    std::unique_ptr<Statements> m_statements; // the writer's, prepared on its first batch
+    BatchWriter<Batch> m_writer;
 };
 
 } // namespace plumb

@@ -27,6 +27,7 @@ constexpr int kRowsPerInsert = 32;     // multi-row VALUES: fewer statement step
 constexpr int kSliceColumns = 13;
 constexpr int kFirstNullable = 6; // cat_id .. args_id may be NULL
 constexpr int kFlowColumns = 8;
+constexpr size_t kMaxQueuedBatches = 3; // filled batches waiting for the writer
 
 std::string multiRowInsert(const char *head, int columns)
 {
@@ -144,6 +145,7 @@ TraceSink::TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId,
     , m_format(format)
     , m_traceName(QFileInfo(sourcePath).fileName())
     , m_pool(pool)
+    , m_writer(kMaxQueuedBatches, [this](Batch &b) { writeBatch(b); })
 {
     m_traceId = db.queryInt("SELECT max(id) FROM trace", 0) + 1;
     m_processBase = db.queryInt("SELECT max(id) FROM process", 0) + 1;
@@ -164,17 +166,13 @@ TraceSink::TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId,
 
     m_argsIds.reserve(1 << 16); // skips the rehashes of a growing table on args-heavy traces
     m_current = std::make_unique<Batch>();
-    m_writer = std::thread([this] { writerLoop(); });
 }
 
 TraceSink::~TraceSink()
 {
-    if (!m_finished) {
-        // Abandoned (error or cancel): the caller rolls back, so pending rows need not be written.
-        std::lock_guard lock(m_mutex);
-        m_queue.clear();
-    }
-    stopWriter();
+    // Abandoned (error or cancel) when not finished: the caller rolls back, so queued rows need not
+    // be written. Before any member goes: the writer uses them.
+    m_writer.abandon();
 }
 
 void TraceSink::setRank(int64_t rank, int64_t worldSize)
@@ -517,20 +515,7 @@ void TraceSink::pushBatch()
     auto &slices = m_current->slices;
     if (!std::is_sorted(slices.begin(), slices.end(), byKey))
         std::sort(slices.begin(), slices.end(), byKey);
-    std::unique_ptr<Batch> next;
-    {
-        std::unique_lock lock(m_mutex);
-        // Bounded queue: memory stays flat whatever the file size.
-        m_cv.wait(lock, [this] { return m_queue.size() < 3 || m_writerError; });
-        if (m_writerError)
-            std::rethrow_exception(m_writerError);
-        m_queue.push_back(std::move(m_current));
-        if (!m_free.empty()) {
-            next = std::move(m_free.back());
-            m_free.pop_back();
-        }
-    }
-    m_cv.notify_all();
+    std::unique_ptr<Batch> next = m_writer.push(std::move(m_current));
     m_current = next ? std::move(next) : std::make_unique<Batch>();
 }
 
@@ -584,36 +569,11 @@ struct TraceSink::Statements {
     SqliteStmt sliceOne, counter, flowMulti, flow, str, args;
 };
 
-void TraceSink::writerLoop()
+void TraceSink::writeBatch(Batch &b)
 {
-    try {
-        Statements statements(m_db);
-        for (;;) {
-            std::unique_ptr<Batch> batch;
-            {
-                std::unique_lock lock(m_mutex);
-                m_cv.wait(lock, [this] { return !m_queue.empty() || m_stop; });
-                if (m_queue.empty())
-                    return;
-                batch = std::move(m_queue.front());
-                m_queue.pop_front();
-            }
-            m_cv.notify_all();
-            writeBatch(*batch, statements);
-            batch->clear();
-            std::lock_guard lock(m_mutex);
-            m_free.push_back(std::move(batch));
-        }
-    } catch (...) {
-        std::lock_guard lock(m_mutex);
-        m_writerError = std::current_exception();
-        m_queue.clear();
-        m_cv.notify_all();
-    }
-}
-
-void TraceSink::writeBatch(Batch &b, Statements &st)
-{
+    if (!m_statements)
+        m_statements = std::make_unique<Statements>(m_db);
+    Statements &st = *m_statements;
     for (const auto &[id, s] : b.strings)
         st.str.bind(1, id).bind(2, std::string_view(s)).run();
     for (const auto &[id, s] : b.args)
@@ -690,24 +650,6 @@ void TraceSink::writeBatch(Batch &b, Statements &st)
     }
 }
 
-void TraceSink::stopWriter()
-{
-    if (!m_writer.joinable())
-        return;
-    {
-        std::lock_guard lock(m_mutex);
-        m_stop = true;
-    }
-    m_cv.notify_all();
-    m_writer.join();
-}
-
-void TraceSink::rethrowWriterError()
-{
-    if (m_writerError)
-        std::rethrow_exception(m_writerError);
-}
-
 void TraceSink::finish()
 {
     if (m_finished)
@@ -742,8 +684,8 @@ void TraceSink::finish()
 
     if (m_current->rows() || !m_current->strings.empty() || !m_current->args.empty())
         pushBatch();
-    stopWriter();
-    rethrowWriterError();
+    m_writer.finish();
+    m_statements.reset();
     for (const auto &r : m_relocations) {
         for (const char *sql : { "UPDATE flow SET src_track = ? WHERE trace_id = ? AND src_track = ? AND cat_id = ?",
                                  "UPDATE flow SET dst_track = ? WHERE trace_id = ? AND dst_track = ? AND cat_id = ?" }) {

@@ -3,15 +3,13 @@
 #include <QByteArray>
 #include <QString>
 
-#include <condition_variable>
+#include "batchwriter.h"
+
 #include <cstdint>
-#include <deque>
-#include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -233,10 +231,7 @@ private:
     void pushBatchIfFull();
     void pushBatch();
     struct Statements;
-    void writerLoop();
-    void writeBatch(Batch &batch, Statements &st);
-    void stopWriter();
-    void rethrowWriterError();
+    void writeBatch(Batch &batch); // on the writer thread
     void repairDepths();
     void writeTraceRows();
 
@@ -304,15 +299,9 @@ private:
     std::vector<Relocation> m_relocations;
     TraceStats m_stats;
 
-    // Writer thread
-    std::unique_ptr<Batch> m_current;
-    std::deque<std::unique_ptr<Batch>> m_queue;
-    std::vector<std::unique_ptr<Batch>> m_free;
-    std::mutex m_mutex;
-    std::condition_variable m_cv;
-    bool m_stop = false;
-    std::exception_ptr m_writerError;
-    std::thread m_writer;
+    std::unique_ptr<Batch> m_current; // being filled
+    std::unique_ptr<Statements> m_statements; // the writer's, prepared on its first batch
+    BatchWriter<Batch> m_writer;
 };
 
 } // namespace plumb

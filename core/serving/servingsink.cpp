@@ -111,20 +111,18 @@ struct ServingSink::Writer {
 
 ServingSink::ServingSink(SqliteDb &db, int64_t sourceId)
     : m_sourceId(sourceId)
-    , m_writer(std::make_unique<Writer>(db))
+    , m_target(std::make_unique<Writer>(db))
     , m_current(std::make_unique<Batch>())
+    , m_writer(kMaxQueuedBatches, [this](Batch &b) { m_target->write(b, m_sourceId); })
 {
     m_current->rows.reserve(kBatchRows);
 }
 
 ServingSink::~ServingSink()
 {
-    if (!m_finished) {
-        // Abandoned (error or cancel): the caller rolls back, so pending rows need not be written.
-        std::lock_guard lock(m_mutex);
-        m_queue.clear();
-    }
-    stopWriter();
+    // Abandoned (error or cancel) when not finished: the caller rolls back, so queued rows need not
+    // be written.
+    m_writer.abandon();
 }
 
 uint32_t ServingSink::label(std::string_view text, LabelSlot slot)
@@ -184,21 +182,7 @@ void ServingSink::add(int64_t runId, const ServingRequest &r)
 // starts one).
 void ServingSink::push()
 {
-    if (!m_thread.joinable())
-        m_thread = std::thread([this] { writerLoop(); });
-    std::unique_ptr<Batch> next;
-    {
-        std::unique_lock lock(m_mutex);
-        m_cv.wait(lock, [this] { return m_queue.size() < kMaxQueuedBatches || m_writerError; });
-        if (m_writerError)
-            std::rethrow_exception(m_writerError);
-        m_queue.push_back(std::move(m_current));
-        if (!m_free.empty()) {
-            next = std::move(m_free.back());
-            m_free.pop_back();
-        }
-    }
-    m_cv.notify_all();
+    std::unique_ptr<Batch> next = m_writer.push(std::move(m_current));
     if (!next) {
         next = std::make_unique<Batch>();
         next->rows.reserve(kBatchRows);
@@ -208,68 +192,19 @@ void ServingSink::push()
 
 void ServingSink::quiesce()
 {
-    if (!m_thread.joinable())
-        return;
+    if (!m_writer.started())
+        return; // nothing was handed over: the connection is this thread's
     if (!m_current->rows.empty() || !m_current->newLabels.empty())
         push();
-    std::unique_lock lock(m_mutex);
-    m_cv.wait(lock, [this] { return (m_queue.empty() && !m_writing) || m_writerError; });
-    if (m_writerError)
-        std::rethrow_exception(m_writerError);
-}
-
-void ServingSink::writerLoop()
-{
-    try {
-        for (;;) {
-            std::unique_ptr<Batch> batch;
-            {
-                std::unique_lock lock(m_mutex);
-                m_cv.wait(lock, [this] { return !m_queue.empty() || m_stop; });
-                if (m_queue.empty())
-                    return;
-                batch = std::move(m_queue.front());
-                m_queue.pop_front();
-                m_writing = true;
-            }
-            m_cv.notify_all();
-            m_writer->write(*batch, m_sourceId);
-            batch->clear();
-            {
-                std::lock_guard lock(m_mutex);
-                m_free.push_back(std::move(batch));
-                m_writing = false;
-            }
-            m_cv.notify_all();
-        }
-    } catch (...) {
-        std::lock_guard lock(m_mutex);
-        m_writerError = std::current_exception();
-        m_queue.clear();
-        m_writing = false;
-        m_cv.notify_all();
-    }
-}
-
-void ServingSink::stopWriter()
-{
-    if (!m_thread.joinable())
-        return;
-    {
-        std::lock_guard lock(m_mutex);
-        m_stop = true;
-    }
-    m_cv.notify_all();
-    m_thread.join();
+    m_writer.drain();
 }
 
 void ServingSink::finish()
 {
     if (m_finished)
         return;
-    quiesce();
-    stopWriter();
-    m_writer->write(*m_current, m_sourceId); // what is left, on this thread
+    m_writer.finish();
+    m_target->write(*m_current, m_sourceId); // what is left, on this thread
     m_current->clear();
     m_finished = true;
 }

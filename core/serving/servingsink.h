@@ -1,14 +1,11 @@
 #pragma once
 
-#include <condition_variable>
+#include "batchwriter.h"
+
 #include <cstdint>
-#include <deque>
-#include <exception>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -85,8 +82,6 @@ private:
     enum LabelSlot { StatusLabel, ModelLabel, EndpointLabel, LabelSlots };
     uint32_t label(std::string_view text, LabelSlot slot); // 0: none
     void push();
-    void writerLoop();
-    void stopWriter();
 
     int64_t m_sourceId;
     struct StringHash {
@@ -101,16 +96,9 @@ private:
     int64_t m_requests = 0;
     bool m_finished = false;
 
-    std::unique_ptr<Writer> m_writer; // used by the writer thread while it runs, else by this one
-    std::unique_ptr<Batch> m_current;
-    std::deque<std::unique_ptr<Batch>> m_queue;
-    std::vector<std::unique_ptr<Batch>> m_free;
-    std::mutex m_mutex;
-    std::condition_variable m_cv;
-    bool m_stop = false;
-    bool m_writing = false; // the writer holds the connection
-    std::exception_ptr m_writerError;
-    std::thread m_thread;
+    std::unique_ptr<Writer> m_target; // used by the writer thread while it runs, else by this one
+    std::unique_ptr<Batch> m_current; // being filled
+    BatchWriter<Batch> m_writer;
 };
 
 } // namespace plumb
