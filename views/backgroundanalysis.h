@@ -119,7 +119,6 @@ public:
         cancel();
         m_pool.waitForDone();
     }
-    [[nodiscard]] bool running() const { return m_handle != nullptr; }
 
 private:
     QThreadPool m_pool;

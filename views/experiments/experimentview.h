@@ -11,7 +11,7 @@ namespace plumb {
 // A page of the Experiments tab (scalars, histograms, parallel coordinates, importance, config
 // diff): it shows the runs selected in the runs table. setSelection() is called whenever the
 // selection or the workspace changes; a view reads what it needs on a worker thread with its own
-// Reader connection (analyseInBackground) and drops results of superseded selections.
+// Reader connection (BackgroundAnalysis), which stops and drops superseded selections.
 class ExperimentView : public QWidget {
     Q_OBJECT
 public:
