@@ -194,7 +194,7 @@ struct ImportRunner::Planned {
     QFileInfo info;
     const Importer *importer = nullptr;
     QStringList companions;   // read with this file (Importer::companionFiles)
-    bool isCompanion = false; // read with an earlier file: no source of its own
+    bool isCompanion = false; // read with another file: no source of its own
     bool emptyHead = false;
     int64_t sourceBytes = 0;  // with the companions
 
@@ -231,6 +231,13 @@ std::vector<ImportRunner::Planned> ImportRunner::plan(const QStringList &files) 
             companions.insert(c);
             p.sourceBytes += QFileInfo(c).size();
         }
+    }
+    // A file no importer recognises that a later file claims (an MLflow run's inputs/<id>/meta.yaml
+    // sorts before the run's own meta.yaml) is that file's companion too, not "not recognised".
+    for (int i = 0; i < files.size(); ++i) {
+        Planned &p = planned[size_t(i)];
+        if (!p.isCompanion && !p.importer && companions.contains(files[i]))
+            p.isCompanion = true;
     }
     return planned;
 }

@@ -35,7 +35,7 @@ constexpr int64_t kCheckpointRows = 1 << 14;
 constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
 const QString kMetaYaml = QStringLiteral("meta.yaml");
 
-enum class Store { None, RunMeta, ExperimentMeta, Sql };
+enum class Store { None, RunMeta, ExperimentMeta, LoggedModelMeta, Sql };
 
 bool hasKey(std::string_view text, std::string_view key)
 {
@@ -56,6 +56,9 @@ Store storeOf(QByteArrayView head, const QString &fileName)
     const bool run = hasKey(h, "run_uuid:") || hasKey(h, "run_id:");
     if (run && hasKey(h, "experiment_id:") && hasKey(h, "lifecycle_stage:"))
         return Store::RunMeta;
+    // MLflow 3: <experiment>/models/<model id>/meta.yaml, which also names an experiment and a location.
+    if (hasKey(h, "model_id:") && hasKey(h, "experiment_id:"))
+        return Store::LoggedModelMeta;
     if (!run && hasKey(h, "experiment_id:") && hasKey(h, "artifact_location:") && hasKey(h, "name:"))
         return Store::ExperimentMeta;
     return Store::None;
@@ -270,23 +273,28 @@ private:
                 line.remove_suffix(1);
             if (line.find_first_not_of(" \t") == std::string_view::npos)
                 continue;
+            // "timestamp value [step]", and since MLflow 3 "timestamp value step dataset-name digest"
+            // for a value measured on an evaluation dataset (the name may hold spaces).
             std::string_view fields[4];
             int n = 0;
-            for (size_t p = 0; p < line.size() && n < 4;) {
+            for (size_t p = 0; p < line.size();) {
                 const size_t s = line.find_first_not_of(" \t", p);
                 if (s == std::string_view::npos)
                     break;
                 const size_t e = std::min(line.find_first_of(" \t", s), line.size());
-                fields[n++] = line.substr(s, e - s);
+                if (n < 4)
+                    fields[n] = line.substr(s, e - s);
+                ++n;
                 p = e;
             }
             int64_t ts = 0, step = 0;
             double value = 0;
-            if ((n != 2 && n != 3) || !parseInt(fields[0], ts) || !parseDouble(fields[1], value)
-                || (n == 3 && !parseInt(fields[2], step))) {
+            if (n < 2 || n == 4 || !parseInt(fields[0], ts) || !parseDouble(fields[1], value)
+                || (n >= 3 && !parseInt(fields[2], step))) {
                 m_diag.skipped(QStringLiteral("bad-metric-line"),
                     QStringLiteral("metrics/%1 line %2").arg(key).arg(lineNo),
-                    QStringLiteral("A metric line is not \"timestamp value [step]\"; the line was skipped."));
+                    QStringLiteral("A metric line is not \"timestamp value [step [dataset digest]]\"; the line "
+                                   "was skipped."));
                 continue;
             }
             if (skip > 0) {
@@ -294,6 +302,11 @@ private:
                 ++m_pointsBefore;
                 continue;
             }
+            if (n >= 5 && !m_diag.bump(QStringLiteral("dataset-metric-line")))
+                m_diag.report(Severity::Info, QStringLiteral("dataset-metric-line"),
+                    QStringLiteral("metrics/%1 line %2").arg(key).arg(lineNo),
+                    QStringLiteral("Metric lines that name the evaluation dataset (MLflow 3) are read under the "
+                                   "metric's key, as MLflow's SQL store keeps them; the dataset is not kept."));
             if (n == 2 && !m_diag.bump(QStringLiteral("legacy-metric-line")))
                 m_diag.report(Severity::Info, QStringLiteral("legacy-metric-line"),
                     QStringLiteral("metrics/%1 line %2").arg(key).arg(lineNo),
@@ -597,6 +610,7 @@ int MlflowImporter::sniff(QByteArrayView head, const QString &fileName) const
     switch (storeOf(head, fileName)) {
     case Store::RunMeta:
     case Store::ExperimentMeta:
+    case Store::LoggedModelMeta:
         return 100;
     case Store::Sql: {
         // The schema usually sits in the first pages: MLflow's table and column names.
@@ -629,6 +643,17 @@ void MlflowImporter::read(ImportContext &ctx) const
         ctx.diagnostics().report(Severity::Info, QStringLiteral("empty-experiment"), {},
             QStringLiteral("This MLflow experiment has no runs: nothing to import."));
         return;
+    case Store::LoggedModelMeta: {
+        // Its metric files repeat what its run logged (MLflow writes each value to both).
+        const QHash<QString, QString> meta = FlatYaml::parse(readFile(ctx.input().path()));
+        const QString run = meta.value(QStringLiteral("source_run_id"));
+        ctx.diagnostics().report(Severity::Info, QStringLiteral("logged-model"), {},
+            QStringLiteral("An MLflow logged model (%1): its metrics are the values its run%2 logged, which are "
+                           "imported with that run; nothing else to import.")
+                .arg(meta.value(QStringLiteral("name"), meta.value(QStringLiteral("model_id"))),
+                    run.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(run)));
+        return;
+    }
     case Store::Sql: {
         if (ctx.input().isGzip())
             throw ImportError(QStringLiteral("%1 is a compressed SQLite file: decompress it first (gunzip)")

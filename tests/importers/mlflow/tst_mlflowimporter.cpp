@@ -192,6 +192,38 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM run WHERE path LIKE '%/mlruns/%'", 0), 4);
     }
 
+    // MLflow 3: metric lines that name their evaluation dataset are read (under the metric's key);
+    // a logged model's meta.yaml is not an experiment, and its metric files (which repeat the run's)
+    // are its companions, not points of their own; datasets/ and traces/ hold no metrics.
+    void fileStoreMlflow3()
+    {
+        const QString ws = freshWorkspace();
+        QStringList seen;
+        for (const auto &r : import(ws, { fixture(QStringLiteral("filestore3")) }))
+            seen << r.path.mid(r.path.indexOf(QStringLiteral("mlruns/"))) + QLatin1Char(' ') + statusName(r.status)
+                    + QLatin1Char(' ') + QString::number(r.records);
+        const QStringList expected {
+            QStringLiteral("mlruns/7/datasets/5d5d5d5d/meta.yaml not recognised 0"),
+            QStringLiteral("mlruns/7/e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5/meta.yaml imported 7"),
+            QStringLiteral("mlruns/7/models/m-0f1e2d3c4b5a69788796a5b4c3d2e1f0/meta.yaml imported 0"),
+            QStringLiteral("mlruns/7/traces/tr-0123/trace_info.yaml not recognised 0"),
+        };
+        QCOMPARE(seen, expected);
+        compareWith(ws, QStringLiteral("filestore3"));
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'dataset-metric-line'", 0), 3);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code IN ('bad-metric-line', "
+                                 "'empty-experiment')",
+                     -1),
+            0);
+        SqliteStmt message(w.db(), "SELECT message FROM diagnostic WHERE code = 'logged-model'");
+        QVERIFY(message.step());
+        QCOMPARE(message.columnText(0),
+            QStringLiteral("An MLflow logged model (model): its metrics are the values its run "
+                           "(e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5) logged, which are imported with that run; nothing "
+                           "else to import."));
+    }
+
     void fileStoreReimportIsNoop()
     {
         const QString ws = freshWorkspace();

@@ -5,6 +5,10 @@ filestore/mlruns/  a file store laid out as MLflow's FileStore writes it: experi
                    two runs, one of them deleted in place), 1 (sweep, one running run), 2 (no runs)
                    and .trash/3 (a deleted experiment); nested metric keys, legacy two-field metric
                    lines, a restart, NaN and infinities, params and tags.
+filestore3/mlruns/ an experiment as MLflow 3's FileStore writes it: metric lines that name the
+                   evaluation dataset ("timestamp value step dataset digest"), a logged model
+                   (models/<id>/ with its meta.yaml, params and metric lines that name the run), the
+                   experiment's datasets/ and traces/ folders, and a run's inputs/ and outputs/.
 sqlstore/mlflow.db a SQL store with a minimal schema compatible with MLflow's (same tables and
                    columns as its published latest schema, for the tables read here), a dataset input.
 sqlstore2019/mlflow.db the same in the first revision's layout (no metric step or is_nan).
@@ -132,6 +136,59 @@ def file_store(e):
     experiment(e3, "3", "old", "deleted")
     run(e3, "3", "old", "d4" * 16, 5, "active", "omega", {"loss": [(T0 + 2000, 9.0, 0)]}, {}, {}, deleted=True)
     write(os.path.join(e0, "a1" * 16, "artifacts", "notes.txt"), "an artifact: left to other importers\n")
+
+
+def file_store_v3(e):
+    """MLflow 3: a run's metric line names the dataset it was evaluated on when one was given, and
+    the same values go to the logged model's own metric files, whose lines name the run."""
+    root = os.path.join(HERE, "filestore3", "mlruns")
+    shutil.rmtree(os.path.join(HERE, "filestore3"), ignore_errors=True)
+    exp = os.path.join(root, "7")
+    write(os.path.join(exp, "meta.yaml"),
+          "artifact_location: file:///tmp/mlruns/7\ncreation_time: %d\nexperiment_id: '7'\n"
+          "last_update_time: %d\nlifecycle_stage: active\nname: genai\n" % (T0, T0))
+    run_id, model_id = "e5" * 16, "m-0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+    start, stop = T0 + 1000, T0 + 61000
+    d = os.path.join(exp, run_id)
+    write(os.path.join(d, "meta.yaml"),
+          "artifact_uri: file:///tmp/mlruns/7/%s/artifacts\nend_time: %d\nentry_point_name: ''\n"
+          "experiment_id: '7'\nlifecycle_stage: active\nrun_id: %s\nrun_name: delta\nrun_uuid: %s\n"
+          "source_name: ''\nsource_type: 4\nsource_version: ''\nstart_time: %d\nstatus: 3\ntags: []\n"
+          "user_id: tester\n" % (run_id, stop, run_id, run_id, start))
+    # loss without a dataset; accuracy on two evaluation datasets (one named with a space)
+    loss = [(T0 + 2000, 0.5, 0), (T0 + 3000, 0.25, 1)]
+    acc = [(T0 + 2500, 0.75, 0, "eval_ds", "1a2b3c4d"), (T0 + 3500, 0.8125, 1, "eval_ds", "1a2b3c4d"),
+           (T0 + 3600, 0.625, 1, "held out", "9f8e7d6c")]
+    write(os.path.join(d, "metrics", "loss"), "".join("%d %r %d\n" % line for line in loss))
+    write(os.path.join(d, "metrics", "accuracy"), "".join("%d %r %d %s %s\n" % line for line in acc))
+    for ts, value, step in loss:
+        e.points.append(("delta", "loss", step, ts * 1000000, fmt(value)))
+    for ts, value, step, _, _ in acc:
+        e.points.append(("delta", "accuracy", step, ts * 1000000, fmt(value)))
+    write(os.path.join(d, "params", "temperature"), "0.7")
+    e.params.append(("delta", "temperature", "0.7", "number"))
+    write(os.path.join(d, "tags", "mlflow.runName"), "delta")
+    e.params.append(("delta", "mlflow.runName", "delta", "tag"))
+    write(os.path.join(d, "inputs", "3c" * 16, "meta.yaml"),
+          "destination_id: 5d5d5d5d\ndestination_type: RUN\nsource_id: 5d5d5d5d\nsource_type: DATASET\ntags:\n"
+          "  mlflow.data.context: eval\n")
+    write(os.path.join(d, "outputs", model_id, "meta.yaml"),
+          "destination_id: %s\ndestination_type: MODEL_OUTPUT\nsource_id: %s\nsource_type: RUN_OUTPUT\n"
+          "step: 1\ntags: {}\n" % (run_id, model_id))
+    e.runs.append(("delta", "genai", "success", start * 1000000, stop * 1000000, "active", "FINISHED"))
+    m = os.path.join(exp, "models", model_id)
+    write(os.path.join(m, "meta.yaml"),
+          "artifact_location: file:///tmp/mlruns/7/models/%s/artifacts\ncreation_timestamp: %d\n"
+          "experiment_id: '7'\nlast_updated_timestamp: %d\nmodel_id: %s\nmodel_type: ''\nname: model\n"
+          "source_run_id: %s\nstatus: 2\nstatus_message: null\n" % (model_id, T0, T0, model_id, run_id))
+    write(os.path.join(m, "metrics", "accuracy"),
+          "".join("%d %r %d %s %s %s\n" % (ts, v, st, run_id, ds, dg) for ts, v, st, ds, dg in acc))
+    write(os.path.join(m, "params", "temperature"), "0.7")
+    write(os.path.join(exp, "datasets", "5d5d5d5d", "meta.yaml"),
+          "digest: 1a2b3c4d\nname: eval_ds\nprofile: '{\"num_rows\": 3}'\nschema: ''\nsource: '{}'\n"
+          "source_type: code\n")
+    write(os.path.join(exp, "traces", "tr-0123", "trace_info.yaml"),
+          "experiment_id: '7'\nrequest_id: tr-0123\nstatus: OK\ntimestamp_ms: %d\n" % (T0 + 2000))
 
 
 SCHEMA = """
@@ -276,6 +333,9 @@ if __name__ == "__main__":
     e = Expect()
     file_store(e)
     e.save("filestore")
+    e = Expect()
+    file_store_v3(e)
+    e.save("filestore3")
     e = Expect()
     sql_store(e)
     e.save("sqlstore")
