@@ -422,9 +422,11 @@ TabularLayout detectJsonl(std::string_view text, bool complete)
         pos = end + 1;
         if (line.empty())
             continue;
+        std::string quoted;
+        const std::string_view json = tabular::quoteNonFiniteWords(line, quoted) ? std::string_view(quoted) : line;
         QJsonParseError err;
         const QJsonDocument doc
-            = QJsonDocument::fromJson(QByteArray::fromRawData(line.data(), qsizetype(line.size())), &err);
+            = QJsonDocument::fromJson(QByteArray::fromRawData(json.data(), qsizetype(json.size())), &err);
         if ((err.error != QJsonParseError::NoError || !doc.isObject()) && lastWithoutEnd && !rows.empty())
             break; // a last line still being written, as the importer leaves it
         if (err.error != QJsonParseError::NoError || !doc.isObject()) {
@@ -761,6 +763,60 @@ std::optional<double> parseDouble(std::string_view s)
     if (r.ec == std::errc::result_out_of_range && r.ptr == s.data() + s.size())
         return s.front() == '-' ? -HUGE_VAL : HUGE_VAL; // from_chars leaves v alone; strtod says inf
     return std::nullopt;
+}
+
+bool isNonFiniteWord(std::string_view s)
+{
+    return s == "NaN" || s == "Infinity" || s == "-Infinity";
+}
+
+bool quoteNonFiniteWords(std::string_view json, std::string &out)
+{
+    if (json.find("NaN") == std::string_view::npos && json.find("Infinity") == std::string_view::npos)
+        return false;
+    std::string result;
+    result.reserve(json.size() + 16);
+    bool inString = false, found = false;
+    auto boundary = [](char c) {
+        return c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}' || c == ' ' || c == '\t'
+            || c == '\r' || c == '\n';
+    };
+    for (size_t i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            result += c;
+            if (c == '\\' && i + 1 < json.size())
+                result += json[++i];
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+            result += c;
+            continue;
+        }
+        // A bare word: at a token boundary on both sides.
+        size_t matched = 0;
+        if ((c == 'N' || c == 'I' || c == '-') && (i == 0 || boundary(json[i - 1])))
+            for (const std::string_view word : { "NaN", "Infinity", "-Infinity" })
+                if (json.substr(i, word.size()) == word
+                    && (i + word.size() == json.size() || boundary(json[i + word.size()])))
+                    matched = word.size();
+        if (matched == 0) {
+            result += c;
+            continue;
+        }
+        result += '"';
+        result += json.substr(i, matched);
+        result += '"';
+        i += matched - 1;
+        found = true;
+    }
+    if (!found)
+        return false;
+    out = std::move(result);
+    return true;
 }
 
 std::optional<int64_t> parseInteger(std::string_view s)

@@ -111,6 +111,12 @@ namespace tabular {
 [[nodiscard]] std::string_view trimmed(std::string_view s);
 // A number: decimal or exponent form, nan, inf, infinity (any case, with a sign); surrounding spaces ok.
 [[nodiscard]] std::optional<double> parseDouble(std::string_view s);
+// Python's json module (and so most training scripts' JSON lines) writes NaN, Infinity and -Infinity
+// as bare words, which JSON has not: `out` gets `json` with them quoted ("NaN"), for a JSON parser to
+// read and parseDouble() to turn back into numbers. False, and `out` untouched, when there are none.
+bool quoteNonFiniteWords(std::string_view json, std::string &out);
+// One of the words quoteNonFiniteWords() quotes.
+[[nodiscard]] bool isNonFiniteWord(std::string_view s);
 // An integer, or a float with an integral value ("3.0").
 [[nodiscard]] std::optional<int64_t> parseInteger(std::string_view s);
 // Epoch nanoseconds from a cell in `unit`; nullopt when it is not one.

@@ -445,7 +445,9 @@ private:
             default:
                 continue;
             }
-            const int c = column(name, type == od::json_type::number, line, added);
+            const bool numeric
+                = type == od::json_type::number || (type == od::json_type::string && tabular::isNonFiniteWord(text));
+            const int c = column(name, numeric, line, added);
             if (size_t(c) >= m_cells.size())
                 m_cells.resize(size_t(c) + 1);
             m_cells[size_t(c)] = text;
@@ -519,12 +521,14 @@ int64_t readJsonl(ImportContext &ctx, TabularLayout &layout)
         pos = end + 1;
         if (text.empty())
             continue;
-        line.assign(text);
-        line.resize(text.size() + simdjson::SIMDJSON_PADDING);
+        if (!tabular::quoteNonFiniteWords(text, line))
+            line.assign(text);
+        const size_t length = line.size();
+        line.resize(length + simdjson::SIMDJSON_PADDING);
         bool added = false;
         std::string error;
         const auto place = [&] { return locationAt(in, lineNo, lineOffset); }; // only on a problem
-        if (!row.parse(parser, simdjson::padded_string_view(line.data(), text.size(), line.size()), lineNo, added, error)) {
+        if (!row.parse(parser, simdjson::padded_string_view(line.data(), length, line.size()), lineNo, added, error)) {
             if (lastWithoutEnd) {
                 ctx.diagnostics().report(Severity::Info, QStringLiteral("unterminated-last-line"), place(),
                     QStringLiteral("The last line has no line end and is no complete JSON object (still being "

@@ -45,6 +45,11 @@ int64_t secondsToNs(double s)
 
 bool numberOf(dom::element e, double &out)
 {
+    // NaN and Infinity, which Python writes as bare words, arrive quoted (see read()).
+    if (std::string_view s; e.get_string().get(s) == simdjson::SUCCESS && tabular::isNonFiniteWord(s)) {
+        out = *tabular::parseDouble(s);
+        return true;
+    }
     if (!e.is_number())
         return false;
     return e.get_double().get(out) == simdjson::SUCCESS; // integers convert too
@@ -94,7 +99,14 @@ void VllmBenchImporter::read(ImportContext &ctx) const
     }
     dom::parser parser;
     dom::element rootElement;
-    if (parser.parse(text.data(), text.size()).get(rootElement) != simdjson::SUCCESS) {
+    // A benchmark whose requests all failed has NaN means, which Python's json writes as the bare word
+    // NaN (not JSON): quoted, they read as numbers.
+    auto error = parser.parse(text.data(), text.size()).get(rootElement);
+    if (std::string quoted; error != simdjson::SUCCESS && tabular::quoteNonFiniteWords(text, quoted)) {
+        text = std::move(quoted);
+        error = parser.parse(text.data(), text.size()).get(rootElement);
+    }
+    if (error != simdjson::SUCCESS) {
         QJsonParseError e;
         QJsonDocument::fromJson(QByteArray::fromRawData(text.data(), qsizetype(text.size())), &e);
         const QString byte = QLocale(QLocale::English).toString(qlonglong(e.offset));

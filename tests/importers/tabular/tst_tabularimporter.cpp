@@ -185,6 +185,34 @@ private slots:
         }
     }
 
+    // Python's json module writes NaN, Infinity and -Infinity as bare words: quoted for a JSON parser,
+    // only where they stand as values, never inside strings or as part of other words.
+    void nonFiniteWords_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("expected"); // empty: nothing to quote
+        QTest::newRow("values") << QStringLiteral(R"({"a": NaN, "b":Infinity,"c": -Infinity})")
+                                << QStringLiteral(R"({"a": "NaN", "b":"Infinity","c": "-Infinity"})");
+        QTest::newRow("in arrays") << QStringLiteral("[NaN,1,-Infinity]") << QStringLiteral(R"(["NaN",1,"-Infinity"])");
+        QTest::newRow("in strings") << QStringLiteral(R"({"note": "NaN at "Infinity" step", "x": 1})") << QString();
+        QTest::newRow("escaped quote then word") << QStringLiteral(R"({"s": "a\\", "v": NaN})")
+                                                 << QStringLiteral(R"({"s": "a\\", "v": "NaN"})");
+        QTest::newRow("part of a word") << QStringLiteral(R"({"NaNo": 1, "x": NaNa, "y": Infinityx})") << QString();
+        QTest::newRow("none") << QStringLiteral(R"({"loss": 0.5})") << QString();
+    }
+    void nonFiniteWords()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, expected);
+        const QByteArray in = json.toUtf8();
+        std::string out = "untouched";
+        const bool quoted = tabular::quoteNonFiniteWords(std::string_view(in.constData(), size_t(in.size())), out);
+        QCOMPARE(quoted, !expected.isEmpty());
+        QCOMPARE(QString::fromStdString(out), expected.isEmpty() ? QStringLiteral("untouched") : expected);
+        QVERIFY(tabular::parseDouble("NaN") && std::isnan(*tabular::parseDouble("NaN")));
+        QCOMPARE(*tabular::parseDouble("-Infinity"), -HUGE_VAL);
+    }
+
     void csvReaderUnterminatedQuote()
     {
         CsvReader r(std::string_view("a,b\n1,\"open\n2,3\n"), ',');
@@ -291,7 +319,7 @@ private slots:
         QTest::addColumn<QStringList>("paths");
         QTest::addColumn<QString>("golden");
         for (const char *f : { "keras_training.log", "hf_trainer.jsonl", "mlflow_export.csv", "rfc4180.csv",
-                 "semicolon.csv", "tabs.tsv", "iso_time.csv", "benchmark.csv", "bad_cells.csv" })
+                 "semicolon.csv", "tabs.tsv", "iso_time.csv", "benchmark.csv", "bad_cells.csv", "diverged.jsonl" })
             QTest::newRow(f) << QStringList { fixture(QLatin1String(f)) } << QString::fromLatin1(f);
         QTest::newRow("lightning folder") << QStringList { fixture(QStringLiteral("lightning")) }
                                           << QStringLiteral("lightning");
@@ -327,6 +355,7 @@ private slots:
         QTest::newRow("lightning") << QStringLiteral("lightning") << QList<qint64> { 1, 4, 92, 9, 0 };
         QTest::newRow("hf jsonl") << QStringLiteral("hf_trainer.jsonl") << QList<qint64> { 1, 6, 86, 0, 0 };
         QTest::newRow("bad cells") << QStringLiteral("bad_cells.csv") << QList<qint64> { 1, 2, 8, 0, 0 };
+        QTest::newRow("NaN and Infinity words") << QStringLiteral("diverged.jsonl") << QList<qint64> { 1, 2, 2141, 0, 0 };
     }
 
     void counts()

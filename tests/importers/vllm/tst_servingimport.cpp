@@ -144,6 +144,21 @@ private slots:
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'array-lengths'"), qint64(0));
     }
 
+    // An older vLLM's result where every request failed: numpy's NaN means, which Python writes as
+    // the bare word NaN (not JSON), are read as numbers, not refused as a broken file.
+    void vllmAllFailedNaN()
+    {
+        QTemporaryDir dir;
+        const QString path = importOne(dir, QStringLiteral("vllm_all_failed.json"));
+        QVERIFY(!path.isEmpty());
+        Workspace ws(path, Workspace::Role::Reader);
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM serving_request WHERE NOT ok"), qint64(3));
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'failed-requests'"), qint64(1));
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'summary-differs'"), qint64(0));
+        QCOMPARE(csvOf(ws.db(), "SELECT key, value, kind FROM param WHERE key LIKE 'mean_%' ORDER BY key"),
+            QStringLiteral("key,value,kind\nmean_e2el_ms,nan,number\nmean_itl_ms,nan,number\nmean_ttft_ms,nan,number\n"));
+    }
+
     void vllmBroken()
     {
         QTemporaryDir dir;

@@ -114,6 +114,24 @@ for step in range(10, 210, 10):
 write('hf_trainer.jsonl', '\n'.join(lines) + '\n')
 g.save('hf_trainer.jsonl')
 
+# A diverged run's JSON lines as Python's json module writes them (NaN, Infinity, -Infinity as bare
+# words, which JSON has not), from the first line on; a member first met after the lines the layout is
+# detected from (past the 64 KiB the layout is detected on), NaN in its first value; a string that
+# mentions NaN, left alone (not a metric).
+g = Golden()
+run = 'data/diverged.jsonl'
+lines = []
+for step in range(1, 2101):
+    loss = float('nan') if step in (1, 30) else (float('inf') if step == 31 else 1.0 / step)
+    rec = {'step': step, 'loss': loss, 'note': 'loss went NaN at 30, Infinity at 31' if step == 1 else 'ok'}
+    if step >= 2060:
+        rec['grad_norm'] = float('nan') if step == 2060 else -float('inf') if step == 2061 else float(step)
+        g.point(run, 'grad_norm', step, rec['grad_norm'])
+    lines.append(json.dumps(rec))
+    g.point(run, 'loss', step, loss)
+write('diverged.jsonl', '\n'.join(lines) + '\n')
+g.save('diverged.jsonl')
+
 # Long form, as MLflow/W&B exports: run_id,key,value,step,timestamp (ms); a restart; nan and inf.
 g = Golden()
 rows = ['run_id,key,value,step,timestamp']

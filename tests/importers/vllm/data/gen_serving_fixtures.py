@@ -5,6 +5,7 @@
   --save-detailed` writes it (per-request arrays in seconds, summary percentiles in ms computed as
   vLLM does, with numpy's linear interpolation: here by hand, no numpy needed), 6 requests, one failed.
 - vllm_summary.json: the same without --save-detailed (no per-request arrays but `latencies`).
+- vllm_all_failed.json: every request failed, the means NaN (written as the bare word NaN).
 - requests.csv: a request log (ISO time, latency and TTFT in ms, tokens, HTTP status, model, endpoint).
 - requests.jsonl: the same requests as JSON lines, with an error member instead of a status code.
 """
@@ -72,6 +73,22 @@ def vllm_result(detailed):
     return r
 
 
+def vllm_all_failed():
+    # vLLM before it wrote "or 0" into its means: every request failed, so the means and percentiles
+    # are numpy's NaN of an empty list, which json.dump writes as the bare word NaN.
+    nan = float("nan")
+    r = {"date": "20240518-080000", "backend": "vllm", "model_id": "meta-llama/Llama-3.1-8B-Instruct",
+         "num_prompts": 3, "request_rate": "inf", "duration": 1.5, "completed": 0, "failed": 3,
+         "total_input_tokens": 0, "total_output_tokens": 0, "request_throughput": 0.0, "output_throughput": 0.0,
+         "input_lens": [100, 200, 300], "output_lens": [0, 0, 0], "ttfts": [0.0, 0.0, 0.0],
+         "itls": [[], [], []], "latencies": [0.0, 0.0, 0.0], "start_times": [1000.0, 1000.5, 1001.0],
+         "generated_texts": ["", "", ""], "errors": ["Connection refused"] * 3}
+    for name in ("ttft", "itl", "e2el"):
+        for stat in ("mean", "median", "p99"):
+            r["%s_%s_ms" % (stat, name)] = nan
+    return r
+
+
 REQUESTS_CSV = """timestamp,model,endpoint,latency_ms,ttft_ms,prompt_tokens,completion_tokens,status
 2024-05-17T09:00:00Z,llama-8b,/v1/completions,120,40,100,20,200
 2024-05-17T09:00:30Z,llama-8b,/v1/completions,80,30,50,10,200
@@ -88,6 +105,9 @@ def main():
         f.write("\n")
     with open(os.path.join(HERE, "vllm_summary.json"), "w") as f:
         json.dump(vllm_result(False), f, indent=2)
+        f.write("\n")
+    with open(os.path.join(HERE, "vllm_all_failed.json"), "w") as f:
+        json.dump(vllm_all_failed(), f, indent=2)
         f.write("\n")
     with open(os.path.join(HERE, "requests.csv"), "w") as f:
         f.write(REQUESTS_CSV)
