@@ -1,6 +1,7 @@
 #include "builtinimporters.h"
 
 #include "chrometraceimporter.h"
+#include "hftrainerimporter.h"
 #include "importerregistry.h"
 #include "lifecycleimporter.h"
 #include "mlflowimporter.h"
@@ -28,6 +29,7 @@ void registerBuiltinImporters(ImporterRegistry &registry)
     registry.add(std::make_unique<OpenLineageImporter>());
     registry.add(std::make_unique<LifecycleImporter>());
     registry.add(std::make_unique<VllmBenchImporter>());
+    registry.add(std::make_unique<HfTrainerImporter>());
 }
 
 } // namespace plumb

@@ -184,6 +184,7 @@ constexpr char kMlmd[] = "mlmd", kMlmdName[] = "metadata.sqlite";
 constexpr char kLineage[] = "openlineage", kLineageName[] = "events.json";
 constexpr char kLifecycle[] = "lifecycle", kLifecycleName[] = "job.jsonl";
 constexpr char kVllm[] = "vllm-bench", kVllmName[] = "result.json";
+constexpr char kHfTrainer[] = "hf-trainer", kHfTrainerName[] = "trainer_state.json";
 
 } // namespace
 
@@ -202,6 +203,7 @@ const std::vector<Target> &targets()
         { "openlineage", &simple<kLineage, kLineageName>, "OpenLineage events (JSON, NDJSON)" },
         { "lifecycle", &simple<kLifecycle, kLifecycleName>, "job lifecycle log (goodput)" },
         { "vllm", &simple<kVllm, kVllmName>, "vLLM serving benchmark result" },
+        { "hftrainer", &simple<kHfTrainer, kHfTrainerName>, "Hugging Face Trainer state (trainer_state.json)" },
         { "objectives", &objectives, "objectives file (YAML subset or JSON)" },
     };
     return all;

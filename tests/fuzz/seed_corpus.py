@@ -51,6 +51,7 @@ SIMPLE = {
     "openlineage": ["openlineage/data/*.json", "openlineage/data/*.ndjson"],
     "lifecycle": ["lifecycle/data/*.jsonl"],
     "vllm": ["vllm/data/*.json"],
+    "hftrainer": ["hftrainer/data/out/**/trainer_state.json"],
 }
 
 for target, patterns in SIMPLE.items():
@@ -64,7 +65,7 @@ for f in fixtures("tabular/data/**/*.csv", "tabular/data/**/*.tsv", "tabular/dat
     if ext in DIALECT and "/expected/" not in f:
         seed("tabular", rel(f), bytes([DIALECT[ext]]) + read(f))
 
-for meta in fixtures("mlflow/data/filestore/**/meta.yaml"):
+for meta in fixtures("mlflow/data/filestore*/**/meta.yaml"):
     run = os.path.dirname(meta)
     if not any(os.path.isdir(os.path.join(run, s)) for s in ("metrics", "params", "tags")):
         continue  # an experiment's meta.yaml

@@ -1,0 +1,226 @@
+#include "hftrainerimporter.h"
+
+#include "jsonsniff.h"
+#include "logfolder.h"
+
+#include "diagnosticlog.h"
+#include "importcontext.h"
+#include "importerror.h"
+#include "inputfile.h"
+#include "metricsink.h"
+#include "tabular/tabularlayout.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QRegularExpression>
+
+#include <simdjson.h>
+
+#include <cmath>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace plumb {
+
+namespace {
+
+namespace dom = simdjson::dom;
+
+constexpr int64_t kChunkBytes = 1 << 20;
+constexpr int64_t kMaxBytes = int64_t(1) << 30; // a log_history of millions of entries
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+// A number, or NaN/Infinity as quoteNonFiniteWords() left them.
+bool numberOf(dom::element e, double &out)
+{
+    if (std::string_view s; e.get_string().get(s) == simdjson::SUCCESS && tabular::isNonFiniteWord(s)) {
+        out = *tabular::parseDouble(s);
+        return true;
+    }
+    return e.is_number() && e.get_double().get(out) == simdjson::SUCCESS;
+}
+
+// The Trainer's own TensorBoard and W&B callbacks (transformers.integrations.rewrite_logs).
+std::string seriesKey(std::string_view key)
+{
+    if (key.substr(0, 5) == "eval_")
+        return "eval/" + std::string(key.substr(5));
+    if (key.substr(0, 5) == "test_")
+        return "test/" + std::string(key.substr(5));
+    return "train/" + std::string(key);
+}
+
+// A checkpoint-N folder's state belongs to the output folder above it.
+QString runFolder(const QString &file)
+{
+    QDir dir = QFileInfo(file).absoluteDir();
+    static const QRegularExpression checkpoint(QStringLiteral("^checkpoint-\\d+$"));
+    if (checkpoint.match(dir.dirName()).hasMatch() && dir.cdUp())
+        return dir.absolutePath();
+    return QFileInfo(file).absolutePath();
+}
+
+} // namespace
+
+int HfTrainerImporter::sniff(QByteArrayView head, const QString &fileName) const
+{
+    if (firstJsonByte(head) != '{' || !headHas(head, "\"log_history\""))
+        return 0;
+    if (fileName == QLatin1String("trainer_state.json"))
+        return 95;
+    // Renamed or copied: the state's own members, which sort_keys puts before and around log_history.
+    return headHas(head, "\"global_step\"") && headHas(head, "\"max_steps\"") ? 70 : 0;
+}
+
+void HfTrainerImporter::read(ImportContext &ctx) const
+{
+    InputFile &in = ctx.input();
+    const QString file = in.fileName();
+    std::string text;
+    for (;;) {
+        const size_t old = text.size();
+        text.resize(old + size_t(kChunkBytes));
+        const int64_t got = in.read(text.data() + old, kChunkBytes);
+        text.resize(old + size_t(std::max<int64_t>(got, 0)));
+        if (got <= 0)
+            break;
+        if (int64_t(text.size()) > kMaxBytes)
+            throw ImportError(QStringLiteral("%1 is over 1 GiB: too large for a trainer state; nothing was imported")
+                                  .arg(file));
+        ctx.checkpoint();
+    }
+    dom::parser parser;
+    dom::element rootElement;
+    auto error = parser.parse(text.data(), text.size()).get(rootElement);
+    if (std::string quoted; error != simdjson::SUCCESS && tabular::quoteNonFiniteWords(text, quoted)) {
+        text = std::move(quoted);
+        error = parser.parse(text.data(), text.size()).get(rootElement);
+    }
+    if (error != simdjson::SUCCESS) {
+        QJsonParseError e;
+        QJsonDocument::fromJson(QByteArray::fromRawData(text.data(), qsizetype(text.size())), &e);
+        const QString byte = QLocale(QLocale::English).toString(qlonglong(e.offset));
+        throw ImportError(QStringLiteral("%1 is not valid JSON (%2 at byte %3); nothing was imported")
+                              .arg(file, e.errorString(), byte),
+            QStringLiteral("byte %1").arg(byte));
+    }
+    dom::object root;
+    dom::array history;
+    if (rootElement.get_object().get(root) != simdjson::SUCCESS
+        || root["log_history"].get_array().get(history) != simdjson::SUCCESS)
+        throw ImportError(
+            QStringLiteral("%1 has no log_history list: not a Hugging Face trainer state; nothing was imported").arg(file));
+
+    MetricSink &sink = ctx.metricSink();
+    const FolderRun fr = folderRun(runFolder(in.path()));
+    const int64_t run = sink.openRun(fr.key, fr.name, fr.path);
+    DiagnosticLog &diag = ctx.diagnostics();
+
+    struct Series {
+        int64_t handle;
+        int64_t skip; // stored by an earlier file (a checkpoint before this one)
+    };
+    std::unordered_map<std::string, Series> series;
+    int64_t entryNo = 0, added = 0, before = 0;
+    for (dom::element entryElement : history) {
+        ++entryNo;
+        dom::object entry;
+        double stepValue = 0;
+        if (entryElement.get_object().get(entry) != simdjson::SUCCESS || !numberOf(entry["step"], stepValue)
+            || !std::isfinite(stepValue)) {
+            diag.skipped(QStringLiteral("entry-without-step"), QStringLiteral("log_history entry %1").arg(entryNo),
+                QStringLiteral("A log_history entry is not an object with a step; it was skipped."));
+            continue;
+        }
+        const auto step = int64_t(stepValue);
+        for (auto [key, value] : entry) {
+            double v = 0;
+            if (key == "step" || !numberOf(value, v))
+                continue; // texts (a model checkpoint's path, say) are no metric
+            const std::string name = seriesKey(key);
+            auto it = series.find(name);
+            if (it == series.end()) {
+                const int64_t handle = sink.series(run, name, SeriesKind::Scalar);
+                it = series.emplace(name, Series { handle, sink.pointsBefore(handle) }).first;
+            }
+            if (it->second.skip > 0) {
+                --it->second.skip;
+                ++before;
+                continue;
+            }
+            if (sink.addScalar(it->second.handle, step, 0, v) && !diag.bump(QStringLiteral("step-restart")))
+                diag.report(Severity::Info, QStringLiteral("step-restart"),
+                    QStringLiteral("log_history entry %1").arg(entryNo),
+                    QStringLiteral("A metric's step went back (training started again from an earlier step): "
+                                   "both segments are kept."));
+            ++added;
+        }
+        if (entryNo % 4096 == 0)
+            ctx.checkpoint();
+    }
+    if (before > 0)
+        diag.report(Severity::Info, QStringLiteral("points-imported-before"), {},
+            QStringLiteral("%1 values of this run's history were already stored from another of its trainer "
+                           "states (an earlier checkpoint) and were not stored again.")
+                .arg(before),
+            before);
+
+    // The state's scalars from the newest file only: an earlier checkpoint imported after a later one
+    // must not set global_step back.
+    int64_t params = 0;
+    if (added > 0 || before == 0) {
+        for (auto [key, value] : root) {
+            if (key == "log_history" || key == "stateful_callbacks")
+                continue;
+            if (key == "trial_params") {
+                dom::object trial;
+                if (value.get_object().get(trial) != simdjson::SUCCESS)
+                    continue;
+                for (auto [k, v] : trial) {
+                    double number = 0;
+                    std::string_view s;
+                    bool b = false;
+                    if (numberOf(v, number))
+                        sink.setParam(run, qs(k), tabular::formatNumber(number), ParamKind::Number);
+                    else if (v.get_string().get(s) == simdjson::SUCCESS)
+                        sink.setParam(run, qs(k), qs(s), ParamKind::String);
+                    else if (v.get_bool().get(b) == simdjson::SUCCESS)
+                        sink.setParam(run, qs(k), b ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
+                    else
+                        continue;
+                    ++params;
+                }
+                continue;
+            }
+            double number = 0;
+            std::string_view s;
+            bool b = false;
+            const QString k = QStringLiteral("trainer/") + qs(key);
+            if (numberOf(value, number))
+                sink.setParam(run, k, tabular::formatNumber(number), ParamKind::Number);
+            else if (value.get_string().get(s) == simdjson::SUCCESS)
+                sink.setParam(run, k, qs(s), ParamKind::String);
+            else if (value.get_bool().get(b) == simdjson::SUCCESS)
+                sink.setParam(run, k, b ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
+            else
+                continue; // null (no best model yet), or an object
+            ++params;
+        }
+        const QJsonObject md { { QStringLiteral("hf_trainer_state"), QFileInfo(in.path()).absoluteFilePath() } };
+        sink.mergeRunMetadata(run, QJsonDocument(md).toJson(QJsonDocument::Compact));
+    }
+    if (entryNo == 0)
+        diag.report(Severity::Info, QStringLiteral("empty-history"), {},
+            QStringLiteral("The trainer state's log_history is empty (saved before the first log): no metrics."));
+    ctx.recordsRead = added + params;
+}
+
+} // namespace plumb
