@@ -133,8 +133,10 @@ void HfTrainerImporter::read(ImportContext &ctx) const
     for (dom::element entryElement : history) {
         ++entryNo;
         dom::object entry;
+        dom::element stepElement;
         double stepValue = 0;
-        if (entryElement.get_object().get(entry) != simdjson::SUCCESS || !numberOf(entry["step"], stepValue)
+        if (entryElement.get_object().get(entry) != simdjson::SUCCESS
+            || entry["step"].get(stepElement) != simdjson::SUCCESS || !numberOf(stepElement, stepValue)
             || !std::isfinite(stepValue)) {
             diag.skipped(QStringLiteral("entry-without-step"), QStringLiteral("log_history entry %1").arg(entryNo),
                 QStringLiteral("A log_history entry is not an object with a step; it was skipped."));

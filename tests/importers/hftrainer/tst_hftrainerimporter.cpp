@@ -138,6 +138,22 @@ private slots:
         QCOMPARE(storedParams(w.db()), linesOf(kData + QStringLiteral("/hpo-trial-3.params.csv")));
     }
 
+    // An entry without a step (or not an object) is skipped and counted; the others are kept.
+    void entryWithoutStep()
+    {
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("trainer_state.json"));
+        QVERIFY(writeTestFile(file, QByteArray("{\"global_step\": 2, \"log_history\": [{\"loss\": 0.5, \"step\": 1}, "
+                                               "{\"loss\": 0.4}, 7, {\"loss\": 0.3, \"step\": \"x\"}, "
+                                               "{\"loss\": 0.2, \"step\": 2}], \"max_steps\": 2}")));
+        const QString ws = tmp.filePath(QStringLiteral("w.plumb"));
+        QVERIFY(importIntoWorkspace(ws, { file }).isEmpty());
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric"), 2);
+        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 3);
+        QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'entry-without-step'"), 3);
+    }
+
     void brokenInput_data()
     {
         QTest::addColumn<QByteArray>("bytes");
