@@ -1,5 +1,6 @@
 #include "hftrainerimporter.h"
 
+#include "jsondocument.h"
 #include "jsonsniff.h"
 #include "logfolder.h"
 
@@ -14,7 +15,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLocale>
 #include <QRegularExpression>
 
 #include <simdjson.h>
@@ -30,22 +30,11 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-constexpr int64_t kChunkBytes = 1 << 20;
 constexpr int64_t kMaxBytes = int64_t(1) << 30; // a log_history of millions of entries
 
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-// A number, or NaN/Infinity as quoteNonFiniteWords() left them.
-bool numberOf(dom::element e, double &out)
-{
-    if (std::string_view s; e.get_string().get(s) == simdjson::SUCCESS && tabular::isNonFiniteWord(s)) {
-        out = *tabular::parseDouble(s);
-        return true;
-    }
-    return e.is_number() && e.get_double().get(out) == simdjson::SUCCESS;
 }
 
 // The Trainer's own TensorBoard and W&B callbacks (transformers.integrations.rewrite_logs).
@@ -84,34 +73,8 @@ void HfTrainerImporter::read(ImportContext &ctx) const
 {
     InputFile &in = ctx.input();
     const QString file = in.fileName();
-    std::string text;
-    for (;;) {
-        const size_t old = text.size();
-        text.resize(old + size_t(kChunkBytes));
-        const int64_t got = in.read(text.data() + old, kChunkBytes);
-        text.resize(old + size_t(std::max<int64_t>(got, 0)));
-        if (got <= 0)
-            break;
-        if (int64_t(text.size()) > kMaxBytes)
-            throw ImportError(QStringLiteral("%1 is over 1 GiB: too large for a trainer state; nothing was imported")
-                                  .arg(file));
-        ctx.checkpoint();
-    }
     dom::parser parser;
-    dom::element rootElement;
-    auto error = parser.parse(text.data(), text.size()).get(rootElement);
-    if (std::string quoted; error != simdjson::SUCCESS && tabular::quoteNonFiniteWords(text, quoted)) {
-        text = std::move(quoted);
-        error = parser.parse(text.data(), text.size()).get(rootElement);
-    }
-    if (error != simdjson::SUCCESS) {
-        QJsonParseError e;
-        QJsonDocument::fromJson(QByteArray::fromRawData(text.data(), qsizetype(text.size())), &e);
-        const QString byte = QLocale(QLocale::English).toString(qlonglong(e.offset));
-        throw ImportError(QStringLiteral("%1 is not valid JSON (%2 at byte %3); nothing was imported")
-                              .arg(file, e.errorString(), byte),
-            QStringLiteral("byte %1").arg(byte));
-    }
+    const dom::element rootElement = parseJsonInput(ctx, parser, kMaxBytes);
     dom::object root;
     dom::array history;
     if (rootElement.get_object().get(root) != simdjson::SUCCESS
@@ -136,7 +99,7 @@ void HfTrainerImporter::read(ImportContext &ctx) const
         dom::element stepElement;
         double stepValue = 0;
         if (entryElement.get_object().get(entry) != simdjson::SUCCESS
-            || entry["step"].get(stepElement) != simdjson::SUCCESS || !numberOf(stepElement, stepValue)
+            || entry["step"].get(stepElement) != simdjson::SUCCESS || !jsonNumber(stepElement, stepValue)
             || !std::isfinite(stepValue)) {
             diag.skipped(QStringLiteral("entry-without-step"), QStringLiteral("log_history entry %1").arg(entryNo),
                 QStringLiteral("A log_history entry is not an object with a step; it was skipped."));
@@ -145,7 +108,7 @@ void HfTrainerImporter::read(ImportContext &ctx) const
         const auto step = int64_t(stepValue);
         for (auto [key, value] : entry) {
             double v = 0;
-            if (key == "step" || !numberOf(value, v))
+            if (key == "step" || !jsonNumber(value, v))
                 continue; // texts (a model checkpoint's path, say) are no metric
             const std::string name = seriesKey(key);
             auto it = series.find(name);
@@ -190,7 +153,7 @@ void HfTrainerImporter::read(ImportContext &ctx) const
                     double number = 0;
                     std::string_view s;
                     bool b = false;
-                    if (numberOf(v, number))
+                    if (jsonNumber(v, number))
                         sink.setParam(run, qs(k), tabular::formatNumber(number), ParamKind::Number);
                     else if (v.get_string().get(s) == simdjson::SUCCESS)
                         sink.setParam(run, qs(k), qs(s), ParamKind::String);
@@ -206,7 +169,7 @@ void HfTrainerImporter::read(ImportContext &ctx) const
             std::string_view s;
             bool b = false;
             const QString k = QStringLiteral("trainer/") + qs(key);
-            if (numberOf(value, number))
+            if (jsonNumber(value, number))
                 sink.setParam(run, k, tabular::formatNumber(number), ParamKind::Number);
             else if (value.get_string().get(s) == simdjson::SUCCESS)
                 sink.setParam(run, k, qs(s), ParamKind::String);

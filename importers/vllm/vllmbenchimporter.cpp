@@ -1,5 +1,6 @@
 #include "vllmbenchimporter.h"
 
+#include "jsondocument.h"
 #include "jsonsniff.h"
 
 #include "diagnosticlog.h"
@@ -14,8 +15,6 @@
 
 #include <QDateTime>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QLocale>
 #include <QTimeZone>
 
 #include <simdjson.h>
@@ -29,7 +28,7 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-constexpr int64_t kChunkBytes = 1 << 20;
+constexpr int64_t kMaxBytes = int64_t(2) << 30; // detailed results of a few hundred thousand requests are tens of MB
 constexpr int64_t kCheckpointRequests = 1 << 14;
 constexpr double kPercentileTolerance = 0.005;
 
@@ -41,18 +40,6 @@ QString qs(std::string_view s)
 int64_t secondsToNs(double s)
 {
     return std::isfinite(s) ? int64_t(std::llround(s * 1e9)) : -1;
-}
-
-bool numberOf(dom::element e, double &out)
-{
-    // NaN and Infinity, which Python writes as bare words, arrive quoted (see read()).
-    if (std::string_view s; e.get_string().get(s) == simdjson::SUCCESS && tabular::isNonFiniteWord(s)) {
-        out = *tabular::parseDouble(s);
-        return true;
-    }
-    if (!e.is_number())
-        return false;
-    return e.get_double().get(out) == simdjson::SUCCESS; // integers convert too
 }
 
 // The file's "date" (vLLM: %Y%m%d-%H%M%S, local time without a zone), read as UTC; 0 when absent.
@@ -87,33 +74,9 @@ void VllmBenchImporter::read(ImportContext &ctx) const
 {
     InputFile &in = ctx.input();
     const QString file = in.fileName();
-    std::string text;
-    for (;;) {
-        const size_t old = text.size();
-        text.resize(old + size_t(kChunkBytes));
-        const int64_t got = in.read(text.data() + old, kChunkBytes);
-        text.resize(old + size_t(std::max<int64_t>(got, 0)));
-        if (got <= 0)
-            break;
-        ctx.checkpoint();
-    }
     dom::parser parser;
-    dom::element rootElement;
-    // A benchmark whose requests all failed has NaN means, which Python's json writes as the bare word
-    // NaN (not JSON): quoted, they read as numbers.
-    auto error = parser.parse(text.data(), text.size()).get(rootElement);
-    if (std::string quoted; error != simdjson::SUCCESS && tabular::quoteNonFiniteWords(text, quoted)) {
-        text = std::move(quoted);
-        error = parser.parse(text.data(), text.size()).get(rootElement);
-    }
-    if (error != simdjson::SUCCESS) {
-        QJsonParseError e;
-        QJsonDocument::fromJson(QByteArray::fromRawData(text.data(), qsizetype(text.size())), &e);
-        const QString byte = QLocale(QLocale::English).toString(qlonglong(e.offset));
-        throw ImportError(QStringLiteral("%1 is not valid JSON (%2 at byte %3); nothing was imported")
-                              .arg(file, e.errorString(), byte),
-            QStringLiteral("byte %1").arg(byte));
-    }
+    // A benchmark whose requests all failed has NaN means (older vLLM), written as the bare word NaN.
+    const dom::element rootElement = parseJsonInput(ctx, parser, kMaxBytes);
     dom::object root;
     if (rootElement.get_object().get(root) != simdjson::SUCCESS)
         throw ImportError(QStringLiteral("%1 is not a JSON object; nothing was imported").arg(file));
@@ -131,7 +94,7 @@ void VllmBenchImporter::read(ImportContext &ctx) const
         const QString k = qs(key);
         double number = 0;
         std::string_view s;
-        if (numberOf(value, number)) {
+        if (jsonNumber(value, number)) {
             metrics.setParam(run, k, tabular::formatNumber(number), ParamKind::Number);
             if (key.size() > 3 && key.substr(key.size() - 3) == "_ms")
                 reported.emplace_back(std::string(key), number);
@@ -187,7 +150,7 @@ void VllmBenchImporter::read(ImportContext &ctx) const
 
     const auto element = [](dom::array &a, size_t i, double &out) {
         dom::element e;
-        return a.at(i).get(e) == simdjson::SUCCESS && numberOf(e, out);
+        return a.at(i).get(e) == simdjson::SUCCESS && jsonNumber(e, out);
     };
     double firstStart = 0;
     if (hasStart && n > 0) {
@@ -221,18 +184,18 @@ void VllmBenchImporter::read(ImportContext &ctx) const
                 ++failed;
             }
         }
-        if (hasIn && numberOf(*inIt, v))
+        if (hasIn && jsonNumber(*inIt, v))
             r.inputTokens = int64_t(v);
-        if (hasStart && numberOf(*startIt, v))
+        if (hasStart && jsonNumber(*startIt, v))
             r.startNs = date + secondsToNs(v - firstStart);
         if (r.ok) {
-            if (hasOut && numberOf(*outIt, v))
+            if (hasOut && jsonNumber(*outIt, v))
                 r.outputTokens = int64_t(v);
-            if (hasTtft && numberOf(*ttftIt, v)) {
+            if (hasTtft && jsonNumber(*ttftIt, v)) {
                 r.ttftNs = secondsToNs(v);
                 ttftMs.push_back(float(v * 1e3));
             }
-            if (hasLat && numberOf(*latIt, v)) {
+            if (hasLat && jsonNumber(*latIt, v)) {
                 r.latencyNs = secondsToNs(v);
                 latencyMs.push_back(float(v * 1e3));
             }
@@ -240,7 +203,7 @@ void VllmBenchImporter::read(ImportContext &ctx) const
             if (hasItl && (*itlIt).get_array().get(gaps) == simdjson::SUCCESS) {
                 itl.clear();
                 for (dom::element g : gaps)
-                    if (numberOf(g, v)) {
+                    if (jsonNumber(g, v)) {
                         itl.push_back(secondsToNs(v));
                         itlMs.push_back(float(v * 1e3));
                     }

@@ -12,6 +12,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -152,6 +153,23 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric"), 2);
         QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 3);
         QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'entry-without-step'"), 3);
+    }
+
+    // A broken file that also holds NaN words: the byte named is the file's, not the quoted text's.
+    void errorOffsetPastNanWords()
+    {
+        const QByteArray bytes("{\"global_step\": 2, \"log_history\": [{\"grad_norm\": NaN, \"loss\": -Infinity, "
+                               "\"step\": 1}, {\"loss\": 0.4, \"step\" }], \"max_steps\": 2}");
+        QByteArray same = bytes; // the same length, valid numbers where the words are
+        same.replace("NaN", "1.0").replace("-Infinity", "-10000000");
+        QJsonParseError expected;
+        QJsonDocument::fromJson(same, &expected);
+        QVERIFY(expected.error != QJsonParseError::NoError);
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("trainer_state.json"));
+        QVERIFY(writeTestFile(file, bytes));
+        const QString error = importIntoWorkspace(tmp.filePath(QStringLiteral("w.plumb")), { file });
+        QVERIFY2(error.contains(QStringLiteral("at byte %1)").arg(expected.offset)), qPrintable(error));
     }
 
     void brokenInput_data()

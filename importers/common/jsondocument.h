@@ -1,0 +1,23 @@
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+
+namespace plumb {
+
+class ImportContext;
+
+// The whole of a JSON input parsed at once (simdjson DOM), for formats whose files are tens of MB at
+// most (vLLM benchmark results, Trainer states). Python's json module writes NaN, Infinity and
+// -Infinity as bare words, which JSON has not: when the strict parse fails they are quoted
+// (tabular::quoteNonFiniteWords) and the text parsed again; jsonNumber() reads them back as numbers.
+// Throws ImportError naming the file: past `maxBytes`, or "not valid JSON (why at byte N)".
+// The element lives as long as `parser`.
+[[nodiscard]] simdjson::dom::element parseJsonInput(ImportContext &ctx, simdjson::dom::parser &parser,
+                                                    int64_t maxBytes);
+
+// A number, or one of the words above as parseJsonInput() left them (quoted).
+bool jsonNumber(simdjson::dom::element e, double &out);
+
+} // namespace plumb
