@@ -450,15 +450,27 @@ private:
             m_ctx.checkpoint();
         dom::element root;
         auto error = m_parser.parse(text.data(), text.size()).get(root);
-        if (error && isPlaceholder(text)) {
-            const std::string repaired = quotePlaceholders(text);
-            if (m_parser.parse(repaired.data(), repaired.size()).get(root) == simdjson::SUCCESS) {
+        if (error) {
+            // Two things writers leave that JSON has not: a template's {{...}}, and the NaN and Infinity
+            // that Python's json writes as bare words (a data-quality facet's min of an empty column).
+            const bool placeholder = isPlaceholder(text);
+            std::string repaired = placeholder ? quotePlaceholders(text) : std::string(text);
+            std::string quoted;
+            const bool words = tabular::quoteNonFiniteWords(repaired, quoted);
+            if (words)
+                repaired = std::move(quoted);
+            if ((placeholder || words)
+                && m_parser.parse(repaired.data(), repaired.size()).get(root) == simdjson::SUCCESS) {
                 error = simdjson::SUCCESS;
-                if (!m_diag.bump(QStringLiteral("unquoted-placeholder")))
+                if (placeholder && !m_diag.bump(QStringLiteral("unquoted-placeholder")))
                     m_diag.report(Severity::Warning, QStringLiteral("unquoted-placeholder"), place.text(),
                         QStringLiteral(
                             "An event holds a template placeholder ({{...}}) where JSON needs a value; it "
                             "was read as a string."));
+                if (words && !m_diag.bump(QStringLiteral("non-finite-words")))
+                    m_diag.report(Severity::Info, QStringLiteral("non-finite-words"), place.text(),
+                        QStringLiteral("An event holds NaN or Infinity as a bare word (Python's json writes them so; "
+                                       "JSON has no such values); kept as the strings \"NaN\" and \"Infinity\"."));
             }
         }
         if (error) {

@@ -585,6 +585,36 @@ private Q_SLOTS:
     }
 
     // JSON of another kind: no importer claims it, and read() itself refuses it naming the file.
+    // Python's json writes NaN and Infinity as bare words (a data-quality facet of an empty column):
+    // the event is read, those values kept as strings, and an info says so.
+    void nonFiniteWords()
+    {
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("events.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"eventType": "COMPLETE", "eventTime": "2024-01-01T00:00:00Z", "producer": "p", )"
+                R"("schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent", )"
+                R"("run": {"runId": "0176a8c2-fe01-7439-87e6-56a1a1b4029f"}, "job": {"namespace": "ns", "name": "train"}, )"
+                R"("inputs": [{"namespace": "s3", "name": "data.csv", "inputFacets": {"dataQualityMetrics": )"
+                R"({"rowCount": 0, "note": "NaN when empty", "columnMetrics": {"a": {"min": NaN, "max": -Infinity}}}}}], )"
+                R"("outputs": []})"
+                "\n");
+        f.close();
+        FileImportResult r;
+        const QString wsPath = importOne(file, &r);
+        QVERIFY(!wsPath.isEmpty());
+        QCOMPARE(r.skipped, 0);
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        SqliteDb &db = ws.db();
+        QCOMPARE(db.queryInt("SELECT count FROM diagnostic WHERE code = 'non-finite-words'"), 1);
+        const QString metrics = QStringLiteral("SELECT json_extract(properties, '$.dataQualityMetrics.%1') FROM lineage_edge "
+                                               "WHERE kind = 'input'");
+        QCOMPARE(text(db, metrics.arg(QStringLiteral("columnMetrics.a.min"))), QStringLiteral("NaN"));
+        QCOMPARE(text(db, metrics.arg(QStringLiteral("columnMetrics.a.max"))), QStringLiteral("-Infinity"));
+        QCOMPARE(text(db, metrics.arg(QStringLiteral("note"))), QStringLiteral("NaN when empty"));
+    }
+
     void notOpenLineage()
     {
         const QString path = fixture(QStringLiteral("not_openlineage.json"));
