@@ -111,11 +111,14 @@ public:
             ++m_ctx.recordsRead;
             if (lineNo % kCheckpointLines == 0)
                 m_ctx.checkpoint();
-            line.assign(text);
-            line.resize(text.size() + simdjson::SIMDJSON_PADDING);
+            // A member Plumb does not read may hold Python's bare NaN or Infinity (a logged loss).
+            if (!tabular::quoteNonFiniteWords(text, line))
+                line.assign(text);
+            const size_t length = line.size();
+            line.resize(length + simdjson::SIMDJSON_PADDING);
             Entry entry;
             std::string error;
-            if (!parse(simdjson::padded_string_view(line.data(), text.size(), line.size()), entry, error)) {
+            if (!parse(simdjson::padded_string_view(line.data(), length, line.size()), entry, error)) {
                 m_diag.skipped(QStringLiteral("bad-json"), QStringLiteral("line %1").arg(lineNo),
                     QStringLiteral("Line %1 is not a JSON object (%2); it was skipped.").arg(lineNo).arg(qs(error)));
                 continue;

@@ -14,6 +14,7 @@
 #include "sqlitedb.h"
 #include "workspace.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -185,6 +186,25 @@ private Q_SLOTS:
         QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'bad-time'"), QStringLiteral("line 6"));
         QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'unclosed-phase'"), QStringLiteral("line 7"));
         QVERIFY(text(ws.db(), "SELECT message FROM diagnostic WHERE code = 'bad-time'").contains(QStringLiteral("step_start_time")));
+    }
+
+    // A member Plumb does not read holding Python's bare NaN (a logged loss) leaves its entry usable.
+    void nanInAnotherMember()
+    {
+        const QString file = m_tmp.filePath(QStringLiteral("nan.jsonl"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"event\": \"job_start\", \"time\": 1700000000.0}\n"
+                "{\"event\": \"step\", \"step\": 1, \"time\": 1700000001.0, \"loss\": NaN}\n"
+                "{\"event\": \"step\", \"step\": 2, \"time\": 1700000002.0, \"grad_norm\": -Infinity}\n"
+                "{\"event\": \"job_end\", \"time\": 1700000003.0}\n");
+        f.close();
+        const QString wsPath = freshWorkspace();
+        const FileImportResult r = importOne(wsPath, file);
+        QCOMPARE(r.status, Status::Imported);
+        QCOMPARE(r.skipped, 0);
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM lifecycle_event WHERE kind = 'step'"), 2);
     }
 
     // Nothing usable: the import fails naming the file, and the workspace is as it was.
