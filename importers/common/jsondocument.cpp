@@ -3,6 +3,7 @@
 #include "importcontext.h"
 #include "importerror.h"
 #include "inputfile.h"
+#include "metricsink.h"
 #include "tabular/tabularlayout.h"
 
 #include <QJsonDocument>
@@ -64,6 +65,22 @@ bool jsonNumber(simdjson::dom::element e, double &out)
         return true;
     }
     return e.is_number() && e.get_double().get(out) == simdjson::SUCCESS; // integers convert too
+}
+
+bool setJsonParam(MetricSink &sink, int64_t run, const QString &key, simdjson::dom::element value)
+{
+    double number = 0;
+    std::string_view s;
+    bool b = false;
+    if (jsonNumber(value, number))
+        sink.setParam(run, key, tabular::formatNumber(number), ParamKind::Number);
+    else if (value.get_string().get(s) == simdjson::SUCCESS)
+        sink.setParam(run, key, QString::fromUtf8(s.data(), qsizetype(s.size())), ParamKind::String);
+    else if (value.get_bool().get(b) == simdjson::SUCCESS)
+        sink.setParam(run, key, b ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
+    else
+        return false;
+    return true;
 }
 
 } // namespace plumb

@@ -2,11 +2,14 @@
 
 #include <simdjson.h>
 
+#include <QString>
+
 #include <cstdint>
 
 namespace plumb {
 
 class ImportContext;
+class MetricSink;
 
 // The whole of a JSON input parsed at once (simdjson DOM), for formats whose files are tens of MB at
 // most (vLLM benchmark results, Trainer states). Python's json module writes NaN, Infinity and
@@ -19,5 +22,9 @@ class ImportContext;
 
 // A number, or one of the words above as parseJsonInput() left them (quoted).
 bool jsonNumber(simdjson::dom::element e, double &out);
+
+// A number, string or bool as the run's param `key` (its kind from the JSON type); false, and
+// nothing set, for null, arrays and objects.
+bool setJsonParam(MetricSink &sink, int64_t run, const QString &key, simdjson::dom::element value);
 
 } // namespace plumb

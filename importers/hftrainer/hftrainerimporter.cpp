@@ -143,41 +143,13 @@ void HfTrainerImporter::read(ImportContext &ctx) const
     int64_t params = 0;
     if (added > 0 || before == 0) {
         for (auto [key, value] : root) {
-            if (key == "log_history" || key == "stateful_callbacks")
-                continue;
-            if (key == "trial_params") {
-                dom::object trial;
-                if (value.get_object().get(trial) != simdjson::SUCCESS)
-                    continue;
-                for (auto [k, v] : trial) {
-                    double number = 0;
-                    std::string_view s;
-                    bool b = false;
-                    if (jsonNumber(v, number))
-                        sink.setParam(run, qs(k), tabular::formatNumber(number), ParamKind::Number);
-                    else if (v.get_string().get(s) == simdjson::SUCCESS)
-                        sink.setParam(run, qs(k), qs(s), ParamKind::String);
-                    else if (v.get_bool().get(b) == simdjson::SUCCESS)
-                        sink.setParam(run, qs(k), b ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
-                    else
-                        continue;
-                    ++params;
-                }
+            if (dom::object trial; key == "trial_params" && value.get_object().get(trial) == simdjson::SUCCESS) {
+                for (auto [k, v] : trial)
+                    params += setJsonParam(sink, run, qs(k), v);
                 continue;
             }
-            double number = 0;
-            std::string_view s;
-            bool b = false;
-            const QString k = QStringLiteral("trainer/") + qs(key);
-            if (jsonNumber(value, number))
-                sink.setParam(run, k, tabular::formatNumber(number), ParamKind::Number);
-            else if (value.get_string().get(s) == simdjson::SUCCESS)
-                sink.setParam(run, k, qs(s), ParamKind::String);
-            else if (value.get_bool().get(b) == simdjson::SUCCESS)
-                sink.setParam(run, k, b ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
-            else
-                continue; // null (no best model yet), or an object
-            ++params;
+            // not log_history and stateful_callbacks, nor a null (no best model yet)
+            params += setJsonParam(sink, run, QStringLiteral("trainer/") + qs(key), value);
         }
         const QJsonObject md { { QStringLiteral("hf_trainer_state"), QFileInfo(in.path()).absoluteFilePath() } };
         sink.mergeRunMetadata(run, QJsonDocument(md).toJson(QJsonDocument::Compact));

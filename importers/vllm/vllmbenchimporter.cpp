@@ -91,22 +91,16 @@ void VllmBenchImporter::read(ImportContext &ctx) const
     std::vector<std::pair<std::string, double>> reported;
     std::string_view model, backend;
     for (auto [key, value] : root) {
-        const QString k = qs(key);
+        setJsonParam(metrics, run, qs(key), value);
         double number = 0;
         std::string_view s;
-        if (jsonNumber(value, number)) {
-            metrics.setParam(run, k, tabular::formatNumber(number), ParamKind::Number);
-            if (key.size() > 3 && key.substr(key.size() - 3) == "_ms")
-                reported.emplace_back(std::string(key), number);
-        } else if (value.get_string().get(s) == simdjson::SUCCESS) {
-            metrics.setParam(run, k, qs(s), ParamKind::String);
-            if (key == "model_id")
-                model = s;
-            else if (key == "backend" || (key == "endpoint_type" && backend.empty()))
-                backend = s;
-        } else if (bool b = false; value.get_bool().get(b) == simdjson::SUCCESS) {
-            metrics.setParam(run, k, b ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
-        }
+        if (jsonNumber(value, number) && key.size() > 3 && key.substr(key.size() - 3) == "_ms")
+            reported.emplace_back(std::string(key), number);
+        else if (value.get_string().get(s) == simdjson::SUCCESS && key == "model_id")
+            model = s;
+        else if (value.get_string().get(s) == simdjson::SUCCESS
+            && (key == "backend" || (key == "endpoint_type" && backend.empty())))
+            backend = s;
     }
     if (!backend.empty())
         metrics.setRunGroup(run, qs(backend));
