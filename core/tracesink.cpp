@@ -6,6 +6,7 @@
 #include "slicesummary.h"
 #include "sqlitedb.h"
 #include "textnumbers.h"
+#include "varint.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -398,12 +399,69 @@ void TraceSink::emitSlice(int64_t track, TrackState &s, const SliceFields &f, in
     m_current->slices.push_back(SliceRow { track, f.tsNs, id, f.durNs, depth, f.nameId, f.catId, f.corr,
                                            f.extId, f.seqNr, f.evIdx, f.rfId, f.argsId });
     ++s.sliceCount;
+    if (s.summaryKept)
+        keepForSummary(s, f, depth, id);
     s.maxDepth = std::max(s.maxDepth, depth);
     s.maxDurNs = std::max(s.maxDurNs, f.durNs);
     ++m_stats.slices;
     m_stats.startNs = std::min(m_stats.startNs, f.tsNs);
     m_stats.endNs = std::max(m_stats.endNs, f.tsNs + f.durNs);
     pushBatchIfFull();
+}
+
+void TraceSink::keepForSummary(TrackState &s, const SliceFields &f, int64_t depth, int64_t id)
+{
+    const bool inOrder = f.tsNs > s.summaryLastTs || (f.tsNs == s.summaryLastTs && id > s.summaryLastId);
+    if (!inOrder || m_summaryBytes > kMaxKeptSummaryBytes) {
+        m_summaryBytes -= s.summaryRows.capacity();
+        std::vector<unsigned char>().swap(s.summaryRows);
+        s.summaryKept = false;
+        return;
+    }
+    if (s.summaryRows.empty())
+        s.summaryFirstTs = s.summaryLastTs = f.tsNs;
+    const size_t capacity = s.summaryRows.capacity();
+    varint::put(s.summaryRows, uint64_t(f.tsNs - s.summaryLastTs));
+    varint::putSigned(s.summaryRows, f.durNs);
+    varint::put(s.summaryRows, uint64_t(std::max<int64_t>(0, depth)));
+    varint::putSigned(s.summaryRows, f.nameId);
+    m_summaryBytes += s.summaryRows.capacity() - capacity;
+    s.summaryLastTs = f.tsNs;
+    s.summaryLastId = id;
+}
+
+struct TraceSink::KeptSummaries {
+    int64_t track;
+    TrackSummaries summaries;
+};
+
+// The summaries of the tracks whose rows were kept in order and whose depths are final (no
+// repairDepths()); the others are summarised from the workspace once the writer is done.
+std::vector<TraceSink::KeptSummaries> TraceSink::summariseKeptTracks() const
+{
+    std::vector<KeptSummaries> out;
+    for (size_t t = 0; t < m_tracks.size(); ++t) {
+        const TrackState &s = m_tracks[t];
+        if (!s.summaryKept || s.unsorted || s.sliceCount < kMinSummarisedSlices)
+            continue;
+        KeptSummaries &kept = out.emplace_back();
+        kept.track = m_trackBase + int64_t(t);
+        kept.summaries.levels = sliceSummaryLevels(s.summaryFirstTs, s.summaryLastTs, s.sliceCount);
+        SliceSummaryBuilder builder(kept.summaries.levels,
+                                    [&](int level, int64_t tile, const std::vector<unsigned char> &data) {
+                                        kept.summaries.tiles.push_back({ level, tile, data });
+                                    });
+        varint::Reader r { s.summaryRows.data(), s.summaryRows.data() + s.summaryRows.size() };
+        int64_t ts = s.summaryFirstTs;
+        while (r.p != r.end) {
+            ts += int64_t(r.get());
+            const int64_t dur = r.getSigned();
+            const auto depth = int(r.get());
+            builder.add(ts, dur, depth, r.getSigned());
+        }
+        builder.finish();
+    }
+    return out;
 }
 
 void TraceSink::addSlice(int64_t track, const SliceFields &f)
@@ -684,6 +742,8 @@ void TraceSink::finish()
 
     if (m_current->rows() || !m_current->strings.empty() || !m_current->args.empty())
         pushBatch();
+    // While the writer thread inserts the last batches.
+    const std::vector<KeptSummaries> kept = summariseKeptTracks();
     m_writer.finish();
     m_statements.reset();
     for (const auto &r : m_relocations) {
@@ -695,7 +755,14 @@ void TraceSink::finish()
     }
     repairDepths();
     writeTraceRows();
-    buildSliceSummaries(m_db, m_traceId);
+    size_t next = 0;
+    for (size_t t = 0; t < m_tracks.size(); ++t) {
+        const int64_t track = m_trackBase + int64_t(t);
+        if (next < kept.size() && kept[next].track == track)
+            storeSliceSummaries(m_db, track, kept[next++].summaries);
+        else if (m_tracks[t].sliceCount >= kMinSummarisedSlices)
+            buildTrackSliceSummaries(m_db, track, m_tracks[t].sliceCount);
+    }
     buildCounterSummaries(m_db, m_traceId);
     storeNextId(m_db, "next_slice_id", m_nextSliceId);
     storeNextId(m_db, "next_counter_id", m_nextCounterId);

@@ -162,6 +162,9 @@ public:
 
     // Rows per batch handed to the writer thread.
     static constexpr size_t kBatchRows = 16384;
+    // Memory for the slices kept to build the timeline summaries from (about 8 bytes a slice); the
+    // tracks past it are summarised from the workspace instead.
+    static constexpr size_t kMaxKeptSummaryBytes = size_t(96) << 20;
 
     struct SliceRow {
         int64_t track, ts, id, dur;
@@ -215,6 +218,15 @@ private:
         int64_t maxDepth = 0;
         int64_t maxDurNs = 0;
         bool unsorted = false;
+        // The slices as emitted (varints: ts minus the previous ts, dur, depth, name), kept so that
+        // finish() builds the track's timeline summaries while the writer inserts the last rows,
+        // instead of reading every slice back afterwards. Dropped for good (summaryKept false) when a
+        // slice comes out of (ts, id) order or the kept rows of all tracks pass kMaxKeptSummaryBytes.
+        std::vector<unsigned char> summaryRows;
+        int64_t summaryLastTs = INT64_MIN;
+        int64_t summaryLastId = 0;
+        int64_t summaryFirstTs = 0;
+        bool summaryKept = true;
     };
     struct FlowEnd {
         int64_t track;
@@ -227,6 +239,9 @@ private:
     QString trackLocation(int64_t track, int64_t ts);
     int64_t depthFor(int64_t track, TrackState &state, int64_t ts, int64_t dur);
     void emitSlice(int64_t track, TrackState &state, const SliceFields &f, int64_t depth, int64_t id);
+    void keepForSummary(TrackState &s, const SliceFields &f, int64_t depth, int64_t id);
+    struct KeptSummaries;
+    [[nodiscard]] std::vector<KeptSummaries> summariseKeptTracks() const;
     void emitFlow(int64_t cat, int64_t key, const FlowEnd *src, const FlowEnd *dst);
     void pushBatchIfFull();
     void pushBatch();
@@ -298,6 +313,7 @@ private:
     };
     std::vector<Relocation> m_relocations;
     TraceStats m_stats;
+    size_t m_summaryBytes = 0; // of all TrackState::summaryRows
 
     std::unique_ptr<Batch> m_current; // being filled
     std::unique_ptr<Statements> m_statements; // the writer's, prepared on its first batch

@@ -132,101 +132,124 @@ struct LevelBuilder {
     std::vector<std::vector<SliceSummary>> done;  // by depth, in bucket order (capacity kept)
 };
 
-class TrackSummariser {
-public:
-    TrackSummariser(SqliteDb &db, int64_t trackId, SummaryLevels levels)
-        : m_insert(db, "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)")
-        , m_trackId(trackId)
-        , m_levels(levels)
-    {
-        for (int l = levels.lowest; l <= levels.highest; ++l) {
-            m_builders.emplace_back();
-            m_builders.back().level = l;
-        }
-    }
+} // namespace
 
-    void add(int64_t ts, int64_t dur, int depth, int64_t nameId)
-    {
-        const auto d = size_t(depth);
-        if (d >= m_last.size()) {
-            m_last.resize(d + 1, CarrySlice { -1, 0, 0, 0 });
-            for (LevelBuilder &b : m_builders) {
-                b.open.resize(d + 1);
-                b.done.resize(d + 1);
-            }
-        }
-        const int64_t rel = ts - m_levels.originNs;
-        for (LevelBuilder &b : m_builders) {
-            const int64_t bucket = rel >> b.level;
-            const int64_t tile = bucket >> kTileShift;
-            if (tile != b.tile) {
-                flushTile(b);
-                b.tile = tile;
-            }
-            ++b.sliceCount;
-            SliceSummary &s = b.open[d];
-            if (s.count && s.bucket == bucket) {
-                ++s.count;
-                s.maxEndNs = std::max(s.maxEndNs, ts + dur);
-                s.lastTsNs = ts;
-                s.lastDurNs = dur;
-                s.lastNameId = nameId;
-                continue;
-            }
-            if (s.count) {
-                b.done[d].push_back(s);
-                ++b.doneCount;
-            }
-            s = SliceSummary { bucket, depth, 1, ts, ts + dur, ts, dur, nameId };
-        }
-        m_last[d] = CarrySlice { depth, ts, dur, nameId };
-    }
+SummaryLevels sliceSummaryLevels(int64_t firstTs, int64_t lastTs, int64_t sliceCount)
+{
+    SummaryLevels levels;
+    levels.originNs = firstTs;
+    const auto span = uint64_t(lastTs - firstTs) + 1;
+    // From 8x below the mean spacing of slice starts (finer levels hold about one slice per bucket
+    // and would not be stored anyway) to the level where one tile holds the whole track.
+    const int meanLevel =
+        int(std::bit_width(std::max<uint64_t>(1, span / uint64_t(std::max<int64_t>(1, sliceCount))))) - 1;
+    levels.lowest = std::max(0, meanLevel - 3);
+    levels.highest = std::max(levels.lowest, int(std::bit_width(span >> kTileShift)));
+    return levels;
+}
 
-    void finish()
-    {
-        for (LevelBuilder &b : m_builders)
-            flushTile(b);
-    }
-
-private:
-    void flushTile(LevelBuilder &b)
-    {
-        if (b.tile == INT64_MIN || b.sliceCount == 0)
-            return;
-        for (size_t d = 0; d < b.open.size(); ++d) {
-            if (b.open[d].count) {
-                b.done[d].push_back(b.open[d]);
-                ++b.doneCount;
-            }
-            b.open[d].count = 0;
-        }
-        // Summaries pay off when they at least halve what a reader fetches.
-        const bool hasBuckets = int64_t(b.doneCount) * 2 <= b.sliceCount;
-        const int64_t tileEnd = m_levels.tileStartNs(b.level, b.tile + 1);
-        m_carry.clear();
-        for (const CarrySlice &c : m_last)
-            if (c.depth >= 0 && c.tsNs + c.durNs > tileEnd)
-                m_carry.push_back(c);
-        static const std::vector<std::vector<SliceSummary>> none;
-        encodeTile(m_blob, m_levels, b.level, b.tile, hasBuckets, b.sliceCount, m_carry, hasBuckets ? b.done : none,
-                   hasBuckets ? b.doneCount : 0);
-        m_insert.bind(1, m_trackId).bind(2, b.level).bind(3, b.tile).bindBlob(4, m_blob.data(), m_blob.size()).run();
-        for (auto &list : b.done)
-            list.clear();
-        b.doneCount = 0;
-        b.sliceCount = 0;
-    }
-
-    SqliteStmt m_insert;
-    int64_t m_trackId;
-    SummaryLevels m_levels;
-    std::vector<LevelBuilder> m_builders;
-    std::vector<CarrySlice> m_last;   // by depth: the last slice seen (depth -1: none yet)
-    std::vector<CarrySlice> m_carry;
-    std::vector<unsigned char> m_blob;
+struct SliceSummaryBuilder::LevelBuilder {
+    int level = 0;
+    int64_t tile = INT64_MIN;
+    int64_t sliceCount = 0;
+    size_t doneCount = 0;
+    std::vector<SliceSummary> open;               // by depth; count == 0: none
+    std::vector<std::vector<SliceSummary>> done;  // by depth, in bucket order (capacity kept)
 };
 
-void summariseTrack(SqliteDb &db, int64_t trackId, int64_t sliceCount)
+SliceSummaryBuilder::SliceSummaryBuilder(const SummaryLevels &levels, TileSink sink)
+    : m_levels(levels)
+    , m_sink(std::move(sink))
+{
+    for (int l = levels.lowest; l <= levels.highest; ++l) {
+        m_builders.emplace_back();
+        m_builders.back().level = l;
+    }
+}
+
+SliceSummaryBuilder::~SliceSummaryBuilder() = default;
+
+void SliceSummaryBuilder::add(int64_t ts, int64_t dur, int depth, int64_t nameId)
+{
+    const auto d = size_t(depth);
+    if (d >= m_last.size()) {
+        m_last.resize(d + 1, CarrySlice { -1, 0, 0, 0 });
+        for (LevelBuilder &b : m_builders) {
+            b.open.resize(d + 1);
+            b.done.resize(d + 1);
+        }
+    }
+    const int64_t rel = ts - m_levels.originNs;
+    for (LevelBuilder &b : m_builders) {
+        const int64_t bucket = rel >> b.level;
+        const int64_t tile = bucket >> kTileShift;
+        if (tile != b.tile) {
+            flushTile(b);
+            b.tile = tile;
+        }
+        ++b.sliceCount;
+        SliceSummary &s = b.open[d];
+        if (s.count && s.bucket == bucket) {
+            ++s.count;
+            s.maxEndNs = std::max(s.maxEndNs, ts + dur);
+            s.lastTsNs = ts;
+            s.lastDurNs = dur;
+            s.lastNameId = nameId;
+            continue;
+        }
+        if (s.count) {
+            b.done[d].push_back(s);
+            ++b.doneCount;
+        }
+        s = SliceSummary { bucket, depth, 1, ts, ts + dur, ts, dur, nameId };
+    }
+    m_last[d] = CarrySlice { depth, ts, dur, nameId };
+}
+
+void SliceSummaryBuilder::finish()
+{
+    for (LevelBuilder &b : m_builders)
+        flushTile(b);
+}
+
+void SliceSummaryBuilder::flushTile(LevelBuilder &b)
+{
+    if (b.tile == INT64_MIN || b.sliceCount == 0)
+        return;
+    for (size_t d = 0; d < b.open.size(); ++d) {
+        if (b.open[d].count) {
+            b.done[d].push_back(b.open[d]);
+            ++b.doneCount;
+        }
+        b.open[d].count = 0;
+    }
+    // Summaries pay off when they at least halve what a reader fetches.
+    const bool hasBuckets = int64_t(b.doneCount) * 2 <= b.sliceCount;
+    const int64_t tileEnd = m_levels.tileStartNs(b.level, b.tile + 1);
+    m_carry.clear();
+    for (const CarrySlice &c : m_last)
+        if (c.depth >= 0 && c.tsNs + c.durNs > tileEnd)
+            m_carry.push_back(c);
+    static const std::vector<std::vector<SliceSummary>> none;
+    encodeTile(m_blob, m_levels, b.level, b.tile, hasBuckets, b.sliceCount, m_carry, hasBuckets ? b.done : none,
+               hasBuckets ? b.doneCount : 0);
+    m_sink(b.level, b.tile, m_blob);
+    for (auto &list : b.done)
+        list.clear();
+    b.doneCount = 0;
+    b.sliceCount = 0;
+}
+
+void storeSliceSummaries(SqliteDb &db, int64_t trackId, const TrackSummaries &summaries)
+{
+    SqliteStmt insert(db, "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)");
+    for (const TrackSummaries::Tile &t : summaries.tiles)
+        insert.bind(1, trackId).bind(2, t.level).bind(3, t.tile).bindBlob(4, t.data.data(), t.data.size()).run();
+    SqliteStmt origin(db, "UPDATE track SET lod_origin_ns = ? WHERE id = ?");
+    origin.bind(1, summaries.levels.originNs).bind(2, trackId).run();
+}
+
+void buildTrackSliceSummaries(SqliteDb &db, int64_t trackId, int64_t sliceCount)
 {
     int64_t firstTs = 0, lastTs = 0;
     {
@@ -238,26 +261,19 @@ void summariseTrack(SqliteDb &db, int64_t trackId, int64_t sliceCount)
         firstTs = range.columnInt(0);
         lastTs = range.columnInt(1);
     }
-    SummaryLevels levels;
-    levels.originNs = firstTs;
-    const auto span = uint64_t(lastTs - firstTs) + 1;
-    // From 8x below the mean spacing of slice starts (finer levels hold about one slice per bucket
-    // and would not be stored anyway) to the level where one tile holds the whole track.
-    const int meanLevel = int(std::bit_width(std::max<uint64_t>(1, span / uint64_t(sliceCount)))) - 1;
-    levels.lowest = std::max(0, meanLevel - 3);
-    levels.highest = std::max(levels.lowest, int(std::bit_width(span >> kTileShift)));
-
-    TrackSummariser summariser(db, trackId, levels);
+    const SummaryLevels levels = sliceSummaryLevels(firstTs, lastTs, sliceCount);
+    SqliteStmt insert(db, "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)");
+    SliceSummaryBuilder builder(levels, [&](int level, int64_t tile, const std::vector<unsigned char> &blob) {
+        insert.bind(1, trackId).bind(2, level).bind(3, tile).bindBlob(4, blob.data(), blob.size()).run();
+    });
     SqliteStmt st(db, "SELECT ts, dur, depth, name_id FROM slice WHERE track_id = ? ORDER BY ts, id");
     st.bind(1, trackId);
     while (st.step())
-        summariser.add(st.columnInt(0), st.columnInt(1), int(std::max<int64_t>(0, st.columnInt(2))), st.columnInt(3));
-    summariser.finish();
+        builder.add(st.columnInt(0), st.columnInt(1), int(std::max<int64_t>(0, st.columnInt(2))), st.columnInt(3));
+    builder.finish();
     SqliteStmt origin(db, "UPDATE track SET lod_origin_ns = ? WHERE id = ?");
     origin.bind(1, firstTs).bind(2, trackId).run();
 }
-
-} // namespace
 
 void buildSliceSummaries(SqliteDb &db, int64_t traceId)
 {
@@ -272,7 +288,7 @@ void buildSliceSummaries(SqliteDb &db, int64_t traceId)
     for (const auto &[track, count] : tracks) {
         clear.bind(1, track).run();
         if (count >= kMinSummarisedSlices)
-            summariseTrack(db, track, count);
+            buildTrackSliceSummaries(db, track, count);
     }
 }
 

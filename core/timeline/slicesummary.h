@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace plumb {
@@ -66,6 +67,8 @@ struct SummaryTile {
 // Builds the summaries of every slice track of the trace (replacing any it had). Runs inside the
 // caller's transaction; one ordered scan of each track.
 void buildSliceSummaries(SqliteDb &db, int64_t traceId);
+// The same for one track of `sliceCount` slices, read back in (ts, id) order (no tiles when it has none).
+void buildTrackSliceSummaries(SqliteDb &db, int64_t trackId, int64_t sliceCount);
 // Builds them for every trace that has none (workspaces written before summaries existed).
 void buildMissingSliceSummaries(SqliteDb &db);
 
@@ -82,6 +85,46 @@ struct SummaryLevels {
     [[nodiscard]] int64_t bucketStartNs(int level, int64_t bucket) const { return originNs + (bucket << level); }
 };
 [[nodiscard]] SummaryLevels summaryLevels(SqliteDb &db, int64_t trackId);
+
+// The levels a track of `sliceCount` slices starting from firstTs to lastTs is summarised at.
+[[nodiscard]] SummaryLevels sliceSummaryLevels(int64_t firstTs, int64_t lastTs, int64_t sliceCount);
+
+// Builds the tiles of one track from its slices, given in (ts, id) order, without the database:
+// each finished tile goes to `sink` (level, tile index, encoded payload). buildSliceSummaries()
+// feeds it from the workspace; TraceSink feeds it from the rows it kept, while its writer thread
+// is still inserting them.
+class SliceSummaryBuilder {
+public:
+    using TileSink = std::function<void(int level, int64_t tile, const std::vector<unsigned char> &data)>;
+    SliceSummaryBuilder(const SummaryLevels &levels, TileSink sink);
+    ~SliceSummaryBuilder();
+    SliceSummaryBuilder(const SliceSummaryBuilder &) = delete;
+    SliceSummaryBuilder &operator=(const SliceSummaryBuilder &) = delete;
+    void add(int64_t ts, int64_t dur, int depth, int64_t nameId);
+    void finish(); // flushes the last tile of every level
+
+private:
+    struct LevelBuilder;
+    void flushTile(LevelBuilder &b);
+    SummaryLevels m_levels;
+    TileSink m_sink;
+    std::vector<LevelBuilder> m_builders;
+    std::vector<CarrySlice> m_last;   // by depth: the last slice seen (depth -1: none yet)
+    std::vector<CarrySlice> m_carry;
+    std::vector<unsigned char> m_blob;
+};
+
+// Tiles built away from the workspace, and what stores them (inside the caller's transaction).
+struct TrackSummaries {
+    SummaryLevels levels;
+    struct Tile {
+        int level;
+        int64_t tile;
+        std::vector<unsigned char> data;
+    };
+    std::vector<Tile> tiles;
+};
+void storeSliceSummaries(SqliteDb &db, int64_t trackId, const TrackSummaries &summaries);
 
 // The stored tiles of one level of a track with tile index in [firstTile, lastTile], in tile order.
 [[nodiscard]] std::vector<SummaryTile> summaryTiles(SqliteDb &db, int64_t trackId, const SummaryLevels &levels,

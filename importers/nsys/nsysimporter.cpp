@@ -12,6 +12,11 @@
 
 #include <sqlite3.h>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 #include <algorithm>
 #include <climits>
 #include <array>
@@ -23,6 +28,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -40,6 +46,23 @@ constexpr size_t kMaxGpuKeys = 1 << 16; // distinct GPU-op names+args remembered
 // they are sorted by SQLite. Two phases are held at once (one read, the next loading): 256 MB at
 // most. About 700k kernel rows.
 constexpr size_t kSortMemoryBudget = size_t(128) << 20;
+// Rows below which a table is read in one piece (see openCursors()).
+constexpr int64_t kMinPartRows = 100'000;
+
+int64_t loaderThreads()
+{
+    return std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 4);
+}
+
+// Loader threads read ahead while the writer thread, which bounds the import, inserts what the
+// producer merged: they take the cores those two leave, and all of them when the producer waits
+// for a phase.
+void lowerThreadPriority()
+{
+#ifdef __linux__
+    setpriority(PRIO_PROCESS, id_t(gettid()), 10);
+#endif
+}
 
 // globalTid / globalPid: serialized GlobalId, pid in bits 24-47 and tid in bits 0-23.
 constexpr int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xffffff; }
@@ -260,10 +283,12 @@ private:
         const TableSpec *spec = nullptr;
         std::unique_ptr<SortedTableReader> st;
         std::array<int, FieldCount> col {};
-        int64_t group1 = 0, group2 = 0, start = 0; // merge key of the current row
+        // Merge key of the current row: as each table is sorted, end descending (an enclosing range
+        // first), then tables in m_cursors order (a table's parts in rowid order).
+        int64_t group1 = 0, group2 = 0, start = 0, end = 0;
         bool operator<(const Cursor &o) const
         {
-            return std::tie(group1, group2, start) < std::tie(o.group1, o.group2, o.start);
+            return std::tie(group1, group2, start, o.end) < std::tie(o.group1, o.group2, o.start, end);
         }
     };
     struct ThreadTracks {
@@ -562,15 +587,33 @@ void NsysReader::openCursors()
         const size_t tableBudget = budget;
         if (bytes <= budget)
             budget -= bytes;
-        // Prepared now (a bad layout fails before anything is written), on a connection of its own
-        // so that it can be loaded on the loader thread (see run()).
-        cursor->st = std::make_unique<SortedTableReader>(
-            std::make_unique<ForeignSqliteDb>(m_ctx.input().path()), spec.table, std::move(select),
-            std::move(ascending), cursor->col[End], rows, tableBudget, [this] {
-                if (m_stopLoading.load(std::memory_order_relaxed))
-                    throw ImportCancelled();
-            });
-        m_cursors.push_back(std::move(cursor));
+        // A large table is read in parts, rowid ranges merged like tables of their own, each loaded on
+        // a connection and thread of its own (see run()): the read and sort that the writer waits for
+        // before a phase's first row take a fraction of the time.
+        const int64_t parts = std::clamp<int64_t>(rows / kMinPartRows, 1, loaderThreads());
+        for (int64_t part = 0; part < parts; ++part) {
+            auto partCursor = std::make_unique<Cursor>();
+            partCursor->spec = cursor->spec;
+            partCursor->col = cursor->col;
+            std::string where;
+            if (parts > 1) {
+                const int64_t lo = rows * part / parts;
+                const int64_t hi = rows * (part + 1) / parts;
+                where = part == 0 ? "rowid <= " + std::to_string(hi)
+                    : part + 1 == parts ? "rowid > " + std::to_string(lo)
+                                        : "rowid > " + std::to_string(lo) + " AND rowid <= " + std::to_string(hi);
+            }
+            // Prepared now (a bad layout fails before anything is written).
+            partCursor->st = std::make_unique<SortedTableReader>(
+                std::make_unique<ForeignSqliteDb>(m_ctx.input().path()), spec.table, select, ascending,
+                cursor->col[End], rows / parts + 1, tableBudget / size_t(parts),
+                [this] {
+                    if (m_stopLoading.load(std::memory_order_relaxed))
+                        throw ImportCancelled();
+                },
+                where);
+            m_cursors.push_back(std::move(partCursor));
+        }
     }
 }
 
@@ -767,6 +810,7 @@ void NsysReader::loadKey(Cursor &c)
     c.group1 = key(c.spec->group1);
     c.group2 = key(c.spec->group2);
     c.start = key(Start);
+    c.end = key(End);
 }
 
 void NsysReader::handleRuntime(Cursor &c, SliceFields &f)
@@ -1049,13 +1093,22 @@ void NsysReader::run()
     m_ctx.checkpoint();
 
     // Phase by phase (thread tracks, CUDA API tracks, GPU streams, sync tracks), merge the tables of
-    // the phase on (track group, start). A loader thread reads and sorts the next phase's tables
-    // meanwhile, so that work overlaps the writer's instead of leaving it idle at each phase start.
+    // the phase on (track group, start). Loader threads, one per table or part, read and sort the next
+    // phase's tables meanwhile, so that work overlaps the writer's instead of leaving it idle at each
+    // phase start.
     constexpr int kPhases = 4;
     auto loadPhase = [this](int phase) {
+        std::vector<std::future<void>> parts;
         for (auto &c : m_cursors)
             if (c->spec->phase == phase)
-                c->st->load();
+                parts.push_back(std::async(std::launch::async, [&st = *c->st] {
+                    lowerThreadPriority();
+                    st.load();
+                }));
+        for (auto &p : parts)
+            p.wait(); // all of them, even past an error: they use this reader
+        for (auto &p : parts)
+            p.get(); // the first error, if any
     };
     std::future<void> loading = std::async(std::launch::async, loadPhase, 0);
     struct StopLoading {

@@ -29,7 +29,8 @@ size_t SortedTableReader::bytesPerRow(size_t columns)
 
 SortedTableReader::SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const std::string &table,
                                      std::vector<Column> columns, std::vector<int> ascending, int descending,
-                                     int64_t estimatedRows, size_t memoryBudget, std::function<void()> onRows)
+                                     int64_t estimatedRows, size_t memoryBudget, std::function<void()> onRows,
+                                     const std::string &where)
     : m_columns(std::move(columns))
     , m_ascending(std::move(ascending))
     , m_descending(descending)
@@ -46,6 +47,8 @@ SortedTableReader::SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const 
     for (size_t c = 0; c < m_columns.size(); ++c)
         sql += (c ? ", " : "") + m_columns[c].sql;
     sql += " FROM " + quoteIdentifier(table);
+    if (!where.empty())
+        sql += " WHERE " + where;
     if (!m_inMemory && keys > 0) {
         sql += " ORDER BY ";
         for (size_t i = 0; i < m_ascending.size(); ++i)

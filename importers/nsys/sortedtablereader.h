@@ -35,10 +35,11 @@ public:
     // Prepares the statement (a bad layout fails here, before anything is read). `ascending` and
     // `descending` are indexes into `columns`; `descending` may be -1. `estimatedRows` sizes the
     // in-memory decision; `onRows` is called every few thousand rows of the in-memory scan (it may
-    // throw to abandon the load).
+    // throw to abandon the load). `where`, when given, is an SQL condition that selects the rows read
+    // (a rowid range: see NsysReader::openCursors()).
     SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const std::string &table, std::vector<Column> columns,
                       std::vector<int> ascending, int descending, int64_t estimatedRows, size_t memoryBudget,
-                      std::function<void()> onRows = {});
+                      std::function<void()> onRows = {}, const std::string &where = {});
 
     // Reads and sorts the table (or runs the ORDER BY up to its first row); next() calls it when
     // nobody did. Throws ImportError when the table cannot be read.

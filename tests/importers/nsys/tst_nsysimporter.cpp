@@ -8,6 +8,7 @@
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "inputfile.h"
+#include "slicesummary.h"
 #include "sqlitedb.h"
 #include "workspace.h"
 
@@ -278,6 +279,66 @@ private slots:
             "(SELECT count(*) FROM process) AS processes, "
             "(SELECT group_concat(code || ':' || count, ' ') FROM diagnostic) AS diagnostics FROM trace t";
         compareGolden(csvOf(w.db(), sql), fixture(QStringLiteral("real_cloverleaf.csv")));
+    }
+
+    // A table past kMinPartRows (100k rows) is read in rowid ranges on several threads and the parts
+    // merged. Rows here are stored out of time order, and each start has two calls, the shorter in
+    // the first half of the table, the longer (enclosing it) in the second: merged as one sorted
+    // table, the longer comes first (depth 0) and nothing needs re-sorting. The timeline summaries,
+    // built from the rows as they were written, match a rebuild from the workspace.
+    void largeTableReadInParts()
+    {
+        const QString path = m_tmp.filePath(QStringLiteral("large_runtime.sqlite"));
+        constexpr int64_t kStarts = 120'000;
+        constexpr int64_t kTid = (int64_t(100) << 24) | 101;
+        {
+            SqliteDb db(path, SqliteDb::OpenMode::ReadWriteCreate);
+            db.exec("CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+                    "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'cudaStreamSynchronize_v3020');"
+                    "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, "
+                    "eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, "
+                    "returnValue INTEGER NOT NULL)");
+            SqliteTransaction tx(db);
+            SqliteStmt ins(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, 0, ?, ?, ?, 0)");
+            for (int64_t i = 0; i < kStarts; ++i) { // short calls, latest first
+                const int64_t start = (kStarts - i) * 1000;
+                ins.bind(1, start).bind(2, start + 100).bind(3, kTid).bind(4, 2 * i + 1).bind(5, 1).run();
+            }
+            for (int64_t i = 0; i < kStarts; ++i) { // the long ones, earliest first
+                const int64_t start = (i + 1) * 1000;
+                ins.bind(1, start).bind(2, start + 800).bind(3, kTid).bind(4, 2 * i + 2).bind(5, 2).run();
+            }
+            tx.commit();
+        }
+        const QString ws = freshWorkspace();
+        const FileImportResult r = importOne(ws, path);
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Writer);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice"), 2 * kStarts);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice WHERE (dur = 800) <> (depth = 0)"), 0);
+        QCOMPARE(w.db().queryInt("SELECT max(depth) FROM slice"), 1);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code IN ('unsorted-events', "
+                                 "'overlapping-slices')"),
+                 0);
+
+        auto tiles = [&w] {
+            QStringList out;
+            SqliteStmt st(w.db(), "SELECT l.track_id, l.level, l.tile, hex(l.data), k.lod_origin_ns FROM slice_lod l "
+                                  "JOIN track k ON k.id = l.track_id ORDER BY 1, 2, 3");
+            while (st.step())
+                out << QStringLiteral("%1 %2 %3 %4 %5")
+                           .arg(st.columnInt(0))
+                           .arg(st.columnInt(1))
+                           .arg(st.columnInt(2))
+                           .arg(st.columnText(3))
+                           .arg(st.columnInt(4));
+            return out;
+        };
+        const QStringList atImport = tiles();
+        QVERIFY(atImport.size() > 10);
+        SqliteTransaction tx(w.db());
+        buildSliceSummaries(w.db(), w.db().queryInt("SELECT id FROM trace"));
+        QCOMPARE(tiles(), atImport);
     }
 
     void realExportMatchesPipit()
