@@ -587,10 +587,11 @@ void NsysReader::openCursors()
         const size_t tableBudget = budget;
         if (bytes <= budget)
             budget -= bytes;
-        // A large table is read in parts, rowid ranges merged like tables of their own, each loaded on
-        // a connection and thread of its own (see run()): the read and sort that the writer waits for
-        // before a phase's first row take a fraction of the time.
-        const int64_t parts = std::clamp<int64_t>(rows / kMinPartRows, 1, loaderThreads());
+        // A large table sorted in memory is read in parts, rowid ranges merged like tables of their own,
+        // each loaded on a connection and thread of its own (see run()): the read and sort that the
+        // writer waits for before a phase's first row take a fraction of the time. (Tables past the
+        // budget stay whole: each part sorted by SQLite would hold a sorter and cache of its own.)
+        const int64_t parts = bytes <= tableBudget ? std::clamp<int64_t>(rows / kMinPartRows, 1, loaderThreads()) : 1;
         for (int64_t part = 0; part < parts; ++part) {
             auto partCursor = std::make_unique<Cursor>();
             partCursor->spec = cursor->spec;
