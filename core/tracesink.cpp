@@ -421,7 +421,7 @@ void TraceSink::keepForSummary(TrackState &s, const SliceFields &f, int64_t dept
     if (s.summaryRows.empty())
         s.summaryFirstTs = s.summaryLastTs = f.tsNs;
     const size_t capacity = s.summaryRows.capacity();
-    varint::put(s.summaryRows, uint64_t(f.tsNs - s.summaryLastTs));
+    varint::put(s.summaryRows, uint64_t(f.tsNs) - uint64_t(s.summaryLastTs)); // >= 0, but may pass INT64_MAX
     varint::putSigned(s.summaryRows, f.durNs);
     varint::put(s.summaryRows, uint64_t(std::max<int64_t>(0, depth)));
     varint::putSigned(s.summaryRows, f.nameId);
@@ -454,7 +454,7 @@ std::vector<TraceSink::KeptSummaries> TraceSink::summariseKeptTracks() const
         varint::Reader r { s.summaryRows.data(), s.summaryRows.data() + s.summaryRows.size() };
         int64_t ts = s.summaryFirstTs;
         while (r.p != r.end) {
-            ts += int64_t(r.get());
+            ts = int64_t(uint64_t(ts) + r.get());
             const int64_t dur = r.getSigned();
             const auto depth = int(r.get());
             builder.add(ts, dur, depth, r.getSigned());

@@ -138,13 +138,16 @@ SummaryLevels sliceSummaryLevels(int64_t firstTs, int64_t lastTs, int64_t sliceC
 {
     SummaryLevels levels;
     levels.originNs = firstTs;
-    const auto span = uint64_t(lastTs - firstTs) + 1;
+    // Unsigned: a crafted file's times may span more than INT64_MAX.
+    const uint64_t span = uint64_t(lastTs) - uint64_t(firstTs) + 1;
     // From 8x below the mean spacing of slice starts (finer levels hold about one slice per bucket
     // and would not be stored anyway) to the level where one tile holds the whole track.
     const int meanLevel =
         int(std::bit_width(std::max<uint64_t>(1, span / uint64_t(std::max<int64_t>(1, sliceCount))))) - 1;
     levels.lowest = std::max(0, meanLevel - 3);
-    levels.highest = std::max(levels.lowest, int(std::bit_width(span >> kTileShift)));
+    // 2^(level + kTileShift) must stay a positive int64_t (tileStartNs()).
+    levels.highest = std::min(std::max(levels.lowest, int(std::bit_width(span >> kTileShift))), 62 - kTileShift);
+    levels.lowest = std::min(levels.lowest, levels.highest);
     return levels;
 }
 
@@ -179,7 +182,7 @@ void SliceSummaryBuilder::add(int64_t ts, int64_t dur, int depth, int64_t nameId
             b.done.resize(d + 1);
         }
     }
-    const int64_t rel = ts - m_levels.originNs;
+    const auto rel = int64_t(uint64_t(ts) - uint64_t(m_levels.originNs)); // wraps only past 2^63 ns
     for (LevelBuilder &b : m_builders) {
         const int64_t bucket = rel >> b.level;
         const int64_t tile = bucket >> kTileShift;

@@ -79,10 +79,21 @@ struct SummaryLevels {
     int highest = -1;
     int64_t originNs = 0;   // trace time of bucket 0's start
     [[nodiscard]] bool isEmpty() const { return lowest < 0; }
-    // Tile index of trace time tNs at `level`, and the first trace time of a tile.
-    [[nodiscard]] int64_t tileOf(int level, int64_t tNs) const { return (tNs - originNs) >> (level + kTileShift); }
-    [[nodiscard]] int64_t tileStartNs(int level, int64_t tile) const { return originNs + (tile << (level + kTileShift)); }
-    [[nodiscard]] int64_t bucketStartNs(int level, int64_t bucket) const { return originNs + (bucket << level); }
+    // Tile index of trace time tNs at `level`, and the first trace time of a tile. Two's-complement
+    // wrapping arithmetic: exact for every time a trace holds, defined (if meaningless) for a crafted
+    // file whose times span more than 2^63 ns.
+    [[nodiscard]] int64_t tileOf(int level, int64_t tNs) const
+    {
+        return int64_t(uint64_t(tNs) - uint64_t(originNs)) >> (level + kTileShift);
+    }
+    [[nodiscard]] int64_t tileStartNs(int level, int64_t tile) const
+    {
+        return int64_t(uint64_t(originNs) + (uint64_t(tile) << (level + kTileShift)));
+    }
+    [[nodiscard]] int64_t bucketStartNs(int level, int64_t bucket) const
+    {
+        return int64_t(uint64_t(originNs) + (uint64_t(bucket) << level));
+    }
 };
 [[nodiscard]] SummaryLevels summaryLevels(SqliteDb &db, int64_t trackId);
 

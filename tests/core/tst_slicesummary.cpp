@@ -148,6 +148,27 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::exception, decodeSummaryTile(5, -2, levels, blob.data(), blob.size() - 3));
     }
 
+    // Times from a crafted file may span the whole int64 range: the summaries are built without
+    // overflowing (checked by the sanitizer build), levels stay within what tileStartNs() can shift.
+    void extremeTimesDoNotOverflow()
+    {
+        constexpr int64_t kCount = 3000;
+        const int64_t first = INT64_MIN + 1, last = INT64_MAX - 1;
+        const SummaryLevels levels = sliceSummaryLevels(first, last, kCount);
+        QVERIFY(levels.lowest <= levels.highest);
+        QVERIFY(levels.highest + kTileShift <= 62);
+        int tiles = 0;
+        SliceSummaryBuilder builder(levels, [&](int, int64_t, const std::vector<unsigned char> &data) {
+            QVERIFY(!data.empty());
+            ++tiles;
+        });
+        const uint64_t step = UINT64_MAX / kCount;
+        for (int64_t i = 0; i < kCount; ++i)
+            builder.add(i + 1 == kCount ? last : int64_t(uint64_t(first) + uint64_t(i) * step), 1, 0, 1);
+        builder.finish();
+        QVERIFY(tiles > 0);
+    }
+
     // Every stored tile equals the brute-force aggregate of the raw slices, and every tile in which a
     // slice starts has a row.
     void summariesEqualBruteForce()
