@@ -137,6 +137,8 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     const int64_t catKernel = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'kernel'), -1)");
     const int64_t catMemcpy = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memcpy'), -1)");
     const int64_t catMemset = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memset'), -1)");
+    // A CUDA graph launch traced whole (Nsight's --cuda-graph-trace=graph): compute, its kernels unseen.
+    const int64_t catGraph = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'cuda_graph'), -1)");
 
     // CPU-side launches of this trace by correlation id: the first call holding the id (the runtime
     // launch; a driver call under it has the same id and starts later).
@@ -219,11 +221,12 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         const int64_t cat = st.columnIsNull(3) ? -1 : st.columnInt(3);
         GpuOp op;
         op.nameId = st.columnInt(2);
-        bool keep = cat == catKernel || cat == catMemcpy || cat == catMemset; // else e.g. a marker on the stream
+        const bool memoryOp = cat == catMemcpy || cat == catMemset;
+        const bool keep = cat == catKernel || memoryOp || cat == catGraph; // else e.g. a marker on the stream
         const int named = classOf(op.nameId);
         if (named == kCommName && (hta || cat == catKernel))
             op.kind = GpuOp::Kind::Comm;
-        else if (hta ? named == kMemoryName : cat != catKernel)
+        else if (hta ? named == kMemoryName : memoryOp)
             op.kind = GpuOp::Kind::Memory;
         else
             op.kind = GpuOp::Kind::Compute;

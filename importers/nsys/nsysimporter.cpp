@@ -68,13 +68,14 @@ void lowerThreadPriority()
 constexpr int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xffffff; }
 constexpr int64_t tidOf(int64_t globalId) { return globalId & 0xffffff; }
 
-enum class Source { Runtime, Kernel, Memcpy, Memset, Sync, Nvtx, Osrt };
+enum class Source { Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt };
 
 // Logical fields; each is read from the first of its candidate columns the table has.
 enum F {
     Start, End, GlobalTid, GlobalPid, Corr, NameId, EventClass, ReturnValue, Device, Context, Stream,
     Demangled, Short, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, Registers, StaticSmem, DynamicSmem,
-    Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, FieldCount
+    Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, GraphId, GraphExecId,
+    FieldCount
 };
 
 struct FieldSpec {
@@ -118,6 +119,8 @@ const std::vector<FieldSpec> &fieldSpecs()
         { EventType, { "eventType" } },
         { Text, { "text" } },
         { TextId, { "textId" } },
+        { GraphId, { "graphId" } },
+        { GraphExecId, { "graphExecId" } },
     };
     return specs;
 }
@@ -152,6 +155,11 @@ const std::vector<TableSpec> &tableSpecs()
         { Source::Memset, "CUPTI_ACTIVITY_KIND_MEMSET",
           { Start, End, GlobalPid, Corr, Device, Context, Stream, Bytes, Value, MemKind },
           { Start, Device, Stream }, 2, Device, Stream },
+        // A CUDA graph launch traced whole (nsys --cuda-graph-trace=graph): its kernels are not in
+        // the kernel table, so this is the GPU time they took.
+        { Source::Graph, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+          { Start, End, GlobalPid, Corr, Device, Context, Stream, GraphId, GraphExecId }, { Start, Device, Stream },
+          2, Device, Stream },
         { Source::Sync, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
           { Start, End, GlobalPid, Corr, Device, Context, Stream, SyncType }, { Start, Device }, 3, Device, Stream },
         { Source::Nvtx, "NVTX_EVENTS", { Start, End, GlobalTid, EventType, Text, TextId }, { Start }, 0, GlobalTid,
@@ -373,7 +381,8 @@ private:
     std::array<std::string, 8> m_memKinds;
     bool m_corrPerProcess = false;
     int64_t m_catRuntime = 0, m_catDriver = 0, m_catKernel = 0, m_catMemcpy = 0, m_catMemset = 0,
-            m_catSync = 0, m_catNvtx = 0, m_catOsrt = 0;
+            m_catSync = 0, m_catNvtx = 0, m_catOsrt = 0, m_catGraph = 0;
+    int64_t m_graphLaunches = 0;
     Args m_args;
     int64_t m_rows = 0;
     int64_t m_totalRows = 0;
@@ -889,6 +898,10 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
         key[6] = get(c, DstKind);
         key[7] = get(c, Bytes, 0);
         break;
+    case Source::Graph:
+        key[4] = get(c, GraphId);
+        key[5] = get(c, GraphExecId);
+        break;
     case Source::Memset:
         key[4] = get(c, MemKind);
         key[5] = get(c, Bytes, 0);
@@ -911,6 +924,9 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
     if (source == Source::Kernel) {
         f.catId = m_catKernel;
         ++m_sink.stats().kernels;
+    } else if (source == Source::Graph) {
+        f.catId = m_catGraph;
+        ++m_graphLaunches;
     } else {
         f.catId = source == Source::Memcpy ? m_catMemcpy : m_catMemset;
     }
@@ -974,6 +990,16 @@ NsysReader::GpuNames NsysReader::gpuNameAndArgs(const GpuKey &key)
             m_args.add("srcKind", memKind(src));
         if (dst != kNoValue)
             m_args.add("dstKind", memKind(dst));
+        break;
+    }
+    case Source::Graph: {
+        // Named by its graph, as Nsight Systems' timeline labels a whole-graph range.
+        out.nameId = m_sink.intern(key[4] == kNoValue ? std::string("CUDA graph")
+                                                      : "CUDA graph " + std::to_string(key[4]));
+        if (key[4] != kNoValue)
+            m_args.add("graph id", key[4]);
+        if (key[5] != kNoValue)
+            m_args.add("graph exec id", key[5]);
         break;
     }
     case Source::Memset: {
@@ -1068,7 +1094,8 @@ void NsysReader::handle(Cursor &c)
     case Source::Runtime: handleRuntime(c, f); break;
     case Source::Kernel:
     case Source::Memcpy:
-    case Source::Memset: handleGpu(c, f); break;
+    case Source::Memset:
+    case Source::Graph: handleGpu(c, f); break;
     case Source::Sync: handleSync(c, f); break;
     case Source::Nvtx: handleNvtx(c, f); break;
     case Source::Osrt: handleOsrt(c, f); break;
@@ -1084,6 +1111,7 @@ void NsysReader::run()
     m_catMemcpy = m_sink.intern("gpu_memcpy");
     m_catMemset = m_sink.intern("gpu_memset");
     m_catSync = m_sink.intern("cuda_sync");
+    m_catGraph = m_sink.intern("cuda_graph");
     m_catNvtx = m_sink.intern("nvtx");
     m_catOsrt = m_sink.intern("osrt");
     readSessionInfo();
@@ -1159,6 +1187,13 @@ void NsysReader::run()
                       QStringLiteral("NVTX records that name domains, categories or threads are not events; "
                                      "they were not imported as slices."),
                       m_nvtxSkipped);
+    if (m_graphLaunches > 0)
+        m_diag.report(Severity::Info, QStringLiteral("cuda-graph-trace"),
+                      QStringLiteral("table CUPTI_ACTIVITY_KIND_GRAPH_TRACE"),
+                      QStringLiteral("CUDA graphs were traced as whole launches (nsys --cuda-graph-trace=graph): "
+                                     "each is one 'CUDA graph N' op on its stream, its kernels not shown one by "
+                                     "one. Profile with --cuda-graph-trace=node to see them."),
+                      m_graphLaunches);
     if (m_rows == 0)
         m_diag.report(Severity::Warning, QStringLiteral("no-events"), {},
                       QStringLiteral("The export holds no CUDA, NVTX or OS runtime events: nothing was traced "

@@ -4,6 +4,7 @@
 // Set PLUMB_UPDATE_GOLDENS=1 to rewrite the CSVs, then review the diff by eye.
 
 #include "builtinimporters.h"
+#include "gpuops.h"
 #include "goldens.h"
 #include "importerregistry.h"
 #include "importrunner.h"
@@ -279,6 +280,50 @@ private slots:
             "(SELECT count(*) FROM process) AS processes, "
             "(SELECT group_concat(code || ':' || count, ' ') FROM diagnostic) AS diagnostics FROM trace t";
         compareGolden(csvOf(w.db(), sql), fixture(QStringLiteral("real_cloverleaf.csv")));
+    }
+
+    // CUDA graphs traced whole (nsys --cuda-graph-trace=graph) have no kernel rows: their GPU time is
+    // in CUPTI_ACTIVITY_KIND_GRAPH_TRACE. Each launch is one op on its stream, linked to its
+    // cudaGraphLaunch, counted as compute by the analyses, and the import says what it means.
+    void graphTrace()
+    {
+        const QString ws = freshWorkspace();
+        const FileImportResult r = importOne(ws, fixture(QStringLiteral("graph_trace.sqlite")));
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Reader);
+        SqliteStmt st(w.db(), "SELECT n.str, c.str, s.ts, s.dur, json_extract(a.json, '$.\"graph id\"'), "
+                              "json_extract(a.json, '$.\"graph exec id\"'), k.stream, "
+                              "(SELECT ns.str FROM slice api JOIN track ka ON ka.id = api.track_id AND ka.kind = 'cuda_api' "
+                              " JOIN string ns ON ns.id = api.name_id WHERE api.corr = s.corr) "
+                              "FROM slice s JOIN track k ON k.id = s.track_id AND k.kind = 'gpu_stream' "
+                              "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
+                              "LEFT JOIN args a ON a.id = s.args_id ORDER BY s.ts");
+        QStringList rows;
+        while (st.step())
+            rows << QStringLiteral("%1|%2|%3|%4|%5|%6|%7|%8")
+                        .arg(st.columnText(0), st.columnText(1))
+                        .arg(st.columnInt(2))
+                        .arg(st.columnInt(3))
+                        .arg(st.columnText(4), st.columnText(5))
+                        .arg(st.columnInt(6))
+                        .arg(st.columnText(7));
+        QCOMPARE(rows, QStringList({
+                           QStringLiteral("void rms_norm_kernel<float>(float*, float const*, int)|kernel|1300|700|||7|cudaLaunchKernel"),
+                           QStringLiteral("CUDA graph 5|cuda_graph|2400|6600|5|12|7|cudaGraphLaunch"),
+                           QStringLiteral("CUDA graph 5|cuda_graph|9400|5600|5|12|7|cudaGraphLaunch"),
+                       }));
+        QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 1);
+        QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'cuda-graph-trace'"), 2);
+
+        const std::vector<GpuOp> ops = readGpuOps(w, w.db().queryInt("SELECT id FROM trace"), GpuOpMode::LinkedOnly);
+        QCOMPARE(int(ops.size()), 3);
+        int64_t busy = 0;
+        for (const GpuOp &op : ops) {
+            QCOMPARE(int(op.kind), int(GpuOp::Kind::Compute));
+            QVERIFY(op.launchNs >= 0);
+            busy += op.endNs - op.startNs;
+        }
+        QCOMPARE(busy, Q_INT64_C(700 + 6600 + 5600));
     }
 
     // A table past kMinPartRows (100k rows) is read in rowid ranges on several threads and the parts

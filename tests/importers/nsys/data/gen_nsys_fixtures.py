@@ -13,6 +13,9 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
   two processes whose correlation ids collide (ids are per process).
 - empty_tables.sqlite: every table present, no rows.
 - missing_tables.sqlite: a capture without NVTX, memcpy, memset, sync or OS runtime tables.
+- graph_trace.sqlite: 2024.x with CUDA graphs traced whole (`nsys --cuda-graph-trace=graph`): two
+  cudaGraphLaunch calls and their CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows, no kernel rows for them,
+  beside one ordinary kernel launch.
 - not_nsight.sqlite: a valid SQLite database of something else.
 - truncated.sqlite: a larger export cut in half (SQLite then cannot read even its schema).
 - corrupt_table.sqlite: the same export whole, but the last pages (kernel rows) overwritten.
@@ -176,6 +179,35 @@ def layout2024():
     db.close()
 
 
+def graph_trace():
+    db, _ = fresh("graph_trace.sqlite")
+    create_2024(db)
+    db.execute("""CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (start INTEGER NOT NULL, end INTEGER NOT NULL,
+        deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,
+        correlationId INTEGER, globalPid INTEGER, graphId INTEGER NOT NULL, graphExecId INTEGER NOT NULL)""")
+    pid = 5151
+    t = gid(pid, pid)
+    db.executemany("INSERT INTO StringIds VALUES (?,?)", [
+        (1, "python3"), (10, "cudaLaunchKernel_v7000"), (11, "cudaGraphLaunch_v10000"),
+        (20, "void rms_norm_kernel<float>(float*, float const*, int)"), (21, "rms_norm_kernel")])
+    db.execute("INSERT INTO PROCESSES VALUES (?,?,?)", (gid(pid), pid, "python3"))
+    db.executemany("INSERT INTO TARGET_INFO_GPU VALUES (?,?,?,?,?,?,?,?,?,?,?)", [
+        (GTID_BASE, 0, "NVIDIA H100 80GB HBM3", "0000:1b:00.0", 85520809984, 132, "uuid-0", "GH100", 0, 9, 0)])
+    db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?,?)", [
+        (1000, 1200, 0, t, 1, 10, 0, None),
+        (2100, 2300, 0, t, 2, 11, 0, None),
+        (9100, 9300, 0, t, 3, 11, 0, None),
+    ])
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1300, 2000, 0, 1, NULL, 7, 1, ?, 20, 21, NULL, 1, 0, "
+               "32, 128, 1, 1, 256, 1, 1, 0, 0, 0, 0, 1, 0, NULL, 0)", (gid(pid),))
+    db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE VALUES (?,?,?,?,?,?,?,?,?,?)", [
+        (2400, 9000, 0, 1, None, 7, 2, gid(pid), 5, 12),
+        (9400, 15000, 0, 1, None, 7, 3, gid(pid), 5, 12),
+    ])
+    db.commit()
+    db.close()
+
+
 def layout2022():
     db, _ = fresh("layout2022.sqlite")
     db.executescript("""
@@ -306,6 +338,7 @@ def corrupt_table():
 if __name__ == "__main__":
     layout2024()
     layout2022()
+    graph_trace()
     empty_tables()
     missing_tables()
     not_nsight()
