@@ -25,6 +25,7 @@
 #include <chrono>
 #include <future>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -68,14 +69,14 @@ void lowerThreadPriority()
 constexpr int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xffffff; }
 constexpr int64_t tidOf(int64_t globalId) { return globalId & 0xffffff; }
 
-enum class Source { Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt };
+enum class Source { Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt, Metric };
 
 // Logical fields; each is read from the first of its candidate columns the table has.
 enum F {
     Start, End, GlobalTid, GlobalPid, Corr, NameId, EventClass, ReturnValue, Device, Context, Stream,
     Demangled, Short, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, Registers, StaticSmem, DynamicSmem,
     Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, GraphId, GraphExecId,
-    FieldCount
+    TypeId, MetricId, FieldCount
 };
 
 struct FieldSpec {
@@ -86,7 +87,7 @@ struct FieldSpec {
 const std::vector<FieldSpec> &fieldSpecs()
 {
     static const std::vector<FieldSpec> specs = {
-        { Start, { "start" } },
+        { Start, { "start", "timestamp" } }, // GPU_METRICS samples have a timestamp
         { End, { "end" } },
         { GlobalTid, { "globalTid" } },
         // Kernel tables name the process; some layouts write a globalTid there (its pid bits agree).
@@ -121,6 +122,8 @@ const std::vector<FieldSpec> &fieldSpecs()
         { TextId, { "textId" } },
         { GraphId, { "graphId" } },
         { GraphExecId, { "graphExecId" } },
+        { TypeId, { "typeId" } },
+        { MetricId, { "metricId" } },
     };
     return specs;
 }
@@ -162,6 +165,10 @@ const std::vector<TableSpec> &tableSpecs()
           2, Device, Stream },
         { Source::Sync, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
           { Start, End, GlobalPid, Corr, Device, Context, Stream, SyncType }, { Start, Device }, 3, Device, Stream },
+        // nsys --gpu-metrics-devices: per GPU (typeId) sampled counters (metricId), named in
+        // TARGET_INFO_GPU_METRICS; one counter track each, read in time order.
+        { Source::Metric, "GPU_METRICS", { Start, TypeId, MetricId, Value }, { Start, MetricId, Value }, 3,
+          TypeId, MetricId },
         { Source::Nvtx, "NVTX_EVENTS", { Start, End, GlobalTid, EventType, Text, TextId }, { Start }, 0, GlobalTid,
           FieldCount },
         { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0, GlobalTid,
@@ -339,6 +346,8 @@ private:
     void handleSync(Cursor &c, SliceFields &f);
     void handleNvtx(Cursor &c, SliceFields &f);
     void handleOsrt(Cursor &c, SliceFields &f);
+    void readGpuMetricNames();
+    void handleMetric(Cursor &c);
     void progress();
     void loadKey(Cursor &c);
 
@@ -383,6 +392,11 @@ private:
     int64_t m_catRuntime = 0, m_catDriver = 0, m_catKernel = 0, m_catMemcpy = 0, m_catMemset = 0,
             m_catSync = 0, m_catNvtx = 0, m_catOsrt = 0, m_catGraph = 0;
     int64_t m_graphLaunches = 0;
+    // GPU metrics: names by (typeId, metricId), type names by typeId, counter tracks by the same key.
+    std::map<std::pair<int64_t, int64_t>, std::string> m_metricNames;
+    std::map<int64_t, std::string> m_metricTypeNames;
+    std::map<std::pair<int64_t, int64_t>, int64_t> m_metricTracks;
+    std::map<int64_t, int64_t> m_metricProcesses;
     Args m_args;
     int64_t m_rows = 0;
     int64_t m_totalRows = 0;
@@ -1064,6 +1078,57 @@ void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
     m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
 }
 
+void NsysReader::readGpuMetricNames()
+{
+    if (!m_tables.count("TARGET_INFO_GPU_METRICS"))
+        return;
+    const auto cols = m_db.columns("TARGET_INFO_GPU_METRICS");
+    auto hasColumn = [&cols](const char *c) { return std::find(cols.begin(), cols.end(), c) != cols.end(); };
+    if (!hasColumn("metricId") || !hasColumn("metricName"))
+        return; // the samples are then named by their ids
+    const bool typed = hasColumn("typeId");
+    ForeignSqliteDb::Stmt st(m_db,
+                             std::string("SELECT ") + (typed ? "typeId" : "0") + ", metricId, metricName, "
+                                 + (hasColumn("typeName") ? "typeName" : "NULL") + " FROM TARGET_INFO_GPU_METRICS",
+                             "TARGET_INFO_GPU_METRICS");
+    while (st.step()) {
+        const int64_t type = st.integer(0);
+        m_metricNames[{ typed ? type : kNoValue, st.integer(1) }] = std::string(st.text(2));
+        if (!st.isNull(3))
+            m_metricTypeNames.emplace(type, std::string(st.text(3)));
+    }
+}
+
+void NsysReader::handleMetric(Cursor &c)
+{
+    const int64_t type = get(c, TypeId, 0);
+    const int64_t metric = get(c, MetricId, 0);
+    auto track = m_metricTracks.find({ type, metric });
+    if (track == m_metricTracks.end()) {
+        auto process = m_metricProcesses.find(type);
+        if (process == m_metricProcesses.end()) {
+            // One process per sampled GPU, below the GPUs' own rows, labelled by its name (shown alone).
+            auto typeName = m_metricTypeNames.find(type);
+            std::string name = typeName != m_metricTypeNames.end() && !typeName->second.empty()
+                ? "GPU metrics: " + typeName->second
+                : std::string("GPU metrics");
+            if (!m_metricProcesses.empty())
+                name += " (" + std::to_string(m_metricProcesses.size() + 1) + ")";
+            const int64_t id = m_sink.process(name);
+            m_sink.setProcessName(id, name);
+            m_sink.setProcessKind(id, ProcessKind::Other);
+            m_sink.setProcessSortIndex(id, 2000000 + int64_t(m_metricProcesses.size()));
+            process = m_metricProcesses.emplace(type, id).first;
+        }
+        auto name = m_metricNames.find({ type, metric });
+        if (name == m_metricNames.end())
+            name = m_metricNames.find({ kNoValue, metric });
+        const std::string metricName = name != m_metricNames.end() ? name->second : "metric " + std::to_string(metric);
+        track = m_metricTracks.emplace(std::make_pair(type, metric), m_sink.counterTrack(process->second, metricName)).first;
+    }
+    m_sink.addCounter(track->second, c.start, double(get(c, Value, 0)));
+}
+
 void NsysReader::handleOsrt(Cursor &c, SliceFields &f)
 {
     f.nameId = nameOf(get(c, NameId, 0));
@@ -1099,6 +1164,7 @@ void NsysReader::handle(Cursor &c)
     case Source::Sync: handleSync(c, f); break;
     case Source::Nvtx: handleNvtx(c, f); break;
     case Source::Osrt: handleOsrt(c, f); break;
+    case Source::Metric: handleMetric(c); break;
     }
 }
 
@@ -1117,6 +1183,7 @@ void NsysReader::run()
     readSessionInfo();
     readDevices();
     readMetadata();
+    readGpuMetricNames();
     decideCorrScope();
     openCursors();
     m_ctx.checkpoint();

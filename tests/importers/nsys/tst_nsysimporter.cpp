@@ -326,6 +326,31 @@ private slots:
         QCOMPARE(busy, Q_INT64_C(700 + 6600 + 5600));
     }
 
+    // nsys --gpu-metrics-devices: each sampled metric is a counter track, named as
+    // TARGET_INFO_GPU_METRICS names it, its samples in time order whatever order they were stored in.
+    void gpuMetrics()
+    {
+        const QString ws = freshWorkspace();
+        const FileImportResult r = importOne(ws, fixture(QStringLiteral("gpu_metrics.sqlite")));
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Reader);
+        SqliteStmt st(w.db(), "SELECT p.name, k.name, group_concat(c.ts || '=' || c.value, ' ') FROM "
+                              "(SELECT * FROM counter ORDER BY track_id, ts) c JOIN track k ON k.id = c.track_id "
+                              "JOIN process p ON p.id = k.process_id GROUP BY k.id ORDER BY k.name");
+        QStringList rows;
+        while (st.step())
+            rows << st.columnText(0) + QLatin1Char('|') + st.columnText(1) + QLatin1Char('|') + st.columnText(2);
+        QCOMPARE(rows, QStringList({
+                           QStringLiteral("GPU metrics: GH100|SM Active [Throughput %]|1000=0.0 2000=10.0 3000=20.0 "
+                                          "4000=30.0 5000=40.0 6000=50.0 7000=60.0 8000=70.0"),
+                           QStringLiteral("GPU metrics: GH100|Tensor Active [Throughput %]|1000=0.0 2000=5.0 3000=10.0 "
+                                          "4000=15.0 5000=20.0 6000=25.0 7000=30.0 8000=35.0"),
+                           QStringLiteral("GPU metrics: GH100|metric 9|4500=1.0"),
+                       }));
+        QCOMPARE(w.db().queryInt("SELECT counter_count FROM trace"), 17);
+        QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 1);
+    }
+
     // A table past kMinPartRows (100k rows) is read in rowid ranges on several threads and the parts
     // merged. Rows here are stored out of time order, and each start has two calls, the shorter in
     // the first half of the table, the longer (enclosing it) in the second: merged as one sorted

@@ -16,6 +16,9 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
 - graph_trace.sqlite: 2024.x with CUDA graphs traced whole (`nsys --cuda-graph-trace=graph`): two
   cudaGraphLaunch calls and their CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows, no kernel rows for them,
   beside one ordinary kernel launch.
+- gpu_metrics.sqlite: 2024.x with GPU metrics sampled (`nsys --gpu-metrics-devices`): GPU_METRICS
+  samples of two metrics on one GPU (stored interleaved and out of time order, as the sampler's buffers
+  flush), their names in TARGET_INFO_GPU_METRICS, a sample of a metric it does not name; one kernel.
 - not_nsight.sqlite: a valid SQLite database of something else.
 - truncated.sqlite: a larger export cut in half (SQLite then cannot read even its schema).
 - corrupt_table.sqlite: the same export whole, but the last pages (kernel rows) overwritten.
@@ -208,6 +211,40 @@ def graph_trace():
     db.close()
 
 
+def gpu_metrics():
+    db, _ = fresh("gpu_metrics.sqlite")
+    create_2024(db)
+    db.executescript("""
+    CREATE TABLE TARGET_INFO_GPU_METRICS (typeId INTEGER NOT NULL, sourceId INTEGER NOT NULL, typeName TEXT NOT NULL,
+        metricId INTEGER NOT NULL, metricName TEXT NOT NULL);
+    CREATE TABLE GPU_METRICS (timestamp INTEGER, typeId INTEGER NOT NULL, metricId INTEGER NOT NULL,
+        value INTEGER NOT NULL);
+    """)
+    pid = 6161
+    db.executemany("INSERT INTO StringIds VALUES (?,?)", [
+        (1, "python3"), (10, "cudaLaunchKernel_v7000"), (20, "gemm_kernel"), (21, "gemm_kernel")])
+    db.execute("INSERT INTO PROCESSES VALUES (?,?,?)", (gid(pid), pid, "python3"))
+    db.executemany("INSERT INTO TARGET_INFO_GPU VALUES (?,?,?,?,?,?,?,?,?,?,?)", [
+        (GTID_BASE, 0, "NVIDIA H100 80GB HBM3", "0000:1b:00.0", 85520809984, 132, "uuid-0", "GH100", 0, 9, 0)])
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 1200, 0, ?, 1, 10, 0, NULL)", (gid(pid, pid),))
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1300, 9000, 0, 1, NULL, 7, 1, ?, 20, 21, NULL, 1, 0, "
+               "32, 128, 1, 1, 256, 1, 1, 0, 0, 0, 0, 1, 0, NULL, 0)", (gid(pid),))
+    gpu = 0x1000100000000  # a GPU's sampler type, as nsys numbers them
+    db.executemany("INSERT INTO TARGET_INFO_GPU_METRICS VALUES (?,?,?,?,?)", [
+        (gpu, 1, "GH100", 5, "SM Active [Throughput %]"),
+        (gpu, 1, "GH100", 7, "Tensor Active [Throughput %]"),
+    ])
+    samples = []
+    for i in range(8):
+        ts = 1000 + i * 1000
+        samples += [(ts, gpu, 5, 10 * i), (ts, gpu, 7, 5 * i)]
+    samples.append((4500, gpu, 9, 1))  # a metric the table does not name
+    samples = samples[8:] + samples[:8]  # the second half of the buffer first
+    db.executemany("INSERT INTO GPU_METRICS VALUES (?,?,?,?)", samples)
+    db.commit()
+    db.close()
+
+
 def layout2022():
     db, _ = fresh("layout2022.sqlite")
     db.executescript("""
@@ -339,6 +376,7 @@ if __name__ == "__main__":
     layout2024()
     layout2022()
     graph_trace()
+    gpu_metrics()
     empty_tables()
     missing_tables()
     not_nsight()
