@@ -120,20 +120,6 @@ SummaryTile decodeSummaryTile(int level, int64_t tileIndex, const SummaryLevels 
     return tile;
 }
 
-namespace {
-
-// One level of the build: the open bucket per depth and the finished buckets of the current tile.
-struct LevelBuilder {
-    int level = 0;
-    int64_t tile = INT64_MIN;
-    int64_t sliceCount = 0;
-    size_t doneCount = 0;
-    std::vector<SliceSummary> open;               // by depth; count == 0: none
-    std::vector<std::vector<SliceSummary>> done;  // by depth, in bucket order (capacity kept)
-};
-
-} // namespace
-
 SummaryLevels sliceSummaryLevels(int64_t firstTs, int64_t lastTs, int64_t sliceCount)
 {
     SummaryLevels levels;
@@ -151,6 +137,7 @@ SummaryLevels sliceSummaryLevels(int64_t firstTs, int64_t lastTs, int64_t sliceC
     return levels;
 }
 
+// One level of the build: the open bucket per depth and the finished buckets of the current tile.
 struct SliceSummaryBuilder::LevelBuilder {
     int level = 0;
     int64_t tile = INT64_MIN;
