@@ -135,6 +135,7 @@ void TraceSink::Batch::clear()
     flows.clear();
     strings.clear();
     args.clear();
+    lodTiles.clear();
 }
 
 TraceSink::TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId, const QString &sourcePath,
@@ -411,8 +412,9 @@ void TraceSink::emitSlice(int64_t track, TrackState &s, const SliceFields &f, in
 
 void TraceSink::keepForSummary(TrackState &s, const SliceFields &f, int64_t depth, int64_t id)
 {
+    // Out of order, or with depths that repairDepths() will change: summarised from the workspace.
     const bool inOrder = f.tsNs > s.summaryLastTs || (f.tsNs == s.summaryLastTs && id > s.summaryLastId);
-    if (!inOrder || m_summaryBytes > kMaxKeptSummaryBytes) {
+    if (!inOrder || s.unsorted || m_summaryBytes > kMaxKeptSummaryBytes) {
         m_summaryBytes -= s.summaryRows.capacity();
         std::vector<unsigned char>().swap(s.summaryRows);
         s.summaryKept = false;
@@ -430,26 +432,26 @@ void TraceSink::keepForSummary(TrackState &s, const SliceFields &f, int64_t dept
     s.summaryLastId = id;
 }
 
-struct TraceSink::KeptSummaries {
-    int64_t track;
-    TrackSummaries summaries;
-};
-
-// The summaries of the tracks whose rows were kept in order and whose depths are final (no
-// repairDepths()); the others are summarised from the workspace once the writer is done.
-std::vector<TraceSink::KeptSummaries> TraceSink::summariseKeptTracks() const
+// The timeline summaries of the tracks whose rows were kept in order and whose depths are final (no
+// repairDepths()), handed to the writer as batches of tiles; the others are summarised from the
+// workspace once the writer is done.
+void TraceSink::summariseKeptTracks()
 {
-    std::vector<KeptSummaries> out;
+    constexpr size_t kTileBatchBytes = size_t(4) << 20;
+    size_t batchBytes = 0;
     for (size_t t = 0; t < m_tracks.size(); ++t) {
-        const TrackState &s = m_tracks[t];
+        TrackState &s = m_tracks[t];
         if (!s.summaryKept || s.unsorted || s.sliceCount < kMinSummarisedSlices)
             continue;
-        KeptSummaries &kept = out.emplace_back();
-        kept.track = m_trackBase + int64_t(t);
-        kept.summaries.levels = sliceSummaryLevels(s.summaryFirstTs, s.summaryLastTs, s.sliceCount);
-        SliceSummaryBuilder builder(kept.summaries.levels,
+        const int64_t track = m_trackBase + int64_t(t);
+        SliceSummaryBuilder builder(sliceSummaryLevels(s.summaryFirstTs, s.summaryLastTs, s.sliceCount),
                                     [&](int level, int64_t tile, const std::vector<unsigned char> &data) {
-                                        kept.summaries.tiles.push_back({ level, tile, data });
+                                        m_current->lodTiles.push_back({ track, level, tile, data });
+                                        batchBytes += data.size();
+                                        if (batchBytes >= kTileBatchBytes) {
+                                            pushBatch();
+                                            batchBytes = 0;
+                                        }
                                     });
         varint::Reader r { s.summaryRows.data(), s.summaryRows.data() + s.summaryRows.size() };
         int64_t ts = s.summaryFirstTs;
@@ -460,8 +462,11 @@ std::vector<TraceSink::KeptSummaries> TraceSink::summariseKeptTracks() const
             builder.add(ts, dur, depth, r.getSigned());
         }
         builder.finish();
+        std::vector<unsigned char>().swap(s.summaryRows);
+        s.summarised = true;
     }
-    return out;
+    if (!m_current->lodTiles.empty())
+        pushBatch();
 }
 
 void TraceSink::addSlice(int64_t track, const SliceFields &f)
@@ -594,6 +599,7 @@ struct TraceSink::Statements {
                    "VALUES (?,?,?,?,?,?,?,?)")
         , str(db, "INSERT INTO string(id, str) VALUES (?, ?)")
         , args(db, "INSERT INTO args(id, json) VALUES (?, ?)")
+        , lodTile(db, "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)")
     {
     }
     // The multi-row slice INSERT with NULL written into the SQL for the nullable columns that are NULL
@@ -624,7 +630,7 @@ struct TraceSink::Statements {
     }
     SqliteDb &db;
     std::unordered_map<uint32_t, std::unique_ptr<SqliteStmt>> sliceMultiByMask;
-    SqliteStmt sliceOne, counter, flowMulti, flow, str, args;
+    SqliteStmt sliceOne, counter, flowMulti, flow, str, args, lodTile;
 };
 
 void TraceSink::writeBatch(Batch &b)
@@ -636,6 +642,8 @@ void TraceSink::writeBatch(Batch &b)
         st.str.bind(1, id).bind(2, std::string_view(s)).run();
     for (const auto &[id, s] : b.args)
         st.args.bind(1, id).bind(2, std::string_view(s)).run();
+    for (const LodTileRow &t : b.lodTiles)
+        st.lodTile.bind(1, t.track).bind(2, t.level).bind(3, t.tile).bindBlob(4, t.data.data(), t.data.size()).run();
 
     auto bindSlice = [](SqliteStmt &stmt, int base, const SliceRow &r) {
         stmt.bind(base + 1, r.track).bind(base + 2, r.ts).bind(base + 3, r.id).bind(base + 4, r.dur);
@@ -743,7 +751,7 @@ void TraceSink::finish()
     if (m_current->rows() || !m_current->strings.empty() || !m_current->args.empty())
         pushBatch();
     // While the writer thread inserts the last batches.
-    const std::vector<KeptSummaries> kept = summariseKeptTracks();
+    summariseKeptTracks();
     m_writer.finish();
     m_statements.reset();
     for (const auto &r : m_relocations) {
@@ -755,13 +763,15 @@ void TraceSink::finish()
     }
     repairDepths();
     writeTraceRows();
-    size_t next = 0;
-    for (size_t t = 0; t < m_tracks.size(); ++t) {
-        const int64_t track = m_trackBase + int64_t(t);
-        if (next < kept.size() && kept[next].track == track)
-            storeSliceSummaries(m_db, track, kept[next++].summaries);
-        else if (m_tracks[t].sliceCount >= kMinSummarisedSlices)
-            buildTrackSliceSummaries(m_db, track, m_tracks[t].sliceCount);
+    {
+        SqliteStmt origin(m_db, "UPDATE track SET lod_origin_ns = ? WHERE id = ?");
+        for (size_t t = 0; t < m_tracks.size(); ++t) {
+            const int64_t track = m_trackBase + int64_t(t);
+            if (m_tracks[t].summarised)
+                origin.bind(1, m_tracks[t].summaryFirstTs).bind(2, track).run();
+            else if (m_tracks[t].sliceCount >= kMinSummarisedSlices)
+                buildTrackSliceSummaries(m_db, track, m_tracks[t].sliceCount);
+        }
     }
     buildCounterSummaries(m_db, m_traceId);
     storeNextId(m_db, "next_slice_id", m_nextSliceId);

@@ -177,8 +177,15 @@ public:
     struct FlowRow {
         int64_t id, cat, key, srcTrack, srcTs, dstTrack, dstTs;
     };
+    struct LodTileRow {
+        int64_t track;
+        int level;
+        int64_t tile;
+        std::vector<unsigned char> data;
+    };
     struct Batch {
         std::vector<SliceRow> slices;
+        std::vector<LodTileRow> lodTiles; // timeline summary tiles (see summariseKeptTracks())
         std::vector<CounterRow> counters;
         std::vector<FlowRow> flows;
         std::vector<std::pair<int64_t, std::string>> strings;
@@ -221,12 +228,14 @@ private:
         // The slices as emitted (varints: ts minus the previous ts, dur, depth, name), kept so that
         // finish() builds the track's timeline summaries while the writer inserts the last rows,
         // instead of reading every slice back afterwards. Dropped for good (summaryKept false) when a
-        // slice comes out of (ts, id) order or the kept rows of all tracks pass kMaxKeptSummaryBytes.
+        // slice comes out of (ts, id) order, the track is marked unsorted (its depths will change), or
+        // the kept rows of all tracks pass kMaxKeptSummaryBytes.
         std::vector<unsigned char> summaryRows;
         int64_t summaryLastTs = INT64_MIN;
         int64_t summaryLastId = 0;
         int64_t summaryFirstTs = 0;
         bool summaryKept = true;
+        bool summarised = false; // its tiles were handed to the writer (origin: summaryFirstTs)
     };
     struct FlowEnd {
         int64_t track;
@@ -240,8 +249,7 @@ private:
     int64_t depthFor(int64_t track, TrackState &state, int64_t ts, int64_t dur);
     void emitSlice(int64_t track, TrackState &state, const SliceFields &f, int64_t depth, int64_t id);
     void keepForSummary(TrackState &s, const SliceFields &f, int64_t depth, int64_t id);
-    struct KeptSummaries;
-    [[nodiscard]] std::vector<KeptSummaries> summariseKeptTracks() const;
+    void summariseKeptTracks();
     void emitFlow(int64_t cat, int64_t key, const FlowEnd *src, const FlowEnd *dst);
     void pushBatchIfFull();
     void pushBatch();

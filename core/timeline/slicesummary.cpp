@@ -254,14 +254,6 @@ private:
 
 } // namespace
 
-void storeSliceSummaries(SqliteDb &db, int64_t trackId, const TrackSummaries &summaries)
-{
-    LodRows rows(db, trackId);
-    for (const TrackSummaries::Tile &t : summaries.tiles)
-        rows.add(t.level, t.tile, t.data);
-    rows.setOrigin(summaries.levels.originNs);
-}
-
 void buildTrackSliceSummaries(SqliteDb &db, int64_t trackId, int64_t sliceCount)
 {
     int64_t firstTs = 0, lastTs = 0;

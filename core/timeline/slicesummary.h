@@ -125,18 +125,6 @@ private:
     std::vector<unsigned char> m_blob;
 };
 
-// Tiles built away from the workspace, and what stores them (inside the caller's transaction).
-struct TrackSummaries {
-    SummaryLevels levels;
-    struct Tile {
-        int level;
-        int64_t tile;
-        std::vector<unsigned char> data;
-    };
-    std::vector<Tile> tiles;
-};
-void storeSliceSummaries(SqliteDb &db, int64_t trackId, const TrackSummaries &summaries);
-
 // The stored tiles of one level of a track with tile index in [firstTile, lastTile], in tile order.
 [[nodiscard]] std::vector<SummaryTile> summaryTiles(SqliteDb &db, int64_t trackId, const SummaryLevels &levels,
                                                     int level, int64_t firstTile, int64_t lastTile);
