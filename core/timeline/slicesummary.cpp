@@ -230,30 +230,6 @@ void SliceSummaryBuilder::flushTile(LevelBuilder &b)
     b.sliceCount = 0;
 }
 
-namespace {
-
-// The slice_lod rows of one track and its lod_origin_ns.
-class LodRows {
-public:
-    LodRows(SqliteDb &db, int64_t trackId)
-        : m_insert(db, "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)")
-        , m_origin(db, "UPDATE track SET lod_origin_ns = ? WHERE id = ?")
-        , m_trackId(trackId)
-    {
-    }
-    void add(int level, int64_t tile, const std::vector<unsigned char> &data)
-    {
-        m_insert.bind(1, m_trackId).bind(2, level).bind(3, tile).bindBlob(4, data.data(), data.size()).run();
-    }
-    void setOrigin(int64_t originNs) { m_origin.bind(1, originNs).bind(2, m_trackId).run(); }
-
-private:
-    SqliteStmt m_insert, m_origin;
-    int64_t m_trackId;
-};
-
-} // namespace
-
 void buildTrackSliceSummaries(SqliteDb &db, int64_t trackId, int64_t sliceCount)
 {
     int64_t firstTs = 0, lastTs = 0;
@@ -267,16 +243,17 @@ void buildTrackSliceSummaries(SqliteDb &db, int64_t trackId, int64_t sliceCount)
         lastTs = range.columnInt(1);
     }
     const SummaryLevels levels = sliceSummaryLevels(firstTs, lastTs, sliceCount);
-    LodRows rows(db, trackId);
-    SliceSummaryBuilder builder(levels, [&rows](int level, int64_t tile, const std::vector<unsigned char> &data) {
-        rows.add(level, tile, data);
+    SqliteStmt insert(db, "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)");
+    SliceSummaryBuilder builder(levels, [&](int level, int64_t tile, const std::vector<unsigned char> &data) {
+        insert.bind(1, trackId).bind(2, level).bind(3, tile).bindBlob(4, data.data(), data.size()).run();
     });
     SqliteStmt st(db, "SELECT ts, dur, depth, name_id FROM slice WHERE track_id = ? ORDER BY ts, id");
     st.bind(1, trackId);
     while (st.step())
         builder.add(st.columnInt(0), st.columnInt(1), int(std::max<int64_t>(0, st.columnInt(2))), st.columnInt(3));
     builder.finish();
-    rows.setOrigin(firstTs);
+    SqliteStmt origin(db, "UPDATE track SET lod_origin_ns = ? WHERE id = ?");
+    origin.bind(1, firstTs).bind(2, trackId).run();
 }
 
 void buildSliceSummaries(SqliteDb &db, int64_t traceId)
