@@ -599,7 +599,7 @@ struct TraceSink::Statements {
                    "VALUES (?,?,?,?,?,?,?,?)")
         , str(db, "INSERT INTO string(id, str) VALUES (?, ?)")
         , args(db, "INSERT INTO args(id, json) VALUES (?, ?)")
-        , lodTile(db, "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)")
+        , lodTile(db, kInsertSliceLodSql)
     {
     }
     // The multi-row slice INSERT with NULL written into the SQL for the nullable columns that are NULL

@@ -243,7 +243,7 @@ void buildTrackSliceSummaries(SqliteDb &db, int64_t trackId, int64_t sliceCount)
         lastTs = range.columnInt(1);
     }
     const SummaryLevels levels = sliceSummaryLevels(firstTs, lastTs, sliceCount);
-    SqliteStmt insert(db, "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)");
+    SqliteStmt insert(db, kInsertSliceLodSql);
     SliceSummaryBuilder builder(levels, [&](int level, int64_t tile, const std::vector<unsigned char> &data) {
         insert.bind(1, trackId).bind(2, level).bind(3, tile).bindBlob(4, data.data(), data.size()).run();
     });

@@ -104,6 +104,9 @@ struct SummaryLevels {
 // each finished tile goes to `sink` (level, tile index, encoded payload). buildSliceSummaries()
 // feeds it from the workspace; TraceSink feeds it from the rows it kept, while its writer thread
 // is still inserting them.
+// The statement that stores one tile (track_id, level, tile, data), for whichever connection writes it.
+inline constexpr const char *kInsertSliceLodSql = "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)";
+
 class SliceSummaryBuilder {
 public:
     using TileSink = std::function<void(int level, int64_t tile, const std::vector<unsigned char> &data)>;

@@ -397,6 +397,7 @@ private:
     std::map<int64_t, std::string> m_metricTypeNames;
     std::map<std::pair<int64_t, int64_t>, int64_t> m_metricTracks;
     std::map<int64_t, int64_t> m_metricProcesses;
+    std::unordered_set<std::string> m_metricProcessNames;
     Args m_args;
     int64_t m_rows = 0;
     int64_t m_totalRows = 0;
@@ -1107,13 +1108,16 @@ void NsysReader::handleMetric(Cursor &c)
     if (track == m_metricTracks.end()) {
         auto process = m_metricProcesses.find(type);
         if (process == m_metricProcesses.end()) {
-            // One process per sampled GPU, below the GPUs' own rows, labelled by its name (shown alone).
+            // One process per sampled GPU, below the GPUs' own rows, labelled by its name (shown alone;
+            // numbered when two samplers share a name, as the GPUs of one model do).
             auto typeName = m_metricTypeNames.find(type);
-            std::string name = typeName != m_metricTypeNames.end() && !typeName->second.empty()
+            const std::string base = typeName != m_metricTypeNames.end() && !typeName->second.empty()
                 ? "GPU metrics: " + typeName->second
                 : std::string("GPU metrics");
-            if (!m_metricProcesses.empty())
-                name += " (" + std::to_string(m_metricProcesses.size() + 1) + ")";
+            std::string name = base;
+            for (int n = 2; m_metricProcessNames.count(name); ++n)
+                name = base + " (" + std::to_string(n) + ")";
+            m_metricProcessNames.insert(name);
             const int64_t id = m_sink.process(name);
             m_sink.setProcessName(id, name);
             m_sink.setProcessKind(id, ProcessKind::Other);

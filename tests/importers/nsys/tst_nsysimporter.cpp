@@ -336,7 +336,7 @@ private slots:
         Workspace w(ws, Workspace::Role::Reader);
         SqliteStmt st(w.db(), "SELECT p.name, k.name, group_concat(c.ts || '=' || c.value, ' ') FROM "
                               "(SELECT * FROM counter ORDER BY track_id, ts) c JOIN track k ON k.id = c.track_id "
-                              "JOIN process p ON p.id = k.process_id GROUP BY k.id ORDER BY k.name");
+                              "JOIN process p ON p.id = k.process_id GROUP BY k.id ORDER BY p.name, k.name");
         QStringList rows;
         while (st.step())
             rows << st.columnText(0) + QLatin1Char('|') + st.columnText(1) + QLatin1Char('|') + st.columnText(2);
@@ -346,8 +346,9 @@ private slots:
                            QStringLiteral("GPU metrics: GH100|Tensor Active [Throughput %]|1000=0.0 2000=5.0 3000=10.0 "
                                           "4000=15.0 5000=20.0 6000=25.0 7000=30.0 8000=35.0"),
                            QStringLiteral("GPU metrics: GH100|metric 9|4500=1.0"),
+                           QStringLiteral("GPU metrics: GH100 (2)|SM Active [Throughput %]|3000=99.0"),
                        }));
-        QCOMPARE(w.db().queryInt("SELECT counter_count FROM trace"), 17);
+        QCOMPARE(w.db().queryInt("SELECT counter_count FROM trace"), 18);
         QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 1);
     }
 
