@@ -573,7 +573,8 @@ void NsysReader::openCursors()
                     if (!cand || std::find(cols.begin(), cols.end(), cand) == cols.end())
                         continue;
                     cursor->col[f] = int(select.size());
-                    select.push_back({ quoteIdentifier(cand), f == Text });
+                    // GPU metric samples: nsys writes integers, but the column may hold fractions.
+                    select.push_back({ quoteIdentifier(cand), f == Text, f == Value && spec.source == Source::Metric });
                     break;
                 }
             }
@@ -1130,7 +1131,7 @@ void NsysReader::handleMetric(Cursor &c)
         const std::string metricName = name != m_metricNames.end() ? name->second : "metric " + std::to_string(metric);
         track = m_metricTracks.emplace(std::make_pair(type, metric), m_sink.counterTrack(process->second, metricName)).first;
     }
-    m_sink.addCounter(track->second, c.start, double(get(c, Value, 0)));
+    m_sink.addCounter(track->second, c.start, isNull(c, Value) ? 0.0 : c.st->real(c.col[Value]));
 }
 
 void NsysReader::handleOsrt(Cursor &c, SliceFields &f)

@@ -29,7 +29,8 @@ class SortedTableReader {
 public:
     struct Column {
         std::string sql;   // a select-list entry (a quoted column name)
-        bool text = false; // read with text(), else with integer()
+        bool text = false; // read with text()
+        bool real = false; // read with real(); else integer()
     };
 
     // Prepares the statement (a bad layout fails here, before anything is read). `ascending` and
@@ -48,6 +49,7 @@ public:
     [[nodiscard]] bool next();
     [[nodiscard]] bool isNull(int col) const;
     [[nodiscard]] int64_t integer(int col) const;
+    [[nodiscard]] double real(int col) const; // a Column::real column; not a sort key
     [[nodiscard]] std::string_view text(int col) const;
     [[nodiscard]] bool inMemory() const { return m_inMemory; }
 

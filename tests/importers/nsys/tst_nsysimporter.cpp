@@ -345,7 +345,7 @@ private slots:
                                           "4000=30.0 5000=40.0 6000=50.0 7000=60.0 8000=70.0"),
                            QStringLiteral("GPU metrics: GH100|Tensor Active [Throughput %]|1000=0.0 2000=5.0 3000=10.0 "
                                           "4000=15.0 5000=20.0 6000=25.0 7000=30.0 8000=35.0"),
-                           QStringLiteral("GPU metrics: GH100|metric 9|4500=1.0"),
+                           QStringLiteral("GPU metrics: GH100|metric 9|4500=0.25"),
                            QStringLiteral("GPU metrics: GH100 (2)|SM Active [Throughput %]|3000=99.0"),
                        }));
         QCOMPARE(w.db().queryInt("SELECT counter_count FROM trace"), 18);

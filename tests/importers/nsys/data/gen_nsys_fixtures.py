@@ -18,7 +18,7 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
   beside one ordinary kernel launch.
 - gpu_metrics.sqlite: 2024.x with GPU metrics sampled (`nsys --gpu-metrics-devices`): GPU_METRICS
   samples of two metrics on one GPU (stored interleaved and out of time order, as the sampler's buffers
-  flush), their names in TARGET_INFO_GPU_METRICS, a sample of a metric it does not name, a second GPU
+  flush), their names in TARGET_INFO_GPU_METRICS, a fractional sample of a metric it does not name, a second GPU
   of the same model; one kernel.
 - not_nsight.sqlite: a valid SQLite database of something else.
 - truncated.sqlite: a larger export cut in half (SQLite then cannot read even its schema).
@@ -240,7 +240,9 @@ def gpu_metrics():
     for i in range(8):
         ts = 1000 + i * 1000
         samples += [(ts, gpu, 5, 10 * i), (ts, gpu, 7, 5 * i)]
-    samples.append((4500, gpu, 9, 1))  # a metric the table does not name
+    # A metric the table does not name, with a fraction: the column is declared INTEGER, but SQLite keeps
+    # 0.25 as REAL, as another writer of the format could.
+    samples.append((4500, gpu, 9, 0.25))
     samples.append((3000, gpu + 1, 5, 99))
     samples = samples[8:] + samples[:8]  # the second half of the buffer first
     db.executemany("INSERT INTO GPU_METRICS VALUES (?,?,?,?)", samples)
