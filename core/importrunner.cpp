@@ -7,6 +7,7 @@
 #include "lineagelinks.h"
 #include "schema.h"
 #include "sqlitedb.h"
+#include "textformat.h"
 #include "tracemerge.h"
 #include "tracesink.h"
 #include "workspace.h"
@@ -315,7 +316,8 @@ void ImportRunner::insertSource(SqliteDb &db, int64_t sourceId, const Planned &p
     if (r.skipped)
         r.message += QStringLiteral(", %1 skipped").arg(english.toString(qlonglong(r.skipped)));
     if (r.warnings)
-        r.message += QStringLiteral(", %1 kinds of problem noted (see diagnostics)").arg(r.warnings);
+        r.message += QStringLiteral(", %1 noted (see diagnostics)")
+                         .arg(text::counted(r.warnings, QStringLiteral("kind of problem"), QStringLiteral("kinds of problem")));
 }
 
 // Runs `body`, turning what an import throws into the file's result: nothing of it is kept.

@@ -3,6 +3,8 @@
 #include <QDateTime>
 #include <QLocale>
 
+#include <cmath>
+
 namespace plumb::text {
 
 QString bytes(int64_t bytes)
@@ -18,6 +20,13 @@ QString count(int64_t n)
 QString counted(int64_t n, const QString &singular, const QString &plural)
 {
     return count(n) + QLatin1Char(' ') + (n == 1 ? singular : plural);
+}
+
+QString counterValue(const QString &trackName, double value)
+{
+    if (trackName.startsWith(QLatin1String("Memory allocated")) && std::abs(value) < 9.0e18)
+        return (value < 0 ? QStringLiteral("-") : QString()) + bytes(int64_t(std::llround(std::abs(value))));
+    return QLocale().toString(value, 'g', 4);
 }
 
 QString milliseconds(int64_t ns)

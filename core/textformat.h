@@ -17,6 +17,10 @@ namespace plumb::text {
 [[nodiscard]] QString counted(int64_t n, const QString &singular, const QString &plural);
 // Nanoseconds to milliseconds with 3 decimals: 1234567 -> "1.235"
 [[nodiscard]] QString milliseconds(int64_t ns);
+// A counter track's value. The formats carry no units; the memory counters the importers write
+// ("Memory allocated, device 0", as PyTorch names its own) hold bytes and read as "5.0 MiB", other
+// values as up to 4 significant digits.
+[[nodiscard]] QString counterValue(const QString &trackName, double value);
 // Wall-clock nanoseconds since the epoch -> local "yyyy-MM-dd hh:mm:ss"; empty for 0.
 [[nodiscard]] QString dateTime(int64_t epochNs);
 

@@ -69,14 +69,14 @@ void lowerThreadPriority()
 constexpr int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xffffff; }
 constexpr int64_t tidOf(int64_t globalId) { return globalId & 0xffffff; }
 
-enum class Source { Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt, Metric };
+enum class Source { Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt, Metric, MemoryUsage };
 
 // Logical fields; each is read from the first of its candidate columns the table has.
 enum F {
     Start, End, GlobalTid, GlobalPid, Corr, NameId, EventClass, ReturnValue, Device, Context, Stream,
     Demangled, Short, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, Registers, StaticSmem, DynamicSmem,
     Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, GraphId, GraphExecId,
-    TypeId, MetricId, FieldCount
+    TypeId, MetricId, Address, MemoryOp, FieldCount
 };
 
 struct FieldSpec {
@@ -124,6 +124,8 @@ const std::vector<FieldSpec> &fieldSpecs()
         { GraphExecId, { "graphExecId" } },
         { TypeId, { "typeId" } },
         { MetricId, { "metricId" } },
+        { Address, { "address" } },
+        { MemoryOp, { "memoryOperationType" } },
     };
     return specs;
 }
@@ -169,6 +171,10 @@ const std::vector<TableSpec> &tableSpecs()
         // TARGET_INFO_GPU_METRICS; one counter track each, read in time order.
         { Source::Metric, "GPU_METRICS", { Start, TypeId, MetricId, Value }, { Start, MetricId, Value }, 3,
           TypeId, MetricId },
+        // nsys --cuda-memory-usage=true: each allocation and free of GPU memory (cudaMalloc, cudaFree,
+        // pool allocations); a running total per process and device, as a counter track.
+        { Source::MemoryUsage, "CUDA_GPU_MEMORY_USAGE_EVENTS", { Start, GlobalPid, Device, Bytes, MemKind, MemoryOp, Address },
+          { Start, Bytes, MemoryOp }, 3, GlobalPid, FieldCount },
         { Source::Nvtx, "NVTX_EVENTS", { Start, End, GlobalTid, EventType, Text, TextId }, { Start }, 0, GlobalTid,
           FieldCount },
         { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0, GlobalTid,
@@ -348,6 +354,7 @@ private:
     void handleOsrt(Cursor &c, SliceFields &f);
     void readGpuMetricNames();
     void handleMetric(Cursor &c);
+    void handleMemoryUsage(Cursor &c);
     void progress();
     void loadKey(Cursor &c);
 
@@ -398,6 +405,20 @@ private:
     std::map<std::pair<int64_t, int64_t>, int64_t> m_metricTracks;
     std::map<int64_t, int64_t> m_metricProcesses;
     std::unordered_set<std::string> m_metricProcessNames;
+    // GPU memory usage: the bytes allocated and not yet freed per (globalPid, device; -1 for pinned or
+    // pageable host memory), and the live allocations by (globalPid, address), to know what a free
+    // releases.
+    struct MemoryTotal {
+        int64_t track = 0;
+        int64_t bytes = 0;
+    };
+    struct LiveAllocation {
+        MemoryTotal *total = nullptr;
+        int64_t bytes = 0;
+    };
+    std::map<std::pair<int64_t, int64_t>, MemoryTotal> m_memoryTotals;
+    std::map<std::pair<int64_t, int64_t>, LiveAllocation> m_liveAllocations;
+    int64_t m_unmatchedFrees = 0;
     Args m_args;
     int64_t m_rows = 0;
     int64_t m_totalRows = 0;
@@ -1146,6 +1167,60 @@ void NsysReader::handleOsrt(Cursor &c, SliceFields &f)
     m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
 }
 
+void NsysReader::handleMemoryUsage(Cursor &c)
+{
+    // ENUM_CUDA_DEV_MEM_EVENT_OPER: 0 allocation, 1 deallocation.
+    const int64_t op = get(c, MemoryOp);
+    if (op != 0 && op != 1) {
+        m_diag.skipped(QStringLiteral("unknown-memory-operation"),
+                       QStringLiteral("table CUDA_GPU_MEMORY_USAGE_EVENTS, start %1").arg(c.start),
+                       QStringLiteral("A memory event is neither an allocation nor a free; it was skipped."));
+        return;
+    }
+    const int64_t globalPid = get(c, GlobalPid, 0) & ~int64_t(0xffffff);
+    const int64_t kind = get(c, MemKind, 2); // ENUM_CUDA_MEM_KIND: 0 pageable, 1 pinned, 2 device, ...
+    const int64_t device = kind == 0 || kind == 1 ? -1 : get(c, Device, 0);
+    const int64_t bytes = std::max<int64_t>(get(c, Bytes, 0), 0);
+    const bool hasAddress = !isNull(c, Address);
+    const std::pair<int64_t, int64_t> at { globalPid, get(c, Address, 0) };
+
+    auto total = m_memoryTotals.find({ globalPid, device });
+    if (total == m_memoryTotals.end()) {
+        // Named as the Kineto importer names PyTorch's memory counters.
+        const std::string name = device >= 0 ? "Memory allocated, device " + std::to_string(device)
+                                             : std::string("Memory allocated, CUDA host");
+        const int64_t track = m_sink.counterTrack(hostProcess(pidOf(globalPid), globalPid), name);
+        total = m_memoryTotals.emplace(std::make_pair(globalPid, device), MemoryTotal { track, 0 }).first;
+    }
+    if (op == 0) {
+        if (hasAddress) {
+            // An address allocated again without a free in between: the earlier allocation is gone.
+            auto [live, added] = m_liveAllocations.try_emplace(at, LiveAllocation { &total->second, bytes });
+            if (!added) {
+                live->second.total->bytes -= live->second.bytes;
+                live->second = LiveAllocation { &total->second, bytes };
+            }
+        }
+        total->second.bytes += bytes;
+    } else {
+        // A free releases what was allocated at its address, on the device it was allocated on. Memory
+        // allocated before the capture began was never counted: its free changes nothing. (Without
+        // addresses, a free releases the bytes it names.)
+        if (!hasAddress) {
+            total->second.bytes = std::max<int64_t>(total->second.bytes - bytes, 0);
+        } else if (auto live = m_liveAllocations.find(at); live != m_liveAllocations.end()) {
+            MemoryTotal &owner = *live->second.total;
+            owner.bytes -= live->second.bytes;
+            m_liveAllocations.erase(live);
+            if (&owner != &total->second)
+                m_sink.addCounter(owner.track, c.start, double(owner.bytes));
+        } else {
+            ++m_unmatchedFrees;
+        }
+    }
+    m_sink.addCounter(total->second.track, c.start, double(total->second.bytes));
+}
+
 void NsysReader::handle(Cursor &c)
 {
     progress();
@@ -1170,6 +1245,7 @@ void NsysReader::handle(Cursor &c)
     case Source::Nvtx: handleNvtx(c, f); break;
     case Source::Osrt: handleOsrt(c, f); break;
     case Source::Metric: handleMetric(c); break;
+    case Source::MemoryUsage: handleMemoryUsage(c); break;
     }
 }
 
@@ -1254,6 +1330,12 @@ void NsysReader::run()
             }
         }
     }
+    if (m_unmatchedFrees > 0)
+        m_diag.report(Severity::Info, QStringLiteral("memory-freed-before-allocated"),
+                      QStringLiteral("table CUDA_GPU_MEMORY_USAGE_EVENTS"),
+                      QStringLiteral("GPU memory freed whose allocation is not in the capture (made before it "
+                                     "began); the allocated totals count the capture's own allocations."),
+                      m_unmatchedFrees);
     if (m_nvtxSkipped > 0)
         m_diag.report(Severity::Info, QStringLiteral("nvtx-metadata"), QStringLiteral("table NVTX_EVENTS"),
                       QStringLiteral("NVTX records that name domains, categories or threads are not events; "

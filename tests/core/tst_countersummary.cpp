@@ -5,6 +5,7 @@
 #include "countersummary.h"
 #include "importhelpers.h"
 #include "sqlitedb.h"
+#include "textformat.h"
 #include "timelinedata.h"
 #include "workspace.h"
 
@@ -124,6 +125,17 @@ private slots:
             QVERIFY2(covered >= inWindow, qPrintable(where + QStringLiteral(": %1 of %2").arg(covered).arg(inWindow)));
             QVERIFY2(buckets.size() <= size_t(span / bucketNs) + 3, qPrintable(where));
         }
+    }
+
+    // The value a counter row is labelled with: memory counters in bytes, others as numbers.
+    void valueText()
+    {
+        QLocale::setDefault(QLocale(QLocale::English));
+        QCOMPARE(text::counterValue(QStringLiteral("Memory allocated, device 0"), 5.0 * 1048576), QStringLiteral("5.0 MiB"));
+        QCOMPARE(text::counterValue(QStringLiteral("Memory allocated, CUDA host"), 512), QStringLiteral("512 bytes"));
+        QCOMPARE(text::counterValue(QStringLiteral("Memory allocated, CPU"), -2048), QStringLiteral("-2.0 KiB"));
+        QCOMPARE(text::counterValue(QStringLiteral("SM Active [Throughput %]"), 5242880), QStringLiteral("5.243E+06"));
+        QCOMPARE(text::counterValue(QStringLiteral("Memory allocated, device 0"), 1e30), QStringLiteral("1E+30"));
     }
 };
 

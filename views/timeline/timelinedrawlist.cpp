@@ -1,5 +1,7 @@
 #include "timelinedrawlist.h"
 
+#include "textformat.h"
+
 #include <QFontMetricsF>
 #include <QLocale>
 
@@ -296,7 +298,7 @@ void TimelineDrawList::buildCounter(const TimelineFrame &f, int trackIndex, doub
     if (!started)
         return;
     item.area << QPointF(item.area.last().x(), bottom);
-    item.maxLabel = QLocale().toString(hi, 'g', 4);
+    item.maxLabel = text::counterValue(t.name, hi);
     m_counters.push_back(std::move(item));
 }
 

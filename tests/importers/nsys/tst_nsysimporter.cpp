@@ -352,6 +352,31 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 1);
     }
 
+    // Allocations and frees become a running total per process and device (and one for pinned host
+    // memory): a free releases what its address was allocated with, wherever it was allocated.
+    void memoryUsage()
+    {
+        const QString ws = freshWorkspace();
+        const FileImportResult r = importOne(ws, fixture(QStringLiteral("memory_usage.sqlite")));
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Reader);
+        SqliteStmt st(w.db(), "SELECT p.pid, k.name, group_concat(c.ts || '=' || CAST(c.value / 1048576 AS TEXT), ' ') "
+                              "FROM (SELECT * FROM counter ORDER BY track_id, ts, id) c JOIN track k ON k.id = c.track_id "
+                              "JOIN process p ON p.id = k.process_id GROUP BY k.id ORDER BY p.pid, k.name");
+        QStringList rows;
+        while (st.step())
+            rows << st.columnText(0) + QLatin1Char('|') + st.columnText(1) + QLatin1Char('|') + st.columnText(2);
+        QCOMPARE(rows, QStringList({
+                           QStringLiteral("7100|Memory allocated, CUDA host|2500=2.0"),
+                           QStringLiteral("7100|Memory allocated, device 0|1000=1.0 2000=5.0 3000=4.0 3500=4.0 5000=0.0"),
+                           QStringLiteral("7100|Memory allocated, device 1|4000=8.0 4500=2.0"),
+                           QStringLiteral("7200|Memory allocated, device 0|1500=16.0 6000=0.0"),
+                       }));
+        QCOMPARE(w.db().queryInt("SELECT counter_count FROM trace"), 10);
+        QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'memory-freed-before-allocated'"), 1);
+        QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'unknown-memory-operation'"), 1);
+    }
+
     // A table past kMinPartRows (100k rows) is read in rowid ranges on several threads and the parts
     // merged. Rows here are stored out of time order, and each start has two calls, the shorter in
     // the first half of the table, the longer (enclosing it) in the second: merged as one sorted

@@ -20,6 +20,10 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
   samples of two metrics on one GPU (stored interleaved and out of time order, as the sampler's buffers
   flush), their names in TARGET_INFO_GPU_METRICS, a fractional sample of a metric it does not name, a second GPU
   of the same model; one kernel.
+- memory_usage.sqlite: 2024.x with GPU memory tracked (`nsys --cuda-memory-usage=true`):
+  CUDA_GPU_MEMORY_USAGE_EVENTS of two processes (stored out of time order): allocations and frees on
+  two devices, pinned host memory, an address allocated twice without a free between, a free of memory
+  allocated before the capture, and a row of an operation that is neither.
 - not_nsight.sqlite: a valid SQLite database of something else.
 - truncated.sqlite: a larger export cut in half (SQLite then cannot read even its schema).
 - corrupt_table.sqlite: the same export whole, but the last pages (kernel rows) overwritten.
@@ -250,6 +254,50 @@ def gpu_metrics():
     db.close()
 
 
+def memory_usage():
+    db, _ = fresh("memory_usage.sqlite")
+    create_2024(db)
+    db.executescript("""
+    CREATE TABLE ENUM_CUDA_DEV_MEM_EVENT_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+    CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER, deviceId INTEGER NOT NULL,
+        contextId INTEGER NOT NULL, address INTEGER NOT NULL, pc INTEGER NOT NULL, bytes INTEGER NOT NULL,
+        memKind INTEGER NOT NULL, memoryOperationType INTEGER NOT NULL, name TEXT, correlationId INTEGER,
+        localMemoryPoolAddress INTEGER, localMemoryPoolReleaseThreshold INTEGER, localMemoryPoolSize INTEGER,
+        localMemoryPoolUtilizedSize INTEGER, importedMemoryPoolAddress INTEGER,
+        importedMemoryPoolProcessId INTEGER, streamId INTEGER);
+    """)
+    db.executemany("INSERT INTO ENUM_CUDA_DEV_MEM_EVENT_OPER VALUES (?,?,?)", [
+        (0, "CUDA_DEV_MEM_EVENT_OPR_ALLOCATION", "Allocation"),
+        (1, "CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION", "Deallocation")])
+    a, b = 7100, 7200
+    db.executemany("INSERT INTO StringIds VALUES (?,?)", [(1, "python3"), (2, "worker")])
+    db.executemany("INSERT INTO PROCESSES VALUES (?,?,?)", [(gid(a), a, "python3"), (gid(b), b, "worker")])
+    db.executemany("INSERT INTO TARGET_INFO_GPU VALUES (?,?,?,?,?,?,?,?,?,?,?)", [
+        (GTID_BASE, 0, "NVIDIA H100 80GB HBM3", "0000:1b:00.0", 85520809984, 132, "uuid-0", "GH100", 0, 9, 0),
+        (GTID_BASE, 1, "NVIDIA H100 80GB HBM3", "0000:1c:00.0", 85520809984, 132, "uuid-1", "GH100", 1, 9, 0)])
+    mib = 1 << 20
+    # (start, globalPid, device, address, bytes, memKind, operation); memKind 2 device, 1 pinned host.
+    events = [
+        (1000, gid(a), 0, 0x7f0000000000, 1 * mib, 2, 0),
+        (2000, gid(a), 0, 0x7f0000200000, 4 * mib, 2, 0),
+        (2500, gid(a), 0, 0x7e0000000000, 2 * mib, 1, 0),  # cudaMallocHost
+        (3000, gid(a), 0, 0x7f0000000000, 1 * mib, 2, 1),
+        (3500, gid(a), 0, 0x7f00ff000000, 512 * 1024, 2, 1),  # allocated before the capture
+        (4000, gid(a), 1, 0x7f1000000000, 8 * mib, 2, 0),
+        (4500, gid(a), 1, 0x7f1000000000, 2 * mib, 2, 0),  # the same address again, no free between
+        (5000, gid(a), 0, 0x7f0000200000, 4 * mib, 2, 1),
+        (5500, gid(a), 0, 0x7f0000300000, 3 * mib, 2, 7),  # neither allocation nor free
+        (1500, gid(b), 0, 0x7f2000000000, 16 * mib, 2, 0),
+        (6000, gid(b), 0, 0x7f2000000000, 16 * mib, 2, 1),
+    ]
+    rows = [(s, p, d, 1, addr, 0, n, kind, op, None, None, None, None, None, None, None, None, 7)
+            for s, p, d, addr, n, kind, op in events]
+    rows = rows[5:] + rows[:5]  # buffers flush out of time order
+    db.executemany("INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+    db.commit()
+    db.close()
+
+
 def layout2022():
     db, _ = fresh("layout2022.sqlite")
     db.executescript("""
@@ -382,6 +430,7 @@ if __name__ == "__main__":
     layout2022()
     graph_trace()
     gpu_metrics()
+    memory_usage()
     empty_tables()
     missing_tables()
     not_nsight()
