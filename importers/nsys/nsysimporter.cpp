@@ -26,6 +26,7 @@
 #include <future>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -353,6 +354,7 @@ private:
     void handleNvtx(Cursor &c, SliceFields &f);
     void handleOsrt(Cursor &c, SliceFields &f);
     void readGpuMetricNames();
+    void readMpiRanks();
     void handleMetric(Cursor &c);
     void handleMemoryUsage(Cursor &c);
     void progress();
@@ -386,6 +388,7 @@ private:
     std::unordered_map<int64_t, std::string> m_shortNames; // kernel base names, for args
     std::unordered_map<GpuKey, GpuNames, GpuKeyHash> m_gpuNames; // see handleGpu(); at most kMaxGpuKeys
     std::unordered_map<int64_t, int64_t> m_processes; // pid -> process row
+    std::map<int64_t, int64_t> m_processRanks; // pid -> MPI rank, when the export holds several ranks
     std::unordered_map<int64_t, ThreadTracks> m_threads; // globalTid -> tracks
     std::unordered_map<int64_t, int64_t> m_gpuProcesses; // device -> process row
     std::unordered_map<int64_t, int64_t> m_streamTracks; // device << 32 | stream -> track
@@ -727,6 +730,7 @@ int64_t NsysReader::hostProcess(int64_t pid, int64_t globalPid)
         return it->second;
     const int64_t process = m_sink.process(std::to_string(pid));
     m_processes.emplace(pid, process);
+    std::string name;
     if (m_tables.count("PROCESSES")) {
         if (!m_processNameLookup) {
             const auto cols = m_db.columns("PROCESSES");
@@ -743,8 +747,12 @@ int64_t NsysReader::hostProcess(int64_t pid, int64_t globalPid)
         m_processNameLookup->reset();
         m_processNameLookup->bind(1, globalPid);
         if (m_processNameLookup->step() && !m_processNameLookup->isNull(0))
-            m_sink.setProcessName(process, m_processNameLookup->text(0));
+            name = std::string(m_processNameLookup->text(0));
     }
+    if (auto rank = m_processRanks.find(pid); rank != m_processRanks.end())
+        name = (name.empty() ? std::string("process") : name) + " [rank " + std::to_string(rank->second) + "]";
+    if (!name.empty())
+        m_sink.setProcessName(process, name);
     return process;
 }
 
@@ -1122,6 +1130,30 @@ void NsysReader::readGpuMetricNames()
     }
 }
 
+// An MPI job traced with nsys --trace=mpi maps its threads to MPI ranks. An export of one rank is that
+// rank's trace (a folder of them imports as one multi-rank run, without the rank guessed from the
+// file name); a report of several ranks at once labels each process with its rank.
+void NsysReader::readMpiRanks()
+{
+    if (!m_tables.count("MPI_RANKS"))
+        return;
+    const auto cols = m_db.columns("MPI_RANKS");
+    if (std::find(cols.begin(), cols.end(), "globalTid") == cols.end()
+        || std::find(cols.begin(), cols.end(), "rank") == cols.end())
+        return;
+    ForeignSqliteDb::Stmt st(m_db, "SELECT DISTINCT globalTid, rank FROM MPI_RANKS WHERE rank IS NOT NULL", "MPI_RANKS");
+    std::map<int64_t, int64_t> ranks;
+    std::set<int64_t> distinct;
+    while (st.step()) {
+        ranks[pidOf(st.integer(0))] = st.integer(1);
+        distinct.insert(st.integer(1));
+    }
+    if (distinct.size() == 1)
+        m_sink.setRank(*distinct.begin(), kNoValue);
+    else
+        m_processRanks = std::move(ranks);
+}
+
 void NsysReader::handleMetric(Cursor &c)
 {
     const int64_t type = get(c, TypeId, 0);
@@ -1265,6 +1297,7 @@ void NsysReader::run()
     readDevices();
     readMetadata();
     readGpuMetricNames();
+    readMpiRanks();
     decideCorrScope();
     openCursors();
     m_ctx.checkpoint();

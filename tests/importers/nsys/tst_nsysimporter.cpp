@@ -377,6 +377,26 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'unknown-memory-operation'"), 1);
     }
 
+    // nsys --trace=mpi: the export of one rank says which (no guess from the file name); a report of
+    // several ranks labels each process with its own.
+    void mpiRanks()
+    {
+        const QString ws = freshWorkspace();
+        const FileImportResult one = importOne(ws, fixture(QStringLiteral("mpi_one_rank.sqlite")));
+        QCOMPARE(int(one.status), int(FileImportResult::Status::Imported));
+        const FileImportResult two = importOne(ws, fixture(QStringLiteral("mpi_two_ranks.sqlite")));
+        QCOMPARE(int(two.status), int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Reader);
+        SqliteStmt st(w.db(), "SELECT t.name, coalesce(t.rank, '-'), (SELECT group_concat(p.name, ', ') FROM "
+                              "(SELECT name FROM process WHERE trace_id = t.id ORDER BY pid) p) FROM trace t ORDER BY t.id");
+        QStringList rows;
+        while (st.step())
+            rows << st.columnText(0) + QLatin1Char('|') + st.columnText(1) + QLatin1Char('|') + st.columnText(2);
+        QCOMPARE(rows, QStringList({ QStringLiteral("mpi_one_rank.sqlite|3|train.py"),
+                                     QStringLiteral("mpi_two_ranks.sqlite|-|train.py [rank 0], train.py [rank 1]") }));
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'rank-from-file-name'"), 0);
+    }
+
     // A table past kMinPartRows (100k rows) is read in rowid ranges on several threads and the parts
     // merged. Rows here are stored out of time order, and each start has two calls, the shorter in
     // the first half of the table, the longer (enclosing it) in the second: merged as one sorted

@@ -24,6 +24,8 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
   CUDA_GPU_MEMORY_USAGE_EVENTS of two processes (stored out of time order): allocations and frees on
   two devices, pinned host memory, an address allocated twice without a free between, a free of memory
   allocated before the capture, and a row of an operation that is neither.
+- mpi_one_rank.sqlite, mpi_two_ranks.sqlite: 2024.x of an MPI job traced with `nsys --trace=mpi`:
+  MPI_RANKS maps the threads of one process to rank 3; in the other, two processes to ranks 0 and 1.
 - not_nsight.sqlite: a valid SQLite database of something else.
 - truncated.sqlite: a larger export cut in half (SQLite then cannot read even its schema).
 - corrupt_table.sqlite: the same export whole, but the last pages (kernel rows) overwritten.
@@ -298,6 +300,21 @@ def memory_usage():
     db.close()
 
 
+def mpi_ranks():
+    for name, procs in (("mpi_one_rank.sqlite", [(8100, 3)]), ("mpi_two_ranks.sqlite", [(8200, 0), (8201, 1)])):
+        db, _ = fresh(name)
+        create_2024(db)
+        db.execute("CREATE TABLE MPI_RANKS (globalTid INTEGER NOT NULL, rank INTEGER NOT NULL)")
+        db.executemany("INSERT INTO StringIds VALUES (?,?)", [(1, "cudaLaunchKernel_v7000")])
+        for i, (pid, rank) in enumerate(procs):
+            db.execute("INSERT INTO PROCESSES VALUES (?,?,?)", (gid(pid), pid, "train.py"))
+            db.executemany("INSERT INTO MPI_RANKS VALUES (?,?)", [(gid(pid, pid), rank), (gid(pid, pid + 1), rank)])
+            db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,0,?,?,1,0,NULL)",
+                       (1000 + i * 1000, 1500 + i * 1000, gid(pid, pid), i + 1))
+        db.commit()
+        db.close()
+
+
 def layout2022():
     db, _ = fresh("layout2022.sqlite")
     db.executescript("""
@@ -431,6 +448,7 @@ if __name__ == "__main__":
     graph_trace()
     gpu_metrics()
     memory_usage()
+    mpi_ranks()
     empty_tables()
     missing_tables()
     not_nsight()
