@@ -410,14 +410,14 @@ private:
     std::unordered_set<std::string> m_metricProcessNames;
     // GPU memory usage: the bytes allocated and not yet freed per (globalPid, device; -1 for pinned or
     // pageable host memory), and the live allocations by (globalPid, address), to know what a free
-    // releases.
+    // releases. Bytes as doubles, what the counter holds: exact to 8 PiB, and no overflow to guard.
     struct MemoryTotal {
         int64_t track = 0;
-        int64_t bytes = 0;
+        double bytes = 0;
     };
     struct LiveAllocation {
         MemoryTotal *total = nullptr;
-        int64_t bytes = 0;
+        double bytes = 0;
     };
     std::map<std::pair<int64_t, int64_t>, MemoryTotal> m_memoryTotals;
     std::map<std::pair<int64_t, int64_t>, LiveAllocation> m_liveAllocations;
@@ -1212,7 +1212,7 @@ void NsysReader::handleMemoryUsage(Cursor &c)
     const int64_t globalPid = get(c, GlobalPid, 0) & ~int64_t(0xffffff);
     const int64_t kind = get(c, MemKind, 2); // ENUM_CUDA_MEM_KIND: 0 pageable, 1 pinned, 2 device, ...
     const int64_t device = kind == 0 || kind == 1 ? -1 : get(c, Device, 0);
-    const int64_t bytes = std::max<int64_t>(get(c, Bytes, 0), 0);
+    const double bytes = double(std::max<int64_t>(get(c, Bytes, 0), 0));
     const bool hasAddress = !isNull(c, Address);
     const std::pair<int64_t, int64_t> at { globalPid, get(c, Address, 0) };
 
@@ -1229,7 +1229,10 @@ void NsysReader::handleMemoryUsage(Cursor &c)
             // An address allocated again without a free in between: the earlier allocation is gone.
             auto [live, added] = m_liveAllocations.try_emplace(at, LiveAllocation { &total->second, bytes });
             if (!added) {
-                live->second.total->bytes -= live->second.bytes;
+                MemoryTotal &owner = *live->second.total;
+                owner.bytes -= live->second.bytes;
+                if (&owner != &total->second)
+                    m_sink.addCounter(owner.track, c.start, owner.bytes);
                 live->second = LiveAllocation { &total->second, bytes };
             }
         }
@@ -1239,18 +1242,18 @@ void NsysReader::handleMemoryUsage(Cursor &c)
         // allocated before the capture began was never counted: its free changes nothing. (Without
         // addresses, a free releases the bytes it names.)
         if (!hasAddress) {
-            total->second.bytes = std::max<int64_t>(total->second.bytes - bytes, 0);
+            total->second.bytes = std::max(total->second.bytes - bytes, 0.0);
         } else if (auto live = m_liveAllocations.find(at); live != m_liveAllocations.end()) {
             MemoryTotal &owner = *live->second.total;
             owner.bytes -= live->second.bytes;
             m_liveAllocations.erase(live);
             if (&owner != &total->second)
-                m_sink.addCounter(owner.track, c.start, double(owner.bytes));
+                m_sink.addCounter(owner.track, c.start, owner.bytes);
         } else {
             ++m_unmatchedFrees;
         }
     }
-    m_sink.addCounter(total->second.track, c.start, double(total->second.bytes));
+    m_sink.addCounter(total->second.track, c.start, total->second.bytes);
 }
 
 void NsysReader::handle(Cursor &c)
