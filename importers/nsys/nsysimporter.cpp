@@ -371,6 +371,9 @@ private:
     [[nodiscard]] int64_t corrOf(const Cursor &c, F pidField);
     [[nodiscard]] int64_t category(std::string_view name);
     [[nodiscard]] std::string enumLabel(const char *table, int64_t id);
+    // Whether the export has `table` with every one of `columns` (tables and columns come and go
+    // across nsys versions and capture options).
+    [[nodiscard]] bool hasColumns(const char *table, std::initializer_list<const char *> columns);
 
     ImportContext &m_ctx;
     TraceSink &m_sink;
@@ -462,12 +465,18 @@ void NsysReader::checkIsNsight()
     m_stringLookup = std::make_unique<ForeignSqliteDb::Stmt>(m_db, "SELECT value FROM StringIds WHERE id = ?", "StringIds");
 }
 
-std::string NsysReader::enumLabel(const char *table, int64_t id)
+bool NsysReader::hasColumns(const char *table, std::initializer_list<const char *> columns)
 {
     if (!m_tables.count(table))
-        return {};
+        return false;
     const auto cols = m_db.columns(table);
-    if (std::find(cols.begin(), cols.end(), "label") == cols.end())
+    return std::all_of(columns.begin(), columns.end(),
+                       [&](const char *c) { return std::find(cols.begin(), cols.end(), c) != cols.end(); });
+}
+
+std::string NsysReader::enumLabel(const char *table, int64_t id)
+{
+    if (!hasColumns(table, { "label" }))
         return {};
     ForeignSqliteDb::Stmt st(m_db, "SELECT label FROM " + quoteIdentifier(table) + " WHERE id = ?", table);
     st.bind(1, id);
@@ -476,14 +485,11 @@ std::string NsysReader::enumLabel(const char *table, int64_t id)
 
 void NsysReader::readSessionInfo()
 {
-    if (m_tables.count("TARGET_INFO_SESSION_START_TIME")) {
-        const auto cols = m_db.columns("TARGET_INFO_SESSION_START_TIME");
-        if (std::find(cols.begin(), cols.end(), "utcEpochNs") != cols.end()) {
-            ForeignSqliteDb::Stmt st(m_db, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME",
-                            "TARGET_INFO_SESSION_START_TIME");
-            if (st.step() && !st.isNull(0))
-                m_sink.setBaseTimeNs(st.integer(0));
-        }
+    if (hasColumns("TARGET_INFO_SESSION_START_TIME", { "utcEpochNs" })) {
+        ForeignSqliteDb::Stmt st(m_db, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME",
+                                 "TARGET_INFO_SESSION_START_TIME");
+        if (st.step() && !st.isNull(0))
+            m_sink.setBaseTimeNs(st.integer(0));
     }
     // The driver's event class, from the enum table when there is one (1 in every layout seen).
     m_driverClass[1] = true;
@@ -561,11 +567,7 @@ void NsysReader::readDevices()
 
 void NsysReader::readMetadata()
 {
-    if (!m_tables.count("META_DATA_EXPORT"))
-        return;
-    const auto cols = m_db.columns("META_DATA_EXPORT");
-    if (std::find(cols.begin(), cols.end(), "name") == cols.end()
-        || std::find(cols.begin(), cols.end(), "value") == cols.end())
+    if (!hasColumns("META_DATA_EXPORT", { "name", "value" }))
         return;
     ForeignSqliteDb::Stmt st(m_db, "SELECT name, value FROM META_DATA_EXPORT", "META_DATA_EXPORT");
     Args a;
@@ -671,10 +673,7 @@ void NsysReader::openCursors()
 // names different launches, so slice.corr gets the pid in its high bits.
 void NsysReader::decideCorrScope()
 {
-    if (!m_tables.count("CUPTI_ACTIVITY_KIND_RUNTIME"))
-        return;
-    const auto cols = m_db.columns("CUPTI_ACTIVITY_KIND_RUNTIME");
-    if (std::find(cols.begin(), cols.end(), "globalTid") == cols.end())
+    if (!hasColumns("CUPTI_ACTIVITY_KIND_RUNTIME", { "globalTid" }))
         return;
     // Stops at the first call from a second process.
     ForeignSqliteDb::Stmt st(m_db,
@@ -731,21 +730,16 @@ int64_t NsysReader::hostProcess(int64_t pid, int64_t globalPid)
     const int64_t process = m_sink.process(std::to_string(pid));
     m_processes.emplace(pid, process);
     std::string name;
-    if (m_tables.count("PROCESSES")) {
-        if (!m_processNameLookup) {
-            const auto cols = m_db.columns("PROCESSES");
-            const bool byGlobal = std::find(cols.begin(), cols.end(), "globalPid") != cols.end();
-            if (std::find(cols.begin(), cols.end(), "name") == cols.end())
-                return process;
+    if (hasColumns("PROCESSES", { "name" })) {
+        // Looked up by globalPid where the layout has it, else by pid (for every process, not only the first).
+        const bool byGlobal = hasColumns("PROCESSES", { "globalPid" });
+        if (!m_processNameLookup)
             m_processNameLookup = std::make_unique<ForeignSqliteDb::Stmt>(
                 m_db, byGlobal ? "SELECT name FROM PROCESSES WHERE globalPid = ?1"
                                : "SELECT name FROM PROCESSES WHERE pid = ?1",
                 "PROCESSES");
-            if (!byGlobal)
-                globalPid = pid;
-        }
         m_processNameLookup->reset();
-        m_processNameLookup->bind(1, globalPid);
+        m_processNameLookup->bind(1, byGlobal ? globalPid : pid);
         if (m_processNameLookup->step() && !m_processNameLookup->isNull(0))
             name = std::string(m_processNameLookup->text(0));
     }
@@ -1111,16 +1105,13 @@ void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
 
 void NsysReader::readGpuMetricNames()
 {
-    if (!m_tables.count("TARGET_INFO_GPU_METRICS"))
-        return;
-    const auto cols = m_db.columns("TARGET_INFO_GPU_METRICS");
-    auto hasColumn = [&cols](const char *c) { return std::find(cols.begin(), cols.end(), c) != cols.end(); };
-    if (!hasColumn("metricId") || !hasColumn("metricName"))
+    if (!hasColumns("TARGET_INFO_GPU_METRICS", { "metricId", "metricName" }))
         return; // the samples are then named by their ids
-    const bool typed = hasColumn("typeId");
+    const bool typed = hasColumns("TARGET_INFO_GPU_METRICS", { "typeId" });
     ForeignSqliteDb::Stmt st(m_db,
                              std::string("SELECT ") + (typed ? "typeId" : "0") + ", metricId, metricName, "
-                                 + (hasColumn("typeName") ? "typeName" : "NULL") + " FROM TARGET_INFO_GPU_METRICS",
+                                 + (hasColumns("TARGET_INFO_GPU_METRICS", { "typeName" }) ? "typeName" : "NULL")
+                                 + " FROM TARGET_INFO_GPU_METRICS",
                              "TARGET_INFO_GPU_METRICS");
     while (st.step()) {
         const int64_t type = st.integer(0);
@@ -1135,11 +1126,7 @@ void NsysReader::readGpuMetricNames()
 // file name); a report of several ranks at once labels each process with its rank.
 void NsysReader::readMpiRanks()
 {
-    if (!m_tables.count("MPI_RANKS"))
-        return;
-    const auto cols = m_db.columns("MPI_RANKS");
-    if (std::find(cols.begin(), cols.end(), "globalTid") == cols.end()
-        || std::find(cols.begin(), cols.end(), "rank") == cols.end())
+    if (!hasColumns("MPI_RANKS", { "globalTid", "rank" }))
         return;
     ForeignSqliteDb::Stmt st(m_db, "SELECT DISTINCT globalTid, rank FROM MPI_RANKS WHERE rank IS NOT NULL", "MPI_RANKS");
     std::map<int64_t, int64_t> ranks;

@@ -397,6 +397,32 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'rank-from-file-name'"), 0);
     }
 
+    // A PROCESSES table without globalPid names every process by its pid (not only the first one).
+    void processNamesByPid()
+    {
+        const QString path = m_tmp.filePath(QStringLiteral("processes_by_pid.sqlite"));
+        {
+            SqliteDb db(path, SqliteDb::OpenMode::ReadWriteCreate);
+            db.exec("CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+                    "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000');"
+                    "CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority INTEGER, globalTid INTEGER);"
+                    "CREATE TABLE PROCESSES (pid INTEGER, name TEXT);"
+                    "INSERT INTO PROCESSES VALUES (301, 'loader'), (302, 'trainer');"
+                    "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, "
+                    "globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);");
+            SqliteStmt ins(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, ?, ?, 1, 0)");
+            for (int64_t pid : { 301, 302 })
+                ins.bind(1, pid * 10).bind(2, pid * 10 + 5).bind(3, (pid << 24) | pid).bind(4, pid).run();
+        }
+        const QString ws = freshWorkspace();
+        const FileImportResult r = importOne(ws, path);
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Reader);
+        SqliteStmt st(w.db(), "SELECT group_concat(name, ', ') FROM (SELECT name FROM process ORDER BY pid)");
+        QVERIFY(st.step());
+        QCOMPARE(st.columnText(0), QStringLiteral("loader, trainer"));
+    }
+
     // A table past kMinPartRows (100k rows) is read in rowid ranges on several threads and the parts
     // merged. Rows here are stored out of time order, and each start has two calls, the shorter in
     // the first half of the table, the longer (enclosing it) in the second: merged as one sorted
