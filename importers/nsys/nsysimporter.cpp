@@ -331,7 +331,8 @@ private:
     void readDevices();
     void readMetadata();
     void openCursors();
-    void decideCorrScope();
+    [[nodiscard]] std::future<bool> startCorrScope();
+    void setCorrScope(bool perProcess);
     void handle(Cursor &c);
     void handleRuntime(Cursor &c, SliceFields &f);
     void handleGpu(Cursor &c, SliceFields &f);
@@ -670,17 +671,28 @@ void NsysReader::openCursors()
 }
 
 // Correlation ids are counted per process: with several CUDA processes in one export the same id
-// names different launches, so slice.corr gets the pid in its high bits.
-void NsysReader::decideCorrScope()
+// names different launches, so slice.corr gets the pid in its high bits. Known by the time the
+// runtime calls (the first table that links) are merged: the scan, a whole table's when one process
+// made every call, runs on a connection of its own while the first phases load.
+std::future<bool> NsysReader::startCorrScope()
 {
     if (!hasColumns("CUPTI_ACTIVITY_KIND_RUNTIME", { "globalTid" }))
-        return;
-    // Stops at the first call from a second process.
-    ForeignSqliteDb::Stmt st(m_db,
-                    "SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid >> 24 <> "
-                    "(SELECT globalTid >> 24 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid IS NOT NULL LIMIT 1) LIMIT 1",
-                    "CUPTI_ACTIVITY_KIND_RUNTIME");
-    m_corrPerProcess = st.step();
+        return {};
+    return std::async(std::launch::async, [path = m_ctx.input().path()] {
+        ForeignSqliteDb db(path);
+        // Stops at the first call from a second process.
+        ForeignSqliteDb::Stmt st(db,
+                                 "SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid >> 24 <> "
+                                 "(SELECT globalTid >> 24 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid IS NOT NULL "
+                                 "LIMIT 1) LIMIT 1",
+                                 "CUPTI_ACTIVITY_KIND_RUNTIME");
+        return st.step();
+    });
+}
+
+void NsysReader::setCorrScope(bool perProcess)
+{
+    m_corrPerProcess = perProcess;
     if (m_corrPerProcess)
         m_diag.report(Severity::Info, QStringLiteral("corr-per-process"), {},
                       QStringLiteral("Several processes made CUDA calls: correlation ids are stored as "
@@ -1288,7 +1300,7 @@ void NsysReader::run()
     readMetadata();
     readGpuMetricNames();
     readMpiRanks();
-    decideCorrScope();
+    std::future<bool> corrScope = startCorrScope();
     openCursors();
     m_ctx.checkpoint();
 
@@ -1319,6 +1331,8 @@ void NsysReader::run()
         while (loading.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
             m_ctx.checkpoint();
         loading.get(); // its error, if any
+        if (phase == 1 && corrScope.valid())
+            setCorrScope(corrScope.get());
         if (phase + 1 < kPhases)
             loading = std::async(std::launch::async, loadPhase, phase + 1);
         std::vector<Cursor *> live;
