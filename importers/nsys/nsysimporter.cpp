@@ -44,9 +44,9 @@ constexpr int64_t kCheckpointRows = 4096;
 constexpr int64_t kInvalidStream = 0xffffffff; // CUPTI's "no stream" (context and device syncs)
 constexpr size_t kReadAheadBytes = 1 << 20;
 constexpr size_t kMaxGpuKeys = 1 << 16; // distinct GPU-op names+args remembered (~10 MB)
-// Memory the tables of one phase may take to be sorted in memory (see SortedTableReader); beyond it
-// they are sorted by SQLite. Two phases are held at once (one read, the next loading): 256 MB at
-// most. About 700k kernel rows.
+// Memory the tables of one phase may take to be sorted in memory (see SortedTableReader); a larger
+// table is sorted that much at a time, in runs spilled to temporary files. Two phases are held at once
+// (one read, the next loading): 256 MB at most. About 700k kernel rows.
 constexpr size_t kSortMemoryBudget = size_t(128) << 20;
 // Rows below which a table is read in one piece (see openCursors()).
 constexpr int64_t kMinPartRows = 100'000;
@@ -636,14 +636,15 @@ void NsysReader::openCursors()
         ascending.push_back(cursor->col[Start]);
         size_t &budget = phaseBudget[size_t(spec.phase)];
         const size_t bytes = size_t(std::max<int64_t>(rows, 0)) * SortedTableReader::bytesPerRow(select.size());
-        const size_t tableBudget = budget;
-        if (bytes <= budget)
-            budget -= bytes;
-        // A large table sorted in memory is read in parts, rowid ranges merged like tables of their own,
-        // each loaded on a connection and thread of its own (see run()): the read and sort that the
-        // writer waits for before a phase's first row take a fraction of the time. (Tables past the
-        // budget stay whole: each part sorted by SQLite would hold a sorter and cache of its own.)
-        const int64_t parts = bytes <= tableBudget ? std::clamp<int64_t>(rows / kMinPartRows, 1, loaderThreads()) : 1;
+        // A table that fits what the phase has left is sorted in memory; a larger one in runs, with half
+        // of it (the rest for the phase's other tables).
+        const bool fits = bytes <= budget;
+        const size_t tableBudget = fits ? budget : budget / 2;
+        budget -= fits ? bytes : tableBudget;
+        // A large table is read in parts, rowid ranges merged like tables of their own, each loaded on a
+        // connection and thread of its own (see run()) with its share of the budget: the read and sort
+        // that the writer waits for before a phase's first row take a fraction of the time.
+        const int64_t parts = std::clamp<int64_t>(rows / kMinPartRows, 1, loaderThreads());
         for (int64_t part = 0; part < parts; ++part) {
             auto partCursor = std::make_unique<Cursor>();
             partCursor->spec = cursor->spec;

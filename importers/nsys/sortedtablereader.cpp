@@ -1,5 +1,10 @@
 #include "sortedtablereader.h"
 
+#include "importerror.h"
+
+#include <QDir>
+#include <QTemporaryFile>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -12,6 +17,8 @@ namespace {
 constexpr size_t kMaxInMemoryColumns = 32; // NULL bits per row in one uint32_t
 constexpr size_t kMaxSortKeys = 4;
 constexpr int64_t kRowsPerCallback = 4096;
+constexpr size_t kMinRunRows = 4096;           // a smaller budget leaves the sorting to SQLite
+constexpr qint64 kRunBufferBytes = 1 << 20;    // read buffer per run while merging
 
 // One row's sort key: the ascending values, the descending one negated in order (see less()), and
 // the storage position that breaks ties.
@@ -41,16 +48,21 @@ SortedTableReader::SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const 
     , m_width(m_columns.size())
 {
     const size_t keys = m_ascending.size() + (m_descending >= 0 ? 1 : 0);
-    m_inMemory = m_width <= kMaxInMemoryColumns && keys <= kMaxSortKeys && estimatedRows >= 0
-        && estimatedRows < int64_t(UINT32_MAX)
-        && size_t(estimatedRows) <= memoryBudget / bytesPerRow(m_width);
+    const bool sortable = m_width <= kMaxInMemoryColumns && keys <= kMaxSortKeys && estimatedRows >= 0;
+    const size_t fit = std::min<size_t>(memoryBudget / bytesPerRow(m_width), UINT32_MAX - 1);
+    if (sortable && size_t(estimatedRows) <= fit) {
+        m_mode = Mode::InMemory;
+    } else if (sortable && keys > 0 && fit >= kMinRunRows) {
+        m_mode = Mode::Runs;
+        m_chunkRows = fit;
+    }
     std::string sql = "SELECT ";
     for (size_t c = 0; c < m_columns.size(); ++c)
         sql += (c ? ", " : "") + m_columns[c].sql;
     sql += " FROM " + quoteIdentifier(table);
     if (!where.empty())
         sql += " WHERE " + where;
-    if (!m_inMemory && keys > 0) {
+    if (m_mode == Mode::OrderBy && keys > 0) {
         sql += " ORDER BY ";
         for (size_t i = 0; i < m_ascending.size(); ++i)
             sql += (i ? ", " : "") + m_columns[size_t(m_ascending[i])].sql;
@@ -60,13 +72,80 @@ SortedTableReader::SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const 
     m_stmt = std::make_unique<ForeignSqliteDb::Stmt>(*m_db, sql, table);
 }
 
-void SortedTableReader::readAll()
+// A sorted run in its temporary file (unlinked once open: nothing is left behind, even by a crash),
+// read back through a buffer; its current row decoded as the in-memory rows are laid out.
+struct SortedTableReader::Run {
+    QTemporaryFile file;
+    int64_t rowsLeft = 0;
+    std::string buf;
+    size_t pos = 0;
+    std::vector<int64_t> values;
+    uint32_t nulls = 0;
+    std::string text;
+
+    // Makes `n` bytes available at buf[pos]; false at the end of the file.
+    bool need(size_t n)
+    {
+        if (buf.size() - pos >= n)
+            return true;
+        buf.erase(0, pos);
+        pos = 0;
+        const size_t have = buf.size();
+        const size_t want = std::max<size_t>(n - have, size_t(kRunBufferBytes));
+        buf.resize(have + want);
+        const qint64 got = file.read(buf.data() + have, qint64(want));
+        buf.resize(have + size_t(std::max<qint64>(got, 0)));
+        return buf.size() >= n;
+    }
+    template<typename T>
+    T take()
+    {
+        T v;
+        std::memcpy(&v, buf.data() + pos, sizeof v);
+        pos += sizeof v;
+        return v;
+    }
+    // Decodes the next row; false when the run is done.
+    bool advance(const std::vector<SortedTableReader::Column> &columns)
+    {
+        if (rowsLeft <= 0)
+            return false;
+        --rowsLeft;
+        text.clear();
+        if (!need(sizeof(uint32_t)))
+            throw ImportError(QStringLiteral("a sorted run of %1 was cut short").arg(file.fileName()));
+        nulls = take<uint32_t>();
+        for (size_t c = 0; c < columns.size(); ++c) {
+            if (!columns[c].text) {
+                if (!need(sizeof(int64_t)))
+                    throw ImportError(QStringLiteral("a sorted run was cut short"));
+                values[c] = take<int64_t>();
+                continue;
+            }
+            if (!need(sizeof(uint32_t)))
+                throw ImportError(QStringLiteral("a sorted run was cut short"));
+            const auto len = take<uint32_t>();
+            if (!need(len))
+                throw ImportError(QStringLiteral("a sorted run was cut short"));
+            values[c] = int64_t(text.size());
+            text.append(reinterpret_cast<const char *>(&len), sizeof len);
+            text.append(buf.data() + pos, len);
+            pos += len;
+        }
+        return true;
+    }
+};
+
+SortedTableReader::~SortedTableReader() = default;
+
+bool SortedTableReader::readChunk(size_t maxRows)
 {
     // Grown by doubling, the arrays would be copied and their pages faulted in about three times.
-    m_values.reserve(size_t(m_estimatedRows) * m_width);
-    m_nulls.reserve(size_t(m_estimatedRows));
-    int64_t rows = 0;
-    while (m_stmt->step()) {
+    const size_t expected = std::min<size_t>(size_t(m_estimatedRows), maxRows);
+    m_values.reserve(expected * m_width);
+    m_nulls.reserve(expected);
+    size_t rows = 0;
+    while (rows < maxRows && m_stmt->step()) {
         uint32_t nulls = 0;
         for (size_t c = 0; c < m_width; ++c) {
             const int col = int(c);
@@ -93,12 +172,15 @@ void SortedTableReader::readAll()
             }
         }
         m_nulls.push_back(nulls);
-        if (++rows % kRowsPerCallback == 0 && m_onRows)
+        if (++rows % size_t(kRowsPerCallback) == 0 && m_onRows)
             m_onRows();
     }
-    release(); // the rows are here: the connection's page cache can go
+    return rows == maxRows;
+}
 
-    std::vector<SortKey> keys(static_cast<size_t>(rows));
+void SortedTableReader::sortChunk()
+{
+    std::vector<SortKey> keys(m_nulls.size());
     const size_t nAsc = m_ascending.size();
     for (size_t r = 0; r < keys.size(); ++r) {
         const int64_t *row = m_values.data() + r * m_width;
@@ -123,6 +205,62 @@ void SortedTableReader::readAll()
     m_order.resize(keys.size());
     for (size_t i = 0; i < keys.size(); ++i)
         m_order[i] = keys[i].row;
+    m_next = 0;
+}
+
+// Writes the sorted chunk as a run: per row the NULL bits, then each column's 8 bytes, or a text
+// column's length and bytes.
+void SortedTableReader::spillChunk()
+{
+    auto run = std::make_unique<Run>();
+    run->file.setFileTemplate(QDir::tempPath() + QStringLiteral("/plumb-sort-XXXXXX"));
+    if (!run->file.open())
+        throw ImportError(QStringLiteral("cannot create a temporary file in %1 to sort a table larger than memory "
+                                         "(%2)")
+                              .arg(QDir::tempPath(), run->file.errorString()));
+    run->file.setAutoRemove(false);
+    QFile::remove(run->file.fileName()); // stays readable through the open handle
+    std::string out;
+    out.reserve(size_t(kRunBufferBytes) + 4096);
+    auto flush = [&] {
+        if (run->file.write(out.data(), qint64(out.size())) != qint64(out.size()))
+            throw ImportError(QStringLiteral("cannot write a temporary file in %1 to sort a table larger than "
+                                             "memory (%2)")
+                                  .arg(QDir::tempPath(), run->file.errorString()));
+        out.clear();
+    };
+    for (const uint32_t r : m_order) {
+        const int64_t *row = m_values.data() + size_t(r) * m_width;
+        out.append(reinterpret_cast<const char *>(&m_nulls[r]), sizeof(uint32_t));
+        for (size_t c = 0; c < m_width; ++c) {
+            if (!m_columns[c].text) {
+                out.append(reinterpret_cast<const char *>(&row[c]), sizeof(int64_t));
+            } else if ((m_nulls[r] >> c) & 1) {
+                const uint32_t none = 0;
+                out.append(reinterpret_cast<const char *>(&none), sizeof none);
+            } else {
+                uint32_t len = 0;
+                std::memcpy(&len, m_text.data() + row[c], sizeof len);
+                out.append(m_text.data() + row[c], sizeof len + len);
+            }
+        }
+        if (out.size() >= size_t(kRunBufferBytes))
+            flush();
+    }
+    flush();
+    run->file.seek(0);
+    run->rowsLeft = int64_t(m_order.size());
+    run->values.resize(m_width);
+    m_runs.push_back(std::move(run));
+}
+
+void SortedTableReader::clearChunk()
+{
+    // Swapped, not cleared: the next tables get the memory.
+    std::vector<int64_t>().swap(m_values);
+    std::vector<uint32_t>().swap(m_nulls);
+    std::vector<uint32_t>().swap(m_order);
+    std::string().swap(m_text);
 }
 
 void SortedTableReader::release()
@@ -136,16 +274,87 @@ void SortedTableReader::load()
     if (m_loaded)
         return;
     m_loaded = true;
-    if (m_inMemory)
-        readAll();
-    else if (!(m_pendingRow = m_stmt->step()))
+    if (m_mode == Mode::OrderBy) {
+        if (!(m_pendingRow = m_stmt->step()))
+            release();
+        return;
+    }
+    if (m_mode == Mode::InMemory) {
+        readChunk(SIZE_MAX);
+        release(); // the rows are here: the connection's page cache can go
+        sortChunk();
+        return;
+    }
+    bool more = readChunk(m_chunkRows);
+    if (!more) { // it fitted after all (the row count was an estimate)
         release();
+        sortChunk();
+        m_mode = Mode::InMemory;
+        return;
+    }
+    while (true) {
+        sortChunk();
+        spillChunk();
+        clearChunk();
+        if (!more)
+            break;
+        more = readChunk(m_chunkRows);
+        if (m_nulls.empty())
+            break;
+    }
+    release();
+    for (size_t i = 0; i < m_runs.size(); ++i)
+        if (m_runs[i]->advance(m_columns))
+            m_heap.push_back(i);
+    const auto after = [this](size_t a, size_t b) { return runBefore(b, a); };
+    std::make_heap(m_heap.begin(), m_heap.end(), after);
+}
+
+// The merge order: the sort keys as in sortChunk(), ties in storage order (runs are in storage order).
+bool SortedTableReader::runBefore(size_t a, size_t b) const
+{
+    const Run &x = *m_runs[a], &y = *m_runs[b];
+    auto value = [](const Run &r, int c) { return (r.nulls >> c) & 1 ? INT64_MIN : r.values[size_t(c)]; };
+    for (const int c : m_ascending) {
+        const int64_t u = value(x, c), v = value(y, c);
+        if (u != v)
+            return u < v;
+    }
+    if (m_descending >= 0) {
+        const int64_t u = value(x, m_descending), v = value(y, m_descending);
+        if (u != v)
+            return u > v;
+    }
+    return a < b;
+}
+
+bool SortedTableReader::nextFromRuns()
+{
+    const auto after = [this](size_t a, size_t b) { return runBefore(b, a); };
+    if (m_lastRun != SIZE_MAX && m_runs[m_lastRun]->advance(m_columns)) {
+        m_heap.push_back(m_lastRun);
+        std::push_heap(m_heap.begin(), m_heap.end(), after);
+    }
+    m_lastRun = SIZE_MAX;
+    if (m_heap.empty()) {
+        m_row = nullptr;
+        m_runs.clear(); // closes (and so deletes) the files
+        return false;
+    }
+    std::pop_heap(m_heap.begin(), m_heap.end(), after);
+    m_lastRun = m_heap.back();
+    m_heap.pop_back();
+    const Run &r = *m_runs[m_lastRun];
+    m_row = r.values.data();
+    m_rowNulls = r.nulls;
+    m_rowText = &r.text;
+    return true;
 }
 
 bool SortedTableReader::next()
 {
     load();
-    if (!m_inMemory) {
+    if (m_mode == Mode::OrderBy) {
         if (std::exchange(m_pendingRow, false))
             return true;
         if (m_stmt && m_stmt->step())
@@ -153,13 +362,11 @@ bool SortedTableReader::next()
         release(); // frees the sorter
         return false;
     }
+    if (m_mode == Mode::Runs)
+        return nextFromRuns();
     if (m_next >= m_order.size()) {
         m_row = nullptr;
-        // Done: the next tables get the memory.
-        std::vector<int64_t>().swap(m_values);
-        std::vector<uint32_t>().swap(m_nulls);
-        std::vector<uint32_t>().swap(m_order);
-        std::string().swap(m_text);
+        clearChunk();
         return false;
     }
     const uint32_t r = m_order[m_next++];
@@ -170,28 +377,28 @@ bool SortedTableReader::next()
 
 bool SortedTableReader::isNull(int col) const
 {
-    return m_inMemory ? (m_rowNulls >> col) & 1 : m_stmt->isNull(col);
+    return m_mode != Mode::OrderBy ? (m_rowNulls >> col) & 1 : m_stmt->isNull(col);
 }
 
 int64_t SortedTableReader::integer(int col) const
 {
-    return m_inMemory ? ((m_rowNulls >> col) & 1 ? 0 : m_row[col]) : m_stmt->integer(col);
+    return m_mode != Mode::OrderBy ? ((m_rowNulls >> col) & 1 ? 0 : m_row[col]) : m_stmt->integer(col);
 }
 
 double SortedTableReader::real(int col) const
 {
-    if (!m_inMemory)
+    if (m_mode == Mode::OrderBy)
         return m_stmt->real(col);
     return (m_rowNulls >> col) & 1 ? 0.0 : std::bit_cast<double>(m_row[col]);
 }
 
 std::string_view SortedTableReader::text(int col) const
 {
-    if (!m_inMemory)
+    if (m_mode == Mode::OrderBy)
         return m_stmt->text(col);
     if ((m_rowNulls >> col) & 1)
         return {};
-    const char *p = m_text.data() + m_row[col];
+    const char *p = m_rowText->data() + m_row[col];
     uint32_t len = 0;
     std::memcpy(&len, p, sizeof len);
     return std::string_view(p + sizeof len, len);

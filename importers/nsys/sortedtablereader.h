@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -18,8 +19,11 @@ namespace plumb {
 //
 // A table whose selected columns fit `memoryBudget` is read in one storage-order scan and sorted in
 // memory (a key array and std::sort: about 3x cheaper than SQLite's sorter, which compares whole
-// records through the VDBE and spills to temporary files past the cache size). A larger table is
-// read through SQLite's ORDER BY instead, so memory stays bounded whatever the export's size.
+// records through the VDBE). A larger table is sorted the same way a budget's worth of rows at a
+// time, each sorted run written to an unlinked temporary file, and the runs merged as next() reads
+// them: memory stays bounded whatever the export's size, and load() does the sorting, so it can run
+// ahead on a loader thread. (SQLite's ORDER BY remains for tables too wide or too many keys for that,
+// or a budget too small for a run.)
 // NULL sorts first ascending and last descending, as in SQLite; values of a column are compared
 // as the integers integer() returns.
 //
@@ -41,6 +45,7 @@ public:
     SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const std::string &table, std::vector<Column> columns,
                       std::vector<int> ascending, int descending, int64_t estimatedRows, size_t memoryBudget,
                       std::function<void()> onRows = {}, const std::string &where = {});
+    ~SortedTableReader();
 
     // Reads and sorts the table (or runs the ORDER BY up to its first row); next() calls it when
     // nobody did. Throws ImportError when the table cannot be read.
@@ -51,13 +56,23 @@ public:
     [[nodiscard]] int64_t integer(int col) const;
     [[nodiscard]] double real(int col) const; // a Column::real column; not a sort key
     [[nodiscard]] std::string_view text(int col) const;
-    [[nodiscard]] bool inMemory() const { return m_inMemory; }
+    [[nodiscard]] bool inMemory() const { return m_mode == Mode::InMemory; }
+    [[nodiscard]] bool sortedInRuns() const { return m_mode == Mode::Runs; }
+    [[nodiscard]] size_t runCount() const { return m_runs.size(); }
 
     // Bytes one row of `columns` columns takes when sorted in memory (for the budget).
     [[nodiscard]] static size_t bytesPerRow(size_t columns);
 
 private:
-    void readAll();
+    enum class Mode { InMemory, Runs, OrderBy };
+    struct Run;
+
+    bool readChunk(size_t maxRows); // true when the table may have more rows
+    void sortChunk();
+    void spillChunk();
+    void clearChunk();
+    [[nodiscard]] bool runBefore(size_t a, size_t b) const;
+    bool nextFromRuns();
     void release();
 
     std::vector<Column> m_columns;
@@ -66,7 +81,8 @@ private:
     std::function<void()> m_onRows;
     std::unique_ptr<ForeignSqliteDb> m_db;       // released once the rows are in memory or read
     std::unique_ptr<ForeignSqliteDb::Stmt> m_stmt; // on m_db
-    bool m_inMemory = false;
+    Mode m_mode = Mode::OrderBy;
+    size_t m_chunkRows = 0; // Runs: rows sorted in memory at a time
     bool m_loaded = false;
     bool m_pendingRow = false; // ORDER BY: load() stepped to the first row, next() has not returned it
 
@@ -81,6 +97,13 @@ private:
     size_t m_next = 0; // index into m_order of the row next() moves to
     const int64_t *m_row = nullptr;
     uint32_t m_rowNulls = 0;
+    const std::string *m_rowText = &m_text; // the text of m_row's text columns
+
+    // Runs: the sorted runs in storage order, a min-heap of the runs that have a current row, and the
+    // run whose row next() returned last (advanced on the following call).
+    std::vector<std::unique_ptr<Run>> m_runs;
+    std::vector<size_t> m_heap;
+    size_t m_lastRun = SIZE_MAX;
 };
 
 } // namespace plumb

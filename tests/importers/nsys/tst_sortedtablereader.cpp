@@ -1,6 +1,7 @@
 // SortedTableReader: the in-memory sort returns rows in exactly the order SQLite's ORDER BY does
-// (ties in storage order, NULL first ascending and last descending), and so does the fallback that
-// runs the ORDER BY when the table is over the memory budget.
+// (ties in storage order, NULL first ascending and last descending), and so do the sorted runs merged
+// from temporary files when the table is over the memory budget, and the fallback that runs the
+// ORDER BY when the budget is too small even for a run.
 
 #include "foreignsqlitedb.h"
 #include "sortedtablereader.h"
@@ -73,19 +74,27 @@ QString makeTable(const QString &dir)
 
 void TestSortedTableReader::matchesOrderBy_data()
 {
-    QTest::addColumn<size_t>("budget"); // MiB
+    QTest::addColumn<size_t>("budget"); // KiB
     QTest::addColumn<bool>("inMemory");
+    QTest::addColumn<int>("runs");          // sorted runs spilled to temporary files
+    QTest::addColumn<int64_t>("estimate");  // the row count the reader is told
     QTest::addColumn<bool>("loadElsewhere"); // load() on another thread, then read here
-    QTest::newRow("sorted in memory") << size_t(64) << true << false;
-    QTest::newRow("sorted in memory, loaded on a thread") << size_t(64) << true << true;
-    QTest::newRow("sorted by SQLite") << size_t(0) << false << false;
-    QTest::newRow("sorted by SQLite, first row on a thread") << size_t(0) << false << true;
+    // 20,000 rows of 5 columns take 88 bytes each while sorted in memory: 1.7 MiB.
+    QTest::newRow("sorted in memory") << size_t(64 << 10) << true << 0 << int64_t(20000) << false;
+    QTest::newRow("sorted in memory, loaded on a thread") << size_t(64 << 10) << true << 0 << int64_t(20000) << true;
+    QTest::newRow("in 2 runs") << size_t(1024) << false << 2 << int64_t(20000) << false;
+    QTest::newRow("in 5 runs, loaded on a thread") << size_t(400) << false << 5 << int64_t(20000) << true;
+    QTest::newRow("estimate too high, fits in one") << size_t(1800) << true << 0 << int64_t(40000) << false;
+    QTest::newRow("sorted by SQLite") << size_t(0) << false << 0 << int64_t(20000) << false;
+    QTest::newRow("sorted by SQLite, first row on a thread") << size_t(0) << false << 0 << int64_t(20000) << true;
 }
 
 void TestSortedTableReader::matchesOrderBy()
 {
     QFETCH(size_t, budget);
     QFETCH(bool, inMemory);
+    QFETCH(int, runs);
+    QFETCH(int64_t, estimate);
     QFETCH(bool, loadElsewhere);
     QVERIFY(m_dir.isValid());
     const QString path = makeTable(m_dir.path());
@@ -94,12 +103,16 @@ void TestSortedTableReader::matchesOrderBy()
         { "\"g\"", false }, { "\"s\"", false }, { "\"e\"", false }, { "\"v\"", false }, { "\"txt\"", true }
     };
     const int64_t rows = 20000;
-    SortedTableReader reader(std::make_unique<ForeignSqliteDb>(path), "t", columns, { 0, 1 }, 2, rows, budget << 20);
-    QCOMPARE(reader.inMemory(), inMemory);
+    SortedTableReader reader(std::make_unique<ForeignSqliteDb>(path), "t", columns, { 0, 1 }, 2, estimate, budget << 10);
     if (loadElsewhere) {
         std::thread loader([&] { reader.load(); });
         loader.join();
+    } else {
+        reader.load();
     }
+    QCOMPARE(reader.inMemory(), inMemory);
+    QCOMPARE(reader.sortedInRuns(), runs > 0);
+    QCOMPARE(int(reader.runCount()), runs);
 
     ForeignSqliteDb::Stmt expected(db, "SELECT g, s, e, v, txt FROM t ORDER BY g, s, e DESC, rowid", "t");
     int64_t n = 0;
