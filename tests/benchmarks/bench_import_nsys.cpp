@@ -1,15 +1,19 @@
 // bench_import_nsys: end-to-end import throughput of Nsight Systems SQLite exports.
 //
-//   bench_import_nsys [--rows 1000000,3000000] [--keep DIR]
+//   bench_import_nsys [--rows 1000000,3000000] [--keep DIR] [--into-existing]
 //   bench_import_nsys --import-only FILE WORKSPACE      (internal: one import, one JSON line)
 //
 // For each size a synthetic export is generated with the sqlite3 C API (not timed), laid out as
 // `nsys export --type sqlite` 2024.x writes it, then imported into a fresh workspace by a child process
 // running the real path (ImporterRegistry + registerBuiltinImporters + ImportRunner), so the peak RSS
-// reported is the import's own. Informational: the exit status is 0 whatever the figures.
+// reported is the import's own. A new workspace is built beside its path and linked into place (see
+// ImportRunner::run); --into-existing creates the empty workspace first, so the import goes through
+// the path an open workspace takes (its write-ahead log). Informational: the exit status is 0
+// whatever the figures.
 
 #include "benchimport.h"
 #include "importrunner.h"
+#include "workspace.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -250,9 +254,10 @@ struct Row : ChildImport {
 
 void usage()
 {
-    std::fprintf(stderr, "usage: bench_import_nsys [--rows 1000000,3000000] [--keep DIR]\n"
+    std::fprintf(stderr, "usage: bench_import_nsys [--rows 1000000,3000000] [--keep DIR] [--into-existing]\n"
                          "Generates synthetic Nsight Systems SQLite exports (not timed) and imports each into a fresh\n"
-                         "workspace in a child process; prints rows/s, wall seconds and peak RSS.\n");
+                         "workspace in a child process; prints rows/s, wall seconds and peak RSS. --into-existing:\n"
+                         "into an empty workspace created beforehand (the path of a workspace already there).\n");
 }
 
 } // namespace
@@ -271,6 +276,7 @@ int main(int argc, char **argv)
 
     std::vector<int64_t> sizes { 1'000'000, 3'000'000 };
     QString keep;
+    bool intoExisting = false;
     for (int i = 1; i < args.size(); ++i) {
         const QString &a = args[i];
         const bool hasNext = i + 1 < args.size();
@@ -278,6 +284,8 @@ int main(int argc, char **argv)
             sizes = parseSizes(args[++i]);
         } else if (a == QStringLiteral("--keep") && hasNext) {
             keep = args[++i];
+        } else if (a == QStringLiteral("--into-existing")) {
+            intoExisting = true;
         } else if (a == QStringLiteral("-h") || a == QStringLiteral("--help")) {
             usage();
             return 0;
@@ -311,6 +319,9 @@ int main(int argc, char **argv)
         }
         std::fprintf(stderr, "importing %lld rows (%.1f MB) ...\n", static_cast<long long>(row.gen.rows),
                      double(row.gen.fileBytes) / 1e6);
+        if (intoExisting) {
+            const plumb::Workspace created(ws, plumb::Workspace::Role::Writer); // empty, closed again
+        }
         if (!runImportChild("bench_import_nsys", file, ws, &row)) // sync()s, then imports
             return 1;
         {
@@ -328,7 +339,8 @@ int main(int argc, char **argv)
         }
     }
 
-    std::printf("\nNsight Systems SQLite import benchmark\n");
+    std::printf("\nNsight Systems SQLite import benchmark, into %s\n",
+                intoExisting ? "an existing (empty) workspace" : "a new workspace");
     std::printf("%-10s %9s %8s %11s %8s %9s %10s %9s  %s\n", "rows", "file MB", "wall s", "rows/s", "RSS MB",
                 "ws MB", "slices", "kernels", "status");
     for (const Row &r : rows) {
@@ -349,6 +361,7 @@ int main(int argc, char **argv)
         QJsonObject j;
         j[QStringLiteral("benchmark")] = QStringLiteral("import_nsys");
         j[QStringLiteral("rows")] = double(r.gen.rows);
+        j[QStringLiteral("into_existing_workspace")] = intoExisting;
         j[QStringLiteral("kernels_generated")] = double(r.gen.kernels);
         j[QStringLiteral("runtime_generated")] = double(r.gen.runtime);
         j[QStringLiteral("file_bytes")] = double(r.gen.fileBytes);
