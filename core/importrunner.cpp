@@ -618,7 +618,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
     // journal in memory (each file's transaction still rolls back alone) and no syncs, and then linked
     // into place whole. Nobody can be reading it meanwhile, so this keeps the promise that a reader
     // never waits on an import's lock, and skips the write-ahead log, which must otherwise be copied
-    // into the file at every commit: 0.86x the time of building it in place. A killed import leaves
+    // into the file at every commit: 0.86-0.88x the time of building it in place. A killed import leaves
     // only the scratch folder, which the next import removes.
     QTemporaryDir scratch(target.absoluteDir().filePath(
         QStringLiteral(".plumb-import-%1-XXXXXX").arg(QCoreApplication::applicationPid())));

@@ -51,6 +51,9 @@ struct FileImportResult {
 // stopped (live mode's "only new bytes are read"), as a new source continuing the earlier one. A failure or a
 // cancel rolls that file's transaction back; files committed before stay.
 //
+// A workspace that does not exist yet is built beside its path and linked into place when the batch is
+// done (see run()); one that exists is imported into in place, through its write-ahead log.
+//
 // run() blocks: call it on a worker thread. cancel() and the progress callback are thread-safe
 // (the callback is invoked on the thread that called run()).
 //
