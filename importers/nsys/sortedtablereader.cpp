@@ -112,21 +112,21 @@ struct SortedTableReader::Run {
             return false;
         --rowsLeft;
         text.clear();
-        if (!need(sizeof(uint32_t)))
-            throw ImportError(QStringLiteral("a sorted run of %1 was cut short").arg(file.fileName()));
+        const auto require = [this](size_t n) {
+            if (!need(n))
+                throw ImportError(QStringLiteral("the temporary file %1 of a sorted run was cut short").arg(file.fileName()));
+        };
+        require(sizeof(uint32_t));
         nulls = take<uint32_t>();
         for (size_t c = 0; c < columns.size(); ++c) {
             if (!columns[c].text) {
-                if (!need(sizeof(int64_t)))
-                    throw ImportError(QStringLiteral("a sorted run was cut short"));
+                require(sizeof(int64_t));
                 values[c] = take<int64_t>();
                 continue;
             }
-            if (!need(sizeof(uint32_t)))
-                throw ImportError(QStringLiteral("a sorted run was cut short"));
+            require(sizeof(uint32_t));
             const auto len = take<uint32_t>();
-            if (!need(len))
-                throw ImportError(QStringLiteral("a sorted run was cut short"));
+            require(len);
             values[c] = int64_t(text.size());
             text.append(reinterpret_cast<const char *>(&len), sizeof len);
             text.append(buf.data() + pos, len);
