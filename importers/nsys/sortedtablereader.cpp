@@ -20,14 +20,14 @@ constexpr int64_t kRowsPerCallback = 4096;
 constexpr size_t kMinRunRows = 4096;           // a smaller budget leaves the sorting to SQLite
 constexpr qint64 kRunBufferBytes = 1 << 20;    // read buffer per run while merging
 
-// One row's sort key: the ascending values, the descending one negated in order (see less()), and
-// the storage position that breaks ties.
-struct SortKey {
+} // namespace
+
+// One row's sort key: the ascending values, then the descending one (see keyLess()), and the storage
+// position that breaks ties.
+struct SortedTableReader::SortKey {
     int64_t k[kMaxSortKeys];
     uint32_t row;
 };
-
-} // namespace
 
 size_t SortedTableReader::bytesPerRow(size_t columns)
 {
@@ -178,30 +178,38 @@ bool SortedTableReader::readChunk(size_t maxRows)
     return rows == maxRows;
 }
 
+// One row's sort key; `position` breaks ties (the row's place in storage order).
+SortedTableReader::SortKey SortedTableReader::keyOf(const int64_t *row, uint32_t nulls, uint32_t position) const
+{
+    auto value = [&](int c) { return (nulls >> c) & 1 ? INT64_MIN : row[c]; };
+    SortKey k;
+    const size_t nAsc = m_ascending.size();
+    for (size_t i = 0; i < nAsc; ++i)
+        k.k[i] = value(m_ascending[i]);
+    // DESC with NULLs last: NULL (INT64_MIN) is the smallest value, so it sorts last descending.
+    if (m_descending >= 0)
+        k.k[nAsc] = value(m_descending);
+    k.row = position;
+    return k;
+}
+
+bool SortedTableReader::keyLess(const SortKey &a, const SortKey &b) const
+{
+    const size_t nAsc = m_ascending.size();
+    for (size_t i = 0; i < nAsc; ++i)
+        if (a.k[i] != b.k[i])
+            return a.k[i] < b.k[i];
+    if (m_descending >= 0 && a.k[nAsc] != b.k[nAsc])
+        return a.k[nAsc] > b.k[nAsc];
+    return a.row < b.row;
+}
+
 void SortedTableReader::sortChunk()
 {
     std::vector<SortKey> keys(m_nulls.size());
-    const size_t nAsc = m_ascending.size();
-    for (size_t r = 0; r < keys.size(); ++r) {
-        const int64_t *row = m_values.data() + r * m_width;
-        auto value = [&](int c) { return (m_nulls[r] >> c) & 1 ? INT64_MIN : row[c]; };
-        SortKey &k = keys[r];
-        for (size_t i = 0; i < nAsc; ++i)
-            k.k[i] = value(m_ascending[i]);
-        // DESC with NULLs last: NULL (INT64_MIN) is the smallest value, so it sorts last descending.
-        if (m_descending >= 0)
-            k.k[nAsc] = value(m_descending);
-        k.row = uint32_t(r);
-    }
-    const bool desc = m_descending >= 0;
-    std::sort(keys.begin(), keys.end(), [nAsc, desc](const SortKey &a, const SortKey &b) {
-        for (size_t i = 0; i < nAsc; ++i)
-            if (a.k[i] != b.k[i])
-                return a.k[i] < b.k[i];
-        if (desc && a.k[nAsc] != b.k[nAsc])
-            return a.k[nAsc] > b.k[nAsc];
-        return a.row < b.row;
-    });
+    for (size_t r = 0; r < keys.size(); ++r)
+        keys[r] = keyOf(m_values.data() + r * m_width, m_nulls[r], uint32_t(r));
+    std::sort(keys.begin(), keys.end(), [this](const SortKey &a, const SortKey &b) { return keyLess(a, b); });
     m_order.resize(keys.size());
     for (size_t i = 0; i < keys.size(); ++i)
         m_order[i] = keys[i].row;
@@ -314,18 +322,7 @@ void SortedTableReader::load()
 bool SortedTableReader::runBefore(size_t a, size_t b) const
 {
     const Run &x = *m_runs[a], &y = *m_runs[b];
-    auto value = [](const Run &r, int c) { return (r.nulls >> c) & 1 ? INT64_MIN : r.values[size_t(c)]; };
-    for (const int c : m_ascending) {
-        const int64_t u = value(x, c), v = value(y, c);
-        if (u != v)
-            return u < v;
-    }
-    if (m_descending >= 0) {
-        const int64_t u = value(x, m_descending), v = value(y, m_descending);
-        if (u != v)
-            return u > v;
-    }
-    return a < b;
+    return keyLess(keyOf(x.values.data(), x.nulls, uint32_t(a)), keyOf(y.values.data(), y.nulls, uint32_t(b)));
 }
 
 bool SortedTableReader::nextFromRuns()

@@ -65,6 +65,10 @@ public:
 private:
     enum class Mode { InMemory, Runs, OrderBy };
     struct Run;
+    struct SortKey;
+
+    [[nodiscard]] SortKey keyOf(const int64_t *row, uint32_t nulls, uint32_t position) const;
+    [[nodiscard]] bool keyLess(const SortKey &a, const SortKey &b) const;
 
     bool readChunk(size_t maxRows); // true when the table may have more rows
     void sortChunk();
