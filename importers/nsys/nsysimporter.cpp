@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <array>
 #include <atomic>
 #include <charconv>
@@ -77,7 +78,8 @@ enum F {
     Start, End, GlobalTid, GlobalPid, Corr, NameId, EventClass, ReturnValue, Device, Context, Stream,
     Demangled, Short, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, Registers, StaticSmem, DynamicSmem,
     Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, GraphId, GraphExecId,
-    TypeId, MetricId, Address, MemoryOp, FieldCount
+    TypeId, MetricId, Address, MemoryOp, Domain, NvtxCategory, PayloadInt, PayloadUint, PayloadInt32,
+    PayloadUint32, PayloadDouble, PayloadFloat, JsonText, FieldCount
 };
 
 struct FieldSpec {
@@ -127,6 +129,16 @@ const std::vector<FieldSpec> &fieldSpecs()
         { MetricId, { "metricId" } },
         { Address, { "address" } },
         { MemoryOp, { "memoryOperationType" } },
+        { Domain, { "domainId" } },
+        { NvtxCategory, { "category" } },
+        // An NVTX event's payload: one of these, by its type.
+        { PayloadInt, { "int64Value" } },
+        { PayloadUint, { "uint64Value" } },
+        { PayloadInt32, { "int32Value" } },
+        { PayloadUint32, { "uint32Value" } },
+        { PayloadDouble, { "doubleValue" } },
+        { PayloadFloat, { "floatValue" } },
+        { JsonText, { "jsonText" } },
     };
     return specs;
 }
@@ -176,8 +188,10 @@ const std::vector<TableSpec> &tableSpecs()
         // pool allocations); a running total per process and device, as a counter track.
         { Source::MemoryUsage, "CUDA_GPU_MEMORY_USAGE_EVENTS", { Start, GlobalPid, Device, Bytes, MemKind, MemoryOp, Address },
           { Start, Bytes, MemoryOp }, 3, GlobalPid, FieldCount },
-        { Source::Nvtx, "NVTX_EVENTS", { Start, End, GlobalTid, EventType, Text, TextId }, { Start }, 0, GlobalTid,
-          FieldCount },
+        { Source::Nvtx, "NVTX_EVENTS",
+          { Start, End, GlobalTid, EventType, Text, TextId, Domain, NvtxCategory, PayloadInt, PayloadUint, PayloadInt32,
+            PayloadUint32, PayloadDouble, PayloadFloat, JsonText },
+          { Start }, 0, GlobalTid, FieldCount },
         { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0, GlobalTid,
           FieldCount },
     };
@@ -215,6 +229,8 @@ const char *syncName(int64_t t)
 // NVTX event types (ENUM_NSYS_EVENT_TYPE).
 constexpr bool isNvtxMark(int64_t t) { return t == 34 || t == 65; }
 constexpr bool isNvtxRange(int64_t t) { return t == 59 || t == 60 || t == 70 || t == 71; }
+constexpr int64_t kNvtxCategoryName = 33;
+constexpr int64_t kNvtxDomainCreate = 75;
 
 // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel".
 std::string_view stripVersionSuffix(std::string_view name)
@@ -258,6 +274,20 @@ public:
         m_json.push_back(',');
         appendInt(z);
         m_json.push_back(']');
+    }
+    // JSON has no NaN or infinity: those are written as strings. A float is written as the shortest
+    // text that reads back as that float ("0.1", not the double 0.10000000149011612 it widened to).
+    template <typename Real>
+    void addReal(std::string_view k, Real v)
+    {
+        if (!std::isfinite(v)) {
+            add(k, std::string_view(std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity"));
+            return;
+        }
+        key(k);
+        char buf[32];
+        const auto r = std::to_chars(buf, buf + sizeof buf, v);
+        m_json.append(buf, size_t(r.ptr - buf));
     }
     void addRaw(std::string_view k, std::string_view raw)
     {
@@ -356,6 +386,7 @@ private:
     void handleOsrt(Cursor &c, SliceFields &f);
     void readGpuMetricNames();
     void readMpiRanks();
+    void readNvtxNames();
     void handleMetric(Cursor &c);
     void handleMemoryUsage(Cursor &c);
     void progress();
@@ -430,6 +461,9 @@ private:
     int64_t m_rows = 0;
     int64_t m_totalRows = 0;
     int64_t m_nvtxSkipped = 0;
+    // NVTX domain names by domainId, category names by (domainId, category).
+    std::unordered_map<int64_t, std::string> m_nvtxDomains;
+    std::map<std::pair<int64_t, int64_t>, std::string> m_nvtxCategories;
     std::atomic<bool> m_stopLoading { false }; // abandons the loader thread's table (see run())
     std::vector<char> m_readAhead;
 };
@@ -601,7 +635,9 @@ void NsysReader::openCursors()
                         continue;
                     cursor->col[f] = int(select.size());
                     // GPU metric samples: nsys writes integers, but the column may hold fractions.
-                    select.push_back({ quoteIdentifier(cand), f == Text, f == Value && spec.source == Source::Metric });
+                    select.push_back({ quoteIdentifier(cand), f == Text || f == JsonText,
+                                       (f == Value && spec.source == Source::Metric) || f == PayloadDouble
+                                           || f == PayloadFloat });
                     break;
                 }
             }
@@ -1113,7 +1149,59 @@ void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
     else
         f.nameId = m_sink.intern("[unnamed NVTX range]");
     f.catId = m_catNvtx;
+    // Where it came from (a library's own domain, NCCL's say, or the default one) and what it carries.
+    const int64_t domain = get(c, Domain, 0);
+    if (domain != 0) {
+        const auto name = m_nvtxDomains.find(domain);
+        if (name != m_nvtxDomains.end())
+            m_args.add("domain", std::string_view(name->second));
+        else
+            m_args.add("domain", domain);
+    }
+    if (const int64_t category = get(c, NvtxCategory, 0); category != 0) {
+        const auto name = m_nvtxCategories.find({ domain, category });
+        if (name != m_nvtxCategories.end())
+            m_args.add("category", std::string_view(name->second));
+        else
+            m_args.add("category", category);
+    }
+    for (const F p : { PayloadInt, PayloadUint, PayloadInt32, PayloadUint32 })
+        if (!isNull(c, p))
+            m_args.add("payload", c.st->integer(c.col[p]));
+    if (!isNull(c, PayloadDouble))
+        m_args.addReal("payload", c.st->real(c.col[PayloadDouble]));
+    if (!isNull(c, PayloadFloat))
+        m_args.addReal("payload", float(c.st->real(c.col[PayloadFloat])));
+    if (!isNull(c, JsonText))
+        m_args.add("payload", c.st->text(c.col[JsonText]));
+    f.argsId = m_sink.internArgs(m_args.finish());
     m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
+}
+
+// NVTX names its domains and categories with records of their own (nvtxDomainCreate,
+// nvtxDomainNameCategory), which may come from another thread than the ranges that use them, so they
+// are read before the ranges.
+void NsysReader::readNvtxNames()
+{
+    if (!hasColumns("NVTX_EVENTS", { "eventType", "domainId", "text" }))
+        return;
+    const bool hasCategory = hasColumns("NVTX_EVENTS", { "category" });
+    const bool hasTextId = hasColumns("NVTX_EVENTS", { "textId" });
+    ForeignSqliteDb::Stmt st(m_db,
+                             std::string("SELECT eventType, domainId, ") + (hasCategory ? "category" : "0") + ", text, "
+                                 + (hasTextId ? "textId" : "NULL") + " FROM NVTX_EVENTS WHERE eventType IN ("
+                                 + std::to_string(kNvtxCategoryName) + ", " + std::to_string(kNvtxDomainCreate) + ")",
+                             "NVTX_EVENTS");
+    while (st.step()) {
+        std::string name = st.isNull(3) ? st.isNull(4) ? std::string() : std::string(lookupString(st.integer(4)))
+                                        : std::string(st.text(3));
+        if (name.empty())
+            continue;
+        if (st.integer(0) == kNvtxDomainCreate)
+            m_nvtxDomains[st.integer(1)] = std::move(name);
+        else
+            m_nvtxCategories[{ st.integer(1), st.integer(2) }] = std::move(name);
+    }
 }
 
 void NsysReader::readGpuMetricNames()
@@ -1301,6 +1389,7 @@ void NsysReader::run()
     readMetadata();
     readGpuMetricNames();
     readMpiRanks();
+    readNvtxNames();
     std::future<bool> corrScope = startCorrScope();
     openCursors();
     m_ctx.checkpoint();
@@ -1377,7 +1466,8 @@ void NsysReader::run()
     if (m_nvtxSkipped > 0)
         m_diag.report(Severity::Info, QStringLiteral("nvtx-metadata"), QStringLiteral("table NVTX_EVENTS"),
                       QStringLiteral("NVTX records that name domains, categories or threads are not events; "
-                                     "they were not imported as slices."),
+                                     "they were not imported as slices (domain and category names label the "
+                                     "ranges' arguments)."),
                       m_nvtxSkipped);
     if (m_graphLaunches > 0)
         m_diag.report(Severity::Info, QStringLiteral("cuda-graph-trace"),

@@ -33,6 +33,7 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
 
 import os
 import sqlite3
+import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -165,15 +166,20 @@ def fill_2024(db):
                "4, 4294967295)", (gid(pid),))
     db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (9110, 9590, 1, 2, NULL, 13, 8, ?, 3, "
                "4294967295)", (gid(pid),))
-    nvtx = "INSERT INTO NVTX_EVENTS(start, end, eventType, rangeId, text, globalTid, textId, domainId) VALUES (?,?,?,?,?,?,?,?)"
+    nvtx = ("INSERT INTO NVTX_EVENTS(start, end, eventType, rangeId, text, globalTid, textId, domainId, category, "
+            "int64Value, doubleValue, jsonText) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
     db.executemany(nvtx, [
-        (500, 9800, 59, None, None, t, 30, 0),         # push/pop, name through StringIds
-        (900, 3550, 59, None, "forward", t, None, 0),  # push/pop, inline text
-        (1950, None, 34, None, "checkpoint", t, None, 0),  # mark
-        (3900, 9700, 60, 1, "prefetch", w, None, 0),    # start/end range
-        (100, None, 75, None, "my_domain", t, None, 1),  # domain creation: not an event
-        (9900, None, 59, None, "never closed", t, None, 0),
+        (500, 9800, 59, None, None, t, 30, 0, None, None, None, None),         # push/pop, name through StringIds
+        (900, 3550, 59, None, "forward", t, None, 0, None, 42, None, None),  # push/pop, inline text, int payload
+        (1950, None, 34, None, "checkpoint", t, None, 0, None, None, 0.5, None),  # mark, double payload
+        # start/end range in the domain the worker names below, in a category of that domain
+        (3900, 9700, 60, 1, "prefetch", w, None, 1, 2, None, None, None),
+        (100, None, 75, None, "my_domain", t, None, 1, None, None, None, None),  # domain creation (another thread)
+        (110, None, 33, None, "io", t, None, 1, 2, None, None, None),  # category naming
+        (9900, None, 59, None, "never closed", t, None, 0, 7, None, None, '{"k": 1}'),  # unnamed category
     ])
+    # A float payload, as the export holds it: widened to a double (0.10000000149011612).
+    db.execute("UPDATE NVTX_EVENTS SET floatValue = ? WHERE start = 500", (struct.unpack("f", struct.pack("f", 0.1))[0],))
     db.executemany("INSERT INTO OSRT_API VALUES (?,?,?,?,?,?,?,?)", [
         (600, 800, 27, t, 40, 0, 0, 0),
         (4100, 4300, 27, w, 41, 0, 0, 0),
