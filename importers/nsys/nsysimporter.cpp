@@ -387,6 +387,10 @@ private:
     void readGpuMetricNames();
     void readMpiRanks();
     void readNvtxNames();
+    [[nodiscard]] int64_t openNvtxRange(int64_t globalTid, int64_t ts);
+    void noteNvtxRange(int64_t globalTid, const SliceFields &f);
+    [[nodiscard]] int64_t launchRange(int64_t corr);
+    void projectNvtx();
     void handleMetric(Cursor &c);
     void handleMemoryUsage(Cursor &c);
     void progress();
@@ -464,6 +468,41 @@ private:
     // NVTX domain names by domainId, category names by (domainId, category).
     std::unordered_map<int64_t, std::string> m_nvtxDomains;
     std::map<std::pair<int64_t, int64_t>, std::string> m_nvtxCategories;
+
+    // NVTX ranges projected onto the GPU (see projectNvtx()). Ranges in the order phase 0 reads them:
+    // thread by thread, each thread's by start, an enclosing range before what it encloses.
+    struct NvtxRange {
+        int64_t start = 0;
+        int64_t end = 0;
+        int64_t nameId = 0;
+        int64_t parent = -1; // the innermost range of its thread that encloses it
+    };
+    std::vector<NvtxRange> m_nvtxRanges;
+    std::unordered_map<int64_t, std::pair<size_t, size_t>> m_nvtxByThread; // globalTid -> [first, last)
+    // The sweep over one thread's ranges: its ranges open at the last time asked, innermost last, and
+    // the next one not yet opened (phase 0 builds the parents with it, phase 1 finds each call's range).
+    int64_t m_nvtxThread = kNoValue;
+    std::vector<int64_t> m_nvtxOpen;
+    size_t m_nvtxNext = 0, m_nvtxEnd = 0;
+    // The innermost range around each CUDA call (by correlation key), looked up by the GPU ops: sorted,
+    // or, when the keys are dense (CUPTI numbers them in order), a table indexed by key - base.
+    std::vector<std::pair<int64_t, uint32_t>> m_launchRanges;
+    std::vector<uint32_t> m_launchTable;
+    int64_t m_launchBase = 0;
+    bool m_launchIndexed = false;
+    struct PairHash {
+        size_t operator()(const std::pair<int64_t, int64_t> &k) const noexcept
+        {
+            return size_t((uint64_t(k.first) * 0x9e3779b97f4a7c15ull) ^ uint64_t(k.second));
+        }
+    };
+    struct Projection {
+        int64_t start = 0;
+        int64_t end = 0;
+        int64_t ops = 0;
+    };
+    std::unordered_map<std::pair<int64_t, int64_t>, Projection, PairHash> m_projections; // (range, stream track)
+    int64_t m_catGpuAnnotation = 0;
     std::atomic<bool> m_stopLoading { false }; // abandons the loader thread's table (see run())
     std::vector<char> m_readAhead;
 };
@@ -934,6 +973,9 @@ void NsysReader::handleRuntime(Cursor &c, SliceFields &f)
         m_args.add("return value", ret);
         f.argsId = m_sink.internArgs(m_args.finish());
     }
+    if (!m_nvtxRanges.empty() && f.corr != kNoValue)
+        if (const int64_t range = openNvtxRange(get(c, GlobalTid, 0), f.tsNs); range >= 0)
+            m_launchRanges.emplace_back(f.corr, uint32_t(range));
     ThreadTracks &t = threadTracks(get(c, GlobalTid, 0));
     if (t.api == kNoValue)
         t.api = m_sink.companionTrack(t.thread, TrackKind::CudaApi);
@@ -1019,7 +1061,16 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
         f.catId = source == Source::Memcpy ? m_catMemcpy : m_catMemset;
     }
     ++m_sink.stats().gpuOps;
-    m_sink.addSlice(streamTrack(device, stream), f);
+    const int64_t track = streamTrack(device, stream);
+    if (!m_launchRanges.empty() && f.corr != kNoValue) {
+        if (const int64_t range = launchRange(f.corr); range >= 0) {
+            auto [p, added] = m_projections.try_emplace({ range, track }, Projection { f.tsNs, f.tsNs + f.durNs, 0 });
+            p->second.start = std::min(p->second.start, f.tsNs);
+            p->second.end = std::max(p->second.end, f.tsNs + f.durNs);
+            ++p->second.ops;
+        }
+    }
+    m_sink.addSlice(track, f);
 }
 
 NsysReader::GpuNames NsysReader::gpuNameAndArgs(const GpuKey &key)
@@ -1175,7 +1226,121 @@ void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
     if (!isNull(c, JsonText))
         m_args.add("payload", c.st->text(c.col[JsonText]));
     f.argsId = m_sink.internArgs(m_args.finish());
+    if (f.durNs > 0)
+        noteNvtxRange(get(c, GlobalTid, 0), f);
     m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
+}
+
+// The innermost of `globalTid`'s ranges open at `ts` (-1: none), its ranges asked for in time order
+// (and one thread after another).
+int64_t NsysReader::openNvtxRange(int64_t globalTid, int64_t ts)
+{
+    if (globalTid != m_nvtxThread) {
+        m_nvtxThread = globalTid;
+        m_nvtxOpen.clear();
+        const auto it = m_nvtxByThread.find(globalTid);
+        m_nvtxNext = it == m_nvtxByThread.end() ? 0 : it->second.first;
+        m_nvtxEnd = it == m_nvtxByThread.end() ? 0 : it->second.second;
+    }
+    for (; m_nvtxNext < m_nvtxEnd && m_nvtxRanges[m_nvtxNext].start <= ts; ++m_nvtxNext) {
+        while (!m_nvtxOpen.empty() && m_nvtxRanges[size_t(m_nvtxOpen.back())].end <= m_nvtxRanges[m_nvtxNext].start)
+            m_nvtxOpen.pop_back();
+        m_nvtxOpen.push_back(int64_t(m_nvtxNext));
+    }
+    while (!m_nvtxOpen.empty() && m_nvtxRanges[size_t(m_nvtxOpen.back())].end <= ts)
+        m_nvtxOpen.pop_back();
+    return m_nvtxOpen.empty() ? -1 : m_nvtxOpen.back();
+}
+
+// Phase 0: a range of `globalTid`, in the order of the thread's ranges; its parent is the innermost
+// range open when it starts.
+void NsysReader::noteNvtxRange(int64_t globalTid, const SliceFields &f)
+{
+    if (m_nvtxRanges.size() >= UINT32_MAX)
+        return;
+    if (globalTid != m_nvtxThread) {
+        if (m_nvtxByThread.count(globalTid))
+            return; // the thread's ranges came in two runs (not from phase 0's merge): not projected
+        m_nvtxByThread[globalTid] = { m_nvtxRanges.size(), m_nvtxRanges.size() };
+    }
+    NvtxRange range { f.tsNs, f.tsNs + f.durNs, f.nameId, openNvtxRange(globalTid, f.tsNs) };
+    m_nvtxRanges.push_back(range);
+    m_nvtxEnd = ++m_nvtxByThread[globalTid].second;
+}
+
+// The range around the CUDA call that launched a GPU op (-1: none). Indexed on first use, when every
+// call has been read (phase 1).
+int64_t NsysReader::launchRange(int64_t corr)
+{
+    if (!m_launchIndexed) {
+        m_launchIndexed = true;
+        auto &v = m_launchRanges;
+        std::sort(v.begin(), v.end());
+        const int64_t lo = v.front().first, hi = v.back().first;
+        // Dense enough for a table of 4-byte slots no larger than four times the pairs.
+        if (hi - lo < int64_t(v.size()) * 4 + 1024) {
+            m_launchBase = lo;
+            m_launchTable.assign(size_t(hi - lo + 1), UINT32_MAX);
+            for (const auto &[key, range] : v)
+                m_launchTable[size_t(key - lo)] = range;
+        }
+    }
+    if (!m_launchTable.empty()) {
+        if (corr < m_launchBase || corr - m_launchBase >= int64_t(m_launchTable.size()))
+            return -1;
+        const uint32_t range = m_launchTable[size_t(corr - m_launchBase)];
+        return range == UINT32_MAX ? -1 : int64_t(range);
+    }
+    const auto it = std::lower_bound(m_launchRanges.begin(), m_launchRanges.end(), std::pair(corr, uint32_t(0)));
+    return it != m_launchRanges.end() && it->first == corr ? int64_t(it->second) : -1;
+}
+
+// NVTX ranges projected onto the GPU, as Nsight Systems' timeline shows them under each stream: on a
+// stream's annotation track, each range spans the GPU ops launched by the CUDA calls made inside it
+// (from the first one's start to the last one's end), for every range around those calls, so the
+// nesting of the host's ranges carries over.
+void NsysReader::projectNvtx()
+{
+    if (m_projections.empty())
+        return;
+    // Children before parents (a parent comes first on its thread), each folded into its parent.
+    std::map<std::pair<int64_t, int64_t>, Projection, std::greater<>> all(m_projections.begin(), m_projections.end());
+    m_projections.clear();
+    for (auto &[key, p] : all) {
+        const int64_t parent = m_nvtxRanges[size_t(key.first)].parent;
+        if (parent < 0)
+            continue;
+        auto [q, added] = all.try_emplace({ parent, key.second }, Projection { p.start, p.end, 0 });
+        q->second.start = std::min(q->second.start, p.start);
+        q->second.end = std::max(q->second.end, p.end);
+        q->second.ops += p.ops;
+    }
+    struct Out {
+        int64_t track, start, end, range, ops;
+    };
+    std::vector<Out> out;
+    out.reserve(all.size());
+    for (const auto &[key, p] : all)
+        out.push_back({ key.second, p.start, p.end, key.first, p.ops });
+    // Per track by start, an enclosing projection first (the longer, or for the same span the parent).
+    std::sort(out.begin(), out.end(), [](const Out &a, const Out &b) {
+        return std::tie(a.track, a.start, b.end, a.range) < std::tie(b.track, b.start, a.end, b.range);
+    });
+    std::unordered_map<int64_t, int64_t> annotationTracks;
+    for (const Out &o : out) {
+        auto [t, added] = annotationTracks.try_emplace(o.track, 0);
+        if (added)
+            t->second = m_sink.companionTrack(o.track, TrackKind::GpuAnnotation);
+        SliceFields f;
+        f.tsNs = o.start;
+        f.durNs = o.end - o.start;
+        f.nameId = m_nvtxRanges[size_t(o.range)].nameId;
+        f.catId = m_catGpuAnnotation;
+        m_args.clear();
+        m_args.add("GPU ops", o.ops);
+        f.argsId = m_sink.internArgs(m_args.finish());
+        m_sink.addSlice(t->second, f);
+    }
 }
 
 // NVTX names its domains and categories with records of their own (nvtxDomainCreate,
@@ -1382,6 +1547,7 @@ void NsysReader::run()
     m_catMemset = m_sink.intern("gpu_memset");
     m_catSync = m_sink.intern("cuda_sync");
     m_catGraph = m_sink.intern("cuda_graph");
+    m_catGpuAnnotation = m_sink.intern("gpu_user_annotation");
     m_catNvtx = m_sink.intern("nvtx");
     m_catOsrt = m_sink.intern("osrt");
     readSessionInfo();
@@ -1423,6 +1589,10 @@ void NsysReader::run()
         loading.get(); // its error, if any
         if (phase == 1 && corrScope.valid())
             setCorrScope(corrScope.get());
+        if (phase == 1) {
+            m_nvtxThread = kNoValue; // the sweep starts again, finding the ranges around CUDA calls
+            m_nvtxOpen.clear();
+        }
         if (phase + 1 < kPhases)
             loading = std::async(std::launch::async, loadPhase, phase + 1);
         std::vector<Cursor *> live;
@@ -1457,6 +1627,7 @@ void NsysReader::run()
             }
         }
     }
+    projectNvtx();
     if (m_unmatchedFrees > 0)
         m_diag.report(Severity::Info, QStringLiteral("memory-freed-before-allocated"),
                       QStringLiteral("table CUDA_GPU_MEMORY_USAGE_EVENTS"),

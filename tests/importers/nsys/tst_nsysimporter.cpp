@@ -397,6 +397,43 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'rank-from-file-name'"), 0);
     }
 
+    // NVTX ranges projected onto the GPU, as Nsight Systems shows them: on each stream's annotation
+    // track, a range spans the GPU ops its CUDA calls launched, every enclosing range too; a launch
+    // outside any range and a range that launched nothing project nothing; two processes that number
+    // their calls alike each get their own ranges.
+    void nvtxProjection()
+    {
+        const QString ws = freshWorkspace();
+        const FileImportResult r = importOne(ws, fixture(QStringLiteral("nvtx_projection.sqlite")));
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Reader);
+        SqliteStmt st(w.db(), "SELECT p.name, k.label, n.str, s.ts, s.dur, s.depth, json_extract(a.json, '$.\"GPU ops\"') "
+                              "FROM slice s JOIN track k ON k.id = s.track_id AND k.kind = 'gpu_annotation' "
+                              "JOIN process p ON p.id = k.process_id JOIN string n ON n.id = s.name_id "
+                              "JOIN string c ON c.id = s.cat_id AND c.str = 'gpu_user_annotation' "
+                              "JOIN args a ON a.id = s.args_id ORDER BY p.name, k.label, s.ts, s.depth");
+        QStringList rows;
+        while (st.step())
+            rows << QStringLiteral("%1|%2|%3|%4|%5|%6|%7")
+                        .arg(st.columnText(0).section(QLatin1Char(':'), 0, 0), st.columnText(1), st.columnText(2))
+                        .arg(st.columnInt(3))
+                        .arg(st.columnInt(4))
+                        .arg(st.columnInt(5))
+                        .arg(st.columnInt(6));
+        QCOMPARE(rows, QStringList({
+                           QStringLiteral("GPU 0|stream 7|train|1100|400|0|2"),
+                           QStringLiteral("GPU 0|stream 7|fwd|1100|100|1|1"),
+                           QStringLiteral("GPU 0|stream 7|bwd|1300|200|1|1"),
+                           QStringLiteral("GPU 0|stream 8|train|1250|150|0|1"),
+                           QStringLiteral("GPU 0|stream 8|bwd|1250|150|1|1"),
+                           QStringLiteral("GPU 1|stream 7|eval|300|500|0|1"),
+                       }));
+        // The projections are not GPU ops: the kernels and the copy are.
+        QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 4);
+        const std::vector<GpuOp> ops = readGpuOps(w, w.db().queryInt("SELECT id FROM trace"), GpuOpMode::EveryOp);
+        QCOMPARE(int(ops.size()), 5);
+    }
+
     // A PROCESSES table without globalPid names every process by its pid (not only the first one).
     void processNamesByPid()
     {

@@ -321,6 +321,37 @@ def mpi_ranks():
         db.close()
 
 
+def nvtx_projection():
+    """Two processes that both number their CUDA calls from 1: process A's thread runs "train" around
+    "fwd" and "bwd", whose launches land on two streams of GPU 0, then a launch outside any range and an
+    "idle" range that launches nothing; process B's "eval" launches on GPU 1."""
+    db, _ = fresh("nvtx_projection.sqlite")
+    create_2024(db)
+    a, b = 9100, 9200
+    ta, tb = gid(a, a), gid(b, b)
+    db.executemany("INSERT INTO StringIds VALUES (?,?)", [
+        (1, "cudaLaunchKernel_v7000"), (2, "cudaMemcpyAsync_v3020"), (20, "gemm"), (21, "gemm")])
+    db.executemany("INSERT INTO PROCESSES VALUES (?,?,?)", [(gid(a), a, "train.py"), (gid(b), b, "eval.py")])
+    db.executemany("INSERT INTO TARGET_INFO_GPU VALUES (?,?,?,?,?,?,?,?,?,?,?)", [
+        (GTID_BASE, 0, "NVIDIA H100 80GB HBM3", "0000:1b:00.0", 85520809984, 132, "uuid-0", "GH100", 0, 9, 0),
+        (GTID_BASE, 1, "NVIDIA H100 80GB HBM3", "0000:43:00.0", 85520809984, 132, "uuid-1", "GH100", 1, 9, 0)])
+    db.executemany("INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, domainId) VALUES (?,?,?,?,?,0)", [
+        (100, 1000, 59, "train", ta), (100, 400, 59, "fwd", ta), (500, 900, 59, "bwd", ta),
+        (2000, 2100, 59, "idle", ta), (100, 1000, 59, "eval", tb)])
+    db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,0,?,?,?,0,NULL)", [
+        (150, 160, ta, 1, 1), (600, 610, ta, 2, 1), (650, 660, ta, 3, 2), (1200, 1210, ta, 4, 1),
+        (200, 210, tb, 1, 1)])
+    kernel = ("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, 1, NULL, ?, ?, ?, 20, 21, NULL, 1, 0, "
+              "32, 128, 1, 1, 256, 1, 1, 0, 0, 0, 0, 1, 0, NULL, 0)")
+    db.executemany(kernel, [
+        (1100, 1200, 0, 7, 1, gid(a)), (1300, 1500, 0, 7, 2, gid(a)), (2000, 2100, 0, 7, 4, gid(a)),
+        (300, 800, 1, 7, 1, gid(b))])
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY(start, end, deviceId, contextId, streamId, correlationId, "
+               "globalPid, bytes, copyKind) VALUES (1250, 1400, 0, 1, 8, 3, ?, 4096, 1)", (gid(a),))
+    db.commit()
+    db.close()
+
+
 def layout2022():
     db, _ = fresh("layout2022.sqlite")
     db.executescript("""
@@ -455,6 +486,7 @@ if __name__ == "__main__":
     gpu_metrics()
     memory_usage()
     mpi_ranks()
+    nvtx_projection()
     empty_tables()
     missing_tables()
     not_nsight()
