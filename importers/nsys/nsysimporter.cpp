@@ -484,12 +484,13 @@ private:
     int64_t m_nvtxThread = kNoValue;
     std::vector<int64_t> m_nvtxOpen;
     size_t m_nvtxNext = 0, m_nvtxEnd = 0;
-    // The innermost range around each CUDA call (by correlation key), looked up by the GPU ops: sorted,
-    // or, when the keys are dense (CUPTI numbers them in order), a table indexed by key - base.
-    std::vector<std::pair<int64_t, uint32_t>> m_launchRanges;
+    // The innermost range around each CUDA call, by correlation key, for the GPU ops to look up: a
+    // table indexed by the key while keys stay below a few times the calls (CUPTI numbers them from 1),
+    // the others as pairs sorted on first use.
     std::vector<uint32_t> m_launchTable;
-    int64_t m_launchBase = 0;
-    bool m_launchIndexed = false;
+    std::vector<std::pair<int64_t, uint32_t>> m_launchRanges;
+    bool m_launchSorted = false;
+    int64_t m_runtimeRows = 0;
     struct PairHash {
         size_t operator()(const std::pair<int64_t, int64_t> &k) const noexcept
         {
@@ -501,7 +502,12 @@ private:
         int64_t end = 0;
         int64_t ops = 0;
     };
+    void noteLaunch(int64_t corr, int64_t range);
     std::unordered_map<std::pair<int64_t, int64_t>, Projection, PairHash> m_projections; // (range, stream track)
+    // The last projection a GPU op extended (the next op of its stream usually extends it too); nodes of
+    // an unordered_map stay where they are as it grows.
+    std::pair<int64_t, int64_t> m_lastProjectionKey { -1, -1 };
+    Projection *m_lastProjection = nullptr;
     int64_t m_catGpuAnnotation = 0;
     std::atomic<bool> m_stopLoading { false }; // abandons the loader thread's table (see run())
     std::vector<char> m_readAhead;
@@ -703,6 +709,8 @@ void NsysReader::openCursors()
                 rows = count.integer(0);
         }
         m_totalRows += rows;
+        if (spec.source == Source::Runtime)
+            m_runtimeRows = rows;
         // Ties: longer first, so an enclosing range arrives before what it encloses.
         std::vector<int> ascending;
         for (const F g : { spec.group1, spec.group2 })
@@ -975,7 +983,7 @@ void NsysReader::handleRuntime(Cursor &c, SliceFields &f)
     }
     if (!m_nvtxRanges.empty() && f.corr != kNoValue)
         if (const int64_t range = openNvtxRange(get(c, GlobalTid, 0), f.tsNs); range >= 0)
-            m_launchRanges.emplace_back(f.corr, uint32_t(range));
+            noteLaunch(f.corr, range);
     ThreadTracks &t = threadTracks(get(c, GlobalTid, 0));
     if (t.api == kNoValue)
         t.api = m_sink.companionTrack(t.thread, TrackKind::CudaApi);
@@ -1062,12 +1070,17 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
     }
     ++m_sink.stats().gpuOps;
     const int64_t track = streamTrack(device, stream);
-    if (!m_launchRanges.empty() && f.corr != kNoValue) {
+    if (f.corr != kNoValue && (!m_launchTable.empty() || !m_launchRanges.empty())) {
         if (const int64_t range = launchRange(f.corr); range >= 0) {
-            auto [p, added] = m_projections.try_emplace({ range, track }, Projection { f.tsNs, f.tsNs + f.durNs, 0 });
-            p->second.start = std::min(p->second.start, f.tsNs);
-            p->second.end = std::max(p->second.end, f.tsNs + f.durNs);
-            ++p->second.ops;
+            const std::pair key { range, track };
+            if (key != m_lastProjectionKey) {
+                m_lastProjectionKey = key;
+                m_lastProjection = &m_projections.try_emplace(key, Projection { f.tsNs, f.tsNs, 0 }).first->second;
+            }
+            Projection &p = *m_lastProjection;
+            p.start = std::min(p.start, f.tsNs);
+            p.end = std::max(p.end, f.tsNs + f.durNs);
+            ++p.ops;
         }
     }
     m_sink.addSlice(track, f);
@@ -1268,28 +1281,28 @@ void NsysReader::noteNvtxRange(int64_t globalTid, const SliceFields &f)
     m_nvtxEnd = ++m_nvtxByThread[globalTid].second;
 }
 
-// The range around the CUDA call that launched a GPU op (-1: none). Indexed on first use, when every
-// call has been read (phase 1).
+// Phase 1: the CUDA call with correlation key `corr` was made inside NVTX range `range`.
+void NsysReader::noteLaunch(int64_t corr, int64_t range)
+{
+    if (corr >= 0 && corr < m_runtimeRows * 4 + 1024) {
+        if (size_t(corr) >= m_launchTable.size())
+            m_launchTable.resize(std::max(size_t(corr) + 1, m_launchTable.size() * 2), UINT32_MAX);
+        m_launchTable[size_t(corr)] = uint32_t(range);
+    } else {
+        m_launchRanges.emplace_back(corr, uint32_t(range));
+    }
+}
+
+// The range around the CUDA call that launched a GPU op (-1: none), once every call has been read.
 int64_t NsysReader::launchRange(int64_t corr)
 {
-    if (!m_launchIndexed) {
-        m_launchIndexed = true;
-        auto &v = m_launchRanges;
-        std::sort(v.begin(), v.end());
-        const int64_t lo = v.front().first, hi = v.back().first;
-        // Dense enough for a table of 4-byte slots no larger than four times the pairs.
-        if (hi - lo < int64_t(v.size()) * 4 + 1024) {
-            m_launchBase = lo;
-            m_launchTable.assign(size_t(hi - lo + 1), UINT32_MAX);
-            for (const auto &[key, range] : v)
-                m_launchTable[size_t(key - lo)] = range;
-        }
-    }
-    if (!m_launchTable.empty()) {
-        if (corr < m_launchBase || corr - m_launchBase >= int64_t(m_launchTable.size()))
-            return -1;
-        const uint32_t range = m_launchTable[size_t(corr - m_launchBase)];
-        return range == UINT32_MAX ? -1 : int64_t(range);
+    if (corr >= 0 && size_t(corr) < m_launchTable.size() && m_launchTable[size_t(corr)] != UINT32_MAX)
+        return int64_t(m_launchTable[size_t(corr)]);
+    if (m_launchRanges.empty())
+        return -1;
+    if (!m_launchSorted) {
+        m_launchSorted = true;
+        std::sort(m_launchRanges.begin(), m_launchRanges.end());
     }
     const auto it = std::lower_bound(m_launchRanges.begin(), m_launchRanges.end(), std::pair(corr, uint32_t(0)));
     return it != m_launchRanges.end() && it->first == corr ? int64_t(it->second) : -1;
