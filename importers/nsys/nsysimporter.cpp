@@ -5,6 +5,7 @@
 #include "importcontext.h"
 #include "importerror.h"
 #include "foreignsqlitedb.h"
+#include "rangeprojection.h"
 #include "sortedtablereader.h"
 #include "tracesink.h"
 
@@ -387,9 +388,6 @@ private:
     void readGpuMetricNames();
     void readMpiRanks();
     void readNvtxNames();
-    [[nodiscard]] int64_t openNvtxRange(int64_t globalTid, int64_t ts);
-    void noteNvtxRange(int64_t globalTid, const SliceFields &f);
-    [[nodiscard]] int64_t launchRange(int64_t corr);
     void projectNvtx();
     void handleMetric(Cursor &c);
     void handleMemoryUsage(Cursor &c);
@@ -469,45 +467,9 @@ private:
     std::unordered_map<int64_t, std::string> m_nvtxDomains;
     std::map<std::pair<int64_t, int64_t>, std::string> m_nvtxCategories;
 
-    // NVTX ranges projected onto the GPU (see projectNvtx()). Ranges in the order phase 0 reads them:
-    // thread by thread, each thread's by start, an enclosing range before what it encloses.
-    struct NvtxRange {
-        int64_t start = 0;
-        int64_t end = 0;
-        int64_t nameId = 0;
-        int64_t parent = -1; // the innermost range of its thread that encloses it
-    };
-    std::vector<NvtxRange> m_nvtxRanges;
-    std::unordered_map<int64_t, std::pair<size_t, size_t>> m_nvtxByThread; // globalTid -> [first, last)
-    // The sweep over one thread's ranges: its ranges open at the last time asked, innermost last, and
-    // the next one not yet opened (phase 0 builds the parents with it, phase 1 finds each call's range).
-    int64_t m_nvtxThread = kNoValue;
-    std::vector<int64_t> m_nvtxOpen;
-    size_t m_nvtxNext = 0, m_nvtxEnd = 0;
-    // The innermost range around each CUDA call, by correlation key, for the GPU ops to look up: a
-    // table indexed by the key while keys stay below a few times the calls (CUPTI numbers them from 1),
-    // the others as pairs sorted on first use.
-    std::vector<uint32_t> m_launchTable;
-    std::vector<std::pair<int64_t, uint32_t>> m_launchRanges;
-    bool m_launchSorted = false;
-    int64_t m_runtimeRows = 0;
-    struct PairHash {
-        size_t operator()(const std::pair<int64_t, int64_t> &k) const noexcept
-        {
-            return size_t((uint64_t(k.first) * 0x9e3779b97f4a7c15ull) ^ uint64_t(k.second));
-        }
-    };
-    struct Projection {
-        int64_t start = 0;
-        int64_t end = 0;
-        int64_t ops = 0;
-    };
-    void noteLaunch(int64_t corr, int64_t range);
-    std::unordered_map<std::pair<int64_t, int64_t>, Projection, PairHash> m_projections; // (range, stream track)
-    // The last projection a GPU op extended (the next op of its stream usually extends it too); nodes of
-    // an unordered_map stay where they are as it grows.
-    std::pair<int64_t, int64_t> m_lastProjectionKey { -1, -1 };
-    Projection *m_lastProjection = nullptr;
+    // NVTX ranges projected onto the GPU streams (see projectNvtx()), and each kept range's name.
+    RangeProjection m_projection;
+    std::vector<int64_t> m_nvtxRangeNames;
     int64_t m_catGpuAnnotation = 0;
     std::atomic<bool> m_stopLoading { false }; // abandons the loader thread's table (see run())
     std::vector<char> m_readAhead;
@@ -710,7 +672,7 @@ void NsysReader::openCursors()
         }
         m_totalRows += rows;
         if (spec.source == Source::Runtime)
-            m_runtimeRows = rows;
+            m_projection = RangeProjection(rows); // sized for the calls, before any row is read
         // Ties: longer first, so an enclosing range arrives before what it encloses.
         std::vector<int> ascending;
         for (const F g : { spec.group1, spec.group2 })
@@ -981,9 +943,8 @@ void NsysReader::handleRuntime(Cursor &c, SliceFields &f)
         m_args.add("return value", ret);
         f.argsId = m_sink.internArgs(m_args.finish());
     }
-    if (!m_nvtxRanges.empty() && f.corr != kNoValue)
-        if (const int64_t range = openNvtxRange(get(c, GlobalTid, 0), f.tsNs); range >= 0)
-            noteLaunch(f.corr, range);
+    if (f.corr != kNoValue && m_projection.hasRanges())
+        m_projection.addLaunch(f.corr, get(c, GlobalTid, 0), f.tsNs);
     ThreadTracks &t = threadTracks(get(c, GlobalTid, 0));
     if (t.api == kNoValue)
         t.api = m_sink.companionTrack(t.thread, TrackKind::CudaApi);
@@ -1070,19 +1031,8 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
     }
     ++m_sink.stats().gpuOps;
     const int64_t track = streamTrack(device, stream);
-    if (f.corr != kNoValue && (!m_launchTable.empty() || !m_launchRanges.empty())) {
-        if (const int64_t range = launchRange(f.corr); range >= 0) {
-            const std::pair key { range, track };
-            if (key != m_lastProjectionKey) {
-                m_lastProjectionKey = key;
-                m_lastProjection = &m_projections.try_emplace(key, Projection { f.tsNs, f.tsNs, 0 }).first->second;
-            }
-            Projection &p = *m_lastProjection;
-            p.start = std::min(p.start, f.tsNs);
-            p.end = std::max(p.end, f.tsNs + f.durNs);
-            ++p.ops;
-        }
-    }
+    if (f.corr != kNoValue && m_projection.hasLaunches())
+        m_projection.addOp(f.corr, track, f.tsNs, f.tsNs + f.durNs);
     m_sink.addSlice(track, f);
 }
 
@@ -1239,73 +1189,9 @@ void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
     if (!isNull(c, JsonText))
         m_args.add("payload", c.st->text(c.col[JsonText]));
     f.argsId = m_sink.internArgs(m_args.finish());
-    if (f.durNs > 0)
-        noteNvtxRange(get(c, GlobalTid, 0), f);
+    if (m_projection.addRange(get(c, GlobalTid, 0), f.tsNs, f.tsNs + f.durNs) >= 0)
+        m_nvtxRangeNames.push_back(f.nameId);
     m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
-}
-
-// The innermost of `globalTid`'s ranges open at `ts` (-1: none), its ranges asked for in time order
-// (and one thread after another).
-int64_t NsysReader::openNvtxRange(int64_t globalTid, int64_t ts)
-{
-    if (globalTid != m_nvtxThread) {
-        m_nvtxThread = globalTid;
-        m_nvtxOpen.clear();
-        const auto it = m_nvtxByThread.find(globalTid);
-        m_nvtxNext = it == m_nvtxByThread.end() ? 0 : it->second.first;
-        m_nvtxEnd = it == m_nvtxByThread.end() ? 0 : it->second.second;
-    }
-    for (; m_nvtxNext < m_nvtxEnd && m_nvtxRanges[m_nvtxNext].start <= ts; ++m_nvtxNext) {
-        while (!m_nvtxOpen.empty() && m_nvtxRanges[size_t(m_nvtxOpen.back())].end <= m_nvtxRanges[m_nvtxNext].start)
-            m_nvtxOpen.pop_back();
-        m_nvtxOpen.push_back(int64_t(m_nvtxNext));
-    }
-    while (!m_nvtxOpen.empty() && m_nvtxRanges[size_t(m_nvtxOpen.back())].end <= ts)
-        m_nvtxOpen.pop_back();
-    return m_nvtxOpen.empty() ? -1 : m_nvtxOpen.back();
-}
-
-// Phase 0: a range of `globalTid`, in the order of the thread's ranges; its parent is the innermost
-// range open when it starts.
-void NsysReader::noteNvtxRange(int64_t globalTid, const SliceFields &f)
-{
-    if (m_nvtxRanges.size() >= UINT32_MAX)
-        return;
-    if (globalTid != m_nvtxThread) {
-        if (m_nvtxByThread.count(globalTid))
-            return; // the thread's ranges came in two runs (not from phase 0's merge): not projected
-        m_nvtxByThread[globalTid] = { m_nvtxRanges.size(), m_nvtxRanges.size() };
-    }
-    NvtxRange range { f.tsNs, f.tsNs + f.durNs, f.nameId, openNvtxRange(globalTid, f.tsNs) };
-    m_nvtxRanges.push_back(range);
-    m_nvtxEnd = ++m_nvtxByThread[globalTid].second;
-}
-
-// Phase 1: the CUDA call with correlation key `corr` was made inside NVTX range `range`.
-void NsysReader::noteLaunch(int64_t corr, int64_t range)
-{
-    if (corr >= 0 && corr < m_runtimeRows * 4 + 1024) {
-        if (size_t(corr) >= m_launchTable.size())
-            m_launchTable.resize(std::max(size_t(corr) + 1, m_launchTable.size() * 2), UINT32_MAX);
-        m_launchTable[size_t(corr)] = uint32_t(range);
-    } else {
-        m_launchRanges.emplace_back(corr, uint32_t(range));
-    }
-}
-
-// The range around the CUDA call that launched a GPU op (-1: none), once every call has been read.
-int64_t NsysReader::launchRange(int64_t corr)
-{
-    if (corr >= 0 && size_t(corr) < m_launchTable.size() && m_launchTable[size_t(corr)] != UINT32_MAX)
-        return int64_t(m_launchTable[size_t(corr)]);
-    if (m_launchRanges.empty())
-        return -1;
-    if (!m_launchSorted) {
-        m_launchSorted = true;
-        std::sort(m_launchRanges.begin(), m_launchRanges.end());
-    }
-    const auto it = std::lower_bound(m_launchRanges.begin(), m_launchRanges.end(), std::pair(corr, uint32_t(0)));
-    return it != m_launchRanges.end() && it->first == corr ? int64_t(it->second) : -1;
 }
 
 // NVTX ranges projected onto the GPU, as Nsight Systems' timeline shows them under each stream: on a
@@ -1314,43 +1200,18 @@ int64_t NsysReader::launchRange(int64_t corr)
 // nesting of the host's ranges carries over.
 void NsysReader::projectNvtx()
 {
-    if (m_projections.empty())
-        return;
-    // Children before parents (a parent comes first on its thread), each folded into its parent.
-    std::map<std::pair<int64_t, int64_t>, Projection, std::greater<>> all(m_projections.begin(), m_projections.end());
-    m_projections.clear();
-    for (auto &[key, p] : all) {
-        const int64_t parent = m_nvtxRanges[size_t(key.first)].parent;
-        if (parent < 0)
-            continue;
-        auto [q, added] = all.try_emplace({ parent, key.second }, Projection { p.start, p.end, 0 });
-        q->second.start = std::min(q->second.start, p.start);
-        q->second.end = std::max(q->second.end, p.end);
-        q->second.ops += p.ops;
-    }
-    struct Out {
-        int64_t track, start, end, range, ops;
-    };
-    std::vector<Out> out;
-    out.reserve(all.size());
-    for (const auto &[key, p] : all)
-        out.push_back({ key.second, p.start, p.end, key.first, p.ops });
-    // Per track by start, an enclosing projection first (the longer, or for the same span the parent).
-    std::sort(out.begin(), out.end(), [](const Out &a, const Out &b) {
-        return std::tie(a.track, a.start, b.end, a.range) < std::tie(b.track, b.start, a.end, b.range);
-    });
-    std::unordered_map<int64_t, int64_t> annotationTracks;
-    for (const Out &o : out) {
-        auto [t, added] = annotationTracks.try_emplace(o.track, 0);
+    std::unordered_map<int64_t, int64_t> annotationTracks; // stream track -> its annotation track
+    for (const RangeProjection::Span &p : m_projection.spans()) {
+        auto [t, added] = annotationTracks.try_emplace(p.lane, 0);
         if (added)
-            t->second = m_sink.companionTrack(o.track, TrackKind::GpuAnnotation);
+            t->second = m_sink.companionTrack(p.lane, TrackKind::GpuAnnotation);
         SliceFields f;
-        f.tsNs = o.start;
-        f.durNs = o.end - o.start;
-        f.nameId = m_nvtxRanges[size_t(o.range)].nameId;
+        f.tsNs = p.start;
+        f.durNs = p.end - p.start;
+        f.nameId = m_nvtxRangeNames[size_t(p.range)];
         f.catId = m_catGpuAnnotation;
         m_args.clear();
-        m_args.add("GPU ops", o.ops);
+        m_args.add("GPU ops", p.ops);
         f.argsId = m_sink.internArgs(m_args.finish());
         m_sink.addSlice(t->second, f);
     }
@@ -1602,10 +1463,6 @@ void NsysReader::run()
         loading.get(); // its error, if any
         if (phase == 1 && corrScope.valid())
             setCorrScope(corrScope.get());
-        if (phase == 1) {
-            m_nvtxThread = kNoValue; // the sweep starts again, finding the ranges around CUDA calls
-            m_nvtxOpen.clear();
-        }
         if (phase + 1 < kPhases)
             loading = std::async(std::launch::async, loadPhase, phase + 1);
         std::vector<Cursor *> live;
