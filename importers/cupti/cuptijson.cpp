@@ -1,6 +1,7 @@
 #include "cuptijson.h"
 
 #include "jsontext.h"
+#include "rangeprojection.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,7 +9,9 @@
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -271,6 +274,46 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
             it->second = i;
     }
 
+    // NVTX ranges projected onto the streams their launches fed, as Kineto writes gpu_user_annotation:
+    // a range spans its GPU ops on each stream (core/rangeprojection.h).
+    std::vector<RangeProjection::Span> projected;
+    std::vector<size_t> projectedRange; // the projection's range index -> index in ranges
+    {
+        RangeProjection projection(int64_t(launcher.size()));
+        auto threadOf = [](uint32_t pid, uint32_t tid) { return int64_t(pid) << 32 | tid; };
+        std::vector<size_t> byThread(ranges.size());
+        std::iota(byThread.begin(), byThread.end(), size_t(0));
+        auto rangeKey = [&](size_t i) {
+            const MarkerRecord &m = *ranges[i].start;
+            return std::tuple(threadOf(m.processId, m.threadId), m.timestampNs, ~ranges[i].endNs);
+        };
+        std::sort(byThread.begin(), byThread.end(), [&](size_t x, size_t y) { return rangeKey(x) < rangeKey(y); });
+        for (const size_t i : byThread) {
+            const MarkerRecord &m = *ranges[i].start;
+            if (projection.addRange(threadOf(m.processId, m.threadId), int64_t(m.timestampNs), int64_t(ranges[i].endNs)) >= 0)
+                projectedRange.push_back(i);
+        }
+        if (projection.hasRanges()) {
+            std::vector<std::tuple<int64_t, uint64_t, uint32_t>> calls; // thread, start, correlation id
+            calls.reserve(launcher.size());
+            for (const auto &[corr, index] : launcher) {
+                const ApiCall &a = t.apiCalls[index];
+                calls.emplace_back(threadOf(a.processId, a.threadId), a.startNs, corr);
+            }
+            std::sort(calls.begin(), calls.end());
+            for (const auto &[thread, start, corr] : calls)
+                projection.addLaunch(corr, thread, int64_t(start));
+            auto lane = [](uint32_t device, uint32_t stream) { return int64_t(device) << 32 | stream; };
+            for (const auto &k : t.kernels)
+                projection.addOp(k.correlationId, lane(k.deviceId, k.streamId), int64_t(k.startNs), int64_t(k.endNs));
+            for (const auto &m : t.memcpys)
+                projection.addOp(m.correlationId, lane(m.deviceId, m.streamId), int64_t(m.startNs), int64_t(m.endNs));
+            for (const auto &m : t.memsets)
+                projection.addOp(m.correlationId, lane(m.deviceId, m.streamId), int64_t(m.startNs), int64_t(m.endNs));
+            projected = projection.spans();
+        }
+    }
+
     std::unordered_map<uint32_t, uint32_t> contextDevice;
     for (const auto &c : t.contexts)
         contextDevice[c.contextId] = c.deviceId;
@@ -385,7 +428,7 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
 
     // Events go out in start order, CPU then GPU, so a reader finds every track already sorted
     // (CUPTI delivers API calls as they end, a nested driver call before its runtime call).
-    enum class Kind : uint8_t { Api, Range, Instant, Kernel, Memcpy, Memset, Sync };
+    enum class Kind : uint8_t { Api, Range, Instant, GpuRange, Kernel, Memcpy, Memset, Sync };
     struct Ref {
         uint64_t startNs;
         uint32_t index;
@@ -450,7 +493,10 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
         if (launcher.count(corr))
             writeFlow(w, 'f', corr, dev, stream, startNs);
     };
-    order.reserve(t.kernels.size() + t.memcpys.size() + t.memsets.size() + t.syncs.size());
+    order.reserve(projected.size() + t.kernels.size() + t.memcpys.size() + t.memsets.size() + t.syncs.size());
+    // Projections first: at the same start, a range before the op it holds, an outer range first.
+    for (size_t i = 0; i < projected.size(); ++i)
+        order.push_back({ uint64_t(projected[i].start), uint32_t(i), Kind::GpuRange });
     for (size_t i = 0; i < t.kernels.size(); ++i)
         order.push_back({ t.kernels[i].startNs, uint32_t(i), Kind::Kernel });
     for (size_t i = 0; i < t.memcpys.size(); ++i)
@@ -461,6 +507,15 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
         order.push_back({ t.syncs[i].startNs, uint32_t(i), Kind::Sync });
     sortAndEmit([&](const Ref &r) {
         switch (r.kind) {
+        case Kind::GpuRange: {
+            const RangeProjection::Span &p = projected[r.index];
+            const MarkerRecord &m = *ranges[projectedRange[size_t(p.range)]].start;
+            w.open('X', "gpu_user_annotation", str.at(m.nameId), uint32_t(p.lane >> 32), uint32_t(p.lane));
+            w.span(uint64_t(p.start), uint64_t(p.end));
+            w.arg("GPU ops", p.ops);
+            w.close();
+            break;
+        }
         case Kind::Kernel: {
             const KernelOp &k = t.kernels[r.index];
             w.open('X', "kernel", str.at(k.nameId), k.deviceId, k.streamId);

@@ -20,6 +20,10 @@
 // NVTX ranges are paired here from their start and end records (by marker id); a start without an
 // end is written with duration 0 and args.unfinished, an end without a start is dropped; both are
 // counted in plumbCupti.
+//
+// As Kineto projects user annotations onto the GPU, each NVTX range is also written on every stream
+// its launches fed, as a "gpu_user_annotation" X event from its first GPU op's start to its last
+// one's end (args."GPU ops": how many), for the enclosing ranges too (core/rangeprojection.h).
 
 #include "cuptirecords.h"
 

@@ -230,6 +230,9 @@ private slots:
                R"x("dur":25.800,"args":{"device":0,"context":1,"stream":-1,"correlation":13}})x");
         expect(R"x({"ph":"X","cat":"user_annotation","name":"train_step","pid":4242,"tid":4243,)x"
                R"x("ts":1700000000000000.900,"dur":60.100,"args":{"domain":"plumb"}})x");
+        // The range projected onto the stream its launches fed, from the kernel's start to the memset's end.
+        expect(R"x({"ph":"X","cat":"gpu_user_annotation","name":"train_step","pid":0,"tid":7,)x"
+               R"x("ts":1700000000000008.123,"dur":24.377,"args":{"GPU ops":3}})x");
         expect(R"x({"ph":"M","name":"thread_name","pid":4242,"tid":4243,"args":{"name":"main thread"}})x");
         expect(R"x({"ph":"M","name":"process_labels","pid":0,"tid":0,"args":{"labels":"GPU 0"}})x");
         // One flow per GPU op with a recorded launch, none for the driver twin or cudaGetDevice.
@@ -293,8 +296,16 @@ private slots:
         QCOMPARE(db.queryInt("SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id "
                              "WHERE c.str = 'cuda_sync'"),
                  1);
-        QCOMPARE(db.queryInt("SELECT dur FROM slice s JOIN string n ON n.id = s.name_id WHERE n.str = 'train_step'"),
+        QCOMPARE(db.queryInt("SELECT dur FROM slice s JOIN string n ON n.id = s.name_id JOIN track k ON k.id = s.track_id "
+                             "WHERE n.str = 'train_step' AND k.kind = 'thread'"),
                  60100);
+        // ... and its projection on the stream's annotation track.
+        SqliteStmt g(db, "SELECT s.ts, s.dur FROM slice s JOIN string n ON n.id = s.name_id JOIN track k ON k.id = s.track_id "
+                         "WHERE n.str = 'train_step' AND k.kind = 'gpu_annotation'");
+        QVERIFY(g.step());
+        QCOMPARE(g.columnInt(0), qint64(kT0 + 8123));
+        QCOMPARE(g.columnInt(1), Q_INT64_C(24377));
+        QVERIFY(!g.step());
     }
 
     // Names with quotes, backslashes, control characters and bytes that are not UTF-8 still make
