@@ -71,7 +71,7 @@ void RangeProjection::addLaunch(int64_t key, int64_t thread, int64_t ts)
         return;
     if (key >= 0 && key < m_tableLimit) {
         if (size_t(key) >= m_table.size())
-            m_table.resize(std::max(size_t(key) + 1, m_table.size() * 2), kNone);
+            m_table.resize(size_t(key) + 1, kNone); // the vector's own growth keeps this amortised
         m_table[size_t(key)] = uint32_t(range);
     } else {
         m_sparse.emplace_back(key, uint32_t(range));
