@@ -387,7 +387,13 @@ private:
     void handleOsrt(Cursor &c, SliceFields &f);
     void readGpuMetricNames();
     void readMpiRanks();
-    void readNvtxNames();
+    // NVTX's naming records (domain and category names), read on a connection of their own.
+    struct NvtxName {
+        int64_t type = 0, domain = 0, category = 0, textId = kNoValue;
+        std::string text;
+    };
+    [[nodiscard]] std::future<std::vector<NvtxName>> startNvtxNames();
+    void setNvtxNames(std::vector<NvtxName> names);
     void projectNvtx();
     void handleMetric(Cursor &c);
     void handleMemoryUsage(Cursor &c);
@@ -1219,27 +1225,37 @@ void NsysReader::projectNvtx()
 
 // NVTX names its domains and categories with records of their own (nvtxDomainCreate,
 // nvtxDomainNameCategory), which may come from another thread than the ranges that use them, so they
-// are read before the ranges.
-void NsysReader::readNvtxNames()
+// are read before the ranges: on a connection of their own while the first phase loads (a scan of the
+// whole NVTX table).
+std::future<std::vector<NsysReader::NvtxName>> NsysReader::startNvtxNames()
 {
     if (!hasColumns("NVTX_EVENTS", { "eventType", "domainId", "text" }))
-        return;
-    const bool hasCategory = hasColumns("NVTX_EVENTS", { "category" });
-    const bool hasTextId = hasColumns("NVTX_EVENTS", { "textId" });
-    ForeignSqliteDb::Stmt st(m_db,
-                             std::string("SELECT eventType, domainId, ") + (hasCategory ? "category" : "0") + ", text, "
-                                 + (hasTextId ? "textId" : "NULL") + " FROM NVTX_EVENTS WHERE eventType IN ("
-                                 + std::to_string(kNvtxCategoryName) + ", " + std::to_string(kNvtxDomainCreate) + ")",
-                             "NVTX_EVENTS");
-    while (st.step()) {
-        std::string name = st.isNull(3) ? st.isNull(4) ? std::string() : std::string(lookupString(st.integer(4)))
-                                        : std::string(st.text(3));
+        return {};
+    const std::string sql = std::string("SELECT eventType, domainId, ")
+        + (hasColumns("NVTX_EVENTS", { "category" }) ? "category" : "0") + ", text, "
+        + (hasColumns("NVTX_EVENTS", { "textId" }) ? "textId" : "NULL") + " FROM NVTX_EVENTS WHERE eventType IN ("
+        + std::to_string(kNvtxCategoryName) + ", " + std::to_string(kNvtxDomainCreate) + ")";
+    return std::async(std::launch::async, [path = m_ctx.input().path(), sql] {
+        ForeignSqliteDb db(path);
+        ForeignSqliteDb::Stmt st(db, sql, "NVTX_EVENTS");
+        std::vector<NvtxName> names;
+        while (st.step())
+            names.push_back({ st.integer(0), st.integer(1), st.integer(2), st.isNull(4) ? kNoValue : st.integer(4),
+                              std::string(st.isNull(3) ? std::string_view() : st.text(3)) });
+        return names;
+    });
+}
+
+void NsysReader::setNvtxNames(std::vector<NvtxName> names)
+{
+    for (NvtxName &n : names) {
+        std::string name = !n.text.empty() || n.textId == kNoValue ? std::move(n.text) : std::string(lookupString(n.textId));
         if (name.empty())
             continue;
-        if (st.integer(0) == kNvtxDomainCreate)
-            m_nvtxDomains[st.integer(1)] = std::move(name);
+        if (n.type == kNvtxDomainCreate)
+            m_nvtxDomains[n.domain] = std::move(name);
         else
-            m_nvtxCategories[{ st.integer(1), st.integer(2) }] = std::move(name);
+            m_nvtxCategories[{ n.domain, n.category }] = std::move(name);
     }
 }
 
@@ -1429,7 +1445,7 @@ void NsysReader::run()
     readMetadata();
     readGpuMetricNames();
     readMpiRanks();
-    readNvtxNames();
+    std::future<std::vector<NvtxName>> nvtxNames = startNvtxNames();
     std::future<bool> corrScope = startCorrScope();
     openCursors();
     m_ctx.checkpoint();
@@ -1461,6 +1477,8 @@ void NsysReader::run()
         while (loading.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
             m_ctx.checkpoint();
         loading.get(); // its error, if any
+        if (phase == 0 && nvtxNames.valid())
+            setNvtxNames(nvtxNames.get());
         if (phase == 1 && corrScope.valid())
             setCorrScope(corrScope.get());
         if (phase + 1 < kPhases)
