@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <tuple>
 
 namespace plumb {
@@ -93,40 +92,63 @@ int64_t RangeProjection::rangeOfCall(int64_t key)
     return it != m_sparse.end() && it->first == key ? int64_t(it->second) : -1;
 }
 
+size_t RangeProjection::extentOf(int64_t range, int64_t lane, int64_t start, int64_t end)
+{
+    const auto [it, added] = m_extentIndex.try_emplace({ range, lane }, m_extents.size());
+    if (added)
+        m_extents.push_back({ lane, start, end, range, 0 });
+    return it->second;
+}
+
 void RangeProjection::addOp(int64_t key, int64_t lane, int64_t start, int64_t end)
 {
     const int64_t range = rangeOfCall(key);
     if (range < 0)
         return;
     const std::pair k { range, lane };
-    if (k != m_lastKey || !m_last) {
+    if (k != m_lastKey) {
         m_lastKey = k;
-        m_last = &m_extents.try_emplace(k, Extent { start, end, 0 }).first->second;
+        m_last = extentOf(range, lane, start, end);
     }
-    m_last->start = std::min(m_last->start, start);
-    m_last->end = std::max(m_last->end, end);
-    ++m_last->ops;
+    Span &e = m_extents[m_last];
+    e.start = std::min(e.start, start);
+    e.end = std::max(e.end, end);
+    ++e.ops;
 }
 
 std::vector<RangeProjection::Span> RangeProjection::spans()
 {
-    // Enclosed ranges first (a range comes after its parent in pass 1), each folded into its parent.
-    std::map<std::pair<int64_t, int64_t>, Extent, std::greater<>> all(m_extents.begin(), m_extents.end());
-    m_extents.clear();
-    m_last = nullptr;
-    for (auto &[key, e] : all) {
-        const int64_t parent = m_ranges[size_t(key.first)].parent;
+    // Each extent folded into its range's parent on the same lane, the ranges taken from the last to
+    // the first: a parent comes before what it encloses in pass 1, so it is folded after all of them.
+    constexpr size_t kEnd = SIZE_MAX;
+    std::vector<size_t> first(m_ranges.size(), kEnd), next;
+    auto link = [&](size_t e) {
+        next.resize(m_extents.size(), kEnd);
+        next[e] = first[size_t(m_extents[e].range)];
+        first[size_t(m_extents[e].range)] = e;
+    };
+    for (size_t e = 0; e < m_extents.size(); ++e)
+        link(e);
+    for (size_t r = m_ranges.size(); r-- > 0;) {
+        const int64_t parent = m_ranges[r].parent;
         if (parent < 0)
             continue;
-        auto [p, added] = all.try_emplace({ parent, key.second }, Extent { e.start, e.end, 0 });
-        p->second.start = std::min(p->second.start, e.start);
-        p->second.end = std::max(p->second.end, e.end);
-        p->second.ops += e.ops;
+        for (size_t e = first[r]; e != kEnd; e = next[e]) {
+            const Span child = m_extents[e];
+            const size_t before = m_extents.size();
+            const size_t p = extentOf(parent, child.lane, child.start, child.end);
+            if (m_extents.size() != before)
+                link(p);
+            Span &q = m_extents[p];
+            q.start = std::min(q.start, child.start);
+            q.end = std::max(q.end, child.end);
+            q.ops += child.ops;
+        }
     }
-    std::vector<Span> out;
-    out.reserve(all.size());
-    for (const auto &[key, e] : all)
-        out.push_back({ key.second, e.start, e.end, key.first, e.ops });
+    std::vector<Span> out = std::move(m_extents);
+    m_extents.clear();
+    m_extentIndex.clear();
+    m_lastKey = { -1, -1 };
     std::sort(out.begin(), out.end(), [](const Span &a, const Span &b) {
         return std::tie(a.lane, a.start, b.end, a.range) < std::tie(b.lane, b.start, a.end, b.range);
     });

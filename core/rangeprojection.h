@@ -60,11 +60,6 @@ private:
         int64_t end = 0;
         int64_t parent = -1; // the innermost range of its thread open when it starts
     };
-    struct Extent {
-        int64_t start = 0;
-        int64_t end = 0;
-        int64_t ops = 0;
-    };
     struct PairHash {
         size_t operator()(const std::pair<int64_t, int64_t> &k) const noexcept
         {
@@ -91,11 +86,14 @@ private:
     std::vector<uint32_t> m_table;
     std::vector<std::pair<int64_t, uint32_t>> m_sparse;
     bool m_sparseSorted = false;
-    // (range, lane) -> extent; the last one extended, as the next op of a lane usually extends it too
-    // (an unordered_map's nodes stay where they are as it grows).
-    std::unordered_map<std::pair<int64_t, int64_t>, Extent, PairHash> m_extents;
+    // One extent per (range, lane), found through the map; the last one extended, as the next op of a
+    // lane usually extends it too.
+    std::vector<Span> m_extents;
+    std::unordered_map<std::pair<int64_t, int64_t>, size_t, PairHash> m_extentIndex;
     std::pair<int64_t, int64_t> m_lastKey { -1, -1 };
-    Extent *m_last = nullptr;
+    size_t m_last = 0;
+    // The extent of (range, lane), made empty if new.
+    size_t extentOf(int64_t range, int64_t lane, int64_t start, int64_t end);
 };
 
 } // namespace plumb
