@@ -15,12 +15,6 @@ RangeProjection::RangeProjection(int64_t expectedCalls)
 {
 }
 
-void RangeProjection::resetSweep()
-{
-    m_sweeping = false;
-    m_open.clear();
-}
-
 int64_t RangeProjection::openAt(int64_t thread, int64_t ts)
 {
     if (!m_sweeping || thread != m_sweepThread) {
@@ -62,8 +56,8 @@ void RangeProjection::addLaunch(int64_t key, int64_t thread, int64_t ts)
     if (m_ranges.empty())
         return;
     if (!m_launching) {
-        m_launching = true; // a new sweep, over the calls
-        resetSweep();
+        m_launching = true;
+        m_sweeping = false; // a new sweep, over the calls
     }
     const int64_t range = openAt(thread, ts);
     if (range < 0)

@@ -69,8 +69,9 @@ private:
 
     // The innermost of `thread`'s ranges open at `ts` (-1: none), asked in time order per thread.
     int64_t openAt(int64_t thread, int64_t ts);
-    void resetSweep();
     [[nodiscard]] int64_t rangeOfCall(int64_t key);
+    // The extent of (range, lane), made empty if new.
+    size_t extentOf(int64_t range, int64_t lane, int64_t start, int64_t end);
 
     int64_t m_tableLimit;
     std::vector<Range> m_ranges;
@@ -92,8 +93,6 @@ private:
     std::unordered_map<std::pair<int64_t, int64_t>, size_t, PairHash> m_extentIndex;
     std::pair<int64_t, int64_t> m_lastKey { -1, -1 };
     size_t m_last = 0;
-    // The extent of (range, lane), made empty if new.
-    size_t extentOf(int64_t range, int64_t lane, int64_t start, int64_t end);
 };
 
 } // namespace plumb

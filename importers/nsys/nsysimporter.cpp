@@ -949,7 +949,7 @@ void NsysReader::handleRuntime(Cursor &c, SliceFields &f)
         m_args.add("return value", ret);
         f.argsId = m_sink.internArgs(m_args.finish());
     }
-    if (f.corr != kNoValue && m_projection.hasRanges())
+    if (f.corr != kNoValue)
         m_projection.addLaunch(f.corr, get(c, GlobalTid, 0), f.tsNs);
     ThreadTracks &t = threadTracks(get(c, GlobalTid, 0));
     if (t.api == kNoValue)
@@ -1037,7 +1037,7 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
     }
     ++m_sink.stats().gpuOps;
     const int64_t track = streamTrack(device, stream);
-    if (f.corr != kNoValue && m_projection.hasLaunches())
+    if (f.corr != kNoValue)
         m_projection.addOp(f.corr, track, f.tsNs, f.tsNs + f.durNs);
     m_sink.addSlice(track, f);
 }
