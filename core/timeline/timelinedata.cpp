@@ -126,13 +126,23 @@ QList<TimelineTrack> timelineTracks(Workspace &ws, int64_t traceId)
         if (&base != &r)
             r.t.parentTrackId = base.t.id;
     }
+    // Keys are taken before sorting: `bases` points into `rows`, which the sort moves.
     auto key = [&](const Row &r) {
         const Row &b = baseOf(r);
         const int slot = r.companion == 3 ? 1 : 0; // counters after every thread of the process
         return std::make_tuple(r.group, r.processSort, r.processNumber, r.processLabel, slot, b.trackSort,
                                b.trackNumber, b.label, r.companion, r.t.id);
     };
-    std::sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) { return key(a) < key(b); });
+    std::vector<std::pair<decltype(key(rows.front())), size_t>> order;
+    order.reserve(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i)
+        order.emplace_back(key(rows[i]), i);
+    std::sort(order.begin(), order.end());
+    std::vector<Row> sorted;
+    sorted.reserve(rows.size());
+    for (const auto &[k, i] : order)
+        sorted.push_back(std::move(rows[i]));
+    rows = std::move(sorted);
 
     QList<TimelineTrack> out;
     SqliteStmt trace(ws.db(), "SELECT coalesce(rank, -1), name FROM trace WHERE id = ?");

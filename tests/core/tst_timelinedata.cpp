@@ -80,6 +80,56 @@ private slots:
         QCOMPARE(track(QStringLiteral("main")).maxDurNs, Q_INT64_C(100000));
     }
 
+    // Companion tracks made after every thread and stream (as importers make them, on first use) still
+    // come right after their own thread or stream, whatever order the sort moves rows in.
+    void companionsFollowTheirBase()
+    {
+        QByteArray json = "{\"traceEvents\": [\n"
+                          "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"tid\":0,\"args\":{\"labels\":\"GPU 0\"}}";
+        for (int tid : { 1, 2, 3 })
+            json += QStringLiteral(",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%1,\"args\":{\"name\":\"t%1\"}}"
+                                   ",\n{\"ph\":\"X\",\"name\":\"work\",\"pid\":1,\"tid\":%1,\"ts\":%1,\"dur\":1}")
+                        .arg(tid)
+                        .toUtf8();
+        for (int stream : { 7, 8, 9 })
+            json += QStringLiteral(",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":%1,\"ts\":%1,"
+                                   "\"dur\":1,\"args\":{\"stream\":%1}}")
+                        .arg(stream)
+                        .toUtf8();
+        for (int i : { 3, 2, 1 })
+            json += QStringLiteral(",\n{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+                                   "\"tid\":%1,\"ts\":%2,\"dur\":1}"
+                                   ",\n{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"step\",\"pid\":0,"
+                                   "\"tid\":%3,\"ts\":%3,\"dur\":1}")
+                        .arg(i)
+                        .arg(20 + i)
+                        .arg(6 + i)
+                        .toUtf8();
+        json += "\n]}\n";
+        const QString path = m_tmp.filePath(QStringLiteral("companions.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(json);
+        f.close();
+        ImporterRegistry registry;
+        registerBuiltinImporters(registry);
+        const QString wsPath = m_tmp.filePath(QStringLiteral("companions.plumb"));
+        ImportRunner runner(registry, wsPath);
+        QCOMPARE(int(runner.run({ path }).at(0).status), int(FileImportResult::Status::Imported));
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const QList<TimelineTrack> tracks = timelineTracks(ws, 1);
+        QStringList names;
+        for (const auto &t : tracks)
+            names << t.name;
+        QCOMPARE(names, QStringList({ QStringLiteral("t1"), QStringLiteral("CUDA API"), QStringLiteral("t2"),
+                                      QStringLiteral("CUDA API"), QStringLiteral("t3"), QStringLiteral("CUDA API"),
+                                      QStringLiteral("Stream 7"), QStringLiteral("Annotations"), QStringLiteral("Stream 8"),
+                                      QStringLiteral("Annotations"), QStringLiteral("Stream 9"),
+                                      QStringLiteral("Annotations") }));
+        for (qsizetype i = 1; i < tracks.size(); i += 2)
+            QCOMPARE(tracks[i].parentTrackId, tracks[i - 1].id);
+    }
+
     void foldsNarrowRuns()
     {
         Workspace ws(m_ws, Workspace::Role::Reader);
