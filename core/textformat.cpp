@@ -22,6 +22,13 @@ QString counted(int64_t n, const QString &singular, const QString &plural)
     return count(n) + QLatin1Char(' ') + (n == 1 ? singular : plural);
 }
 
+QString elided(const QString &s, int maxChars)
+{
+    if (s.size() <= maxChars)
+        return s;
+    return s.left(maxChars - 1).trimmed() + QChar(0x2026);
+}
+
 QString counterValue(const QString &trackName, double value)
 {
     if (trackName.startsWith(QLatin1String("Memory allocated")) && std::abs(value) < 9.0e18)

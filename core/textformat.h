@@ -21,6 +21,9 @@ namespace plumb::text {
 // ("Memory allocated, device 0", as PyTorch names its own) hold bytes and read as "5.0 MiB", other
 // values as up to 4 significant digits.
 [[nodiscard]] QString counterValue(const QString &trackName, double value);
+// `s` cut to at most `maxChars` characters, the last of them an ellipsis when it was longer:
+// a kernel name in a sentence ("void clover::par_ranged2d_kernel<PdV_kernel(bool, int…").
+[[nodiscard]] QString elided(const QString &s, int maxChars);
 // Wall-clock nanoseconds since the epoch -> local "yyyy-MM-dd hh:mm:ss"; empty for 0.
 [[nodiscard]] QString dateTime(int64_t epochNs);
 

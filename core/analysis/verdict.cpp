@@ -4,6 +4,7 @@
 #include "kerneltable.h"
 #include "rankcomparison.h"
 #include "stepbreakdown.h"
+#include "textformat.h"
 #include "timescale.h"
 
 #include <algorithm>
@@ -146,7 +147,7 @@ void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nam
             const std::vector<KernelStats> &ranked = kernels ? *kernels : table;
             QStringList names;
             for (size_t i = 0; i < ranked.size() && i < 3; ++i)
-                names << QStringLiteral("%1 (%2%)").arg(ranked[i].name.left(60)).arg(100.0 * ranked[i].share, 0, 'f', 1);
+                names << QStringLiteral("%1 (%2%)").arg(text::elided(ranked[i].name, 60)).arg(100.0 * ranked[i].share, 0, 'f', 1);
             v.evidence << prefix + names.join(QStringLiteral(", "));
         }
     } else {

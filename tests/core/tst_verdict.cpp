@@ -206,6 +206,27 @@ private slots:
         else
             QVERIFY(v.runnerUp != Verdict::Component::Inconclusive); // the runner-up is shown
     }
+
+    // A compute-bound verdict names its top kernels; a C++ template signature longer than the
+    // sentence allows is cut with an ellipsis, a short name kept whole.
+    void topKernelsElided()
+    {
+        const QString longName = QStringLiteral("void clover::par_ranged2d_kernel<PdV_kernel(bool, int, int, "
+                                                "clover::Buffer2D<double>, clover::Buffer2D<double>)>(int, int)");
+        Gen g;
+        for (int i = 0; i < 20; ++i)
+            g.op("kernel", i % 2 ? "gemm" : longName.toUtf8().constData(), i, 1, 10 + 100 * i, 100);
+        QTemporaryDir tmp;
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
+        QVERIFY(!ws.isEmpty());
+        Workspace workspace(ws, Workspace::Role::Reader);
+        const Verdict v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+        QCOMPARE(int(v.component), int(Verdict::Component::GpuCompute));
+        const QStringList named = v.evidence.filter(QStringLiteral("top kernels: "));
+        QCOMPARE(named.size(), 1);
+        QVERIFY2(named[0].contains(longName.left(59) + QChar(0x2026) + QStringLiteral(" (50.0%)")), qPrintable(named[0]));
+        QVERIFY2(named[0].contains(QStringLiteral("gemm (50.0%)")), qPrintable(named[0]));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestVerdict)

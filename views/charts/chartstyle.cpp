@@ -3,9 +3,11 @@
 #include <qcustomplot.h>
 
 #include <QEvent>
+#include <QFontMetrics>
 #include <QPainter>
 #include <QPixmap>
 
+#include <algorithm>
 #include <iterator>
 
 namespace plumb {
@@ -78,6 +80,40 @@ void followPalette(QCustomPlot *plot)
 {
     applyPalette(plot);
     plot->installEventFilter(new PaletteFollower(plot));
+}
+
+void spaceTickLabels(QCustomPlot *plot)
+{
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] {
+        QCPAxis *axis = plot->xAxis;
+        const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+        if (!ticker || !axis->tickLabels() || ticker.dynamicCast<QCPAxisTickerText>())
+            return;
+        // The layout is updated after this signal: the width is the viewport's less the current margins.
+        const QMargins margins = axis->axisRect()->margins();
+        const int width = plot->viewport().width() - margins.left() - margins.right();
+        const QFontMetrics fm(axis->tickLabelFont());
+        const int gap = 2 * fm.horizontalAdvance(QLatin1Char('0'));
+        const QString format = axis->numberFormat();
+        const QChar formatChar = format.isEmpty() ? QLatin1Char('g') : format.front();
+        constexpr int kDefaultTicks = 5;
+        for (int count = kDefaultTicks; count >= 1; --count) {
+            ticker->setTickCount(count);
+            QVector<double> ticks;
+            QVector<QString> labels;
+            ticker->generate(axis->range(), plot->locale(), formatChar, axis->numberPrecision(), ticks, nullptr, &labels);
+            int needed = 0;
+            for (int i = 0; i < ticks.size() && i < labels.size(); ++i)
+                if (axis->range().contains(ticks[i])) {
+                    int widest = 0; // a date ticker's labels may have two lines
+                    for (const QString &line : labels[i].split(QLatin1Char('\n')))
+                        widest = std::max(widest, fm.horizontalAdvance(line));
+                    needed += widest + gap;
+                }
+            if (needed <= width)
+                break;
+        }
+    });
 }
 
 QColor runColor(int i)

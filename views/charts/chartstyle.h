@@ -23,6 +23,12 @@ void placeLegendBelow(QCustomPlot *plot);
 // gives them again whenever the palette changes (View > Theme), so charts read in light and dark alike.
 void followPalette(QCustomPlot *plot);
 
+// Before every replot, lowers the tick count of `plot`'s bottom axis (from QCustomPlot's 5) until its
+// tick labels fit the axis width side by side with a gap between them: a narrow histogram or scalar
+// chart otherwise draws "1930 1932.5 1935 1937.5" over each other. Text tickers (one label per bar)
+// are left as they are.
+void spaceTickLabels(QCustomPlot *plot);
+
 // Refits the legend's columns to the plot's width: call after adding or renaming legend entries.
 void fitLegend(QCustomPlot *plot);
 

@@ -35,6 +35,7 @@ DiffCategoryChart::DiffCategoryChart(QWidget *parent)
     setMinimumHeight(170);
     clear();
     followPalette(m_plot);
+    spaceTickLabels(m_plot);
 }
 
 void DiffCategoryChart::clear()

@@ -27,6 +27,7 @@ GoodputBreakdownChart::GoodputBreakdownChart(QWidget *parent)
     installChartExportMenu(m_plot, QStringLiteral("goodput-breakdown"));
     setMinimumHeight(90);
     followPalette(m_plot);
+    spaceTickLabels(m_plot);
 }
 
 void GoodputBreakdownChart::setReport(const GoodputReport &r)

@@ -67,6 +67,7 @@ GoodputTimelineChart::GoodputTimelineChart(QWidget *parent)
     installChartExportMenu(m_plot, QStringLiteral("goodput-timeline"));
     setMinimumHeight(120);
     followPalette(m_plot);
+    spaceTickLabels(m_plot);
 }
 
 void GoodputTimelineChart::setReport(const GoodputReport &r)

@@ -26,6 +26,7 @@ GoodputTrendChart::GoodputTrendChart(QWidget *parent)
     installChartExportMenu(m_plot, QStringLiteral("goodput-over-time"));
     setMinimumHeight(180);
     followPalette(m_plot);
+    spaceTickLabels(m_plot);
 }
 
 void GoodputTrendChart::setReport(const GoodputReport &r)

@@ -51,6 +51,7 @@ HistogramChart::HistogramChart(const QString &exportName, QWidget *parent)
     setMinimumSize(260, 180);
     clear(QString());
     followPalette(m_plot);
+    spaceTickLabels(m_plot);
 }
 
 void HistogramChart::setCountLabel(const QString &label)

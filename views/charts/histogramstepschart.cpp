@@ -129,6 +129,7 @@ HistogramStepsChart::HistogramStepsChart(const QString &exportName, QWidget *par
     setMinimumSize(320, 240);
     clear();
     followPalette(m_plot);
+    spaceTickLabels(m_plot);
 }
 
 HistogramStepsChart::~HistogramStepsChart() = default;

@@ -35,6 +35,7 @@ ImportanceChart::ImportanceChart(QWidget *parent)
     setMinimumSize(260, 180);
     clear();
     followPalette(m_plot);
+    spaceTickLabels(m_plot);
 }
 
 void ImportanceChart::clear()

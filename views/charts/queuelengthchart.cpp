@@ -25,6 +25,7 @@ QueueLengthChart::QueueLengthChart(QWidget *parent)
     installChartExportMenu(m_plot, QStringLiteral("queue-length"));
     setMinimumSize(260, 180);
     followPalette(m_plot);
+    spaceTickLabels(m_plot);
 }
 
 void QueueLengthChart::setQueues(const std::vector<StreamQueue> &queues, const QHash<qint64, qint64> &streamIds,

@@ -68,6 +68,7 @@ ScalarChart::ScalarChart(const QString &exportName, QWidget *parent)
     setMinimumSize(240, 180);
     setupXAxis();
     followPalette(m_plot);
+    spaceTickLabels(m_plot);
 }
 
 ScalarChart::~ScalarChart() = default;

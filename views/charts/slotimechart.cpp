@@ -37,6 +37,7 @@ SloTimeChart::SloTimeChart(const QString &exportName, QWidget *parent)
     setMinimumSize(300, 200);
     clear(QString());
     followPalette(m_plot);
+    spaceTickLabels(m_plot);
 }
 
 void SloTimeChart::clear(const QString &message)

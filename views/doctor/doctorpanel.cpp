@@ -311,7 +311,7 @@ void DoctorPanel::present(const Result &result)
 {
     m_result = result;
     m_summary->setText(summaryText());
-    m_chart->setSteps(m_result.steps);
+    m_chart->setSteps(m_result.steps, m_result.overall);
     m_model->setRows(m_result.kernels);
     // The top op's histogram to start with; current without being selected, so that Copy still
     // takes the whole table until the user selects rows.
