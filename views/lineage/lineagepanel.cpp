@@ -54,17 +54,20 @@ public:
     QPointF focusCentre;
     bool userZoomed = false;
 
-    // A small graph fits the view (at most 1.2x); a large one opens at 0.45x centred on the focus.
+    // A small graph fits the view (at most 1.2x); a larger one opens at the smallest zoom at which
+    // the node labels still read (at 0.45x a 9 pt label was 5 px tall), centred on the focus, and
+    // scrolls or zooms out from there.
     void fitScene()
     {
+        constexpr double kReadableZoom = 0.8;
         resetTransform();
         const QRectF bounds = sceneRect();
         if (bounds.isEmpty() || viewport()->width() < 50)
             return;
         const double fit = std::min(viewport()->width() / bounds.width(), viewport()->height() / bounds.height());
-        const double zoom = std::clamp(fit, 0.45, 1.2);
+        const double zoom = std::clamp(fit, kReadableZoom, 1.2);
         scale(zoom, zoom);
-        centerOn(fit < 0.45 ? focusCentre : bounds.center());
+        centerOn(fit < kReadableZoom ? focusCentre : bounds.center());
     }
 
 protected:
