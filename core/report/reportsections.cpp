@@ -101,11 +101,14 @@ ReportSection stepsSection(ReportContext &c)
             sum += st.gpu.totalNs();
             longest = std::max(longest, st.gpu.totalNs());
         }
-        s.blocks.push_back(ReportBlock::paragraph(
-            QStringLiteral("%1 steps, %2 ms of GPU window per step on average, the longest %3 ms. Each bar splits a "
-                           "step's GPU window into computation, exposed communication, exposed memcpy/memset and idle.")
-                .arg(d.steps.size())
-                .arg(ms(double(sum) / double(d.steps.size())), ms(double(longest)))));
+        const QString sizes = d.steps.size() == 1
+            ? QStringLiteral("One step, %1 ms of GPU window.").arg(ms(double(longest)))
+            : QStringLiteral("%1 steps, %2 ms of GPU window per step on average, the longest %3 ms.")
+                  .arg(d.steps.size())
+                  .arg(ms(double(sum) / double(d.steps.size())), ms(double(longest)));
+        s.blocks.push_back(ReportBlock::paragraph(sizes + QStringLiteral(" Each bar splits a step's GPU window into "
+                                                                         "computation, exposed communication, exposed "
+                                                                         "memcpy/memset and idle.")));
         s.blocks.push_back(ReportBlock::figureOf(figure(QStringLiteral("steps"), d.steps, 0.42,
             QStringLiteral("GPU window per training step of %1 (ms)").arg(c.traceName(t.id)))));
         ReportTable tb = table({ QStringLiteral("step"), QStringLiteral("window (ms)"), QStringLiteral("compute %"),

@@ -89,9 +89,11 @@ void spaceTickLabels(QCustomPlot *plot)
         const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
         if (!ticker || !axis->tickLabels() || ticker.dynamicCast<QCPAxisTickerText>())
             return;
-        // The layout is updated after this signal: the width is the viewport's less the current margins.
+        // The layout is updated after this signal: the width is the widget's less the current margins
+        // (the widget's, not the viewport's: a hidden plot resized for a report gets its viewport
+        // only with the resize event, after this replot).
         const QMargins margins = axis->axisRect()->margins();
-        const int width = plot->viewport().width() - margins.left() - margins.right();
+        const int width = plot->width() - margins.left() - margins.right();
         const QFontMetrics fm(axis->tickLabelFont());
         const int gap = 2 * fm.horizontalAdvance(QLatin1Char('0'));
         const QString format = axis->numberFormat();

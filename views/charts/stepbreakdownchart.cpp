@@ -98,7 +98,7 @@ void StepBreakdownChart::labelBars()
     for (const QString &label : m_labels)
         widest = std::max(widest, fm.horizontalAdvance(label));
     const QMargins margins = m_plot->axisRect()->margins();
-    const double width = std::max(1, m_plot->viewport().width() - margins.left() - margins.right());
+    const double width = std::max(1, m_plot->width() - margins.left() - margins.right());
     const double perBar = width / std::max(1.0, m_plot->xAxis->range().size());
     const double needed = widest + 2 * fm.horizontalAdvance(QLatin1Char('0'));
     int stride = 1;
