@@ -576,15 +576,14 @@ int runLs(const Args &a)
             out(QStringLiteral("run %1  %2\n").arg(r.id).arg(r.name));
             for (const auto &t : r.traces) {
                 const QString rank = t.rank >= 0 ? QStringLiteral("rank %1/%2  ").arg(t.rank).arg(t.worldSize) : QString();
-                out(QStringLiteral("  trace %1  %2  %3%4 events, %5 kernels, %6 GPU ops, %7 flows, %8 streams, "
-                                   "%9 ms%10\n")
+                out(QStringLiteral("  trace %1  %2  %3%4, %5, %6, %7, %8, %9 ms%10\n")
                         .arg(t.id)
                         .arg(t.name, rank)
-                        .arg(t.events)
-                        .arg(t.kernels)
-                        .arg(t.gpuOps)
-                        .arg(t.flows)
-                        .arg(t.gpuStreams)
+                        .arg(text::counted(t.events, QStringLiteral("event"), QStringLiteral("events")),
+                             text::counted(t.kernels, QStringLiteral("kernel"), QStringLiteral("kernels")),
+                             text::counted(t.gpuOps, QStringLiteral("GPU op"), QStringLiteral("GPU ops")),
+                             text::counted(t.flows, QStringLiteral("flow"), QStringLiteral("flows")),
+                             text::counted(t.gpuStreams, QStringLiteral("stream"), QStringLiteral("streams")))
                         .arg(double(t.endNs - t.startNs) / 1e6, 0, 'f', 1)
                         .arg(t.devices.isEmpty() ? QString() : QStringLiteral(", ") + t.devices));
             }

@@ -4,6 +4,9 @@
 #include "workspace.h"
 
 #include <QFileInfo>
+#include <QHash>
+
+#include <algorithm>
 
 namespace plumb {
 
@@ -55,6 +58,60 @@ QList<SourceInfo> WorkspaceReader::sources()
     return out;
 }
 
+QString summariseDevices(const QStringList &names)
+{
+    // Each distinct name once, in order of first appearance, with how often it came.
+    QStringList distinct;
+    QHash<QString, int> counts;
+    for (const QString &n : names)
+        if (!n.isEmpty() && counts[n]++ == 0)
+            distinct << n;
+    // A name that occurs once and ends in an index joins the entry of the first such name with the
+    // same text before the number; every other name is an entry of its own.
+    struct Entry {
+        QString text;          // the name (with its count), or the numbers' common prefix
+        QList<qint64> numbers; // empty for a plain name
+    };
+    QList<Entry> entries;
+    for (const QString &n : distinct) {
+        qsizetype digits = n.size();
+        while (digits > 0 && n[digits - 1].isDigit())
+            --digits;
+        const qsizetype width = n.size() - digits;
+        // Only an index after a separator ("GPU:3", "GPU 3"), not a model number ("Tesla V100").
+        if (counts[n] > 1 || digits == 0 || width == 0 || width > 9 || n[digits - 1].isLetterOrNumber()) {
+            entries.push_back({ counts[n] > 1 ? QStringLiteral("%1 x%2").arg(n).arg(counts[n]) : n, {} });
+            continue;
+        }
+        const QString prefix = n.left(digits);
+        const qint64 number = n.mid(digits).toLongLong();
+        auto it = std::find_if(entries.begin(), entries.end(),
+                               [&](const Entry &e) { return !e.numbers.isEmpty() && e.text == prefix; });
+        if (it == entries.end())
+            entries.push_back({ prefix, { number } });
+        else
+            it->numbers << number;
+    }
+    QStringList parts;
+    for (Entry &e : entries) {
+        if (e.numbers.isEmpty()) {
+            parts << e.text;
+            continue;
+        }
+        std::sort(e.numbers.begin(), e.numbers.end());
+        QStringList ranges;
+        for (qsizetype i = 0; i < e.numbers.size();) {
+            qsizetype j = i;
+            while (j + 1 < e.numbers.size() && e.numbers[j + 1] == e.numbers[j] + 1)
+                ++j;
+            ranges << (j == i ? QString::number(e.numbers[i]) : QStringLiteral("%1-%2").arg(e.numbers[i]).arg(e.numbers[j]));
+            i = j + 1;
+        }
+        parts << e.text + ranges.join(u',');
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
 QList<RunInfo> WorkspaceReader::runs()
 {
     QList<RunInfo> out;
@@ -64,10 +121,9 @@ QList<RunInfo> WorkspaceReader::runs()
                       "coalesce(t.start_ns, 0), coalesce(t.end_ns, 0), t.event_count, t.slice_count, "
                       "t.kernel_count, t.gpu_op_count, t.flow_count, t.counter_count, "
                       "(SELECT count(*) FROM track k WHERE k.trace_id = t.id), "
-                      "(SELECT count(*) FROM track k WHERE k.trace_id = t.id AND k.kind = 'gpu_stream'), "
-                      "(SELECT group_concat(n, ', ') FROM (SELECT name || CASE WHEN count(*) > 1 THEN ' x' || "
-                      "count(*) ELSE '' END AS n FROM device d WHERE d.trace_id = t.id GROUP BY name)) "
+                      "(SELECT count(*) FROM track k WHERE k.trace_id = t.id AND k.kind = 'gpu_stream') "
                       "FROM trace t WHERE t.run_id = ? ORDER BY coalesce(t.rank, -1), t.id");
+    SqliteStmt devices(m_ws.db(), "SELECT coalesce(name, '') FROM device WHERE trace_id = ? ORDER BY device_index");
     while (runs.step()) {
         RunInfo r;
         r.id = runs.columnInt(0);
@@ -92,7 +148,12 @@ QList<RunInfo> WorkspaceReader::runs()
             t.counters = traces.columnInt(13);
             t.tracks = traces.columnInt(14);
             t.gpuStreams = traces.columnInt(15);
-            t.devices = traces.columnText(16);
+            devices.bind(1, t.id);
+            QStringList names;
+            while (devices.step())
+                names << devices.columnText(0);
+            devices.reset();
+            t.devices = summariseDevices(names);
             r.traces << t;
         }
         traces.reset();

@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 
@@ -41,8 +42,14 @@ struct TraceInfo {
     int64_t counters = 0;
     int64_t tracks = 0;
     int64_t gpuStreams = 0;
-    QString devices; // "NVIDIA A100 x8"
+    QString devices; // summariseDevices(): "NVIDIA A100 x8", "/device:GPU:0-7"
 };
+
+// A trace's device names (in device order) as one line: identical names counted ("NVIDIA A100-SXM4-80GB
+// x4"), names that differ only in a trailing index after a separator folded into ranges
+// ("/device:GPU:0-7", "/device:GPU:0-3,6"; a model number as in "Tesla V100" is no index), the rest
+// listed, comma-separated in order of first appearance.
+[[nodiscard]] QString summariseDevices(const QStringList &names);
 
 struct RunInfo {
     int64_t id = 0;

@@ -151,6 +151,37 @@ private slots:
         QCOMPARE(pieces.digest(), whole.digest());
     }
 
+    // A trace's devices on one line: counted when identical, indices folded into ranges, model
+    // numbers left alone.
+    void devicesSummarised_data()
+    {
+        QTest::addColumn<QStringList>("names");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("none") << QStringList {} << QString();
+        QTest::newRow("identical") << QStringList(4, QStringLiteral("NVIDIA A100-SXM4-80GB"))
+                                   << QStringLiteral("NVIDIA A100-SXM4-80GB x4");
+        QStringList planes;
+        for (int i = 7; i >= 0; --i)
+            planes << QStringLiteral("/device:GPU:%1").arg(i);
+        QTest::newRow("xplane") << planes << QStringLiteral("/device:GPU:0-7");
+        QTest::newRow("gaps") << QStringList { QStringLiteral("GPU 0"), QStringLiteral("GPU 1"), QStringLiteral("GPU 2"),
+                                               QStringLiteral("GPU 5"), QStringLiteral("GPU 7"), QStringLiteral("GPU 8") }
+                              << QStringLiteral("GPU 0-2,5,7-8");
+        QTest::newRow("models") << QStringList { QStringLiteral("Tesla V100"), QStringLiteral("NVIDIA A30"),
+                                                 QStringLiteral("NVIDIA A100") }
+                                << QStringLiteral("Tesla V100, NVIDIA A30, NVIDIA A100");
+        QTest::newRow("mixed") << QStringList { QStringLiteral("/device:GPU:0"), QStringLiteral("NVIDIA H100"),
+                                                QStringLiteral("/device:GPU:1"), QStringLiteral("NVIDIA H100"),
+                                                QString(), QStringLiteral("/device:TPU:0") }
+                               << QStringLiteral("/device:GPU:0-1, NVIDIA H100 x2, /device:TPU:0");
+    }
+    void devicesSummarised()
+    {
+        QFETCH(QStringList, names);
+        QFETCH(QString, expected);
+        QCOMPARE(summariseDevices(names), expected);
+    }
+
     void defaultPathIsInUserDataDir()
     {
         QVERIFY(Workspace::defaultPath().endsWith(QStringLiteral("Plumb/default.plumb")));
