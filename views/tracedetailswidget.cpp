@@ -5,14 +5,51 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QMimeData>
+#include <QTextCursor>
+#include <QTextDocumentFragment>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace plumb {
 
+namespace {
+
+constexpr QChar kBreak(0x200B); // zero-width space: a line may break here
+
+// A file, run or device name that may wrap after its separators ("cloverleaf_nsys2024.5.sqlite" as
+// "cloverleaf_" / "nsys2024.5.sqlite") rather than before its last letter.
+QString breakable(const QString &s)
+{
+    QString out;
+    out.reserve(s.size() + s.size() / 4);
+    for (const QChar c : s) {
+        out += c;
+        if (c == u'_' || c == u'.' || c == u'/' || c == u'\\' || c == u'-' || c == u':')
+            out += kBreak;
+    }
+    return out;
+}
+
+// What is copied from the pane is the text without those break points.
+class DetailsBrowser final : public QTextBrowser {
+public:
+    using QTextBrowser::QTextBrowser;
+
+protected:
+    QMimeData *createMimeDataFromSelection() const override
+    {
+        auto *data = new QMimeData;
+        data->setText(textCursor().selection().toPlainText().remove(kBreak));
+        return data;
+    }
+};
+
+} // namespace
+
 TraceDetailsWidget::TraceDetailsWidget(QWidget *parent)
     : QWidget(parent)
-    , m_view(new QTextBrowser(this))
+    , m_view(new DetailsBrowser(this))
 {
     m_view->setAccessibleName(tr("Trace details"));
     m_view->setFrameShape(QFrame::NoFrame);
@@ -31,14 +68,15 @@ void TraceDetailsWidget::showTrace(const TraceInfo &t, const RunInfo &run, const
     QString rank = t.rank < 0 ? tr("not recorded") : QString::number(t.rank);
     if (t.rank >= 0 && t.worldSize > 0)
         rank = tr("%1 of %2").arg(t.rank).arg(t.worldSize);
-    setContent(t.name,
+    setContent(breakable(t.name),
                {
-                   { tr("Run"), run.name },
-                   { tr("Source file"), source ? source->name : QString() },
-                   { tr("Folder"), source ? QDir::toNativeSeparators(QFileInfo(source->path).absolutePath()) : QString() },
+                   { tr("Run"), breakable(run.name) },
+                   { tr("Source file"), source ? breakable(source->name) : QString() },
+                   { tr("Folder"),
+                     source ? breakable(QDir::toNativeSeparators(QFileInfo(source->path).absolutePath())) : QString() },
                    { tr("Format"), t.format },
                    { tr("Rank"), rank },
-                   { tr("Devices"), t.devices.isEmpty() ? tr("none recorded") : t.devices },
+                   { tr("Devices"), t.devices.isEmpty() ? tr("none recorded") : breakable(t.devices) },
                    { tr("Duration"), tr("%1 ms").arg(text::milliseconds(durNs)) },
                    { tr("Events"), text::count(t.events) },
                    { tr("Slices"), text::count(t.slices) },
@@ -59,7 +97,7 @@ void TraceDetailsWidget::showRun(const RunInfo &run)
         slices += t.slices;
         kernels += t.kernels;
     }
-    setContent(tr("Run %1").arg(run.name), {
+    setContent(tr("Run %1").arg(breakable(run.name)), {
                                                { tr("Traces"), text::count(run.traces.size()) },
                                                { tr("Events"), text::count(events) },
                                                { tr("Slices"), text::count(slices) },
@@ -74,7 +112,7 @@ void TraceDetailsWidget::clear()
 
 QString TraceDetailsWidget::plainText() const
 {
-    return m_view->toPlainText();
+    return m_view->toPlainText().remove(kBreak);
 }
 
 void TraceDetailsWidget::setContent(const QString &title, const QList<QPair<QString, QString>> &rows)
