@@ -17,6 +17,8 @@
 #include "scalarspage.h"
 #include "workspace.h"
 
+#include <qcustomplot.h>
+
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QLineEdit>
@@ -347,6 +349,29 @@ private Q_SLOTS:
         chart.redraw();
         const int zoomed = chart.drawnPointCount(0);
         QVERIFY2(zoomed >= 1000 && zoomed <= 1000 + 10, qPrintable(QStringLiteral("%1 points, x %2..%3, %4 px").arg(zoomed).arg(chart.xRange().first).arg(chart.xRange().second).arg(chart.plotWidthPx())));
+    }
+
+    // A flat line sits mid-axis with a readable range: 10% either side of its value, -1..1 for zeros.
+    void flatLineRange()
+    {
+        for (const double value : { 0.0, 2.5, -40.0 }) {
+            ScalarChart chart(QStringLiteral("flat"));
+            chart.resize(600, 300);
+            ScalarLine line;
+            line.name = QStringLiteral("r");
+            line.parts.resize(1);
+            for (int i = 0; i < 30; ++i) {
+                line.parts[0].x.push_back(i * 32);
+                line.parts[0].y.push_back(value);
+            }
+            std::vector<ScalarLine> lines;
+            lines.push_back(line);
+            chart.setLines(std::move(lines), ScalarChart::XKind::Step);
+            const QCPRange y = chart.plot()->yAxis->range();
+            const double half = value == 0 ? 1.0 : std::abs(value) * 0.1;
+            QVERIFY2(qFuzzyCompare(y.lower, value - half) && qFuzzyCompare(y.upper, value + half),
+                     qPrintable(QStringLiteral("%1: %2..%3").arg(value).arg(y.lower).arg(y.upper)));
+        }
     }
 
     void mainWindowTab()

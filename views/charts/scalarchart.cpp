@@ -280,7 +280,9 @@ void ScalarChart::fitY(double xFrom, double xTo)
         m_plot->yAxis->setRange(lo / 1.2, hi * 1.2);
         return;
     }
-    const double pad = hi > lo ? (hi - lo) * kYPad : std::max(std::abs(hi) * 0.1, 1e-9);
+    // A flat line sits mid-axis: 10% of its value either side, or -1..1 for a line of zeros (whose
+    // axis was +-1e-9 and read as noise around zero).
+    const double pad = hi > lo ? (hi - lo) * kYPad : hi != 0 ? std::abs(hi) * 0.1 : 1.0;
     m_plot->yAxis->setRange(lo - pad, hi + pad);
 }
 
