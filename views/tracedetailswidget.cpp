@@ -18,7 +18,7 @@ namespace {
 constexpr QChar kBreak(0x200B); // zero-width space: a line may break here
 
 // A file, run or device name that may wrap after its separators ("cloverleaf_nsys2024.5.sqlite" as
-// "cloverleaf_" / "nsys2024.5.sqlite") rather than before its last letter.
+// "cloverleaf_nsys2024.5." / "sqlite" in a narrow pane) rather than before its last letter.
 QString breakable(const QString &s)
 {
     QString out;
