@@ -250,10 +250,10 @@ void ScalarChart::fitAll()
         lo = 0;
         hi = 1;
     }
-    if (hi == lo) {
-        lo -= 0.5;
-        hi += 0.5;
-    }
+    // A little room either side, so the first and last points' markers are drawn whole.
+    const double pad = hi > lo ? (hi - lo) * 0.02 : 0.5;
+    lo -= pad;
+    hi += pad;
     m_plot->xAxis->setRange(lo, hi);
     fitY(lo, hi);
 }
