@@ -1,14 +1,11 @@
 // The timeline's read side: track order with companion tracks, and window queries that fold runs of
 // slices narrower than the minimum width.
 
-#include "builtinimporters.h"
-#include "importerregistry.h"
-#include "importrunner.h"
+#include "importhelpers.h"
 #include "timelinedata.h"
 #include "workspace.h"
 
 #include <QDir>
-#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -52,16 +49,8 @@ private slots:
                 "\"dur\":30}"
                 ",\n{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":0,\"args\":{\"allocated\":1}}"
                 ",\n{\"ph\":\"i\",\"s\":\"g\",\"name\":\"mark\",\"pid\":1,\"tid\":1,\"ts\":5}\n]}\n";
-        const QString path = m_tmp.filePath(QStringLiteral("t.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(json);
-        f.close();
-        ImporterRegistry registry;
-        registerBuiltinImporters(registry);
-        m_ws = m_tmp.filePath(QStringLiteral("w.plumb"));
-        ImportRunner runner(registry, m_ws);
-        QCOMPARE(int(runner.run({ path }).at(0).status), int(FileImportResult::Status::Imported));
+        m_ws = importTestJson(m_tmp.path(), QStringLiteral("t.json"), json);
+        QVERIFY(!m_ws.isEmpty());
         Workspace ws(m_ws, Workspace::Role::Reader);
         m_tracks = timelineTracks(ws, 1);
     }
@@ -106,16 +95,9 @@ private slots:
                         .arg(6 + i)
                         .toUtf8();
         json += "\n]}\n";
-        const QString path = m_tmp.filePath(QStringLiteral("companions.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(json);
-        f.close();
-        ImporterRegistry registry;
-        registerBuiltinImporters(registry);
-        const QString wsPath = m_tmp.filePath(QStringLiteral("companions.plumb"));
-        ImportRunner runner(registry, wsPath);
-        QCOMPARE(int(runner.run({ path }).at(0).status), int(FileImportResult::Status::Imported));
+        QTemporaryDir dir;
+        const QString wsPath = importTestJson(dir.path(), QStringLiteral("companions.json"), json);
+        QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
         const QList<TimelineTrack> tracks = timelineTracks(ws, 1);
         QStringList names;
@@ -179,16 +161,11 @@ private slots:
                 "{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":102,\"args\":{\"bytes\":2}},\n"
                 "{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":200,\"args\":{\"bytes\":7}}\n"
                 "]}\n").arg(rank).arg(Q_INT64_C(1700000000000000000) + rank * 5000000).toUtf8();
-            QFile f(QStringLiteral("%1/rank-%2.json").arg(job).arg(rank));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(json);
+            QVERIFY(writeTestFile(QStringLiteral("%1/rank-%2.json").arg(job).arg(rank), json));
         }
-        ImporterRegistry registry;
-        registerBuiltinImporters(registry);
         const QString wsPath = dir.filePath(QStringLiteral("run.plumb"));
-        ImportRunner runner(registry, wsPath);
-        for (const auto &r : runner.run({ job }))
-            QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        const QString failed = importIntoWorkspace(wsPath, { job });
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
         Workspace ws(wsPath, Workspace::Role::Reader);
         QCOMPARE(ws.db().queryInt("SELECT count(DISTINCT run_id) FROM trace"), Q_INT64_C(1));
         const auto tracks = timelineTracksOfRun(ws, ws.db().queryInt("SELECT run_id FROM trace LIMIT 1"));

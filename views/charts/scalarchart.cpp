@@ -23,6 +23,7 @@ constexpr double kSmoothedWidth = 1.0;
 constexpr size_t kDotsUpTo = 32;     // lines with at most this many points show their points
 constexpr double kDotPx = 5;
 constexpr double kYPad = 0.05;       // of the y span, above and below the data
+constexpr double kXPad = 0.02;       // of the x span, either side when fitting: end markers drawn whole
 
 // A y value as QCustomPlot should get it: non-finite values, and values <= 0 on a log axis, are gaps.
 double drawable(double y, bool log)
@@ -250,8 +251,7 @@ void ScalarChart::fitAll()
         lo = 0;
         hi = 1;
     }
-    // A little room either side, so the first and last points' markers are drawn whole.
-    const double pad = hi > lo ? (hi - lo) * 0.02 : 0.5;
+    const double pad = hi > lo ? (hi - lo) * kXPad : 0.5;
     lo -= pad;
     hi += pad;
     m_plot->xAxis->setRange(lo, hi);
