@@ -160,15 +160,27 @@ std::vector<std::string> ForeignSqliteDb::tables()
 
 std::vector<std::string> ForeignSqliteDb::columns(std::string_view table)
 {
+    return tableInfo(table, false);
+}
+
+std::vector<std::string> ForeignSqliteDb::notNullColumns(std::string_view table)
+{
+    return tableInfo(table, true);
+}
+
+std::vector<std::string> ForeignSqliteDb::tableInfo(std::string_view table, bool onlyNotNull)
+{
     std::vector<std::string> out;
     {
         Stmt isTable(*this, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = " + quoteString(table), table);
         if (!isTable.step())
             return out;
     }
+    // cid, name, type, notnull, dflt_value, pk
     Stmt st(*this, "PRAGMA table_info(" + quoteIdentifier(table) + ")", table);
     while (st.step())
-        out.emplace_back(st.text(1));
+        if (!onlyNotNull || st.integer(3) != 0)
+            out.emplace_back(st.text(1));
     return out;
 }
 

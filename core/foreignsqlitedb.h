@@ -69,6 +69,8 @@ public:
     // Column names of `table` (PRAGMA table_info), empty when there is no such table (a view of that
     // name is none).
     [[nodiscard]] std::vector<std::string> columns(std::string_view table);
+    // The columns of `table` declared NOT NULL (empty when there is no such table).
+    [[nodiscard]] std::vector<std::string> notNullColumns(std::string_view table);
 
     [[nodiscard]] QString fileName() const { return m_fileName; }
     // Bytes of `<file>-wal` read with the file (0: none beside it).
@@ -76,6 +78,8 @@ public:
     [[noreturn]] void fail(std::string_view table, std::string_view what) const;
 
 private:
+    [[nodiscard]] std::vector<std::string> tableInfo(std::string_view table, bool onlyNotNull);
+
     sqlite3 *m_db = nullptr;
     QString m_fileName;
     int64_t m_walBytes = 0;

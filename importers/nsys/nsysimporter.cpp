@@ -336,6 +336,9 @@ private:
         const TableSpec *spec = nullptr;
         std::unique_ptr<SortedTableReader> st;
         std::array<int, FieldCount> col {};
+        // Fields whose default value (0, 0.0, '') stands for "none": optional columns of an export that
+        // declared every column NOT NULL (see openCursors()).
+        std::array<bool, FieldCount> defaultIsNone {};
         // Merge key of the current row: as each table is sorted, end descending (an enclosing range
         // first), then tables in m_cursors order (a table's parts in rowid order).
         int64_t group1 = 0, group2 = 0, start = 0, end = 0;
@@ -352,10 +355,14 @@ private:
     [[nodiscard]] bool has(const Cursor &c, F f) const { return c.col[f] >= 0; }
     [[nodiscard]] int64_t get(const Cursor &c, F f, int64_t fallback = kNoValue) const
     {
-        const int i = c.col[f];
-        return i < 0 || c.st->isNull(i) ? fallback : c.st->integer(i);
+        return isNull(c, f) ? fallback : c.st->integer(c.col[f]);
     }
-    [[nodiscard]] bool isNull(const Cursor &c, F f) const { return c.col[f] < 0 || c.st->isNull(c.col[f]); }
+    [[nodiscard]] bool isNull(const Cursor &c, F f) const
+    {
+        const int i = c.col[f];
+        return i < 0 || c.st->isNull(i) || (c.defaultIsNone[f] && isDefault(c, f));
+    }
+    [[nodiscard]] bool isDefault(const Cursor &c, F f) const;
 
     void checkIsNsight();
     void readSessionInfo();
@@ -639,6 +646,7 @@ void NsysReader::openCursors()
         cursor->spec = &spec;
         cursor->col.fill(-1);
         std::vector<SortedTableReader::Column> select;
+        std::array<const char *, FieldCount> chosen {}; // the column read for each field
         for (const F f : spec.fields) {
             for (const FieldSpec &fs : fieldSpecs()) {
                 if (fs.field != f)
@@ -647,6 +655,7 @@ void NsysReader::openCursors()
                     if (!cand || std::find(cols.begin(), cols.end(), cand) == cols.end())
                         continue;
                     cursor->col[f] = int(select.size());
+                    chosen[f] = cand;
                     // GPU metric samples: nsys writes integers, but the column may hold fractions.
                     select.push_back({ quoteIdentifier(cand), f == Text || f == JsonText,
                                        (f == Value && spec.source == Source::Metric) || f == PayloadDouble
@@ -654,6 +663,17 @@ void NsysReader::openCursors()
                     break;
                 }
             }
+        }
+        // Exports of 2021 and before declared every column NOT NULL and wrote a default where a value
+        // was missing: an NVTX mark's end 0, no payload as 0 in each of the six value columns, a
+        // registered string's text ''. There, those defaults read as missing (a payload of exactly 0
+        // is not told from none).
+        if (spec.source == Source::Nvtx) {
+            const auto notNull = m_db.notNullColumns(spec.table);
+            for (const F f : { End, Text, TextId, PayloadInt, PayloadUint, PayloadInt32, PayloadUint32, PayloadDouble,
+                               PayloadFloat, JsonText })
+                if (chosen[f] && std::find(notNull.begin(), notNull.end(), chosen[f]) != notNull.end())
+                    cursor->defaultIsNone[f] = true;
         }
         QStringList missing;
         for (const F f : spec.required)
@@ -700,6 +720,7 @@ void NsysReader::openCursors()
             auto partCursor = std::make_unique<Cursor>();
             partCursor->spec = cursor->spec;
             partCursor->col = cursor->col;
+            partCursor->defaultIsNone = cursor->defaultIsNone;
             std::string where;
             if (parts > 1) {
                 const int64_t lo = rows * part / parts;
@@ -911,6 +932,18 @@ void NsysReader::progress()
         if (in.read(m_readAhead.data(), int64_t(m_readAhead.size())) <= 0)
             break;
     m_ctx.checkpoint();
+}
+
+bool NsysReader::isDefault(const Cursor &c, F f) const
+{
+    const int i = c.col[f];
+    switch (f) {
+    case Text:
+    case JsonText: return c.st->text(i).empty();
+    case PayloadDouble:
+    case PayloadFloat: return c.st->real(i) == 0;
+    default: return c.st->integer(i) == 0;
+    }
 }
 
 void NsysReader::loadKey(Cursor &c)
@@ -1185,15 +1218,20 @@ void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
         else
             m_args.add("category", category);
     }
-    for (const F p : { PayloadInt, PayloadUint, PayloadInt32, PayloadUint32 })
-        if (!isNull(c, p))
+    // The payload: the one value column its type filled (the first, should a row fill several).
+    for (const F p : { PayloadInt, PayloadUint, PayloadInt32, PayloadUint32, PayloadDouble, PayloadFloat, JsonText }) {
+        if (isNull(c, p))
+            continue;
+        if (p == PayloadDouble)
+            m_args.addReal("payload", c.st->real(c.col[p]));
+        else if (p == PayloadFloat)
+            m_args.addReal("payload", float(c.st->real(c.col[p])));
+        else if (p == JsonText)
+            m_args.add("payload", c.st->text(c.col[p]));
+        else
             m_args.add("payload", c.st->integer(c.col[p]));
-    if (!isNull(c, PayloadDouble))
-        m_args.addReal("payload", c.st->real(c.col[PayloadDouble]));
-    if (!isNull(c, PayloadFloat))
-        m_args.addReal("payload", float(c.st->real(c.col[PayloadFloat])));
-    if (!isNull(c, JsonText))
-        m_args.add("payload", c.st->text(c.col[JsonText]));
+        break;
+    }
     f.argsId = m_sink.internArgs(m_args.finish());
     if (m_projection.addRange(get(c, GlobalTid, 0), f.tsNs, f.tsNs + f.durNs) >= 0)
         m_nvtxRangeNames.push_back(f.nameId);

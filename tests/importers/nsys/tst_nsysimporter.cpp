@@ -397,6 +397,38 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'rank-from-file-name'"), 0);
     }
 
+    // Exports that declared every column NOT NULL (2021 and before) wrote defaults for what was
+    // missing: a mark's end 0 is no end, a range named through textId has text '', and of the six
+    // payload columns only a non-zero one is the payload.
+    void notNullLayout()
+    {
+        const QString ws = freshWorkspace();
+        const FileImportResult r = importOne(ws, fixture(QStringLiteral("layout2021.sqlite")));
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        Workspace w(ws, Workspace::Role::Reader);
+        SqliteStmt st(w.db(), "SELECT n.str, s.ts, s.dur, coalesce(a.json, '') FROM slice s "
+                              "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id AND c.str = 'nvtx' "
+                              "LEFT JOIN args a ON a.id = s.args_id ORDER BY s.ts");
+        QStringList rows;
+        while (st.step())
+            rows << QStringLiteral("%1|%2|%3|%4")
+                        .arg(st.columnText(0))
+                        .arg(st.columnInt(1))
+                        .arg(st.columnInt(2))
+                        .arg(st.columnText(3));
+        QCOMPARE(rows, QStringList({
+                           QStringLiteral("step|1000|4000|"),
+                           QStringLiteral("forward (registered)|1050|950|"),
+                           QStringLiteral("batch|2100|400|{\"payload\":7}"),
+                           QStringLiteral("lr|2600|300|{\"payload\":0.5}"),
+                           QStringLiteral("checkpoint|3000|0|"),
+                           QStringLiteral("never ended|6000|0|"),
+                       }));
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'negative-duration'"), 0);
+        QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'unterminated-nvtx-range'"), 1);
+        QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 1);
+    }
+
     // NVTX ranges projected onto the GPU, as Nsight Systems shows them: on each stream's annotation
     // track, a range spans the GPU ops its CUDA calls launched, every enclosing range too; a launch
     // outside any range and a range that launched nothing project nothing; two processes that number

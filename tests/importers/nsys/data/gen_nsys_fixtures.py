@@ -11,6 +11,10 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
   CUPTI_ACTIVITY_KIND_RUNTIME (driver calls are told by their cu* names), no PROCESSES table, devices
   in TARGET_INFO_CUDA_DEVICE (gpuId, cudaId, ...) and a short TARGET_INFO_GPU, NVTX with `text` only;
   two processes whose correlation ids collide (ids are per process).
+- layout2021.sqlite: 2021.x and before, whose exports declared every column NOT NULL and wrote a
+  default (0, '') where a value was missing: NVTX marks with end 0, a range never ended (end 0), ranges
+  named through textId with text '', payloads as 0 in the five value columns the type did not fill, one
+  range with an int64 payload, one with a double.
 - empty_tables.sqlite: every table present, no rows.
 - missing_tables.sqlite: a capture without NVTX, memcpy, memset, sync or OS runtime tables.
 - graph_trace.sqlite: 2024.x with CUDA graphs traced whole (`nsys --cuda-graph-trace=graph`): two
@@ -413,6 +417,48 @@ def layout2022():
     db.close()
 
 
+def layout2021():
+    db, _ = fresh("layout2021.sqlite")
+    db.executescript("""
+    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE ThreadNames (nameId INT NOT NULL, priority INT NOT NULL, globalTid INT NOT NULL);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT NOT NULL, end INT NOT NULL, globalTid INT NOT NULL,
+        correlationId INT NOT NULL, nameId INT NOT NULL, returnValue INT NOT NULL, callchainId INT NOT NULL);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,
+        contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT NOT NULL, globalPid INT NOT NULL,
+        demangledName INT NOT NULL, shortName INT NOT NULL, registersPerThread INT NOT NULL, gridX INT NOT NULL,
+        gridY INT NOT NULL, gridZ INT NOT NULL, blockX INT NOT NULL, blockY INT NOT NULL, blockZ INT NOT NULL,
+        staticSharedMemory INT NOT NULL, dynamicSharedMemory INT NOT NULL);
+    CREATE TABLE NVTX_EVENTS (start INT NOT NULL, end INT NOT NULL, eventType INT NOT NULL, rangeId INT NOT NULL,
+        category INT NOT NULL, color INT NOT NULL, text TEXT NOT NULL, globalTid INT NOT NULL,
+        endGlobalTid INT NOT NULL, textId INT NOT NULL, domainId INT NOT NULL, uint64Value INT NOT NULL,
+        int64Value INT NOT NULL, doubleValue REAL NOT NULL, uint32Value INT NOT NULL, int32Value INT NOT NULL,
+        floatValue REAL NOT NULL, jsonTextId INT NOT NULL, jsonText TEXT NOT NULL);
+    """)
+    strings = {1: "python", 10: "cudaLaunchKernel_v7000", 20: "gemm_kernel(float*)", 21: "gemm_kernel",
+               30: "forward (registered)"}
+    db.executemany("INSERT INTO StringIds VALUES (?,?)", sorted(strings.items()))
+    p = 3000
+    t = gid(p, p)
+    db.execute("INSERT INTO ThreadNames VALUES (1, 0, ?)", (t,))
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1100, 1150, ?, 5, 10, 0, 0)", (t,))
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1200, 1800, 0, 1, 7, 5, ?, 20, 21, 32, 4, 1, 1, "
+               "128, 1, 1, 0, 0)", (gid(p),))
+    # start, end, eventType, text, textId, int64Value, doubleValue; every other column its default.
+    nvtx = [
+        (1000, 5000, 59, "step", 0, 0, 0.0),                 # no payload
+        (1050, 2000, 59, "", 30, 0, 0.0),                    # named through textId
+        (2100, 2500, 59, "batch", 0, 7, 0.0),                # int64 payload 7
+        (2600, 2900, 59, "lr", 0, 0, 0.5),                   # double payload 0.5
+        (3000, 0, 34, "checkpoint", 0, 0, 0.0),              # a mark
+        (6000, 0, 59, "never ended", 0, 0, 0.0),             # the capture stopped inside it
+    ]
+    db.executemany("INSERT INTO NVTX_EVENTS VALUES (?, ?, ?, 0, 0, 0, ?, ?, 0, ?, 0, 0, ?, ?, 0, 0, 0.0, 0, '')",
+                   [(s_, e, ty, text, t, tid, i64, d) for (s_, e, ty, text, tid, i64, d) in nvtx])
+    db.commit()
+    db.close()
+
+
 def empty_tables():
     db, _ = fresh("empty_tables.sqlite")
     create_2024(db)
@@ -482,6 +528,7 @@ def corrupt_table():
 if __name__ == "__main__":
     layout2024()
     layout2022()
+    layout2021()
     graph_trace()
     gpu_metrics()
     memory_usage()
