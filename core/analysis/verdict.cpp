@@ -145,10 +145,13 @@ void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nam
         if (!named) {
             const std::vector<KernelStats> table = kernels ? std::vector<KernelStats> {} : kernelTable(ws, ops);
             const std::vector<KernelStats> &ranked = kernels ? *kernels : table;
+            // The computation's own kernels: a copy or a collective the kernels hid is not what bounds them.
             QStringList names;
-            for (size_t i = 0; i < ranked.size() && i < 3; ++i)
-                names << QStringLiteral("%1 (%2%)").arg(text::elided(ranked[i].name, 60)).arg(100.0 * ranked[i].share, 0, 'f', 1);
-            v.evidence << prefix + names.join(QStringLiteral(", "));
+            for (size_t i = 0; i < ranked.size() && names.size() < 3; ++i)
+                if (ranked[i].kind == GpuOp::Kind::Compute)
+                    names << QStringLiteral("%1 (%2%)").arg(text::elided(ranked[i].name, 60)).arg(100.0 * ranked[i].share, 0, 'f', 1);
+            if (!names.isEmpty())
+                v.evidence << prefix + names.join(QStringLiteral(", "));
         }
     } else {
         v.component = C::Inconclusive;
@@ -218,8 +221,7 @@ Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const Tempora
                       .arg(pct(input), pct(sync), pct(launch));
     if (host.launchedOps)
         v.evidence << QStringLiteral("%1 of %2 GPU ops ran shorter than their launch call; launch to start p50 %3")
-                          .arg(host.shortOps)
-                          .arg(host.launchedOps)
+                          .arg(text::count(host.shortOps), text::count(host.launchedOps))
                           .arg(formatDuration(host.launchDelayP50Ns));
     conclude(ws, ops, v, nameKernels, kernels);
     // Without steps to point at, the longest idle stretches the named component explains.

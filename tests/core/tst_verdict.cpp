@@ -19,15 +19,15 @@ class Gen {
 public:
     void cpu(const char *name, double ts, double dur) { add(QStringLiteral("\"name\":\"%1\",\"pid\":1,\"tid\":1,\"ts\":%2,\"dur\":%3").arg(QLatin1String(name)).arg(ts).arg(dur)); }
     // A launch at `launchTs` taking `launchDur`, and the op it starts on the GPU.
-    void op(const char *cat, const char *name, double launchTs, double launchDur, double ts, double dur)
+    void op(const char *cat, const char *name, double launchTs, double launchDur, double ts, double dur, int stream = 7)
     {
         ++m_corr;
         add(QStringLiteral("\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%1,\"dur\":%2,"
                            "\"args\":{\"correlation\":%3}")
                 .arg(launchTs).arg(launchDur).arg(m_corr));
-        add(QStringLiteral("\"cat\":\"%1\",\"name\":\"%2\",\"pid\":0,\"tid\":7,\"ts\":%3,\"dur\":%4,"
-                           "\"args\":{\"correlation\":%5,\"stream\":7}")
-                .arg(QLatin1String(cat), QLatin1String(name)).arg(ts).arg(dur).arg(m_corr));
+        add(QStringLiteral("\"cat\":\"%1\",\"name\":\"%2\",\"pid\":0,\"tid\":%6,\"ts\":%3,\"dur\":%4,"
+                           "\"args\":{\"correlation\":%5,\"stream\":%6}")
+                .arg(QLatin1String(cat), QLatin1String(name)).arg(ts).arg(dur).arg(m_corr).arg(stream));
     }
     [[nodiscard]] QByteArray json() const
     {
@@ -226,6 +226,27 @@ private slots:
         QCOMPARE(named.size(), 1);
         QVERIFY2(named[0].contains(longName.left(59) + QChar(0x2026) + QStringLiteral(" (50.0%)")), qPrintable(named[0]));
         QVERIFY2(named[0].contains(QStringLiteral("gemm (50.0%)")), qPrintable(named[0]));
+    }
+
+    // The kernels a compute-bound verdict names are computation: a copy the kernels hid, however long,
+    // is not among them (it is in the GPU ops table).
+    void topKernelsAreComputation()
+    {
+        Gen g;
+        for (int i = 0; i < 20; ++i)
+            g.op("kernel", i % 2 ? "gemm" : "conv", i, 1, 10 + 100 * i, 100);
+        g.op("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 0, 1, 200, 1500, 8);
+        QTemporaryDir tmp;
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
+        QVERIFY(!ws.isEmpty());
+        Workspace workspace(ws, Workspace::Role::Reader);
+        const Verdict v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+        QCOMPARE(int(v.component), int(Verdict::Component::GpuCompute));
+        const QStringList named = v.evidence.filter(QStringLiteral("top kernels: "));
+        QCOMPARE(named.size(), 1);
+        QVERIFY2(!named[0].contains(QStringLiteral("Memcpy")), qPrintable(named[0]));
+        QVERIFY2(named[0].contains(QStringLiteral("gemm (")) && named[0].contains(QStringLiteral("conv (")),
+                 qPrintable(named[0]));
     }
 };
 
