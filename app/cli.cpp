@@ -576,7 +576,7 @@ int runLs(const Args &a)
             out(QStringLiteral("run %1  %2\n").arg(r.id).arg(r.name));
             for (const auto &t : r.traces) {
                 const QString rank = t.rank >= 0 ? QStringLiteral("rank %1/%2  ").arg(t.rank).arg(t.worldSize) : QString();
-                out(QStringLiteral("  trace %1  %2  %3%4, %5, %6, %7, %8, %9 ms%10\n")
+                out(QStringLiteral("  trace %1  %2  %3%4, %5, %6, %7, %8, %9%10\n")
                         .arg(t.id)
                         .arg(t.name, rank)
                         .arg(text::counted(t.events, QStringLiteral("event"), QStringLiteral("events")),
@@ -584,26 +584,24 @@ int runLs(const Args &a)
                              text::counted(t.gpuOps, QStringLiteral("GPU op"), QStringLiteral("GPU ops")),
                              text::counted(t.flows, QStringLiteral("flow"), QStringLiteral("flows")),
                              text::counted(t.gpuStreams, QStringLiteral("stream"), QStringLiteral("streams")))
-                        .arg(double(t.endNs - t.startNs) / 1e6, 0, 'f', 1)
+                        .arg(formatDuration(t.endNs - t.startNs))
                         .arg(t.devices.isEmpty() ? QString() : QStringLiteral(", ") + t.devices));
             }
             if (auto it = logs.find(r.id); it != logs.end()) {
                 const ExperimentRunInfo &e = it->second;
                 QStringList parts;
-                parts << QStringLiteral("%1 scalar tag%2 (%3 point%4)")
-                             .arg(e.scalarTags)
-                             .arg(e.scalarTags == 1 ? QString() : QStringLiteral("s"))
-                             .arg(e.scalarPoints)
-                             .arg(e.scalarPoints == 1 ? QString() : QStringLiteral("s"));
+                parts << QStringLiteral("%1 (%2)")
+                             .arg(text::counted(e.scalarTags, QStringLiteral("scalar tag"), QStringLiteral("scalar tags")),
+                                  text::counted(e.scalarPoints, QStringLiteral("point"), QStringLiteral("points")));
                 if (e.histogramTags)
-                    parts << QStringLiteral("%1 histogram tag%2 (%3)")
-                                 .arg(e.histogramTags)
-                                 .arg(e.histogramTags == 1 ? QString() : QStringLiteral("s"))
-                                 .arg(e.histograms);
+                    parts << QStringLiteral("%1 (%2)")
+                                 .arg(text::counted(e.histogramTags, QStringLiteral("histogram tag"),
+                                                    QStringLiteral("histogram tags")),
+                                      text::count(e.histograms));
                 if (e.params)
-                    parts << QStringLiteral("%1 params").arg(e.params);
+                    parts << text::counted(e.params, QStringLiteral("param"), QStringLiteral("params"));
                 if (e.restarts)
-                    parts << QStringLiteral("%1 restart%2").arg(e.restarts).arg(e.restarts == 1 ? QString() : QStringLiteral("s"));
+                    parts << text::counted(e.restarts, QStringLiteral("restart"), QStringLiteral("restarts"));
                 if (!e.status.isEmpty())
                     parts << QStringLiteral("status %1").arg(e.status);
                 if (e.parentRunId >= 0)
@@ -613,12 +611,14 @@ int runLs(const Args &a)
         }
         out(QStringLiteral("\nsources\n"));
         for (const auto &s : sources) {
-            out(QStringLiteral("  %1  %2  %3  %4  %5  %6 records%7%8\n")
+            out(QStringLiteral("  %1  %2  %3  %4  %5  %6%7%8\n")
                     .arg(s.id)
-                    .arg(s.name, s.format, text::bytes(s.sizeBytes), s.status)
-                    .arg(s.events)
-                    .arg(s.skipped ? QStringLiteral(", %1 skipped").arg(s.skipped) : QString())
-                    .arg(s.diagnostics ? QStringLiteral(", %1 diagnostics").arg(s.diagnostics) : QString()));
+                    .arg(s.name, s.format, text::bytes(s.sizeBytes), s.status,
+                         text::counted(s.events, QStringLiteral("record"), QStringLiteral("records")),
+                         s.skipped ? QStringLiteral(", %1 skipped").arg(text::count(s.skipped)) : QString(),
+                         s.diagnostics ? QStringLiteral(", ")
+                                 + text::counted(s.diagnostics, QStringLiteral("diagnostic"), QStringLiteral("diagnostics"))
+                                       : QString()));
         }
         if (a.diagnostics) {
             out(QStringLiteral("\ndiagnostics\n"));
