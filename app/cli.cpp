@@ -116,13 +116,34 @@ constexpr const char *kUsage =
     "  --theme system|light|dark  this time's palette (View > Theme chooses and remembers one)\n"
     "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
     "                      then quit\n"
-    "\n"
-    "Formats, recognised by content: PyTorch profiler / Chrome trace JSON (.json, .json.gz), Nsight\n"
-    "Systems SQLite exports, TensorFlow/JAX XPlane (.xplane.pb), vLLM serving benchmark results;\n"
-    "folders are walked.\n"
-    "\n"
+    "\n";
+
+// After the formats (formatsHelp()).
+constexpr const char *kUsageExitStatus =
     "Exit status: 0 on success; 1 when a file failed or was cancelled, when none of the files given\n"
     "could be recognised, or when the workspace cannot be used; 2 on a usage error.\n";
+
+// "Formats, recognised by content: ..." with every importer of this build, wrapped between names.
+QString formatsHelp()
+{
+    ImporterRegistry registry;
+    registerBuiltinImporters(registry);
+    QStringList words { QStringLiteral("Formats, recognised by content:") };
+    for (const auto &importer : registry.importers())
+        words << importer->displayName() + QLatin1Char(',');
+    words.back().chop(1);
+    words.back() += QStringLiteral("; folders are walked.");
+    constexpr qsizetype kWidth = 96;
+    QString out, line;
+    for (const QString &w : words) {
+        if (!line.isEmpty() && line.size() + 1 + w.size() > kWidth) {
+            out += line + QLatin1Char('\n');
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + w;
+    }
+    return out + line + QStringLiteral("\n\n");
+}
 
 QString modeName(GpuOpMode mode)
 {
@@ -1437,6 +1458,8 @@ int runCli(int argc, char **argv)
     const QString cmd = QString::fromLocal8Bit(argv[1]);
     if (cmd == QLatin1String("--help") || cmd == QLatin1String("-h") || cmd == QLatin1String("help")) {
         std::fputs(kUsage, stdout);
+        std::fputs(formatsHelp().toLocal8Bit().constData(), stdout);
+        std::fputs(kUsageExitStatus, stdout);
         return 0;
     }
     if (cmd == QLatin1String("goodput"))
