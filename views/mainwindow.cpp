@@ -55,6 +55,8 @@
 #include <QTreeView>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace plumb {
 
 namespace {
@@ -450,8 +452,11 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
         if (const TraceInfo *t = m_workspaceModel->traceAt(idx))
             select = t->id;
     }
-    if (select < 0 && !s.runs.isEmpty() && !s.runs.first().traces.isEmpty())
-        select = s.runs.first().traces.first().id;
+    // Opening a workspace: the trace imported last (ids grow with each import), as the status bar names it.
+    if (select < 0)
+        for (const RunInfo &r : s.runs)
+            for (const TraceInfo &t : r.traces)
+                select = std::max(select, t.id);
     selectTrace(select);
 
     Q_EMIT workspaceLoaded(s.path);

@@ -12,6 +12,7 @@
 #include "importcontroller.h"
 #include "importprogresswidget.h"
 #include "importerregistry.h"
+#include "importrunner.h"
 #include "experimentspanel.h"
 #include "lineagepanel.h"
 #include "mainwindow.h"
@@ -355,6 +356,30 @@ private Q_SLOTS:
         QCOMPARE(window->workspacePath(), third);
         QCOMPARE(window->workspaceModel()->rowCount(), 0);
         QCOMPARE(window->currentTraceId(), -1);
+    }
+
+    // Opening a workspace selects the trace imported last (the one the status bar names), not the
+    // first in the tree.
+    void openingSelectsNewestTrace()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("newest.plumb"));
+        const QString second = m_dir.filePath(QStringLiteral("newest_second.json"));
+        writeLargeTrace(second, 200);
+        ImportRunner runner(m_registry, ws);
+        for (const QString &path : { samplePath(), second })
+            QCOMPARE(runner.run({ path }).front().status, Status::Imported);
+        int64_t newest = -1, first = -1;
+        {
+            Workspace reader(ws, Workspace::Role::Reader);
+            const auto runs = WorkspaceReader(reader).runs();
+            for (const RunInfo &r : runs)
+                for (const TraceInfo &t : r.traces)
+                    newest = std::max(newest, t.id);
+            first = runs.first().traces.first().id;
+        }
+        QVERIFY(newest != first); // else this proves nothing
+        auto window = openWindow(ws);
+        QCOMPARE(window->currentTraceId(), newest);
     }
 
     // View > Compare Traces on two selected traces, and a trace's Compare With menu, open the Diff tab.
