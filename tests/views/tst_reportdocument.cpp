@@ -111,6 +111,38 @@ private Q_SLOTS:
         QVERIFY(!text.contains(QStringLiteral("Page 1 of"))); // the title page has no footer
     }
 
+    // A table too wide for the page: a file name stays on one line (the numeric headers wrap at
+    // their spaces instead), and a long kernel name gets three lines before it is cut (it was cut at
+    // two, where the distinguishing template arguments were lost).
+    void tableCellsFit()
+    {
+        if (!m_poppler)
+            QSKIP("pdftotext (poppler-utils) is not installed: the PDF is not read back");
+        ReportTable t;
+        t.header = QStringList { QStringLiteral("GPU op"), QStringLiteral("trace"), QStringLiteral("window (ms/step)"),
+                                 QStringLiteral("exposed comm (ms)"), QStringLiteral("idle (ms)") };
+        t.numeric = { false, false, true, true, true };
+        const QString kernel = QStringLiteral("void clover::par_ranged2d_kernel<advec_mom_kernel(int, int, int, double, "
+                                              "clover::Buffer2D<double> &, clover::Buffer2D<double> &)>(int, int, "
+                                              "clover::Buffer2D<double> &, int)");
+        t.rows << QStringList { kernel, QStringLiteral("hta_sampled_rank-0.json.gz"), QStringLiteral("607.8"),
+                                QStringLiteral("168.5"), QStringLiteral("334.0") };
+        ReportModel model;
+        model.title = QStringLiteral("Cells");
+        model.date = QStringLiteral("2026-12-04");
+        ReportSection section;
+        section.id = QStringLiteral("kernels");
+        section.title = QStringLiteral("Top GPU ops");
+        section.blocks.push_back(ReportBlock::tableOf(t));
+        model.sections.push_back(section);
+        const QString pdf = m_dir.filePath(QStringLiteral("cells.pdf"));
+        QString error;
+        QCOMPARE(writeReport(model, ReportOptions {}, pdf, &error), QStringList { pdf });
+        const QString text = run(QStringLiteral("pdftotext"), { QStringLiteral("-raw"), pdf, QStringLiteral("-") });
+        QVERIFY2(text.contains(QStringLiteral("hta_sampled_rank-0.json.gz")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("int, int, double, clover::Buffer2D<double> &")), qPrintable(text)); // third line
+    }
+
     void samePdfTwice()
     {
         ReportOptions o;

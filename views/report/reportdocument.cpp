@@ -89,7 +89,9 @@ QString fitCell(const QFont &f, double width, const QString &text, int *flags)
             *flags |= Qt::TextWrapAnywhere; // a kernel name, a path: no word breaks to wait for
             break;
         }
-    const double maxHeight = fm.lineSpacing() * kMaxCellLines + 0.5;
+    // What kMaxCellLines lines measure: the last line is the font's height, not a line spacing,
+    // and that is taller here (lineSpacing * 3 cut the cells at two lines).
+    const double maxHeight = textHeight(f, 1e6, QStringList(kMaxCellLines, QStringLiteral("X")).join(u'\n'), 0) + 0.5;
     if (textHeight(f, width, text, *flags) <= maxHeight)
         return text;
     QString t = fm.elidedText(text, Qt::ElideRight, width * kMaxCellLines * 0.92);
@@ -221,28 +223,35 @@ public:
                 x += (width - total) * x / total;
             return w;
         }
-        // Too wide: numeric columns keep their width (they are short); text columns get their minimum
-        // (their longest short word) and share what is left in proportion to what more they would take.
-        double fixed = 0, minimums = 0, wanted = 0;
-        auto isNumeric = [&](size_t c) { return c < t.numeric.size() && t.numeric[c]; };
-        for (size_t c = 0; c < n; ++c) {
-            if (isNumeric(c)) {
-                fixed += natural[c];
-            } else {
-                minimums += minimum[c];
-                wanted += natural[c] - minimum[c];
-            }
-        }
-        const double spare = width - fixed - minimums;
-        if (spare >= 0) {
+        // Too wide: every column gets its minimum (its longest short word: a header wraps at its
+        // spaces, a number never does), then what is left goes to the text columns up to their natural
+        // width (a name cut mid-word reads worse than a header on two lines), then to the numeric ones;
+        // within each, shared evenly, a column that needs less than its share taking only what it needs
+        // (a file name is whole beside a kernel name that takes the rest).
+        double minimums = 0;
+        for (double m : minimum)
+            minimums += m;
+        if (minimums > width) { // many columns: everything shrinks in proportion, text wraps anywhere
             for (size_t c = 0; c < n; ++c)
-                if (!isNumeric(c))
-                    w[c] = minimum[c] + (wanted > 0 ? spare * (natural[c] - minimum[c]) / wanted : 0);
+                w[c] = minimum[c] * width / minimums;
             return w;
         }
-        // Many columns: everything shrinks in proportion, text wraps anywhere.
-        for (size_t c = 0; c < n; ++c)
-            w[c] = (isNumeric(c) ? natural[c] : minimum[c]) * width / (fixed + minimums);
+        w = minimum;
+        double spare = width - minimums;
+        auto isNumeric = [&](size_t c) { return c < t.numeric.size() && t.numeric[c]; };
+        for (const bool numericPass : { false, true }) {
+            std::vector<size_t> cols;
+            for (size_t c = 0; c < n; ++c)
+                if (isNumeric(c) == numericPass && natural[c] > w[c])
+                    cols.push_back(c);
+            std::sort(cols.begin(), cols.end(), [&](size_t a, size_t b) { return natural[a] - w[a] < natural[b] - w[b]; });
+            for (size_t i = 0; i < cols.size() && spare > 0; ++i) {
+                const double share = spare / double(cols.size() - i);
+                const double given = std::min(share, natural[cols[i]] - w[cols[i]]);
+                w[cols[i]] += given;
+                spare -= given;
+            }
+        }
         return w;
     }
 
