@@ -45,6 +45,18 @@ private:
 class TestVerdict : public QObject {
     Q_OBJECT
 
+    // The "top kernels: " evidence of `g`'s verdict, which must be compute-bound.
+    static void topKernelsOf(const Gen &g, QStringList &named)
+    {
+        QTemporaryDir tmp;
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
+        QVERIFY(!ws.isEmpty());
+        Workspace workspace(ws, Workspace::Role::Reader);
+        const Verdict v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+        QCOMPARE(int(v.component), int(Verdict::Component::GpuCompute));
+        named = v.evidence.filter(QStringLiteral("top kernels: "));
+    }
+
 private slots:
     void knownAnswers_data()
     {
@@ -216,13 +228,8 @@ private slots:
         Gen g;
         for (int i = 0; i < 20; ++i)
             g.op("kernel", i % 2 ? "gemm" : longName.toUtf8().constData(), i, 1, 10 + 100 * i, 100);
-        QTemporaryDir tmp;
-        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
-        QVERIFY(!ws.isEmpty());
-        Workspace workspace(ws, Workspace::Role::Reader);
-        const Verdict v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
-        QCOMPARE(int(v.component), int(Verdict::Component::GpuCompute));
-        const QStringList named = v.evidence.filter(QStringLiteral("top kernels: "));
+        QStringList named;
+        topKernelsOf(g, named);
         QCOMPARE(named.size(), 1);
         QVERIFY2(named[0].contains(longName.left(59) + QChar(0x2026) + QStringLiteral(" (50.0%)")), qPrintable(named[0]));
         QVERIFY2(named[0].contains(QStringLiteral("gemm (50.0%)")), qPrintable(named[0]));
@@ -236,13 +243,8 @@ private slots:
         for (int i = 0; i < 20; ++i)
             g.op("kernel", i % 2 ? "gemm" : "conv", i, 1, 10 + 100 * i, 100);
         g.op("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 0, 1, 200, 1500, 8);
-        QTemporaryDir tmp;
-        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
-        QVERIFY(!ws.isEmpty());
-        Workspace workspace(ws, Workspace::Role::Reader);
-        const Verdict v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
-        QCOMPARE(int(v.component), int(Verdict::Component::GpuCompute));
-        const QStringList named = v.evidence.filter(QStringLiteral("top kernels: "));
+        QStringList named;
+        topKernelsOf(g, named);
         QCOMPARE(named.size(), 1);
         QVERIFY2(!named[0].contains(QStringLiteral("Memcpy")), qPrintable(named[0]));
         QVERIFY2(named[0].contains(QStringLiteral("gemm (")) && named[0].contains(QStringLiteral("conv (")),
