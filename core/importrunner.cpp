@@ -507,7 +507,6 @@ void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &plan
                     scratch.db().exec("PRAGMA journal_mode = OFF");
                     scratch.db().exec("PRAGMA synchronous = OFF");
                     // Only copied from: no index but the tables' own keys to maintain.
-                    scratch.db().exec("DROP INDEX IF EXISTS slice_corr");
                     scratch.db().exec(dropSecondaryIndexesSql());
                     SqliteTransaction tx(scratch.db());
                     InputFile input(f.result.path);

@@ -47,6 +47,7 @@ constexpr const char *kDeleteTraces[] = {
     "DELETE FROM slice WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE t.source_id = ?1)",
     "DELETE FROM counter WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE t.source_id = ?1)",
     "DELETE FROM slice_lod WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE t.source_id = ?1)",
+    "DELETE FROM slice_corr_tile WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE t.source_id = ?1)",
     "DELETE FROM counter_lod WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE t.source_id = ?1)",
     "DELETE FROM flow WHERE trace_id IN (SELECT id FROM trace WHERE source_id = ?1)",
     "DELETE FROM track WHERE trace_id IN (SELECT id FROM trace WHERE source_id = ?1)",

@@ -38,6 +38,7 @@ const std::vector<MergedColumn> &mergedColumns()
         { "counter", "track_id", "track" },
         { "counter", "id", "counter" },
         { "slice_lod", "track_id", "track" },
+        { "slice_corr_tile", "track_id", "track" },
         { "counter_lod", "track_id", "track" },
     };
     return columns;

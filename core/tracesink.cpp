@@ -136,6 +136,7 @@ void TraceSink::Batch::clear()
     strings.clear();
     args.clear();
     lodTiles.clear();
+    corrTiles.clear();
 }
 
 TraceSink::TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId, const QString &sourcePath,
@@ -402,6 +403,8 @@ void TraceSink::emitSlice(int64_t track, TrackState &s, const SliceFields &f, in
     ++s.sliceCount;
     if (s.summaryKept)
         keepForSummary(s, f, depth, id);
+    if (f.corr != kNoValue)
+        addToCorrTile(track, s, f.tsNs, f.corr);
     s.maxDepth = std::max(s.maxDepth, depth);
     s.maxDurNs = std::max(s.maxDurNs, f.durNs);
     ++m_stats.slices;
@@ -467,6 +470,35 @@ void TraceSink::summariseKeptTracks()
     }
     if (!m_current->lodTiles.empty())
         pushBatch();
+}
+
+// Tiles follow the order slices are emitted in, whatever it is: each covers the starts and corrs
+// of its own slices, which is all a lookup needs (see slice_corr_tile in schema.cpp).
+void TraceSink::addToCorrTile(int64_t track, TrackState &s, int64_t ts, int64_t corr)
+{
+    CorrTile &t = s.corrTile;
+    if (t.count == 0) {
+        t.firstTs = t.lastTs = ts;
+        t.minCorr = t.maxCorr = corr;
+    } else {
+        t.firstTs = std::min(t.firstTs, ts);
+        t.lastTs = std::max(t.lastTs, ts);
+        t.minCorr = std::min(t.minCorr, corr);
+        t.maxCorr = std::max(t.maxCorr, corr);
+    }
+    if (++t.count == kCorrTileSlices) {
+        m_current->corrTiles.push_back({ track, t });
+        t = {};
+    }
+}
+
+void TraceSink::flushCorrTiles()
+{
+    for (size_t t = 0; t < m_tracks.size(); ++t)
+        if (m_tracks[t].corrTile.count > 0) {
+            m_current->corrTiles.push_back({ m_trackBase + int64_t(t), m_tracks[t].corrTile });
+            m_tracks[t].corrTile = {};
+        }
 }
 
 void TraceSink::addSlice(int64_t track, const SliceFields &f)
@@ -600,6 +632,8 @@ struct TraceSink::Statements {
         , str(db, "INSERT INTO string(id, str) VALUES (?, ?)")
         , args(db, "INSERT INTO args(id, json) VALUES (?, ?)")
         , lodTile(db, kInsertSliceLodSql)
+        , corrTile(db, "INSERT OR IGNORE INTO slice_corr_tile(track_id, first_ts, last_ts, min_corr, max_corr) "
+                       "VALUES (?,?,?,?,?)")
     {
     }
     // The multi-row slice INSERT with NULL written into the SQL for the nullable columns that are NULL
@@ -630,7 +664,7 @@ struct TraceSink::Statements {
     }
     SqliteDb &db;
     std::unordered_map<uint32_t, std::unique_ptr<SqliteStmt>> sliceMultiByMask;
-    SqliteStmt sliceOne, counter, flowMulti, flow, str, args, lodTile;
+    SqliteStmt sliceOne, counter, flowMulti, flow, str, args, lodTile, corrTile;
 };
 
 void TraceSink::writeBatch(Batch &b)
@@ -644,6 +678,8 @@ void TraceSink::writeBatch(Batch &b)
         st.args.bind(1, id).bind(2, std::string_view(s)).run();
     for (const LodTileRow &t : b.lodTiles)
         st.lodTile.bind(1, t.track).bind(2, t.level).bind(3, t.tile).bindBlob(4, t.data.data(), t.data.size()).run();
+    for (const auto &[track, t] : b.corrTiles)
+        st.corrTile.bind(1, track).bind(2, t.firstTs).bind(3, t.lastTs).bind(4, t.minCorr).bind(5, t.maxCorr).run();
 
     auto bindSlice = [](SqliteStmt &stmt, int base, const SliceRow &r) {
         stmt.bind(base + 1, r.track).bind(base + 2, r.ts).bind(base + 3, r.id).bind(base + 4, r.dur);
@@ -748,7 +784,8 @@ void TraceSink::finish()
                                      "captured); kept with the other end empty."),
                       m_danglingFlows);
 
-    if (m_current->rows() || !m_current->strings.empty() || !m_current->args.empty())
+    flushCorrTiles();
+    if (m_current->rows() || !m_current->strings.empty() || !m_current->args.empty() || !m_current->corrTiles.empty())
         pushBatch();
     // While the writer thread inserts the last batches.
     summariseKeptTracks();

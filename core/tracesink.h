@@ -165,6 +165,9 @@ public:
     // Memory for the slices kept to build the timeline summaries from (about 8 bytes a slice); the
     // tracks past it are summarised from the workspace instead.
     static constexpr size_t kMaxKeptSummaryBytes = size_t(96) << 20;
+    // Slices with a correlation id per slice_corr_tile row (see schema.cpp, migration 11): a lookup
+    // scans about this many slices per tile that may hold the corr.
+    static constexpr int64_t kCorrTileSlices = 1024;
 
     struct SliceRow {
         int64_t track, ts, id, dur;
@@ -183,9 +186,18 @@ public:
         int64_t tile;
         std::vector<unsigned char> data;
     };
+    struct CorrTile {
+        int64_t count = 0; // slices in it; the rest is meaningful when > 0
+        int64_t firstTs = 0, lastTs = 0, minCorr = 0, maxCorr = 0;
+    };
+    struct CorrTileRow {
+        int64_t track;
+        CorrTile tile;
+    };
     struct Batch {
         std::vector<SliceRow> slices;
         std::vector<LodTileRow> lodTiles; // timeline summary tiles (see summariseKeptTracks())
+        std::vector<CorrTileRow> corrTiles;
         std::vector<CounterRow> counters;
         std::vector<FlowRow> flows;
         std::vector<std::pair<int64_t, std::string>> strings;
@@ -236,6 +248,7 @@ private:
         int64_t summaryFirstTs = 0;
         bool summaryKept = true;
         bool summarised = false; // its tiles were handed to the writer (origin: summaryFirstTs)
+        CorrTile corrTile;       // the slices with a corr since the last tile was handed over
     };
     struct FlowEnd {
         int64_t track;
@@ -250,6 +263,8 @@ private:
     void emitSlice(int64_t track, TrackState &state, const SliceFields &f, int64_t depth, int64_t id);
     void keepForSummary(TrackState &s, const SliceFields &f, int64_t depth, int64_t id);
     void summariseKeptTracks();
+    void addToCorrTile(int64_t track, TrackState &s, int64_t ts, int64_t corr);
+    void flushCorrTiles();
     void emitFlow(int64_t cat, int64_t key, const FlowEnd *src, const FlowEnd *dst);
     void pushBatchIfFull();
     void pushBatch();

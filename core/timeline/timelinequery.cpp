@@ -287,6 +287,29 @@ QString promotedArgs(QString json, const SqliteStmt &st, int firstCol)
     return json + extra + QLatin1Char('}');
 }
 
+// The slices of a trace with correlation id `corr`, in (ts, track, id) order: the tiles whose corr
+// range holds it (see slice_corr_tile in schema.cpp), each a range of starts on its track to scan.
+std::vector<SliceKey> slicesWithCorr(SqliteDb &db, int64_t traceId, int64_t corr)
+{
+    SqliteStmt tiles(db, "SELECT c.track_id, c.first_ts, c.last_ts FROM track k "
+                         "JOIN slice_corr_tile c ON c.track_id = k.id "
+                         "WHERE k.trace_id = ?1 AND c.min_corr <= ?2 AND c.max_corr >= ?2");
+    tiles.bind(1, traceId).bind(2, corr);
+    SqliteStmt slices(db, "SELECT ts, id FROM slice WHERE track_id = ?1 AND ts >= ?2 AND ts <= ?3 AND corr = ?4");
+    std::vector<SliceKey> keys;
+    while (tiles.step()) {
+        slices.bind(1, tiles.columnInt(0)).bind(2, tiles.columnInt(1)).bind(3, tiles.columnInt(2)).bind(4, corr);
+        while (slices.step())
+            keys.push_back(SliceKey { tiles.columnInt(0), slices.columnInt(0), slices.columnInt(1) });
+        slices.reset();
+    }
+    // Tiles of one track may share starts at their edges.
+    const auto order = [](const SliceKey &k) { return std::tie(k.tsNs, k.trackId, k.id); };
+    std::sort(keys.begin(), keys.end(), [&](const SliceKey &a, const SliceKey &b) { return order(a) < order(b); });
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    return keys;
+}
+
 std::optional<SliceInfo> fetchInfo(SqliteDb &db, const SliceKey &key, int64_t offsetNs)
 {
     SqliteStmt st(db, "SELECT s.dur, s.depth, coalesce(n.str, ''), coalesce(c.str, ''), coalesce(a.json, ''), "
@@ -409,13 +432,7 @@ std::vector<SliceLink> sliceLinks(Workspace &ws, const QList<TimelineTrack> &tra
     };
 
     if (slice.corr != -1) {
-        SqliteStmt st(db, "SELECT s.track_id, s.ts, s.id FROM slice s JOIN track k ON k.id = s.track_id "
-                          "WHERE s.corr = ?1 AND k.trace_id = ?2 ORDER BY s.ts, s.track_id, s.id");
-        st.bind(1, slice.corr).bind(2, self.traceId);
-        std::vector<SliceKey> keys;
-        while (st.step())
-            keys.push_back(SliceKey { st.columnInt(0), st.columnInt(1), st.columnInt(2) });
-        for (const SliceKey &key : keys) {
+        for (const SliceKey &key : slicesWithCorr(db, self.traceId, slice.corr)) {
             if (key == slice.key)
                 continue;
             const QString &kind = facts(key.trackId).kind;

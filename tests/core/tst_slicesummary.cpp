@@ -317,7 +317,8 @@ private slots:
                     "ALTER TABLE run DROP COLUMN metadata; ALTER TABLE source DROP COLUMN resume_offset; "
                     "ALTER TABLE source DROP COLUMN edge_hash; ALTER TABLE source DROP COLUMN continues_source_id; "
                     "DROP TABLE lineage_node; DROP TABLE lineage_edge; DROP TABLE lineage_link; DROP TABLE lifecycle_event; "
-                    "DROP TABLE serving_request; DROP TABLE serving_label; "
+                    "DROP TABLE serving_request; DROP TABLE serving_label; DROP TABLE slice_corr_tile; "
+                    "CREATE INDEX slice_corr ON slice(corr) WHERE corr IS NOT NULL; "
                     "PRAGMA user_version = 3;");
         }
         Workspace ws(copy, Workspace::Role::Reader);

@@ -2,6 +2,7 @@
 // range aggregates (checked against SQL written independently here), step markers and idle gaps.
 
 #include "builtinimporters.h"
+#include "goldens.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "timelinedata.h"
@@ -257,6 +258,95 @@ private slots:
         QCOMPARE(back[0].relation, QStringLiteral("launched by"));
         QCOMPARE(back[0].slice.startNs, 140 * kUs);
         QCOMPARE(back[0].slice.corr, Q_INT64_C(9));
+    }
+
+    // Launch links through slice_corr_tile on a trace of several tiles per track, with corrs out of
+    // order (threads racing to a stream), one corr on three kernels (a graph launch) and kernels whose
+    // launch was not captured: every slice gets exactly the links a scan of the slice table finds,
+    // and the tiles the import writes are those the schema migration builds from the same slices.
+    void launchLinksAcrossManyTiles()
+    {
+        constexpr int kLaunches = 5000;
+        QByteArray json = "{\"traceEvents\":[\n";
+        QRandomGenerator rng(7);
+        std::vector<int> corrOfLaunch(kLaunches);
+        for (int i = 0; i < kLaunches; ++i)
+            corrOfLaunch[size_t(i)] = 100 + i;
+        for (int i = 1; i < kLaunches; i += 37)
+            std::swap(corrOfLaunch[size_t(i - 1)], corrOfLaunch[size_t(i)]);
+        for (int i = 0; i < kLaunches; ++i) {
+            const int corr = corrOfLaunch[size_t(i)];
+            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+                                   "\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}},\n")
+                        .arg(10 * i)
+                        .arg(corr)
+                        .toUtf8();
+            const int kernels = i % 500 == 3 ? 3 : 1;
+            for (int k = 0; k < kernels; ++k)
+                json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":%1,\"ts\":%2,"
+                                       "\"dur\":1,\"args\":{\"device\":0,\"stream\":%1,\"correlation\":%3}},\n")
+                            .arg(7 + corr % 2)
+                            .arg(10 * i + 4 + 2 * k + int(rng.bounded(2)))
+                            .arg(corr)
+                            .toUtf8();
+        }
+        json += "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"orphan\",\"pid\":0,\"tid\":7,\"ts\":60000,\"dur\":1,"
+                "\"args\":{\"device\":0,\"stream\":7,\"correlation\":99999}}\n]}\n";
+        const QString path = m_tmp.filePath(QStringLiteral("tiles.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(json);
+        f.close();
+        const QString wsPath = m_tmp.filePath(QStringLiteral("tiles.plumb"));
+        QVERIFY(importFile(path, wsPath));
+
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const QList<TimelineTrack> tracks = timelineTracks(ws, 1);
+        const int64_t tiles = ws.db().queryInt("SELECT count(*) FROM slice_corr_tile");
+        QCOMPARE(tiles, Q_INT64_C(11)); // 5000 launches: 5 tiles; 2500-2521 ops on each stream: 3 each
+        QCOMPARE(csvOf(ws.db(), "SELECT * FROM slice_corr_tile ORDER BY 1, 2, 3, 4, 5"),
+                 csvOf(ws.db(), "SELECT track_id, min(ts) AS first_ts, max(ts) AS last_ts, min(corr) AS min_corr, "
+                                "max(corr) AS max_corr FROM (SELECT track_id, ts, "
+                                "corr, (row_number() OVER (PARTITION BY track_id ORDER BY ts, id) - 1) / 1024 AS tile "
+                                "FROM slice WHERE corr IS NOT NULL) GROUP BY track_id, tile ORDER BY 1, 2, 3, 4, 5"));
+
+        SqliteStmt all(ws.db(), "SELECT s.track_id, s.ts, s.corr, k.kind FROM slice s JOIN track k ON k.id = s.track_id "
+                                "WHERE s.corr IS NOT NULL ORDER BY s.corr, s.ts, s.track_id");
+        QMap<int64_t, QStringList> byCorr;
+        struct Probe {
+            int64_t track, ts, corr;
+            bool gpu;
+        };
+        std::vector<Probe> probes;
+        while (all.step()) {
+            const bool gpu = all.columnText(3) == QLatin1String("gpu_stream");
+            probes.push_back({ all.columnInt(0), all.columnInt(1), all.columnInt(2), gpu });
+            byCorr[all.columnInt(2)] << QStringLiteral("%1:%2:%3").arg(gpu).arg(all.columnInt(0)).arg(all.columnInt(1));
+        }
+        QCOMPARE(int(probes.size()), kLaunches * 2 + 2 * (kLaunches / 500) + 1);
+        int checked = 0;
+        for (size_t i = 0; i < probes.size(); i += 7) {
+            const Probe &p = probes[i];
+            const TimelineTrack *t = nullptr;
+            for (const auto &c : tracks)
+                if (c.id == p.track)
+                    t = &c;
+            QVERIFY(t);
+            const auto slice = sliceAt(ws, *t, p.ts, -1);
+            QVERIFY(slice && slice->corr == p.corr);
+            QStringList got, expected;
+            for (const SliceLink &l : sliceLinks(ws, tracks, *slice))
+                if (l.kind == SliceLink::Kind::Launches || l.kind == SliceLink::Kind::LaunchedBy)
+                    got << QStringLiteral("%1:%2:%3").arg(!p.gpu).arg(l.slice.key.trackId).arg(l.slice.key.tsNs);
+            for (const QString &other : byCorr.value(p.corr))
+                if (other.startsWith(QString::number(int(!p.gpu)) + QLatin1Char(':')))
+                    expected << other;
+            got.sort();
+            expected.sort();
+            QCOMPARE(got, expected);
+            ++checked;
+        }
+        QVERIFY(checked > 1000);
     }
 
     void flowLinksBindToTheDeepestSlice()

@@ -92,8 +92,41 @@ private slots:
         }
         Workspace ws(path, Workspace::Role::Writer);
         QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
-        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'slice_corr'"), 1);
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'slice_corr_tile'"), 1);
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'slice_corr'"), 0);
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM run WHERE name = 'old run'"), 1);
+    }
+
+    // The slices of a workspace from before slice_corr_tile get their tiles: 1024 slices with a corr
+    // each, per track in (ts, id) order; the index they replace is dropped.
+    void migrationTilesCorrelatedSlices()
+    {
+        const QString path = freshPath();
+        {
+            SqliteDb db(path, SqliteDb::OpenMode::ReadWriteCreate);
+            for (int v = 0; v < 10; ++v)
+                db.exec(schemaMigrations().at(size_t(v)));
+            db.exec("PRAGMA user_version = 10");
+            SqliteStmt ins(db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, corr) VALUES (?,?,?,1,0,1,?)");
+            for (int i = 0; i < 2500; ++i) { // track 1: corr i at ts 10 i, every third without a corr
+                ins.bind(1, 1).bind(2, 10 * i).bind(3, i);
+                if (i % 3 == 2)
+                    ins.bindNull(4);
+                else
+                    ins.bind(4, i);
+                ins.run();
+            }
+            for (int i = 0; i < 10; ++i) // track 2: corrs falling in time
+                ins.bind(1, 2).bind(2, i).bind(3, 5000 + i).bind(4, 100 - i).run();
+        }
+        Workspace ws(path, Workspace::Role::Writer);
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'slice_corr'"), 0);
+        // Track 1: 1667 slices with a corr, tiles of 1024 and 643.
+        QCOMPARE(csvOf(ws.db(), "SELECT * FROM slice_corr_tile ORDER BY 1, 2"),
+                 QStringLiteral("track_id,first_ts,last_ts,min_corr,max_corr\n"
+                                "1,0,15340,0,1534\n"
+                                "1,15360,24990,1536,2499\n"
+                                "2,0,9,91,100\n"));
     }
 
     // Opening an older workspace just to read it upgrades it too: readers query today's schema.
