@@ -11,6 +11,8 @@
 #include "inputfile.h"
 #include "slicesummary.h"
 #include "sqlitedb.h"
+#include "timelinedata.h"
+#include "timelinequery.h"
 #include "workspace.h"
 
 #include <QCryptographicHash>
@@ -269,6 +271,29 @@ private slots:
                      "WHERE NOT EXISTS (SELECT 1 FROM slice api JOIN track ka ON ka.id = api.track_id "
                      "AND ka.kind = 'cuda_api' WHERE api.corr = op.corr)"),
                  0);
+        // And a click on each finds it (through slice_corr_tile): one launch, with the op's corr.
+        {
+            const QList<TimelineTrack> tracks = timelineTracks(w, 1);
+            SqliteStmt ops(w.db(), "SELECT s.track_id, s.ts, s.id FROM slice s JOIN track k ON k.id = s.track_id "
+                                   "WHERE k.kind = 'gpu_stream'");
+            int linked = 0;
+            while (ops.step()) {
+                const TimelineTrack *track = nullptr;
+                for (const auto &t : tracks)
+                    if (t.id == ops.columnInt(0))
+                        track = &t;
+                QVERIFY(track);
+                const auto op = sliceByKey(w, *track, SliceKey { ops.columnInt(0), ops.columnInt(1), ops.columnInt(2) });
+                QVERIFY(op);
+                const auto links = sliceLinks(w, tracks, *op);
+                const auto launches = std::count_if(links.begin(), links.end(), [&](const SliceLink &l) {
+                    return l.kind == SliceLink::Kind::LaunchedBy && l.slice.corr == op->corr;
+                });
+                QCOMPARE(int(launches), 1);
+                ++linked;
+            }
+            QCOMPARE(linked, 1312 + 279);
+        }
         // Names lose their version suffix.
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM string WHERE str GLOB '*_v[0-9]*'"), 0);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id "
