@@ -405,8 +405,8 @@ CREATE TABLE serving_request(
 // their starts and of their corrs. A slice with corr c on track t lies inside a tile of t whose corr
 // range holds c, so a lookup reads the few tiles that may hold c and scans their slices on the
 // (track, ts) key. Tiles of a track whose corrs rise with time (a thread's launches, a stream's ops)
-// do not overlap, and one or two hold any corr. Existing slices get tiles of 1024, as the import
-// makes them.
+// do not overlap: a lookup reads one or two per track whose corrs span the one sought. Existing
+// slices get tiles of 1024, as the import makes them.
 static constexpr std::string_view kMigration11 = R"sql(
 CREATE TABLE slice_corr_tile(
     track_id    INTEGER NOT NULL,

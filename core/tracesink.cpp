@@ -472,10 +472,18 @@ void TraceSink::summariseKeptTracks()
         pushBatch();
 }
 
-// Tiles follow the order slices are emitted in, whatever it is: each covers the starts and corrs
-// of its own slices, which is all a lookup needs (see slice_corr_tile in schema.cpp).
+// Tiles of the slices with a corr as they arrive, while they arrive in time order (see
+// slice_corr_tile in schema.cpp); a track's later ones are made from the workspace.
 void TraceSink::addToCorrTile(int64_t track, TrackState &s, int64_t ts, int64_t corr)
 {
+    if (s.corrTilesFromWorkspace)
+        return;
+    if (ts < s.corrLastTs) {
+        s.corrTilesFromWorkspace = true;
+        s.corrTile = {};
+        return;
+    }
+    s.corrLastTs = ts;
     CorrTile &t = s.corrTile;
     if (t.count == 0) {
         t.firstTs = t.lastTs = ts;
@@ -498,6 +506,23 @@ void TraceSink::flushCorrTiles()
         if (m_tracks[t].corrTile.count > 0) {
             m_current->corrTiles.push_back({ m_trackBase + int64_t(t), m_tracks[t].corrTile });
             m_tracks[t].corrTile = {};
+        }
+}
+
+// After the writer is done: the tiles of the tracks whose slices with a corr came out of time
+// order, in (ts, id) order, each covering a stretch of its track instead of all of it.
+void TraceSink::tileCorrsFromWorkspace()
+{
+    SqliteStmt clear(m_db, "DELETE FROM slice_corr_tile WHERE track_id = ?");
+    SqliteStmt tile(m_db, "INSERT OR IGNORE INTO slice_corr_tile(track_id, first_ts, last_ts, min_corr, max_corr) "
+                          "SELECT ?1, min(ts), max(ts), min(corr), max(corr) FROM (SELECT ts, corr, "
+                          "(row_number() OVER (ORDER BY ts, id) - 1) / ?2 AS tile FROM slice "
+                          "WHERE track_id = ?1 AND corr IS NOT NULL) GROUP BY tile");
+    for (size_t t = 0; t < m_tracks.size(); ++t)
+        if (m_tracks[t].corrTilesFromWorkspace) {
+            const int64_t track = m_trackBase + int64_t(t);
+            clear.bind(1, track).run();
+            tile.bind(1, track).bind(2, kCorrTileSlices).run();
         }
 }
 
@@ -799,6 +824,7 @@ void TraceSink::finish()
         }
     }
     repairDepths();
+    tileCorrsFromWorkspace();
     writeTraceRows();
     {
         SqliteStmt origin(m_db, "UPDATE track SET lod_origin_ns = ? WHERE id = ?");

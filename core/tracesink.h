@@ -249,6 +249,10 @@ private:
         bool summaryKept = true;
         bool summarised = false; // its tiles were handed to the writer (origin: summaryFirstTs)
         CorrTile corrTile;       // the slices with a corr since the last tile was handed over
+        int64_t corrLastTs = INT64_MIN;
+        // A slice with a corr came before the previous one in time: tiles made in the order slices
+        // arrive could each span the whole track, so finish() makes them from the workspace.
+        bool corrTilesFromWorkspace = false;
     };
     struct FlowEnd {
         int64_t track;
@@ -265,6 +269,7 @@ private:
     void summariseKeptTracks();
     void addToCorrTile(int64_t track, TrackState &s, int64_t ts, int64_t corr);
     void flushCorrTiles();
+    void tileCorrsFromWorkspace();
     void emitFlow(int64_t cat, int64_t key, const FlowEnd *src, const FlowEnd *dst);
     void pushBatchIfFull();
     void pushBatch();

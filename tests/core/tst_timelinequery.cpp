@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <climits>
 #include <optional>
 #include <tuple>
@@ -263,11 +264,19 @@ private slots:
     // Launch links through slice_corr_tile on a trace of several tiles per track, with corrs out of
     // order (threads racing to a stream), one corr on three kernels (a graph launch) and kernels whose
     // launch was not captured: every slice gets exactly the links a scan of the slice table finds,
-    // and the tiles the import writes are those the schema migration builds from the same slices.
+    // and the tiles the import writes are those the schema migration builds from the same slices,
+    // also when the file's events are shuffled (tiles made as they arrive would each span a track).
+    void launchLinksAcrossManyTiles_data()
+    {
+        QTest::addColumn<bool>("shuffled");
+        QTest::newRow("in-order") << false;
+        QTest::newRow("shuffled") << true;
+    }
     void launchLinksAcrossManyTiles()
     {
+        QFETCH(bool, shuffled);
         constexpr int kLaunches = 5000;
-        QByteArray json = "{\"traceEvents\":[\n";
+        QByteArrayList events;
         QRandomGenerator rng(7);
         std::vector<int> corrOfLaunch(kLaunches);
         for (int i = 0; i < kLaunches; ++i)
@@ -276,28 +285,30 @@ private slots:
             std::swap(corrOfLaunch[size_t(i - 1)], corrOfLaunch[size_t(i)]);
         for (int i = 0; i < kLaunches; ++i) {
             const int corr = corrOfLaunch[size_t(i)];
-            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
-                                   "\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}},\n")
+            events << QStringLiteral("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+                                     "\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}}")
                         .arg(10 * i)
                         .arg(corr)
                         .toUtf8();
             const int kernels = i % 500 == 3 ? 3 : 1;
             for (int k = 0; k < kernels; ++k)
-                json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":%1,\"ts\":%2,"
-                                       "\"dur\":1,\"args\":{\"device\":0,\"stream\":%1,\"correlation\":%3}},\n")
+                events << QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":%1,\"ts\":%2,"
+                                         "\"dur\":1,\"args\":{\"device\":0,\"stream\":%1,\"correlation\":%3}}")
                             .arg(7 + corr % 2)
                             .arg(10 * i + 4 + 2 * k + int(rng.bounded(2)))
                             .arg(corr)
                             .toUtf8();
         }
-        json += "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"orphan\",\"pid\":0,\"tid\":7,\"ts\":60000,\"dur\":1,"
-                "\"args\":{\"device\":0,\"stream\":7,\"correlation\":99999}}\n]}\n";
-        const QString path = m_tmp.filePath(QStringLiteral("tiles.json"));
+        events << "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"orphan\",\"pid\":0,\"tid\":7,\"ts\":60000,\"dur\":1,"
+                  "\"args\":{\"device\":0,\"stream\":7,\"correlation\":99999}}";
+        if (shuffled)
+            std::shuffle(events.begin(), events.end(), rng);
+        const QString path = m_tmp.filePath(QStringLiteral("tiles-%1.json").arg(shuffled));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(json);
+        f.write("{\"traceEvents\":[\n" + events.join(",\n") + "\n]}\n");
         f.close();
-        const QString wsPath = m_tmp.filePath(QStringLiteral("tiles.plumb"));
+        const QString wsPath = m_tmp.filePath(QStringLiteral("tiles-%1.plumb").arg(shuffled));
         QVERIFY(importFile(path, wsPath));
 
         Workspace ws(wsPath, Workspace::Role::Reader);
