@@ -203,6 +203,8 @@ QVariant WorkspaceModel::runData(const RunInfo &run, int column, int role) const
     case Qt::DisplayRole:
         if (column == NameColumn)
             return run.name;
+        if (run.traces.isEmpty()) // an experiment or serving run: its trace columns say nothing
+            return QString();
         if (column == DurationColumn)
             return text::milliseconds(spanNs);
         return isCountColumn(column) ? QVariant(text::count(sum)) : QVariant(QString());

@@ -76,6 +76,12 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, WorkspaceModel::DurationColumn).data(WorkspaceModel::SortRole).toLongLong(), 3'000'000);
         QCOMPARE(model.index(0, WorkspaceModel::DurationColumn).data().toString(), QLocale().toString(3.0, 'f', 3));
 
+        // A run without traces (an experiment's, a serving benchmark's) leaves the trace columns empty
+        // instead of showing 0 events over 0.000 ms.
+        for (int c = WorkspaceModel::NameColumn + 1; c < WorkspaceModel::ColumnCount; ++c)
+            QCOMPARE(model.index(1, c).data().toString(), QString());
+        QCOMPARE(model.index(1, WorkspaceModel::NameColumn).data().toString(), QStringLiteral("run-b"));
+
         QCOMPARE(model.indexForTrace(3).row(), 2);
         QCOMPARE(model.indexForSource(11).data().toString(), QStringLiteral("rank1.json"));
         QVERIFY(!model.indexForTrace(99).isValid());
