@@ -401,10 +401,13 @@ void TraceSink::emitSlice(int64_t track, TrackState &s, const SliceFields &f, in
     m_current->slices.push_back(SliceRow { track, f.tsNs, id, f.durNs, depth, f.nameId, f.catId, f.corr,
                                            f.extId, f.seqNr, f.evIdx, f.rfId, f.argsId });
     ++s.sliceCount;
+    s.emittedInOrder = s.emittedInOrder && (f.tsNs > s.emittedTs || (f.tsNs == s.emittedTs && id > s.emittedId));
     if (s.summaryKept)
-        keepForSummary(s, f, depth, id);
+        keepForSummary(s, f, depth);
     if (f.corr != kNoValue)
         addToCorrTile(track, s, f.tsNs, f.corr);
+    s.emittedTs = f.tsNs;
+    s.emittedId = id;
     s.maxDepth = std::max(s.maxDepth, depth);
     s.maxDurNs = std::max(s.maxDurNs, f.durNs);
     ++m_stats.slices;
@@ -413,26 +416,24 @@ void TraceSink::emitSlice(int64_t track, TrackState &s, const SliceFields &f, in
     pushBatchIfFull();
 }
 
-void TraceSink::keepForSummary(TrackState &s, const SliceFields &f, int64_t depth, int64_t id)
+void TraceSink::keepForSummary(TrackState &s, const SliceFields &f, int64_t depth)
 {
     // Out of order, or with depths that repairDepths() will change: summarised from the workspace.
-    const bool inOrder = f.tsNs > s.summaryLastTs || (f.tsNs == s.summaryLastTs && id > s.summaryLastId);
-    if (!inOrder || s.unsorted || m_summaryBytes > kMaxKeptSummaryBytes) {
+    if (!s.emittedInOrder || s.unsorted || m_summaryBytes > kMaxKeptSummaryBytes) {
         m_summaryBytes -= s.summaryRows.capacity();
         std::vector<unsigned char>().swap(s.summaryRows);
         s.summaryKept = false;
         return;
     }
     if (s.summaryRows.empty())
-        s.summaryFirstTs = s.summaryLastTs = f.tsNs;
+        s.summaryFirstTs = f.tsNs;
+    const int64_t previousTs = s.summaryRows.empty() ? f.tsNs : s.emittedTs;
     const size_t capacity = s.summaryRows.capacity();
-    varint::put(s.summaryRows, uint64_t(f.tsNs) - uint64_t(s.summaryLastTs)); // >= 0, but may pass INT64_MAX
+    varint::put(s.summaryRows, uint64_t(f.tsNs) - uint64_t(previousTs)); // >= 0, but may pass INT64_MAX
     varint::putSigned(s.summaryRows, f.durNs);
     varint::put(s.summaryRows, uint64_t(std::max<int64_t>(0, depth)));
     varint::putSigned(s.summaryRows, f.nameId);
     m_summaryBytes += s.summaryRows.capacity() - capacity;
-    s.summaryLastTs = f.tsNs;
-    s.summaryLastId = id;
 }
 
 // The timeline summaries of the tracks whose rows were kept in order and whose depths are final (no
@@ -447,7 +448,7 @@ void TraceSink::summariseKeptTracks()
         if (!s.summaryKept || s.unsorted || s.sliceCount < kMinSummarisedSlices)
             continue;
         const int64_t track = m_trackBase + int64_t(t);
-        SliceSummaryBuilder builder(sliceSummaryLevels(s.summaryFirstTs, s.summaryLastTs, s.sliceCount),
+        SliceSummaryBuilder builder(sliceSummaryLevels(s.summaryFirstTs, s.emittedTs, s.sliceCount),
                                     [&](int level, int64_t tile, const std::vector<unsigned char> &data) {
                                         m_current->lodTiles.push_back({ track, level, tile, data });
                                         batchBytes += data.size();
@@ -472,28 +473,20 @@ void TraceSink::summariseKeptTracks()
         pushBatch();
 }
 
-// Tiles of the slices with a corr as they arrive, while they arrive in time order (see
-// slice_corr_tile in schema.cpp); a track's later ones are made from the workspace.
+// Tiles of the slices with a corr as they arrive, while the track's slices arrive in (ts, id) order
+// (see slice_corr_tile in schema.cpp); past that, the track's tiles are made from the workspace.
 void TraceSink::addToCorrTile(int64_t track, TrackState &s, int64_t ts, int64_t corr)
 {
-    if (s.corrTilesFromWorkspace)
-        return;
-    if (ts < s.corrLastTs) {
+    if (!s.emittedInOrder) {
         s.corrTilesFromWorkspace = true;
-        s.corrTile = {};
         return;
     }
-    s.corrLastTs = ts;
     CorrTile &t = s.corrTile;
-    if (t.count == 0) {
-        t.firstTs = t.lastTs = ts;
-        t.minCorr = t.maxCorr = corr;
-    } else {
-        t.firstTs = std::min(t.firstTs, ts);
-        t.lastTs = std::max(t.lastTs, ts);
-        t.minCorr = std::min(t.minCorr, corr);
-        t.maxCorr = std::max(t.maxCorr, corr);
-    }
+    if (t.count == 0)
+        t.firstTs = ts;
+    t.lastTs = ts;
+    t.minCorr = std::min(t.minCorr, corr);
+    t.maxCorr = std::max(t.maxCorr, corr);
     if (++t.count == kCorrTileSlices) {
         m_current->corrTiles.push_back({ track, t });
         t = {};

@@ -187,8 +187,9 @@ public:
         std::vector<unsigned char> data;
     };
     struct CorrTile {
-        int64_t count = 0; // slices in it; the rest is meaningful when > 0
-        int64_t firstTs = 0, lastTs = 0, minCorr = 0, maxCorr = 0;
+        int64_t count = 0; // slices in it; the starts are meaningful when > 0
+        int64_t firstTs = 0, lastTs = 0;
+        int64_t minCorr = INT64_MAX, maxCorr = INT64_MIN;
     };
     struct CorrTileRow {
         int64_t track;
@@ -243,15 +244,17 @@ private:
         // slice comes out of (ts, id) order, the track is marked unsorted (its depths will change), or
         // the kept rows of all tracks pass kMaxKeptSummaryBytes.
         std::vector<unsigned char> summaryRows;
-        int64_t summaryLastTs = INT64_MIN;
-        int64_t summaryLastId = 0;
+        // The (ts, id) of the slice emitted last, and whether every slice so far came in that order:
+        // only then are the timeline summaries and the correlation tiles made as the slices pass.
+        int64_t emittedTs = INT64_MIN;
+        int64_t emittedId = 0;
+        bool emittedInOrder = true;
         int64_t summaryFirstTs = 0;
         bool summaryKept = true;
         bool summarised = false; // its tiles were handed to the writer (origin: summaryFirstTs)
         CorrTile corrTile;       // the slices with a corr since the last tile was handed over
-        int64_t corrLastTs = INT64_MIN;
-        // A slice with a corr came before the previous one in time: tiles made in the order slices
-        // arrive could each span the whole track, so finish() makes them from the workspace.
+        // A slice with a corr came out of order: tiles made in the order slices arrive could each
+        // span the whole track, so finish() makes them from the workspace.
         bool corrTilesFromWorkspace = false;
     };
     struct FlowEnd {
@@ -265,7 +268,7 @@ private:
     QString trackLocation(int64_t track, int64_t ts);
     int64_t depthFor(int64_t track, TrackState &state, int64_t ts, int64_t dur);
     void emitSlice(int64_t track, TrackState &state, const SliceFields &f, int64_t depth, int64_t id);
-    void keepForSummary(TrackState &s, const SliceFields &f, int64_t depth, int64_t id);
+    void keepForSummary(TrackState &s, const SliceFields &f, int64_t depth);
     void summariseKeptTracks();
     void addToCorrTile(int64_t track, TrackState &s, int64_t ts, int64_t corr);
     void flushCorrTiles();
