@@ -7,6 +7,7 @@
 #include "foreignsqlitedb.h"
 #include "rangeprojection.h"
 #include "sortedtablereader.h"
+#include "textformat.h"
 #include "tracesink.h"
 
 #include <QFileInfo>
@@ -72,7 +73,9 @@ void lowerThreadPriority()
 constexpr int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xffffff; }
 constexpr int64_t tidOf(int64_t globalId) { return globalId & 0xffffff; }
 
-enum class Source { Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt, Metric, MemoryUsage };
+// HostCall: a library's calls on a host thread (cuBLAS, cuDNN, MPI, the profiler's own overhead),
+// each table with its category.
+enum class Source { Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt, HostCall, Metric, MemoryUsage };
 
 // Logical fields; each is read from the first of its candidate columns the table has.
 enum F {
@@ -80,7 +83,8 @@ enum F {
     Demangled, Short, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, Registers, StaticSmem, DynamicSmem,
     Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, GraphId, GraphExecId,
     TypeId, MetricId, Address, MemoryOp, Domain, NvtxCategory, PayloadInt, PayloadUint, PayloadInt32,
-    PayloadUint32, PayloadDouble, PayloadFloat, JsonText, FieldCount
+    PayloadUint32, PayloadDouble, PayloadFloat, JsonText, MessageSize, ReceiveSize, Tag, RemoteRank, RootRank,
+    FieldCount
 };
 
 struct FieldSpec {
@@ -140,6 +144,12 @@ const std::vector<FieldSpec> &fieldSpecs()
         { PayloadDouble, { "doubleValue" } },
         { PayloadFloat, { "floatValue" } },
         { JsonText, { "jsonText" } },
+        // MPI calls (nsys --trace=mpi).
+        { MessageSize, { "size" } },
+        { ReceiveSize, { "recvSize" } },
+        { Tag, { "tag" } },
+        { RemoteRank, { "remoteRank" } },
+        { RootRank, { "rootRank" } },
     };
     return specs;
 }
@@ -156,6 +166,7 @@ struct TableSpec {
     int phase;
     F group1;
     F group2;
+    const char *category = nullptr; // Source::HostCall: the slices' category
 };
 
 const std::vector<TableSpec> &tableSpecs()
@@ -195,6 +206,24 @@ const std::vector<TableSpec> &tableSpecs()
           { Start }, 0, GlobalTid, FieldCount },
         { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0, GlobalTid,
           FieldCount },
+        // nsys --trace=cublas,cudnn: the library calls around the CUDA calls they make.
+        { Source::HostCall, "CUBLAS_EVENTS", { Start, End, GlobalTid, NameId }, { Start, NameId }, 0, GlobalTid,
+          FieldCount, "cublas" },
+        { Source::HostCall, "CUDNN_EVENTS", { Start, End, GlobalTid, NameId }, { Start, NameId }, 0, GlobalTid,
+          FieldCount, "cudnn" },
+        // nsys --trace=mpi: the function name is the textId's string.
+        { Source::HostCall, "MPI_P2P_EVENTS", { Start, End, GlobalTid, TextId, MessageSize, Tag, RemoteRank },
+          { Start, TextId }, 0, GlobalTid, FieldCount, "mpi" },
+        { Source::HostCall, "MPI_COLLECTIVES_EVENTS", { Start, End, GlobalTid, TextId, MessageSize, ReceiveSize, RootRank },
+          { Start, TextId }, 0, GlobalTid, FieldCount, "mpi" },
+        { Source::HostCall, "MPI_START_WAIT_EVENTS", { Start, End, GlobalTid, TextId }, { Start, TextId }, 0,
+          GlobalTid, FieldCount, "mpi" },
+        { Source::HostCall, "MPI_OTHER_EVENTS", { Start, End, GlobalTid, TextId }, { Start, TextId }, 0, GlobalTid,
+          FieldCount, "mpi" },
+        // Time the profiler itself took on a thread (its injection's setup, buffer flushes), as Nsight
+        // Systems shows it on the thread.
+        { Source::HostCall, "PROFILER_OVERHEAD", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0,
+          GlobalTid, FieldCount, "profiler_overhead" },
     };
     return specs;
 }
@@ -368,6 +397,8 @@ private:
     void readSessionInfo();
     void readDevices();
     void readMetadata();
+    void readNsysDiagnostics();
+    void reportUnreadTables();
     void openCursors();
     [[nodiscard]] std::future<bool> startCorrScope();
     void setCorrScope(bool perProcess);
@@ -392,6 +423,7 @@ private:
     void handleSync(Cursor &c, SliceFields &f);
     void handleNvtx(Cursor &c, SliceFields &f);
     void handleOsrt(Cursor &c, SliceFields &f);
+    void handleHostCall(Cursor &c, SliceFields &f);
     void readGpuMetricNames();
     void readMpiRanks();
     // NVTX's naming records (domain and category names), read on a connection of their own.
@@ -416,7 +448,6 @@ private:
     [[nodiscard]] int64_t streamTrack(int64_t device, int64_t stream);
     [[nodiscard]] int64_t syncTrack(int64_t device, int64_t stream);
     [[nodiscard]] int64_t corrOf(const Cursor &c, F pidField);
-    [[nodiscard]] int64_t category(std::string_view name);
     [[nodiscard]] std::string enumLabel(const char *table, int64_t id);
     // Whether the export has `table` with every one of `columns` (tables and columns come and go
     // across nsys versions and capture options).
@@ -451,6 +482,7 @@ private:
     bool m_corrPerProcess = false;
     int64_t m_catRuntime = 0, m_catDriver = 0, m_catKernel = 0, m_catMemcpy = 0, m_catMemset = 0,
             m_catSync = 0, m_catNvtx = 0, m_catOsrt = 0, m_catGraph = 0;
+    std::unordered_map<std::string_view, int64_t> m_hostCallCategories; // TableSpec::category -> interned
     int64_t m_graphLaunches = 0;
     // GPU metrics: names by (typeId, metricId), type names by typeId, counter tracks by the same key.
     std::map<std::pair<int64_t, int64_t>, std::string> m_metricNames;
@@ -632,6 +664,121 @@ void NsysReader::readMetadata()
     const std::string_view json = a.finish();
     if (!json.empty())
         m_sink.setMetadataJson(QByteArray(json.data(), qsizetype(json.size())));
+}
+
+// Nsight Systems' own diagnostics (what its Diagnostics Summary lists): its warnings and errors become
+// the source's warnings, each distinct message once. Its info messages (event counts, what was
+// injected) are not copied.
+void NsysReader::readNsysDiagnostics()
+{
+    if (!hasColumns("DIAGNOSTIC_EVENT", { "severity", "text" }))
+        return;
+    const bool hasSource = hasColumns("DIAGNOSTIC_EVENT", { "source" });
+    // ENUM_DIAGNOSTIC_SEVERITY_LEVEL: 1 info, 2 warning, 3 error, 4 verbose.
+    ForeignSqliteDb::Stmt st(m_db,
+                             std::string("SELECT severity, text, ") + (hasSource ? "source" : "NULL")
+                                 + " FROM DIAGNOSTIC_EVENT WHERE severity IN (2, 3) ORDER BY rowid",
+                             "DIAGNOSTIC_EVENT");
+    std::set<QString> seen;
+    while (st.step()) {
+        const QString text = QString::fromUtf8(st.text(1).data(), qsizetype(st.text(1).size())).simplified();
+        if (text.isEmpty() || !seen.insert(text).second)
+            continue;
+        const bool error = st.integer(0) == 3;
+        const std::string from = st.isNull(2) ? std::string() : enumLabel("ENUM_DIAGNOSTIC_SOURCE_TYPE", st.integer(2));
+        const QString kind = error ? QStringLiteral("error") : QStringLiteral("warning");
+        m_diag.report(Severity::Warning, QStringLiteral("nsys-%1-%2").arg(kind).arg(seen.size()),
+                      QStringLiteral("table DIAGNOSTIC_EVENT"),
+                      QStringLiteral("Nsight Systems %1%2: %3")
+                          .arg(kind,
+                               from.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(from)),
+                               text));
+    }
+}
+
+// What an export holds that this importer does not read: tables of events (CPU samples, thread
+// scheduling, page faults, graph construction, ...), their rows counted as skipped; backtraces, said
+// as info (they belong to events: OS runtime and CUDA calls, CPU samples). Tables that only name or
+// describe things (strings, enums, target and session info) are not events and are not listed.
+void NsysReader::reportUnreadTables()
+{
+    static const std::set<std::string_view> kLookups = { "StringIds", "ThreadNames", "PROCESSES", "ProcessStreams",
+                                                         "MPI_RANKS", "DIAGNOSTIC_EVENT", "NIC_ID_MAP",
+                                                         "PMU_EVENT_REQUESTS", "UCP_WORKERS" };
+    static const std::string_view kLookupPrefixes[] = { "ENUM_", "TARGET_INFO_", "META_DATA_", "ANALYSIS_", "sqlite_",
+                                                        "NVTX_PAYLOAD_" };
+    // What the common ones hold, for the message.
+    static const std::pair<std::string_view, const char *> kContents[] = {
+        { "COMPOSITE_EVENTS", "CPU samples" },
+        { "SCHED_EVENTS", "thread scheduling" },
+        { "CUDA_UM_", "unified memory page faults" },
+        { "CUDA_GRAPH_", "CUDA graph construction" },
+        { "CUDA_GPU_MEMORY_POOL_EVENTS", "GPU memory pool operations" },
+        { "CUPTI_ACTIVITY_KIND_CUDA_EVENT", "CUDA event records" },
+        { "OPENMP_", "OpenMP events" },
+        { "OPENACC_", "OpenACC events" },
+        { "NET_", "network metrics" },
+        { "UCP_", "UCX calls" },
+        { "NCCL_", "NCCL events" },
+        { "OSRT_CALLCHAINS", "backtraces of OS runtime calls" },
+        { "CUDA_CALLCHAINS", "backtraces of CUDA calls" },
+        { "SAMPLING_CALLCHAINS", "backtraces of CPU samples" },
+    };
+    std::vector<std::string> tables(m_tables.begin(), m_tables.end());
+    std::sort(tables.begin(), tables.end());
+    QStringList events, backtraces;
+    QString firstEvents, firstBacktraces; // the diagnostics' location
+    int64_t eventRows = 0, backtraceRows = 0;
+    for (const std::string &t : tables) {
+        const std::string_view name = t;
+        if (kLookups.count(name)
+            || std::any_of(std::begin(kLookupPrefixes), std::end(kLookupPrefixes),
+                           [&](std::string_view p) { return hasPrefix(name, p); })
+            || std::any_of(tableSpecs().begin(), tableSpecs().end(),
+                           [&](const TableSpec &s) { return name == s.table; }))
+            continue;
+        int64_t rows = 0;
+        try {
+            // count(*), not max(rowid): a table keyed on its own ids need not number rows from 1.
+            ForeignSqliteDb::Stmt count(m_db, "SELECT count(*) FROM " + quoteIdentifier(t), t);
+            if (count.step())
+                rows = count.integer(0);
+        } catch (const ImportError &) {
+            rows = -1; // unreadable: listed without a count
+        }
+        if (rows == 0)
+            continue;
+        const char *what = nullptr;
+        for (const auto &[prefix, contents] : kContents)
+            if (hasPrefix(name, prefix))
+                what = contents;
+        QStringList about;
+        if (rows > 0)
+            about << QStringLiteral("%1 %2").arg(text::count(rows), rows == 1 ? QStringLiteral("row") : QStringLiteral("rows"));
+        if (what)
+            about << QLatin1String(what);
+        const QString entry = QString::fromStdString(t)
+            + (about.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(about.join(QStringLiteral(": "))));
+        const bool isBacktraces = name.size() > 11 && name.substr(name.size() - 11) == "_CALLCHAINS";
+        (isBacktraces ? backtraces : events) << entry;
+        QString &first = isBacktraces ? firstBacktraces : firstEvents;
+        if (first.isEmpty())
+            first = QStringLiteral("table %1").arg(QString::fromStdString(t));
+        (isBacktraces ? backtraceRows : eventRows) += std::max<int64_t>(rows, 0);
+    }
+    if (!events.isEmpty()) {
+        const QString message = QStringLiteral("Not imported: %1. Plumb does not read these tables; their rows are "
+                                               "counted as skipped.")
+                                    .arg(events.join(QStringLiteral(", ")));
+        if (eventRows > 0)
+            m_diag.skipped(QStringLiteral("nsys-tables-not-imported"), firstEvents, message, eventRows);
+        else
+            m_diag.report(Severity::Warning, QStringLiteral("nsys-tables-not-imported"), firstEvents, message);
+    }
+    if (!backtraces.isEmpty())
+        m_diag.report(Severity::Info, QStringLiteral("nsys-backtraces-not-imported"), firstBacktraces,
+                      QStringLiteral("Backtraces are not imported: %1.").arg(backtraces.join(QStringLiteral(", "))),
+                      std::max<int64_t>(backtraceRows, 1));
 }
 
 void NsysReader::openCursors()
@@ -1383,6 +1530,26 @@ void NsysReader::handleOsrt(Cursor &c, SliceFields &f)
     m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
 }
 
+void NsysReader::handleHostCall(Cursor &c, SliceFields &f)
+{
+    // Named as Nsight Systems shows them: cuBLAS's "cublasSgemm_v2" is the function's real name.
+    f.nameId = nameOf(has(c, NameId) ? get(c, NameId, 0) : get(c, TextId, 0));
+    auto cat = m_hostCallCategories.find(c.spec->category);
+    if (cat == m_hostCallCategories.end())
+        cat = m_hostCallCategories.emplace(c.spec->category, m_sink.intern(c.spec->category)).first;
+    f.catId = cat->second;
+    if (const int64_t ret = get(c, ReturnValue, 0); ret != 0)
+        m_args.add("return value", ret);
+    for (const auto &[field, key] : { std::pair { MessageSize, "bytes" }, std::pair { ReceiveSize, "bytes received" },
+                                      std::pair { Tag, "tag" }, std::pair { RemoteRank, "peer rank" },
+                                      std::pair { RootRank, "root rank" } })
+        if (!isNull(c, field))
+            m_args.add(key, get(c, field));
+    if (const std::string_view json = m_args.finish(); !json.empty())
+        f.argsId = m_sink.internArgs(json);
+    m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
+}
+
 void NsysReader::handleMemoryUsage(Cursor &c)
 {
     // ENUM_CUDA_DEV_MEM_EVENT_OPER: 0 allocation, 1 deallocation.
@@ -1463,6 +1630,7 @@ void NsysReader::handle(Cursor &c)
     case Source::Sync: handleSync(c, f); break;
     case Source::Nvtx: handleNvtx(c, f); break;
     case Source::Osrt: handleOsrt(c, f); break;
+    case Source::HostCall: handleHostCall(c, f); break;
     case Source::Metric: handleMetric(c); break;
     case Source::MemoryUsage: handleMemoryUsage(c); break;
     }
@@ -1484,6 +1652,7 @@ void NsysReader::run()
     readSessionInfo();
     readDevices();
     readMetadata();
+    readNsysDiagnostics();
     readGpuMetricNames();
     readMpiRanks();
     std::future<std::vector<NvtxName>> nvtxNames = startNvtxNames();
@@ -1580,6 +1749,7 @@ void NsysReader::run()
         m_diag.report(Severity::Warning, QStringLiteral("no-events"), {},
                       QStringLiteral("The export holds no CUDA, NVTX or OS runtime events: nothing was traced "
                                      "(check the nsys profile --trace option)."));
+    reportUnreadTables();
     m_cursors.clear();
 }
 

@@ -57,6 +57,16 @@ QString realExport()
     return QStringLiteral(PLUMB_SHARED_DATA "/traces/nsys/cloverleaf_nsys2024.5.sqlite");
 }
 
+// The messages of a workspace's diagnostics, by code.
+std::map<QString, QString> diagnosticMessages(SqliteDb &db)
+{
+    std::map<QString, QString> out;
+    SqliteStmt st(db, "SELECT code, message FROM diagnostic");
+    while (st.step())
+        out[st.columnText(0)] = st.columnText(1);
+    return out;
+}
+
 QByteArray sha1Of(const QString &path)
 {
     QFile f(path);
@@ -171,7 +181,7 @@ private slots:
     void golden_data()
     {
         QTest::addColumn<QString>("file");
-        for (const char *f : { "layout2024", "layout2022", "empty_tables", "missing_tables" })
+        for (const char *f : { "layout2024", "layout2022", "empty_tables", "missing_tables", "host_calls" })
             QTest::newRow(f) << QString::fromLatin1(f);
     }
     void golden()
@@ -186,6 +196,40 @@ private slots:
         Workspace w(ws, Workspace::Role::Reader);
         compareGolden(csvOf(w.db(), kSlicesSql), fixture(file + QStringLiteral(".slices.csv")));
         compareGolden(csvOf(w.db(), kOtherSql), fixture(file + QStringLiteral(".other.csv")));
+    }
+
+    // nsys --trace=cublas,cudnn,mpi: the library calls land on their thread (the slices are in the
+    // golden CSV); Nsight's warnings and errors are the source's, each once, on one line; tables of
+    // events this importer does not read are named with their rows, counted as skipped.
+    void hostCallsAndUnreadTables()
+    {
+        const QString ws = freshWorkspace();
+        const FileImportResult r = importOne(ws, fixture(QStringLiteral("host_calls.sqlite")));
+        QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
+        QCOMPARE(r.skipped, 3 + 2 + 1); // CPU samples, scheduling, a page fault
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 6);
+        QCOMPARE(w.db().queryInt("SELECT status = 'ok' FROM source"), 1);
+        auto messages = diagnosticMessages(w.db());
+        QCOMPARE(messages[QStringLiteral("nsys-warning-1")],
+                 QStringLiteral("Nsight Systems warning (Injection): CUPTI dropped 12 activity records: the trace is "
+                                "incomplete."));
+        QCOMPARE(messages[QStringLiteral("nsys-warning-2")],
+                 QStringLiteral("Nsight Systems warning (Daemon): Unable to collect CPU samples. Change the paranoid "
+                                "level to 1."));
+        QCOMPARE(messages[QStringLiteral("nsys-error-3")],
+                 QStringLiteral("Nsight Systems error (Injection): CUDA injection failed for one process."));
+        QVERIFY(!messages.count(QStringLiteral("nsys-warning-4"))); // the info message is not copied
+        QCOMPARE(messages[QStringLiteral("nsys-tables-not-imported")],
+                 QStringLiteral("Not imported: COMPOSITE_EVENTS (3 rows: CPU samples), CUDA_UM_CPU_PAGE_FAULT_EVENTS "
+                                "(1 row: unified memory page faults), SCHED_EVENTS (2 rows: thread scheduling). Plumb "
+                                "does not read these tables; their rows are counted as skipped."));
+        QCOMPARE(messages[QStringLiteral("nsys-backtraces-not-imported")],
+                 QStringLiteral("Backtraces are not imported: OSRT_CALLCHAINS (4 rows: backtraces of OS runtime "
+                                "calls)."));
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id "
+                                 "WHERE c.str IN ('cublas', 'cudnn', 'mpi', 'profiler_overhead')"),
+                 2 + 4 + 2);
     }
 
     // A launch and the GPU work it caused share slice.corr, within one process only.
@@ -260,6 +304,15 @@ private slots:
         QCOMPARE(catCount("cuda_driver"), 1); // cuModuleGetLoadingMode
         QCOMPARE(catCount("cuda_sync"), 1312);
         QCOMPARE(catCount("osrt"), 1831);
+        QCOMPARE(catCount("profiler_overhead"), 47);
+        // What the export holds beyond that: CPU samples and scheduling counted as skipped, backtraces
+        // said, Nsight's own warnings kept (its info messages are not).
+        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 1531 + 1254);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code GLOB 'nsys-warning-*'"), 4);
+        QCOMPARE(diagnosticMessages(w.db())[QStringLiteral("nsys-warning-2")],
+                 QStringLiteral("Nsight Systems warning (Injection): Installed CUDA driver version (12.0) is not "
+                                "supported by this build of Nsight Systems. CUDA trace will be collected using "
+                                "libraries for driver version 11.7"));
         QCOMPARE(w.db().queryInt("SELECT base_time_ns FROM trace"), Q_INT64_C(1696392839587175550));
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM device"), 4);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM process WHERE kind = 'gpu'"), 1);

@@ -30,6 +30,12 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
   allocated before the capture, and a row of an operation that is neither.
 - mpi_one_rank.sqlite, mpi_two_ranks.sqlite: 2024.x of an MPI job traced with `nsys --trace=mpi`:
   MPI_RANKS maps the threads of one process to rank 3; in the other, two processes to ranks 0 and 1.
+- host_calls.sqlite: 2024.x with library calls traced (`nsys --trace=cuda,nvtx,cublas,cudnn,mpi`):
+  cuBLAS and cuDNN calls around the CUDA calls they make, MPI point-to-point, collective, wait and other
+  calls (one with no end), the profiler's own overhead on the thread; Nsight's DIAGNOSTIC_EVENT with an
+  info message, a warning written twice, one over two lines and an error; and tables Plumb does not read:
+  CPU samples (COMPOSITE_EVENTS), scheduling (SCHED_EVENTS), a unified-memory page fault, backtraces
+  (OSRT_CALLCHAINS), an empty OpenMP table.
 - not_nsight.sqlite: a valid SQLite database of something else.
 - truncated.sqlite: a larger export cut in half (SQLite then cannot read even its schema).
 - corrupt_table.sqlite: the same export whole, but the last pages (kernel rows) overwritten.
@@ -325,6 +331,85 @@ def mpi_ranks():
         db.close()
 
 
+def host_calls():
+    db, _ = fresh("host_calls.sqlite")
+    create_2024(db)
+    db.executescript("""
+    CREATE TABLE CUBLAS_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL,
+        globalTid INTEGER, nameId INTEGER NOT NULL);
+    CREATE TABLE CUDNN_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL,
+        globalTid INTEGER, nameId INTEGER NOT NULL);
+    CREATE TABLE MPI_P2P_EVENTS (start INTEGER NOT NULL, end INTEGER, globalTid INTEGER, textId INTEGER,
+        commHandle INTEGER, tag INTEGER, remoteRank INTEGER, size INTEGER, requestHandle INTEGER);
+    CREATE TABLE MPI_COLLECTIVES_EVENTS (start INTEGER NOT NULL, end INTEGER, globalTid INTEGER, textId INTEGER,
+        commHandle INTEGER, rootRank INTEGER, size INTEGER, recvSize INTEGER, requestHandle INTEGER);
+    CREATE TABLE MPI_START_WAIT_EVENTS (start INTEGER NOT NULL, end INTEGER, globalTid INTEGER, textId INTEGER,
+        requestHandle INTEGER);
+    CREATE TABLE MPI_OTHER_EVENTS (start INTEGER NOT NULL, end INTEGER, globalTid INTEGER, textId INTEGER);
+    CREATE TABLE PROFILER_OVERHEAD (start INTEGER NOT NULL, end INTEGER NOT NULL, globalTid INTEGER,
+        nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);
+    CREATE TABLE ENUM_DIAGNOSTIC_SEVERITY_LEVEL (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+    CREATE TABLE ENUM_DIAGNOSTIC_SOURCE_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
+    CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER NOT NULL, timestampType INTEGER NOT NULL,
+        source INTEGER NOT NULL, severity INTEGER NOT NULL, text TEXT NOT NULL, globalPid INTEGER);
+    CREATE TABLE COMPOSITE_EVENTS (id INTEGER NOT NULL PRIMARY KEY, start INTEGER NOT NULL, cpu INTEGER,
+        threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER NOT NULL);
+    CREATE TABLE SCHED_EVENTS (start INTEGER NOT NULL, cpu INTEGER NOT NULL, isSchedIn INTEGER NOT NULL,
+        globalTid INTEGER, threadState INTEGER, threadBlock INTEGER);
+    CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT NULL,
+        address INTEGER NOT NULL, originalFaultPc INTEGER, CpuInstruction INTEGER NOT NULL,
+        module INTEGER NOT NULL, unresolvedFaultPc INTEGER);
+    CREATE TABLE OSRT_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL,
+        kernelMode INTEGER, thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER,
+        unwindMethod INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));
+    CREATE TABLE OPENMP_EVENT_KIND_PARALLEL (start INTEGER NOT NULL, end INTEGER NOT NULL, eventKind INTEGER,
+        globalTid INTEGER);
+    """)
+    pid = 6161
+    t = gid(pid, pid)
+    db.executemany("INSERT INTO StringIds VALUES (?,?)", [
+        (1, "python3"), (10, "cudaLaunchKernel_v7000"), (20, "void sgemm_128x64(float*)"), (21, "sgemm_128x64"),
+        (22, "void conv2d_fprop(float*)"), (23, "conv2d_fprop"),
+        (40, "cublasSgemm_v2"), (41, "cudnnConvolutionForward"), (42, "MPI_Send"), (43, "MPI_Allreduce"),
+        (44, "MPI_Wait"), (45, "MPI_Init"), (46, "TLS allocation"), (47, "CUDA profiler buffer flush")])
+    db.execute("INSERT INTO PROCESSES VALUES (?,?,?)", (gid(pid), pid, "python3"))
+    db.executemany("INSERT INTO TARGET_INFO_GPU VALUES (?,?,?,?,?,?,?,?,?,?,?)", [
+        (GTID_BASE, 0, "NVIDIA H100 80GB HBM3", "0000:1b:00.0", 85520809984, 132, "uuid-0", "GH100", 0, 9, 0)])
+    db.execute("INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, domainId) "
+               "VALUES (100, 2000, 59, 'step', ?, 0)", (t,))
+    db.executemany("INSERT INTO CUBLAS_EVENTS VALUES (?,?,?,?,?)", [(200, 400, 0, t, 40)])
+    db.executemany("INSERT INTO CUDNN_EVENTS VALUES (?,?,?,?,?)", [(500, 700, 0, t, 41)])
+    db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?,?)", [
+        (250, 260, 0, t, 1, 10, 0, None), (550, 560, 0, t, 2, 10, 0, None)])
+    kernel = ("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, 1, NULL, 7, ?, ?, ?, ?, NULL, 1, 0, "
+              "32, 128, 1, 1, 256, 1, 1, 0, 0, 0, 0, 1, 0, NULL, 0)")
+    db.executemany(kernel, [(300, 380, 1, gid(pid), 20, 21), (600, 690, 2, gid(pid), 22, 23)])
+    db.execute("INSERT INTO MPI_P2P_EVENTS VALUES (800, 900, ?, 42, 1, 7, 1, 4096, 11)", (t,))
+    db.execute("INSERT INTO MPI_COLLECTIVES_EVENTS VALUES (1000, 1200, ?, 43, 1, NULL, 1024, 1024, NULL)", (t,))
+    db.execute("INSERT INTO MPI_START_WAIT_EVENTS VALUES (1300, 1350, ?, 44, 11)", (t,))
+    db.execute("INSERT INTO MPI_OTHER_EVENTS VALUES (50, NULL, ?, 45)", (t,))  # no end: an instant
+    db.executemany("INSERT INTO PROFILER_OVERHEAD VALUES (?,?,?,?,?)", [
+        (10, 40, t, 46, 0), (1500, 1600, t, 47, 5)])
+    db.executemany("INSERT INTO ENUM_DIAGNOSTIC_SEVERITY_LEVEL VALUES (?,?,?)", [
+        (1, "Info", "Info"), (2, "Warning", "Warning"), (3, "Error", "Error")])
+    db.executemany("INSERT INTO ENUM_DIAGNOSTIC_SOURCE_TYPE VALUES (?,?,?)", [
+        (1, "Injection", "Injection"), (2, "Daemon", "Daemon"), (3, "Analysis", "Analysis")])
+    db.executemany("INSERT INTO DIAGNOSTIC_EVENT VALUES (?,?,?,?,?,?)", [
+        (0, 1, 3, 1, "Profiling has started.", None),
+        (5, 1, 1, 2, "CUPTI dropped 12 activity records: the trace is incomplete.", gid(pid)),
+        (6, 1, 1, 2, "CUPTI dropped 12 activity records: the trace is incomplete.", gid(pid)),
+        (7, 1, 2, 2, "Unable to collect CPU samples.\nChange the paranoid level to 1.", None),
+        (8, 1, 1, 3, "CUDA injection failed for one process.", gid(pid))])
+    db.executemany("INSERT INTO COMPOSITE_EVENTS VALUES (?,?,?,?,?,?)", [
+        (100, 150, 0, 1, t, 1000), (101, 650, 0, 1, t, 1000), (102, 1100, 1, 1, t, 1000)])
+    db.executemany("INSERT INTO SCHED_EVENTS VALUES (?,?,?,?,?,?)", [(90, 0, 1, t, 1, None), (1900, 0, 0, t, 2, 3)])
+    db.execute("INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES (700, ?, 4096, NULL, 46, 46, 0)", (gid(pid),))
+    db.executemany("INSERT INTO OSRT_CALLCHAINS VALUES (?,?,?,NULL,NULL,NULL,NULL,NULL,NULL,?)", [
+        (1, 46, 46, 0), (1, 47, 46, 1), (2, 46, 46, 0), (2, 47, 46, 1)])
+    db.commit()
+    db.close()
+
+
 def nvtx_projection():
     """Two processes that both number their CUDA calls from 1: process A's thread runs "train" around
     "fwd" and "bwd", whose launches land on two streams of GPU 0, then a launch outside any range and an
@@ -534,6 +619,7 @@ if __name__ == "__main__":
     memory_usage()
     mpi_ranks()
     nvtx_projection()
+    host_calls()
     empty_tables()
     missing_tables()
     not_nsight()
