@@ -346,6 +346,33 @@ static void guarded(FileImportResult &r, Body &&body)
     }
 }
 
+namespace {
+
+// A file no importer recognises whose name says what it is: the step that turns it into a file Plumb
+// reads. (Profilers' own binary reports are the files people drop first.)
+QString unrecognisedMessage(const QString &fileName)
+{
+    const QString lower = fileName.toLower();
+    if (lower.endsWith(QLatin1String(".nsys-rep")) || lower.endsWith(QLatin1String(".qdrep")))
+        return QStringLiteral("an Nsight Systems report, in NVIDIA's own format: export it with "
+                              "`nsys export --type sqlite %1` and import the .sqlite it writes")
+            .arg(fileName);
+    if (lower.endsWith(QLatin1String(".qdstrm")))
+        return QStringLiteral("an Nsight Systems capture that was never turned into a report: convert it with "
+                              "nsys's QdstrmImporter to a .nsys-rep, then `nsys export --type sqlite` that, and "
+                              "import the .sqlite");
+    if (lower.endsWith(QLatin1String(".ncu-rep")))
+        return QStringLiteral("an Nsight Compute report (per-kernel metrics, not a timeline): Plumb reads "
+                              "timelines; profile the program with Nsight Systems, torch.profiler or Plumb's "
+                              "CUPTI collector instead");
+    if (lower.endsWith(QLatin1String(".nvvp")) || lower.endsWith(QLatin1String(".nvprof")))
+        return QStringLiteral("an nvprof profile, which Plumb does not read: profile the program with Nsight "
+                              "Systems (`nsys profile`, then `nsys export --type sqlite`) or Plumb's CUPTI collector");
+    return QStringLiteral("no importer recognises this file's content");
+}
+
+} // namespace
+
 FileImportResult ImportRunner::importOne(SqliteDb &db, int index, const Planned &p, Progress &progress)
 {
     using Status = FileImportResult::Status;
@@ -368,8 +395,7 @@ FileImportResult ImportRunner::importOne(SqliteDb &db, int index, const Planned 
     }
     if (!importer) {
         r.status = Status::Unrecognised;
-        r.message = p.emptyHead ? QStringLiteral("empty file: nothing to import")
-                                : QStringLiteral("no importer recognises this file's content");
+        r.message = p.emptyHead ? QStringLiteral("empty file: nothing to import") : unrecognisedMessage(name);
         return r;
     }
     r.format = importer->id();

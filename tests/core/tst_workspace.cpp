@@ -346,6 +346,27 @@ private slots:
         QCOMPARE(int(r[2].status), int(FileImportResult::Status::Imported));
     }
 
+    // A profiler's own binary report is not read, but the message says how to get a file that is.
+    void unrecognisedReportSaysWhatToDo()
+    {
+        QTemporaryDir dir;
+        const QString rep = dir.filePath(QStringLiteral("report1.nsys-rep"));
+        QFile f(rep);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(4096, '\x5a'));
+        f.close();
+        const QString other = dir.filePath(QStringLiteral("blob.bin"));
+        QVERIFY(QFile::copy(rep, other));
+        ImportRunner runner(m_registry, freshPath());
+        const auto r = runner.run({ rep, other });
+        QCOMPARE(r.size(), size_t(2));
+        QCOMPARE(int(r[0].status), int(FileImportResult::Status::Unrecognised));
+        QCOMPARE(r[0].message, QStringLiteral("an Nsight Systems report, in NVIDIA's own format: export it with "
+                                              "`nsys export --type sqlite report1.nsys-rep` and import the .sqlite "
+                                              "it writes"));
+        QCOMPARE(r[1].message, QStringLiteral("no importer recognises this file's content"));
+    }
+
     void diagnosticsAreCounted()
     {
         const QString path = freshPath();
