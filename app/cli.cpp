@@ -792,6 +792,8 @@ int runDoctor(const Args &a)
                 hostJson[QStringLiteral("synchronization_ns")] = double(host.synchronization.timeNs);
                 hostJson[QStringLiteral("synchronization_calls")] = double(host.synchronization.count);
                 hostJson[QStringLiteral("optimizer_ns")] = double(host.optimizer.timeNs);
+                hostJson[QStringLiteral("mpi_ns")] = double(host.communication.timeNs);
+                hostJson[QStringLiteral("mpi_calls")] = double(host.communication.count);
                 hostJson[QStringLiteral("launched_ops")] = double(host.launchedOps);
                 hostJson[QStringLiteral("launch_delay_p50_ns")] = double(host.launchDelayP50Ns);
                 hostJson[QStringLiteral("launch_delay_p90_ns")] = double(host.launchDelayP90Ns);
@@ -900,9 +902,13 @@ int runDoctor(const Args &a)
                             .arg(componentName(report.stepVerdicts[si].component)));
                 }
             }
-            out(QStringLiteral("  host: input pipeline %1 ms, blocking syncs %2 ms (%3 calls), optimizer %4 ms\n")
+            out(QStringLiteral("  host: input pipeline %1 ms, blocking syncs %2 ms (%3 calls), optimizer %4 ms%5\n")
                     .arg(text::milliseconds(host.inputPipeline.timeNs), text::milliseconds(host.synchronization.timeNs),
-                         text::count(host.synchronization.count), text::milliseconds(host.optimizer.timeNs)));
+                         text::count(host.synchronization.count), text::milliseconds(host.optimizer.timeNs),
+                         host.communication.count
+                             ? QStringLiteral(", MPI calls %1 ms (%2 calls)")
+                                   .arg(text::milliseconds(host.communication.timeNs), text::count(host.communication.count))
+                             : QString()));
             if (host.launchedOps)
                 out(QStringLiteral("  launches: %1 ops, launch to start p50 %2 / p90 %3; %4 ops ran shorter than their "
                                    "launch call\n")

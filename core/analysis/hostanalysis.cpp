@@ -23,6 +23,8 @@ HostActivity classifyHostName(const QString &name)
             return HostActivity::Synchronization;
     if (name.startsWith(QLatin1String("Optimizer.step")) || name.startsWith(QLatin1String("Optimizer.zero_grad")))
         return HostActivity::Optimizer;
+    if (name.size() > 4 && name.startsWith(QLatin1String("MPI_")) && name[4].isUpper())
+        return HostActivity::Communication;
     return HostActivity::None;
 }
 
@@ -34,7 +36,8 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
     std::unordered_map<int64_t, HostActivity> kinds;
     {
         SqliteStmt st(db, "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str LIKE '%ynchronize' "
-                          "OR str IN ('aten::item', 'aten::_local_scalar_dense') OR str LIKE 'Optimizer.%'");
+                          "OR str IN ('aten::item', 'aten::_local_scalar_dense') OR str LIKE 'Optimizer.%' "
+                          "OR str GLOB 'MPI_[A-Z]*'");
         while (st.step()) {
             const HostActivity k = classifyHostName(st.columnText(1));
             if (k != HostActivity::None)
@@ -52,12 +55,13 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
                           "ORDER BY 1, s.ts");
         st.bind(1, traceId);
         // Per (activity, thread): the end of the last counted interval, so nested matches count once.
-        std::unordered_map<std::string, int64_t> covered[3];
+        std::unordered_map<std::string, int64_t> covered[4];
         while (st.step()) {
             const HostActivity kind = kinds.at(st.columnInt(3));
             HostAnalysis::Activity &a = kind == HostActivity::InputPipeline ? r.inputPipeline
                 : kind == HostActivity::Synchronization                     ? r.synchronization
-                                                                            : r.optimizer;
+                : kind == HostActivity::Optimizer                           ? r.optimizer
+                                                                            : r.communication;
             const int64_t ts = st.columnInt(1), end = ts + st.columnInt(2);
             int64_t &until = covered[int(kind) - 1].try_emplace(std::string(st.columnView(0)), INT64_MIN).first->second;
             ++a.count;
@@ -68,7 +72,7 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
             }
         }
     }
-    for (HostAnalysis::Activity *a : { &r.inputPipeline, &r.synchronization, &r.optimizer })
+    for (HostAnalysis::Activity *a : { &r.inputPipeline, &r.synchronization, &r.optimizer, &r.communication })
         std::sort(a->ranges.begin(), a->ranges.end());
     std::vector<int64_t> delays;
     delays.reserve(ops.size());

@@ -27,6 +27,9 @@ struct HostAnalysis {
     Activity synchronization;
     // Optimizer.step / Optimizer.zero_grad ranges.
     Activity optimizer;
+    // Communication the host waits in: MPI calls (MPI_Allreduce, MPI_Wait, ...), as Nsight Systems
+    // records them with --trace=mpi.
+    Activity communication;
 
     // Launches: delay from the start of the launch call to the start of its GPU op (queueing included).
     int64_t launchedOps = 0;
@@ -41,7 +44,7 @@ struct HostAnalysis {
 [[nodiscard]] HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops);
 
 // What each of HostAnalysis's activities matches (exposed for tests).
-enum class HostActivity { None, InputPipeline, Synchronization, Optimizer };
+enum class HostActivity { None, InputPipeline, Synchronization, Optimizer, Communication };
 [[nodiscard]] HostActivity classifyHostName(const QString &name);
 
 } // namespace plumb

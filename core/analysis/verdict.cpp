@@ -99,10 +99,23 @@ bool syncStall(int64_t s, int64_t e, const std::vector<int64_t> &syncEnds)
     return it != syncEnds.end() && *it < e;
 }
 
-Verdict::Component classifyGap(int64_t s, int64_t e, const Intervals &input, const std::vector<int64_t> &syncEnds)
+// The host's ranges an idle stretch is weighed against, each united: fetching input, in MPI calls.
+struct HostRanges {
+    Intervals input;
+    Intervals communication;
+};
+
+HostRanges hostRangesOf(const HostAnalysis &host)
 {
-    if (2 * overlap(s, e, input) > e - s)
+    return { uniteIntervals(host.inputPipeline.ranges), uniteIntervals(host.communication.ranges) };
+}
+
+Verdict::Component classifyGap(int64_t s, int64_t e, const HostRanges &host, const std::vector<int64_t> &syncEnds)
+{
+    if (2 * overlap(s, e, host.input) > e - s)
         return Verdict::Component::InputPipeline;
+    if (2 * overlap(s, e, host.communication) > e - s)
+        return Verdict::Component::ExposedCommunication;
     return syncStall(s, e, syncEnds) ? Verdict::Component::Synchronization : Verdict::Component::HostLaunch;
 }
 
@@ -163,9 +176,9 @@ void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nam
     v.tunables = tunablesFor(v.component);
 }
 
-// diagnose() with the input pipeline's ranges already united; nameKernels as for conclude().
+// diagnose() with the host's ranges already united; nameKernels as for conclude().
 Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
-                     const HostAnalysis &host, const Intervals &inputRanges, bool nameKernels,
+                     const HostAnalysis &host, const HostRanges &hostRanges, bool nameKernels,
                      const std::vector<KernelStats> *kernels = nullptr);
 
 } // namespace
@@ -179,13 +192,13 @@ Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
                  const HostAnalysis &host, const std::vector<KernelStats> *kernels)
 {
-    return diagnoseWith(ws, ops, breakdown, host, uniteIntervals(host.inputPipeline.ranges), true, kernels);
+    return diagnoseWith(ws, ops, breakdown, host, hostRangesOf(host), true, kernels);
 }
 
 namespace {
 
 Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
-                     const HostAnalysis &host, const Intervals &inputRanges, bool nameKernels,
+                     const HostAnalysis &host, const HostRanges &hostRanges, bool nameKernels,
                      const std::vector<KernelStats> *kernels)
 {
     Verdict v;
@@ -195,41 +208,57 @@ Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const Tempora
         v.headline = QStringLiteral("No GPU ops to diagnose.");
         return v;
     }
-    // An idle stretch is the input pipeline's where the host was fetching a batch; the rest of it is a
-    // synchronisation stall when a blocking call returned as the GPU ran dry (the host waited instead
-    // of queueing work ahead), else host/launch overhead.
+    // An idle stretch is the input pipeline's where the host was fetching a batch, communication's where
+    // it was in an MPI call (the GPU waits for the data exchange as it would for a collective kernel);
+    // the rest of it is a synchronisation stall when a blocking call returned as the GPU ran dry (the
+    // host waited instead of queueing work ahead), else host/launch overhead.
     std::vector<int64_t> syncEnds;
     for (const auto &[s, e] : host.synchronization.ranges)
         syncEnds.push_back(e);
     std::sort(syncEnds.begin(), syncEnds.end());
     const std::vector<std::pair<int64_t, int64_t>> idle = gpuIdleIntervals(ops);
-    int64_t input = 0, sync = 0, launch = 0;
+    int64_t input = 0, hostComm = 0, sync = 0, launch = 0;
     for (const auto &[s, e] : idle) {
-        const int64_t inInput = overlap(s, e, inputRanges);
+        const int64_t inInput = overlap(s, e, hostRanges.input);
+        const int64_t inComm = std::min(overlap(s, e, hostRanges.communication), e - s - inInput);
         input += inInput;
-        (syncStall(s, e, syncEnds) ? sync : launch) += e - s - inInput;
+        hostComm += inComm;
+        (syncStall(s, e, syncEnds) ? sync : launch) += e - s - inInput - inComm;
     }
     using C = Verdict::Component;
     v.costs = { { C::InputPipeline, input }, { C::HostLaunch, launch }, { C::Synchronization, sync },
-                { C::MemoryCopies, b.exposedMemoryNs }, { C::ExposedCommunication, b.exposedCommNs } };
+                { C::MemoryCopies, b.exposedMemoryNs }, { C::ExposedCommunication, b.exposedCommNs + hostComm } };
     const double window = double(b.totalNs());
     auto pct = [&](int64_t ns) -> QString { return QStringLiteral("%1%").arg(100.0 * double(ns) / window, 0, 'f', 1); };
     v.evidence << QStringLiteral("GPU window %1: computation %2, exposed communication %3, exposed memcpy/memset %4, idle %5")
                       .arg(formatDuration(b.totalNs()), pct(b.computeNs), pct(b.exposedCommNs), pct(b.exposedMemoryNs),
                            pct(b.idleNs()));
-    v.evidence << QStringLiteral("GPU idle while the host was fetching input %1, blocked in syncs %2, doing anything else %3")
-                      .arg(pct(input), pct(sync), pct(launch));
+    if (host.communication.count > 0)
+        v.evidence << QStringLiteral("GPU idle while the host was fetching input %1, in MPI calls %2, blocked in syncs "
+                                     "%3, doing anything else %4")
+                          .arg(pct(input), pct(hostComm), pct(sync), pct(launch));
+    else
+        v.evidence << QStringLiteral("GPU idle while the host was fetching input %1, blocked in syncs %2, doing anything "
+                                     "else %3")
+                          .arg(pct(input), pct(sync), pct(launch));
     if (host.launchedOps)
         v.evidence << QStringLiteral("%1 of %2 GPU ops ran shorter than their launch call; launch to start p50 %3")
                           .arg(text::count(host.shortOps), text::count(host.launchedOps))
                           .arg(formatDuration(host.launchDelayP50Ns));
     conclude(ws, ops, v, nameKernels, kernels);
+    // Communication that is mostly the host's MPI calls: the tunables are MPI's, not NCCL's.
+    if (v.component == C::ExposedCommunication && hostComm > b.exposedCommNs)
+        v.tunables = { QStringLiteral("non-blocking MPI (MPI_Isend/MPI_Irecv, MPI_Iallreduce) waited on after the "
+                                      "GPU work that does not need the data is queued"),
+                       QStringLiteral("CUDA-aware MPI, or NCCL, to exchange GPU buffers without staging them on the host"),
+                       QStringLiteral("fewer, larger messages; check for a rank that arrives late at each exchange") };
     // Without steps to point at, the longest idle stretches the named component explains.
     const C named = v.component == C::Inconclusive ? v.costs[0].component : v.component;
-    if (named == C::InputPipeline || named == C::HostLaunch || named == C::Synchronization) {
+    if (named == C::InputPipeline || named == C::HostLaunch || named == C::Synchronization
+        || (named == C::ExposedCommunication && hostComm > b.exposedCommNs)) {
         std::vector<std::pair<int64_t, int64_t>> gaps;
         for (const auto &[s, e] : idle)
-            if (classifyGap(s, e, inputRanges, syncEnds) == named)
+            if (classifyGap(s, e, hostRanges, syncEnds) == named)
                 gaps.emplace_back(s, e);
         std::partial_sort(gaps.begin(), gaps.begin() + std::min<ptrdiff_t>(ptrdiff_t(gaps.size()), kWhereCount), gaps.end(),
                           [](auto &x, auto &y) { return x.second - x.first > y.second - y.first; });
@@ -256,9 +285,9 @@ std::vector<Verdict> diagnoseSteps(Workspace &ws, const std::vector<GpuOp> &ops,
     const std::vector<std::vector<GpuOp>> owned = opsByStep(steps, ops);
     std::vector<Verdict> out;
     out.reserve(steps.size());
-    const Intervals input = uniteIntervals(host.inputPipeline.ranges);
+    const HostRanges hostRanges = hostRangesOf(host);
     for (size_t i = 0; i < steps.size(); ++i)
-        out.push_back(diagnoseWith(ws, owned[i], steps[i].gpu, host, input, false));
+        out.push_back(diagnoseWith(ws, owned[i], steps[i].gpu, host, hostRanges, false));
     // The steps the overall component (else the top cost) weighed most in.
     using C = Verdict::Component;
     const C named = overall.component != C::Inconclusive ? overall.component

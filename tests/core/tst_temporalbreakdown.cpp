@@ -179,6 +179,10 @@ private slots:
         QCOMPARE(h.shortOpsGpuNs, Q_INT64_C(2000));
         QCOMPARE(int(classifyHostName(QStringLiteral("cudaDeviceSynchronize"))), int(HostActivity::Synchronization));
         QCOMPARE(int(classifyHostName(QStringLiteral("cudaLaunchKernel"))), int(HostActivity::None));
+        QCOMPARE(int(classifyHostName(QStringLiteral("MPI_Allreduce"))), int(HostActivity::Communication));
+        QCOMPARE(int(classifyHostName(QStringLiteral("MPI_Wait"))), int(HostActivity::Communication));
+        QCOMPARE(int(classifyHostName(QStringLiteral("MPI_"))), int(HostActivity::None));
+        QCOMPARE(int(classifyHostName(QStringLiteral("MPI_internal_helper"))), int(HostActivity::None));
     }
 
     // Copies by kind with bytes and bandwidth; pageable host memory flagged.

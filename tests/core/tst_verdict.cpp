@@ -108,6 +108,14 @@ private slots:
             QTest::newRow("comm-bound") << g.json() << int(C::ExposedCommunication);
         }
         {
+            Gen g; // an MPI job: each step's result exchanged on the host before the next step's kernel
+            for (int i = 0; i < 10; ++i) {
+                g.op("kernel", "stencil", 1000 * i, 5, 1000 * i + 10, 150);
+                g.cpu("MPI_Allreduce", 1000 * i + 170, 700);
+            }
+            QTest::newRow("mpi-bound") << g.json() << int(C::ExposedCommunication);
+        }
+        {
             Gen g; // input and launch gaps of about the same size
             for (int i = 0; i < 10; ++i) {
                 g.cpu("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 1000 * i, 500);
@@ -217,6 +225,31 @@ private slots:
             QVERIFY(!v.tunables.isEmpty());
         else
             QVERIFY(v.runnerUp != Verdict::Component::Inconclusive); // the runner-up is shown
+    }
+
+    // Host MPI calls: the GPU idle while the host exchanges data is communication (not launch
+    // overhead), said in the evidence, with MPI's tunables and the longest such gaps pointed at.
+    void mpiOnTheHost()
+    {
+        Gen g; // each step launched once the previous exchange returned; the exchanges grow longer
+        double t = 0, longestGapStart = 0;
+        for (int i = 0; i < 10; ++i) {
+            g.op("kernel", "stencil", t, 5, t + 10, 150);
+            if (i == 8)
+                longestGapStart = t + 160;
+            g.cpu("MPI_Allreduce", t + 170, 700 + 10 * i);
+            t += 170 + 700 + 10 * i + 10;
+        }
+        QTemporaryDir tmp;
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
+        QVERIFY(!ws.isEmpty());
+        Workspace workspace(ws, Workspace::Role::Reader);
+        const Verdict v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+        QCOMPARE(int(v.component), int(Verdict::Component::ExposedCommunication));
+        QVERIFY2(!v.evidence.filter(QStringLiteral("in MPI calls ")).isEmpty(), qPrintable(v.evidence.join(u'\n')));
+        QVERIFY(v.tunables.join(u' ').contains(QLatin1String("MPI")));
+        QVERIFY(!v.where.empty());
+        QCOMPARE(v.where.front().startNs, int64_t(longestGapStart * 1000)); // before the last step: the longest
     }
 
     // A compute-bound verdict names its top kernels; a C++ template signature longer than the
