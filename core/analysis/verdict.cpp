@@ -246,12 +246,19 @@ Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const Tempora
                           .arg(text::count(host.shortOps), text::count(host.launchedOps))
                           .arg(formatDuration(host.launchDelayP50Ns));
     conclude(ws, ops, v, nameKernels, kernels);
-    // Communication that is mostly the host's MPI calls: the tunables are MPI's, not NCCL's.
-    if (v.component == C::ExposedCommunication && hostComm > b.exposedCommNs)
+    // Communication that is mostly the host's MPI calls (the GPU window's own split shows it as idle):
+    // said in the headline, and the tunables are MPI's, not NCCL's.
+    if (v.component == C::ExposedCommunication && hostComm > b.exposedCommNs) {
+        const QString plain = QStringLiteral("Limited by %1:").arg(componentName(C::ExposedCommunication));
+        if (v.headline.startsWith(plain))
+            v.headline = QStringLiteral("Limited by exposed communication in the host's MPI calls, the GPU idle "
+                                        "meanwhile:")
+                + v.headline.mid(plain.size());
         v.tunables = { QStringLiteral("non-blocking MPI (MPI_Isend/MPI_Irecv, MPI_Iallreduce) waited on after the "
                                       "GPU work that does not need the data is queued"),
                        QStringLiteral("CUDA-aware MPI, or NCCL, to exchange GPU buffers without staging them on the host"),
                        QStringLiteral("fewer, larger messages; check for a rank that arrives late at each exchange") };
+    }
     // Without steps to point at, the longest idle stretches the named component explains.
     const C named = v.component == C::Inconclusive ? v.costs[0].component : v.component;
     if (named == C::InputPipeline || named == C::HostLaunch || named == C::Synchronization

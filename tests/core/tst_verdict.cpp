@@ -246,6 +246,9 @@ private slots:
         Workspace workspace(ws, Workspace::Role::Reader);
         const Verdict v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
         QCOMPARE(int(v.component), int(Verdict::Component::ExposedCommunication));
+        QVERIFY2(v.headline.startsWith(QLatin1String("Limited by exposed communication in the host's MPI calls, the GPU "
+                                                     "idle meanwhile: ")),
+                 qPrintable(v.headline));
         QVERIFY2(!v.evidence.filter(QStringLiteral("in MPI calls ")).isEmpty(), qPrintable(v.evidence.join(u'\n')));
         QVERIFY(v.tunables.join(u' ').contains(QLatin1String("MPI")));
         QVERIFY(!v.where.empty());
