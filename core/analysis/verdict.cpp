@@ -119,6 +119,21 @@ Verdict::Component classifyGap(int64_t s, int64_t e, const HostRanges &host, con
     return syncStall(s, e, syncEnds) ? Verdict::Component::Synchronization : Verdict::Component::HostLaunch;
 }
 
+// An exposed-communication verdict that is mostly the host's MPI calls (the GPU window's own split shows
+// that time as idle): its headline says so, and the remedies are MPI's, not NCCL's.
+bool mpiMostly(const Verdict &v)
+{
+    return v.component == Verdict::Component::ExposedCommunication && v.hostCommunicationNs > v.breakdown.exposedCommNs;
+}
+
+QStringList mpiTunables()
+{
+    return { QStringLiteral("non-blocking MPI (MPI_Isend/MPI_Irecv, MPI_Iallreduce) waited on after the GPU work that "
+                            "does not need the data is queued"),
+             QStringLiteral("CUDA-aware MPI, or NCCL, to exchange GPU buffers without staging them on the host"),
+             QStringLiteral("fewer, larger messages; check for a rank that arrives late at each exchange") };
+}
+
 // Decides from v.costs (any order) and v.breakdown: the component, runner-up, headline and tunables;
 // with nameKernels, a compute-bound verdict names the top kernels (from `kernels` when given, the
 // kernel table of the ops already computed; once).
@@ -144,7 +159,10 @@ void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nam
         v.component = top.component;
         v.runnerUp = second.component;
         v.headline = QStringLiteral("Limited by %1: %2 of the GPU window (next: %3, %4).")
-                         .arg(componentName(top.component), pct(top.ns), componentName(second.component), pct(second.ns));
+                         .arg(mpiMostly(v) ? QStringLiteral("exposed communication in the host's MPI calls, the GPU "
+                                                            "idle meanwhile")
+                                           : componentName(top.component),
+                              pct(top.ns), componentName(second.component), pct(second.ns));
     } else if (double(b.computeNs) >= kComputeBoundShare * window) {
         v.component = C::GpuCompute;
         v.runnerUp = top.component;
@@ -173,7 +191,7 @@ void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nam
                          .arg(pct(int64_t(kMinLimitingShare * window)), componentName(top.component), pct(top.ns));
         return;
     }
-    v.tunables = tunablesFor(v.component);
+    v.tunables = mpiMostly(v) ? mpiTunables() : tunablesFor(v.component);
 }
 
 // diagnose() with the host's ranges already united; nameKernels as for conclude().
@@ -245,24 +263,12 @@ Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const Tempora
         v.evidence << QStringLiteral("%1 of %2 GPU ops ran shorter than their launch call; launch to start p50 %3")
                           .arg(text::count(host.shortOps), text::count(host.launchedOps))
                           .arg(formatDuration(host.launchDelayP50Ns));
+    v.hostCommunicationNs = hostComm;
     conclude(ws, ops, v, nameKernels, kernels);
-    // Communication that is mostly the host's MPI calls (the GPU window's own split shows it as idle):
-    // said in the headline, and the tunables are MPI's, not NCCL's.
-    if (v.component == C::ExposedCommunication && hostComm > b.exposedCommNs) {
-        const QString plain = QStringLiteral("Limited by %1:").arg(componentName(C::ExposedCommunication));
-        if (v.headline.startsWith(plain))
-            v.headline = QStringLiteral("Limited by exposed communication in the host's MPI calls, the GPU idle "
-                                        "meanwhile:")
-                + v.headline.mid(plain.size());
-        v.tunables = { QStringLiteral("non-blocking MPI (MPI_Isend/MPI_Irecv, MPI_Iallreduce) waited on after the "
-                                      "GPU work that does not need the data is queued"),
-                       QStringLiteral("CUDA-aware MPI, or NCCL, to exchange GPU buffers without staging them on the host"),
-                       QStringLiteral("fewer, larger messages; check for a rank that arrives late at each exchange") };
-    }
     // Without steps to point at, the longest idle stretches the named component explains.
     const C named = v.component == C::Inconclusive ? v.costs[0].component : v.component;
     if (named == C::InputPipeline || named == C::HostLaunch || named == C::Synchronization
-        || (named == C::ExposedCommunication && hostComm > b.exposedCommNs)) {
+        || (named == C::ExposedCommunication && v.hostCommunicationNs > b.exposedCommNs)) {
         std::vector<std::pair<int64_t, int64_t>> gaps;
         for (const auto &[s, e] : idle)
             if (classifyGap(s, e, hostRanges, syncEnds) == named)

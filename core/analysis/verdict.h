@@ -46,6 +46,9 @@ struct Verdict {
     };
     std::vector<Where> where;
     TemporalBreakdown breakdown;
+    // The part of the ExposedCommunication cost that is GPU idle while the host was in MPI calls (the
+    // rest is collective kernels running alone).
+    int64_t hostCommunicationNs = 0;
     [[nodiscard]] int64_t costOf(Component c) const;
 };
 
