@@ -85,6 +85,19 @@ int Workspace::currentSchemaVersion()
     return int(schemaMigrations().size());
 }
 
+bool Workspace::needsUpgrade(const QString &path)
+{
+    if (!QFileInfo(path).isFile())
+        return false;
+    try {
+        SqliteDb db(path, SqliteDb::OpenMode::ReadOnly);
+        const int64_t version = db.queryInt("PRAGMA user_version");
+        return version > 0 && version < currentSchemaVersion();
+    } catch (const SqlError &) {
+        return false;
+    }
+}
+
 QString Workspace::defaultPath()
 {
     QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);

@@ -25,6 +25,9 @@ public:
 
     // The schema version this build writes.
     [[nodiscard]] static int currentSchemaVersion();
+    // Whether opening the workspace at `path` will first upgrade it (a workspace of an older schema):
+    // for saying so while it happens. False for anything else, unreadable or not a workspace included.
+    [[nodiscard]] static bool needsUpgrade(const QString &path);
     // ~/.local/share/Plumb/default.plumb (QStandardPaths::AppDataLocation), folder created on demand.
     [[nodiscard]] static QString defaultPath();
     // Migrates `db` from its user_version to the current one, each step in its own transaction.

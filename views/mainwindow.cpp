@@ -366,7 +366,11 @@ void MainWindow::startLoad(const QString &path, WorkspaceSnapshot::Mode mode)
     if (path != m_workspacePath)
         stopWatching(); // the watched folder's data belongs to the workspace it was watched for
     if (path != m_workspacePath)
-        statusBar()->showMessage(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+        statusBar()->showMessage(
+            (Workspace::needsUpgrade(path)
+                 ? tr("Upgrading %1 to this version's workspace format (once; a large workspace takes a while)…")
+                 : tr("Opening %1…"))
+                .arg(QDir::toNativeSeparators(path)));
     updateActions();
     auto future = QtConcurrent::run([path, mode] { return WorkspaceSnapshot::load(path, mode); });
     future.then(this, [this, generation](const WorkspaceSnapshot &snapshot) {

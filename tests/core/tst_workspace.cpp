@@ -5,6 +5,7 @@
 #include "contenthash.h"
 #include "goldens.h"
 #include "importerregistry.h"
+#include "importhelpers.h"
 #include "importrunner.h"
 #include "schema.h"
 #include "sqlitedb.h"
@@ -103,10 +104,7 @@ private slots:
     {
         const QString path = freshPath();
         {
-            SqliteDb db(path, SqliteDb::OpenMode::ReadWriteCreate);
-            for (int v = 0; v < 10; ++v)
-                db.exec(schemaMigrations().at(size_t(v)));
-            db.exec("PRAGMA user_version = 10");
+            SqliteDb db = createWorkspaceAtSchema(path, 10);
             SqliteStmt ins(db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, corr) VALUES (?,?,?,1,0,1,?)");
             for (int i = 0; i < 2500; ++i) { // track 1: corr i at ts 10 i, every third without a corr
                 ins.bind(1, 1).bind(2, 10 * i).bind(3, i);
@@ -127,6 +125,25 @@ private slots:
                                 "1,0,15340,0,1534\n"
                                 "1,15360,24990,1536,2499\n"
                                 "2,0,9,91,100\n"));
+    }
+
+    // Whether opening will upgrade first: only a workspace of an older schema.
+    void needsUpgrade()
+    {
+        const QString old = freshPath();
+        createWorkspaceAtSchema(old, 10);
+        QVERIFY(Workspace::needsUpgrade(old));
+        { Workspace upgraded(old, Workspace::Role::Writer); }
+        QVERIFY(!Workspace::needsUpgrade(old));
+        QVERIFY(!Workspace::needsUpgrade(freshPath())); // does not exist
+        const QString foreign = freshPath();
+        {
+            SqliteDb db(foreign, SqliteDb::OpenMode::ReadWriteCreate);
+            db.exec("CREATE TABLE t(x)");
+        }
+        QVERIFY(!Workspace::needsUpgrade(foreign)); // user_version 0: not a workspace
+        QTemporaryDir dir;
+        QVERIFY(!Workspace::needsUpgrade(dir.path()));
     }
 
     // Opening an older workspace just to read it upgrades it too: readers query today's schema.

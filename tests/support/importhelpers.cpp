@@ -1,5 +1,7 @@
 #include "importhelpers.h"
 
+#include "schema.h"
+
 #include "builtinimporters.h"
 #include "importer.h"
 #include "importerregistry.h"
@@ -100,4 +102,13 @@ plumb::FileImportResult importWithImporter(const QString &workspacePath, const Q
     one.add(std::make_unique<Forced>(real));
     plumb::ImportRunner runner(one, workspacePath);
     return runner.run({ path }).front();
+}
+
+plumb::SqliteDb createWorkspaceAtSchema(const QString &path, int version)
+{
+    plumb::SqliteDb db(path, plumb::SqliteDb::OpenMode::ReadWriteCreate);
+    for (int v = 0; v < version; ++v)
+        db.exec(plumb::schemaMigrations().at(size_t(v)));
+    db.exec("PRAGMA user_version = " + std::to_string(version));
+    return db;
 }

@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include "importrunner.h"
+#include "sqlitedb.h"
 
 // Writes `bytes` to `path`; false (with a warning) when it cannot.
 bool writeTestFile(const QString &path, const QByteArray &bytes);
@@ -27,3 +28,7 @@ QString importTestJson(const QString &dir, const QString &name, const QByteArray
 // the bytes (crafted and fuzzed inputs reach the parser), through the real ImportRunner.
 plumb::FileImportResult importWithImporter(const QString &workspacePath, const QString &importerId,
                                            const QString &path);
+
+// Creates a workspace file at `path` as a build of schema `version` left it (the first `version`
+// migrations, user_version set), for upgrade tests; returns its connection for rows of that schema.
+plumb::SqliteDb createWorkspaceAtSchema(const QString &path, int version);

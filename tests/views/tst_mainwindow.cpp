@@ -12,6 +12,7 @@
 #include "importcontroller.h"
 #include "importprogresswidget.h"
 #include "importerregistry.h"
+#include "importhelpers.h"
 #include "importrunner.h"
 #include "experimentspanel.h"
 #include "lineagepanel.h"
@@ -30,6 +31,7 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -116,6 +118,23 @@ private Q_SLOTS:
         Workspace reader(ws, Workspace::Role::Reader);
         const auto runs = WorkspaceReader(reader).runs();
         QCOMPARE(window->currentTraceId(), runs.first().traces.first().id);
+    }
+
+    // Opening a workspace of an older schema says that it is being upgraded while it is (a large one
+    // takes seconds), then that it is open.
+    void upgradingWorkspaceIsSaid()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("old.plumb"));
+        createWorkspaceAtSchema(ws, 10);
+        auto window = std::make_unique<MainWindow>(m_registry, ws);
+        QSignalSpy loaded(window.get(), &MainWindow::workspaceLoaded);
+        QVERIFY2(window->statusBar()->currentMessage().startsWith(QLatin1String("Upgrading ")),
+                 qPrintable(window->statusBar()->currentMessage()));
+        window->show();
+        QVERIFY(loaded.wait(10'000));
+        QVERIFY(!window->statusBar()->currentMessage().startsWith(QLatin1String("Upgrading ")));
+        Workspace reader(ws, Workspace::Role::Reader);
+        QCOMPARE(reader.schemaVersion(), Workspace::currentSchemaVersion());
     }
 
     void dropImportsFilesAndFolders()

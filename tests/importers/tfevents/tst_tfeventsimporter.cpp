@@ -11,9 +11,9 @@
 #include "experimentreader.h"
 #include "goldens.h"
 #include "importerregistry.h"
+#include "importhelpers.h"
 #include "importrunner.h"
 #include "inputfile.h"
-#include "schema.h"
 #include "sqlitedb.h"
 #include "tfevents.pb.h"
 #include "workspace.h"
@@ -616,10 +616,7 @@ private slots:
     {
         const QString path = freshWorkspace();
         {
-            SqliteDb db(path, SqliteDb::OpenMode::ReadWriteCreate);
-            for (int v = 0; v < 5; ++v)
-                db.exec(schemaMigrations().at(size_t(v)));
-            db.exec("PRAGMA user_version = 5");
+            SqliteDb db = createWorkspaceAtSchema(path, 5);
             db.exec("INSERT INTO run(key, name, created_at_ns) VALUES ('source:1', 'old trace run', 1)");
         }
         {
