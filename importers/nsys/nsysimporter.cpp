@@ -482,7 +482,6 @@ private:
     bool m_corrPerProcess = false;
     int64_t m_catRuntime = 0, m_catDriver = 0, m_catKernel = 0, m_catMemcpy = 0, m_catMemset = 0,
             m_catSync = 0, m_catNvtx = 0, m_catOsrt = 0, m_catGraph = 0;
-    std::unordered_map<std::string_view, int64_t> m_hostCallCategories; // TableSpec::category -> interned
     int64_t m_graphLaunches = 0;
     // GPU metrics: names by (typeId, metricId), type names by typeId, counter tracks by the same key.
     std::map<std::pair<int64_t, int64_t>, std::string> m_metricNames;
@@ -681,7 +680,8 @@ void NsysReader::readNsysDiagnostics()
                              "DIAGNOSTIC_EVENT");
     std::set<QString> seen;
     while (st.step()) {
-        const QString text = QString::fromUtf8(st.text(1).data(), qsizetype(st.text(1).size())).simplified();
+        const std::string_view raw = st.text(1);
+        const QString text = QString::fromUtf8(raw.data(), qsizetype(raw.size())).simplified();
         if (text.isEmpty() || !seen.insert(text).second)
             continue;
         const bool error = st.integer(0) == 3;
@@ -1542,10 +1542,7 @@ void NsysReader::handleHostCall(Cursor &c, SliceFields &f)
 {
     // Named as Nsight Systems shows them: cuBLAS's "cublasSgemm_v2" is the function's real name.
     f.nameId = nameOf(has(c, NameId) ? get(c, NameId, 0) : get(c, TextId, 0));
-    auto cat = m_hostCallCategories.find(c.spec->category);
-    if (cat == m_hostCallCategories.end())
-        cat = m_hostCallCategories.emplace(c.spec->category, m_sink.intern(c.spec->category)).first;
-    f.catId = cat->second;
+    f.catId = m_sink.intern(c.spec->category); // the sink's string table caches it
     if (const int64_t ret = get(c, ReturnValue, 0); ret != 0)
         m_args.add("return value", ret);
     for (const auto &[field, key] : { std::pair { MessageSize, "bytes" }, std::pair { ReceiveSize, "bytes received" },

@@ -45,14 +45,21 @@ private:
 class TestVerdict : public QObject {
     Q_OBJECT
 
+    // The verdict on a generated trace, every GPU op counted.
+    static void verdictOf(const QByteArray &json, Verdict &v)
+    {
+        QTemporaryDir tmp;
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), json);
+        QVERIFY(!ws.isEmpty());
+        Workspace workspace(ws, Workspace::Role::Reader);
+        v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+    }
+
     // The "top kernels: " evidence of `g`'s verdict, which must be compute-bound.
     static void topKernelsOf(const Gen &g, QStringList &named)
     {
-        QTemporaryDir tmp;
-        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
-        QVERIFY(!ws.isEmpty());
-        Workspace workspace(ws, Workspace::Role::Reader);
-        const Verdict v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+        Verdict v;
+        verdictOf(g.json(), v);
         QCOMPARE(int(v.component), int(Verdict::Component::GpuCompute));
         named = v.evidence.filter(QStringLiteral("top kernels: "));
     }
@@ -211,11 +218,8 @@ private slots:
     {
         QFETCH(QByteArray, json);
         QFETCH(int, expected);
-        QTemporaryDir tmp;
-        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), json);
-        QVERIFY(!ws.isEmpty());
-        Workspace workspace(ws, Workspace::Role::Reader);
-        const Verdict v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+        Verdict v;
+        verdictOf(json, v);
         QVERIFY2(int(v.component) == expected,
                  qPrintable(QStringLiteral("%1 (expected %2)\n%3").arg(v.headline, componentName(Verdict::Component(expected)),
                                                                         v.evidence.join(u'\n'))));
@@ -240,11 +244,8 @@ private slots:
             g.cpu("MPI_Allreduce", t + 170, 700 + 10 * i);
             t += 170 + 700 + 10 * i + 10;
         }
-        QTemporaryDir tmp;
-        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
-        QVERIFY(!ws.isEmpty());
-        Workspace workspace(ws, Workspace::Role::Reader);
-        const Verdict v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+        Verdict v;
+        verdictOf(g.json(), v);
         QCOMPARE(int(v.component), int(Verdict::Component::ExposedCommunication));
         QVERIFY2(v.headline.startsWith(QLatin1String("Limited by exposed communication in the host's MPI calls, the GPU "
                                                      "idle meanwhile: ")),
