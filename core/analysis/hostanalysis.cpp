@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace plumb {
 
@@ -49,7 +50,21 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
         for (const auto &[id, kind] : kinds)
             ids += (ids.empty() ? "" : ",") + std::to_string(id);
         // A thread and its CUDA API companion track are one thread: same process and label.
-        SqliteStmt st(db, "SELECT coalesce(k.process_id, 0) || ':' || coalesce(k.label, ''), s.ts, s.dur, s.name_id "
+        static constexpr const char *kThreadKey = "coalesce(k.process_id, 0) || ':' || coalesce(k.label, '')";
+        // The threads that launch GPU work (a CUDA call with a correlation id: its track has correlation
+        // tiles). MPI calls count only there: a thread that waits in MPI while it would launch holds the
+        // GPU back, a progress or helper thread sitting in MPI_Wait all along does not. (No such thread
+        // known, no launches linked: every thread's.)
+        std::unordered_set<std::string> launchers;
+        {
+            SqliteStmt st(db, std::string("SELECT DISTINCT ") + kThreadKey + " FROM track k "
+                              "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') "
+                              "AND EXISTS (SELECT 1 FROM slice_corr_tile c WHERE c.track_id = k.id)");
+            st.bind(1, traceId);
+            while (st.step())
+                launchers.emplace(st.columnView(0));
+        }
+        SqliteStmt st(db, std::string("SELECT ") + kThreadKey + ", s.ts, s.dur, s.name_id "
                           "FROM slice s JOIN track k ON k.id = s.track_id "
                           "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.name_id IN (" + ids + ") "
                           "ORDER BY 1, s.ts");
@@ -58,6 +73,9 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
         std::unordered_map<std::string, int64_t> covered[4];
         while (st.step()) {
             const HostActivity kind = kinds.at(st.columnInt(3));
+            if (kind == HostActivity::Communication && !launchers.empty()
+                && !launchers.count(std::string(st.columnView(0))))
+                continue;
             HostAnalysis::Activity &a = kind == HostActivity::InputPipeline ? r.inputPipeline
                 : kind == HostActivity::Synchronization                     ? r.synchronization
                 : kind == HostActivity::Optimizer                           ? r.optimizer

@@ -28,7 +28,8 @@ struct HostAnalysis {
     // Optimizer.step / Optimizer.zero_grad ranges.
     Activity optimizer;
     // Communication the host waits in: MPI calls (MPI_Allreduce, MPI_Wait, ...), as Nsight Systems
-    // records them with --trace=mpi.
+    // records them with --trace=mpi, on the threads that launch GPU work (every thread's when no
+    // launch is linked): a progress thread that sits in MPI_Wait does not hold the GPU back.
     Activity communication;
 
     // Launches: delay from the start of the launch call to the start of its GPU op (queueing included).

@@ -17,7 +17,10 @@ namespace {
 // Times in µs.
 class Gen {
 public:
-    void cpu(const char *name, double ts, double dur) { add(QStringLiteral("\"name\":\"%1\",\"pid\":1,\"tid\":1,\"ts\":%2,\"dur\":%3").arg(QLatin1String(name)).arg(ts).arg(dur)); }
+    void cpu(const char *name, double ts, double dur, int tid = 1)
+    {
+        add(QStringLiteral("\"name\":\"%1\",\"pid\":1,\"tid\":%4,\"ts\":%2,\"dur\":%3").arg(QLatin1String(name)).arg(ts).arg(dur).arg(tid));
+    }
     // A launch at `launchTs` taking `launchDur`, and the op it starts on the GPU.
     void op(const char *cat, const char *name, double launchTs, double launchDur, double ts, double dur, int stream = 7)
     {
@@ -254,6 +257,20 @@ private slots:
         QVERIFY(v.tunables.join(u' ').contains(QLatin1String("MPI")));
         QVERIFY(!v.where.empty());
         QCOMPARE(v.where.front().startNs, int64_t(longestGapStart * 1000)); // before the last step: the longest
+    }
+
+    // A progress thread that sits in MPI_Wait all along does not make the launching thread's idle gaps
+    // communication: only MPI calls on a thread that launches GPU work count.
+    void mpiOnAProgressThread()
+    {
+        Gen g; // tiny kernels launched just in time, as in knownAnswers' launch-bound case
+        for (int i = 0; i < 200; ++i)
+            g.op("kernel", "elementwise", 10 * i, 8, 10 * i + 9, 2);
+        g.cpu("MPI_Wait", 0, 2010, 2);
+        Verdict v;
+        verdictOf(g.json(), v);
+        QCOMPARE(int(v.component), int(Verdict::Component::HostLaunch));
+        QVERIFY2(v.evidence.filter(QStringLiteral("in MPI calls ")).isEmpty(), qPrintable(v.evidence.join(u'\n')));
     }
 
     // A compute-bound verdict names its top kernels; a C++ template signature longer than the
