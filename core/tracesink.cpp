@@ -72,6 +72,7 @@ std::string_view kindName(TrackKind k)
     case TrackKind::Global: return "global";
     case TrackKind::CudaApi: return "cuda_api";
     case TrackKind::GpuAnnotation: return "gpu_annotation";
+    case TrackKind::CpuSamples: return "cpu_samples";
     }
     return "thread";
 }

@@ -49,10 +49,11 @@ private:
 int64_t findOrAddRun(SqliteDb &db, const QString &key, const QString &name, int64_t createdNs);
 
 enum class ProcessKind { Cpu, Gpu, Other };
-// CudaApi and GpuAnnotation are companion tracks of a thread and of a stream (same process and tid
-// label): the CUDA runtime/driver calls a thread made, and the user annotations projected onto a
-// stream, shown beneath their thread or stream as Nsight Systems does.
-enum class TrackKind { Thread, GpuStream, Counter, Global, CudaApi, GpuAnnotation };
+// CudaApi, CpuSamples and GpuAnnotation are companion tracks of a thread and of a stream (same process
+// and tid label): the CUDA runtime/driver calls a thread made, its CPU samples (instants), and the user
+// annotations projected onto a stream, shown beneath their thread or stream as Nsight Systems does.
+// (track.kind 'cuda_api', 'cpu_samples', 'gpu_annotation'.)
+enum class TrackKind { Thread, GpuStream, Counter, Global, CudaApi, GpuAnnotation, CpuSamples };
 
 // Counts kept while a trace streams in; written to the trace row.
 struct TraceStats {

@@ -25,15 +25,21 @@ int processGroup(const QString &kind, int64_t processId)
     return 2;
 }
 
-int companionRank(const QString &kind)
+// Where a track sorts beside its thread or stream: the base first, then its companions, in this order;
+// a counter after every thread of its process.
+enum Companion { Base, CudaApi, CpuSamples, Annotations, Counter };
+
+Companion companionRank(const QString &kind)
 {
     if (kind == QLatin1String("cuda_api"))
-        return 1;
+        return CudaApi;
+    if (kind == QLatin1String("cpu_samples"))
+        return CpuSamples;
     if (kind == QLatin1String("gpu_annotation"))
-        return 2;
+        return Annotations;
     if (kind == QLatin1String("counter"))
-        return 3;
-    return 0;
+        return Counter;
+    return Base;
 }
 
 } // namespace
@@ -101,6 +107,8 @@ QList<TimelineTrack> timelineTracks(Workspace &ws, int64_t traceId)
             r.t.name = QStringLiteral("CUDA API");
         else if (r.t.kind == QLatin1String("gpu_annotation"))
             r.t.name = QStringLiteral("Annotations");
+        else if (r.t.kind == QLatin1String("cpu_samples"))
+            r.t.name = QStringLiteral("CPU samples");
         else if (!tname.isEmpty())
             r.t.name = tname;
         else
@@ -111,10 +119,10 @@ QList<TimelineTrack> timelineTracks(Workspace &ws, int64_t traceId)
     // Companions sort with the thread or stream of the same process and label.
     std::map<std::pair<int64_t, QString>, const Row *> bases;
     for (const Row &r : rows)
-        if (r.companion == 0)
+        if (r.companion == Base)
             bases.emplace(std::make_pair(r.t.processId, r.label), &r);
     auto baseOf = [&](const Row &r) -> const Row & {
-        if (r.companion == 1 || r.companion == 2) {
+        if (r.companion != Base && r.companion != Counter) {
             auto it = bases.find({ r.t.processId, r.label });
             if (it != bases.end())
                 return *it->second;
@@ -129,7 +137,7 @@ QList<TimelineTrack> timelineTracks(Workspace &ws, int64_t traceId)
     // Keys are taken before sorting: `bases` points into `rows`, which the sort moves.
     auto key = [&](const Row &r) {
         const Row &b = baseOf(r);
-        const int slot = r.companion == 3 ? 1 : 0; // counters after every thread of the process
+        const int slot = r.companion == Counter ? 1 : 0;
         return std::make_tuple(r.group, r.processSort, r.processNumber, r.processLabel, slot, b.trackSort,
                                b.trackNumber, b.label, r.companion, r.t.id);
     };

@@ -75,7 +75,8 @@ constexpr int64_t tidOf(int64_t globalId) { return globalId & 0xffffff; }
 
 // HostCall: a library's calls on a host thread (cuBLAS, cuDNN, MPI, the profiler's own overhead),
 // each table with its category.
-enum class Source { Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt, HostCall, Metric, MemoryUsage };
+// CpuSample: a CPU sample of a thread (nsys --sample), named by the function it was in.
+enum class Source { Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt, HostCall, Metric, MemoryUsage, CpuSample };
 
 // Logical fields; each is read from the first of its candidate columns the table has.
 enum F {
@@ -84,7 +85,7 @@ enum F {
     Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, GraphId, GraphExecId,
     TypeId, MetricId, Address, MemoryOp, Domain, NvtxCategory, PayloadInt, PayloadUint, PayloadInt32,
     PayloadUint32, PayloadDouble, PayloadFloat, JsonText, MessageSize, ReceiveSize, Tag, RemoteRank, RootRank,
-    FieldCount
+    SampleId, FieldCount
 };
 
 struct FieldSpec {
@@ -150,6 +151,8 @@ const std::vector<FieldSpec> &fieldSpecs()
         { Tag, { "tag" } },
         { RemoteRank, { "remoteRank" } },
         { RootRank, { "rootRank" } },
+        // CPU samples: the id their backtrace (SAMPLING_CALLCHAINS) refers to.
+        { SampleId, { "id" } },
     };
     return specs;
 }
@@ -220,6 +223,9 @@ const std::vector<TableSpec> &tableSpecs()
           GlobalTid, FieldCount, "mpi" },
         { Source::HostCall, "MPI_OTHER_EVENTS", { Start, End, GlobalTid, TextId }, { Start, TextId }, 0, GlobalTid,
           FieldCount, "mpi" },
+        // nsys --sample (on by default): each sample of a thread, on the thread's "CPU samples" row.
+        { Source::CpuSample, "COMPOSITE_EVENTS", { Start, GlobalTid, SampleId }, { Start, GlobalTid }, 0, GlobalTid,
+          FieldCount },
         // Time the profiler itself took on a thread (its injection's setup, buffer flushes), as Nsight
         // Systems shows it on the thread.
         { Source::HostCall, "PROFILER_OVERHEAD", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0,
@@ -379,6 +385,7 @@ private:
     struct ThreadTracks {
         int64_t thread = 0;
         int64_t api = kNoValue;
+        int64_t samples = kNoValue;
     };
 
     [[nodiscard]] bool has(const Cursor &c, F f) const { return c.col[f] >= 0; }
@@ -424,6 +431,44 @@ private:
     void handleNvtx(Cursor &c, SliceFields &f);
     void handleOsrt(Cursor &c, SliceFields &f);
     void handleHostCall(Cursor &c, SliceFields &f);
+    void handleCpuSample(Cursor &c, SliceFields &f);
+    // The backtraces of the CPU samples (SAMPLING_CALLCHAINS), read on a connection of their own while
+    // the first phase loads: each distinct stack once (leaf first, at most kMaxSampleFrames frames of
+    // StringIds symbol and module, and whether the symbol is unresolved, an address), and per sample
+    // id its stack's index: 4 bytes a sample while the ids are dense, as nsys numbers them (a long
+    // capture holds tens of millions), else (id, index) pairs.
+    using Frame = std::tuple<int64_t, int64_t, bool>;
+    struct SampleStacks {
+        static constexpr uint32_t kNone = UINT32_MAX;
+        std::vector<std::vector<Frame>> stacks;
+        int64_t firstId = 0;
+        std::vector<uint32_t> byId;                        // index id - firstId; kNone: no backtrace
+        std::vector<std::pair<int64_t, uint32_t>> sparse; // when the ids are not dense, ascending
+        void add(int64_t id, uint32_t stack)
+        {
+            if (sparse.empty() && byId.empty())
+                firstId = id;
+            const int64_t at = id - firstId;
+            if (sparse.empty() && at < int64_t(4 * (byId.size() + 1024))) {
+                byId.resize(size_t(at), kNone);
+                byId.push_back(stack);
+                return;
+            }
+            for (size_t i = 0; i < byId.size(); ++i)
+                if (byId[i] != kNone)
+                    sparse.emplace_back(firstId + int64_t(i), byId[i]);
+            std::vector<uint32_t>().swap(byId);
+            sparse.emplace_back(id, stack);
+        }
+        [[nodiscard]] uint32_t find(int64_t id) const
+        {
+            if (sparse.empty())
+                return id >= firstId && id - firstId < int64_t(byId.size()) ? byId[size_t(id - firstId)] : kNone;
+            const auto it = std::lower_bound(sparse.begin(), sparse.end(), std::pair<int64_t, uint32_t> { id, 0 });
+            return it != sparse.end() && it->first == id ? it->second : kNone;
+        }
+    };
+    [[nodiscard]] std::future<SampleStacks> startSampleStacks();
     void readGpuMetricNames();
     void readMpiRanks();
     // NVTX's naming records (domain and category names), read on a connection of their own.
@@ -507,6 +552,11 @@ private:
     int64_t m_rows = 0;
     int64_t m_totalRows = 0;
     int64_t m_nvtxSkipped = 0;
+    SampleStacks m_sampleStacks;
+    std::vector<std::pair<int64_t, int64_t>> m_stackSlices; // per stack: (name, args), name 0 until made
+    int64_t m_catCpuSample = 0;
+    int64_t m_unknownStackName = 0;
+    bool m_sampleStacksRead = false;
     // NVTX domain names by domainId, category names by (domainId, category).
     std::unordered_map<int64_t, std::string> m_nvtxDomains;
     std::map<std::pair<int64_t, int64_t>, std::string> m_nvtxCategories;
@@ -709,7 +759,6 @@ void NsysReader::reportUnreadTables()
                                                         "NVTX_PAYLOAD_" };
     // What the common ones hold, for the message.
     static const std::pair<std::string_view, const char *> kContents[] = {
-        { "COMPOSITE_EVENTS", "CPU samples" },
         { "SCHED_EVENTS", "thread scheduling" },
         { "CUDA_UM_", "unified memory page faults" },
         { "CUDA_GRAPH_", "CUDA graph construction" },
@@ -735,7 +784,8 @@ void NsysReader::reportUnreadTables()
             || std::any_of(std::begin(kLookupPrefixes), std::end(kLookupPrefixes),
                            [&](std::string_view p) { return hasPrefix(name, p); })
             || std::any_of(tableSpecs().begin(), tableSpecs().end(),
-                           [&](const TableSpec &s) { return name == s.table; }))
+                           [&](const TableSpec &s) { return name == s.table; })
+            || (name == "SAMPLING_CALLCHAINS" && m_sampleStacksRead))
             continue;
         // Exports never delete rows, so the rowid range is the row count, in two b-tree descents (a
         // count(*) reads every page: CPU samples of a long capture run to tens of millions of rows).
@@ -1555,6 +1605,118 @@ void NsysReader::handleHostCall(Cursor &c, SliceFields &f)
     m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
 }
 
+// A CPU sample is an instant on its thread's "CPU samples" row, named by the function the thread was
+// in (the backtrace's leaf; where nsys could not resolve it, its module in brackets, as perf names
+// it, so that such samples add up by library), the backtrace in its args; one without a backtrace is
+// "[no backtrace]".
+void NsysReader::handleCpuSample(Cursor &c, SliceFields &f)
+{
+    ThreadTracks &t = threadTracks(get(c, GlobalTid, 0));
+    if (t.samples == kNoValue)
+        t.samples = m_sink.companionTrack(t.thread, TrackKind::CpuSamples);
+    f.durNs = 0;
+    f.catId = m_catCpuSample;
+    const uint32_t stackIndex = m_sampleStacks.find(get(c, SampleId, kNoValue));
+    if (stackIndex == SampleStacks::kNone) {
+        if (!m_unknownStackName)
+            m_unknownStackName = m_sink.intern("[no backtrace]");
+        f.nameId = m_unknownStackName;
+        m_sink.addSlice(t.samples, f);
+        return;
+    }
+    auto &[nameId, argsId] = m_stackSlices[stackIndex];
+    if (!nameId) {
+        const auto &frames = m_sampleStacks.stacks[stackIndex];
+        std::string stack = "[";
+        std::string leaf = "[no backtrace]";
+        for (size_t i = 0; i < frames.size(); ++i) {
+            const auto &[symbol, moduleId, unresolved] = frames[i];
+            std::string frame(lookupString(symbol));
+            std::string module;
+            if (moduleId != kNoValue) {
+                const std::string_view path = lookupString(moduleId);
+                module = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+                frame += " (" + module + ")";
+            }
+            if (i == 0)
+                leaf = !unresolved || module.empty() ? std::string(lookupString(symbol))
+                    : module.front() == '[' ? module // [vdso], [kernel.kallsyms]
+                                             : "[" + module + "]";
+            if (i)
+                stack.push_back(',');
+            appendJsonString(stack, frame);
+        }
+        stack.push_back(']');
+        nameId = m_sink.intern(leaf);
+        m_args.addRaw("backtrace", stack);
+        argsId = m_sink.internArgs(m_args.finish());
+    }
+    f.nameId = nameId;
+    f.argsId = argsId;
+    m_sink.addSlice(t.samples, f);
+}
+
+std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
+{
+    if (!m_tables.count("COMPOSITE_EVENTS") || !hasColumns("SAMPLING_CALLCHAINS", { "id", "symbol", "stackDepth" }))
+        return {};
+    const bool modules = hasColumns("SAMPLING_CALLCHAINS", { "module" });
+    const bool unresolved = hasColumns("SAMPLING_CALLCHAINS", { "unresolved" });
+    return std::async(std::launch::async, [path = m_ctx.input().path(), modules, unresolved] {
+        constexpr size_t kMaxSampleFrames = 16;
+        ForeignSqliteDb db(path);
+        SampleStacks out;
+        std::map<std::vector<Frame>, uint32_t> known;
+        // nsys writes each sample's frames together, by depth: read in storage order, and sorted by
+        // SQLite only when a file has them otherwise.
+        for (const char *order : { "", " ORDER BY id, stackDepth" }) {
+            out = {};
+            known.clear();
+            ForeignSqliteDb::Stmt st(db, std::string("SELECT id, stackDepth, symbol, ") + (modules ? "module" : "NULL")
+                                         + ", " + (unresolved ? "unresolved" : "NULL") + " FROM SAMPLING_CALLCHAINS"
+                                         + order,
+                                     "SAMPLING_CALLCHAINS");
+            std::vector<Frame> frames;
+            int64_t current = INT64_MIN;
+            bool inOrder = true;
+            auto close = [&] {
+                if (current == INT64_MIN)
+                    return;
+                const auto [it, added] = known.emplace(frames, uint32_t(out.stacks.size()));
+                if (added)
+                    out.stacks.push_back(frames);
+                out.add(current, it->second);
+                frames.clear();
+            };
+            int64_t depthSeen = -1;
+            while (inOrder && st.step()) {
+                const int64_t id = st.integer(0), depth = st.integer(1);
+                if (id != current) {
+                    if (id < current) {
+                        inOrder = false;
+                        break;
+                    }
+                    close();
+                    current = id;
+                    depthSeen = -1;
+                }
+                if (depth <= depthSeen) {
+                    inOrder = false;
+                    break;
+                }
+                depthSeen = depth;
+                if (depth == int64_t(frames.size()) && frames.size() < kMaxSampleFrames)
+                    frames.emplace_back(st.integer(2), st.isNull(3) ? kNoValue : st.integer(3), st.integer(4) != 0);
+            }
+            if (!inOrder)
+                continue;
+            close();
+            break;
+        }
+        return out;
+    });
+}
+
 void NsysReader::handleMemoryUsage(Cursor &c)
 {
     // ENUM_CUDA_DEV_MEM_EVENT_OPER: 0 allocation, 1 deallocation.
@@ -1636,6 +1798,7 @@ void NsysReader::handle(Cursor &c)
     case Source::Nvtx: handleNvtx(c, f); break;
     case Source::Osrt: handleOsrt(c, f); break;
     case Source::HostCall: handleHostCall(c, f); break;
+    case Source::CpuSample: handleCpuSample(c, f); break;
     case Source::Metric: handleMetric(c); break;
     case Source::MemoryUsage: handleMemoryUsage(c); break;
     }
@@ -1654,6 +1817,7 @@ void NsysReader::run()
     m_catGpuAnnotation = m_sink.intern("gpu_user_annotation");
     m_catNvtx = m_sink.intern("nvtx");
     m_catOsrt = m_sink.intern("osrt");
+    m_catCpuSample = m_sink.intern("cpu_sample");
     readSessionInfo();
     readDevices();
     readMetadata();
@@ -1661,6 +1825,7 @@ void NsysReader::run()
     readGpuMetricNames();
     readMpiRanks();
     std::future<std::vector<NvtxName>> nvtxNames = startNvtxNames();
+    std::future<SampleStacks> sampleStacks = startSampleStacks();
     std::future<bool> corrScope = startCorrScope();
     openCursors();
     m_ctx.checkpoint();
@@ -1694,6 +1859,11 @@ void NsysReader::run()
         loading.get(); // its error, if any
         if (phase == 0 && nvtxNames.valid())
             setNvtxNames(nvtxNames.get());
+        if (phase == 0 && sampleStacks.valid()) {
+            m_sampleStacks = sampleStacks.get();
+            m_stackSlices.assign(m_sampleStacks.stacks.size(), { 0, kNoValue });
+            m_sampleStacksRead = true;
+        }
         if (phase == 1 && corrScope.valid())
             setCorrScope(corrScope.get());
         if (phase + 1 < kPhases)

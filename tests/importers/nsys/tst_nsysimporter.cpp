@@ -198,17 +198,18 @@ private slots:
         compareGolden(csvOf(w.db(), kOtherSql), fixture(file + QStringLiteral(".other.csv")));
     }
 
-    // nsys --trace=cublas,cudnn,mpi: the library calls land on their thread (the slices are in the
-    // golden CSV); Nsight's warnings and errors are the source's, each once, on one line; tables of
-    // events this importer does not read are named with their rows, counted as skipped.
+    // nsys --trace=cublas,cudnn,mpi: the library calls land on their thread, its CPU samples on its
+    // "CPU samples" row with their backtraces (the slices are in the golden CSV); Nsight's warnings and
+    // errors are the source's, each once, on one line; tables of events this importer does not read
+    // are named with their rows, counted as skipped; backtraces read (the samples') are not listed.
     void hostCallsAndUnreadTables()
     {
         const QString ws = freshWorkspace();
         const FileImportResult r = importOne(ws, fixture(QStringLiteral("host_calls.sqlite")));
         QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
-        QCOMPARE(r.skipped, 3 + 2 + 1); // CPU samples, scheduling, a page fault
+        QCOMPARE(r.skipped, 2 + 1); // scheduling, a page fault
         Workspace w(ws, Workspace::Role::Reader);
-        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 6);
+        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 3);
         QCOMPARE(w.db().queryInt("SELECT status = 'ok' FROM source"), 1);
         auto messages = diagnosticMessages(w.db());
         QCOMPARE(messages[QStringLiteral("nsys-warning-1")],
@@ -221,7 +222,7 @@ private slots:
                  QStringLiteral("Nsight Systems error (Injection): CUDA injection failed for one process."));
         QVERIFY(!messages.count(QStringLiteral("nsys-warning-4"))); // the info message is not copied
         QCOMPARE(messages[QStringLiteral("nsys-tables-not-imported")],
-                 QStringLiteral("Not imported: COMPOSITE_EVENTS (3 rows: CPU samples), CUDA_UM_CPU_PAGE_FAULT_EVENTS "
+                 QStringLiteral("Not imported: CUDA_UM_CPU_PAGE_FAULT_EVENTS "
                                 "(1 row: unified memory page faults), SCHED_EVENTS (2 rows: thread scheduling). Plumb "
                                 "does not read these tables; their rows are counted as skipped."));
         QCOMPARE(messages[QStringLiteral("nsys-backtraces-not-imported")],
@@ -230,6 +231,17 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id "
                                  "WHERE c.str IN ('cublas', 'cudnn', 'mpi', 'profiler_overhead')"),
                  2 + 4 + 2);
+        const QList<TimelineTrack> tracks = timelineTracks(w, 1);
+        const auto samples = std::find_if(tracks.begin(), tracks.end(),
+                                          [](const TimelineTrack &t) { return t.kind == QLatin1String("cpu_samples"); });
+        QVERIFY(samples != tracks.end());
+        QCOMPARE(samples->name, QStringLiteral("CPU samples"));
+        // Beneath its thread, after the thread's CUDA API row.
+        const auto thread = std::find_if(tracks.begin(), tracks.end(),
+                                         [](const TimelineTrack &t) { return t.kind == QLatin1String("thread"); });
+        QCOMPARE(samples->parentTrackId, thread->id);
+        QCOMPARE(samples - thread, 2);
+        QCOMPARE(thread[1].kind, QStringLiteral("cuda_api"));
     }
 
     // A launch and the GPU work it caused share slice.corr, within one process only.
@@ -305,9 +317,16 @@ private slots:
         QCOMPARE(catCount("cuda_sync"), 1312);
         QCOMPARE(catCount("osrt"), 1831);
         QCOMPARE(catCount("profiler_overhead"), 47);
-        // What the export holds beyond that: CPU samples and scheduling counted as skipped, backtraces
-        // said, Nsight's own warnings kept (its info messages are not).
-        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 1531 + 1254);
+        // Its CPU samples, on the rows of the 3 threads sampled, most of them in the CUDA driver, which
+        // nsys could not symbolise: named by the library.
+        QCOMPARE(catCount("cpu_sample"), 1531);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM track WHERE kind = 'cpu_samples'"), 3);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id "
+                                 "WHERE n.str = '[libcuda.so.525.105.17]'"),
+                 1038);
+        // What the export holds beyond that: scheduling counted as skipped, the other backtraces said,
+        // Nsight's own warnings kept (its info messages are not).
+        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 1254);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code GLOB 'nsys-warning-*'"), 4);
         QCOMPARE(diagnosticMessages(w.db())[QStringLiteral("nsys-warning-2")],
                  QStringLiteral("Nsight Systems warning (Injection): Installed CUDA driver version (12.0) is not "
@@ -350,7 +369,7 @@ private slots:
         // Names lose their version suffix.
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM string WHERE str GLOB '*_v[0-9]*'"), 0);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id "
-                                 "WHERE n.str = 'cudaLaunchKernel'"),
+                                 "JOIN track k ON k.id = s.track_id AND k.kind = 'cuda_api' WHERE n.str = 'cudaLaunchKernel'"),
                  1312);
         const char *sql =
             "SELECT t.event_count AS events, t.slice_count AS slices, t.kernel_count AS kernels, "

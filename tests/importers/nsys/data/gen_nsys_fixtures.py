@@ -362,6 +362,9 @@ def host_calls():
     CREATE TABLE OSRT_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL,
         kernelMode INTEGER, thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER,
         unwindMethod INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));
+    CREATE TABLE SAMPLING_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL,
+        kernelMode INTEGER, thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER,
+        unwindMethod INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));
     CREATE TABLE OPENMP_EVENT_KIND_PARALLEL (start INTEGER NOT NULL, end INTEGER NOT NULL, eventKind INTEGER,
         globalTid INTEGER);
     """)
@@ -371,7 +374,9 @@ def host_calls():
         (1, "python3"), (10, "cudaLaunchKernel_v7000"), (20, "void sgemm_128x64(float*)"), (21, "sgemm_128x64"),
         (22, "void conv2d_fprop(float*)"), (23, "conv2d_fprop"),
         (40, "cublasSgemm_v2"), (41, "cudnnConvolutionForward"), (42, "MPI_Send"), (43, "MPI_Allreduce"),
-        (44, "MPI_Wait"), (45, "MPI_Init"), (46, "TLS allocation"), (47, "CUDA profiler buffer flush")])
+        (44, "MPI_Wait"), (45, "MPI_Init"), (46, "TLS allocation"), (47, "CUDA profiler buffer flush"),
+        (48, "cublasLtMatmul"), (49, "/usr/lib/x86_64-linux-gnu/libcublasLt.so.12"), (50, "_PyEval_EvalFrameDefault"),
+        (51, "/usr/lib/libpython3.10.so.1.0"), (52, "0x7f72b474d6c9"), (53, "/usr/lib64/libcuda.so.550.54.15")])
     db.execute("INSERT INTO PROCESSES VALUES (?,?,?)", (gid(pid), pid, "python3"))
     db.executemany("INSERT INTO TARGET_INFO_GPU VALUES (?,?,?,?,?,?,?,?,?,?,?)", [
         (GTID_BASE, 0, "NVIDIA H100 80GB HBM3", "0000:1b:00.0", 85520809984, 132, "uuid-0", "GH100", 0, 9, 0)])
@@ -401,7 +406,14 @@ def host_calls():
         (7, 1, 2, 2, "Unable to collect CPU samples.\nChange the paranoid level to 1.", None),
         (8, 1, 1, 3, "CUDA injection failed for one process.", gid(pid))])
     db.executemany("INSERT INTO COMPOSITE_EVENTS VALUES (?,?,?,?,?,?)", [
-        (100, 150, 0, 1, t, 1000), (101, 650, 0, 1, t, 1000), (102, 1100, 1, 1, t, 1000)])
+        (100, 150, 0, 1, t, 1000), (101, 650, 0, 1, t, 1000), (102, 1100, 1, 1, t, 1000),
+        (50000, 1700, 1, 1, t, 1000)])
+    # Sample 100 in cuBLAS (called from Python), 101 in an address of libcuda nsys could not resolve
+    # (named by its module), 102 without a backtrace, 50000 far past the others (ids not dense). nsys
+    # writes a sample's frames together, leaf first, samples in id order (the real export tests that);
+    # here 50000's row comes first, so the reader must sort them.
+    db.executemany("INSERT INTO SAMPLING_CALLCHAINS VALUES (?,?,?,0,0,?,0,NULL,NULL,?)", [
+        (50000, 50, 51, 0, 0), (100, 48, 49, 0, 0), (100, 50, 51, 0, 1), (101, 52, 53, 1, 0), (101, 50, 51, 0, 1)])
     db.executemany("INSERT INTO SCHED_EVENTS VALUES (?,?,?,?,?,?)", [(90, 0, 1, t, 1, None), (1900, 0, 0, t, 2, 3)])
     db.execute("INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES (700, ?, 4096, NULL, 46, 46, 0)", (gid(pid),))
     db.executemany("INSERT INTO OSRT_CALLCHAINS VALUES (?,?,?,NULL,NULL,NULL,NULL,NULL,NULL,?)", [
