@@ -794,6 +794,13 @@ int runDoctor(const Args &a)
                 hostJson[QStringLiteral("optimizer_ns")] = double(host.optimizer.timeNs);
                 hostJson[QStringLiteral("mpi_ns")] = double(host.communication.timeNs);
                 hostJson[QStringLiteral("mpi_calls")] = double(host.communication.count);
+                hostJson[QStringLiteral("cpu_samples")] = double(host.cpuSamples);
+                hostJson[QStringLiteral("cpu_samples_gpu_idle")] = double(host.cpuSamplesInIdle);
+                QJsonArray sampledJson;
+                for (const auto &[name, n] : host.idleSampleFunctions)
+                    sampledJson.append(QJsonObject { { QStringLiteral("function"), name },
+                                                     { QStringLiteral("samples"), double(n) } });
+                hostJson[QStringLiteral("cpu_samples_gpu_idle_top")] = sampledJson;
                 hostJson[QStringLiteral("launched_ops")] = double(host.launchedOps);
                 hostJson[QStringLiteral("launch_delay_p50_ns")] = double(host.launchDelayP50Ns);
                 hostJson[QStringLiteral("launch_delay_p90_ns")] = double(host.launchDelayP90Ns);
@@ -909,6 +916,14 @@ int runDoctor(const Args &a)
                              ? QStringLiteral(", MPI calls %1 ms (%2 calls)")
                                    .arg(text::milliseconds(host.communication.timeNs), text::count(host.communication.count))
                              : QString()));
+            if (host.cpuSamples) {
+                QStringList functions;
+                for (const auto &[name, n] : host.idleSampleFunctions)
+                    functions << QStringLiteral("%1 %2").arg(text::elided(name, 48), text::count(n));
+                out(QStringLiteral("  cpu samples: %1, %2 while the GPU was idle%3\n")
+                        .arg(text::count(host.cpuSamples), text::count(host.cpuSamplesInIdle),
+                             functions.isEmpty() ? QString() : QStringLiteral(": ") + functions.join(QStringLiteral(", "))));
+            }
             if (host.launchedOps)
                 out(QStringLiteral("  launches: %1 ops, launch to start p50 %2 / p90 %3; %4 ops ran shorter than their "
                                    "launch call\n")

@@ -3,12 +3,14 @@
 #include "allocatortuning.h"
 
 #include "sqlitedb.h"
+#include "temporalbreakdown.h"
 #include "workspace.h"
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 #include <unordered_set>
+#include <tuple>
 
 namespace plumb {
 
@@ -28,6 +30,54 @@ HostActivity classifyHostName(const QString &name)
         return HostActivity::Communication;
     return HostActivity::None;
 }
+
+namespace {
+
+// The CPU samples in the GPU's idle stretches, by function: each sampled thread's samples in time
+// order (its track's key order) against the stretches in time order, nothing held but the counts.
+void sampleIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops, HostAnalysis &r)
+{
+    std::vector<int64_t> tracks;
+    {
+        SqliteStmt st(db, "SELECT id FROM track WHERE trace_id = ? AND kind = 'cpu_samples' AND slice_count > 0");
+        st.bind(1, traceId);
+        while (st.step())
+            tracks.push_back(st.columnInt(0));
+    }
+    if (tracks.empty())
+        return;
+    const std::vector<std::pair<int64_t, int64_t>> idle = gpuIdleIntervals(ops);
+    std::unordered_map<int64_t, int64_t> byName;
+    SqliteStmt st(db, "SELECT ts, name_id FROM slice WHERE track_id = ? ORDER BY ts");
+    for (const int64_t track : tracks) {
+        st.bind(1, track);
+        size_t gap = 0;
+        while (st.step()) {
+            ++r.cpuSamples;
+            const int64_t ts = st.columnInt(0);
+            while (gap < idle.size() && idle[gap].second <= ts)
+                ++gap;
+            if (gap < idle.size() && idle[gap].first <= ts) {
+                ++r.cpuSamplesInIdle;
+                ++byName[st.columnInt(1)];
+            }
+        }
+        st.reset();
+    }
+    std::vector<std::pair<int64_t, int64_t>> top(byName.begin(), byName.end());
+    const auto n = std::min(top.size(), HostAnalysis::kSampledFunctions);
+    std::partial_sort(top.begin(), top.begin() + ptrdiff_t(n), top.end(), [](const auto &a, const auto &b) {
+        return std::tie(b.second, a.first) < std::tie(a.second, b.first); // most first, then by name id
+    });
+    SqliteStmt name(db, "SELECT str FROM string WHERE id = ?");
+    for (size_t i = 0; i < n; ++i) {
+        name.bind(1, top[i].first);
+        r.idleSampleFunctions.emplace_back(name.step() ? name.columnText(0) : QString(), top[i].second);
+        name.reset();
+    }
+}
+
+} // namespace
 
 HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops)
 {
@@ -92,6 +142,7 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
     }
     for (HostAnalysis::Activity *a : { &r.inputPipeline, &r.synchronization, &r.optimizer, &r.communication })
         std::sort(a->ranges.begin(), a->ranges.end());
+    sampleIdleGpu(db, traceId, ops, r);
     std::vector<int64_t> delays;
     delays.reserve(ops.size());
     adviseHugePages(delays);

@@ -32,6 +32,14 @@ struct HostAnalysis {
     // launch is linked): a progress thread that sits in MPI_Wait does not hold the GPU back.
     Activity communication;
 
+    // CPU samples (Nsight Systems' --sample: the 'cpu_samples' tracks): how many, how many fell in the
+    // GPU's idle stretches, and those by function sampled, most first (at most kSampledFunctions):
+    // what the host was doing while the GPU waited.
+    static constexpr size_t kSampledFunctions = 5;
+    int64_t cpuSamples = 0;
+    int64_t cpuSamplesInIdle = 0;
+    std::vector<std::pair<QString, int64_t>> idleSampleFunctions;
+
     // Launches: delay from the start of the launch call to the start of its GPU op (queueing included).
     int64_t launchedOps = 0;
     int64_t launchDelayP50Ns = 0;

@@ -207,10 +207,35 @@ Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
     return diagnose(ws, ops, breakdownOf(ops), hostAnalysis(ws, traceId, ops));
 }
 
+namespace {
+
+// What the host was doing while the GPU waited, from its CPU samples, for a verdict that blames the
+// host side (the per-step verdicts leave it out: the counts are the whole trace's).
+void addIdleSamples(Verdict &v, const HostAnalysis &host)
+{
+    constexpr int64_t kMinIdleSamples = 10; // fewer say little about where the host's time went
+    using C = Verdict::Component;
+    const C named = v.component == C::Inconclusive && !v.costs.empty() ? v.costs[0].component : v.component;
+    const bool hostSide = named == C::HostLaunch || named == C::Synchronization || named == C::InputPipeline
+        || mpiMostly(v);
+    if (!hostSide || host.cpuSamplesInIdle < kMinIdleSamples)
+        return;
+    QStringList functions;
+    for (const auto &[name, n] : host.idleSampleFunctions)
+        functions << QStringLiteral("%1 %2%").arg(text::elided(name, 60)).arg(100.0 * double(n) / double(host.cpuSamplesInIdle), 0, 'f', 0);
+    v.evidence << QStringLiteral("CPU samples while the GPU was idle (%1 of %2): %3")
+                      .arg(text::count(host.cpuSamplesInIdle), text::count(host.cpuSamples),
+                           functions.join(QStringLiteral(", ")));
+}
+
+} // namespace
+
 Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
                  const HostAnalysis &host, const std::vector<KernelStats> *kernels)
 {
-    return diagnoseWith(ws, ops, breakdown, host, hostRangesOf(host), true, kernels);
+    Verdict v = diagnoseWith(ws, ops, breakdown, host, hostRangesOf(host), true, kernels);
+    addIdleSamples(v, host);
+    return v;
 }
 
 namespace {

@@ -3,6 +3,7 @@
 
 #include "importhelpers.h"
 #include "doctorreport.h"
+#include "sqlitedb.h"
 #include "verdict.h"
 #include "workspace.h"
 
@@ -271,6 +272,47 @@ private slots:
         verdictOf(g.json(), v);
         QCOMPARE(int(v.component), int(Verdict::Component::HostLaunch));
         QVERIFY2(v.evidence.filter(QStringLiteral("in MPI calls ")).isEmpty(), qPrintable(v.evidence.join(u'\n')));
+    }
+
+    // A host-side verdict says what the host was doing while the GPU idled, from its CPU samples (the
+    // Nsight importer's 'cpu_samples' rows, written here into the workspace as it lays them out): the
+    // samples in idle stretches by function, most first; those taken while a kernel ran are not.
+    void cpuSamplesWhileIdle()
+    {
+        Gen g; // knownAnswers' launch-bound case: kernels at 10i+9..10i+11 µs, the GPU idle in between
+        for (int i = 0; i < 200; ++i)
+            g.op("kernel", "elementwise", 10 * i, 8, 10 * i + 9, 2);
+        QTemporaryDir tmp;
+        const QString path = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
+        QVERIFY(!path.isEmpty());
+        {
+            Workspace w(path, Workspace::Role::Writer);
+            SqliteDb &db = w.db();
+            db.exec("INSERT INTO string(id, str) VALUES (9001, 'cudaLaunchKernel'), (9002, '_PyEval_EvalFrameDefault'), "
+                    "(9003, 'busy'), (9004, 'cpu_sample')");
+            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9001, 1, process_id, "
+                    "'cpu_samples', label, 2001 FROM track WHERE kind = 'thread' LIMIT 1");
+            // One sample a µs: in the idle stretches 6 in 8 in the launch call, 2 in Python; in kernels "busy".
+            SqliteStmt sample(db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id) "
+                                  "VALUES (9001, ?, ?, 0, 0, ?, 9004)");
+            for (int t = 0; t <= 2000; ++t) {
+                const int phase = t % 10;
+                sample.bind(1, int64_t(t) * 1000).bind(2, int64_t(900000 + t))
+                    .bind(3, phase == 9 || phase == 0 ? 9003 : phase <= 6 ? 9001 : 9002)
+                    .run();
+            }
+        }
+        Verdict v;
+        {
+            Workspace workspace(path, Workspace::Role::Reader);
+            v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+        }
+        QCOMPARE(int(v.component), int(Verdict::Component::HostLaunch));
+        // 199 stretches of 8 samples each.
+        const QStringList line = v.evidence.filter(QStringLiteral("CPU samples while the GPU was idle"));
+        QCOMPARE(line.size(), 1);
+        QCOMPARE(line[0], QStringLiteral("CPU samples while the GPU was idle (1,592 of 2,001): cudaLaunchKernel 75%, "
+                                         "_PyEval_EvalFrameDefault 25%"));
     }
 
     // A compute-bound verdict names its top kernels; a C++ template signature longer than the
