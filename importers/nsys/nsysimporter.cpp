@@ -555,7 +555,6 @@ private:
     SampleStacks m_sampleStacks;
     std::vector<std::pair<int64_t, int64_t>> m_stackSlices; // per stack: (name, args), name 0 until made
     int64_t m_catCpuSample = 0;
-    int64_t m_unknownStackName = 0;
     bool m_sampleStacksRead = false;
     // NVTX domain names by domainId, category names by (domainId, category).
     std::unordered_map<int64_t, std::string> m_nvtxDomains;
@@ -1618,9 +1617,7 @@ void NsysReader::handleCpuSample(Cursor &c, SliceFields &f)
     f.catId = m_catCpuSample;
     const uint32_t stackIndex = m_sampleStacks.find(get(c, SampleId, kNoValue));
     if (stackIndex == SampleStacks::kNone) {
-        if (!m_unknownStackName)
-            m_unknownStackName = m_sink.intern("[no backtrace]");
-        f.nameId = m_unknownStackName;
+        f.nameId = m_sink.intern("[no backtrace]"); // the sink's string table caches it
         m_sink.addSlice(t.samples, f);
         return;
     }
@@ -1631,20 +1628,19 @@ void NsysReader::handleCpuSample(Cursor &c, SliceFields &f)
         std::string leaf = "[no backtrace]";
         for (size_t i = 0; i < frames.size(); ++i) {
             const auto &[symbol, moduleId, unresolved] = frames[i];
-            std::string frame(lookupString(symbol));
+            const std::string function(lookupString(symbol));
             std::string module;
             if (moduleId != kNoValue) {
                 const std::string_view path = lookupString(moduleId);
                 module = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
-                frame += " (" + module + ")";
             }
             if (i == 0)
-                leaf = !unresolved || module.empty() ? std::string(lookupString(symbol))
+                leaf = !unresolved || module.empty() ? function
                     : module.front() == '[' ? module // [vdso], [kernel.kallsyms]
                                              : "[" + module + "]";
             if (i)
                 stack.push_back(',');
-            appendJsonString(stack, frame);
+            appendJsonString(stack, module.empty() ? function : function + " (" + module + ")");
         }
         stack.push_back(']');
         nameId = m_sink.intern(leaf);
@@ -1662,7 +1658,7 @@ std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
         return {};
     const bool modules = hasColumns("SAMPLING_CALLCHAINS", { "module" });
     const bool unresolved = hasColumns("SAMPLING_CALLCHAINS", { "unresolved" });
-    return std::async(std::launch::async, [path = m_ctx.input().path(), modules, unresolved] {
+    return std::async(std::launch::async, [path = m_ctx.input().path(), modules, unresolved, &stop = m_stopLoading] {
         constexpr size_t kMaxSampleFrames = 16;
         ForeignSqliteDb db(path);
         SampleStacks out;
@@ -1689,7 +1685,9 @@ std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
                 frames.clear();
             };
             int64_t depthSeen = -1;
-            while (inOrder && st.step()) {
+            for (int64_t row = 0; inOrder && st.step(); ++row) {
+                if (row % 65536 == 0 && stop.load(std::memory_order_relaxed))
+                    return SampleStacks {}; // the import is leaving (cancel, error): nobody reads this
                 const int64_t id = st.integer(0), depth = st.integer(1);
                 if (id != current) {
                     if (id < current) {
