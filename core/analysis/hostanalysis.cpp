@@ -33,16 +33,39 @@ HostActivity classifyHostName(const QString &name)
 
 namespace {
 
-// The CPU samples in the GPU's idle stretches, by function: each sampled thread's samples in time
-// order (its track's key order) against the stretches in time order, nothing held but the counts.
-void sampleIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops, HostAnalysis &r)
+// A thread's key: a thread and its companion tracks (CUDA API, CPU samples) are one thread, same
+// process and label.
+constexpr const char *kThreadKey = "coalesce(k.process_id, 0) || ':' || coalesce(k.label, '')";
+
+// The threads that launch GPU work (a CUDA call with a correlation id: its track has correlation
+// tiles), by key: the ones whose waits hold the GPU back.
+std::unordered_set<std::string> launchingThreads(SqliteDb &db, int64_t traceId)
+{
+    std::unordered_set<std::string> launchers;
+    SqliteStmt st(db, std::string("SELECT DISTINCT ") + kThreadKey + " FROM track k "
+                      "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') "
+                      "AND EXISTS (SELECT 1 FROM slice_corr_tile c WHERE c.track_id = k.id)");
+    st.bind(1, traceId);
+    while (st.step())
+        launchers.emplace(st.columnView(0));
+    return launchers;
+}
+
+// The CPU samples of the launching threads (every thread's when none is known) in the GPU's idle
+// stretches, by function: each thread's samples in time order (its track's key order) against the
+// stretches in time order, nothing held but the counts. (The profiler's own threads, a data loader's
+// workers, are not what the GPU waits for.)
+void sampleIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops,
+                   const std::unordered_set<std::string> &launchers, HostAnalysis &r)
 {
     std::vector<int64_t> tracks;
     {
-        SqliteStmt st(db, "SELECT id FROM track WHERE trace_id = ? AND kind = 'cpu_samples' AND slice_count > 0");
+        SqliteStmt st(db, std::string("SELECT k.id, ") + kThreadKey + " FROM track k "
+                          "WHERE k.trace_id = ? AND k.kind = 'cpu_samples' AND k.slice_count > 0");
         st.bind(1, traceId);
         while (st.step())
-            tracks.push_back(st.columnInt(0));
+            if (launchers.empty() || launchers.count(std::string(st.columnView(1))))
+                tracks.push_back(st.columnInt(0));
     }
     if (tracks.empty())
         return;
@@ -83,6 +106,7 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
 {
     HostAnalysis r;
     SqliteDb &db = ws.db();
+    const std::unordered_set<std::string> launchers = launchingThreads(db, traceId);
     // The names that match, decided once per string.
     std::unordered_map<int64_t, HostActivity> kinds;
     {
@@ -99,21 +123,9 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
         std::string ids;
         for (const auto &[id, kind] : kinds)
             ids += (ids.empty() ? "" : ",") + std::to_string(id);
-        // A thread and its CUDA API companion track are one thread: same process and label.
-        static constexpr const char *kThreadKey = "coalesce(k.process_id, 0) || ':' || coalesce(k.label, '')";
-        // The threads that launch GPU work (a CUDA call with a correlation id: its track has correlation
-        // tiles). MPI calls count only there: a thread that waits in MPI while it would launch holds the
-        // GPU back, a progress or helper thread sitting in MPI_Wait all along does not. (No such thread
-        // known, no launches linked: every thread's.)
-        std::unordered_set<std::string> launchers;
-        {
-            SqliteStmt st(db, std::string("SELECT DISTINCT ") + kThreadKey + " FROM track k "
-                              "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') "
-                              "AND EXISTS (SELECT 1 FROM slice_corr_tile c WHERE c.track_id = k.id)");
-            st.bind(1, traceId);
-            while (st.step())
-                launchers.emplace(st.columnView(0));
-        }
+        // MPI calls count only on the launching threads: a thread that waits in MPI while it would
+        // launch holds the GPU back, a progress or helper thread sitting in MPI_Wait all along does not.
+        // (No such thread known, no launches linked: every thread's.)
         SqliteStmt st(db, std::string("SELECT ") + kThreadKey + ", s.ts, s.dur, s.name_id "
                           "FROM slice s JOIN track k ON k.id = s.track_id "
                           "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.name_id IN (" + ids + ") "
@@ -142,7 +154,7 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
     }
     for (HostAnalysis::Activity *a : { &r.inputPipeline, &r.synchronization, &r.optimizer, &r.communication })
         std::sort(a->ranges.begin(), a->ranges.end());
-    sampleIdleGpu(db, traceId, ops, r);
+    sampleIdleGpu(db, traceId, ops, launchers, r);
     std::vector<int64_t> delays;
     delays.reserve(ops.size());
     adviseHugePages(delays);

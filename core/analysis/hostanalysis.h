@@ -32,9 +32,10 @@ struct HostAnalysis {
     // launch is linked): a progress thread that sits in MPI_Wait does not hold the GPU back.
     Activity communication;
 
-    // CPU samples (Nsight Systems' --sample: the 'cpu_samples' tracks): how many, how many fell in the
-    // GPU's idle stretches, and those by function sampled, most first (at most kSampledFunctions):
-    // what the host was doing while the GPU waited.
+    // CPU samples (Nsight Systems' --sample: the 'cpu_samples' tracks) of the threads that launch GPU
+    // work (every thread's when no launch is linked): how many, how many fell in the GPU's idle
+    // stretches, and those by function sampled, most first (at most kSampledFunctions): what the host
+    // was doing while the GPU waited.
     static constexpr size_t kSampledFunctions = 5;
     int64_t cpuSamples = 0;
     int64_t cpuSamplesInIdle = 0;

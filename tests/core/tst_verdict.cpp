@@ -276,7 +276,8 @@ private slots:
 
     // A host-side verdict says what the host was doing while the GPU idled, from its CPU samples (the
     // Nsight importer's 'cpu_samples' rows, written here into the workspace as it lays them out): the
-    // samples in idle stretches by function, most first; those taken while a kernel ran are not.
+    // samples in idle stretches by function, most first; those taken while a kernel ran are not, nor
+    // those of a thread that launches nothing (a profiler's or a data loader's).
     void cpuSamplesWhileIdle()
     {
         Gen g; // knownAnswers' launch-bound case: kernels at 10i+9..10i+11 µs, the GPU idle in between
@@ -292,15 +293,20 @@ private slots:
                     "(9003, 'busy'), (9004, 'cpu_sample')");
             db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9001, 1, process_id, "
                     "'cpu_samples', label, 2001 FROM track WHERE kind = 'thread' LIMIT 1");
+            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9002, 1, process_id, "
+                    "'cpu_samples', 'profiler thread', 200 FROM track WHERE kind = 'thread' LIMIT 1");
             // One sample a µs: in the idle stretches 6 in 8 in the launch call, 2 in Python; in kernels "busy".
             SqliteStmt sample(db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id) "
-                                  "VALUES (9001, ?, ?, 0, 0, ?, 9004)");
+                                  "VALUES (?4, ?1, ?2, 0, 0, ?3, 9004)");
             for (int t = 0; t <= 2000; ++t) {
                 const int phase = t % 10;
                 sample.bind(1, int64_t(t) * 1000).bind(2, int64_t(900000 + t))
                     .bind(3, phase == 9 || phase == 0 ? 9003 : phase <= 6 ? 9001 : 9002)
+                    .bind(4, 9001)
                     .run();
             }
+            for (int t = 0; t < 200; ++t)
+                sample.bind(1, int64_t(10 * t + 12) * 1000).bind(2, int64_t(t)).bind(3, 9003).bind(4, 9002).run();
         }
         Verdict v;
         {
