@@ -157,6 +157,8 @@ const std::vector<FieldSpec> &fieldSpecs()
     return specs;
 }
 
+constexpr int kCpuSamplePhase = 3;
+
 struct TableSpec {
     Source source;
     const char *table;
@@ -223,9 +225,10 @@ const std::vector<TableSpec> &tableSpecs()
           GlobalTid, FieldCount, "mpi" },
         { Source::HostCall, "MPI_OTHER_EVENTS", { Start, End, GlobalTid, TextId }, { Start, TextId }, 0, GlobalTid,
           FieldCount, "mpi" },
-        // nsys --sample (on by default): each sample of a thread, on the thread's "CPU samples" row.
-        { Source::CpuSample, "COMPOSITE_EVENTS", { Start, GlobalTid, SampleId }, { Start, GlobalTid }, 0, GlobalTid,
-          FieldCount },
+        // nsys --sample (on by default): each sample of a thread, on the thread's "CPU samples" row. In
+        // the last phase: their backtraces are read meanwhile (see startSampleStacks()).
+        { Source::CpuSample, "COMPOSITE_EVENTS", { Start, GlobalTid, SampleId }, { Start, GlobalTid }, kCpuSamplePhase,
+          GlobalTid, FieldCount },
         // Time the profiler itself took on a thread (its injection's setup, buffer flushes), as Nsight
         // Systems shows it on the thread.
         { Source::HostCall, "PROFILER_OVERHEAD", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0,
@@ -432,8 +435,9 @@ private:
     void handleOsrt(Cursor &c, SliceFields &f);
     void handleHostCall(Cursor &c, SliceFields &f);
     void handleCpuSample(Cursor &c, SliceFields &f);
+    [[nodiscard]] const std::string &frameText(int64_t stringId, bool module);
     // The backtraces of the CPU samples (SAMPLING_CALLCHAINS), read on a connection of their own while
-    // the first phase loads: each distinct stack once (leaf first, at most kMaxSampleFrames frames of
+    // the phases before the samples' are merged: each distinct stack once (leaf first, at most kMaxSampleFrames frames of
     // StringIds symbol and module, and whether the symbol is unresolved, an address), and per sample
     // id its stack's index: 4 bytes a sample while the ids are dense, as nsys numbers them (a long
     // capture holds tens of millions), else (id, index) pairs.
@@ -554,6 +558,7 @@ private:
     int64_t m_nvtxSkipped = 0;
     SampleStacks m_sampleStacks;
     std::vector<std::pair<int64_t, int64_t>> m_stackSlices; // per stack: (name, args), name 0 until made
+    std::unordered_map<int64_t, std::string> m_functionNames, m_moduleNames; // see frameText()
     int64_t m_catCpuSample = 0;
     bool m_sampleStacksRead = false;
     // NVTX domain names by domainId, category names by (domainId, category).
@@ -1628,12 +1633,8 @@ void NsysReader::handleCpuSample(Cursor &c, SliceFields &f)
         std::string leaf = "[no backtrace]";
         for (size_t i = 0; i < frames.size(); ++i) {
             const auto &[symbol, moduleId, unresolved] = frames[i];
-            const std::string function(lookupString(symbol));
-            std::string module;
-            if (moduleId != kNoValue) {
-                const std::string_view path = lookupString(moduleId);
-                module = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
-            }
+            const std::string &function = frameText(symbol, false);
+            const std::string &module = moduleId != kNoValue ? frameText(moduleId, true) : std::string();
             if (i == 0)
                 leaf = !unresolved || module.empty() ? function
                     : module.front() == '[' ? module // [vdso], [kernel.kallsyms]
@@ -1652,6 +1653,20 @@ void NsysReader::handleCpuSample(Cursor &c, SliceFields &f)
     m_sink.addSlice(t.samples, f);
 }
 
+// A backtrace frame's function, or its module's file name: read once (stacks share their frames).
+const std::string &NsysReader::frameText(int64_t stringId, bool module)
+{
+    auto &cache = module ? m_moduleNames : m_functionNames;
+    auto it = cache.find(stringId);
+    if (it == cache.end()) {
+        std::string_view text = lookupString(stringId);
+        if (module && text.rfind('/') != std::string_view::npos)
+            text.remove_prefix(text.rfind('/') + 1);
+        it = cache.emplace(stringId, std::string(text)).first;
+    }
+    return it->second;
+}
+
 std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
 {
     if (!m_tables.count("COMPOSITE_EVENTS") || !hasColumns("SAMPLING_CALLCHAINS", { "id", "symbol", "stackDepth" }))
@@ -1662,7 +1677,16 @@ std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
         constexpr size_t kMaxSampleFrames = 16;
         ForeignSqliteDb db(path);
         SampleStacks out;
-        std::map<std::vector<Frame>, uint32_t> known;
+        struct FramesHash {
+            size_t operator()(const std::vector<Frame> &frames) const noexcept
+            {
+                uint64_t h = 0x9e3779b97f4a7c15ull;
+                for (const auto &[symbol, module, unresolved] : frames)
+                    h = ((h ^ uint64_t(symbol)) * 0x100000001b3ull ^ uint64_t(module) ^ uint64_t(unresolved)) * 0x100000001b3ull;
+                return size_t(h ^ (h >> 29));
+            }
+        };
+        std::unordered_map<std::vector<Frame>, uint32_t, FramesHash> known;
         // nsys writes each sample's frames together, by depth: read in storage order, and sorted by
         // SQLite only when a file has them otherwise.
         for (const char *order : { "", " ORDER BY id, stackDepth" }) {
@@ -1678,7 +1702,7 @@ std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
             auto close = [&] {
                 if (current == INT64_MIN)
                     return;
-                const auto [it, added] = known.emplace(frames, uint32_t(out.stacks.size()));
+                const auto [it, added] = known.try_emplace(frames, uint32_t(out.stacks.size()));
                 if (added)
                     out.stacks.push_back(frames);
                 out.add(current, it->second);
@@ -1857,7 +1881,7 @@ void NsysReader::run()
         loading.get(); // its error, if any
         if (phase == 0 && nvtxNames.valid())
             setNvtxNames(nvtxNames.get());
-        if (phase == 0 && sampleStacks.valid()) {
+        if (phase == kCpuSamplePhase && sampleStacks.valid()) {
             m_sampleStacks = sampleStacks.get();
             m_stackSlices.assign(m_sampleStacks.stacks.size(), { 0, kNoValue });
             m_sampleStacksRead = true;
