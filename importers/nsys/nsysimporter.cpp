@@ -1677,21 +1677,34 @@ std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
         constexpr size_t kMaxSampleFrames = 16;
         ForeignSqliteDb db(path);
         SampleStacks out;
-        struct FramesHash {
-            size_t operator()(const std::vector<Frame> &frames) const noexcept
+        // The distinct stacks, as indexes into out.stacks (each stack held once), looked up by frames.
+        using Frames = std::vector<Frame>;
+        struct StackHash {
+            using is_transparent = void;
+            const std::vector<Frames> *stacks;
+            size_t operator()(const Frames &frames) const noexcept
             {
                 uint64_t h = 0x9e3779b97f4a7c15ull;
                 for (const auto &[symbol, module, unresolved] : frames)
                     h = ((h ^ uint64_t(symbol)) * 0x100000001b3ull ^ uint64_t(module) ^ uint64_t(unresolved)) * 0x100000001b3ull;
                 return size_t(h ^ (h >> 29));
             }
+            size_t operator()(uint32_t stack) const noexcept { return (*this)((*stacks)[stack]); }
         };
-        std::unordered_map<std::vector<Frame>, uint32_t, FramesHash> known;
+        struct StackEqual {
+            using is_transparent = void;
+            const std::vector<Frames> *stacks;
+            bool operator()(uint32_t a, uint32_t b) const { return (*stacks)[a] == (*stacks)[b]; }
+            bool operator()(const Frames &a, uint32_t b) const { return a == (*stacks)[b]; }
+            bool operator()(uint32_t a, const Frames &b) const { return (*stacks)[a] == b; }
+        };
+        std::unordered_set<uint32_t, StackHash, StackEqual> known(0, StackHash { &out.stacks },
+                                                                  StackEqual { &out.stacks });
         // nsys writes each sample's frames together, by depth: read in storage order, and sorted by
         // SQLite only when a file has them otherwise.
         for (const char *order : { "", " ORDER BY id, stackDepth" }) {
-            out = {};
             known.clear();
+            out = {};
             ForeignSqliteDb::Stmt st(db, std::string("SELECT id, stackDepth, symbol, ") + (modules ? "module" : "NULL")
                                          + ", " + (unresolved ? "unresolved" : "NULL") + " FROM SAMPLING_CALLCHAINS"
                                          + order,
@@ -1702,10 +1715,12 @@ std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
             auto close = [&] {
                 if (current == INT64_MIN)
                     return;
-                const auto [it, added] = known.try_emplace(frames, uint32_t(out.stacks.size()));
-                if (added)
+                auto it = known.find(frames);
+                if (it == known.end()) {
                     out.stacks.push_back(frames);
-                out.add(current, it->second);
+                    it = known.insert(uint32_t(out.stacks.size() - 1)).first;
+                }
+                out.add(current, *it);
                 frames.clear();
             };
             int64_t depthSeen = -1;
