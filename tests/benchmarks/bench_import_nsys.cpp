@@ -40,7 +40,8 @@ constexpr double kTargetRowsPerSec = 1'000'000;
 // ---- synthetic export ---------------------------------------------------------------------------
 
 struct GenStats {
-    int64_t rows = 0, runtime = 0, kernels = 0, memcpy = 0, memset = 0, sync = 0, nvtx = 0, osrt = 0;
+    int64_t rows = 0, runtime = 0, kernels = 0, memcpy = 0, memset = 0, sync = 0, nvtx = 0, osrt = 0, samples = 0,
+            frames = 0;
     int64_t fileBytes = 0;
 };
 
@@ -243,6 +244,86 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
     return true;
 }
 
+// CPU samples (nsys --sample), added to an export writeExport() wrote: `count` samples spread evenly
+// over each host thread's calls, each with a backtrace of 4-12 frames drawn from 3,000 distinct stacks
+// of 300 functions in 7 libraries, a few stacks far more often than the rest (as a hot loop is
+// sampled). Counted as rows.
+bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::string &error)
+{
+    sqlite3 *db = nullptr;
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+        error = "cannot open " + path;
+        sqlite3_close(db);
+        return false;
+    }
+    sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN;"
+                     "CREATE TABLE COMPOSITE_EVENTS (id INTEGER NOT NULL PRIMARY KEY, start INTEGER NOT NULL, cpu INTEGER,"
+                     "  threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER NOT NULL);"
+                     "CREATE TABLE SAMPLING_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL,"
+                     "  kernelMode INTEGER, thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER,"
+                     "  unwindMethod INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));",
+                 nullptr, nullptr, nullptr);
+    constexpr int kFunctions = 300, kModules = 7, kStacks = 3000;
+    constexpr int64_t kFirstString = 100000;
+    {
+        Stmt str(db, "INSERT INTO StringIds VALUES (?, ?)");
+        for (int f = 0; f < kFunctions; ++f)
+            str.bind(1, kFirstString + f).bind(2, "synthetic_function_" + std::to_string(f) + "(void*, unsigned long)").run();
+        for (int m = 0; m < kModules; ++m)
+            str.bind(1, kFirstString + kFunctions + m).bind(2, "/usr/lib/x86_64-linux-gnu/libsynthetic" + std::to_string(m) + ".so.1").run();
+    }
+    std::mt19937_64 rng(7);
+    std::vector<std::vector<int>> stacks(kStacks);
+    for (auto &stack : stacks) {
+        stack.resize(4 + rng() % 9);
+        for (int &f : stack)
+            f = int(rng() % kFunctions);
+    }
+    std::vector<int64_t> threads;
+    int64_t first = 0, last = 0;
+    { // the export's host threads and time span
+        sqlite3_stmt *st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT DISTINCT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME", -1, &st, nullptr);
+        while (sqlite3_step(st) == SQLITE_ROW)
+            threads.push_back(sqlite3_column_int64(st, 0));
+        sqlite3_finalize(st);
+        sqlite3_prepare_v2(db, "SELECT min(start), max(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME", -1, &st, nullptr);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            first = sqlite3_column_int64(st, 0);
+            last = sqlite3_column_int64(st, 1);
+        }
+        sqlite3_finalize(st);
+    }
+    if (threads.empty()) {
+        error = "no host threads to sample";
+        sqlite3_close(db);
+        return false;
+    }
+    Stmt sample(db, "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, 0, 1, ?, 1000)");
+    Stmt frame(db, "INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, ?, 0, 0, 0, 0, NULL, NULL, ?)");
+    const int64_t perThread = count / int64_t(threads.size());
+    int64_t id = 0;
+    for (const int64_t thread : threads) {
+        for (int64_t k = 0; k < perThread; ++k) {
+            ++id;
+            sample.bind(1, id).bind(2, first + (last - first) * k / perThread).bind(3, thread).run();
+            const auto &stack = stacks[size_t((rng() % kStacks) * (rng() % kStacks) / kStacks)]; // small ones often
+            for (size_t d = 0; d < stack.size(); ++d) {
+                frame.bind(1, id).bind(2, kFirstString + stack[d]).bind(3, kFirstString + kFunctions + stack[d] % kModules)
+                    .bind(4, int64_t(d))
+                    .run();
+                ++s.frames;
+            }
+            ++s.samples;
+            ++s.rows;
+        }
+    }
+    sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    s.fileBytes = QFileInfo(QString::fromStdString(path)).size();
+    return true;
+}
+
 // ---- driver -------------------------------------------------------------------------------------
 
 // The child's figures (imported, status, message, format, seconds, rssMB) and the workspace's.
@@ -254,9 +335,10 @@ struct Row : ChildImport {
 
 void usage()
 {
-    std::fprintf(stderr, "usage: bench_import_nsys [--rows 1000000,3000000] [--keep DIR] [--into-existing]\n"
+    std::fprintf(stderr, "usage: bench_import_nsys [--rows 1000000,3000000] [--cpu-samples N] [--keep DIR] [--into-existing]\n"
                          "Generates synthetic Nsight Systems SQLite exports (not timed) and imports each into a fresh\n"
-                         "workspace in a child process; prints rows/s, wall seconds and peak RSS. --into-existing:\n"
+                         "workspace in a child process; prints rows/s, wall seconds and peak RSS. --cpu-samples: add N\n"
+                         "CPU samples with backtraces to each export (counted in its rows). --into-existing:\n"
                          "into an empty workspace created beforehand (the path of a workspace already there).\n");
 }
 
@@ -277,6 +359,7 @@ int main(int argc, char **argv)
     std::vector<int64_t> sizes { 1'000'000, 3'000'000 };
     QString keep;
     bool intoExisting = false;
+    int64_t cpuSamples = 0;
     for (int i = 1; i < args.size(); ++i) {
         const QString &a = args[i];
         const bool hasNext = i + 1 < args.size();
@@ -284,6 +367,8 @@ int main(int argc, char **argv)
             sizes = parseSizes(args[++i]);
         } else if (a == QStringLiteral("--keep") && hasNext) {
             keep = args[++i];
+        } else if (a == QStringLiteral("--cpu-samples") && hasNext) {
+            cpuSamples = args[++i].toLongLong();
         } else if (a == QStringLiteral("--into-existing")) {
             intoExisting = true;
         } else if (a == QStringLiteral("-h") || a == QStringLiteral("--help")) {
@@ -313,7 +398,8 @@ int main(int argc, char **argv)
         removeWorkspace(ws);
         std::fprintf(stderr, "generating %s ...\n", qPrintable(file));
         std::string error;
-        if (!writeExport(file.toStdString(), n, row.gen, error)) {
+        if (!writeExport(file.toStdString(), n, row.gen, error)
+            || (cpuSamples > 0 && !addCpuSamples(file.toStdString(), cpuSamples, row.gen, error))) {
             std::fprintf(stderr, "bench_import_nsys: %s\n", error.c_str());
             return 1;
         }
@@ -364,6 +450,8 @@ int main(int argc, char **argv)
         j[QStringLiteral("into_existing_workspace")] = intoExisting;
         j[QStringLiteral("kernels_generated")] = double(r.gen.kernels);
         j[QStringLiteral("runtime_generated")] = double(r.gen.runtime);
+        j[QStringLiteral("cpu_samples_generated")] = double(r.gen.samples);
+        j[QStringLiteral("backtrace_frames_generated")] = double(r.gen.frames);
         j[QStringLiteral("file_bytes")] = double(r.gen.fileBytes);
         j[QStringLiteral("status")] = r.status;
         j[QStringLiteral("seconds")] = r.seconds;
