@@ -242,6 +242,12 @@ private slots:
         QCOMPARE(samples->parentTrackId, thread->id);
         QCOMPARE(samples - thread, 2);
         QCOMPARE(thread[1].kind, QStringLiteral("cuda_api"));
+        // A click near a sample finds it, with its backtrace.
+        const std::optional<SliceInfo> clicked = sliceAt(w, *samples, 652, 0, 5);
+        QVERIFY(clicked);
+        QCOMPARE(clicked->name, QStringLiteral("[libcuda.so.550.54.15]"));
+        QVERIFY2(clicked->argsJson.contains(QStringLiteral("\"backtrace\":[\"0x7f72b474d6c9 (libcuda.so.550.54.15)\"")),
+                 qPrintable(clicked->argsJson));
     }
 
     // A launch and the GPU work it caused share slice.corr, within one process only.
