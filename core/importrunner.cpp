@@ -628,6 +628,58 @@ static bool syncPath(const QString &path, bool folder)
     return ok;
 }
 
+namespace {
+
+// Asks the kernel, every 100 ms, to start writing the dirty pages of a file being built, so that the
+// fsync that makes it durable waits only for the last of them: without it the whole file (57 MB for a
+// million Nsight rows) was written at that fsync, 0.1 s or more with the CPUs idle. Starting writeback
+// does not wait for it (SYNC_FILE_RANGE_WRITE) and guarantees nothing: the fsync still does.
+class EarlyWriteback {
+public:
+    explicit EarlyWriteback(const QString &path)
+    {
+#ifdef __linux__
+        m_fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+        if (m_fd >= 0)
+            m_thread = std::thread([this] { loop(); });
+#else
+        Q_UNUSED(path);
+#endif
+    }
+    ~EarlyWriteback()
+    {
+        if (m_thread.joinable()) {
+            {
+                const std::lock_guard lock(m_mutex);
+                m_stop = true;
+            }
+            m_wake.notify_all();
+            m_thread.join();
+        }
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    EarlyWriteback(const EarlyWriteback &) = delete;
+    EarlyWriteback &operator=(const EarlyWriteback &) = delete;
+
+private:
+    void loop()
+    {
+#ifdef __linux__
+        std::unique_lock lock(m_mutex);
+        while (!m_wake.wait_for(lock, std::chrono::milliseconds(100), [this] { return m_stop; }))
+            ::sync_file_range(m_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+    }
+    int m_fd = -1;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_stop = false;
+    std::thread m_thread;
+};
+
+} // namespace
+
 std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
 {
     const QFileInfo target(m_workspacePath);
@@ -654,6 +706,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
             Workspace ws(built, Workspace::Role::Writer);
             ws.db().exec("PRAGMA journal_mode = MEMORY");
             ws.db().exec("PRAGMA synchronous = OFF");
+            const EarlyWriteback writeback(built);
             results = runIn(ws.db(), paths);
             ws.db().exec("PRAGMA journal_mode = WAL"); // what every connection to a workspace expects
         }

@@ -430,10 +430,13 @@ void TraceSink::keepForSummary(TrackState &s, const SliceFields &f, int64_t dept
         s.summaryFirstTs = f.tsNs;
     const int64_t previousTs = s.summaryRows.empty() ? f.tsNs : s.emittedTs;
     const size_t capacity = s.summaryRows.capacity();
-    varint::put(s.summaryRows, uint64_t(f.tsNs) - uint64_t(previousTs)); // >= 0, but may pass INT64_MAX
-    varint::putSigned(s.summaryRows, f.durNs);
-    varint::put(s.summaryRows, uint64_t(std::max<int64_t>(0, depth)));
-    varint::putSigned(s.summaryRows, f.nameId);
+    {
+        varint::Appender out(s.summaryRows, 4);
+        out.put(uint64_t(f.tsNs) - uint64_t(previousTs)); // >= 0, but may pass INT64_MAX
+        out.putSigned(f.durNs);
+        out.put(uint64_t(std::max<int64_t>(0, depth)));
+        out.putSigned(f.nameId);
+    }
     m_summaryBytes += s.summaryRows.capacity() - capacity;
 }
 

@@ -10,51 +10,49 @@
 
 namespace plumb {
 
-using varint::put;
-using varint::putSigned;
-
 namespace {
 
 // The payload: flags, slice count, carry-out, then the buckets by (depth, bucket), given as lists
 // per depth (each in bucket order).
 template<typename DepthLists>
-void encodeTile(std::vector<unsigned char> &out, const SummaryLevels &levels, int level, int64_t tileIndex,
+void encodeTile(std::vector<unsigned char> &buffer, const SummaryLevels &levels, int level, int64_t tileIndex,
                 bool hasBuckets, int64_t sliceCount, const std::vector<CarrySlice> &carryOut, const DepthLists &byDepth,
                 size_t bucketCount)
 {
-    out.clear();
+    buffer.clear();
+    varint::Appender out(buffer, 4 + 4 * carryOut.size() + 8 * bucketCount);
     const int64_t tileStart = levels.tileStartNs(level, tileIndex);
-    put(out, hasBuckets ? 1 : 0);
-    put(out, uint64_t(sliceCount));
-    put(out, carryOut.size());
+    out.put(hasBuckets ? 1 : 0);
+    out.put(uint64_t(sliceCount));
+    out.put(carryOut.size());
     for (const CarrySlice &c : carryOut) {
-        put(out, uint64_t(c.depth));
-        putSigned(out, c.tsNs - tileStart);
-        put(out, uint64_t(c.durNs));
-        put(out, uint64_t(c.nameId));
+        out.put(uint64_t(c.depth));
+        out.putSigned(c.tsNs - tileStart);
+        out.put(uint64_t(c.durNs));
+        out.put(uint64_t(c.nameId));
     }
-    put(out, bucketCount);
+    out.put(bucketCount);
     int depth = 0;
     for (const auto &list : byDepth) {
         int64_t bucket = tileIndex << kTileShift;
         bool first = true;
         for (const SliceSummary &b : list) {
             if (first && b.depth != depth) {
-                put(out, uint64_t(b.depth - depth) << 1 | 1);
+                out.put(uint64_t(b.depth - depth) << 1 | 1);
                 depth = b.depth;
             } else {
-                put(out, 0);
+                out.put(0);
             }
             first = false;
-            put(out, uint64_t(b.bucket - bucket));
+            out.put(uint64_t(b.bucket - bucket));
             bucket = b.bucket;
             const int64_t bucketStart = levels.bucketStartNs(level, b.bucket);
-            put(out, uint64_t(b.count));
-            put(out, uint64_t(b.minStartNs - bucketStart));
-            put(out, uint64_t(b.maxEndNs - b.minStartNs));
-            put(out, uint64_t(b.lastTsNs - b.minStartNs));
-            put(out, uint64_t(b.lastDurNs));
-            put(out, uint64_t(b.lastNameId));
+            out.put(uint64_t(b.count));
+            out.put(uint64_t(b.minStartNs - bucketStart));
+            out.put(uint64_t(b.maxEndNs - b.minStartNs));
+            out.put(uint64_t(b.lastTsNs - b.minStartNs));
+            out.put(uint64_t(b.lastDurNs));
+            out.put(uint64_t(b.lastNameId));
         }
     }
 }

@@ -22,11 +22,20 @@ constexpr qint64 kRunBufferBytes = 1 << 20;    // read buffer per run while merg
 
 } // namespace
 
-// One row's sort key: the ascending values, then the descending one (see keyLess()), and the storage
-// position that breaks ties.
+// One row's sort key: the ascending values, then the descending one as ~value (which reverses the order:
+// NULL, INT64_MIN, becomes the largest and so sorts last), the unused slots 0, and the storage position that
+// breaks ties: a fixed-width comparison of plain integers, which std::sort inlines.
 struct SortedTableReader::SortKey {
     int64_t k[kMaxSortKeys];
     uint32_t row;
+
+    friend bool operator<(const SortKey &a, const SortKey &b)
+    {
+        for (size_t i = 0; i < kMaxSortKeys; ++i)
+            if (a.k[i] != b.k[i])
+                return a.k[i] < b.k[i];
+        return a.row < b.row;
+    }
 };
 
 size_t SortedTableReader::bytesPerRow(size_t columns)
@@ -178,30 +187,18 @@ bool SortedTableReader::readChunk(size_t maxRows)
     return rows == maxRows;
 }
 
-// One row's sort key; `position` breaks ties (the row's place in storage order).
+// One row's sort key (see SortKey); `position` breaks ties (the row's place in storage order).
 SortedTableReader::SortKey SortedTableReader::keyOf(const int64_t *row, uint32_t nulls, uint32_t position) const
 {
     auto value = [&](int c) { return (nulls >> c) & 1 ? INT64_MIN : row[c]; };
-    SortKey k;
+    SortKey k {};
     const size_t nAsc = m_ascending.size();
     for (size_t i = 0; i < nAsc; ++i)
         k.k[i] = value(m_ascending[i]);
-    // DESC with NULLs last: NULL (INT64_MIN) is the smallest value, so it sorts last descending.
     if (m_descending >= 0)
-        k.k[nAsc] = value(m_descending);
+        k.k[nAsc] = ~value(m_descending);
     k.row = position;
     return k;
-}
-
-bool SortedTableReader::keyLess(const SortKey &a, const SortKey &b) const
-{
-    const size_t nAsc = m_ascending.size();
-    for (size_t i = 0; i < nAsc; ++i)
-        if (a.k[i] != b.k[i])
-            return a.k[i] < b.k[i];
-    if (m_descending >= 0 && a.k[nAsc] != b.k[nAsc])
-        return a.k[nAsc] > b.k[nAsc];
-    return a.row < b.row;
 }
 
 void SortedTableReader::sortChunk()
@@ -209,7 +206,7 @@ void SortedTableReader::sortChunk()
     std::vector<SortKey> keys(m_nulls.size());
     for (size_t r = 0; r < keys.size(); ++r)
         keys[r] = keyOf(m_values.data() + r * m_width, m_nulls[r], uint32_t(r));
-    std::sort(keys.begin(), keys.end(), [this](const SortKey &a, const SortKey &b) { return keyLess(a, b); });
+    std::sort(keys.begin(), keys.end());
     m_order.resize(keys.size());
     for (size_t i = 0; i < keys.size(); ++i)
         m_order[i] = keys[i].row;
@@ -322,7 +319,7 @@ void SortedTableReader::load()
 bool SortedTableReader::runBefore(size_t a, size_t b) const
 {
     const Run &x = *m_runs[a], &y = *m_runs[b];
-    return keyLess(keyOf(x.values.data(), x.nulls, uint32_t(a)), keyOf(y.values.data(), y.nulls, uint32_t(b)));
+    return keyOf(x.values.data(), x.nulls, uint32_t(a)) < keyOf(y.values.data(), y.nulls, uint32_t(b));
 }
 
 bool SortedTableReader::nextFromRuns()
@@ -372,14 +369,14 @@ bool SortedTableReader::next()
     return true;
 }
 
-bool SortedTableReader::isNull(int col) const
+bool SortedTableReader::stmtIsNull(int col) const
 {
-    return m_mode != Mode::OrderBy ? (m_rowNulls >> col) & 1 : m_stmt->isNull(col);
+    return m_stmt->isNull(col);
 }
 
-int64_t SortedTableReader::integer(int col) const
+int64_t SortedTableReader::stmtInteger(int col) const
 {
-    return m_mode != Mode::OrderBy ? ((m_rowNulls >> col) & 1 ? 0 : m_row[col]) : m_stmt->integer(col);
+    return m_stmt->integer(col);
 }
 
 double SortedTableReader::real(int col) const
