@@ -801,6 +801,9 @@ int runDoctor(const Args &a)
                     sampledJson.append(QJsonObject { { QStringLiteral("function"), name },
                                                      { QStringLiteral("samples"), double(n) } });
                 hostJson[QStringLiteral("cpu_samples_gpu_idle_top")] = sampledJson;
+                hostJson[QStringLiteral("sched_threads")] = double(host.schedThreads);
+                hostJson[QStringLiteral("sched_gpu_idle_ns")] = double(host.schedIdleNs);
+                hostJson[QStringLiteral("off_cpu_gpu_idle_ns")] = double(host.offCpuIdleNs);
                 hostJson[QStringLiteral("launched_ops")] = double(host.launchedOps);
                 hostJson[QStringLiteral("launch_delay_p50_ns")] = double(host.launchDelayP50Ns);
                 hostJson[QStringLiteral("launch_delay_p90_ns")] = double(host.launchDelayP90Ns);
@@ -924,6 +927,13 @@ int runDoctor(const Args &a)
                         .arg(text::count(host.cpuSamples), text::count(host.cpuSamplesInIdle),
                              functions.isEmpty() ? QString() : QStringLiteral(": ") + functions.join(QStringLiteral(", "))));
             }
+            if (host.schedThreads)
+                out(QStringLiteral("  scheduling: the launching thread%1 on no CPU for %2 of the %3 ms the GPU was idle "
+                                   "(%4%)\n")
+                        .arg(host.schedThreads == 1 ? QString() : QStringLiteral("s"))
+                        .arg(text::milliseconds(host.offCpuIdleNs), text::milliseconds(host.schedIdleNs))
+                        .arg(host.schedIdleNs ? 100.0 * double(host.offCpuIdleNs) / double(host.schedIdleNs) : 0.0, 0,
+                             'f', 0));
             if (host.launchedOps)
                 out(QStringLiteral("  launches: %1 ops, launch to start p50 %2 / p90 %3; %4 ops ran shorter than their "
                                    "launch call\n")

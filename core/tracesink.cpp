@@ -73,6 +73,7 @@ std::string_view kindName(TrackKind k)
     case TrackKind::CudaApi: return "cuda_api";
     case TrackKind::GpuAnnotation: return "gpu_annotation";
     case TrackKind::CpuSamples: return "cpu_samples";
+    case TrackKind::OnCpu: return "on_cpu";
     }
     return "thread";
 }

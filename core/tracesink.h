@@ -49,11 +49,12 @@ private:
 int64_t findOrAddRun(SqliteDb &db, const QString &key, const QString &name, int64_t createdNs);
 
 enum class ProcessKind { Cpu, Gpu, Other };
-// CudaApi, CpuSamples and GpuAnnotation are companion tracks of a thread and of a stream (same process
-// and tid label): the CUDA runtime/driver calls a thread made, its CPU samples (instants), and the user
-// annotations projected onto a stream, shown beneath their thread or stream as Nsight Systems does.
-// (track.kind 'cuda_api', 'cpu_samples', 'gpu_annotation'.)
-enum class TrackKind { Thread, GpuStream, Counter, Global, CudaApi, GpuAnnotation, CpuSamples };
+// CudaApi, CpuSamples, OnCpu and GpuAnnotation are companion tracks of a thread and of a stream (same
+// process and tid label): the CUDA runtime/driver calls a thread made, its CPU samples (instants), the
+// intervals it was scheduled on a CPU, and the user annotations projected onto a stream, shown beneath
+// their thread or stream as Nsight Systems does. (track.kind 'cuda_api', 'cpu_samples', 'on_cpu',
+// 'gpu_annotation'.)
+enum class TrackKind { Thread, GpuStream, Counter, Global, CudaApi, GpuAnnotation, CpuSamples, OnCpu };
 
 // Counts kept while a trace streams in; written to the trace row.
 struct TraceStats {

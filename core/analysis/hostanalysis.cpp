@@ -100,6 +100,54 @@ void sampleIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops,
     }
 }
 
+// The launching threads' time off the CPU in the GPU's idle stretches (see HostAnalysis::offCpuIdleNs):
+// each thread's intervals on a CPU in time order (its track's key order) against the stretches in time
+// order, nothing held but sums.
+void offCpuIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops,
+                   const std::unordered_set<std::string> &launchers, HostAnalysis &r)
+{
+    std::vector<int64_t> tracks;
+    {
+        SqliteStmt st(db, std::string("SELECT k.id, ") + kThreadKey + " FROM track k "
+                          "WHERE k.trace_id = ? AND k.kind = 'on_cpu' AND k.slice_count > 0");
+        st.bind(1, traceId);
+        while (st.step())
+            if (launchers.empty() || launchers.count(std::string(st.columnView(1))))
+                tracks.push_back(st.columnInt(0));
+    }
+    if (tracks.empty())
+        return;
+    const std::vector<std::pair<int64_t, int64_t>> idle = gpuIdleIntervals(ops);
+    auto overlap = [](int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
+        return std::max<int64_t>(0, std::min(a1, b1) - std::max(a0, b0));
+    };
+    SqliteStmt span(db, "SELECT min(ts), max(ts + dur) FROM slice WHERE track_id = ?");
+    SqliteStmt st(db, "SELECT ts, ts + dur FROM slice WHERE track_id = ? ORDER BY ts");
+    for (const int64_t track : tracks) {
+        span.bind(1, track);
+        span.step();
+        const int64_t first = span.columnInt(0), last = span.columnInt(1);
+        span.reset();
+        int64_t covered = 0;
+        for (const auto &[a, b] : idle)
+            covered += overlap(a, b, first, last);
+        int64_t onCpu = 0;
+        st.bind(1, track);
+        size_t gap = 0;
+        while (st.step()) {
+            const int64_t s = st.columnInt(0), e = st.columnInt(1);
+            while (gap < idle.size() && idle[gap].second <= s)
+                ++gap;
+            for (size_t g = gap; g < idle.size() && idle[g].first < e; ++g)
+                onCpu += overlap(idle[g].first, idle[g].second, s, e);
+        }
+        st.reset();
+        ++r.schedThreads;
+        r.schedIdleNs += covered;
+        r.offCpuIdleNs += std::max<int64_t>(0, covered - onCpu);
+    }
+}
+
 } // namespace
 
 HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops)
@@ -155,6 +203,7 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
     for (HostAnalysis::Activity *a : { &r.inputPipeline, &r.synchronization, &r.optimizer, &r.communication })
         std::sort(a->ranges.begin(), a->ranges.end());
     sampleIdleGpu(db, traceId, ops, launchers, r);
+    offCpuIdleGpu(db, traceId, ops, launchers, r);
     std::vector<int64_t> delays;
     delays.reserve(ops.size());
     adviseHugePages(delays);

@@ -41,6 +41,15 @@ struct HostAnalysis {
     int64_t cpuSamplesInIdle = 0;
     std::vector<std::pair<QString, int64_t>> idleSampleFunctions;
 
+    // Thread scheduling (Nsight Systems' context switches: the 'on_cpu' tracks) of the launching
+    // threads: of the GPU's idle time within the stretch each thread's scheduling covers (its first
+    // scheduled-in to its last scheduled-out), how much that thread spent on no CPU (blocked in a call,
+    // sleeping, or preempted), summed over the threads. A launching thread off the CPU while the GPU
+    // waits for it is waiting itself, or is denied a core.
+    int64_t schedThreads = 0;
+    int64_t schedIdleNs = 0;
+    int64_t offCpuIdleNs = 0;
+
     // Launches: delay from the start of the launch call to the start of its GPU op (queueing included).
     int64_t launchedOps = 0;
     int64_t launchDelayP50Ns = 0;

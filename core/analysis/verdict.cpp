@@ -209,23 +209,37 @@ Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 
 namespace {
 
-// What the host was doing while the GPU waited, from its CPU samples, for a verdict that blames the
-// host side (the per-step verdicts leave it out: the counts are the whole trace's).
-void addIdleSamples(Verdict &v, const HostAnalysis &host)
+// What the host was doing while the GPU waited, from its CPU samples and its threads' scheduling, for a
+// verdict that blames the host side (the per-step verdicts leave it out: the counts are the whole
+// trace's).
+void addIdleHostEvidence(Verdict &v, const HostAnalysis &host)
 {
     constexpr int64_t kMinIdleSamples = 10; // fewer say little about where the host's time went
     using C = Verdict::Component;
     const C named = v.component == C::Inconclusive && !v.costs.empty() ? v.costs[0].component : v.component;
     const bool hostSide = named == C::HostLaunch || named == C::Synchronization || named == C::InputPipeline
         || mpiMostly(v);
-    if (!hostSide || host.cpuSamplesInIdle < kMinIdleSamples)
+    if (!hostSide)
         return;
-    QStringList functions;
-    for (const auto &[name, n] : host.idleSampleFunctions)
-        functions << QStringLiteral("%1 %2%").arg(text::elided(name, 60)).arg(100.0 * double(n) / double(host.cpuSamplesInIdle), 0, 'f', 0);
-    v.evidence << QStringLiteral("CPU samples while the GPU was idle (%1 of %2): %3")
-                      .arg(text::count(host.cpuSamplesInIdle), text::count(host.cpuSamples),
-                           functions.join(QStringLiteral(", ")));
+    if (host.cpuSamplesInIdle >= kMinIdleSamples) {
+        QStringList functions;
+        for (const auto &[name, n] : host.idleSampleFunctions)
+            functions << QStringLiteral("%1 %2%").arg(text::elided(name, 60)).arg(100.0 * double(n) / double(host.cpuSamplesInIdle), 0, 'f', 0);
+        v.evidence << QStringLiteral("CPU samples while the GPU was idle (%1 of %2): %3")
+                          .arg(text::count(host.cpuSamplesInIdle), text::count(host.cpuSamples),
+                               functions.join(QStringLiteral(", ")));
+    }
+    if (host.schedIdleNs > 0)
+        v.evidence << QStringLiteral("While the GPU was idle, the launching %1 on no CPU %2% of the time (%3 of %4 ms, "
+                                     "from the threads' scheduling): %5")
+                          .arg(host.schedThreads == 1 ? QStringLiteral("thread was") : QStringLiteral("threads were"))
+                          .arg(100.0 * double(host.offCpuIdleNs) / double(host.schedIdleNs), 0, 'f', 0)
+                          .arg(text::milliseconds(host.offCpuIdleNs), text::milliseconds(host.schedIdleNs),
+                               2 * host.offCpuIdleNs >= host.schedIdleNs
+                                   ? QStringLiteral("it waited (a blocking call, a sleep) or was preempted, rather "
+                                                    "than ran slowly")
+                                   : QStringLiteral("it was mostly running, so its own CPU work is what the GPU "
+                                                    "waited for"));
 }
 
 } // namespace
@@ -234,7 +248,7 @@ Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBre
                  const HostAnalysis &host, const std::vector<KernelStats> *kernels)
 {
     Verdict v = diagnoseWith(ws, ops, breakdown, host, hostRangesOf(host), true, kernels);
-    addIdleSamples(v, host);
+    addIdleHostEvidence(v, host);
     return v;
 }
 

@@ -27,7 +27,7 @@ int processGroup(const QString &kind, int64_t processId)
 
 // Where a track sorts beside its thread or stream: the base first, then its companions, in this order;
 // a counter after every thread of its process.
-enum Companion { Base, CudaApi, CpuSamples, Annotations, Counter };
+enum Companion { Base, CudaApi, CpuSamples, OnCpu, Annotations, Counter };
 
 Companion companionRank(const QString &kind)
 {
@@ -35,6 +35,8 @@ Companion companionRank(const QString &kind)
         return CudaApi;
     if (kind == QLatin1String("cpu_samples"))
         return CpuSamples;
+    if (kind == QLatin1String("on_cpu"))
+        return OnCpu;
     if (kind == QLatin1String("gpu_annotation"))
         return Annotations;
     if (kind == QLatin1String("counter"))
@@ -109,6 +111,8 @@ QList<TimelineTrack> timelineTracks(Workspace &ws, int64_t traceId)
             r.t.name = QStringLiteral("Annotations");
         else if (r.t.kind == QLatin1String("cpu_samples"))
             r.t.name = QStringLiteral("CPU samples");
+        else if (r.t.kind == QLatin1String("on_cpu"))
+            r.t.name = QStringLiteral("On CPU");
         else if (!tname.isEmpty())
             r.t.name = tname;
         else

@@ -25,7 +25,7 @@ struct TimelineTrack {
     int64_t processId = 0;      // 0 for trace-wide tracks (global instants)
     QString processName;        // "python3 (pid 2910249)", "GPU 0", ...
     QString processKind;        // cpu | gpu | other
-    QString kind;               // thread | gpu_stream | cuda_api | cpu_samples | gpu_annotation | counter | global
+    QString kind;               // thread | gpu_stream | cuda_api | cpu_samples | on_cpu | gpu_annotation | counter | global
     QString name;               // as the timeline labels the row
     int64_t parentTrackId = 0;  // the thread or stream a companion track belongs to
     int64_t sliceCount = 0;

@@ -76,7 +76,10 @@ constexpr int64_t tidOf(int64_t globalId) { return globalId & 0xffffff; }
 // HostCall: a library's calls on a host thread (cuBLAS, cuDNN, MPI, the profiler's own overhead),
 // each table with its category.
 // CpuSample: a CPU sample of a thread (nsys --sample), named by the function it was in.
-enum class Source { Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt, HostCall, Metric, MemoryUsage, CpuSample };
+// Sched: a thread scheduled in on a CPU or out of it (nsys --cpuctxsw, on by default: it follows --sample).
+enum class Source {
+    Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt, HostCall, Metric, MemoryUsage, CpuSample, Sched
+};
 
 // Logical fields; each is read from the first of its candidate columns the table has.
 enum F {
@@ -85,7 +88,7 @@ enum F {
     Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, GraphId, GraphExecId,
     TypeId, MetricId, Address, MemoryOp, Domain, NvtxCategory, PayloadInt, PayloadUint, PayloadInt32,
     PayloadUint32, PayloadDouble, PayloadFloat, JsonText, MessageSize, ReceiveSize, Tag, RemoteRank, RootRank,
-    SampleId, FieldCount
+    SampleId, Cpu, IsSchedIn, ThreadState, ThreadBlock, FieldCount
 };
 
 struct FieldSpec {
@@ -153,11 +156,17 @@ const std::vector<FieldSpec> &fieldSpecs()
         { RootRank, { "rootRank" } },
         // CPU samples: the id their backtrace (SAMPLING_CALLCHAINS) refers to.
         { SampleId, { "id" } },
+        // Thread scheduling: the CPU, in (non-zero) or out, and why it left (its state, what blocked it).
+        { Cpu, { "cpu" } },
+        { IsSchedIn, { "isSchedIn" } },
+        { ThreadState, { "threadState" } },
+        { ThreadBlock, { "threadBlock" } },
     };
     return specs;
 }
 
-constexpr int kCpuSamplePhase = 3;
+constexpr int kCpuSamplePhase = 3; // the last
+
 
 struct TableSpec {
     Source source;
@@ -229,6 +238,10 @@ const std::vector<TableSpec> &tableSpecs()
         // the last phase: their backtraces are read meanwhile (see startSampleStacks()).
         { Source::CpuSample, "COMPOSITE_EVENTS", { Start, GlobalTid, SampleId }, { Start, GlobalTid }, kCpuSamplePhase,
           GlobalTid, FieldCount },
+        // nsys --cpuctxsw (on by default: it follows --sample): a thread scheduled in on a CPU, or out; each
+        // interval on a CPU is a slice on the thread's "On CPU" row (see handleSched()).
+        { Source::Sched, "SCHED_EVENTS", { Start, GlobalTid, Cpu, IsSchedIn, ThreadState, ThreadBlock },
+          { Start, GlobalTid, Cpu, IsSchedIn }, kCpuSamplePhase, GlobalTid, FieldCount },
         // Time the profiler itself took on a thread (its injection's setup, buffer flushes), as Nsight
         // Systems shows it on the thread.
         { Source::HostCall, "PROFILER_OVERHEAD", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0,
@@ -389,6 +402,7 @@ private:
         int64_t thread = 0;
         int64_t api = kNoValue;
         int64_t samples = kNoValue;
+        int64_t onCpu = kNoValue;
     };
 
     [[nodiscard]] bool has(const Cursor &c, F f) const { return c.col[f] >= 0; }
@@ -435,6 +449,10 @@ private:
     void handleOsrt(Cursor &c, SliceFields &f);
     void handleHostCall(Cursor &c, SliceFields &f);
     void handleCpuSample(Cursor &c, SliceFields &f);
+    void handleSched(Cursor &c, SliceFields &f);
+    void closeOpenSched();
+    void addOnCpu(int64_t globalTid, int64_t cpu, SliceFields &f);
+    [[nodiscard]] const std::string &schedLabel(bool block, int64_t id);
     [[nodiscard]] const std::string &frameText(int64_t stringId, bool module);
     // The backtraces of the CPU samples (SAMPLING_CALLCHAINS), read on a connection of their own while
     // the phases before the samples' are merged: each distinct stack once (leaf first, at most kMaxSampleFrames frames of
@@ -559,6 +577,12 @@ private:
     SampleStacks m_sampleStacks;
     std::vector<std::pair<int64_t, int64_t>> m_stackSlices; // per stack: (name, args), name 0 until made
     std::unordered_map<int64_t, std::string> m_functionNames, m_moduleNames; // see frameText()
+    // Thread scheduling: per globalTid, the scheduled-in event not yet matched by its scheduled-out
+    // (start, cpu); the CPUs' names; the labels read (see schedLabel()).
+    std::unordered_map<int64_t, std::pair<int64_t, int64_t>> m_schedIn;
+    std::unordered_map<int64_t, int64_t> m_cpuNames;
+    std::unordered_map<int64_t, std::string> m_schedLabels;
+    int64_t m_catSched = 0;
     int64_t m_catCpuSample = 0;
     bool m_sampleStacksRead = false;
     // NVTX domain names by domainId, category names by (domainId, category).
@@ -1653,6 +1677,105 @@ void NsysReader::handleCpuSample(Cursor &c, SliceFields &f)
     m_sink.addSlice(t.samples, f);
 }
 
+// Thread scheduling: each interval a thread spent on a CPU, from its scheduled-in to its scheduled-out
+// event, is a slice on the thread's "On CPU" row named by the CPU ("CPU 5"), with the thread's state
+// when it left (Running: preempted while it could still run; Interruptible: it waited, blocked in
+// a call) and what blocked it, where nsys says. Nsight Systems draws the same intervals on the thread.
+// A scheduled-out without a scheduled-in before it (the thread was running when the capture began), or
+// a second scheduled-in before the first was matched, is counted as skipped; a thread still on a CPU
+// at the end is closed at the trace's end (closeOpenSched()).
+void NsysReader::handleSched(Cursor &c, SliceFields &f)
+{
+    const int64_t tid = get(c, GlobalTid, 0);
+    const bool in = get(c, IsSchedIn, 0) != 0;
+    const auto open = m_schedIn.find(tid);
+    if (in) {
+        if (open != m_schedIn.end()) {
+            m_diag.skipped(QStringLiteral("sched-in-twice"), QStringLiteral("table SCHED_EVENTS, start %1").arg(open->second.first),
+                           QStringLiteral("A thread was scheduled in twice without being scheduled out between; "
+                                          "the first was not imported."));
+            open->second = { c.start, get(c, Cpu, -1) };
+        } else {
+            m_schedIn.emplace(tid, std::pair { c.start, get(c, Cpu, -1) });
+        }
+        return;
+    }
+    if (open == m_schedIn.end()) {
+        m_diag.skipped(QStringLiteral("sched-out-without-in"), QStringLiteral("table SCHED_EVENTS, start %1").arg(c.start),
+                       QStringLiteral("A thread was scheduled out with no scheduled-in before it in the capture "
+                                      "(it was running when the capture began); the interval was not imported."));
+        return;
+    }
+    const auto [start, cpu] = open->second;
+    m_schedIn.erase(open);
+    f.tsNs = start;
+    f.durNs = std::max<int64_t>(0, c.start - start);
+    const int64_t state = get(c, ThreadState, 0);
+    const int64_t block = get(c, ThreadBlock, 0);
+    m_args.add("cpu", cpu);
+    if (state != 0) // Unknown
+        if (const std::string &label = schedLabel(false, state); !label.empty())
+            m_args.add("state when scheduled out", label);
+    if (block > 1) // NonBlocked, Unknown
+        if (const std::string &label = schedLabel(true, block); !label.empty())
+            m_args.add("blocked on", label);
+    f.argsId = m_sink.internArgs(m_args.finish());
+    addOnCpu(tid, cpu, f);
+}
+
+// The slice of an interval on a CPU, on the thread's "On CPU" row.
+void NsysReader::addOnCpu(int64_t globalTid, int64_t cpu, SliceFields &f)
+{
+    ThreadTracks &t = threadTracks(globalTid);
+    if (t.onCpu == kNoValue)
+        t.onCpu = m_sink.companionTrack(t.thread, TrackKind::OnCpu);
+    auto name = m_cpuNames.find(cpu);
+    if (name == m_cpuNames.end())
+        name = m_cpuNames.emplace(cpu, m_sink.intern(cpu >= 0 ? "CPU " + std::to_string(cpu) : std::string("CPU ?")))
+                   .first;
+    f.nameId = name->second;
+    f.catId = m_catSched;
+    m_sink.addSlice(t.onCpu, f);
+}
+
+// Threads still on a CPU when the capture ended: their last interval ends with the trace.
+void NsysReader::closeOpenSched()
+{
+    if (m_schedIn.empty())
+        return;
+    std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> open(m_schedIn.begin(), m_schedIn.end());
+    std::sort(open.begin(), open.end()); // the same tracks in the same order, import after import
+    const int64_t end = m_sink.stats().endNs;
+    for (const auto &[tid, in] : open) {
+        SliceFields f;
+        f.tsNs = in.first;
+        f.durNs = std::max<int64_t>(0, end - in.first);
+        m_args.clear();
+        m_args.add("cpu", in.second);
+        m_args.add("state when scheduled out", "still on the CPU when the capture ended");
+        f.argsId = m_sink.internArgs(m_args.finish());
+        addOnCpu(tid, in.second, f);
+    }
+    m_diag.report(Severity::Info, QStringLiteral("sched-open-at-end"), QStringLiteral("table SCHED_EVENTS"),
+                  QStringLiteral("Threads still on a CPU when the capture ended: their last interval on the CPU "
+                                 "ends with the trace."),
+                  int64_t(open.size()));
+    m_schedIn.clear();
+}
+
+// What ENUM_SCHEDULING_THREAD_BLOCK (`block`) or ENUM_SAMPLING_THREAD_STATE names `id` (empty when the
+// export has no such table), read once.
+const std::string &NsysReader::schedLabel(bool block, int64_t id)
+{
+    const int64_t key = (int64_t(block) << 32) | (id & 0xffffffff);
+    auto it = m_schedLabels.find(key);
+    if (it == m_schedLabels.end()) {
+        const char *table = block ? "ENUM_SCHEDULING_THREAD_BLOCK" : "ENUM_SAMPLING_THREAD_STATE";
+        it = m_schedLabels.emplace(key, m_tables.count(table) ? enumLabel(table, id) : std::string()).first;
+    }
+    return it->second;
+}
+
 // A backtrace frame's function, or its module's file name: read once (stacks share their frames).
 const std::string &NsysReader::frameText(int64_t stringId, bool module)
 {
@@ -1836,6 +1959,7 @@ void NsysReader::handle(Cursor &c)
     case Source::Osrt: handleOsrt(c, f); break;
     case Source::HostCall: handleHostCall(c, f); break;
     case Source::CpuSample: handleCpuSample(c, f); break;
+    case Source::Sched: handleSched(c, f); break;
     case Source::Metric: handleMetric(c); break;
     case Source::MemoryUsage: handleMemoryUsage(c); break;
     }
@@ -1855,6 +1979,7 @@ void NsysReader::run()
     m_catNvtx = m_sink.intern("nvtx");
     m_catOsrt = m_sink.intern("osrt");
     m_catCpuSample = m_sink.intern("cpu_sample");
+    m_catSched = m_sink.intern("sched");
     readSessionInfo();
     readDevices();
     readMetadata();
@@ -1937,6 +2062,7 @@ void NsysReader::run()
             }
         }
     }
+    closeOpenSched();
     projectNvtx();
     if (m_unmatchedFrees > 0)
         m_diag.report(Severity::Info, QStringLiteral("memory-freed-before-allocated"),

@@ -321,6 +321,47 @@ private slots:
                                          "_PyEval_EvalFrameDefault 25%"));
     }
 
+    // Nsight's thread scheduling: the share of the GPU's idle time the launching thread spent on no CPU
+    // (another thread's scheduling does not count), as evidence for a host-side verdict.
+    void offCpuWhileIdle()
+    {
+        Gen g; // kernels at 10i+9..10i+11 µs: the GPU idle 8 µs in each of 199 stretches
+        for (int i = 0; i < 200; ++i)
+            g.op("kernel", "elementwise", 10 * i, 8, 10 * i + 9, 2);
+        QTemporaryDir tmp;
+        const QString path = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
+        QVERIFY(!path.isEmpty());
+        {
+            Workspace w(path, Workspace::Role::Writer);
+            SqliteDb &db = w.db();
+            db.exec("INSERT INTO string(id, str) VALUES (9001, 'CPU 3'), (9002, 'sched')");
+            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9001, 1, process_id, "
+                    "'on_cpu', label, 201 FROM track WHERE kind = 'thread' LIMIT 1");
+            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9002, 1, process_id, "
+                    "'on_cpu', 'loader thread', 1 FROM track WHERE kind = 'thread' LIMIT 1");
+            // The launching thread on a CPU at 10j+1..10j+7 µs: 6 of each idle stretch's 8 µs.
+            SqliteStmt slice(db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id) "
+                                 "VALUES (?4, ?1, ?2, ?3, 0, 9001, 9002)");
+            for (int j = 0; j <= 200; ++j)
+                slice.bind(1, int64_t(10 * j + 1) * 1000).bind(2, int64_t(900000 + j)).bind(3, 6000).bind(4, 9001).run();
+            // The other thread on a CPU only at the start and the end: off it through every stretch.
+            slice.bind(1, 0).bind(2, 990000).bind(3, 1000).bind(4, 9002).run();
+            slice.bind(1, 2005000).bind(2, 990001).bind(3, 1000).bind(4, 9002).run();
+            db.exec("UPDATE track SET slice_count = 2 WHERE id = 9002");
+        }
+        Verdict v;
+        {
+            Workspace workspace(path, Workspace::Role::Reader);
+            v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+        }
+        QCOMPARE(int(v.component), int(Verdict::Component::HostLaunch));
+        const QStringList line = v.evidence.filter(QStringLiteral("While the GPU was idle"));
+        QCOMPARE(line.size(), 1);
+        QCOMPARE(line[0], QStringLiteral("While the GPU was idle, the launching thread was on no CPU 25% of the time "
+                                         "(0.398 of 1.592 ms, from the threads' scheduling): it was mostly running, so "
+                                         "its own CPU work is what the GPU waited for"));
+    }
+
     // A compute-bound verdict names its top kernels; a C++ template signature longer than the
     // sentence allows is cut with an ellipsis, a short name kept whole.
     void topKernelsElided()

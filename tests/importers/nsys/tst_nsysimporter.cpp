@@ -199,17 +199,18 @@ private slots:
     }
 
     // nsys --trace=cublas,cudnn,mpi: the library calls land on their thread, its CPU samples on its
-    // "CPU samples" row with their backtraces (the slices are in the golden CSV); Nsight's warnings and
-    // errors are the source's, each once, on one line; tables of events this importer does not read
-    // are named with their rows, counted as skipped; backtraces read (the samples') are not listed.
+    // "CPU samples" row with their backtraces, its intervals on a CPU on its "On CPU" row (the slices
+    // are in the golden CSV); Nsight's warnings and errors are the source's, each once, on one line;
+    // tables of events this importer does not read are named with their rows, counted as skipped;
+    // backtraces read (the samples') are not listed.
     void hostCallsAndUnreadTables()
     {
         const QString ws = freshWorkspace();
         const FileImportResult r = importOne(ws, fixture(QStringLiteral("host_calls.sqlite")));
         QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
-        QCOMPARE(r.skipped, 2 + 1); // scheduling, a page fault
+        QCOMPARE(r.skipped, 1 + 1); // a page fault, a thread scheduled out before it was scheduled in
         Workspace w(ws, Workspace::Role::Reader);
-        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 3);
+        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 2);
         QCOMPARE(w.db().queryInt("SELECT status = 'ok' FROM source"), 1);
         auto messages = diagnosticMessages(w.db());
         QCOMPARE(messages[QStringLiteral("nsys-warning-1")],
@@ -222,9 +223,11 @@ private slots:
                  QStringLiteral("Nsight Systems error (Injection): CUDA injection failed for one process."));
         QVERIFY(!messages.count(QStringLiteral("nsys-warning-4"))); // the info message is not copied
         QCOMPARE(messages[QStringLiteral("nsys-tables-not-imported")],
-                 QStringLiteral("Not imported: CUDA_UM_CPU_PAGE_FAULT_EVENTS "
-                                "(1 row: unified memory page faults), SCHED_EVENTS (2 rows: thread scheduling). Plumb "
-                                "does not read these tables; their rows are counted as skipped."));
+                 QStringLiteral("Not imported: CUDA_UM_CPU_PAGE_FAULT_EVENTS (1 row: unified memory page faults). "
+                                "Plumb does not read these tables; their rows are counted as skipped."));
+        QCOMPARE(messages[QStringLiteral("sched-out-without-in")],
+                 QStringLiteral("A thread was scheduled out with no scheduled-in before it in the capture (it was "
+                                "running when the capture began); the interval was not imported."));
         QCOMPARE(messages[QStringLiteral("nsys-backtraces-not-imported")],
                  QStringLiteral("Backtraces are not imported: OSRT_CALLCHAINS (4 rows: backtraces of OS runtime "
                                 "calls)."));
@@ -242,6 +245,15 @@ private slots:
         QCOMPARE(samples->parentTrackId, thread->id);
         QCOMPARE(samples - thread, 2);
         QCOMPARE(thread[1].kind, QStringLiteral("cuda_api"));
+        // Its intervals on a CPU beneath the samples, named by the CPU; a click says why it left.
+        QCOMPARE(thread[3].kind, QStringLiteral("on_cpu"));
+        QCOMPARE(thread[3].name, QStringLiteral("On CPU"));
+        QCOMPARE(thread[3].parentTrackId, thread->id);
+        const std::optional<SliceInfo> onCpu = sliceAt(w, thread[3], 1500, 0, 5);
+        QVERIFY(onCpu);
+        QCOMPARE(onCpu->name, QStringLiteral("CPU 2"));
+        QVERIFY2(onCpu->argsJson.contains(QStringLiteral("\"state when scheduled out\":\"Interruptible\",\"blocked on\":\"Mutex\"")),
+                 qPrintable(onCpu->argsJson));
         // A click near a sample finds it, with its backtrace.
         const std::optional<SliceInfo> clicked = sliceAt(w, *samples, 652, 0, 5);
         QVERIFY(clicked);
@@ -330,9 +342,16 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id "
                                  "WHERE n.str = '[libcuda.so.525.105.17]'"),
                  1038);
-        // What the export holds beyond that: scheduling counted as skipped, the other backtraces said,
-        // Nsight's own warnings kept (its info messages are not).
-        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 1254);
+        // Its thread scheduling: 627 intervals on a CPU of the 8 threads scheduled (every scheduled-out
+        // has its scheduled-in), most of the main thread's on CPU 5.
+        QCOMPARE(catCount("sched"), 627);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM track WHERE kind = 'on_cpu'"), 8);
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN track k ON k.id = s.track_id "
+                                 "JOIN string n ON n.id = s.name_id WHERE k.kind = 'on_cpu' AND n.str = 'CPU 5'"),
+                 319);
+        // What the export holds beyond that: nothing skipped, the other backtraces said, Nsight's own
+        // warnings kept (its info messages are not).
+        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 0);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code GLOB 'nsys-warning-*'"), 4);
         QCOMPARE(diagnosticMessages(w.db())[QStringLiteral("nsys-warning-2")],
                  QStringLiteral("Nsight Systems warning (Injection): Installed CUDA driver version (12.0) is not "

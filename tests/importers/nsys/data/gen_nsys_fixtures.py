@@ -33,9 +33,10 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
 - host_calls.sqlite: 2024.x with library calls traced (`nsys --trace=cuda,nvtx,cublas,cudnn,mpi`):
   cuBLAS and cuDNN calls around the CUDA calls they make, MPI point-to-point, collective, wait and other
   calls (one with no end), the profiler's own overhead on the thread; Nsight's DIAGNOSTIC_EVENT with an
-  info message, a warning written twice, one over two lines and an error; and tables Plumb does not read:
-  CPU samples (COMPOSITE_EVENTS), scheduling (SCHED_EVENTS), a unified-memory page fault, backtraces
-  (OSRT_CALLCHAINS), an empty OpenMP table.
+  info message, a warning written twice, one over two lines and an error; CPU samples (COMPOSITE_EVENTS)
+  with their backtraces (SAMPLING_CALLCHAINS); thread scheduling (SCHED_EVENTS): preempted, blocked on a
+  mutex, scheduled out first, still on a CPU at the end; and tables Plumb does not read: a unified-memory
+  page fault, backtraces (OSRT_CALLCHAINS), an empty OpenMP table.
 - not_nsight.sqlite: a valid SQLite database of something else.
 - truncated.sqlite: a larger export cut in half (SQLite then cannot read even its schema).
 - corrupt_table.sqlite: the same export whole, but the last pages (kernel rows) overwritten.
@@ -356,6 +357,10 @@ def host_calls():
         threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER NOT NULL);
     CREATE TABLE SCHED_EVENTS (start INTEGER NOT NULL, cpu INTEGER NOT NULL, isSchedIn INTEGER NOT NULL,
         globalTid INTEGER, threadState INTEGER, threadBlock INTEGER);
+    CREATE TABLE ENUM_SAMPLING_THREAD_STATE (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL,
+        label TEXT NOT NULL);
+    CREATE TABLE ENUM_SCHEDULING_THREAD_BLOCK (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL,
+        label TEXT NOT NULL);
     CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT NULL,
         address INTEGER NOT NULL, originalFaultPc INTEGER, CpuInstruction INTEGER NOT NULL,
         module INTEGER NOT NULL, unresolvedFaultPc INTEGER);
@@ -414,7 +419,18 @@ def host_calls():
     # here 50000's row comes first, so the reader must sort them.
     db.executemany("INSERT INTO SAMPLING_CALLCHAINS VALUES (?,?,?,0,0,?,0,NULL,NULL,?)", [
         (50000, 50, 51, 0, 0), (100, 48, 49, 0, 0), (100, 50, 51, 0, 1), (101, 52, 53, 1, 0), (101, 50, 51, 0, 1)])
-    db.executemany("INSERT INTO SCHED_EVENTS VALUES (?,?,?,?,?,?)", [(90, 0, 1, t, 1, None), (1900, 0, 0, t, 2, 3)])
+    # Scheduling: the thread on CPU 0, preempted (state Running when scheduled out), then on CPU 2 until
+    # it waits (Interruptible, blocked on a mutex); a second thread scheduled out first (it was running
+    # when the capture began: skipped), then in on CPU 3 until the capture ends (closed at the trace's
+    # end). Stored out of time order.
+    t2 = gid(pid, pid + 1)
+    db.executemany("INSERT INTO SCHED_EVENTS VALUES (?,?,?,?,?,?)", [
+        (1050, 2, 1, t, 0, None), (90, 0, 1, t, 0, None), (1000, 0, 0, t, 1, 0), (1900, 2, 0, t, 2, 6),
+        (95, 1, 0, t2, 2, 0), (1950, 3, 1, t2, 0, None)])
+    db.executemany("INSERT INTO ENUM_SAMPLING_THREAD_STATE VALUES (?,?,?)", [
+        (0, "Unknown", "Unknown"), (1, "Running", "Running"), (2, "Interruptible", "Interruptible")])
+    db.executemany("INSERT INTO ENUM_SCHEDULING_THREAD_BLOCK VALUES (?,?,?)", [
+        (0, "NonBlocked", "NonBlocked"), (1, "Unknown", "Unknown"), (6, "Mutex", "Mutex")])
     db.execute("INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES (700, ?, 4096, NULL, 46, 46, 0)", (gid(pid),))
     db.executemany("INSERT INTO OSRT_CALLCHAINS VALUES (?,?,?,NULL,NULL,NULL,NULL,NULL,NULL,?)", [
         (1, 46, 46, 0), (1, 47, 46, 1), (2, 46, 46, 0), (2, 47, 46, 1)])
