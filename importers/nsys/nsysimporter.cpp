@@ -88,7 +88,7 @@ enum F {
     Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, GraphId, GraphExecId,
     TypeId, MetricId, Address, MemoryOp, Domain, NvtxCategory, PayloadInt, PayloadUint, PayloadInt32,
     PayloadUint32, PayloadDouble, PayloadFloat, JsonText, MessageSize, ReceiveSize, Tag, RemoteRank, RootRank,
-    SampleId, Cpu, IsSchedIn, ThreadState, ThreadBlock, FieldCount
+    SampleId, Cpu, IsSchedIn, ThreadState, ThreadBlock, CallchainId, FieldCount
 };
 
 struct FieldSpec {
@@ -161,6 +161,9 @@ const std::vector<FieldSpec> &fieldSpecs()
         { IsSchedIn, { "isSchedIn" } },
         { ThreadState, { "threadState" } },
         { ThreadBlock, { "threadBlock" } },
+        // An OS runtime or CUDA call's backtrace (nsys --osrt-backtrace-*, --cudabacktrace): its id in
+        // OSRT_CALLCHAINS or CUDA_CALLCHAINS; read only when the export has that table.
+        { CallchainId, { "callchainId" } },
     };
     return specs;
 }
@@ -187,7 +190,7 @@ const std::vector<TableSpec> &tableSpecs()
 {
     static const std::vector<TableSpec> specs = {
         { Source::Runtime, "CUPTI_ACTIVITY_KIND_RUNTIME",
-          { Start, End, GlobalTid, Corr, NameId, EventClass, ReturnValue }, { Start, NameId }, 1, GlobalTid,
+          { Start, End, GlobalTid, Corr, NameId, EventClass, ReturnValue, CallchainId }, { Start, NameId }, 1, GlobalTid,
           FieldCount },
         { Source::Kernel, "CUPTI_ACTIVITY_KIND_KERNEL",
           { Start, End, GlobalPid, Corr, Device, Context, Stream, Demangled, Short, GridX, GridY, GridZ, BlockX,
@@ -218,7 +221,7 @@ const std::vector<TableSpec> &tableSpecs()
           { Start, End, GlobalTid, EventType, Text, TextId, Domain, NvtxCategory, PayloadInt, PayloadUint, PayloadInt32,
             PayloadUint32, PayloadDouble, PayloadFloat, JsonText },
           { Start }, 0, GlobalTid, FieldCount },
-        { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0, GlobalTid,
+        { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue, CallchainId }, { Start, NameId }, 0, GlobalTid,
           FieldCount },
         // nsys --trace=cublas,cudnn: the library calls around the CUDA calls they make.
         { Source::HostCall, "CUBLAS_EVENTS", { Start, End, GlobalTid, NameId }, { Start, NameId }, 0, GlobalTid,
@@ -235,7 +238,7 @@ const std::vector<TableSpec> &tableSpecs()
         { Source::HostCall, "MPI_OTHER_EVENTS", { Start, End, GlobalTid, TextId }, { Start, TextId }, 0, GlobalTid,
           FieldCount, "mpi" },
         // nsys --sample (on by default): each sample of a thread, on the thread's "CPU samples" row. In
-        // the last phase: their backtraces are read meanwhile (see startSampleStacks()).
+        // the last phase: their backtraces are read meanwhile (see startCallchains()).
         { Source::CpuSample, "COMPOSITE_EVENTS", { Start, GlobalTid, SampleId }, { Start, GlobalTid }, kCpuSamplePhase,
           GlobalTid, FieldCount },
         // nsys --cpuctxsw (on by default: it follows --sample): a thread scheduled in on a CPU, or out; each
@@ -454,13 +457,14 @@ private:
     void addOnCpu(int64_t globalTid, int64_t cpu, SliceFields &f);
     [[nodiscard]] const std::string &schedLabel(bool block, int64_t id);
     [[nodiscard]] const std::string &frameText(int64_t stringId, bool module);
-    // The backtraces of the CPU samples (SAMPLING_CALLCHAINS), read on a connection of their own while
-    // the phases before the samples' are merged: each distinct stack once (leaf first, at most kMaxSampleFrames frames of
-    // StringIds symbol and module, and whether the symbol is unresolved, an address), and per sample
-    // id its stack's index: 4 bytes a sample while the ids are dense, as nsys numbers them (a long
-    // capture holds tens of millions), else (id, index) pairs.
+    // Backtraces (SAMPLING_CALLCHAINS of the CPU samples, OSRT_CALLCHAINS and CUDA_CALLCHAINS of OS
+    // runtime and CUDA calls), read on a connection of their own while the phases before their events'
+    // are merged: each distinct stack once (leaf first, at most kMaxFrames frames of StringIds symbol and
+    // module, and whether the symbol is unresolved, an address), and per callchain id its stack's index:
+    // 4 bytes an id while the ids are dense, as nsys numbers them (a long capture holds tens of
+    // millions), else (id, index) pairs.
     using Frame = std::tuple<int64_t, int64_t, bool>;
-    struct SampleStacks {
+    struct Callchains {
         static constexpr uint32_t kNone = UINT32_MAX;
         std::vector<std::vector<Frame>> stacks;
         int64_t firstId = 0;
@@ -490,7 +494,22 @@ private:
             return it != sparse.end() && it->first == id ? it->second : kNone;
         }
     };
-    [[nodiscard]] std::future<SampleStacks> startSampleStacks();
+    [[nodiscard]] std::future<Callchains> startCallchains(const char *table, const char *events);
+    // The backtraces of one table, once read, with each stack's JSON array made when first used.
+    struct Backtraces {
+        const char *table;
+        Callchains chains;
+        std::vector<std::string> json;
+        bool read = false;
+        void set(Callchains c)
+        {
+            chains = std::move(c);
+            json.assign(chains.stacks.size(), std::string());
+            read = true;
+        }
+    };
+    [[nodiscard]] const std::string &backtraceJson(Backtraces &b, uint32_t stack);
+    void addBacktrace(Backtraces &b, const Cursor &c);
     void readGpuMetricNames();
     void readMpiRanks();
     // NVTX's naming records (domain and category names), read on a connection of their own.
@@ -574,8 +593,10 @@ private:
     int64_t m_rows = 0;
     int64_t m_totalRows = 0;
     int64_t m_nvtxSkipped = 0;
-    SampleStacks m_sampleStacks;
-    std::vector<std::pair<int64_t, int64_t>> m_stackSlices; // per stack: (name, args), name 0 until made
+    Backtraces m_sampleStacks { "SAMPLING_CALLCHAINS", {}, {} };
+    Backtraces m_osrtStacks { "OSRT_CALLCHAINS", {}, {} };
+    Backtraces m_cudaStacks { "CUDA_CALLCHAINS", {}, {} };
+    std::vector<std::pair<int64_t, int64_t>> m_stackSlices; // per sample stack: (name, args), name 0 until made
     std::unordered_map<int64_t, std::string> m_functionNames, m_moduleNames; // see frameText()
     // Thread scheduling: per globalTid, the scheduled-in event not yet matched by its scheduled-out
     // (start, cpu); the CPUs' names; the labels read (see schedLabel()).
@@ -584,7 +605,6 @@ private:
     std::unordered_map<int64_t, std::string> m_schedLabels;
     int64_t m_catSched = 0;
     int64_t m_catCpuSample = 0;
-    bool m_sampleStacksRead = false;
     // NVTX domain names by domainId, category names by (domainId, category).
     std::unordered_map<int64_t, std::string> m_nvtxDomains;
     std::map<std::pair<int64_t, int64_t>, std::string> m_nvtxCategories;
@@ -780,6 +800,7 @@ void NsysReader::readNsysDiagnostics()
 // describe things (strings, enums, target and session info) are not events and are not listed.
 void NsysReader::reportUnreadTables()
 {
+    const Backtraces *const readBacktraces[] = { &m_sampleStacks, &m_osrtStacks, &m_cudaStacks };
     static const std::set<std::string_view> kLookups = { "StringIds", "ThreadNames", "PROCESSES", "ProcessStreams",
                                                          "MPI_RANKS", "DIAGNOSTIC_EVENT", "NIC_ID_MAP",
                                                          "PMU_EVENT_REQUESTS", "UCP_WORKERS" };
@@ -813,7 +834,8 @@ void NsysReader::reportUnreadTables()
                            [&](std::string_view p) { return hasPrefix(name, p); })
             || std::any_of(tableSpecs().begin(), tableSpecs().end(),
                            [&](const TableSpec &s) { return name == s.table; })
-            || (name == "SAMPLING_CALLCHAINS" && m_sampleStacksRead))
+            || std::any_of(std::begin(readBacktraces), std::end(readBacktraces),
+                           [&](const Backtraces *b) { return b->read && name == b->table; }))
             continue;
         // Exports never delete rows, so the rowid range is the row count, in two b-tree descents (a
         // count(*) reads every page: CPU samples of a long capture run to tens of millions of rows).
@@ -881,6 +903,11 @@ void NsysReader::openCursors()
         std::vector<SortedTableReader::Column> select;
         std::array<const char *, FieldCount> chosen {}; // the column read for each field
         for (const F f : spec.fields) {
+            // A backtrace id is read only when there are backtraces to look it up in (see run()).
+            if (f == CallchainId
+                && !hasColumns((spec.source == Source::Osrt ? m_osrtStacks : m_cudaStacks).table,
+                               { "id", "symbol", "stackDepth" }))
+                continue;
             for (const FieldSpec &fs : fieldSpecs()) {
                 if (fs.field != f)
                     continue;
@@ -1213,11 +1240,11 @@ void NsysReader::handleRuntime(Cursor &c, SliceFields &f)
     }
     f.catId = driver ? m_catDriver : m_catRuntime;
     f.corr = corrOf(c, GlobalTid);
-    const int64_t ret = get(c, ReturnValue, 0);
-    if (ret != 0) {
+    if (const int64_t ret = get(c, ReturnValue, 0); ret != 0)
         m_args.add("return value", ret);
-        f.argsId = m_sink.internArgs(m_args.finish());
-    }
+    addBacktrace(m_cudaStacks, c);
+    if (const std::string_view json = m_args.finish(); !json.empty())
+        f.argsId = m_sink.internArgs(json);
     if (f.corr != kNoValue)
         m_projection.addLaunch(f.corr, get(c, GlobalTid, 0), f.tsNs);
     ThreadTracks &t = threadTracks(get(c, GlobalTid, 0));
@@ -1608,11 +1635,11 @@ void NsysReader::handleOsrt(Cursor &c, SliceFields &f)
 {
     f.nameId = nameOf(get(c, NameId, 0));
     f.catId = m_catOsrt;
-    const int64_t ret = get(c, ReturnValue, 0);
-    if (ret != 0) {
+    if (const int64_t ret = get(c, ReturnValue, 0); ret != 0)
         m_args.add("return value", ret);
-        f.argsId = m_sink.internArgs(m_args.finish());
-    }
+    addBacktrace(m_osrtStacks, c);
+    if (const std::string_view json = m_args.finish(); !json.empty())
+        f.argsId = m_sink.internArgs(json);
     m_sink.addSlice(threadTracks(get(c, GlobalTid, 0)).thread, f);
 }
 
@@ -1644,37 +1671,57 @@ void NsysReader::handleCpuSample(Cursor &c, SliceFields &f)
         t.samples = m_sink.companionTrack(t.thread, TrackKind::CpuSamples);
     f.durNs = 0;
     f.catId = m_catCpuSample;
-    const uint32_t stackIndex = m_sampleStacks.find(get(c, SampleId, kNoValue));
-    if (stackIndex == SampleStacks::kNone) {
+    const uint32_t stackIndex = m_sampleStacks.chains.find(get(c, SampleId, kNoValue));
+    if (stackIndex == Callchains::kNone) {
         f.nameId = m_sink.intern("[no backtrace]"); // the sink's string table caches it
         m_sink.addSlice(t.samples, f);
         return;
     }
     auto &[nameId, argsId] = m_stackSlices[stackIndex];
     if (!nameId) {
-        const auto &frames = m_sampleStacks.stacks[stackIndex];
-        std::string stack = "[";
         std::string leaf = "[no backtrace]";
-        for (size_t i = 0; i < frames.size(); ++i) {
-            const auto &[symbol, moduleId, unresolved] = frames[i];
+        if (const auto &frames = m_sampleStacks.chains.stacks[stackIndex]; !frames.empty()) {
+            const auto &[symbol, moduleId, unresolved] = frames.front();
             const std::string &function = frameText(symbol, false);
             const std::string &module = moduleId != kNoValue ? frameText(moduleId, true) : std::string();
-            if (i == 0)
-                leaf = !unresolved || module.empty() ? function
-                    : module.front() == '[' ? module // [vdso], [kernel.kallsyms]
-                                             : "[" + module + "]";
-            if (i)
-                stack.push_back(',');
-            appendJsonString(stack, module.empty() ? function : function + " (" + module + ")");
+            leaf = !unresolved || module.empty() ? function
+                : module.front() == '[' ? module // [vdso], [kernel.kallsyms]
+                                         : "[" + module + "]";
         }
-        stack.push_back(']');
         nameId = m_sink.intern(leaf);
-        m_args.addRaw("backtrace", stack);
+        m_args.addRaw("backtrace", backtraceJson(m_sampleStacks, stackIndex));
         argsId = m_sink.internArgs(m_args.finish());
     }
     f.nameId = nameId;
     f.argsId = argsId;
     m_sink.addSlice(t.samples, f);
+}
+
+// A stack as a JSON array of "function (module)", leaf first: made once per stack.
+const std::string &NsysReader::backtraceJson(Backtraces &b, uint32_t stack)
+{
+    std::string &json = b.json[stack];
+    if (json.empty()) {
+        json = "[";
+        for (const auto &[symbol, moduleId, unresolved] : b.chains.stacks[stack]) {
+            const std::string &function = frameText(symbol, false);
+            const std::string &module = moduleId != kNoValue ? frameText(moduleId, true) : std::string();
+            if (json.size() > 1)
+                json.push_back(',');
+            appendJsonString(json, module.empty() ? function : function + " (" + module + ")");
+        }
+        json.push_back(']');
+    }
+    return json;
+}
+
+// An OS runtime or CUDA call's backtrace, in its args, when the export has it.
+void NsysReader::addBacktrace(Backtraces &b, const Cursor &c)
+{
+    if (!b.read || isNull(c, CallchainId))
+        return;
+    if (const uint32_t stack = b.chains.find(get(c, CallchainId)); stack != Callchains::kNone)
+        m_args.addRaw("backtrace", backtraceJson(b, stack));
 }
 
 // Thread scheduling: each interval a thread spent on a CPU, from its scheduled-in to its scheduled-out
@@ -1790,16 +1837,17 @@ const std::string &NsysReader::frameText(int64_t stringId, bool module)
     return it->second;
 }
 
-std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
+std::future<NsysReader::Callchains> NsysReader::startCallchains(const char *table, const char *events)
 {
-    if (!m_tables.count("COMPOSITE_EVENTS") || !hasColumns("SAMPLING_CALLCHAINS", { "id", "symbol", "stackDepth" }))
+    if (!m_tables.count(events) || !hasColumns(table, { "id", "symbol", "stackDepth" }))
         return {};
-    const bool modules = hasColumns("SAMPLING_CALLCHAINS", { "module" });
-    const bool unresolved = hasColumns("SAMPLING_CALLCHAINS", { "unresolved" });
-    return std::async(std::launch::async, [path = m_ctx.input().path(), modules, unresolved, &stop = m_stopLoading] {
-        constexpr size_t kMaxSampleFrames = 16;
+    const bool modules = hasColumns(table, { "module" });
+    const bool unresolved = hasColumns(table, { "unresolved" });
+    return std::async(std::launch::async, [path = m_ctx.input().path(), table, modules, unresolved,
+                                           &stop = m_stopLoading] {
+        constexpr size_t kMaxFrames = 16;
         ForeignSqliteDb db(path);
-        SampleStacks out;
+        Callchains out;
         // The distinct stacks, as indexes into out.stacks (each stack held once), looked up by frames.
         using Frames = std::vector<Frame>;
         struct StackHash {
@@ -1823,15 +1871,14 @@ std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
         };
         std::unordered_set<uint32_t, StackHash, StackEqual> known(0, StackHash { &out.stacks },
                                                                   StackEqual { &out.stacks });
-        // nsys writes each sample's frames together, by depth: read in storage order, and sorted by
+        // nsys writes each callchain's frames together, by depth: read in storage order, and sorted by
         // SQLite only when a file has them otherwise.
         for (const char *order : { "", " ORDER BY id, stackDepth" }) {
             known.clear();
             out = {};
             ForeignSqliteDb::Stmt st(db, std::string("SELECT id, stackDepth, symbol, ") + (modules ? "module" : "NULL")
-                                         + ", " + (unresolved ? "unresolved" : "NULL") + " FROM SAMPLING_CALLCHAINS"
-                                         + order,
-                                     "SAMPLING_CALLCHAINS");
+                                         + ", " + (unresolved ? "unresolved" : "NULL") + " FROM " + table + order,
+                                     table);
             std::vector<Frame> frames;
             int64_t current = INT64_MIN;
             bool inOrder = true;
@@ -1849,7 +1896,7 @@ std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
             int64_t depthSeen = -1;
             for (int64_t row = 0; inOrder && st.step(); ++row) {
                 if (row % 65536 == 0 && stop.load(std::memory_order_relaxed))
-                    return SampleStacks {}; // the import is leaving (cancel, error): nobody reads this
+                    return Callchains {}; // the import is leaving (cancel, error): nobody reads this
                 const int64_t id = st.integer(0), depth = st.integer(1);
                 if (id != current) {
                     if (id < current) {
@@ -1865,7 +1912,7 @@ std::future<NsysReader::SampleStacks> NsysReader::startSampleStacks()
                     break;
                 }
                 depthSeen = depth;
-                if (depth == int64_t(frames.size()) && frames.size() < kMaxSampleFrames)
+                if (depth == int64_t(frames.size()) && frames.size() < kMaxFrames)
                     frames.emplace_back(st.integer(2), st.isNull(3) ? kNoValue : st.integer(3), st.integer(4) != 0);
             }
             if (!inOrder)
@@ -1987,7 +2034,9 @@ void NsysReader::run()
     readGpuMetricNames();
     readMpiRanks();
     std::future<std::vector<NvtxName>> nvtxNames = startNvtxNames();
-    std::future<SampleStacks> sampleStacks = startSampleStacks();
+    std::future<Callchains> sampleStacks = startCallchains("SAMPLING_CALLCHAINS", "COMPOSITE_EVENTS");
+    std::future<Callchains> osrtStacks = startCallchains("OSRT_CALLCHAINS", "OSRT_API");
+    std::future<Callchains> cudaStacks = startCallchains("CUDA_CALLCHAINS", "CUPTI_ACTIVITY_KIND_RUNTIME");
     std::future<bool> corrScope = startCorrScope();
     openCursors();
     m_ctx.checkpoint();
@@ -2021,10 +2070,13 @@ void NsysReader::run()
         loading.get(); // its error, if any
         if (phase == 0 && nvtxNames.valid())
             setNvtxNames(nvtxNames.get());
+        if (phase == 0 && osrtStacks.valid())
+            m_osrtStacks.set(osrtStacks.get());
+        if (phase == 1 && cudaStacks.valid())
+            m_cudaStacks.set(cudaStacks.get());
         if (phase == kCpuSamplePhase && sampleStacks.valid()) {
-            m_sampleStacks = sampleStacks.get();
-            m_stackSlices.assign(m_sampleStacks.stacks.size(), { 0, kNoValue });
-            m_sampleStacksRead = true;
+            m_sampleStacks.set(sampleStacks.get());
+            m_stackSlices.assign(m_sampleStacks.chains.stacks.size(), { 0, kNoValue });
         }
         if (phase == 1 && corrScope.valid())
             setCorrScope(corrScope.get());

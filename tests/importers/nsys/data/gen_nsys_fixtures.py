@@ -35,8 +35,9 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
   calls (one with no end), the profiler's own overhead on the thread; Nsight's DIAGNOSTIC_EVENT with an
   info message, a warning written twice, one over two lines and an error; CPU samples (COMPOSITE_EVENTS)
   with their backtraces (SAMPLING_CALLCHAINS); thread scheduling (SCHED_EVENTS): preempted, blocked on a
-  mutex, scheduled out first, still on a CPU at the end; and tables Plumb does not read: a unified-memory
-  page fault, backtraces (OSRT_CALLCHAINS), an empty OpenMP table.
+  mutex, scheduled out first, still on a CPU at the end; OS runtime calls and a CUDA launch with their
+  backtraces (OSRT_CALLCHAINS, CUDA_CALLCHAINS); and tables Plumb does not read: a unified-memory page
+  fault, an empty OpenMP table.
 - not_nsight.sqlite: a valid SQLite database of something else.
 - truncated.sqlite: a larger export cut in half (SQLite then cannot read even its schema).
 - corrupt_table.sqlite: the same export whole, but the last pages (kernel rows) overwritten.
@@ -367,6 +368,8 @@ def host_calls():
     CREATE TABLE OSRT_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL,
         kernelMode INTEGER, thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER,
         unwindMethod INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));
+    CREATE TABLE CUDA_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL,
+        unresolved INTEGER, originalIP INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));
     CREATE TABLE SAMPLING_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL,
         kernelMode INTEGER, thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER,
         unwindMethod INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));
@@ -381,7 +384,9 @@ def host_calls():
         (40, "cublasSgemm_v2"), (41, "cudnnConvolutionForward"), (42, "MPI_Send"), (43, "MPI_Allreduce"),
         (44, "MPI_Wait"), (45, "MPI_Init"), (46, "TLS allocation"), (47, "CUDA profiler buffer flush"),
         (48, "cublasLtMatmul"), (49, "/usr/lib/x86_64-linux-gnu/libcublasLt.so.12"), (50, "_PyEval_EvalFrameDefault"),
-        (51, "/usr/lib/libpython3.10.so.1.0"), (52, "0x7f72b474d6c9"), (53, "/usr/lib64/libcuda.so.550.54.15")])
+        (51, "/usr/lib/libpython3.10.so.1.0"), (52, "0x7f72b474d6c9"), (53, "/usr/lib64/libcuda.so.550.54.15"),
+        (54, "read"), (55, "/usr/lib/x86_64-linux-gnu/libc.so.6"), (56, "cudaLaunchKernel"),
+        (57, "/usr/lib/libtorch_cuda.so"), (58, "at::native::gemm")])
     db.execute("INSERT INTO PROCESSES VALUES (?,?,?)", (gid(pid), pid, "python3"))
     db.executemany("INSERT INTO TARGET_INFO_GPU VALUES (?,?,?,?,?,?,?,?,?,?,?)", [
         (GTID_BASE, 0, "NVIDIA H100 80GB HBM3", "0000:1b:00.0", 85520809984, 132, "uuid-0", "GH100", 0, 9, 0)])
@@ -390,7 +395,9 @@ def host_calls():
     db.executemany("INSERT INTO CUBLAS_EVENTS VALUES (?,?,?,?,?)", [(200, 400, 0, t, 40)])
     db.executemany("INSERT INTO CUDNN_EVENTS VALUES (?,?,?,?,?)", [(500, 700, 0, t, 41)])
     db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?,?)", [
-        (250, 260, 0, t, 1, 10, 0, None), (550, 560, 0, t, 2, 10, 0, None)])
+        (250, 260, 0, t, 1, 10, 0, 7), (550, 560, 0, t, 2, 10, 0, None)])
+    # The first launch's backtrace (nsys --cudabacktrace), from PyTorch's gemm.
+    db.executemany("INSERT INTO CUDA_CALLCHAINS VALUES (?,?,?,0,NULL,?)", [(7, 56, 57, 0), (7, 58, 57, 1)])
     kernel = ("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, 1, NULL, 7, ?, ?, ?, ?, NULL, 1, 0, "
               "32, 128, 1, 1, 256, 1, 1, 0, 0, 0, 0, 1, 0, NULL, 0)")
     db.executemany(kernel, [(300, 380, 1, gid(pid), 20, 21), (600, 690, 2, gid(pid), 22, 23)])
@@ -432,8 +439,11 @@ def host_calls():
     db.executemany("INSERT INTO ENUM_SCHEDULING_THREAD_BLOCK VALUES (?,?,?)", [
         (0, "NonBlocked", "NonBlocked"), (1, "Unknown", "Unknown"), (6, "Mutex", "Mutex")])
     db.execute("INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES (700, ?, 4096, NULL, 46, 46, 0)", (gid(pid),))
+    # Two reads with the same backtrace (under two callchain ids), one whose callchain is not in the table.
     db.executemany("INSERT INTO OSRT_CALLCHAINS VALUES (?,?,?,NULL,NULL,NULL,NULL,NULL,NULL,?)", [
-        (1, 46, 46, 0), (1, 47, 46, 1), (2, 46, 46, 0), (2, 47, 46, 1)])
+        (1, 54, 55, 0), (1, 50, 51, 1), (2, 54, 55, 0), (2, 50, 51, 1)])
+    db.executemany("INSERT INTO OSRT_API VALUES (?,?,27,?,54,?,0,?)", [
+        (120, 180, t, 4096, 1), (1400, 1450, t, 0, 2), (1800, 1850, t, 0, 99)])
     db.commit()
     db.close()
 
