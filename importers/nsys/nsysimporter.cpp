@@ -168,8 +168,9 @@ const std::vector<FieldSpec> &fieldSpecs()
     return specs;
 }
 
-constexpr int kCpuSamplePhase = 3; // the last
-
+// The last phase: CPU samples (their backtraces are read while the others merge) and thread
+// scheduling, each on companion tracks of their own.
+constexpr int kLastPhase = 3;
 
 struct TableSpec {
     Source source;
@@ -190,8 +191,8 @@ const std::vector<TableSpec> &tableSpecs()
 {
     static const std::vector<TableSpec> specs = {
         { Source::Runtime, "CUPTI_ACTIVITY_KIND_RUNTIME",
-          { Start, End, GlobalTid, Corr, NameId, EventClass, ReturnValue, CallchainId }, { Start, NameId }, 1, GlobalTid,
-          FieldCount },
+          { Start, End, GlobalTid, Corr, NameId, EventClass, ReturnValue, CallchainId }, { Start, NameId }, 1,
+          GlobalTid, FieldCount },
         { Source::Kernel, "CUPTI_ACTIVITY_KIND_KERNEL",
           { Start, End, GlobalPid, Corr, Device, Context, Stream, Demangled, Short, GridX, GridY, GridZ, BlockX,
             BlockY, BlockZ, Registers, StaticSmem, DynamicSmem },
@@ -221,8 +222,8 @@ const std::vector<TableSpec> &tableSpecs()
           { Start, End, GlobalTid, EventType, Text, TextId, Domain, NvtxCategory, PayloadInt, PayloadUint, PayloadInt32,
             PayloadUint32, PayloadDouble, PayloadFloat, JsonText },
           { Start }, 0, GlobalTid, FieldCount },
-        { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue, CallchainId }, { Start, NameId }, 0, GlobalTid,
-          FieldCount },
+        { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue, CallchainId }, { Start, NameId }, 0,
+          GlobalTid, FieldCount },
         // nsys --trace=cublas,cudnn: the library calls around the CUDA calls they make.
         { Source::HostCall, "CUBLAS_EVENTS", { Start, End, GlobalTid, NameId }, { Start, NameId }, 0, GlobalTid,
           FieldCount, "cublas" },
@@ -239,12 +240,12 @@ const std::vector<TableSpec> &tableSpecs()
           FieldCount, "mpi" },
         // nsys --sample (on by default): each sample of a thread, on the thread's "CPU samples" row. In
         // the last phase: their backtraces are read meanwhile (see startCallchains()).
-        { Source::CpuSample, "COMPOSITE_EVENTS", { Start, GlobalTid, SampleId }, { Start, GlobalTid }, kCpuSamplePhase,
+        { Source::CpuSample, "COMPOSITE_EVENTS", { Start, GlobalTid, SampleId }, { Start, GlobalTid }, kLastPhase,
           GlobalTid, FieldCount },
         // nsys --cpuctxsw (on by default: it follows --sample): a thread scheduled in on a CPU, or out; each
         // interval on a CPU is a slice on the thread's "On CPU" row (see handleSched()).
         { Source::Sched, "SCHED_EVENTS", { Start, GlobalTid, Cpu, IsSchedIn, ThreadState, ThreadBlock },
-          { Start, GlobalTid, Cpu, IsSchedIn }, kCpuSamplePhase, GlobalTid, FieldCount },
+          { Start, GlobalTid, Cpu, IsSchedIn }, kLastPhase, GlobalTid, FieldCount },
         // Time the profiler itself took on a thread (its injection's setup, buffer flushes), as Nsight
         // Systems shows it on the thread.
         { Source::HostCall, "PROFILER_OVERHEAD", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0,
@@ -1738,7 +1739,8 @@ void NsysReader::handleSched(Cursor &c, SliceFields &f)
     const auto open = m_schedIn.find(tid);
     if (in) {
         if (open != m_schedIn.end()) {
-            m_diag.skipped(QStringLiteral("sched-in-twice"), QStringLiteral("table SCHED_EVENTS, start %1").arg(open->second.first),
+            m_diag.skipped(QStringLiteral("sched-in-twice"),
+                           QStringLiteral("table SCHED_EVENTS, start %1").arg(open->second.first),
                            QStringLiteral("A thread was scheduled in twice without being scheduled out between; "
                                           "the first was not imported."));
             open->second = { c.start, get(c, Cpu, -1) };
@@ -1748,7 +1750,8 @@ void NsysReader::handleSched(Cursor &c, SliceFields &f)
         return;
     }
     if (open == m_schedIn.end()) {
-        m_diag.skipped(QStringLiteral("sched-out-without-in"), QStringLiteral("table SCHED_EVENTS, start %1").arg(c.start),
+        m_diag.skipped(QStringLiteral("sched-out-without-in"),
+                       QStringLiteral("table SCHED_EVENTS, start %1").arg(c.start),
                        QStringLiteral("A thread was scheduled out with no scheduled-in before it in the capture "
                                       "(it was running when the capture began); the interval was not imported."));
         return;
@@ -2074,7 +2077,7 @@ void NsysReader::run()
             m_osrtStacks.set(osrtStacks.get());
         if (phase == 1 && cudaStacks.valid())
             m_cudaStacks.set(cudaStacks.get());
-        if (phase == kCpuSamplePhase && sampleStacks.valid()) {
+        if (phase == kLastPhase && sampleStacks.valid()) {
             m_sampleStacks.set(sampleStacks.get());
             m_stackSlices.assign(m_sampleStacks.chains.stacks.size(), { 0, kNoValue });
         }

@@ -1,6 +1,6 @@
 // bench_import_nsys: end-to-end import throughput of Nsight Systems SQLite exports.
 //
-//   bench_import_nsys [--rows 1000000,3000000] [--keep DIR] [--into-existing]
+//   bench_import_nsys [--rows 1000000,3000000] [--repeat 5] [--keep DIR] [--into-existing]
 //   bench_import_nsys --import-only FILE WORKSPACE      (internal: one import, one JSON line)
 //
 // For each size a synthetic export is generated with the sqlite3 C API (not timed), laid out as
@@ -8,8 +8,9 @@
 // running the real path (ImporterRegistry + registerBuiltinImporters + ImportRunner), so the peak RSS
 // reported is the import's own. A new workspace is built beside its path and linked into place (see
 // ImportRunner::run); --into-existing creates the empty workspace first, so the import goes through
-// the path an open workspace takes (its write-ahead log). Informational: the exit status is 0
-// whatever the figures.
+// the path an open workspace takes (its write-ahead log). Each export is imported --repeat times, each
+// into a fresh workspace: the median wall time is reported (these machines' speed moves from minute to
+// minute), with the fastest and slowest. Informational: the exit status is 0 whatever the figures.
 
 #include "benchimport.h"
 #include "importrunner.h"
@@ -19,6 +20,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -330,14 +332,17 @@ bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::str
 struct Row : ChildImport {
     GenStats gen;
     int64_t slices = 0, kernels = 0, wsBytes = 0;
+    std::vector<double> runs; // each import's wall seconds, sorted; `seconds` is their median
     [[nodiscard]] double rowsPerSec() const { return seconds > 0 ? double(gen.rows) / seconds : 0; }
 };
 
 void usage()
 {
-    std::fprintf(stderr, "usage: bench_import_nsys [--rows 1000000,3000000] [--cpu-samples N] [--keep DIR] [--into-existing]\n"
-                         "Generates synthetic Nsight Systems SQLite exports (not timed) and imports each into a fresh\n"
-                         "workspace in a child process; prints rows/s, wall seconds and peak RSS. --cpu-samples: add N\n"
+    std::fprintf(stderr, "usage: bench_import_nsys [--rows 1000000,3000000] [--repeat 5] [--cpu-samples N] [--keep DIR]\n"
+                         "                         [--into-existing]\n"
+                         "Generates synthetic Nsight Systems SQLite exports (not timed) and imports each --repeat times\n"
+                         "into a fresh workspace in a child process; prints rows/s of the median wall time, the fastest\n"
+                         "and slowest run, and the largest peak RSS. --cpu-samples: add N\n"
                          "CPU samples with backtraces to each export (counted in its rows). --into-existing:\n"
                          "into an empty workspace created beforehand (the path of a workspace already there).\n");
 }
@@ -360,6 +365,7 @@ int main(int argc, char **argv)
     QString keep;
     bool intoExisting = false;
     int64_t cpuSamples = 0;
+    int repeat = 5;
     for (int i = 1; i < args.size(); ++i) {
         const QString &a = args[i];
         const bool hasNext = i + 1 < args.size();
@@ -367,6 +373,8 @@ int main(int argc, char **argv)
             sizes = parseSizes(args[++i]);
         } else if (a == QStringLiteral("--keep") && hasNext) {
             keep = args[++i];
+        } else if (a == QStringLiteral("--repeat") && hasNext) {
+            repeat = std::max(1, args[++i].toInt());
         } else if (a == QStringLiteral("--cpu-samples") && hasNext) {
             cpuSamples = args[++i].toLongLong();
         } else if (a == QStringLiteral("--into-existing")) {
@@ -405,11 +413,23 @@ int main(int argc, char **argv)
         }
         std::fprintf(stderr, "importing %lld rows (%.1f MB) ...\n", static_cast<long long>(row.gen.rows),
                      double(row.gen.fileBytes) / 1e6);
-        if (intoExisting) {
-            const plumb::Workspace created(ws, plumb::Workspace::Role::Writer); // empty, closed again
+        double peakRss = 0;
+        for (int run = 0; run < repeat; ++run) {
+            removeWorkspace(ws);
+            if (intoExisting) {
+                const plumb::Workspace created(ws, plumb::Workspace::Role::Writer); // empty, closed again
+            }
+            if (!runImportChild("bench_import_nsys", file, ws, &row)) // sync()s, then imports
+                return 1;
+            row.runs.push_back(row.seconds);
+            peakRss = std::max(peakRss, row.rssMB);
+            if (!row.imported)
+                break;
         }
-        if (!runImportChild("bench_import_nsys", file, ws, &row)) // sync()s, then imports
-            return 1;
+        std::sort(row.runs.begin(), row.runs.end());
+        const size_t runs = row.runs.size();
+        row.seconds = runs % 2 ? row.runs[runs / 2] : (row.runs[runs / 2 - 1] + row.runs[runs / 2]) / 2;
+        row.rssMB = peakRss;
         {
             const CheckpointedWorkspace db(ws);
             if (db.isOpen()) {
@@ -427,17 +447,18 @@ int main(int argc, char **argv)
 
     std::printf("\nNsight Systems SQLite import benchmark, into %s\n",
                 intoExisting ? "an existing (empty) workspace" : "a new workspace");
-    std::printf("%-10s %9s %8s %11s %8s %9s %10s %9s  %s\n", "rows", "file MB", "wall s", "rows/s", "RSS MB",
-                "ws MB", "slices", "kernels", "status");
+    std::printf("%-10s %9s %8s %11s %5s %13s %8s %9s %10s %9s  %s\n", "rows", "file MB", "wall s", "rows/s", "runs",
+                "min-max s", "RSS MB", "ws MB", "slices", "kernels", "status");
     for (const Row &r : rows) {
-        std::printf("%-10lld %9.1f %8.2f %11.0f %8.1f %9.1f %10lld %9lld  %s %s\n", static_cast<long long>(r.gen.rows),
-                    double(r.gen.fileBytes) / 1e6, r.seconds, r.rowsPerSec(), r.rssMB, double(r.wsBytes) / 1e6,
+        std::printf("%-10lld %9.1f %8.2f %11.0f %5zu %6.2f-%-6.2f %8.1f %9.1f %10lld %9lld  %s %s\n",
+                    static_cast<long long>(r.gen.rows), double(r.gen.fileBytes) / 1e6, r.seconds, r.rowsPerSec(),
+                    r.runs.size(), r.runs.front(), r.runs.back(), r.rssMB, double(r.wsBytes) / 1e6,
                     static_cast<long long>(r.slices), static_cast<long long>(r.kernels), qPrintable(r.status),
                     qPrintable(r.format));
         if (!r.imported && !r.message.isEmpty())
             std::printf("           %s\n", qPrintable(r.message));
     }
-    std::printf("\nTarget: >= %.0fk rows/s\n", kTargetRowsPerSec / 1000);
+    std::printf("\nTarget: >= %.0fk rows/s (the median run)\n", kTargetRowsPerSec / 1000);
     for (const Row &r : rows)
         std::printf("  %lld rows: %s (%.0fk rows/s, peak RSS %.0f MB)\n", static_cast<long long>(r.gen.rows),
                     r.imported && r.rowsPerSec() >= kTargetRowsPerSec ? "PASS" : "MISS", r.rowsPerSec() / 1000,
@@ -454,7 +475,11 @@ int main(int argc, char **argv)
         j[QStringLiteral("backtrace_frames_generated")] = double(r.gen.frames);
         j[QStringLiteral("file_bytes")] = double(r.gen.fileBytes);
         j[QStringLiteral("status")] = r.status;
-        j[QStringLiteral("seconds")] = r.seconds;
+        j[QStringLiteral("seconds")] = r.seconds; // the median run
+        QJsonArray runs;
+        for (const double t : r.runs)
+            runs.append(t);
+        j[QStringLiteral("runs_seconds")] = runs;
         j[QStringLiteral("rows_per_s")] = r.rowsPerSec();
         j[QStringLiteral("peak_rss_mb")] = r.rssMB;
         j[QStringLiteral("workspace_bytes")] = double(r.wsBytes);

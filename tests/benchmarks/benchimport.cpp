@@ -1,5 +1,6 @@
 #include "benchimport.h"
 
+#include "allocatortuning.h"
 #include "builtinimporters.h"
 #include "importcontext.h"
 #include "inputfile.h"
@@ -50,6 +51,9 @@ int64_t readVmHwmKiB()
 
 int importOnly(const QString &file, const QString &workspace, const ImportOnlyHooks &hooks)
 {
+    // The allocator set as the plumb executable sets it (app/main.cpp), so that the child measures the
+    // time and memory of `plumb import`.
+    plumb::tuneAllocator();
     QJsonObject o;
     try {
         plumb::ImporterRegistry reg;
