@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <numeric>
 #include <utility>
 
 namespace plumb {
@@ -206,11 +207,69 @@ void SortedTableReader::sortChunk()
     std::vector<SortKey> keys(m_nulls.size());
     for (size_t r = 0; r < keys.size(); ++r)
         keys[r] = keyOf(m_values.data() + r * m_width, m_nulls[r], uint32_t(r));
+    m_next = 0;
+    if (orderByGroups(keys)) {
+        ++m_groupOrderedChunks;
+        return;
+    }
     std::sort(keys.begin(), keys.end());
     m_order.resize(keys.size());
     for (size_t i = 0; i < keys.size(); ++i)
         m_order[i] = keys[i].row;
-    m_next = 0;
+}
+
+// nsys exports each table in time order, so the rows of one group (the sort keys before the start:
+// the thread, the device and stream) are already in key order, only the groups interleaved. Then the
+// order is the groups in key order, each group's rows in storage order: one pass instead of a sort
+// (which took about 5% of a 1M-row Nsight import's CPU time). False, with nothing done, when a group's
+// rows are out of order or the groups are many.
+bool SortedTableReader::orderByGroups(const std::vector<SortKey> &keys)
+{
+    constexpr size_t kMaxGroups = 64;
+    if (m_ascending.empty())
+        return false;
+    const size_t prefix = m_ascending.size() - 1; // the group keys, before the start
+    auto sameGroup = [prefix](const SortKey &a, const SortKey &b) {
+        for (size_t i = 0; i < prefix; ++i)
+            if (a.k[i] != b.k[i])
+                return false;
+        return true;
+    };
+    std::vector<uint32_t> first, last, count; // per group: its first and last row so far, its rows
+    std::vector<uint8_t> groupOf(keys.size());
+    size_t g = 0;
+    for (uint32_t r = 0; r < keys.size(); ++r) {
+        if (first.empty() || !sameGroup(keys[r], keys[first[g]])) {
+            g = 0;
+            while (g < first.size() && !sameGroup(keys[r], keys[first[g]]))
+                ++g;
+            if (g == first.size()) {
+                if (g == kMaxGroups)
+                    return false;
+                first.push_back(r);
+                last.push_back(r);
+                count.push_back(0);
+            }
+        }
+        if (count[g] && keys[r] < keys[last[g]]) // the storage position breaks ties: equal keys are in order
+            return false;
+        last[g] = r;
+        ++count[g];
+        groupOf[r] = uint8_t(g);
+    }
+    std::vector<uint32_t> groups(first.size());
+    std::iota(groups.begin(), groups.end(), 0);
+    std::sort(groups.begin(), groups.end(), [&](uint32_t a, uint32_t b) { return keys[first[a]] < keys[first[b]]; });
+    std::vector<uint32_t> at(first.size()); // where each group's next row goes
+    uint32_t offset = 0;
+    for (const uint32_t group : groups) {
+        at[group] = offset;
+        offset += count[group];
+    }
+    m_order.resize(keys.size());
+    for (uint32_t r = 0; r < keys.size(); ++r)
+        m_order[at[groupOf[r]]++] = r;
+    return true;
 }
 
 // Writes the sorted chunk as a run: per row the NULL bits, then each column's 8 bytes, or a text

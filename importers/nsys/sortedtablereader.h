@@ -65,6 +65,9 @@ public:
     [[nodiscard]] bool inMemory() const { return m_mode == Mode::InMemory; }
     [[nodiscard]] bool sortedInRuns() const { return m_mode == Mode::Runs; }
     [[nodiscard]] size_t runCount() const { return m_runs.size(); }
+    // How many of the chunks sorted in memory were already in order within their groups (see
+    // orderByGroups()).
+    [[nodiscard]] size_t groupOrderedChunks() const { return m_groupOrderedChunks; }
 
     // Bytes one row of `columns` columns takes when sorted in memory (for the budget).
     [[nodiscard]] static size_t bytesPerRow(size_t columns);
@@ -80,6 +83,7 @@ private:
 
     bool readChunk(size_t maxRows); // true when the table may have more rows
     void sortChunk();
+    bool orderByGroups(const std::vector<SortKey> &keys);
     void spillChunk();
     void clearChunk();
     [[nodiscard]] bool runBefore(size_t a, size_t b) const;
@@ -94,6 +98,7 @@ private:
     std::unique_ptr<ForeignSqliteDb::Stmt> m_stmt; // on m_db
     Mode m_mode = Mode::OrderBy;
     size_t m_chunkRows = 0; // Runs: rows sorted in memory at a time
+    size_t m_groupOrderedChunks = 0;
     bool m_loaded = false;
     bool m_pendingRow = false; // ORDER BY: load() stepped to the first row, next() has not returned it
 

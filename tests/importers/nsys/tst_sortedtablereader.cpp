@@ -1,7 +1,9 @@
 // SortedTableReader: the in-memory sort returns rows in exactly the order SQLite's ORDER BY does
 // (ties in storage order, NULL first ascending and last descending), and so do the sorted runs merged
 // from temporary files when the table is over the memory budget, and the fallback that runs the
-// ORDER BY when the budget is too small even for a run.
+// ORDER BY when the budget is too small even for a run; and whether the table's rows are random or,
+// as nsys exports them, in time order (each group's rows in key order, the groups interleaved: ordered
+// by group in one pass), or in time order but for one row (sorted after all).
 
 #include "foreignsqlitedb.h"
 #include "sortedtablereader.h"
@@ -32,7 +34,9 @@ private:
 
 namespace {
 
-// Rows with many ties and NULLs in every key column; returns the file path.
+// Rows with many ties and NULLs in every key column, in table t; t_time holds them in time order (by
+// start, longer first, as the groups interleave), t_one_out the same and one more row that is not.
+// Returns the file path.
 QString makeTable(const QString &dir)
 {
     const QString path = dir + QStringLiteral("/t.sqlite");
@@ -65,6 +69,11 @@ QString makeTable(const QString &dir)
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
+    sqlite3_exec(db,
+                 "CREATE TABLE t_time AS SELECT * FROM t ORDER BY s, e DESC, rowid; "
+                 "CREATE TABLE t_one_out AS SELECT * FROM t ORDER BY s, e DESC, rowid; "
+                 "INSERT INTO t_one_out VALUES (1, -20, 1, 20000, 'late');",
+                 nullptr, nullptr, nullptr);
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
     sqlite3_close(db);
     return path;
@@ -79,14 +88,21 @@ void TestSortedTableReader::matchesOrderBy_data()
     QTest::addColumn<int>("runs");          // sorted runs spilled to temporary files
     QTest::addColumn<int64_t>("estimate");  // the row count the reader is told
     QTest::addColumn<bool>("loadElsewhere"); // load() on another thread, then read here
+    QTest::addColumn<QString>("table");
     // 20,000 rows of 5 columns take 88 bytes each while sorted in memory: 1.7 MiB.
-    QTest::newRow("sorted in memory") << size_t(64 << 10) << true << 0 << int64_t(20000) << false;
-    QTest::newRow("sorted in memory, loaded on a thread") << size_t(64 << 10) << true << 0 << int64_t(20000) << true;
-    QTest::newRow("in 2 runs") << size_t(1024) << false << 2 << int64_t(20000) << false;
-    QTest::newRow("in 5 runs, loaded on a thread") << size_t(400) << false << 5 << int64_t(20000) << true;
-    QTest::newRow("estimate too high, fits in one") << size_t(1800) << true << 0 << int64_t(40000) << false;
-    QTest::newRow("sorted by SQLite") << size_t(0) << false << 0 << int64_t(20000) << false;
-    QTest::newRow("sorted by SQLite, first row on a thread") << size_t(0) << false << 0 << int64_t(20000) << true;
+    for (const char *table : { "t", "t_time", "t_one_out" }) {
+        auto row = [&](const char *name) -> QTestData & {
+            return QTest::newRow(qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(table), QLatin1String(name))));
+        };
+        const QString t = QString::fromLatin1(table);
+        row("sorted in memory") << size_t(64 << 10) << true << 0 << int64_t(20000) << false << t;
+        row("sorted in memory, loaded on a thread") << size_t(64 << 10) << true << 0 << int64_t(20000) << true << t;
+        row("in 2 runs") << size_t(1024) << false << 2 << int64_t(20000) << false << t;
+        row("in 5 runs, loaded on a thread") << size_t(400) << false << 5 << int64_t(20000) << true << t;
+        row("estimate too high, fits in one") << size_t(1800) << true << 0 << int64_t(40000) << false << t;
+        row("sorted by SQLite") << size_t(0) << false << 0 << int64_t(20000) << false << t;
+        row("sorted by SQLite, first row on a thread") << size_t(0) << false << 0 << int64_t(20000) << true << t;
+    }
 }
 
 void TestSortedTableReader::matchesOrderBy()
@@ -96,14 +112,17 @@ void TestSortedTableReader::matchesOrderBy()
     QFETCH(int, runs);
     QFETCH(int64_t, estimate);
     QFETCH(bool, loadElsewhere);
+    QFETCH(QString, table);
     QVERIFY(m_dir.isValid());
     const QString path = makeTable(m_dir.path());
     ForeignSqliteDb db(path);
     const std::vector<SortedTableReader::Column> columns = {
         { "\"g\"", false }, { "\"s\"", false }, { "\"e\"", false }, { "\"v\"", false }, { "\"txt\"", true }
     };
-    const int64_t rows = 20000;
-    SortedTableReader reader(std::make_unique<ForeignSqliteDb>(path), "t", columns, { 0, 1 }, 2, estimate, budget << 10);
+    const std::string name = table.toStdString();
+    const int64_t rows = table == QStringLiteral("t_one_out") ? 20001 : 20000;
+    SortedTableReader reader(std::make_unique<ForeignSqliteDb>(path), name, columns, { 0, 1 }, 2, estimate,
+                             budget << 10);
     if (loadElsewhere) {
         std::thread loader([&] { reader.load(); });
         loader.join();
@@ -113,8 +132,13 @@ void TestSortedTableReader::matchesOrderBy()
     QCOMPARE(reader.inMemory(), inMemory);
     QCOMPARE(reader.sortedInRuns(), runs > 0);
     QCOMPARE(int(reader.runCount()), runs);
+    // In time order, each chunk is ordered by group in one pass; random rows, or the chunk holding the
+    // row out of time order, are sorted.
+    const int chunks = inMemory ? 1 : runs;
+    const int ordered = table == QStringLiteral("t") ? 0 : table == QStringLiteral("t_time") ? chunks : chunks - 1;
+    QCOMPARE(int(reader.groupOrderedChunks()), std::max(ordered, 0));
 
-    ForeignSqliteDb::Stmt expected(db, "SELECT g, s, e, v, txt FROM t ORDER BY g, s, e DESC, rowid", "t");
+    ForeignSqliteDb::Stmt expected(db, "SELECT g, s, e, v, txt FROM " + name + " ORDER BY g, s, e DESC, rowid", name);
     int64_t n = 0;
     while (expected.step()) {
         QVERIFY(reader.next());
