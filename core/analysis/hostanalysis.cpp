@@ -51,6 +51,21 @@ std::unordered_set<std::string> launchingThreads(SqliteDb &db, int64_t traceId)
     return launchers;
 }
 
+// The companion tracks of `kind` ('cpu_samples', 'on_cpu') of the launching threads (every thread's when
+// none is known) that hold slices.
+std::vector<int64_t> launcherTracks(SqliteDb &db, int64_t traceId, const char *kind,
+                                    const std::unordered_set<std::string> &launchers)
+{
+    std::vector<int64_t> tracks;
+    SqliteStmt st(db, std::string("SELECT k.id, ") + kThreadKey + " FROM track k "
+                      "WHERE k.trace_id = ? AND k.kind = ? AND k.slice_count > 0");
+    st.bind(1, traceId).bind(2, std::string_view(kind));
+    while (st.step())
+        if (launchers.empty() || launchers.count(std::string(st.columnView(1))))
+            tracks.push_back(st.columnInt(0));
+    return tracks;
+}
+
 // The CPU samples of the launching threads (every thread's when none is known) in the GPU's idle
 // stretches, by function: each thread's samples in time order (its track's key order) against the
 // stretches in time order, nothing held but the counts. (The profiler's own threads, a data loader's
@@ -58,15 +73,7 @@ std::unordered_set<std::string> launchingThreads(SqliteDb &db, int64_t traceId)
 void sampleIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops,
                    const std::unordered_set<std::string> &launchers, HostAnalysis &r)
 {
-    std::vector<int64_t> tracks;
-    {
-        SqliteStmt st(db, std::string("SELECT k.id, ") + kThreadKey + " FROM track k "
-                          "WHERE k.trace_id = ? AND k.kind = 'cpu_samples' AND k.slice_count > 0");
-        st.bind(1, traceId);
-        while (st.step())
-            if (launchers.empty() || launchers.count(std::string(st.columnView(1))))
-                tracks.push_back(st.columnInt(0));
-    }
+    const std::vector<int64_t> tracks = launcherTracks(db, traceId, "cpu_samples", launchers);
     if (tracks.empty())
         return;
     const std::vector<std::pair<int64_t, int64_t>> idle = gpuIdleIntervals(ops);
@@ -106,15 +113,7 @@ void sampleIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops,
 void offCpuIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops,
                    const std::unordered_set<std::string> &launchers, HostAnalysis &r)
 {
-    std::vector<int64_t> tracks;
-    {
-        SqliteStmt st(db, std::string("SELECT k.id, ") + kThreadKey + " FROM track k "
-                          "WHERE k.trace_id = ? AND k.kind = 'on_cpu' AND k.slice_count > 0");
-        st.bind(1, traceId);
-        while (st.step())
-            if (launchers.empty() || launchers.count(std::string(st.columnView(1))))
-                tracks.push_back(st.columnInt(0));
-    }
+    const std::vector<int64_t> tracks = launcherTracks(db, traceId, "on_cpu", launchers);
     if (tracks.empty())
         return;
     const std::vector<std::pair<int64_t, int64_t>> idle = gpuIdleIntervals(ops);

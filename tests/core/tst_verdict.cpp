@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <functional>
+
 using namespace plumb;
 
 namespace {
@@ -49,14 +51,29 @@ private:
 class TestVerdict : public QObject {
     Q_OBJECT
 
-    // The verdict on a generated trace, every GPU op counted.
-    static void verdictOf(const QByteArray &json, Verdict &v)
+    // The verdict on a generated trace, every GPU op counted; `addRows` writes into the workspace
+    // first what the generator cannot (Nsight's CPU samples, thread scheduling).
+    static void verdictOf(const QByteArray &json, Verdict &v, const std::function<void(SqliteDb &)> &addRows = {})
     {
         QTemporaryDir tmp;
         const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), json);
         QVERIFY(!ws.isEmpty());
+        if (addRows) {
+            Workspace w(ws, Workspace::Role::Writer);
+            addRows(w.db());
+        }
         Workspace workspace(ws, Workspace::Role::Reader);
         v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+    }
+
+    // knownAnswers' launch-bound case: kernels at 10i+9..10i+11 µs, the GPU idle 8 µs in each of 199
+    // stretches.
+    static Gen launchBound()
+    {
+        Gen g;
+        for (int i = 0; i < 200; ++i)
+            g.op("kernel", "elementwise", 10 * i, 8, 10 * i + 9, 2);
+        return g;
     }
 
     // The "top kernels: " evidence of `g`'s verdict, which must be compute-bound.
@@ -280,15 +297,8 @@ private slots:
     // those of a thread that launches nothing (a profiler's or a data loader's).
     void cpuSamplesWhileIdle()
     {
-        Gen g; // knownAnswers' launch-bound case: kernels at 10i+9..10i+11 µs, the GPU idle in between
-        for (int i = 0; i < 200; ++i)
-            g.op("kernel", "elementwise", 10 * i, 8, 10 * i + 9, 2);
-        QTemporaryDir tmp;
-        const QString path = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
-        QVERIFY(!path.isEmpty());
-        {
-            Workspace w(path, Workspace::Role::Writer);
-            SqliteDb &db = w.db();
+        Verdict v;
+        verdictOf(launchBound().json(), v, [](SqliteDb &db) {
             db.exec("INSERT INTO string(id, str) VALUES (9001, 'cudaLaunchKernel'), (9002, '_PyEval_EvalFrameDefault'), "
                     "(9003, 'busy'), (9004, 'cpu_sample')");
             db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9001, 1, process_id, "
@@ -307,12 +317,7 @@ private slots:
             }
             for (int t = 0; t < 200; ++t)
                 sample.bind(1, int64_t(10 * t + 12) * 1000).bind(2, int64_t(t)).bind(3, 9003).bind(4, 9002).run();
-        }
-        Verdict v;
-        {
-            Workspace workspace(path, Workspace::Role::Reader);
-            v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
-        }
+        });
         QCOMPARE(int(v.component), int(Verdict::Component::HostLaunch));
         // 199 stretches of 8 samples each.
         const QStringList line = v.evidence.filter(QStringLiteral("CPU samples while the GPU was idle"));
@@ -325,15 +330,8 @@ private slots:
     // (another thread's scheduling does not count), as evidence for a host-side verdict.
     void offCpuWhileIdle()
     {
-        Gen g; // kernels at 10i+9..10i+11 µs: the GPU idle 8 µs in each of 199 stretches
-        for (int i = 0; i < 200; ++i)
-            g.op("kernel", "elementwise", 10 * i, 8, 10 * i + 9, 2);
-        QTemporaryDir tmp;
-        const QString path = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
-        QVERIFY(!path.isEmpty());
-        {
-            Workspace w(path, Workspace::Role::Writer);
-            SqliteDb &db = w.db();
+        Verdict v;
+        verdictOf(launchBound().json(), v, [](SqliteDb &db) {
             db.exec("INSERT INTO string(id, str) VALUES (9001, 'CPU 3'), (9002, 'sched')");
             db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9001, 1, process_id, "
                     "'on_cpu', label, 201 FROM track WHERE kind = 'thread' LIMIT 1");
@@ -348,12 +346,7 @@ private slots:
             slice.bind(1, 0).bind(2, 990000).bind(3, 1000).bind(4, 9002).run();
             slice.bind(1, 2005000).bind(2, 990001).bind(3, 1000).bind(4, 9002).run();
             db.exec("UPDATE track SET slice_count = 2 WHERE id = 9002");
-        }
-        Verdict v;
-        {
-            Workspace workspace(path, Workspace::Role::Reader);
-            v = diagnose(workspace, 1, TemporalBreakdown::Mode::EveryOp);
-        }
+        });
         QCOMPARE(int(v.component), int(Verdict::Component::HostLaunch));
         const QStringList line = v.evidence.filter(QStringLiteral("While the GPU was idle"));
         QCOMPARE(line.size(), 1);
