@@ -24,7 +24,9 @@ namespace plumb {
 namespace {
 
 constexpr size_t kMaxArgsDedupeBytes = size_t(64) << 20; // args JSON kept in memory for deduplication
-constexpr int kRowsPerInsert = 32;     // multi-row VALUES: fewer statement steps
+// Multi-row VALUES: fewer statement steps. 128 rows took 0.96x the CPU time of 32 inserting 1M slices
+// in a standalone test (12 pairs); 128 x 13 parameters stay far below SQLite's limit of 32,766.
+constexpr int kRowsPerInsert = 128;
 constexpr int kSliceColumns = 13;
 constexpr int kFirstNullable = 6; // cat_id .. args_id may be NULL
 constexpr int kFlowColumns = 8;
