@@ -208,9 +208,10 @@ private slots:
         const QString ws = freshWorkspace();
         const FileImportResult r = importOne(ws, fixture(QStringLiteral("host_calls.sqlite")));
         QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
-        QCOMPARE(r.skipped, 1 + 1); // a page fault, a thread scheduled out before it was scheduled in
+        // A page fault; a thread scheduled out before it was scheduled in, and scheduled in twice.
+        QCOMPARE(r.skipped, 1 + 2);
         Workspace w(ws, Workspace::Role::Reader);
-        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 2);
+        QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 3);
         QCOMPARE(w.db().queryInt("SELECT status = 'ok' FROM source"), 1);
         auto messages = diagnosticMessages(w.db());
         QCOMPARE(messages[QStringLiteral("nsys-warning-1")],
@@ -228,6 +229,9 @@ private slots:
         QCOMPARE(messages[QStringLiteral("sched-out-without-in")],
                  QStringLiteral("A thread was scheduled out with no scheduled-in before it in the capture (it was "
                                 "running when the capture began); the interval was not imported."));
+        QCOMPARE(messages[QStringLiteral("sched-in-twice")],
+                 QStringLiteral("A thread was scheduled in twice without being scheduled out between; the first "
+                                "was not imported."));
         QVERIFY(!messages.count(QStringLiteral("nsys-backtraces-not-imported")));
         // Two OS runtime calls and a CUDA launch with their backtraces; a call whose callchain is not in
         // the table has none.

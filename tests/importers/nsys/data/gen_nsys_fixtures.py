@@ -35,9 +35,9 @@ Deterministic: same script, same files. The layouts follow what `nsys export --t
   calls (one with no end), the profiler's own overhead on the thread; Nsight's DIAGNOSTIC_EVENT with an
   info message, a warning written twice, one over two lines and an error; CPU samples (COMPOSITE_EVENTS)
   with their backtraces (SAMPLING_CALLCHAINS); thread scheduling (SCHED_EVENTS): preempted, blocked on a
-  mutex, scheduled out first, still on a CPU at the end; OS runtime calls and a CUDA launch with their
-  backtraces (OSRT_CALLCHAINS, CUDA_CALLCHAINS); and tables Plumb does not read: a unified-memory page
-  fault, an empty OpenMP table.
+  mutex, scheduled out first, scheduled in twice, still on a CPU at the end; OS runtime calls and a CUDA
+  launch with their backtraces (OSRT_CALLCHAINS, CUDA_CALLCHAINS); and tables Plumb does not read: a
+  unified-memory page fault, an empty OpenMP table.
 - not_nsight.sqlite: a valid SQLite database of something else.
 - truncated.sqlite: a larger export cut in half (SQLite then cannot read even its schema).
 - corrupt_table.sqlite: the same export whole, but the last pages (kernel rows) overwritten.
@@ -428,12 +428,12 @@ def host_calls():
         (50000, 50, 51, 0, 0), (100, 48, 49, 0, 0), (100, 50, 51, 0, 1), (101, 52, 53, 1, 0), (101, 50, 51, 0, 1)])
     # Scheduling: the thread on CPU 0, preempted (state Running when scheduled out), then on CPU 2 until
     # it waits (Interruptible, blocked on a mutex); a second thread scheduled out first (it was running
-    # when the capture began: skipped), then in on CPU 3 until the capture ends (closed at the trace's
-    # end). Stored out of time order.
+    # when the capture began: skipped), then in twice (the first skipped) on CPU 3 until the capture ends
+    # (closed at the trace's end). Stored out of time order.
     t2 = gid(pid, pid + 1)
     db.executemany("INSERT INTO SCHED_EVENTS VALUES (?,?,?,?,?,?)", [
         (1050, 2, 1, t, 0, None), (90, 0, 1, t, 0, None), (1000, 0, 0, t, 1, 0), (1900, 2, 0, t, 2, 6),
-        (95, 1, 0, t2, 2, 0), (1950, 3, 1, t2, 0, None)])
+        (95, 1, 0, t2, 2, 0), (1940, 3, 1, t2, 0, None), (1950, 3, 1, t2, 0, None)])
     db.executemany("INSERT INTO ENUM_SAMPLING_THREAD_STATE VALUES (?,?,?)", [
         (0, "Unknown", "Unknown"), (1, "Running", "Running"), (2, "Interruptible", "Interruptible")])
     db.executemany("INSERT INTO ENUM_SCHEDULING_THREAD_BLOCK VALUES (?,?,?)", [
