@@ -496,6 +496,8 @@ private:
         }
     };
     [[nodiscard]] std::future<Callchains> startCallchains(const char *table, const char *events);
+    // Whether the export has the backtrace table `table` in a layout startCallchains() reads.
+    [[nodiscard]] bool hasCallchains(const char *table) { return hasColumns(table, { "id", "symbol", "stackDepth" }); }
     // The backtraces of one table, once read, with each stack's JSON array made when first used.
     struct Backtraces {
         const char *table;
@@ -905,9 +907,7 @@ void NsysReader::openCursors()
         std::array<const char *, FieldCount> chosen {}; // the column read for each field
         for (const F f : spec.fields) {
             // A backtrace id is read only when there are backtraces to look it up in (see run()).
-            if (f == CallchainId
-                && !hasColumns((spec.source == Source::Osrt ? m_osrtStacks : m_cudaStacks).table,
-                               { "id", "symbol", "stackDepth" }))
+            if (f == CallchainId && !hasCallchains((spec.source == Source::Osrt ? m_osrtStacks : m_cudaStacks).table))
                 continue;
             for (const FieldSpec &fs : fieldSpecs()) {
                 if (fs.field != f)
@@ -1842,7 +1842,7 @@ const std::string &NsysReader::frameText(int64_t stringId, bool module)
 
 std::future<NsysReader::Callchains> NsysReader::startCallchains(const char *table, const char *events)
 {
-    if (!m_tables.count(events) || !hasColumns(table, { "id", "symbol", "stackDepth" }))
+    if (!m_tables.count(events) || !hasCallchains(table))
         return {};
     const bool modules = hasColumns(table, { "module" });
     const bool unresolved = hasColumns(table, { "unresolved" });
