@@ -4,6 +4,7 @@
 #include "sqlitedb.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <cmath>
@@ -570,8 +571,8 @@ void MetricSink::writeRunRows()
     // train/ and validation/ beneath it): whichever is imported first, the link is made here.
     SqliteStmt path(
         m_db, "SELECT path, EXISTS (SELECT 1 FROM param WHERE run_id = ?1) FROM run WHERE id = ?1");
-    SqliteStmt adopt(m_db,
-        "UPDATE run SET parent_run_id = ?1 WHERE path IS NOT NULL AND parent_run_id IS NULL "
+    SqliteStmt beneath(m_db,
+        "SELECT id, path FROM run WHERE path IS NOT NULL AND parent_run_id IS NULL "
         "AND id <> ?1 AND substr(path, 1, length(?2) + 1) = ?2 || '/'");
     SqliteStmt findParent(m_db,
         "SELECT r.id FROM run r WHERE r.path IS NOT NULL AND r.id <> ?1 "
@@ -579,6 +580,9 @@ void MetricSink::writeRunRows()
         "AND EXISTS (SELECT 1 FROM param p WHERE p.run_id = r.id) "
         "ORDER BY length(r.path) DESC LIMIT 1");
     SqliteStmt setParent(m_db, "UPDATE run SET parent_run_id = ?2 WHERE id = ?1 AND parent_run_id IS NULL");
+    // Only a folder is a trial or its sub-run: a run read from one file (a serving benchmark, a
+    // lifecycle log) that lies in a trial's folder is a run of its own.
+    const auto isFolder = [](const QString &path) { return QFileInfo(path).isDir(); };
     for (const auto &r : m_runs) {
         path.bind(1, r.id);
         if (!path.step() || path.columnIsNull(0)) {
@@ -588,8 +592,17 @@ void MetricSink::writeRunRows()
         const QString dir = path.columnText(0);
         const bool isTrial = path.columnInt(1) != 0;
         path.reset();
-        if (isTrial)
-            adopt.bind(1, r.id).bind(2, dir).run();
+        if (!isFolder(dir))
+            continue;
+        if (isTrial) {
+            std::vector<int64_t> children;
+            for (beneath.bind(1, r.id).bind(2, dir); beneath.step();)
+                if (isFolder(beneath.columnText(1)))
+                    children.push_back(beneath.columnInt(0));
+            beneath.reset();
+            for (int64_t child : children)
+                setParent.bind(1, child).bind(2, r.id).run();
+        }
         findParent.bind(1, r.id).bind(2, dir);
         if (findParent.step()) {
             const int64_t parent = findParent.columnInt(0);

@@ -84,7 +84,7 @@ void VllmBenchImporter::read(ImportContext &ctx) const
     MetricSink &metrics = ctx.metricSink();
     const QFileInfo info(in.path());
     const int64_t run = metrics.openRun(QStringLiteral("vllm-bench:") + info.absoluteFilePath(), info.fileName(),
-        info.absolutePath());
+        info.absoluteFilePath());
     const int64_t date = dateNs(root);
 
     // Setup and summary: scalars as params; the reported percentiles kept for the check below.

@@ -7,8 +7,10 @@
 #include "builtinimporters.h"
 #include "serving/servingsink.h"
 #include "tabular/tabularlayout.h"
+#include "sqlitedb.h"
 #include "workspace.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -142,6 +144,29 @@ private slots:
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM serving_request WHERE start_ns IS NULL"), qint64(6));
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'no-start-times'"), qint64(1));
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'array-lengths'"), qint64(0));
+    }
+
+    // A benchmark result in a trial's folder (hparams.yaml) is a run of its own, not one of the
+    // trial's sub-runs (those are folders: train/, validation/), and no run is filed under it.
+    void vllmInTrialFolderIsNoSubRun()
+    {
+        QTemporaryDir dir;
+        const QDir root(dir.path());
+        QVERIFY(root.mkpath(QStringLiteral("trial/bench")));
+        QFile hparams(root.filePath(QStringLiteral("trial/hparams.yaml")));
+        QVERIFY(hparams.open(QIODevice::WriteOnly));
+        hparams.write("lr: 0.001\n");
+        hparams.close();
+        QVERIFY(QFile::copy(kData + QStringLiteral("/vllm_summary.json"),
+            root.filePath(QStringLiteral("trial/bench/vllm_summary.json"))));
+        const QString path = dir.filePath(QStringLiteral("w.plumb"));
+        QCOMPARE(importIntoWorkspace(path, { root.filePath(QStringLiteral("trial")) }), QString());
+        Workspace ws(path, Workspace::Role::Reader);
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM run"), qint64(2));
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM run WHERE parent_run_id IS NOT NULL"), qint64(0));
+        SqliteStmt run(ws.db(), "SELECT path FROM run WHERE name = 'vllm_summary.json'");
+        QVERIFY(run.step());
+        QCOMPARE(run.columnText(0), root.filePath(QStringLiteral("trial/bench/vllm_summary.json")));
     }
 
     // An older vLLM's result where every request failed: numpy's NaN means, which Python writes as
