@@ -41,17 +41,19 @@ QString samplesDir()
     return {};
 }
 
-// The sample inputs in that folder, without the scripts that generate them.
+// The sample inputs in that folder (files, and folders of logs such as the sweep's), without the
+// scripts that generate them.
 QStringList sampleFiles()
 {
     const QString dir = samplesDir();
     QStringList files;
     if (dir.isEmpty())
         return files;
-    const auto entries = QDir(dir).entryInfoList(QDir::Files, QDir::Name);
+    const auto entries = QDir(dir).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     for (const QFileInfo &info : entries) {
         const QString suffix = info.suffix();
-        if (suffix != QLatin1String("py") && suffix != QLatin1String("md") && suffix != QLatin1String("yaml"))
+        if (info.isDir()
+            || (suffix != QLatin1String("py") && suffix != QLatin1String("md") && suffix != QLatin1String("yaml")))
             files << info.absoluteFilePath();
     }
     return files;

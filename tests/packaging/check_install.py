@@ -47,6 +47,8 @@ def expected_files(prefix):
         f"{prefix}/share/doc/plumb/guide/index.html",
         f"{prefix}/share/doc/plumb/README.md",
         f"{prefix}/share/plumb/samples/sample_training_step.pt.trace.json.gz",
+        f"{prefix}/share/plumb/samples/sample_sweep/version_0/metrics.csv",
+        f"{prefix}/share/plumb/samples/sample_sweep/version_0/hparams.yaml",
     ]
     files += [f"{prefix}/share/icons/hicolor/{n}x{n}/apps/{app_id}.png" for n in ICON_SIZES]
     if cupti:
