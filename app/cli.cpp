@@ -587,12 +587,7 @@ int runLs(const Args &a)
         if (runs.isEmpty() && !hasLineage)
             out(QStringLiteral("No runs yet: plumb import PATH... adds traces and experiment logs.\n"));
         if (hasLineage)
-            out(QStringLiteral("lineage  %1 artifacts, %2 executions, %3 contexts, %4 edges, %5 links to runs\n")
-                    .arg(lineage.artifacts)
-                    .arg(lineage.executions)
-                    .arg(lineage.contexts)
-                    .arg(lineage.edges)
-                    .arg(lineage.links));
+            out(QStringLiteral("lineage  %1\n").arg(lineage.summary()));
         for (const auto &r : runs) {
             out(QStringLiteral("run %1  %2\n").arg(r.id).arg(r.name));
             for (const auto &t : r.traces) {

@@ -57,7 +57,7 @@ int64_t linkLineageToRuns(SqliteDb &db)
         for (int64_t run : runs)
             link.bind(1, node).bind(2, run).bind(3, std::string_view(origin)).run();
     };
-    SqliteStmt nodes(db, "SELECT id, name, coalesce(uri, ''), coalesce(properties, '') FROM lineage_node");
+    SqliteStmt nodes(db, "SELECT id, name, coalesce(uri, ''), coalesce(properties, ''), key FROM lineage_node");
     while (nodes.step()) {
         const int64_t id = nodes.columnInt(0);
         if (!byMlflowId.isEmpty()) {
@@ -77,7 +77,18 @@ int64_t linkLineageToRuns(SqliteDb &db)
             for (qsizetype slash = uri.lastIndexOf(QLatin1Char('/')); slash > 0; slash = uri.lastIndexOf(QLatin1Char('/'), slash - 1))
                 add(id, byPath.value(uri.left(slash)), "uri"); // the artifact inside a run's folder
         }
-        add(id, byName.value(nodes.columnText(1)), "name");
+        const QString name = nodes.columnText(1);
+        if (byName.contains(name)) {
+            add(id, byName.value(name), "name");
+        } else if (nodes.columnText(4).startsWith(QLatin1String("openlineage:job/"))) {
+            // An OpenLineage job is named "<namespace>/<job>", a namespace that may hold slashes
+            // itself ("airflow://host"): its longest tail after a slash that is a run's name.
+            for (qsizetype slash = name.indexOf(QLatin1Char('/')); slash >= 0; slash = name.indexOf(QLatin1Char('/'), slash + 1))
+                if (const auto it = byName.constFind(name.mid(slash + 1)); it != byName.cend()) {
+                    add(id, *it, "job-name");
+                    break;
+                }
+        }
     }
     return db.queryInt("SELECT count(*) FROM lineage_link WHERE origin <> 'user'");
 }

@@ -11,7 +11,8 @@ class SqliteDb;
 //   'mlflow-run-id'  an MLflow run's id (32 hex digits) appears in the node's properties or uri;
 //   'uri'            the node's uri (file:// stripped) is the run's folder, inside it, or holds it
 //                    (a TensorBoard logdir or model directory recorded as an artifact);
-//   'name'           the node's name is the run's name (names of four characters or more).
+//   'name'           the node's name is the run's name (names of four characters or more);
+//   'job-name'       an OpenLineage job's name without its namespace is the run's name.
 // Returns the links made. Called by the ImportRunner after a batch that changed runs or lineage.
 int64_t linkLineageToRuns(SqliteDb &db);
 

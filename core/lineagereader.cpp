@@ -1,6 +1,7 @@
 #include "lineagereader.h"
 
 #include "sqlitedb.h"
+#include "textformat.h"
 #include "workspace.h"
 
 #include <deque>
@@ -38,6 +39,16 @@ LineageReader::LineageReader(Workspace &workspace)
 }
 
 LineageReader::~LineageReader() = default;
+
+QString LineageReader::Counts::summary() const
+{
+    return QStringLiteral("%1, %2, %3, %4, %5")
+        .arg(text::counted(artifacts, QStringLiteral("artifact"), QStringLiteral("artifacts")),
+            text::counted(executions, QStringLiteral("execution"), QStringLiteral("executions")),
+            text::counted(contexts, QStringLiteral("context"), QStringLiteral("contexts")),
+            text::counted(edges, QStringLiteral("edge"), QStringLiteral("edges")),
+            text::counted(links, QStringLiteral("link to a run"), QStringLiteral("links to runs")));
+}
 
 LineageReader::Counts LineageReader::counts()
 {

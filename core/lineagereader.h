@@ -76,6 +76,8 @@ public:
 
     struct Counts {
         int64_t artifacts = 0, executions = 0, contexts = 0, edges = 0, links = 0;
+        // "7 artifacts, 5 executions, 4 contexts, 17 edges, 1 link to a run"
+        [[nodiscard]] QString summary() const;
     };
     [[nodiscard]] Counts counts();
     // Nodes matching `what`: its id, else its key, else its exact name, else names containing it

@@ -175,7 +175,8 @@ private Q_SLOTS:
                 "(1, 'mlflow:/s/mlruns/0/0123456789abcdef0123456789abcdef', 'alpha', 0, '/s/mlruns/0/0123456789abcdef0123456789abcdef'), "
                 "(2, 'tfevents:/logs/exp/run1', 'exp/run1', 0, '/logs/exp/run1'), "
                 "(3, 'tabular:/t/x.csv', 'baseline-trainer', 0, '/t'), "
-                "(4, 'source:9', 'trace', 0, NULL)");
+                "(4, 'source:9', 'trace', 0, NULL), "
+                "(5, 'lifecycle:train_mlp', 'train_mlp', 0, '/jobs/train_mlp.lifecycle.jsonl')");
         SqliteTransaction tx(db);
         LineageSink sink(db, 1);
         LineageNode byId = artifact(QStringLiteral("model-a"), QStringLiteral("Model"));
@@ -189,8 +190,20 @@ private Q_SLOTS:
         const int64_t c = sink.node(inside);
         const int64_t d = sink.node(execution(QStringLiteral("baseline-trainer")));
         const int64_t e = sink.node(execution(QStringLiteral("unrelated")));
+        LineageNode job;
+        job.kind = LineageNode::Kind::Context;
+        job.type = QStringLiteral("job");
+        job.key = QStringLiteral("openlineage:job/airflow://sched/train_mlp");
+        job.name = QStringLiteral("airflow://sched/train_mlp");
+        const int64_t f = sink.node(job);
+        job.key = QStringLiteral("openlineage:job/airflow://sched/nightly/train_mlp_v2");
+        job.name = QStringLiteral("airflow://sched/nightly/train_mlp_v2");
+        const int64_t g = sink.node(job); // no run of that name, nor of any tail of it
+        LineageNode notJob = execution(QStringLiteral("ns/train_mlp")); // only a job's namespace is dropped
+        notJob.key = QStringLiteral("mlmd:store#execution/7");
+        const int64_t h = sink.node(notJob);
         db.exec("INSERT INTO lineage_link(node_id, run_id, origin) VALUES (" + std::to_string(e) + ", 4, 'user')");
-        QCOMPARE(linkLineageToRuns(db), Q_INT64_C(4));
+        QCOMPARE(linkLineageToRuns(db), Q_INT64_C(5));
         tx.commit();
         auto linked = [&](int64_t node) {
             SqliteStmt st(db, "SELECT group_concat(run_id || ':' || origin, ' ') FROM "
@@ -203,8 +216,14 @@ private Q_SLOTS:
         QCOMPARE(linked(c), QStringLiteral("2:uri"));
         QCOMPARE(linked(d), QStringLiteral("3:name"));
         QCOMPARE(linked(e), QStringLiteral("4:user"));
+        QCOMPARE(linked(f), QStringLiteral("5:job-name"));
+        QCOMPARE(linked(g), QString());
+        QCOMPARE(linked(h), QString());
         LineageReader r(ws);
         QCOMPARE(r.node(a).runIds, QList<int64_t> { 1 });
+        QCOMPARE(r.counts().summary(), QStringLiteral("3 artifacts, 3 executions, 2 contexts, 0 edges, 6 links to runs"));
+        QCOMPARE((LineageReader::Counts { 1, 1, 1, 1, 1 }).summary(),
+            QStringLiteral("1 artifact, 1 execution, 1 context, 1 edge, 1 link to a run"));
     }
 
     // A dataset read by three runs of one job, each making a model (one run failed), and by a run

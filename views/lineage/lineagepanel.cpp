@@ -344,12 +344,7 @@ QString LineagePanel::statusText() const
     if (total == 0)
         return tr("No lineage in this workspace: import an ML Metadata store (its SQLite file) or OpenLineage events "
                   "(JSON, JSON array or NDJSON).");
-    QString s = tr("%1 artifacts, %2 executions, %3 contexts, %4 edges, %5 links to runs")
-                    .arg(m_counts.artifacts)
-                    .arg(m_counts.executions)
-                    .arg(m_counts.contexts)
-                    .arg(m_counts.edges)
-                    .arg(m_counts.links);
+    QString s = m_counts.summary();
     if (!m_graph.nodes.empty())
         s += tr(" · showing %1 nodes %2 of %3, up to %4 edges away")
                  .arg(m_graph.nodes.size())
