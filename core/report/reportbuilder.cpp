@@ -118,7 +118,7 @@ QList<int64_t> ReportContext::trials() const
     if (baselineRun >= 0)
         out << baselineRun;
     for (const ExperimentRunInfo &r : experimentRuns)
-        if (r.parentRunId < 0 && r.id != baselineRun)
+        if (r.parentRunId < 0 && r.id != baselineRun && (!metricRunsOnly || r.scalarTags > 0))
             out << r.id;
     return out;
 }
@@ -368,8 +368,14 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
             if (!covered(r.id, -1)) // a baseline outside --runs is compared with all the same
                 c.traces.insert(c.traces.begin(), r.traces.front());
         }
+    // Without --runs, the experiment sections compare the runs that logged metrics (a sweep's trials)
+    // when two or more did: a serving benchmark or a lifecycle log beside them logs none, and has
+    // sections of its own.
+    const auto logsMetrics = [](const ExperimentRunInfo &r) { return r.parentRunId < 0 && r.scalarTags > 0; };
+    c.metricRunsOnly = options.runs.isEmpty() && std::count_if(c.experimentRuns.begin(), c.experimentRuns.end(), logsMetrics) >= 2;
     for (const ExperimentRunInfo &r : experimentRuns)
-        if (c.baselineRun < 0 && r.parentRunId < 0 && (trialBaseline ? r.id == baseline : covered(r.id, -1)))
+        if (c.baselineRun < 0 && r.parentRunId < 0
+            && (trialBaseline ? r.id == baseline : covered(r.id, -1) && (!c.metricRunsOnly || logsMetrics(r))))
             c.baselineRun = r.id;
 
     m.title = options.title;

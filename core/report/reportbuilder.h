@@ -33,6 +33,7 @@ public:
     QList<ExperimentRunInfo> experimentRuns;      // covered experiment runs (trials and their sub-runs), by id
     int64_t baselineTrace = -1;                   // the baseline run's first trace
     int64_t baselineRun = -1;                     // the baseline experiment run (a trial)
+    bool metricRunsOnly = false;                  // trials(): only the runs that logged metrics (no --runs given)
 
     [[nodiscard]] const DoctorReport &doctor(int64_t traceId);
     // A run's goodput and its serving requests' summary, computed once for the sections and the summary.
@@ -40,7 +41,7 @@ public:
     [[nodiscard]] const ServingSummary &serving(int64_t runId);
     [[nodiscard]] QString traceName(int64_t traceId) const;
     // The covered experiment runs that are trials (not a trial's train/ or validation/ sub-run), the
-    // baseline first.
+    // baseline first; with metricRunsOnly, those of them that logged metrics.
     [[nodiscard]] QList<int64_t> trials() const;
 
 private:

@@ -1,6 +1,7 @@
 // The review report's model (core/report): templates, and the sections, figures and appendix built
 // for a workspace of real traces, logs and lineage from ../shared/data.
 #include "reportbuilder.h"
+#include "importhelpers.h"
 #include "reportoptions.h"
 #include "reviewworkspace.h"
 #include "workspace.h"
@@ -182,6 +183,38 @@ private Q_SLOTS:
         QVERIFY(table != config.blocks.end());
         QCOMPARE(table->table.header.value(1), QStringLiteral("version_7"));
         QVERIFY(b.model.sections[1].blocks[0].text.endsWith(QLatin1String("against hta_trace_diff_control.json.gz (rank 3)")));
+    }
+
+    // Without --runs, the configuration diff and the summary compare the runs that logged metrics: the
+    // sample's sweep, not its serving benchmark (imported first) or its lifecycle log; named runs are
+    // compared as named.
+    void metricRunsCompared()
+    {
+        const QString samples = QStringLiteral(PLUMB_SOURCE_DIR "/resources/samples/");
+        const QString path = m_dir.filePath(QStringLiteral("samples.plumb"));
+        QCOMPARE(importIntoWorkspace(path, { samples + QStringLiteral("sample_serving.vllm.json.gz"),
+                                             samples + QStringLiteral("sample_sweep"),
+                                             samples + QStringLiteral("sample_training_job.lifecycle.jsonl.gz") }),
+            QString());
+        Workspace ws(path, Workspace::Role::Reader);
+        const auto configHeader = [&](const ReportOptions &o) {
+            const ReportBuild b = buildReport(ws, path, o);
+            const ReportSection *config = b.model.section(QStringLiteral("config"));
+            if (!config)
+                return QStringList();
+            for (const ReportBlock &blk : config->blocks)
+                if (blk.kind == ReportBlock::Kind::Table)
+                    return blk.table.header;
+            return QStringList();
+        };
+        ReportOptions o;
+        o.sections = QStringList { QStringLiteral("config") };
+        QCOMPARE(configHeader(o), (QStringList { QStringLiteral("key"), QStringLiteral("version_0"), QStringLiteral("version_1"),
+                                                 QStringLiteral("version_2"), QStringLiteral("version_3"),
+                                                 QStringLiteral("version_4"), QStringLiteral("version_5") }));
+        o.runs = QStringList { QStringLiteral("sample_serving.vllm.json.gz"), QStringLiteral("version_2") };
+        QCOMPARE(configHeader(o).size(), 3);
+        QCOMPARE(configHeader(o).value(1), QStringLiteral("sample_serving.vllm.json.gz"));
     }
 
     void errors()
