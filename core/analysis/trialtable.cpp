@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace plumb {
 
@@ -117,18 +118,21 @@ QStringList TrialTable::paramKeys() const
 
 QString TrialTable::defaultMetric() const
 {
+    // A metric measured on held-out data (val_loss, eval/accuracy, test_acc), which a sweep is judged
+    // by, rather than the training loss.
+    static const QRegularExpression heldOut(QStringLiteral("(^|[^a-z])(val|valid|validation|eval|evaluation|test)([^a-z]|$)"),
+        QRegularExpression::CaseInsensitiveOption);
     QString best;
-    int bestRuns = 0;
-    bool bestKnown = false;
+    std::tuple<int, bool, bool> bestScore { 0, false, false }; // runs with a value, known direction, held out
     for (const QString &key : metricKeys()) {
         int runsWith = 0;
         for (int i = 0; i < size(); ++i)
             runsWith += !std::isnan(metricValue(i, key, MetricStatistic::Last));
         const bool known = metricDirection(key) != MetricDirection::Unknown;
-        if (runsWith > bestRuns || (runsWith == bestRuns && runsWith > 0 && known && !bestKnown)) {
+        const std::tuple<int, bool, bool> score { runsWith, known, known && heldOut.match(key).hasMatch() };
+        if (runsWith > 0 && score > bestScore) {
             best = key;
-            bestRuns = runsWith;
-            bestKnown = known;
+            bestScore = score;
         }
     }
     return best;

@@ -42,8 +42,9 @@ struct TrialTable {
     [[nodiscard]] QStringList metricKeys() const;
     // Every param key any run has (tags included), sorted.
     [[nodiscard]] QStringList paramKeys() const;
-    // The tag most runs have a finite value of (ties: a tag of known direction, then by name); the
-    // metric a page shows first. Empty when there is none.
+    // The tag most runs have a finite value of (ties: a tag of known direction, then one measured on
+    // held-out data such as val_loss over train_loss, then by name); the metric a page shows first.
+    // Empty when there is none.
     [[nodiscard]] QString defaultMetric() const;
     // Run `run`'s value of `key` (NaN when it has no such series or no finite value).
     [[nodiscard]] double metricValue(int run, const QString &key, MetricStatistic statistic) const;

@@ -241,6 +241,46 @@ private Q_SLOTS:
         QCOMPARE(m.better, std::vector<bool>({ false, true, false }));
     }
 
+    // The metric the pages and the report open on: most runs, then a known direction, then held-out
+    // data (val_loss over train_loss; "interval_loss" is no validation metric), then by name.
+    void defaultMetric_data()
+    {
+        QTest::addColumn<QString>("keys"); // comma-separated
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("validation over training") << QStringLiteral("epoch,train_loss,val_loss") << QStringLiteral("val_loss");
+        QTest::newRow("eval/ prefix") << QStringLiteral("eval/accuracy,loss") << QStringLiteral("eval/accuracy");
+        QTest::newRow("test_ suffix") << QStringLiteral("acc_test,accuracy") << QStringLiteral("acc_test");
+        QTest::newRow("not a word inside") << QStringLiteral("a_loss,interval_loss") << QStringLiteral("a_loss");
+        QTest::newRow("direction first") << QStringLiteral("val_step,train_loss") << QStringLiteral("train_loss");
+        QTest::newRow("none known") << QStringLiteral("epoch,zeta") << QStringLiteral("epoch");
+    }
+
+    void defaultMetric()
+    {
+        QFETCH(QString, keys);
+        QFETCH(QString, expected);
+        TrialTable t;
+        for (int i = 0; i < 2; ++i) {
+            ExperimentRunInfo r;
+            r.id = i + 1;
+            t.runs << r;
+        }
+        t.params.resize(2);
+        t.metrics.resize(2);
+        for (auto &run : t.metrics)
+            for (const QString &key : keys.split(u',')) {
+                SeriesSummary s;
+                s.key = key;
+                s.hasValues = true;
+                s.lastValue = s.minValue = s.maxValue = 1.0;
+                run.insert(key, s);
+            }
+        QCOMPARE(t.defaultMetric(), expected);
+        // A tag fewer runs logged loses, held out or not.
+        t.metrics[1].remove(expected);
+        QVERIFY(t.defaultMetric() != expected);
+    }
+
     void resolveRuns()
     {
         QList<ExperimentRunInfo> runs;
