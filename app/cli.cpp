@@ -1102,6 +1102,8 @@ int runDiff(const Args &a)
                 j[QStringLiteral("exposed_comm_ns")] = s.exposedCommNs;
                 j[QStringLiteral("exposed_memory_ns")] = s.exposedMemoryNs;
                 j[QStringLiteral("idle_ns")] = s.idleNs;
+                if (s.stepNs > 0)
+                    j[QStringLiteral("step_ns")] = s.stepNs;
                 return j;
             };
             o[QStringLiteral("baseline")] = side(d.a);
@@ -1145,6 +1147,10 @@ int runDiff(const Args &a)
         line(QStringLiteral("  exposed communication"), d.a.exposedCommNs, d.b.exposedCommNs);
         line(QStringLiteral("  exposed memcpy/memset"), d.a.exposedMemoryNs, d.b.exposedMemoryNs);
         line(QStringLiteral("  idle"), d.a.idleNs, d.b.idleNs);
+        if (d.a.stepNs > 0 && d.b.stepNs > 0)
+            line(QStringLiteral("step on the CPU"), d.a.stepNs, d.b.stepNs);
+        if (const QString note = stepTimeNote(d); !note.isEmpty())
+            out(QStringLiteral("  %1\n").arg(note));
         out(QStringLiteral("  GPU ops that changed most                            change    count     total ms (A -> B)\n"));
         int shown = 0;
         for (const auto &op : d.ops) {

@@ -26,6 +26,7 @@ struct TraceDiff {
         double exposedCommNs = 0;
         double exposedMemoryNs = 0;
         double idleNs = 0;
+        double stepNs = 0;              // per step: the step on the CPU (its annotation); 0 without steps
     };
     // Per GPU op name, totals per step (or whole trace).
     struct OpDelta {
@@ -48,5 +49,10 @@ struct TraceDiff {
 constexpr double kSameOpTolerance = 0.02;
 
 [[nodiscard]] TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBreakdown::Mode mode);
+
+// Per step, how the steps' own time (on the CPU) changed, split into the GPU window's change and the
+// rest: time the steps spent with no GPU work of their own (loading input, host work before the first
+// launch). Empty without steps.
+[[nodiscard]] QString stepTimeNote(const TraceDiff &d);
 
 } // namespace plumb

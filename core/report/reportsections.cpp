@@ -351,7 +351,8 @@ ReportSection diffSection(ReportContext &c)
                 .arg(ms(d.a.windowNs), ms(d.b.windowNs), unit, pctDelta >= 0 ? QStringLiteral("+") : QString())
                 .arg(pctDelta, 0, 'f', 1)
                 .arg(signedMs(d.b.computeNs - d.a.computeNs), signedMs(d.b.exposedCommNs - d.a.exposedCommNs),
-                     signedMs(d.b.exposedMemoryNs - d.a.exposedMemoryNs), signedMs(d.b.idleNs - d.a.idleNs))));
+                     signedMs(d.b.exposedMemoryNs - d.a.exposedMemoryNs), signedMs(d.b.idleNs - d.a.idleNs))
+                + (stepTimeNote(d).isEmpty() ? QString() : u' ' + stepTimeNote(d))));
         s.blocks.push_back(ReportBlock::figureOf(figure(QStringLiteral("diff"), d, 0.32,
             QStringLiteral("Change of the GPU window from %1 to %2 by category (%3)").arg(c.traceName(c.baselineTrace), c.traceName(t.id), unit))));
         ReportTable tb = table({ QStringLiteral("GPU op"), QStringLiteral("change"), QStringLiteral("count A"),

@@ -8,8 +8,14 @@ memcpys on GPU stream 7 (pid 0, tid 7), ac2g flow pairs joining each launch to i
 a backward pass on the autograd thread, an optimizer step, and process/thread name metadata.
 Timestamps and durations are microseconds with 3 decimals, as Kineto writes them.
 
+With --after-bump it writes sample_training_step_after_bump.pt.trace.json.gz instead: the same job a
+day later, after a library upgrade, for the Diff tab. cuBLAS now picks a slower kernel for the GEMMs with
+k >= 2048 (an sm80_xmma ffma kernel at ~10.5 instead of ~14 TFLOP/s) and the DataLoader takes ~3 ms
+per batch instead of ~0.2 ms (a changed worker default), so the GPU waits on input: each step is about
+a third longer, in compute and in idle time.
+
 Standard library only; a fixed seed and gzip mtime 0 make the output byte-identical on every run.
-Usage: gen_sample_trace.py [OUTPUT] [--steps N]
+Usage: gen_sample_trace.py [OUTPUT] [--steps N] [--after-bump]
 """
 
 import argparse
@@ -27,6 +33,7 @@ BASE_US = 1712195495500000.0
 
 HIDDEN = [1024] + [4096] * 14 + [1024]  # a 15-layer MLP
 BATCH = 256
+AFTER_BUMP = False   # --after-bump: the slower GEMM and data loading described above
 
 
 class Trace:
@@ -124,6 +131,9 @@ class Trace:
 
 
 def gemm_kernel(m, n, k):
+    if k >= 2048 and AFTER_BUMP:
+        name = "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x64x8_stage3_warpsize1x4x1_ffma_execute_kernel_cublas"
+        return (name, 2.0 * m * n * k / 10.5e6, [max(1, n // 64), max(1, m // 64), 1], [128, 1, 1])
     name = "ampere_sgemm_128x64_tn" if k >= 2048 else "ampere_sgemm_64x64_nn"
     gpu_us = 2.0 * m * n * k / 14.0e6  # ~14 TFLOP/s fp32
     return (name, gpu_us, [max(1, n // 64), max(1, m // 128), 1], [128, 1, 1])
@@ -142,7 +152,7 @@ def training_step(tr, step, ts):
 
     # Input pipeline: next batch, then host-to-device copies.
     dl_start = t
-    t += tr.jitter(180.0, 0.4)
+    t += tr.jitter(3000.0 if AFTER_BUMP else 180.0, 0.4)
     tr.slice("user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", tid, dl_start,
              t - dl_start, {"External id": tr.next_external(), "Ev Idx": tr.ev_idx})
     tr.ev_idx += 1
@@ -294,11 +304,19 @@ def build(steps):
 
 
 def main():
+    global AFTER_BUMP, BASE_US
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("output", nargs="?", default=os.path.join(here, "sample_training_step.pt.trace.json.gz"))
+    parser.add_argument("output", nargs="?")
     parser.add_argument("--steps", type=int, default=3, help="training steps to write (default 3)")
+    parser.add_argument("--after-bump", action="store_true", help="the same job after the library upgrade")
     opts = parser.parse_args()
+    AFTER_BUMP = opts.after_bump
+    stem = "sample_training_step_after_bump" if AFTER_BUMP else "sample_training_step"
+    if opts.output is None:
+        opts.output = os.path.join(here, stem + ".pt.trace.json.gz")
+    if AFTER_BUMP:
+        BASE_US += 86400e6  # a day later
 
     header = {
         "schemaVersion": 1,
@@ -318,7 +336,7 @@ def main():
     body = ",\n".join(render_event(ev) for ev in events)
     lines.append(body)
     lines.append("  ],")
-    lines.append('  "traceName": "/tmp/plumb_sample/sample_training_step.pt.trace.json",')
+    lines.append(f'  "traceName": "/tmp/plumb_sample/{stem}.pt.trace.json",')
     lines.append('  "displayTimeUnit": "ms"')
     lines.append("}")
     data = ("\n".join(lines) + "\n").encode()

@@ -308,10 +308,12 @@ private slots:
     void diffAttributesTheChange()
     {
         QTemporaryDir tmp;
-        auto write = [&](const QString &name, int gemmUs, bool extra) {
-            QByteArray json = "{\"traceEvents\": [\n"
-                              "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},\n"
-                              "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
+        auto write = [&](const QString &name, int gemmUs, bool extra, int stepUs) {
+            QByteArray json = "{\"traceEvents\": [\n";
+            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":%1},\n")
+                        .arg(stepUs)
+                        .toUtf8();
+            json += "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
                               "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":2}},\n";
             json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":30,\"dur\":%1,\"args\":{\"correlation\":1,\"stream\":7}},\n")
                         .arg(gemmUs)
@@ -324,7 +326,7 @@ private slots:
             const QString path = tmp.filePath(name);
             return writeTestFile(path, json) ? path : QString();
         };
-        const QString a = write(QStringLiteral("a.json"), 50, false), b = write(QStringLiteral("b.json"), 80, true);
+        const QString a = write(QStringLiteral("a.json"), 50, false, 100), b = write(QStringLiteral("b.json"), 80, true, 150);
         const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
         const QString problems = importIntoWorkspace(wsPath, { a, b });
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
@@ -341,6 +343,13 @@ private slots:
         QCOMPARE(d.ops[0].deltaNs(), 30000.0);
         QCOMPARE(int(d.ops[1].change()) + int(d.ops[2].change()),
                  int(TraceDiff::OpDelta::Change::Added) + int(TraceDiff::OpDelta::Change::Removed));
+        // The step itself grew 50 µs: 30 in its GPU window, 20 with no GPU work of its own.
+        QCOMPARE(d.a.stepNs, 100000.0);
+        QCOMPARE(d.b.stepNs, 150000.0);
+        QCOMPARE(stepTimeNote(d),
+            QStringLiteral("The steps themselves (on the CPU) went from 0.100 to 0.150 ms (+0.050 ms): +0.030 ms in "
+                           "the GPU window and +0.020 ms in time the steps spent with no GPU work of their own (loading "
+                           "input, host work before the first launch)."));
     }
 
     // HTA's A/B pair: a coherent report (per step, six steps each, the window's change equal to the

@@ -273,6 +273,8 @@ QString DiffPanel::headlineText() const
                   .arg(DiffCategoryModel::categoryName(biggest),
                       signedDuration(m_categoryModel->deltaNs(biggest)))
                   .arg(100 * m_categoryModel->deltaNs(biggest) / delta, 0, 'f', 0);
+    if (const QString note = stepTimeNote(d); !note.isEmpty())
+        text += u' ' + note.toHtmlEscaped();
     int counts[5] = {};
     for (const TraceDiff::OpDelta &op : d.ops)
         ++counts[int(op.change())];
