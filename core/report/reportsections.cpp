@@ -345,6 +345,7 @@ ReportSection diffSection(ReportContext &c)
         s.blocks.push_back(ReportBlock::heading(QStringLiteral("%1 against %2").arg(c.traceName(t.id), c.traceName(c.baselineTrace))));
         const double delta = d.windowDeltaNs();
         const double pctDelta = d.a.windowNs > 0 ? delta / d.a.windowNs * 100 : 0;
+        const QString note = stepTimeNote(d);
         s.blocks.push_back(ReportBlock::paragraph(
             QStringLiteral("The GPU window went from %1 to %2 %3 (%4%5%): computation %6, exposed communication %7, "
                            "exposed memcpy/memset %8, idle %9 %3.")
@@ -352,7 +353,7 @@ ReportSection diffSection(ReportContext &c)
                 .arg(pctDelta, 0, 'f', 1)
                 .arg(signedMs(d.b.computeNs - d.a.computeNs), signedMs(d.b.exposedCommNs - d.a.exposedCommNs),
                      signedMs(d.b.exposedMemoryNs - d.a.exposedMemoryNs), signedMs(d.b.idleNs - d.a.idleNs))
-                + (stepTimeNote(d).isEmpty() ? QString() : u' ' + stepTimeNote(d))));
+                + (note.isEmpty() ? QString() : u' ' + note)));
         s.blocks.push_back(ReportBlock::figureOf(figure(QStringLiteral("diff"), d, 0.32,
             QStringLiteral("Change of the GPU window from %1 to %2 by category (%3)").arg(c.traceName(c.baselineTrace), c.traceName(t.id), unit))));
         ReportTable tb = table({ QStringLiteral("GPU op"), QStringLiteral("change"), QStringLiteral("count A"),
