@@ -194,6 +194,8 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
                            .arg(delta / d.a.windowNs * 100, 0, 'f', 1)
                            .arg(QLatin1String(most->name))
                            .arg(most->ns / 1e6, 0, 'f', 3);
+                if (const QString note = stepTimeNote(d); !note.isEmpty())
+                    line += u' ' + note;
             }
         }
         s.blocks.push_back(ReportBlock::paragraph(
@@ -202,7 +204,8 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
     // Experiment runs: the metric that got most worse against the baseline trial.
     const QList<int64_t> trials = c.trials();
     if (trials.size() > 1) {
-        const ConfigDiff d = diffConfigs(c.ws, trials);
+        const TrialTable table = readTrialTable(c.ws, trials);
+        const ConfigDiff d = diffConfigs(table);
         double worst = 0;
         QString line;
         for (const ConfigDiff::MetricRow &m : d.metrics) {
@@ -217,6 +220,21 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
                                .arg(runLabel(d.runs[0]), m.key, runLabel(d.runs[qsizetype(i)]), metricText(m.last[i]),
                                     deltaText(m.delta[i], p));
                 }
+            }
+        }
+        // Nothing got worse: which run did best on the metric the experiment pages open on.
+        if (line.isEmpty()) {
+            const QString key = table.defaultMetric();
+            for (const ConfigDiff::MetricRow &m : d.metrics) {
+                if (m.key != key)
+                    continue;
+                for (size_t i = 1; i < m.better.size(); ++i)
+                    if (m.better[i]) {
+                        line = QStringLiteral("No experiment metric got worse against the baseline run %1; the best %2 is %3's, %4 (%5).")
+                                   .arg(runLabel(d.runs[0]), m.key, runLabel(d.runs[qsizetype(i)]), metricText(m.last[i]),
+                                        deltaText(m.delta[i], m.deltaPercent[i]));
+                        break;
+                    }
             }
         }
         if (!line.isEmpty())

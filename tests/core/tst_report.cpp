@@ -212,6 +212,13 @@ private Q_SLOTS:
         QCOMPARE(configHeader(o), (QStringList { QStringLiteral("key"), QStringLiteral("version_0"), QStringLiteral("version_1"),
                                                  QStringLiteral("version_2"), QStringLiteral("version_3"),
                                                  QStringLiteral("version_4"), QStringLiteral("version_5") }));
+        // Every trial improved on version_0: the summary names the best on the default metric instead.
+        bool best = false;
+        for (const ReportBlock &blk : buildReport(ws, path, ReportOptions()).model.summary.blocks)
+            best = best || blk.text == QStringLiteral("No experiment metric got worse against the baseline run 2 "
+                                                      "sample_sweep/version_0; the best val_acc is 7 "
+                                                      "sample_sweep/version_5's, 0.836434 (+0.5849 (+233%)).");
+        QVERIFY(best);
         o.runs = QStringList { QStringLiteral("sample_serving.vllm.json.gz"), QStringLiteral("version_2") };
         QCOMPARE(configHeader(o).size(), 3);
         QCOMPARE(configHeader(o).value(1), QStringLiteral("sample_serving.vllm.json.gz"));
