@@ -230,7 +230,7 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
                     continue;
                 for (size_t i = 1; i < m.better.size(); ++i)
                     if (m.better[i]) {
-                        line = QStringLiteral("No experiment metric got worse against the baseline run %1; the best %2 is %3's, %4 (%5).")
+                        line = QStringLiteral("No experiment metric got worse against the baseline run %1; the best %2 is %3's: %4, %5.")
                                    .arg(runLabel(d.runs[0]), m.key, runLabel(d.runs[qsizetype(i)]), metricText(m.last[i]),
                                         deltaText(m.delta[i], m.deltaPercent[i]));
                         break;

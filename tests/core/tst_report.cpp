@@ -217,7 +217,7 @@ private Q_SLOTS:
         for (const ReportBlock &blk : buildReport(ws, path, ReportOptions()).model.summary.blocks)
             best = best || blk.text == QStringLiteral("No experiment metric got worse against the baseline run 2 "
                                                       "sample_sweep/version_0; the best val_acc is 7 "
-                                                      "sample_sweep/version_5's, 0.836434 (+0.5849 (+233%)).");
+                                                      "sample_sweep/version_5's: 0.836434, +0.5849 (+233%).");
         QVERIFY(best);
         o.runs = QStringList { QStringLiteral("sample_serving.vllm.json.gz"), QStringLiteral("version_2") };
         QCOMPARE(configHeader(o).size(), 3);
