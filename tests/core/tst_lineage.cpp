@@ -36,6 +36,16 @@ LineageNode execution(const QString &key, const QString &state = QStringLiteral(
     return n;
 }
 
+LineageNode context(const QString &key, const QString &name, const QString &type)
+{
+    LineageNode n;
+    n.kind = LineageNode::Kind::Context;
+    n.key = key;
+    n.name = name;
+    n.type = type;
+    return n;
+}
+
 // "name:depth" of each node, in the order reached.
 QString names(const LineageGraph &g)
 {
@@ -72,12 +82,7 @@ private Q_SLOTS:
         const int64_t statistics = sink.node(artifact(QStringLiteral("statistics")));
         const int64_t eval = sink.node(execution(QStringLiteral("eval")));
         const int64_t blessing = sink.node(artifact(QStringLiteral("blessing")));
-        LineageNode pipeline;
-        pipeline.kind = LineageNode::Kind::Context;
-        pipeline.key = QStringLiteral("ctx:pipeline");
-        pipeline.name = QStringLiteral("my_pipeline");
-        pipeline.type = QStringLiteral("pipeline");
-        const int64_t ctx = sink.node(pipeline);
+        const int64_t ctx = sink.node(context(QStringLiteral("ctx:pipeline"), QStringLiteral("my_pipeline"), QStringLiteral("pipeline")));
         sink.edge(raw, gen, QStringLiteral("input"));
         sink.edge(gen, examples, QStringLiteral("output"));
         sink.edge(examples, train, QStringLiteral("input"));
@@ -190,15 +195,9 @@ private Q_SLOTS:
         const int64_t c = sink.node(inside);
         const int64_t d = sink.node(execution(QStringLiteral("baseline-trainer")));
         const int64_t e = sink.node(execution(QStringLiteral("unrelated")));
-        LineageNode job;
-        job.kind = LineageNode::Kind::Context;
-        job.type = QStringLiteral("job");
-        job.key = QStringLiteral("openlineage:job/airflow://sched/train_mlp");
-        job.name = QStringLiteral("airflow://sched/train_mlp");
-        const int64_t f = sink.node(job);
-        job.key = QStringLiteral("openlineage:job/airflow://sched/nightly/train_mlp_v2");
-        job.name = QStringLiteral("airflow://sched/nightly/train_mlp_v2");
-        const int64_t g = sink.node(job); // no run of that name, nor of any tail of it
+        const auto job = [](const QString &name) { return context(QStringLiteral("openlineage:job/") + name, name, QStringLiteral("job")); };
+        const int64_t f = sink.node(job(QStringLiteral("airflow://sched/train_mlp")));
+        const int64_t g = sink.node(job(QStringLiteral("airflow://sched/nightly/train_mlp_v2"))); // no run of that name, nor of any tail
         LineageNode notJob = execution(QStringLiteral("ns/train_mlp")); // only a job's namespace is dropped
         notJob.key = QStringLiteral("mlmd:store#execution/7");
         const int64_t h = sink.node(notJob);
