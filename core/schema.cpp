@@ -71,8 +71,10 @@ CREATE TABLE trace(
     slice_count     INTEGER NOT NULL DEFAULT 0,
     kernel_count    INTEGER NOT NULL DEFAULT 0,   -- GPU kernels
     gpu_op_count    INTEGER NOT NULL DEFAULT 0,   -- kernels + memcpy + memset
-    flow_count      INTEGER NOT NULL DEFAULT 0,   -- flows in the file: rows in `flow` + corr_flow_count
-    corr_flow_count INTEGER NOT NULL DEFAULT 0,   -- launch->GPU flows stored as slice.corr (see flow)
+    flow_count      INTEGER NOT NULL DEFAULT 0,   -- flows: rows in `flow` + corr_flow_count
+    corr_flow_count INTEGER NOT NULL DEFAULT 0,   -- launch->GPU flows stored as slice.corr (see flow);
+                                                  -- formats without flow events (Nsight, XPlane): the
+                                                  -- GPU ops and syncs whose call is in the trace
     counter_count   INTEGER NOT NULL DEFAULT 0,
     metadata        TEXT                -- JSON: top-level fields of the file (deviceProperties...)
 );

@@ -5,6 +5,7 @@
 #include "importcontext.h"
 #include "importerror.h"
 #include "foreignsqlitedb.h"
+#include "corrlinks.h"
 #include "rangeprojection.h"
 #include "sortedtablereader.h"
 #include "textformat.h"
@@ -614,6 +615,7 @@ private:
 
     // NVTX ranges projected onto the GPU streams (see projectNvtx()), and each kept range's name.
     RangeProjection m_projection;
+    CorrLinkCounter m_links; // the trace's launch -> GPU op links, its flows
     std::vector<int64_t> m_nvtxRangeNames;
     int64_t m_catGpuAnnotation = 0;
     std::atomic<bool> m_stopLoading { false }; // abandons the loader thread's table (see run())
@@ -1246,8 +1248,10 @@ void NsysReader::handleRuntime(Cursor &c, SliceFields &f)
     addBacktrace(m_cudaStacks, c);
     if (const std::string_view json = m_args.finish(); !json.empty())
         f.argsId = m_sink.internArgs(json);
-    if (f.corr != kNoValue)
+    if (f.corr != kNoValue) {
         m_projection.addLaunch(f.corr, get(c, GlobalTid, 0), f.tsNs);
+        m_links.addLaunch(f.corr);
+    }
     ThreadTracks &t = threadTracks(get(c, GlobalTid, 0));
     if (t.api == kNoValue)
         t.api = m_sink.companionTrack(t.thread, TrackKind::CudaApi);
@@ -1334,8 +1338,10 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
     }
     ++m_sink.stats().gpuOps;
     const int64_t track = streamTrack(device, stream);
-    if (f.corr != kNoValue)
+    if (f.corr != kNoValue) {
         m_projection.addOp(f.corr, track, f.tsNs, f.tsNs + f.durNs);
+        m_links.addOp(f.corr);
+    }
     m_sink.addSlice(track, f);
 }
 
@@ -1438,6 +1444,8 @@ void NsysReader::handleSync(Cursor &c, SliceFields &f)
     if (stream != kInvalidStream)
         m_args.add("stream", stream);
     f.argsId = m_sink.internArgs(m_args.finish());
+    if (f.corr != kNoValue)
+        m_links.addOp(f.corr);
     m_sink.addSlice(syncTrack(device, stream), f);
 }
 
@@ -2119,6 +2127,7 @@ void NsysReader::run()
     }
     closeOpenSched();
     projectNvtx();
+    m_sink.addCorrelationFlows(m_links.links());
     if (m_unmatchedFrees > 0)
         m_diag.report(Severity::Info, QStringLiteral("memory-freed-before-allocated"),
                       QStringLiteral("table CUDA_GPU_MEMORY_USAGE_EVENTS"),

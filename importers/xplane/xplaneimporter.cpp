@@ -2,6 +2,7 @@
 
 #include "jsontext.h"
 
+#include "corrlinks.h"
 #include "importcontext.h"
 #include "importerror.h"
 #include "tracesink.h"
@@ -400,6 +401,7 @@ private:
     int64_t m_events = 0;
     int64_t m_sinceCheckpoint = 0;
     std::string m_planesJson;        // "planes" of the trace metadata
+    CorrLinkCounter m_links;         // launch -> GPU op links, the trace's flows
     std::vector<std::string> m_errors, m_warnings, m_hostnames;
 
     // Scratch, reused.
@@ -966,6 +968,8 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
             ++m_sink.stats().gpuOps;
             if (cat == Cat::Kernel)
                 ++m_sink.stats().kernels;
+            if (f.corr != kNoValue)
+                m_links.addOp(f.corr);
             break;
         }
         case LineKind::Derived: f.catId = derivedCat; break;
@@ -976,6 +980,7 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
                 if (apiTrack == kNoValue)
                     apiTrack = m_sink.companionTrack(track, TrackKind::CudaApi);
                 target = apiTrack;
+                m_links.addLaunch(f.corr);
             } else {
                 f.catId = m_catIds[size_t(meta.pythonName ? Cat::Python : Cat::CpuOp)];
             }
@@ -987,7 +992,8 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
 
 void Reader::finishSpace()
 {
-    // Launch -> GPU op links are slice.corr itself; XPlane has no flow events to count.
+    // Launch -> GPU op links are slice.corr itself (XPlane has no flow events): they are its flows.
+    m_sink.addCorrelationFlows(m_links.links());
     const TraceStats &st = m_sink.stats();
     if (st.startNs != INT64_MAX && st.startNs >= kEpochMinNs && st.startNs < kEpochMaxNs)
         m_sink.setBaseTimeNs(0); // slice.ts is already wall-clock time

@@ -290,6 +290,15 @@ private slots:
             "JOIN process pa ON pa.id = ka.process_id";
         // Two launches (one per process) -> one kernel each; two memcpys likewise; no cross links.
         QCOMPARE(w.db().queryInt(sql), 2 + 2 + 1 /* the driver launch nested in p0's runtime launch */);
+        // Those links are the trace's flows (an export has no flow events): each GPU op or sync whose
+        // call is in the trace, once, and not an op whose call is not.
+        const char *linked = "SELECT count(*) FROM slice op JOIN track k ON k.id = op.track_id "
+                             "WHERE k.kind <> 'cuda_api' AND op.corr IN (SELECT api.corr FROM slice api JOIN track "
+                             "ka ON ka.id = api.track_id AND ka.kind = 'cuda_api')";
+        QCOMPARE(w.db().queryInt(linked), 4);
+        QCOMPARE(w.db().queryInt("SELECT flow_count FROM trace"), w.db().queryInt(linked));
+        QCOMPARE(w.db().queryInt("SELECT corr_flow_count FROM trace"), w.db().queryInt(linked));
+        QCOMPARE(w.db().queryInt("SELECT count(*) FROM flow"), 0);
     }
 
     void failuresLeaveWorkspaceUnchanged_data()
@@ -348,6 +357,8 @@ private slots:
         QCOMPARE(catCount("cuda_runtime") + catCount("cuda_driver"), 3048);
         QCOMPARE(catCount("cuda_driver"), 1); // cuModuleGetLoadingMode
         QCOMPARE(catCount("cuda_sync"), 1312);
+        // Every GPU op and sync was launched by a call in the export: its flows.
+        QCOMPARE(w.db().queryInt("SELECT flow_count FROM trace"), 1312 + 279 + 1312);
         QCOMPARE(catCount("osrt"), 1831);
         QCOMPARE(catCount("profiler_overhead"), 47);
         // Its CPU samples, on the rows of the 3 threads sampled, most of them in the CUDA driver, which
