@@ -892,8 +892,8 @@ void TraceSink::repairDepths()
 void TraceSink::writeTraceRows()
 {
     // Run: the ranks of one multi-rank job (same folder, same world size, file names that differ
-    // only in their numbers, e.g. rank-0.json / rank-1.json) form one run; any other trace is its
-    // own run.
+    // only in their numbers, e.g. rank-0.json / rank-1.json) form one run, as do the files of a job
+    // named by setJob(); any other trace is its own run.
     const QFileInfo info(m_sourcePath);
     if (m_rank == kNoValue) {
         // Per-rank files without a rank inside (older profilers) usually say it in their name.
@@ -924,6 +924,9 @@ void TraceSink::writeTraceRows()
             runKey = QStringLiteral("source:%1").arg(m_sourceId);
             runName = m_traceName;
         }
+    } else if (!m_jobKey.isEmpty()) {
+        runKey = QStringLiteral("trace-job:") + m_jobKey; // kept by a parallel import's merge
+        runName = m_jobName;
     } else {
         runKey = QStringLiteral("source:%1").arg(m_sourceId);
         runName = m_traceName;

@@ -110,6 +110,13 @@ public:
     // Trace-level facts (any time before finish()).
     void setTraceName(const QString &name) { m_traceName = name; }
     void setRank(int64_t rank, int64_t worldSize);
+    // The trace is one of several files of one job that carry no rank (the hosts of one profiling
+    // session): its run is the job's, found by `key`, named `name` when new. A rank set too wins.
+    void setJob(const QString &key, const QString &name)
+    {
+        m_jobKey = key;
+        m_jobName = name;
+    }
     void setBaseTimeNs(int64_t ns) { m_baseTimeNs = ns; }
     void setMetadataJson(const QByteArray &json) { m_metadataJson = json; }
     void addDevice(int64_t index, const QString &name, const QByteArray &propertiesJson);
@@ -291,6 +298,7 @@ private:
     QString m_traceName;
     int64_t m_rank = kNoValue;
     int64_t m_worldSize = kNoValue;
+    QString m_jobKey, m_jobName; // see setJob()
     int64_t m_baseTimeNs = kNoValue;
     QByteArray m_metadataJson;
     struct Device {

@@ -112,6 +112,24 @@ QString summariseDevices(const QStringList &names)
     return parts.join(QStringLiteral(", "));
 }
 
+int64_t RunInfo::spanNs() const
+{
+    int64_t start = INT64_MAX, end = INT64_MIN, longest = 0;
+    bool withBase = false, withoutBase = false;
+    for (const TraceInfo &t : traces) {
+        if (t.endNs <= t.startNs)
+            continue;
+        const int64_t base = t.baseTimeNs.value_or(0);
+        (t.baseTimeNs ? withBase : withoutBase) = true;
+        start = std::min(start, t.startNs + base);
+        end = std::max(end, t.endNs + base);
+        longest = std::max(longest, t.endNs - t.startNs);
+    }
+    if (withBase && withoutBase)
+        return longest;
+    return end > start ? end - start : 0;
+}
+
 QList<RunInfo> WorkspaceReader::runs()
 {
     QList<RunInfo> out;
@@ -121,7 +139,8 @@ QList<RunInfo> WorkspaceReader::runs()
                       "coalesce(t.start_ns, 0), coalesce(t.end_ns, 0), t.event_count, t.slice_count, "
                       "t.kernel_count, t.gpu_op_count, t.flow_count, t.counter_count, "
                       "(SELECT count(*) FROM track k WHERE k.trace_id = t.id), "
-                      "(SELECT count(*) FROM track k WHERE k.trace_id = t.id AND k.kind = 'gpu_stream') "
+                      "(SELECT count(*) FROM track k WHERE k.trace_id = t.id AND k.kind = 'gpu_stream'), "
+                      "t.base_time_ns "
                       "FROM trace t WHERE t.run_id = ? ORDER BY coalesce(t.rank, -1), t.id");
     SqliteStmt devices(m_ws.db(), "SELECT coalesce(name, '') FROM device WHERE trace_id = ? ORDER BY device_index");
     while (runs.step()) {
@@ -148,6 +167,8 @@ QList<RunInfo> WorkspaceReader::runs()
             t.counters = traces.columnInt(13);
             t.tracks = traces.columnInt(14);
             t.gpuStreams = traces.columnInt(15);
+            if (!traces.columnIsNull(16))
+                t.baseTimeNs = traces.columnInt(16);
             devices.bind(1, t.id);
             QStringList names;
             while (devices.step())

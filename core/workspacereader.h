@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <optional>
 
 namespace plumb {
 
@@ -34,6 +35,7 @@ struct TraceInfo {
     int64_t worldSize = -1;
     int64_t startNs = 0;
     int64_t endNs = 0;
+    std::optional<int64_t> baseTimeNs; // add to startNs/endNs for wall-clock time, when the file says
     int64_t events = 0;
     int64_t slices = 0;
     int64_t kernels = 0;
@@ -55,6 +57,11 @@ struct RunInfo {
     int64_t id = 0;
     QString name;
     QList<TraceInfo> traces;
+
+    // From the first event's start to the last event's end over its traces, on wall-clock time when
+    // every trace gives it, on their own clocks when none does; with some of each, the longest trace's
+    // (their clocks cannot be lined up). 0 without events.
+    [[nodiscard]] int64_t spanNs() const;
 };
 
 struct DiagnosticRow {

@@ -2,8 +2,6 @@
 
 #include "textformat.h"
 
-#include <algorithm>
-
 namespace plumb {
 
 namespace {
@@ -178,15 +176,10 @@ QVariant WorkspaceModel::traceData(const TraceInfo &t, int column, int role) con
 
 QVariant WorkspaceModel::runData(const RunInfo &run, int column, int role) const
 {
-    int64_t sum = 0, startNs = INT64_MAX, endNs = INT64_MIN;
-    for (const TraceInfo &t : run.traces) {
+    int64_t sum = 0;
+    for (const TraceInfo &t : run.traces)
         sum += countFor(t, column);
-        if (t.endNs > t.startNs) {
-            startNs = std::min(startNs, t.startNs);
-            endNs = std::max(endNs, t.endNs);
-        }
-    }
-    const int64_t spanNs = endNs > startNs ? endNs - startNs : 0;
+    const int64_t spanNs = run.spanNs();
     switch (role) {
     case TraceIdRole: return qint64(-1);
     case RunIdRole: return qint64(run.id);

@@ -9,6 +9,7 @@
 #include "wirereader.h"
 #include "xplane.pb.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -333,6 +334,7 @@ public:
         , m_fileName(ctx.input().fileName())
     {
         m_sink.setTraceName(QFileInfo(ctx.input().path()).fileName());
+        setSessionJob(ctx.input().path());
         for (size_t i = 0; i < size_t(Cat::Count); ++i)
             m_catIds[i] = m_sink.intern(kCatNames[i]);
     }
@@ -340,6 +342,22 @@ public:
     void run();
 
 private:
+    // TensorBoard's profile plugin (TensorFlow's and JAX's profilers) writes a session's profile as
+    // <run>/plugins/profile/<session>/<host>.xplane.pb, one file per host: the hosts of a session are
+    // one run, "<run>/<session>", as TensorBoard lists them.
+    void setSessionJob(const QString &path)
+    {
+        QDir dir = QFileInfo(path).absoluteDir();
+        const QString session = dir.absolutePath();
+        const QString sessionName = dir.dirName();
+        if (!dir.cdUp() || dir.dirName() != QLatin1String("profile") || !dir.cdUp()
+            || dir.dirName() != QLatin1String("plugins") || !dir.cdUp())
+            return;
+        const QString run = dir.dirName();
+        m_sink.setJob(QStringLiteral("xplane-session:") + session,
+                      run.isEmpty() ? sessionName : run + QLatin1Char('/') + sessionName);
+    }
+
     struct Span {
         std::string_view bytes;
         int64_t offset; // absolute offset of bytes[0]

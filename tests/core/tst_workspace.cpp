@@ -232,6 +232,30 @@ private slots:
         QCOMPARE(summariseDevices(names), expected);
     }
 
+    // A run's span over its traces: on wall-clock time when each gives its base (ranks that started
+    // at different offsets of their own clocks), on their clocks when none does, and the longest
+    // trace's when some do and some do not (a wall-clock and a relative clock cannot be lined up).
+    void runSpan()
+    {
+        const auto trace = [](int64_t start, int64_t end, std::optional<int64_t> base) {
+            TraceInfo t;
+            t.startNs = start;
+            t.endNs = end;
+            t.baseTimeNs = base;
+            return t;
+        };
+        RunInfo run;
+        QCOMPARE(run.spanNs(), int64_t(0));
+        run.traces = { trace(100, 300, 1000), trace(0, 150, 1200) }; // 1100..1300 and 1200..1350
+        QCOMPARE(run.spanNs(), int64_t(250));
+        run.traces = { trace(100, 300, std::nullopt), trace(250, 400, std::nullopt) };
+        QCOMPARE(run.spanNs(), int64_t(300));
+        run.traces = { trace(1'700'000'000'000'000'000, 1'700'000'000'000'030'000, 0), trace(0, 6'500, std::nullopt) };
+        QCOMPARE(run.spanNs(), int64_t(30'000));
+        run.traces << trace(5, 5, std::nullopt); // no events: not counted
+        QCOMPARE(run.spanNs(), int64_t(30'000));
+    }
+
     void defaultPathIsInUserDataDir()
     {
         QVERIFY(Workspace::defaultPath().endsWith(QStringLiteral("Plumb/default.plumb")));

@@ -192,6 +192,46 @@ private slots:
 
     // The real TensorFlow GPU profile: per-timeline counts against the independent decoder's, and the
     // trace totals (reviewed by eye).
+    // TensorBoard's layout, <run>/plugins/profile/<session>/<host>.xplane.pb: the hosts of a session
+    // are one run named "<run>/<session>", read one after another or in parallel; the same file
+    // outside that layout is a run of its own.
+    void profileSessionIsOneRun_data()
+    {
+        QTest::addColumn<int>("jobs");
+        QTest::newRow("sequential") << 1;
+        QTest::newRow("parallel") << 2;
+    }
+    void profileSessionIsOneRun()
+    {
+        QFETCH(int, jobs);
+        const QString root = m_tmp.filePath(QStringLiteral("logdir%1").arg(jobs));
+        const QString session = root + QStringLiteral("/train/plugins/profile/2024_05_01_12_00_00");
+        const QString other = root + QStringLiteral("/elsewhere");
+        QVERIFY(QDir().mkpath(session) && QDir().mkpath(other));
+        QVERIFY(QFile::copy(fixture(QStringLiteral("basic.xplane.pb")), session + QStringLiteral("/host-a.xplane.pb")));
+        QVERIFY(QFile::copy(fixture(QStringLiteral("jax_order.xplane.pb")), session + QStringLiteral("/host-b.xplane.pb")));
+        QVERIFY(QFile::copy(fixture(QStringLiteral("jax_order.xplane.pb")), other + QStringLiteral("/host-c.xplane.pb")));
+        // Its host name added, so that it is not the same file as host-b's (which is imported once).
+        QFile c(other + QStringLiteral("/host-c.xplane.pb"));
+        QVERIFY(c.open(QIODevice::Append));
+        c.write(QByteArray("\x22\x06host-c", 8)); // XSpace.hostnames: still a valid XSpace
+        c.close();
+
+        const QString ws = freshWorkspace();
+        ImportRunner runner(m_registry, ws);
+        runner.setJobs(jobs);
+        for (const auto &r : runner.run({ root }))
+            QVERIFY2(r.status == FileImportResult::Status::Imported, qPrintable(r.path + QStringLiteral(": ") + r.message));
+        Workspace w(ws, Workspace::Role::Reader);
+        SqliteStmt st(w.db(), "SELECT r.name, group_concat(t.name, ' ') FROM run r JOIN "
+                              "(SELECT * FROM trace ORDER BY name) t ON t.run_id = r.id GROUP BY r.id ORDER BY r.name");
+        QStringList runs;
+        while (st.step())
+            runs << st.columnText(0) + QStringLiteral(": ") + st.columnText(1);
+        QCOMPARE(runs, QStringList({ QStringLiteral("host-c: host-c.xplane.pb"),
+                                     QStringLiteral("train/2024_05_01_12_00_00: host-a.xplane.pb host-b.xplane.pb") }));
+    }
+
     void realFile()
     {
         if (!QFile::exists(::realFile()))
