@@ -74,7 +74,7 @@ CREATE TABLE trace(
     flow_count      INTEGER NOT NULL DEFAULT 0,   -- flows: rows in `flow` + corr_flow_count
     corr_flow_count INTEGER NOT NULL DEFAULT 0,   -- launch->GPU flows stored as slice.corr (see flow);
                                                   -- formats without flow events (Nsight, XPlane): the
-                                                  -- GPU ops and syncs whose call is in the trace
+                                                  -- GPU ops (Nsight: and syncs) whose call is in the trace
     counter_count   INTEGER NOT NULL DEFAULT 0,
     metadata        TEXT                -- JSON: top-level fields of the file (deviceProperties...)
 );

@@ -152,7 +152,8 @@ public:
     void flowStart(int64_t catId, int64_t key, int64_t track, int64_t tsNs);
     void flowEnd(int64_t catId, int64_t key, int64_t track, int64_t tsNs);
     // Counts launch->GPU flows that the importer verified to coincide with correlation-linked slices
-    // (not stored as rows; see the flow table's comment).
+    // (not stored as rows; see the flow table's comment), or, for a format without flow events, its
+    // launch links (CorrLinkCounter).
     void addCorrelationFlows(int64_t n)
     {
         m_stats.flows += n;
