@@ -119,10 +119,17 @@ int64_t RunInfo::spanNs() const
     for (const TraceInfo &t : traces) {
         if (t.endNs <= t.startNs)
             continue;
-        const int64_t base = t.baseTimeNs.value_or(0);
-        (t.baseTimeNs ? withBase : withoutBase) = true;
-        start = std::min(start, t.startNs + base);
-        end = std::max(end, t.endNs + base);
+        int64_t s = t.startNs, e = t.endNs;
+        // A base that would overflow (a corrupt file's) is no base.
+        const bool based = t.baseTimeNs && !__builtin_add_overflow(s, *t.baseTimeNs, &s)
+            && !__builtin_add_overflow(e, *t.baseTimeNs, &e);
+        if (!based) {
+            s = t.startNs;
+            e = t.endNs;
+        }
+        (based ? withBase : withoutBase) = true;
+        start = std::min(start, s);
+        end = std::max(end, e);
         longest = std::max(longest, t.endNs - t.startNs);
     }
     if (withBase && withoutBase)

@@ -254,6 +254,9 @@ private slots:
         QCOMPARE(run.spanNs(), int64_t(30'000));
         run.traces << trace(5, 5, std::nullopt); // no events: not counted
         QCOMPARE(run.spanNs(), int64_t(30'000));
+        // A base that overflows is no base: the two traces on their own clocks.
+        run.traces = { trace(0, 100, INT64_MAX - 50), trace(50, 200, std::nullopt) };
+        QCOMPARE(run.spanNs(), int64_t(200));
     }
 
     void defaultPathIsInUserDataDir()
