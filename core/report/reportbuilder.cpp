@@ -223,18 +223,15 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
             }
         }
         // Nothing got worse: which run did best on the metric the experiment pages open on.
-        if (line.isEmpty()) {
-            const QString key = table.defaultMetric();
-            for (const ConfigDiff::MetricRow &m : d.metrics) {
-                if (m.key != key)
-                    continue;
-                for (size_t i = 1; i < m.better.size(); ++i)
-                    if (m.better[i]) {
-                        line = QStringLiteral("No experiment metric got worse against the baseline run %1; the best %2 is %3's: %4, %5.")
-                                   .arg(runLabel(d.runs[0]), m.key, runLabel(d.runs[qsizetype(i)]), metricText(m.last[i]),
-                                        deltaText(m.delta[i], m.deltaPercent[i]));
-                        break;
-                    }
+        const QString key = table.defaultMetric();
+        const auto m = std::find_if(d.metrics.begin(), d.metrics.end(), [&](const auto &r) { return r.key == key; });
+        if (line.isEmpty() && m != d.metrics.end() && m->better.size() > 1) {
+            const auto best = std::find(m->better.begin() + 1, m->better.end(), true);
+            if (best != m->better.end()) {
+                const size_t i = size_t(best - m->better.begin());
+                line = QStringLiteral("No experiment metric got worse against the baseline run %1; the best %2 is %3's: %4, %5.")
+                           .arg(runLabel(d.runs[0]), m->key, runLabel(d.runs[qsizetype(i)]), metricText(m->last[i]),
+                                deltaText(m->delta[i], m->deltaPercent[i]));
             }
         }
         if (!line.isEmpty())

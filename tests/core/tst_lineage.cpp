@@ -15,35 +15,31 @@ using namespace plumb;
 
 namespace {
 
-LineageNode artifact(const QString &key, const QString &type = QStringLiteral("Examples"))
+LineageNode node(LineageNode::Kind kind, const QString &key, const QString &name, const QString &type)
 {
     LineageNode n;
-    n.kind = LineageNode::Kind::Artifact;
+    n.kind = kind;
     n.key = key;
-    n.name = key;
+    n.name = name;
     n.type = type;
     return n;
 }
 
+LineageNode artifact(const QString &key, const QString &type = QStringLiteral("Examples"))
+{
+    return node(LineageNode::Kind::Artifact, key, key, type);
+}
+
 LineageNode execution(const QString &key, const QString &state = QStringLiteral("COMPLETE"))
 {
-    LineageNode n;
-    n.kind = LineageNode::Kind::Execution;
-    n.key = key;
-    n.name = key;
-    n.type = key;
+    LineageNode n = node(LineageNode::Kind::Execution, key, key, key);
     n.state = state;
     return n;
 }
 
 LineageNode context(const QString &key, const QString &name, const QString &type)
 {
-    LineageNode n;
-    n.kind = LineageNode::Kind::Context;
-    n.key = key;
-    n.name = name;
-    n.type = type;
-    return n;
+    return node(LineageNode::Kind::Context, key, name, type);
 }
 
 // "name:depth" of each node, in the order reached.
