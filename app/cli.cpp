@@ -1,127 +1,126 @@
 #include "cli.h"
-#include "cli_goodput.h"
 #include "cli_check.h"
+#include "cli_goodput.h"
 #include "cli_report.h"
 
 #include "builtinimporters.h"
-#include "importerregistry.h"
-#include "importoptions.h"
-#include "importrunner.h"
-#include "lineagereader.h"
-#include "sqlitedb.h"
 #include "configdiff.h"
 #include "doctorreport.h"
 #include "experimentreader.h"
-#include "lineagereader.h"
 #include "folderwatcher.h"
 #include "hostanalysis.h"
 #include "idlebreakdown.h"
+#include "importerregistry.h"
+#include "importoptions.h"
+#include "importrunner.h"
 #include "kerneltable.h"
+#include "lineagereader.h"
 #include "memcpystats.h"
 #include "rankcomparison.h"
+#include "sqlitedb.h"
 #include "stepbreakdown.h"
 #include "temporalbreakdown.h"
+#include "textformat.h"
 #include "timescale.h"
 #include "tracediff.h"
 #include "verdict.h"
-#include "textformat.h"
 #include "workspace.h"
 #include "workspacereader.h"
 
 #include <QCoreApplication>
-#include <QTime>
-#include <QTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTime>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
 #include <csignal>
-#include <functional>
-#include <map>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <unistd.h>
 
 using namespace plumb;
 
 namespace {
 
-constexpr const char *kUsage =
-    "Usage: plumb [OPTIONS] [PATH...]            open the main window (importing PATHs)\n"
-    "       plumb import PATH... [--workspace FILE] [--json] [--jobs N] [--watch [--interval SECONDS]]\n"
-    "                                            import files and folders into the workspace;\n"
-    "                                            --watch: then keep importing what is added or\n"
-    "                                            appended to them (every 2 s) until Ctrl+C;\n"
-    "                                            --jobs: traces read at once (default: half the\n"
-    "                                            cores; the ranks of a job import in parallel)\n"
-    "         CSV/JSONL metric logs: --step-column NAME, --time-column NAME, --run-column NAME,\n"
-    "         --long KEY-COLUMN,VALUE-COLUMN, --column NAME=ROLE (run, step, time, key, value,\n"
-    "         metric, param, ignore; request logs: latency, ttft, itl, tokens_in, tokens_out,\n"
-    "         status, model, endpoint) set column roles instead of the detected ones\n"
-    "       plumb ls [--workspace FILE] [--json] [--diagnostics]\n"
-    "                                            list the workspace's runs, traces and sources\n"
-    "       plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--workspace FILE] [--json]\n"
-    "                                            where each trace's GPU time goes (every trace when\n"
-    "                                            none is given; linked: only ops the traced program\n"
-    "                                            launched; hta: as Holistic Trace Analysis counts)\n"
-    "       plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--workspace FILE] [--json]\n"
-    "                                            what changed between two traces: per step when both\n"
-    "                                            have steps, split by category and by GPU op\n"
-    "       plumb diff --config RUN RUN [RUN...] [--all] [--workspace FILE] [--json]\n"
-    "                                            experiment runs (ids or names) side by side: the\n"
-    "                                            params, tags and environment that differ (--all:\n"
-    "                                            every row), each metric's last value and change\n"
-    "                                            from the first run\n"
-    "       plumb lineage NODE [--up|--down] [--depth N] [--workspace FILE] [--json]\n"
-    "                                            what a lineage node (id, key or name) was made\n"
-    "                                            from (--up), what was made from it (--down), or\n"
-    "                                            both (default), N edges deep (default 5)\n"
-    "       plumb goodput [RUN] [--workspace FILE] [--json] [--flops-per-step N --peak-flops N]\n"
-    "                     [--interval SECONDS]   how much of a job's time was productive training\n"
-    "                                            (goodput) and where the rest went (badput), from\n"
-    "                                            its lifecycle log or its logged steps' wall times\n"
-    "       plumb check --objectives FILE [--run RUN] [--baseline RUN] [--json] [--junit FILE]\n"
-    "             [--allow-missing] [--workspace FILE]\n"
-    "                                            evaluate serving and metric objectives (a YAML or\n"
-    "                                            JSON file); exit 0 when all hold, 1 when one is\n"
-    "                                            broken or has no data, 2 on bad input\n"
-    "       plumb report [--runs RUN,...] [--baseline RUN] [--sections ID,...] [--title TEXT]\n"
-    "                    [--author TEXT] [--template FILE] [--page-size A4|Letter] [--dpi N]\n"
-    "                    [--workspace FILE] -o review.pdf|review.png\n"
-    "                                            a review report: title page, contents, executive\n"
-    "                                            summary, the sections asked for (steps, idle,\n"
-    "                                            kernels, timeline, ranks, diff, metrics, importance,\n"
-    "                                            config, lineage, diagnostics); .png: one file a page\n"
-    "       plumb --version                      the versions of Plumb and its libraries\n"
-    "\n"
-    "The workspace is FILE, else $PLUMB_WORKSPACE, else the default one in your data folder\n"
-    "(~/.local/share/Plumb/default.plumb).\n"
-    "\n"
-    "GUI options:\n"
-    "  --workspace FILE    open (or create) the workspace FILE instead of the default one\n"
-    "  --sample            rebuild and open the sample workspace (<AppData>/Plumb/sample.plumb)\n"
-    "  --timeline          open the timeline of the selected trace (the last imported one)\n"
-    "  --doctor            open the Doctor tab for the selected trace (the last imported one)\n"
-    "  --diff              open the Diff tab for the first two traces imported (else the first\n"
-    "                      two in the workspace), the first as the baseline\n"
-    "  --experiments       open the Experiments tab\n"
-    "  --lineage           open the Lineage tab (the newest model, or search a node there)\n"
-    "  --goodput           open the Goodput tab (the newest job with a lifecycle log)\n"
-    "  --slo               open the SLO tab (the last objectives file opened there, else the sample's)\n"
-    "  --tour, --no-tour   show (or do not show) the welcome tour; it comes with --sample and the\n"
-    "                      first launch unless \"Don't show again\" was ticked\n"
-    "  --theme system|light|dark  this time's palette (View > Theme chooses and remembers one)\n"
-    "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
-    "                      then quit\n"
-    "\n";
+constexpr const char *kUsage
+    = "Usage: plumb [OPTIONS] [PATH...]            open the main window (importing PATHs)\n"
+      "       plumb import PATH... [--workspace FILE] [--json] [--jobs N] [--watch [--interval SECONDS]]\n"
+      "                                            import files and folders into the workspace;\n"
+      "                                            --watch: then keep importing what is added or\n"
+      "                                            appended to them (every 2 s) until Ctrl+C;\n"
+      "                                            --jobs: traces read at once (default: half the\n"
+      "                                            cores; the ranks of a job import in parallel)\n"
+      "         CSV/JSONL metric logs: --step-column NAME, --time-column NAME, --run-column NAME,\n"
+      "         --long KEY-COLUMN,VALUE-COLUMN, --column NAME=ROLE (run, step, time, key, value,\n"
+      "         metric, param, ignore; request logs: latency, ttft, itl, tokens_in, tokens_out,\n"
+      "         status, model, endpoint) set column roles instead of the detected ones\n"
+      "       plumb ls [--workspace FILE] [--json] [--diagnostics]\n"
+      "                                            list the workspace's runs, traces and sources\n"
+      "       plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--workspace FILE] [--json]\n"
+      "                                            where each trace's GPU time goes (every trace when\n"
+      "                                            none is given; linked: only ops the traced program\n"
+      "                                            launched; hta: as Holistic Trace Analysis counts)\n"
+      "       plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--workspace FILE] [--json]\n"
+      "                                            what changed between two traces: per step when both\n"
+      "                                            have steps, split by category and by GPU op\n"
+      "       plumb diff --config RUN RUN [RUN...] [--all] [--workspace FILE] [--json]\n"
+      "                                            experiment runs (ids or names) side by side: the\n"
+      "                                            params, tags and environment that differ (--all:\n"
+      "                                            every row), each metric's last value and change\n"
+      "                                            from the first run\n"
+      "       plumb lineage NODE [--up|--down] [--depth N] [--workspace FILE] [--json]\n"
+      "                                            what a lineage node (id, key or name) was made\n"
+      "                                            from (--up), what was made from it (--down), or\n"
+      "                                            both (default), N edges deep (default 5)\n"
+      "       plumb goodput [RUN] [--workspace FILE] [--json] [--flops-per-step N --peak-flops N]\n"
+      "                     [--interval SECONDS]   how much of a job's time was productive training\n"
+      "                                            (goodput) and where the rest went (badput), from\n"
+      "                                            its lifecycle log or its logged steps' wall times\n"
+      "       plumb check --objectives FILE [--run RUN] [--baseline RUN] [--json] [--junit FILE]\n"
+      "             [--allow-missing] [--workspace FILE]\n"
+      "                                            evaluate serving and metric objectives (a YAML or\n"
+      "                                            JSON file); exit 0 when all hold, 1 when one is\n"
+      "                                            broken or has no data, 2 on bad input\n"
+      "       plumb report [--runs RUN,...] [--baseline RUN] [--sections ID,...] [--title TEXT]\n"
+      "                    [--author TEXT] [--template FILE] [--page-size A4|Letter] [--dpi N]\n"
+      "                    [--workspace FILE] -o review.pdf|review.png\n"
+      "                                            a review report: title page, contents, executive\n"
+      "                                            summary, the sections asked for (steps, idle,\n"
+      "                                            kernels, timeline, ranks, diff, metrics, importance,\n"
+      "                                            config, lineage, diagnostics); .png: one file a page\n"
+      "       plumb --version                      the versions of Plumb and its libraries\n"
+      "\n"
+      "The workspace is FILE, else $PLUMB_WORKSPACE, else the default one in your data folder\n"
+      "(~/.local/share/Plumb/default.plumb).\n"
+      "\n"
+      "GUI options:\n"
+      "  --workspace FILE    open (or create) the workspace FILE instead of the default one\n"
+      "  --sample            rebuild and open the sample workspace (<AppData>/Plumb/sample.plumb)\n"
+      "  --timeline          open the timeline of the selected trace (the last imported one)\n"
+      "  --doctor            open the Doctor tab for the selected trace (the last imported one)\n"
+      "  --diff              open the Diff tab for the first two traces imported (else the first\n"
+      "                      two in the workspace), the first as the baseline\n"
+      "  --experiments       open the Experiments tab\n"
+      "  --lineage           open the Lineage tab (the newest model, or search a node there)\n"
+      "  --goodput           open the Goodput tab (the newest job with a lifecycle log)\n"
+      "  --slo               open the SLO tab (the last objectives file opened there, else the sample's)\n"
+      "  --tour, --no-tour   show (or do not show) the welcome tour; it comes with --sample and the\n"
+      "                      first launch unless \"Don't show again\" was ticked\n"
+      "  --theme system|light|dark  this time's palette (View > Theme chooses and remembers one)\n"
+      "  --screenshot PNG    save the window to PNG once the workspace (and any import) is shown,\n"
+      "                      then quit\n"
+      "\n";
 
 // After the formats (formatsHelp()).
-constexpr const char *kUsageExitStatus =
-    "Exit status: 0 on success; 1 when a file failed or was cancelled, when none of the files given\n"
-    "could be recognised, or when the workspace cannot be used; 2 on a usage error.\n";
+constexpr const char *kUsageExitStatus
+    = "Exit status: 0 on success; 1 when a file failed or was cancelled, when none of the files given\n"
+      "could be recognised, or when the workspace cannot be used; 2 on a usage error.\n";
 
 // "Formats, recognised by content: ..." with every importer of this build, wrapped between names.
 QString formatsHelp()
@@ -148,9 +147,12 @@ QString formatsHelp()
 QString modeName(GpuOpMode mode)
 {
     switch (mode) {
-    case GpuOpMode::EveryOp: return QStringLiteral("every");
-    case GpuOpMode::LinkedOnly: return QStringLiteral("linked");
-    case GpuOpMode::Hta: return QStringLiteral("hta");
+    case GpuOpMode::EveryOp:
+        return QStringLiteral("every");
+    case GpuOpMode::LinkedOnly:
+        return QStringLiteral("linked");
+    case GpuOpMode::Hta:
+        return QStringLiteral("hta");
     }
     return {};
 }
@@ -163,13 +165,13 @@ struct Args {
     bool diagnostics = false;
     GpuOpMode mode = GpuOpMode::EveryOp; // doctor/diff --mode
     ImportOptions importOptions; // import: --step-column and the other column roles
-    bool config = false;  // diff --config: experiment runs, not traces
+    bool config = false; // diff --config: experiment runs, not traces
     bool allRows = false; // diff --config --all
     LineageDirection lineageDirection = LineageDirection::Both; // lineage --up / --down
-    int lineageDepth = 5;                                       // lineage --depth
-    bool watch = false;   // import --watch: live mode
+    int lineageDepth = 5; // lineage --depth
+    bool watch = false; // import --watch: live mode
     int intervalMs = 2000; // import --watch --interval
-    int jobs = 0;          // import --jobs (0: half the cores)
+    int jobs = 0; // import --jobs (0: half the cores)
     QString error;
 };
 
@@ -196,7 +198,7 @@ Args parse(int argc, char **argv)
         } else if (arg == QLatin1String("--all") && a.command == QLatin1String("diff")) {
             a.allRows = true;
         } else if (arg == QLatin1String("--mode")
-                   && (a.command == QLatin1String("doctor") || a.command == QLatin1String("diff"))) {
+            && (a.command == QLatin1String("doctor") || a.command == QLatin1String("diff"))) {
             const QString mode = i + 1 < argc ? QString::fromLocal8Bit(argv[++i]) : QString();
             if (mode == QLatin1String("every")) {
                 a.mode = GpuOpMode::EveryOp;
@@ -208,7 +210,8 @@ Args parse(int argc, char **argv)
                 a.error = QStringLiteral("--mode is every, linked or hta");
                 return a;
             }
-        } else if ((arg == QLatin1String("--up") || arg == QLatin1String("--down")) && a.command == QLatin1String("lineage")) {
+        } else if ((arg == QLatin1String("--up") || arg == QLatin1String("--down"))
+            && a.command == QLatin1String("lineage")) {
             a.lineageDirection = arg == QLatin1String("--up") ? LineageDirection::Up : LineageDirection::Down;
         } else if (arg == QLatin1String("--depth") && a.command == QLatin1String("lineage")) {
             bool ok = false;
@@ -223,7 +226,8 @@ Args parse(int argc, char **argv)
             bool ok = false;
             a.jobs = i + 1 < argc ? QString::fromLocal8Bit(argv[++i]).toInt(&ok) : 0;
             if (!ok || a.jobs < 1 || a.jobs > 256) {
-                a.error = QStringLiteral("--jobs needs the number of traces read at once, 1 to 256, e.g. --jobs 4");
+                a.error = QStringLiteral(
+                    "--jobs needs the number of traces read at once, 1 to 256, e.g. --jobs 4");
                 return a;
             }
         } else if (arg == QLatin1String("--interval") && a.command == QLatin1String("import")) {
@@ -235,9 +239,9 @@ Args parse(int argc, char **argv)
             }
             a.intervalMs = int(std::lround(s * 1000));
         } else if (a.command == QLatin1String("import")
-                   && (arg == QLatin1String("--step-column") || arg == QLatin1String("--time-column")
-                       || arg == QLatin1String("--run-column") || arg == QLatin1String("--long")
-                       || arg == QLatin1String("--column"))) {
+            && (arg == QLatin1String("--step-column") || arg == QLatin1String("--time-column")
+                || arg == QLatin1String("--run-column") || arg == QLatin1String("--long")
+                || arg == QLatin1String("--column"))) {
             if (i + 1 >= argc) {
                 a.error = QStringLiteral("%1 needs a column name").arg(arg);
                 return a;
@@ -262,9 +266,10 @@ Args parse(int argc, char **argv)
                 const qsizetype eq = value.lastIndexOf(QLatin1Char('='));
                 const auto role = eq > 0 ? roleFromName(value.mid(eq + 1)) : std::nullopt;
                 if (!role) {
-                    a.error = QStringLiteral("--column needs NAME=ROLE, ROLE one of run, step, time, key, value, "
-                                             "metric, param, ignore, or for request logs latency, ttft, itl, "
-                                             "tokens_in, tokens_out, status, model, endpoint");
+                    a.error
+                        = QStringLiteral("--column needs NAME=ROLE, ROLE one of run, step, time, key, value, "
+                                         "metric, param, ignore, or for request logs latency, ttft, itl, "
+                                         "tokens_in, tokens_out, status, model, endpoint");
                     return a;
                 }
                 t.roles.emplace_back(value.left(eq), *role);
@@ -336,7 +341,7 @@ ImportTally printResults(const Args &a, const std::vector<FileImportResult> &res
         }
         const QString line = QStringLiteral("%1%2: %3 (%4)%5 [%6 s]\n")
                                  .arg(when, r.path, statusName(r.status), r.message,
-                                      r.location.isEmpty() ? QString() : QStringLiteral(" at ") + r.location)
+                                     r.location.isEmpty() ? QString() : QStringLiteral(" at ") + r.location)
                                  .arg(r.seconds, 0, 'f', 2);
         if (r.status == S::Failed || r.status == S::Unrecognised || r.status == S::Cancelled)
             std::fputs(line.toLocal8Bit().constData(), stderr);
@@ -423,7 +428,8 @@ int runWatch(const Args &a, const ImporterRegistry &registry, ImportRunner &runn
 int runImport(const Args &a)
 {
     if (a.paths.isEmpty()) {
-        err(QStringLiteral("import needs at least one file or folder, e.g. plumb import trace.pt.trace.json.gz"));
+        err(QStringLiteral(
+            "import needs at least one file or folder, e.g. plumb import trace.pt.trace.json.gz"));
         return 2;
     }
     for (const QString &p : a.paths) {
@@ -443,7 +449,7 @@ int runImport(const Args &a)
     if (tty) {
         runner.setProgressCallback([](const ImportProgress &p) {
             std::fprintf(stderr, "\r\033[K[%d/%d] %s %3.0f%%", p.fileIndex + 1, std::max(p.fileCount, 1),
-                         qPrintable(p.stage), p.fraction * 100);
+                qPrintable(p.stage), p.fraction * 100);
             std::fflush(stderr);
         });
     }
@@ -591,29 +597,30 @@ int runLs(const Args &a)
         for (const auto &r : runs) {
             out(QStringLiteral("run %1  %2\n").arg(r.id).arg(r.name));
             for (const auto &t : r.traces) {
-                const QString rank = t.rank >= 0 ? QStringLiteral("rank %1/%2  ").arg(t.rank).arg(t.worldSize) : QString();
+                const QString rank
+                    = t.rank >= 0 ? QStringLiteral("rank %1/%2  ").arg(t.rank).arg(t.worldSize) : QString();
                 out(QStringLiteral("  trace %1  %2  %3%4, %5, %6, %7, %8, %9%10\n")
                         .arg(t.id)
                         .arg(t.name, rank)
                         .arg(text::counted(t.events, QStringLiteral("event"), QStringLiteral("events")),
-                             text::counted(t.kernels, QStringLiteral("kernel"), QStringLiteral("kernels")),
-                             text::counted(t.gpuOps, QStringLiteral("GPU op"), QStringLiteral("GPU ops")),
-                             text::counted(t.flows, QStringLiteral("flow"), QStringLiteral("flows")),
-                             text::counted(t.gpuStreams, QStringLiteral("stream"), QStringLiteral("streams")))
+                            text::counted(t.kernels, QStringLiteral("kernel"), QStringLiteral("kernels")),
+                            text::counted(t.gpuOps, QStringLiteral("GPU op"), QStringLiteral("GPU ops")),
+                            text::counted(t.flows, QStringLiteral("flow"), QStringLiteral("flows")),
+                            text::counted(t.gpuStreams, QStringLiteral("stream"), QStringLiteral("streams")))
                         .arg(formatDuration(t.endNs - t.startNs))
                         .arg(t.devices.isEmpty() ? QString() : QStringLiteral(", ") + t.devices));
             }
             if (auto it = logs.find(r.id); it != logs.end()) {
                 const ExperimentRunInfo &e = it->second;
                 QStringList parts;
-                parts << QStringLiteral("%1 (%2)")
-                             .arg(text::counted(e.scalarTags, QStringLiteral("scalar tag"), QStringLiteral("scalar tags")),
-                                  text::counted(e.scalarPoints, QStringLiteral("point"), QStringLiteral("points")));
+                parts << QStringLiteral("%1 (%2)").arg(
+                    text::counted(e.scalarTags, QStringLiteral("scalar tag"), QStringLiteral("scalar tags")),
+                    text::counted(e.scalarPoints, QStringLiteral("point"), QStringLiteral("points")));
                 if (e.histogramTags)
-                    parts << QStringLiteral("%1 (%2)")
-                                 .arg(text::counted(e.histogramTags, QStringLiteral("histogram tag"),
-                                                    QStringLiteral("histogram tags")),
-                                      text::count(e.histograms));
+                    parts << QStringLiteral("%1 (%2)").arg(
+                        text::counted(e.histogramTags, QStringLiteral("histogram tag"),
+                            QStringLiteral("histogram tags")),
+                        text::count(e.histograms));
                 if (e.params)
                     parts << text::counted(e.params, QStringLiteral("param"), QStringLiteral("params"));
                 if (e.restarts)
@@ -630,11 +637,12 @@ int runLs(const Args &a)
             out(QStringLiteral("  %1  %2  %3  %4  %5  %6%7%8\n")
                     .arg(s.id)
                     .arg(s.name, s.format, text::bytes(s.sizeBytes), s.status,
-                         text::counted(s.events, QStringLiteral("record"), QStringLiteral("records")),
-                         s.skipped ? QStringLiteral(", %1 skipped").arg(text::count(s.skipped)) : QString(),
-                         s.diagnostics ? QStringLiteral(", ")
-                                 + text::counted(s.diagnostics, QStringLiteral("diagnostic"), QStringLiteral("diagnostics"))
-                                       : QString()));
+                        text::counted(s.events, QStringLiteral("record"), QStringLiteral("records")),
+                        s.skipped ? QStringLiteral(", %1 skipped").arg(text::count(s.skipped)) : QString(),
+                        s.diagnostics ? QStringLiteral(", ")
+                                + text::counted(s.diagnostics, QStringLiteral("diagnostic"),
+                                    QStringLiteral("diagnostics"))
+                                      : QString()));
         }
         if (a.diagnostics) {
             out(QStringLiteral("\ndiagnostics\n"));
@@ -685,10 +693,9 @@ int runDoctor(const Args &a)
             QJsonObject o;
             o[QStringLiteral("gpu_ops")] = double(b.ops);
             for (const auto &[key, ns] : { std::pair { "total_ns", b.totalNs() }, { "busy_ns", b.busyNs },
-                                           { "idle_ns", b.idleNs() }, { "compute_ns", b.computeNs },
-                                           { "exposed_comm_ns", b.exposedCommNs },
-                                           { "exposed_memory_ns", b.exposedMemoryNs }, { "comm_ns", b.commNs },
-                                           { "memory_ns", b.memoryNs } })
+                     { "idle_ns", b.idleNs() }, { "compute_ns", b.computeNs },
+                     { "exposed_comm_ns", b.exposedCommNs }, { "exposed_memory_ns", b.exposedMemoryNs },
+                     { "comm_ns", b.commNs }, { "memory_ns", b.memoryNs } })
                 o[QLatin1String(key)] = double(ns);
             return o;
         };
@@ -713,7 +720,8 @@ int runDoctor(const Args &a)
         }
         for (const auto &[id, name] : traces) {
             const auto ranks = runOf.count(id) ? rankComparisons.find(runOf[id]) : rankComparisons.end();
-            const DoctorReport report = doctorReport(ws, id, mode, ranks != rankComparisons.end() ? &ranks->second : nullptr);
+            const DoctorReport report
+                = doctorReport(ws, id, mode, ranks != rankComparisons.end() ? &ranks->second : nullptr);
             const TemporalBreakdown &b = report.overall;
             const std::vector<StepBreakdown> &steps = report.steps;
             const std::vector<KernelStats> &kernels = report.kernels;
@@ -793,8 +801,8 @@ int runDoctor(const Args &a)
                 hostJson[QStringLiteral("cpu_samples_gpu_idle")] = double(host.cpuSamplesInIdle);
                 QJsonArray sampledJson;
                 for (const auto &[name, n] : host.idleSampleFunctions)
-                    sampledJson.append(QJsonObject { { QStringLiteral("function"), name },
-                                                     { QStringLiteral("samples"), double(n) } });
+                    sampledJson.append(QJsonObject {
+                        { QStringLiteral("function"), name }, { QStringLiteral("samples"), double(n) } });
                 hostJson[QStringLiteral("cpu_samples_gpu_idle_top")] = sampledJson;
                 hostJson[QStringLiteral("sched_threads")] = double(host.schedThreads);
                 hostJson[QStringLiteral("sched_gpu_idle_ns")] = double(host.schedIdleNs);
@@ -819,31 +827,36 @@ int runDoctor(const Args &a)
                 QJsonArray collectivesJson;
                 for (const CollectiveStats &c : report.collectives)
                     collectivesJson.append(QJsonObject { { QStringLiteral("collective"), c.collective },
-                                                         { QStringLiteral("process_group"), c.processGroup },
-                                                         { QStringLiteral("dtype"), c.dtype },
-                                                         { QStringLiteral("group_size"), double(c.groupSize) },
-                                                         { QStringLiteral("bytes"), double(c.bytes) },
-                                                         { QStringLiteral("count"), double(c.count) },
-                                                         { QStringLiteral("time_ns"), double(c.timeNs) },
-                                                         { QStringLiteral("algorithm_gb_per_s"), c.algorithmGBps() },
-                                                         { QStringLiteral("bus_gb_per_s"), c.busGBps() } });
+                        { QStringLiteral("process_group"), c.processGroup },
+                        { QStringLiteral("dtype"), c.dtype },
+                        { QStringLiteral("group_size"), double(c.groupSize) },
+                        { QStringLiteral("bytes"), double(c.bytes) },
+                        { QStringLiteral("count"), double(c.count) },
+                        { QStringLiteral("time_ns"), double(c.timeNs) },
+                        { QStringLiteral("algorithm_gb_per_s"), c.algorithmGBps() },
+                        { QStringLiteral("bus_gb_per_s"), c.busGBps() } });
                 o[QStringLiteral("collectives")] = collectivesJson;
                 const FlopsSummary &fl = report.flops;
                 QJsonArray flopsOps;
                 for (size_t i = 0; i < fl.entries.size() && i < size_t(2 * kTopKernels); ++i) {
                     const FlopsEntry &e = fl.entries[i];
-                    flopsOps.append(QJsonObject { { QStringLiteral("op"), e.op }, { QStringLiteral("shape"), e.shape },
-                        { QStringLiteral("dtype"), dtypeName(e.dtype) }, { QStringLiteral("count"), double(e.count) },
-                        { QStringLiteral("flops"), e.flops }, { QStringLiteral("kernel_ns"), double(e.kernelNs) },
+                    flopsOps.append(QJsonObject { { QStringLiteral("op"), e.op },
+                        { QStringLiteral("shape"), e.shape }, { QStringLiteral("dtype"), dtypeName(e.dtype) },
+                        { QStringLiteral("count"), double(e.count) }, { QStringLiteral("flops"), e.flops },
+                        { QStringLiteral("kernel_ns"), double(e.kernelNs) },
                         { QStringLiteral("tflops_per_s"), e.tflops() } });
                 }
                 o[QStringLiteral("flops")] = QJsonObject { { QStringLiteral("device"), fl.device },
-                    { QStringLiteral("ops"), double(fl.ops) }, { QStringLiteral("ops_without_kernels"), double(fl.opsWithoutKernels) },
-                    { QStringLiteral("flops"), fl.flops }, { QStringLiteral("kernel_ns"), double(fl.kernelNs) },
+                    { QStringLiteral("ops"), double(fl.ops) },
+                    { QStringLiteral("ops_without_kernels"), double(fl.opsWithoutKernels) },
+                    { QStringLiteral("flops"), fl.flops },
+                    { QStringLiteral("kernel_ns"), double(fl.kernelNs) },
                     { QStringLiteral("achieved_tflops_per_s"), fl.achievedTflops() },
                     { QStringLiteral("dtype"), dtypeName(fl.dtype) },
-                    { QStringLiteral("peak_tflops_per_s"), fl.peakTflops > 0 ? QJsonValue(fl.peakTflops) : QJsonValue() },
-                    { QStringLiteral("peak_share"), fl.peakTflops > 0 ? QJsonValue(fl.peakShare()) : QJsonValue() },
+                    { QStringLiteral("peak_tflops_per_s"),
+                        fl.peakTflops > 0 ? QJsonValue(fl.peakTflops) : QJsonValue() },
+                    { QStringLiteral("peak_share"),
+                        fl.peakTflops > 0 ? QJsonValue(fl.peakShare()) : QJsonValue() },
                     { QStringLiteral("top"), flopsOps } };
                 QJsonObject vj;
                 vj[QStringLiteral("component")] = componentName(verdict.component);
@@ -854,8 +867,8 @@ int runDoctor(const Args &a)
                 QJsonArray whereJson;
                 for (const Verdict::Where &w : verdict.where)
                     whereJson.append(QJsonObject { { QStringLiteral("start_ns"), double(w.startNs) },
-                                                   { QStringLiteral("end_ns"), double(w.endNs) },
-                                                   { QStringLiteral("label"), w.label } });
+                        { QStringLiteral("end_ns"), double(w.endNs) },
+                        { QStringLiteral("label"), w.label } });
                 vj[QStringLiteral("where")] = whereJson;
                 o[QStringLiteral("verdict")] = vj;
                 json.append(o);
@@ -864,9 +877,9 @@ int runDoctor(const Args &a)
             out(QStringLiteral("trace %1  %2  (%3 GPU ops, %4)\n")
                     .arg(id)
                     .arg(name, text::count(b.ops),
-                         mode == GpuOpMode::LinkedOnly ? QStringLiteral("linked to launches")
-                         : mode == GpuOpMode::Hta      ? QStringLiteral("as Holistic Trace Analysis counts")
-                                                       : QStringLiteral("every GPU op")));
+                        mode == GpuOpMode::LinkedOnly ? QStringLiteral("linked to launches")
+                            : mode == GpuOpMode::Hta  ? QStringLiteral("as Holistic Trace Analysis counts")
+                                                      : QStringLiteral("every GPU op")));
             if (b.ops == 0) {
                 out(QStringLiteral("  no GPU ops\n"));
                 continue;
@@ -875,7 +888,9 @@ int runDoctor(const Args &a)
             for (const QString &e : verdict.evidence)
                 out(QStringLiteral("    - %1\n").arg(e));
             for (const Verdict::Where &w : verdict.where)
-                out(QStringLiteral("    at %1 .. %2 ms: %3\n").arg(text::milliseconds(w.startNs - b.startNs), text::milliseconds(w.endNs - b.startNs), w.label));
+                out(QStringLiteral("    at %1 .. %2 ms: %3\n")
+                        .arg(text::milliseconds(w.startNs - b.startNs),
+                            text::milliseconds(w.endNs - b.startNs), w.label));
             if (!verdict.tunables.isEmpty())
                 out(QStringLiteral("    try: %1\n").arg(verdict.tunables.join(QStringLiteral("; "))));
             auto line = [&](const QString &label, int64_t ns) {
@@ -894,7 +909,8 @@ int runDoctor(const Args &a)
             line(QStringLiteral("exposed memcpy/memset"), b.exposedMemoryNs);
             line(QStringLiteral("idle"), b.idleNs());
             if (!steps.empty()) {
-                out(QStringLiteral("  per step (GPU work each step launched)        window ms  compute  exp.comm  exp.mem   idle  limit\n"));
+                out(QStringLiteral("  per step (GPU work each step launched)        window ms  compute  "
+                                   "exp.comm  exp.mem   idle  limit\n"));
                 for (size_t si = 0; si < steps.size(); ++si) {
                     const StepBreakdown &s = steps[si];
                     out(QStringLiteral("    %1 %2 %3% %4% %5% %6%  %7\n")
@@ -907,55 +923,67 @@ int runDoctor(const Args &a)
                             .arg(componentName(report.stepVerdicts[si].component)));
                 }
             }
-            out(QStringLiteral("  host: input pipeline %1 ms, blocking syncs %2 ms (%3 calls), optimizer %4 ms%5\n")
-                    .arg(text::milliseconds(host.inputPipeline.timeNs), text::milliseconds(host.synchronization.timeNs),
-                         text::count(host.synchronization.count), text::milliseconds(host.optimizer.timeNs),
-                         host.communication.count
-                             ? QStringLiteral(", MPI calls %1 ms (%2 calls)")
-                                   .arg(text::milliseconds(host.communication.timeNs), text::count(host.communication.count))
-                             : QString()));
+            out(QStringLiteral(
+                "  host: input pipeline %1 ms, blocking syncs %2 ms (%3 calls), optimizer %4 ms%5\n")
+                    .arg(text::milliseconds(host.inputPipeline.timeNs),
+                        text::milliseconds(host.synchronization.timeNs),
+                        text::count(host.synchronization.count), text::milliseconds(host.optimizer.timeNs),
+                        host.communication.count ? QStringLiteral(", MPI calls %1 ms (%2 calls)")
+                                                       .arg(text::milliseconds(host.communication.timeNs),
+                                                           text::count(host.communication.count))
+                                                 : QString()));
             if (host.cpuSamples) {
                 QStringList functions;
                 for (const auto &[name, n] : host.idleSampleFunctions)
                     functions << QStringLiteral("%1 %2").arg(text::elided(name, 48), text::count(n));
                 out(QStringLiteral("  cpu samples: %1, %2 while the GPU was idle%3\n")
                         .arg(text::count(host.cpuSamples), text::count(host.cpuSamplesInIdle),
-                             functions.isEmpty() ? QString() : QStringLiteral(": ") + functions.join(QStringLiteral(", "))));
+                            functions.isEmpty()
+                                ? QString()
+                                : QStringLiteral(": ") + functions.join(QStringLiteral(", "))));
             }
             if (host.schedThreads)
-                out(QStringLiteral("  scheduling: the launching thread%1 on no CPU for %2 of the %3 ms the GPU was idle "
-                                   "(%4%)\n")
+                out(QStringLiteral(
+                    "  scheduling: the launching thread%1 on no CPU for %2 of the %3 ms the GPU was idle "
+                    "(%4%)\n")
                         .arg(host.schedThreads == 1 ? QString() : QStringLiteral("s"))
                         .arg(text::milliseconds(host.offCpuIdleNs), text::milliseconds(host.schedIdleNs))
-                        .arg(host.schedIdleNs ? 100.0 * double(host.offCpuIdleNs) / double(host.schedIdleNs) : 0.0, 0,
-                             'f', 0));
+                        .arg(host.schedIdleNs ? 100.0 * double(host.offCpuIdleNs) / double(host.schedIdleNs)
+                                              : 0.0,
+                            0, 'f', 0));
             if (host.launchedOps)
-                out(QStringLiteral("  launches: %1 ops, launch to start p50 %2 / p90 %3; %4 ops ran shorter than their "
-                                   "launch call\n")
+                out(QStringLiteral(
+                    "  launches: %1 ops, launch to start p50 %2 / p90 %3; %4 ops ran shorter than their "
+                    "launch call\n")
                         .arg(text::count(host.launchedOps), formatDuration(host.launchDelayP50Ns),
-                             formatDuration(host.launchDelayP90Ns), text::count(host.shortOps)));
+                            formatDuration(host.launchDelayP90Ns), text::count(host.shortOps)));
             for (const MemcpyKindStats &c : copies)
                 out(QStringLiteral("  copies: %1 x%2, %3 in %4 ms, %5 GB/s%6\n")
                         .arg(c.kind)
                         .arg(c.count)
                         .arg(text::bytes(c.bytes), text::milliseconds(c.timeNs))
                         .arg(c.gigabytesPerSecond(), 0, 'f', 2)
-                        .arg(c.pageable ? QStringLiteral("  <- pageable host memory: synchronous; pin it") : QString()));
+                        .arg(c.pageable ? QStringLiteral("  <- pageable host memory: synchronous; pin it")
+                                        : QString()));
             if (!report.collectives.empty())
-                out(QStringLiteral("  collectives                                   calls  size        total ms   algbw GB/s  busbw GB/s\n"));
+                out(QStringLiteral("  collectives                                   calls  size        total "
+                                   "ms   algbw GB/s  busbw GB/s\n"));
             for (size_t ci = 0; ci < report.collectives.size() && ci < size_t(kTopKernels); ++ci) {
                 const CollectiveStats &c = report.collectives[ci];
-                const QString what = c.groupSize > 0 ? QStringLiteral("%1 x%2 %3").arg(c.collective).arg(c.groupSize).arg(c.dtype)
-                                                     : c.collective;
+                const QString what = c.groupSize > 0
+                    ? QStringLiteral("%1 x%2 %3").arg(c.collective).arg(c.groupSize).arg(c.dtype)
+                    : c.collective;
                 out(QStringLiteral("    %1 %2  %3 %4 %5 %6\n")
                         .arg(what.left(40), -40)
                         .arg(c.count, 6)
                         .arg(c.bytes > 0 ? text::bytes(c.bytes) : QStringLiteral("?"), -10)
                         .arg(text::milliseconds(c.timeNs), 10)
-                        .arg(c.bytes > 0 ? QString::number(c.algorithmGBps(), 'f', 2) : QStringLiteral("-"), 12)
+                        .arg(c.bytes > 0 ? QString::number(c.algorithmGBps(), 'f', 2) : QStringLiteral("-"),
+                            12)
                         .arg(c.bytes > 0 ? QString::number(c.busGBps(), 'f', 2) : QStringLiteral("-"), 11));
             }
-            out(QStringLiteral("  idle between ops, per stream                     host wait  kernel wait      other  (ms)   queued max  mean\n"));
+            out(QStringLiteral("  idle between ops, per stream                     host wait  kernel wait    "
+                               "  other  (ms)   queued max  mean\n"));
             for (const StreamIdle &si : idle) {
                 const StreamQueue *q = queueOf(si.streamTrackId);
                 out(QStringLiteral("    stream %1 %2 %3 %4 %5 %6\n")
@@ -966,7 +994,8 @@ int runDoctor(const Args &a)
                         .arg(q ? QString::number(q->maxQueued) : QStringLiteral("-"), 17)
                         .arg(q ? QString::number(q->meanQueued, 'f', 1) : QStringLiteral("-"), 5));
             }
-            out(QStringLiteral("  top GPU ops                                         count    total ms  share   p50 µs    max µs  occupancy\n"));
+            out(QStringLiteral("  top GPU ops                                         count    total ms  "
+                               "share   p50 µs    max µs  occupancy\n"));
             for (size_t i = 0; i < kernels.size() && i < size_t(kTopKernels); ++i) {
                 const KernelStats &k = kernels[i];
                 const QString shortName = k.name.size() > 48 ? k.name.left(47) + QChar(0x2026) : k.name;
@@ -977,20 +1006,26 @@ int runDoctor(const Args &a)
                         .arg(100.0 * k.share, 5, 'f', 1)
                         .arg(double(k.p50Ns) / 1000.0, 8, 'f', 1)
                         .arg(double(k.maxNs) / 1000.0, 9, 'f', 1)
-                        .arg(k.occupancy >= 0 ? QStringLiteral("%1%").arg(k.occupancy, 0, 'f', 0) : QStringLiteral("-"), 10));
+                        .arg(k.occupancy >= 0 ? QStringLiteral("%1%").arg(k.occupancy, 0, 'f', 0)
+                                              : QStringLiteral("-"),
+                            10));
             }
             // Achieved vs peak, where the trace recorded shapes (record_shapes=True).
             const FlopsSummary &fl = report.flops;
             if (fl.ops > 0) {
-                out(QStringLiteral("  matrix and attention ops: %1 TFLOP/s achieved over %2 ms of their kernels%3\n")
+                out(QStringLiteral(
+                    "  matrix and attention ops: %1 TFLOP/s achieved over %2 ms of their kernels%3\n")
                         .arg(fl.achievedTflops(), 0, 'f', 1)
                         .arg(text::milliseconds(fl.kernelNs))
-                        .arg(fl.peakTflops > 0 ? QStringLiteral(", %1% of the %2's dense %3 peak (%4 TFLOP/s)")
-                                                     .arg(100.0 * fl.peakShare(), 0, 'f', 1)
-                                                     .arg(fl.device, dtypeName(fl.dtype))
-                                                     .arg(fl.peakTflops, 0, 'g', 5)
-                                               : QStringLiteral(" (no peak known for %1)").arg(fl.device.isEmpty() ? QStringLiteral("this GPU") : fl.device)));
-                out(QStringLiteral("    op                               shape                                  dtype  count   kernel ms  TFLOP/s  of peak\n"));
+                        .arg(fl.peakTflops > 0
+                                ? QStringLiteral(", %1% of the %2's dense %3 peak (%4 TFLOP/s)")
+                                      .arg(100.0 * fl.peakShare(), 0, 'f', 1)
+                                      .arg(fl.device, dtypeName(fl.dtype))
+                                      .arg(fl.peakTflops, 0, 'g', 5)
+                                : QStringLiteral(" (no peak known for %1)")
+                                      .arg(fl.device.isEmpty() ? QStringLiteral("this GPU") : fl.device)));
+                out(QStringLiteral("    op                               shape                               "
+                                   "   dtype  count   kernel ms  TFLOP/s  of peak\n"));
                 for (size_t i = 0; i < fl.entries.size() && i < size_t(kTopKernels); ++i) {
                     const FlopsEntry &e = fl.entries[i];
                     const double peak = peakTflops(fl.device, 0, e.dtype);
@@ -1002,7 +1037,9 @@ int runDoctor(const Args &a)
                             .arg(e.count, 6)
                             .arg(text::milliseconds(e.kernelNs), 11)
                             .arg(e.tflops(), 8, 'f', 1)
-                            .arg(peak > 0 ? QStringLiteral("%1%").arg(100.0 * e.tflops() / peak, 0, 'f', 0) : QStringLiteral("-"), 8));
+                            .arg(peak > 0 ? QStringLiteral("%1%").arg(100.0 * e.tflops() / peak, 0, 'f', 0)
+                                          : QStringLiteral("-"),
+                                8));
                 }
             }
         }
@@ -1028,12 +1065,14 @@ int runDoctor(const Args &a)
                 }
                 o[QStringLiteral("ranks")] = ranks;
                 o[QStringLiteral("step_spread_ns")] = c.stepSpreadNs;
-                o[QStringLiteral("straggler_rank")] = c.straggler >= 0 ? double(c.ranks[size_t(c.straggler)].rank) : -1.0;
+                o[QStringLiteral("straggler_rank")]
+                    = c.straggler >= 0 ? double(c.ranks[size_t(c.straggler)].rank) : -1.0;
                 o[QStringLiteral("others_wait_ns")] = c.othersWaitNs;
                 runsJson.append(o);
                 continue;
             }
-            out(QStringLiteral("run %1: %2 ranks, per step       window ms   compute ms   comm ms   idle ms\n")
+            out(QStringLiteral(
+                "run %1: %2 ranks, per step       window ms   compute ms   comm ms   idle ms\n")
                     .arg(run)
                     .arg(c.ranks.size()));
             for (const RankSummary &r : c.ranks)
@@ -1044,12 +1083,14 @@ int runDoctor(const Args &a)
                         .arg(r.commNs / 1e6, 9, 'f', 3)
                         .arg(r.idleNs / 1e6, 9, 'f', 3));
             if (c.straggler >= 0)
-                out(QStringLiteral("  straggler: rank %1 computes longest per step; the others spend %2 ms more per step "
-                                   "in communication, waiting for it\n")
+                out(QStringLiteral(
+                    "  straggler: rank %1 computes longest per step; the others spend %2 ms more per step "
+                    "in communication, waiting for it\n")
                         .arg(c.ranks[size_t(c.straggler)].rank)
                         .arg(c.othersWaitNs / 1e6, 0, 'f', 3));
             else
-                out(QStringLiteral("  no straggler: per-step computation within %1% across ranks\n").arg(100 * kStragglerMargin));
+                out(QStringLiteral("  no straggler: per-step computation within %1% across ranks\n")
+                        .arg(100 * kStragglerMargin));
         }
         if (a.json) {
             QJsonObject root;
@@ -1067,11 +1108,13 @@ int runDoctor(const Args &a)
 int runDiff(const Args &a)
 {
     if (a.paths.size() != 2) {
-        err(QStringLiteral("diff needs two trace ids: the baseline and the trace to compare (plumb ls lists them)"));
+        err(QStringLiteral(
+            "diff needs two trace ids: the baseline and the trace to compare (plumb ls lists them)"));
         return 2;
     }
     if (!QFileInfo::exists(a.workspace)) {
-        err(QStringLiteral("no workspace at %1; import the traces first or pass --workspace FILE").arg(a.workspace));
+        err(QStringLiteral("no workspace at %1; import the traces first or pass --workspace FILE")
+                .arg(a.workspace));
         return 1;
     }
     try {
@@ -1134,13 +1177,20 @@ int runDiff(const Args &a)
         };
         out(QStringLiteral("baseline  trace %1  %2  (%3)\ncompared  trace %4  %5  (%6)\n")
                 .arg(d.a.traceId)
-                .arg(d.a.name, d.perStep ? QStringLiteral("%1 steps").arg(d.a.steps) : QStringLiteral("no steps"))
+                .arg(d.a.name,
+                    d.perStep ? QStringLiteral("%1 steps").arg(d.a.steps) : QStringLiteral("no steps"))
                 .arg(d.b.traceId)
-                .arg(d.b.name, d.perStep ? QStringLiteral("%1 steps").arg(d.b.steps) : QStringLiteral("no steps")));
+                .arg(d.b.name,
+                    d.perStep ? QStringLiteral("%1 steps").arg(d.b.steps) : QStringLiteral("no steps")));
         out(QStringLiteral("%1                 baseline ms   compared ms      change ms\n")
-                .arg(d.perStep ? QStringLiteral("per step, GPU       ") : QStringLiteral("whole trace, GPU    ")));
+                .arg(d.perStep ? QStringLiteral("per step, GPU       ")
+                               : QStringLiteral("whole trace, GPU    ")));
         auto line = [&](const QString &label, double x, double y) {
-            out(QStringLiteral("  %1 %2 %3 %4\n").arg(label, -32).arg(ms(x), 12).arg(ms(y), 13).arg(signedMs(y - x), 14));
+            out(QStringLiteral("  %1 %2 %3 %4\n")
+                    .arg(label, -32)
+                    .arg(ms(x), 12)
+                    .arg(ms(y), 13)
+                    .arg(signedMs(y - x), 14));
         };
         line(QStringLiteral("window"), d.a.windowNs, d.b.windowNs);
         line(QStringLiteral("  computation"), d.a.computeNs, d.b.computeNs);
@@ -1151,7 +1201,8 @@ int runDiff(const Args &a)
             line(QStringLiteral("step on the CPU"), d.a.stepNs, d.b.stepNs);
         if (const QString note = stepTimeNote(d); !note.isEmpty())
             out(QStringLiteral("  %1\n").arg(note));
-        out(QStringLiteral("  GPU ops that changed most                            change    count     total ms (A -> B)\n"));
+        out(QStringLiteral("  GPU ops that changed most                            change    count     total "
+                           "ms (A -> B)\n"));
         int shown = 0;
         for (const auto &op : d.ops) {
             if (op.change() == TraceDiff::OpDelta::Change::Same || shown == 12)
@@ -1194,7 +1245,8 @@ QJsonValue jsonNumber(double v)
 int runConfigDiff(const Args &a)
 {
     if (a.paths.size() < 2) {
-        err(QStringLiteral("diff --config needs two or more experiment runs, by id or name (plumb ls lists them)"));
+        err(QStringLiteral(
+            "diff --config needs two or more experiment runs, by id or name (plumb ls lists them)"));
         return 2;
     }
     if (a.mode != GpuOpMode::EveryOp) {
@@ -1202,7 +1254,8 @@ int runConfigDiff(const Args &a)
         return 2;
     }
     if (!QFileInfo::exists(a.workspace)) {
-        err(QStringLiteral("no workspace at %1; import the runs first or pass --workspace FILE").arg(a.workspace));
+        err(QStringLiteral("no workspace at %1; import the runs first or pass --workspace FILE")
+                .arg(a.workspace));
         return 1;
     }
     try {
@@ -1218,7 +1271,8 @@ int runConfigDiff(const Args &a)
             QJsonObject o;
             QJsonArray runs;
             for (const auto &r : d.runs)
-                runs.append(QJsonObject { { QStringLiteral("id"), qint64(r.id) }, { QStringLiteral("name"), r.name } });
+                runs.append(QJsonObject {
+                    { QStringLiteral("id"), qint64(r.id) }, { QStringLiteral("name"), r.name } });
             o[QStringLiteral("runs")] = runs;
             o[QStringLiteral("all_rows")] = a.allRows;
             QJsonArray rows;
@@ -1271,7 +1325,9 @@ int runConfigDiff(const Args &a)
                 .arg(names[0]));
         QStringList header { QString() };
         for (size_t i = 0; i < n; ++i)
-            header << QStringLiteral("%1 %2").arg(d.runs[qsizetype(i)].id).arg(cell(names[qsizetype(i)], kMaxCell));
+            header << QStringLiteral("%1 %2")
+                          .arg(d.runs[qsizetype(i)].id)
+                          .arg(cell(names[qsizetype(i)], kMaxCell));
         table.push_back(header);
         int group = -1;
         for (const auto &r : d.rows) {
@@ -1282,9 +1338,12 @@ int runConfigDiff(const Args &a)
                 group = int(r.group);
                 heading(groupName(r.group));
             }
-            QStringList line { (r.differs ? QStringLiteral("* ") : QStringLiteral("  ")) + cell(r.key, kMaxKey) };
+            QStringList line { (r.differs ? QStringLiteral("* ") : QStringLiteral("  "))
+                + cell(r.key, kMaxKey) };
             for (const auto &v : r.values)
-                line << (!v ? QStringLiteral("-") : v->isEmpty() ? QStringLiteral("\"\"") : cell(*v, kMaxCell));
+                line << (!v            ? QStringLiteral("-")
+                        : v->isEmpty() ? QStringLiteral("\"\"")
+                                       : cell(*v, kMaxCell));
             table.push_back(line);
         }
         bool metricHeading = false;
@@ -1293,14 +1352,16 @@ int runConfigDiff(const Args &a)
             if (!m.differs && !a.allRows)
                 continue;
             if (!metricHeading) {
-                heading(QStringLiteral("metrics: last value, change from the baseline; \u25b2/\u25bc marks the "
-                                       "better run (higher/lower is better)"));
+                heading(
+                    QStringLiteral("metrics: last value, change from the baseline; \u25b2/\u25bc marks the "
+                                   "better run (higher/lower is better)"));
                 metricHeading = true;
             }
             const QString mark = m.direction == MetricDirection::HigherIsBetter ? QStringLiteral(" \u25b2")
-                : m.direction == MetricDirection::LowerIsBetter                   ? QStringLiteral(" \u25bc")
-                                                                                  : QString();
-            QStringList line { (m.differs ? QStringLiteral("* ") : QStringLiteral("  ")) + cell(m.key, kMaxKey) };
+                : m.direction == MetricDirection::LowerIsBetter                 ? QStringLiteral(" \u25bc")
+                                                                                : QString();
+            QStringList line { (m.differs ? QStringLiteral("* ") : QStringLiteral("  "))
+                + cell(m.key, kMaxKey) };
             QStringList bestLine { QStringLiteral("    best") };
             bool bestDiffers = false;
             for (size_t i = 0; i < n; ++i) {
@@ -1355,8 +1416,9 @@ int runConfigDiff(const Args &a)
 QJsonObject lineageNodeJson(const LineageNodeInfo &n)
 {
     QJsonObject o { { QStringLiteral("id"), qint64(n.id) }, { QStringLiteral("kind"), n.kind },
-        { QStringLiteral("type"), n.type }, { QStringLiteral("key"), n.key }, { QStringLiteral("name"), n.name },
-        { QStringLiteral("uri"), n.uri }, { QStringLiteral("state"), n.state },
+        { QStringLiteral("type"), n.type }, { QStringLiteral("key"), n.key },
+        { QStringLiteral("name"), n.name }, { QStringLiteral("uri"), n.uri },
+        { QStringLiteral("state"), n.state },
         { QStringLiteral("contexts"), QJsonArray::fromStringList(n.contexts) } };
     o[QStringLiteral("start_ns")] = n.startNs ? QJsonValue(qint64(n.startNs)) : QJsonValue();
     o[QStringLiteral("end_ns")] = n.endNs ? QJsonValue(qint64(n.endNs)) : QJsonValue();
@@ -1371,7 +1433,8 @@ QJsonObject lineageNodeJson(const LineageNodeInfo &n)
 // "artifact Model  trainer/model  LIVE  s3://.../model" for a tree line.
 QString lineageNodeLine(const LineageNodeInfo &n)
 {
-    QString line = QStringLiteral("%1 %2  %3").arg(n.kind, n.type.isEmpty() ? QStringLiteral("-") : n.type, n.name);
+    QString line
+        = QStringLiteral("%1 %2  %3").arg(n.kind, n.type.isEmpty() ? QStringLiteral("-") : n.type, n.name);
     if (!n.state.isEmpty())
         line += QStringLiteral("  [%1]").arg(n.state);
     if (!n.uri.isEmpty() && n.uri != n.name)
@@ -1386,8 +1449,9 @@ int runLineage(const Args &a)
         return 2;
     }
     if (!QFileInfo::exists(a.workspace)) {
-        err(QStringLiteral("no workspace at %1; import an ML Metadata store or OpenLineage events first, or pass "
-                           "--workspace FILE")
+        err(QStringLiteral(
+            "no workspace at %1; import an ML Metadata store or OpenLineage events first, or pass "
+            "--workspace FILE")
                 .arg(a.workspace));
         return 1;
     }
@@ -1406,7 +1470,8 @@ int runLineage(const Args &a)
             err(QStringLiteral("%1 names %2 lineage nodes (%3%4); give an id or a key")
                     .arg(a.paths[0])
                     .arg(found.size())
-                    .arg(names.join(QStringLiteral(", ")), found.size() > 10 ? QStringLiteral(", ...") : QString()));
+                    .arg(names.join(QStringLiteral(", ")),
+                        found.size() > 10 ? QStringLiteral(", ...") : QString()));
             return 1;
         }
         const LineageGraph g = reader.neighbourhood(found[0].id, a.lineageDirection, a.lineageDepth);
@@ -1418,15 +1483,16 @@ int runLineage(const Args &a)
                 nodes.append(o);
             }
             for (const LineageEdgeInfo &e : g.edges)
-                edges.append(QJsonObject { { QStringLiteral("from"), qint64(e.from) }, { QStringLiteral("to"), qint64(e.to) },
-                    { QStringLiteral("kind"), e.kind },
-                    { QStringLiteral("properties"), QJsonDocument::fromJson(e.properties.toUtf8()).object() } });
+                edges.append(QJsonObject { { QStringLiteral("from"), qint64(e.from) },
+                    { QStringLiteral("to"), qint64(e.to) }, { QStringLiteral("kind"), e.kind },
+                    { QStringLiteral("properties"),
+                        QJsonDocument::fromJson(e.properties.toUtf8()).object() } });
             static const char *const directions[] = { "up", "down", "both" };
-            out(QString::fromUtf8(QJsonDocument(QJsonObject { { QStringLiteral("focus"), qint64(found[0].id) },
-                                                    { QStringLiteral("direction"), QLatin1String(directions[int(a.lineageDirection)]) },
-                                                    { QStringLiteral("depth"), a.lineageDepth },
-                                                    { QStringLiteral("truncated"), g.truncated },
-                                                    { QStringLiteral("nodes"), nodes }, { QStringLiteral("edges"), edges } })
+            out(QString::fromUtf8(QJsonDocument(
+                QJsonObject { { QStringLiteral("focus"), qint64(found[0].id) },
+                    { QStringLiteral("direction"), QLatin1String(directions[int(a.lineageDirection)]) },
+                    { QStringLiteral("depth"), a.lineageDepth }, { QStringLiteral("truncated"), g.truncated },
+                    { QStringLiteral("nodes"), nodes }, { QStringLiteral("edges"), edges } })
                                       .toJson(QJsonDocument::Indented)));
             return 0;
         }
@@ -1446,18 +1512,19 @@ int runLineage(const Args &a)
             children[g.reachedFrom[i]].push_back(i);
         std::function<void(int64_t, int)> print = [&](int64_t id, int indent) {
             for (size_t child : children[id]) {
-                out(QString(indent * 2, QLatin1Char(' ')) + (g.upstream[child] ? QStringLiteral("<- ") : QStringLiteral("-> "))
-                    + lineageNodeLine(g.nodes[child])
-                    + QLatin1Char('\n'));
+                out(QString(indent * 2, QLatin1Char(' '))
+                    + (g.upstream[child] ? QStringLiteral("<- ") : QStringLiteral("-> "))
+                    + lineageNodeLine(g.nodes[child]) + QLatin1Char('\n'));
                 print(g.nodes[child].id, indent + 1);
             }
         };
         print(focus.id, 1);
         if (g.nodes.size() == 1)
             out(QStringLiteral("  (no %1 within %2 edges)\n")
-                    .arg(a.lineageDirection == LineageDirection::Up     ? QStringLiteral("inputs")
-                            : a.lineageDirection == LineageDirection::Down ? QStringLiteral("outputs")
-                                                                           : QStringLiteral("inputs or outputs"))
+                    .arg(a.lineageDirection == LineageDirection::Up ? QStringLiteral("inputs")
+                            : a.lineageDirection == LineageDirection::Down
+                            ? QStringLiteral("outputs")
+                            : QStringLiteral("inputs or outputs"))
                     .arg(a.lineageDepth));
         if (g.truncated)
             out(QStringLiteral("  (stopped at %1 nodes: use a smaller --depth)\n").arg(g.nodes.size()));
@@ -1474,7 +1541,8 @@ bool isCliCommand(const char *arg)
 {
     if (!arg)
         return false;
-    for (const char *c : { "import", "ls", "doctor", "diff", "lineage", "goodput", "check", "report", "--help", "-h", "help" })
+    for (const char *c :
+        { "import", "ls", "doctor", "diff", "lineage", "goodput", "check", "report", "--help", "-h", "help" })
         if (std::strcmp(arg, c) == 0)
             return true;
     return false;

@@ -26,7 +26,9 @@ void out(const QString &s)
 
 int usageError(const QString &s)
 {
-    std::fputs(QString(QStringLiteral("plumb: ") + s + QStringLiteral("\nRun `plumb --help` for usage.\n")).toLocal8Bit().constData(),
+    std::fputs(QString(QStringLiteral("plumb: ") + s + QStringLiteral("\nRun `plumb --help` for usage.\n"))
+                   .toLocal8Bit()
+                   .constData(),
         stderr);
     return 2;
 }
@@ -55,27 +57,35 @@ QByteArray junit(const CheckReport &report, const QString &fileName, bool allowM
     const int skipped = allowMissing ? report.noData : 0;
     const int failures = report.failed + (allowMissing ? 0 : report.noData);
     QString x = QStringLiteral("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    x += QStringLiteral("<testsuites name=\"plumb check\" tests=\"%1\" failures=\"%2\" errors=\"0\" skipped=\"%3\">\n")
+    x += QStringLiteral(
+        "<testsuites name=\"plumb check\" tests=\"%1\" failures=\"%2\" errors=\"0\" skipped=\"%3\">\n")
              .arg(report.results.size())
              .arg(failures)
              .arg(skipped);
-    x += QStringLiteral("  <testsuite name=\"%1\" tests=\"%2\" failures=\"%3\" errors=\"0\" skipped=\"%4\">\n")
+    x += QStringLiteral(
+        "  <testsuite name=\"%1\" tests=\"%2\" failures=\"%3\" errors=\"0\" skipped=\"%4\">\n")
              .arg(xmlEscaped(fileName))
              .arg(report.results.size())
              .arg(failures)
              .arg(skipped);
     for (const ObjectiveResult &r : report.results) {
-        x += QStringLiteral("    <testcase classname=\"plumb.objectives\" name=\"%1\" time=\"0\">\n").arg(xmlEscaped(r.spec.name));
-        const QString summary = QStringLiteral("%1: measured %2, margin %3")
-                                    .arg(r.spec.text, formatObjectiveValue(r, r.value), signedValue(r, r.margin));
+        x += QStringLiteral("    <testcase classname=\"plumb.objectives\" name=\"%1\" time=\"0\">\n")
+                 .arg(xmlEscaped(r.spec.name));
+        const QString summary
+            = QStringLiteral("%1: measured %2, margin %3")
+                  .arg(r.spec.text, formatObjectiveValue(r, r.value), signedValue(r, r.margin));
         if (r.status == ObjectiveStatus::Fail)
             x += QStringLiteral("      <failure type=\"broken\" message=\"%1\">%2</failure>\n")
                      .arg(xmlEscaped(summary), xmlEscaped(r.detail));
         else if (r.status == ObjectiveStatus::NoData)
-            x += allowMissing ? QStringLiteral("      <skipped message=\"no data: %1\"/>\n").arg(xmlEscaped(r.detail))
-                              : QStringLiteral("      <failure type=\"no-data\" message=\"no data: %1\"/>\n").arg(xmlEscaped(r.detail));
-        x += QStringLiteral("      <system-out>%1</system-out>\n").arg(xmlEscaped(
-                 r.status == ObjectiveStatus::NoData ? r.detail : summary + QStringLiteral(" (") + r.detail + QLatin1Char(')')));
+            x += allowMissing
+                ? QStringLiteral("      <skipped message=\"no data: %1\"/>\n").arg(xmlEscaped(r.detail))
+                : QStringLiteral("      <failure type=\"no-data\" message=\"no data: %1\"/>\n")
+                      .arg(xmlEscaped(r.detail));
+        x += QStringLiteral("      <system-out>%1</system-out>\n")
+                 .arg(xmlEscaped(r.status == ObjectiveStatus::NoData
+                         ? r.detail
+                         : summary + QStringLiteral(" (") + r.detail + QLatin1Char(')')));
         x += QStringLiteral("    </testcase>\n");
     }
     x += QStringLiteral("  </testsuite>\n</testsuites>\n");
@@ -155,7 +165,8 @@ int runCheck(int argc, char **argv)
     const QString fileName = QFileInfo(objectivesPath).fileName();
     if (!junitPath.isEmpty()) {
         QFile j(junitPath);
-        if (!j.open(QIODevice::WriteOnly | QIODevice::Truncate) || j.write(junit(report, fileName, allowMissing)) < 0)
+        if (!j.open(QIODevice::WriteOnly | QIODevice::Truncate)
+            || j.write(junit(report, fileName, allowMissing)) < 0)
             return inputError(QStringLiteral("cannot write the JUnit file %1").arg(junitPath));
     }
     const bool broken = report.failed > 0 || (!allowMissing && report.noData > 0);
@@ -198,7 +209,8 @@ int runCheck(int argc, char **argv)
     out(QStringLiteral("Objectives of %1%2%3\n\n")
             .arg(fileName,
                 report.runName.isEmpty() ? QString() : QStringLiteral(" on run %1").arg(report.runName),
-                report.baselineRunId >= 0 ? QStringLiteral(" (baseline %1)").arg(report.baselineName) : QString()));
+                report.baselineRunId >= 0 ? QStringLiteral(" (baseline %1)").arg(report.baselineName)
+                                          : QString()));
     int width = 9;
     for (const auto &r : report.results)
         width = std::max(width, int(r.spec.name.size()));

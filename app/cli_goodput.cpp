@@ -66,10 +66,12 @@ GoodputArgs parseArgs(int argc, char **argv)
         } else if (arg.startsWith(QLatin1String("--workspace="))) {
             a.workspace = arg.mid(12);
         } else if (arg == QLatin1String("--flops-per-step") || arg == QLatin1String("--peak-flops")
-                   || arg == QLatin1String("--interval")) {
+            || arg == QLatin1String("--interval")) {
             if (!positiveNumber(next, v)) {
                 a.error = QStringLiteral("%1 needs a positive number, e.g. %1 %2")
-                              .arg(arg, arg == QLatin1String("--interval") ? QStringLiteral("600") : QStringLiteral("3.3e15"));
+                              .arg(arg,
+                                  arg == QLatin1String("--interval") ? QStringLiteral("600")
+                                                                     : QStringLiteral("3.3e15"));
                 return a;
             }
             ++i;
@@ -119,8 +121,9 @@ QJsonObject reportJson(const GoodputReport &r)
     o[QStringLiteral("checkpoint_saves")] = r.checkpointSaves;
     QJsonObject badput;
     for (int b = 0; b < kBadputCount; ++b)
-        badput[badputName(Badput(b))] = QJsonObject { { QStringLiteral("seconds"), double(r.badputNs[size_t(b)]) / 1e9 },
-            { QStringLiteral("share"), r.badputShare(Badput(b)) } };
+        badput[badputName(Badput(b))]
+            = QJsonObject { { QStringLiteral("seconds"), double(r.badputNs[size_t(b)]) / 1e9 },
+                  { QStringLiteral("share"), r.badputShare(Badput(b)) } };
     o[QStringLiteral("badput_breakdown")] = badput;
     QJsonObject custom;
     for (const auto &[label, ns] : r.customNs)
@@ -129,7 +132,8 @@ QJsonObject reportJson(const GoodputReport &r)
     QJsonArray windows;
     for (const GoodputWindow &w : r.windows) {
         QJsonObject wo { { QStringLiteral("start_s"), double(w.startNs - r.startNs) / 1e9 },
-            { QStringLiteral("end_s"), double(w.endNs - r.startNs) / 1e9 }, { QStringLiteral("goodput"), w.goodput() },
+            { QStringLiteral("end_s"), double(w.endNs - r.startNs) / 1e9 },
+            { QStringLiteral("goodput"), w.goodput() },
             { QStringLiteral("available_s"), double(w.availableNs) / 1e9 } };
         windows.append(wo);
     }
@@ -157,21 +161,25 @@ void printReport(const GoodputReport &r)
             .arg(r.attempts)
             .arg(text::count(r.productiveSteps), text::count(r.wastedSteps)));
     if (r.idealStepNs > 0)
-        out(QStringLiteral("; ideal step %1, deviation %2").arg(spanText(r.idealStepNs), percent(r.stepTimeDeviation)));
-    out(QStringLiteral("\n\n%1 %2 %3\n").arg(QStringLiteral("where the time went").leftJustified(22), QStringLiteral("time").rightJustified(10),
-        QStringLiteral("share").rightJustified(7)));
+        out(QStringLiteral("; ideal step %1, deviation %2")
+                .arg(spanText(r.idealStepNs), percent(r.stepTimeDeviation)));
+    out(QStringLiteral("\n\n%1 %2 %3\n")
+            .arg(QStringLiteral("where the time went").leftJustified(22),
+                QStringLiteral("time").rightJustified(10), QStringLiteral("share").rightJustified(7)));
     out(QStringLiteral("%1 %2 %3\n")
-            .arg(QStringLiteral("productive training").leftJustified(22), spanText(r.productiveNs).rightJustified(10),
-                percent(r.goodput).rightJustified(7)));
+            .arg(QStringLiteral("productive training").leftJustified(22),
+                spanText(r.productiveNs).rightJustified(10), percent(r.goodput).rightJustified(7)));
     for (int b = 0; b < kBadputCount; ++b) {
         if (r.badputNs[size_t(b)] == 0)
             continue;
         out(QStringLiteral("%1 %2 %3\n")
-                .arg(badputTitle(Badput(b)).leftJustified(22), spanText(r.badputNs[size_t(b)]).rightJustified(10),
+                .arg(badputTitle(Badput(b)).leftJustified(22),
+                    spanText(r.badputNs[size_t(b)]).rightJustified(10),
                     percent(r.badputShare(Badput(b))).rightJustified(7)));
         if (Badput(b) == Badput::Custom)
             for (const auto &[label, ns] : r.customNs)
-                out(QStringLiteral("  %1 %2\n").arg(label.leftJustified(20), spanText(ns).rightJustified(10)));
+                out(QStringLiteral("  %1 %2\n")
+                        .arg(label.leftJustified(20), spanText(ns).rightJustified(10)));
     }
     const QString advice = goodputAdvice(r);
     if (!advice.isEmpty())
@@ -188,8 +196,9 @@ int runGoodputCommand(int argc, char **argv)
         return 2;
     }
     if (!QFileInfo::exists(a.workspace)) {
-        err(QStringLiteral("no workspace at %1; import a job lifecycle log or an experiment log first, or pass "
-                           "--workspace FILE")
+        err(QStringLiteral(
+            "no workspace at %1; import a job lifecycle log or an experiment log first, or pass "
+            "--workspace FILE")
                 .arg(a.workspace));
         return 1;
     }
@@ -199,8 +208,9 @@ int runGoodputCommand(int argc, char **argv)
         int64_t runId = -1;
         if (a.run.isEmpty()) {
             if (runs.empty()) {
-                err(QStringLiteral("the workspace has no job lifecycle log and no run with step timings; import one "
-                                   "(plumb import job.jsonl)"));
+                err(QStringLiteral(
+                    "the workspace has no job lifecycle log and no run with step timings; import one "
+                    "(plumb import job.jsonl)"));
                 return 1;
             }
             runId = runs.front().id;
@@ -216,11 +226,15 @@ int runGoodputCommand(int argc, char **argv)
                 }
             }
             if (runId < 0) {
-                err(QStringLiteral("no run %1 with a lifecycle log or step timings (plumb ls lists the runs)").arg(a.run));
+                err(QStringLiteral("no run %1 with a lifecycle log or step timings (plumb ls lists the runs)")
+                        .arg(a.run));
                 return 1;
             }
             if (named.size() > 1) {
-                err(QStringLiteral("%1 names %2 runs (%3); give an id").arg(a.run).arg(named.size()).arg(named.join(QStringLiteral(", "))));
+                err(QStringLiteral("%1 names %2 runs (%3); give an id")
+                        .arg(a.run)
+                        .arg(named.size())
+                        .arg(named.join(QStringLiteral(", "))));
                 return 1;
             }
         }

@@ -47,15 +47,23 @@ ReportArgs parseReport(int argc, char **argv)
     QString baseline, title, author, pageSize, dpi;
     QString runList, sectionList;
     const std::pair<const char *, QString *> valued[] = {
-        { "--workspace", &a.workspace }, { "-w", &a.workspace }, { "-o", &a.output }, { "--output", &a.output },
-        { "--template", &a.templatePath }, { "--runs", &runList }, { "--sections", &sectionList },
-        { "--baseline", &baseline }, { "--title", &title }, { "--author", &author }, { "--page-size", &pageSize },
+        { "--workspace", &a.workspace },
+        { "-w", &a.workspace },
+        { "-o", &a.output },
+        { "--output", &a.output },
+        { "--template", &a.templatePath },
+        { "--runs", &runList },
+        { "--sections", &sectionList },
+        { "--baseline", &baseline },
+        { "--title", &title },
+        { "--author", &author },
+        { "--page-size", &pageSize },
         { "--dpi", &dpi },
     };
     for (int i = 2; i < argc; ++i) {
         const QString arg = QString::fromLocal8Bit(argv[i]);
         const auto option = std::find_if(std::begin(valued), std::end(valued),
-                                          [&](const auto &o) { return arg == QLatin1String(o.first); });
+            [&](const auto &o) { return arg == QLatin1String(o.first); });
         if (option == std::end(valued)) {
             a.error = QStringLiteral("unknown option %1").arg(arg);
             return a;
@@ -95,7 +103,8 @@ ReportArgs parseReport(int argc, char **argv)
     add("baseline", baseline);
     add("page_size", pageSize);
     add("dpi", dpi);
-    if (const QString e = applyReportTemplateText(overrides, QStringLiteral("command line"), a.options); !e.isEmpty()) {
+    if (const QString e = applyReportTemplateText(overrides, QStringLiteral("command line"), a.options);
+        !e.isEmpty()) {
         a.error = e;
         return a;
     }
@@ -127,7 +136,8 @@ int runReport(int argc, char **argv)
         return 2;
     }
     if (!QFileInfo::exists(a.workspace)) {
-        err(QStringLiteral("no workspace at %1; import traces or logs first (plumb import PATH) or pass --workspace FILE")
+        err(QStringLiteral(
+            "no workspace at %1; import traces or logs first (plumb import PATH) or pass --workspace FILE")
                 .arg(a.workspace));
         return 1;
     }
@@ -143,14 +153,16 @@ int runReport(int argc, char **argv)
         const qint64 builtMs = timer.elapsed();
         QString error;
         int pages = 0;
-        const QStringList files = writeReport(std::move(build.model), a.options, a.output, &error, {}, &pages);
+        const QStringList files
+            = writeReport(std::move(build.model), a.options, a.output, &error, {}, &pages);
         if (files.isEmpty()) {
             err(error);
             return 1;
         }
-        const QString written = files.size() == 1 ? files.front() : QStringLiteral("%1 … %2").arg(files.front(), files.back());
+        const QString written
+            = files.size() == 1 ? files.front() : QStringLiteral("%1 … %2").arg(files.front(), files.back());
         std::printf("%s: %d pages (analyses %.2f s, drawing %.2f s)\n", qPrintable(written), pages,
-                    double(builtMs) / 1e3, double(timer.elapsed() - builtMs) / 1e3);
+            double(builtMs) / 1e3, double(timer.elapsed() - builtMs) / 1e3);
     } catch (const std::exception &e) {
         err(QStringLiteral("cannot read the workspace %1: %2").arg(a.workspace, QString::fromUtf8(e.what())));
         return 1;

@@ -6,9 +6,9 @@
 #include "importerregistry.h"
 #include "mainwindow.h"
 #include "slo/slopanel.h"
-#include "welcometour.h"
 #include "theme.h"
 #include "versioninfo.h"
+#include "welcometour.h"
 #include "workspace.h"
 
 #include <QApplication>
@@ -53,7 +53,8 @@ QStringList sampleFiles()
     for (const QFileInfo &info : entries) {
         const QString suffix = info.suffix();
         if (info.isDir()
-            || (suffix != QLatin1String("py") && suffix != QLatin1String("md") && suffix != QLatin1String("yaml")))
+            || (suffix != QLatin1String("py") && suffix != QLatin1String("md")
+                && suffix != QLatin1String("yaml")))
             files << info.absoluteFilePath();
     }
     return files;
@@ -80,52 +81,53 @@ int main(int argc, char **argv)
     // `plumb --help` is answered by the CLI (cli.cpp), which documents these options too.
     QCommandLineParser parser;
     const QCommandLineOption workspaceOption(QStringLiteral("workspace"),
-                                             QStringLiteral("Open (or create) the workspace FILE."),
-                                             QStringLiteral("FILE"));
-    const QCommandLineOption sampleOption(QStringLiteral("sample"),
-                                          QStringLiteral("Rebuild and open the sample workspace."));
-    const QCommandLineOption screenshotOption(
-        QStringLiteral("screenshot"),
+        QStringLiteral("Open (or create) the workspace FILE."), QStringLiteral("FILE"));
+    const QCommandLineOption sampleOption(
+        QStringLiteral("sample"), QStringLiteral("Rebuild and open the sample workspace."));
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
         QStringLiteral("Save the window to PNG once the workspace (and any import) is shown, then quit."),
         QStringLiteral("PNG"));
-    const QCommandLineOption timelineOption(
-        QStringLiteral("timeline"),
+    const QCommandLineOption timelineOption(QStringLiteral("timeline"),
         QStringLiteral("Open the timeline of the selected trace (the last imported one) once it is shown."));
-    const QCommandLineOption doctorOption(
-        QStringLiteral("doctor"), QStringLiteral("Open the Doctor tab for the selected trace once it is shown."));
-    const QCommandLineOption diffOption(
-        QStringLiteral("diff"), QStringLiteral("Open the Diff tab comparing the first two traces imported (else the first "
-                                               "two in the workspace) once they are shown."));
-    const QCommandLineOption experimentsOption(
-        QStringLiteral("experiments"), QStringLiteral("Open the Experiments tab once the workspace is shown."));
+    const QCommandLineOption doctorOption(QStringLiteral("doctor"),
+        QStringLiteral("Open the Doctor tab for the selected trace once it is shown."));
+    const QCommandLineOption diffOption(QStringLiteral("diff"),
+        QStringLiteral("Open the Diff tab comparing the first two traces imported (else the first "
+                       "two in the workspace) once they are shown."));
+    const QCommandLineOption experimentsOption(QStringLiteral("experiments"),
+        QStringLiteral("Open the Experiments tab once the workspace is shown."));
     const QCommandLineOption lineageOption(
         QStringLiteral("lineage"), QStringLiteral("Open the Lineage tab once the workspace is shown."));
     const QCommandLineOption goodputOption(
         QStringLiteral("goodput"), QStringLiteral("Open the Goodput tab once the workspace is shown."));
-    const QCommandLineOption sloOption(QStringLiteral("slo"), QStringLiteral("Open the SLO tab once the workspace is shown."));
-    const QCommandLineOption tourOption(QStringLiteral("tour"), QStringLiteral("Show the welcome tour once the workspace is shown."));
-    const QCommandLineOption noTourOption(
-        QStringLiteral("no-tour"), QStringLiteral("Do not show the welcome tour (shown with the sample and on first launch)."));
-    const QCommandLineOption themeOption(
-        QStringLiteral("theme"), QStringLiteral("Use the system, light or dark palette this time (View > Theme is remembered)."),
+    const QCommandLineOption sloOption(
+        QStringLiteral("slo"), QStringLiteral("Open the SLO tab once the workspace is shown."));
+    const QCommandLineOption tourOption(
+        QStringLiteral("tour"), QStringLiteral("Show the welcome tour once the workspace is shown."));
+    const QCommandLineOption noTourOption(QStringLiteral("no-tour"),
+        QStringLiteral("Do not show the welcome tour (shown with the sample and on first launch)."));
+    const QCommandLineOption themeOption(QStringLiteral("theme"),
+        QStringLiteral("Use the system, light or dark palette this time (View > Theme is remembered)."),
         QStringLiteral("system|light|dark"));
-    parser.addOptions(
-        { workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption, diffOption, experimentsOption,
-          lineageOption, goodputOption, sloOption, tourOption, noTourOption, themeOption });
-    parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or folders to import."),
-                                 QStringLiteral("[PATH...]"));
+    parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption,
+        diffOption, experimentsOption, lineageOption, goodputOption, sloOption, tourOption, noTourOption,
+        themeOption });
+    parser.addPositionalArgument(
+        QStringLiteral("paths"), QStringLiteral("Files or folders to import."), QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
     if (!parser.parse(arguments)) {
-        std::fprintf(stderr, "plumb: %s\nRun `plumb --help` for the options.\n", qPrintable(parser.errorText()));
+        std::fprintf(
+            stderr, "plumb: %s\nRun `plumb --help` for the options.\n", qPrintable(parser.errorText()));
         return 2;
     }
-    const std::optional<plumb::Theme> theme = parser.isSet(themeOption) ? plumb::parseTheme(parser.value(themeOption))
-                                                                         : std::nullopt;
+    const std::optional<plumb::Theme> theme
+        = parser.isSet(themeOption) ? plumb::parseTheme(parser.value(themeOption)) : std::nullopt;
     if (parser.isSet(themeOption) && !theme) {
-        std::fprintf(stderr, "plumb: --theme takes system, light or dark, not %s\n", qPrintable(parser.value(themeOption)));
+        std::fprintf(stderr, "plumb: --theme takes system, light or dark, not %s\n",
+            qPrintable(parser.value(themeOption)));
         return 2;
     }
 
@@ -147,7 +149,8 @@ int main(int argc, char **argv)
     QString workspacePath;
     bool withSample = false;
     if (parser.isSet(sampleOption)) {
-        workspacePath = QFileInfo(plumb::Workspace::defaultPath()).absolutePath() + QStringLiteral("/sample.plumb");
+        workspacePath
+            = QFileInfo(plumb::Workspace::defaultPath()).absolutePath() + QStringLiteral("/sample.plumb");
         removeWorkspaceFiles(workspacePath);
         toImport = sampleFiles() + toImport;
         withSample = true;
@@ -175,9 +178,11 @@ int main(int argc, char **argv)
                diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption),
                lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption),
                slo = parser.isSet(sloOption);
-    // The tour comes with the sample and the first launch, unless declined; a screenshot shows it only when asked.
+    // The tour comes with the sample and the first launch, unless declined; a screenshot shows it only when
+    // asked.
     const bool tour = parser.isSet(tourOption)
-        || (withSample && !parser.isSet(noTourOption) && !parser.isSet(screenshotOption) && plumb::WelcomeTour::shouldShow());
+        || (withSample && !parser.isSet(noTourOption) && !parser.isSet(screenshotOption)
+            && plumb::WelcomeTour::shouldShow());
     auto shown = [&window, timeline, doctor, diff, experiments, lineage, goodput, slo, tour] {
         if (goodput)
             window.openGoodput();
@@ -189,7 +194,9 @@ int main(int argc, char **argv)
             window.openLineage();
         // The selected trace, else the first one (after --sample the selection is a serving run, no trace).
         const QList<int64_t> all = window.traceIds();
-        const int64_t trace = window.currentTraceId() >= 0 ? window.currentTraceId() : all.isEmpty() ? -1 : all.front();
+        const int64_t trace = window.currentTraceId() >= 0 ? window.currentTraceId()
+            : all.isEmpty()                                ? -1
+                                                           : all.front();
         if (timeline && trace >= 0)
             window.openTimeline(trace);
         if (doctor && trace >= 0)
@@ -201,15 +208,18 @@ int main(int argc, char **argv)
             if (ids.size() >= 2)
                 window.openDiff(ids[0], ids[1]);
             else
-                std::fprintf(stderr, "plumb: --diff needs two traces; import them with it (plumb --diff A B)\n");
+                std::fprintf(
+                    stderr, "plumb: --diff needs two traces; import them with it (plumb --diff A B)\n");
         }
         if (tour)
             window.showWelcomeTour();
     };
     if (toImport.isEmpty())
-        QObject::connect(&window, &plumb::MainWindow::workspaceLoaded, &window, shown, Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &plumb::MainWindow::workspaceLoaded, &window, shown, Qt::SingleShotConnection);
     else
-        QObject::connect(&window, &plumb::MainWindow::importFinished, &window, shown, Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &plumb::MainWindow::importFinished, &window, shown, Qt::SingleShotConnection);
 
     if (parser.isSet(screenshotOption)) {
         const QString file = parser.value(screenshotOption);
@@ -230,17 +240,19 @@ int main(int argc, char **argv)
             else if (diff && window.diffPanel()->baselineId() >= 0)
                 QObject::connect(
                     window.diffPanel(), &plumb::DiffPanel::loaded, &window,
-                    [&window, grab] { QTimer::singleShot(kScreenshotSettleMs, &window, grab); }, Qt::SingleShotConnection);
+                    [&window, grab] { QTimer::singleShot(kScreenshotSettleMs, &window, grab); },
+                    Qt::SingleShotConnection);
             else
                 QTimer::singleShot(settleMs, &window, grab);
         };
         if (toImport.isEmpty())
-            QObject::connect(&window, &plumb::MainWindow::workspaceLoaded, &window, grabAndQuit,
-                             Qt::SingleShotConnection);
+            QObject::connect(
+                &window, &plumb::MainWindow::workspaceLoaded, &window, grabAndQuit, Qt::SingleShotConnection);
         else
-            QObject::connect(&window, &plumb::MainWindow::importFinished, &window, grabAndQuit,
-                             Qt::SingleShotConnection);
-        QObject::connect(&window, &plumb::MainWindow::workspaceLoadFailed, &window, [] { QCoreApplication::exit(1); });
+            QObject::connect(
+                &window, &plumb::MainWindow::importFinished, &window, grabAndQuit, Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &plumb::MainWindow::workspaceLoadFailed, &window, [] { QCoreApplication::exit(1); });
     }
     return app.exec();
 }

@@ -40,7 +40,8 @@ QString versionReport()
     lines << QStringLiteral("simdjson %1").arg(QStringLiteral(PLUMB_STRINGIFY(SIMDJSON_VERSION)));
     lines << QStringLiteral("zlib %1").arg(runtimeAndBuild(zlibVersion(), ZLIB_VERSION));
 #ifdef PLUMB_CUPTI_CUDA_VERSION
-    lines << QStringLiteral("CUPTI collector: built against CUDA %1").arg(QStringLiteral(PLUMB_CUPTI_CUDA_VERSION));
+    lines << QStringLiteral("CUPTI collector: built against CUDA %1")
+                 .arg(QStringLiteral(PLUMB_CUPTI_CUDA_VERSION));
 #else
     lines << QStringLiteral("CUPTI collector: not built (no CUDA toolkit with CUPTI at build time)");
 #endif

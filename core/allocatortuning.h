@@ -22,8 +22,7 @@ void tuneAllocator();
 void adviseHugePages(const void *p, size_t bytes);
 
 // adviseHugePages() over a vector's reserved capacity.
-template <typename Vector>
-void adviseHugePages(const Vector &v)
+template <typename Vector> void adviseHugePages(const Vector &v)
 {
     adviseHugePages(v.data(), v.capacity() * sizeof(typename Vector::value_type));
 }

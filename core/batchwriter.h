@@ -20,8 +20,7 @@ namespace plumb {
 // owns the sink's connection while it runs: drain() hands it back to the producer's thread. An
 // exception on the writer stops it and is rethrown to the producer by its next push(), drain() or
 // finish(). The thread starts with the first push: a small import that never pushes starts none.
-template <typename Batch>
-class BatchWriter final {
+template <typename Batch> class BatchWriter final {
 public:
     BatchWriter(size_t maxQueued, std::function<void(Batch &)> write)
         : m_maxQueued(maxQueued)

@@ -122,7 +122,9 @@ uint64_t Xxh64::digest() const
 
 QString ContentHash::hex() const
 {
-    return QStringLiteral("%1%2").arg(m_a.digest(), 16, 16, QLatin1Char('0')).arg(m_b.digest(), 16, 16, QLatin1Char('0'));
+    return QStringLiteral("%1%2")
+        .arg(m_a.digest(), 16, 16, QLatin1Char('0'))
+        .arg(m_b.digest(), 16, 16, QLatin1Char('0'));
 }
 
 } // namespace plumb

@@ -8,8 +8,14 @@ namespace {
 // Low parts up to 2^27 in a table (16 MB at most, touched only up to the largest key seen).
 constexpr uint64_t kTableBits = uint64_t(1) << 27;
 
-uint64_t lowOf(int64_t key) { return uint64_t(key) & 0xffffffffu; }
-uint32_t highOf(int64_t key) { return uint32_t(uint64_t(key) >> 32); }
+uint64_t lowOf(int64_t key)
+{
+    return uint64_t(key) & 0xffffffffu;
+}
+uint32_t highOf(int64_t key)
+{
+    return uint32_t(uint64_t(key) >> 32);
+}
 } // namespace
 
 std::vector<uint64_t> *CorrLinkCounter::bitsFor(int64_t key)
@@ -41,7 +47,8 @@ bool CorrLinkCounter::launched(int64_t key) const
     if (low >= kTableBits)
         return std::binary_search(m_sparseLaunches.begin(), m_sparseLaunches.end(), key);
     const auto it = m_bits.find(highOf(key));
-    return it != m_bits.end() && low / 64 < it->second.size() && (it->second[low / 64] >> (low % 64) & 1) != 0;
+    return it != m_bits.end() && low / 64 < it->second.size()
+        && (it->second[low / 64] >> (low % 64) & 1) != 0;
 }
 
 void CorrLinkCounter::addOp(int64_t key)

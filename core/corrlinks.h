@@ -28,8 +28,8 @@ private:
     std::unordered_map<uint32_t, std::vector<uint64_t>> m_bits; // key >> 32 -> bit (key & low mask)
     uint32_t m_lastHigh = 0;
     std::vector<uint64_t> *m_last = nullptr; // m_bits[m_lastHigh]: consecutive keys share it
-    std::vector<int64_t> m_sparseLaunches;   // keys whose low part is past the tables' limit
-    std::vector<int64_t> m_pendingOps;       // ops not yet known to be linked
+    std::vector<int64_t> m_sparseLaunches; // keys whose low part is past the tables' limit
+    std::vector<int64_t> m_pendingOps; // ops not yet known to be linked
     int64_t m_links = 0;
 };
 

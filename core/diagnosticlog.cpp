@@ -5,15 +5,18 @@ namespace plumb {
 QString severityName(Severity s)
 {
     switch (s) {
-    case Severity::Info: return QStringLiteral("info");
-    case Severity::Warning: return QStringLiteral("warning");
-    case Severity::Error: return QStringLiteral("error");
+    case Severity::Info:
+        return QStringLiteral("info");
+    case Severity::Warning:
+        return QStringLiteral("warning");
+    case Severity::Error:
+        return QStringLiteral("error");
     }
     return {};
 }
 
-void DiagnosticLog::report(Severity severity, const QString &code, const QString &location,
-                           const QString &message, int64_t count)
+void DiagnosticLog::report(
+    Severity severity, const QString &code, const QString &location, const QString &message, int64_t count)
 {
     auto it = m_byCode.find(code);
     if (it != m_byCode.end()) {
@@ -24,8 +27,8 @@ void DiagnosticLog::report(Severity severity, const QString &code, const QString
     m_items.push_back(Diagnostic { severity, code, location, message, count, false });
 }
 
-void DiagnosticLog::skipped(const QString &code, const QString &location, const QString &message,
-                            int64_t count)
+void DiagnosticLog::skipped(
+    const QString &code, const QString &location, const QString &message, int64_t count)
 {
     const bool isNew = !has(code);
     report(Severity::Warning, code, location, message, count);

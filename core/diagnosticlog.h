@@ -14,9 +14,9 @@ enum class Severity { Info, Warning, Error };
 
 struct Diagnostic {
     Severity severity = Severity::Warning;
-    QString code;      // stable id, e.g. "unsorted-events"
-    QString location;  // first place it was seen
-    QString message;   // sentence for the user, from the first occurrence
+    QString code; // stable id, e.g. "unsorted-events"
+    QString location; // first place it was seen
+    QString message; // sentence for the user, from the first occurrence
     int64_t count = 0;
     bool skipsRecords = false; // each occurrence is one input record that was not imported
 };
@@ -26,7 +26,7 @@ struct Diagnostic {
 class DiagnosticLog {
 public:
     void report(Severity severity, const QString &code, const QString &location, const QString &message,
-                int64_t count = 1);
+        int64_t count = 1);
     // Same, for a record that was skipped (counted into the source's skipped total).
     void skipped(const QString &code, const QString &location, const QString &message, int64_t count = 1);
 

@@ -74,7 +74,8 @@ std::vector<RunParam> ExperimentReader::params(const QList<int64_t> &runIds)
 {
     std::vector<RunParam> out;
     SqliteStmt st(m_ws.db(),
-        "SELECT run_id, key, value, kind FROM param WHERE 1" + runFilter("run_id", runIds) + " ORDER BY run_id, key");
+        "SELECT run_id, key, value, kind FROM param WHERE 1" + runFilter("run_id", runIds)
+            + " ORDER BY run_id, key");
     while (st.step())
         out.push_back({ st.columnInt(0), st.columnText(1), st.columnText(2), st.columnText(3) });
     return out;
@@ -85,16 +86,22 @@ std::vector<SeriesSummary> ExperimentReader::series(const QList<int64_t> &runIds
     std::vector<SeriesSummary> out;
     // The last segment's last value: max(segment) picks its row in SQLite's bare-column aggregate.
     SqliteStmt st(m_ws.db(),
-        "WITH last AS (SELECT run_id, key_id, kind, max(segment) AS segment, last_step, last_wall_ns, last_value "
-        "  FROM metric_series WHERE 1" + runFilter("run_id", runIds) + " GROUP BY run_id, key_id, kind) "
-        "SELECT m.run_id, m.key_id, s.str, m.kind = 'histogram', count(*), sum(m.points), "
-        "  (SELECT first_step FROM metric_series f WHERE f.run_id = m.run_id AND f.key_id = m.key_id "
-        "     AND f.kind = m.kind AND f.segment = 0), "
-        "  l.last_step, min(m.first_wall_ns), l.last_wall_ns, min(m.min_value), max(m.max_value), l.last_value "
-        "FROM metric_series m JOIN string s ON s.id = m.key_id "
-        "JOIN last l ON l.run_id = m.run_id AND l.key_id = m.key_id AND l.kind = m.kind "
-        "WHERE 1" + runFilter("m.run_id", runIds) + " "
-        "GROUP BY m.run_id, m.key_id, m.kind ORDER BY m.run_id, m.kind DESC, s.str");
+        "WITH last AS (SELECT run_id, key_id, kind, max(segment) AS segment, last_step, last_wall_ns, "
+        "last_value "
+        "  FROM metric_series WHERE 1"
+            + runFilter("run_id", runIds)
+            + " GROUP BY run_id, key_id, kind) "
+              "SELECT m.run_id, m.key_id, s.str, m.kind = 'histogram', count(*), sum(m.points), "
+              "  (SELECT first_step FROM metric_series f WHERE f.run_id = m.run_id AND f.key_id = m.key_id "
+              "     AND f.kind = m.kind AND f.segment = 0), "
+              "  l.last_step, min(m.first_wall_ns), l.last_wall_ns, min(m.min_value), max(m.max_value), "
+              "l.last_value "
+              "FROM metric_series m JOIN string s ON s.id = m.key_id "
+              "JOIN last l ON l.run_id = m.run_id AND l.key_id = m.key_id AND l.kind = m.kind "
+              "WHERE 1"
+            + runFilter("m.run_id", runIds)
+            + " "
+              "GROUP BY m.run_id, m.key_id, m.kind ORDER BY m.run_id, m.kind DESC, s.str");
     while (st.step()) {
         SeriesSummary s;
         s.runId = st.columnInt(0);

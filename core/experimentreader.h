@@ -35,7 +35,7 @@ struct RunParam {
     int64_t runId = 0;
     QString key;
     QString value; // numbers in shortest round-trip form, bools 'true'/'false'
-    QString kind;  // 'number' | 'string' | 'bool' | 'null' | 'json' | 'tag'
+    QString kind; // 'number' | 'string' | 'bool' | 'null' | 'json' | 'tag'
 };
 
 // One (run, tag) series summed over its segments, from metric_series (no point is read).
@@ -47,13 +47,13 @@ struct SeriesSummary {
     int64_t segments = 0; // restarts + 1
     int64_t points = 0;
     int64_t firstStep = 0; // of the first segment
-    int64_t lastStep = 0;  // of the last segment
+    int64_t lastStep = 0; // of the last segment
     int64_t firstWallNs = 0;
     int64_t lastWallNs = 0;
     bool hasValues = false; // scalars with at least one finite value
-    double minValue = 0;    // over every segment's finite values
+    double minValue = 0; // over every segment's finite values
     double maxValue = 0;
-    double lastValue = 0;   // the last point of the last segment (NaN when that was NaN)
+    double lastValue = 0; // the last point of the last segment (NaN when that was NaN)
 };
 
 // One stored scalar point.

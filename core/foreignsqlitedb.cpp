@@ -67,10 +67,10 @@ void noteWriteAheadLog(const ForeignSqliteDb &db, DiagnosticLog &diagnostics)
 {
     if (db.walBytes() > 0)
         diagnostics.report(Severity::Info, QStringLiteral("write-ahead-log"), {},
-                           QStringLiteral("%1 is in WAL mode and was read with its write-ahead log (%2 bytes of "
-                                          "commits not yet in the file); neither was changed.")
-                               .arg(db.fileName())
-                               .arg(db.walBytes()));
+            QStringLiteral("%1 is in WAL mode and was read with its write-ahead log (%2 bytes of "
+                           "commits not yet in the file); neither was changed.")
+                .arg(db.fileName())
+                .arg(db.walBytes()));
 }
 
 std::string quoteIdentifier(std::string_view name)
@@ -98,24 +98,26 @@ ForeignSqliteDb::ForeignSqliteDb(const QString &path)
         // read-only open of the original would have to create (or could not, on a read-only share).
         m_copy = std::make_unique<QTemporaryDir>();
         const QString copy = m_copy->filePath(QStringLiteral("store.sqlite"));
-        if (!m_copy->isValid() || !QFile::copy(file, copy) || !QFile::copy(wal.absoluteFilePath(), copy + QStringLiteral("-wal")))
-            throw ImportError(QStringLiteral("%1 has a write-ahead log (%2-wal) that could not be copied to a "
-                                             "temporary folder to be read with it; nothing was imported")
-                                  .arg(m_fileName, m_fileName));
+        if (!m_copy->isValid() || !QFile::copy(file, copy)
+            || !QFile::copy(wal.absoluteFilePath(), copy + QStringLiteral("-wal")))
+            throw ImportError(
+                QStringLiteral("%1 has a write-ahead log (%2-wal) that could not be copied to a "
+                               "temporary folder to be read with it; nothing was imported")
+                    .arg(m_fileName, m_fileName));
         m_walBytes = wal.size();
         file = copy;
         mode = "?mode=rw"; // our copy: SQLite may write its -shm and fold the log in on close
     }
     const QByteArray uri = "file:" + QUrl::toPercentEncoding(file, "/") + mode;
     const int rc = sqlite3_open_v2(uri.constData(), &m_db,
-                                   (m_copy ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_URI
-                                       | SQLITE_OPEN_NOMUTEX,
-                                   nullptr);
+        (m_copy ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+        nullptr);
     if (rc != SQLITE_OK) {
         const QString why = QString::fromUtf8(m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));
         sqlite3_close(m_db);
         m_db = nullptr;
-        throw ImportError(QStringLiteral("%1 cannot be opened as an SQLite database: %2").arg(m_fileName, why));
+        throw ImportError(
+            QStringLiteral("%1 cannot be opened as an SQLite database: %2").arg(m_fileName, why));
     }
     sqlite3_extended_result_codes(m_db, 1);
     sqlite3_db_config(m_db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
@@ -125,8 +127,8 @@ ForeignSqliteDb::ForeignSqliteDb(const QString &path)
     sqlite3_limit(m_db, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
     // The ORDER BY sorts stay in memory up to the cache size and spill to temporary files beyond it,
     // so memory stays bounded whatever the export's size.
-    sqlite3_exec(m_db, "PRAGMA query_only = 1; PRAGMA cell_size_check = 1; PRAGMA cache_size = -32768", nullptr,
-                 nullptr, nullptr);
+    sqlite3_exec(m_db, "PRAGMA query_only = 1; PRAGMA cell_size_check = 1; PRAGMA cache_size = -32768",
+        nullptr, nullptr, nullptr);
     sqlite3_set_authorizer(m_db, &authorize, nullptr);
 }
 
@@ -140,13 +142,14 @@ void ForeignSqliteDb::fail(std::string_view table, std::string_view what) const
 {
     const QString err = QString::fromUtf8(what.data(), qsizetype(what.size()));
     if (table.empty())
-        throw ImportError(QStringLiteral("%1 cannot be read as an SQLite database (%2): the file is damaged or "
-                                         "truncated; nothing was imported")
-                              .arg(m_fileName, err));
+        throw ImportError(
+            QStringLiteral("%1 cannot be read as an SQLite database (%2): the file is damaged or "
+                           "truncated; nothing was imported")
+                .arg(m_fileName, err));
     const QString t = QString::fromUtf8(table.data(), qsizetype(table.size()));
     throw ImportError(QStringLiteral("%1 is damaged: reading table %2 failed (%3); nothing from it was kept")
                           .arg(m_fileName, t, err),
-                      QStringLiteral("table %1").arg(t));
+        QStringLiteral("table %1").arg(t));
 }
 
 std::vector<std::string> ForeignSqliteDb::tables()
@@ -172,7 +175,8 @@ std::vector<std::string> ForeignSqliteDb::tableInfo(std::string_view table, bool
 {
     std::vector<std::string> out;
     {
-        Stmt isTable(*this, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = " + quoteString(table), table);
+        Stmt isTable(*this,
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = " + quoteString(table), table);
         if (!isTable.step())
             return out;
     }

@@ -17,9 +17,9 @@ namespace plumb {
 
 class DiagnosticLog;
 
-// A foreign SQLite file (an Nsight Systems export, an MLflow or ML Metadata store), opened so that it can never be changed:
-// read-only, immutable (no locks, no journal, no WAL lookups), extension loading off, defensive
-// mode on, untrusted schema. Errors come back as ImportError naming the file and, where one is
+// A foreign SQLite file (an Nsight Systems export, an MLflow or ML Metadata store), opened so that it can
+// never be changed: read-only, immutable (no locks, no journal, no WAL lookups), extension loading off,
+// defensive mode on, untrusted schema. Errors come back as ImportError naming the file and, where one is
 // involved, the table.
 //
 // A crafted file can do nothing but be read: an authorizer lets statements only read (no ATTACH, no

@@ -11,7 +11,7 @@
 namespace plumb {
 
 ImportContext::ImportContext(SqliteDb &db, InputFile &input, int64_t sourceId, const QString &format,
-                             const std::atomic_bool *cancel, ProgressFn progress)
+    const std::atomic_bool *cancel, ProgressFn progress)
     : m_db(db)
     , m_input(input)
     , m_sourceId(sourceId)
@@ -28,14 +28,16 @@ TraceSink &ImportContext::traceSink()
     if (m_metricSink)
         throw std::logic_error("an importer wrote through both sinks");
     if (!m_traceSink)
-        m_traceSink = std::make_unique<TraceSink>(m_db, m_diagnostics, m_sourceId, m_input.path(), m_format, m_pool);
+        m_traceSink
+            = std::make_unique<TraceSink>(m_db, m_diagnostics, m_sourceId, m_input.path(), m_format, m_pool);
     return *m_traceSink;
 }
 
 MetricSink &ImportContext::metricSink()
 {
     if (m_traceSink || m_pool)
-        throw std::logic_error("an importer wrote through both sinks, or a parallel trace import wrote metrics");
+        throw std::logic_error(
+            "an importer wrote through both sinks, or a parallel trace import wrote metrics");
     if (!m_metricSink)
         m_metricSink = std::make_unique<MetricSink>(m_db, m_diagnostics);
     return *m_metricSink;

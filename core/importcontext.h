@@ -26,7 +26,7 @@ public:
     using ProgressFn = std::function<void(int64_t doneBytes, int64_t totalBytes)>;
 
     ImportContext(SqliteDb &db, InputFile &input, int64_t sourceId, const QString &format,
-                  const std::atomic_bool *cancel, ProgressFn progress);
+        const std::atomic_bool *cancel, ProgressFn progress);
     ~ImportContext();
 
     [[nodiscard]] InputFile &input() { return m_input; }

@@ -17,9 +17,9 @@ class ImportContext;
 class Importer {
 public:
     virtual ~Importer() = default;
-    [[nodiscard]] virtual QString id() const = 0;          // stored in source.format
+    [[nodiscard]] virtual QString id() const = 0; // stored in source.format
     [[nodiscard]] virtual QString displayName() const = 0; // for menus and messages
-    [[nodiscard]] virtual int version() const = 0;         // bump when the same file would import differently
+    [[nodiscard]] virtual int version() const = 0; // bump when the same file would import differently
     [[nodiscard]] virtual int sniff(QByteArrayView head, const QString &fileName) const = 0;
     virtual void read(ImportContext &ctx) const = 0;
 

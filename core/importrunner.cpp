@@ -12,15 +12,15 @@
 #include "tracesink.h"
 #include "workspace.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLocale>
-#include <QSet>
-#include <QCoreApplication>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -46,11 +46,16 @@ QString statusName(FileImportResult::Status s)
 {
     using S = FileImportResult::Status;
     switch (s) {
-    case S::Imported: return QStringLiteral("imported");
-    case S::AlreadyImported: return QStringLiteral("already imported");
-    case S::Unrecognised: return QStringLiteral("not recognised");
-    case S::Failed: return QStringLiteral("failed");
-    case S::Cancelled: return QStringLiteral("cancelled");
+    case S::Imported:
+        return QStringLiteral("imported");
+    case S::AlreadyImported:
+        return QStringLiteral("already imported");
+    case S::Unrecognised:
+        return QStringLiteral("not recognised");
+    case S::Failed:
+        return QStringLiteral("failed");
+    case S::Cancelled:
+        return QStringLiteral("cancelled");
     }
     return {};
 }
@@ -68,13 +73,15 @@ void ImportRunner::setFileOptions(const QString &path, const ImportOptions &opti
 
 // Files under `dir`, hidden entries skipped except folders named in `hiddenFolders`. Symbolic links
 // are followed; a folder reached twice (a link loop) is walked once.
-static void walk(const QString &dir, const QStringList &hiddenFolders, QSet<QString> &visited, QStringList &out)
+static void walk(
+    const QString &dir, const QStringList &hiddenFolders, QSet<QString> &visited, QStringList &out)
 {
     const QString canonical = QFileInfo(dir).canonicalFilePath();
     if (visited.contains(canonical))
         return;
     visited.insert(canonical);
-    const auto entries = QDir(dir).entryInfoList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
+    const auto entries
+        = QDir(dir).entryInfoList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
     for (const QFileInfo &e : entries) {
         const bool hidden = e.fileName().startsWith(QLatin1Char('.'));
         if (e.isDir()) {
@@ -131,8 +138,9 @@ struct Continuation {
 static std::optional<Continuation> findContinuation(
     SqliteDb &db, const QString &path, const Importer &importer, int64_t fileSize)
 {
-    SqliteStmt st(db, "SELECT id, resume_offset, content_hash, edge_hash FROM source WHERE path = ? AND format = ? "
-                      "AND importer_version = ? ORDER BY id DESC LIMIT 1");
+    SqliteStmt st(db,
+        "SELECT id, resume_offset, content_hash, edge_hash FROM source WHERE path = ? AND format = ? "
+        "AND importer_version = ? ORDER BY id DESC LIMIT 1");
     st.bind(1, path).bind(2, importer.id()).bind(3, importer.version());
     if (!st.step() || st.columnIsNull(1))
         return std::nullopt;
@@ -196,10 +204,10 @@ private:
 struct ImportRunner::Planned {
     QFileInfo info;
     const Importer *importer = nullptr;
-    QStringList companions;   // read with this file (Importer::companionFiles)
+    QStringList companions; // read with this file (Importer::companionFiles)
     bool isCompanion = false; // read with another file: no source of its own
     bool emptyHead = false;
-    int64_t sourceBytes = 0;  // with the companions
+    int64_t sourceBytes = 0; // with the companions
 
     // The identity of a source: its file's content hash, or with companions a hash over the
     // file's and theirs, so that a companion that changed (a metric appended) imports again.
@@ -247,8 +255,8 @@ std::vector<ImportRunner::Planned> ImportRunner::plan(const QStringList &files) 
 
 // An earlier source with the same bytes, checked by hash only when one has the same size (so that a
 // new file costs no extra read).
-static std::optional<int64_t> alreadyImported(SqliteDb &db, const ImportRunner::Planned &p,
-                                              const std::function<QString(const QString &)> &sourceHash)
+static std::optional<int64_t> alreadyImported(
+    SqliteDb &db, const ImportRunner::Planned &p, const std::function<QString(const QString &)> &sourceHash)
 {
     SqliteStmt sameSize(db, "SELECT count(*) FROM source WHERE size_bytes = ?");
     sameSize.bind(1, p.sourceBytes);
@@ -275,14 +283,18 @@ struct ImportRunner::ReadFile {
 };
 
 void ImportRunner::insertSource(SqliteDb &db, int64_t sourceId, const Planned &p, const QString &hash,
-                                const ReadFile &read, FileImportResult &r)
+    const ReadFile &read, FileImportResult &r)
 {
     const DiagnosticLog &diag = read.diagnostics;
-    SqliteStmt src(db, "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, "
-                       "importer_version, status, imported_at_ns, import_ms, event_count, "
-                       "skipped_count, resume_offset, edge_hash, continues_source_id) "
-                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    src.bind(1, sourceId).bind(2, p.info.absoluteFilePath()).bind(3, p.info.fileName()).bind(4, p.sourceBytes);
+    SqliteStmt src(db,
+        "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, "
+        "importer_version, status, imported_at_ns, import_ms, event_count, "
+        "skipped_count, resume_offset, edge_hash, continues_source_id) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    src.bind(1, sourceId)
+        .bind(2, p.info.absoluteFilePath())
+        .bind(3, p.info.fileName())
+        .bind(4, p.sourceBytes);
     src.bind(5, int64_t(p.info.lastModified().toMSecsSinceEpoch()) * 1000000).bind(6, hash);
     src.bind(7, p.importer->id()).bind(8, p.importer->version());
     src.bind(9, diag.count(Severity::Error) > 0 ? QStringLiteral("partial") : QStringLiteral("ok"));
@@ -297,8 +309,9 @@ void ImportRunner::insertSource(SqliteDb &db, int64_t sourceId, const Planned &p
     else
         src.bindNull(16);
     src.run();
-    SqliteStmt d(db, "INSERT INTO diagnostic(source_id, severity, code, location, message, count) "
-                     "VALUES (?,?,?,?,?,?)");
+    SqliteStmt d(db,
+        "INSERT INTO diagnostic(source_id, severity, code, location, message, count) "
+        "VALUES (?,?,?,?,?,?)");
     for (const auto &item : diag.all()) {
         d.bind(1, sourceId).bind(2, severityName(item.severity)).bind(3, item.code);
         d.bind(4, item.location).bind(5, item.message).bind(6, item.count).run();
@@ -319,12 +332,12 @@ void ImportRunner::insertSource(SqliteDb &db, int64_t sourceId, const Planned &p
         r.message += QStringLiteral(", %1 skipped").arg(english.toString(qlonglong(r.skipped)));
     if (r.warnings)
         r.message += QStringLiteral(", %1 noted (see diagnostics)")
-                         .arg(text::counted(r.warnings, QStringLiteral("kind of problem"), QStringLiteral("kinds of problem")));
+                         .arg(text::counted(r.warnings, QStringLiteral("kind of problem"),
+                             QStringLiteral("kinds of problem")));
 }
 
 // Runs `body`, turning what an import throws into the file's result: nothing of it is kept.
-template<typename Body>
-static void guarded(FileImportResult &r, Body &&body)
+template <typename Body> static void guarded(FileImportResult &r, Body &&body)
 {
     using Status = FileImportResult::Status;
     try {
@@ -358,16 +371,18 @@ QString unrecognisedMessage(const QString &fileName)
                               "`nsys export --type sqlite %1` and import the .sqlite it writes")
             .arg(fileName);
     if (lower.endsWith(QLatin1String(".qdstrm")))
-        return QStringLiteral("an Nsight Systems capture that was never turned into a report: convert it with "
-                              "nsys's QdstrmImporter to a .nsys-rep, then `nsys export --type sqlite` that, and "
-                              "import the .sqlite");
+        return QStringLiteral(
+            "an Nsight Systems capture that was never turned into a report: convert it with "
+            "nsys's QdstrmImporter to a .nsys-rep, then `nsys export --type sqlite` that, and "
+            "import the .sqlite");
     if (lower.endsWith(QLatin1String(".ncu-rep")))
         return QStringLiteral("an Nsight Compute report (per-kernel metrics, not a timeline): Plumb reads "
                               "timelines; profile the program with Nsight Systems, torch.profiler or Plumb's "
                               "CUPTI collector instead");
     if (lower.endsWith(QLatin1String(".nvvp")) || lower.endsWith(QLatin1String(".nvprof")))
-        return QStringLiteral("an nvprof profile, which Plumb does not read: profile the program with Nsight "
-                              "Systems (`nsys profile`, then `nsys export --type sqlite`) or Plumb's CUPTI collector");
+        return QStringLiteral(
+            "an nvprof profile, which Plumb does not read: profile the program with Nsight "
+            "Systems (`nsys profile`, then `nsys export --type sqlite`) or Plumb's CUPTI collector");
     return QStringLiteral("no importer recognises this file's content");
 }
 
@@ -425,8 +440,8 @@ FileImportResult ImportRunner::importOne(SqliteDb &db, int index, const Planned 
         InputFile input(r.path);
         input.open(continuation ? continuation->offset : 0);
         ImportContext ctx(db, input, sourceId, importer->id(), &m_cancel, [&](int64_t done, int64_t total) {
-            progress.report(QStringLiteral("Reading %1").arg(name), index, total > 0 ? double(done) / double(total) : 0,
-                            false);
+            progress.report(QStringLiteral("Reading %1").arg(name), index,
+                total > 0 ? double(done) / double(total) : 0, false);
         });
         ctx.setOptions(m_fileOptions.value(r.path, m_options));
         importer->read(ctx);
@@ -437,11 +452,11 @@ FileImportResult ImportRunner::importOne(SqliteDb &db, int index, const Planned 
             throw ImportCancelled();
         input.finishHash();
         // A continuation's identity: the source it continues and the bytes appended to it.
-        const QString hash = continuation
-            ? QString::fromLatin1(QCryptographicHash::hash(
-                  (continuation->hash + QLatin1Char('+') + input.contentHash()).toLatin1(), QCryptographicHash::Sha256)
-                                      .toHex())
-            : sourceHash(input.contentHash());
+        const QString hash = continuation ? QString::fromLatin1(QCryptographicHash::hash(
+                                 (continuation->hash + QLatin1Char('+') + input.contentHash()).toLatin1(),
+                                 QCryptographicHash::Sha256)
+                                                                    .toHex())
+                                          : sourceHash(input.contentHash());
         if (continuation && ctx.resumeOffset == continuation->offset && ctx.recordsRead == 0)
             return nothingNew(continuation->sourceId); // only part of a record was appended: next time
         if (auto existing = findSource(db, hash, p.sourceBytes))
@@ -482,7 +497,8 @@ struct ImportRunner::ParallelFile {
 static void removeStaleScratch(const QDir &dir)
 {
     static const QRegularExpression name(QStringLiteral("^\\.plumb-import-([0-9]+)-"));
-    for (const QFileInfo &f : dir.entryInfoList({ QStringLiteral(".plumb-import-*") }, QDir::Dirs | QDir::Hidden)) {
+    for (const QFileInfo &f :
+        dir.entryInfoList({ QStringLiteral(".plumb-import-*") }, QDir::Dirs | QDir::Hidden)) {
         const auto m = name.match(f.fileName());
         if (!m.hasMatch())
             continue;
@@ -492,8 +508,9 @@ static void removeStaleScratch(const QDir &dir)
     }
 }
 
-void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &planned, const std::vector<int> &indexes,
-                                  Progress &progress, std::vector<std::optional<FileImportResult>> &results)
+void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &planned,
+    const std::vector<int> &indexes, Progress &progress,
+    std::vector<std::optional<FileImportResult>> &results)
 {
     // Scratch workspaces beside the workspace (same file system: they are as large as what they hold),
     // in a folder named after this process, so that one left by a killed import is found and removed.
@@ -503,7 +520,7 @@ void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &plan
     if (!scratchDir.isValid())
         throw SqlError(QStringLiteral("cannot create a scratch folder beside %1 (%2)")
                            .arg(m_workspacePath, scratchDir.errorString()),
-                       0);
+            0);
     StringPool pool(db);
     std::vector<std::unique_ptr<ParallelFile>> files;
     for (int i : indexes) {
@@ -538,7 +555,7 @@ void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &plan
                     InputFile input(f.result.path);
                     input.open(0);
                     ImportContext ctx(scratch.db(), input, 1, p.importer->id(), &m_cancel,
-                                      [&](int64_t done, int64_t) { f.bytesRead.store(done); });
+                        [&](int64_t done, int64_t) { f.bytesRead.store(done); });
                     ctx.setParallelTrace(&pool);
                     ctx.setOptions(m_fileOptions.value(f.result.path, m_options));
                     p.importer->read(ctx);
@@ -574,8 +591,8 @@ void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &plan
                 for (const auto &o : files)
                     if (!o->done)
                         reading += o->bytesRead.load();
-                progress.reportBytes(QStringLiteral("Reading %1 files in parallel").arg(files.size()), f.index,
-                                     0, reading, false);
+                progress.reportBytes(QStringLiteral("Reading %1 files in parallel").arg(files.size()),
+                    f.index, 0, reading, false);
             }
         }
         FileImportResult r = f.result;
@@ -620,7 +637,8 @@ void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &plan
 // fsync() of a file or folder by path; false when it could not be opened or synced.
 static bool syncPath(const QString &path, bool folder)
 {
-    const int fd = ::open(QFile::encodeName(path).constData(), (folder ? O_DIRECTORY : 0) | O_RDONLY | O_CLOEXEC);
+    const int fd
+        = ::open(QFile::encodeName(path).constData(), (folder ? O_DIRECTORY : 0) | O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return false;
     const bool ok = ::fsync(fd) == 0;

@@ -18,24 +18,24 @@ class ImporterRegistry;
 class SqliteDb;
 
 struct ImportProgress {
-    QString stage;        // "Reading hta_nccl_data.json.gz", "Writing indexes"...
-    int fileIndex = 0;    // 0-based
+    QString stage; // "Reading hta_nccl_data.json.gz", "Writing indexes"...
+    int fileIndex = 0; // 0-based
     int fileCount = 0;
-    double fraction = 0;  // of the current file, 0..1
-    double overall = 0;   // of all files by bytes, 0..1
+    double fraction = 0; // of the current file, 0..1
+    double overall = 0; // of all files by bytes, 0..1
 };
 
 struct FileImportResult {
     enum class Status { Imported, AlreadyImported, Unrecognised, Failed, Cancelled };
     QString path;
     Status status = Status::Failed;
-    QString format;        // importer id
-    QString message;       // what happened, for the user
-    QString location;      // for Failed: where in the file
-    int64_t sourceId = 0;  // Imported / AlreadyImported
+    QString format; // importer id
+    QString message; // what happened, for the user
+    QString location; // for Failed: where in the file
+    int64_t sourceId = 0; // Imported / AlreadyImported
     int64_t records = 0;
     int64_t skipped = 0;
-    int64_t warnings = 0;  // diagnostics of severity warning or error
+    int64_t warnings = 0; // diagnostics of severity warning or error
     double seconds = 0;
 };
 
@@ -97,9 +97,9 @@ private:
     std::vector<FileImportResult> runIn(SqliteDb &db, const QStringList &paths);
     FileImportResult importOne(SqliteDb &db, int index, const Planned &p, Progress &progress);
     void importParallel(SqliteDb &db, const std::vector<Planned> &planned, const std::vector<int> &indexes,
-                        Progress &progress, std::vector<std::optional<FileImportResult>> &results);
+        Progress &progress, std::vector<std::optional<FileImportResult>> &results);
     static void insertSource(SqliteDb &db, int64_t sourceId, const Planned &p, const QString &hash,
-                             const ReadFile &read, FileImportResult &r);
+        const ReadFile &read, FileImportResult &r);
 
     const ImporterRegistry &m_registry;
     QString m_workspacePath;

@@ -86,7 +86,7 @@ int64_t InputFile::readRaw(char *out, int64_t max)
     const int64_t n = m_file.read(out, max);
     if (n < 0)
         throw ImportError(QStringLiteral("read error in %1: %2").arg(m_path, m_file.errorString()),
-                          QStringLiteral("byte %1").arg(m_compressedOffset));
+            QStringLiteral("byte %1").arg(m_compressedOffset));
     if (n == 0)
         m_eofRaw = true;
     m_hash.add(out, size_t(n));
@@ -166,26 +166,25 @@ int64_t InputFile::read(char *out, int64_t max)
     }
     m_offset += produced;
     const int64_t consumed = std::max<int64_t>(m_compressedOffset - int64_t(zs.avail_in), 1);
-    if (m_offset > m_maxInflated
-        || (m_offset > kRatioCheckedAfter && m_offset / consumed > kMaxInflateRatio))
+    if (m_offset > m_maxInflated || (m_offset > kRatioCheckedAfter && m_offset / consumed > kMaxInflateRatio))
         throw ImportError(QStringLiteral("%1 inflates to more than %2 (%3 bytes from %4 compressed, %5:1): "
                                          "stopped as a decompression bomb; nothing was imported. "
                                          "PLUMB_MAX_INFLATED_BYTES raises the first bound")
-                              .arg(fileName(), m_offset > m_maxInflated
-                                          ? QStringLiteral("%1 bytes").arg(m_maxInflated)
-                                          : QStringLiteral("%1 times its compressed size").arg(kMaxInflateRatio))
+                              .arg(fileName(),
+                                  m_offset > m_maxInflated
+                                      ? QStringLiteral("%1 bytes").arg(m_maxInflated)
+                                      : QStringLiteral("%1 times its compressed size").arg(kMaxInflateRatio))
                               .arg(m_offset)
                               .arg(consumed)
                               .arg(m_offset / consumed),
-                          QStringLiteral("byte %1 of the file").arg(consumed));
+            QStringLiteral("byte %1 of the file").arg(consumed));
     return produced;
 }
 
 void InputFile::finishHash()
 {
     QByteArray buf(kCompressedChunk, Qt::Uninitialized);
-    while (readRaw(buf.data(), buf.size()) > 0) {
-    }
+    while (readRaw(buf.data(), buf.size()) > 0) { }
 }
 
 QString InputFile::contentHash() const
@@ -227,7 +226,8 @@ QString InputFile::edgeHash(const QString &path, int64_t offset)
         h.add(buf.constData(), size_t(n));
         return true;
     };
-    if (!addRange(0, std::min(kEdge, offset)) || !addRange(std::max<int64_t>(0, offset - kEdge), std::min(kEdge, offset)))
+    if (!addRange(0, std::min(kEdge, offset))
+        || !addRange(std::max<int64_t>(0, offset - kEdge), std::min(kEdge, offset)))
         return {};
     return h.hex();
 }

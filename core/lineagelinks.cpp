@@ -30,7 +30,8 @@ int64_t linkLineageToRuns(SqliteDb &db)
         return 0;
     static const QRegularExpression hex32(QStringLiteral("(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])"));
 
-    QHash<QString, QList<int64_t>> byMlflowId, byName, byPath, byAncestor; // byAncestor: every folder above a run's
+    QHash<QString, QList<int64_t>> byMlflowId, byName, byPath,
+        byAncestor; // byAncestor: every folder above a run's
     {
         SqliteStmt runs(db, "SELECT id, key, name, coalesce(path, '') FROM run");
         while (runs.step()) {
@@ -47,7 +48,8 @@ int64_t linkLineageToRuns(SqliteDb &db)
             const QString path = normalisedPath(runs.columnText(3));
             if (path.size() > 1) {
                 byPath[path] << id;
-                for (qsizetype slash = path.lastIndexOf(QLatin1Char('/')); slash > 0; slash = path.lastIndexOf(QLatin1Char('/'), slash - 1))
+                for (qsizetype slash = path.lastIndexOf(QLatin1Char('/')); slash > 0;
+                     slash = path.lastIndexOf(QLatin1Char('/'), slash - 1))
                     byAncestor[path.left(slash)] << id;
             }
         }
@@ -57,7 +59,8 @@ int64_t linkLineageToRuns(SqliteDb &db)
         for (int64_t run : runs)
             link.bind(1, node).bind(2, run).bind(3, std::string_view(origin)).run();
     };
-    SqliteStmt nodes(db, "SELECT id, name, coalesce(uri, ''), coalesce(properties, ''), key FROM lineage_node");
+    SqliteStmt nodes(
+        db, "SELECT id, name, coalesce(uri, ''), coalesce(properties, ''), key FROM lineage_node");
     while (nodes.step()) {
         const int64_t id = nodes.columnInt(0);
         if (!byMlflowId.isEmpty()) {
@@ -74,7 +77,8 @@ int64_t linkLineageToRuns(SqliteDb &db)
         if (const QString uri = normalisedPath(nodes.columnText(2)); uri.size() > 1) {
             add(id, byPath.value(uri), "uri");
             add(id, byAncestor.value(uri), "uri"); // runs inside the artifact's folder
-            for (qsizetype slash = uri.lastIndexOf(QLatin1Char('/')); slash > 0; slash = uri.lastIndexOf(QLatin1Char('/'), slash - 1))
+            for (qsizetype slash = uri.lastIndexOf(QLatin1Char('/')); slash > 0;
+                 slash = uri.lastIndexOf(QLatin1Char('/'), slash - 1))
                 add(id, byPath.value(uri.left(slash)), "uri"); // the artifact inside a run's folder
         }
         const QString name = nodes.columnText(1);
@@ -83,7 +87,8 @@ int64_t linkLineageToRuns(SqliteDb &db)
         } else if (nodes.columnText(4).startsWith(QLatin1String("openlineage:job/"))) {
             // An OpenLineage job is named "<namespace>/<job>", a namespace that may hold slashes
             // itself ("airflow://host"): its longest tail after a slash that is a run's name.
-            for (qsizetype slash = name.indexOf(QLatin1Char('/')); slash >= 0; slash = name.indexOf(QLatin1Char('/'), slash + 1))
+            for (qsizetype slash = name.indexOf(QLatin1Char('/')); slash >= 0;
+                 slash = name.indexOf(QLatin1Char('/'), slash + 1))
                 if (const auto it = byName.constFind(name.mid(slash + 1)); it != byName.cend()) {
                     add(id, *it, "job-name");
                     break;

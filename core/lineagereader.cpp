@@ -65,20 +65,24 @@ LineageReader::Counts LineageReader::counts()
 int64_t LineageReader::defaultFocus()
 {
     // LIKE ignores ASCII case.
-    return m_ws.db().queryInt("SELECT coalesce((SELECT id FROM lineage_node WHERE kind = 'artifact' AND "
-                              "(type LIKE '%model%' OR name LIKE '%model%' OR uri LIKE '%model%') ORDER BY id DESC LIMIT 1), "
-                              "(SELECT id FROM lineage_node WHERE kind <> 'context' ORDER BY id DESC LIMIT 1), "
-                              "(SELECT max(id) FROM lineage_node), 0)");
+    return m_ws.db().queryInt(
+        "SELECT coalesce((SELECT id FROM lineage_node WHERE kind = 'artifact' AND "
+        "(type LIKE '%model%' OR name LIKE '%model%' OR uri LIKE '%model%') ORDER BY id DESC LIMIT 1), "
+        "(SELECT id FROM lineage_node WHERE kind <> 'context' ORDER BY id DESC LIMIT 1), "
+        "(SELECT max(id) FROM lineage_node), 0)");
 }
 
 LineageNodeInfo LineageReader::node(int64_t id)
 {
     SqliteDb &db = m_ws.db();
     if (!m_node) {
-        m_node = std::make_unique<SqliteStmt>(db, std::string("SELECT ") + kNodeColumns + " FROM lineage_node WHERE id = ?");
-        m_contexts = std::make_unique<SqliteStmt>(db, "SELECT c.name, c.type FROM lineage_edge e JOIN lineage_node c ON c.id = e.from_id "
-                                                      "WHERE e.to_id = ? AND e.kind = 'contains' ORDER BY c.id");
-        m_runs = std::make_unique<SqliteStmt>(db, "SELECT run_id FROM lineage_link WHERE node_id = ? ORDER BY run_id");
+        m_node = std::make_unique<SqliteStmt>(
+            db, std::string("SELECT ") + kNodeColumns + " FROM lineage_node WHERE id = ?");
+        m_contexts = std::make_unique<SqliteStmt>(db,
+            "SELECT c.name, c.type FROM lineage_edge e JOIN lineage_node c ON c.id = e.from_id "
+            "WHERE e.to_id = ? AND e.kind = 'contains' ORDER BY c.id");
+        m_runs = std::make_unique<SqliteStmt>(
+            db, "SELECT run_id FROM lineage_link WHERE node_id = ? ORDER BY run_id");
     }
     m_node->bind(1, id);
     const bool found = m_node->step();
@@ -115,7 +119,8 @@ std::vector<LineageNodeInfo> LineageReader::find(const QString &what)
     };
     bool isNumber = false;
     const qint64 id = what.toLongLong(&isNumber);
-    if (!(isNumber && collect("id = ?", QString::number(id))) && !collect("key = ?", what) && !collect("name = ?", what))
+    if (!(isNumber && collect("id = ?", QString::number(id))) && !collect("key = ?", what)
+        && !collect("name = ?", what))
         collect("instr(lower(name), lower(?)) > 0", what);
     std::vector<LineageNodeInfo> out;
     for (int64_t n : ids)
@@ -130,8 +135,10 @@ LineageGraph LineageReader::neighbourhood(int64_t id, LineageDirection direction
     const LineageNodeInfo focus = node(id);
     if (focus.id == 0)
         return g;
-    SqliteStmt up(db, "SELECT from_id, kind, properties FROM lineage_edge WHERE to_id = ? AND kind IN ('input', 'output')");
-    SqliteStmt down(db, "SELECT to_id, kind, properties FROM lineage_edge WHERE from_id = ? AND kind IN ('input', 'output')");
+    SqliteStmt up(db,
+        "SELECT from_id, kind, properties FROM lineage_edge WHERE to_id = ? AND kind IN ('input', 'output')");
+    SqliteStmt down(db,
+        "SELECT to_id, kind, properties FROM lineage_edge WHERE from_id = ? AND kind IN ('input', 'output')");
     std::unordered_map<int64_t, size_t> index; // node id -> position in g.nodes
     std::deque<size_t> queue;
     auto add = [&](LineageNodeInfo n, int d, int64_t from, bool upstream) {
@@ -149,7 +156,8 @@ LineageGraph LineageReader::neighbourhood(int64_t id, LineageDirection direction
         std::vector<std::pair<int64_t, LineageEdgeInfo>> found;
         while (st.step()) {
             const int64_t other = st.columnInt(0);
-            LineageEdgeInfo e { upstream ? other : current, upstream ? current : other, st.columnText(1), st.columnText(2) };
+            LineageEdgeInfo e { upstream ? other : current, upstream ? current : other, st.columnText(1),
+                st.columnText(2) };
             found.emplace_back(other, std::move(e));
         }
         st.reset();
@@ -203,7 +211,8 @@ LineageGraph LineageReader::neighbourhood(int64_t id, LineageDirection direction
 bool isFailedState(const QString &state)
 {
     const QString s = state.toUpper();
-    return s.contains(QLatin1String("FAIL")) || s.contains(QLatin1String("ABORT")) || s.contains(QLatin1String("CANCEL"));
+    return s.contains(QLatin1String("FAIL")) || s.contains(QLatin1String("ABORT"))
+        || s.contains(QLatin1String("CANCEL"));
 }
 
 LineageGraph collapseRepeatedRuns(const LineageGraph &g)
@@ -223,9 +232,11 @@ LineageGraph collapseRepeatedRuns(const LineageGraph &g)
         const auto from = index.find(e.from), to = index.find(e.to);
         if (from == index.end() || to == index.end())
             continue;
-        if (!key[from->second].isEmpty() && g.nodes[to->second].kind == QLatin1String("artifact") && madeBy[to->second].isEmpty())
+        if (!key[from->second].isEmpty() && g.nodes[to->second].kind == QLatin1String("artifact")
+            && madeBy[to->second].isEmpty())
             madeBy[to->second] = key[from->second];
-        if (!key[to->second].isEmpty() && g.nodes[from->second].kind == QLatin1String("artifact") && readBy[from->second].isEmpty())
+        if (!key[to->second].isEmpty() && g.nodes[from->second].kind == QLatin1String("artifact")
+            && readBy[from->second].isEmpty())
             readBy[from->second] = key[to->second];
     }
     for (size_t i = 1; i < n; ++i) {

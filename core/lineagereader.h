@@ -27,7 +27,7 @@ struct LineageNodeInfo {
     int64_t endNs = 0;
     QString properties; // JSON object
     QStringList contexts; // names of the contexts that contain it (pipeline, pipeline run, job...)
-    QString job;          // of an execution: the job (OpenLineage) or pipeline node (ML Metadata) it is a run of
+    QString job; // of an execution: the job (OpenLineage) or pipeline node (ML Metadata) it is a run of
     QList<int64_t> runIds; // linked workspace runs
     // A node standing for several (collapseRepeatedRuns): every member's id, this one's first, and
     // how many of them failed.
@@ -49,9 +49,9 @@ enum class LineageDirection { Up, Down, Both };
 // once (every node is visited once); `truncated` when maxNodes stopped the walk.
 struct LineageGraph {
     std::vector<LineageNodeInfo> nodes;
-    std::vector<int> depth;       // of each node: edges from the focus
+    std::vector<int> depth; // of each node: edges from the focus
     std::vector<int64_t> reachedFrom; // of each node: the node it was reached from (0 for the focus)
-    std::vector<bool> upstream;       // of each node: reached against the data flow (an input of reachedFrom)
+    std::vector<bool> upstream; // of each node: reached against the data flow (an input of reachedFrom)
     std::vector<LineageEdgeInfo> edges;
     bool truncated = false;
 };
@@ -89,7 +89,8 @@ public:
     [[nodiscard]] int64_t defaultFocus();
     // Upstream (what it was made from), downstream (what was made from it) or both, up to `depth`
     // edges away.
-    [[nodiscard]] LineageGraph neighbourhood(int64_t id, LineageDirection direction, int depth, int maxNodes = 5000);
+    [[nodiscard]] LineageGraph neighbourhood(
+        int64_t id, LineageDirection direction, int depth, int maxNodes = 5000);
 
 private:
     Workspace &m_ws;

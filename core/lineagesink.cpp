@@ -7,9 +7,12 @@ namespace plumb {
 QString lineageKindName(LineageNode::Kind k)
 {
     switch (k) {
-    case LineageNode::Kind::Artifact: return QStringLiteral("artifact");
-    case LineageNode::Kind::Execution: return QStringLiteral("execution");
-    case LineageNode::Kind::Context: return QStringLiteral("context");
+    case LineageNode::Kind::Artifact:
+        return QStringLiteral("artifact");
+    case LineageNode::Kind::Execution:
+        return QStringLiteral("execution");
+    case LineageNode::Kind::Context:
+        return QStringLiteral("context");
     }
     return {};
 }
@@ -17,23 +20,30 @@ QString lineageKindName(LineageNode::Kind k)
 LineageSink::LineageSink(SqliteDb &db, int64_t sourceId)
     : m_sourceId(sourceId)
     , m_upsertNode(std::make_unique<SqliteStmt>(db,
-          "INSERT INTO lineage_node(source_id, kind, type, key, name, uri, state, start_ns, end_ns, properties) "
+          "INSERT INTO lineage_node(source_id, kind, type, key, name, uri, state, start_ns, end_ns, "
+          "properties) "
           "VALUES (?1, ?2, ?3, ?4, CASE WHEN ?5 <> '' THEN ?5 ELSE ?4 END, ?6, ?7, ?8, ?9, json(?10)) "
           "ON CONFLICT(key) DO UPDATE SET "
           "type = coalesce(excluded.type, type), name = CASE WHEN ?5 <> '' THEN ?5 ELSE name END, "
           "uri = coalesce(excluded.uri, uri), "
           "state = CASE WHEN state IN ('COMPLETE', 'FAIL', 'ABORT', 'FAILED', 'CANCELED', 'CACHED') "
-          "AND excluded.state IN ('NEW', 'START', 'RUNNING') THEN state ELSE coalesce(excluded.state, state) END, "
-          "start_ns = CASE WHEN start_ns IS NULL OR excluded.start_ns < start_ns THEN coalesce(excluded.start_ns, start_ns) "
+          "AND excluded.state IN ('NEW', 'START', 'RUNNING') THEN state ELSE coalesce(excluded.state, state) "
+          "END, "
+          "start_ns = CASE WHEN start_ns IS NULL OR excluded.start_ns < start_ns THEN "
+          "coalesce(excluded.start_ns, start_ns) "
           "ELSE start_ns END, "
-          "end_ns = CASE WHEN end_ns IS NULL OR excluded.end_ns > end_ns THEN coalesce(excluded.end_ns, end_ns) "
+          "end_ns = CASE WHEN end_ns IS NULL OR excluded.end_ns > end_ns THEN coalesce(excluded.end_ns, "
+          "end_ns) "
           "ELSE end_ns END, "
           "properties = CASE WHEN excluded.properties IS NULL THEN properties "
-          "WHEN properties IS NULL THEN excluded.properties ELSE json_patch(properties, excluded.properties) END "
+          "WHEN properties IS NULL THEN excluded.properties ELSE json_patch(properties, excluded.properties) "
+          "END "
           "RETURNING id"))
     , m_upsertEdge(std::make_unique<SqliteStmt>(db,
-          "INSERT INTO lineage_edge(from_id, to_id, kind, properties, source_id) VALUES (?1, ?2, ?3, json(?4), ?5) "
-          "ON CONFLICT(from_id, to_id, kind) DO UPDATE SET properties = CASE WHEN excluded.properties IS NULL "
+          "INSERT INTO lineage_edge(from_id, to_id, kind, properties, source_id) VALUES (?1, ?2, ?3, "
+          "json(?4), ?5) "
+          "ON CONFLICT(from_id, to_id, kind) DO UPDATE SET properties = CASE WHEN excluded.properties IS "
+          "NULL "
           "THEN properties WHEN properties IS NULL THEN excluded.properties "
           "ELSE json_patch(properties, excluded.properties) END"))
 {

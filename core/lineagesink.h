@@ -16,7 +16,7 @@ class SqliteStmt;
 struct LineageNode {
     enum class Kind { Artifact, Execution, Context };
     Kind kind = Kind::Artifact;
-    QString key;   // identity across imports, unique in the workspace
+    QString key; // identity across imports, unique in the workspace
     QString name;
     QString type;
     QString uri;

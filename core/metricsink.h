@@ -17,7 +17,14 @@ namespace plumb {
 class SqliteDb;
 class DiagnosticLog;
 
-enum class ParamKind { Number, String, Bool, Null, Json, Tag }; // Tag: a label the run was given (MLflow tags)
+enum class ParamKind {
+    Number,
+    String,
+    Bool,
+    Null,
+    Json,
+    Tag
+}; // Tag: a label the run was given (MLflow tags)
 enum class SeriesKind { Scalar, Histogram };
 
 // The summary statistics a legacy histogram carries besides its buckets.
@@ -194,7 +201,8 @@ private:
     struct SeriesKeyHash {
         size_t operator()(const SeriesKey &k) const noexcept
         {
-            return std::hash<uint64_t>()((uint64_t(k.run) * 1000003u + uint64_t(k.key)) * 2 + uint64_t(k.kind));
+            return std::hash<uint64_t>()(
+                (uint64_t(k.run) * 1000003u + uint64_t(k.key)) * 2 + uint64_t(k.kind));
         }
     };
     std::unordered_map<SeriesKey, int64_t, SeriesKeyHash> m_seriesByKey;

@@ -48,7 +48,7 @@ public:
         int64_t start = 0;
         int64_t end = 0;
         int64_t range = 0; // addRange()'s index
-        int64_t ops = 0;   // GPU ops inside, those of enclosed ranges included
+        int64_t ops = 0; // GPU ops inside, those of enclosed ranges included
     };
     // The projections, by lane, then start, an enclosing one first (the longer, or the outer range of
     // two with the same span). Call once, after pass 3.

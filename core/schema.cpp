@@ -428,9 +428,9 @@ DROP INDEX IF EXISTS slice_corr;
 
 const std::vector<std::string_view> &schemaMigrations()
 {
-    static const std::vector<std::string_view> migrations = { kMigration1, kMigration2, kMigration3,
-                                                              kMigration4, kMigration5, kMigration6, kMigration7,
-                                                              kMigration8, kMigration9, kMigration10, kMigration11 };
+    static const std::vector<std::string_view> migrations
+        = { kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6, kMigration7,
+              kMigration8, kMigration9, kMigration10, kMigration11 };
     return migrations;
 }
 

@@ -17,8 +17,7 @@ namespace {
 bool writesRunMetrics(const QString &format)
 {
     static const QStringList formats = { QStringLiteral("tfevents"), QStringLiteral("mlflow"),
-                                         QStringLiteral("tabular"), QStringLiteral("paramsfile"),
-                                         QStringLiteral("vllm-bench") };
+        QStringLiteral("tabular"), QStringLiteral("paramsfile"), QStringLiteral("vllm-bench") };
     return formats.contains(format);
 }
 
@@ -44,11 +43,16 @@ ORDER BY r.id
 
 // The trace tables, children before parents; ?1 is the source id.
 constexpr const char *kDeleteTraces[] = {
-    "DELETE FROM slice WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE t.source_id = ?1)",
-    "DELETE FROM counter WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE t.source_id = ?1)",
-    "DELETE FROM slice_lod WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE t.source_id = ?1)",
-    "DELETE FROM slice_corr_tile WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE t.source_id = ?1)",
-    "DELETE FROM counter_lod WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE t.source_id = ?1)",
+    "DELETE FROM slice WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE "
+    "t.source_id = ?1)",
+    "DELETE FROM counter WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id WHERE "
+    "t.source_id = ?1)",
+    "DELETE FROM slice_lod WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id "
+    "WHERE t.source_id = ?1)",
+    "DELETE FROM slice_corr_tile WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = "
+    "k.trace_id WHERE t.source_id = ?1)",
+    "DELETE FROM counter_lod WHERE track_id IN (SELECT k.id FROM track k JOIN trace t ON t.id = k.trace_id "
+    "WHERE t.source_id = ?1)",
     "DELETE FROM flow WHERE trace_id IN (SELECT id FROM trace WHERE source_id = ?1)",
     "DELETE FROM track WHERE trace_id IN (SELECT id FROM trace WHERE source_id = ?1)",
     "DELETE FROM process WHERE trace_id IN (SELECT id FROM trace WHERE source_id = ?1)",
@@ -78,8 +82,9 @@ QStringList SourceRemoval::summary() const
 {
     QStringList lines;
     if (traces)
-        lines << tr("%1 with %2").arg(text::counted(traces, tr("trace"), tr("traces")),
-                                      text::counted(events, tr("event"), tr("events")));
+        lines << tr("%1 with %2")
+                     .arg(text::counted(traces, tr("trace"), tr("traces")),
+                         text::counted(events, tr("event"), tr("events")));
     if (lifecycleEvents)
         lines << text::counted(lifecycleEvents, tr("lifecycle event"), tr("lifecycle events"));
     if (servingRequests)
@@ -91,7 +96,7 @@ QStringList SourceRemoval::summary() const
     if (!runsRemoved.isEmpty())
         lines << tr("%1 left empty: %2")
                      .arg(text::counted(runsRemoved.size(), tr("run"), tr("runs")),
-                          runsRemoved.join(QStringLiteral(", ")));
+                         runsRemoved.join(QStringLiteral(", ")));
     return lines;
 }
 
@@ -123,8 +128,10 @@ SourceRemoval planSourceRemoval(SqliteDb &db, int64_t sourceId)
         plan.blocker = tr("%1 is an experiment log: its metrics and parameters are stored per run, not per "
                           "file, so they cannot be told apart from those of the run's other files.")
                            .arg(plan.name);
-    else if (const int64_t continued = count(db, "SELECT count(*) FROM source WHERE continues_source_id = ?1", sourceId))
-        plan.blocker = tr("A later import of the same growing file continues %1; remove that one first.").arg(plan.name);
+    else if (const int64_t continued
+        = count(db, "SELECT count(*) FROM source WHERE continues_source_id = ?1", sourceId))
+        plan.blocker = tr("A later import of the same growing file continues %1; remove that one first.")
+                           .arg(plan.name);
     return plan;
 }
 

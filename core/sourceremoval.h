@@ -24,16 +24,16 @@ class SqliteDb;
 // of the same growing file builds on.
 struct SourceRemoval {
     int64_t sourceId = -1;
-    QString name;           // the file name, as the Sources table shows it
-    QString format;         // importer id
+    QString name; // the file name, as the Sources table shows it
+    QString format; // importer id
     int64_t traces = 0;
-    int64_t events = 0;     // the source's event_count
+    int64_t events = 0; // the source's event_count
     int64_t diagnostics = 0;
     int64_t lifecycleEvents = 0;
     int64_t servingRequests = 0;
     int64_t lineageEdges = 0;
     QStringList runsRemoved; // names of the runs that hold nothing else
-    QString blocker;         // why it cannot be removed; empty when it can
+    QString blocker; // why it cannot be removed; empty when it can
     [[nodiscard]] bool found() const { return sourceId >= 0; }
     // One sentence per kind of data that goes, for a confirmation ("2 traces (1,234 events)").
     [[nodiscard]] QStringList summary() const;

@@ -15,9 +15,11 @@ QString noRoom(int code)
 {
     if ((code & 0xff) == SQLITE_FULL)
         return QStringLiteral("the disk is full (SQLite: %1)").arg(QString::fromUtf8(sqlite3_errstr(code)));
-    for (const int write : { SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_SHMSIZE })
+    for (const int write :
+        { SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_SHMSIZE })
         if (code == write)
-            return QStringLiteral("a write failed: the disk may be full or a file size limit reached (SQLite: %1)")
+            return QStringLiteral(
+                "a write failed: the disk may be full or a file size limit reached (SQLite: %1)")
                 .arg(QString::fromUtf8(sqlite3_errstr(code)));
     return {};
 }
@@ -34,7 +36,7 @@ static QString describe(sqlite3 *db, std::string_view context)
 {
     return QStringLiteral("SQLite: %1 (in: %2)")
         .arg(QString::fromUtf8(db ? sqlite3_errmsg(db) : "out of memory"),
-             QString::fromUtf8(context.data(), qsizetype(std::min<size_t>(context.size(), 200))));
+            QString::fromUtf8(context.data(), qsizetype(std::min<size_t>(context.size(), 200))));
 }
 
 SqliteDb::SqliteDb(const QString &path, OpenMode mode)
@@ -45,15 +47,22 @@ SqliteDb::SqliteDb(const QString &path, OpenMode mode)
     std::call_once(configured, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
     int flags = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
-    case OpenMode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
-    case OpenMode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
-    case OpenMode::ReadWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+    case OpenMode::ReadOnly:
+        flags |= SQLITE_OPEN_READONLY;
+        break;
+    case OpenMode::ReadWrite:
+        flags |= SQLITE_OPEN_READWRITE;
+        break;
+    case OpenMode::ReadWriteCreate:
+        flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+        break;
     }
     const QByteArray utf8 = path.toUtf8();
     const int rc = sqlite3_open_v2(utf8.constData(), &m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
-        const QString msg = QStringLiteral("cannot open %1: %2")
-                                .arg(path, QString::fromUtf8(m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc)));
+        const QString msg
+            = QStringLiteral("cannot open %1: %2")
+                  .arg(path, QString::fromUtf8(m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc)));
         sqlite3_close(m_db);
         m_db = nullptr;
         throw SqlError(msg, rc);
@@ -95,7 +104,7 @@ void SqliteDb::exec(std::string_view sql)
     if (rc != SQLITE_OK) {
         const QString msg = QStringLiteral("SQLite: %1 (in: %2)")
                                 .arg(QString::fromUtf8(err ? err : sqlite3_errstr(rc)),
-                                     QString::fromUtf8(copy.c_str()).left(200));
+                                    QString::fromUtf8(copy.c_str()).left(200));
         sqlite3_free(err);
         throw SqlError(msg, rc);
     }
@@ -112,8 +121,8 @@ int64_t SqliteDb::queryInt(std::string_view sql, int64_t fallback)
 SqliteStmt::SqliteStmt(SqliteDb &db, std::string_view sql)
     : m_db(db.handle())
 {
-    const int rc = sqlite3_prepare_v3(m_db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &m_stmt,
-                                      nullptr);
+    const int rc
+        = sqlite3_prepare_v3(m_db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &m_stmt, nullptr);
     if (rc != SQLITE_OK)
         throw SqlError(describe(m_db, sql), rc);
 }
@@ -184,8 +193,7 @@ bool SqliteStmt::step()
 
 void SqliteStmt::run()
 {
-    while (step()) {
-    }
+    while (step()) { }
     reset();
 }
 

@@ -9,8 +9,7 @@ namespace plumb {
 
 // The whole of `text` as a number (std::from_chars: no locale, no leading space, no trailing junk);
 // nullopt otherwise. T is an integer or floating-point type.
-template<typename T>
-[[nodiscard]] std::optional<T> parseNumber(std::string_view text)
+template <typename T> [[nodiscard]] std::optional<T> parseNumber(std::string_view text)
 {
     T value {};
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);

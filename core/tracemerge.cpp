@@ -68,15 +68,17 @@ int64_t mergeScratchTrace(SqliteDb &db, int64_t sourceId)
     if (db.queryInt("SELECT count(*) FROM scratch.trace") == 0)
         return 0;
     if (db.queryInt("SELECT count(*) FROM scratch.trace") > 1)
-        throw SqlError(QStringLiteral("a scratch workspace of a parallel import holds more than one trace"), 0);
+        throw SqlError(
+            QStringLiteral("a scratch workspace of a parallel import holds more than one trace"), 0);
 
     // The run: the multi-rank job's when this rank is new to it, else the trace's own.
     QString key, name;
     int64_t createdNs = 0, rank = kNoValue;
     QString traceName;
     {
-        SqliteStmt st(db, "SELECT r.key, r.name, r.created_at_ns, t.rank, t.name FROM scratch.trace t "
-                          "JOIN scratch.run r ON r.id = t.run_id");
+        SqliteStmt st(db,
+            "SELECT r.key, r.name, r.created_at_ns, t.rank, t.name FROM scratch.trace t "
+            "JOIN scratch.run r ON r.id = t.run_id");
         if (!st.step())
             throw SqlError(QStringLiteral("the trace of a parallel import has no run"), 0);
         key = st.columnText(0);
@@ -87,8 +89,9 @@ int64_t mergeScratchTrace(SqliteDb &db, int64_t sourceId)
     }
     bool ownRun = !key.startsWith(QLatin1String("trace-job:"));
     if (!ownRun && rank != kNoValue) {
-        SqliteStmt dup(db, "SELECT count(*) FROM main.trace t JOIN main.run r ON r.id = t.run_id "
-                           "WHERE r.key = ? AND t.rank = ?");
+        SqliteStmt dup(db,
+            "SELECT count(*) FROM main.trace t JOIN main.run r ON r.id = t.run_id "
+            "WHERE r.key = ? AND t.rank = ?");
         dup.bind(1, key).bind(2, rank);
         ownRun = dup.step() && dup.columnInt(0) > 0;
     }
@@ -129,13 +132,15 @@ int64_t mergeScratchTrace(SqliteDb &db, int64_t sourceId)
                 values << c;
         }
         const QString verb = table == QLatin1String("string") ? QStringLiteral("INSERT OR IGNORE")
-                                                               : QStringLiteral("INSERT");
+                                                              : QStringLiteral("INSERT");
         db.exec(QStringLiteral("%1 INTO main.%2(%3) SELECT %4 FROM scratch.%2")
                     .arg(verb, table, columns.join(QLatin1Char(',')), values.join(QLatin1Char(',')))
                     .toStdString());
     }
     SqliteStmt store(db, "INSERT OR REPLACE INTO main.workspace_info(key, value) VALUES (?, ?)");
-    store.bind(1, std::string_view("next_slice_id")).bind(2, shift["slice"] + nextId("scratch", "next_slice_id")).run();
+    store.bind(1, std::string_view("next_slice_id"))
+        .bind(2, shift["slice"] + nextId("scratch", "next_slice_id"))
+        .run();
     store.bind(1, std::string_view("next_counter_id"))
         .bind(2, shift["counter"] + nextId("scratch", "next_counter_id"))
         .run();

@@ -68,14 +68,22 @@ void bindNullable(SqliteStmt &st, int index, int64_t v)
 std::string_view kindName(TrackKind k)
 {
     switch (k) {
-    case TrackKind::Thread: return "thread";
-    case TrackKind::GpuStream: return "gpu_stream";
-    case TrackKind::Counter: return "counter";
-    case TrackKind::Global: return "global";
-    case TrackKind::CudaApi: return "cuda_api";
-    case TrackKind::GpuAnnotation: return "gpu_annotation";
-    case TrackKind::CpuSamples: return "cpu_samples";
-    case TrackKind::OnCpu: return "on_cpu";
+    case TrackKind::Thread:
+        return "thread";
+    case TrackKind::GpuStream:
+        return "gpu_stream";
+    case TrackKind::Counter:
+        return "counter";
+    case TrackKind::Global:
+        return "global";
+    case TrackKind::CudaApi:
+        return "cuda_api";
+    case TrackKind::GpuAnnotation:
+        return "gpu_annotation";
+    case TrackKind::CpuSamples:
+        return "cpu_samples";
+    case TrackKind::OnCpu:
+        return "on_cpu";
     }
     return "thread";
 }
@@ -83,9 +91,12 @@ std::string_view kindName(TrackKind k)
 std::string_view processKindName(ProcessKind k)
 {
     switch (k) {
-    case ProcessKind::Cpu: return "cpu";
-    case ProcessKind::Gpu: return "gpu";
-    case ProcessKind::Other: return "other";
+    case ProcessKind::Cpu:
+        return "cpu";
+    case ProcessKind::Gpu:
+        return "gpu";
+    case ProcessKind::Other:
+        return "other";
     }
     return "cpu";
 }
@@ -144,7 +155,7 @@ void TraceSink::Batch::clear()
 }
 
 TraceSink::TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId, const QString &sourcePath,
-                     const QString &format, StringPool *pool)
+    const QString &format, StringPool *pool)
     : m_db(db)
     , m_diag(diagnostics)
     , m_sourceId(sourceId)
@@ -377,10 +388,9 @@ int64_t TraceSink::depthFor(int64_t track, TrackState &s, int64_t ts, int64_t du
 {
     if (ts < s.lastTs || (ts == s.lastTs && dur > s.lastDur && !s.openEnds.empty())) {
         if (!s.unsorted)
-            m_diag.report(Severity::Info, QStringLiteral("unsorted-events"),
-                          trackLocation(track, ts),
-                          QStringLiteral("Events are not in time order on some tracks; they were sorted "
-                                         "and their nesting recomputed."));
+            m_diag.report(Severity::Info, QStringLiteral("unsorted-events"), trackLocation(track, ts),
+                QStringLiteral("Events are not in time order on some tracks; they were sorted "
+                               "and their nesting recomputed."));
         s.unsorted = true;
     }
     s.lastTs = ts;
@@ -390,12 +400,13 @@ int64_t TraceSink::depthFor(int64_t track, TrackState &s, int64_t ts, int64_t du
     const int64_t end = ts + dur;
     if (!s.openEnds.empty() && end > s.openEnds.back() && s.openEnds.back() != INT64_MAX && !s.unsorted) {
         const bool gpu = s.kind == TrackKind::GpuStream;
-        m_diag.report(Severity::Info, gpu ? QStringLiteral("overlapping-gpu-ops") : QStringLiteral("overlapping-slices"),
-                      trackLocation(track, ts),
-                      gpu ? QStringLiteral("GPU operations overlap on one stream (a profiler timing artefact); "
-                                           "the later one is drawn one level below.")
-                          : QStringLiteral("Slices overlap on one thread without nesting; the later one is "
-                                           "drawn one level below."));
+        m_diag.report(Severity::Info,
+            gpu ? QStringLiteral("overlapping-gpu-ops") : QStringLiteral("overlapping-slices"),
+            trackLocation(track, ts),
+            gpu ? QStringLiteral("GPU operations overlap on one stream (a profiler timing artefact); "
+                                 "the later one is drawn one level below.")
+                : QStringLiteral("Slices overlap on one thread without nesting; the later one is "
+                                 "drawn one level below."));
     }
     return int64_t(s.openEnds.size());
 }
@@ -403,9 +414,10 @@ int64_t TraceSink::depthFor(int64_t track, TrackState &s, int64_t ts, int64_t du
 void TraceSink::emitSlice(int64_t track, TrackState &s, const SliceFields &f, int64_t depth, int64_t id)
 {
     m_current->slices.push_back(SliceRow { track, f.tsNs, id, f.durNs, depth, f.nameId, f.catId, f.corr,
-                                           f.extId, f.seqNr, f.evIdx, f.rfId, f.argsId });
+        f.extId, f.seqNr, f.evIdx, f.rfId, f.argsId });
     ++s.sliceCount;
-    s.emittedInOrder = s.emittedInOrder && (f.tsNs > s.emittedTs || (f.tsNs == s.emittedTs && id > s.emittedId));
+    s.emittedInOrder
+        = s.emittedInOrder && (f.tsNs > s.emittedTs || (f.tsNs == s.emittedTs && id > s.emittedId));
     if (s.summaryKept)
         keepForSummary(s, f, depth);
     if (f.corr != kNoValue)
@@ -456,14 +468,14 @@ void TraceSink::summariseKeptTracks()
             continue;
         const int64_t track = m_trackBase + int64_t(t);
         SliceSummaryBuilder builder(sliceSummaryLevels(s.summaryFirstTs, s.emittedTs, s.sliceCount),
-                                    [&](int level, int64_t tile, const std::vector<unsigned char> &data) {
-                                        m_current->lodTiles.push_back({ track, level, tile, data });
-                                        batchBytes += data.size();
-                                        if (batchBytes >= kTileBatchBytes) {
-                                            pushBatch();
-                                            batchBytes = 0;
-                                        }
-                                    });
+            [&](int level, int64_t tile, const std::vector<unsigned char> &data) {
+                m_current->lodTiles.push_back({ track, level, tile, data });
+                batchBytes += data.size();
+                if (batchBytes >= kTileBatchBytes) {
+                    pushBatch();
+                    batchBytes = 0;
+                }
+            });
         varint::Reader r { s.summaryRows.data(), s.summaryRows.data() + s.summaryRows.size() };
         int64_t ts = s.summaryFirstTs;
         while (r.p != r.end) {
@@ -514,10 +526,11 @@ void TraceSink::flushCorrTiles()
 void TraceSink::tileCorrsFromWorkspace()
 {
     SqliteStmt clear(m_db, "DELETE FROM slice_corr_tile WHERE track_id = ?");
-    SqliteStmt tile(m_db, "INSERT OR IGNORE INTO slice_corr_tile(track_id, first_ts, last_ts, min_corr, max_corr) "
-                          "SELECT ?1, min(ts), max(ts), min(corr), max(corr) FROM (SELECT ts, corr, "
-                          "(row_number() OVER (ORDER BY ts, id) - 1) / ?2 AS tile FROM slice "
-                          "WHERE track_id = ?1 AND corr IS NOT NULL) GROUP BY tile");
+    SqliteStmt tile(m_db,
+        "INSERT OR IGNORE INTO slice_corr_tile(track_id, first_ts, last_ts, min_corr, max_corr) "
+        "SELECT ?1, min(ts), max(ts), min(corr), max(corr) FROM (SELECT ts, corr, "
+        "(row_number() OVER (ORDER BY ts, id) - 1) / ?2 AS tile FROM slice "
+        "WHERE track_id = ?1 AND corr IS NOT NULL) GROUP BY tile");
     for (size_t t = 0; t < m_tracks.size(); ++t)
         if (m_tracks[t].corrTilesFromWorkspace) {
             const int64_t track = m_trackBase + int64_t(t);
@@ -575,8 +588,7 @@ void TraceSink::addCounter(int64_t track, int64_t tsNs, double value)
 void TraceSink::emitFlow(int64_t cat, int64_t key, const FlowEnd *src, const FlowEnd *dst)
 {
     m_current->flows.push_back(FlowRow { m_nextFlowId++, cat, key, src ? src->track : kNoValue,
-                                         src ? src->ts : kNoValue, dst ? dst->track : kNoValue,
-                                         dst ? dst->ts : kNoValue });
+        src ? src->ts : kNoValue, dst ? dst->track : kNoValue, dst ? dst->ts : kNoValue });
     ++m_stats.flows;
     pushBatchIfFull();
 }
@@ -646,19 +658,23 @@ void TraceSink::pushBatch()
 struct TraceSink::Statements {
     explicit Statements(SqliteDb &db)
         : db(db)
-        , sliceOne(db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, ext_id, seq_nr, "
-                       "ev_idx, rf_id, args_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        , sliceOne(db,
+              "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id, corr, ext_id, seq_nr, "
+              "ev_idx, rf_id, args_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
         , counter(db, "INSERT INTO counter(track_id, ts, id, value) VALUES (?,?,?,?)")
-        , flowMulti(db, multiRowInsert("INSERT OR FAIL INTO flow(id, trace_id, cat_id, flow_key, src_track, src_ts, "
-                                       "dst_track, dst_ts) VALUES ",
-                                       kFlowColumns))
-        , flow(db, "INSERT INTO flow(id, trace_id, cat_id, flow_key, src_track, src_ts, dst_track, dst_ts) "
-                   "VALUES (?,?,?,?,?,?,?,?)")
+        , flowMulti(db,
+              multiRowInsert("INSERT OR FAIL INTO flow(id, trace_id, cat_id, flow_key, src_track, src_ts, "
+                             "dst_track, dst_ts) VALUES ",
+                  kFlowColumns))
+        , flow(db,
+              "INSERT INTO flow(id, trace_id, cat_id, flow_key, src_track, src_ts, dst_track, dst_ts) "
+              "VALUES (?,?,?,?,?,?,?,?)")
         , str(db, "INSERT INTO string(id, str) VALUES (?, ?)")
         , args(db, "INSERT INTO args(id, json) VALUES (?, ?)")
         , lodTile(db, kInsertSliceLodSql)
-        , corrTile(db, "INSERT OR IGNORE INTO slice_corr_tile(track_id, first_ts, last_ts, min_corr, max_corr) "
-                       "VALUES (?,?,?,?,?)")
+        , corrTile(db,
+              "INSERT OR IGNORE INTO slice_corr_tile(track_id, first_ts, last_ts, min_corr, max_corr) "
+              "VALUES (?,?,?,?,?)")
     {
     }
     // The multi-row slice INSERT with NULL written into the SQL for the nullable columns that are NULL
@@ -668,9 +684,8 @@ struct TraceSink::Statements {
     {
         auto &stmt = sliceMultiByMask[nullMask];
         if (!stmt) {
-            static const char *const names[kSliceColumns] = { "track_id", "ts",    "id",     "dur",   "depth",
-                                                              "name_id",  "cat_id", "corr",  "ext_id", "seq_nr",
-                                                              "ev_idx",   "rf_id", "args_id" };
+            static const char *const names[kSliceColumns] = { "track_id", "ts", "id", "dur", "depth",
+                "name_id", "cat_id", "corr", "ext_id", "seq_nr", "ev_idx", "rf_id", "args_id" };
             std::string sql = "INSERT OR FAIL INTO slice(";
             std::string row = "(";
             for (int c = 0; c < kSliceColumns; ++c) {
@@ -702,9 +717,18 @@ void TraceSink::writeBatch(Batch &b)
     for (const auto &[id, s] : b.args)
         st.args.bind(1, id).bind(2, std::string_view(s)).run();
     for (const LodTileRow &t : b.lodTiles)
-        st.lodTile.bind(1, t.track).bind(2, t.level).bind(3, t.tile).bindBlob(4, t.data.data(), t.data.size()).run();
+        st.lodTile.bind(1, t.track)
+            .bind(2, t.level)
+            .bind(3, t.tile)
+            .bindBlob(4, t.data.data(), t.data.size())
+            .run();
     for (const auto &[track, t] : b.corrTiles)
-        st.corrTile.bind(1, track).bind(2, t.firstTs).bind(3, t.lastTs).bind(4, t.minCorr).bind(5, t.maxCorr).run();
+        st.corrTile.bind(1, track)
+            .bind(2, t.firstTs)
+            .bind(3, t.lastTs)
+            .bind(4, t.minCorr)
+            .bind(5, t.maxCorr)
+            .run();
 
     auto bindSlice = [](SqliteStmt &stmt, int base, const SliceRow &r) {
         stmt.bind(base + 1, r.track).bind(base + 2, r.ts).bind(base + 3, r.id).bind(base + 4, r.dur);
@@ -734,9 +758,8 @@ void TraceSink::writeBatch(Batch &b)
         int param = 0;
         for (int r = 0; r < kRowsPerInsert; ++r) {
             const SliceRow &row = b.slices[i + size_t(r)];
-            const int64_t values[kSliceColumns] = { row.track, row.ts,   row.id,  row.dur,   row.depth,
-                                                    row.name,  row.cat,  row.corr, row.ext,  row.seq,
-                                                    row.evIdx, row.rfId, row.args };
+            const int64_t values[kSliceColumns] = { row.track, row.ts, row.id, row.dur, row.depth, row.name,
+                row.cat, row.corr, row.ext, row.seq, row.evIdx, row.rfId, row.args };
             for (int c = 0; c < kSliceColumns; ++c) {
                 if (c < kFirstNullable)
                     stmt.bind(++param, values[c]);
@@ -795,9 +818,9 @@ void TraceSink::finish()
     }
     if (unterminated)
         m_diag.report(Severity::Warning, QStringLiteral("unterminated-slice"), {},
-                      QStringLiteral("B (begin) events without a matching E; they were closed at the end of the "
-                                     "trace."),
-                      unterminated);
+            QStringLiteral("B (begin) events without a matching E; they were closed at the end of the "
+                           "trace."),
+            unterminated);
     for (const auto &[key, end] : m_pendingFlows) {
         emitFlow(key.cat, key.key, end.isStart ? &end : nullptr, end.isStart ? nullptr : &end);
         ++m_danglingFlows;
@@ -805,20 +828,22 @@ void TraceSink::finish()
     m_pendingFlows.clear();
     if (m_danglingFlows)
         m_diag.report(Severity::Info, QStringLiteral("dangling-flow"), {},
-                      QStringLiteral("Flow events with only one end (for example a launch whose kernel was not "
-                                     "captured); kept with the other end empty."),
-                      m_danglingFlows);
+            QStringLiteral("Flow events with only one end (for example a launch whose kernel was not "
+                           "captured); kept with the other end empty."),
+            m_danglingFlows);
 
     flushCorrTiles();
-    if (m_current->rows() || !m_current->strings.empty() || !m_current->args.empty() || !m_current->corrTiles.empty())
+    if (m_current->rows() || !m_current->strings.empty() || !m_current->args.empty()
+        || !m_current->corrTiles.empty())
         pushBatch();
     // While the writer thread inserts the last batches.
     summariseKeptTracks();
     m_writer.finish();
     m_statements.reset();
     for (const auto &r : m_relocations) {
-        for (const char *sql : { "UPDATE flow SET src_track = ? WHERE trace_id = ? AND src_track = ? AND cat_id = ?",
-                                 "UPDATE flow SET dst_track = ? WHERE trace_id = ? AND dst_track = ? AND cat_id = ?" }) {
+        for (const char *sql :
+            { "UPDATE flow SET src_track = ? WHERE trace_id = ? AND src_track = ? AND cat_id = ?",
+                "UPDATE flow SET dst_track = ? WHERE trace_id = ? AND dst_track = ? AND cat_id = ?" }) {
             SqliteStmt st(m_db, sql);
             st.bind(1, r.to).bind(2, m_traceId).bind(3, r.from).bind(4, r.cat).run();
         }
@@ -864,7 +889,8 @@ void TraceSink::repairDepths()
         ends.clear();
         group.clear();
         auto flush = [&] {
-            std::stable_sort(group.begin(), group.end(), [](const Row &a, const Row &b) { return a.dur > b.dur; });
+            std::stable_sort(
+                group.begin(), group.end(), [](const Row &a, const Row &b) { return a.dur > b.dur; });
             for (const Row &r : group) {
                 while (!ends.empty() && ends.back() <= r.ts)
                     ends.pop_back();
@@ -878,7 +904,8 @@ void TraceSink::repairDepths()
         };
         select.bind(1, track);
         while (select.step()) {
-            const Row r { select.columnInt(0), select.columnInt(1), select.columnInt(2), select.columnInt(3) };
+            const Row r { select.columnInt(0), select.columnInt(1), select.columnInt(2),
+                select.columnInt(3) };
             if (!group.empty() && group.front().ts != r.ts)
                 flush();
             group.push_back(r);
@@ -897,15 +924,15 @@ void TraceSink::writeTraceRows()
     const QFileInfo info(m_sourcePath);
     if (m_rank == kNoValue) {
         // Per-rank files without a rank inside (older profilers) usually say it in their name.
-        static const QRegularExpression rankInName(QStringLiteral("(?:^|[^a-z])rank[-_]?([0-9]+)"),
-                                                   QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression rankInName(
+            QStringLiteral("(?:^|[^a-z])rank[-_]?([0-9]+)"), QRegularExpression::CaseInsensitiveOption);
         const auto match = rankInName.match(info.fileName());
         if (match.hasMatch()) {
             m_rank = match.captured(1).toLongLong();
             m_diag.report(Severity::Warning, QStringLiteral("rank-from-file-name"), {},
-                          QStringLiteral("The trace does not say which rank wrote it; rank %1 was taken from the "
-                                         "file name.")
-                              .arg(m_rank));
+                QStringLiteral("The trace does not say which rank wrote it; rank %1 was taken from the "
+                               "file name.")
+                    .arg(m_rank));
         }
     }
     QString runKey, runName;
@@ -913,12 +940,14 @@ void TraceSink::writeTraceRows()
         QString pattern = info.fileName();
         static const QRegularExpression digits(QStringLiteral("[0-9]+"));
         pattern.replace(digits, QStringLiteral("*"));
-        runKey = QStringLiteral("trace-job:%1:%2:%3")
-                     .arg(info.absolutePath(),
-                          m_worldSize == kNoValue ? QStringLiteral("?") : QString::number(m_worldSize), pattern);
+        runKey
+            = QStringLiteral("trace-job:%1:%2:%3")
+                  .arg(info.absolutePath(),
+                      m_worldSize == kNoValue ? QStringLiteral("?") : QString::number(m_worldSize), pattern);
         runName = pattern;
         // A second file with a rank the run already has is another job.
-        SqliteStmt dup(m_db, "SELECT count(*) FROM trace t JOIN run r ON r.id = t.run_id WHERE r.key = ? AND t.rank = ?");
+        SqliteStmt dup(m_db,
+            "SELECT count(*) FROM trace t JOIN run r ON r.id = t.run_id WHERE r.key = ? AND t.rank = ?");
         dup.bind(1, runKey).bind(2, m_rank);
         if (dup.step() && dup.columnInt(0) > 0) {
             runKey = QStringLiteral("source:%1").arg(m_sourceId);
@@ -932,19 +961,24 @@ void TraceSink::writeTraceRows()
         runName = m_traceName;
     }
     runName = traceRunName(runName);
-    const int64_t runId = findOrAddRun(m_db, runKey, runName, int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000);
+    const int64_t runId
+        = findOrAddRun(m_db, runKey, runName, int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000);
 
-    SqliteStmt trace(m_db, "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, "
-                           "base_time_ns, start_ns, end_ns, event_count, slice_count, kernel_count, "
-                           "gpu_op_count, flow_count, counter_count, metadata, corr_flow_count) "
-                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    SqliteStmt trace(m_db,
+        "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, "
+        "base_time_ns, start_ns, end_ns, event_count, slice_count, kernel_count, "
+        "gpu_op_count, flow_count, counter_count, metadata, corr_flow_count) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     trace.bind(1, m_traceId).bind(2, runId).bind(3, m_sourceId).bind(4, m_format).bind(5, m_traceName);
     bindNullable(trace, 6, m_rank);
     bindNullable(trace, 7, m_worldSize);
     bindNullable(trace, 8, m_baseTimeNs);
     bindNullable(trace, 9, m_stats.startNs == INT64_MAX ? kNoValue : m_stats.startNs);
     bindNullable(trace, 10, m_stats.endNs == INT64_MIN ? kNoValue : m_stats.endNs);
-    trace.bind(11, m_stats.events).bind(12, m_stats.slices).bind(13, m_stats.kernels).bind(14, m_stats.gpuOps);
+    trace.bind(11, m_stats.events)
+        .bind(12, m_stats.slices)
+        .bind(13, m_stats.kernels)
+        .bind(14, m_stats.gpuOps);
     trace.bind(15, m_stats.flows).bind(16, m_stats.counters).bind(18, m_stats.corrFlows);
     if (m_metadataJson.isEmpty())
         trace.bindNull(17);
@@ -958,8 +992,9 @@ void TraceSink::writeTraceRows()
         dev.bind(4, std::string_view(d.json.constData(), size_t(d.json.size()))).run();
     }
 
-    SqliteStmt proc(m_db, "INSERT INTO process(id, trace_id, pid, label, name, kind, device_index, sort_index, "
-                          "labels) VALUES (?,?,?,?,?,?,?,?,?)");
+    SqliteStmt proc(m_db,
+        "INSERT INTO process(id, trace_id, pid, label, name, kind, device_index, sort_index, "
+        "labels) VALUES (?,?,?,?,?,?,?,?,?)");
     for (size_t i = 0; i < m_processes.size(); ++i) {
         const auto &p = m_processes[i];
         proc.bind(1, m_processBase + int64_t(i)).bind(2, m_traceId);
@@ -979,8 +1014,9 @@ void TraceSink::writeTraceRows()
         proc.run();
     }
 
-    SqliteStmt track(m_db, "INSERT INTO track(id, trace_id, process_id, kind, tid, label, name, stream, "
-                           "sort_index, slice_count, max_depth, max_dur_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    SqliteStmt track(m_db,
+        "INSERT INTO track(id, trace_id, process_id, kind, tid, label, name, stream, "
+        "sort_index, slice_count, max_depth, max_dur_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     for (size_t i = 0; i < m_tracks.size(); ++i) {
         const auto &t = m_tracks[i];
         track.bind(1, m_trackBase + int64_t(i)).bind(2, m_traceId);

@@ -58,11 +58,11 @@ enum class TrackKind { Thread, GpuStream, Counter, Global, CudaApi, GpuAnnotatio
 
 // Counts kept while a trace streams in; written to the trace row.
 struct TraceStats {
-    int64_t events = 0;    // input events read (all phases)
+    int64_t events = 0; // input events read (all phases)
     int64_t slices = 0;
     int64_t kernels = 0;
-    int64_t gpuOps = 0;    // kernels + memcpy + memset
-    int64_t flows = 0;     // all flows, including corrFlows
+    int64_t gpuOps = 0; // kernels + memcpy + memset
+    int64_t flows = 0; // all flows, including corrFlows
     int64_t corrFlows = 0; // launch flows represented by slice.corr (see addCorrelationFlows)
     int64_t counters = 0;
     int64_t startNs = INT64_MAX;
@@ -75,11 +75,11 @@ struct SliceFields {
     int64_t durNs = 0;
     int64_t nameId = 0;
     int64_t catId = kNoValue;
-    int64_t corr = kNoValue;   // CUDA correlation id
-    int64_t extId = kNoValue;  // PyTorch External id
-    int64_t seqNr = kNoValue;  // autograd Sequence number
-    int64_t evIdx = kNoValue;  // profiler event index
-    int64_t rfId = kNoValue;   // record function id
+    int64_t corr = kNoValue; // CUDA correlation id
+    int64_t extId = kNoValue; // PyTorch External id
+    int64_t seqNr = kNoValue; // autograd Sequence number
+    int64_t evIdx = kNoValue; // profiler event index
+    int64_t rfId = kNoValue; // record function id
     int64_t argsId = kNoValue; // internArgs()
 };
 
@@ -102,7 +102,7 @@ class TraceSink {
 public:
     // `pool`: string ids from a parallel import's pool instead of the workspace (see StringPool).
     TraceSink(SqliteDb &db, DiagnosticLog &diagnostics, int64_t sourceId, const QString &sourcePath,
-              const QString &format, StringPool *pool = nullptr);
+        const QString &format, StringPool *pool = nullptr);
     ~TraceSink();
     TraceSink(const TraceSink &) = delete;
     TraceSink &operator=(const TraceSink &) = delete;
@@ -262,7 +262,7 @@ private:
         int64_t summaryFirstTs = 0;
         bool summaryKept = true;
         bool summarised = false; // its tiles were handed to the writer (origin: summaryFirstTs)
-        CorrTile corrTile;       // the slices with a corr since the last tile was handed over
+        CorrTile corrTile; // the slices with a corr since the last tile was handed over
         // A slice with a corr came out of order: tiles made in the order slices arrive could each
         // span the whole track, so finish() makes them from the workspace.
         bool corrTilesFromWorkspace = false;

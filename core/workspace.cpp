@@ -58,16 +58,17 @@ Workspace::Workspace(const QString &path, Role role)
     applyConnectionSettings(m_db, role);
     const int version = schemaVersion();
     if (version > currentSchemaVersion())
-        throw SqlError(QStringLiteral("%1 was written by a newer Plumb (schema %2, this build reads up to %3)")
-                           .arg(path)
-                           .arg(version)
-                           .arg(currentSchemaVersion()),
-                       SQLITE_MISMATCH);
+        throw SqlError(
+            QStringLiteral("%1 was written by a newer Plumb (schema %2, this build reads up to %3)")
+                .arg(path)
+                .arg(version)
+                .arg(currentSchemaVersion()),
+            SQLITE_MISMATCH);
     if (role == Role::Writer) {
         migrate(m_db);
     } else if (version == 0 && m_db.queryInt("SELECT count(*) FROM sqlite_master") > 0) {
-        throw SqlError(QStringLiteral("%1 is an SQLite file but not a Plumb workspace").arg(path),
-                       SQLITE_NOTADB);
+        throw SqlError(
+            QStringLiteral("%1 is an SQLite file but not a Plumb workspace").arg(path), SQLITE_NOTADB);
     } else if (version > 0 && version < currentSchemaVersion()) {
         // A workspace from an older build: readers query today's schema, so upgrade it first
         // through a short-lived writer connection.
@@ -115,8 +116,8 @@ void Workspace::migrate(SqliteDb &db)
     const auto &migrations = schemaMigrations();
     int version = int(db.queryInt("PRAGMA user_version"));
     if (version == 0 && db.queryInt("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") > 0)
-        throw SqlError(QStringLiteral("%1 is an SQLite file but not a Plumb workspace").arg(db.path()),
-                       SQLITE_NOTADB);
+        throw SqlError(
+            QStringLiteral("%1 is an SQLite file but not a Plumb workspace").arg(db.path()), SQLITE_NOTADB);
     const int from = version;
     for (; version < int(migrations.size()); ++version) {
         SqliteTransaction tx(db);

@@ -36,10 +36,11 @@ WorkspaceSummary WorkspaceReader::summary()
 QList<SourceInfo> WorkspaceReader::sources()
 {
     QList<SourceInfo> out;
-    SqliteStmt st(m_ws.db(), "SELECT s.id, s.path, s.name, s.format, s.status, s.size_bytes, s.event_count, "
-                             "s.skipped_count, s.imported_at_ns, coalesce(s.import_ms, 0), "
-                             "(SELECT count(*) FROM diagnostic d WHERE d.source_id = s.id) "
-                             "FROM source s ORDER BY s.id");
+    SqliteStmt st(m_ws.db(),
+        "SELECT s.id, s.path, s.name, s.format, s.status, s.size_bytes, s.event_count, "
+        "s.skipped_count, s.imported_at_ns, coalesce(s.import_ms, 0), "
+        "(SELECT count(*) FROM diagnostic d WHERE d.source_id = s.id) "
+        "FROM source s ORDER BY s.id");
     while (st.step()) {
         SourceInfo s;
         s.id = st.columnInt(0);
@@ -69,7 +70,7 @@ QString summariseDevices(const QStringList &names)
     // A name that occurs once and ends in an index joins the entry of the first such name with the
     // same text before the number; every other name is an entry of its own.
     struct Entry {
-        QString text;          // the name (with its count), or the numbers' common prefix
+        QString text; // the name (with its count), or the numbers' common prefix
         QList<qint64> numbers; // empty for a plain name
     };
     QList<Entry> entries;
@@ -86,7 +87,7 @@ QString summariseDevices(const QStringList &names)
         const QString prefix = n.left(digits);
         const qint64 number = n.mid(digits).toLongLong();
         auto it = std::find_if(entries.begin(), entries.end(),
-                               [&](const Entry &e) { return !e.numbers.isEmpty() && e.text == prefix; });
+            [&](const Entry &e) { return !e.numbers.isEmpty() && e.text == prefix; });
         if (it == entries.end())
             entries.push_back({ prefix, { number } });
         else
@@ -104,7 +105,8 @@ QString summariseDevices(const QStringList &names)
             qsizetype j = i;
             while (j + 1 < e.numbers.size() && e.numbers[j + 1] == e.numbers[j] + 1)
                 ++j;
-            ranges << (j == i ? QString::number(e.numbers[i]) : QStringLiteral("%1-%2").arg(e.numbers[i]).arg(e.numbers[j]));
+            ranges << (j == i ? QString::number(e.numbers[i])
+                              : QStringLiteral("%1-%2").arg(e.numbers[i]).arg(e.numbers[j]));
             i = j + 1;
         }
         parts << e.text + ranges.join(u',');
@@ -142,14 +144,15 @@ QList<RunInfo> WorkspaceReader::runs()
     QList<RunInfo> out;
     SqliteStmt runs(m_ws.db(), "SELECT id, name FROM run ORDER BY id");
     SqliteStmt traces(m_ws.db(),
-                      "SELECT t.id, t.source_id, t.name, t.format, coalesce(t.rank, -1), coalesce(t.world_size, -1), "
-                      "coalesce(t.start_ns, 0), coalesce(t.end_ns, 0), t.event_count, t.slice_count, "
-                      "t.kernel_count, t.gpu_op_count, t.flow_count, t.counter_count, "
-                      "(SELECT count(*) FROM track k WHERE k.trace_id = t.id), "
-                      "(SELECT count(*) FROM track k WHERE k.trace_id = t.id AND k.kind = 'gpu_stream'), "
-                      "t.base_time_ns "
-                      "FROM trace t WHERE t.run_id = ? ORDER BY coalesce(t.rank, -1), t.id");
-    SqliteStmt devices(m_ws.db(), "SELECT coalesce(name, '') FROM device WHERE trace_id = ? ORDER BY device_index");
+        "SELECT t.id, t.source_id, t.name, t.format, coalesce(t.rank, -1), coalesce(t.world_size, -1), "
+        "coalesce(t.start_ns, 0), coalesce(t.end_ns, 0), t.event_count, t.slice_count, "
+        "t.kernel_count, t.gpu_op_count, t.flow_count, t.counter_count, "
+        "(SELECT count(*) FROM track k WHERE k.trace_id = t.id), "
+        "(SELECT count(*) FROM track k WHERE k.trace_id = t.id AND k.kind = 'gpu_stream'), "
+        "t.base_time_ns "
+        "FROM trace t WHERE t.run_id = ? ORDER BY coalesce(t.rank, -1), t.id");
+    SqliteStmt devices(
+        m_ws.db(), "SELECT coalesce(name, '') FROM device WHERE trace_id = ? ORDER BY device_index");
     while (runs.step()) {
         RunInfo r;
         r.id = runs.columnInt(0);
@@ -193,11 +196,12 @@ QList<RunInfo> WorkspaceReader::runs()
 QList<DiagnosticRow> WorkspaceReader::diagnostics(int64_t sourceId)
 {
     QList<DiagnosticRow> out;
-    SqliteStmt st(m_ws.db(), "SELECT d.id, d.source_id, s.name, d.severity, d.code, coalesce(d.location, ''), "
-                             "d.message, d.count FROM diagnostic d JOIN source s ON s.id = d.source_id "
-                             "WHERE ?1 < 0 OR d.source_id = ?1 "
-                             "ORDER BY d.source_id, CASE d.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 "
-                             "ELSE 2 END, d.id");
+    SqliteStmt st(m_ws.db(),
+        "SELECT d.id, d.source_id, s.name, d.severity, d.code, coalesce(d.location, ''), "
+        "d.message, d.count FROM diagnostic d JOIN source s ON s.id = d.source_id "
+        "WHERE ?1 < 0 OR d.source_id = ?1 "
+        "ORDER BY d.source_id, CASE d.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 "
+        "ELSE 2 END, d.id");
     st.bind(1, sourceId);
     while (st.step()) {
         DiagnosticRow d;

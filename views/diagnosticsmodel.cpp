@@ -46,39 +46,57 @@ QVariant DiagnosticsModel::data(const QModelIndex &index, int role) const
         return {};
     const DiagnosticRow &d = m_rows[index.row()];
     switch (role) {
-    case SourceIdRole: return qint64(d.sourceId);
+    case SourceIdRole:
+        return qint64(d.sourceId);
     case Qt::TextAlignmentRole:
         return int((index.column() == CountColumn ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
     case Qt::DecorationRole:
         if (index.column() != SeverityColumn)
             return {};
         switch (severityRank(d.severity)) {
-        case 0: return qApp->style()->standardIcon(QStyle::SP_MessageBoxCritical);
-        case 1: return qApp->style()->standardIcon(QStyle::SP_MessageBoxWarning);
-        default: return qApp->style()->standardIcon(QStyle::SP_MessageBoxInformation);
+        case 0:
+            return qApp->style()->standardIcon(QStyle::SP_MessageBoxCritical);
+        case 1:
+            return qApp->style()->standardIcon(QStyle::SP_MessageBoxWarning);
+        default:
+            return qApp->style()->standardIcon(QStyle::SP_MessageBoxInformation);
         }
-    case Qt::ToolTipRole: return index.column() == MessageColumn ? d.message : QVariant();
+    case Qt::ToolTipRole:
+        return index.column() == MessageColumn ? d.message : QVariant();
     case SortRole:
         switch (index.column()) {
-        case SeverityColumn: return severityRank(d.severity);
-        case SourceColumn: return d.sourceName;
-        case CodeColumn: return d.code;
-        case LocationColumn: return d.location;
-        case CountColumn: return qint64(d.count);
-        case MessageColumn: return d.message;
+        case SeverityColumn:
+            return severityRank(d.severity);
+        case SourceColumn:
+            return d.sourceName;
+        case CodeColumn:
+            return d.code;
+        case LocationColumn:
+            return d.location;
+        case CountColumn:
+            return qint64(d.count);
+        case MessageColumn:
+            return d.message;
         }
         return {};
     case Qt::DisplayRole:
         switch (index.column()) {
-        case SeverityColumn: return d.severity;
-        case SourceColumn: return d.sourceName;
-        case CodeColumn: return d.code;
-        case LocationColumn: return d.location;
-        case CountColumn: return text::count(d.count);
-        case MessageColumn: return d.message;
+        case SeverityColumn:
+            return d.severity;
+        case SourceColumn:
+            return d.sourceName;
+        case CodeColumn:
+            return d.code;
+        case LocationColumn:
+            return d.location;
+        case CountColumn:
+            return text::count(d.count);
+        case MessageColumn:
+            return d.message;
         }
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -91,12 +109,18 @@ QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, 
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case SeverityColumn: return tr("Severity");
-    case SourceColumn: return tr("Source");
-    case CodeColumn: return tr("Code");
-    case LocationColumn: return tr("Location");
-    case CountColumn: return tr("Count");
-    case MessageColumn: return tr("Message");
+    case SeverityColumn:
+        return tr("Severity");
+    case SourceColumn:
+        return tr("Source");
+    case CodeColumn:
+        return tr("Code");
+    case LocationColumn:
+        return tr("Location");
+    case CountColumn:
+        return tr("Count");
+    case MessageColumn:
+        return tr("Message");
     }
     return {};
 }

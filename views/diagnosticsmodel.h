@@ -14,11 +14,18 @@ namespace plumb {
 class DiagnosticsModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { SeverityColumn, SourceColumn, CodeColumn, LocationColumn, CountColumn, MessageColumn,
-                  ColumnCount };
+    enum Column {
+        SeverityColumn,
+        SourceColumn,
+        CodeColumn,
+        LocationColumn,
+        CountColumn,
+        MessageColumn,
+        ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole, // severity rank, counts as qint64, text as QString
-        SourceIdRole,            // qint64
+        SourceIdRole, // qint64
     };
 
     explicit DiagnosticsModel(QObject *parent = nullptr);

@@ -67,7 +67,8 @@ void DiagnosticsPanel::setSources(const QList<SourceInfo> &sources)
     m_sourceCombo->clear();
     m_sourceCombo->addItem(tr("All sources"), qint64(-1));
     for (const SourceInfo &s : sources)
-        m_sourceCombo->addItem(s.diagnostics ? tr("%1 (%2)").arg(s.name, text::count(s.diagnostics)) : s.name, qint64(s.id));
+        m_sourceCombo->addItem(
+            s.diagnostics ? tr("%1 (%2)").arg(s.name, text::count(s.diagnostics)) : s.name, qint64(s.id));
     const int index = m_sourceCombo->findData(qint64(current));
     m_sourceCombo->setCurrentIndex(index < 0 ? 0 : index);
     m_proxy->setSourceId(m_sourceCombo->currentData().toLongLong());
@@ -101,7 +102,8 @@ void DiagnosticsPanel::updateSummary()
     for (int c = 0; c < DiagnosticsModel::MessageColumn; ++c)
         m_table->resizeColumnToContents(c);
     const int shown = m_proxy->rowCount();
-    m_summary->setText(shown == 0 ? tr("No problems noted") : text::counted(shown, tr("diagnostic"), tr("diagnostics")));
+    m_summary->setText(
+        shown == 0 ? tr("No problems noted") : text::counted(shown, tr("diagnostic"), tr("diagnostics")));
 }
 
 } // namespace plumb

@@ -45,12 +45,13 @@ void ImportProgressWidget::begin(int fileCount)
 {
     m_bar->setValue(0);
     m_cancel->setEnabled(true);
-    m_stage->setText(fileCount == 1 ? tr("Starting import…") : tr("Starting import of %1 files…").arg(fileCount));
+    m_stage->setText(
+        fileCount == 1 ? tr("Starting import…") : tr("Starting import of %1 files…").arg(fileCount));
     show();
 }
 
-void ImportProgressWidget::setProgress(const QString &stage, double fileFraction, double overall, int fileIndex,
-                                       int fileCount)
+void ImportProgressWidget::setProgress(
+    const QString &stage, double fileFraction, double overall, int fileIndex, int fileCount)
 {
     if (!m_cancel->isEnabled())
         return; // cancelling: keep saying so

@@ -13,8 +13,15 @@ namespace plumb {
 class ImportResultsPanel final : public QTreeWidget {
     Q_OBJECT
 public:
-    enum Column { FileColumn, StatusColumn, FormatColumn, RecordsColumn, SecondsColumn, MessageColumn,
-                  ColumnCount };
+    enum Column {
+        FileColumn,
+        StatusColumn,
+        FormatColumn,
+        RecordsColumn,
+        SecondsColumn,
+        MessageColumn,
+        ColumnCount
+    };
 
     explicit ImportResultsPanel(QWidget *parent = nullptr);
 

@@ -7,24 +7,24 @@
 #include "doctorpanel.h"
 #include "experimentspanel.h"
 #include "folderwatcher.h"
-#include "importcontroller.h"
 #include "goodputpanel.h"
-#include "lineagepanel.h"
-#include "slo/slopanel.h"
-#include "reportdialog.h"
-#include "shortcuttable.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "importcontroller.h"
 #include "importerregistry.h"
 #include "importprogresswidget.h"
 #include "importresultspanel.h"
+#include "lineagepanel.h"
+#include "reportdialog.h"
+#include "shortcuttable.h"
+#include "slo/slopanel.h"
 #include "sourcesmodel.h"
+#include "sqlitedb.h"
 #include "textformat.h"
 #include "theme.h"
 #include "timelinepanel.h"
 #include "timelineview.h"
 #include "tracedetailswidget.h"
 #include "userguidedialog.h"
+#include "workspace.h"
 #include "workspacemodel.h"
 
 #include <QAction>
@@ -159,7 +159,7 @@ void MainWindow::createCentralArea()
     m_tree->header()->setStretchLastSection(true);
     m_tree->header()->setSectionsMovable(false);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            &MainWindow::onTraceSelectionChanged);
+        &MainWindow::onTraceSelectionChanged);
 
     m_sourcesTable = new QTableView;
     m_sourcesTable->setModel(m_sourcesProxy);
@@ -175,7 +175,7 @@ void MainWindow::createCentralArea()
     m_sourcesTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_sourcesTable->horizontalHeader()->setStretchLastSection(true);
     connect(m_sourcesTable->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            &MainWindow::onSourceSelectionChanged);
+        &MainWindow::onSourceSelectionChanged);
 
     m_tabs = new QTabWidget;
     m_tabs->setAccessibleName(tr("Workspace views"));
@@ -202,7 +202,9 @@ void MainWindow::createCentralArea()
         int64_t trace = -1;
         try {
             Workspace ws(m_workspacePath, Workspace::Role::Reader);
-            trace = ws.db().queryInt(("SELECT coalesce(min(id), -1) FROM trace WHERE run_id = " + std::to_string(run)).c_str(), -1);
+            trace = ws.db().queryInt(
+                ("SELECT coalesce(min(id), -1) FROM trace WHERE run_id = " + std::to_string(run)).c_str(),
+                -1);
         } catch (const std::exception &) {
         }
         if (trace >= 0) {
@@ -272,14 +274,19 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("&Recent Workspaces"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     file->addSeparator();
-    m_importFilesAction = addTableAction(file, QStringLiteral("file.importFiles"), this, &MainWindow::importFilesDialog);
-    m_importFolderAction = addTableAction(file, QStringLiteral("file.importFolder"), this, &MainWindow::importFolderDialog);
+    m_importFilesAction
+        = addTableAction(file, QStringLiteral("file.importFiles"), this, &MainWindow::importFilesDialog);
+    m_importFolderAction
+        = addTableAction(file, QStringLiteral("file.importFolder"), this, &MainWindow::importFolderDialog);
     m_recentFilesMenu = file->addMenu(tr("Recent &Files"));
     connect(m_recentFilesMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentFilesMenu);
-    m_watchAction = addTableAction(file, QStringLiteral("file.watchFolder"), this, &MainWindow::watchFolderDialog);
+    m_watchAction
+        = addTableAction(file, QStringLiteral("file.watchFolder"), this, &MainWindow::watchFolderDialog);
     m_watchAction->setStatusTip(tr("Import a folder now and whatever is appended to it while training runs"));
-    m_stopWatchAction = addTableAction(file, QStringLiteral("file.stopWatching"), this, &MainWindow::stopWatching);
-    m_cancelAction = addTableAction(file, QStringLiteral("file.cancelImport"), this, &MainWindow::cancelImport);
+    m_stopWatchAction
+        = addTableAction(file, QStringLiteral("file.stopWatching"), this, &MainWindow::stopWatching);
+    m_cancelAction
+        = addTableAction(file, QStringLiteral("file.cancelImport"), this, &MainWindow::cancelImport);
     file->addSeparator();
     addTableAction(file, QStringLiteral("file.exportReport"), this, [this] {
         if (!m_workspacePath.isEmpty())
@@ -308,22 +315,30 @@ void MainWindow::createActions()
         m_importLogDock->raise();
         m_importLog->setFocus();
     });
-    m_timelineAction = addTableAction(view, QStringLiteral("view.timeline"), this,
-                                      [this] { openTimelineAt(m_tree->currentIndex()); });
+    m_timelineAction = addTableAction(
+        view, QStringLiteral("view.timeline"), this, [this] { openTimelineAt(m_tree->currentIndex()); });
     m_timelineAction->setStatusTip(tr("Show the timeline of the trace or run selected in the browser"));
-    m_doctorAction = addTableAction(view, QStringLiteral("view.doctor"), this,
-                                    [this] { openDoctorAt(m_tree->currentIndex()); });
+    m_doctorAction = addTableAction(
+        view, QStringLiteral("view.doctor"), this, [this] { openDoctorAt(m_tree->currentIndex()); });
     m_doctorAction->setStatusTip(tr("Show where the GPU time of the trace selected in the browser goes"));
-    m_compareAction = addTableAction(view, QStringLiteral("view.compare"), this, &MainWindow::compareSelectedTraces);
-    m_compareAction->setStatusTip(tr("Show what changed between the two traces selected in the browser (the one "
-                                     "picked last is compared with the other)"));
-    QAction *showExperiments = addTableAction(view, QStringLiteral("view.experiments"), this, &MainWindow::openExperiments);
-    showExperiments->setStatusTip(tr("Compare the experiment-log runs of the workspace: params, metrics, scalar charts"));
-    QAction *showLineage = addTableAction(view, QStringLiteral("view.lineage"), this, &MainWindow::openLineage);
-    showLineage->setStatusTip(tr("What the models were made from and what was made from the data (ML Metadata, "
-                                 "OpenLineage)"));
-    QAction *showGoodput = addTableAction(view, QStringLiteral("view.goodput"), this, &MainWindow::openGoodput);
-    showGoodput->setStatusTip(tr("How much of a job's time was productive training, and where the rest went"));
+    m_compareAction
+        = addTableAction(view, QStringLiteral("view.compare"), this, &MainWindow::compareSelectedTraces);
+    m_compareAction->setStatusTip(
+        tr("Show what changed between the two traces selected in the browser (the one "
+           "picked last is compared with the other)"));
+    QAction *showExperiments
+        = addTableAction(view, QStringLiteral("view.experiments"), this, &MainWindow::openExperiments);
+    showExperiments->setStatusTip(
+        tr("Compare the experiment-log runs of the workspace: params, metrics, scalar charts"));
+    QAction *showLineage
+        = addTableAction(view, QStringLiteral("view.lineage"), this, &MainWindow::openLineage);
+    showLineage->setStatusTip(
+        tr("What the models were made from and what was made from the data (ML Metadata, "
+           "OpenLineage)"));
+    QAction *showGoodput
+        = addTableAction(view, QStringLiteral("view.goodput"), this, &MainWindow::openGoodput);
+    showGoodput->setStatusTip(
+        tr("How much of a job's time was productive training, and where the rest went"));
     QAction *showSlo = addTableAction(view, QStringLiteral("view.slo"), this, &MainWindow::openSlo);
     showSlo->setStatusTip(tr("Serving objectives (latency, TTFT, error rate...) evaluated on the workspace"));
     view->addSeparator();
@@ -367,9 +382,9 @@ void MainWindow::startLoad(const QString &path, WorkspaceSnapshot::Mode mode)
         stopWatching(); // the watched folder's data belongs to the workspace it was watched for
     if (path != m_workspacePath)
         statusBar()->showMessage(
-            (Workspace::needsUpgrade(path)
-                 ? tr("Upgrading %1 to this version's workspace format (once; a large workspace takes a while)…")
-                 : tr("Opening %1…"))
+            (Workspace::needsUpgrade(path) ? tr(
+                 "Upgrading %1 to this version's workspace format (once; a large workspace takes a while)…")
+                                           : tr("Opening %1…"))
                 .arg(QDir::toNativeSeparators(path)));
     updateActions();
     auto future = QtConcurrent::run([path, mode] { return WorkspaceSnapshot::load(path, mode); });
@@ -408,8 +423,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
             }
         }
         showError(tr("Cannot Open Workspace"),
-                  tr("The workspace %1 could not be opened.\n\n%2")
-                      .arg(QDir::toNativeSeparators(s.path), s.error));
+            tr("The workspace %1 could not be opened.\n\n%2").arg(QDir::toNativeSeparators(s.path), s.error));
         Q_EMIT workspaceLoadFailed(s.path, s.error);
         if (m_importAwaitingRefresh) {
             m_importAwaitingRefresh = false;
@@ -447,7 +461,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
     for (int c = 0; c < WorkspaceModel::ColumnCount; ++c)
         m_tree->resizeColumnToContents(c);
     m_tree->setColumnWidth(WorkspaceModel::NameColumn,
-                           std::min(m_tree->columnWidth(WorkspaceModel::NameColumn), kMaxNameColumnPx));
+        std::min(m_tree->columnWidth(WorkspaceModel::NameColumn), kMaxNameColumnPx));
     m_sourcesTable->resizeColumnsToContents();
 
     int64_t select = previousTrace;
@@ -478,9 +492,9 @@ void MainWindow::updateStatusLabels(const WorkspaceSummary &summary)
     m_workspaceLabel->setText(tr("%1 · %2").arg(info.fileName(), text::bytes(summary.fileBytes)));
     m_workspaceLabel->setToolTip(tr("%1\n%2, %3, %4")
                                      .arg(QDir::toNativeSeparators(summary.path),
-                                          text::counted(summary.sources, tr("source"), tr("sources")),
-                                          text::counted(summary.runs, tr("run"), tr("runs")),
-                                          text::counted(summary.traces, tr("trace"), tr("traces"))));
+                                         text::counted(summary.sources, tr("source"), tr("sources")),
+                                         text::counted(summary.runs, tr("run"), tr("runs")),
+                                         text::counted(summary.traces, tr("trace"), tr("traces"))));
     if (!m_lastImportText.isEmpty())
         m_lastImportLabel->setText(m_lastImportText);
     else if (!summary.lastImport.isEmpty())
@@ -498,8 +512,8 @@ void MainWindow::selectTrace(int64_t traceId)
         return;
     }
     const QModelIndex proxy = m_workspaceProxy->mapFromSource(source);
-    m_tree->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect
-                                                         | QItemSelectionModel::Rows);
+    m_tree->selectionModel()->setCurrentIndex(
+        proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_tree->scrollTo(proxy);
     onTraceSelectionChanged();
 }
@@ -533,7 +547,8 @@ void MainWindow::openDoctorAt(const QModelIndex &proxyIndex)
     const TraceInfo *t = m_workspaceModel->traceAt(current);
     if (!t)
         if (const RunInfo *r = m_workspaceModel->runAt(current); r && !r->traces.isEmpty())
-            t = &r->traces.first(); // a run: its first trace (per-rank comparison comes with the doctor's run view)
+            t = &r->traces.first(); // a run: its first trace (per-rank comparison comes with the doctor's run
+                                    // view)
     if (t)
         openDoctor(t->id);
 }
@@ -563,7 +578,7 @@ QList<int64_t> MainWindow::selectedTraceIds() const
         return i.parent().isValid() ? std::pair(i.parent().row(), i.row() + 1) : std::pair(i.row(), 0);
     };
     std::sort(rows.begin(), rows.end(),
-              [&](const QModelIndex &x, const QModelIndex &y) { return position(x) < position(y); });
+        [&](const QModelIndex &x, const QModelIndex &y) { return position(x) < position(y); });
     QList<int64_t> ids;
     for (const QModelIndex &row : rows)
         if (const int64_t id = traceOf(row); id >= 0 && !ids.contains(id))
@@ -580,7 +595,8 @@ QList<int64_t> MainWindow::traceIds() const
     for (int row = 0; row < m_workspaceProxy->rowCount(); ++row) {
         const QModelIndex run = m_workspaceProxy->index(row, 0);
         for (int t = 0; t < m_workspaceProxy->rowCount(run); ++t)
-            if (const TraceInfo *info = m_workspaceModel->traceAt(m_workspaceProxy->mapToSource(m_workspaceProxy->index(t, 0, run))))
+            if (const TraceInfo *info = m_workspaceModel->traceAt(
+                    m_workspaceProxy->mapToSource(m_workspaceProxy->index(t, 0, run))))
                 ids << info->id;
     }
     return ids;
@@ -590,9 +606,11 @@ QList<int64_t> MainWindow::lastImportedTraceIds() const
 {
     QList<int64_t> ids;
     for (const FileImportResult &r : m_lastResults) {
-        if (r.status != FileImportResult::Status::Imported && r.status != FileImportResult::Status::AlreadyImported)
+        if (r.status != FileImportResult::Status::Imported
+            && r.status != FileImportResult::Status::AlreadyImported)
             continue;
-        if (const TraceInfo *t = m_workspaceModel->traceAt(m_workspaceModel->indexForSource(r.sourceId)); t && !ids.contains(t->id))
+        if (const TraceInfo *t = m_workspaceModel->traceAt(m_workspaceModel->indexForSource(r.sourceId));
+            t && !ids.contains(t->id))
             ids << t->id;
     }
     return ids;
@@ -647,7 +665,8 @@ void MainWindow::compareSelectedTraces()
         return;
     }
     if (ids.size() > 2) {
-        statusBar()->showMessage(tr("Select two traces to compare; %1 are selected").arg(ids.size()), kStatusMessageMs);
+        statusBar()->showMessage(
+            tr("Select two traces to compare; %1 are selected").arg(ids.size()), kStatusMessageMs);
         return;
     }
     const QList<int64_t> all = traceIds();
@@ -656,7 +675,8 @@ void MainWindow::compareSelectedTraces()
         return;
     }
     if (ids.isEmpty()) {
-        statusBar()->showMessage(tr("Select two traces in the Workspace tab to compare them"), kStatusMessageMs);
+        statusBar()->showMessage(
+            tr("Select two traces in the Workspace tab to compare them"), kStatusMessageMs);
         return;
     }
     // One trace selected: ask which one to compare with it.
@@ -670,8 +690,7 @@ void MainWindow::compareSelectedTraces()
     }
     bool ok = false;
     const QString picked = QInputDialog::getItem(this, tr("Compare Traces"),
-                                                 tr("Compare %1 (A, the baseline) with:").arg(traceLabel(ids.front())),
-                                                 labels, 0, false, &ok);
+        tr("Compare %1 (A, the baseline) with:").arg(traceLabel(ids.front())), labels, 0, false, &ok);
     if (ok && labels.contains(picked))
         openDiff(ids.front(), others[labels.indexOf(picked)]);
 }
@@ -681,7 +700,8 @@ void MainWindow::showTraceMenu(const QPoint &pos)
     const QModelIndex index = m_tree->indexAt(pos);
     if (!index.isValid())
         return;
-    const bool onTrace = m_workspaceModel->traceAt(m_workspaceProxy->mapToSource(index).siblingAtColumn(0)) != nullptr;
+    const bool onTrace
+        = m_workspaceModel->traceAt(m_workspaceProxy->mapToSource(index).siblingAtColumn(0)) != nullptr;
     m_compareWithMenu->setEnabled(onTrace && traceIds().size() >= 2);
     m_traceMenu->popup(m_tree->viewport()->mapToGlobal(pos));
 }
@@ -695,7 +715,8 @@ void MainWindow::fillCompareWithMenu()
             continue;
         QString label = traceLabel(id);
         label.replace(QLatin1Char('&'), QStringLiteral("&&"));
-        QAction *a = m_compareWithMenu->addAction(label, this, [this, baseline, id] { openDiff(baseline, id); });
+        QAction *a
+            = m_compareWithMenu->addAction(label, this, [this, baseline, id] { openDiff(baseline, id); });
         a->setData(qlonglong(id));
     }
     if (m_compareWithMenu->isEmpty())
@@ -764,7 +785,9 @@ void MainWindow::importPaths(const QStringList &paths)
     }
     m_pendingImports += wanted;
     if (isImporting() || isLoading() || m_importAwaitingRefresh)
-        statusBar()->showMessage(tr("Queued %1 for import").arg(text::counted(wanted.size(), tr("path"), tr("paths"))), kStatusMessageMs);
+        statusBar()->showMessage(
+            tr("Queued %1 for import").arg(text::counted(wanted.size(), tr("path"), tr("paths"))),
+            kStatusMessageMs);
     startNextImport();
 }
 
@@ -849,8 +872,9 @@ void MainWindow::onImportFinished()
 
     if (!m_importer->error().isEmpty()) {
         m_importLog->addFailure(m_importer->paths(), m_importer->error());
-        showError(tr("Import Failed"), tr("Nothing was imported: the workspace %1 could not be written.\n\n%2")
-                                           .arg(QDir::toNativeSeparators(m_workspacePath), m_importer->error()));
+        showError(tr("Import Failed"),
+            tr("Nothing was imported: the workspace %1 could not be written.\n\n%2")
+                .arg(QDir::toNativeSeparators(m_workspacePath), m_importer->error()));
     }
     m_importLog->addResults(m_lastResults);
 
@@ -887,21 +911,24 @@ void MainWindow::onImportFinished()
         parts << tr("%n cancelled", nullptr, cancelled);
     const QString summary = parts.isEmpty() ? tr("Nothing to import") : parts.join(QStringLiteral(", "));
     statusBar()->showMessage(tr("Import finished: %1").arg(summary), kStatusMessageMs);
-    const QString firstName = m_lastResults.empty() ? QString() : QFileInfo(m_lastResults.front().path).fileName();
+    const QString firstName
+        = m_lastResults.empty() ? QString() : QFileInfo(m_lastResults.front().path).fileName();
     int64_t events = 0;
     for (const FileImportResult &r : m_lastResults)
         events += r.status == S::Imported ? r.records : 0;
     m_lastImportText = tr("Last import %1: %2, %3 (%4)")
                            .arg(QTime::currentTime().toString(QStringLiteral("HH:mm")),
-                                m_lastResults.size() == 1 ? firstName : text::counted(int64_t(m_lastResults.size()), tr("file"), tr("files")),
-                                text::counted(events, tr("event"), tr("events")), summary);
+                               m_lastResults.size() == 1
+                                   ? firstName
+                                   : text::counted(int64_t(m_lastResults.size()), tr("file"), tr("files")),
+                               text::counted(events, tr("event"), tr("events")), summary);
     m_lastImportLabel->setText(m_lastImportText);
 
     if (m_liveBatch) {
         // Quiet: a file caught half-written fails now and imports on the watcher's next look.
         m_watchLabel->setText(tr("Watching %1 · %2 at %3")
                                   .arg(QFileInfo(m_watcher->paths().value(0)).fileName(), summary,
-                                       QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+                                      QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
     } else {
         reportImportProblems(m_lastResults);
     }
@@ -927,9 +954,9 @@ void MainWindow::reportImportProblems(const std::vector<FileImportResult> &resul
     m_importLogDock->show();
     m_importLogDock->raise();
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Import Problems"),
-                                tr("%1 could not be imported. The Import Log lists every file.")
-                                    .arg(text::counted(lines.size(), tr("file"), tr("files"))),
-                                QMessageBox::Ok, this);
+        tr("%1 could not be imported. The Import Log lists every file.")
+            .arg(text::counted(lines.size(), tr("file"), tr("files"))),
+        QMessageBox::Ok, this);
     constexpr int kMaxListed = 10;
     QString detail = lines.mid(0, kMaxListed).join(QLatin1Char('\n'));
     if (lines.size() > kMaxListed)
@@ -978,7 +1005,8 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     event->acceptProposedAction();
     // A workspace dropped on its own is opened, not imported.
-    if (paths.size() == 1 && paths.front().endsWith(QStringLiteral(".plumb")) && QFileInfo(paths.front()).isFile()) {
+    if (paths.size() == 1 && paths.front().endsWith(QStringLiteral(".plumb"))
+        && QFileInfo(paths.front()).isFile()) {
         openWorkspace(paths.front());
         return;
     }
@@ -1009,8 +1037,9 @@ void MainWindow::createWorkspace(const QString &path)
         return;
     const QString absolute = QFileInfo(path).absoluteFilePath();
     if (absolute == m_workspacePath) {
-        showError(tr("New Workspace"), tr("%1 is the workspace that is open now; choose another file name.")
-                                           .arg(QDir::toNativeSeparators(absolute)));
+        showError(tr("New Workspace"),
+            tr("%1 is the workspace that is open now; choose another file name.")
+                .arg(QDir::toNativeSeparators(absolute)));
         return;
     }
     if (QFileInfo::exists(absolute)) {
@@ -1024,9 +1053,10 @@ void MainWindow::createWorkspace(const QString &path)
 void MainWindow::openWorkspaceDialog()
 {
     QSettings settings;
-    const QString dir = settings.value(kLastWorkspaceDirKey, QFileInfo(m_workspacePath).absolutePath()).toString();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Workspace"), dir,
-                                                      tr("Plumb workspaces (*.plumb);;All files (*)"));
+    const QString dir
+        = settings.value(kLastWorkspaceDirKey, QFileInfo(m_workspacePath).absolutePath()).toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Workspace"), dir, tr("Plumb workspaces (*.plumb);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue(kLastWorkspaceDirKey, QFileInfo(path).absolutePath());
@@ -1037,8 +1067,8 @@ void MainWindow::newWorkspaceDialog()
 {
     QSettings settings;
     const QString dir = settings.value(kLastWorkspaceDirKey, QDir::homePath()).toString();
-    QString path = QFileDialog::getSaveFileName(this, tr("New Workspace"), dir + QStringLiteral("/untitled.plumb"),
-                                                tr("Plumb workspaces (*.plumb)"));
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("New Workspace"), dir + QStringLiteral("/untitled.plumb"), tr("Plumb workspaces (*.plumb)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
@@ -1050,8 +1080,8 @@ void MainWindow::newWorkspaceDialog()
 void MainWindow::importFilesDialog()
 {
     QSettings settings;
-    const QStringList files = QFileDialog::getOpenFileNames(
-        this, tr("Import Files"), settings.value(kLastImportDirKey, QDir::homePath()).toString(),
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Import Files"),
+        settings.value(kLastImportDirKey, QDir::homePath()).toString(),
         tr("All files (*);;Traces (*.json *.gz *.pb *.sqlite)"));
     if (files.isEmpty())
         return;
@@ -1085,7 +1115,8 @@ void MainWindow::showAbout()
     QStringList formats;
     for (const auto &importer : m_registry.importers())
         formats << importer->displayName();
-    AboutDialog(m_versionReport.isEmpty() ? QStringLiteral("Plumb " PLUMB_VERSION) : m_versionReport, formats, this)
+    AboutDialog(
+        m_versionReport.isEmpty() ? QStringLiteral("Plumb " PLUMB_VERSION) : m_versionReport, formats, this)
         .exec();
 }
 

@@ -192,17 +192,17 @@ private:
     void confirmRemoveSource(int64_t sourceId);
 
     const ImporterRegistry &m_registry;
-    QString m_workspacePath;      // the workspace the models show; empty when none is open
-    QString m_versionReport;      // Help > About's versions, one per line
-    QString m_loadingPath;        // the workspace being loaded, while m_loading
+    QString m_workspacePath; // the workspace the models show; empty when none is open
+    QString m_versionReport; // Help > About's versions, one per line
+    QString m_loadingPath; // the workspace being loaded, while m_loading
     bool m_loading = false;
     quint64 m_loadGeneration = 0; // bumped per load; results of older loads are dropped
     QStringList m_pendingImports; // paths waiting for the running import or load
-    QStringList m_pendingLive;    // files the watcher found, waiting likewise (after user imports)
-    bool m_liveBatch = false;     // the running import is one of the watcher's
+    QStringList m_pendingLive; // files the watcher found, waiting likewise (after user imports)
+    bool m_liveBatch = false; // the running import is one of the watcher's
     std::vector<FileImportResult> m_lastResults;
     bool m_importAwaitingRefresh = false; // importFinished() is emitted after the next applied load
-    int64_t m_selectAfterImport = -1;     // source id whose trace to select after the reload
+    int64_t m_selectAfterImport = -1; // source id whose trace to select after the reload
     int m_lastImported = 0;
     int m_lastProblems = 0;
     QString m_lastImportText;
@@ -232,7 +232,7 @@ private:
     QAction *m_timelineAction = nullptr;
     QAction *m_doctorAction = nullptr;
     QAction *m_compareAction = nullptr;
-    QMenu *m_traceMenu = nullptr;       // the browser's context menu
+    QMenu *m_traceMenu = nullptr; // the browser's context menu
     QMenu *m_compareWithMenu = nullptr; // its "Compare With" submenu: the other traces
     DiagnosticsPanel *m_diagnosticsPanel = nullptr;
     ImportResultsPanel *m_importLog = nullptr;

@@ -58,8 +58,10 @@ QVariant SourcesModel::data(const QModelIndex &index, int role) const
         return {};
     const SourceInfo &s = m_sources[index.row()];
     switch (role) {
-    case SourceIdRole: return qint64(s.id);
-    case Qt::TextAlignmentRole: return int((isNumeric(index.column()) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+    case SourceIdRole:
+        return qint64(s.id);
+    case Qt::TextAlignmentRole:
+        return int((isNumeric(index.column()) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         if (index.column() == NameColumn)
             return s.path;
@@ -68,29 +70,46 @@ QVariant SourcesModel::data(const QModelIndex &index, int role) const
         return {};
     case SortRole:
         switch (index.column()) {
-        case NameColumn: return s.name;
-        case FormatColumn: return s.format;
-        case SizeColumn: return qint64(s.sizeBytes);
-        case StatusColumn: return s.status;
-        case EventsColumn: return qint64(s.events);
-        case SkippedColumn: return qint64(s.skipped);
-        case DiagnosticsColumn: return qint64(s.diagnostics);
-        case ImportedAtColumn: return qint64(s.importedAtNs);
+        case NameColumn:
+            return s.name;
+        case FormatColumn:
+            return s.format;
+        case SizeColumn:
+            return qint64(s.sizeBytes);
+        case StatusColumn:
+            return s.status;
+        case EventsColumn:
+            return qint64(s.events);
+        case SkippedColumn:
+            return qint64(s.skipped);
+        case DiagnosticsColumn:
+            return qint64(s.diagnostics);
+        case ImportedAtColumn:
+            return qint64(s.importedAtNs);
         }
         return {};
     case Qt::DisplayRole:
         switch (index.column()) {
-        case NameColumn: return s.name;
-        case FormatColumn: return s.format;
-        case SizeColumn: return text::bytes(s.sizeBytes);
-        case StatusColumn: return s.status;
-        case EventsColumn: return text::count(s.events);
-        case SkippedColumn: return text::count(s.skipped);
-        case DiagnosticsColumn: return text::count(s.diagnostics);
-        case ImportedAtColumn: return text::dateTime(s.importedAtNs);
+        case NameColumn:
+            return s.name;
+        case FormatColumn:
+            return s.format;
+        case SizeColumn:
+            return text::bytes(s.sizeBytes);
+        case StatusColumn:
+            return s.status;
+        case EventsColumn:
+            return text::count(s.events);
+        case SkippedColumn:
+            return text::count(s.skipped);
+        case DiagnosticsColumn:
+            return text::count(s.diagnostics);
+        case ImportedAtColumn:
+            return text::dateTime(s.importedAtNs);
         }
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -102,23 +121,35 @@ QVariant SourcesModel::headerData(int section, Qt::Orientation orientation, int 
         return int((isNumeric(section) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case StatusColumn: return tr("ok, or partial when the importer reported errors");
-        case SkippedColumn: return tr("Records the importer could not use");
-        case DiagnosticsColumn: return tr("Kinds of problem noted; see the Diagnostics panel");
-        default: return {};
+        case StatusColumn:
+            return tr("ok, or partial when the importer reported errors");
+        case SkippedColumn:
+            return tr("Records the importer could not use");
+        case DiagnosticsColumn:
+            return tr("Kinds of problem noted; see the Diagnostics panel");
+        default:
+            return {};
         }
     }
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case NameColumn: return tr("Name");
-    case FormatColumn: return tr("Format");
-    case SizeColumn: return tr("Size");
-    case StatusColumn: return tr("Status");
-    case EventsColumn: return tr("Events");
-    case SkippedColumn: return tr("Skipped");
-    case DiagnosticsColumn: return tr("Diagnostics");
-    case ImportedAtColumn: return tr("Imported at");
+    case NameColumn:
+        return tr("Name");
+    case FormatColumn:
+        return tr("Format");
+    case SizeColumn:
+        return tr("Size");
+    case StatusColumn:
+        return tr("Status");
+    case EventsColumn:
+        return tr("Events");
+    case SkippedColumn:
+        return tr("Skipped");
+    case DiagnosticsColumn:
+        return tr("Diagnostics");
+    case ImportedAtColumn:
+        return tr("Imported at");
     }
     return {};
 }

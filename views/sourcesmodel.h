@@ -12,11 +12,20 @@ namespace plumb {
 class SourcesModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, FormatColumn, SizeColumn, StatusColumn, EventsColumn, SkippedColumn,
-                  DiagnosticsColumn, ImportedAtColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        FormatColumn,
+        SizeColumn,
+        StatusColumn,
+        EventsColumn,
+        SkippedColumn,
+        DiagnosticsColumn,
+        ImportedAtColumn,
+        ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole, // numbers as qint64, text as QString
-        SourceIdRole,            // qint64
+        SourceIdRole, // qint64
     };
 
     explicit SourcesModel(QObject *parent = nullptr);

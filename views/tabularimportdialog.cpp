@@ -13,9 +13,9 @@ namespace plumb {
 
 namespace {
 const ColumnRole kRoles[] = { ColumnRole::Metric, ColumnRole::Step, ColumnRole::WallTime, ColumnRole::Run,
-    ColumnRole::Key, ColumnRole::Value, ColumnRole::Param, ColumnRole::Latency, ColumnRole::Ttft, ColumnRole::Itl,
-    ColumnRole::InputTokens, ColumnRole::OutputTokens, ColumnRole::Status, ColumnRole::Model, ColumnRole::Endpoint,
-    ColumnRole::Ignore };
+    ColumnRole::Key, ColumnRole::Value, ColumnRole::Param, ColumnRole::Latency, ColumnRole::Ttft,
+    ColumnRole::Itl, ColumnRole::InputTokens, ColumnRole::OutputTokens, ColumnRole::Status, ColumnRole::Model,
+    ColumnRole::Endpoint, ColumnRole::Ignore };
 }
 
 TabularImportDialog::TabularImportDialog(const QString &path, QWidget *parent)
@@ -92,7 +92,8 @@ QComboBox *TabularImportDialog::roleBox(int c) const
 void TabularImportDialog::updateProblem()
 {
     const QString problem = m_layout.problem();
-    m_problem->setText(problem.isEmpty() ? QString() : tr("Cannot import with these roles: %1.").arg(problem));
+    m_problem->setText(
+        problem.isEmpty() ? QString() : tr("Cannot import with these roles: %1.").arg(problem));
     if (auto *buttons = findChild<QDialogButtonBox *>())
         buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
 }

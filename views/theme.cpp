@@ -46,8 +46,9 @@ QString gsettings(const QString &key)
 // The value of `key` in an INI text (any section), or empty.
 QString iniValue(const QString &text, const QString &key)
 {
-    const QRegularExpression re(QStringLiteral("^\\s*") + QRegularExpression::escape(key) + QStringLiteral("\\s*=\\s*(.*?)\\s*$"),
-                                QRegularExpression::MultilineOption);
+    const QRegularExpression re(
+        QStringLiteral("^\\s*") + QRegularExpression::escape(key) + QStringLiteral("\\s*=\\s*(.*?)\\s*$"),
+        QRegularExpression::MultilineOption);
     const QRegularExpressionMatch m = re.match(text);
     return m.hasMatch() ? m.captured(1) : QString();
 }
@@ -118,8 +119,10 @@ bool desktopPrefersDark(const DesktopHints &h)
         return false;
     if (saysDark(h.gnomeGtkTheme))
         return true;
-    const QString preferDark = iniValue(h.gtkSettingsIni, QStringLiteral("gtk-application-prefer-dark-theme"));
-    if (preferDark == QLatin1String("1") || preferDark.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0)
+    const QString preferDark
+        = iniValue(h.gtkSettingsIni, QStringLiteral("gtk-application-prefer-dark-theme"));
+    if (preferDark == QLatin1String("1")
+        || preferDark.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0)
         return true;
     if (saysDark(iniValue(h.gtkSettingsIni, QStringLiteral("gtk-theme-name"))))
         return true;
@@ -136,8 +139,8 @@ QPalette lightPalette()
 
 QPalette darkPalette()
 {
-    const QColor window(0x2b, 0x2d, 0x31), base(0x1e, 0x20, 0x24), text(0xe6, 0xe8, 0xeb), dim(0x8a, 0x90, 0x99),
-        button(0x34, 0x37, 0x3c), highlight(0x3d, 0x7e, 0xd6), link(0x6c, 0xb0, 0xff);
+    const QColor window(0x2b, 0x2d, 0x31), base(0x1e, 0x20, 0x24), text(0xe6, 0xe8, 0xeb),
+        dim(0x8a, 0x90, 0x99), button(0x34, 0x37, 0x3c), highlight(0x3d, 0x7e, 0xd6), link(0x6c, 0xb0, 0xff);
     QPalette p;
     p.setColor(QPalette::Window, window);
     p.setColor(QPalette::WindowText, text);
@@ -174,7 +177,8 @@ void applyTheme(Theme theme)
 {
     const Original &o = original();
     g_applied = theme;
-    const bool dark = theme == Theme::Dark || (theme == Theme::System && desktopPrefersDark(readDesktopHints()));
+    const bool dark
+        = theme == Theme::Dark || (theme == Theme::System && desktopPrefersDark(readDesktopHints()));
     if (dark == isDark(o.palette)) {
         QApplication::setStyle(o.style);
         QApplication::setPalette(o.palette);
@@ -200,9 +204,10 @@ QMenu *createThemeMenu(QWidget *parent)
     menu->setObjectName(QStringLiteral("themeMenu"));
     auto *group = new QActionGroup(menu);
     const Theme current = g_applied;
-    const std::pair<Theme, const char *> entries[] = { { Theme::System, QT_TRANSLATE_NOOP("plumb::Theme", "&System") },
-        { Theme::Light, QT_TRANSLATE_NOOP("plumb::Theme", "&Light") },
-        { Theme::Dark, QT_TRANSLATE_NOOP("plumb::Theme", "&Dark") } };
+    const std::pair<Theme, const char *> entries[]
+        = { { Theme::System, QT_TRANSLATE_NOOP("plumb::Theme", "&System") },
+              { Theme::Light, QT_TRANSLATE_NOOP("plumb::Theme", "&Light") },
+              { Theme::Dark, QT_TRANSLATE_NOOP("plumb::Theme", "&Dark") } };
     for (const auto &[theme, label] : entries) {
         QAction *a = menu->addAction(QApplication::translate("plumb::Theme", label));
         a->setObjectName(QStringLiteral("theme_") + themeName(theme));

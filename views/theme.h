@@ -21,11 +21,11 @@ enum class Theme { System, Light, Dark };
 
 // What the desktop says about dark mode; each field empty where it says nothing.
 struct DesktopHints {
-    QString gtkThemeEnv;      // $GTK_THEME, e.g. "Adwaita:dark"
+    QString gtkThemeEnv; // $GTK_THEME, e.g. "Adwaita:dark"
     QString gnomeColorScheme; // `gsettings get org.gnome.desktop.interface color-scheme`, e.g. 'prefer-dark'
-    QString gnomeGtkTheme;    // `gsettings get org.gnome.desktop.interface gtk-theme`
-    QString gtkSettingsIni;   // the text of $XDG_CONFIG_HOME/gtk-3.0/settings.ini
-    QString kdeGlobals;       // the text of $XDG_CONFIG_HOME/kdeglobals
+    QString gnomeGtkTheme; // `gsettings get org.gnome.desktop.interface gtk-theme`
+    QString gtkSettingsIni; // the text of $XDG_CONFIG_HOME/gtk-3.0/settings.ini
+    QString kdeGlobals; // the text of $XDG_CONFIG_HOME/kdeglobals
     bool platformPaletteDark = false; // the palette Qt's platform theme gave is dark already
 };
 

@@ -6,9 +6,9 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMimeData>
+#include <QTextBrowser>
 #include <QTextCursor>
 #include <QTextDocumentFragment>
-#include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace plumb {
@@ -69,24 +69,25 @@ void TraceDetailsWidget::showTrace(const TraceInfo &t, const RunInfo &run, const
     if (t.rank >= 0 && t.worldSize > 0)
         rank = tr("%1 of %2").arg(t.rank).arg(t.worldSize);
     setContent(breakable(t.name),
-               {
-                   { tr("Run"), breakable(run.name) },
-                   { tr("Source file"), source ? breakable(source->name) : QString() },
-                   { tr("Folder"),
-                     source ? breakable(QDir::toNativeSeparators(QFileInfo(source->path).absolutePath())) : QString() },
-                   { tr("Format"), t.format },
-                   { tr("Rank"), rank },
-                   { tr("Devices"), t.devices.isEmpty() ? tr("none recorded") : breakable(t.devices) },
-                   { tr("Duration"), tr("%1 ms").arg(text::milliseconds(durNs)) },
-                   { tr("Events"), text::count(t.events) },
-                   { tr("Slices"), text::count(t.slices) },
-                   { tr("GPU kernels"), text::count(t.kernels) },
-                   { tr("GPU ops"), text::count(t.gpuOps) },
-                   { tr("Flows"), text::count(t.flows) },
-                   { tr("Counters"), text::count(t.counters) },
-                   { tr("Tracks"), text::count(t.tracks) },
-                   { tr("Diagnostics"), source ? text::count(source->diagnostics) : QString() },
-               });
+        {
+            { tr("Run"), breakable(run.name) },
+            { tr("Source file"), source ? breakable(source->name) : QString() },
+            { tr("Folder"),
+                source ? breakable(QDir::toNativeSeparators(QFileInfo(source->path).absolutePath()))
+                       : QString() },
+            { tr("Format"), t.format },
+            { tr("Rank"), rank },
+            { tr("Devices"), t.devices.isEmpty() ? tr("none recorded") : breakable(t.devices) },
+            { tr("Duration"), tr("%1 ms").arg(text::milliseconds(durNs)) },
+            { tr("Events"), text::count(t.events) },
+            { tr("Slices"), text::count(t.slices) },
+            { tr("GPU kernels"), text::count(t.kernels) },
+            { tr("GPU ops"), text::count(t.gpuOps) },
+            { tr("Flows"), text::count(t.flows) },
+            { tr("Counters"), text::count(t.counters) },
+            { tr("Tracks"), text::count(t.tracks) },
+            { tr("Diagnostics"), source ? text::count(source->diagnostics) : QString() },
+        });
 }
 
 void TraceDetailsWidget::showRun(const RunInfo &run)
@@ -97,12 +98,13 @@ void TraceDetailsWidget::showRun(const RunInfo &run)
         slices += t.slices;
         kernels += t.kernels;
     }
-    setContent(tr("Run %1").arg(breakable(run.name)), {
-                                               { tr("Traces"), text::count(run.traces.size()) },
-                                               { tr("Events"), text::count(events) },
-                                               { tr("Slices"), text::count(slices) },
-                                               { tr("GPU kernels"), text::count(kernels) },
-                                           });
+    setContent(tr("Run %1").arg(breakable(run.name)),
+        {
+            { tr("Traces"), text::count(run.traces.size()) },
+            { tr("Events"), text::count(events) },
+            { tr("Slices"), text::count(slices) },
+            { tr("GPU kernels"), text::count(kernels) },
+        });
 }
 
 void TraceDetailsWidget::clear()

@@ -10,12 +10,18 @@ namespace {
 int64_t countFor(const TraceInfo &t, int column)
 {
     switch (column) {
-    case WorkspaceModel::EventsColumn: return t.events;
-    case WorkspaceModel::SlicesColumn: return t.slices;
-    case WorkspaceModel::KernelsColumn: return t.kernels;
-    case WorkspaceModel::GpuOpsColumn: return t.gpuOps;
-    case WorkspaceModel::FlowsColumn: return t.flows;
-    default: return 0;
+    case WorkspaceModel::EventsColumn:
+        return t.events;
+    case WorkspaceModel::SlicesColumn:
+        return t.slices;
+    case WorkspaceModel::KernelsColumn:
+        return t.kernels;
+    case WorkspaceModel::GpuOpsColumn:
+        return t.gpuOps;
+    case WorkspaceModel::FlowsColumn:
+        return t.flows;
+    default:
+        return 0;
     }
 }
 
@@ -142,35 +148,51 @@ QVariant WorkspaceModel::data(const QModelIndex &index, int role) const
 QVariant WorkspaceModel::traceData(const TraceInfo &t, int column, int role) const
 {
     switch (role) {
-    case TraceIdRole: return qint64(t.id);
-    case RunIdRole: return qint64(t.runId);
-    case SourceIdRole: return qint64(t.sourceId);
+    case TraceIdRole:
+        return qint64(t.id);
+    case RunIdRole:
+        return qint64(t.runId);
+    case SourceIdRole:
+        return qint64(t.sourceId);
     case Qt::ToolTipRole:
         if (column == NameColumn)
-            return tr("%1\n%2 events, %3 ms").arg(t.name, text::count(t.events), text::milliseconds(durationNs(t)));
+            return tr("%1\n%2 events, %3 ms")
+                .arg(t.name, text::count(t.events), text::milliseconds(durationNs(t)));
         return {};
     case SortRole:
         switch (column) {
-        case NameColumn: return t.name;
-        case FormatColumn: return t.format;
-        case RankColumn: return qint64(t.rank);
-        case DurationColumn: return qint64(durationNs(t));
-        case DevicesColumn: return t.devices;
-        default: return qint64(countFor(t, column));
+        case NameColumn:
+            return t.name;
+        case FormatColumn:
+            return t.format;
+        case RankColumn:
+            return qint64(t.rank);
+        case DurationColumn:
+            return qint64(durationNs(t));
+        case DevicesColumn:
+            return t.devices;
+        default:
+            return qint64(countFor(t, column));
         }
     case Qt::DisplayRole:
         switch (column) {
-        case NameColumn: return t.name;
-        case FormatColumn: return t.format;
+        case NameColumn:
+            return t.name;
+        case FormatColumn:
+            return t.format;
         case RankColumn:
             if (t.rank < 0)
                 return QString();
             return t.worldSize > 0 ? tr("%1 / %2").arg(t.rank).arg(t.worldSize) : QString::number(t.rank);
-        case DurationColumn: return text::milliseconds(durationNs(t));
-        case DevicesColumn: return t.devices;
-        default: return text::count(countFor(t, column));
+        case DurationColumn:
+            return text::milliseconds(durationNs(t));
+        case DevicesColumn:
+            return t.devices;
+        default:
+            return text::count(countFor(t, column));
         }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -181,12 +203,16 @@ QVariant WorkspaceModel::runData(const RunInfo &run, int column, int role) const
         sum += countFor(t, column);
     const int64_t spanNs = run.spanNs();
     switch (role) {
-    case TraceIdRole: return qint64(-1);
-    case RunIdRole: return qint64(run.id);
-    case SourceIdRole: return qint64(-1);
+    case TraceIdRole:
+        return qint64(-1);
+    case RunIdRole:
+        return qint64(run.id);
+    case SourceIdRole:
+        return qint64(-1);
     case Qt::ToolTipRole:
-        return column == NameColumn ? tr("Run %1: %2").arg(run.name, text::counted(run.traces.size(), tr("trace"), tr("traces")))
-                                    : QVariant();
+        return column == NameColumn
+            ? tr("Run %1: %2").arg(run.name, text::counted(run.traces.size(), tr("trace"), tr("traces")))
+            : QVariant();
     case SortRole:
         if (column == NameColumn)
             return run.name;
@@ -201,7 +227,8 @@ QVariant WorkspaceModel::runData(const RunInfo &run, int column, int role) const
         if (column == DurationColumn)
             return text::milliseconds(spanNs);
         return isCountColumn(column) ? QVariant(text::count(sum)) : QVariant(QString());
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -213,27 +240,43 @@ QVariant WorkspaceModel::headerData(int section, Qt::Orientation orientation, in
         return alignment(section);
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case RankColumn: return tr("Rank / world size, when the trace records them");
-        case EventsColumn: return tr("Trace events read from the file (all phases)");
-        case GpuOpsColumn: return tr("GPU activities: kernels, memory copies and memsets");
-        case FlowsColumn: return tr("Flow links, e.g. CPU launch to GPU kernel");
-        case DurationColumn: return tr("From the first event's start to the last event's end");
-        default: return {};
+        case RankColumn:
+            return tr("Rank / world size, when the trace records them");
+        case EventsColumn:
+            return tr("Trace events read from the file (all phases)");
+        case GpuOpsColumn:
+            return tr("GPU activities: kernels, memory copies and memsets");
+        case FlowsColumn:
+            return tr("Flow links, e.g. CPU launch to GPU kernel");
+        case DurationColumn:
+            return tr("From the first event's start to the last event's end");
+        default:
+            return {};
         }
     }
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case NameColumn: return tr("Name");
-    case FormatColumn: return tr("Format");
-    case RankColumn: return tr("Rank");
-    case EventsColumn: return tr("Events");
-    case SlicesColumn: return tr("Slices");
-    case KernelsColumn: return tr("Kernels");
-    case GpuOpsColumn: return tr("GPU ops");
-    case FlowsColumn: return tr("Flows");
-    case DurationColumn: return tr("Duration (ms)");
-    case DevicesColumn: return tr("Devices");
+    case NameColumn:
+        return tr("Name");
+    case FormatColumn:
+        return tr("Format");
+    case RankColumn:
+        return tr("Rank");
+    case EventsColumn:
+        return tr("Events");
+    case SlicesColumn:
+        return tr("Slices");
+    case KernelsColumn:
+        return tr("Kernels");
+    case GpuOpsColumn:
+        return tr("GPU ops");
+    case FlowsColumn:
+        return tr("Flows");
+    case DurationColumn:
+        return tr("Duration (ms)");
+    case DevicesColumn:
+        return tr("Devices");
     }
     return {};
 }

@@ -16,13 +16,24 @@ namespace plumb {
 class WorkspaceModel final : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, FormatColumn, RankColumn, EventsColumn, SlicesColumn, KernelsColumn,
-                  GpuOpsColumn, FlowsColumn, DurationColumn, DevicesColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        FormatColumn,
+        RankColumn,
+        EventsColumn,
+        SlicesColumn,
+        KernelsColumn,
+        GpuOpsColumn,
+        FlowsColumn,
+        DurationColumn,
+        DevicesColumn,
+        ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole, // numbers as qint64 / double, text as QString
-        TraceIdRole,             // qint64, -1 on run rows
-        RunIdRole,               // qint64
-        SourceIdRole,            // qint64, -1 on run rows
+        TraceIdRole, // qint64, -1 on run rows
+        RunIdRole, // qint64
+        SourceIdRole, // qint64, -1 on run rows
     };
 
     explicit WorkspaceModel(QObject *parent = nullptr);

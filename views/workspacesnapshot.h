@@ -14,7 +14,7 @@ namespace plumb {
 // workspace that cannot be opened comes back with `error` set and nothing else filled.
 struct WorkspaceSnapshot {
     enum class Mode {
-        OpenExisting,   // the file must exist and be a Plumb workspace (older schemas are migrated)
+        OpenExisting, // the file must exist and be a Plumb workspace (older schemas are migrated)
         CreateIfMissing // as OpenExisting, but a missing file becomes a new, empty workspace
     };
 

@@ -16,11 +16,20 @@ namespace plumb {
 int dtypeBytes(const QString &dtype)
 {
     static const std::map<QString, int> sizes {
-        { QStringLiteral("Float"), 4 },   { QStringLiteral("Double"), 8 },  { QStringLiteral("Half"), 2 },
-        { QStringLiteral("BFloat16"), 2 }, { QStringLiteral("Int"), 4 },    { QStringLiteral("Long"), 8 },
-        { QStringLiteral("Short"), 2 },   { QStringLiteral("Char"), 1 },    { QStringLiteral("Byte"), 1 },
-        { QStringLiteral("Bool"), 1 },    { QStringLiteral("Float8_e4m3fn"), 1 }, { QStringLiteral("Float8_e5m2"), 1 },
-        { QStringLiteral("ComplexFloat"), 8 }, { QStringLiteral("ComplexDouble"), 16 },
+        { QStringLiteral("Float"), 4 },
+        { QStringLiteral("Double"), 8 },
+        { QStringLiteral("Half"), 2 },
+        { QStringLiteral("BFloat16"), 2 },
+        { QStringLiteral("Int"), 4 },
+        { QStringLiteral("Long"), 8 },
+        { QStringLiteral("Short"), 2 },
+        { QStringLiteral("Char"), 1 },
+        { QStringLiteral("Byte"), 1 },
+        { QStringLiteral("Bool"), 1 },
+        { QStringLiteral("Float8_e4m3fn"), 1 },
+        { QStringLiteral("Float8_e5m2"), 1 },
+        { QStringLiteral("ComplexFloat"), 8 },
+        { QStringLiteral("ComplexDouble"), 16 },
     };
     const auto it = sizes.find(dtype);
     return it == sizes.end() ? 0 : it->second;
@@ -62,7 +71,8 @@ Params paramsOf(std::string_view json)
     const QString pg = o.value(QLatin1String("Process Group Name")).toString();
     const QString desc = o.value(QLatin1String("Process Group Description")).toString();
     p.processGroup = desc.isEmpty() ? pg : QStringLiteral("%1 (%2)").arg(pg, desc);
-    const int64_t elems = std::max(o.value(QLatin1String("In msg nelems")).toInteger(), o.value(QLatin1String("Out msg nelems")).toInteger());
+    const int64_t elems = std::max(o.value(QLatin1String("In msg nelems")).toInteger(),
+        o.value(QLatin1String("Out msg nelems")).toInteger());
     p.bytes = elems * dtypeBytes(p.dtype);
     return p;
 }
@@ -75,19 +85,22 @@ std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId)
     // Collective parameters of the CPU ops, by External id, for kernels that carry none themselves.
     std::unordered_map<int64_t, Params> byExternal;
     {
-        SqliteStmt st(db, "SELECT s.ext_id, a.json FROM slice s JOIN track k ON k.id = s.track_id JOIN args a ON a.id = s.args_id "
-                          "WHERE k.trace_id = ? AND k.kind = 'thread' AND s.ext_id IS NOT NULL "
-                          "AND s.name_id IN (SELECT id FROM string WHERE str = 'record_param_comms')");
+        SqliteStmt st(db,
+            "SELECT s.ext_id, a.json FROM slice s JOIN track k ON k.id = s.track_id JOIN args a ON a.id = "
+            "s.args_id "
+            "WHERE k.trace_id = ? AND k.kind = 'thread' AND s.ext_id IS NOT NULL "
+            "AND s.name_id IN (SELECT id FROM string WHERE str = 'record_param_comms')");
         st.bind(1, traceId);
         while (st.step())
             if (Params p = paramsOf(st.columnView(1)); p.known)
                 byExternal.emplace(st.columnInt(0), p);
     }
-    SqliteStmt st(db, "SELECT n.str, s.dur, s.args_id, a.json, s.ext_id FROM slice s JOIN track k ON k.id = s.track_id "
-                      "JOIN string n ON n.id = s.name_id LEFT JOIN args a ON a.id = s.args_id "
-                      "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
-                      "AND s.cat_id IN (SELECT id FROM string WHERE str = 'kernel') "
-                      "AND s.name_id IN (SELECT id FROM string WHERE str LIKE '%nccl%')");
+    SqliteStmt st(db,
+        "SELECT n.str, s.dur, s.args_id, a.json, s.ext_id FROM slice s JOIN track k ON k.id = s.track_id "
+        "JOIN string n ON n.id = s.name_id LEFT JOIN args a ON a.id = s.args_id "
+        "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
+        "AND s.cat_id IN (SELECT id FROM string WHERE str = 'kernel') "
+        "AND s.name_id IN (SELECT id FROM string WHERE str LIKE '%nccl%')");
     st.bind(1, traceId);
     using Key = std::tuple<QString, QString, QString, int64_t, int64_t>;
     std::map<Key, CollectiveStats> groups;
@@ -118,7 +131,8 @@ std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId)
     std::vector<CollectiveStats> out;
     for (auto &[key, c] : groups)
         out.push_back(c);
-    std::stable_sort(out.begin(), out.end(), [](const CollectiveStats &a, const CollectiveStats &b) { return a.timeNs > b.timeNs; });
+    std::stable_sort(out.begin(), out.end(),
+        [](const CollectiveStats &a, const CollectiveStats &b) { return a.timeNs > b.timeNs; });
     return out;
 }
 

@@ -21,15 +21,18 @@ class Workspace;
 // all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n (bytes = the larger of in and out),
 // all-to-all (n-1)/n, broadcast, reduce, send and receive 1.
 struct CollectiveStats {
-    QString collective;     // "allreduce", ..., else the kernel name
-    QString processGroup;   // name (description), empty when unknown
+    QString collective; // "allreduce", ..., else the kernel name
+    QString processGroup; // name (description), empty when unknown
     QString dtype;
-    int64_t groupSize = 0;  // 0 when unknown
-    int64_t bytes = 0;      // per call
+    int64_t groupSize = 0; // 0 when unknown
+    int64_t bytes = 0; // per call
     int64_t count = 0;
-    int64_t timeNs = 0;     // summed over calls
+    int64_t timeNs = 0; // summed over calls
     int64_t maxNs = 0;
-    [[nodiscard]] double algorithmGBps() const { return timeNs > 0 ? double(bytes) * double(count) / double(timeNs) : 0.0; }
+    [[nodiscard]] double algorithmGBps() const
+    {
+        return timeNs > 0 ? double(bytes) * double(count) / double(timeNs) : 0.0;
+    }
     [[nodiscard]] double busGBps() const { return algorithmGBps() * busFactor(); }
     [[nodiscard]] double busFactor() const;
 };

@@ -15,9 +15,9 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 bool isEnvironmentKey(const QString &key)
 {
     const QString k = key.toLower();
-    for (const char *p : { "env.", "env/", "environment.", "environment/", "system.", "system/", "sys.", "versions.",
-             "versions/", "version.", "platform.", "packages.", "package.", "pip.", "conda.", "library.", "libraries.",
-             "lib." })
+    for (const char *p : { "env.", "env/", "environment.", "environment/", "system.", "system/", "sys.",
+             "versions.", "versions/", "version.", "platform.", "packages.", "package.", "pip.", "conda.",
+             "library.", "libraries.", "lib." })
         if (k.startsWith(QLatin1String(p)))
             return true;
     for (const char *s : { "_version", ".version", "/version", "-version", "version_", "_ver" })
@@ -26,9 +26,10 @@ bool isEnvironmentKey(const QString &key)
     // The whole key, or its first part ("torch.version", "cuda/available").
     static const QRegularExpression separators(QStringLiteral("[./:]"));
     const QString head = k.section(separators, 0, 0);
-    for (const char *w : { "python", "torch", "pytorch", "tensorflow", "jax", "jaxlib", "cuda", "cudnn", "nccl",
-             "numpy", "transformers", "lightning", "pytorch_lightning", "hostname", "host", "platform", "os",
-             "gpu", "gpu_name", "gpus", "driver", "cpu", "git_commit", "git_sha", "commit" })
+    for (const char *w :
+        { "python", "torch", "pytorch", "tensorflow", "jax", "jaxlib", "cuda", "cudnn", "nccl", "numpy",
+            "transformers", "lightning", "pytorch_lightning", "hostname", "host", "platform", "os", "gpu",
+            "gpu_name", "gpus", "driver", "cpu", "git_commit", "git_sha", "commit" })
         if (head == QLatin1String(w))
             return true;
     return false;
@@ -47,10 +48,14 @@ bool sameValues(const std::vector<std::optional<QString>> &values)
 QString groupName(ConfigDiff::Group group)
 {
     switch (group) {
-    case ConfigDiff::Group::Params: return QStringLiteral("params");
-    case ConfigDiff::Group::Tags: return QStringLiteral("tags");
-    case ConfigDiff::Group::SystemTags: return QStringLiteral("system tags");
-    case ConfigDiff::Group::Environment: return QStringLiteral("environment");
+    case ConfigDiff::Group::Params:
+        return QStringLiteral("params");
+    case ConfigDiff::Group::Tags:
+        return QStringLiteral("tags");
+    case ConfigDiff::Group::SystemTags:
+        return QStringLiteral("system tags");
+    case ConfigDiff::Group::Environment:
+        return QStringLiteral("environment");
     }
     return {};
 }

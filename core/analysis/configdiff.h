@@ -37,15 +37,15 @@ struct ConfigDiff {
         // Per run; NaN where the run has no finite value (or, for best, the direction is Unknown).
         std::vector<double> last;
         std::vector<double> best;
-        std::vector<bool> present;   // the run has this series at all
-        std::vector<double> delta;   // last - baseline's last; NaN where either is missing
+        std::vector<bool> present; // the run has this series at all
+        std::vector<double> delta; // last - baseline's last; NaN where either is missing
         std::vector<double> deltaPercent; // delta / |baseline's last| x 100; NaN where that is 0 or missing
-        std::vector<bool> better;    // the run(s) with the best last value; none when Unknown or all equal
-        bool differs = false;        // last values not all equal, or missing in some run
+        std::vector<bool> better; // the run(s) with the best last value; none when Unknown or all equal
+        bool differs = false; // last values not all equal, or missing in some run
     };
 
     QList<ExperimentRunInfo> runs; // as asked; runs[0] is the baseline
-    std::vector<Row> rows;         // by group, then key
+    std::vector<Row> rows; // by group, then key
     std::vector<MetricRow> metrics; // by key
 };
 

@@ -9,7 +9,8 @@
 
 namespace plumb {
 
-DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, const RankComparison *ranks)
+DoctorReport doctorReport(
+    Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, const RankComparison *ranks)
 {
     DoctorReport r;
     const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode);
@@ -41,7 +42,9 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     if (ranks) {
         r.ranks = *ranks;
     } else {
-        SqliteStmt run(ws.db(), "SELECT run_id, (SELECT count(*) FROM trace t2 WHERE t2.run_id = t.run_id) FROM trace t WHERE id = ?");
+        SqliteStmt run(ws.db(),
+            "SELECT run_id, (SELECT count(*) FROM trace t2 WHERE t2.run_id = t.run_id) FROM trace t WHERE id "
+            "= ?");
         run.bind(1, traceId);
         if (run.step() && run.columnInt(1) > 1)
             r.ranks = compareRanks(ws, run.columnInt(0), mode);

@@ -29,15 +29,15 @@ struct DoctorReport {
     LaunchStats launch;
     std::vector<MemcpyKindStats> copies;
     std::vector<CollectiveStats> collectives;
-    FlopsSummary flops;                 // matrix and attention ops: achieved vs peak
-    Verdict verdict;                    // overall; in a multi-rank run with the straggler weighed in
-    std::vector<Verdict> stepVerdicts;  // one per step
-    RankComparison ranks;               // the trace's run, when it has several ranks
+    FlopsSummary flops; // matrix and attention ops: achieved vs peak
+    Verdict verdict; // overall; in a multi-rank run with the straggler weighed in
+    std::vector<Verdict> stepVerdicts; // one per step
+    RankComparison ranks; // the trace's run, when it has several ranks
 };
 
 // `ranks` is the trace's run compared (compareRanks()), when the caller has it; else it is computed
 // when the run has several traces.
-[[nodiscard]] DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
-                                        const RankComparison *ranks = nullptr);
+[[nodiscard]] DoctorReport doctorReport(
+    Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, const RankComparison *ranks = nullptr);
 
 } // namespace plumb

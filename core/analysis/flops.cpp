@@ -17,11 +17,13 @@ namespace plumb {
 namespace {
 
 // The ops counted (innermost: the ones Kineto links kernels to). Keep in sync with opFlops().
-const QStringList kOps = { QStringLiteral("aten::mm"), QStringLiteral("aten::addmm"), QStringLiteral("aten::_scaled_mm"),
-    QStringLiteral("aten::bmm"), QStringLiteral("aten::baddbmm"), QStringLiteral("aten::cudnn_convolution"),
-    QStringLiteral("aten::convolution_backward"), QStringLiteral("aten::_flash_attention_forward"),
-    QStringLiteral("aten::_flash_attention_backward"), QStringLiteral("aten::_efficient_attention_forward"),
-    QStringLiteral("aten::_efficient_attention_backward"), QStringLiteral("aten::_scaled_dot_product_cudnn_attention"),
+const QStringList kOps = { QStringLiteral("aten::mm"), QStringLiteral("aten::addmm"),
+    QStringLiteral("aten::_scaled_mm"), QStringLiteral("aten::bmm"), QStringLiteral("aten::baddbmm"),
+    QStringLiteral("aten::cudnn_convolution"), QStringLiteral("aten::convolution_backward"),
+    QStringLiteral("aten::_flash_attention_forward"), QStringLiteral("aten::_flash_attention_backward"),
+    QStringLiteral("aten::_efficient_attention_forward"),
+    QStringLiteral("aten::_efficient_attention_backward"),
+    QStringLiteral("aten::_scaled_dot_product_cudnn_attention"),
     QStringLiteral("aten::_scaled_dot_product_cudnn_attention_backward") };
 
 using Dims = std::vector<double>;
@@ -91,12 +93,18 @@ std::optional<double> attentionFlops(const Dims &q, const Dims &k, const Dims &v
 QString dtypeName(FlopsDtype d)
 {
     switch (d) {
-    case FlopsDtype::Fp32: return QStringLiteral("fp32");
-    case FlopsDtype::Tf32: return QStringLiteral("tf32");
-    case FlopsDtype::Bf16: return QStringLiteral("bf16");
-    case FlopsDtype::Fp16: return QStringLiteral("fp16");
-    case FlopsDtype::Fp8: return QStringLiteral("fp8");
-    case FlopsDtype::Other: break;
+    case FlopsDtype::Fp32:
+        return QStringLiteral("fp32");
+    case FlopsDtype::Tf32:
+        return QStringLiteral("tf32");
+    case FlopsDtype::Bf16:
+        return QStringLiteral("bf16");
+    case FlopsDtype::Fp16:
+        return QStringLiteral("fp16");
+    case FlopsDtype::Fp8:
+        return QStringLiteral("fp8");
+    case FlopsDtype::Other:
+        break;
     }
     return QStringLiteral("other");
 }
@@ -111,7 +119,8 @@ std::optional<OpFlops> opFlops(const QString &name, const QByteArray &argsJson)
     auto text = [&](int i) { return concrete.at(i).toString(); };
     OpFlops out;
     const int first = name == QLatin1String("aten::addmm") || name == QLatin1String("aten::baddbmm") ? 1 : 0;
-    if (name == QLatin1String("aten::mm") || name == QLatin1String("aten::addmm") || name == QLatin1String("aten::_scaled_mm")) {
+    if (name == QLatin1String("aten::mm") || name == QLatin1String("aten::addmm")
+        || name == QLatin1String("aten::_scaled_mm")) {
         const Dims a = dimsAt(dims, first), b = dimsAt(dims, first + 1);
         if (a.size() != 2 || b.size() != 2 || !positive(a) || !positive(b))
             return std::nullopt;
@@ -143,11 +152,13 @@ std::optional<OpFlops> opFlops(const QString &name, const QByteArray &argsJson)
         };
         const std::vector<double> padding = param(2), stride = param(3), dilation = param(4);
         const double groups = text(5).toDouble();
-        if (padding.size() != spatial || stride.size() != spatial || dilation.size() != spatial || groups <= 0)
+        if (padding.size() != spatial || stride.size() != spatial || dilation.size() != spatial
+            || groups <= 0)
             return std::nullopt;
         double outputs = in[0] * w[0], kernel = w[1];
         for (size_t i = 0; i < spatial; ++i) {
-            const double o = std::floor((in[i + 2] + 2 * padding[i] - dilation[i] * (w[i + 2] - 1) - 1) / stride[i]) + 1;
+            const double o
+                = std::floor((in[i + 2] + 2 * padding[i] - dilation[i] * (w[i + 2] - 1) - 1) / stride[i]) + 1;
             if (!(o > 0) || !(stride[i] > 0))
                 return std::nullopt;
             outputs *= o;
@@ -174,7 +185,8 @@ std::optional<OpFlops> opFlops(const QString &name, const QByteArray &argsJson)
             kernel *= w[i];
         }
         // output_mask "[True, True, False]": grad input, grad weight, grad bias.
-        const QStringList mask = text(10).remove(QLatin1Char('[')).remove(QLatin1Char(']')).split(QLatin1Char(','));
+        const QStringList mask
+            = text(10).remove(QLatin1Char('[')).remove(QLatin1Char(']')).split(QLatin1Char(','));
         int grads = mask.size() >= 2 ? 0 : 2;
         for (qsizetype i = 0; i < 2 && i < mask.size() && mask.size() >= 2; ++i)
             grads += mask[i].trimmed().compare(QLatin1String("True"), Qt::CaseInsensitive) == 0;
@@ -194,7 +206,8 @@ std::optional<OpFlops> opFlops(const QString &name, const QByteArray &argsJson)
     if (flashLike || flashLikeBackward || cudnn || cudnnBackward) {
         // Forward (query, key, value, ...); backward (grad_out, query, key, value, ...).
         const int q = flashLikeBackward || cudnnBackward ? 1 : 0;
-        const auto f = attentionFlops(dimsAt(dims, q), dimsAt(dims, q + 1), dimsAt(dims, q + 2), cudnn || cudnnBackward);
+        const auto f = attentionFlops(
+            dimsAt(dims, q), dimsAt(dims, q + 1), dimsAt(dims, q + 2), cudnn || cudnnBackward);
         if (!f)
             return std::nullopt;
         out.flops = flashLikeBackward || cudnnBackward ? 2.5 * *f : *f;
@@ -235,12 +248,18 @@ double peakTflops(const QString &deviceName, int smCount, FlopsDtype dtype)
     if (!p)
         return 0;
     switch (dtype) {
-    case FlopsDtype::Fp32: return p->fp32;
-    case FlopsDtype::Tf32: return p->tf32;
-    case FlopsDtype::Bf16: return has("V100") || has("T4") ? 0 : p->half; // Volta and Turing: no bf16 tensor cores
-    case FlopsDtype::Fp16: return p->half;
-    case FlopsDtype::Fp8: return p->fp8;
-    case FlopsDtype::Other: break;
+    case FlopsDtype::Fp32:
+        return p->fp32;
+    case FlopsDtype::Tf32:
+        return p->tf32;
+    case FlopsDtype::Bf16:
+        return has("V100") || has("T4") ? 0 : p->half; // Volta and Turing: no bf16 tensor cores
+    case FlopsDtype::Fp16:
+        return p->half;
+    case FlopsDtype::Fp8:
+        return p->fp8;
+    case FlopsDtype::Other:
+        break;
     }
     return 0;
 }
@@ -252,8 +271,9 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
     // The GPU the trace's kernels ran on.
     int sms = 0;
     {
-        SqliteStmt dev(db, "SELECT name, json_extract(properties, '$.numSms') FROM device WHERE trace_id = ? "
-                           "ORDER BY device_index LIMIT 1");
+        SqliteStmt dev(db,
+            "SELECT name, json_extract(properties, '$.numSms') FROM device WHERE trace_id = ? "
+            "ORDER BY device_index LIMIT 1");
         dev.bind(1, traceId);
         if (dev.step()) {
             s.device = dev.columnText(0);
@@ -272,19 +292,23 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
     QString in;
     for (const QString &op : kOps)
         in += (in.isEmpty() ? QStringLiteral("'") : QStringLiteral(",'")) + op + QLatin1Char('\'');
-    SqliteStmt ops(db, QStringLiteral("SELECT s.ext_id, n.str, s.args_id, a.json FROM slice s "
-                                      "JOIN track t ON t.id = s.track_id JOIN string n ON n.id = s.name_id "
-                                      "JOIN args a ON a.id = s.args_id "
-                                      "WHERE t.trace_id = ? AND t.kind = 'thread' AND s.ext_id IS NOT NULL "
-                                      "AND n.str IN (%1)")
-                               .arg(in)
-                               .toStdString());
+    SqliteStmt ops(db,
+        QStringLiteral("SELECT s.ext_id, n.str, s.args_id, a.json FROM slice s "
+                       "JOIN track t ON t.id = s.track_id JOIN string n ON n.id = s.name_id "
+                       "JOIN args a ON a.id = s.args_id "
+                       "WHERE t.trace_id = ? AND t.kind = 'thread' AND s.ext_id IS NOT NULL "
+                       "AND n.str IN (%1)")
+            .arg(in)
+            .toStdString());
     ops.bind(1, traceId);
     while (ops.step()) {
         const QString name = ops.columnText(1);
         auto it = parsed.find({ name, ops.columnInt(2) });
         if (it == parsed.end())
-            it = parsed.emplace(std::make_pair(name, ops.columnInt(2)), opFlops(name, ops.columnText(3).toUtf8())).first;
+            it = parsed
+                     .emplace(
+                         std::make_pair(name, ops.columnInt(2)), opFlops(name, ops.columnText(3).toUtf8()))
+                     .first;
         if (!it->second)
             continue;
         const OpFlops &f = *it->second;
@@ -298,8 +322,9 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
 
     // Their kernels: GPU work carrying the same External id.
     std::unordered_map<int64_t, int64_t> kernelNs;
-    SqliteStmt kernels(db, "SELECT s.ext_id, s.dur FROM slice s JOIN track t ON t.id = s.track_id "
-                           "WHERE t.trace_id = ? AND t.kind = 'gpu_stream' AND s.ext_id IS NOT NULL");
+    SqliteStmt kernels(db,
+        "SELECT s.ext_id, s.dur FROM slice s JOIN track t ON t.id = s.track_id "
+        "WHERE t.trace_id = ? AND t.kind = 'gpu_stream' AND s.ext_id IS NOT NULL");
     kernels.bind(1, traceId);
     while (kernels.step())
         if (byExtId.count(kernels.columnInt(0)))
@@ -325,8 +350,10 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
     std::stable_sort(s.entries.begin(), s.entries.end(),
         [](const FlopsEntry &a, const FlopsEntry &b) { return a.kernelNs > b.kernelNs; });
     if (!flopsByDtype.empty()) {
-        s.dtype = std::max_element(flopsByDtype.begin(), flopsByDtype.end(),
-            [](const auto &a, const auto &b) { return a.second < b.second; })->first;
+        s.dtype
+            = std::max_element(flopsByDtype.begin(), flopsByDtype.end(), [](const auto &a, const auto &b) {
+                  return a.second < b.second;
+              })->first;
         s.peakTflops = peakTflops(s.device, sms, s.dtype);
     }
     return s;
@@ -337,7 +364,8 @@ QString flopsEvidence(const FlopsSummary &s, int64_t computeNs)
     if (s.ops == 0)
         return {};
     QString text = QStringLiteral("matrix and attention ops (%1 of compute time): %2 TFLOP/s achieved")
-                       .arg(computeNs > 0 ? QStringLiteral("%1%").arg(100.0 * double(s.kernelNs) / double(computeNs), 0, 'f', 0)
+                       .arg(computeNs > 0 ? QStringLiteral("%1%").arg(
+                                100.0 * double(s.kernelNs) / double(computeNs), 0, 'f', 0)
                                           : QStringLiteral("?"))
                        .arg(s.achievedTflops(), 0, 'f', 1);
     if (s.peakTflops > 0)
@@ -346,8 +374,9 @@ QString flopsEvidence(const FlopsSummary &s, int64_t computeNs)
                     .arg(s.device, dtypeName(s.dtype))
                     .arg(s.peakTflops, 0, 'g', 4);
     else
-        text += s.device.isEmpty() ? QStringLiteral(" (the GPU is not named in the trace: no peak to compare with)")
-                                   : QStringLiteral(" (%1's %2 peak is not in Plumb's table)").arg(s.device, dtypeName(s.dtype));
+        text += s.device.isEmpty()
+            ? QStringLiteral(" (the GPU is not named in the trace: no peak to compare with)")
+            : QStringLiteral(" (%1's %2 peak is not in Plumb's table)").arg(s.device, dtypeName(s.dtype));
     if (!s.entries.empty()) {
         const FlopsEntry &top = s.entries.front();
         text += QStringLiteral("; the longest, %1 %2 %3 x%4: %5 TFLOP/s")

@@ -48,19 +48,20 @@ struct FlopsEntry {
     QString op;
     QString shape;
     FlopsDtype dtype = FlopsDtype::Other;
-    int64_t count = 0;   // ops of this shape whose kernels were found
-    double flops = 0;    // all of them
+    int64_t count = 0; // ops of this shape whose kernels were found
+    double flops = 0; // all of them
     int64_t kernelNs = 0; // GPU time of their kernels
     [[nodiscard]] double tflops() const { return kernelNs > 0 ? flops / double(kernelNs) / 1e3 : 0; }
 };
 
 struct FlopsSummary {
-    QString device;          // the GPU the kernels ran on (the first, when several)
-    int64_t ops = 0;         // ops counted: FLOPs known and kernels found
-    int64_t opsWithoutKernels = 0; // FLOPs known, no kernel linked (the op ran elsewhere, or before the trace)
+    QString device; // the GPU the kernels ran on (the first, when several)
+    int64_t ops = 0; // ops counted: FLOPs known and kernels found
+    int64_t opsWithoutKernels
+        = 0; // FLOPs known, no kernel linked (the op ran elsewhere, or before the trace)
     double flops = 0;
-    int64_t kernelNs = 0;    // GPU time of their kernels
-    double peakTflops = 0;   // of the dominant dtype (most FLOPs) on `device`; 0 when unknown
+    int64_t kernelNs = 0; // GPU time of their kernels
+    double peakTflops = 0; // of the dominant dtype (most FLOPs) on `device`; 0 when unknown
     FlopsDtype dtype = FlopsDtype::Other;
     std::vector<FlopsEntry> entries; // by kernel time, longest first
     [[nodiscard]] double achievedTflops() const { return kernelNs > 0 ? flops / double(kernelNs) / 1e3 : 0; }

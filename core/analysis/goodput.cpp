@@ -54,7 +54,7 @@ struct Claim {
     int64_t startNs;
     int64_t endNs;
     int precedence;
-    int category;     // kProductive or a Badput
+    int category; // kProductive or a Badput
     int64_t stepInterval = -1; // index into the step intervals
     const QString *label = nullptr; // custom: its type (in the caller's events)
 };
@@ -69,7 +69,7 @@ struct StepInterval {
     int attempt;
     int64_t startNs, endNs;
     int64_t firstStep;
-    int64_t steps;     // steps it holds (records may be several steps apart)
+    int64_t steps; // steps it holds (records may be several steps apart)
     int64_t keptSteps; // of them, not done again later
     bool complete;
     int64_t productiveNs = 0; // after precedence
@@ -146,14 +146,30 @@ int64_t overlap(const std::vector<std::pair<int64_t, int64_t>> &ivs, int64_t a, 
 int phaseCategory(LifecycleKind k, int &precedence)
 {
     switch (k) {
-    case LifecycleKind::Provisioning: precedence = PProvisioning; return int(Badput::Provisioning);
-    case LifecycleKind::CheckpointRestore: precedence = PRestore; return int(Badput::CheckpointRestore);
-    case LifecycleKind::CheckpointSave: precedence = PSave; return int(Badput::CheckpointSave);
-    case LifecycleKind::AcceleratorInit: precedence = PInit; return int(Badput::AcceleratorInit);
-    case LifecycleKind::TrainingPrep: precedence = PPrep; return int(Badput::TrainingPrep);
-    case LifecycleKind::DataLoading: precedence = PData; return int(Badput::DataLoading);
-    case LifecycleKind::Custom: precedence = PCustom; return int(Badput::Custom);
-    default: precedence = PStartup; return int(Badput::Other);
+    case LifecycleKind::Provisioning:
+        precedence = PProvisioning;
+        return int(Badput::Provisioning);
+    case LifecycleKind::CheckpointRestore:
+        precedence = PRestore;
+        return int(Badput::CheckpointRestore);
+    case LifecycleKind::CheckpointSave:
+        precedence = PSave;
+        return int(Badput::CheckpointSave);
+    case LifecycleKind::AcceleratorInit:
+        precedence = PInit;
+        return int(Badput::AcceleratorInit);
+    case LifecycleKind::TrainingPrep:
+        precedence = PPrep;
+        return int(Badput::TrainingPrep);
+    case LifecycleKind::DataLoading:
+        precedence = PData;
+        return int(Badput::DataLoading);
+    case LifecycleKind::Custom:
+        precedence = PCustom;
+        return int(Badput::Custom);
+    default:
+        precedence = PStartup;
+        return int(Badput::Other);
     }
 }
 
@@ -183,17 +199,28 @@ bool isPhase(LifecycleKind k)
 QString badputName(Badput b)
 {
     switch (b) {
-    case Badput::Provisioning: return QStringLiteral("provisioning");
-    case Badput::AcceleratorInit: return QStringLiteral("accelerator_init");
-    case Badput::TrainingPrep: return QStringLiteral("training_prep");
-    case Badput::ProgramStartup: return QStringLiteral("program_startup");
-    case Badput::DataLoading: return QStringLiteral("data_loading");
-    case Badput::CheckpointSave: return QStringLiteral("checkpoint_save");
-    case Badput::CheckpointRestore: return QStringLiteral("checkpoint_restore");
-    case Badput::WastedProgress: return QStringLiteral("wasted_progress");
-    case Badput::DisruptionRecovery: return QStringLiteral("disruption_recovery");
-    case Badput::Custom: return QStringLiteral("custom");
-    case Badput::Other: return QStringLiteral("other");
+    case Badput::Provisioning:
+        return QStringLiteral("provisioning");
+    case Badput::AcceleratorInit:
+        return QStringLiteral("accelerator_init");
+    case Badput::TrainingPrep:
+        return QStringLiteral("training_prep");
+    case Badput::ProgramStartup:
+        return QStringLiteral("program_startup");
+    case Badput::DataLoading:
+        return QStringLiteral("data_loading");
+    case Badput::CheckpointSave:
+        return QStringLiteral("checkpoint_save");
+    case Badput::CheckpointRestore:
+        return QStringLiteral("checkpoint_restore");
+    case Badput::WastedProgress:
+        return QStringLiteral("wasted_progress");
+    case Badput::DisruptionRecovery:
+        return QStringLiteral("disruption_recovery");
+    case Badput::Custom:
+        return QStringLiteral("custom");
+    case Badput::Other:
+        return QStringLiteral("other");
     }
     return {};
 }
@@ -201,17 +228,28 @@ QString badputName(Badput b)
 QString badputTitle(Badput b)
 {
     switch (b) {
-    case Badput::Provisioning: return QStringLiteral("Provisioning");
-    case Badput::AcceleratorInit: return QStringLiteral("Accelerator init");
-    case Badput::TrainingPrep: return QStringLiteral("Training prep");
-    case Badput::ProgramStartup: return QStringLiteral("Program startup");
-    case Badput::DataLoading: return QStringLiteral("Data loading");
-    case Badput::CheckpointSave: return QStringLiteral("Checkpoint save");
-    case Badput::CheckpointRestore: return QStringLiteral("Checkpoint restore");
-    case Badput::WastedProgress: return QStringLiteral("Wasted progress");
-    case Badput::DisruptionRecovery: return QStringLiteral("Disruption recovery");
-    case Badput::Custom: return QStringLiteral("Custom");
-    case Badput::Other: return QStringLiteral("Other");
+    case Badput::Provisioning:
+        return QStringLiteral("Provisioning");
+    case Badput::AcceleratorInit:
+        return QStringLiteral("Accelerator init");
+    case Badput::TrainingPrep:
+        return QStringLiteral("Training prep");
+    case Badput::ProgramStartup:
+        return QStringLiteral("Program startup");
+    case Badput::DataLoading:
+        return QStringLiteral("Data loading");
+    case Badput::CheckpointSave:
+        return QStringLiteral("Checkpoint save");
+    case Badput::CheckpointRestore:
+        return QStringLiteral("Checkpoint restore");
+    case Badput::WastedProgress:
+        return QStringLiteral("Wasted progress");
+    case Badput::DisruptionRecovery:
+        return QStringLiteral("Disruption recovery");
+    case Badput::Custom:
+        return QStringLiteral("Custom");
+    case Badput::Other:
+        return QStringLiteral("Other");
     }
     return {};
 }
@@ -220,36 +258,46 @@ QString badputRemedy(Badput b)
 {
     switch (b) {
     case Badput::Provisioning:
-        return QStringLiteral("Reserve capacity or keep a warm pool of nodes, so that requests do not queue.");
+        return QStringLiteral(
+            "Reserve capacity or keep a warm pool of nodes, so that requests do not queue.");
     case Badput::AcceleratorInit:
-        return QStringLiteral("Cache container images and compiled programs, and initialise devices while the data "
-                              "pipeline and checkpoint manager are set up.");
+        return QStringLiteral(
+            "Cache container images and compiled programs, and initialise devices while the data "
+            "pipeline and checkpoint manager are set up.");
     case Badput::TrainingPrep:
-        return QStringLiteral("Overlap model and optimiser setup with the data pipeline's warm-up, and restore "
-                              "state lazily.");
+        return QStringLiteral(
+            "Overlap model and optimiser setup with the data pipeline's warm-up, and restore "
+            "state lazily.");
     case Badput::ProgramStartup:
-        return QStringLiteral("Use a persistent compilation cache (XLA, torch.compile) so that a restart does not "
-                              "compile again.");
+        return QStringLiteral(
+            "Use a persistent compilation cache (XLA, torch.compile) so that a restart does not "
+            "compile again.");
     case Badput::DataLoading:
-        return QStringLiteral("Prefetch more batches and give the data loader more workers, so that steps never "
-                              "wait for input.");
+        return QStringLiteral(
+            "Prefetch more batches and give the data loader more workers, so that steps never "
+            "wait for input.");
     case Badput::CheckpointSave:
-        return QStringLiteral("Save asynchronously (Orbax, torch.distributed.checkpoint async_save), or less often "
-                              "when disruptions are rare.");
+        return QStringLiteral(
+            "Save asynchronously (Orbax, torch.distributed.checkpoint async_save), or less often "
+            "when disruptions are rare.");
     case Badput::CheckpointRestore:
         return QStringLiteral("Restore faster: read in parallel from local or regional storage, or keep an "
                               "in-memory copy of the last checkpoint on spare hosts.");
     case Badput::WastedProgress:
-        return QStringLiteral("Checkpoint more often: the interval that loses least is about the square root of "
-                              "2 x save time x mean time between disruptions (Young/Daly).");
+        return QStringLiteral(
+            "Checkpoint more often: the interval that loses least is about the square root of "
+            "2 x save time x mean time between disruptions (Young/Daly).");
     case Badput::DisruptionRecovery:
-        return QStringLiteral("Restart automatically and sooner: hot spares, faster rescheduling, and a health "
-                              "check that fails fast.");
+        return QStringLiteral(
+            "Restart automatically and sooner: hot spares, faster rescheduling, and a health "
+            "check that fails fast.");
     case Badput::Custom:
-        return QStringLiteral("The custom events mark time your own code called unproductive: see their types in "
-                              "the table.");
+        return QStringLiteral(
+            "The custom events mark time your own code called unproductive: see their types in "
+            "the table.");
     case Badput::Other:
-        return QStringLiteral("The log does not say what this time was: add lifecycle events or a trace to see it.");
+        return QStringLiteral(
+            "The log does not say what this time was: add lifecycle events or a trace to see it.");
     }
     return {};
 }
@@ -405,7 +453,8 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
             if (keptNs > 0)
                 claims.push_back(claim(iv.startNs, iv.startNs + keptNs, PStep, kProductive, index));
             if (keptNs < iv.endNs - iv.startNs)
-                claims.push_back(claim(iv.startNs + keptNs, iv.endNs, PStep, int(Badput::WastedProgress), index));
+                claims.push_back(
+                    claim(iv.startNs + keptNs, iv.endNs, PStep, int(Badput::WastedProgress), index));
         }
 
         // Recovery: from the disruption (the interruption, else the last step's start, else the
@@ -435,7 +484,8 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
             continue;
         int precedence = PStartup;
         const int category = phaseCategory(e.kind, precedence);
-        claims.push_back(claim(e.startNs, e.endNs, precedence, category, -1, e.label.isEmpty() ? nullptr : &e.label));
+        claims.push_back(
+            claim(e.startNs, e.endNs, precedence, category, -1, e.label.isEmpty() ? nullptr : &e.label));
         if (e.kind == LifecycleKind::Provisioning)
             unavailable.push_back({ e.startNs, e.endNs });
         if (e.kind == LifecycleKind::CheckpointSave) {
@@ -469,7 +519,8 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
     // vector searched for its winner beats an ordered set's allocations.
     std::vector<size_t> active;
     const auto before = [&](size_t a, size_t b) {
-        return std::tie(claims[a].precedence, claims[a].startNs, a) < std::tie(claims[b].precedence, claims[b].startNs, b);
+        return std::tie(claims[a].precedence, claims[a].startNs, a)
+            < std::tie(claims[b].precedence, claims[b].startNs, b);
     };
     std::vector<Stretch> stretches;
     stretches.reserve(claims.size() + 1);
@@ -519,7 +570,8 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
     }
     for (size_t i = 0; i < intervals.size(); ++i) {
         const StepInterval &iv = intervals[i];
-        if (iv.complete && iv.keptSteps == iv.steps && (!firstOfAttempt[i] || keptInAttempt[size_t(iv.attempt)] < 2))
+        if (iv.complete && iv.keptSteps == iv.steps
+            && (!firstOfAttempt[i] || keptInAttempt[size_t(iv.attempt)] < 2))
             perStep.push_back(iv.productiveNs / iv.steps);
     }
     r.idealStepNs = robustMean(perStep);
@@ -528,7 +580,8 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
     std::vector<int64_t> excess(intervals.size(), 0);
     for (size_t i = 0; i < intervals.size(); ++i) {
         const StepInterval &iv = intervals[i];
-        if (firstOfAttempt[i] && keptInAttempt[size_t(iv.attempt)] >= 2 && iv.keptSteps == iv.steps && r.idealStepNs > 0)
+        if (firstOfAttempt[i] && keptInAttempt[size_t(iv.attempt)] >= 2 && iv.keptSteps == iv.steps
+            && r.idealStepNs > 0)
             excess[i] = std::max<int64_t>(0, iv.productiveNs - r.idealStepNs * iv.steps);
     }
     std::vector<Stretch> adjusted;
@@ -542,7 +595,8 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
         const int64_t take = std::min(left, s.endNs - s.startNs);
         left -= take;
         intervals[size_t(s.stepInterval)].productiveNs -= take;
-        adjusted.push_back({ s.startNs, s.startNs + take, int(Badput::ProgramStartup), s.stepInterval, nullptr });
+        adjusted.push_back(
+            { s.startNs, s.startNs + take, int(Badput::ProgramStartup), s.stepInterval, nullptr });
         if (s.startNs + take < s.endNs)
             adjusted.push_back({ s.startNs + take, s.endNs, kProductive, s.stepInterval, nullptr });
     }
@@ -557,7 +611,8 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
             r.badputNs[size_t(s.category)] += len;
         if (s.category == int(Badput::Custom))
             r.customNs[s.label ? *s.label : QStringLiteral("custom")] += len;
-        if (!r.segments.empty() && r.segments.back().category == s.category && r.segments.back().endNs == s.startNs)
+        if (!r.segments.empty() && r.segments.back().category == s.category
+            && r.segments.back().endNs == s.startNs)
             r.segments.back().endNs = s.endNs;
         else
             r.segments.push_back({ s.startNs, s.endNs, s.category });
@@ -588,19 +643,22 @@ GoodputReport analyzeGoodput(const std::vector<LifecycleEvent> &input, const Goo
         r.lastStep = steps.back()->step;
 
     if (options.flopsPerStep > 0 && options.peakFlopsPerSecond > 0 && r.productiveNs > 0) {
-        const double achieved = options.flopsPerStep * double(r.productiveSteps) / (double(r.productiveNs) / 1e9);
+        const double achieved
+            = options.flopsPerStep * double(r.productiveSteps) / (double(r.productiveNs) / 1e9);
         r.programGoodput = achieved / options.peakFlopsPerSecond;
-        r.programBasis = QStringLiteral("%1 FLOPs per step x %2 kept steps in %3 of productive time, against a peak "
-                                        "of %4 FLOP/s")
-                             .arg(options.flopsPerStep, 0, 'g', 4)
-                             .arg(r.productiveSteps)
-                             .arg(spanText(r.productiveNs))
-                             .arg(options.peakFlopsPerSecond, 0, 'g', 4);
+        r.programBasis
+            = QStringLiteral("%1 FLOPs per step x %2 kept steps in %3 of productive time, against a peak "
+                             "of %4 FLOP/s")
+                  .arg(options.flopsPerStep, 0, 'g', 4)
+                  .arg(r.productiveSteps)
+                  .arg(spanText(r.productiveNs))
+                  .arg(options.peakFlopsPerSecond, 0, 'g', 4);
     }
 
     // Goodput over time.
-    const int64_t window = options.intervalNs > 0 ? options.intervalNs
-                                                  : std::max<int64_t>(1, (r.elapsedNs + kAutoWindows - 1) / kAutoWindows);
+    const int64_t window = options.intervalNs > 0
+        ? options.intervalNs
+        : std::max<int64_t>(1, (r.elapsedNs + kAutoWindows - 1) / kAutoWindows);
     size_t seg = 0;
     for (int64_t w = spanStart; w < spanEnd; w += window) {
         GoodputWindow gw;
@@ -636,8 +694,9 @@ std::vector<LifecycleEvent> lifecycleEvents(Workspace &ws, int64_t runId, QStrin
     std::vector<LifecycleEvent> out;
     SqliteDb &db = ws.db();
     {
-        SqliteStmt st(db, "SELECT kind, start_ns, end_ns, step, label FROM lifecycle_event WHERE run_id = ? "
-                          "ORDER BY start_ns");
+        SqliteStmt st(db,
+            "SELECT kind, start_ns, end_ns, step, label FROM lifecycle_event WHERE run_id = ? "
+            "ORDER BY start_ns");
         st.bind(1, runId);
         while (st.step()) {
             const std::optional<LifecycleKind> kind = lifecycleKindFromName(st.columnText(0));
@@ -662,9 +721,10 @@ std::vector<LifecycleEvent> lifecycleEvents(Workspace &ws, int64_t runId, QStrin
     int64_t keyId = -1;
     QString key;
     {
-        SqliteStmt st(db, "SELECT s.key_id, g.str FROM metric_series s JOIN string g ON g.id = s.key_id "
-                          "WHERE s.run_id = ? AND s.kind = 'scalar' GROUP BY s.key_id "
-                          "ORDER BY sum(s.points) DESC, s.key_id LIMIT 1");
+        SqliteStmt st(db,
+            "SELECT s.key_id, g.str FROM metric_series s JOIN string g ON g.id = s.key_id "
+            "WHERE s.run_id = ? AND s.kind = 'scalar' GROUP BY s.key_id "
+            "ORDER BY sum(s.points) DESC, s.key_id LIMIT 1");
         st.bind(1, runId);
         if (st.step()) {
             keyId = st.columnInt(0);
@@ -673,8 +733,9 @@ std::vector<LifecycleEvent> lifecycleEvents(Workspace &ws, int64_t runId, QStrin
     }
     if (keyId < 0)
         return out;
-    SqliteStmt st(db, "SELECT segment, step, min(wall_time_ns) FROM metric WHERE run_id = ? AND key_id = ? "
-                      "GROUP BY segment, step ORDER BY segment, step");
+    SqliteStmt st(db,
+        "SELECT segment, step, min(wall_time_ns) FROM metric WHERE run_id = ? AND key_id = ? "
+        "GROUP BY segment, step ORDER BY segment, step");
     st.bind(1, runId).bind(2, keyId);
     int64_t segment = -1, lastWall = INT64_MIN;
     while (st.step()) {
@@ -734,17 +795,19 @@ GoodputReport computeGoodput(Workspace &ws, int64_t runId, const GoodputOptions 
     }
     if (r.valid() && !r.programGoodput) {
         const int64_t trace = db.queryInt(
-            ("SELECT id FROM trace WHERE run_id = " + std::to_string(runId) + " ORDER BY id LIMIT 1").c_str(), -1);
+            ("SELECT id FROM trace WHERE run_id = " + std::to_string(runId) + " ORDER BY id LIMIT 1").c_str(),
+            -1);
         if (trace >= 0) {
             const FlopsSummary f = flopsSummary(ws, trace);
             if (f.peakShare() > 0) {
                 r.programGoodput = f.peakShare();
-                r.programBasis = QStringLiteral("trace %1: %2 of %3 TFLOP/s peak (%4) over its matrix and attention "
-                                                "kernels")
-                                     .arg(trace)
-                                     .arg(f.achievedTflops(), 0, 'f', 1)
-                                     .arg(f.peakTflops, 0, 'f', 0)
-                                     .arg(f.device);
+                r.programBasis
+                    = QStringLiteral("trace %1: %2 of %3 TFLOP/s peak (%4) over its matrix and attention "
+                                     "kernels")
+                          .arg(trace)
+                          .arg(f.achievedTflops(), 0, 'f', 1)
+                          .arg(f.peakTflops, 0, 'f', 0)
+                          .arg(f.device);
             }
         }
     }
@@ -756,15 +819,17 @@ std::vector<GoodputRun> goodputRuns(Workspace &ws)
     std::vector<GoodputRun> out;
     SqliteDb &db = ws.db();
     {
-        SqliteStmt st(db, "SELECT r.id, r.name, count(*) FROM lifecycle_event e JOIN run r ON r.id = e.run_id "
-                          "GROUP BY r.id ORDER BY r.id DESC");
+        SqliteStmt st(db,
+            "SELECT r.id, r.name, count(*) FROM lifecycle_event e JOIN run r ON r.id = e.run_id "
+            "GROUP BY r.id ORDER BY r.id DESC");
         while (st.step())
             out.push_back({ st.columnInt(0), st.columnText(1), true, st.columnInt(2) });
     }
-    SqliteStmt st(db, "SELECT r.id, r.name, max(p) FROM (SELECT run_id, key_id, sum(points) AS p FROM metric_series "
-                      "WHERE kind = 'scalar' GROUP BY run_id, key_id) s JOIN run r ON r.id = s.run_id "
-                      "WHERE r.id NOT IN (SELECT run_id FROM lifecycle_event) GROUP BY r.id HAVING max(p) > 1 "
-                      "ORDER BY r.id DESC");
+    SqliteStmt st(db,
+        "SELECT r.id, r.name, max(p) FROM (SELECT run_id, key_id, sum(points) AS p FROM metric_series "
+        "WHERE kind = 'scalar' GROUP BY run_id, key_id) s JOIN run r ON r.id = s.run_id "
+        "WHERE r.id NOT IN (SELECT run_id FROM lifecycle_event) GROUP BY r.id HAVING max(p) > 1 "
+        "ORDER BY r.id DESC");
     while (st.step())
         out.push_back({ st.columnInt(0), st.columnText(1), false, st.columnInt(2) });
     return out;
@@ -810,12 +875,10 @@ std::optional<double> goodputQuantity(const GoodputReport &r, const QString &nam
 
 QStringList goodputQuantityNames()
 {
-    QStringList names { QStringLiteral("goodput"),      QStringLiteral("scheduling_goodput"),
-                        QStringLiteral("runtime_goodput"), QStringLiteral("program_goodput"),
-                        QStringLiteral("elapsed_s"),    QStringLiteral("productive_s"),
-                        QStringLiteral("available_s"),  QStringLiteral("disruptions"),
-                        QStringLiteral("ideal_step_s"), QStringLiteral("step_time_deviation"),
-                        QStringLiteral("badput") };
+    QStringList names { QStringLiteral("goodput"), QStringLiteral("scheduling_goodput"),
+        QStringLiteral("runtime_goodput"), QStringLiteral("program_goodput"), QStringLiteral("elapsed_s"),
+        QStringLiteral("productive_s"), QStringLiteral("available_s"), QStringLiteral("disruptions"),
+        QStringLiteral("ideal_step_s"), QStringLiteral("step_time_deviation"), QStringLiteral("badput") };
     for (int b = 0; b < kBadputCount; ++b) {
         names << QStringLiteral("badput.") + badputName(Badput(b));
         names << QStringLiteral("badput.") + badputName(Badput(b)) + QStringLiteral("_s");
@@ -848,7 +911,8 @@ QString goodputAdvice(const GoodputReport &r)
     if (*b == Badput::WastedProgress && r.disruptions > 0 && r.meanCheckpointSaveNs > 0) {
         const double mtbf = double(r.elapsedNs) / double(r.disruptions);
         const double best = std::sqrt(2.0 * double(r.meanCheckpointSaveNs) * mtbf);
-        text += QStringLiteral(" Here a save takes %1 and a disruption came every %2: checkpoint about every %3.")
+        text += QStringLiteral(
+            " Here a save takes %1 and a disruption came every %2: checkpoint about every %3.")
                     .arg(spanText(r.meanCheckpointSaveNs), spanText(int64_t(mtbf)), spanText(int64_t(best)));
     }
     return text;

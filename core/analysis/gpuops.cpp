@@ -7,8 +7,8 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <future>
 #include <cmath>
+#include <future>
 #include <memory>
 #include <unordered_set>
 
@@ -20,9 +20,18 @@ namespace {
 // ~1.7e15 us, keeps only quarter microseconds), the start rounded up and the end (start + duration,
 // in doubles) rounded down to whole microseconds. Trace time is the file's microseconds times 1000,
 // so this is exact for Kineto traces.
-double fileMicros(int64_t ns) { return double(static_cast<long double>(ns) / 1000.0L); }
-int64_t htaStart(int64_t ns) { return int64_t(std::ceil(fileMicros(ns))) * 1000; }
-int64_t htaEnd(int64_t ns, int64_t durNs) { return int64_t(std::floor(fileMicros(ns) + double(durNs) / 1000.0)) * 1000; }
+double fileMicros(int64_t ns)
+{
+    return double(static_cast<long double>(ns) / 1000.0L);
+}
+int64_t htaStart(int64_t ns)
+{
+    return int64_t(std::ceil(fileMicros(ns))) * 1000;
+}
+int64_t htaEnd(int64_t ns, int64_t durNs)
+{
+    return int64_t(std::floor(fileMicros(ns) + double(durNs) / 1000.0)) * 1000;
+}
 
 std::unordered_set<int64_t> stringIds(SqliteDb &db, const char *sql)
 {
@@ -37,14 +46,16 @@ std::unordered_set<int64_t> stringIds(SqliteDb &db, const char *sql)
 // calls from then on, and the GPU work they launched, do not count); INT64_MAX otherwise.
 int64_t htaCutoff(SqliteDb &db, int64_t traceId)
 {
-    const std::unordered_set<int64_t> stepNames = stringIds(db, "SELECT id FROM string WHERE str GLOB 'ProfilerStep*'");
+    const std::unordered_set<int64_t> stepNames
+        = stringIds(db, "SELECT id FROM string WHERE str GLOB 'ProfilerStep*'");
     if (stepNames.size() < 2)
         return INT64_MAX;
     std::unordered_set<int64_t> seen;
     int64_t last = INT64_MIN;
-    SqliteStmt st(db, "SELECT s.name_id, s.ts FROM slice s JOIN track k ON k.id = s.track_id "
-                      "WHERE k.trace_id = ? AND k.kind = 'thread' AND s.name_id IN "
-                      "(SELECT id FROM string WHERE str GLOB 'ProfilerStep*')");
+    SqliteStmt st(db,
+        "SELECT s.name_id, s.ts FROM slice s JOIN track k ON k.id = s.track_id "
+        "WHERE k.trace_id = ? AND k.kind = 'thread' AND s.name_id IN "
+        "(SELECT id FROM string WHERE str GLOB 'ProfilerStep*')");
     st.bind(1, traceId);
     while (st.step()) {
         seen.insert(st.columnInt(0));
@@ -70,7 +81,8 @@ public:
             const Launch &l = m_table[size_t(corr - m_min)];
             return l.ts == kNone ? nullptr : &l;
         }
-        auto it = std::lower_bound(m_table.begin(), m_table.end(), corr, [](const Launch &l, int64_t c) { return l.corr < c; });
+        auto it = std::lower_bound(
+            m_table.begin(), m_table.end(), corr, [](const Launch &l, int64_t c) { return l.corr < c; });
         return it != m_table.end() && it->corr == corr ? &*it : nullptr;
     }
     void build(std::vector<Launch> calls)
@@ -78,7 +90,8 @@ public:
         m_count = calls.size();
         if (calls.empty())
             return;
-        const auto [lo, hi] = std::minmax_element(calls.begin(), calls.end(), [](const Launch &a, const Launch &b) { return a.corr < b.corr; });
+        const auto [lo, hi] = std::minmax_element(
+            calls.begin(), calls.end(), [](const Launch &a, const Launch &b) { return a.corr < b.corr; });
         m_min = lo->corr;
         const uint64_t range = uint64_t(hi->corr - lo->corr) + 1;
         m_dense = range <= 4 * uint64_t(calls.size()) + 1024;
@@ -93,8 +106,12 @@ public:
             }
             return;
         }
-        std::sort(calls.begin(), calls.end(), [](const Launch &a, const Launch &b) { return a.corr != b.corr ? a.corr < b.corr : a.ts < b.ts; });
-        calls.erase(std::unique(calls.begin(), calls.end(), [](const Launch &a, const Launch &b) { return a.corr == b.corr; }), calls.end());
+        std::sort(calls.begin(), calls.end(), [](const Launch &a, const Launch &b) {
+            return a.corr != b.corr ? a.corr < b.corr : a.ts < b.ts;
+        });
+        calls.erase(std::unique(calls.begin(), calls.end(),
+                        [](const Launch &a, const Launch &b) { return a.corr == b.corr; }),
+            calls.end());
         m_table = std::move(calls);
     }
 
@@ -111,13 +128,15 @@ LaunchIndex readLaunches(SqliteDb &db, int64_t traceId)
     std::vector<Launch> calls;
     // At most the slices of those tracks: reserved (and backed by huge pages) instead of regrown.
     {
-        SqliteStmt count(db, "SELECT sum(slice_count) FROM track WHERE trace_id = ? AND kind IN ('thread', 'cuda_api')");
+        SqliteStmt count(
+            db, "SELECT sum(slice_count) FROM track WHERE trace_id = ? AND kind IN ('thread', 'cuda_api')");
         count.bind(1, traceId);
         calls.reserve(count.step() ? size_t(std::max<int64_t>(count.columnInt(0), 0)) : 0);
     }
     adviseHugePages(calls);
-    SqliteStmt st(db, "SELECT s.corr, s.ts, s.dur FROM slice s JOIN track k ON k.id = s.track_id "
-                      "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
+    SqliteStmt st(db,
+        "SELECT s.corr, s.ts, s.dur FROM slice s JOIN track k ON k.id = s.track_id "
+        "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
     st.bind(1, traceId);
     while (st.step())
         calls.push_back({ st.columnInt(0), st.columnInt(1), st.columnInt(2) });
@@ -134,11 +153,15 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     const bool hta = mode == GpuOpMode::Hta;
     const int64_t cutoff = hta ? htaCutoff(db, traceId) : INT64_MAX;
     const bool linkedOnly = mode == GpuOpMode::LinkedOnly || cutoff != INT64_MAX;
-    const int64_t catKernel = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'kernel'), -1)");
-    const int64_t catMemcpy = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memcpy'), -1)");
-    const int64_t catMemset = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memset'), -1)");
+    const int64_t catKernel
+        = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'kernel'), -1)");
+    const int64_t catMemcpy
+        = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memcpy'), -1)");
+    const int64_t catMemset
+        = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memset'), -1)");
     // A CUDA graph launch traced whole (Nsight's --cuda-graph-trace=graph): compute, its kernels unseen.
-    const int64_t catGraph = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'cuda_graph'), -1)");
+    const int64_t catGraph
+        = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'cuda_graph'), -1)");
 
     // CPU-side launches of this trace by correlation id: the first call holding the id (the runtime
     // launch; a driver call under it has the same id and starts later).
@@ -154,11 +177,12 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     else
         launches = readLaunches(db, traceId);
     // Names of communication (and, for HTA, memory) kernels, decided once per name.
-    const std::unordered_set<int64_t> commNames =
-        stringIds(db, hta ? "SELECT id FROM string WHERE str GLOB 'nccl*'" : "SELECT id FROM string WHERE str LIKE '%nccl%'");
-    const std::unordered_set<int64_t> memoryNames =
-        hta ? stringIds(db, "SELECT id FROM string WHERE str GLOB '*Memcpy*' OR str GLOB '*Memset*'")
-            : std::unordered_set<int64_t> {};
+    const std::unordered_set<int64_t> commNames = stringIds(db,
+        hta ? "SELECT id FROM string WHERE str GLOB 'nccl*'"
+            : "SELECT id FROM string WHERE str LIKE '%nccl%'");
+    const std::unordered_set<int64_t> memoryNames = hta
+        ? stringIds(db, "SELECT id FROM string WHERE str GLOB '*Memcpy*' OR str GLOB '*Memset*'")
+        : std::unordered_set<int64_t> {};
 
     // How each name is classed, decided once per name id (ids are dense: a table, not a hash).
     enum : int8_t { kUnclassed = 0, kCommName = 1, kMemoryName = 2, kOtherName = 3 };
@@ -179,7 +203,8 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     std::vector<int64_t> tracks;
     int64_t opCount = 0;
     {
-        SqliteStmt t(db, "SELECT id, slice_count FROM track WHERE trace_id = ? AND kind = 'gpu_stream' ORDER BY id");
+        SqliteStmt t(
+            db, "SELECT id, slice_count FROM track WHERE trace_id = ? AND kind = 'gpu_stream' ORDER BY id");
         t.bind(1, traceId);
         while (t.step()) {
             tracks.push_back(t.columnInt(0));
@@ -187,11 +212,12 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         }
     }
     std::vector<std::unique_ptr<SqliteStmt>> cursors; // those with a row to give
-    std::vector<int64_t> cursorTrack;                 // the track id of each
-    std::vector<int64_t> cursorTs;                    // the start of its current row
+    std::vector<int64_t> cursorTrack; // the track id of each
+    std::vector<int64_t> cursorTs; // the start of its current row
     for (int64_t track : tracks) {
-        auto st = std::make_unique<SqliteStmt>(db, "SELECT ts, dur, name_id, cat_id, corr, args_id FROM slice "
-                                                   "WHERE track_id = ?1 AND ts >= ?2 AND ts < ?3 ORDER BY ts");
+        auto st = std::make_unique<SqliteStmt>(db,
+            "SELECT ts, dur, name_id, cat_id, corr, args_id FROM slice "
+            "WHERE track_id = ?1 AND ts >= ?2 AND ts < ?3 ORDER BY ts");
         st->bind(1, track).bind(2, fromNs).bind(3, toNs);
         if (st->step()) {
             cursorTs.push_back(st->columnInt(0));
@@ -209,7 +235,8 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     std::vector<int64_t> corrs; // of each op, linked to its launch once the launches are read
     constexpr int64_t kNoCorr = INT64_MIN;
     // Every op of the window at most: regrowing a million-op vector costs more than the scan.
-    const size_t expected = size_t(fromNs == INT64_MIN && toNs == INT64_MAX ? opCount : std::max<int64_t>(opCount / 16, 1024));
+    const size_t expected
+        = size_t(fromNs == INT64_MIN && toNs == INT64_MAX ? opCount : std::max<int64_t>(opCount / 16, 1024));
     ops.reserve(expected);
     corrs.reserve(expected);
     adviseHugePages(ops);

@@ -12,13 +12,13 @@ class Workspace;
 // time of the CPU-side call that launched it when a correlation id links one.
 struct GpuOp {
     enum class Kind { Compute, Comm, Memory };
-    int64_t startNs = 0;    // trace time (slice.ts)
+    int64_t startNs = 0; // trace time (slice.ts)
     int64_t endNs = 0;
     int64_t nameId = 0;
     int64_t streamTrackId = 0;
-    int64_t launchNs = -1;  // start of the launching CPU-side call; -1 when none is linked
+    int64_t launchNs = -1; // start of the launching CPU-side call; -1 when none is linked
     int64_t launchDurNs = 0; // its duration
-    int64_t argsId = -1;    // the op's args row (args.id), -1 when it has none
+    int64_t argsId = -1; // the op's args row (args.id), -1 when it has none
     Kind kind = Kind::Compute;
 };
 
@@ -37,7 +37,7 @@ struct GpuOp {
 enum class GpuOpMode { EveryOp, LinkedOnly, Hta };
 
 // Every GPU op of the trace starting in [fromNs, toNs), in start order, chosen by mode.
-[[nodiscard]] std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode,
-                                            int64_t fromNs = INT64_MIN, int64_t toNs = INT64_MAX);
+[[nodiscard]] std::vector<GpuOp> readGpuOps(
+    Workspace &ws, int64_t traceId, GpuOpMode mode, int64_t fromNs = INT64_MIN, int64_t toNs = INT64_MAX);
 
 } // namespace plumb

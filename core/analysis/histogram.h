@@ -12,8 +12,8 @@ namespace plumb {
 // launch delays are heavy-tailed: linear bins would put nearly everything in the first one), else
 // linear. Their number follows the Rice rule (2 * cbrt(n)) within [1, kMaxHistogramBins].
 struct Histogram {
-    std::vector<double> edges;    // bins + 1, ascending (ns)
-    std::vector<int64_t> counts;  // per bin
+    std::vector<double> edges; // bins + 1, ascending (ns)
+    std::vector<int64_t> counts; // per bin
     bool logSpaced = false;
 
     // Empty bins for `samples` values within [minValue, maxValue]; add() then counts them.

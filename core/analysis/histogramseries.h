@@ -20,7 +20,8 @@ struct StepHistogram {
 // The basis points (1/100 of a percent) of TensorBoard's distribution view: the normal CDF at
 // -inf, -1.5, -1, -0.5, 0, 0.5, 1, 1.5 and +inf standard deviations, so the bands around the
 // median are 1, 2 and 3 standard deviations wide, then the tails.
-inline constexpr std::array<int, 9> kDistributionBasisPoints { 0, 668, 1587, 3085, 5000, 6915, 8413, 9332, 10000 };
+inline constexpr std::array<int, 9> kDistributionBasisPoints { 0, 668, 1587, 3085, 5000, 6915, 8413, 9332,
+    10000 };
 
 // The value at each of kDistributionBasisPoints, interpolated linearly within buckets as
 // TensorBoard's compress_histogram does (so that our bands match its Distributions tab): the

@@ -8,23 +8,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
-#include <tuple>
 
 namespace plumb {
 
 HostActivity classifyHostName(const QString &name)
 {
-    if (name.startsWith(QLatin1String("enumerate(DataLoader)")) || name.contains(QLatin1String("DataLoaderIter.__next__")))
+    if (name.startsWith(QLatin1String("enumerate(DataLoader)"))
+        || name.contains(QLatin1String("DataLoaderIter.__next__")))
         return HostActivity::InputPipeline;
-    static const char *const syncCalls[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
-                                             "cuCtxSynchronize",      "cuStreamSynchronize",   "cuEventSynchronize",
-                                             "aten::item",            "aten::_local_scalar_dense" };
+    static const char *const syncCalls[]
+        = { "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cuCtxSynchronize",
+              "cuStreamSynchronize", "cuEventSynchronize", "aten::item", "aten::_local_scalar_dense" };
     for (const char *call : syncCalls)
         if (name == QLatin1String(call))
             return HostActivity::Synchronization;
-    if (name.startsWith(QLatin1String("Optimizer.step")) || name.startsWith(QLatin1String("Optimizer.zero_grad")))
+    if (name.startsWith(QLatin1String("Optimizer.step"))
+        || name.startsWith(QLatin1String("Optimizer.zero_grad")))
         return HostActivity::Optimizer;
     if (name.size() > 4 && name.startsWith(QLatin1String("MPI_")) && name[4].isUpper())
         return HostActivity::Communication;
@@ -42,9 +44,11 @@ constexpr const char *kThreadKey = "coalesce(k.process_id, 0) || ':' || coalesce
 std::unordered_set<std::string> launchingThreads(SqliteDb &db, int64_t traceId)
 {
     std::unordered_set<std::string> launchers;
-    SqliteStmt st(db, std::string("SELECT DISTINCT ") + kThreadKey + " FROM track k "
-                      "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') "
-                      "AND EXISTS (SELECT 1 FROM slice_corr_tile c WHERE c.track_id = k.id)");
+    SqliteStmt st(db,
+        std::string("SELECT DISTINCT ") + kThreadKey
+            + " FROM track k "
+              "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') "
+              "AND EXISTS (SELECT 1 FROM slice_corr_tile c WHERE c.track_id = k.id)");
     st.bind(1, traceId);
     while (st.step())
         launchers.emplace(st.columnView(0));
@@ -53,12 +57,14 @@ std::unordered_set<std::string> launchingThreads(SqliteDb &db, int64_t traceId)
 
 // The companion tracks of `kind` ('cpu_samples', 'on_cpu') of the launching threads (every thread's when
 // none is known) that hold slices.
-std::vector<int64_t> launcherTracks(SqliteDb &db, int64_t traceId, const char *kind,
-                                    const std::unordered_set<std::string> &launchers)
+std::vector<int64_t> launcherTracks(
+    SqliteDb &db, int64_t traceId, const char *kind, const std::unordered_set<std::string> &launchers)
 {
     std::vector<int64_t> tracks;
-    SqliteStmt st(db, std::string("SELECT k.id, ") + kThreadKey + " FROM track k "
-                      "WHERE k.trace_id = ? AND k.kind = ? AND k.slice_count > 0");
+    SqliteStmt st(db,
+        std::string("SELECT k.id, ") + kThreadKey
+            + " FROM track k "
+              "WHERE k.trace_id = ? AND k.kind = ? AND k.slice_count > 0");
     st.bind(1, traceId).bind(2, std::string_view(kind));
     while (st.step())
         if (launchers.empty() || launchers.count(std::string(st.columnView(1))))
@@ -71,7 +77,7 @@ std::vector<int64_t> launcherTracks(SqliteDb &db, int64_t traceId, const char *k
 // stretches in time order, nothing held but the counts. (The profiler's own threads, a data loader's
 // workers, are not what the GPU waits for.)
 void sampleIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops,
-                   const std::unordered_set<std::string> &launchers, HostAnalysis &r)
+    const std::unordered_set<std::string> &launchers, HostAnalysis &r)
 {
     const std::vector<int64_t> tracks = launcherTracks(db, traceId, "cpu_samples", launchers);
     if (tracks.empty())
@@ -111,7 +117,7 @@ void sampleIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops,
 // each thread's intervals on a CPU in time order (its track's key order) against the stretches in time
 // order, nothing held but sums.
 void offCpuIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops,
-                   const std::unordered_set<std::string> &launchers, HostAnalysis &r)
+    const std::unordered_set<std::string> &launchers, HostAnalysis &r)
 {
     const std::vector<int64_t> tracks = launcherTracks(db, traceId, "on_cpu", launchers);
     if (tracks.empty())
@@ -157,9 +163,10 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
     // The names that match, decided once per string.
     std::unordered_map<int64_t, HostActivity> kinds;
     {
-        SqliteStmt st(db, "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str LIKE '%ynchronize' "
-                          "OR str IN ('aten::item', 'aten::_local_scalar_dense') OR str LIKE 'Optimizer.%' "
-                          "OR str GLOB 'MPI_[A-Z]*'");
+        SqliteStmt st(db,
+            "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str LIKE '%ynchronize' "
+            "OR str IN ('aten::item', 'aten::_local_scalar_dense') OR str LIKE 'Optimizer.%' "
+            "OR str GLOB 'MPI_[A-Z]*'");
         while (st.step()) {
             const HostActivity k = classifyHostName(st.columnText(1));
             if (k != HostActivity::None)
@@ -173,10 +180,14 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
         // MPI calls count only on the launching threads: a thread that waits in MPI while it would
         // launch holds the GPU back, a progress or helper thread sitting in MPI_Wait all along does not.
         // (No such thread known, no launches linked: every thread's.)
-        SqliteStmt st(db, std::string("SELECT ") + kThreadKey + ", s.ts, s.dur, s.name_id "
-                          "FROM slice s JOIN track k ON k.id = s.track_id "
-                          "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.name_id IN (" + ids + ") "
-                          "ORDER BY 1, s.ts");
+        SqliteStmt st(db,
+            std::string("SELECT ") + kThreadKey
+                + ", s.ts, s.dur, s.name_id "
+                  "FROM slice s JOIN track k ON k.id = s.track_id "
+                  "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.name_id IN ("
+                + ids
+                + ") "
+                  "ORDER BY 1, s.ts");
         st.bind(1, traceId);
         // Per (activity, thread): the end of the last counted interval, so nested matches count once.
         std::unordered_map<std::string, int64_t> covered[4];
@@ -190,7 +201,8 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
                 : kind == HostActivity::Optimizer                           ? r.optimizer
                                                                             : r.communication;
             const int64_t ts = st.columnInt(1), end = ts + st.columnInt(2);
-            int64_t &until = covered[int(kind) - 1].try_emplace(std::string(st.columnView(0)), INT64_MIN).first->second;
+            int64_t &until
+                = covered[int(kind) - 1].try_emplace(std::string(st.columnView(0)), INT64_MIN).first->second;
             ++a.count;
             a.ranges.emplace_back(ts, end);
             if (end > until) {
@@ -218,7 +230,8 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
     r.launchedOps = int64_t(delays.size());
     if (!delays.empty()) {
         // Nearest-rank percentiles, each found in linear time (the p90 among what is above the p50).
-        const auto index = [&](double p) { return size_t(std::max(1.0, std::ceil(p * double(delays.size())))) - 1; };
+        const auto index
+            = [&](double p) { return size_t(std::max(1.0, std::ceil(p * double(delays.size())))) - 1; };
         const size_t i50 = index(0.5), i90 = index(0.9);
         std::nth_element(delays.begin(), delays.begin() + ptrdiff_t(i50), delays.end());
         r.launchDelayP50Ns = delays[i50];

@@ -16,7 +16,8 @@ std::vector<StreamIdle> idleBreakdown(Workspace &ws, const std::vector<GpuOp> &o
     std::vector<StreamIdle> out;
     SqliteStmt stream(ws.db(), "SELECT coalesce(stream, -1) FROM track WHERE id = ?");
     for (auto &[track, list] : byStream) {
-        std::stable_sort(list.begin(), list.end(), [](const GpuOp *a, const GpuOp *b) { return a->startNs < b->startNs; });
+        std::stable_sort(
+            list.begin(), list.end(), [](const GpuOp *a, const GpuOp *b) { return a->startNs < b->startNs; });
         StreamIdle s;
         s.streamTrackId = track;
         stream.bind(1, track);
@@ -36,7 +37,8 @@ std::vector<StreamIdle> idleBreakdown(Workspace &ws, const std::vector<GpuOp> &o
         }
         out.push_back(s);
     }
-    std::sort(out.begin(), out.end(), [](const StreamIdle &a, const StreamIdle &b) { return a.stream < b.stream; });
+    std::sort(
+        out.begin(), out.end(), [](const StreamIdle &a, const StreamIdle &b) { return a.stream < b.stream; });
     return out;
 }
 

@@ -18,7 +18,7 @@ class Workspace;
 // Ops without a linked launch can only be kernel wait or other.
 struct StreamIdle {
     int64_t streamTrackId = 0;
-    int64_t stream = -1;          // the CUDA stream id, -1 when unknown
+    int64_t stream = -1; // the CUDA stream id, -1 when unknown
     int64_t hostWaitNs = 0;
     int64_t kernelWaitNs = 0;
     int64_t otherNs = 0;
@@ -29,7 +29,7 @@ struct StreamIdle {
 constexpr int64_t kDefaultKernelWaitNs = 30'000; // HTA's default consecutive_kernel_delay (30 µs)
 
 // Per stream, in stream order.
-[[nodiscard]] std::vector<StreamIdle> idleBreakdown(Workspace &ws, const std::vector<GpuOp> &ops,
-                                                    int64_t kernelWaitNs = kDefaultKernelWaitNs);
+[[nodiscard]] std::vector<StreamIdle> idleBreakdown(
+    Workspace &ws, const std::vector<GpuOp> &ops, int64_t kernelWaitNs = kDefaultKernelWaitNs);
 
 } // namespace plumb

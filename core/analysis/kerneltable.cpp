@@ -17,7 +17,8 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
     // name the duration-weighted sum and the duration it covers.
     std::unordered_map<int64_t, double> occupancyOfArgs;
     std::unordered_map<int64_t, std::pair<double, double>> occupancy;
-    SqliteStmt args(ws.db(), "SELECT json_extract(json, '$.\"est. achieved occupancy %\"') FROM args WHERE id = ?");
+    SqliteStmt args(
+        ws.db(), "SELECT json_extract(json, '$.\"est. achieved occupancy %\"') FROM args WHERE id = ?");
     int64_t all = 0;
     for (const GpuOp &op : ops) {
         const int64_t dur = op.endNs - op.startNs;
@@ -29,7 +30,9 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
         auto it = occupancyOfArgs.find(op.argsId);
         if (it == occupancyOfArgs.end()) {
             args.bind(1, op.argsId);
-            it = occupancyOfArgs.emplace(op.argsId, args.step() && !args.columnIsNull(0) ? args.columnDouble(0) : -1.0).first;
+            it = occupancyOfArgs
+                     .emplace(op.argsId, args.step() && !args.columnIsNull(0) ? args.columnDouble(0) : -1.0)
+                     .first;
             args.reset();
         }
         if (it->second >= 0) {
@@ -43,7 +46,8 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
     for (auto &[nameId, d] : durations) {
         std::sort(d.begin(), d.end());
         // Nearest rank: the smallest value with at least p% of the values at or below it.
-        auto rank = [&d = d](double p) { return d[size_t(std::max(1.0, std::ceil(p * double(d.size())))) - 1]; };
+        auto rank
+            = [&d = d](double p) { return d[size_t(std::max(1.0, std::ceil(p * double(d.size())))) - 1]; };
         KernelStats k;
         name.bind(1, nameId);
         k.name = name.step() ? name.columnText(0) : QString();

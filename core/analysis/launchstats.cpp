@@ -139,7 +139,8 @@ struct StreamSweep {
 };
 
 // Sweeps a stream whose ops are out of order among the ops, from sorted copies of its times.
-void sweepSorted(const std::vector<GpuOp> &ops, StreamSweep &s, std::vector<int64_t> &enters, std::vector<int64_t> &exits)
+void sweepSorted(
+    const std::vector<GpuOp> &ops, StreamSweep &s, std::vector<int64_t> &enters, std::vector<int64_t> &exits)
 {
     enters.clear();
     exits.clear();
@@ -217,7 +218,7 @@ LaunchStats launchStats(const std::vector<GpuOp> &ops, int maxPointsPerStream)
     for (StreamSweep &s : streams)
         r.queues.push_back(std::move(s.q));
     std::sort(r.queues.begin(), r.queues.end(),
-              [](const StreamQueue &a, const StreamQueue &b) { return a.streamTrackId < b.streamTrackId; });
+        [](const StreamQueue &a, const StreamQueue &b) { return a.streamTrackId < b.streamTrackId; });
 
     r.minDelayNs = INT64_MAX;
     r.maxDelayNs = INT64_MIN;

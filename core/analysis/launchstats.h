@@ -20,8 +20,8 @@ namespace plumb {
 // GPU, over time. An op enters the queue at its launch call's start (at its GPU start when no launch
 // is linked, or when skewed clocks put the launch after the GPU start) and leaves it at its GPU end.
 struct QueuePoint {
-    int64_t timeNs = 0;  // trace time
-    int32_t queued = 0;  // from timeNs until the next point's timeNs
+    int64_t timeNs = 0; // trace time
+    int32_t queued = 0; // from timeNs until the next point's timeNs
 };
 
 struct StreamQueue {
@@ -33,22 +33,23 @@ struct StreamQueue {
     std::vector<QueuePoint> series;
     bool reduced = false;
     int32_t maxQueued = 0;
-    double meanQueued = 0;  // time-weighted over [firstNs, lastNs)
-    int64_t firstNs = 0;    // the first op's entry into the queue
-    int64_t lastNs = 0;     // the last op's GPU end
+    double meanQueued = 0; // time-weighted over [firstNs, lastNs)
+    int64_t firstNs = 0; // the first op's entry into the queue
+    int64_t lastNs = 0; // the last op's GPU end
 };
 
 struct LaunchStats {
-    std::vector<StreamQueue> queues;  // by stream track id
-    int64_t launchedOps = 0;          // ops with a linked launch
+    std::vector<StreamQueue> queues; // by stream track id
+    int64_t launchedOps = 0; // ops with a linked launch
     int64_t minDelayNs = 0;
     int64_t maxDelayNs = 0;
-    Histogram launchDelay;            // of launchedOps delays (ns)
+    Histogram launchDelay; // of launchedOps delays (ns)
 };
 
 constexpr int kQueuePointsPerStream = 2000;
 
 // maxPointsPerStream <= 0 keeps every change of every stream's queue.
-[[nodiscard]] LaunchStats launchStats(const std::vector<GpuOp> &ops, int maxPointsPerStream = kQueuePointsPerStream);
+[[nodiscard]] LaunchStats launchStats(
+    const std::vector<GpuOp> &ops, int maxPointsPerStream = kQueuePointsPerStream);
 
 } // namespace plumb

@@ -27,10 +27,11 @@ int64_t bytesOf(const QByteArray &argsJson)
 std::vector<MemcpyKindStats> memcpyStats(Workspace &ws, int64_t traceId)
 {
     // By name id first (no string lookup per row), named after grouping.
-    SqliteStmt st(ws.db(), "SELECT s.name_id, s.dur, s.args_id, a.json FROM slice s JOIN track k ON k.id = s.track_id "
-                           "LEFT JOIN args a ON a.id = s.args_id "
-                           "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
-                           "AND s.cat_id = (SELECT id FROM string WHERE str = 'gpu_memcpy')");
+    SqliteStmt st(ws.db(),
+        "SELECT s.name_id, s.dur, s.args_id, a.json FROM slice s JOIN track k ON k.id = s.track_id "
+        "LEFT JOIN args a ON a.id = s.args_id "
+        "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
+        "AND s.cat_id = (SELECT id FROM string WHERE str = 'gpu_memcpy')");
     st.bind(1, traceId);
     std::unordered_map<int64_t, MemcpyKindStats> byName;
     std::unordered_map<int64_t, int64_t> bytesByArgs; // args rows are shared: parse each once
@@ -43,7 +44,8 @@ std::vector<MemcpyKindStats> memcpyStats(Workspace &ws, int64_t traceId)
             auto it = bytesByArgs.find(argsId);
             if (it == bytesByArgs.end()) {
                 const std::string_view json = st.columnView(3);
-                it = bytesByArgs.emplace(argsId, bytesOf(QByteArray(json.data(), qsizetype(json.size())))).first;
+                it = bytesByArgs.emplace(argsId, bytesOf(QByteArray(json.data(), qsizetype(json.size()))))
+                         .first;
             }
             k.bytes += it->second;
         }

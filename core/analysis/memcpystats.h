@@ -20,7 +20,10 @@ struct MemcpyKindStats {
     int64_t bytes = 0;
     int64_t timeNs = 0;
     bool pageable = false;
-    [[nodiscard]] double gigabytesPerSecond() const { return timeNs > 0 ? double(bytes) / double(timeNs) : 0.0; }
+    [[nodiscard]] double gigabytesPerSecond() const
+    {
+        return timeNs > 0 ? double(bytes) / double(timeNs) : 0.0;
+    }
 };
 
 // Sorted by time, largest first.

@@ -53,7 +53,8 @@ double statOf(std::vector<float> &v, const ObjectiveSpec &s)
 // A request field's values over `indices` (successful requests for durations), into `v` (reused
 // from objective to objective: a fresh 40 MB vector per objective spent more time in page faults
 // than in the statistics).
-void fieldValues(const ServingRequests &r, const std::vector<uint32_t> &indices, const QString &field, std::vector<float> &v)
+void fieldValues(const ServingRequests &r, const std::vector<uint32_t> &indices, const QString &field,
+    std::vector<float> &v)
 {
     v.clear();
     v.reserve(indices.size());
@@ -80,7 +81,8 @@ void fieldValues(const ServingRequests &r, const std::vector<uint32_t> &indices,
 }
 
 // error_rate, request_throughput, output_throughput, requests over `indices`; `spanNs` > 0 for a window.
-double servingQuantity(const ServingRequests &r, const std::vector<uint32_t> &indices, const QString &name, int64_t spanNs)
+double servingQuantity(
+    const ServingRequests &r, const std::vector<uint32_t> &indices, const QString &name, int64_t spanNs)
 {
     if (name == QLatin1String("requests"))
         return double(indices.size());
@@ -96,7 +98,8 @@ double servingQuantity(const ServingRequests &r, const std::vector<uint32_t> &in
         }
         if (r.startNs[i] != ServingRequests::kUnknownStart) {
             first = std::min(first, r.startNs[i]);
-            last = std::max(last, r.startNs[i] + (std::isnan(r.latencyMs[i]) ? 0 : int64_t(double(r.latencyMs[i]) * 1e6)));
+            last = std::max(last,
+                r.startNs[i] + (std::isnan(r.latencyMs[i]) ? 0 : int64_t(double(r.latencyMs[i]) * 1e6)));
         }
     }
     if (name == QLatin1String("error_rate"))
@@ -132,19 +135,23 @@ public:
 
     int64_t resolveRun(const QString &text)
     {
-        SqliteStmt st(m_ws.db(), "SELECT id, name FROM run WHERE CAST(id AS TEXT) = ?1 OR name = ?1 ORDER BY id");
+        SqliteStmt st(
+            m_ws.db(), "SELECT id, name FROM run WHERE CAST(id AS TEXT) = ?1 OR name = ?1 ORDER BY id");
         st.bind(1, text);
         std::vector<std::pair<int64_t, QString>> found;
         while (st.step())
             found.emplace_back(st.columnInt(0), st.columnText(1));
         if (found.empty())
-            throw CheckInputError(QStringLiteral("no run %1 (plumb ls lists the runs, with their ids)").arg(text));
+            throw CheckInputError(
+                QStringLiteral("no run %1 (plumb ls lists the runs, with their ids)").arg(text));
         if (found.size() > 1) {
             QStringList ids;
             for (const auto &f : found)
                 ids << QString::number(f.first);
-            throw CheckInputError(
-                QStringLiteral("%1 names %2 runs (ids %3); give an id").arg(text).arg(found.size()).arg(ids.join(QStringLiteral(", "))));
+            throw CheckInputError(QStringLiteral("%1 names %2 runs (ids %3); give an id")
+                                      .arg(text)
+                                      .arg(found.size())
+                                      .arg(ids.join(QStringLiteral(", "))));
         }
         return found[0].first;
     }
@@ -179,11 +186,12 @@ public:
 
     // A metric's value in `run` (-1: the newest run that logged it): last value, or mean/min/max of
     // its points. Sets `usedRun`.
-    std::optional<double> metric(const QString &name, const QString &stat, int64_t run, int64_t &usedRun, int64_t &points,
-        QString &key)
+    std::optional<double> metric(const QString &name, const QString &stat, int64_t run, int64_t &usedRun,
+        int64_t &points, QString &key)
     {
         ExperimentReader reader(m_ws);
-        const std::vector<SeriesSummary> series = reader.series(run >= 0 ? QList<int64_t> { run } : QList<int64_t> {});
+        const std::vector<SeriesSummary> series
+            = reader.series(run >= 0 ? QList<int64_t> { run } : QList<int64_t> {});
         const SeriesSummary *best = nullptr;
         for (const auto &s : series) {
             if (s.histogram || !(s.key == name || s.key.endsWith(QLatin1Char('/') + name)))
@@ -208,8 +216,8 @@ public:
     }
 
     // A named quantity of `run`: registered, else a metric.
-    std::optional<double> named(const QString &name, const QString &stat, int64_t run, QString &why, int64_t &usedRun,
-        int64_t &points, QString &unit, QString *registered = nullptr)
+    std::optional<double> named(const QString &name, const QString &stat, int64_t run, QString &why,
+        int64_t &usedRun, int64_t &points, QString &unit, QString *registered = nullptr)
     {
         if (const QuantityTable::Entry *e = m_quantities.find(name); e && stat.isEmpty()) {
             usedRun = run;
@@ -222,10 +230,12 @@ public:
         QString key;
         if (const auto v = metric(name, stat, run, usedRun, points, key))
             return v;
-        why = run >= 0 ? QStringLiteral("run %1 has no serving quantity, registered quantity or metric named %2")
-                             .arg(runName(run), name)
-                       : QStringLiteral("no serving quantity, registered quantity or metric in the workspace is named %1")
-                             .arg(name);
+        why = run >= 0
+            ? QStringLiteral("run %1 has no serving quantity, registered quantity or metric named %2")
+                  .arg(runName(run), name)
+            : QStringLiteral(
+                "no serving quantity, registered quantity or metric in the workspace is named %1")
+                  .arg(name);
         return std::nullopt;
     }
 
@@ -233,7 +243,8 @@ public:
     {
         ObjectiveResult r;
         r.spec = s;
-        r.fraction = s.percent || s.field == QLatin1String("error_rate") || s.kind == ObjectiveSpec::Kind::Change;
+        r.fraction
+            = s.percent || s.field == QLatin1String("error_rate") || s.kind == ObjectiveSpec::Kind::Change;
         const auto noData = [&](const QString &why) {
             r.status = ObjectiveStatus::NoData;
             r.detail = why;
@@ -260,14 +271,17 @@ public:
             r.samples = points;
             decide(*v);
             if (!registered.isEmpty())
-                r.detail = used >= 0 ? QStringLiteral("%1, run %2").arg(registered, runName(used)) : registered;
+                r.detail
+                    = used >= 0 ? QStringLiteral("%1, run %2").arg(registered, runName(used)) : registered;
             else
-                r.detail = QStringLiteral("%1 of run %2").arg(s.stat.isEmpty() ? QStringLiteral("last value") : s.stat, runName(used));
+                r.detail = QStringLiteral("%1 of run %2")
+                               .arg(s.stat.isEmpty() ? QStringLiteral("last value") : s.stat, runName(used));
             return r;
         }
         if (s.kind == ObjectiveSpec::Kind::Change) {
             if (baseline < 0)
-                return noData(QStringLiteral("needs a baseline run: --baseline RUN, or baseline: in the file"));
+                return noData(
+                    QStringLiteral("needs a baseline run: --baseline RUN, or baseline: in the file"));
             QString why, unit;
             int64_t usedCur = -1, usedBase = -1, points = 0;
             const int64_t current = chosenRun >= 0 ? chosenRun : newestRunOtherThan(baseline);
@@ -280,7 +294,8 @@ public:
             if (!base)
                 return noData(why);
             if (!(*base != 0) || std::isnan(*base) || std::isnan(*cur))
-                return noData(QStringLiteral("%1 of the baseline is %2: no relative change").arg(s.field).arg(*base));
+                return noData(
+                    QStringLiteral("%1 of the baseline is %2: no relative change").arg(s.field).arg(*base));
             const double change = (*cur - *base) / std::fabs(*base);
             decide(s.increase ? change : -change);
             r.samples = 2;
@@ -296,7 +311,8 @@ public:
         // Request objectives.
         const int64_t run = chosenRun >= 0 ? chosenRun : newestServingRun(baseline);
         if (run < 0)
-            return noData(QStringLiteral("no run with serving requests%1 (import a vLLM benchmark result or a request log)")
+            return noData(QStringLiteral(
+                "no run with serving requests%1 (import a vLLM benchmark result or a request log)")
                               .arg(baseline >= 0 ? QStringLiteral(" besides the baseline") : QString()));
         const bool itl = s.field == QLatin1String("itl_ms");
         const ServingRequests &req = requests(run, itl);
@@ -306,35 +322,42 @@ public:
         f.fromMinute = s.fromMinute;
         f.toMinute = s.toMinute;
         const std::vector<uint32_t> &indices = selection(run, req, f);
-        const QString where = QStringLiteral("run %1%2%3")
-                                  .arg(runName(run),
-                                      s.model.isEmpty() && s.endpoint.isEmpty()
-                                          ? QString()
-                                          : QStringLiteral(", ") + QStringList({ s.model, s.endpoint }).join(QLatin1Char(' ')).trimmed(),
-                                      s.fromMinute >= 0 ? QStringLiteral(", during %1").arg(s.text.section(QStringLiteral("during"), 1).trimmed())
-                                                        : QString());
+        const QString where
+            = QStringLiteral("run %1%2%3")
+                  .arg(runName(run),
+                      s.model.isEmpty() && s.endpoint.isEmpty() ? QString()
+                                                                : QStringLiteral(", ")
+                              + QStringList({ s.model, s.endpoint }).join(QLatin1Char(' ')).trimmed(),
+                      s.fromMinute >= 0 ? QStringLiteral(", during %1")
+                                              .arg(s.text.section(QStringLiteral("during"), 1).trimmed())
+                                        : QString());
         if (indices.empty())
             return noData(QStringLiteral("no requests in %1").arg(where));
         r.unit = s.kind == ObjectiveSpec::Kind::Drift ? QString()
-            : isServingName(s.field)                  ? (s.field == QLatin1String("request_throughput") ? QStringLiteral("req/s")
-                                                           : s.field == QLatin1String("output_throughput") ? QStringLiteral("tok/s")
-                                                                                                            : QString())
-                                                      : unitOfField(s.field);
+            : isServingName(s.field)
+            ? (s.field == QLatin1String("request_throughput")       ? QStringLiteral("req/s")
+                    : s.field == QLatin1String("output_throughput") ? QStringLiteral("tok/s")
+                                                                    : QString())
+            : unitOfField(s.field);
         if (s.kind == ObjectiveSpec::Kind::Drift) {
             if (baseline < 0)
-                return noData(QStringLiteral("needs a baseline run: --baseline RUN, or baseline: in the file"));
+                return noData(
+                    QStringLiteral("needs a baseline run: --baseline RUN, or baseline: in the file"));
             const ServingRequests &base = requests(baseline, itl);
             const std::vector<uint32_t> &baseIdx = selection(baseline, base, f);
             std::vector<float> &bv = m_scratch2, &cv = m_scratch;
             fieldValues(base, baseIdx, s.field, bv);
             fieldValues(req, indices, s.field, cv);
             if (bv.empty() || cv.empty())
-                return noData(QStringLiteral("no %1 values in %2").arg(s.field, bv.empty() ? QStringLiteral("the baseline") : where));
+                return noData(QStringLiteral("no %1 values in %2")
+                                  .arg(s.field, bv.empty() ? QStringLiteral("the baseline") : where));
             const Drift d = distributionShift(bv, cv);
             decide(s.stat == QLatin1String("psi") ? d.psi : d.jsDistance);
             r.samples = int64_t(cv.size());
             r.detail = QStringLiteral("%1 of %2 in %3 (%4 values) vs baseline %5 (%6 values), %7 bins")
-                           .arg(s.stat == QLatin1String("psi") ? QStringLiteral("PSI") : QStringLiteral("JS distance"), s.field, where)
+                           .arg(s.stat == QLatin1String("psi") ? QStringLiteral("PSI")
+                                                               : QStringLiteral("JS distance"),
+                               s.field, where)
                            .arg(cv.size())
                            .arg(runName(baseline))
                            .arg(bv.size())
@@ -355,11 +378,12 @@ public:
             if (std::isnan(v))
                 return noData(QStringLiteral("no %1 values in %2").arg(s.field, where));
             decide(v);
-            r.detail = isServingName(s.field) ? QStringLiteral("%1 requests of %2").arg(indices.size()).arg(where)
-                                              : QStringLiteral("%1 values from %2 requests of %3")
-                                                    .arg(r.samples)
-                                                    .arg(indices.size())
-                                                    .arg(where);
+            r.detail = isServingName(s.field)
+                ? QStringLiteral("%1 requests of %2").arg(indices.size()).arg(where)
+                : QStringLiteral("%1 values from %2 requests of %3")
+                      .arg(r.samples)
+                      .arg(indices.size())
+                      .arg(where);
             return r;
         }
         const bool less = s.op == ObjectiveSpec::Op::Less || s.op == ObjectiveSpec::Op::LessEqual;
@@ -368,7 +392,8 @@ public:
             const int64_t start = req.startNs[i];
             if (start == ServingRequests::kUnknownStart)
                 continue;
-            byWindow[start >= 0 ? start / s.windowNs : -((-start + s.windowNs - 1) / s.windowNs)].push_back(i);
+            byWindow[start >= 0 ? start / s.windowNs : -((-start + s.windowNs - 1) / s.windowNs)].push_back(
+                i);
         }
         bool any = false;
         double worst = 0;
@@ -402,7 +427,11 @@ public:
     // The requests `f` selects in `run`, computed once per run and filter (10M indices are 40 MB).
     const std::vector<uint32_t> &selection(int64_t run, const ServingRequests &req, const ServingFilter &f)
     {
-        const QString key = QStringLiteral("%1|%2|%3|%4|%5").arg(run).arg(f.model, f.endpoint).arg(f.fromMinute).arg(f.toMinute);
+        const QString key = QStringLiteral("%1|%2|%3|%4|%5")
+                                .arg(run)
+                                .arg(f.model, f.endpoint)
+                                .arg(f.fromMinute)
+                                .arg(f.toMinute);
         auto it = m_selections.find(key);
         if (it == m_selections.end())
             it = m_selections.emplace(key, selectRequests(req, f)).first;
@@ -427,7 +456,8 @@ private:
 
 } // namespace
 
-void QuantityTable::add(const QString &name, const QString &description, const QString &unit, Resolver resolve)
+void QuantityTable::add(
+    const QString &name, const QString &description, const QString &unit, Resolver resolve)
 {
     m_entries[name] = Entry { description, unit, std::move(resolve) };
 }
@@ -442,7 +472,8 @@ QuantityTable builtinQuantities()
 {
     QuantityTable t;
     t.add(QStringLiteral("step_time"),
-        QStringLiteral("mean training step time of the run: its traces' steps on the CPU, else a step-time metric"),
+        QStringLiteral(
+            "mean training step time of the run: its traces' steps on the CPU, else a step-time metric"),
         QStringLiteral("ms"), [](Workspace &ws, int64_t run, QString &why) -> std::optional<double> {
             if (run < 0) {
                 why = QStringLiteral("step_time needs a run");
@@ -467,7 +498,8 @@ QuantityTable builtinQuantities()
             ExperimentReader reader(ws);
             for (const auto &s : reader.series({ run })) {
                 const QString k = s.key.section(QLatin1Char('/'), -1);
-                if (s.histogram || !(k == QLatin1String("step_time") || k == QLatin1String("step_time_ms")
+                if (s.histogram
+                    || !(k == QLatin1String("step_time") || k == QLatin1String("step_time_ms")
                         || k == QLatin1String("time_per_step")))
                     continue;
                 double total = 0;
@@ -490,8 +522,9 @@ QuantityTable builtinQuantities()
         const QString unit = name.endsWith(QLatin1String("_s")) ? QStringLiteral("s")
             : name == QLatin1String("disruptions")              ? QString()
                                                                 : QStringLiteral("fraction");
-        t.add(name, QStringLiteral("%1 of the job (plumb goodput; the newest job when no run is named)").arg(name), unit,
-            [name, reports](Workspace &ws, int64_t run, QString &why) -> std::optional<double> {
+        t.add(name,
+            QStringLiteral("%1 of the job (plumb goodput; the newest job when no run is named)").arg(name),
+            unit, [name, reports](Workspace &ws, int64_t run, QString &why) -> std::optional<double> {
                 if (run < 0) {
                     const std::vector<GoodputRun> runs = goodputRuns(ws);
                     if (runs.empty()) {
@@ -505,7 +538,8 @@ QuantityTable builtinQuantities()
                     it = reports->emplace(std::make_pair(ws.path(), run), computeGoodput(ws, run)).first;
                 const std::optional<double> v = goodputQuantity(it->second, name);
                 if (!v)
-                    why = QStringLiteral("run %1 has no %2 (no lifecycle events or steps, or no FLOPs for program goodput)")
+                    why = QStringLiteral(
+                        "run %1 has no %2 (no lifecycle events or steps, or no FLOPs for program goodput)")
                               .arg(run)
                               .arg(name);
                 return v;
@@ -517,9 +551,12 @@ QuantityTable builtinQuantities()
 QString objectiveStatusName(ObjectiveStatus s)
 {
     switch (s) {
-    case ObjectiveStatus::Pass: return QStringLiteral("pass");
-    case ObjectiveStatus::Fail: return QStringLiteral("fail");
-    case ObjectiveStatus::NoData: return QStringLiteral("no data");
+    case ObjectiveStatus::Pass:
+        return QStringLiteral("pass");
+    case ObjectiveStatus::Fail:
+        return QStringLiteral("fail");
+    case ObjectiveStatus::NoData:
+        return QStringLiteral("no data");
     }
     return {};
 }
@@ -534,8 +571,8 @@ QString formatObjectiveValue(const ObjectiveResult &r, double v)
     return r.unit.isEmpty() ? n : n + QLatin1Char(' ') + r.unit;
 }
 
-CheckReport evaluateObjectives(Workspace &ws, const ObjectivesFile &file, const CheckOptions &options,
-    const QuantityTable &quantities)
+CheckReport evaluateObjectives(
+    Workspace &ws, const ObjectivesFile &file, const CheckOptions &options, const QuantityTable &quantities)
 {
     Evaluator ev(ws, quantities);
     CheckReport report;
@@ -557,9 +594,15 @@ CheckReport evaluateObjectives(Workspace &ws, const ObjectivesFile &file, const 
     for (const ObjectiveSpec &s : file.objectives) {
         ObjectiveResult r = ev.evaluate(s, runText.isEmpty() ? -1 : report.runId, report.baselineRunId);
         switch (r.status) {
-        case ObjectiveStatus::Pass: ++report.passed; break;
-        case ObjectiveStatus::Fail: ++report.failed; break;
-        case ObjectiveStatus::NoData: ++report.noData; break;
+        case ObjectiveStatus::Pass:
+            ++report.passed;
+            break;
+        case ObjectiveStatus::Fail:
+            ++report.failed;
+            break;
+        case ObjectiveStatus::NoData:
+            ++report.noData;
+            break;
         }
         report.results.push_back(std::move(r));
     }

@@ -98,8 +98,8 @@ public:
 // (the objective's model/endpoint, time of day); windowed objectives hold when every window with
 // requests holds, and report the worst window. Drift and change objectives need a baseline run.
 // Throws CheckInputError when a named run does not exist, SqlError on a workspace error.
-[[nodiscard]] CheckReport evaluateObjectives(Workspace &ws, const ObjectivesFile &file, const CheckOptions &options,
-    const QuantityTable &quantities);
+[[nodiscard]] CheckReport evaluateObjectives(
+    Workspace &ws, const ObjectivesFile &file, const CheckOptions &options, const QuantityTable &quantities);
 
 // Formats a value of `r` with its unit ("142.3 ms", "0.8%", "12.0 req/s").
 [[nodiscard]] QString formatObjectiveValue(const ObjectiveResult &r, double v);

@@ -69,7 +69,8 @@ struct Forest {
             if (k >= mtry && found)
                 break;
             const std::vector<double> &f = x[order[k]];
-            std::sort(sorted.begin(), sorted.end(), [&f](int a, int b) { return f[size_t(a)] < f[size_t(b)]; });
+            std::sort(
+                sorted.begin(), sorted.end(), [&f](int a, int b) { return f[size_t(a)] < f[size_t(b)]; });
             double lSum = 0, lSq = 0;
             for (size_t j = 0; j + 1 < n; ++j) {
                 const double v = y[size_t(sorted[j])];
@@ -152,15 +153,17 @@ ParamImportance paramImportance(const std::vector<ImportanceSample> &all)
     for (const ImportanceSample &s : all) {
         if (!std::isfinite(s.target))
             continue;
-        if (std::any_of(s.params.cbegin(), s.params.cend(), [](const RunParam &p) { return p.kind != QLatin1String("tag"); }))
+        if (std::any_of(s.params.cbegin(), s.params.cend(),
+                [](const RunParam &p) { return p.kind != QLatin1String("tag"); }))
             samples.push_back(&s);
     }
     out.runs = int(samples.size());
     if (out.runs < kMinImportanceRuns) {
-        out.reason = QStringLiteral("needs at least %1 runs with both params and a value of the metric; %2 %3")
-                         .arg(kMinImportanceRuns)
-                         .arg(out.runs)
-                         .arg(out.runs == 1 ? QStringLiteral("has") : QStringLiteral("have"));
+        out.reason
+            = QStringLiteral("needs at least %1 runs with both params and a value of the metric; %2 %3")
+                  .arg(kMinImportanceRuns)
+                  .arg(out.runs)
+                  .arg(out.runs == 1 ? QStringLiteral("has") : QStringLiteral("have"));
         return out;
     }
     const size_t n = samples.size();
@@ -181,7 +184,7 @@ ParamImportance paramImportance(const std::vector<ImportanceSample> &all)
         }
 
     std::vector<std::vector<double>> features; // [feature][sample]
-    std::vector<size_t> featureEntry;          // feature -> index in out.entries
+    std::vector<size_t> featureEntry; // feature -> index in out.entries
     for (auto it = byKey.cbegin(); it != byKey.cend(); ++it) {
         const std::vector<const RunParam *> &values = it.value();
         ParamImportance::Entry e;
@@ -267,7 +270,8 @@ ParamImportance paramImportance(const std::vector<ImportanceSample> &all)
         out.reason = QStringLiteral("no param varies across these %1 runs").arg(n);
         return out;
     }
-    const double yMin = *std::min_element(y.cbegin(), y.cend()), yMax = *std::max_element(y.cbegin(), y.cend());
+    const double yMin = *std::min_element(y.cbegin(), y.cend()),
+                 yMax = *std::max_element(y.cbegin(), y.cend());
     if (yMin == yMax) {
         out.reason = QStringLiteral("the metric is %1 in every run").arg(yMin);
         for (auto &e : out.entries)
@@ -276,8 +280,8 @@ ParamImportance paramImportance(const std::vector<ImportanceSample> &all)
     }
 
     const size_t p = features.size();
-    Forest forest { features, y, std::max<size_t>(std::min<size_t>(kMinFeaturesPerSplit, p), (p + 2) / 3), Rng { kSeed },
-        std::vector<double>(p), std::vector<size_t>(p) };
+    Forest forest { features, y, std::max<size_t>(std::min<size_t>(kMinFeaturesPerSplit, p), (p + 2) / 3),
+        Rng { kSeed }, std::vector<double>(p), std::vector<size_t>(p) };
     std::vector<double> featureImportance(p, 0);
     int trees = 0;
     for (int t = 0; t < kImportanceTrees; ++t) {
@@ -302,7 +306,9 @@ ParamImportance paramImportance(const std::vector<ImportanceSample> &all)
         for (auto &e : out.entries)
             e.importance /= sum;
     std::stable_sort(out.entries.begin(), out.entries.end(),
-        [](const ParamImportance::Entry &a, const ParamImportance::Entry &b) { return a.importance > b.importance; });
+        [](const ParamImportance::Entry &a, const ParamImportance::Entry &b) {
+            return a.importance > b.importance;
+        });
     return out;
 }
 
@@ -320,7 +326,8 @@ ParamImportance paramImportance(const TrialTable &table, const QString &metric, 
     out.metric = metric;
     out.statistic = statistic;
     if (statistic == MetricStatistic::Best && metricDirection(metric) == MetricDirection::Unknown)
-        out.reason = QStringLiteral("%1 has no known direction, so no best value: use its last value").arg(metric);
+        out.reason
+            = QStringLiteral("%1 has no known direction, so no best value: use its last value").arg(metric);
     return out;
 }
 

@@ -32,17 +32,18 @@ class Workspace;
 // one run; at each node the best split (largest decrease of the sum of squared deviations) among a
 // random subset of max(3, ceil(features / 3)) features (all of them when there are three or fewer:
 // with a handful of params, a subset that leaves out the one that matters makes the node split on
-// noise, and a third of the importance went to noise that way on a 3-param test). A param's importance is its mean decrease of impurity: the
-// variance reduction of its splits weighted by the runs they split, normalised per tree to sum to 1,
-// averaged over trees. Seeded with a fixed value: the same input gives the same figures.
+// noise, and a third of the importance went to noise that way on a 3-param test). A param's importance is its
+// mean decrease of impurity: the variance reduction of its splits weighted by the runs they split, normalised
+// per tree to sum to 1, averaged over trees. Seeded with a fixed value: the same input gives the same
+// figures.
 struct ParamImportance {
     struct Entry {
         QString key;
         bool categorical = false;
-        int levels = 0;          // categorical: values seen (missing included); numeric: distinct values
-        int runs = 0;            // runs that have the param
-        double correlation = 0;  // numeric: Pearson r (NaN under 3 runs with it); categorical: eta
-        double importance = 0;   // 0..1, sums to 1 over entries (0 everywhere when the metric is constant)
+        int levels = 0; // categorical: values seen (missing included); numeric: distinct values
+        int runs = 0; // runs that have the param
+        double correlation = 0; // numeric: Pearson r (NaN under 3 runs with it); categorical: eta
+        double importance = 0; // 0..1, sums to 1 over entries (0 everywhere when the metric is constant)
     };
     struct Skipped {
         QString key;
@@ -51,10 +52,10 @@ struct ParamImportance {
 
     QString metric;
     MetricStatistic statistic = MetricStatistic::Last;
-    int runs = 0;                 // runs used
-    std::vector<Entry> entries;   // by importance, highest first
+    int runs = 0; // runs used
+    std::vector<Entry> entries; // by importance, highest first
     std::vector<Skipped> skipped; // by key
-    QString reason;               // why entries is empty, when it is
+    QString reason; // why entries is empty, when it is
 };
 
 // One run's data for the importance: its params (tags included: they are dropped) and the target.
@@ -68,7 +69,8 @@ inline constexpr int kMinImportanceRuns = 3;
 
 [[nodiscard]] ParamImportance paramImportance(const std::vector<ImportanceSample> &samples);
 // Over the table's runs, with `metric`'s value per run picked by `statistic`.
-[[nodiscard]] ParamImportance paramImportance(const TrialTable &table, const QString &metric, MetricStatistic statistic);
+[[nodiscard]] ParamImportance paramImportance(
+    const TrialTable &table, const QString &metric, MetricStatistic statistic);
 
 // Pearson's r of two equally long series; NaN when shorter than 2 or either is constant.
 [[nodiscard]] double pearson(const std::vector<double> &x, const std::vector<double> &y);

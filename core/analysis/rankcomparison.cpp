@@ -11,7 +11,8 @@ namespace plumb {
 RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mode mode)
 {
     RankComparison c;
-    SqliteStmt st(ws.db(), "SELECT id, coalesce(rank, -1), name FROM trace WHERE run_id = ? ORDER BY coalesce(rank, -1), id");
+    SqliteStmt st(ws.db(),
+        "SELECT id, coalesce(rank, -1), name FROM trace WHERE run_id = ? ORDER BY coalesce(rank, -1), id");
     st.bind(1, runId);
     while (st.step()) {
         RankSummary r;
@@ -42,13 +43,11 @@ RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mod
     }
     if (c.ranks.size() < 2)
         return c;
-    const auto [shortest, longest] = std::minmax_element(c.ranks.begin(), c.ranks.end(), [](auto &a, auto &b) {
-        return a.windowNs < b.windowNs;
-    });
+    const auto [shortest, longest] = std::minmax_element(
+        c.ranks.begin(), c.ranks.end(), [](auto &a, auto &b) { return a.windowNs < b.windowNs; });
     c.stepSpreadNs = longest->windowNs - shortest->windowNs;
-    const auto slowest = std::max_element(c.ranks.begin(), c.ranks.end(), [](auto &a, auto &b) {
-        return a.computeNs < b.computeNs;
-    });
+    const auto slowest = std::max_element(
+        c.ranks.begin(), c.ranks.end(), [](auto &a, auto &b) { return a.computeNs < b.computeNs; });
     std::vector<double> others;
     double othersComm = 0;
     for (auto it = c.ranks.begin(); it != c.ranks.end(); ++it)

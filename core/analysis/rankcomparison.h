@@ -20,7 +20,7 @@ struct RankSummary {
     int64_t rank = -1;
     QString name;
     int steps = 0;
-    double windowNs = 0;       // per step
+    double windowNs = 0; // per step
     double computeNs = 0;
     double commNs = 0;
     double exposedCommNs = 0;
@@ -28,10 +28,10 @@ struct RankSummary {
 };
 
 struct RankComparison {
-    std::vector<RankSummary> ranks;   // by rank
-    int straggler = -1;               // index into ranks, -1 when none stands out
-    double stepSpreadNs = 0;          // longest minus shortest per-step window
-    double othersWaitNs = 0;          // the others' mean communication per step minus the straggler's
+    std::vector<RankSummary> ranks; // by rank
+    int straggler = -1; // index into ranks, -1 when none stands out
+    double stepSpreadNs = 0; // longest minus shortest per-step window
+    double othersWaitNs = 0; // the others' mean communication per step minus the straggler's
 };
 
 constexpr double kStragglerMargin = 0.05;

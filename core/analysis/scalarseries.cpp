@@ -64,8 +64,8 @@ std::vector<double> debiasedEma(std::span<const double> values, double weight)
     return out;
 }
 
-std::vector<uint32_t> decimateMinMax(std::span<const double> x, std::span<const double> y, double xFrom, double xTo,
-    int columns)
+std::vector<uint32_t> decimateMinMax(
+    std::span<const double> x, std::span<const double> y, double xFrom, double xTo, int columns)
 {
     const size_t n = std::min(x.size(), y.size());
     std::vector<uint32_t> out;

@@ -35,7 +35,7 @@ namespace plumb {
 // the plot's edges. A non-finite y ends the run it interrupts and is kept (one per run of non-finite
 // values) so that the line shows the gap. x need not be sorted: a column is a run of consecutive
 // points. Returns indices into x/y, ascending. columns < 1 counts as 1.
-[[nodiscard]] std::vector<uint32_t> decimateMinMax(std::span<const double> x, std::span<const double> y,
-    double xFrom, double xTo, int columns);
+[[nodiscard]] std::vector<uint32_t> decimateMinMax(
+    std::span<const double> x, std::span<const double> y, double xFrom, double xTo, int columns);
 
 } // namespace plumb

@@ -17,8 +17,7 @@ namespace plumb {
 
 namespace {
 
-template<typename T>
-double percentileOf(const T *a, size_t n, double p)
+template <typename T> double percentileOf(const T *a, size_t n, double p)
 {
     if (n == 0)
         return kNaN;
@@ -132,13 +131,17 @@ ServingRequests readServingRequests(Workspace &ws, const QList<int64_t> &runIds,
     }
     const char *sql = withItl
         ? "SELECT start_ns, ifnull(latency_ns, -1), ifnull(ttft_ns, -1), ifnull(input_tokens, -1), "
-          "ifnull(output_tokens, -1), ok, model_id, endpoint_id, itl FROM serving_request WHERE run_id = ? ORDER BY seq"
+          "ifnull(output_tokens, -1), ok, model_id, endpoint_id, itl FROM serving_request WHERE run_id = ? "
+          "ORDER BY seq"
         : "SELECT start_ns, ifnull(latency_ns, -1), ifnull(ttft_ns, -1), ifnull(input_tokens, -1), "
-          "ifnull(output_tokens, -1), ok, model_id, endpoint_id FROM serving_request WHERE run_id = ? ORDER BY seq";
+          "ifnull(output_tokens, -1), ok, model_id, endpoint_id FROM serving_request WHERE run_id = ? ORDER "
+          "BY seq";
     // The C API directly: one call per column of 10M rows, not a wrapper's type check and read.
     sqlite3_stmt *st = nullptr;
     if (const int rc = sqlite3_prepare_v2(db.handle(), sql, -1, &st, nullptr); rc != SQLITE_OK)
-        throw SqlError(QStringLiteral("reading serving requests: %1").arg(QString::fromUtf8(sqlite3_errmsg(db.handle()))), rc);
+        throw SqlError(QStringLiteral("reading serving requests: %1")
+                           .arg(QString::fromUtf8(sqlite3_errmsg(db.handle()))),
+            rc);
     const std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> finalizer(st, sqlite3_finalize);
     for (const int64_t run : runs) {
         r.runIds.push_back(run);
@@ -155,7 +158,8 @@ ServingRequests readServingRequests(Workspace &ws, const QList<int64_t> &runIds,
             r.ttftMs.push_back(ok ? msOf(st, 2) : std::numeric_limits<float>::quiet_NaN());
             r.inputTokens.push_back(countOf(st, 3));
             r.outputTokens.push_back(countOf(st, 4));
-            const std::pair<int64_t, int64_t> key { sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 7) }; // NULL reads 0
+            const std::pair<int64_t, int64_t> key { sqlite3_column_int64(st, 6),
+                sqlite3_column_int64(st, 7) }; // NULL reads 0
             if (key != lastKey) {
                 auto it = groupOf.find(key);
                 if (it == groupOf.end()) {
@@ -184,7 +188,9 @@ ServingRequests readServingRequests(Workspace &ws, const QList<int64_t> &runIds,
                 r.itlOffset.push_back(r.itlMs.size());
         }
         if (rc != SQLITE_DONE)
-            throw SqlError(QStringLiteral("reading serving requests: %1").arg(QString::fromUtf8(sqlite3_errmsg(db.handle()))), rc);
+            throw SqlError(QStringLiteral("reading serving requests: %1")
+                               .arg(QString::fromUtf8(sqlite3_errmsg(db.handle()))),
+                rc);
         sqlite3_reset(st);
     }
     return r;
@@ -194,7 +200,8 @@ std::vector<ServingRunInfo> servingRuns(Workspace &ws)
 {
     std::vector<ServingRunInfo> runs;
     SqliteStmt st(ws.db(),
-        "SELECT s.run_id, run.name, s.n, s.first, s.last FROM (SELECT run_id, count(*) AS n, min(start_ns) AS first, "
+        "SELECT s.run_id, run.name, s.n, s.first, s.last FROM (SELECT run_id, count(*) AS n, min(start_ns) "
+        "AS first, "
         "max(start_ns) AS last FROM serving_request GROUP BY run_id) s JOIN run ON run.id = s.run_id "
         "ORDER BY coalesce(s.last, run.created_at_ns) DESC, s.run_id DESC");
     while (st.step()) {
@@ -212,8 +219,8 @@ std::vector<ServingRunInfo> servingRuns(Workspace &ws)
 bool ServingFilter::accepts(const ServingRequests &r, size_t i) const
 {
     const int64_t start = r.startNs[i];
-    const bool timed = fromNs != std::numeric_limits<int64_t>::min() || toNs != std::numeric_limits<int64_t>::max()
-        || fromMinute >= 0;
+    const bool timed = fromNs != std::numeric_limits<int64_t>::min()
+        || toNs != std::numeric_limits<int64_t>::max() || fromMinute >= 0;
     if (timed) { // a request without a start is in no time range
         if (start == ServingRequests::kUnknownStart || start < fromNs || start >= toNs)
             return false;
@@ -317,7 +324,8 @@ ServingStats servingStats(const ServingRequests &r, const std::vector<uint32_t> 
     return s;
 }
 
-std::vector<ServingWindow> servingWindows(const ServingRequests &r, const std::vector<uint32_t> &indices, int64_t windowNs)
+std::vector<ServingWindow> servingWindows(
+    const ServingRequests &r, const std::vector<uint32_t> &indices, int64_t windowNs)
 {
     std::vector<ServingWindow> windows;
     if (windowNs <= 0)
@@ -343,8 +351,8 @@ std::vector<ServingWindow> servingWindows(const ServingRequests &r, const std::v
 int64_t niceWindowNs(int64_t spanNs, int target)
 {
     static constexpr int64_t kS = 1'000'000'000;
-    for (const int64_t w : { kS, 5 * kS, 10 * kS, 30 * kS, 60 * kS, 300 * kS, 900 * kS, 3600 * kS, 6 * 3600 * kS,
-             24 * 3600 * kS })
+    for (const int64_t w : { kS, 5 * kS, 10 * kS, 30 * kS, 60 * kS, 300 * kS, 900 * kS, 3600 * kS,
+             6 * 3600 * kS, 24 * 3600 * kS })
         if (spanNs / w <= target)
             return w;
     return 7 * 24 * 3600 * kS;
@@ -375,8 +383,7 @@ ServingSummary summarizeServing(const ServingRequests &r, int64_t windowNs)
 
 namespace {
 
-template<typename T>
-Drift shiftOf(std::vector<T> &baseline, const std::vector<T> &current, int bins)
+template <typename T> Drift shiftOf(std::vector<T> &baseline, const std::vector<T> &current, int bins)
 {
     Drift d;
     d.baselineCount = int64_t(baseline.size());
@@ -397,7 +404,8 @@ Drift shiftOf(std::vector<T> &baseline, const std::vector<T> &current, int bins)
         if (b < edges.size())
             d.bins[b].hi = edges[b];
     }
-    const auto binOf = [&](T v) { return size_t(std::upper_bound(edges.begin(), edges.end(), v) - edges.begin()); };
+    const auto binOf
+        = [&](T v) { return size_t(std::upper_bound(edges.begin(), edges.end(), v) - edges.begin()); };
     for (const T v : baseline)
         d.bins[binOf(v)].baselineShare += 1;
     for (const T v : current)
@@ -406,7 +414,8 @@ Drift shiftOf(std::vector<T> &baseline, const std::vector<T> &current, int bins)
     for (auto &b : d.bins) {
         b.baselineShare /= double(baseline.size());
         b.currentShare /= double(current.size());
-        const double pb = std::max(b.baselineShare, kPsiEmptyShare), pc = std::max(b.currentShare, kPsiEmptyShare);
+        const double pb = std::max(b.baselineShare, kPsiEmptyShare),
+                     pc = std::max(b.currentShare, kPsiEmptyShare);
         psi += (pc - pb) * std::log(pc / pb);
         const double m = (b.baselineShare + b.currentShare) / 2;
         if (b.baselineShare > 0)

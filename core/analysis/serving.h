@@ -43,16 +43,16 @@ struct Distribution {
 // The requests of some runs, column by column (about 27 bytes a request without ITLs).
 struct ServingRequests {
     static constexpr int64_t kUnknownStart = std::numeric_limits<int64_t>::min();
-    std::vector<int64_t> startNs;       // epoch ns, kUnknownStart when the input did not say
-    std::vector<float> latencyMs;       // NaN: unknown or failed
-    std::vector<float> ttftMs;          // NaN: unknown or failed
-    std::vector<int32_t> inputTokens;   // -1: unknown
-    std::vector<int32_t> outputTokens;  // -1: unknown
+    std::vector<int64_t> startNs; // epoch ns, kUnknownStart when the input did not say
+    std::vector<float> latencyMs; // NaN: unknown or failed
+    std::vector<float> ttftMs; // NaN: unknown or failed
+    std::vector<int32_t> inputTokens; // -1: unknown
+    std::vector<int32_t> outputTokens; // -1: unknown
     std::vector<uint8_t> ok;
-    std::vector<uint16_t> group;        // index into groups: (model, endpoint)
-    std::vector<float> itlMs;           // every inter-token latency, request after request
-    std::vector<uint64_t> itlOffset;    // request i's are [itlOffset[i], itlOffset[i + 1]); size()+1 entries,
-                                        // empty when read without ITLs
+    std::vector<uint16_t> group; // index into groups: (model, endpoint)
+    std::vector<float> itlMs; // every inter-token latency, request after request
+    std::vector<uint64_t> itlOffset; // request i's are [itlOffset[i], itlOffset[i + 1]); size()+1 entries,
+                                     // empty when read without ITLs
     struct Group {
         QString model, endpoint;
         [[nodiscard]] QString label() const; // "model · endpoint", "(all)" when both are empty
@@ -66,7 +66,8 @@ struct ServingRequests {
 };
 
 // The requests of `runIds` (every run when empty), in (run, seq) order; ITLs only when `withItl`.
-[[nodiscard]] ServingRequests readServingRequests(Workspace &ws, const QList<int64_t> &runIds, bool withItl = true);
+[[nodiscard]] ServingRequests readServingRequests(
+    Workspace &ws, const QList<int64_t> &runIds, bool withItl = true);
 
 // Runs that hold serving requests, newest first (by the latest request start, else creation).
 struct ServingRunInfo {
@@ -101,8 +102,8 @@ struct ServingStats {
 };
 
 // Stats over the requests `indices` selects; `durationNs` > 0 overrides the span (a time window).
-[[nodiscard]] ServingStats servingStats(const ServingRequests &r, const std::vector<uint32_t> &indices,
-    int64_t durationNs = 0);
+[[nodiscard]] ServingStats servingStats(
+    const ServingRequests &r, const std::vector<uint32_t> &indices, int64_t durationNs = 0);
 // Indices of the requests `f` accepts.
 [[nodiscard]] std::vector<uint32_t> selectRequests(const ServingRequests &r, const ServingFilter &f);
 
@@ -112,8 +113,8 @@ struct ServingWindow {
     ServingStats stats;
 };
 // The requests `indices` selects (known starts only) in windows of `windowNs`, empty windows left out.
-[[nodiscard]] std::vector<ServingWindow> servingWindows(const ServingRequests &r, const std::vector<uint32_t> &indices,
-    int64_t windowNs);
+[[nodiscard]] std::vector<ServingWindow> servingWindows(
+    const ServingRequests &r, const std::vector<uint32_t> &indices, int64_t windowNs);
 // A window length that cuts [firstNs, lastNs] into about `target` windows: 1 s, 10 s, 1, 5, 15 min, 1 h...
 [[nodiscard]] int64_t niceWindowNs(int64_t spanNs, int target = 60);
 
@@ -146,8 +147,10 @@ struct Drift {
     std::vector<DriftBin> bins;
 };
 constexpr double kPsiEmptyShare = 1e-4;
-[[nodiscard]] Drift distributionShift(std::vector<double> baseline, const std::vector<double> &current, int bins = 10);
+[[nodiscard]] Drift distributionShift(
+    std::vector<double> baseline, const std::vector<double> &current, int bins = 10);
 // The same over float samples (sorts `baseline` in place; the same result as over their doubles).
-[[nodiscard]] Drift distributionShift(std::vector<float> &baseline, const std::vector<float> &current, int bins = 10);
+[[nodiscard]] Drift distributionShift(
+    std::vector<float> &baseline, const std::vector<float> &current, int bins = 10);
 
 } // namespace plumb

@@ -13,15 +13,16 @@ int owningStep(const std::vector<StepBreakdown> &steps, const GpuOp &op)
 {
     const int64_t t = op.launchNs >= 0 ? op.launchNs : op.startNs;
     // The last step starting at or before t, if t is inside it.
-    auto it = std::upper_bound(steps.begin(), steps.end(), t,
-                               [](int64_t v, const StepBreakdown &s) { return v < s.cpuStartNs; });
+    auto it = std::upper_bound(
+        steps.begin(), steps.end(), t, [](int64_t v, const StepBreakdown &s) { return v < s.cpuStartNs; });
     if (it == steps.begin())
         return -1;
     --it;
     return t < it->cpuEndNs ? int(it - steps.begin()) : -1;
 }
 
-std::vector<std::vector<GpuOp>> opsByStep(const std::vector<StepBreakdown> &steps, const std::vector<GpuOp> &ops)
+std::vector<std::vector<GpuOp>> opsByStep(
+    const std::vector<StepBreakdown> &steps, const std::vector<GpuOp> &ops)
 {
     // One pass to size each step's vector and one to fill it: no regrowth of million-op vectors.
     std::vector<int32_t> owner(ops.size());
@@ -59,7 +60,8 @@ std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, const 
     }
     if (out.empty())
         return out;
-    std::sort(out.begin(), out.end(), [](const StepBreakdown &a, const StepBreakdown &b) { return a.cpuStartNs < b.cpuStartNs; });
+    std::sort(out.begin(), out.end(),
+        [](const StepBreakdown &a, const StepBreakdown &b) { return a.cpuStartNs < b.cpuStartNs; });
     const std::vector<std::vector<GpuOp>> perStep = opsByStep(out, ops);
     for (size_t i = 0; i < out.size(); ++i)
         out[i].gpu = breakdownOf(perStep[i]);

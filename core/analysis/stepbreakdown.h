@@ -19,19 +19,21 @@ class Workspace;
 struct StepBreakdown {
     int64_t number = 0;
     QString name;
-    int64_t cpuStartNs = 0;   // the step on the CPU (trace time)
+    int64_t cpuStartNs = 0; // the step on the CPU (trace time)
     int64_t cpuEndNs = 0;
     TemporalBreakdown gpu;
 };
 
-[[nodiscard]] std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
+[[nodiscard]] std::vector<StepBreakdown> stepBreakdowns(
+    Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
 // The step (index into `steps`, sorted by start as stepBreakdowns() returns them) that owns `op`: the
 // one its launch (else its start) falls in; -1 when none.
 [[nodiscard]] int owningStep(const std::vector<StepBreakdown> &steps, const GpuOp &op);
 // The ops each step owns (owningStep()), a vector per step in `steps` order.
-[[nodiscard]] std::vector<std::vector<GpuOp>> opsByStep(const std::vector<StepBreakdown> &steps,
-                                                        const std::vector<GpuOp> &ops);
+[[nodiscard]] std::vector<std::vector<GpuOp>> opsByStep(
+    const std::vector<StepBreakdown> &steps, const std::vector<GpuOp> &ops);
 // The same over ops already read (readGpuOps() of the trace in the wanted mode).
-[[nodiscard]] std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops);
+[[nodiscard]] std::vector<StepBreakdown> stepBreakdowns(
+    Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops);
 
 } // namespace plumb

@@ -41,7 +41,10 @@ Intervals uniteIntervals(Intervals v)
 
 namespace {
 
-Intervals unite(Intervals v) { return uniteIntervals(std::move(v)); }
+Intervals unite(Intervals v)
+{
+    return uniteIntervals(std::move(v));
+}
 
 int64_t length(const Intervals &u)
 {
@@ -142,7 +145,9 @@ TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops)
         r.startNs = std::min(r.startNs, op.startNs);
         r.endNs = std::max(r.endNs, op.endNs);
         all.emplace_back(op.startNs, op.endNs);
-        (op.kind == GpuOp::Kind::Compute ? compute : op.kind == GpuOp::Kind::Comm ? comm : memory)
+        (op.kind == GpuOp::Kind::Compute       ? compute
+                : op.kind == GpuOp::Kind::Comm ? comm
+                                               : memory)
             .emplace_back(op.startNs, op.endNs);
     }
     r.ops = int64_t(ops.size());
@@ -156,7 +161,8 @@ TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops)
     r.exposedCommNs = lengthOutside(uComm, uCompute);
     Intervals computeOrComm; // both sorted: merged in order, so that unite() need not sort
     computeOrComm.reserve(uCompute.size() + uComm.size());
-    std::merge(uCompute.begin(), uCompute.end(), uComm.begin(), uComm.end(), std::back_inserter(computeOrComm));
+    std::merge(
+        uCompute.begin(), uCompute.end(), uComm.begin(), uComm.end(), std::back_inserter(computeOrComm));
     r.exposedMemoryNs = lengthOutside(uMemory, unite(std::move(computeOrComm)));
     return r;
 }
@@ -166,8 +172,8 @@ TemporalBreakdown temporalBreakdown(Workspace &ws, int64_t traceId, TemporalBrea
     return temporalBreakdown(ws, traceId, mode, INT64_MIN, INT64_MAX);
 }
 
-TemporalBreakdown temporalBreakdown(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, int64_t fromNs,
-                                    int64_t toNs)
+TemporalBreakdown temporalBreakdown(
+    Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, int64_t fromNs, int64_t toNs)
 {
     std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode, fromNs, toNs);
     for (GpuOp &op : ops)

@@ -126,15 +126,18 @@ QString stepTimeNote(const TraceDiff &d)
     if (!d.perStep || d.a.stepNs <= 0 || d.b.stepNs <= 0)
         return {};
     const auto ms = [](double ns) { return QString::number(ns / 1e6, 'f', 3); };
-    const auto signedMs = [&](double ns) -> QString { return (ns >= 0 ? QStringLiteral("+") : QString()) + ms(ns); };
+    const auto signedMs
+        = [&](double ns) -> QString { return (ns >= 0 ? QStringLiteral("+") : QString()) + ms(ns); };
     const double step = d.b.stepNs - d.a.stepNs, rest = step - d.windowDeltaNs();
     QString s = QStringLiteral("The steps themselves (on the CPU) went from %1 to %2 ms (%3 ms)")
                     .arg(ms(d.a.stepNs), ms(d.b.stepNs), signedMs(step));
     if (std::abs(rest) < kSameOpTolerance * d.a.stepNs)
         return s + QStringLiteral(", about as much as the GPU window.");
-    return s + QStringLiteral(": %1 ms in the GPU window and %2 ms in time the steps spent with no GPU work of their "
-                              "own (loading input, host work before the first launch).")
-                   .arg(signedMs(d.windowDeltaNs()), signedMs(rest));
+    return s
+        + QStringLiteral(
+            ": %1 ms in the GPU window and %2 ms in time the steps spent with no GPU work of their "
+            "own (loading input, host work before the first launch).")
+              .arg(signedMs(d.windowDeltaNs()), signedMs(rest));
 }
 
 } // namespace plumb

@@ -55,22 +55,27 @@ MetricDirection metricDirection(const QString &key)
     // Rates: "per" followed by a time unit, or rate words.
     for (qsizetype i = 0; i + 1 < words.size(); ++i)
         if (words[i] == QLatin1String("per")
-            && hasAny({ words[i + 1] }, { "s", "sec", "second", "seconds", "ms", "step", "hour", "minute", "min" }))
+            && hasAny(
+                { words[i + 1] }, { "s", "sec", "second", "seconds", "ms", "step", "hour", "minute", "min" }))
             return MetricDirection::HigherIsBetter;
-    if (hasAny(words, { "throughput", "qps", "tps", "rps", "fps", "goodput", "mfu", "speed", "speedup", "bandwidth" })
+    if (hasAny(words,
+            { "throughput", "qps", "tps", "rps", "fps", "goodput", "mfu", "speed", "speedup", "bandwidth" })
         || key.endsWith(QLatin1String("/s")) || key.endsWith(QLatin1String("/sec")))
         return MetricDirection::HigherIsBetter;
     if (startsAny(words, { "loss", "error" })
-        || hasAny(words, { "err", "errors", "perplexity", "ppl", "mse", "mae", "rmse", "mape", "nll", "wer", "cer",
-                             "bpc", "bpd", "regret", "fid", "divergence", "kl" }))
+        || hasAny(words,
+            { "err", "errors", "perplexity", "ppl", "mse", "mae", "rmse", "mape", "nll", "wer", "cer", "bpc",
+                "bpd", "regret", "fid", "divergence", "kl" }))
         return MetricDirection::LowerIsBetter;
     if (startsAny(words, { "acc", "f1", "auc", "score", "precision", "recall", "bleu", "rouge" })
-        || hasAny(words, { "map", "iou", "miou", "dice", "r2", "top1", "top5", "reward", "return", "ndcg", "mrr",
-                             "hit", "hits", "psnr", "ssim", "correct", "exact", "em" }))
+        || hasAny(words,
+            { "map", "iou", "miou", "dice", "r2", "top1", "top5", "reward", "return", "ndcg", "mrr", "hit",
+                "hits", "psnr", "ssim", "correct", "exact", "em" }))
         return MetricDirection::HigherIsBetter;
     if (startsAny(words, { "latency", "duration", "time", "elapsed" })
-        || hasAny(words, { "ttft", "itl", "tpot", "ms", "us", "ns", "sec", "secs", "seconds", "runtime", "wall",
-                             "memory", "mem", "cost" }))
+        || hasAny(words,
+            { "ttft", "itl", "tpot", "ms", "us", "ns", "sec", "secs", "seconds", "runtime", "wall", "memory",
+                "mem", "cost" }))
         return MetricDirection::LowerIsBetter;
     return MetricDirection::Unknown;
 }
@@ -82,9 +87,12 @@ double seriesValue(const SeriesSummary &series, MetricStatistic statistic, Metri
     if (statistic == MetricStatistic::Last)
         return series.lastValue;
     switch (direction) {
-    case MetricDirection::LowerIsBetter: return series.minValue;
-    case MetricDirection::HigherIsBetter: return series.maxValue;
-    case MetricDirection::Unknown: break;
+    case MetricDirection::LowerIsBetter:
+        return series.minValue;
+    case MetricDirection::HigherIsBetter:
+        return series.maxValue;
+    case MetricDirection::Unknown:
+        break;
     }
     return kNaN;
 }
@@ -120,7 +128,8 @@ QString TrialTable::defaultMetric() const
 {
     // A metric measured on held-out data (val_loss, eval/accuracy, test_acc), which a sweep is judged
     // by, rather than the training loss.
-    static const QRegularExpression heldOut(QStringLiteral("(^|[^a-z])(val|valid|validation|eval|evaluation|test)([^a-z]|$)"),
+    static const QRegularExpression heldOut(
+        QStringLiteral("(^|[^a-z])(val|valid|validation|eval|evaluation|test)([^a-z]|$)"),
         QRegularExpression::CaseInsensitiveOption);
     QString best;
     std::tuple<int, bool, bool> bestScore { 0, false, false }; // runs with a value, known direction, held out

@@ -34,8 +34,8 @@ enum class MetricStatistic { Last, Best };
 // the parallel coordinates read.
 struct TrialTable {
     QList<ExperimentRunInfo> runs; // in the order asked for; ids that are not experiment runs dropped
-    std::vector<QMap<QString, RunParam>> params;        // per run (same index), by key
-    std::vector<QMap<QString, SeriesSummary>> metrics;  // per run, scalar series by (prefixed) tag
+    std::vector<QMap<QString, RunParam>> params; // per run (same index), by key
+    std::vector<QMap<QString, SeriesSummary>> metrics; // per run, scalar series by (prefixed) tag
 
     [[nodiscard]] int size() const { return int(runs.size()); }
     // Every scalar tag any run has, sorted.
@@ -54,7 +54,8 @@ struct TrialTable {
 
 // The value `statistic` picks from one series (NaN when there is none: no finite point, or Best of an
 // Unknown direction).
-[[nodiscard]] double seriesValue(const SeriesSummary &series, MetricStatistic statistic, MetricDirection direction);
+[[nodiscard]] double seriesValue(
+    const SeriesSummary &series, MetricStatistic statistic, MetricDirection direction);
 
 // "12 alpha": how runs are named in tables and messages.
 [[nodiscard]] QString runLabel(const ExperimentRunInfo &run);

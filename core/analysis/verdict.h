@@ -24,7 +24,13 @@ class Workspace;
 // is the straggler's, not its own exposed communication: weighStraggler() moves it.
 struct Verdict {
     enum class Component {
-        InputPipeline, HostLaunch, Synchronization, MemoryCopies, ExposedCommunication, StragglerRank, GpuCompute,
+        InputPipeline,
+        HostLaunch,
+        Synchronization,
+        MemoryCopies,
+        ExposedCommunication,
+        StragglerRank,
+        GpuCompute,
         Inconclusive
     };
     struct Cost {
@@ -33,10 +39,10 @@ struct Verdict {
     };
     Component component = Component::Inconclusive;
     Component runnerUp = Component::Inconclusive;
-    QString headline;                 // one sentence
-    QStringList evidence;             // the numbers that decided
-    QStringList tunables;             // what usually fixes it
-    std::vector<Cost> costs;          // every non-compute component, largest first
+    QString headline; // one sentence
+    QStringList evidence; // the numbers that decided
+    QStringList tunables; // what usually fixes it
+    std::vector<Cost> costs; // every non-compute component, largest first
     // Where to look (trace time): the steps in which the named component (the top one when
     // inconclusive) cost most, else, without steps, the longest GPU idle stretches it explains.
     struct Where {
@@ -65,22 +71,22 @@ struct HostAnalysis;
 struct KernelStats;
 // The same over what was already read and computed (readGpuOps(), breakdownOf() of them, hostAnalysis(),
 // and optionally kernelTable() of them, else computed when a compute-bound verdict names its kernels).
-[[nodiscard]] Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops, const TemporalBreakdown &breakdown,
-                               const HostAnalysis &host, const std::vector<KernelStats> *kernels = nullptr);
+[[nodiscard]] Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops,
+    const TemporalBreakdown &breakdown, const HostAnalysis &host,
+    const std::vector<KernelStats> *kernels = nullptr);
 
 struct StepBreakdown;
 // One verdict per step (the ops each step owns, see owningStep()), and the overall verdict's `where`
 // set to the steps its component cost most in.
 [[nodiscard]] std::vector<Verdict> diagnoseSteps(Workspace &ws, const std::vector<GpuOp> &ops,
-                                                 const std::vector<StepBreakdown> &steps, const HostAnalysis &host,
-                                                 Verdict &overall);
+    const std::vector<StepBreakdown> &steps, const HostAnalysis &host, Verdict &overall);
 
 struct RankComparison;
 // For a trace of a multi-rank run: when another rank is the straggler, the time this rank waited for
 // it (its communication per step beyond the straggler's, times its steps, at most its exposed
 // communication) becomes the straggler's cost and the verdict is decided again; when this rank is the
 // straggler, the evidence says so. Nothing changes without a straggler.
-void weighStraggler(Workspace &ws, const std::vector<GpuOp> &ops, const RankComparison &ranks, int64_t traceId,
-                    Verdict &v);
+void weighStraggler(
+    Workspace &ws, const std::vector<GpuOp> &ops, const RankComparison &ranks, int64_t traceId, Verdict &v);
 
 } // namespace plumb

@@ -55,13 +55,14 @@ ReportBlock ReportBlock::figureOf(ReportFigure figure)
 
 int ReportSection::count(ReportBlock::Kind kind) const
 {
-    return int(std::count_if(blocks.begin(), blocks.end(), [kind](const ReportBlock &b) { return b.kind == kind; }));
+    return int(
+        std::count_if(blocks.begin(), blocks.end(), [kind](const ReportBlock &b) { return b.kind == kind; }));
 }
 
 int ReportSection::countFigures(const QString &kind) const
 {
     return int(std::count_if(blocks.begin(), blocks.end(),
-                             [&](const ReportBlock &b) { return b.kind == ReportBlock::Kind::Figure && b.figure.kind == kind; }));
+        [&](const ReportBlock &b) { return b.kind == ReportBlock::Kind::Figure && b.figure.kind == kind; }));
 }
 
 const ReportSection *ReportModel::section(const QString &id) const
@@ -136,7 +137,8 @@ const QStringList kReserved { QStringLiteral("goodput"), QStringLiteral("slo") }
 
 QString reservedTitle(const QString &id)
 {
-    return id == QLatin1String("goodput") ? QStringLiteral("Goodput breakdown") : QStringLiteral("Serving objectives (SLO)");
+    return id == QLatin1String("goodput") ? QStringLiteral("Goodput breakdown")
+                                          : QStringLiteral("Serving objectives (SLO)");
 }
 
 // The executive summary: each trace's verdict, the biggest regression against the baseline, the
@@ -148,8 +150,9 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
     s.title = QStringLiteral("Executive summary");
     if (!c.traces.empty()) {
         ReportTable tb;
-        tb.header = QStringList { QStringLiteral("trace"), QStringLiteral("GPU window (ms)"), QStringLiteral("compute %"),
-                                  QStringLiteral("exposed comm %"), QStringLiteral("idle %"), QStringLiteral("limit") };
+        tb.header = QStringList { QStringLiteral("trace"), QStringLiteral("GPU window (ms)"),
+            QStringLiteral("compute %"), QStringLiteral("exposed comm %"), QStringLiteral("idle %"),
+            QStringLiteral("limit") };
         tb.numeric = { false, true, true, true, true, false };
         tb.caption = QStringLiteral("The doctor's verdict for each trace");
         QStringList verdicts;
@@ -159,8 +162,8 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
             const DoctorReport &d = c.doctor(t.id);
             const TemporalBreakdown &b = d.overall;
             auto pct = [&](int64_t ns) { return QString::number(b.share(ns) * 100, 'f', 1); };
-            tb.rows << QStringList { c.traceName(t.id), QString::number(double(b.totalNs()) / 1e6, 'f', 3), pct(b.computeNs),
-                                     pct(b.exposedCommNs), pct(b.idleNs()), componentName(d.verdict.component) };
+            tb.rows << QStringList { c.traceName(t.id), QString::number(double(b.totalNs()) / 1e6, 'f', 3),
+                pct(b.computeNs), pct(b.exposedCommNs), pct(b.idleNs()), componentName(d.verdict.component) };
             verdicts << QStringLiteral("%1: %2").arg(c.traceName(t.id), d.verdict.headline);
         }
         s.blocks.push_back(ReportBlock::tableOf(tb));
@@ -182,12 +185,14 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
                     double ns;
                 };
                 const Part parts[] = { { "computation", d.b.computeNs - d.a.computeNs },
-                                       { "exposed communication", d.b.exposedCommNs - d.a.exposedCommNs },
-                                       { "exposed memcpy/memset", d.b.exposedMemoryNs - d.a.exposedMemoryNs },
-                                       { "idle", d.b.idleNs - d.a.idleNs } };
-                const Part *most = std::max_element(std::begin(parts), std::end(parts), [](const Part &x, const Part &y) { return x.ns < y.ns; });
-                line = QStringLiteral("Biggest regression against the baseline %1: %2 takes %3 ms more GPU window %4 (+%5%), "
-                                      "most of it %6 (+%7 ms).")
+                    { "exposed communication", d.b.exposedCommNs - d.a.exposedCommNs },
+                    { "exposed memcpy/memset", d.b.exposedMemoryNs - d.a.exposedMemoryNs },
+                    { "idle", d.b.idleNs - d.a.idleNs } };
+                const Part *most = std::max_element(std::begin(parts), std::end(parts),
+                    [](const Part &x, const Part &y) { return x.ns < y.ns; });
+                line = QStringLiteral(
+                    "Biggest regression against the baseline %1: %2 takes %3 ms more GPU window %4 (+%5%), "
+                    "most of it %6 (+%7 ms).")
                            .arg(c.traceName(c.baselineTrace), c.traceName(t.id))
                            .arg(delta / 1e6, 0, 'f', 3)
                            .arg(d.perStep ? QStringLiteral("per step") : QStringLiteral("in all"))
@@ -198,8 +203,9 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
                     line += u' ' + note;
             }
         }
-        s.blocks.push_back(ReportBlock::paragraph(
-            line.isEmpty() ? QStringLiteral("No trace is slower than the baseline %1.").arg(c.traceName(c.baselineTrace)) : line));
+        s.blocks.push_back(ReportBlock::paragraph(line.isEmpty()
+                ? QStringLiteral("No trace is slower than the baseline %1.").arg(c.traceName(c.baselineTrace))
+                : line));
     }
     // Experiment runs: the metric that got most worse against the baseline trial.
     const QList<int64_t> trials = c.trials();
@@ -216,22 +222,25 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
                 const double worse = m.direction == MetricDirection::LowerIsBetter ? p : -p;
                 if (std::isfinite(worse) && worse > worst) {
                     worst = worse;
-                    line = QStringLiteral("Biggest metric regression against the baseline run %1: %2 of %3 is %4 (%5).")
-                               .arg(runLabel(d.runs[0]), m.key, runLabel(d.runs[qsizetype(i)]), metricText(m.last[i]),
-                                    deltaText(m.delta[i], p));
+                    line = QStringLiteral(
+                        "Biggest metric regression against the baseline run %1: %2 of %3 is %4 (%5).")
+                               .arg(runLabel(d.runs[0]), m.key, runLabel(d.runs[qsizetype(i)]),
+                                   metricText(m.last[i]), deltaText(m.delta[i], p));
                 }
             }
         }
         // Nothing got worse: which run did best on the metric the experiment pages open on.
         const QString key = table.defaultMetric();
-        const auto m = std::find_if(d.metrics.begin(), d.metrics.end(), [&](const auto &r) { return r.key == key; });
+        const auto m
+            = std::find_if(d.metrics.begin(), d.metrics.end(), [&](const auto &r) { return r.key == key; });
         if (line.isEmpty() && m != d.metrics.end() && m->better.size() > 1) {
             const auto best = std::find(m->better.begin() + 1, m->better.end(), true);
             if (best != m->better.end()) {
                 const size_t i = size_t(best - m->better.begin());
-                line = QStringLiteral("No experiment metric got worse against the baseline run %1; the best %2 is %3's: %4, %5.")
-                           .arg(runLabel(d.runs[0]), m->key, runLabel(d.runs[qsizetype(i)]), metricText(m->last[i]),
-                                deltaText(m->delta[i], m->deltaPercent[i]));
+                line = QStringLiteral("No experiment metric got worse against the baseline run %1; the best "
+                                      "%2 is %3's: %4, %5.")
+                           .arg(runLabel(d.runs[0]), m->key, runLabel(d.runs[qsizetype(i)]),
+                               metricText(m->last[i]), deltaText(m->delta[i], m->deltaPercent[i]));
             }
         }
         if (!line.isEmpty())
@@ -241,11 +250,13 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
     if (const QStringList lines = goodputAndServingSummary(c); !lines.isEmpty())
         s.blocks.push_back(ReportBlock::bullets(lines));
     if (s.blocks.empty())
-        s.blocks.push_back(ReportBlock::paragraph(QStringLiteral("The workspace holds no trace and no experiment run to summarise.")));
+        s.blocks.push_back(ReportBlock::paragraph(
+            QStringLiteral("The workspace holds no trace and no experiment run to summarise.")));
     return s;
 }
 
-QList<ExperimentRunInfo> asRunList(const std::vector<RunInfo> &traceRuns, const QList<ExperimentRunInfo> &experimentRuns)
+QList<ExperimentRunInfo> asRunList(
+    const std::vector<RunInfo> &traceRuns, const QList<ExperimentRunInfo> &experimentRuns)
 {
     QList<ExperimentRunInfo> all = experimentRuns;
     std::set<int64_t> seen;
@@ -258,7 +269,8 @@ QList<ExperimentRunInfo> asRunList(const std::vector<RunInfo> &traceRuns, const 
             e.name = r.name;
             all << e;
         }
-    std::sort(all.begin(), all.end(), [](const ExperimentRunInfo &a, const ExperimentRunInfo &b) { return a.id < b.id; });
+    std::sort(all.begin(), all.end(),
+        [](const ExperimentRunInfo &a, const ExperimentRunInfo &b) { return a.id < b.id; });
     return all;
 }
 
@@ -267,13 +279,15 @@ QList<ExperimentRunInfo> asRunList(const std::vector<RunInfo> &traceRuns, const 
 void registerReportSection(ReportSectionDef def)
 {
     auto &r = registry();
-    const auto it = std::find_if(r.begin(), r.end(), [&](const ReportSectionDef &d) { return d.id == def.id; });
+    const auto it
+        = std::find_if(r.begin(), r.end(), [&](const ReportSectionDef &d) { return d.id == def.id; });
     if (it != r.end()) {
         *it = std::move(def);
         return;
     }
     // Goodput and SLO keep their place between config and lineage.
-    const auto lineage = std::find_if(r.begin(), r.end(), [](const ReportSectionDef &d) { return d.id == QLatin1String("lineage"); });
+    const auto lineage = std::find_if(
+        r.begin(), r.end(), [](const ReportSectionDef &d) { return d.id == QLatin1String("lineage"); });
     r.insert(kReserved.contains(def.id) ? lineage : r.end(), std::move(def));
 }
 
@@ -286,7 +300,8 @@ QStringList reservedReportSectionIds()
 {
     QStringList out;
     for (const QString &id : kReserved)
-        if (std::none_of(registry().begin(), registry().end(), [&](const ReportSectionDef &d) { return d.id == id; }))
+        if (std::none_of(
+                registry().begin(), registry().end(), [&](const ReportSectionDef &d) { return d.id == id; }))
             out << id;
     return out;
 }
@@ -308,7 +323,7 @@ QString reportSectionTitle(const QString &id)
 }
 
 ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const ReportOptions &options,
-                        const ReportProgress &progress, const std::function<bool()> &cancelled)
+    const ReportProgress &progress, const std::function<bool()> &cancelled)
 {
     ReportBuild out;
     ReportModel &m = out.model;
@@ -322,7 +337,8 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
     const QStringList known = reportSectionIds();
     for (const QString &id : sections)
         if (!known.contains(id) && id != QLatin1String("summary")) {
-            out.error = QStringLiteral("no report section \"%1\" (the sections are %2)").arg(id, known.join(QStringLiteral(", ")));
+            out.error = QStringLiteral("no report section \"%1\" (the sections are %2)")
+                            .arg(id, known.join(QStringLiteral(", ")));
             return out;
         }
 
@@ -359,7 +375,8 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
             for (const TraceInfo &t : r.traces)
                 c.traces.push_back(t);
         }
-    std::sort(c.traces.begin(), c.traces.end(), [](const TraceInfo &a, const TraceInfo &b) { return a.id < b.id; });
+    std::sort(
+        c.traces.begin(), c.traces.end(), [](const TraceInfo &a, const TraceInfo &b) { return a.id < b.id; });
     for (const ExperimentRunInfo &r : experimentRuns)
         if (covered(r.id, r.parentRunId))
             c.experimentRuns << r;
@@ -374,9 +391,10 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
     }
     // A baseline that is an experiment run leaves the traces' baseline at the first trace run, and the
     // other way round.
-    const bool traceBaseline = std::any_of(traceRuns.begin(), traceRuns.end(), [&](const RunInfo &r) { return r.id == baseline; });
+    const bool traceBaseline
+        = std::any_of(traceRuns.begin(), traceRuns.end(), [&](const RunInfo &r) { return r.id == baseline; });
     const bool trialBaseline = std::any_of(experimentRuns.begin(), experimentRuns.end(),
-                                           [&](const ExperimentRunInfo &r) { return r.id == baseline && r.parentRunId < 0; });
+        [&](const ExperimentRunInfo &r) { return r.id == baseline && r.parentRunId < 0; });
     for (const RunInfo &r : traceBaseline ? traceRuns : c.traceRuns)
         if (c.baselineTrace < 0 && (!traceBaseline || r.id == baseline)) {
             c.baselineTrace = r.traces.front().id;
@@ -387,10 +405,12 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
     // when two or more did: a serving benchmark or a lifecycle log beside them logs none, and has
     // sections of its own.
     const auto logsMetrics = [](const ExperimentRunInfo &r) { return r.parentRunId < 0 && r.scalarTags > 0; };
-    c.metricRunsOnly = options.runs.isEmpty() && std::count_if(c.experimentRuns.begin(), c.experimentRuns.end(), logsMetrics) >= 2;
+    c.metricRunsOnly = options.runs.isEmpty()
+        && std::count_if(c.experimentRuns.begin(), c.experimentRuns.end(), logsMetrics) >= 2;
     for (const ExperimentRunInfo &r : experimentRuns)
         if (c.baselineRun < 0 && r.parentRunId < 0
-            && (trialBaseline ? r.id == baseline : covered(r.id, -1) && (!c.metricRunsOnly || logsMetrics(r))))
+            && (trialBaseline ? r.id == baseline
+                              : covered(r.id, -1) && (!c.metricRunsOnly || logsMetrics(r))))
             c.baselineRun = r.id;
 
     m.title = options.title;
@@ -398,12 +418,20 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
     m.date = (options.date.isValid() ? options.date : reportDate()).toString(QStringLiteral("yyyy-MM-dd"));
     m.workspace = QFileInfo(workspacePath).fileName();
     for (const RunInfo &r : c.traceRuns)
-        m.runs << QStringLiteral("%1 %2 (%3 %4)").arg(r.id).arg(r.name).arg(r.traces.size()).arg(r.traces.size() == 1 ? QStringLiteral("trace") : QStringLiteral("traces"));
+        m.runs << QStringLiteral("%1 %2 (%3 %4)")
+                      .arg(r.id)
+                      .arg(r.name)
+                      .arg(r.traces.size())
+                      .arg(r.traces.size() == 1 ? QStringLiteral("trace") : QStringLiteral("traces"));
     for (const ExperimentRunInfo &r : c.experimentRuns)
         if (r.parentRunId < 0)
             m.runs << QStringLiteral("%1 %2 (experiment run)").arg(r.id).arg(r.name);
     for (const TraceInfo &t : c.traces)
-        m.traces << QStringLiteral("%1 %2 (run %3, %4)").arg(t.id).arg(c.traceName(t.id)).arg(t.runId).arg(t.format);
+        m.traces << QStringLiteral("%1 %2 (run %3, %4)")
+                        .arg(t.id)
+                        .arg(c.traceName(t.id))
+                        .arg(t.runId)
+                        .arg(t.format);
 
     const int total = int(c.traces.size()) + int(sections.size()) + 1;
     int done = 0;
@@ -424,9 +452,11 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
             break;
         if (id == QLatin1String("summary"))
             continue; // always first
-        const auto def = std::find_if(registry().begin(), registry().end(), [&](const ReportSectionDef &d) { return d.id == id; });
+        const auto def = std::find_if(
+            registry().begin(), registry().end(), [&](const ReportSectionDef &d) { return d.id == id; });
         if (def == registry().end()) {
-            m.appendix << QStringLiteral("%1: not available in this build/workspace.").arg(reportSectionTitle(id));
+            m.appendix
+                << QStringLiteral("%1: not available in this build/workspace.").arg(reportSectionTitle(id));
             continue;
         }
         if (const QString why = def->missing(c); !why.isEmpty()) {
@@ -446,9 +476,12 @@ ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const Repor
         progress(total, total, QStringLiteral("Done"));
     // The summary's lines that need analyses not in this build.
     for (const QString &id : reservedReportSectionIds())
-        m.appendix << QStringLiteral("Executive summary: no %1 line, %2 not available in this build/workspace.")
-                          .arg(id == QLatin1String("goodput") ? QStringLiteral("goodput") : QStringLiteral("objectives passed/broken"),
-                               id == QLatin1String("goodput") ? QStringLiteral("goodput is") : QStringLiteral("serving objectives are"));
+        m.appendix << QStringLiteral(
+            "Executive summary: no %1 line, %2 not available in this build/workspace.")
+                          .arg(id == QLatin1String("goodput") ? QStringLiteral("goodput")
+                                                              : QStringLiteral("objectives passed/broken"),
+                              id == QLatin1String("goodput") ? QStringLiteral("goodput is")
+                                                             : QStringLiteral("serving objectives are"));
     return out;
 }
 

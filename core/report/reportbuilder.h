@@ -28,12 +28,12 @@ public:
     Workspace &ws;
     const ReportOptions &options;
     TemporalBreakdown::Mode mode = TemporalBreakdown::Mode::EveryOp;
-    std::vector<TraceInfo> traces;                // covered, by id
-    std::vector<RunInfo> traceRuns;               // covered runs that hold traces, by id
-    QList<ExperimentRunInfo> experimentRuns;      // covered experiment runs (trials and their sub-runs), by id
-    int64_t baselineTrace = -1;                   // the baseline run's first trace
-    int64_t baselineRun = -1;                     // the baseline experiment run (a trial)
-    bool metricRunsOnly = false;                  // trials(): only the runs that logged metrics (no --runs given)
+    std::vector<TraceInfo> traces; // covered, by id
+    std::vector<RunInfo> traceRuns; // covered runs that hold traces, by id
+    QList<ExperimentRunInfo> experimentRuns; // covered experiment runs (trials and their sub-runs), by id
+    int64_t baselineTrace = -1; // the baseline run's first trace
+    int64_t baselineRun = -1; // the baseline experiment run (a trial)
+    bool metricRunsOnly = false; // trials(): only the runs that logged metrics (no --runs given)
 
     [[nodiscard]] const DoctorReport &doctor(int64_t traceId);
     // A run's goodput and its serving requests' summary, computed once for the sections and the summary.
@@ -78,7 +78,8 @@ struct ReportBuild {
 // progress(done, total, stage) is called between steps; `cancelled` is polled between them.
 using ReportProgress = std::function<void(int done, int total, const QString &stage)>;
 
-[[nodiscard]] ReportBuild buildReport(Workspace &ws, const QString &workspacePath, const ReportOptions &options,
-                                      const ReportProgress &progress = {}, const std::function<bool()> &cancelled = {});
+[[nodiscard]] ReportBuild buildReport(Workspace &ws, const QString &workspacePath,
+    const ReportOptions &options, const ReportProgress &progress = {},
+    const std::function<bool()> &cancelled = {});
 
 } // namespace plumb

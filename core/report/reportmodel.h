@@ -21,7 +21,7 @@ struct ReportTable {
     QStringList header;
     QList<QStringList> rows;
     std::vector<bool> numeric; // per column: right-aligned
-    QString caption;           // above the table
+    QString caption; // above the table
 };
 
 // A figure: `kind` picks the renderer (views/report/reportfigures.h), `data` holds what it draws
@@ -36,8 +36,8 @@ struct ReportFigure {
 struct ReportBlock {
     enum class Kind { Heading, Paragraph, Bullets, Table, Figure };
     Kind kind = Kind::Paragraph;
-    QString text;        // heading or paragraph
-    QStringList items;   // bullets
+    QString text; // heading or paragraph
+    QStringList items; // bullets
     ReportTable table;
     ReportFigure figure;
 
@@ -59,13 +59,13 @@ struct ReportSection {
 struct ReportModel {
     QString title;
     QString author;
-    QString date;              // yyyy-MM-dd
-    QString workspace;         // the workspace file
-    QStringList runs;          // the runs covered, "12 name"
-    QStringList traces;        // the traces covered, "3 name (run 12)"
-    ReportSection summary;     // the executive summary (id "summary")
+    QString date; // yyyy-MM-dd
+    QString workspace; // the workspace file
+    QStringList runs; // the runs covered, "12 name"
+    QStringList traces; // the traces covered, "3 name (run 12)"
+    ReportSection summary; // the executive summary (id "summary")
     std::vector<ReportSection> sections; // in the order asked for, those with data
-    QStringList appendix;      // what was left out and why, one sentence each
+    QStringList appendix; // what was left out and why, one sentence each
 
     [[nodiscard]] const ReportSection *section(const QString &id) const;
 };
@@ -73,7 +73,7 @@ struct ReportModel {
 // Figure data of the kinds that are not an analysis's own value struct.
 struct HistogramFigure {
     Histogram histogram;
-    QString quantity;                            // "GPU duration"
+    QString quantity; // "GPU duration"
     QString title;
     std::vector<std::pair<QString, int64_t>> markers; // name, ns
 };

@@ -56,7 +56,8 @@ QString setOption(ReportOptions &o, const QString &key, const QStringList &value
         o.dpi = dpi;
         return {};
     }
-    return QStringLiteral("is not an option (title, author, runs, baseline, sections, page_size, theme, dpi)");
+    return QStringLiteral(
+        "is not an option (title, author, runs, baseline, sections, page_size, theme, dpi)");
 }
 
 QString unquote(QString v)
@@ -103,7 +104,8 @@ QString applyJson(const QJsonObject &object, const QString &name, ReportOptions 
             for (const QJsonValue &v : it.value().toArray())
                 values << (v.isDouble() ? QString::number(v.toDouble()) : v.toString());
         } else {
-            values << (it.value().isDouble() ? QString::number(it.value().toDouble()) : it.value().toString());
+            values << (it.value().isDouble() ? QString::number(it.value().toDouble())
+                                             : it.value().toString());
         }
         if (const QString e = setOption(options, it.key(), values, isList); !e.isEmpty())
             return QStringLiteral("%1: \"%2\" %3").arg(name, it.key(), e);
@@ -134,7 +136,11 @@ QString applyReportTemplateText(const QByteArray &text, const QString &name, Rep
         const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
         if (error.error != QJsonParseError::NoError) {
             const int line = int(text.left(error.offset).count('\n')) + 1;
-            return QStringLiteral("%1:%2: %3 (at byte %4)").arg(name).arg(line).arg(error.errorString()).arg(error.offset);
+            return QStringLiteral("%1:%2: %3 (at byte %4)")
+                .arg(name)
+                .arg(line)
+                .arg(error.errorString())
+                .arg(error.offset);
         }
         return applyJson(doc.object(), name, options);
     }
@@ -150,7 +156,8 @@ QString applyReportTemplateText(const QByteArray &text, const QString &name, Rep
         const QString key = listKey;
         listKey.clear();
         listItems.clear();
-        return e.isEmpty() ? QString() : QStringLiteral("%1:%2: \"%3\" %4").arg(name).arg(listLine).arg(key, e);
+        return e.isEmpty() ? QString()
+                           : QStringLiteral("%1:%2: \"%3\" %4").arg(name).arg(listLine).arg(key, e);
     };
     for (int i = 0; i < lines.size(); ++i) {
         const QString line = stripComment(lines[i]);
@@ -159,7 +166,10 @@ QString applyReportTemplateText(const QByteArray &text, const QString &name, Rep
             continue;
         if (t.startsWith(QLatin1String("- ")) || t == QLatin1String("-")) {
             if (listKey.isEmpty())
-                return QStringLiteral("%1:%2: a list item outside a list (write \"sections:\" on the line above)").arg(name).arg(i + 1);
+                return QStringLiteral(
+                    "%1:%2: a list item outside a list (write \"sections:\" on the line above)")
+                    .arg(name)
+                    .arg(i + 1);
             listItems << unquote(t.mid(1));
             continue;
         }

@@ -13,13 +13,13 @@ struct ReportOptions {
 
     QString title = QStringLiteral("Performance review");
     QString author;
-    QStringList runs;     // run ids or names (traces' runs or experiment runs); empty: every run
-    QString baseline;     // run id or name; empty: the first run
+    QStringList runs; // run ids or names (traces' runs or experiment runs); empty: every run
+    QString baseline; // run id or name; empty: the first run
     QStringList sections; // section ids in report order; empty: every section (reportSectionIds())
     PageSize pageSize = PageSize::A4;
     QString theme = QStringLiteral("light");
-    int dpi = 150;        // PNG pages
-    QDateTime date;       // on the title page; invalid: reportDate()
+    int dpi = 150; // PNG pages
+    QDateTime date; // on the title page; invalid: reportDate()
 };
 
 // The report's date: $SOURCE_DATE_EPOCH when set (reproducible builds' convention), else now.
@@ -36,7 +36,8 @@ struct ReportOptions {
 // the error naming the file and the line.
 [[nodiscard]] QString applyReportTemplate(const QString &path, ReportOptions &options);
 // The same over the file's text (`name` in messages).
-[[nodiscard]] QString applyReportTemplateText(const QByteArray &text, const QString &name, ReportOptions &options);
+[[nodiscard]] QString applyReportTemplateText(
+    const QByteArray &text, const QString &name, ReportOptions &options);
 
 [[nodiscard]] QString pageSizeName(ReportOptions::PageSize size);
 

@@ -194,11 +194,21 @@ private:
                 break;
             const QChar e = m_t[m_i++];
             switch (e.unicode()) {
-            case 'n': s += QLatin1Char('\n'); break;
-            case 't': s += QLatin1Char('\t'); break;
-            case 'r': s += QLatin1Char('\r'); break;
-            case 'b': s += QLatin1Char('\b'); break;
-            case 'f': s += QLatin1Char('\f'); break;
+            case 'n':
+                s += QLatin1Char('\n');
+                break;
+            case 't':
+                s += QLatin1Char('\t');
+                break;
+            case 'r':
+                s += QLatin1Char('\r');
+                break;
+            case 'b':
+                s += QLatin1Char('\b');
+                break;
+            case 'f':
+                s += QLatin1Char('\f');
+                break;
             case 'u': {
                 bool ok = false;
                 const ushort u = m_t.mid(m_i, 4).toUShort(&ok, 16);
@@ -208,7 +218,8 @@ private:
                 m_i += 4;
                 break;
             }
-            default: s += e;
+            default:
+                s += e;
             }
         }
         fail(line, column, QStringLiteral("a string is not closed on its line"));
@@ -277,12 +288,16 @@ public:
         Node n = block(m_lines[0].indent);
         if (m_i < m_lines.size())
             fail(m_lines[m_i].number, m_lines[m_i].indent + 1,
-                QStringLiteral("this line is indented less than the block it follows, but more than the top level"));
+                QStringLiteral(
+                    "this line is indented less than the block it follows, but more than the top level"));
         return n;
     }
 
 private:
-    static bool isItem(const QString &t) { return t == QLatin1String("-") || t.startsWith(QLatin1String("- ")); }
+    static bool isItem(const QString &t)
+    {
+        return t == QLatin1String("-") || t.startsWith(QLatin1String("- "));
+    }
 
     // Where "key:" ends in `t` (the colon's index), or -1 when `t` is no map entry.
     static qsizetype keyEnd(const QString &t)
@@ -309,12 +324,14 @@ private:
             return n;
         n.type = Node::Type::Scalar;
         if (t.startsWith(QLatin1Char('[')) || t.startsWith(QLatin1Char('{')))
-            fail(line, column, QStringLiteral("flow collections ([...], {...}) are not part of the YAML subset read "
-                                              "here; write a block list (- item) or use JSON"));
+            fail(line, column,
+                QStringLiteral("flow collections ([...], {...}) are not part of the YAML subset read "
+                               "here; write a block list (- item) or use JSON"));
         if (t.startsWith(QLatin1Char('&')) || t.startsWith(QLatin1Char('*')) || t.startsWith(QLatin1Char('|'))
             || t.startsWith(QLatin1Char('>')))
-            fail(line, column, QStringLiteral("anchors, aliases and block scalars are not part of the YAML subset "
-                                              "read here"));
+            fail(line, column,
+                QStringLiteral("anchors, aliases and block scalars are not part of the YAML subset "
+                               "read here"));
         const QChar q = t[0];
         if (q == QLatin1Char('"') || q == QLatin1Char('\'')) {
             if (t.size() < 2 || !t.endsWith(q))
@@ -323,7 +340,8 @@ private:
             if (q == QLatin1Char('\''))
                 inner.replace(QStringLiteral("''"), QStringLiteral("'"));
             else
-                inner.replace(QStringLiteral("\\\""), QStringLiteral("\"")).replace(QStringLiteral("\\\\"), QStringLiteral("\\"));
+                inner.replace(QStringLiteral("\\\""), QStringLiteral("\""))
+                    .replace(QStringLiteral("\\\\"), QStringLiteral("\\"));
             n.scalar = inner;
             n.column = column + 1;
             return n;
@@ -346,7 +364,8 @@ private:
         if (m_i < m_lines.size() && m_lines[m_i].indent > parentIndent)
             return block(m_lines[m_i].indent);
         // A list may sit at its key's indentation ("objectives:\n- a").
-        if (m_i < m_lines.size() && m_lines[m_i].indent == parentIndent && isItem(m_lines[m_i].text) && m_keyed)
+        if (m_i < m_lines.size() && m_lines[m_i].indent == parentIndent && isItem(m_lines[m_i].text)
+            && m_keyed)
             return list(parentIndent);
         Node n;
         n.line = line;
@@ -399,7 +418,8 @@ private:
                     fail(l.number, l.indent + 1, QStringLiteral("the key %1 appears twice").arg(key));
             const QString after = l.text.mid(end + 1);
             const QString rest = after.trimmed();
-            const int restColumn = l.indent + 1 + int(rest.isEmpty() ? end + 1 : l.text.indexOf(rest, end + 1));
+            const int restColumn
+                = l.indent + 1 + int(rest.isEmpty() ? end + 1 : l.text.indexOf(rest, end + 1));
             ++m_i;
             m_keyed = true;
             n.keyPlaces.emplace_back(l.number, l.indent + 1);
@@ -418,7 +438,8 @@ private:
 
 // ---- expressions -----------------------------------------------------------------------------
 
-const char *const kFields[] = { "latency_ms", "ttft_ms", "itl_ms", "tpot_ms", "input_tokens", "output_tokens" };
+const char *const kFields[]
+    = { "latency_ms", "ttft_ms", "itl_ms", "tpot_ms", "input_tokens", "output_tokens" };
 
 class ExpressionParser {
 public:
@@ -466,15 +487,17 @@ public:
                 if (s.percentile > 100)
                     fail(m_line, m_column + int(nameAt), QStringLiteral("a percentile is at most p100"));
                 requireField(arg, argAt);
-            } else if (stat == QLatin1String("mean") || stat == QLatin1String("min") || stat == QLatin1String("max")) {
+            } else if (stat == QLatin1String("mean") || stat == QLatin1String("min")
+                || stat == QLatin1String("max")) {
                 s.kind = isRequestField(arg) ? ObjectiveSpec::Kind::RequestStat : ObjectiveSpec::Kind::Named;
                 s.stat = stat;
             } else if (stat == QLatin1String("last") && !isRequestField(arg)) {
                 s.kind = ObjectiveSpec::Kind::Named; // a metric's last value, as the plain name
             } else {
                 fail(m_line, m_column + int(nameAt),
-                    QStringLiteral("unknown statistic %1 (p50, p90, p95, p99, pNN, median, mean, min, max; last of "
-                                   "a metric; psi, js)")
+                    QStringLiteral(
+                        "unknown statistic %1 (p50, p90, p95, p99, pNN, median, mean, min, max; last of "
+                        "a metric; psi, js)")
                         .arg(first));
             }
             s.field = arg;
@@ -483,7 +506,8 @@ public:
             s.field = first;
             if (isRequestField(first))
                 fail(m_line, m_column + int(nameAt),
-                    QStringLiteral("%1 is a per-request field: name a statistic of it, e.g. p99(%1)").arg(first));
+                    QStringLiteral("%1 is a per-request field: name a statistic of it, e.g. p99(%1)")
+                        .arg(first));
             const qsizetype save = m_i;
             const QString word = ident().toLower();
             if (word == QLatin1String("regression") || word == QLatin1String("drop")) {
@@ -520,7 +544,8 @@ public:
         }
         skip();
         const qsizetype numAt = m_i;
-        static const QRegularExpression number(QStringLiteral("\\G[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?"));
+        static const QRegularExpression number(
+            QStringLiteral("\\G[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?"));
         const auto nm = number.match(m_t, m_i);
         if (!nm.hasMatch())
             fail(m_line, m_column + int(numAt), QStringLiteral("expected a number after %1").arg(s.opText()));
@@ -534,7 +559,8 @@ public:
         } else {
             const QString unit = ident().toLower();
             if (!unit.isEmpty()) {
-                const bool duration = (s.kind == ObjectiveSpec::Kind::RequestStat) && isDurationField(s.field);
+                const bool duration
+                    = (s.kind == ObjectiveSpec::Kind::RequestStat) && isDurationField(s.field);
                 double scale = 0;
                 if (unit == QLatin1String("ms"))
                     scale = 1;
@@ -545,8 +571,9 @@ public:
                 if (scale == 0 || !duration)
                     fail(m_line, m_column + int(unitAt),
                         duration ? QStringLiteral("unknown unit %1 (ms, s or us)").arg(unit)
-                                 : QStringLiteral("a unit (%1) only goes with a duration field (latency_ms, ttft_ms, "
-                                                  "itl_ms, tpot_ms)")
+                                 : QStringLiteral(
+                                     "a unit (%1) only goes with a duration field (latency_ms, ttft_ms, "
+                                     "itl_ms, tpot_ms)")
                                        .arg(unit));
                 s.threshold *= scale;
             }
@@ -558,17 +585,20 @@ public:
             const qsizetype wordAt = m_i;
             const QString word = ident().toLower();
             if (word == QLatin1String("over")) {
-                if (s.kind != ObjectiveSpec::Kind::RequestStat && !(s.kind == ObjectiveSpec::Kind::Named && isServingName(s.field)))
-                    fail(m_line, m_column + int(wordAt), QStringLiteral("windows go with request statistics only"));
+                if (s.kind != ObjectiveSpec::Kind::RequestStat
+                    && !(s.kind == ObjectiveSpec::Kind::Named && isServingName(s.field)))
+                    fail(m_line, m_column + int(wordAt),
+                        QStringLiteral("windows go with request statistics only"));
                 skip();
                 static const QRegularExpression dur(QStringLiteral("\\G([0-9]+)\\s*(s|m|min|h)\\b"));
                 const auto dm = dur.match(m_t, m_i);
                 if (!dm.hasMatch())
-                    fail(m_line, m_column + int(m_i), QStringLiteral("expected a window length such as 5m, 30s or 1h"));
+                    fail(m_line, m_column + int(m_i),
+                        QStringLiteral("expected a window length such as 5m, 30s or 1h"));
                 const QString u = dm.captured(2);
                 const int64_t unitNs = u == QLatin1String("s") ? 1'000'000'000LL
-                    : u == QLatin1String("h")                 ? 3'600'000'000'000LL
-                                                              : 60'000'000'000LL;
+                    : u == QLatin1String("h")                  ? 3'600'000'000'000LL
+                                                               : 60'000'000'000LL;
                 s.windowNs = dm.captured(1).toLongLong() * unitNs;
                 if (s.windowNs <= 0)
                     fail(m_line, m_column + int(m_i), QStringLiteral("a window is at least 1s long"));
@@ -584,7 +614,8 @@ public:
                     QStringLiteral("\\G([0-2]?[0-9]):([0-5][0-9])\\s*-\\s*([0-2]?[0-9]):([0-5][0-9])"));
                 const auto rm = range.match(m_t, m_i);
                 if (!rm.hasMatch() || rm.captured(1).toInt() > 24 || rm.captured(3).toInt() > 24)
-                    fail(m_line, m_column + int(m_i), QStringLiteral("expected a time-of-day range such as 09:00-17:00"));
+                    fail(m_line, m_column + int(m_i),
+                        QStringLiteral("expected a time-of-day range such as 09:00-17:00"));
                 s.fromMinute = rm.captured(1).toInt() * 60 + rm.captured(2).toInt();
                 s.toMinute = rm.captured(3).toInt() * 60 + rm.captured(4).toInt();
                 if (s.fromMinute == s.toMinute)
@@ -612,8 +643,9 @@ private:
     {
         if (!isRequestField(f))
             fail(m_line, m_column + int(at),
-                QStringLiteral("unknown request field %1 (latency_ms, ttft_ms, itl_ms, tpot_ms, input_tokens, "
-                               "output_tokens)")
+                QStringLiteral(
+                    "unknown request field %1 (latency_ms, ttft_ms, itl_ms, tpot_ms, input_tokens, "
+                    "output_tokens)")
                     .arg(f));
     }
     bool peek(QChar c) const { return m_i < m_t.size() && m_t[m_i] == c; }
@@ -627,8 +659,9 @@ private:
         const qsizetype start = m_i;
         while (m_i < m_t.size()) {
             const QChar c = m_t[m_i];
-            if (c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('/') || c == QLatin1Char('.')
-                || (c == QLatin1Char('-') && m_i > start) || (c == QLatin1Char(':') && m_i > start))
+            if (c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('/')
+                || c == QLatin1Char('.') || (c == QLatin1Char('-') && m_i > start)
+                || (c == QLatin1Char(':') && m_i > start))
                 ++m_i;
             else
                 break;
@@ -648,10 +681,14 @@ private:
 QString describe(const Node &n)
 {
     switch (n.type) {
-    case Node::Type::Null: return QStringLiteral("nothing");
-    case Node::Type::Scalar: return QStringLiteral("a value");
-    case Node::Type::List: return QStringLiteral("a list");
-    case Node::Type::Map: return QStringLiteral("a map");
+    case Node::Type::Null:
+        return QStringLiteral("nothing");
+    case Node::Type::Scalar:
+        return QStringLiteral("a value");
+    case Node::Type::List:
+        return QStringLiteral("a list");
+    case Node::Type::Map:
+        return QStringLiteral("a map");
     }
     return {};
 }
@@ -662,7 +699,8 @@ ObjectiveSpec objectiveOf(const Node &item)
         return ExpressionParser(item.scalar, item.line, item.column).parse();
     if (item.type != Node::Type::Map)
         fail(item.line, item.column,
-            QStringLiteral("an objective is an expression or a map with objective:, found %1").arg(describe(item)));
+            QStringLiteral("an objective is an expression or a map with objective:, found %1")
+                .arg(describe(item)));
     const Node *expr = nullptr;
     QString name, model, endpoint;
     for (size_t k = 0; k < item.members.size(); ++k) {
@@ -680,7 +718,8 @@ ObjectiveSpec objectiveOf(const Node &item)
         else if (key == QLatin1String("endpoint"))
             endpoint = value.scalar;
         else
-            fail(kl, kc, QStringLiteral("unknown key %1 in an objective (objective, name, model, endpoint)").arg(key));
+            fail(kl, kc,
+                QStringLiteral("unknown key %1 in an objective (objective, name, model, endpoint)").arg(key));
     }
     if (!expr)
         fail(item.line, item.column, QStringLiteral("this objective has no objective: expression"));
@@ -701,10 +740,14 @@ bool ObjectiveSpec::holds(double value) const
     if (std::isnan(value))
         return false;
     switch (op) {
-    case Op::Less: return value < threshold;
-    case Op::LessEqual: return value <= threshold;
-    case Op::Greater: return value > threshold;
-    case Op::GreaterEqual: return value >= threshold;
+    case Op::Less:
+        return value < threshold;
+    case Op::LessEqual:
+        return value <= threshold;
+    case Op::Greater:
+        return value > threshold;
+    case Op::GreaterEqual:
+        return value >= threshold;
     }
     return false;
 }
@@ -712,10 +755,14 @@ bool ObjectiveSpec::holds(double value) const
 QString ObjectiveSpec::opText() const
 {
     switch (op) {
-    case Op::Less: return QStringLiteral("<");
-    case Op::LessEqual: return QStringLiteral("<=");
-    case Op::Greater: return QStringLiteral(">");
-    case Op::GreaterEqual: return QStringLiteral(">=");
+    case Op::Less:
+        return QStringLiteral("<");
+    case Op::LessEqual:
+        return QStringLiteral("<=");
+    case Op::Greater:
+        return QStringLiteral(">");
+    case Op::GreaterEqual:
+        return QStringLiteral(">=");
     }
     return {};
 }
@@ -738,7 +785,8 @@ bool isDurationField(const QString &field)
     return field.endsWith(QLatin1String("_ms"));
 }
 
-std::optional<ObjectiveSpec> parseObjectiveExpression(const QString &text, int line, int column, ObjectivesError &error)
+std::optional<ObjectiveSpec> parseObjectiveExpression(
+    const QString &text, int line, int column, ObjectivesError &error)
 {
     try {
         return ExpressionParser(text, line, column).parse();
@@ -767,7 +815,8 @@ std::optional<ObjectivesFile> parseObjectives(const QByteArray &bytes, Objective
                 const auto [kl, kc] = root.keyPlaces[k];
                 if (key == QLatin1String("objectives")) {
                     if (value.type != Node::Type::List)
-                        fail(kl, kc, QStringLiteral("objectives: needs a list, found %1").arg(describe(value)));
+                        fail(kl, kc,
+                            QStringLiteral("objectives: needs a list, found %1").arg(describe(value)));
                     list = &value;
                 } else if (key == QLatin1String("baseline") || key == QLatin1String("run")) {
                     if (value.type != Node::Type::Scalar)

@@ -31,7 +31,8 @@ struct ObjectiveSpec {
     QString text; // the expression
     int line = 0, column = 0; // of the expression in the file, 1-based
     Kind kind = Kind::Named;
-    QString stat; // RequestStat: "p90", "mean", "min", "max"; Drift: "psi" or "js"; Named: "" (last), "mean"...
+    QString
+        stat; // RequestStat: "p90", "mean", "min", "max"; Drift: "psi" or "js"; Named: "" (last), "mean"...
     double percentile = -1; // RequestStat with a pNN stat
     QString field; // RequestStat/Drift: the request field; Named/Change: the quantity's name
     bool increase = true; // Change: regression (true) or drop (false)
@@ -66,8 +67,8 @@ struct ObjectivesError {
 // and optionally `name:`, `model:`, `endpoint:`.
 [[nodiscard]] std::optional<ObjectivesFile> parseObjectives(const QByteArray &text, ObjectivesError &error);
 // One expression alone (`column` = where it starts, for messages).
-[[nodiscard]] std::optional<ObjectiveSpec> parseObjectiveExpression(const QString &text, int line, int column,
-    ObjectivesError &error);
+[[nodiscard]] std::optional<ObjectiveSpec> parseObjectiveExpression(
+    const QString &text, int line, int column, ObjectivesError &error);
 
 // The request fields objectives can name: latency_ms ttft_ms itl_ms tpot_ms input_tokens output_tokens.
 [[nodiscard]] bool isRequestField(const QString &field);

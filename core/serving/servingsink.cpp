@@ -11,8 +11,9 @@ constexpr size_t kMaxQueuedBatches = 4; // memory stays flat whatever the input 
 
 std::string insertSql(int rows)
 {
-    std::string sql = "INSERT INTO serving_request(run_id, seq, source_id, start_ns, latency_ns, ttft_ns, input_tokens, "
-                      "output_tokens, ok, status_id, model_id, endpoint_id, itl) VALUES ";
+    std::string sql
+        = "INSERT INTO serving_request(run_id, seq, source_id, start_ns, latency_ns, ttft_ns, input_tokens, "
+          "output_tokens, ok, status_id, model_id, endpoint_id, itl) VALUES ";
     for (int r = 0; r < rows; ++r)
         sql += r == 0 ? "(?,?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?,?)";
     return sql;
@@ -27,7 +28,8 @@ struct ServingSink::Writer {
         , insert(db, insertSql(1))
         , insertBatch(db, insertSql(kRowsPerInsert))
         , label(db,
-              "INSERT INTO serving_label(text) VALUES (?) ON CONFLICT(text) DO UPDATE SET text = excluded.text "
+              "INSERT INTO serving_label(text) VALUES (?) ON CONFLICT(text) DO UPDATE SET text = "
+              "excluded.text "
               "RETURNING id")
     {
     }

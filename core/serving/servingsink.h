@@ -92,7 +92,8 @@ private:
     std::string m_lastLabel[LabelSlots]; // the last text of each slot and its index: logs repeat them
     uint32_t m_lastLabelId[LabelSlots] = {};
     static constexpr size_t kRecentLabels = 16;
-    std::vector<std::pair<std::string, uint32_t>> m_recentLabels; // the first labels met, searched before the map
+    std::vector<std::pair<std::string, uint32_t>>
+        m_recentLabels; // the first labels met, searched before the map
     int64_t m_requests = 0;
     bool m_finished = false;
 

@@ -25,8 +25,8 @@ constexpr int kCsvConfidence = 60;
 constexpr int kJsonlConfidence = 55;
 constexpr int kStepBonus = 10;
 
-const char *const kRoleNames[] = { "ignore", "run", "step", "time", "key", "value", "metric", "param", "latency",
-    "ttft", "itl", "tokens_in", "tokens_out", "status", "model", "endpoint" };
+const char *const kRoleNames[] = { "ignore", "run", "step", "time", "key", "value", "metric", "param",
+    "latency", "ttft", "itl", "tokens_in", "tokens_out", "status", "model", "endpoint" };
 constexpr int kRoleCount = int(std::size(kRoleNames));
 
 // Names compared lowercased, with spaces and dashes read as underscores.
@@ -46,17 +46,19 @@ bool nameIn(const QString &n, std::initializer_list<const char *> names)
 }
 
 // Step names in order of preference.
-const std::initializer_list<const char *> kStepNames = { "step", "global_step", "_step", "trainer/global_step",
-    "train/global_step", "steps", "iteration", "iter", "it", "iterations", "batch", "update", "updates" };
+const std::initializer_list<const char *> kStepNames
+    = { "step", "global_step", "_step", "trainer/global_step", "train/global_step", "steps", "iteration",
+          "iter", "it", "iterations", "batch", "update", "updates" };
 const std::initializer_list<const char *> kEpochNames = { "epoch", "epochs" };
 const std::initializer_list<const char *> kRunNames
     = { "run", "run_id", "run_uuid", "runid", "run_name", "trial", "trial_id", "trial_name" };
 const std::initializer_list<const char *> kKeyNames
     = { "key", "metric", "metric_name", "metric_key", "tag", "name", "series" };
 const std::initializer_list<const char *> kValueNames = { "value", "metric_value", "val", "y" };
-const std::initializer_list<const char *> kTimeNames = { "time", "timestamp", "wall_time", "walltime", "wall_clock",
-    "_timestamp", "datetime", "date", "created_at", "logged_at", "ts", "time_s", "time_ms", "time_us", "time_ns",
-    "timestamp_s", "timestamp_ms", "timestamp_us", "timestamp_ns", "wall_time_ns", "wall_ns" };
+const std::initializer_list<const char *> kTimeNames
+    = { "time", "timestamp", "wall_time", "walltime", "wall_clock", "_timestamp", "datetime", "date",
+          "created_at", "logged_at", "ts", "time_s", "time_ms", "time_us", "time_ns", "timestamp_s",
+          "timestamp_ms", "timestamp_us", "timestamp_ns", "wall_time_ns", "wall_ns" };
 
 // Request logs of LLM serving: column names by role, compared without a unit suffix (_ms, _s...).
 const std::initializer_list<const char *> kLatencyNames = { "latency", "e2e_latency", "e2el", "e2e",
@@ -67,19 +69,21 @@ const std::initializer_list<const char *> kItlNames
     = { "itl", "tpot", "inter_token_latency", "time_per_output_token", "mean_itl", "mean_tpot" };
 const std::initializer_list<const char *> kInputTokenNames = { "input_tokens", "prompt_tokens", "prompt_len",
     "input_len", "tokens_in", "num_prompt_tokens", "prompt_length", "input_length", "num_input_tokens" };
-const std::initializer_list<const char *> kOutputTokenNames = { "output_tokens", "completion_tokens", "output_len",
-    "tokens_out", "generated_tokens", "num_output_tokens", "output_length", "num_generated_tokens" };
+const std::initializer_list<const char *> kOutputTokenNames
+    = { "output_tokens", "completion_tokens", "output_len", "tokens_out", "generated_tokens",
+          "num_output_tokens", "output_length", "num_generated_tokens" };
 const std::initializer_list<const char *> kStatusNames
     = { "status", "status_code", "http_status", "http_code", "error", "success", "ok", "outcome", "result" };
 const std::initializer_list<const char *> kModelNames = { "model", "model_name", "model_id", "served_model" };
-const std::initializer_list<const char *> kEndpointNames = { "endpoint", "route", "api", "url", "deployment" };
+const std::initializer_list<const char *> kEndpointNames
+    = { "endpoint", "route", "api", "url", "deployment" };
 
 // A unit the column's name spells out ("timestamp_ms", "time (us)").
 std::optional<TimeUnit> unitInName(const QString &n)
 {
     for (const auto &[suffix, unit] : std::initializer_list<std::pair<const char *, TimeUnit>> {
-             { "ns", TimeUnit::Nanoseconds }, { "us", TimeUnit::Microseconds }, { "ms", TimeUnit::Milliseconds },
-             { "s", TimeUnit::Seconds } }) {
+             { "ns", TimeUnit::Nanoseconds }, { "us", TimeUnit::Microseconds },
+             { "ms", TimeUnit::Milliseconds }, { "s", TimeUnit::Seconds } }) {
         const QLatin1String s(suffix);
         if (n.endsWith(QLatin1Char('_') + s) || n.endsWith(QLatin1Char('(') + s + QLatin1Char(')')))
             return unit;
@@ -145,8 +149,8 @@ std::optional<TimeUnit> epochUnit(const ColumnStats &s, std::optional<TimeUnit> 
     std::nth_element(v.begin(), v.begin() + ptrdiff_t(v.size() / 2), v.end());
     const double median = std::fabs(v[v.size() / 2]);
     const double scale[] = { 1, 1e3, 1e6, 1e9 };
-    const TimeUnit units[] = { TimeUnit::Seconds, TimeUnit::Milliseconds, TimeUnit::Microseconds,
-        TimeUnit::Nanoseconds };
+    const TimeUnit units[]
+        = { TimeUnit::Seconds, TimeUnit::Milliseconds, TimeUnit::Microseconds, TimeUnit::Nanoseconds };
     if (named) { // a unit in the name: epoch times only when they land after 1973
         const double seconds = median / scale[int(*named)];
         return seconds >= 1e8 && seconds < 1e11 ? named : std::nullopt;
@@ -161,7 +165,7 @@ std::optional<TimeUnit> epochUnit(const ColumnStats &s, std::optional<TimeUnit> 
 // ITL, tokens in or out, or status, and no step column (a training log that times its steps is a
 // metric log). Model and endpoint columns are then taken too. Durations without a unit in their name
 // are milliseconds. The run and time columns are found as in a metric log; other columns are ignored.
-template<typename NumericFn>
+template <typename NumericFn>
 bool assignRequestLogRoles(TabularLayout &layout, const std::vector<QString> &norm, NumericFn numericMostly)
 {
     const int n = int(norm.size());
@@ -228,8 +232,8 @@ void assignRoles(TabularLayout &layout, const QStringList &names, const Table &r
     const auto firstNamed = [&](std::initializer_list<const char *> list, auto &&ok) {
         for (const char *name : list)
             for (int c = 0; c < n; ++c)
-                if (layout.columns[size_t(c)].role == ColumnRole::Ignore && norm[size_t(c)] == QLatin1String(name)
-                    && ok(c))
+                if (layout.columns[size_t(c)].role == ColumnRole::Ignore
+                    && norm[size_t(c)] == QLatin1String(name) && ok(c))
                     return c;
         return -1;
     };
@@ -241,7 +245,9 @@ void assignRoles(TabularLayout &layout, const QStringList &names, const Table &r
     const bool requestLog = assignRequestLogRoles(layout, norm, numericMostly);
 
     // Long form: a text key column and a numeric value column.
-    const int key = requestLog ? -1 : firstNamed(kKeyNames, [&](int c) { return stats[size_t(c)].numeric == 0 && stats[size_t(c)].nonEmpty > 0; });
+    const int key = requestLog ? -1 : firstNamed(kKeyNames, [&](int c) {
+        return stats[size_t(c)].numeric == 0 && stats[size_t(c)].nonEmpty > 0;
+    });
     const int value = key >= 0 ? firstNamed(kValueNames, numericMostly) : -1;
     if (key >= 0 && value >= 0) {
         set(key, ColumnRole::Key);
@@ -261,7 +267,8 @@ void assignRoles(TabularLayout &layout, const QStringList &names, const Table &r
         const ColumnStats &s = stats[size_t(c)];
         if (layout.columns[size_t(c)].role != ColumnRole::Ignore || s.nonEmpty == 0)
             continue;
-        const bool named = nameIn(norm[size_t(c)], kTimeNames) || norm[size_t(c)].startsWith(QLatin1String("timestamp"))
+        const bool named = nameIn(norm[size_t(c)], kTimeNames)
+            || norm[size_t(c)].startsWith(QLatin1String("timestamp"))
             || norm[size_t(c)].startsWith(QLatin1String("wall_time"));
         if (s.iso == s.nonEmpty) {
             time = c;
@@ -423,7 +430,8 @@ TabularLayout detectJsonl(std::string_view text, bool complete)
         if (line.empty())
             continue;
         std::string quoted;
-        const std::string_view json = tabular::quoteNonFiniteWords(line, quoted) ? std::string_view(quoted) : line;
+        const std::string_view json
+            = tabular::quoteNonFiniteWords(line, quoted) ? std::string_view(quoted) : line;
         QJsonParseError err;
         const QJsonDocument doc
             = QJsonDocument::fromJson(QByteArray::fromRawData(json.data(), qsizetype(json.size())), &err);
@@ -571,7 +579,9 @@ QString TabularLayout::problem() const
         ++count[int(c.role)];
     for (int r = int(ColumnRole::Run); r < kRoleCount; ++r)
         if (count[r] > 1 && ColumnRole(r) != ColumnRole::Metric && ColumnRole(r) != ColumnRole::Param)
-            return QStringLiteral("%1 columns have the role %2; at most one may").arg(count[r]).arg(roleName(ColumnRole(r)));
+            return QStringLiteral("%1 columns have the role %2; at most one may")
+                .arg(count[r])
+                .arg(roleName(ColumnRole(r)));
     if (isRequestLog()) {
         if (count[int(ColumnRole::Key)] + count[int(ColumnRole::Value)] > 0)
             return QStringLiteral("a request log (latency or ttft column) has no key or value columns");
@@ -599,7 +609,7 @@ QString TabularLayout::apply(const TabularOverrides &o)
         for (auto &col : columns)
             if (col.role == role)
                 col.role = role == ColumnRole::Key || role == ColumnRole::Value ? ColumnRole::Ignore
-                                                                                 : ColumnRole::Metric;
+                                                                                : ColumnRole::Metric;
         columns[size_t(c)].role = role;
     };
     give(o.runColumn, ColumnRole::Run);
@@ -650,10 +660,10 @@ bool TabularLayout::looksLikeMetricName(const QString &name)
     const QString n = normalised(name);
     static const QRegularExpression separators(QStringLiteral("[_/.:]"));
     const QStringList words = n.split(separators, Qt::SkipEmptyParts);
-    for (const char *word : { "loss", "acc", "accuracy", "perplexity", "ppl", "lr", "learning_rate", "f1", "auc",
-             "precision", "recall", "mse", "mae", "rmse", "reward", "score", "throughput", "latency", "tokens",
-             "samples_per_second", "samples_per_sec", "grad_norm", "bleu", "rouge", "map", "iou", "dice", "error",
-             "err", "mfu", "tflops", "memory", "top1", "top5", "wer", "cer", "return" }) {
+    for (const char *word : { "loss", "acc", "accuracy", "perplexity", "ppl", "lr", "learning_rate", "f1",
+             "auc", "precision", "recall", "mse", "mae", "rmse", "reward", "score", "throughput", "latency",
+             "tokens", "samples_per_second", "samples_per_sec", "grad_norm", "bleu", "rouge", "map", "iou",
+             "dice", "error", "err", "mfu", "tflops", "memory", "top1", "top5", "wer", "cer", "return" }) {
         // A whole word of the name, or a long word anywhere in it ("val_loss_epoch", "trainloss").
         const QLatin1String w(word);
         if ((w.size() >= 4 && n.contains(w)) || words.contains(w))
@@ -864,7 +874,8 @@ std::optional<int64_t> parseIso8601(std::string_view s)
     if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || s[4] != '-' || s[7] != '-')
         return std::nullopt;
     const int64_t days = daysFromCivil(y, unsigned(mo), unsigned(d));
-    if (days < -106740 || days > 106740) // int64 ns from 1970 reach 1677-09 to 2262-04 (less a margin for the rest)
+    if (days < -106740
+        || days > 106740) // int64 ns from 1970 reach 1677-09 to 2262-04 (less a margin for the rest)
         return std::nullopt;
     int64_t ns = days * 86400 * 1000000000LL;
     size_t i = 10;

@@ -40,7 +40,7 @@ CounterTile decode(int level, int64_t tileIndex, const SummaryLevels &levels, st
     t.level = level;
     t.tile = tileIndex;
     varint::Reader r { reinterpret_cast<const unsigned char *>(blob.data()),
-                       reinterpret_cast<const unsigned char *>(blob.data()) + blob.size() };
+        reinterpret_cast<const unsigned char *>(blob.data()) + blob.size() };
     const int64_t tileStart = levels.tileStartNs(level, tileIndex);
     t.hasBuckets = r.get() & 1;
     t.sampleCount = int64_t(r.get());
@@ -69,8 +69,9 @@ void summariseCounterTrack(SqliteDb &db, int64_t trackId, int64_t sampleCount)
 {
     SummaryLevels levels;
     {
-        SqliteStmt range(db, "SELECT (SELECT min(ts) FROM counter WHERE track_id = ?1), "
-                             "(SELECT max(ts) FROM counter WHERE track_id = ?1)");
+        SqliteStmt range(db,
+            "SELECT (SELECT min(ts) FROM counter WHERE track_id = ?1), "
+            "(SELECT max(ts) FROM counter WHERE track_id = ?1)");
         range.bind(1, trackId);
         if (!range.step() || range.columnIsNull(0))
             return;
@@ -175,17 +176,17 @@ SummaryLevels counterSummaryLevels(SqliteDb &db, int64_t trackId)
 }
 
 std::vector<CounterTile> counterTiles(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level,
-                                      int64_t firstTile, int64_t lastTile)
+    int64_t firstTile, int64_t lastTile)
 {
     return lodtable::tiles<CounterTile>(db, "counter_lod", trackId, level, firstTile, lastTile,
-                                        [&](int l, int64_t t, std::string_view blob) { return decode(l, t, levels, blob); });
+        [&](int l, int64_t t, std::string_view blob) { return decode(l, t, levels, blob); });
 }
 
-bool counterTileBefore(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level, int64_t tile,
-                       CounterTile &out)
+bool counterTileBefore(
+    SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level, int64_t tile, CounterTile &out)
 {
     return lodtable::tileBefore(db, "counter_lod", trackId, level, tile, out,
-                                [&](int l, int64_t t, std::string_view blob) { return decode(l, t, levels, blob); });
+        [&](int l, int64_t t, std::string_view blob) { return decode(l, t, levels, blob); });
 }
 
 } // namespace plumb

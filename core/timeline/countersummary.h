@@ -21,7 +21,7 @@ constexpr int64_t kMinSummarisedSamples = 4096;
 struct CounterSummary {
     int64_t bucket = 0;
     int64_t count = 0;
-    int64_t firstTsNs = 0;   // trace time
+    int64_t firstTsNs = 0; // trace time
     int64_t lastTsNs = 0;
     double min = 0, max = 0, first = 0, last = 0;
     friend bool operator==(const CounterSummary &, const CounterSummary &) = default;
@@ -30,9 +30,9 @@ struct CounterSummary {
 struct CounterTile {
     int level = 0;
     int64_t tile = 0;
-    bool hasBuckets = false;           // false: read the tile's samples instead
+    bool hasBuckets = false; // false: read the tile's samples instead
     int64_t sampleCount = 0;
-    int64_t lastTsNs = 0;              // the tile's last sample
+    int64_t lastTsNs = 0; // the tile's last sample
     double lastValue = 0;
     std::vector<CounterSummary> buckets;
 };
@@ -44,11 +44,11 @@ void buildCounterSummaries(SqliteDb &db, int64_t traceId);
 void buildMissingCounterSummaries(SqliteDb &db);
 
 // The tiles of one level of a counter track with index in [firstTile, lastTile], in order.
-[[nodiscard]] std::vector<CounterTile> counterTiles(SqliteDb &db, int64_t trackId, const SummaryLevels &levels,
-                                                    int level, int64_t firstTile, int64_t lastTile);
+[[nodiscard]] std::vector<CounterTile> counterTiles(SqliteDb &db, int64_t trackId,
+    const SummaryLevels &levels, int level, int64_t firstTile, int64_t lastTile);
 // The last stored tile before `tile`, if any.
-[[nodiscard]] bool counterTileBefore(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level,
-                                     int64_t tile, CounterTile &out);
+[[nodiscard]] bool counterTileBefore(
+    SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level, int64_t tile, CounterTile &out);
 // The levels stored for a counter track (lowest = -1 when none).
 [[nodiscard]] SummaryLevels counterSummaryLevels(SqliteDb &db, int64_t trackId);
 

@@ -14,10 +14,10 @@ namespace {
 
 // The payload: flags, slice count, carry-out, then the buckets by (depth, bucket), given as lists
 // per depth (each in bucket order).
-template<typename DepthLists>
+template <typename DepthLists>
 void encodeTile(std::vector<unsigned char> &buffer, const SummaryLevels &levels, int level, int64_t tileIndex,
-                bool hasBuckets, int64_t sliceCount, const std::vector<CarrySlice> &carryOut, const DepthLists &byDepth,
-                size_t bucketCount)
+    bool hasBuckets, int64_t sliceCount, const std::vector<CarrySlice> &carryOut, const DepthLists &byDepth,
+    size_t bucketCount)
 {
     buffer.clear();
     varint::Appender out(buffer, 4 + 4 * carryOut.size() + 8 * bucketCount);
@@ -69,12 +69,12 @@ std::vector<unsigned char> encodeSummaryTile(const SummaryTile &tile, const Summ
     }
     std::vector<unsigned char> out;
     encodeTile(out, levels, tile.level, tile.tile, tile.hasBuckets, tile.sliceCount, tile.carryOut, byDepth,
-               tile.buckets.size());
+        tile.buckets.size());
     return out;
 }
 
-SummaryTile decodeSummaryTile(int level, int64_t tileIndex, const SummaryLevels &levels, const unsigned char *data,
-                              size_t size)
+SummaryTile decodeSummaryTile(
+    int level, int64_t tileIndex, const SummaryLevels &levels, const unsigned char *data, size_t size)
 {
     SummaryTile tile;
     tile.level = level;
@@ -126,11 +126,12 @@ SummaryLevels sliceSummaryLevels(int64_t firstTs, int64_t lastTs, int64_t sliceC
     const uint64_t span = uint64_t(lastTs) - uint64_t(firstTs) + 1;
     // From 8x below the mean spacing of slice starts (finer levels hold about one slice per bucket
     // and would not be stored anyway) to the level where one tile holds the whole track.
-    const int meanLevel =
-        int(std::bit_width(std::max<uint64_t>(1, span / uint64_t(std::max<int64_t>(1, sliceCount))))) - 1;
+    const int meanLevel
+        = int(std::bit_width(std::max<uint64_t>(1, span / uint64_t(std::max<int64_t>(1, sliceCount))))) - 1;
     levels.lowest = std::max(0, meanLevel - 3);
     // 2^(level + kTileShift) must stay a positive int64_t (tileStartNs()).
-    levels.highest = std::min(std::max(levels.lowest, int(std::bit_width(span >> kTileShift))), 62 - kTileShift);
+    levels.highest
+        = std::min(std::max(levels.lowest, int(std::bit_width(span >> kTileShift))), 62 - kTileShift);
     levels.lowest = std::min(levels.lowest, levels.highest);
     return levels;
 }
@@ -141,8 +142,8 @@ struct SliceSummaryBuilder::LevelBuilder {
     int64_t tile = INT64_MIN;
     int64_t sliceCount = 0;
     size_t doneCount = 0;
-    std::vector<SliceSummary> open;               // by depth; count == 0: none
-    std::vector<std::vector<SliceSummary>> done;  // by depth, in bucket order (capacity kept)
+    std::vector<SliceSummary> open; // by depth; count == 0: none
+    std::vector<std::vector<SliceSummary>> done; // by depth, in bucket order (capacity kept)
 };
 
 SliceSummaryBuilder::SliceSummaryBuilder(const SummaryLevels &levels, TileSink sink)
@@ -219,8 +220,8 @@ void SliceSummaryBuilder::flushTile(LevelBuilder &b)
         if (c.depth >= 0 && c.tsNs + c.durNs > tileEnd)
             m_carry.push_back(c);
     static const std::vector<std::vector<SliceSummary>> none;
-    encodeTile(m_blob, m_levels, b.level, b.tile, hasBuckets, b.sliceCount, m_carry, hasBuckets ? b.done : none,
-               hasBuckets ? b.doneCount : 0);
+    encodeTile(m_blob, m_levels, b.level, b.tile, hasBuckets, b.sliceCount, m_carry,
+        hasBuckets ? b.done : none, hasBuckets ? b.doneCount : 0);
     m_sink(b.level, b.tile, m_blob);
     for (auto &list : b.done)
         list.clear();
@@ -232,8 +233,9 @@ void buildTrackSliceSummaries(SqliteDb &db, int64_t trackId, int64_t sliceCount)
 {
     int64_t firstTs = 0, lastTs = 0;
     {
-        SqliteStmt range(db, "SELECT (SELECT min(ts) FROM slice WHERE track_id = ?1), "
-                             "(SELECT max(ts) FROM slice WHERE track_id = ?1)");
+        SqliteStmt range(db,
+            "SELECT (SELECT min(ts) FROM slice WHERE track_id = ?1), "
+            "(SELECT max(ts) FROM slice WHERE track_id = ?1)");
         range.bind(1, trackId);
         if (!range.step() || range.columnIsNull(0))
             return;
@@ -248,7 +250,8 @@ void buildTrackSliceSummaries(SqliteDb &db, int64_t trackId, int64_t sliceCount)
     SqliteStmt st(db, "SELECT ts, dur, depth, name_id FROM slice WHERE track_id = ? ORDER BY ts, id");
     st.bind(1, trackId);
     while (st.step())
-        builder.add(st.columnInt(0), st.columnInt(1), int(std::max<int64_t>(0, st.columnInt(2))), st.columnInt(3));
+        builder.add(
+            st.columnInt(0), st.columnInt(1), int(std::max<int64_t>(0, st.columnInt(2))), st.columnInt(3));
     builder.finish();
     SqliteStmt origin(db, "UPDATE track SET lod_origin_ns = ? WHERE id = ?");
     origin.bind(1, firstTs).bind(2, trackId).run();
@@ -275,8 +278,9 @@ void buildMissingSliceSummaries(SqliteDb &db)
 {
     std::vector<int64_t> traces;
     {
-        SqliteStmt st(db, "SELECT t.id FROM trace t WHERE EXISTS (SELECT 1 FROM track k WHERE k.trace_id = t.id "
-                          "AND k.slice_count >= ? AND k.kind <> 'counter' AND k.lod_origin_ns IS NULL)");
+        SqliteStmt st(db,
+            "SELECT t.id FROM trace t WHERE EXISTS (SELECT 1 FROM track k WHERE k.trace_id = t.id "
+            "AND k.slice_count >= ? AND k.kind <> 'counter' AND k.lod_origin_ns IS NULL)");
         st.bind(1, kMinSummarisedSlices);
         while (st.step())
             traces.push_back(st.columnInt(0));
@@ -294,23 +298,24 @@ namespace {
 
 SummaryTile decodeBlob(int level, int64_t tile, const SummaryLevels &levels, std::string_view blob)
 {
-    return decodeSummaryTile(level, tile, levels, reinterpret_cast<const unsigned char *>(blob.data()), blob.size());
+    return decodeSummaryTile(
+        level, tile, levels, reinterpret_cast<const unsigned char *>(blob.data()), blob.size());
 }
 
 } // namespace
 
 std::vector<SummaryTile> summaryTiles(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level,
-                                      int64_t firstTile, int64_t lastTile)
+    int64_t firstTile, int64_t lastTile)
 {
     return lodtable::tiles<SummaryTile>(db, "slice_lod", trackId, level, firstTile, lastTile,
-                                        [&](int l, int64_t t, std::string_view blob) { return decodeBlob(l, t, levels, blob); });
+        [&](int l, int64_t t, std::string_view blob) { return decodeBlob(l, t, levels, blob); });
 }
 
-bool summaryTileBefore(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level, int64_t tile,
-                       SummaryTile &out)
+bool summaryTileBefore(
+    SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level, int64_t tile, SummaryTile &out)
 {
     return lodtable::tileBefore(db, "slice_lod", trackId, level, tile, out,
-                                [&](int l, int64_t t, std::string_view blob) { return decodeBlob(l, t, levels, blob); });
+        [&](int l, int64_t t, std::string_view blob) { return decodeBlob(l, t, levels, blob); });
 }
 
 } // namespace plumb

@@ -13,11 +13,12 @@ class SqliteDb;
 // slice_lod), so that a timeline frame costs pixels, not events.
 //
 // Level L cuts time into buckets of 2^L ns counted from the track's origin (its first slice: bucket
-// b = [origin + b*2^L, origin + (b+1)*2^L)), and kTileBuckets consecutive buckets make a tile, the unit stored and fetched. For each (bucket,
-// depth) a summary keeps the number of slices starting there, the earliest start, the latest end,
-// and the last slice to start (time, duration, name). When the bucket is no wider than the minimum
-// visible width, a slice at least that wide is necessarily the last one of its bucket and depth (the
-// slices of a depth do not overlap), so drawing from the summary shows every visible slice exactly.
+// b = [origin + b*2^L, origin + (b+1)*2^L)), and kTileBuckets consecutive buckets make a tile, the unit
+// stored and fetched. For each (bucket, depth) a summary keeps the number of slices starting there, the
+// earliest start, the latest end, and the last slice to start (time, duration, name). When the bucket is no
+// wider than the minimum visible width, a slice at least that wide is necessarily the last one of its bucket
+// and depth (the slices of a depth do not overlap), so drawing from the summary shows every visible slice
+// exactly.
 //
 // Every tile in which a slice starts has a row. A tile stores its buckets only when that halves
 // what a reader fetches (summaries <= slices / 2); otherwise the row says "read the slices", which
@@ -37,9 +38,9 @@ struct SliceSummary {
     int64_t bucket = 0;
     int depth = 0;
     int64_t count = 0;
-    int64_t minStartNs = 0;   // trace time (slice.ts)
+    int64_t minStartNs = 0; // trace time (slice.ts)
     int64_t maxEndNs = 0;
-    int64_t lastTsNs = 0;     // the last slice starting in the bucket
+    int64_t lastTsNs = 0; // the last slice starting in the bucket
     int64_t lastDurNs = 0;
     int64_t lastNameId = 0;
 
@@ -58,10 +59,10 @@ struct CarrySlice {
 struct SummaryTile {
     int level = 0;
     int64_t tile = 0;
-    bool hasBuckets = false;             // false: read the tile's slices instead
-    int64_t sliceCount = 0;              // slices starting in the tile
-    std::vector<CarrySlice> carryOut;    // by depth
-    std::vector<SliceSummary> buckets;   // by (depth, bucket); empty unless hasBuckets
+    bool hasBuckets = false; // false: read the tile's slices instead
+    int64_t sliceCount = 0; // slices starting in the tile
+    std::vector<CarrySlice> carryOut; // by depth
+    std::vector<SliceSummary> buckets; // by (depth, bucket); empty unless hasBuckets
 };
 
 // Builds the summaries of every slice track of the trace (replacing any it had). Runs inside the
@@ -77,7 +78,7 @@ void buildMissingSliceSummaries(SqliteDb &db);
 struct SummaryLevels {
     int lowest = -1;
     int highest = -1;
-    int64_t originNs = 0;   // trace time of bucket 0's start
+    int64_t originNs = 0; // trace time of bucket 0's start
     [[nodiscard]] bool isEmpty() const { return lowest < 0; }
     // Tile index of trace time tNs at `level`, and the first trace time of a tile. Two's-complement
     // wrapping arithmetic: exact for every time a trace holds, defined (if meaningless) for a crafted
@@ -105,7 +106,8 @@ struct SummaryLevels {
 // feeds it from the workspace; TraceSink feeds it from the rows it kept, while its writer thread
 // is still inserting them.
 // The statement that stores one tile (track_id, level, tile, data), for whichever connection writes it.
-inline constexpr const char *kInsertSliceLodSql = "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)";
+inline constexpr const char *kInsertSliceLodSql
+    = "INSERT INTO slice_lod(track_id, level, tile, data) VALUES (?,?,?,?)";
 
 class SliceSummaryBuilder {
 public:
@@ -123,21 +125,22 @@ private:
     SummaryLevels m_levels;
     TileSink m_sink;
     std::vector<LevelBuilder> m_builders;
-    std::vector<CarrySlice> m_last;   // by depth: the last slice seen (depth -1: none yet)
+    std::vector<CarrySlice> m_last; // by depth: the last slice seen (depth -1: none yet)
     std::vector<CarrySlice> m_carry;
     std::vector<unsigned char> m_blob;
 };
 
 // The stored tiles of one level of a track with tile index in [firstTile, lastTile], in tile order.
-[[nodiscard]] std::vector<SummaryTile> summaryTiles(SqliteDb &db, int64_t trackId, const SummaryLevels &levels,
-                                                    int level, int64_t firstTile, int64_t lastTile);
+[[nodiscard]] std::vector<SummaryTile> summaryTiles(SqliteDb &db, int64_t trackId,
+    const SummaryLevels &levels, int level, int64_t firstTile, int64_t lastTile);
 // The last stored tile of a level before `tile` (for its carry-out), if any.
-[[nodiscard]] bool summaryTileBefore(SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level,
-                                     int64_t tile, SummaryTile &out);
+[[nodiscard]] bool summaryTileBefore(
+    SqliteDb &db, int64_t trackId, const SummaryLevels &levels, int level, int64_t tile, SummaryTile &out);
 
 // Serialisation of a tile's payload, times relative to the tile's start (exposed for tests).
-[[nodiscard]] std::vector<unsigned char> encodeSummaryTile(const SummaryTile &tile, const SummaryLevels &levels);
-[[nodiscard]] SummaryTile decodeSummaryTile(int level, int64_t tile, const SummaryLevels &levels,
-                                            const unsigned char *data, size_t size);
+[[nodiscard]] std::vector<unsigned char> encodeSummaryTile(
+    const SummaryTile &tile, const SummaryLevels &levels);
+[[nodiscard]] SummaryTile decodeSummaryTile(
+    int level, int64_t tile, const SummaryLevels &levels, const unsigned char *data, size_t size);
 
 } // namespace plumb

@@ -57,16 +57,16 @@ QList<TimelineTrack> timelineTracks(Workspace &ws, int64_t traceId)
     };
     std::vector<Row> rows;
     SqliteStmt st(ws.db(),
-                  "SELECT k.id, coalesce(k.process_id, 0), coalesce(p.kind, ''), coalesce(p.name, ''), "
-                  "coalesce(p.labels, ''), coalesce(p.label, ''), coalesce(p.sort_index, 0), "
-                  "coalesce(p.device_index, p.pid, 0), k.kind, coalesce(k.label, ''), coalesce(k.name, ''), "
-                  "coalesce(k.sort_index, 0), coalesce(k.stream, k.tid, 0), k.slice_count, k.max_depth, "
-                  "k.max_dur_ns, coalesce(k.lod_origin_ns, 0), "
-                  "CASE WHEN k.kind = 'counter' THEN (SELECT min(level) FROM counter_lod l WHERE l.track_id = k.id) "
-                  "ELSE (SELECT min(level) FROM slice_lod l WHERE l.track_id = k.id) END, "
-                  "CASE WHEN k.kind = 'counter' THEN (SELECT max(level) FROM counter_lod l WHERE l.track_id = k.id) "
-                  "ELSE (SELECT max(level) FROM slice_lod l WHERE l.track_id = k.id) END "
-                  "FROM track k LEFT JOIN process p ON p.id = k.process_id WHERE k.trace_id = ?");
+        "SELECT k.id, coalesce(k.process_id, 0), coalesce(p.kind, ''), coalesce(p.name, ''), "
+        "coalesce(p.labels, ''), coalesce(p.label, ''), coalesce(p.sort_index, 0), "
+        "coalesce(p.device_index, p.pid, 0), k.kind, coalesce(k.label, ''), coalesce(k.name, ''), "
+        "coalesce(k.sort_index, 0), coalesce(k.stream, k.tid, 0), k.slice_count, k.max_depth, "
+        "k.max_dur_ns, coalesce(k.lod_origin_ns, 0), "
+        "CASE WHEN k.kind = 'counter' THEN (SELECT min(level) FROM counter_lod l WHERE l.track_id = k.id) "
+        "ELSE (SELECT min(level) FROM slice_lod l WHERE l.track_id = k.id) END, "
+        "CASE WHEN k.kind = 'counter' THEN (SELECT max(level) FROM counter_lod l WHERE l.track_id = k.id) "
+        "ELSE (SELECT max(level) FROM slice_lod l WHERE l.track_id = k.id) END "
+        "FROM track k LEFT JOIN process p ON p.id = k.process_id WHERE k.trace_id = ?");
     st.bind(1, traceId);
     while (st.step()) {
         Row r;
@@ -143,7 +143,7 @@ QList<TimelineTrack> timelineTracks(Workspace &ws, int64_t traceId)
         const Row &b = baseOf(r);
         const int slot = r.companion == Counter ? 1 : 0;
         return std::make_tuple(r.group, r.processSort, r.processNumber, r.processLabel, slot, b.trackSort,
-                               b.trackNumber, b.label, r.companion, r.t.id);
+            b.trackNumber, b.label, r.companion, r.t.id);
     };
     std::vector<std::pair<decltype(key(rows.front())), size_t>> order;
     order.reserve(rows.size());
@@ -178,8 +178,9 @@ QList<TimelineTrack> timelineTracksOfRun(Workspace &ws, int64_t runId)
         int64_t baseNs;
     };
     std::vector<TraceRow> traces;
-    SqliteStmt st(ws.db(), "SELECT id, coalesce(rank, -1), base_time_ns IS NOT NULL, coalesce(base_time_ns, 0) "
-                           "FROM trace WHERE run_id = ?");
+    SqliteStmt st(ws.db(),
+        "SELECT id, coalesce(rank, -1), base_time_ns IS NOT NULL, coalesce(base_time_ns, 0) "
+        "FROM trace WHERE run_id = ?");
     st.bind(1, runId);
     while (st.step())
         traces.push_back({ st.columnInt(0), st.columnInt(1), st.columnInt(2) != 0, st.columnInt(3) });
@@ -188,7 +189,8 @@ QList<TimelineTrack> timelineTracksOfRun(Workspace &ws, int64_t runId)
         return std::tie(ua, a.rank, a.id) < std::tie(ub, b.rank, b.id);
     });
     // Align ranks on absolute time only when every trace knows its base time.
-    const bool align = !traces.empty() && std::all_of(traces.begin(), traces.end(), [](auto &t) { return t.hasBase; });
+    const bool align
+        = !traces.empty() && std::all_of(traces.begin(), traces.end(), [](auto &t) { return t.hasBase; });
     int64_t minBase = INT64_MAX;
     for (const auto &t : traces)
         minBase = std::min(minBase, t.baseNs);
@@ -297,17 +299,19 @@ struct RawSlice {
 // Raw slices of a track starting in [fromTs, toTs), in (ts, id) order.
 void readRaw(Workspace &ws, int64_t trackId, int64_t fromTs, int64_t toTs, std::vector<RawSlice> &out)
 {
-    SqliteStmt st(ws.db(), "SELECT ts, dur, depth, name_id FROM slice WHERE track_id = ?1 AND ts >= ?2 AND ts < ?3 "
-                           "ORDER BY ts, id");
+    SqliteStmt st(ws.db(),
+        "SELECT ts, dur, depth, name_id FROM slice WHERE track_id = ?1 AND ts >= ?2 AND ts < ?3 "
+        "ORDER BY ts, id");
     st.bind(1, trackId).bind(2, fromTs).bind(3, toTs);
     while (st.step())
-        out.push_back({ st.columnInt(0), st.columnInt(1), int(std::max<int64_t>(0, st.columnInt(2))), st.columnInt(3) });
+        out.push_back({ st.columnInt(0), st.columnInt(1), int(std::max<int64_t>(0, st.columnInt(2))),
+            st.columnInt(3) });
 }
 
 } // namespace
 
-std::vector<DrawSlice> drawSlices(Workspace &ws, const TimelineTrack &track, int64_t fromNs, int64_t toNs,
-                                  int64_t minWidthNs)
+std::vector<DrawSlice> drawSlices(
+    Workspace &ws, const TimelineTrack &track, int64_t fromNs, int64_t toNs, int64_t minWidthNs)
 {
     std::vector<DrawSlice> out;
     minWidthNs = std::max<int64_t>(1, minWidthNs);
@@ -353,8 +357,8 @@ std::vector<DrawSlice> drawSlices(Workspace &ws, const TimelineTrack &track, int
                 for (const SliceSummary &b : tile.buckets)
                     buckets[depthSlot(b.depth)].push_back(&b);
             } else {
-                readRaw(ws, track.id, levels.tileStartNs(level, tile.tile), levels.tileStartNs(level, tile.tile + 1),
-                        rows);
+                readRaw(ws, track.id, levels.tileStartNs(level, tile.tile),
+                    levels.tileStartNs(level, tile.tile + 1), rows);
             }
         }
     }
@@ -369,7 +373,8 @@ std::vector<DrawSlice> drawSlices(Workspace &ws, const TimelineTrack &track, int
         // Both lists are in start order; raw slices of a depth never share a tile with its buckets,
         // but carried-in slices come first, so merge them.
         std::vector<RawSlice> &rs = raw[d];
-        std::stable_sort(rs.begin(), rs.end(), [](const RawSlice &a, const RawSlice &b) { return a.ts < b.ts; });
+        std::stable_sort(
+            rs.begin(), rs.end(), [](const RawSlice &a, const RawSlice &b) { return a.ts < b.ts; });
         size_t i = 0, j = 0;
         const auto &bs = buckets[d];
         while (i < rs.size() || j < bs.size()) {
@@ -396,8 +401,8 @@ std::vector<DrawSlice> drawSlices(Workspace &ws, const TimelineTrack &track, int
     return out;
 }
 
-std::vector<CounterBucket> drawCounter(Workspace &ws, const TimelineTrack &track, int64_t fromNs, int64_t toNs,
-                                       int64_t bucketNs)
+std::vector<CounterBucket> drawCounter(
+    Workspace &ws, const TimelineTrack &track, int64_t fromNs, int64_t toNs, int64_t bucketNs)
 {
     std::vector<CounterBucket> out;
     bucketNs = std::max<int64_t>(1, bucketNs);
@@ -431,7 +436,8 @@ std::vector<CounterBucket> drawCounter(Workspace &ws, const TimelineTrack &track
         c.count += count;
     };
     auto readRawSamples = [&](int64_t fromTs, int64_t toTs) {
-        SqliteStmt st(ws.db(), "SELECT ts, value FROM counter WHERE track_id = ? AND ts >= ? AND ts < ? ORDER BY ts, id");
+        SqliteStmt st(ws.db(),
+            "SELECT ts, value FROM counter WHERE track_id = ? AND ts >= ? AND ts < ? ORDER BY ts, id");
         st.bind(1, track.id).bind(2, fromTs).bind(3, toTs);
         while (st.step()) {
             const int64_t ts = st.columnInt(0);
@@ -441,7 +447,8 @@ std::vector<CounterBucket> drawCounter(Workspace &ws, const TimelineTrack &track
     };
 
     if (track.lodLowest < 0) {
-        SqliteStmt before(ws.db(), "SELECT ts, value FROM counter WHERE track_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1");
+        SqliteStmt before(
+            ws.db(), "SELECT ts, value FROM counter WHERE track_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1");
         before.bind(1, track.id).bind(2, from);
         if (before.step()) {
             const double v = before.columnDouble(1);
@@ -456,7 +463,7 @@ std::vector<CounterBucket> drawCounter(Workspace &ws, const TimelineTrack &track
         CounterTile before;
         if (counterTileBefore(ws.db(), track.id, levels, level, firstTile, before))
             take(before.lastTsNs, before.lastTsNs, 1, before.lastValue, before.lastValue, before.lastValue,
-                 before.lastValue);
+                before.lastValue);
         for (const CounterTile &tile : counterTiles(ws.db(), track.id, levels, level, firstTile, lastTile)) {
             if (tile.hasBuckets && wanted >= levels.lowest) {
                 for (const CounterSummary &b : tile.buckets)
@@ -464,7 +471,7 @@ std::vector<CounterBucket> drawCounter(Workspace &ws, const TimelineTrack &track
                         take(b.firstTsNs, b.lastTsNs, b.count, b.min, b.max, b.first, b.last);
             } else {
                 readRawSamples(levels.tileStartNs(level, tile.tile),
-                               std::min(to, levels.tileStartNs(level, tile.tile + 1)));
+                    std::min(to, levels.tileStartNs(level, tile.tile + 1)));
             }
         }
     }

@@ -19,18 +19,18 @@ class Workspace;
 struct TimelineTrack {
     int64_t id = 0;
     int64_t traceId = 0;
-    int64_t rank = -1;          // the trace's rank, -1 when unknown
-    QString traceName;          // the trace's name, for grouping a run's tracks by rank
-    int64_t offsetNs = 0;       // view time = slice.ts + offsetNs
-    int64_t processId = 0;      // 0 for trace-wide tracks (global instants)
-    QString processName;        // "python3 (pid 2910249)", "GPU 0", ...
-    QString processKind;        // cpu | gpu | other
-    QString kind;               // thread | gpu_stream | cuda_api | cpu_samples | on_cpu | gpu_annotation | counter | global
-    QString name;               // as the timeline labels the row
-    int64_t parentTrackId = 0;  // the thread or stream a companion track belongs to
+    int64_t rank = -1; // the trace's rank, -1 when unknown
+    QString traceName; // the trace's name, for grouping a run's tracks by rank
+    int64_t offsetNs = 0; // view time = slice.ts + offsetNs
+    int64_t processId = 0; // 0 for trace-wide tracks (global instants)
+    QString processName; // "python3 (pid 2910249)", "GPU 0", ...
+    QString processKind; // cpu | gpu | other
+    QString kind; // thread | gpu_stream | cuda_api | cpu_samples | on_cpu | gpu_annotation | counter | global
+    QString name; // as the timeline labels the row
+    int64_t parentTrackId = 0; // the thread or stream a companion track belongs to
     int64_t sliceCount = 0;
     int maxDepth = 0;
-    int64_t maxDurNs = 0;       // longest slice on the track
+    int64_t maxDurNs = 0; // longest slice on the track
     // Stored LOD summary levels (slicesummary.h); lodLowest = -1 when the track has none.
     int lodLowest = -1;
     int lodHighest = -1;
@@ -61,8 +61,8 @@ struct DrawSlice {
     int64_t startNs = 0;
     int64_t endNs = 0;
     int depth = 0;
-    int64_t nameId = 0;   // name (string id) of the slice; of the last slice of a folded run
-    int64_t count = 1;    // > 1: a folded run of that many slices
+    int64_t nameId = 0; // name (string id) of the slice; of the last slice of a folded run
+    int64_t count = 1; // > 1: a folded run of that many slices
 };
 
 // Everything of `track` that is visible in [fromNs, toNs) when slices narrower than minWidthNs fold:
@@ -70,20 +70,20 @@ struct DrawSlice {
 // the rest, so that the counts add up to the slices in the window. Reads the track's stored
 // summaries (slicesummary.h) where they are smaller than the raw slices, so the cost follows the
 // pixels, not the events. Sorted by (depth, startNs).
-[[nodiscard]] std::vector<DrawSlice> drawSlices(Workspace &ws, const TimelineTrack &track, int64_t fromNs,
-                                                int64_t toNs, int64_t minWidthNs);
+[[nodiscard]] std::vector<DrawSlice> drawSlices(
+    Workspace &ws, const TimelineTrack &track, int64_t fromNs, int64_t toNs, int64_t minWidthNs);
 
 // A counter track reduced to buckets of bucketNs (view time): min, max and last value of the samples
 // in each bucket, so peaks survive any zoom. Only buckets holding samples are returned; a counter
 // holds its last value until the next sample.
 struct CounterBucket {
-    int64_t startNs = 0;  // first sample's time in the bucket
-    int64_t endNs = 0;    // last sample's time in the bucket
+    int64_t startNs = 0; // first sample's time in the bucket
+    int64_t endNs = 0; // last sample's time in the bucket
     double min = 0, max = 0, first = 0, last = 0;
     int64_t count = 0;
 };
-[[nodiscard]] std::vector<CounterBucket> drawCounter(Workspace &ws, const TimelineTrack &track, int64_t fromNs,
-                                                     int64_t toNs, int64_t bucketNs);
+[[nodiscard]] std::vector<CounterBucket> drawCounter(
+    Workspace &ws, const TimelineTrack &track, int64_t fromNs, int64_t toNs, int64_t bucketNs);
 // The value range of a counter track (for a fixed y axis while zooming).
 [[nodiscard]] std::pair<double, double> counterRange(Workspace &ws, const TimelineTrack &track);
 

@@ -53,7 +53,9 @@ int64_t satSub(int64_t a, int64_t b)
 // lock taken and released around each of the many small queries.
 class ReadSnapshot {
 public:
-    explicit ReadSnapshot(SqliteDb &db) : m_db(db), m_owned(sqlite3_get_autocommit(db.handle()) != 0)
+    explicit ReadSnapshot(SqliteDb &db)
+        : m_db(db)
+        , m_owned(sqlite3_get_autocommit(db.handle()) != 0)
     {
         if (m_owned)
             m_db.exec("BEGIN");
@@ -86,8 +88,8 @@ constexpr std::string_view kRowColumns = "ts, id, dur, depth, name_id";
 
 Row readRow(const SqliteStmt &st)
 {
-    return Row { st.columnInt(0), st.columnInt(1), st.columnInt(2), int(std::max<int64_t>(0, st.columnInt(3))),
-                 st.columnInt(4) };
+    return Row { st.columnInt(0), st.columnInt(1), st.columnInt(2),
+        int(std::max<int64_t>(0, st.columnInt(3))), st.columnInt(4) };
 }
 
 std::string rowQuery(std::string_view where, std::string_view order)
@@ -105,7 +107,8 @@ int64_t idOf(SqliteDb &db, int64_t trackId, const Row &r)
 {
     if (r.id >= 0)
         return r.id;
-    SqliteStmt st(db, "SELECT id FROM slice WHERE track_id = ?1 AND ts = ?2 AND dur = ?3 AND depth = ?4 LIMIT 1");
+    SqliteStmt st(
+        db, "SELECT id FROM slice WHERE track_id = ?1 AND ts = ?2 AND dur = ?3 AND depth = ?4 LIMIT 1");
     st.bind(1, trackId).bind(2, r.ts).bind(3, r.dur).bind(4, r.depth);
     return st.step() ? st.columnInt(0) : -1;
 }
@@ -119,8 +122,10 @@ int64_t idOf(SqliteDb &db, int64_t trackId, const Row &r)
 class BackwardRows {
 public:
     BackwardRows(SqliteDb &db, int64_t trackId, int64_t hiTs, int64_t loTs, int64_t noCutAboveTs)
-        : m_db(db), m_trackId(trackId), m_noCutAboveTs(noCutAboveTs),
-          m_st(db, rowQuery("track_id = ?1 AND ts <= ?2 AND ts >= ?3", "ts DESC, id DESC"))
+        : m_db(db)
+        , m_trackId(trackId)
+        , m_noCutAboveTs(noCutAboveTs)
+        , m_st(db, rowQuery("track_id = ?1 AND ts <= ?2 AND ts >= ?3", "ts DESC, id DESC"))
     {
         m_st.bind(1, trackId).bind(2, hiTs).bind(3, loTs);
     }
@@ -159,7 +164,7 @@ private:
                 if (c.tsNs < tileStart && c.tsNs + c.durNs > tileStart)
                     m_carry.push_back(Row { c.tsNs, -1, c.durNs, c.depth, c.nameId });
         std::sort(m_carry.begin(), m_carry.end(),
-                  [](const Row &a, const Row &b) { return std::tie(a.ts, a.depth) > std::tie(b.ts, b.depth); });
+            [](const Row &a, const Row &b) { return std::tie(a.ts, a.depth) > std::tie(b.ts, b.depth); });
         m_cutTs = tileStart;
     }
 
@@ -184,7 +189,10 @@ private:
 // order within it is by duration, not by id), and the floor moves only between groups.
 class BackwardWalk {
 public:
-    explicit BackwardWalk(int64_t limitTs) : m_limitTs(limitTs) { }
+    explicit BackwardWalk(int64_t limitTs)
+        : m_limitTs(limitTs)
+    {
+    }
     // Called for every row; returns the floor that applied before the row's ts group.
     int enter(const Row &r)
     {
@@ -200,7 +208,10 @@ public:
     }
     [[nodiscard]] bool newGroup(const Row &r) const { return !m_started || r.ts != m_groupTs; }
     // The floor once the current group is done.
-    [[nodiscard]] int floorAfterGroup(const Row &r) const { return newGroup(r) ? std::min(m_floor, m_groupFloor) : m_floor; }
+    [[nodiscard]] int floorAfterGroup(const Row &r) const
+    {
+        return newGroup(r) ? std::min(m_floor, m_groupFloor) : m_floor;
+    }
 
 private:
     int64_t m_limitTs;
@@ -212,7 +223,8 @@ private:
 
 // The deepest slice of the track at depth <= maxDepth with ts <= t < ts + dur (trace time), or an
 // instant (dur 0) within tolNs of t when one is at least as deep (instants are drawn on top).
-std::optional<Row> deepestAt(SqliteDb &db, int64_t trackId, int64_t maxDurNs, int64_t t, int maxDepth, int64_t tolNs)
+std::optional<Row> deepestAt(
+    SqliteDb &db, int64_t trackId, int64_t maxDurNs, int64_t t, int maxDepth, int64_t tolNs)
 {
     tolNs = std::max<int64_t>(0, tolNs);
     const int64_t instantFloorTs = satSub(t, tolNs);
@@ -233,11 +245,12 @@ std::optional<Row> deepestAt(SqliteDb &db, int64_t trackId, int64_t maxDurNs, in
                     || (r.depth == instant->depth && dist < std::abs(instant->ts - t))))
                 instant = r;
         } else if (r.ts <= t && t < r.end() && r.depth < floor
-                   && (!container || (container->ts == r.ts && r.depth > container->depth))) {
+            && (!container || (container->ts == r.ts && r.depth > container->depth))) {
             container = r;
         }
     }
-    std::optional<Row> best = instant && (!container || instant->depth >= container->depth) ? instant : container;
+    std::optional<Row> best
+        = instant && (!container || instant->depth >= container->depth) ? instant : container;
     if (best)
         best->id = idOf(db, trackId, *best);
     return best;
@@ -259,15 +272,16 @@ std::vector<Row> openAcross(SqliteDb &db, int64_t trackId, int64_t maxDurNs, int
         if (r.dur > 0 && r.end() > t && r.depth < floor)
             out.push_back(r);
     }
-    std::sort(out.begin(), out.end(),
-              [](const Row &a, const Row &b) { return std::tie(a.ts, a.depth, a.dur) < std::tie(b.ts, b.depth, b.dur); });
+    std::sort(out.begin(), out.end(), [](const Row &a, const Row &b) {
+        return std::tie(a.ts, a.depth, a.dur) < std::tie(b.ts, b.depth, b.dur);
+    });
     return out;
 }
 
 QString promotedArgs(QString json, const SqliteStmt &st, int firstCol)
 {
-    static const char *const keys[] = { "correlation", "External id", "Sequence number", "Ev Idx",
-                                        "Record function id" };
+    static const char *const keys[]
+        = { "correlation", "External id", "Sequence number", "Ev Idx", "Record function id" };
     QString extra;
     for (int k = 0; k < 5; ++k) {
         if (st.columnIsNull(firstCol + k))
@@ -291,31 +305,38 @@ QString promotedArgs(QString json, const SqliteStmt &st, int firstCol)
 // range holds it (see slice_corr_tile in schema.cpp), each a range of starts on its track to scan.
 std::vector<SliceKey> slicesWithCorr(SqliteDb &db, int64_t traceId, int64_t corr)
 {
-    SqliteStmt tiles(db, "SELECT c.track_id, c.first_ts, c.last_ts FROM track k "
-                         "JOIN slice_corr_tile c ON c.track_id = k.id "
-                         "WHERE k.trace_id = ?1 AND c.min_corr <= ?2 AND c.max_corr >= ?2");
+    SqliteStmt tiles(db,
+        "SELECT c.track_id, c.first_ts, c.last_ts FROM track k "
+        "JOIN slice_corr_tile c ON c.track_id = k.id "
+        "WHERE k.trace_id = ?1 AND c.min_corr <= ?2 AND c.max_corr >= ?2");
     tiles.bind(1, traceId).bind(2, corr);
-    SqliteStmt slices(db, "SELECT ts, id FROM slice WHERE track_id = ?1 AND ts >= ?2 AND ts <= ?3 AND corr = ?4");
+    SqliteStmt slices(
+        db, "SELECT ts, id FROM slice WHERE track_id = ?1 AND ts >= ?2 AND ts <= ?3 AND corr = ?4");
     std::vector<SliceKey> keys;
     while (tiles.step()) {
-        slices.bind(1, tiles.columnInt(0)).bind(2, tiles.columnInt(1)).bind(3, tiles.columnInt(2)).bind(4, corr);
+        slices.bind(1, tiles.columnInt(0))
+            .bind(2, tiles.columnInt(1))
+            .bind(3, tiles.columnInt(2))
+            .bind(4, corr);
         while (slices.step())
             keys.push_back(SliceKey { tiles.columnInt(0), slices.columnInt(0), slices.columnInt(1) });
         slices.reset();
     }
     // Tiles of one track may share starts at their edges.
     const auto order = [](const SliceKey &k) { return std::tie(k.tsNs, k.trackId, k.id); };
-    std::sort(keys.begin(), keys.end(), [&](const SliceKey &a, const SliceKey &b) { return order(a) < order(b); });
+    std::sort(
+        keys.begin(), keys.end(), [&](const SliceKey &a, const SliceKey &b) { return order(a) < order(b); });
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     return keys;
 }
 
 std::optional<SliceInfo> fetchInfo(SqliteDb &db, const SliceKey &key, int64_t offsetNs)
 {
-    SqliteStmt st(db, "SELECT s.dur, s.depth, coalesce(n.str, ''), coalesce(c.str, ''), coalesce(a.json, ''), "
-                      "s.corr, s.ext_id, s.seq_nr, s.ev_idx, s.rf_id "
-                      "FROM slice s LEFT JOIN string n ON n.id = s.name_id LEFT JOIN string c ON c.id = s.cat_id "
-                      "LEFT JOIN args a ON a.id = s.args_id WHERE s.track_id = ?1 AND s.ts = ?2 AND s.id = ?3");
+    SqliteStmt st(db,
+        "SELECT s.dur, s.depth, coalesce(n.str, ''), coalesce(c.str, ''), coalesce(a.json, ''), "
+        "s.corr, s.ext_id, s.seq_nr, s.ev_idx, s.rf_id "
+        "FROM slice s LEFT JOIN string n ON n.id = s.name_id LEFT JOIN string c ON c.id = s.cat_id "
+        "LEFT JOIN args a ON a.id = s.args_id WHERE s.track_id = ?1 AND s.ts = ?2 AND s.id = ?3");
     st.bind(1, key.trackId).bind(2, key.tsNs).bind(3, key.id);
     if (!st.step())
         return std::nullopt;
@@ -368,11 +389,12 @@ const TimelineTrack *findTrack(const QList<TimelineTrack> &tracks, int64_t id)
 
 } // namespace
 
-std::optional<SliceInfo> sliceAt(Workspace &ws, const TimelineTrack &track, int64_t tNs, int depth, int64_t toleranceNs)
+std::optional<SliceInfo> sliceAt(
+    Workspace &ws, const TimelineTrack &track, int64_t tNs, int depth, int64_t toleranceNs)
 {
     ReadSnapshot snapshot(ws.db());
     const auto row = deepestAt(ws.db(), track.id, track.maxDurNs, satSub(tNs, track.offsetNs),
-                               depth < 0 ? INT_MAX : depth, toleranceNs);
+        depth < 0 ? INT_MAX : depth, toleranceNs);
     if (!row)
         return std::nullopt;
     return fetchInfo(ws.db(), SliceKey { track.id, row->ts, row->id }, track.offsetNs);
@@ -457,14 +479,15 @@ std::vector<SliceLink> sliceLinks(Workspace &ws, const QList<TimelineTrack> &tra
     // Flow ends on this slice's track inside it that bind to it (the deepest slice enclosing the end).
     const int64_t lastTs = slice.durNs > 0 ? slice.key.tsNs + slice.durNs - 1 : slice.key.tsNs;
     for (const bool outgoing : { true, false }) {
-        SqliteStmt st(db, outgoing ? "SELECT f.src_ts, f.dst_track, f.dst_ts, coalesce(c.str, '') FROM flow f "
-                                     "LEFT JOIN string c ON c.id = f.cat_id "
-                                     "WHERE f.src_track = ?1 AND f.src_ts >= ?2 AND f.src_ts <= ?3 "
-                                     "AND f.dst_track IS NOT NULL ORDER BY f.src_ts, f.id"
-                                   : "SELECT f.dst_ts, f.src_track, f.src_ts, coalesce(c.str, '') FROM flow f "
-                                     "LEFT JOIN string c ON c.id = f.cat_id "
-                                     "WHERE f.dst_track = ?1 AND f.dst_ts >= ?2 AND f.dst_ts <= ?3 "
-                                     "AND f.src_track IS NOT NULL ORDER BY f.dst_ts, f.id");
+        SqliteStmt st(db,
+            outgoing ? "SELECT f.src_ts, f.dst_track, f.dst_ts, coalesce(c.str, '') FROM flow f "
+                       "LEFT JOIN string c ON c.id = f.cat_id "
+                       "WHERE f.src_track = ?1 AND f.src_ts >= ?2 AND f.src_ts <= ?3 "
+                       "AND f.dst_track IS NOT NULL ORDER BY f.src_ts, f.id"
+                     : "SELECT f.dst_ts, f.src_track, f.src_ts, coalesce(c.str, '') FROM flow f "
+                       "LEFT JOIN string c ON c.id = f.cat_id "
+                       "WHERE f.dst_track = ?1 AND f.dst_ts >= ?2 AND f.dst_ts <= ?3 "
+                       "AND f.src_track IS NOT NULL ORDER BY f.dst_ts, f.id");
         st.bind(1, slice.key.trackId).bind(2, slice.key.tsNs).bind(3, lastTs);
         struct End {
             int64_t ownTs, otherTrack, otherTs;
@@ -510,7 +533,8 @@ NameMatcher matchNames(Workspace &ws, const QString &pattern, bool regex)
     if (regex) {
         QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption);
         if (!re.isValid()) {
-            m.errorMessage = QStringLiteral("%1 (at character %2)").arg(re.errorString()).arg(re.patternErrorOffset());
+            m.errorMessage
+                = QStringLiteral("%1 (at character %2)").arg(re.errorString()).arg(re.patternErrorOffset());
             return m;
         }
         re.optimize();
@@ -562,7 +586,8 @@ std::vector<TrackSpan> trackSpans(SqliteDb &db, const QList<TimelineTrack> &trac
         first.bind(1, t.id);
         last.bind(1, t.id);
         if (first.step() && last.step())
-            out.push_back(TrackSpan { &t, satAdd(first.columnInt(0), t.offsetNs), satAdd(last.columnInt(0), t.offsetNs) });
+            out.push_back(TrackSpan {
+                &t, satAdd(first.columnInt(0), t.offsetNs), satAdd(last.columnInt(0), t.offsetNs) });
         first.reset();
         last.reset();
     }
@@ -570,7 +595,7 @@ std::vector<TrackSpan> trackSpans(SqliteDb &db, const QList<TimelineTrack> &trac
 }
 
 std::optional<SearchHit> search(Workspace &ws, const QList<TimelineTrack> &tracks, const NameMatcher &matcher,
-                                int64_t fromNs, bool forward)
+    int64_t fromNs, bool forward)
 {
     if (matcher.nameIds.empty())
         return std::nullopt;
@@ -587,11 +612,11 @@ std::optional<SearchHit> search(Workspace &ws, const QList<TimelineTrack> &track
     }
     const std::string filter = nameFilterSql(matcher);
     const bool checkRows = filter.empty();
-    SqliteStmt st(db, rowQuery("track_id = ?1 AND ts >= ?2 AND ts < ?3" + filter,
-                               forward ? "ts, id" : "ts DESC, id DESC"));
+    SqliteStmt st(db,
+        rowQuery("track_id = ?1 AND ts >= ?2 AND ts < ?3" + filter, forward ? "ts, id" : "ts DESC, id DESC"));
     // The window [winLo, winHi) in view time moves away from fromNs, doubling its width.
-    int64_t width = std::max(kMinSearchWindowNs,
-                             int64_t(double(hi - lo) / double(slices) * double(kFirstSearchWindowSlices)));
+    int64_t width = std::max(
+        kMinSearchWindowNs, int64_t(double(hi - lo) / double(slices) * double(kFirstSearchWindowSlices)));
     int64_t winLo = 0, winHi = 0;
     if (forward) {
         winLo = std::max(satAdd(fromNs, 1), lo);
@@ -638,14 +663,14 @@ std::optional<SearchHit> search(Workspace &ws, const QList<TimelineTrack> &track
 
 } // namespace
 
-std::optional<SearchHit> findNext(Workspace &ws, const QList<TimelineTrack> &tracks, const NameMatcher &matcher,
-                                  int64_t afterNs)
+std::optional<SearchHit> findNext(
+    Workspace &ws, const QList<TimelineTrack> &tracks, const NameMatcher &matcher, int64_t afterNs)
 {
     return search(ws, tracks, matcher, afterNs, true);
 }
 
-std::optional<SearchHit> findPrevious(Workspace &ws, const QList<TimelineTrack> &tracks, const NameMatcher &matcher,
-                                      int64_t beforeNs)
+std::optional<SearchHit> findPrevious(
+    Workspace &ws, const QList<TimelineTrack> &tracks, const NameMatcher &matcher, int64_t beforeNs)
 {
     return search(ws, tracks, matcher, beforeNs, false);
 }
@@ -693,8 +718,8 @@ QHash<int64_t, QString> namesOf(Workspace &ws, const std::vector<int64_t> &nameI
     return out;
 }
 
-std::vector<RangeAggregateRow> rangeAggregate(Workspace &ws, const QList<TimelineTrack> &tracks, int64_t fromNs,
-                                              int64_t toNs)
+std::vector<RangeAggregateRow> rangeAggregate(
+    Workspace &ws, const QList<TimelineTrack> &tracks, int64_t fromNs, int64_t toNs)
 {
     if (toNs <= fromNs)
         return {};
@@ -735,8 +760,9 @@ std::vector<RangeAggregateRow> rangeAggregate(Workspace &ws, const QList<Timelin
         };
         // Within one ts, slices were stacked outermost first (instants before the slice they precede).
         auto flush = [&] {
-            std::sort(group.begin(), group.end(),
-                      [](const Row &a, const Row &b) { return std::tie(a.depth, a.dur) < std::tie(b.depth, b.dur); });
+            std::sort(group.begin(), group.end(), [](const Row &a, const Row &b) {
+                return std::tie(a.depth, a.dur) < std::tie(b.depth, b.dur);
+            });
             for (const Row &r : group)
                 visit(r);
             group.clear();
@@ -775,7 +801,7 @@ std::vector<RangeAggregateRow> rangeAggregate(Workspace &ws, const QList<Timelin
     for (auto &[name, row] : rows)
         out.push_back(std::move(row));
     std::stable_sort(out.begin(), out.end(),
-                     [](const RangeAggregateRow &a, const RangeAggregateRow &b) { return a.totalNs > b.totalNs; });
+        [](const RangeAggregateRow &a, const RangeAggregateRow &b) { return a.totalNs > b.totalNs; });
     return out;
 }
 
@@ -791,14 +817,15 @@ using StepNames = std::unordered_map<int64_t, StepName>; // by string id
 // Scans a track for slices named in `names` (and, when `categories` is not empty, of one of those
 // categories), skipping past each one found (steps do not nest), so rows inside steps are not read.
 void scanSteps(SqliteDb &db, const TimelineTrack &track, const StepNames &names,
-               const std::unordered_set<int64_t> &categories, std::vector<StepMarker> &out)
+    const std::unordered_set<int64_t> &categories, std::vector<StepMarker> &out)
 {
     std::vector<int64_t> ids;
     for (const auto &[id, name] : names)
         ids.push_back(id);
     std::sort(ids.begin(), ids.end());
-    std::string sql = "SELECT ts, dur, name_id, cat_id FROM slice WHERE track_id = ?1 AND ts >= ?2 AND dur > 0 "
-                      "AND name_id IN (";
+    std::string sql
+        = "SELECT ts, dur, name_id, cat_id FROM slice WHERE track_id = ?1 AND ts >= ?2 AND dur > 0 "
+          "AND name_id IN (";
     for (size_t i = 0; i < ids.size(); ++i) {
         if (i)
             sql += ',';
@@ -815,8 +842,8 @@ void scanSteps(SqliteDb &db, const TimelineTrack &track, const StepNames &names,
                 continue;
             const int64_t ts = st.columnInt(0), dur = st.columnInt(1);
             const StepName &name = names.at(st.columnInt(2));
-            out.push_back(StepMarker { name.number, name.text, ts + track.offsetNs, ts + dur + track.offsetNs, track.id,
-                                       track.rank });
+            out.push_back(StepMarker { name.number, name.text, ts + track.offsetNs, ts + dur + track.offsetNs,
+                track.id, track.rank });
             from = ts + dur;
             found = true;
             break;
@@ -863,8 +890,9 @@ std::vector<StepMarker> stepMarkers(Workspace &ws, const QList<TimelineTrack> &t
     // Each kind of marker is looked for only in traces where the kind before it found nothing; the
     // string table tells up front whether a kind can exist at all, so its absence costs no scan.
     static const QRegularExpression profilerStep(QStringLiteral("^ProfilerStep#(\\d+)$"));
-    static const QRegularExpression rangeStep(QStringLiteral("(?:^|[^a-z])(?:step|iteration|iter)[\\s#_:=-]*(\\d+)\\s*$"),
-                                              QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression rangeStep(
+        QStringLiteral("(?:^|[^a-z])(?:step|iteration|iter)[\\s#_:=-]*(\\d+)\\s*$"),
+        QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression number(QStringLiteral("^(\\d+)$"));
     std::optional<StepNames> profilerNames, rangeNames, numberNames;
     std::optional<std::unordered_set<int64_t>> annotationCats;
@@ -924,7 +952,8 @@ std::vector<StepMarker> stepMarkers(Workspace &ws, const QList<TimelineTrack> &t
     return out;
 }
 
-std::vector<IdleGap> idleGaps(const std::vector<DrawSlice> &slices, int64_t fromNs, int64_t toNs, int64_t minGapNs)
+std::vector<IdleGap> idleGaps(
+    const std::vector<DrawSlice> &slices, int64_t fromNs, int64_t toNs, int64_t minGapNs)
 {
     std::vector<IdleGap> out;
     if (toNs <= fromNs)

@@ -22,7 +22,7 @@ class Workspace;
 // Identifies one slice: the slice table's key.
 struct SliceKey {
     int64_t trackId = 0;
-    int64_t tsNs = 0;     // slice.ts (trace time, without the track's offset)
+    int64_t tsNs = 0; // slice.ts (trace time, without the track's offset)
     int64_t id = 0;
     friend bool operator==(const SliceKey &, const SliceKey &) = default;
 };
@@ -30,13 +30,13 @@ struct SliceKey {
 // A slice with what the details pane shows.
 struct SliceInfo {
     SliceKey key;
-    int64_t startNs = 0;  // view time
+    int64_t startNs = 0; // view time
     int64_t durNs = 0;
     int depth = 0;
     QString name;
     QString category;
-    QString argsJson;     // compact JSON object, "" when none; promoted ids added (correlation, ...)
-    int64_t corr = -1;    // CUDA correlation id, -1 when none
+    QString argsJson; // compact JSON object, "" when none; promoted ids added (correlation, ...)
+    int64_t corr = -1; // CUDA correlation id, -1 when none
 };
 
 // The deepest slice of `track` at `depth` or less that contains view time tNs (start <= tNs < end);
@@ -45,9 +45,10 @@ struct SliceInfo {
 // bounds the search). Cost: the slices between tNs and the start of the top-level slice before it,
 // read backwards along the (track, ts) key; past 2048 of them, those of one LOD tile (the slices
 // open across its start come from the tile before's carry-out).
-[[nodiscard]] std::optional<SliceInfo> sliceAt(Workspace &ws, const TimelineTrack &track, int64_t tNs,
-                                               int depth, int64_t toleranceNs = 0);
-[[nodiscard]] std::optional<SliceInfo> sliceByKey(Workspace &ws, const TimelineTrack &track, const SliceKey &key);
+[[nodiscard]] std::optional<SliceInfo> sliceAt(
+    Workspace &ws, const TimelineTrack &track, int64_t tNs, int depth, int64_t toleranceNs = 0);
+[[nodiscard]] std::optional<SliceInfo> sliceByKey(
+    Workspace &ws, const TimelineTrack &track, const SliceKey &key);
 
 // A slice linked to another one: the CUDA launch and the GPU work it started (same correlation id
 // and trace; a thread or CUDA API slice launches, a gpu_stream slice is launched), or the other end
@@ -56,20 +57,20 @@ struct SliceInfo {
 struct SliceLink {
     enum class Kind { LaunchedBy, Launches, FlowFrom, FlowTo };
     Kind kind = Kind::Launches;
-    SliceInfo slice;       // the linked slice (its track is slice.key.trackId)
-    QString relation;      // "launched by", "launches", "flow from (ac2g)", ...
+    SliceInfo slice; // the linked slice (its track is slice.key.trackId)
+    QString relation; // "launched by", "launches", "flow from (ac2g)", ...
 };
 // Links of `slice` among `tracks` (the tracks on screen, for their offsets): launch links first,
 // then flows. A linked slice on a track that is not listed is still returned, with the offset of a
 // listed track of its trace.
-[[nodiscard]] std::vector<SliceLink> sliceLinks(Workspace &ws, const QList<TimelineTrack> &tracks,
-                                                const SliceInfo &slice);
+[[nodiscard]] std::vector<SliceLink> sliceLinks(
+    Workspace &ws, const QList<TimelineTrack> &tracks, const SliceInfo &slice);
 
 // Name search over the tracks' slices. `pattern` is a substring (case-insensitive) or, with
 // regex, a QRegularExpression (case-insensitive); an invalid regex matches nothing and sets
 // errorMessage.
 struct NameMatcher {
-    std::unordered_set<int64_t> nameIds;  // string ids of matching names, for highlighting
+    std::unordered_set<int64_t> nameIds; // string ids of matching names, for highlighting
     QString errorMessage;
     [[nodiscard]] bool matches(int64_t nameId) const { return nameIds.count(nameId) != 0; }
 };
@@ -77,7 +78,7 @@ struct NameMatcher {
 
 struct SearchHit {
     SliceKey key;
-    int64_t startNs = 0;  // view time
+    int64_t startNs = 0; // view time
     int64_t durNs = 0;
     int depth = 0;
 };
@@ -85,13 +86,14 @@ struct SearchHit {
 // beforeNs (backward), both strict, over all the tracks; ties in time go to the earlier track, and
 // on one track to the outermost slice. Probes all tracks in windows that double in width, so the
 // cost follows the distance to the hit.
-[[nodiscard]] std::optional<SearchHit> findNext(Workspace &ws, const QList<TimelineTrack> &tracks,
-                                                const NameMatcher &matcher, int64_t afterNs);
-[[nodiscard]] std::optional<SearchHit> findPrevious(Workspace &ws, const QList<TimelineTrack> &tracks,
-                                                    const NameMatcher &matcher, int64_t beforeNs);
+[[nodiscard]] std::optional<SearchHit> findNext(
+    Workspace &ws, const QList<TimelineTrack> &tracks, const NameMatcher &matcher, int64_t afterNs);
+[[nodiscard]] std::optional<SearchHit> findPrevious(
+    Workspace &ws, const QList<TimelineTrack> &tracks, const NameMatcher &matcher, int64_t beforeNs);
 // How many slices of the tracks match. Reads every slice of the tracks (names have no index): run
 // it off the GUI thread on large traces.
-[[nodiscard]] int64_t countMatches(Workspace &ws, const QList<TimelineTrack> &tracks, const NameMatcher &matcher);
+[[nodiscard]] int64_t countMatches(
+    Workspace &ws, const QList<TimelineTrack> &tracks, const NameMatcher &matcher);
 
 // What a selected time range holds, per slice name, over the selected tracks. A slice counts when
 // it overlaps [fromNs, toNs); its time is clipped to the range. Self time is its clipped time minus
@@ -104,11 +106,11 @@ struct RangeAggregateRow {
     int64_t count = 0;
     int64_t totalNs = 0;
     int64_t selfNs = 0;
-    int64_t maxNs = 0;     // longest clipped duration
+    int64_t maxNs = 0; // longest clipped duration
     [[nodiscard]] double meanNs() const { return count ? double(totalNs) / double(count) : 0.0; }
 };
-[[nodiscard]] std::vector<RangeAggregateRow> rangeAggregate(Workspace &ws, const QList<TimelineTrack> &tracks,
-                                                            int64_t fromNs, int64_t toNs);
+[[nodiscard]] std::vector<RangeAggregateRow> rangeAggregate(
+    Workspace &ws, const QList<TimelineTrack> &tracks, int64_t fromNs, int64_t toNs);
 
 // Training steps, for the markers across the top, per trace the first kind found of: slices named
 // "ProfilerStep#N" on a CPU thread (PyTorch; from the first thread that has them), NVTX ranges or
@@ -118,7 +120,7 @@ struct RangeAggregateRow {
 struct StepMarker {
     int64_t number = 0;
     QString name;
-    int64_t startNs = 0;   // view time
+    int64_t startNs = 0; // view time
     int64_t endNs = 0;
     int64_t trackId = 0;
     int64_t rank = -1;
@@ -134,8 +136,8 @@ struct IdleGap {
     int64_t startNs = 0;
     int64_t endNs = 0;
 };
-[[nodiscard]] std::vector<IdleGap> idleGaps(const std::vector<DrawSlice> &slices, int64_t fromNs, int64_t toNs,
-                                            int64_t minGapNs);
+[[nodiscard]] std::vector<IdleGap> idleGaps(
+    const std::vector<DrawSlice> &slices, int64_t fromNs, int64_t toNs, int64_t minGapNs);
 
 // String table lookups for drawing (names of DrawSlice::nameId).
 [[nodiscard]] QHash<int64_t, QString> namesOf(Workspace &ws, const std::vector<int64_t> &nameIds);

@@ -77,7 +77,9 @@ QString formatTimeOffset(int64_t ns, int64_t stepNs)
     // The unit of the value, with as many decimals as the step needs ("1.4 ms" for 200 µs steps).
     const Unit &u = unitFor(std::llabs(ns));
     const int decimals = decimalsFor(std::max<int64_t>(1, stepNs), u);
-    return QStringLiteral("%1 %2").arg(double(ns) / double(u.ns), 0, 'f', decimals).arg(QString::fromUtf8(u.suffix));
+    return QStringLiteral("%1 %2")
+        .arg(double(ns) / double(u.ns), 0, 'f', decimals)
+        .arg(QString::fromUtf8(u.suffix));
 }
 
 QString formatDuration(int64_t ns)

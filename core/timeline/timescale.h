@@ -8,8 +8,8 @@
 namespace plumb {
 
 // Level-of-detail rules of the timeline, named so paint code has no magic numbers.
-constexpr double kMinVisiblePx = 3.0;   // slices narrower than this fold into one box (Tracy's rule)
-constexpr double kMinNsPerPx = 0.001;   // deepest zoom: 1 ps per pixel
+constexpr double kMinVisiblePx = 3.0; // slices narrower than this fold into one box (Tracy's rule)
+constexpr double kMinNsPerPx = 0.001; // deepest zoom: 1 ps per pixel
 
 // Maps time to pixels for a view whose left edge shows `startNs`, at `nsPerPx` (> 0). Time is
 // always int64 nanoseconds; pixels are doubles measured from the view's left edge.
@@ -38,16 +38,16 @@ struct TimeScale {
 [[nodiscard]] int lodLevelFor(int64_t minWidthNs);
 
 struct RulerTick {
-    int64_t ns = 0;   // absolute position (same clock as the view)
+    int64_t ns = 0; // absolute position (same clock as the view)
     bool major = false;
-    QString label;    // major ticks only: offset from the ruler origin, e.g. "1.5 ms"
+    QString label; // major ticks only: offset from the ruler origin, e.g. "1.5 ms"
 };
 
 // Ticks for the visible range [scale.startNs, scale.endNs(widthPx)]: major ticks 1, 2 or 5 x 10^k ns
 // apart and at least minMajorPx apart, four (step 2: one) minor ticks between them, labels giving
 // the offset from originNs in the unit that fits the step.
-[[nodiscard]] std::vector<RulerTick> rulerTicks(const TimeScale &scale, double widthPx, int64_t originNs,
-                                                double minMajorPx = 90.0);
+[[nodiscard]] std::vector<RulerTick> rulerTicks(
+    const TimeScale &scale, double widthPx, int64_t originNs, double minMajorPx = 90.0);
 
 // A time offset for a ruler label whose ticks are stepNs apart: "0", "250 µs", "1.5 ms", "-2 s".
 [[nodiscard]] QString formatTimeOffset(int64_t ns, int64_t stepNs);

@@ -25,9 +25,9 @@ namespace od = simdjson::ondemand;
 
 namespace {
 
-constexpr size_t kChunkBytes = 512 * 1024;   // events parsed per simdjson document
+constexpr size_t kChunkBytes = 512 * 1024; // events parsed per simdjson document
 constexpr size_t kMaxMetadataBytes = 64 << 20; // top-level fields other than traceEvents
-constexpr size_t kRecentCorrSlots = 1 << 16;    // correlation ids remembered for launch flows
+constexpr size_t kRecentCorrSlots = 1 << 16; // correlation ids remembered for launch flows
 
 // Direct-mapped table keyed by a correlation or flow id, for ends that are usually matched a few
 // events later: no allocation per event, and a key that lands in an occupied slot evicts the older
@@ -54,7 +54,10 @@ public:
     [[nodiscard]] std::vector<Entry> &entries() { return m_slots; }
 
 private:
-    Entry &slot(int64_t key) { return m_slots[size_t(uint64_t(key) * 0x9E3779B97F4A7C15ULL >> 48) & (m_slots.size() - 1)]; }
+    Entry &slot(int64_t key)
+    {
+        return m_slots[size_t(uint64_t(key) * 0x9E3779B97F4A7C15ULL >> 48) & (m_slots.size() - 1)];
+    }
     std::vector<Entry> m_slots;
 };
 
@@ -97,7 +100,8 @@ const Category *knownCategory(std::string_view cat, bool &legacy)
 
 inline bool isGpuClass(CatClass c)
 {
-    return c == CatClass::Kernel || c == CatClass::Memcpy || c == CatClass::Memset || c == CatClass::GpuAnnotation;
+    return c == CatClass::Kernel || c == CatClass::Memcpy || c == CatClass::Memset
+        || c == CatClass::GpuAnnotation;
 }
 
 std::string_view trim(std::string_view s)
@@ -155,11 +159,21 @@ std::string unescapeJson(std::string_view raw)
         }
         c = raw[++i];
         switch (c) {
-        case 'n': out.push_back('\n'); break;
-        case 't': out.push_back('\t'); break;
-        case 'r': out.push_back('\r'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
+        case 'n':
+            out.push_back('\n');
+            break;
+        case 't':
+            out.push_back('\t');
+            break;
+        case 'r':
+            out.push_back('\r');
+            break;
+        case 'b':
+            out.push_back('\b');
+            break;
+        case 'f':
+            out.push_back('\f');
+            break;
         case 'u': {
             if (i + 4 >= raw.size() + 0 && i + 4 > raw.size() - 1 + 1)
                 break;
@@ -191,7 +205,9 @@ std::string unescapeJson(std::string_view raw)
             }
             break;
         }
-        default: out.push_back(c); break;
+        default:
+            out.push_back(c);
+            break;
         }
     }
     return out;
@@ -218,7 +234,7 @@ struct Event {
     Label pid, tid;
     std::string_view ts, dur; // raw number text
     bool hasTs = false, hasDur = false;
-    std::string_view idRaw;   // raw token of "id", "id2" or "bind_id"
+    std::string_view idRaw; // raw token of "id", "id2" or "bind_id"
     bool hasId = false;
     bool bpEnclosing = false;
     char scope = 't';
@@ -236,9 +252,9 @@ struct Event {
 
 // Where an element of a chunk came from, for diagnostics.
 struct Chunk {
-    std::vector<char> bytes;          // "[" elem "," elem ... "]" + padding
-    std::vector<int64_t> offsets;     // decompressed byte offset of each element
-    std::vector<uint32_t> starts;     // element start within bytes
+    std::vector<char> bytes; // "[" elem "," elem ... "]" + padding
+    std::vector<int64_t> offsets; // decompressed byte offset of each element
+    std::vector<uint32_t> starts; // element start within bytes
     void clear()
     {
         bytes.clear();
@@ -307,10 +323,10 @@ private:
     void launchFlow(char ph, int64_t cat, int64_t key, int64_t track, int64_t ts);
     void flushVerifiedEnd(bool isStart, const IdTable::Entry &end);
     void flushVerifiedEnds();
-    IdTable m_recentLaunch { kRecentCorrSlots };   // corr -> CUDA API slice
-    IdTable m_recentGpuOp { kRecentCorrSlots };    // corr -> GPU op slice
+    IdTable m_recentLaunch { kRecentCorrSlots }; // corr -> CUDA API slice
+    IdTable m_recentGpuOp { kRecentCorrSlots }; // corr -> GPU op slice
     IdTable m_verifiedStarts { kRecentCorrSlots }; // flow id -> start that matched its launch
-    IdTable m_verifiedEnds { kRecentCorrSlots };   // flow id -> end that matched its GPU op
+    IdTable m_verifiedEnds { kRecentCorrSlots }; // flow id -> end that matched its GPU op
     int64_t m_ac2gCat = kNoValue;
     int64_t m_corrFlows = 0;
     std::unordered_map<std::string, int64_t> m_catIds;
@@ -333,14 +349,16 @@ void Reader::run()
     } else {
         throw ImportError(QStringLiteral("%1 is not a trace: expected '{' or '[' at the start")
                               .arg(m_ctx.input().fileName()),
-                          at(m_stream.offset()));
+            at(m_stream.offset()));
     }
     if (m_ctx.input().truncated())
-        m_diag.report(Severity::Warning, QStringLiteral("truncated-gzip"), {}, m_ctx.input().truncationDetail());
+        m_diag.report(
+            Severity::Warning, QStringLiteral("truncated-gzip"), {}, m_ctx.input().truncationDetail());
     if (!m_sawEvents)
-        throw ImportError(QStringLiteral("%1 has no traceEvents array: it is JSON, but not a Chrome/PyTorch trace")
-                              .arg(m_ctx.input().fileName()),
-                          at(m_stream.offset()));
+        throw ImportError(
+            QStringLiteral("%1 has no traceEvents array: it is JSON, but not a Chrome/PyTorch trace")
+                .arg(m_ctx.input().fileName()),
+            at(m_stream.offset()));
     applyMetadata();
     flushVerifiedEnds();
     m_sink.addCorrelationFlows(m_corrFlows);
@@ -366,24 +384,24 @@ void Reader::readTopLevelObject()
         }
         if (c < 0) {
             m_diag.report(Severity::Warning, QStringLiteral("truncated"), at(m_stream.offset()),
-                          QStringLiteral("The file ends before the top-level object is closed (it was cut "
-                                         "short); everything before the cut was imported."));
+                QStringLiteral("The file ends before the top-level object is closed (it was cut "
+                               "short); everything before the cut was imported."));
             return;
         }
         if (c != '"')
-            throw ImportError(QStringLiteral("unexpected character '%1' where a field name was expected")
-                                  .arg(QChar(c)),
-                              at(m_stream.offset()));
+            throw ImportError(
+                QStringLiteral("unexpected character '%1' where a field name was expected").arg(QChar(c)),
+                at(m_stream.offset()));
         std::string_view keyView;
         if (m_stream.scanString(keyView) != JsonStream::Scan::Complete) {
             m_diag.report(Severity::Warning, QStringLiteral("truncated"), at(m_stream.offset()),
-                          QStringLiteral("The file ends inside a top-level field name (it was cut short)."));
+                QStringLiteral("The file ends inside a top-level field name (it was cut short)."));
             return;
         }
         const std::string key(keyView);
         if (m_stream.peek() != ':')
             throw ImportError(QStringLiteral("expected ':' after \"%1\"").arg(QString::fromStdString(key)),
-                              at(m_stream.offset()));
+                at(m_stream.offset()));
         m_stream.consume();
         c = m_stream.peek();
         if (key == "traceEvents") {
@@ -396,8 +414,8 @@ void Reader::readTopLevelObject()
         }
         if (c < 0) {
             m_diag.report(Severity::Warning, QStringLiteral("truncated"), at(m_stream.offset()),
-                          QStringLiteral("The file ends inside the top-level field \"%1\" (it was cut short).")
-                              .arg(QString::fromStdString(key)));
+                QStringLiteral("The file ends inside the top-level field \"%1\" (it was cut short).")
+                    .arg(QString::fromStdString(key)));
             return;
         }
         const int64_t valueOffset = m_stream.offset();
@@ -405,24 +423,24 @@ void Reader::readTopLevelObject()
         const auto r = m_stream.scanValue(value);
         if (r != JsonStream::Scan::Complete) {
             m_diag.report(Severity::Warning, QStringLiteral("truncated"), at(valueOffset),
-                          r == JsonStream::Scan::TooLarge
-                              ? QStringLiteral("The top-level field \"%1\" is larger than 256 MiB; the rest of "
-                                               "the file was not read.")
-                                    .arg(QString::fromStdString(key))
-                              : QStringLiteral("The file ends inside the top-level field \"%1\" (it was cut "
-                                               "short).")
-                                    .arg(QString::fromStdString(key)));
+                r == JsonStream::Scan::TooLarge
+                    ? QStringLiteral("The top-level field \"%1\" is larger than 256 MiB; the rest of "
+                                     "the file was not read.")
+                          .arg(QString::fromStdString(key))
+                    : QStringLiteral("The file ends inside the top-level field \"%1\" (it was cut "
+                                     "short).")
+                          .arg(QString::fromStdString(key)));
             return;
         }
         if (value == "}" || value == "]" || value == ",") { // `"key": }`: no value at all
             m_diag.report(Severity::Warning, QStringLiteral("malformed-field"), at(valueOffset),
-                          QStringLiteral("The top-level field \"%1\" has no value; it was ignored.")
-                              .arg(QString::fromStdString(key)));
+                QStringLiteral("The top-level field \"%1\" has no value; it was ignored.")
+                    .arg(QString::fromStdString(key)));
             continue;
         }
         if (m_metadata.size() + value.size() > kMaxMetadataBytes) {
             m_diag.report(Severity::Warning, QStringLiteral("metadata-too-large"), at(valueOffset),
-                          QStringLiteral("Top-level fields beyond 64 MiB were not kept as trace metadata."));
+                QStringLiteral("Top-level fields beyond 64 MiB were not kept as trace metadata."));
             continue;
         }
         if (m_metadata.size() > 1)
@@ -443,13 +461,13 @@ bool Reader::readEventsArray(bool arrayForm)
             flushChunk();
             if (!arrayForm)
                 m_diag.report(Severity::Warning, QStringLiteral("truncated"), at(m_stream.offset()),
-                              QStringLiteral("The file ends inside traceEvents (it was cut short); the %1 events "
-                                             "before the cut were imported.")
-                                  .arg(m_eventsSeen));
+                    QStringLiteral("The file ends inside traceEvents (it was cut short); the %1 events "
+                                   "before the cut were imported.")
+                        .arg(m_eventsSeen));
             else
                 m_diag.report(Severity::Info, QStringLiteral("unterminated-array"), at(m_stream.offset()),
-                              QStringLiteral("The event array has no closing ']' (allowed by the format for "
-                                             "streaming writers)."));
+                    QStringLiteral("The event array has no closing ']' (allowed by the format for "
+                                   "streaming writers)."));
             return false;
         }
         if (c == ']') {
@@ -461,27 +479,28 @@ bool Reader::readEventsArray(bool arrayForm)
             m_stream.consume();
             if (!expectComma)
                 m_diag.report(Severity::Info, QStringLiteral("extra-comma"), at(m_stream.offset() - 1),
-                              QStringLiteral("Extra or trailing commas between events were ignored."));
+                    QStringLiteral("Extra or trailing commas between events were ignored."));
             expectComma = false;
             continue;
         }
         if (expectComma)
             m_diag.report(Severity::Warning, QStringLiteral("missing-comma"), at(m_stream.offset()),
-                          QStringLiteral("Events not separated by a comma; read as separate events."));
+                QStringLiteral("Events not separated by a comma; read as separate events."));
         const int64_t offset = m_stream.offset();
         std::string_view value;
         const auto r = m_stream.scanValue(value);
         if (r == JsonStream::Scan::TooLarge) {
             flushChunk();
-            throw ImportError(QStringLiteral("an event larger than 256 MiB: the file is corrupt"), at(offset));
+            throw ImportError(
+                QStringLiteral("an event larger than 256 MiB: the file is corrupt"), at(offset));
         }
         if (r == JsonStream::Scan::Truncated) {
             flushChunk();
             m_diag.skipped(QStringLiteral("truncated"), at(offset),
-                           QStringLiteral("The file was cut short inside an event at byte %1; the %2 events "
-                                          "before the cut were imported and the partial one was skipped.")
-                               .arg(offset)
-                               .arg(m_eventsSeen));
+                QStringLiteral("The file was cut short inside an event at byte %1; the %2 events "
+                               "before the cut were imported and the partial one was skipped.")
+                    .arg(offset)
+                    .arg(m_eventsSeen));
             ++m_ctx.recordsRead;
             return false;
         }
@@ -537,7 +556,7 @@ void Reader::parseChunkElementsSingly(size_t from)
     for (size_t i = from; i < m_chunk.offsets.size(); ++i) {
         const size_t start = m_chunk.starts[i];
         const size_t end = i + 1 < m_chunk.starts.size() ? m_chunk.starts[i + 1] - 1
-                                                          : bytes.size() - simdjson::SIMDJSON_PADDING - 1;
+                                                         : bytes.size() - simdjson::SIMDJSON_PADDING - 1;
         std::string one(bytes.data() + start, end - start);
         for (int attempt = 0; attempt < 2; ++attempt) {
             const size_t len = one.size();
@@ -554,7 +573,7 @@ void Reader::parseChunkElementsSingly(size_t from)
                 // SUCCESS here means parseOne failed on a field; retry only for encoding problems.
                 if (err == simdjson::UTF8_ERROR && sanitizeUtf8(one) > 0) {
                     m_diag.report(Severity::Warning, QStringLiteral("invalid-utf8"), at(m_chunk.offsets[i]),
-                                  QStringLiteral("Text that is not valid UTF-8 was replaced by U+FFFD."));
+                        QStringLiteral("Text that is not valid UTF-8 was replaced by U+FFFD."));
                     continue;
                 }
             }
@@ -562,10 +581,10 @@ void Reader::parseChunkElementsSingly(size_t from)
             ++m_ctx.recordsRead;
             ++m_sink.stats().events;
             skip("malformed-event", m_chunk.offsets[i],
-                 err == simdjson::SUCCESS
-                     ? QStringLiteral("An event could not be read (a field has the wrong type); it was skipped.")
-                     : QStringLiteral("An event is not valid JSON (%1); it was skipped.")
-                           .arg(QString::fromUtf8(simdjson::error_message(err))));
+                err == simdjson::SUCCESS ? QStringLiteral(
+                    "An event could not be read (a field has the wrong type); it was skipped.")
+                                         : QStringLiteral("An event is not valid JSON (%1); it was skipped.")
+                                               .arg(QString::fromUtf8(simdjson::error_message(err))));
             break;
         }
     }
@@ -734,7 +753,7 @@ bool Reader::parseOne(od::object obj, int64_t offset)
                             a.kind = ArgKind::Null;
                         } else {
                             a.kind = a.raw.find_first_of(".eE") == std::string_view::npos ? ArgKind::Int
-                                                                                           : ArgKind::Double;
+                                                                                          : ArgKind::Double;
                         }
                     }
                     }
@@ -843,11 +862,12 @@ void Reader::dispatch(Event &e, int64_t offset)
             m_sink.setProcessLabels(process, labels);
             // Kineto labels device processes "GPU n": that is what makes them devices.
             if (labels.rfind("GPU ", 0) == 0)
-                m_sink.setProcessKind(process, ProcessKind::Gpu, toInt(std::string_view(labels).substr(4)).value_or(kNoValue));
+                m_sink.setProcessKind(
+                    process, ProcessKind::Gpu, toInt(std::string_view(labels).substr(4)).value_or(kNoValue));
         } else {
             m_diag.report(Severity::Info, QStringLiteral("metadata-ignored"), at(offset),
-                          QStringLiteral("Metadata events of other kinds (e.g. %1) carry nothing Plumb shows.")
-                              .arg(QString::fromUtf8(e.name.data(), qsizetype(e.name.size()))));
+                QStringLiteral("Metadata events of other kinds (e.g. %1) carry nothing Plumb shows.")
+                    .arg(QString::fromUtf8(e.name.data(), qsizetype(e.name.size()))));
         }
         return;
     }
@@ -857,8 +877,8 @@ void Reader::dispatch(Event &e, int64_t offset)
         ts = parseMicrosToNs(e.ts);
     if (!ts) {
         skip(e.hasTs ? "bad-timestamp" : "missing-timestamp", offset,
-             e.hasTs ? QStringLiteral("An event's \"ts\" is not a number; it was skipped.")
-                     : QStringLiteral("An event has no \"ts\"; it was skipped."));
+            e.hasTs ? QStringLiteral("An event's \"ts\" is not a number; it was skipped.")
+                    : QStringLiteral("An event has no \"ts\"; it was skipped."));
         return;
     }
 
@@ -866,10 +886,10 @@ void Reader::dispatch(Event &e, int64_t offset)
     const Category *known = e.cat.empty() ? nullptr : knownCategory(e.cat, legacy);
     if (legacy && !m_diag.bump(QStringLiteral("legacy-category")))
         m_diag.report(Severity::Info, QStringLiteral("legacy-category"), at(offset),
-                      QStringLiteral("Category names of an older PyTorch profiler (e.g. \"%1\") were read as "
-                                     "today's (\"%2\").")
-                          .arg(QString::fromUtf8(e.cat.data(), qsizetype(e.cat.size())),
-                               QString::fromUtf8(known->canonical.data(), qsizetype(known->canonical.size()))));
+            QStringLiteral("Category names of an older PyTorch profiler (e.g. \"%1\") were read as "
+                           "today's (\"%2\").")
+                .arg(QString::fromUtf8(e.cat.data(), qsizetype(e.cat.size())),
+                    QString::fromUtf8(known->canonical.data(), qsizetype(known->canonical.size()))));
     const std::string_view catName = known ? known->canonical : e.cat;
     const CatClass cls = known ? known->cls : CatClass::Other;
     const int64_t catId = catName.empty() ? kNoValue : m_sink.intern(catName);
@@ -885,8 +905,8 @@ void Reader::dispatch(Event &e, int64_t offset)
         if (instant && e.scope == 'g')
             track = m_sink.globalTrack("Global instants");
         else if (instant && e.scope == 'p')
-            track = m_sink.thread(m_sink.process(e.pid.present ? e.pid.text : std::string_view("0")),
-                                  "process instants");
+            track = m_sink.thread(
+                m_sink.process(e.pid.present ? e.pid.text : std::string_view("0")), "process instants");
         else
             track = trackFor(e.pid, e.tid);
         SliceFields f;
@@ -899,13 +919,13 @@ void Reader::dispatch(Event &e, int64_t offset)
                     f.durNs = *d;
                 } else {
                     m_diag.report(Severity::Warning, QStringLiteral("bad-duration"), at(offset),
-                                  QStringLiteral("A complete event's \"dur\" is negative or not a number; it "
-                                                 "was imported with duration 0."));
+                        QStringLiteral("A complete event's \"dur\" is negative or not a number; it "
+                                       "was imported with duration 0."));
                 }
             } else {
                 m_diag.report(Severity::Warning, QStringLiteral("missing-duration"), at(offset),
-                              QStringLiteral("A complete (X) event has no \"dur\"; it was imported with "
-                                             "duration 0."));
+                    QStringLiteral("A complete (X) event has no \"dur\"; it was imported with "
+                                   "duration 0."));
             }
         }
         f.argsId = internArgs(e, &f);
@@ -933,7 +953,8 @@ void Reader::dispatch(Event &e, int64_t offset)
                 std::string_view tidText = e.tid.text;
                 if (tidText.substr(0, 7) == "stream ")
                     tidText.remove_prefix(7);
-                const int64_t streamId = stream != kNoValue ? stream : toInt(trim(tidText)).value_or(kNoValue);
+                const int64_t streamId
+                    = stream != kNoValue ? stream : toInt(trim(tidText)).value_or(kNoValue);
                 if (cls == CatClass::GpuAnnotation)
                     m_sink.setTrackStream(track, streamId);
                 else
@@ -964,9 +985,10 @@ void Reader::dispatch(Event &e, int64_t offset)
                     const int64_t d = devId ? toInt(devId->raw).value_or(-1) : -1;
                     const std::string name = d >= 0 ? "Memory allocated, device " + std::to_string(d)
                                                     : std::string("Memory allocated, CPU");
-                    const int64_t process = m_sink.process(e.pid.present ? e.pid.text : std::string_view("0"));
-                    m_sink.addCounter(m_sink.counterTrack(process, name), *ts,
-                                      toDouble(total->raw).value_or(0));
+                    const int64_t process
+                        = m_sink.process(e.pid.present ? e.pid.text : std::string_view("0"));
+                    m_sink.addCounter(
+                        m_sink.counterTrack(process, name), *ts, toDouble(total->raw).value_or(0));
                 }
             }
         }
@@ -983,7 +1005,7 @@ void Reader::dispatch(Event &e, int64_t offset)
         const int64_t track = trackFor(e.pid, e.tid);
         if (!m_sink.endSlice(track, *ts, internArgs(e, nullptr)))
             skip("unmatched-end", offset,
-                 QStringLiteral("An E (end) event has no open B event on its thread; it was skipped."));
+                QStringLiteral("An E (end) event has no open B event on its thread; it was skipped."));
         return;
     }
     case 'C': {
@@ -992,7 +1014,8 @@ void Reader::dispatch(Event &e, int64_t offset)
         for (const auto &a : e.args)
             numeric += a.kind == ArgKind::Int || a.kind == ArgKind::Double;
         if (numeric == 0) {
-            skip("empty-counter", offset, QStringLiteral("A counter (C) event has no numeric values; skipped."));
+            skip("empty-counter", offset,
+                QStringLiteral("A counter (C) event has no numeric values; skipped."));
             return;
         }
         for (const auto &a : e.args) {
@@ -1032,9 +1055,9 @@ void Reader::dispatch(Event &e, int64_t offset)
     default: {
         const QString phase = QString::fromLatin1(&e.ph, 1);
         m_diag.skipped(QStringLiteral("unsupported-phase-") + phase, at(offset),
-                       QStringLiteral("Events of phase \"%1\" (async, object or sample events) are not "
-                                      "imported yet; they were counted and skipped.")
-                           .arg(phase));
+            QStringLiteral("Events of phase \"%1\" (async, object or sample events) are not "
+                           "imported yet; they were counted and skipped.")
+                .arg(phase));
         return;
     }
     }
@@ -1111,8 +1134,8 @@ void Reader::applyMetadata()
     simdjson::dom::element root;
     if (parser.parse(m_metadata).get(root) != simdjson::SUCCESS) {
         m_diag.report(Severity::Warning, QStringLiteral("bad-metadata"), {},
-                      QStringLiteral("The top-level fields outside traceEvents are not valid JSON; they were "
-                                     "not kept."));
+            QStringLiteral("The top-level fields outside traceEvents are not valid JSON; they were "
+                           "not kept."));
         return;
     }
     const std::string minified = simdjson::minify(root);
@@ -1129,8 +1152,8 @@ void Reader::applyMetadata()
             if (dev["name"].get(name) != simdjson::SUCCESS)
                 name = {};
             const std::string json = simdjson::minify(dev);
-            m_sink.addDevice(id, QString::fromUtf8(name.data(), qsizetype(name.size())),
-                             QByteArray::fromStdString(json));
+            m_sink.addDevice(
+                id, QString::fromUtf8(name.data(), qsizetype(name.size())), QByteArray::fromStdString(json));
         }
     }
     simdjson::dom::object dist;

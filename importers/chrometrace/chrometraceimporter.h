@@ -18,7 +18,10 @@ namespace plumb {
 class ChromeTraceImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("chrometrace"); }
-    [[nodiscard]] QString displayName() const override { return QStringLiteral("Chrome trace / PyTorch profiler"); }
+    [[nodiscard]] QString displayName() const override
+    {
+        return QStringLiteral("Chrome trace / PyTorch profiler");
+    }
     [[nodiscard]] int version() const override { return 1; }
     [[nodiscard]] bool writesOneTrace() const override { return true; }
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;

@@ -114,7 +114,8 @@ JsonStream::Scan JsonStream::scanValue(std::string_view &value)
             }
         } else {
             if (at == 0 && p < end)
-                ++p; // the first byte is always part of the value: a stray '}' is read (and refused), not looped on
+                ++p; // the first byte is always part of the value: a stray '}' is read (and refused), not
+                     // looped on
             while (p < end && *p != ',' && *p != ']' && *p != '}' && !isWs(*p))
                 ++p;
             if (p < end) {

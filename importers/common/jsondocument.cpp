@@ -31,10 +31,11 @@ simdjson::dom::element parseJsonInput(ImportContext &ctx, simdjson::dom::parser 
         if (got <= 0)
             break;
         if (int64_t(text.size()) > maxBytes)
-            throw ImportError(QStringLiteral("%1 is over %2 MiB: too large to read as one JSON document; nothing "
-                                             "was imported")
-                                  .arg(file)
-                                  .arg(maxBytes >> 20));
+            throw ImportError(
+                QStringLiteral("%1 is over %2 MiB: too large to read as one JSON document; nothing "
+                               "was imported")
+                    .arg(file)
+                    .arg(maxBytes >> 20));
         ctx.checkpoint();
     }
     simdjson::dom::element root;

@@ -17,8 +17,8 @@ class MetricSink;
 // (tabular::quoteNonFiniteWords) and the text parsed again; jsonNumber() reads them back as numbers.
 // Throws ImportError naming the file: past `maxBytes`, or "not valid JSON (why at byte N)".
 // The element lives as long as `parser`.
-[[nodiscard]] simdjson::dom::element parseJsonInput(ImportContext &ctx, simdjson::dom::parser &parser,
-                                                    int64_t maxBytes);
+[[nodiscard]] simdjson::dom::element parseJsonInput(
+    ImportContext &ctx, simdjson::dom::parser &parser, int64_t maxBytes);
 
 // A number, or one of the words above as parseJsonInput() left them (quoted).
 bool jsonNumber(simdjson::dom::element e, double &out);

@@ -58,7 +58,9 @@ QString unquote(const QString &v, bool &quoted)
                 continue;
             }
             const QChar e = in[++i];
-            out += e == QLatin1Char('n') ? QChar(QLatin1Char('\n')) : e == QLatin1Char('t') ? QChar(QLatin1Char('\t')) : e;
+            out += e == QLatin1Char('n') ? QChar(QLatin1Char('\n'))
+                : e == QLatin1Char('t')  ? QChar(QLatin1Char('\t'))
+                                         : e;
         }
         return out;
     }
@@ -105,7 +107,10 @@ public:
 
 private:
     bool atEnd() const { return m_pos >= m_lines.size(); }
-    static bool isItem(const QString &t) { return t == QLatin1String("-") || t.startsWith(QLatin1String("- ")); }
+    static bool isItem(const QString &t)
+    {
+        return t == QLatin1String("-") || t.startsWith(QLatin1String("- "));
+    }
 
     // The node whose lines start at the current line, indented by `indent`.
     Node block(int indent)
@@ -148,7 +153,8 @@ private:
                 continue;
             }
             ++m_pos;
-            Node v = value.isEmpty() || (value.startsWith(QLatin1Char('!')) && !value.contains(QLatin1Char(' ')))
+            Node v
+                = value.isEmpty() || (value.startsWith(QLatin1Char('!')) && !value.contains(QLatin1Char(' ')))
                 ? taggedChild(indent, value)
                 : scalarAt(indent, value);
             n.map.emplace_back(key, std::move(v));
@@ -185,9 +191,9 @@ private:
             n.tag = value.left(sp);
             value = value.mid(sp + 1).trimmed();
         }
-        if (value == QLatin1String("|") || value == QLatin1String(">") || value.startsWith(QLatin1String("|-"))
-            || value.startsWith(QLatin1String(">-")) || value.startsWith(QLatin1String("|+"))
-            || value.startsWith(QLatin1String(">+"))) {
+        if (value == QLatin1String("|") || value == QLatin1String(">")
+            || value.startsWith(QLatin1String("|-")) || value.startsWith(QLatin1String(">-"))
+            || value.startsWith(QLatin1String("|+")) || value.startsWith(QLatin1String(">+"))) {
             const bool literal = value.startsWith(QLatin1Char('|'));
             QStringList parts;
             while (!atEnd() && m_lines[m_pos].indent > indent)
@@ -259,7 +265,8 @@ std::optional<double> numberOf(const Node &n)
 
 bool opaque(const Node &n)
 {
-    return n.tag.startsWith(QLatin1String("!!python/object")) || n.tag.startsWith(QLatin1String("!!python/name"))
+    return n.tag.startsWith(QLatin1String("!!python/object"))
+        || n.tag.startsWith(QLatin1String("!!python/name"))
         || n.tag.startsWith(QLatin1String("!!python/module")) || n.tag == QLatin1String("!!binary");
 }
 
@@ -318,10 +325,12 @@ void flattenInto(const Node &n, const QString &key, QChar sep, std::vector<Neste
         const QJsonValue j = jsonOf(n);
         if (j.isArray())
             out.push_back(
-                Entry { key, QString::fromUtf8(QJsonDocument(j.toArray()).toJson(QJsonDocument::Compact)), ParamKind::Json });
+                Entry { key, QString::fromUtf8(QJsonDocument(j.toArray()).toJson(QJsonDocument::Compact)),
+                    ParamKind::Json });
         else if (j.isObject())
             out.push_back(
-                Entry { key, QString::fromUtf8(QJsonDocument(j.toObject()).toJson(QJsonDocument::Compact)), ParamKind::Json });
+                Entry { key, QString::fromUtf8(QJsonDocument(j.toObject()).toJson(QJsonDocument::Compact)),
+                    ParamKind::Json });
         else
             out.push_back(Entry { key, n.text, ParamKind::String });
         return;

@@ -102,15 +102,14 @@ uint32_t apiName(Collector &c, CUpti_CallbackDomain domain, CUpti_CallbackId cbi
     if (cuptiGetCallbackName(domain, cbid, &name) == CUPTI_SUCCESS && name)
         id = c.trace.strings.intern(name);
     else
-        id = c.trace.strings.intern((domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "cudart cbid " : "cu cbid ")
-                                    + std::to_string(cbid));
+        id = c.trace.strings.intern(
+            (domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "cudart cbid " : "cu cbid ") + std::to_string(cbid));
     c.apiNames.emplace(key, id);
     return id;
 }
 
 // The fields every CUPTI GPU-operation record (kernel, memcpy, memset) has under the same names.
-template<typename Record>
-void fillGpuOp(GpuOp &op, const Record *r)
+template <typename Record> void fillGpuOp(GpuOp &op, const Record *r)
 {
     op.startNs = r->start;
     op.endNs = r->end;
@@ -227,10 +226,10 @@ void keep(Collector &c, const CUpti_Activity *record)
             break;
         if (r->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD)
             t.names.push_back({ ObjectName::Kind::Thread, r->objectId.pt.processId, r->objectId.pt.threadId,
-                                t.strings.intern(r->name) });
+                t.strings.intern(r->name) });
         else if (r->objectKind == CUPTI_ACTIVITY_OBJECT_STREAM)
             t.names.push_back({ ObjectName::Kind::Stream, r->objectId.dcs.deviceId, r->objectId.dcs.streamId,
-                                t.strings.intern(r->name) });
+                t.strings.intern(r->name) });
         break;
     }
     case CUPTI_ACTIVITY_KIND_DEVICE: {
@@ -276,8 +275,8 @@ void CUPTIAPI bufferRequested(uint8_t **buffer, size_t *size, size_t *maxNumReco
     }
 }
 
-void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t *buffer, size_t /*size*/,
-                              size_t validSize)
+void CUPTIAPI bufferCompleted(
+    CUcontext context, uint32_t streamId, uint8_t *buffer, size_t /*size*/, size_t validSize)
 {
     Collector &c = collector();
     {
@@ -312,16 +311,17 @@ void flushAndWrite()
         return;
     }
     std::fprintf(stderr,
-                 "[plumb_cupti] wrote %s: %zu kernels, %zu memcpy, %zu memset, %zu API calls, %llu flows, "
-                 "%llu records dropped\n",
-                 c.outputPath.c_str(), c.trace.kernels.size(), c.trace.memcpys.size(), c.trace.memsets.size(),
-                 c.trace.apiCalls.size(), static_cast<unsigned long long>(stats.flows),
-                 static_cast<unsigned long long>(c.trace.droppedRecords));
+        "[plumb_cupti] wrote %s: %zu kernels, %zu memcpy, %zu memset, %zu API calls, %llu flows, "
+        "%llu records dropped\n",
+        c.outputPath.c_str(), c.trace.kernels.size(), c.trace.memcpys.size(), c.trace.memsets.size(),
+        c.trace.apiCalls.size(), static_cast<unsigned long long>(stats.flows),
+        static_cast<unsigned long long>(c.trace.droppedRecords));
     if (c.trace.droppedRecords || c.buffersFailed)
-        std::fprintf(stderr, "[plumb_cupti] warning: %llu records dropped, %llu buffers not allocated; the trace "
-                             "is incomplete\n",
-                     static_cast<unsigned long long>(c.trace.droppedRecords),
-                     static_cast<unsigned long long>(c.buffersFailed.load()));
+        std::fprintf(stderr,
+            "[plumb_cupti] warning: %llu records dropped, %llu buffers not allocated; the trace "
+            "is incomplete\n",
+            static_cast<unsigned long long>(c.trace.droppedRecords),
+            static_cast<unsigned long long>(c.buffersFailed.load()));
 }
 
 void atExit()
@@ -356,7 +356,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
     c.outputPath = outputPath();
     c.pid = getpid();
 
-    if (const CUptiResult r = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted); r != CUPTI_SUCCESS) {
+    if (const CUptiResult r = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
+        r != CUPTI_SUCCESS) {
         warn("registering activity buffers (nothing will be recorded)", r);
         return 0;
     }

@@ -46,16 +46,16 @@ void appendMicros(std::string &out, uint64_t ns)
 const char *memcpyKindName(uint8_t copyKind)
 {
     // CUpti_ActivityMemcpyKind, in Kineto's spelling.
-    static const char *const names[] = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
-                                         "AtoD",    "DtoA", "DtoD", "HtoH", "PtoP" };
+    static const char *const names[]
+        = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP" };
     return copyKind < std::size(names) ? names[copyKind] : "Unknown";
 }
 
 const char *memoryKindName(uint16_t memoryKind)
 {
     // CUpti_ActivityMemoryKind, in Kineto's spelling.
-    static const char *const names[] = { "Unknown", "Pageable", "Pinned",       "Device",
-                                         "Array",   "Managed",  "Device Static", "Managed Static" };
+    static const char *const names[] = { "Unknown", "Pageable", "Pinned", "Device", "Array", "Managed",
+        "Device Static", "Managed Static" };
     return memoryKind < std::size(names) ? names[memoryKind] : "Unknown";
 }
 
@@ -92,8 +92,7 @@ namespace {
 constexpr size_t kChunkBytes = 1 << 20; // written out whenever the buffer passes this
 constexpr int64_t kGpuSortIndexBase = 5000000; // Kineto's sort index for device processes
 
-template<typename T>
-void appendInt(std::string &out, T v)
+template <typename T> void appendInt(std::string &out, T v)
 {
     char buf[24];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
@@ -144,8 +143,7 @@ public:
         appendMicros(m_buf, ns);
     }
     // Args: the first arg() opens the object, close() ends it.
-    template<typename T>
-    void arg(const char *key, T value)
+    template <typename T> void arg(const char *key, T value)
     {
         argKey(key);
         appendInt(m_buf, value);
@@ -287,10 +285,13 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
             const MarkerRecord &m = *ranges[i].start;
             return std::tuple(threadOf(m.processId, m.threadId), m.timestampNs, ~ranges[i].endNs);
         };
-        std::sort(byThread.begin(), byThread.end(), [&](size_t x, size_t y) { return rangeKey(x) < rangeKey(y); });
+        std::sort(
+            byThread.begin(), byThread.end(), [&](size_t x, size_t y) { return rangeKey(x) < rangeKey(y); });
         for (const size_t i : byThread) {
             const MarkerRecord &m = *ranges[i].start;
-            if (projection.addRange(threadOf(m.processId, m.threadId), int64_t(m.timestampNs), int64_t(ranges[i].endNs)) >= 0)
+            if (projection.addRange(
+                    threadOf(m.processId, m.threadId), int64_t(m.timestampNs), int64_t(ranges[i].endNs))
+                >= 0)
                 projectedRange.push_back(i);
         }
         if (projection.hasRanges()) {
@@ -305,11 +306,14 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
                 projection.addLaunch(corr, thread, int64_t(start));
             auto lane = [](uint32_t device, uint32_t stream) { return int64_t(device) << 32 | stream; };
             for (const auto &k : t.kernels)
-                projection.addOp(k.correlationId, lane(k.deviceId, k.streamId), int64_t(k.startNs), int64_t(k.endNs));
+                projection.addOp(
+                    k.correlationId, lane(k.deviceId, k.streamId), int64_t(k.startNs), int64_t(k.endNs));
             for (const auto &m : t.memcpys)
-                projection.addOp(m.correlationId, lane(m.deviceId, m.streamId), int64_t(m.startNs), int64_t(m.endNs));
+                projection.addOp(
+                    m.correlationId, lane(m.deviceId, m.streamId), int64_t(m.startNs), int64_t(m.endNs));
             for (const auto &m : t.memsets)
-                projection.addOp(m.correlationId, lane(m.deviceId, m.streamId), int64_t(m.startNs), int64_t(m.endNs));
+                projection.addOp(
+                    m.correlationId, lane(m.deviceId, m.streamId), int64_t(m.startNs), int64_t(m.endNs));
             projected = projection.spans();
         }
     }
@@ -396,7 +400,7 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
     for (uint32_t pid : cpuPids) {
         w.open('M', {}, "process_name", pid, 0);
         w.argString("name",
-                    pid == o.processId && !o.processName.empty() ? o.processName : "process " + std::to_string(pid));
+            pid == o.processId && !o.processName.empty() ? o.processName : "process " + std::to_string(pid));
         w.close();
     }
     for (const auto &[pid, tid] : cpuThreads) {
@@ -420,9 +424,10 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
     for (const auto &[dev, stream] : streams) {
         auto it = stream >= 0 ? streamNames.find({ dev, uint32_t(stream) }) : streamNames.end();
         w.open('M', {}, "thread_name", dev, stream);
-        w.argString("name", it != streamNames.end() ? str.at(it->second)
-                            : stream >= 0        ? "stream " + std::to_string(stream)
-                                                 : std::string("context-wide synchronisation"));
+        w.argString("name",
+            it != streamNames.end() ? str.at(it->second)
+                : stream >= 0       ? "stream " + std::to_string(stream)
+                                    : std::string("context-wide synchronisation"));
         w.close();
     }
 
@@ -436,7 +441,8 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
     };
     std::vector<Ref> order;
     auto sortAndEmit = [&](auto &&emit) {
-        std::stable_sort(order.begin(), order.end(), [](const Ref &x, const Ref &y) { return x.startNs < y.startNs; });
+        std::stable_sort(
+            order.begin(), order.end(), [](const Ref &x, const Ref &y) { return x.startNs < y.startNs; });
         for (const Ref &r : order)
             emit(r);
         order.clear();
@@ -455,7 +461,7 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
             // A CUDA API call, a launch followed by its flow start.
             const ApiCall &a = t.apiCalls[r.index];
             w.open('X', a.domain == ApiDomain::Runtime ? "cuda_runtime" : "cuda_driver", str.at(a.nameId),
-                   a.processId, a.threadId);
+                a.processId, a.threadId);
             w.span(a.startNs, a.endNs);
             w.arg("cbid", a.cbid);
             w.arg("correlation", a.correlationId);
@@ -584,7 +590,7 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
 }
 
 bool writeChromeTraceFile(const std::string &path, const CollectedTrace &trace, const WriteOptions &options,
-                          std::string *error, WriteStats *stats)
+    std::string *error, WriteStats *stats)
 {
     const std::string partial = path + ".partial";
     std::FILE *f = std::fopen(partial.c_str(), "wb");

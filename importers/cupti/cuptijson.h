@@ -47,14 +47,13 @@ struct WriteStats {
 };
 
 // Writes the trace to `out`, streaming through a bounded buffer. False on an I/O error.
-[[nodiscard]] bool writeChromeTrace(std::FILE *out, const CollectedTrace &trace, const WriteOptions &options,
-                                    WriteStats *stats = nullptr);
+[[nodiscard]] bool writeChromeTrace(
+    std::FILE *out, const CollectedTrace &trace, const WriteOptions &options, WriteStats *stats = nullptr);
 
 // Writes to `path` + ".partial" and renames it into place, so a reader never sees half a file.
 // False (with `error` set) when the file cannot be written.
 [[nodiscard]] bool writeChromeTraceFile(const std::string &path, const CollectedTrace &trace,
-                                        const WriteOptions &options, std::string *error = nullptr,
-                                        WriteStats *stats = nullptr);
+    const WriteOptions &options, std::string *error = nullptr, WriteStats *stats = nullptr);
 
 // Appends ns as µs with three decimals: 1700000000000001234 -> "1700000000000001.234".
 void appendMicros(std::string &out, uint64_t ns);

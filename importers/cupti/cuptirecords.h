@@ -24,7 +24,10 @@ class StringTable {
 public:
     StringTable() { m_strings.emplace_back(); }
     [[nodiscard]] uint32_t intern(std::string_view s);
-    [[nodiscard]] const std::string &at(uint32_t id) const { return m_strings[id < m_strings.size() ? id : 0]; }
+    [[nodiscard]] const std::string &at(uint32_t id) const
+    {
+        return m_strings[id < m_strings.size() ? id : 0];
+    }
     [[nodiscard]] size_t size() const { return m_strings.size(); }
 
 private:
@@ -84,8 +87,13 @@ struct MemsetOp : GpuOp {
 };
 
 // CUpti_ActivitySynchronizationType values.
-enum class SyncType : uint8_t { Unknown = 0, EventSynchronize = 1, StreamWaitEvent = 2, StreamSynchronize = 3,
-                                ContextSynchronize = 4 };
+enum class SyncType : uint8_t {
+    Unknown = 0,
+    EventSynchronize = 1,
+    StreamWaitEvent = 2,
+    StreamSynchronize = 3,
+    ContextSynchronize = 4
+};
 
 // A synchronisation (CUpti_ActivitySynchronization2): the host-side wait, placed on the stream it
 // waited for. kInvalidId marks fields that do not apply (a context synchronise has no stream).

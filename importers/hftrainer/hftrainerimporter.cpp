@@ -79,8 +79,9 @@ void HfTrainerImporter::read(ImportContext &ctx) const
     dom::array history;
     if (rootElement.get_object().get(root) != simdjson::SUCCESS
         || root["log_history"].get_array().get(history) != simdjson::SUCCESS)
-        throw ImportError(
-            QStringLiteral("%1 has no log_history list: not a Hugging Face trainer state; nothing was imported").arg(file));
+        throw ImportError(QStringLiteral(
+            "%1 has no log_history list: not a Hugging Face trainer state; nothing was imported")
+                              .arg(file));
 
     MetricSink &sink = ctx.metricSink();
     const FolderRun fr = folderRun(runFolder(in.path()));
@@ -101,7 +102,8 @@ void HfTrainerImporter::read(ImportContext &ctx) const
         if (entryElement.get_object().get(entry) != simdjson::SUCCESS
             || entry["step"].get(stepElement) != simdjson::SUCCESS || !jsonNumber(stepElement, stepValue)
             || !std::isfinite(stepValue)) {
-            diag.skipped(QStringLiteral("entry-without-step"), QStringLiteral("log_history entry %1").arg(entryNo),
+            diag.skipped(QStringLiteral("entry-without-step"),
+                QStringLiteral("log_history entry %1").arg(entryNo),
                 QStringLiteral("A log_history entry is not an object with a step; it was skipped."));
             continue;
         }
@@ -143,7 +145,8 @@ void HfTrainerImporter::read(ImportContext &ctx) const
     int64_t params = 0;
     if (added > 0 || before == 0) {
         for (auto [key, value] : root) {
-            if (dom::object trial; key == "trial_params" && value.get_object().get(trial) == simdjson::SUCCESS) {
+            if (dom::object trial;
+                key == "trial_params" && value.get_object().get(trial) == simdjson::SUCCESS) {
                 for (auto [k, v] : trial)
                     params += setJsonParam(sink, run, qs(k), v);
                 continue;
@@ -151,12 +154,14 @@ void HfTrainerImporter::read(ImportContext &ctx) const
             // not log_history and stateful_callbacks, nor a null (no best model yet)
             params += setJsonParam(sink, run, QStringLiteral("trainer/") + qs(key), value);
         }
-        const QJsonObject md { { QStringLiteral("hf_trainer_state"), QFileInfo(in.path()).absoluteFilePath() } };
+        const QJsonObject md { { QStringLiteral("hf_trainer_state"),
+            QFileInfo(in.path()).absoluteFilePath() } };
         sink.mergeRunMetadata(run, QJsonDocument(md).toJson(QJsonDocument::Compact));
     }
     if (entryNo == 0)
         diag.report(Severity::Info, QStringLiteral("empty-history"), {},
-            QStringLiteral("The trainer state's log_history is empty (saved before the first log): no metrics."));
+            QStringLiteral(
+                "The trainer state's log_history is empty (saved before the first log): no metrics."));
     ctx.recordsRead = added + params;
 }
 

@@ -20,7 +20,10 @@ namespace plumb {
 class HfTrainerImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("hf-trainer"); }
-    [[nodiscard]] QString displayName() const override { return QStringLiteral("Hugging Face Trainer state"); }
+    [[nodiscard]] QString displayName() const override
+    {
+        return QStringLiteral("Hugging Face Trainer state");
+    }
     [[nodiscard]] int version() const override { return 1; }
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;
     void read(ImportContext &ctx) const override;

@@ -75,8 +75,9 @@ public:
         : m_ctx(ctx)
         , m_diag(ctx.diagnostics())
         , m_file(ctx.input().fileName())
-        , m_insert(ctx.db(), "INSERT INTO lifecycle_event(run_id, source_id, kind, start_ns, end_ns, step, label, line) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        , m_insert(ctx.db(),
+              "INSERT INTO lifecycle_event(run_id, source_id, kind, start_ns, end_ns, step, label, line) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
     {
     }
 
@@ -120,7 +121,9 @@ public:
             std::string error;
             if (!parse(simdjson::padded_string_view(line.data(), length, line.size()), entry, error)) {
                 m_diag.skipped(QStringLiteral("bad-json"), QStringLiteral("line %1").arg(lineNo),
-                    QStringLiteral("Line %1 is not a JSON object (%2); it was skipped.").arg(lineNo).arg(qs(error)));
+                    QStringLiteral("Line %1 is not a JSON object (%2); it was skipped.")
+                        .arg(lineNo)
+                        .arg(qs(error)));
                 continue;
             }
             interpret(entry, lineNo);
@@ -132,9 +135,10 @@ public:
                         .arg(lifecycleKindName(key.first), QString::number(o.line)));
         }
         if (m_written == 0)
-            throw ImportError(QStringLiteral("%1 holds no job lifecycle entry (job_start_time, step_start_time, "
-                                             "{\"event\": ...}); nothing was imported")
-                                  .arg(m_file));
+            throw ImportError(
+                QStringLiteral("%1 holds no job lifecycle entry (job_start_time, step_start_time, "
+                               "{\"event\": ...}); nothing was imported")
+                    .arg(m_file));
     }
 
 private:
@@ -175,7 +179,8 @@ private:
                 if (v.get_string().get(s) == simdjson::SUCCESS)
                     entry.fields.emplace_back(std::string(key), std::string(s));
             } else if (type == od::json_type::number) {
-                entry.fields.emplace_back(std::string(key), std::string(tabular::trimmed(v.raw_json_token())));
+                entry.fields.emplace_back(
+                    std::string(key), std::string(tabular::trimmed(v.raw_json_token())));
             } // other values are passed over by the iteration
         }
         return true;
@@ -204,8 +209,8 @@ private:
     }
 
     // endNs: kInstant for an instant.
-    void write(int64_t run, LifecycleKind kind, int64_t startNs, int64_t endNs, int64_t step, const QString &label,
-        int64_t line)
+    void write(int64_t run, LifecycleKind kind, int64_t startNs, int64_t endNs, int64_t step,
+        const QString &label, int64_t line)
     {
         m_insert.bind(1, run).bind(2, m_ctx.sourceId()).bind(3, lifecycleKindName(kind)).bind(4, startNs);
         if (endNs != kInstant)
@@ -225,7 +230,8 @@ private:
         m_used = true;
     }
 
-    void open(int64_t run, LifecycleKind kind, const QString &label, int64_t startNs, int64_t step, int64_t line)
+    void open(
+        int64_t run, LifecycleKind kind, const QString &label, int64_t startNs, int64_t step, int64_t line)
     {
         m_open[{ kind, label }].push_back({ startNs, step, line, run });
         m_used = true;
@@ -312,7 +318,8 @@ private:
             const int64_t step = stepOf(e, "step_count");
             if (step < 0) {
                 m_diag.skipped(QStringLiteral("no-step-count"), QStringLiteral("line %1").arg(line),
-                    QStringLiteral("Line %1 has a step_start_time without a step_count; it was skipped.").arg(line));
+                    QStringLiteral("Line %1 has a step_start_time without a step_count; it was skipped.")
+                        .arg(line));
                 return;
             }
             write(run, LifecycleKind::Step, *t, kInstant, step, {}, line);
@@ -340,11 +347,12 @@ private:
         if (!type || (*type != "save" && *type != "restore"))
             return;
         const bool save = *type == "save";
-        const char *const starts[] = { save ? "checkpoint_manager_blocking_start_time" : "checkpoint_manager_start_time",
-                                       save ? "checkpointer_blocking_start_time" : "checkpointer_start_time" };
-        const char *const durations[] = { save ? "checkpoint_manager_blocking_duration_secs"
-                                               : "checkpoint_manager_duration_secs",
-                                          save ? "checkpointer_blocking_duration_secs" : "checkpointer_duration_secs" };
+        const char *const starts[]
+            = { save ? "checkpoint_manager_blocking_start_time" : "checkpoint_manager_start_time",
+                  save ? "checkpointer_blocking_start_time" : "checkpointer_start_time" };
+        const char *const durations[]
+            = { save ? "checkpoint_manager_blocking_duration_secs" : "checkpoint_manager_duration_secs",
+                  save ? "checkpointer_blocking_duration_secs" : "checkpointer_duration_secs" };
         for (int i = 0; i < 2; ++i) {
             const std::optional<int64_t> start = timeOf(e, starts[i]), duration = timeOf(e, durations[i]);
             if (start && duration) {
@@ -379,9 +387,12 @@ private:
         const std::optional<int64_t> end = timeOf(e, "end_time"), duration = timeOf(e, "duration_s");
 
         static const std::map<std::string, LifecycleKind, std::less<>> instants {
-            { "job_start", LifecycleKind::JobStart }, { "job_end", LifecycleKind::JobEnd },
-            { "step", LifecycleKind::Step },          { "restart", LifecycleKind::Restart },
-            { "interruption", LifecycleKind::Interruption }, { "preemption", LifecycleKind::Interruption },
+            { "job_start", LifecycleKind::JobStart },
+            { "job_end", LifecycleKind::JobEnd },
+            { "step", LifecycleKind::Step },
+            { "restart", LifecycleKind::Restart },
+            { "interruption", LifecycleKind::Interruption },
+            { "preemption", LifecycleKind::Interruption },
         };
         if (auto it = instants.find(name); it != instants.end()) {
             const std::optional<int64_t> at = t ? t : start;
@@ -439,7 +450,7 @@ private:
     SqliteStmt m_insert;
     od::parser m_parser;
     std::unordered_map<QString, int64_t> m_runs; // by job name
-    std::map<OpenKey, std::deque<Open>> m_open;  // phases started and not yet ended
+    std::map<OpenKey, std::deque<Open>> m_open; // phases started and not yet ended
     int64_t m_written = 0;
     bool m_used = false; // the line being read said something that was kept
 };
@@ -458,9 +469,9 @@ int LifecycleImporter::sniff(QByteArrayView head, const QString &fileName) const
             return 90;
     if (!headHas(head, "\"event\""))
         return 0;
-    for (const char *name : { "\"job_start\"", "\"provisioning_requested\"", "\"interruption\"", "\"preemption\"",
-             "\"restart\"", "\"job_info\"", "\"checkpoint_save", "\"checkpoint_restore", "\"accelerator_init",
-             "\"training_prep", "\"data_loading" })
+    for (const char *name : { "\"job_start\"", "\"provisioning_requested\"", "\"interruption\"",
+             "\"preemption\"", "\"restart\"", "\"job_info\"", "\"checkpoint_save", "\"checkpoint_restore",
+             "\"accelerator_init", "\"training_prep", "\"data_loading" })
         if (headHas(head, name))
             return 85;
     return 0;

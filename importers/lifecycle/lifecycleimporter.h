@@ -31,7 +31,10 @@ namespace plumb {
 class LifecycleImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("lifecycle"); }
-    [[nodiscard]] QString displayName() const override { return QStringLiteral("Job lifecycle log (goodput)"); }
+    [[nodiscard]] QString displayName() const override
+    {
+        return QStringLiteral("Job lifecycle log (goodput)");
+    }
     [[nodiscard]] int version() const override { return 1; }
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;
     void read(ImportContext &ctx) const override;

@@ -293,8 +293,9 @@ private:
                 || (n >= 3 && !parseInt(fields[2], step))) {
                 m_diag.skipped(QStringLiteral("bad-metric-line"),
                     QStringLiteral("metrics/%1 line %2").arg(key).arg(lineNo),
-                    QStringLiteral("A metric line is not \"timestamp value [step [dataset digest]]\"; the line "
-                                   "was skipped."));
+                    QStringLiteral(
+                        "A metric line is not \"timestamp value [step [dataset digest]]\"; the line "
+                        "was skipped."));
                 continue;
             }
             if (skip > 0) {
@@ -305,8 +306,9 @@ private:
             if (n >= 5 && !m_diag.bump(QStringLiteral("dataset-metric-line")))
                 m_diag.report(Severity::Info, QStringLiteral("dataset-metric-line"),
                     QStringLiteral("metrics/%1 line %2").arg(key).arg(lineNo),
-                    QStringLiteral("Metric lines that name the evaluation dataset (MLflow 3) are read under the "
-                                   "metric's key, as MLflow's SQL store keeps them; the dataset is not kept."));
+                    QStringLiteral(
+                        "Metric lines that name the evaluation dataset (MLflow 3) are read under the "
+                        "metric's key, as MLflow's SQL store keeps them; the dataset is not kept."));
             if (n == 2 && !m_diag.bump(QStringLiteral("legacy-metric-line")))
                 m_diag.report(Severity::Info, QStringLiteral("legacy-metric-line"),
                     QStringLiteral("metrics/%1 line %2").arg(key).arg(lineNo),
@@ -401,7 +403,8 @@ public:
             const QString status = mlflowStatus(text(runs, 3));
             sink.setRunStatus(run, workspaceStatus(status));
             for (int c : { 4, 5 })
-                if (const auto ns = scaledNs(runs.integer(c), kNsPerMs); !runs.isNull(c) && runs.integer(c) > 0 && ns)
+                if (const auto ns = scaledNs(runs.integer(c), kNsPerMs);
+                    !runs.isNull(c) && runs.integer(c) > 0 && ns)
                     sink.noteRunTime(run, *ns);
             const bool deleted
                 = runs.text(6) == "deleted" || (exp != experiments.end() && exp->second.deleted);
@@ -648,8 +651,9 @@ void MlflowImporter::read(ImportContext &ctx) const
         const QHash<QString, QString> meta = FlatYaml::parse(readFile(ctx.input().path()));
         const QString run = meta.value(QStringLiteral("source_run_id"));
         ctx.diagnostics().report(Severity::Info, QStringLiteral("logged-model"), {},
-            QStringLiteral("An MLflow logged model (%1): its metrics are the values its run%2 logged, which are "
-                           "imported with that run; nothing else to import.")
+            QStringLiteral(
+                "An MLflow logged model (%1): its metrics are the values its run%2 logged, which are "
+                "imported with that run; nothing else to import.")
                 .arg(meta.value(QStringLiteral("name"), meta.value(QStringLiteral("model_id"))),
                     run.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(run)));
         return;

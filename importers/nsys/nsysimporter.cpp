@@ -2,10 +2,10 @@
 
 #include "jsontext.h"
 
+#include "corrlinks.h"
+#include "foreignsqlitedb.h"
 #include "importcontext.h"
 #include "importerror.h"
-#include "foreignsqlitedb.h"
-#include "corrlinks.h"
 #include "rangeprojection.h"
 #include "sortedtablereader.h"
 #include "textformat.h"
@@ -21,17 +21,17 @@
 #endif
 
 #include <algorithm>
-#include <climits>
-#include <cmath>
 #include <array>
 #include <atomic>
 #include <charconv>
 #include <chrono>
-#include <future>
+#include <climits>
+#include <cmath>
 #include <cstdio>
+#include <future>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -71,25 +71,96 @@ void lowerThreadPriority()
 }
 
 // globalTid / globalPid: serialized GlobalId, pid in bits 24-47 and tid in bits 0-23.
-constexpr int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xffffff; }
-constexpr int64_t tidOf(int64_t globalId) { return globalId & 0xffffff; }
+constexpr int64_t pidOf(int64_t globalId)
+{
+    return (globalId >> 24) & 0xffffff;
+}
+constexpr int64_t tidOf(int64_t globalId)
+{
+    return globalId & 0xffffff;
+}
 
 // HostCall: a library's calls on a host thread (cuBLAS, cuDNN, MPI, the profiler's own overhead),
 // each table with its category.
 // CpuSample: a CPU sample of a thread (nsys --sample), named by the function it was in.
 // Sched: a thread scheduled in on a CPU or out of it (nsys --cpuctxsw, on by default: it follows --sample).
 enum class Source {
-    Runtime, Kernel, Memcpy, Memset, Graph, Sync, Nvtx, Osrt, HostCall, Metric, MemoryUsage, CpuSample, Sched
+    Runtime,
+    Kernel,
+    Memcpy,
+    Memset,
+    Graph,
+    Sync,
+    Nvtx,
+    Osrt,
+    HostCall,
+    Metric,
+    MemoryUsage,
+    CpuSample,
+    Sched
 };
 
 // Logical fields; each is read from the first of its candidate columns the table has.
 enum F {
-    Start, End, GlobalTid, GlobalPid, Corr, NameId, EventClass, ReturnValue, Device, Context, Stream,
-    Demangled, Short, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, Registers, StaticSmem, DynamicSmem,
-    Bytes, CopyKind, SrcKind, DstKind, MemKind, Value, SyncType, EventType, Text, TextId, GraphId, GraphExecId,
-    TypeId, MetricId, Address, MemoryOp, Domain, NvtxCategory, PayloadInt, PayloadUint, PayloadInt32,
-    PayloadUint32, PayloadDouble, PayloadFloat, JsonText, MessageSize, ReceiveSize, Tag, RemoteRank, RootRank,
-    SampleId, Cpu, IsSchedIn, ThreadState, ThreadBlock, CallchainId, FieldCount
+    Start,
+    End,
+    GlobalTid,
+    GlobalPid,
+    Corr,
+    NameId,
+    EventClass,
+    ReturnValue,
+    Device,
+    Context,
+    Stream,
+    Demangled,
+    Short,
+    GridX,
+    GridY,
+    GridZ,
+    BlockX,
+    BlockY,
+    BlockZ,
+    Registers,
+    StaticSmem,
+    DynamicSmem,
+    Bytes,
+    CopyKind,
+    SrcKind,
+    DstKind,
+    MemKind,
+    Value,
+    SyncType,
+    EventType,
+    Text,
+    TextId,
+    GraphId,
+    GraphExecId,
+    TypeId,
+    MetricId,
+    Address,
+    MemoryOp,
+    Domain,
+    NvtxCategory,
+    PayloadInt,
+    PayloadUint,
+    PayloadInt32,
+    PayloadUint32,
+    PayloadDouble,
+    PayloadFloat,
+    JsonText,
+    MessageSize,
+    ReceiveSize,
+    Tag,
+    RemoteRank,
+    RootRank,
+    SampleId,
+    Cpu,
+    IsSchedIn,
+    ThreadState,
+    ThreadBlock,
+    CallchainId,
+    FieldCount
 };
 
 struct FieldSpec {
@@ -192,65 +263,68 @@ const std::vector<TableSpec> &tableSpecs()
 {
     static const std::vector<TableSpec> specs = {
         { Source::Runtime, "CUPTI_ACTIVITY_KIND_RUNTIME",
-          { Start, End, GlobalTid, Corr, NameId, EventClass, ReturnValue, CallchainId }, { Start, NameId }, 1,
-          GlobalTid, FieldCount },
+            { Start, End, GlobalTid, Corr, NameId, EventClass, ReturnValue, CallchainId }, { Start, NameId },
+            1, GlobalTid, FieldCount },
         { Source::Kernel, "CUPTI_ACTIVITY_KIND_KERNEL",
-          { Start, End, GlobalPid, Corr, Device, Context, Stream, Demangled, Short, GridX, GridY, GridZ, BlockX,
-            BlockY, BlockZ, Registers, StaticSmem, DynamicSmem },
-          { Start, Device, Stream }, 2, Device, Stream },
+            { Start, End, GlobalPid, Corr, Device, Context, Stream, Demangled, Short, GridX, GridY, GridZ,
+                BlockX, BlockY, BlockZ, Registers, StaticSmem, DynamicSmem },
+            { Start, Device, Stream }, 2, Device, Stream },
         { Source::Memcpy, "CUPTI_ACTIVITY_KIND_MEMCPY",
-          { Start, End, GlobalPid, Corr, Device, Context, Stream, Bytes, CopyKind, SrcKind, DstKind },
-          { Start, Device, Stream }, 2, Device, Stream },
+            { Start, End, GlobalPid, Corr, Device, Context, Stream, Bytes, CopyKind, SrcKind, DstKind },
+            { Start, Device, Stream }, 2, Device, Stream },
         { Source::Memset, "CUPTI_ACTIVITY_KIND_MEMSET",
-          { Start, End, GlobalPid, Corr, Device, Context, Stream, Bytes, Value, MemKind },
-          { Start, Device, Stream }, 2, Device, Stream },
+            { Start, End, GlobalPid, Corr, Device, Context, Stream, Bytes, Value, MemKind },
+            { Start, Device, Stream }, 2, Device, Stream },
         // A CUDA graph launch traced whole (nsys --cuda-graph-trace=graph): its kernels are not in
         // the kernel table, so this is the GPU time they took.
         { Source::Graph, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
-          { Start, End, GlobalPid, Corr, Device, Context, Stream, GraphId, GraphExecId }, { Start, Device, Stream },
-          2, Device, Stream },
+            { Start, End, GlobalPid, Corr, Device, Context, Stream, GraphId, GraphExecId },
+            { Start, Device, Stream }, 2, Device, Stream },
         { Source::Sync, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-          { Start, End, GlobalPid, Corr, Device, Context, Stream, SyncType }, { Start, Device }, 3, Device, Stream },
+            { Start, End, GlobalPid, Corr, Device, Context, Stream, SyncType }, { Start, Device }, 3, Device,
+            Stream },
         // nsys --gpu-metrics-devices: per GPU (typeId) sampled counters (metricId), named in
         // TARGET_INFO_GPU_METRICS; one counter track each, read in time order.
         { Source::Metric, "GPU_METRICS", { Start, TypeId, MetricId, Value }, { Start, MetricId, Value }, 3,
-          TypeId, MetricId },
+            TypeId, MetricId },
         // nsys --cuda-memory-usage=true: each allocation and free of GPU memory (cudaMalloc, cudaFree,
         // pool allocations); a running total per process and device, as a counter track.
-        { Source::MemoryUsage, "CUDA_GPU_MEMORY_USAGE_EVENTS", { Start, GlobalPid, Device, Bytes, MemKind, MemoryOp, Address },
-          { Start, Bytes, MemoryOp }, 3, GlobalPid, FieldCount },
+        { Source::MemoryUsage, "CUDA_GPU_MEMORY_USAGE_EVENTS",
+            { Start, GlobalPid, Device, Bytes, MemKind, MemoryOp, Address }, { Start, Bytes, MemoryOp }, 3,
+            GlobalPid, FieldCount },
         { Source::Nvtx, "NVTX_EVENTS",
-          { Start, End, GlobalTid, EventType, Text, TextId, Domain, NvtxCategory, PayloadInt, PayloadUint, PayloadInt32,
-            PayloadUint32, PayloadDouble, PayloadFloat, JsonText },
-          { Start }, 0, GlobalTid, FieldCount },
-        { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue, CallchainId }, { Start, NameId }, 0,
-          GlobalTid, FieldCount },
+            { Start, End, GlobalTid, EventType, Text, TextId, Domain, NvtxCategory, PayloadInt, PayloadUint,
+                PayloadInt32, PayloadUint32, PayloadDouble, PayloadFloat, JsonText },
+            { Start }, 0, GlobalTid, FieldCount },
+        { Source::Osrt, "OSRT_API", { Start, End, GlobalTid, NameId, ReturnValue, CallchainId },
+            { Start, NameId }, 0, GlobalTid, FieldCount },
         // nsys --trace=cublas,cudnn: the library calls around the CUDA calls they make.
-        { Source::HostCall, "CUBLAS_EVENTS", { Start, End, GlobalTid, NameId }, { Start, NameId }, 0, GlobalTid,
-          FieldCount, "cublas" },
-        { Source::HostCall, "CUDNN_EVENTS", { Start, End, GlobalTid, NameId }, { Start, NameId }, 0, GlobalTid,
-          FieldCount, "cudnn" },
+        { Source::HostCall, "CUBLAS_EVENTS", { Start, End, GlobalTid, NameId }, { Start, NameId }, 0,
+            GlobalTid, FieldCount, "cublas" },
+        { Source::HostCall, "CUDNN_EVENTS", { Start, End, GlobalTid, NameId }, { Start, NameId }, 0,
+            GlobalTid, FieldCount, "cudnn" },
         // nsys --trace=mpi: the function name is the textId's string.
         { Source::HostCall, "MPI_P2P_EVENTS", { Start, End, GlobalTid, TextId, MessageSize, Tag, RemoteRank },
-          { Start, TextId }, 0, GlobalTid, FieldCount, "mpi" },
-        { Source::HostCall, "MPI_COLLECTIVES_EVENTS", { Start, End, GlobalTid, TextId, MessageSize, ReceiveSize, RootRank },
-          { Start, TextId }, 0, GlobalTid, FieldCount, "mpi" },
+            { Start, TextId }, 0, GlobalTid, FieldCount, "mpi" },
+        { Source::HostCall, "MPI_COLLECTIVES_EVENTS",
+            { Start, End, GlobalTid, TextId, MessageSize, ReceiveSize, RootRank }, { Start, TextId }, 0,
+            GlobalTid, FieldCount, "mpi" },
         { Source::HostCall, "MPI_START_WAIT_EVENTS", { Start, End, GlobalTid, TextId }, { Start, TextId }, 0,
-          GlobalTid, FieldCount, "mpi" },
-        { Source::HostCall, "MPI_OTHER_EVENTS", { Start, End, GlobalTid, TextId }, { Start, TextId }, 0, GlobalTid,
-          FieldCount, "mpi" },
+            GlobalTid, FieldCount, "mpi" },
+        { Source::HostCall, "MPI_OTHER_EVENTS", { Start, End, GlobalTid, TextId }, { Start, TextId }, 0,
+            GlobalTid, FieldCount, "mpi" },
         // nsys --sample (on by default): each sample of a thread, on the thread's "CPU samples" row. In
         // the last phase: their backtraces are read meanwhile (see startCallchains()).
-        { Source::CpuSample, "COMPOSITE_EVENTS", { Start, GlobalTid, SampleId }, { Start, GlobalTid }, kLastPhase,
-          GlobalTid, FieldCount },
+        { Source::CpuSample, "COMPOSITE_EVENTS", { Start, GlobalTid, SampleId }, { Start, GlobalTid },
+            kLastPhase, GlobalTid, FieldCount },
         // nsys --cpuctxsw (on by default: it follows --sample): a thread scheduled in on a CPU, or out; each
         // interval on a CPU is a slice on the thread's "On CPU" row (see handleSched()).
         { Source::Sched, "SCHED_EVENTS", { Start, GlobalTid, Cpu, IsSchedIn, ThreadState, ThreadBlock },
-          { Start, GlobalTid, Cpu, IsSchedIn }, kLastPhase, GlobalTid, FieldCount },
+            { Start, GlobalTid, Cpu, IsSchedIn }, kLastPhase, GlobalTid, FieldCount },
         // Time the profiler itself took on a thread (its injection's setup, buffer flushes), as Nsight
         // Systems shows it on the thread.
-        { Source::HostCall, "PROFILER_OVERHEAD", { Start, End, GlobalTid, NameId, ReturnValue }, { Start, NameId }, 0,
-          GlobalTid, FieldCount, "profiler_overhead" },
+        { Source::HostCall, "PROFILER_OVERHEAD", { Start, End, GlobalTid, NameId, ReturnValue },
+            { Start, NameId }, 0, GlobalTid, FieldCount, "profiler_overhead" },
     };
     return specs;
 }
@@ -259,15 +333,15 @@ const std::vector<TableSpec> &tableSpecs()
 // when an export has no enum tables. Short copy-kind spellings are Kineto's ("HtoD").
 const char *copyKindText(int64_t k)
 {
-    static const char *names[] = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA",
-                                   "DtoD", "HtoH", "PtoP", "UVM HtoD", "UVM DtoH", "UVM DtoD" };
+    static const char *names[] = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD",
+        "HtoH", "PtoP", "UVM HtoD", "UVM DtoH", "UVM DtoD" };
     return k >= 0 && k < int64_t(std::size(names)) ? names[k] : "Unknown";
 }
 
 const char *memKindText(int64_t k)
 {
     static const char *names[] = { "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static",
-                                   "Managed Static", "Unknown" };
+        "Managed Static", "Unknown" };
     return k >= 0 && k < int64_t(std::size(names)) ? names[k] : "Unknown";
 }
 
@@ -275,17 +349,28 @@ const char *memKindText(int64_t k)
 const char *syncName(int64_t t)
 {
     switch (t) {
-    case 1: return "Event Sync";
-    case 2: return "Stream Wait Event";
-    case 3: return "Stream Sync";
-    case 4: return "Context Sync";
-    default: return "Unknown Sync";
+    case 1:
+        return "Event Sync";
+    case 2:
+        return "Stream Wait Event";
+    case 3:
+        return "Stream Sync";
+    case 4:
+        return "Context Sync";
+    default:
+        return "Unknown Sync";
     }
 }
 
 // NVTX event types (ENUM_NSYS_EVENT_TYPE).
-constexpr bool isNvtxMark(int64_t t) { return t == 34 || t == 65; }
-constexpr bool isNvtxRange(int64_t t) { return t == 59 || t == 60 || t == 70 || t == 71; }
+constexpr bool isNvtxMark(int64_t t)
+{
+    return t == 34 || t == 65;
+}
+constexpr bool isNvtxRange(int64_t t)
+{
+    return t == 59 || t == 60 || t == 70 || t == 71;
+}
 constexpr int64_t kNvtxCategoryName = 33;
 constexpr int64_t kNvtxDomainCreate = 75;
 
@@ -334,8 +419,7 @@ public:
     }
     // JSON has no NaN or infinity: those are written as strings. A float is written as the shortest
     // text that reads back as that float ("0.1", not the double 0.10000000149011612 it widened to).
-    template <typename Real>
-    void addReal(std::string_view k, Real v)
+    template <typename Real> void addReal(std::string_view k, Real v)
     {
         if (!std::isfinite(v)) {
             add(k, std::string_view(std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity"));
@@ -470,7 +554,7 @@ private:
         static constexpr uint32_t kNone = UINT32_MAX;
         std::vector<std::vector<Frame>> stacks;
         int64_t firstId = 0;
-        std::vector<uint32_t> byId;                        // index id - firstId; kNone: no backtrace
+        std::vector<uint32_t> byId; // index id - firstId; kNone: no backtrace
         std::vector<std::pair<int64_t, uint32_t>> sparse; // when the ids are not dense, ascending
         void add(int64_t id, uint32_t stack)
         {
@@ -491,14 +575,19 @@ private:
         [[nodiscard]] uint32_t find(int64_t id) const
         {
             if (sparse.empty())
-                return id >= firstId && id - firstId < int64_t(byId.size()) ? byId[size_t(id - firstId)] : kNone;
-            const auto it = std::lower_bound(sparse.begin(), sparse.end(), std::pair<int64_t, uint32_t> { id, 0 });
+                return id >= firstId && id - firstId < int64_t(byId.size()) ? byId[size_t(id - firstId)]
+                                                                            : kNone;
+            const auto it
+                = std::lower_bound(sparse.begin(), sparse.end(), std::pair<int64_t, uint32_t> { id, 0 });
             return it != sparse.end() && it->first == id ? it->second : kNone;
         }
     };
     [[nodiscard]] std::future<Callchains> startCallchains(const char *table, const char *events);
     // Whether the export has the backtrace table `table` in a layout startCallchains() reads.
-    [[nodiscard]] bool hasCallchains(const char *table) { return hasColumns(table, { "id", "symbol", "stackDepth" }); }
+    [[nodiscard]] bool hasCallchains(const char *table)
+    {
+        return hasColumns(table, { "id", "symbol", "stackDepth" });
+    }
     // The backtraces of one table, once read, with each stack's JSON array made when first used.
     struct Backtraces {
         const char *table;
@@ -554,7 +643,7 @@ private:
     std::unique_ptr<ForeignSqliteDb::Stmt> m_threadNameLookup;
     std::unique_ptr<ForeignSqliteDb::Stmt> m_processNameLookup;
     std::string m_stringScratch;
-    std::unordered_map<int64_t, int64_t> m_names;    // StringIds id -> interned id
+    std::unordered_map<int64_t, int64_t> m_names; // StringIds id -> interned id
     std::unordered_map<int64_t, int64_t> m_apiNames; // same, version suffix stripped
     std::unordered_map<int64_t, std::string> m_shortNames; // kernel base names, for args
     std::unordered_map<GpuKey, GpuNames, GpuKeyHash> m_gpuNames; // see handleGpu(); at most kMaxGpuKeys
@@ -600,7 +689,8 @@ private:
     Backtraces m_sampleStacks { "SAMPLING_CALLCHAINS", {}, {} };
     Backtraces m_osrtStacks { "OSRT_CALLCHAINS", {}, {} };
     Backtraces m_cudaStacks { "CUDA_CALLCHAINS", {}, {} };
-    std::vector<std::pair<int64_t, int64_t>> m_stackSlices; // per sample stack: (name, args), name 0 until made
+    std::vector<std::pair<int64_t, int64_t>>
+        m_stackSlices; // per sample stack: (name, args), name 0 until made
     std::unordered_map<int64_t, std::string> m_functionNames, m_moduleNames; // see frameText()
     // Thread scheduling: per globalTid, the scheduled-in event not yet matched by its scheduled-out
     // (start, cpu); the CPUs' names; the labels read (see schedLabel()).
@@ -644,14 +734,17 @@ void NsysReader::checkIsNsight()
         }
         const QString found = m_tables.empty()
             ? QStringLiteral("it has no tables")
-            : QStringLiteral("its tables are %1%2").arg(some.join(QStringLiteral(", ")),
-                                                       m_tables.size() > 5 ? QStringLiteral(", ...") : QString());
-        throw ImportError(QStringLiteral("%1 is an SQLite database but not an Nsight Systems export: it has no "
-                                         "StringIds table and no CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS or "
-                                         "TARGET_INFO_* tables (%2)")
-                              .arg(m_db.fileName(), found));
+            : QStringLiteral("its tables are %1%2")
+                  .arg(some.join(QStringLiteral(", ")),
+                      m_tables.size() > 5 ? QStringLiteral(", ...") : QString());
+        throw ImportError(
+            QStringLiteral("%1 is an SQLite database but not an Nsight Systems export: it has no "
+                           "StringIds table and no CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS or "
+                           "TARGET_INFO_* tables (%2)")
+                .arg(m_db.fileName(), found));
     }
-    m_stringLookup = std::make_unique<ForeignSqliteDb::Stmt>(m_db, "SELECT value FROM StringIds WHERE id = ?", "StringIds");
+    m_stringLookup = std::make_unique<ForeignSqliteDb::Stmt>(
+        m_db, "SELECT value FROM StringIds WHERE id = ?", "StringIds");
 }
 
 bool NsysReader::hasColumns(const char *table, std::initializer_list<const char *> columns)
@@ -660,7 +753,7 @@ bool NsysReader::hasColumns(const char *table, std::initializer_list<const char 
         return false;
     const auto cols = m_db.columns(table);
     return std::all_of(columns.begin(), columns.end(),
-                       [&](const char *c) { return std::find(cols.begin(), cols.end(), c) != cols.end(); });
+        [&](const char *c) { return std::find(cols.begin(), cols.end(), c) != cols.end(); });
 }
 
 std::string NsysReader::enumLabel(const char *table, int64_t id)
@@ -675,8 +768,8 @@ std::string NsysReader::enumLabel(const char *table, int64_t id)
 void NsysReader::readSessionInfo()
 {
     if (hasColumns("TARGET_INFO_SESSION_START_TIME", { "utcEpochNs" })) {
-        ForeignSqliteDb::Stmt st(m_db, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME",
-                                 "TARGET_INFO_SESSION_START_TIME");
+        ForeignSqliteDb::Stmt st(
+            m_db, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME", "TARGET_INFO_SESSION_START_TIME");
         if (st.step() && !st.isNull(0))
             m_sink.setBaseTimeNs(st.integer(0));
     }
@@ -712,10 +805,17 @@ std::string rowJson(ForeignSqliteDb::Stmt &st)
     Args a;
     for (int c = 0; c < st.columnCount(); ++c) {
         switch (st.type(c)) {
-        case SQLITE_INTEGER: a.add(st.columnName(c), st.integer(c)); break;
-        case SQLITE_FLOAT: a.addRaw(st.columnName(c), st.text(c)); break; // as SQLite renders it
-        case SQLITE_TEXT: a.add(st.columnName(c), st.text(c)); break;
-        default: break;
+        case SQLITE_INTEGER:
+            a.add(st.columnName(c), st.integer(c));
+            break;
+        case SQLITE_FLOAT:
+            a.addRaw(st.columnName(c), st.text(c));
+            break; // as SQLite renders it
+        case SQLITE_TEXT:
+            a.add(st.columnName(c), st.text(c));
+            break;
+        default:
+            break;
         }
     }
     return std::string(a.finish());
@@ -778,9 +878,9 @@ void NsysReader::readNsysDiagnostics()
     const bool hasSource = hasColumns("DIAGNOSTIC_EVENT", { "source" });
     // ENUM_DIAGNOSTIC_SEVERITY_LEVEL: 1 info, 2 warning, 3 error, 4 verbose.
     ForeignSqliteDb::Stmt st(m_db,
-                             std::string("SELECT severity, text, ") + (hasSource ? "source" : "NULL")
-                                 + " FROM DIAGNOSTIC_EVENT WHERE severity IN (2, 3) ORDER BY rowid",
-                             "DIAGNOSTIC_EVENT");
+        std::string("SELECT severity, text, ") + (hasSource ? "source" : "NULL")
+            + " FROM DIAGNOSTIC_EVENT WHERE severity IN (2, 3) ORDER BY rowid",
+        "DIAGNOSTIC_EVENT");
     std::set<QString> seen;
     while (st.step()) {
         const std::string_view raw = st.text(1);
@@ -788,14 +888,15 @@ void NsysReader::readNsysDiagnostics()
         if (text.isEmpty() || !seen.insert(text).second)
             continue;
         const bool error = st.integer(0) == 3;
-        const std::string from = st.isNull(2) ? std::string() : enumLabel("ENUM_DIAGNOSTIC_SOURCE_TYPE", st.integer(2));
+        const std::string from
+            = st.isNull(2) ? std::string() : enumLabel("ENUM_DIAGNOSTIC_SOURCE_TYPE", st.integer(2));
         const QString kind = error ? QStringLiteral("error") : QStringLiteral("warning");
         m_diag.report(Severity::Warning, QStringLiteral("nsys-%1-%2").arg(kind).arg(seen.size()),
-                      QStringLiteral("table DIAGNOSTIC_EVENT"),
-                      QStringLiteral("Nsight Systems %1%2: %3")
-                          .arg(kind,
-                               from.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(from)),
-                               text));
+            QStringLiteral("table DIAGNOSTIC_EVENT"),
+            QStringLiteral("Nsight Systems %1%2: %3")
+                .arg(kind,
+                    from.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(from)),
+                    text));
     }
 }
 
@@ -806,11 +907,11 @@ void NsysReader::readNsysDiagnostics()
 void NsysReader::reportUnreadTables()
 {
     const Backtraces *const readBacktraces[] = { &m_sampleStacks, &m_osrtStacks, &m_cudaStacks };
-    static const std::set<std::string_view> kLookups = { "StringIds", "ThreadNames", "PROCESSES", "ProcessStreams",
-                                                         "MPI_RANKS", "DIAGNOSTIC_EVENT", "NIC_ID_MAP",
-                                                         "PMU_EVENT_REQUESTS", "UCP_WORKERS" };
-    static const std::string_view kLookupPrefixes[] = { "ENUM_", "TARGET_INFO_", "META_DATA_", "ANALYSIS_", "sqlite_",
-                                                        "NVTX_PAYLOAD_" };
+    static const std::set<std::string_view> kLookups
+        = { "StringIds", "ThreadNames", "PROCESSES", "ProcessStreams", "MPI_RANKS", "DIAGNOSTIC_EVENT",
+              "NIC_ID_MAP", "PMU_EVENT_REQUESTS", "UCP_WORKERS" };
+    static const std::string_view kLookupPrefixes[]
+        = { "ENUM_", "TARGET_INFO_", "META_DATA_", "ANALYSIS_", "sqlite_", "NVTX_PAYLOAD_" };
     // What the common ones hold, for the message.
     static const std::pair<std::string_view, const char *> kContents[] = {
         { "SCHED_EVENTS", "thread scheduling" },
@@ -836,11 +937,11 @@ void NsysReader::reportUnreadTables()
         const std::string_view name = t;
         if (kLookups.count(name)
             || std::any_of(std::begin(kLookupPrefixes), std::end(kLookupPrefixes),
-                           [&](std::string_view p) { return hasPrefix(name, p); })
-            || std::any_of(tableSpecs().begin(), tableSpecs().end(),
-                           [&](const TableSpec &s) { return name == s.table; })
+                [&](std::string_view p) { return hasPrefix(name, p); })
+            || std::any_of(
+                tableSpecs().begin(), tableSpecs().end(), [&](const TableSpec &s) { return name == s.table; })
             || std::any_of(std::begin(readBacktraces), std::end(readBacktraces),
-                           [&](const Backtraces *b) { return b->read && name == b->table; }))
+                [&](const Backtraces *b) { return b->read && name == b->table; }))
             continue;
         // Exports never delete rows, so the rowid range is the row count, in two b-tree descents (a
         // count(*) reads every page: CPU samples of a long capture run to tens of millions of rows).
@@ -848,9 +949,9 @@ void NsysReader::reportUnreadTables()
         // (Each of max() and min() alone in its SELECT: SQLite answers those from the b-tree's ends.)
         const std::string q = quoteIdentifier(t);
         int64_t rows = -1;
-        for (const std::string &sql : { "SELECT coalesce((SELECT max(rowid) FROM " + q + ") - (SELECT min(rowid) FROM "
-                                            + q + ") + 1, 0)",
-                                        "SELECT count(*) FROM " + q }) {
+        for (const std::string &sql : { "SELECT coalesce((SELECT max(rowid) FROM " + q
+                     + ") - (SELECT min(rowid) FROM " + q + ") + 1, 0)",
+                 "SELECT count(*) FROM " + q }) {
             try {
                 ForeignSqliteDb::Stmt count(m_db, sql, t);
                 if (count.step())
@@ -867,7 +968,8 @@ void NsysReader::reportUnreadTables()
                 what = contents;
         QStringList about;
         if (rows > 0)
-            about << QStringLiteral("%1 %2").arg(text::count(rows), rows == 1 ? QStringLiteral("row") : QStringLiteral("rows"));
+            about << QStringLiteral("%1 %2").arg(
+                text::count(rows), rows == 1 ? QStringLiteral("row") : QStringLiteral("rows"));
         if (what)
             about << QLatin1String(what);
         const QString entry = QString::fromStdString(t)
@@ -880,18 +982,20 @@ void NsysReader::reportUnreadTables()
         (isBacktraces ? backtraceRows : eventRows) += std::max<int64_t>(rows, 0);
     }
     if (!events.isEmpty()) {
-        const QString message = QStringLiteral("Not imported: %1. Plumb does not read these tables; their rows are "
-                                               "counted as skipped.")
-                                    .arg(events.join(QStringLiteral(", ")));
+        const QString message
+            = QStringLiteral("Not imported: %1. Plumb does not read these tables; their rows are "
+                             "counted as skipped.")
+                  .arg(events.join(QStringLiteral(", ")));
         if (eventRows > 0)
             m_diag.skipped(QStringLiteral("nsys-tables-not-imported"), firstEvents, message, eventRows);
         else
-            m_diag.report(Severity::Warning, QStringLiteral("nsys-tables-not-imported"), firstEvents, message);
+            m_diag.report(
+                Severity::Warning, QStringLiteral("nsys-tables-not-imported"), firstEvents, message);
     }
     if (!backtraces.isEmpty())
         m_diag.report(Severity::Info, QStringLiteral("nsys-backtraces-not-imported"), firstBacktraces,
-                      QStringLiteral("Backtraces are not imported: %1.").arg(backtraces.join(QStringLiteral(", "))),
-                      std::max<int64_t>(backtraceRows, 1));
+            QStringLiteral("Backtraces are not imported: %1.").arg(backtraces.join(QStringLiteral(", "))),
+            std::max<int64_t>(backtraceRows, 1));
 }
 
 void NsysReader::openCursors()
@@ -909,7 +1013,8 @@ void NsysReader::openCursors()
         std::array<const char *, FieldCount> chosen {}; // the column read for each field
         for (const F f : spec.fields) {
             // A backtrace id is read only when there are backtraces to look it up in (see run()).
-            if (f == CallchainId && !hasCallchains((spec.source == Source::Osrt ? m_osrtStacks : m_cudaStacks).table))
+            if (f == CallchainId
+                && !hasCallchains((spec.source == Source::Osrt ? m_osrtStacks : m_cudaStacks).table))
                 continue;
             for (const FieldSpec &fs : fieldSpecs()) {
                 if (fs.field != f)
@@ -921,8 +1026,8 @@ void NsysReader::openCursors()
                     chosen[f] = cand;
                     // GPU metric samples: nsys writes integers, but the column may hold fractions.
                     select.push_back({ quoteIdentifier(cand), f == Text || f == JsonText,
-                                       (f == Value && spec.source == Source::Metric) || f == PayloadDouble
-                                           || f == PayloadFloat });
+                        (f == Value && spec.source == Source::Metric) || f == PayloadDouble
+                            || f == PayloadFloat });
                     break;
                 }
             }
@@ -933,8 +1038,8 @@ void NsysReader::openCursors()
         // is not told from none).
         if (spec.source == Source::Nvtx) {
             const auto notNull = m_db.notNullColumns(spec.table);
-            for (const F f : { End, Text, TextId, PayloadInt, PayloadUint, PayloadInt32, PayloadUint32, PayloadDouble,
-                               PayloadFloat, JsonText })
+            for (const F f : { End, Text, TextId, PayloadInt, PayloadUint, PayloadInt32, PayloadUint32,
+                     PayloadDouble, PayloadFloat, JsonText })
                 if (chosen[f] && std::find(notNull.begin(), notNull.end(), chosen[f]) != notNull.end())
                     cursor->defaultIsNone[f] = true;
         }
@@ -946,16 +1051,17 @@ void NsysReader::openCursors()
                         missing << QString::fromLatin1(fs.candidates[0]);
         if (!missing.isEmpty()) {
             m_diag.report(Severity::Warning, QStringLiteral("unknown-table-layout"),
-                          QStringLiteral("table %1").arg(QString::fromLatin1(spec.table)),
-                          QStringLiteral("Table %1 lacks the columns %2; it was not imported.")
-                              .arg(QString::fromLatin1(spec.table), missing.join(QStringLiteral(", "))));
+                QStringLiteral("table %1").arg(QString::fromLatin1(spec.table)),
+                QStringLiteral("Table %1 lacks the columns %2; it was not imported.")
+                    .arg(QString::fromLatin1(spec.table), missing.join(QStringLiteral(", "))));
             continue;
         }
         // Exports never delete rows, so the last rowid is the row count (and costs one b-tree descent
         // where count(*) reads the whole table): for progress and the in-memory sort's budget.
         int64_t rows = 0;
         {
-            ForeignSqliteDb::Stmt count(m_db, "SELECT max(rowid) FROM " + quoteIdentifier(spec.table), spec.table);
+            ForeignSqliteDb::Stmt count(
+                m_db, "SELECT max(rowid) FROM " + quoteIdentifier(spec.table), spec.table);
             if (count.step())
                 rows = count.integer(0);
         }
@@ -969,7 +1075,8 @@ void NsysReader::openCursors()
                 ascending.push_back(cursor->col[g]);
         ascending.push_back(cursor->col[Start]);
         size_t &budget = phaseBudget[size_t(spec.phase)];
-        const size_t bytes = size_t(std::max<int64_t>(rows, 0)) * SortedTableReader::bytesPerRow(select.size());
+        const size_t bytes
+            = size_t(std::max<int64_t>(rows, 0)) * SortedTableReader::bytesPerRow(select.size());
         // A table that fits what the phase has left is sorted in memory; a larger one in runs, with half
         // of it (the rest for the phase's other tables).
         const bool fits = bytes <= budget;
@@ -992,8 +1099,9 @@ void NsysReader::openCursors()
                 const int64_t lo = rows * part / parts;
                 const int64_t hi = rows * (part + 1) / parts;
                 where = part == 0 ? "rowid <= " + std::to_string(hi)
-                    : part + 1 == parts ? "rowid > " + std::to_string(lo)
-                                        : "rowid > " + std::to_string(lo) + " AND rowid <= " + std::to_string(hi);
+                    : part + 1 == parts
+                    ? "rowid > " + std::to_string(lo)
+                    : "rowid > " + std::to_string(lo) + " AND rowid <= " + std::to_string(hi);
             }
             // Prepared now (a bad layout fails before anything is written).
             partCursor->st = std::make_unique<SortedTableReader>(
@@ -1021,10 +1129,10 @@ std::future<bool> NsysReader::startCorrScope()
         ForeignSqliteDb db(path);
         // Stops at the first call from a second process.
         ForeignSqliteDb::Stmt st(db,
-                                 "SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid >> 24 <> "
-                                 "(SELECT globalTid >> 24 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid IS NOT NULL "
-                                 "LIMIT 1) LIMIT 1",
-                                 "CUPTI_ACTIVITY_KIND_RUNTIME");
+            "SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid >> 24 <> "
+            "(SELECT globalTid >> 24 FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid IS NOT NULL "
+            "LIMIT 1) LIMIT 1",
+            "CUPTI_ACTIVITY_KIND_RUNTIME");
         return st.step();
     });
 }
@@ -1034,8 +1142,8 @@ void NsysReader::setCorrScope(bool perProcess)
     m_corrPerProcess = perProcess;
     if (m_corrPerProcess)
         m_diag.report(Severity::Info, QStringLiteral("corr-per-process"), {},
-                      QStringLiteral("Several processes made CUDA calls: correlation ids are stored as "
-                                     "pid << 32 | correlationId so each launch links to its own GPU work."));
+            QStringLiteral("Several processes made CUDA calls: correlation ids are stored as "
+                           "pid << 32 | correlationId so each launch links to its own GPU work."));
 }
 
 std::string_view NsysReader::lookupString(int64_t id)
@@ -1046,9 +1154,10 @@ std::string_view NsysReader::lookupString(int64_t id)
         m_stringScratch.assign(m_stringLookup->text(0));
     } else {
         m_stringScratch = "[string " + std::to_string(id) + "]";
-        m_diag.report(Severity::Warning, QStringLiteral("unknown-string-id"), QStringLiteral("StringIds id %1").arg(id),
-                      QStringLiteral("A name refers to a StringIds id that the export does not have; it is shown "
-                                     "as [string N]."));
+        m_diag.report(Severity::Warning, QStringLiteral("unknown-string-id"),
+            QStringLiteral("StringIds id %1").arg(id),
+            QStringLiteral("A name refers to a StringIds id that the export does not have; it is shown "
+                           "as [string N]."));
     }
     return m_stringScratch;
 }
@@ -1082,12 +1191,13 @@ int64_t NsysReader::hostProcess(int64_t pid, int64_t globalPid)
     m_processes.emplace(pid, process);
     std::string name;
     if (hasColumns("PROCESSES", { "name" })) {
-        // Looked up by globalPid where the layout has it, else by pid (for every process, not only the first).
+        // Looked up by globalPid where the layout has it, else by pid (for every process, not only the
+        // first).
         const bool byGlobal = hasColumns("PROCESSES", { "globalPid" });
         if (!m_processNameLookup)
-            m_processNameLookup = std::make_unique<ForeignSqliteDb::Stmt>(
-                m_db, byGlobal ? "SELECT name FROM PROCESSES WHERE globalPid = ?1"
-                               : "SELECT name FROM PROCESSES WHERE pid = ?1",
+            m_processNameLookup = std::make_unique<ForeignSqliteDb::Stmt>(m_db,
+                byGlobal ? "SELECT name FROM PROCESSES WHERE globalPid = ?1"
+                         : "SELECT name FROM PROCESSES WHERE pid = ?1",
                 "PROCESSES");
         m_processNameLookup->reset();
         m_processNameLookup->bind(1, byGlobal ? globalPid : pid);
@@ -1095,7 +1205,8 @@ int64_t NsysReader::hostProcess(int64_t pid, int64_t globalPid)
             name = std::string(m_processNameLookup->text(0));
     }
     if (auto rank = m_processRanks.find(pid); rank != m_processRanks.end())
-        name = (name.empty() ? std::string("process") : name) + " [rank " + std::to_string(rank->second) + "]";
+        name
+            = (name.empty() ? std::string("process") : name) + " [rank " + std::to_string(rank->second) + "]";
     if (!name.empty())
         m_sink.setProcessName(process, name);
     return process;
@@ -1134,9 +1245,8 @@ int64_t NsysReader::gpuProcess(int64_t device)
     m_sink.setProcessKind(process, ProcessKind::Gpu, device);
     m_sink.setProcessLabels(process, label);
     auto name = m_deviceNames.find(device);
-    m_sink.setProcessName(process, name != m_deviceNames.end() && !name->second.empty()
-                                       ? label + ": " + name->second
-                                       : label);
+    m_sink.setProcessName(
+        process, name != m_deviceNames.end() && !name->second.empty() ? label + ": " + name->second : label);
     // Below the host processes (a device id from the file may be anything: clamped, not overflowed).
     m_sink.setProcessSortIndex(process, 1000000 + std::clamp<int64_t>(device, 0, INT32_MAX));
     m_gpuProcesses.emplace(device, process);
@@ -1167,8 +1277,9 @@ int64_t NsysReader::syncTrack(int64_t device, int64_t stream)
     const bool noStream = stream == kInvalidStream || stream < 0;
     const std::string label = noStream ? std::string("sync") : "stream " + std::to_string(stream) + " sync";
     const int64_t track = m_sink.thread(gpuProcess(device), label);
-    m_sink.setTrackName(track, noStream ? std::string("CUDA synchronisation")
-                                        : "Stream " + std::to_string(stream) + " synchronisation");
+    m_sink.setTrackName(track,
+        noStream ? std::string("CUDA synchronisation")
+                 : "Stream " + std::to_string(stream) + " synchronisation");
     m_sink.setTrackStream(track, noStream ? -1 : stream);
     m_syncTracks.emplace(key, track);
     return track;
@@ -1192,7 +1303,8 @@ void NsysReader::progress()
     // Read the file along with the rows: the runner's progress follows the input offset, and the
     // content hash it computes afterwards needs these bytes anyway.
     InputFile &in = m_ctx.input();
-    const int64_t target = m_totalRows > 0 ? int64_t(double(m_rows) / double(m_totalRows) * double(in.size())) : 0;
+    const int64_t target
+        = m_totalRows > 0 ? int64_t(double(m_rows) / double(m_totalRows) * double(in.size())) : 0;
     m_readAhead.resize(kReadAheadBytes);
     while (in.compressedOffset() < target)
         if (in.read(m_readAhead.data(), int64_t(m_readAhead.size())) <= 0)
@@ -1205,10 +1317,13 @@ bool NsysReader::isDefault(const Cursor &c, F f) const
     const int i = c.col[f];
     switch (f) {
     case Text:
-    case JsonText: return c.st->text(i).empty();
+    case JsonText:
+        return c.st->text(i).empty();
     case PayloadDouble:
-    case PayloadFloat: return c.st->real(i) == 0;
-    default: return c.st->integer(i) == 0;
+    case PayloadFloat:
+        return c.st->real(i) == 0;
+    default:
+        return c.st->integer(i) == 0;
     }
 }
 
@@ -1314,7 +1429,8 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
         if (has(c, Value))
             key[6] = get(c, Value, 0);
         break;
-    default: break;
+    default:
+        break;
     }
 
     auto cached = m_gpuNames.find(key);
@@ -1323,9 +1439,10 @@ void NsysReader::handleGpu(Cursor &c, SliceFields &f)
             m_gpuNames.clear();
         cached = m_gpuNames.emplace(key, gpuNameAndArgs(key)).first;
     }
-    f.nameId = source == Source::Kernel
-        ? nameOf(demangled != kNoValue ? demangled : shortName != kNoValue ? shortName : 0)
-        : cached->second.nameId;
+    f.nameId = source == Source::Kernel ? nameOf(demangled != kNoValue ? demangled
+                       : shortName != kNoValue                         ? shortName
+                                                                       : 0)
+                                        : cached->second.nameId;
     f.argsId = cached->second.argsId;
     if (source == Source::Kernel) {
         f.catId = m_catKernel;
@@ -1382,7 +1499,7 @@ NsysReader::GpuNames NsysReader::gpuNameAndArgs(const GpuKey &key)
         const int64_t src = key[5], dst = key[6];
         auto memKind = [this](int64_t k) {
             return k >= 0 && k < int64_t(m_memKinds.size()) ? std::string_view(m_memKinds[size_t(k)])
-                                                             : std::string_view("Unknown");
+                                                            : std::string_view("Unknown");
         };
         // Named as Kineto names them: "Memcpy HtoD (Pageable -> Device)".
         std::string name = "Memcpy ";
@@ -1405,8 +1522,8 @@ NsysReader::GpuNames NsysReader::gpuNameAndArgs(const GpuKey &key)
     }
     case Source::Graph: {
         // Named by its graph, as Nsight Systems' timeline labels a whole-graph range.
-        out.nameId = m_sink.intern(key[4] == kNoValue ? std::string("CUDA graph")
-                                                      : "CUDA graph " + std::to_string(key[4]));
+        out.nameId = m_sink.intern(
+            key[4] == kNoValue ? std::string("CUDA graph") : "CUDA graph " + std::to_string(key[4]));
         if (key[4] != kNoValue)
             m_args.add("graph id", key[4]);
         if (key[5] != kNoValue)
@@ -1418,7 +1535,8 @@ NsysReader::GpuNames NsysReader::gpuNameAndArgs(const GpuKey &key)
         std::string name = "Memset";
         if (kind != kNoValue) {
             name += " (";
-            name += kind >= 0 && kind < int64_t(m_memKinds.size()) ? m_memKinds[size_t(kind)] : std::string("Unknown");
+            name += kind >= 0 && kind < int64_t(m_memKinds.size()) ? m_memKinds[size_t(kind)]
+                                                                   : std::string("Unknown");
             name += ')';
         }
         out.nameId = m_sink.intern(name);
@@ -1427,7 +1545,8 @@ NsysReader::GpuNames NsysReader::gpuNameAndArgs(const GpuKey &key)
             m_args.add("value", key[6]);
         break;
     }
-    default: break;
+    default:
+        break;
     }
     out.argsId = m_sink.internArgs(m_args.finish());
     return out;
@@ -1463,9 +1582,9 @@ void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
         f.durNs = 0;
         if (type != kNoValue)
             m_diag.report(Severity::Warning, QStringLiteral("unterminated-nvtx-range"),
-                          QStringLiteral("NVTX_EVENTS start %1").arg(f.tsNs),
-                          QStringLiteral("An NVTX range has no end (the capture stopped inside it); it was "
-                                         "imported with duration 0."));
+                QStringLiteral("NVTX_EVENTS start %1").arg(f.tsNs),
+                QStringLiteral("An NVTX range has no end (the capture stopped inside it); it was "
+                               "imported with duration 0."));
     }
     if (!isNull(c, Text))
         f.nameId = m_sink.intern(c.st->text(c.col[Text]));
@@ -1491,7 +1610,8 @@ void NsysReader::handleNvtx(Cursor &c, SliceFields &f)
             m_args.add("category", category);
     }
     // The payload: the one value column its type filled (the first, should a row fill several).
-    for (const F p : { PayloadInt, PayloadUint, PayloadInt32, PayloadUint32, PayloadDouble, PayloadFloat, JsonText }) {
+    for (const F p :
+        { PayloadInt, PayloadUint, PayloadInt32, PayloadUint32, PayloadDouble, PayloadFloat, JsonText }) {
         if (isNull(c, p))
             continue;
         if (p == PayloadDouble)
@@ -1543,15 +1663,17 @@ std::future<std::vector<NsysReader::NvtxName>> NsysReader::startNvtxNames()
         return {};
     const std::string sql = std::string("SELECT eventType, domainId, ")
         + (hasColumns("NVTX_EVENTS", { "category" }) ? "category" : "0") + ", text, "
-        + (hasColumns("NVTX_EVENTS", { "textId" }) ? "textId" : "NULL") + " FROM NVTX_EVENTS WHERE eventType IN ("
-        + std::to_string(kNvtxCategoryName) + ", " + std::to_string(kNvtxDomainCreate) + ")";
+        + (hasColumns("NVTX_EVENTS", { "textId" }) ? "textId" : "NULL")
+        + " FROM NVTX_EVENTS WHERE eventType IN (" + std::to_string(kNvtxCategoryName) + ", "
+        + std::to_string(kNvtxDomainCreate) + ")";
     return std::async(std::launch::async, [path = m_ctx.input().path(), sql] {
         ForeignSqliteDb db(path);
         ForeignSqliteDb::Stmt st(db, sql, "NVTX_EVENTS");
         std::vector<NvtxName> names;
         while (st.step())
-            names.push_back({ st.integer(0), st.integer(1), st.integer(2), st.isNull(4) ? kNoValue : st.integer(4),
-                              std::string(st.isNull(3) ? std::string_view() : st.text(3)) });
+            names.push_back(
+                { st.integer(0), st.integer(1), st.integer(2), st.isNull(4) ? kNoValue : st.integer(4),
+                    std::string(st.isNull(3) ? std::string_view() : st.text(3)) });
         return names;
     });
 }
@@ -1559,7 +1681,8 @@ std::future<std::vector<NsysReader::NvtxName>> NsysReader::startNvtxNames()
 void NsysReader::setNvtxNames(std::vector<NvtxName> names)
 {
     for (NvtxName &n : names) {
-        std::string name = !n.text.empty() || n.textId == kNoValue ? std::move(n.text) : std::string(lookupString(n.textId));
+        std::string name = !n.text.empty() || n.textId == kNoValue ? std::move(n.text)
+                                                                   : std::string(lookupString(n.textId));
         if (name.empty())
             continue;
         if (n.type == kNvtxDomainCreate)
@@ -1575,10 +1698,10 @@ void NsysReader::readGpuMetricNames()
         return; // the samples are then named by their ids
     const bool typed = hasColumns("TARGET_INFO_GPU_METRICS", { "typeId" });
     ForeignSqliteDb::Stmt st(m_db,
-                             std::string("SELECT ") + (typed ? "typeId" : "0") + ", metricId, metricName, "
-                                 + (hasColumns("TARGET_INFO_GPU_METRICS", { "typeName" }) ? "typeName" : "NULL")
-                                 + " FROM TARGET_INFO_GPU_METRICS",
-                             "TARGET_INFO_GPU_METRICS");
+        std::string("SELECT ") + (typed ? "typeId" : "0") + ", metricId, metricName, "
+            + (hasColumns("TARGET_INFO_GPU_METRICS", { "typeName" }) ? "typeName" : "NULL")
+            + " FROM TARGET_INFO_GPU_METRICS",
+        "TARGET_INFO_GPU_METRICS");
     while (st.step()) {
         const int64_t type = st.integer(0);
         m_metricNames[{ typed ? type : kNoValue, st.integer(1) }] = std::string(st.text(2));
@@ -1594,7 +1717,8 @@ void NsysReader::readMpiRanks()
 {
     if (!hasColumns("MPI_RANKS", { "globalTid", "rank" }))
         return;
-    ForeignSqliteDb::Stmt st(m_db, "SELECT DISTINCT globalTid, rank FROM MPI_RANKS WHERE rank IS NOT NULL", "MPI_RANKS");
+    ForeignSqliteDb::Stmt st(
+        m_db, "SELECT DISTINCT globalTid, rank FROM MPI_RANKS WHERE rank IS NOT NULL", "MPI_RANKS");
     std::map<int64_t, int64_t> ranks;
     std::set<int64_t> distinct;
     while (st.step()) {
@@ -1634,8 +1758,11 @@ void NsysReader::handleMetric(Cursor &c)
         auto name = m_metricNames.find({ type, metric });
         if (name == m_metricNames.end())
             name = m_metricNames.find({ kNoValue, metric });
-        const std::string metricName = name != m_metricNames.end() ? name->second : "metric " + std::to_string(metric);
-        track = m_metricTracks.emplace(std::make_pair(type, metric), m_sink.counterTrack(process->second, metricName)).first;
+        const std::string metricName
+            = name != m_metricNames.end() ? name->second : "metric " + std::to_string(metric);
+        track = m_metricTracks
+                    .emplace(std::make_pair(type, metric), m_sink.counterTrack(process->second, metricName))
+                    .first;
     }
     m_sink.addCounter(track->second, c.start, isNull(c, Value) ? 0.0 : c.st->real(c.col[Value]));
 }
@@ -1659,9 +1786,9 @@ void NsysReader::handleHostCall(Cursor &c, SliceFields &f)
     f.catId = m_sink.intern(c.spec->category); // the sink's string table caches it
     if (const int64_t ret = get(c, ReturnValue, 0); ret != 0)
         m_args.add("return value", ret);
-    for (const auto &[field, key] : { std::pair { MessageSize, "bytes" }, std::pair { ReceiveSize, "bytes received" },
-                                      std::pair { Tag, "tag" }, std::pair { RemoteRank, "peer rank" },
-                                      std::pair { RootRank, "root rank" } })
+    for (const auto &[field, key] : { std::pair { MessageSize, "bytes" },
+             std::pair { ReceiveSize, "bytes received" }, std::pair { Tag, "tag" },
+             std::pair { RemoteRank, "peer rank" }, std::pair { RootRank, "root rank" } })
         if (!isNull(c, field))
             m_args.add(key, get(c, field));
     if (const std::string_view json = m_args.finish(); !json.empty())
@@ -1694,8 +1821,8 @@ void NsysReader::handleCpuSample(Cursor &c, SliceFields &f)
             const std::string &function = frameText(symbol, false);
             const std::string &module = moduleId != kNoValue ? frameText(moduleId, true) : std::string();
             leaf = !unresolved || module.empty() ? function
-                : module.front() == '[' ? module // [vdso], [kernel.kallsyms]
-                                         : "[" + module + "]";
+                : module.front() == '['          ? module // [vdso], [kernel.kallsyms]
+                                                 : "[" + module + "]";
         }
         nameId = m_sink.intern(leaf);
         m_args.addRaw("backtrace", backtraceJson(m_sampleStacks, stackIndex));
@@ -1748,9 +1875,9 @@ void NsysReader::handleSched(Cursor &c, SliceFields &f)
     if (in) {
         if (open != m_schedIn.end()) {
             m_diag.skipped(QStringLiteral("sched-in-twice"),
-                           QStringLiteral("table SCHED_EVENTS, start %1").arg(open->second.first),
-                           QStringLiteral("A thread was scheduled in twice without being scheduled out between; "
-                                          "the first was not imported."));
+                QStringLiteral("table SCHED_EVENTS, start %1").arg(open->second.first),
+                QStringLiteral("A thread was scheduled in twice without being scheduled out between; "
+                               "the first was not imported."));
             open->second = { c.start, get(c, Cpu, -1) };
         } else {
             m_schedIn.emplace(tid, std::pair { c.start, get(c, Cpu, -1) });
@@ -1759,9 +1886,9 @@ void NsysReader::handleSched(Cursor &c, SliceFields &f)
     }
     if (open == m_schedIn.end()) {
         m_diag.skipped(QStringLiteral("sched-out-without-in"),
-                       QStringLiteral("table SCHED_EVENTS, start %1").arg(c.start),
-                       QStringLiteral("A thread was scheduled out with no scheduled-in before it in the capture "
-                                      "(it was running when the capture began); the interval was not imported."));
+            QStringLiteral("table SCHED_EVENTS, start %1").arg(c.start),
+            QStringLiteral("A thread was scheduled out with no scheduled-in before it in the capture "
+                           "(it was running when the capture began); the interval was not imported."));
         return;
     }
     const auto [start, cpu] = open->second;
@@ -1789,8 +1916,10 @@ void NsysReader::addOnCpu(int64_t globalTid, int64_t cpu, SliceFields &f)
         t.onCpu = m_sink.companionTrack(t.thread, TrackKind::OnCpu);
     auto name = m_cpuNames.find(cpu);
     if (name == m_cpuNames.end())
-        name = m_cpuNames.emplace(cpu, m_sink.intern(cpu >= 0 ? "CPU " + std::to_string(cpu) : std::string("CPU ?")))
-                   .first;
+        name
+            = m_cpuNames
+                  .emplace(cpu, m_sink.intern(cpu >= 0 ? "CPU " + std::to_string(cpu) : std::string("CPU ?")))
+                  .first;
     f.nameId = name->second;
     f.catId = m_catSched;
     m_sink.addSlice(t.onCpu, f);
@@ -1815,9 +1944,9 @@ void NsysReader::closeOpenSched()
         addOnCpu(tid, in.second, f);
     }
     m_diag.report(Severity::Info, QStringLiteral("sched-open-at-end"), QStringLiteral("table SCHED_EVENTS"),
-                  QStringLiteral("Threads still on a CPU when the capture ended: their last interval on the CPU "
-                                 "ends with the trace."),
-                  int64_t(open.size()));
+        QStringLiteral("Threads still on a CPU when the capture ended: their last interval on the CPU "
+                       "ends with the trace."),
+        int64_t(open.size()));
     m_schedIn.clear();
 }
 
@@ -1854,85 +1983,89 @@ std::future<NsysReader::Callchains> NsysReader::startCallchains(const char *tabl
         return {};
     const bool modules = hasColumns(table, { "module" });
     const bool unresolved = hasColumns(table, { "unresolved" });
-    return std::async(std::launch::async, [path = m_ctx.input().path(), table, modules, unresolved,
-                                           &stop = m_stopLoading] {
-        constexpr size_t kMaxFrames = 16;
-        ForeignSqliteDb db(path);
-        Callchains out;
-        // The distinct stacks, as indexes into out.stacks (each stack held once), looked up by frames.
-        using Frames = std::vector<Frame>;
-        struct StackHash {
-            using is_transparent = void;
-            const std::vector<Frames> *stacks;
-            size_t operator()(const Frames &frames) const noexcept
-            {
-                uint64_t h = 0x9e3779b97f4a7c15ull;
-                for (const auto &[symbol, module, unresolved] : frames)
-                    h = ((h ^ uint64_t(symbol)) * 0x100000001b3ull ^ uint64_t(module) ^ uint64_t(unresolved)) * 0x100000001b3ull;
-                return size_t(h ^ (h >> 29));
-            }
-            size_t operator()(uint32_t stack) const noexcept { return (*this)((*stacks)[stack]); }
-        };
-        struct StackEqual {
-            using is_transparent = void;
-            const std::vector<Frames> *stacks;
-            bool operator()(uint32_t a, uint32_t b) const { return (*stacks)[a] == (*stacks)[b]; }
-            bool operator()(const Frames &a, uint32_t b) const { return a == (*stacks)[b]; }
-            bool operator()(uint32_t a, const Frames &b) const { return (*stacks)[a] == b; }
-        };
-        std::unordered_set<uint32_t, StackHash, StackEqual> known(0, StackHash { &out.stacks },
-                                                                  StackEqual { &out.stacks });
-        // nsys writes each callchain's frames together, by depth: read in storage order, and sorted by
-        // SQLite only when a file has them otherwise.
-        for (const char *order : { "", " ORDER BY id, stackDepth" }) {
-            known.clear();
-            out = {};
-            ForeignSqliteDb::Stmt st(db, std::string("SELECT id, stackDepth, symbol, ") + (modules ? "module" : "NULL")
-                                         + ", " + (unresolved ? "unresolved" : "NULL") + " FROM " + table + order,
-                                     table);
-            std::vector<Frame> frames;
-            int64_t current = INT64_MIN;
-            bool inOrder = true;
-            auto close = [&] {
-                if (current == INT64_MIN)
-                    return;
-                auto it = known.find(frames);
-                if (it == known.end()) {
-                    out.stacks.push_back(frames);
-                    it = known.insert(uint32_t(out.stacks.size() - 1)).first;
+    return std::async(
+        std::launch::async, [path = m_ctx.input().path(), table, modules, unresolved, &stop = m_stopLoading] {
+            constexpr size_t kMaxFrames = 16;
+            ForeignSqliteDb db(path);
+            Callchains out;
+            // The distinct stacks, as indexes into out.stacks (each stack held once), looked up by frames.
+            using Frames = std::vector<Frame>;
+            struct StackHash {
+                using is_transparent = void;
+                const std::vector<Frames> *stacks;
+                size_t operator()(const Frames &frames) const noexcept
+                {
+                    uint64_t h = 0x9e3779b97f4a7c15ull;
+                    for (const auto &[symbol, module, unresolved] : frames)
+                        h = ((h ^ uint64_t(symbol)) * 0x100000001b3ull ^ uint64_t(module)
+                                ^ uint64_t(unresolved))
+                            * 0x100000001b3ull;
+                    return size_t(h ^ (h >> 29));
                 }
-                out.add(current, *it);
-                frames.clear();
+                size_t operator()(uint32_t stack) const noexcept { return (*this)((*stacks)[stack]); }
             };
-            int64_t depthSeen = -1;
-            for (int64_t row = 0; inOrder && st.step(); ++row) {
-                if (row % 65536 == 0 && stop.load(std::memory_order_relaxed))
-                    return Callchains {}; // the import is leaving (cancel, error): nobody reads this
-                const int64_t id = st.integer(0), depth = st.integer(1);
-                if (id != current) {
-                    if (id < current) {
+            struct StackEqual {
+                using is_transparent = void;
+                const std::vector<Frames> *stacks;
+                bool operator()(uint32_t a, uint32_t b) const { return (*stacks)[a] == (*stacks)[b]; }
+                bool operator()(const Frames &a, uint32_t b) const { return a == (*stacks)[b]; }
+                bool operator()(uint32_t a, const Frames &b) const { return (*stacks)[a] == b; }
+            };
+            std::unordered_set<uint32_t, StackHash, StackEqual> known(
+                0, StackHash { &out.stacks }, StackEqual { &out.stacks });
+            // nsys writes each callchain's frames together, by depth: read in storage order, and sorted by
+            // SQLite only when a file has them otherwise.
+            for (const char *order : { "", " ORDER BY id, stackDepth" }) {
+                known.clear();
+                out = {};
+                ForeignSqliteDb::Stmt st(db,
+                    std::string("SELECT id, stackDepth, symbol, ") + (modules ? "module" : "NULL") + ", "
+                        + (unresolved ? "unresolved" : "NULL") + " FROM " + table + order,
+                    table);
+                std::vector<Frame> frames;
+                int64_t current = INT64_MIN;
+                bool inOrder = true;
+                auto close = [&] {
+                    if (current == INT64_MIN)
+                        return;
+                    auto it = known.find(frames);
+                    if (it == known.end()) {
+                        out.stacks.push_back(frames);
+                        it = known.insert(uint32_t(out.stacks.size() - 1)).first;
+                    }
+                    out.add(current, *it);
+                    frames.clear();
+                };
+                int64_t depthSeen = -1;
+                for (int64_t row = 0; inOrder && st.step(); ++row) {
+                    if (row % 65536 == 0 && stop.load(std::memory_order_relaxed))
+                        return Callchains {}; // the import is leaving (cancel, error): nobody reads this
+                    const int64_t id = st.integer(0), depth = st.integer(1);
+                    if (id != current) {
+                        if (id < current) {
+                            inOrder = false;
+                            break;
+                        }
+                        close();
+                        current = id;
+                        depthSeen = -1;
+                    }
+                    if (depth <= depthSeen) {
                         inOrder = false;
                         break;
                     }
-                    close();
-                    current = id;
-                    depthSeen = -1;
+                    depthSeen = depth;
+                    if (depth == int64_t(frames.size()) && frames.size() < kMaxFrames)
+                        frames.emplace_back(
+                            st.integer(2), st.isNull(3) ? kNoValue : st.integer(3), st.integer(4) != 0);
                 }
-                if (depth <= depthSeen) {
-                    inOrder = false;
-                    break;
-                }
-                depthSeen = depth;
-                if (depth == int64_t(frames.size()) && frames.size() < kMaxFrames)
-                    frames.emplace_back(st.integer(2), st.isNull(3) ? kNoValue : st.integer(3), st.integer(4) != 0);
+                if (!inOrder)
+                    continue;
+                close();
+                break;
             }
-            if (!inOrder)
-                continue;
-            close();
-            break;
-        }
-        return out;
-    });
+            return out;
+        });
 }
 
 void NsysReader::handleMemoryUsage(Cursor &c)
@@ -1941,8 +2074,8 @@ void NsysReader::handleMemoryUsage(Cursor &c)
     const int64_t op = get(c, MemoryOp);
     if (op != 0 && op != 1) {
         m_diag.skipped(QStringLiteral("unknown-memory-operation"),
-                       QStringLiteral("table CUDA_GPU_MEMORY_USAGE_EVENTS, start %1").arg(c.start),
-                       QStringLiteral("A memory event is neither an allocation nor a free; it was skipped."));
+            QStringLiteral("table CUDA_GPU_MEMORY_USAGE_EVENTS, start %1").arg(c.start),
+            QStringLiteral("A memory event is neither an allocation nor a free; it was skipped."));
         return;
     }
     const int64_t globalPid = get(c, GlobalPid, 0) & ~int64_t(0xffffff);
@@ -2001,25 +2134,45 @@ void NsysReader::handle(Cursor &c)
     f.durNs = end - c.start;
     if (f.durNs < 0) {
         m_diag.report(Severity::Warning, QStringLiteral("negative-duration"),
-                      QStringLiteral("table %1, start %2").arg(QString::fromLatin1(c.spec->table)).arg(c.start),
-                      QStringLiteral("An event ends before it starts; it was imported with duration 0."));
+            QStringLiteral("table %1, start %2").arg(QString::fromLatin1(c.spec->table)).arg(c.start),
+            QStringLiteral("An event ends before it starts; it was imported with duration 0."));
         f.durNs = 0;
     }
     m_args.clear();
     switch (c.spec->source) {
-    case Source::Runtime: handleRuntime(c, f); break;
+    case Source::Runtime:
+        handleRuntime(c, f);
+        break;
     case Source::Kernel:
     case Source::Memcpy:
     case Source::Memset:
-    case Source::Graph: handleGpu(c, f); break;
-    case Source::Sync: handleSync(c, f); break;
-    case Source::Nvtx: handleNvtx(c, f); break;
-    case Source::Osrt: handleOsrt(c, f); break;
-    case Source::HostCall: handleHostCall(c, f); break;
-    case Source::CpuSample: handleCpuSample(c, f); break;
-    case Source::Sched: handleSched(c, f); break;
-    case Source::Metric: handleMetric(c); break;
-    case Source::MemoryUsage: handleMemoryUsage(c); break;
+    case Source::Graph:
+        handleGpu(c, f);
+        break;
+    case Source::Sync:
+        handleSync(c, f);
+        break;
+    case Source::Nvtx:
+        handleNvtx(c, f);
+        break;
+    case Source::Osrt:
+        handleOsrt(c, f);
+        break;
+    case Source::HostCall:
+        handleHostCall(c, f);
+        break;
+    case Source::CpuSample:
+        handleCpuSample(c, f);
+        break;
+    case Source::Sched:
+        handleSched(c, f);
+        break;
+    case Source::Metric:
+        handleMetric(c);
+        break;
+    case Source::MemoryUsage:
+        handleMemoryUsage(c);
+        break;
     }
 }
 
@@ -2112,8 +2265,8 @@ void NsysReader::run()
             Cursor &c = *live[best];
             if (isNull(c, Start)) {
                 m_diag.skipped(QStringLiteral("missing-start"),
-                               QStringLiteral("table %1").arg(QString::fromLatin1(c.spec->table)),
-                               QStringLiteral("A row has no start time; it was skipped."));
+                    QStringLiteral("table %1").arg(QString::fromLatin1(c.spec->table)),
+                    QStringLiteral("A row has no start time; it was skipped."));
             } else {
                 handle(c);
             }
@@ -2130,27 +2283,27 @@ void NsysReader::run()
     m_sink.addCorrelationFlows(m_links.links());
     if (m_unmatchedFrees > 0)
         m_diag.report(Severity::Info, QStringLiteral("memory-freed-before-allocated"),
-                      QStringLiteral("table CUDA_GPU_MEMORY_USAGE_EVENTS"),
-                      QStringLiteral("GPU memory freed whose allocation is not in the capture (made before it "
-                                     "began); the allocated totals count the capture's own allocations."),
-                      m_unmatchedFrees);
+            QStringLiteral("table CUDA_GPU_MEMORY_USAGE_EVENTS"),
+            QStringLiteral("GPU memory freed whose allocation is not in the capture (made before it "
+                           "began); the allocated totals count the capture's own allocations."),
+            m_unmatchedFrees);
     if (m_nvtxSkipped > 0)
         m_diag.report(Severity::Info, QStringLiteral("nvtx-metadata"), QStringLiteral("table NVTX_EVENTS"),
-                      QStringLiteral("NVTX records that name domains, categories or threads are not events; "
-                                     "they were not imported as slices (domain and category names label the "
-                                     "ranges' arguments)."),
-                      m_nvtxSkipped);
+            QStringLiteral("NVTX records that name domains, categories or threads are not events; "
+                           "they were not imported as slices (domain and category names label the "
+                           "ranges' arguments)."),
+            m_nvtxSkipped);
     if (m_graphLaunches > 0)
         m_diag.report(Severity::Info, QStringLiteral("cuda-graph-trace"),
-                      QStringLiteral("table CUPTI_ACTIVITY_KIND_GRAPH_TRACE"),
-                      QStringLiteral("CUDA graphs were traced as whole launches (nsys --cuda-graph-trace=graph): "
-                                     "each is one 'CUDA graph N' op on its stream, its kernels not shown one by "
-                                     "one. Profile with --cuda-graph-trace=node to see them."),
-                      m_graphLaunches);
+            QStringLiteral("table CUPTI_ACTIVITY_KIND_GRAPH_TRACE"),
+            QStringLiteral("CUDA graphs were traced as whole launches (nsys --cuda-graph-trace=graph): "
+                           "each is one 'CUDA graph N' op on its stream, its kernels not shown one by "
+                           "one. Profile with --cuda-graph-trace=node to see them."),
+            m_graphLaunches);
     if (m_rows == 0)
         m_diag.report(Severity::Warning, QStringLiteral("no-events"), {},
-                      QStringLiteral("The export holds no CUDA, NVTX or OS runtime events: nothing was traced "
-                                     "(check the nsys profile --trace option)."));
+            QStringLiteral("The export holds no CUDA, NVTX or OS runtime events: nothing was traced "
+                           "(check the nsys profile --trace option)."));
     reportUnreadTables();
     m_cursors.clear();
 }
@@ -2166,7 +2319,7 @@ int NsysImporter::sniff(QByteArrayView head, const QString &fileName) const
         return 0;
     // The schema usually sits in the first pages: look for tables only Nsight exports have.
     for (const std::string_view marker : { "StringIds", "CUPTI_ACTIVITY_KIND_", "TARGET_INFO_", "NVTX_EVENTS",
-                                           "ANALYSIS_DETAILS", "META_DATA_EXPORT" })
+             "ANALYSIS_DETAILS", "META_DATA_EXPORT" })
         if (h.find(marker) != std::string_view::npos)
             return 90;
     // Some SQLite file: ours unless a format that knows it claims it (read() then says what it is).

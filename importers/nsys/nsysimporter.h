@@ -25,7 +25,10 @@ namespace plumb {
 class NsysImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("nsys"); }
-    [[nodiscard]] QString displayName() const override { return QStringLiteral("Nsight Systems SQLite export"); }
+    [[nodiscard]] QString displayName() const override
+    {
+        return QStringLiteral("Nsight Systems SQLite export");
+    }
     [[nodiscard]] int version() const override { return 1; }
     [[nodiscard]] bool writesOneTrace() const override { return true; }
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;

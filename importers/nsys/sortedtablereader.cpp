@@ -18,8 +18,8 @@ namespace {
 constexpr size_t kMaxInMemoryColumns = 32; // NULL bits per row in one uint32_t
 constexpr size_t kMaxSortKeys = 4;
 constexpr int64_t kRowsPerCallback = 4096;
-constexpr size_t kMinRunRows = 4096;           // a smaller budget leaves the sorting to SQLite
-constexpr qint64 kRunBufferBytes = 1 << 20;    // read buffer per run while merging
+constexpr size_t kMinRunRows = 4096; // a smaller budget leaves the sorting to SQLite
+constexpr qint64 kRunBufferBytes = 1 << 20; // read buffer per run while merging
 
 } // namespace
 
@@ -46,9 +46,8 @@ size_t SortedTableReader::bytesPerRow(size_t columns)
 }
 
 SortedTableReader::SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const std::string &table,
-                                     std::vector<Column> columns, std::vector<int> ascending, int descending,
-                                     int64_t estimatedRows, size_t memoryBudget, std::function<void()> onRows,
-                                     const std::string &where)
+    std::vector<Column> columns, std::vector<int> ascending, int descending, int64_t estimatedRows,
+    size_t memoryBudget, std::function<void()> onRows, const std::string &where)
     : m_columns(std::move(columns))
     , m_ascending(std::move(ascending))
     , m_descending(descending)
@@ -107,8 +106,7 @@ struct SortedTableReader::Run {
         buf.resize(have + size_t(std::max<qint64>(got, 0)));
         return buf.size() >= n;
     }
-    template<typename T>
-    T take()
+    template <typename T> T take()
     {
         T v;
         std::memcpy(&v, buf.data() + pos, sizeof v);
@@ -124,7 +122,8 @@ struct SortedTableReader::Run {
         text.clear();
         const auto require = [this](size_t n) {
             if (!need(n))
-                throw ImportError(QStringLiteral("the temporary file %1 of a sorted run was cut short").arg(file.fileName()));
+                throw ImportError(QStringLiteral("the temporary file %1 of a sorted run was cut short")
+                                      .arg(file.fileName()));
         };
         require(sizeof(uint32_t));
         nulls = take<uint32_t>();
@@ -189,7 +188,8 @@ bool SortedTableReader::readChunk(size_t maxRows)
 }
 
 // One row's sort key (see SortKey); `position` breaks ties (the row's place in storage order).
-SortedTableReader::SortKey SortedTableReader::keyOf(const int64_t *row, uint32_t nulls, uint32_t position) const
+SortedTableReader::SortKey SortedTableReader::keyOf(
+    const int64_t *row, uint32_t nulls, uint32_t position) const
 {
     auto value = [&](int c) { return (nulls >> c) & 1 ? INT64_MIN : row[c]; };
     SortKey k {};
@@ -259,7 +259,8 @@ bool SortedTableReader::orderByGroups(const std::vector<SortKey> &keys)
     }
     std::vector<uint32_t> groups(first.size());
     std::iota(groups.begin(), groups.end(), 0);
-    std::sort(groups.begin(), groups.end(), [&](uint32_t a, uint32_t b) { return keys[first[a]] < keys[first[b]]; });
+    std::sort(groups.begin(), groups.end(),
+        [&](uint32_t a, uint32_t b) { return keys[first[a]] < keys[first[b]]; });
     std::vector<uint32_t> at(first.size()); // where each group's next row goes
     uint32_t offset = 0;
     for (const uint32_t group : groups) {
@@ -279,18 +280,20 @@ void SortedTableReader::spillChunk()
     auto run = std::make_unique<Run>();
     run->file.setFileTemplate(QDir::tempPath() + QStringLiteral("/plumb-sort-XXXXXX"));
     if (!run->file.open())
-        throw ImportError(QStringLiteral("cannot create a temporary file in %1 to sort a table larger than memory "
-                                         "(%2)")
-                              .arg(QDir::tempPath(), run->file.errorString()));
+        throw ImportError(
+            QStringLiteral("cannot create a temporary file in %1 to sort a table larger than memory "
+                           "(%2)")
+                .arg(QDir::tempPath(), run->file.errorString()));
     run->file.setAutoRemove(false);
     QFile::remove(run->file.fileName()); // stays readable through the open handle
     std::string out;
     out.reserve(size_t(kRunBufferBytes) + 4096);
     auto flush = [&] {
         if (run->file.write(out.data(), qint64(out.size())) != qint64(out.size()))
-            throw ImportError(QStringLiteral("cannot write a temporary file in %1 to sort a table larger than "
-                                             "memory (%2)")
-                                  .arg(QDir::tempPath(), run->file.errorString()));
+            throw ImportError(
+                QStringLiteral("cannot write a temporary file in %1 to sort a table larger than "
+                               "memory (%2)")
+                    .arg(QDir::tempPath(), run->file.errorString()));
         out.clear();
     };
     for (const uint32_t r : m_order) {

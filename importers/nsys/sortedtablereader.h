@@ -31,7 +31,7 @@ namespace plumb {
 class SortedTableReader {
 public:
     struct Column {
-        std::string sql;   // a select-list entry (a quoted column name)
+        std::string sql; // a select-list entry (a quoted column name)
         bool text = false; // read with text()
         bool real = false; // read with real(); else integer()
     };
@@ -41,9 +41,9 @@ public:
     // in-memory decision; `onRows` is called every few thousand rows of the in-memory scan (it may
     // throw to abandon the load). `where`, when given, is an SQL condition that selects the rows read
     // (a rowid range: see NsysReader::openCursors()).
-    SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const std::string &table, std::vector<Column> columns,
-                      std::vector<int> ascending, int descending, int64_t estimatedRows, size_t memoryBudget,
-                      std::function<void()> onRows = {}, const std::string &where = {});
+    SortedTableReader(std::unique_ptr<ForeignSqliteDb> db, const std::string &table,
+        std::vector<Column> columns, std::vector<int> ascending, int descending, int64_t estimatedRows,
+        size_t memoryBudget, std::function<void()> onRows = {}, const std::string &where = {});
     ~SortedTableReader();
 
     // Reads and sorts the table (or runs the ORDER BY up to its first row); next() calls it when
@@ -94,7 +94,7 @@ private:
     std::vector<int> m_ascending;
     int m_descending = -1;
     std::function<void()> m_onRows;
-    std::unique_ptr<ForeignSqliteDb> m_db;       // released once the rows are in memory or read
+    std::unique_ptr<ForeignSqliteDb> m_db; // released once the rows are in memory or read
     std::unique_ptr<ForeignSqliteDb::Stmt> m_stmt; // on m_db
     Mode m_mode = Mode::OrderBy;
     size_t m_chunkRows = 0; // Runs: rows sorted in memory at a time

@@ -362,7 +362,8 @@ public:
                         "a job%3); nothing was imported")
                           .arg(m_file)
                           .arg(m_events)
-                          .arg(m_firstUnreadable.isEmpty() ? QString() : QStringLiteral("; ") + m_firstUnreadable));
+                          .arg(m_firstUnreadable.isEmpty() ? QString()
+                                                           : QStringLiteral("; ") + m_firstUnreadable));
     }
 
 private:
@@ -469,8 +470,9 @@ private:
                             "was read as a string."));
                 if (words && !m_diag.bump(QStringLiteral("non-finite-words")))
                     m_diag.report(Severity::Info, QStringLiteral("non-finite-words"), place.text(),
-                        QStringLiteral("An event holds NaN or Infinity as a bare word (Python's json writes them so; "
-                                       "JSON has no such values); kept as the strings \"NaN\" and \"Infinity\"."));
+                        QStringLiteral(
+                            "An event holds NaN or Infinity as a bare word (Python's json writes them so; "
+                            "JSON has no such values); kept as the strings \"NaN\" and \"Infinity\"."));
             }
         }
         if (error) {
@@ -497,12 +499,14 @@ private:
             const bool runEvent = !member(root, "eventType").empty(); // JobEvents and DatasetEvents have none
             if (runEvent) {
                 m_diag.skipped(QStringLiteral("incomplete-event"), place.text(),
-                    QStringLiteral("The event at %1 has an eventType but no run; it was skipped.").arg(place.text()));
+                    QStringLiteral("The event at %1 has an eventType but no run; it was skipped.")
+                        .arg(place.text()));
             } else if (hasJob && !member(job, "name").empty()) {
                 ++m_runEvents;
                 dom::object jobFacets;
                 const bool hasJobFacets = object(job, "facets", jobFacets);
-                const int64_t jobId = jobNode(member(job, "namespace"), member(job, "name"), hasJobFacets ? &jobFacets : nullptr);
+                const int64_t jobId = jobNode(
+                    member(job, "namespace"), member(job, "name"), hasJobFacets ? &jobFacets : nullptr);
                 datasets(root, "inputs", "inputFacets", jobId, false, place);
                 datasets(root, "outputs", "outputFacets", jobId, true, place);
             } else if (hasDataset && !member(dataset, "name").empty()) {

@@ -48,7 +48,8 @@ bool startsAsMapping(std::string_view text)
             return true; // Lightning's file of a model without hparams
         const size_t colon = line.find(':');
         return line.front() != ' ' && line.front() != '-' && line.front() != '{' && line.front() != '['
-            && colon != std::string_view::npos && colon > 0 && (colon + 1 == line.size() || line[colon + 1] == ' ');
+            && colon != std::string_view::npos && colon > 0
+            && (colon + 1 == line.size() || line[colon + 1] == ' ');
     }
     return false;
 }
@@ -86,13 +87,15 @@ void ParamsFileImporter::read(ImportContext &ctx) const
     for (int64_t n; (n = in.read(buf, sizeof buf)) > 0;) {
         text.append(buf, qsizetype(n));
         if (text.size() > kMaxBytes)
-            throw ImportError(QStringLiteral("%1 is over 16 MiB: too large for a settings file; nothing was imported")
-                                  .arg(file));
+            throw ImportError(
+                QStringLiteral("%1 is over 16 MiB: too large for a settings file; nothing was imported")
+                    .arg(file));
     }
     const Kind kind = kindOf(text, file);
     if (kind == Kind::None)
         throw ImportError(
-            QStringLiteral("%1 is not a Lightning hparams.yaml or a W&B config.yaml; nothing was imported").arg(file));
+            QStringLiteral("%1 is not a Lightning hparams.yaml or a W&B config.yaml; nothing was imported")
+                .arg(file));
 
     std::vector<NestedYaml::Entry> params;
     if (kind == Kind::LightningHparams) {

@@ -85,7 +85,8 @@ int64_t RequestLogWriter::runOf(std::string_view value)
             QDir(m_dir).dirName() + QLatin1Char('/') + QFileInfo(m_path).fileName(), m_dir);
     } else {
         const QString name = value.empty() ? QStringLiteral("(no run)") : qs(value);
-        id = m_metrics.openRun(QStringLiteral("tabular:") + m_path + QLatin1Char('#') + name, name, QString());
+        id = m_metrics.openRun(
+            QStringLiteral("tabular:") + m_path + QLatin1Char('#') + name, name, QString());
         m_metrics.setRunGroup(id, m_baseName);
     }
     m_runs.emplace(std::string(value), id);
@@ -97,11 +98,14 @@ void RequestLogWriter::bad(int64_t line, int c, std::string_view cell)
     if (m_diag.bump(QStringLiteral("bad-cell")))
         return;
     QString where = m_continuedFrom > 0
-        ? QStringLiteral("line %1 after byte %2").arg(line).arg(QLocale(QLocale::English).toString(qlonglong(m_continuedFrom)))
+        ? QStringLiteral("line %1 after byte %2")
+              .arg(line)
+              .arg(QLocale(QLocale::English).toString(qlonglong(m_continuedFrom)))
         : QStringLiteral("line %1").arg(line);
     where += QStringLiteral(", column %1").arg(m_layout.columns[size_t(c)].name);
     m_diag.report(Severity::Warning, QStringLiteral("bad-cell"), where,
-        QStringLiteral("A request's cell holds no usable number (\"%1\"); such fields were left unknown.").arg(qs(cell)));
+        QStringLiteral("A request's cell holds no usable number (\"%1\"); such fields were left unknown.")
+            .arg(qs(cell)));
 }
 
 int64_t RequestLogWriter::duration(const std::vector<std::string_view> &cells, int c, int64_t line)
@@ -148,8 +152,9 @@ bool RequestLogWriter::succeeded(std::string_view s) const
     }
     if (const auto code = tabular::parseInteger(s))
         return *code >= 200 && *code < 400;
-    return equalsLower(s, { "ok", "success", "succeeded", "successful", "completed", "complete", "done", "finished",
-        "true", "pass", "passed", "200 ok" });
+    return equalsLower(s,
+        { "ok", "success", "succeeded", "successful", "completed", "complete", "done", "finished", "true",
+            "pass", "passed", "200 ok" });
 }
 
 void RequestLogWriter::row(const std::vector<std::string_view> &cells, int64_t line)

@@ -45,8 +45,8 @@ private:
     TabularLayout &m_layout;
     QString m_path, m_dir, m_baseName;
     int64_t m_continuedFrom = 0;
-    int m_run = -1, m_time = -1, m_latency = -1, m_ttft = -1, m_itl = -1, m_in = -1, m_out = -1, m_status = -1,
-        m_model = -1, m_endpoint = -1;
+    int m_run = -1, m_time = -1, m_latency = -1, m_ttft = -1, m_itl = -1, m_in = -1, m_out = -1,
+        m_status = -1, m_model = -1, m_endpoint = -1;
     enum class StatusKind { Text, ErrorMessage, Flag } m_statusKind = StatusKind::Text;
     std::unordered_map<std::string, int64_t> m_runs;
     int64_t m_rows = 0;

@@ -38,8 +38,7 @@ struct StringHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>()(s); }
 };
-template<typename V>
-using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+template <typename V> using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
 
 // Rows (cells in column order, "" = not logged) to runs, params and points, shared by CSV and JSONL.
 class RowWriter {
@@ -74,7 +73,10 @@ public:
         ++m_rows;
         if (m_rows % kCheckpointRows == 0)
             m_ctx.checkpoint();
-        const auto cell = [&](int c) { return c >= 0 && size_t(c) < cells.size() ? tabular::trimmed(cells[size_t(c)]) : std::string_view(); };
+        const auto cell = [&](int c) {
+            return c >= 0 && size_t(c) < cells.size() ? tabular::trimmed(cells[size_t(c)])
+                                                      : std::string_view();
+        };
         RunState &run = runOf(cell(m_run), line);
         const int64_t index = run.rows++;
         int64_t step = index;
@@ -82,9 +84,10 @@ public:
             const auto s = tabular::parseInteger(cell(m_step));
             if (!s) {
                 m_diag.skipped(QStringLiteral("bad-step"), where(line, m_step),
-                    cell(m_step).empty() ? QStringLiteral("A row has no step; the row was skipped.")
-                                         : QStringLiteral("A row's step is no integer (\"%1\"); the row was skipped.")
-                                               .arg(qs(cell(m_step))));
+                    cell(m_step).empty()
+                        ? QStringLiteral("A row has no step; the row was skipped.")
+                        : QStringLiteral("A row's step is no integer (\"%1\"); the row was skipped.")
+                              .arg(qs(cell(m_step))));
                 return;
             }
             step = *s;
@@ -146,7 +149,9 @@ public:
     [[nodiscard]] QString where(int64_t line, int column) const
     {
         QString w = m_continuedFrom > 0
-            ? QStringLiteral("line %1 after byte %2").arg(line).arg(QLocale(QLocale::English).toString(qlonglong(m_continuedFrom)))
+            ? QStringLiteral("line %1 after byte %2")
+                  .arg(line)
+                  .arg(QLocale(QLocale::English).toString(qlonglong(m_continuedFrom)))
             : QStringLiteral("line %1").arg(line);
         if (column >= 0 && size_t(column) < m_layout.columns.size())
             w += QStringLiteral(", column %1").arg(m_layout.columns[size_t(column)].name);
@@ -186,11 +191,13 @@ private:
                 }
             } else {
                 const QString name = value.empty() ? QStringLiteral("(no run)") : qs(value);
-                r.id = m_sink.openRun(QStringLiteral("tabular:") + m_path + QLatin1Char('#') + name, name, QString());
+                r.id = m_sink.openRun(
+                    QStringLiteral("tabular:") + m_path + QLatin1Char('#') + name, name, QString());
                 m_sink.setRunGroup(r.id, m_baseName);
                 if (value.empty() && !m_diag.bump(QStringLiteral("no-run")))
                     m_diag.report(Severity::Warning, QStringLiteral("no-run"), where(line, m_run),
-                        QStringLiteral("Rows with an empty run cell were imported into a run named \"(no run)\"."));
+                        QStringLiteral(
+                            "Rows with an empty run cell were imported into a run named \"(no run)\"."));
             }
             it = m_runs.emplace(std::string(value), std::move(r)).first;
         }
@@ -206,7 +213,8 @@ private:
         SeriesRef &s = run.columns[c];
         if (s.handle < 0) {
             const QByteArray name = m_layout.columns[c].name.toUtf8();
-            s.handle = m_sink.series(run.id, std::string_view(name.constData(), size_t(name.size())), SeriesKind::Scalar);
+            s.handle = m_sink.series(
+                run.id, std::string_view(name.constData(), size_t(name.size())), SeriesKind::Scalar);
             s.skip = m_continuedFrom > 0 ? 0 : m_sink.pointsBefore(s.handle);
         }
         return s;
@@ -230,7 +238,8 @@ private:
         if (!v) {
             if (!m_diag.bump(QStringLiteral("bad-cell")))
                 m_diag.report(Severity::Warning, QStringLiteral("bad-cell"), where(line, column),
-                    QStringLiteral("A metric cell holds no number (\"%1\"); such cells were skipped.").arg(qs(text)));
+                    QStringLiteral("A metric cell holds no number (\"%1\"); such cells were skipped.")
+                        .arg(qs(text)));
             return;
         }
         if (s.skip > 0) {
@@ -261,11 +270,13 @@ private:
                 run.params[c] = value;
                 const auto number = tabular::parseDouble(v);
                 m_sink.setParam(run.id, m_layout.columns[c].name,
-                    number ? tabular::formatNumber(*number) : value, number ? ParamKind::Number : ParamKind::String);
+                    number ? tabular::formatNumber(*number) : value,
+                    number ? ParamKind::Number : ParamKind::String);
             } else if (run.params[c] != value && !m_diag.bump(QStringLiteral("param-varies"))) {
                 m_diag.report(Severity::Warning, QStringLiteral("param-varies"), where(line, int(c)),
-                    QStringLiteral("A param column's value changes within a run (\"%1\", then \"%2\"); the first "
-                                   "value was kept.")
+                    QStringLiteral(
+                        "A param column's value changes within a run (\"%1\", then \"%2\"); the first "
+                        "value was kept.")
                         .arg(run.params[c], value));
             }
         }
@@ -311,8 +322,7 @@ int64_t resumeOffsetAfter(const InputFile &in, bool lastLineWithoutEnd)
 
 // Returns the resume offset (see resumeOffsetAfter). Writer: RowWriter (metric logs) or
 // RequestLogWriter (request logs).
-template<typename Writer>
-int64_t readCsv(ImportContext &ctx, TabularLayout &layout)
+template <typename Writer> int64_t readCsv(ImportContext &ctx, TabularLayout &layout)
 {
     InputFile &in = ctx.input();
     const QString file = in.fileName();
@@ -326,23 +336,26 @@ int64_t readCsv(ImportContext &ctx, TabularLayout &layout)
         const int64_t offset = in.startOffset() + reader.recordOffset();
         const auto place = [&] { return locationAt(in, reader.recordLine(), offset); }; // only on a problem
         if (reader.unterminatedQuote())
-            throw ImportError(QStringLiteral("%1: a quoted field that starts on %2 is never closed; nothing was "
-                                             "imported")
-                                  .arg(file, lineAt(in, reader.recordLine(), offset)),
+            throw ImportError(
+                QStringLiteral("%1: a quoted field that starts on %2 is never closed; nothing was "
+                               "imported")
+                    .arg(file, lineAt(in, reader.recordLine(), offset)),
                 place());
         if (fields.size() != columns) {
             if (reader.lastRecordUnterminated()) {
                 ctx.diagnostics().report(Severity::Info, QStringLiteral("unterminated-last-line"), place(),
-                    QStringLiteral("The last line has no line end and too few fields (still being written): it was "
-                                   "left for a later import."));
+                    QStringLiteral(
+                        "The last line has no line end and too few fields (still being written): it was "
+                        "left for a later import."));
                 resumeAt = in.isGzip() ? -1 : offset;
                 break;
             }
-            throw ImportError(QStringLiteral("%1 %2 has %3 fields where the header has %4; nothing was imported "
-                                             "(fix the row, or quote a field that holds the delimiter)")
-                                  .arg(file, lineAt(in, reader.recordLine(), offset))
-                                  .arg(fields.size())
-                                  .arg(columns),
+            throw ImportError(
+                QStringLiteral("%1 %2 has %3 fields where the header has %4; nothing was imported "
+                               "(fix the row, or quote a field that holds the delimiter)")
+                    .arg(file, lineAt(in, reader.recordLine(), offset))
+                    .arg(fields.size())
+                    .arg(columns),
                 place());
         }
         if (header) {
@@ -368,7 +381,8 @@ public:
     }
 
     // False with `error` set when the line is no JSON object.
-    bool parse(od::parser &parser, simdjson::padded_string_view json, int64_t line, bool &added, std::string &error)
+    bool parse(
+        od::parser &parser, simdjson::padded_string_view json, int64_t line, bool &added, std::string &error)
     {
         m_cells.assign(m_layout.columns.size(), std::string_view());
         m_strings.clear();
@@ -396,7 +410,8 @@ private:
     // Nested objects become "outer/inner" columns; nesting deeper than kMaxNesting makes the line bad
     // (before it can exhaust the stack).
     static constexpr int kMaxNesting = 64;
-    simdjson::error_code members(od::object &obj, const std::string &prefix, int64_t line, bool &added, int depth)
+    simdjson::error_code members(
+        od::object &obj, const std::string &prefix, int64_t line, bool &added, int depth)
     {
         if (depth > kMaxNesting)
             return simdjson::DEPTH_ERROR;
@@ -445,8 +460,8 @@ private:
             default:
                 continue;
             }
-            const bool numeric
-                = type == od::json_type::number || (type == od::json_type::string && tabular::isNonFiniteWord(text));
+            const bool numeric = type == od::json_type::number
+                || (type == od::json_type::string && tabular::isNonFiniteWord(text));
             const int c = column(name, numeric, line, added);
             if (size_t(c) >= m_cells.size())
                 m_cells.resize(size_t(c) + 1);
@@ -470,8 +485,9 @@ private:
         if (!m_diag.bump(QStringLiteral("new-member")))
             m_diag.report(Severity::Info, QStringLiteral("new-member"),
                 QStringLiteral("line %1, member %2").arg(line).arg(col.name),
-                QStringLiteral("Members first seen after the lines the layout was detected from were added (numbers "
-                               "as metrics, the rest ignored)."));
+                QStringLiteral(
+                    "Members first seen after the lines the layout was detected from were added (numbers "
+                    "as metrics, the rest ignored)."));
         return c;
     }
 
@@ -483,8 +499,7 @@ private:
 };
 
 // Returns the resume offset (see resumeOffsetAfter).
-template<typename Writer>
-int64_t readJsonl(ImportContext &ctx, TabularLayout &layout)
+template <typename Writer> int64_t readJsonl(ImportContext &ctx, TabularLayout &layout)
 {
     InputFile &in = ctx.input();
     const QString file = in.fileName();
@@ -528,11 +543,13 @@ int64_t readJsonl(ImportContext &ctx, TabularLayout &layout)
         bool added = false;
         std::string error;
         const auto place = [&] { return locationAt(in, lineNo, lineOffset); }; // only on a problem
-        if (!row.parse(parser, simdjson::padded_string_view(line.data(), length, line.size()), lineNo, added, error)) {
+        if (!row.parse(parser, simdjson::padded_string_view(line.data(), length, line.size()), lineNo, added,
+                error)) {
             if (lastWithoutEnd) {
                 ctx.diagnostics().report(Severity::Info, QStringLiteral("unterminated-last-line"), place(),
-                    QStringLiteral("The last line has no line end and is no complete JSON object (still being "
-                                   "written): it was left for a later import."));
+                    QStringLiteral(
+                        "The last line has no line end and is no complete JSON object (still being "
+                        "written): it was left for a later import."));
                 resumeAt = in.isGzip() ? -1 : lineOffset;
                 break;
             }
@@ -567,21 +584,26 @@ void TabularImporter::read(ImportContext &ctx) const
     const QByteArray head = InputFile::peek(path, kSniffBytes);
     TabularLayout layout = TabularLayout::detect(head, head.size() < kSniffBytes);
     if (layout.format == TabularLayout::Format::None)
-        throw ImportError(QStringLiteral("%1 is not a CSV or JSON-lines metric log (%2); nothing was imported")
-                              .arg(file, layout.reason.isEmpty() ? QStringLiteral("no table found") : layout.reason));
+        throw ImportError(
+            QStringLiteral("%1 is not a CSV or JSON-lines metric log (%2); nothing was imported")
+                .arg(file, layout.reason.isEmpty() ? QStringLiteral("no table found") : layout.reason));
     const TabularOverrides &overrides = ctx.options().tabular;
     if (const QString e = layout.apply(overrides); !e.isEmpty())
-        throw ImportError(QStringLiteral("%1: the column roles given cannot be used: %2; nothing was imported").arg(file, e));
+        throw ImportError(
+            QStringLiteral("%1: the column roles given cannot be used: %2; nothing was imported")
+                .arg(file, e));
     if (const QString e = layout.problem(); !e.isEmpty())
-        throw ImportError(QStringLiteral("%1: %2; nothing was imported (set the roles with --step-column, --long ... "
-                                         "or in the import dialog)")
-                              .arg(file, e));
+        throw ImportError(
+            QStringLiteral("%1: %2; nothing was imported (set the roles with --step-column, --long ... "
+                           "or in the import dialog)")
+                .arg(file, e));
     if (!overrides.isEmpty())
         ctx.diagnostics().report(Severity::Info, QStringLiteral("roles-given"), {},
             QStringLiteral("Column roles given by the user were applied."));
     const bool csv = layout.format == TabularLayout::Format::Csv;
     if (layout.isRequestLog()) { // requests are numbered on from those stored: a continuation can always
-        ctx.resumeOffset = csv ? readCsv<RequestLogWriter>(ctx, layout) : readJsonl<RequestLogWriter>(ctx, layout);
+        ctx.resumeOffset
+            = csv ? readCsv<RequestLogWriter>(ctx, layout) : readJsonl<RequestLogWriter>(ctx, layout);
         return;
     }
     const int64_t resumeAt = csv ? readCsv<RowWriter>(ctx, layout) : readJsonl<RowWriter>(ctx, layout);

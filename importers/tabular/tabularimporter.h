@@ -33,7 +33,10 @@ namespace plumb {
 class TabularImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("tabular"); }
-    [[nodiscard]] QString displayName() const override { return QStringLiteral("CSV/JSONL metric or request log"); }
+    [[nodiscard]] QString displayName() const override
+    {
+        return QStringLiteral("CSV/JSONL metric or request log");
+    }
     [[nodiscard]] int version() const override { return 2; } // 2: request logs
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;
     void read(ImportContext &ctx) const override;

@@ -123,8 +123,7 @@ size_t elementBytes(int dtype)
     }
 }
 
-template <typename T>
-T load(const char *p)
+template <typename T> T load(const char *p)
 {
     T v;
     std::memcpy(&v, p, sizeof v); // little-endian hosts, as tensor_content is
@@ -134,20 +133,34 @@ T load(const char *p)
 double elementAt(const char *p, int dtype)
 {
     switch (dtype) {
-    case DtFloat: return load<float>(p);
-    case DtDouble: return load<double>(p);
-    case DtInt32: return load<int32_t>(p);
-    case DtUint32: return load<uint32_t>(p);
-    case DtInt64: return double(load<int64_t>(p));
-    case DtUint64: return double(load<uint64_t>(p));
-    case DtInt16: return load<int16_t>(p);
-    case DtUint16: return load<uint16_t>(p);
-    case DtHalf: return halfToDouble(load<uint16_t>(p));
-    case DtBfloat16: return bfloat16ToDouble(load<uint16_t>(p));
-    case DtInt8: return load<int8_t>(p);
-    case DtUint8: return load<uint8_t>(p);
-    case DtBool: return *p ? 1.0 : 0.0;
-    default: return 0;
+    case DtFloat:
+        return load<float>(p);
+    case DtDouble:
+        return load<double>(p);
+    case DtInt32:
+        return load<int32_t>(p);
+    case DtUint32:
+        return load<uint32_t>(p);
+    case DtInt64:
+        return double(load<int64_t>(p));
+    case DtUint64:
+        return double(load<uint64_t>(p));
+    case DtInt16:
+        return load<int16_t>(p);
+    case DtUint16:
+        return load<uint16_t>(p);
+    case DtHalf:
+        return halfToDouble(load<uint16_t>(p));
+    case DtBfloat16:
+        return bfloat16ToDouble(load<uint16_t>(p));
+    case DtInt8:
+        return load<int8_t>(p);
+    case DtUint8:
+        return load<uint8_t>(p);
+    case DtBool:
+        return *p ? 1.0 : 0.0;
+    default:
+        return 0;
     }
 }
 
@@ -797,8 +810,7 @@ void Reader::hparams(std::string_view content)
                 set(k, QString::fromStdString(v.string_value()), ParamKind::String);
                 break;
             case K::kBoolValue:
-                set(k, v.bool_value() ? QStringLiteral("true") : QStringLiteral("false"),
-                    ParamKind::Bool);
+                set(k, v.bool_value() ? QStringLiteral("true") : QStringLiteral("false"), ParamKind::Bool);
                 break;
             case K::kStructValue:
             case K::kListValue: {

@@ -28,7 +28,8 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-constexpr int64_t kMaxBytes = int64_t(2) << 30; // detailed results of a few hundred thousand requests are tens of MB
+constexpr int64_t kMaxBytes = int64_t(2)
+    << 30; // detailed results of a few hundred thousand requests are tens of MB
 constexpr int64_t kCheckpointRequests = 1 << 14;
 constexpr double kPercentileTolerance = 0.005;
 
@@ -65,7 +66,8 @@ int VllmBenchImporter::sniff(QByteArrayView head, const QString &fileName) const
     if (firstJsonByte(head) != '{')
         return 0;
     const auto has = [&](const char *key) { return headHas(head, key); };
-    const bool summary = has("\"request_throughput\"") && (has("\"completed\"") || has("\"total_input_tokens\""));
+    const bool summary
+        = has("\"request_throughput\"") && (has("\"completed\"") || has("\"total_input_tokens\""));
     const bool detailed = has("\"ttfts\"") && has("\"input_lens\"");
     return summary ? 90 : detailed ? 80 : 0;
 }
@@ -83,8 +85,8 @@ void VllmBenchImporter::read(ImportContext &ctx) const
 
     MetricSink &metrics = ctx.metricSink();
     const QFileInfo info(in.path());
-    const int64_t run = metrics.openRun(QStringLiteral("vllm-bench:") + info.absoluteFilePath(), info.fileName(),
-        info.absoluteFilePath());
+    const int64_t run = metrics.openRun(
+        QStringLiteral("vllm-bench:") + info.absoluteFilePath(), info.fileName(), info.absoluteFilePath());
     const int64_t date = dateNs(root);
 
     // Setup and summary: scalars as params; the reported percentiles kept for the check below.
@@ -111,36 +113,42 @@ void VllmBenchImporter::read(ImportContext &ctx) const
     };
     dom::array inputLens, outputLens, ttfts, itls, latencies, startTimes, errors;
     const bool hasIn = array("input_lens", inputLens), hasOut = array("output_lens", outputLens),
-               hasTtft = array("ttfts", ttfts), hasItl = array("itls", itls), hasLat = array("latencies", latencies),
-               hasStart = array("start_times", startTimes), hasErrors = array("errors", errors);
+               hasTtft = array("ttfts", ttfts), hasItl = array("itls", itls),
+               hasLat = array("latencies", latencies), hasStart = array("start_times", startTimes),
+               hasErrors = array("errors", errors);
     size_t n = SIZE_MAX;
     size_t longest = 0;
-    for (const auto &[has, a] : { std::pair { hasIn, &inputLens }, { hasOut, &outputLens }, { hasTtft, &ttfts },
-             { hasItl, &itls }, { hasLat, &latencies }, { hasStart, &startTimes }, { hasErrors, &errors } })
+    for (const auto &[has, a] :
+        { std::pair { hasIn, &inputLens }, { hasOut, &outputLens }, { hasTtft, &ttfts }, { hasItl, &itls },
+            { hasLat, &latencies }, { hasStart, &startTimes }, { hasErrors, &errors } })
         if (has) {
             n = std::min(n, a->size());
             longest = std::max(longest, a->size());
         }
     if (n == SIZE_MAX) {
         ctx.diagnostics().report(Severity::Warning, QStringLiteral("no-requests"), {},
-            QStringLiteral("The result has no per-request arrays (ttfts, latencies...): only its summary was "
-                           "imported, as params of the run. Save results with --save-detailed to get requests."));
+            QStringLiteral(
+                "The result has no per-request arrays (ttfts, latencies...): only its summary was "
+                "imported, as params of the run. Save results with --save-detailed to get requests."));
         ctx.recordsRead = 0;
         return;
     }
     if (longest != n)
         ctx.diagnostics().report(Severity::Warning, QStringLiteral("array-lengths"), {},
-            QStringLiteral("The per-request arrays have different lengths (%1 to %2); the first %1 requests were "
-                           "imported.")
+            QStringLiteral(
+                "The per-request arrays have different lengths (%1 to %2); the first %1 requests were "
+                "imported.")
                 .arg(n)
                 .arg(longest));
     if (!hasStart)
         ctx.diagnostics().report(Severity::Info, QStringLiteral("no-start-times"), {},
-            QStringLiteral("The result has no start_times: the requests' start times are unknown, so they have no "
-                           "time windows and no throughput of their own (the file's request_throughput is a param)."));
+            QStringLiteral(
+                "The result has no start_times: the requests' start times are unknown, so they have no "
+                "time windows and no throughput of their own (the file's request_throughput is a param)."));
     if (hasStart && date == 0)
         ctx.diagnostics().report(Severity::Info, QStringLiteral("no-date"), {},
-            QStringLiteral("The result has no date: request starts are seconds from the first request, on 1970-01-01."));
+            QStringLiteral(
+                "The result has no date: request starts are seconds from the first request, on 1970-01-01."));
 
     const auto element = [](dom::array &a, size_t i, double &out) {
         dom::element e;
@@ -160,10 +168,13 @@ void VllmBenchImporter::read(ImportContext &ctx) const
     std::vector<float> ttftMs, latencyMs, itlMs;
     int64_t failed = 0;
     // Iterating an array by index is O(i) in simdjson's DOM: walk them together instead.
-    auto inIt = hasIn ? inputLens.begin() : dom::array::iterator(), outIt = hasOut ? outputLens.begin() : dom::array::iterator(),
-         ttftIt = hasTtft ? ttfts.begin() : dom::array::iterator(), itlIt = hasItl ? itls.begin() : dom::array::iterator(),
+    auto inIt = hasIn ? inputLens.begin() : dom::array::iterator(),
+         outIt = hasOut ? outputLens.begin() : dom::array::iterator(),
+         ttftIt = hasTtft ? ttfts.begin() : dom::array::iterator(),
+         itlIt = hasItl ? itls.begin() : dom::array::iterator(),
          latIt = hasLat ? latencies.begin() : dom::array::iterator(),
-         startIt = hasStart ? startTimes.begin() : dom::array::iterator(), errIt = hasErrors ? errors.begin() : dom::array::iterator();
+         startIt = hasStart ? startTimes.begin() : dom::array::iterator(),
+         errIt = hasErrors ? errors.begin() : dom::array::iterator();
     for (size_t i = 0; i < n; ++i) {
         if ((i + 1) % kCheckpointRequests == 0)
             ctx.checkpoint();
@@ -223,7 +234,8 @@ void VllmBenchImporter::read(ImportContext &ctx) const
         std::sort(values.begin(), values.end());
         for (const auto &[key, value] : reported) {
             const std::string suffix = std::string("_") + metric + "_ms";
-            if (key.size() <= suffix.size() || key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0)
+            if (key.size() <= suffix.size()
+                || key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0)
                 continue;
             const std::string stat = key.substr(0, key.size() - suffix.size());
             double p = -1;
@@ -249,7 +261,9 @@ void VllmBenchImporter::read(ImportContext &ctx) const
     check("itl", itlMs);
     if (failed > 0)
         ctx.diagnostics().report(Severity::Info, QStringLiteral("failed-requests"), {},
-            QStringLiteral("%1 of %2 requests failed (their errors are kept as the request's status).").arg(failed).arg(n));
+            QStringLiteral("%1 of %2 requests failed (their errors are kept as the request's status).")
+                .arg(failed)
+                .arg(n));
 }
 
 } // namespace plumb

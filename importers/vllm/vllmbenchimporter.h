@@ -25,7 +25,10 @@ namespace plumb {
 class VllmBenchImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("vllm-bench"); }
-    [[nodiscard]] QString displayName() const override { return QStringLiteral("vLLM serving benchmark result"); }
+    [[nodiscard]] QString displayName() const override
+    {
+        return QStringLiteral("vLLM serving benchmark result");
+    }
     [[nodiscard]] int version() const override { return 1; }
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;
     void read(ImportContext &ctx) const override;

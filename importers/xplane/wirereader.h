@@ -97,11 +97,20 @@ public:
     void skip(uint32_t wireType)
     {
         switch (wireType) {
-        case Varint: varint(); return;
-        case Fixed64: fixed64(); return;
-        case LengthDelimited: bytes(); return;
-        case Fixed32: fixed32(); return;
-        default: fail("a wire type protobuf does not write (3, 4, 6 or 7)");
+        case Varint:
+            varint();
+            return;
+        case Fixed64:
+            fixed64();
+            return;
+        case LengthDelimited:
+            bytes();
+            return;
+        case Fixed32:
+            fixed32();
+            return;
+        default:
+            fail("a wire type protobuf does not write (3, 4, 6 or 7)");
         }
     }
 

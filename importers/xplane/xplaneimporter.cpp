@@ -26,11 +26,11 @@ namespace plumb {
 
 namespace {
 
-constexpr int64_t kEpochMinNs = 946'684'800'000'000'000;   // 2000-01-01: below this, not epoch
+constexpr int64_t kEpochMinNs = 946'684'800'000'000'000; // 2000-01-01: below this, not epoch
 constexpr int64_t kEpochMaxNs = 4'102'444'800'000'000'000; // 2100-01-01
-constexpr size_t kReadChunk = 1 << 20;                     // stream buffer for the XSpace fields
-constexpr uint64_t kMaxPlaneBytes = uint64_t(1) << 32;     // protobuf writers stop at 2 GiB
-constexpr uint64_t kMaxSpaceString = 16 << 20;             // an XSpace error/warning/hostname kept
+constexpr size_t kReadChunk = 1 << 20; // stream buffer for the XSpace fields
+constexpr uint64_t kMaxPlaneBytes = uint64_t(1) << 32; // protobuf writers stop at 2 GiB
+constexpr uint64_t kMaxSpaceString = 16 << 20; // an XSpace error/warning/hostname kept
 constexpr int64_t kCheckpointEvents = 1 << 16;
 
 using WireError = WireReader::WireError;
@@ -38,8 +38,8 @@ using WireError = WireReader::WireError;
 // The first place where the input stopped making sense; turned into an ImportError by read().
 struct Truncated {
     int64_t startOffset; // where the field that runs past the end begins
-    uint64_t needed;     // bytes it says it has
-    int64_t endOffset;   // where the input ended
+    uint64_t needed; // bytes it says it has
+    int64_t endOffset; // where the input ended
 };
 
 int64_t floorDiv1000(int64_t v)
@@ -47,8 +47,7 @@ int64_t floorDiv1000(int64_t v)
     return v >= 0 ? v / 1000 : -((-(v + 1)) / 1000) - 1;
 }
 
-template <typename T>
-void appendNumber(std::string &out, T v)
+template <typename T> void appendNumber(std::string &out, T v)
 {
     char buf[32];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
@@ -137,8 +136,8 @@ void appendDetails(std::string &out, std::string_view text)
 
 // Category names shared with the Chrome-trace importer, so analyses see one vocabulary.
 enum class Cat { Kernel, Memcpy, Memset, Runtime, Driver, CpuOp, Python, Count };
-constexpr std::string_view kCatNames[] = { "kernel",     "gpu_memcpy", "gpu_memset",     "cuda_runtime",
-                                           "cuda_driver", "cpu_op",     "python_function" };
+constexpr std::string_view kCatNames[]
+    = { "kernel", "gpu_memcpy", "gpu_memset", "cuda_runtime", "cuda_driver", "cpu_op", "python_function" };
 
 // Lines that the profiler derives on a device (and sometimes the host) plane.
 std::string_view derivedCategory(std::string_view line)
@@ -177,9 +176,8 @@ std::optional<int64_t> streamNumber(std::string_view line)
 bool containsNoCase(std::string_view hay, std::string_view needle)
 {
     return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
-               return (a >= 'A' && a <= 'Z' ? char(a + 32) : a) == b;
-           })
-        != hay.end();
+        return (a >= 'A' && a <= 'Z' ? char(a + 32) : a) == b;
+    }) != hay.end();
 }
 
 // Metadata id -> position, dense when the ids are (as writers make them) small and compact.
@@ -222,7 +220,7 @@ private:
 struct StatMeta {
     enum Role : uint8_t { Plain, Correlation, KernelDetails, MemcpyDetails };
     std::string name;
-    std::string key;     // "name": ready to append
+    std::string key; // "name": ready to append
     std::string refJson; // the name as a JSON value, for ref_value stats that point here
     std::string refDetailsJson; // the name parsed as details, for details stats that point here
     bool refDetailsDone = false;
@@ -355,7 +353,7 @@ private:
             return;
         const QString run = dir.dirName();
         m_sink.setJob(QStringLiteral("xplane-session:") + session,
-                      run.isEmpty() ? sessionName : run + QLatin1Char('/') + sessionName);
+            run.isEmpty() ? sessionName : run + QLatin1Char('/') + sessionName);
     }
 
     struct Span {
@@ -418,8 +416,8 @@ private:
     int64_t m_namedPlanes = 0;
     int64_t m_events = 0;
     int64_t m_sinceCheckpoint = 0;
-    std::string m_planesJson;        // "planes" of the trace metadata
-    CorrLinkCounter m_links;         // launch -> GPU op links, the trace's flows
+    std::string m_planesJson; // "planes" of the trace metadata
+    CorrLinkCounter m_links; // launch -> GPU op links, the trace's flows
     std::vector<std::string> m_errors, m_warnings, m_hostnames;
 
     // Scratch, reused.
@@ -439,8 +437,9 @@ void Reader::run()
         if (field == 0 || (wt != 0 && wt != 1 && wt != 2 && wt != 5))
             throw WireError { keyOffset, "a field key that protobuf does not write" };
         if (field >= 1 && field <= 4 && wt != WireReader::LengthDelimited)
-            throw WireError { keyOffset, field == 1 ? "an XSpace plane that is not a message"
-                                                    : "an XSpace string field that is not length-delimited" };
+            throw WireError { keyOffset,
+                field == 1 ? "an XSpace plane that is not a message"
+                           : "an XSpace string field that is not length-delimited" };
         if (wt == WireReader::Varint) {
             stream.varint();
             continue;
@@ -469,14 +468,16 @@ void Reader::run()
         }
     }
     if (m_planes == 0)
-        throw ImportError(QStringLiteral("%1 holds no XPlane: it is not a TensorFlow/JAX profile (or an empty one)")
-                              .arg(m_fileName),
-                          at(stream.offset()));
+        throw ImportError(
+            QStringLiteral("%1 holds no XPlane: it is not a TensorFlow/JAX profile (or an empty one)")
+                .arg(m_fileName),
+            at(stream.offset()));
     if (m_namedPlanes == 0 && m_events == 0)
-        throw ImportError(QStringLiteral("%1 is protobuf, but its planes have no names and no events: it is a "
-                                         "message of another type, not an XPlane profile")
-                              .arg(m_fileName),
-                          at(0));
+        throw ImportError(
+            QStringLiteral("%1 is protobuf, but its planes have no names and no events: it is a "
+                           "message of another type, not an XPlane profile")
+                .arg(m_fileName),
+            at(0));
     finishSpace();
 }
 
@@ -510,7 +511,8 @@ void Reader::readPlane(const std::string &bytes, int64_t base)
             lines.push_back(payload(r));
             break;
         case 4:
-            expect(r, wt, WireReader::LengthDelimited, "an XPlane event metadata entry that is not a message");
+            expect(
+                r, wt, WireReader::LengthDelimited, "an XPlane event metadata entry that is not a message");
             eventEntries.push_back(payload(r));
             break;
         case 5:
@@ -537,11 +539,14 @@ void Reader::readPlane(const std::string &bytes, int64_t base)
     } else if (m_planeName.substr(0, kDevice.size()) == kDevice) {
         const size_t colon = m_planeName.rfind(':');
         int64_t n = 0;
-        const auto res = std::from_chars(m_planeName.data() + colon + 1, m_planeName.data() + m_planeName.size(), n);
-        if (colon > kDevice.size() && res.ec == std::errc() && res.ptr == m_planeName.data() + m_planeName.size())
+        const auto res
+            = std::from_chars(m_planeName.data() + colon + 1, m_planeName.data() + m_planeName.size(), n);
+        if (colon > kDevice.size() && res.ec == std::errc()
+            && res.ptr == m_planeName.data() + m_planeName.size())
             m_deviceIndex = n;
-        m_planeKind = m_planeName.substr(kDevice.size(), 4) == "GPU:" && m_deviceIndex != kNoValue ? PlaneKind::Gpu
-                                                                                                   : PlaneKind::Device;
+        m_planeKind = m_planeName.substr(kDevice.size(), 4) == "GPU:" && m_deviceIndex != kNoValue
+            ? PlaneKind::Gpu
+            : PlaneKind::Device;
     }
 
     loadStatMetadata(statEntries);
@@ -557,7 +562,7 @@ void Reader::readPlane(const std::string &bytes, int64_t base)
     statsJson.push_back('}');
     if (m_planeKind == PlaneKind::Gpu)
         m_sink.addDevice(m_deviceIndex, QString::fromUtf8(m_planeName.data(), qsizetype(m_planeName.size())),
-                         QByteArray::fromStdString(statsJson));
+            QByteArray::fromStdString(statsJson));
 
     for (size_t i = 0; i < lines.size(); ++i)
         readLine(lines[i], int64_t(i));
@@ -670,7 +675,8 @@ void Reader::loadEventMetadata(const std::vector<Span> &entries)
         m.memcpyName = containsNoCase(shown, "memcpy");
         m.memsetName = containsNoCase(shown, "memset");
         m.pythonName = !shown.empty() && shown[0] == '$';
-        m.driverName = shown.size() > 2 && shown[0] == 'c' && shown[1] == 'u' && shown[2] >= 'A' && shown[2] <= 'Z';
+        m.driverName
+            = shown.size() > 2 && shown[0] == 'c' && shown[1] == 'u' && shown[2] >= 'A' && shown[2] <= 'Z';
         ids.push_back(hasKey ? key : meta.id());
         m_eventMetas.push_back(std::move(m));
     }
@@ -685,10 +691,11 @@ StatMeta *Reader::statMeta(int64_t id)
     auto [it, inserted] = m_unknownStatMetas.try_emplace(id);
     if (inserted) {
         m_diag.report(Severity::Warning, QStringLiteral("unknown-stat-metadata"),
-                      QStringLiteral("plane %1").arg(QString::fromUtf8(m_planeName.data(), qsizetype(m_planeName.size()))),
-                      QStringLiteral("A stat refers to stat metadata %1, which its plane does not define; it was "
-                                     "kept under the key \"#%1\".")
-                          .arg(id));
+            QStringLiteral("plane %1")
+                .arg(QString::fromUtf8(m_planeName.data(), qsizetype(m_planeName.size()))),
+            QStringLiteral("A stat refers to stat metadata %1, which its plane does not define; it was "
+                           "kept under the key \"#%1\".")
+                .arg(id));
         it->second.name = "#" + std::to_string(id);
         appendJsonString(it->second.key, it->second.name);
         it->second.key.push_back(':');
@@ -705,10 +712,11 @@ EventMeta &Reader::eventMeta(int64_t id)
     auto [it, inserted] = m_unknownEventMetas.try_emplace(id);
     if (inserted) {
         m_diag.report(Severity::Warning, QStringLiteral("unknown-event-metadata"),
-                      QStringLiteral("plane %1").arg(QString::fromUtf8(m_planeName.data(), qsizetype(m_planeName.size()))),
-                      QStringLiteral("An event refers to event metadata %1, which its plane does not define; it "
-                                     "was imported with the name \"#%1\".")
-                          .arg(id));
+            QStringLiteral("plane %1")
+                .arg(QString::fromUtf8(m_planeName.data(), qsizetype(m_planeName.size()))),
+            QStringLiteral("An event refers to event metadata %1, which its plane does not define; it "
+                           "was imported with the name \"#%1\".")
+                .arg(id));
         it->second.name = "#" + std::to_string(id);
     }
     return it->second;
@@ -767,8 +775,12 @@ void Reader::appendStat(std::string &out, Span stat, int64_t &corr, bool &memcpy
         appendDouble(out, d);
         break;
     }
-    case 3: appendNumber(out, num); break;
-    case 4: appendNumber(out, int64_t(num)); break;
+    case 3:
+        appendNumber(out, num);
+        break;
+    case 4:
+        appendNumber(out, int64_t(num));
+        break;
     case 5:
         if (details)
             appendDetails(out, text);
@@ -785,9 +797,9 @@ void Reader::appendStat(std::string &out, Span stat, int64_t &corr, bool &memcpy
         if (i < 0) {
             if (!m_diag.bump(QStringLiteral("unknown-ref-value")))
                 m_diag.report(Severity::Warning, QStringLiteral("unknown-ref-value"), at(stat.offset),
-                              QStringLiteral("A stat's ref_value points at stat metadata %1, which its plane does "
-                                             "not define; the value was kept as null.")
-                                  .arg(num));
+                    QStringLiteral("A stat's ref_value points at stat metadata %1, which its plane does "
+                                   "not define; the value was kept as null.")
+                        .arg(num));
             out += "null";
             break;
         }
@@ -803,7 +815,9 @@ void Reader::appendStat(std::string &out, Span stat, int64_t &corr, bool &memcpy
         }
         break;
     }
-    default: out += "null"; break; // a stat with no value
+    default:
+        out += "null";
+        break; // a stat with no value
     }
 }
 
@@ -818,10 +832,18 @@ int64_t Reader::ensureProcess()
     m_sink.setProcessName(m_process, label);
     m_sink.setProcessSortIndex(m_process, m_planeIndex);
     switch (m_planeKind) {
-    case PlaneKind::Host: m_sink.setProcessKind(m_process, ProcessKind::Cpu); break;
-    case PlaneKind::Gpu: m_sink.setProcessKind(m_process, ProcessKind::Gpu, m_deviceIndex); break;
-    case PlaneKind::Device: m_sink.setProcessKind(m_process, ProcessKind::Other, m_deviceIndex); break;
-    case PlaneKind::Other: m_sink.setProcessKind(m_process, ProcessKind::Other); break;
+    case PlaneKind::Host:
+        m_sink.setProcessKind(m_process, ProcessKind::Cpu);
+        break;
+    case PlaneKind::Gpu:
+        m_sink.setProcessKind(m_process, ProcessKind::Gpu, m_deviceIndex);
+        break;
+    case PlaneKind::Device:
+        m_sink.setProcessKind(m_process, ProcessKind::Other, m_deviceIndex);
+        break;
+    case PlaneKind::Other:
+        m_sink.setProcessKind(m_process, ProcessKind::Other);
+        break;
     }
     return m_process;
 }
@@ -847,12 +869,16 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
                 expect(r, wt, WireReader::Varint, "an XLine timestamp that is not a varint");
                 line.timestampNs = int64_t(r.varint());
                 break;
-            case 4: expect(r, wt, WireReader::LengthDelimited, "an XLine event that is not a message"); r.skip(wt); break;
+            case 4:
+                expect(r, wt, WireReader::LengthDelimited, "an XLine event that is not a message");
+                r.skip(wt);
+                break;
             case 11:
                 expect(r, wt, WireReader::LengthDelimited, "an XLine display name that is not a string");
                 line.displayName = r.bytes();
                 break;
-            default: r.skip(wt);
+            default:
+                r.skip(wt);
             }
         }
     }
@@ -914,7 +940,8 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
                 er.varint();
                 aggregated = true;
                 break;
-            default: er.skip(wt);
+            default:
+                er.skip(wt);
             }
         }
         ++m_events;
@@ -927,8 +954,8 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
         }
         if (aggregated) {
             m_diag.skipped(QStringLiteral("aggregated-event"), at(ev.offset),
-                           QStringLiteral("An aggregated event (a count of occurrences, no time of its own) "
-                                          "cannot be placed on a timeline; it was skipped."));
+                QStringLiteral("An aggregated event (a count of occurrences, no time of its own) "
+                               "cannot be placed on a timeline; it was skipped."));
             continue;
         }
         EventMeta &meta = eventMeta(metadataId);
@@ -937,13 +964,13 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
         int64_t endNs = 0;
         if (__builtin_add_overflow(line.timestampNs, floorDiv1000(offsetPs), &f.tsNs)) {
             m_diag.skipped(QStringLiteral("bad-timestamp"), at(ev.offset),
-                           QStringLiteral("An event's time (line timestamp + offset) does not fit in 64 bits; it "
-                                          "was skipped."));
+                QStringLiteral("An event's time (line timestamp + offset) does not fit in 64 bits; it "
+                               "was skipped."));
             continue;
         }
         if (durPs < 0) {
             m_diag.report(Severity::Warning, QStringLiteral("bad-duration"), at(ev.offset),
-                          QStringLiteral("An event has a negative duration; it was imported with duration 0."));
+                QStringLiteral("An event has a negative duration; it was imported with duration 0."));
             durPs = 0;
         }
         // The end is floored like the start, so events that nest in picoseconds nest in ns too.
@@ -960,7 +987,8 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
             appendStat(m_own, s, f.corr, memcpyDetails);
         if (m_own.empty()) {
             if (!meta.fragmentInterned) {
-                meta.fragmentArgsId = meta.fragment.empty() ? kNoValue : m_sink.internArgs("{" + meta.fragment + "}");
+                meta.fragmentArgsId
+                    = meta.fragment.empty() ? kNoValue : m_sink.internArgs("{" + meta.fragment + "}");
                 meta.fragmentInterned = true;
             }
             f.argsId = meta.fragmentArgsId;
@@ -981,7 +1009,9 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
         int64_t target = track;
         switch (kind) {
         case LineKind::Stream: {
-            const Cat cat = memcpyDetails || meta.memcpyName ? Cat::Memcpy : meta.memsetName ? Cat::Memset : Cat::Kernel;
+            const Cat cat = memcpyDetails || meta.memcpyName ? Cat::Memcpy
+                : meta.memsetName                            ? Cat::Memset
+                                                             : Cat::Kernel;
             f.catId = m_catIds[size_t(cat)];
             ++m_sink.stats().gpuOps;
             if (cat == Cat::Kernel)
@@ -990,7 +1020,9 @@ void Reader::readLine(Span lineSpan, int64_t lineIndex)
                 m_links.addOp(f.corr);
             break;
         }
-        case LineKind::Derived: f.catId = derivedCat; break;
+        case LineKind::Derived:
+            f.catId = derivedCat;
+            break;
         case LineKind::Thread:
             if (f.corr != kNoValue && m_planeKind == PlaneKind::Host) {
                 // A CUDA API call (the profiler names it after the kernel it launched, or the call).
@@ -1018,10 +1050,10 @@ void Reader::finishSpace()
 
     for (const std::string &e : m_errors)
         m_diag.report(Severity::Warning, QStringLiteral("profiler-error"), {},
-                      QStringLiteral("The profiler recorded an error: %1").arg(QString::fromStdString(e)));
+            QStringLiteral("The profiler recorded an error: %1").arg(QString::fromStdString(e)));
     for (const std::string &w : m_warnings)
         m_diag.report(Severity::Info, QStringLiteral("profiler-warning"), {},
-                      QStringLiteral("The profiler recorded a warning: %1").arg(QString::fromStdString(w)));
+            QStringLiteral("The profiler recorded a warning: %1").arg(QString::fromStdString(w)));
 
     std::string json = "{\"format\":\"xplane\"";
     auto list = [&json](const char *key, const std::vector<std::string> &items) {
@@ -1067,8 +1099,8 @@ int XPlaneImporter::sniff(QByteArrayView head, const QString &fileName) const
         return 0;
     // The plane's first key: a field XPlane has, with its wire type (id, name, lines, metadata, stats).
     const auto first = static_cast<unsigned char>(head[i]);
-    const bool planeKey = first == 0x08 || first == 0x12 || first == 0x1a || first == 0x22 || first == 0x2a
-        || first == 0x32;
+    const bool planeKey
+        = first == 0x08 || first == 0x12 || first == 0x1a || first == 0x22 || first == 0x2a || first == 0x32;
     const bool planeName = head.indexOf("/host:") >= 0 || head.indexOf("/device:") >= 0;
     if (planeKey && planeName)
         return 90;
@@ -1086,19 +1118,21 @@ void XPlaneImporter::read(ImportContext &ctx) const
     try {
         reader.run();
     } catch (const WireError &e) {
-        throw ImportError(QStringLiteral("%1 is not a readable XPlane profile: %2 at byte %3 (the file is corrupt, "
-                                         "or a protobuf of another message type)")
-                              .arg(file, QString::fromLatin1(e.what))
-                              .arg(e.offset),
-                          QStringLiteral("byte %1").arg(e.offset));
+        throw ImportError(
+            QStringLiteral("%1 is not a readable XPlane profile: %2 at byte %3 (the file is corrupt, "
+                           "or a protobuf of another message type)")
+                .arg(file, QString::fromLatin1(e.what))
+                .arg(e.offset),
+            QStringLiteral("byte %1").arg(e.offset));
     } catch (const Truncated &t) {
-        throw ImportError(QStringLiteral("%1 is cut short: a field starting at byte %2 needs %3 bytes, but the "
-                                         "file ends at byte %4")
-                              .arg(file)
-                              .arg(t.startOffset)
-                              .arg(t.needed)
-                              .arg(t.endOffset),
-                          QStringLiteral("byte %1").arg(t.endOffset));
+        throw ImportError(
+            QStringLiteral("%1 is cut short: a field starting at byte %2 needs %3 bytes, but the "
+                           "file ends at byte %4")
+                .arg(file)
+                .arg(t.startOffset)
+                .arg(t.needed)
+                .arg(t.endOffset),
+            QStringLiteral("byte %1").arg(t.endOffset));
     }
 }
 

@@ -30,7 +30,10 @@ namespace plumb {
 class XPlaneImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("xplane"); }
-    [[nodiscard]] QString displayName() const override { return QStringLiteral("XPlane (TensorFlow / JAX profiler)"); }
+    [[nodiscard]] QString displayName() const override
+    {
+        return QStringLiteral("XPlane (TensorFlow / JAX profiler)");
+    }
     [[nodiscard]] int version() const override { return 1; }
     [[nodiscard]] bool writesOneTrace() const override { return true; }
     [[nodiscard]] int sniff(QByteArrayView head, const QString &fileName) const override;

@@ -33,7 +33,8 @@ constexpr QLatin1StringView kSpecMagic("plumb-bench-doctor");
 class GeneratedDoctorImporter final : public bench::SpecImporter {
 public:
     GeneratedDoctorImporter()
-        : SpecImporter(kSpecMagic, QStringLiteral("bench-doctor"), QStringLiteral("Generated doctor trace (benchmark)"))
+        : SpecImporter(
+            kSpecMagic, QStringLiteral("bench-doctor"), QStringLiteral("Generated doctor trace (benchmark)"))
     {
     }
     void read(ImportContext &ctx) const override
@@ -54,10 +55,12 @@ public:
         const int64_t catKernel = sink.intern("kernel"), catMemcpy = sink.intern("gpu_memcpy"),
                       catRuntime = sink.intern("cuda_runtime"), launchName = sink.intern("cudaLaunchKernel"),
                       loader = sink.intern("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"),
-                      copy = sink.intern("Memcpy HtoD (Pinned -> Device)"), nccl = sink.intern("ncclKernel_AllReduce_RING_LL_Sum_float");
+                      copy = sink.intern("Memcpy HtoD (Pinned -> Device)"),
+                      nccl = sink.intern("ncclKernel_AllReduce_RING_LL_Sum_float");
         std::vector<int64_t> names;
         for (int i = 0; i < 200; ++i)
-            names.push_back(sink.intern(QStringLiteral("void generated_kernel_%1<float>(float*, int)").arg(i).toStdString()));
+            names.push_back(sink.intern(
+                QStringLiteral("void generated_kernel_%1<float>(float*, int)").arg(i).toStdString()));
         std::mt19937_64 rng(7);
         constexpr int64_t kPerStep = 1000;
         int64_t cpuNs = 0, streamFree[4] = { 0, 0, 0, 0 };
@@ -103,24 +106,25 @@ int main(int argc, char **argv)
     cli.setApplicationDescription(QStringLiteral("Doctor run time on generated traces."));
     cli.addHelpOption();
     QCommandLineOption kernelsOpt(QStringLiteral("kernels"), QStringLiteral("Comma-separated kernel counts."),
-                                  QStringLiteral("N,..."), QStringLiteral("1000000,5000000"));
-    QCommandLineOption keepOpt(QStringLiteral("keep"), QStringLiteral("Keep (and reuse) the workspaces in DIR."),
-                               QStringLiteral("DIR"));
+        QStringLiteral("N,..."), QStringLiteral("1000000,5000000"));
+    QCommandLineOption keepOpt(QStringLiteral("keep"),
+        QStringLiteral("Keep (and reuse) the workspaces in DIR."), QStringLiteral("DIR"));
     cli.addOptions({ kernelsOpt, keepOpt });
     cli.process(app);
     QTemporaryDir tmp;
     const QString dir = bench::workFolder("bench_doctor", cli.value(keepOpt), tmp);
     if (dir.isEmpty())
         return 1;
-    std::printf("%10s %12s %10s %12s %10s  %s\n", "kernels", "generate s", "doctor s", "s/M kernels", "RSS MB", "verdict");
+    std::printf("%10s %12s %10s %12s %10s  %s\n", "kernels", "generate s", "doctor s", "s/M kernels",
+        "RSS MB", "verdict");
     for (const QString &n : cli.value(kernelsOpt).split(u',')) {
         const int64_t kernels = n.toLongLong();
         const QString ws = QStringLiteral("%1/doctor-%2.plumb").arg(dir).arg(kernels);
         double generated = -1;
         if (!QFileInfo::exists(ws)) {
             generated = bench::generateFromSpec("bench_doctor", std::make_unique<GeneratedDoctorImporter>(),
-                                                QStringLiteral("%1/doctor-%2.spec").arg(dir).arg(kernels),
-                                                QStringLiteral("kernels=%1").arg(kernels).toUtf8(), ws);
+                QStringLiteral("%1/doctor-%2.spec").arg(dir).arg(kernels),
+                QStringLiteral("kernels=%1").arg(kernels).toUtf8(), ws);
             if (generated < 0)
                 return 1;
         }
@@ -130,9 +134,9 @@ int main(int argc, char **argv)
         const DoctorReport report = doctorReport(workspace, 1, TemporalBreakdown::Mode::EveryOp);
         const double seconds = double(t.nsecsElapsed()) / 1e9;
         std::printf("%10lld %12s %10.2f %12.2f %10.1f  %s\n", (long long)report.overall.ops,
-                    generated < 0 ? "(kept)" : qPrintable(QString::number(generated, 'f', 1)), seconds,
-                    seconds / (double(report.overall.ops) / 1e6), double(bench::readVmHwmKiB()) / 1024.0,
-                    qPrintable(report.verdict.headline));
+            generated < 0 ? "(kept)" : qPrintable(QString::number(generated, 'f', 1)), seconds,
+            seconds / (double(report.overall.ops) / 1e6), double(bench::readVmHwmKiB()) / 1024.0,
+            qPrintable(report.verdict.headline));
     }
     return 0;
 }

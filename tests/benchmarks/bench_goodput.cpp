@@ -30,8 +30,10 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     QCommandLineParser cli;
     cli.addHelpOption();
-    const QCommandLineOption stepsOpt(QStringLiteral("steps"), QStringLiteral("Steps."), QStringLiteral("N"), QStringLiteral("1000000"));
-    const QCommandLineOption keepOpt(QStringLiteral("keep"), QStringLiteral("Folder for the log and workspace."), QStringLiteral("DIR"));
+    const QCommandLineOption stepsOpt(
+        QStringLiteral("steps"), QStringLiteral("Steps."), QStringLiteral("N"), QStringLiteral("1000000"));
+    const QCommandLineOption keepOpt(
+        QStringLiteral("keep"), QStringLiteral("Folder for the log and workspace."), QStringLiteral("DIR"));
     cli.addOptions({ stepsOpt, keepOpt });
     cli.process(app);
     const int64_t steps = cli.value(stepsOpt).toLongLong();
@@ -64,12 +66,15 @@ int main(int argc, char **argv)
         put(std::snprintf(line, sizeof line, "{\"job_name\":\"bench\",\"job_start_time\":%.6f}\n", now));
         int64_t step = 0, done = 0, lastCheckpoint = 0;
         while (done < steps) {
-            put(std::snprintf(line, sizeof line, "{\"job_name\":\"bench\",\"step_count\":%lld,\"step_start_time\":%.6f}\n",
-                (long long)step, now));
+            put(std::snprintf(line, sizeof line,
+                "{\"job_name\":\"bench\",\"step_count\":%lld,\"step_start_time\":%.6f}\n", (long long)step,
+                now));
             double len = 1.5 + 0.001 * double(step % 17);
             if (step % 300 == 0) {
-                put(std::snprintf(line, sizeof line, "{\"job_name\":\"bench\",\"data_loading_start_time\":%.6f}\n", now));
-                put(std::snprintf(line, sizeof line, "{\"job_name\":\"bench\",\"data_loading_end_time\":%.6f}\n", now + 2));
+                put(std::snprintf(
+                    line, sizeof line, "{\"job_name\":\"bench\",\"data_loading_start_time\":%.6f}\n", now));
+                put(std::snprintf(
+                    line, sizeof line, "{\"job_name\":\"bench\",\"data_loading_end_time\":%.6f}\n", now + 2));
                 len += 2;
             }
             now += len;
@@ -77,17 +82,21 @@ int main(int argc, char **argv)
             ++done;
             if (step % 1000 == 0) {
                 put(std::snprintf(line, sizeof line,
-                    "{\"event\":\"checkpoint_save\",\"job\":\"bench\",\"start_time\":%.6f,\"duration_s\":8,\"step\":%lld}\n",
+                    "{\"event\":\"checkpoint_save\",\"job\":\"bench\",\"start_time\":%.6f,\"duration_s\":8,"
+                    "\"step\":%lld}\n",
                     now, (long long)step));
                 now += 8;
                 lastCheckpoint = step;
             }
             if (done % 200000 == 150500) { // 500 steps after a checkpoint
-                put(std::snprintf(line, sizeof line, "{\"event\":\"preemption\",\"job\":\"bench\",\"time\":%.6f}\n", now));
+                put(std::snprintf(
+                    line, sizeof line, "{\"event\":\"preemption\",\"job\":\"bench\",\"time\":%.6f}\n", now));
                 now += 240;
-                put(std::snprintf(line, sizeof line, "{\"event\":\"restart\",\"job\":\"bench\",\"time\":%.6f}\n", now));
+                put(std::snprintf(
+                    line, sizeof line, "{\"event\":\"restart\",\"job\":\"bench\",\"time\":%.6f}\n", now));
                 put(std::snprintf(line, sizeof line,
-                    "{\"event\":\"checkpoint_restore\",\"job\":\"bench\",\"start_time\":%.6f,\"duration_s\":30,\"step\":%lld}\n",
+                    "{\"event\":\"checkpoint_restore\",\"job\":\"bench\",\"start_time\":%.6f,\"duration_s\":"
+                    "30,\"step\":%lld}\n",
                     now + 10, (long long)lastCheckpoint));
                 now += 60;
                 step = lastCheckpoint;
@@ -106,7 +115,8 @@ int main(int argc, char **argv)
         ImportRunner runner(registry, wsPath);
         const auto r = runner.run({ log });
         if (r.empty() || r[0].status != FileImportResult::Status::Imported) {
-            std::fprintf(stderr, "bench_goodput: import failed: %s\n", r.empty() ? "no result" : qPrintable(r[0].message));
+            std::fprintf(stderr, "bench_goodput: import failed: %s\n",
+                r.empty() ? "no result" : qPrintable(r[0].message));
             return 1;
         }
     }
@@ -123,7 +133,8 @@ int main(int argc, char **argv)
     }
     std::printf("bench_goodput: %lld steps, log %.1f MB (generated in %.2f s)\n", (long long)steps, mb, genS);
     std::printf("  import   %.2f s  (%.1f MB/s)\n", importS, mb / importS);
-    std::printf("  goodput  %.2f s  (%zu segments, %zu windows)\n", analyseS, g.segments.size(), g.windows.size());
+    std::printf(
+        "  goodput  %.2f s  (%zu segments, %zu windows)\n", analyseS, g.segments.size(), g.windows.size());
     std::printf("  goodput %.1f%%, runtime %.1f%%, disruptions %d, ideal step %.3f s, largest badput: %s\n",
         100 * g.goodput, 100 * g.runtimeGoodput, g.disruptions, double(g.idealStepNs) / 1e9,
         g.largestBadput() ? qPrintable(badputName(*g.largestBadput())) : "none");

@@ -47,11 +47,11 @@ struct Row : ChildImport {
 void usage()
 {
     std::fprintf(stderr,
-                 "usage: bench_import_chrometrace [--events 1000000,5000000] [--keep DIR] [--gzip] [--kineto-layout]\n"
-                 "                                [--seed S]\n"
-                 "Generates synthetic Kineto traces (not timed) and imports each into a fresh workspace in a child\n"
-                 "process; prints throughput, peak RSS and workspace size against the targets. --keep DIR keeps the\n"
-                 "traces and workspaces there instead of a temporary folder.\n");
+        "usage: bench_import_chrometrace [--events 1000000,5000000] [--keep DIR] [--gzip] [--kineto-layout]\n"
+        "                                [--seed S]\n"
+        "Generates synthetic Kineto traces (not timed) and imports each into a fresh workspace in a child\n"
+        "process; prints throughput, peak RSS and workspace size against the targets. --keep DIR keeps the\n"
+        "traces and workspaces there instead of a temporary folder.\n");
 }
 
 } // namespace
@@ -121,7 +121,8 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "bench_import_chrometrace: %s\n", error.c_str());
             return 1;
         }
-        std::fprintf(stderr, "importing %lld events (%.1f MB) ...\n", static_cast<long long>(row.gen.events), row.mb());
+        std::fprintf(stderr, "importing %lld events (%.1f MB) ...\n", static_cast<long long>(row.gen.events),
+            row.mb());
         if (!runImportChild("bench_import_chrometrace", trace, ws, &row)) // sync()s, then imports
             return 1;
 
@@ -145,29 +146,31 @@ int main(int argc, char **argv)
     }
 
     std::printf("\nChrome-trace (Kineto) import benchmark%s%s\n", base.gzip ? ", gzip input" : "",
-                base.kinetoLayout ? ", Kineto multi-line layout" : "");
-    std::printf("%-10s %9s %9s %8s %9s %10s %9s %10s %8s %10s %9s %7s\n", "events", "JSON MB", "file MB", "wall s",
-                "MB/s", "events/s", "RSS MB", "ws MB", "B/event", "slices", "flows", "strings");
+        base.kinetoLayout ? ", Kineto multi-line layout" : "");
+    std::printf("%-10s %9s %9s %8s %9s %10s %9s %10s %8s %10s %9s %7s\n", "events", "JSON MB", "file MB",
+        "wall s", "MB/s", "events/s", "RSS MB", "ws MB", "B/event", "slices", "flows", "strings");
     for (const Row &r : rows) {
         std::printf("%-10lld %9.1f %9.1f %8.2f %9.1f %10.0f %9.1f %10.1f %8.1f %10lld %9lld %7lld   %s\n",
-                    static_cast<long long>(r.gen.events), r.mb(), double(r.gen.fileBytes) / 1e6, r.seconds, r.mbps(),
-                    r.eps(), r.rssMB, double(r.wsBytes) / 1e6, r.bpe(), static_cast<long long>(r.slices),
-                    static_cast<long long>(r.flows), static_cast<long long>(r.strings), qPrintable(r.status));
+            static_cast<long long>(r.gen.events), r.mb(), double(r.gen.fileBytes) / 1e6, r.seconds, r.mbps(),
+            r.eps(), r.rssMB, double(r.wsBytes) / 1e6, r.bpe(), static_cast<long long>(r.slices),
+            static_cast<long long>(r.flows), static_cast<long long>(r.strings), qPrintable(r.status));
         if (!r.imported && !r.message.isEmpty())
             std::printf("           %s\n", qPrintable(r.message));
     }
-    std::printf("\nTargets: >= %.0f MB/s uncompressed JSON, >= %.0fk events/s, peak RSS < %.0f MB, <= %.0f bytes/event on disk\n",
-                kTargetMBps, kTargetEventsPerSec / 1000, kTargetPeakRssMB, kTargetBytesPerEvent);
+    std::printf("\nTargets: >= %.0f MB/s uncompressed JSON, >= %.0fk events/s, peak RSS < %.0f MB, <= %.0f "
+                "bytes/event on disk\n",
+        kTargetMBps, kTargetEventsPerSec / 1000, kTargetPeakRssMB, kTargetBytesPerEvent);
     for (const Row &r : rows) {
         if (!r.imported) {
             std::printf("  %lld events: not imported (%s): all MISS\n", static_cast<long long>(r.gen.events),
-                        qPrintable(r.status));
+                qPrintable(r.status));
             continue;
         }
-        std::printf("  %lld events: MB/s %s (%.0f)  events/s %s (%.0fk)  RSS %s (%.0f MB)  bytes/event %s (%.1f)\n",
-                    static_cast<long long>(r.gen.events), verdict(r.mbps() >= kTargetMBps), r.mbps(),
-                    verdict(r.eps() >= kTargetEventsPerSec), r.eps() / 1000, verdict(r.rssMB < kTargetPeakRssMB),
-                    r.rssMB, verdict(r.bpe() <= kTargetBytesPerEvent), r.bpe());
+        std::printf(
+            "  %lld events: MB/s %s (%.0f)  events/s %s (%.0fk)  RSS %s (%.0f MB)  bytes/event %s (%.1f)\n",
+            static_cast<long long>(r.gen.events), verdict(r.mbps() >= kTargetMBps), r.mbps(),
+            verdict(r.eps() >= kTargetEventsPerSec), r.eps() / 1000, verdict(r.rssMB < kTargetPeakRssMB),
+            r.rssMB, verdict(r.bpe() <= kTargetBytesPerEvent), r.bpe());
     }
     std::printf("\n");
     for (const Row &r : rows) {

@@ -42,8 +42,8 @@ constexpr double kTargetRowsPerSec = 1'000'000;
 // ---- synthetic export ---------------------------------------------------------------------------
 
 struct GenStats {
-    int64_t rows = 0, runtime = 0, kernels = 0, memcpy = 0, memset = 0, sync = 0, nvtx = 0, osrt = 0, samples = 0,
-            frames = 0;
+    int64_t rows = 0, runtime = 0, kernels = 0, memcpy = 0, memset = 0, sync = 0, nvtx = 0, osrt = 0,
+            samples = 0, frames = 0;
     int64_t fileBytes = 0;
 };
 
@@ -132,7 +132,7 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
         return false;
     }
     sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096", nullptr,
-                 nullptr, nullptr);
+        nullptr, nullptr);
     char *err = nullptr;
     if (sqlite3_exec(db, kSchema, nullptr, nullptr, &err) != SQLITE_OK) {
         error = err ? err : "schema";
@@ -156,7 +156,9 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
             str.bind(1, int64_t(10 + t)).bind(2, "worker " + std::to_string(t)).run();
         for (int k = 0; k < kKernelNames; ++k) {
             str.bind(1, int64_t(100 + 2 * k))
-                .bind(2, "void synthetic_kernel_" + std::to_string(k) + "<float, 128, true>(float const*, float*, int)")
+                .bind(2,
+                    "void synthetic_kernel_" + std::to_string(k)
+                        + "<float, 128, true>(float const*, float*, int)")
                 .run();
             str.bind(1, int64_t(101 + 2 * k)).bind(2, "synthetic_kernel_" + std::to_string(k)).run();
         }
@@ -164,23 +166,27 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
         for (int t = 0; t < kThreads; ++t)
             tn.bind(1, int64_t(10 + t)).bind(2, gpidBase | (pid + t)).run();
         sqlite3_exec(db,
-                     ("INSERT INTO PROCESSES VALUES (" + std::to_string(gpidBase) + ", " + std::to_string(pid)
-                      + ", 'python3');"
-                        "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000000000000000, NULL, NULL);"
-                        "INSERT INTO TARGET_INFO_GPU VALUES (281474976710656, 0, 'NVIDIA H100 80GB HBM3', "
-                        "'0000:1b:00.0', 85520809984, 132, 'u0', 'GH100', 0),"
-                        "(281474976710656, 1, 'NVIDIA H100 80GB HBM3', '0000:43:00.0', 85520809984, 132, 'u1', "
-                        "'GH100', 1);")
-                         .c_str(),
-                     nullptr, nullptr, nullptr);
+            ("INSERT INTO PROCESSES VALUES (" + std::to_string(gpidBase) + ", " + std::to_string(pid)
+                + ", 'python3');"
+                  "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000000000000000, NULL, NULL);"
+                  "INSERT INTO TARGET_INFO_GPU VALUES (281474976710656, 0, 'NVIDIA H100 80GB HBM3', "
+                  "'0000:1b:00.0', 85520809984, 132, 'u0', 'GH100', 0),"
+                  "(281474976710656, 1, 'NVIDIA H100 80GB HBM3', '0000:43:00.0', 85520809984, 132, 'u1', "
+                  "'GH100', 1);")
+                .c_str(),
+            nullptr, nullptr, nullptr);
     }
     Stmt rt(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, ?, ?, ?, ?, 0, NULL)");
-    Stmt kern(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, ?, NULL, 1, 0, ?, "
-                  "?, 1, 1, ?, 1, 1, ?, 0, 0, 0, ?, 0, NULL, 0)");
-    Stmt mc(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, 1, NULL, 1, 2, NULL, "
-                "NULL, NULL, NULL, NULL, NULL, NULL)");
+    Stmt kern(db,
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, ?, NULL, 1, 0, ?, "
+        "?, 1, 1, ?, 1, 1, ?, 0, 0, 0, ?, 0, NULL, 0)");
+    Stmt mc(db,
+        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, 1, NULL, 1, 2, NULL, "
+        "NULL, NULL, NULL, NULL, NULL, NULL)");
     Stmt sy(db, "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (?, ?, ?, 1, NULL, ?, ?, ?, 3, -1)");
-    Stmt nv(db, "INSERT INTO NVTX_EVENTS(start, end, eventType, globalTid, textId, domainId) VALUES (?, ?, 59, ?, 6, 0)");
+    Stmt nv(db,
+        "INSERT INTO NVTX_EVENTS(start, end, eventType, globalTid, textId, domainId) VALUES (?, ?, 59, ?, 6, "
+        "0)");
     Stmt os(db, "INSERT INTO OSRT_API VALUES (?, ?, 27, ?, 5, 0, 0, 0)");
 
     std::mt19937_64 rng(42);
@@ -201,23 +207,51 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
             const int64_t callDur = 3000 + int64_t(rng() % 4000);
             if (l % 10 == 9) {
                 const int64_t bytes = int64_t(1) << (10 + rng() % 14);
-                rt.bind(1, now).bind(2, now + callDur).bind(3, 0).bind(4, gtid).bind(5, corr).bind(6, 2).run();
+                rt.bind(1, now)
+                    .bind(2, now + callDur)
+                    .bind(3, 0)
+                    .bind(4, gtid)
+                    .bind(5, corr)
+                    .bind(6, 2)
+                    .run();
                 const int64_t st = std::max(now + 1500, streamFree[size_t(streamIdx)]);
                 const int64_t en = st + 500 + bytes / 20;
-                mc.bind(1, st).bind(2, en).bind(3, device).bind(4, stream).bind(5, corr).bind(6, gpidBase)
-                    .bind(7, bytes).run();
+                mc.bind(1, st)
+                    .bind(2, en)
+                    .bind(3, device)
+                    .bind(4, stream)
+                    .bind(5, corr)
+                    .bind(6, gpidBase)
+                    .bind(7, bytes)
+                    .run();
                 streamFree[size_t(streamIdx)] = en;
                 s.runtime++, s.memcpy++, s.rows += 2;
             } else {
-                rt.bind(1, now).bind(2, now + callDur).bind(3, 0).bind(4, gtid).bind(5, corr).bind(6, 1).run();
+                rt.bind(1, now)
+                    .bind(2, now + callDur)
+                    .bind(3, 0)
+                    .bind(4, gtid)
+                    .bind(5, corr)
+                    .bind(6, 1)
+                    .run();
                 const int k = int(rng() % kKernelNames);
                 const int64_t st = std::max(now + 2000, streamFree[size_t(streamIdx)]);
                 const int64_t en = st + 2000 + int64_t(rng() % 60000);
-                kern.bind(1, st).bind(2, en).bind(3, device).bind(4, stream).bind(5, corr).bind(6, gpidBase)
-                    .bind(7, 100 + 2 * k).bind(8, 101 + 2 * k).bind(9, 32 + (k % 4) * 32)
-                    .bind(10, (1 + k % 37) * (1 + int64_t(rng() % 4))) // a few shapes per kernel, as in a model
-                    .bind(11, 128 << (k % 3)).bind(12, (k % 5) * 4096)
-                    .bind(13, gridId++).run();
+                kern.bind(1, st)
+                    .bind(2, en)
+                    .bind(3, device)
+                    .bind(4, stream)
+                    .bind(5, corr)
+                    .bind(6, gpidBase)
+                    .bind(7, 100 + 2 * k)
+                    .bind(8, 101 + 2 * k)
+                    .bind(9, 32 + (k % 4) * 32)
+                    .bind(
+                        10, (1 + k % 37) * (1 + int64_t(rng() % 4))) // a few shapes per kernel, as in a model
+                    .bind(11, 128 << (k % 3))
+                    .bind(12, (k % 5) * 4096)
+                    .bind(13, gridId++)
+                    .run();
                 streamFree[size_t(streamIdx)] = en;
                 s.runtime++, s.kernels++, s.rows += 2;
             }
@@ -230,9 +264,16 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
             }
         }
         // End of step: wait for the device.
-        const int64_t until = std::max({ now + 5000, streamFree[size_t(device * 2)], streamFree[size_t(device * 2 + 1)] });
+        const int64_t until
+            = std::max({ now + 5000, streamFree[size_t(device * 2)], streamFree[size_t(device * 2 + 1)] });
         rt.bind(1, now).bind(2, until + 3000).bind(3, 0).bind(4, gtid).bind(5, corr).bind(6, 3).run();
-        sy.bind(1, now + 1000).bind(2, until + 2000).bind(3, device).bind(4, 20 + t).bind(5, corr).bind(6, gpidBase).run();
+        sy.bind(1, now + 1000)
+            .bind(2, until + 2000)
+            .bind(3, device)
+            .bind(4, 20 + t)
+            .bind(5, corr)
+            .bind(6, gpidBase)
+            .run();
         ++corr;
         now = until + 4000;
         nv.bind(1, stepStart - 500).bind(2, now + 500).bind(3, gtid).run();
@@ -258,21 +299,28 @@ bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::str
         sqlite3_close(db);
         return false;
     }
-    sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN;"
-                     "CREATE TABLE COMPOSITE_EVENTS (id INTEGER NOT NULL PRIMARY KEY, start INTEGER NOT NULL, cpu INTEGER,"
-                     "  threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER NOT NULL);"
-                     "CREATE TABLE SAMPLING_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL,"
-                     "  kernelMode INTEGER, thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER,"
-                     "  unwindMethod INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));",
-                 nullptr, nullptr, nullptr);
+    sqlite3_exec(db,
+        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN;"
+        "CREATE TABLE COMPOSITE_EVENTS (id INTEGER NOT NULL PRIMARY KEY, start INTEGER NOT NULL, cpu INTEGER,"
+        "  threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER NOT NULL);"
+        "CREATE TABLE SAMPLING_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT "
+        "NULL,"
+        "  kernelMode INTEGER, thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP "
+        "INTEGER,"
+        "  unwindMethod INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));",
+        nullptr, nullptr, nullptr);
     constexpr int kFunctions = 300, kModules = 7, kStacks = 3000;
     constexpr int64_t kFirstString = 100000;
     {
         Stmt str(db, "INSERT INTO StringIds VALUES (?, ?)");
         for (int f = 0; f < kFunctions; ++f)
-            str.bind(1, kFirstString + f).bind(2, "synthetic_function_" + std::to_string(f) + "(void*, unsigned long)").run();
+            str.bind(1, kFirstString + f)
+                .bind(2, "synthetic_function_" + std::to_string(f) + "(void*, unsigned long)")
+                .run();
         for (int m = 0; m < kModules; ++m)
-            str.bind(1, kFirstString + kFunctions + m).bind(2, "/usr/lib/x86_64-linux-gnu/libsynthetic" + std::to_string(m) + ".so.1").run();
+            str.bind(1, kFirstString + kFunctions + m)
+                .bind(2, "/usr/lib/x86_64-linux-gnu/libsynthetic" + std::to_string(m) + ".so.1")
+                .run();
     }
     std::mt19937_64 rng(7);
     std::vector<std::vector<int>> stacks(kStacks);
@@ -285,11 +333,13 @@ bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::str
     int64_t first = 0, last = 0;
     { // the export's host threads and time span
         sqlite3_stmt *st = nullptr;
-        sqlite3_prepare_v2(db, "SELECT DISTINCT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME", -1, &st, nullptr);
+        sqlite3_prepare_v2(
+            db, "SELECT DISTINCT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME", -1, &st, nullptr);
         while (sqlite3_step(st) == SQLITE_ROW)
             threads.push_back(sqlite3_column_int64(st, 0));
         sqlite3_finalize(st);
-        sqlite3_prepare_v2(db, "SELECT min(start), max(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME", -1, &st, nullptr);
+        sqlite3_prepare_v2(
+            db, "SELECT min(start), max(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME", -1, &st, nullptr);
         if (sqlite3_step(st) == SQLITE_ROW) {
             first = sqlite3_column_int64(st, 0);
             last = sqlite3_column_int64(st, 1);
@@ -309,9 +359,12 @@ bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::str
         for (int64_t k = 0; k < perThread; ++k) {
             ++id;
             sample.bind(1, id).bind(2, first + (last - first) * k / perThread).bind(3, thread).run();
-            const auto &stack = stacks[size_t((rng() % kStacks) * (rng() % kStacks) / kStacks)]; // small ones often
+            const auto &stack
+                = stacks[size_t((rng() % kStacks) * (rng() % kStacks) / kStacks)]; // small ones often
             for (size_t d = 0; d < stack.size(); ++d) {
-                frame.bind(1, id).bind(2, kFirstString + stack[d]).bind(3, kFirstString + kFunctions + stack[d] % kModules)
+                frame.bind(1, id)
+                    .bind(2, kFirstString + stack[d])
+                    .bind(3, kFirstString + kFunctions + stack[d] % kModules)
                     .bind(4, int64_t(d))
                     .run();
                 ++s.frames;
@@ -338,13 +391,14 @@ struct Row : ChildImport {
 
 void usage()
 {
-    std::fprintf(stderr, "usage: bench_import_nsys [--rows 1000000,3000000] [--repeat 5] [--cpu-samples N] [--keep DIR]\n"
-                         "                         [--into-existing]\n"
-                         "Generates synthetic Nsight Systems SQLite exports (not timed) and imports each --repeat times\n"
-                         "into a fresh workspace in a child process; prints rows/s of the median wall time, the fastest\n"
-                         "and slowest run, and the largest peak RSS. --cpu-samples: add N\n"
-                         "CPU samples with backtraces to each export (counted in its rows). --into-existing:\n"
-                         "into an empty workspace created beforehand (the path of a workspace already there).\n");
+    std::fprintf(stderr,
+        "usage: bench_import_nsys [--rows 1000000,3000000] [--repeat 5] [--cpu-samples N] [--keep DIR]\n"
+        "                         [--into-existing]\n"
+        "Generates synthetic Nsight Systems SQLite exports (not timed) and imports each --repeat times\n"
+        "into a fresh workspace in a child process; prints rows/s of the median wall time, the fastest\n"
+        "and slowest run, and the largest peak RSS. --cpu-samples: add N\n"
+        "CPU samples with backtraces to each export (counted in its rows). --into-existing:\n"
+        "into an empty workspace created beforehand (the path of a workspace already there).\n");
 }
 
 } // namespace
@@ -412,7 +466,7 @@ int main(int argc, char **argv)
             return 1;
         }
         std::fprintf(stderr, "importing %lld rows (%.1f MB) ...\n", static_cast<long long>(row.gen.rows),
-                     double(row.gen.fileBytes) / 1e6);
+            double(row.gen.fileBytes) / 1e6);
         double peakRss = 0;
         for (int run = 0; run < repeat; ++run) {
             removeWorkspace(ws);
@@ -446,23 +500,23 @@ int main(int argc, char **argv)
     }
 
     std::printf("\nNsight Systems SQLite import benchmark, into %s\n",
-                intoExisting ? "an existing (empty) workspace" : "a new workspace");
-    std::printf("%-10s %9s %8s %11s %5s %13s %8s %9s %10s %9s  %s\n", "rows", "file MB", "wall s", "rows/s", "runs",
-                "min-max s", "RSS MB", "ws MB", "slices", "kernels", "status");
+        intoExisting ? "an existing (empty) workspace" : "a new workspace");
+    std::printf("%-10s %9s %8s %11s %5s %13s %8s %9s %10s %9s  %s\n", "rows", "file MB", "wall s", "rows/s",
+        "runs", "min-max s", "RSS MB", "ws MB", "slices", "kernels", "status");
     for (const Row &r : rows) {
         std::printf("%-10lld %9.1f %8.2f %11.0f %5zu %6.2f-%-6.2f %8.1f %9.1f %10lld %9lld  %s %s\n",
-                    static_cast<long long>(r.gen.rows), double(r.gen.fileBytes) / 1e6, r.seconds, r.rowsPerSec(),
-                    r.runs.size(), r.runs.front(), r.runs.back(), r.rssMB, double(r.wsBytes) / 1e6,
-                    static_cast<long long>(r.slices), static_cast<long long>(r.kernels), qPrintable(r.status),
-                    qPrintable(r.format));
+            static_cast<long long>(r.gen.rows), double(r.gen.fileBytes) / 1e6, r.seconds, r.rowsPerSec(),
+            r.runs.size(), r.runs.front(), r.runs.back(), r.rssMB, double(r.wsBytes) / 1e6,
+            static_cast<long long>(r.slices), static_cast<long long>(r.kernels), qPrintable(r.status),
+            qPrintable(r.format));
         if (!r.imported && !r.message.isEmpty())
             std::printf("           %s\n", qPrintable(r.message));
     }
     std::printf("\nTarget: >= %.0fk rows/s (the median run)\n", kTargetRowsPerSec / 1000);
     for (const Row &r : rows)
         std::printf("  %lld rows: %s (%.0fk rows/s, peak RSS %.0f MB)\n", static_cast<long long>(r.gen.rows),
-                    r.imported && r.rowsPerSec() >= kTargetRowsPerSec ? "PASS" : "MISS", r.rowsPerSec() / 1000,
-                    r.rssMB);
+            r.imported && r.rowsPerSec() >= kTargetRowsPerSec ? "PASS" : "MISS", r.rowsPerSec() / 1000,
+            r.rssMB);
     std::printf("\n");
     for (const Row &r : rows) {
         QJsonObject j;

@@ -56,8 +56,9 @@ int main(int argc, char **argv)
         } else if (a == QStringLiteral("--keep") && hasNext) {
             keep = args[++i];
         } else {
-            std::fprintf(stderr, "usage: bench_import_ranks [--ranks 4] [--events 500000] [--jobs N] [--reps 2] "
-                                 "[--keep DIR]\n");
+            std::fprintf(stderr,
+                "usage: bench_import_ranks [--ranks 4] [--events 500000] [--jobs N] [--reps 2] "
+                "[--keep DIR]\n");
             return a == QStringLiteral("-h") || a == QStringLiteral("--help") ? 0 : 2;
         }
     }
@@ -94,27 +95,30 @@ int main(int argc, char **argv)
     for (int k = 0; k < reps; ++k) {
         Rep rep;
         for (const bool parallel : { false, true }) {
-            const QString ws = QDir(dir).filePath(parallel ? QStringLiteral("parallel.plumb") : QStringLiteral("sequential.plumb"));
+            const QString ws = QDir(dir).filePath(
+                parallel ? QStringLiteral("parallel.plumb") : QStringLiteral("sequential.plumb"));
             removeWorkspace(ws);
             std::fprintf(stderr, "importing %d ranks, %s ...\n", ranks, parallel ? "parallel" : "sequential");
             ChildImport &out = parallel ? rep.parallel : rep.sequential;
             if (!runImportChild("bench_import_ranks", job, ws, &out,
-                                { QStringLiteral("--jobs"), QString::number(parallel ? jobs : 1) }))
+                    { QStringLiteral("--jobs"), QString::number(parallel ? jobs : 1) }))
                 return 1;
             removeWorkspace(ws);
         }
         runs.push_back(rep);
     }
 
-    std::printf("\nMulti-rank import: %d ranks, %lld events, %.1f MB of JSON; %d cores here, --jobs %d\n", ranks,
-                static_cast<long long>(totalEvents), double(totalBytes) / 1e6, QThread::idealThreadCount(), jobs);
-    std::printf("%-4s %14s %14s %9s %12s %12s\n", "rep", "sequential s", "parallel s", "speedup", "seq RSS MB",
-                "par RSS MB");
+    std::printf("\nMulti-rank import: %d ranks, %lld events, %.1f MB of JSON; %d cores here, --jobs %d\n",
+        ranks, static_cast<long long>(totalEvents), double(totalBytes) / 1e6, QThread::idealThreadCount(),
+        jobs);
+    std::printf("%-4s %14s %14s %9s %12s %12s\n", "rep", "sequential s", "parallel s", "speedup",
+        "seq RSS MB", "par RSS MB");
     for (size_t k = 0; k < runs.size(); ++k) {
         const Rep &r = runs[k];
         std::printf("%-4zu %14.2f %14.2f %8.2fx %12.0f %12.0f   %s / %s\n", k + 1, r.sequential.seconds,
-                    r.parallel.seconds, r.parallel.seconds > 0 ? r.sequential.seconds / r.parallel.seconds : 0,
-                    r.sequential.rssMB, r.parallel.rssMB, qPrintable(r.sequential.status), qPrintable(r.parallel.status));
+            r.parallel.seconds, r.parallel.seconds > 0 ? r.sequential.seconds / r.parallel.seconds : 0,
+            r.sequential.rssMB, r.parallel.rssMB, qPrintable(r.sequential.status),
+            qPrintable(r.parallel.status));
     }
     for (const Rep &r : runs) {
         QJsonObject j;

@@ -117,7 +117,8 @@ bool writeProfile(const std::string &path, int64_t events, uint64_t seed, GenSta
     kernels.insert(kernels.end(), std::begin(kNormKernels), std::end(kNormKernels));
     kernels.insert(kernels.end(), std::begin(kSoftmaxKernels), std::end(kSoftmaxKernels));
     kernels.insert(kernels.end(), std::begin(kAttentionKernels), std::end(kAttentionKernels));
-    static const char *const kOpTypes[] = { "MatMul", "BiasAdd", "Relu", "AddV2", "Softmax", "LayerNorm", "Mul", "Conv2D" };
+    static const char *const kOpTypes[]
+        = { "MatMul", "BiasAdd", "Relu", "AddV2", "Softmax", "LayerNorm", "Mul", "Conv2D" };
 
     xp::XPlane host;
     host.set_id(0);
@@ -150,8 +151,7 @@ bool writeProfile(const std::string &path, int64_t events, uint64_t seed, GenSta
             return l;
         };
         gpuLines.push_back({ line(7, "Stream #7(Compute)"), line(8, "Stream #8(MemcpyH2D)"),
-                             line(9, "Stream #9(MemcpyD2H)"), line(-559038734, "TensorFlow Ops"),
-                             line(-559038737, "Steps") });
+            line(9, "Stream #9(MemcpyD2H)"), line(-559038734, "TensorFlow Ops"), line(-559038737, "Steps") });
         PlaneMeta &m = gpuMeta.back();
         for (const auto &[name, v] : std::vector<std::pair<std::string, int64_t>> {
                  { "clock_rate", 1530000 }, { "core_count", 80 }, { "compute_cap_major", 7 } }) {
@@ -163,8 +163,8 @@ bool writeProfile(const std::string &path, int64_t events, uint64_t seed, GenSta
     std::vector<std::string> details;
     for (int i = 0; i < 24; ++i)
         details.push_back("regs:" + std::to_string(16 + 8 * (i % 8)) + " static_shared:0 dynamic_shared:"
-                          + std::to_string(1024 * (i % 3)) + " grid:" + std::to_string(1 << (i % 10)) + ",1,1 block:"
-                          + std::to_string(32 << (i % 4)) + ",1,1 occ_pct:" + std::to_string(25 * (1 + i % 4)) + ".0");
+            + std::to_string(1024 * (i % 3)) + " grid:" + std::to_string(1 << (i % 10)) + ",1,1 block:"
+            + std::to_string(32 << (i % 4)) + ",1,1 occ_pct:" + std::to_string(25 * (1 + i % 4)) + ".0");
 
     const int64_t hGroup = hostMeta.stat("group_id"), hShape = hostMeta.stat("shape");
     const int64_t hCorr = hostMeta.stat("correlation_id"), hDetails = hostMeta.stat("kernel_details");
@@ -197,8 +197,10 @@ bool writeProfile(const std::string &path, int64_t events, uint64_t seed, GenSta
         const int kind = int(uniform(0, 99)); // 0..3 H2D, 4..7 D2H, else kernel
         const bool copy = kind < 8;
         // An op launches the same kernel with the same launch shape every time, as in a real model.
-        const size_t opIndex = size_t(layer) * std::size(kOpTypes) + size_t(std::find(std::begin(kOpTypes), std::end(kOpTypes), opType) - std::begin(kOpTypes));
-        const std::string gpuName = copy ? (kind < 4 ? "MemcpyH2D" : "MemcpyD2H") : kernels[opIndex * 7 % kernels.size()];
+        const size_t opIndex = size_t(layer) * std::size(kOpTypes)
+            + size_t(std::find(std::begin(kOpTypes), std::end(kOpTypes), opType) - std::begin(kOpTypes));
+        const std::string gpuName
+            = copy ? (kind < 4 ? "MemcpyH2D" : "MemcpyD2H") : kernels[opIndex * 7 % kernels.size()];
         const std::string &detail = details[opIndex % details.size()];
         const int64_t corr = i + 1;
         const int64_t launchStart = opStart + 5'000'000 + uniform(0, 3'000) * 1'000;
@@ -222,7 +224,8 @@ bool writeProfile(const std::string &path, int64_t events, uint64_t seed, GenSta
         const int s = copy ? (kind < 4 ? 1 : 2) : 0;
         int64_t &sc = streamCursorPs[size_t(g)][size_t(s)];
         const int64_t gpuStart = std::max(sc, launchStart + 2'000'000 + uniform(0, 5'000) * 1'000);
-        const int64_t gpuDur = copy ? uniform(2, 50) * 1'000'000 : uniform(5, 200) * 1'000'000 + uniform(0, 999) * 1'000;
+        const int64_t gpuDur
+            = copy ? uniform(2, 50) * 1'000'000 : uniform(5, 200) * 1'000'000 + uniform(0, 999) * 1'000;
         sc = gpuStart + gpuDur;
         xp::XEvent *k = (s == 0 ? gl.compute : s == 1 ? gl.h2d : gl.d2h)->add_events();
         k->set_metadata_id(gm.event(gpuName));
@@ -234,7 +237,8 @@ bool writeProfile(const std::string &path, int64_t events, uint64_t seed, GenSta
         xp::XStat *kd = k->add_stats();
         if (copy) {
             kd->set_metadata_id(gm.stat("memcpy_details"));
-            kd->set_str_value("size:" + std::to_string(uniform(1, 1 << 20) * 4) + " dest:" + std::to_string(g) + " async:1");
+            kd->set_str_value("size:" + std::to_string(uniform(1, 1 << 20) * 4) + " dest:" + std::to_string(g)
+                + " async:1");
         } else {
             kd->set_metadata_id(gm.stat("kernel_details"));
             kd->set_ref_value(uint64_t(gm.stat(detail)));
@@ -256,7 +260,7 @@ bool writeProfile(const std::string &path, int64_t events, uint64_t seed, GenSta
         if (lastOfStep) {
             for (int gg = 0; gg < kGpus; ++gg) {
                 const int64_t end = std::max({ streamCursorPs[size_t(gg)][0], streamCursorPs[size_t(gg)][1],
-                                               streamCursorPs[size_t(gg)][2] });
+                    streamCursorPs[size_t(gg)][2] });
                 xp::XEvent *st = gpuLines[size_t(gg)].steps->add_events();
                 st->set_metadata_id(gpuMeta[size_t(gg)].event(std::to_string(step)));
                 st->set_offset_ps(stepStartPs[size_t(gg)]);
@@ -277,7 +281,7 @@ bool writeProfile(const std::string &path, int64_t events, uint64_t seed, GenSta
         std::string bytes;
         p.SerializeToString(&bytes);
         std::string head(1, '\x0a');
-        for (uint64_t v = bytes.size(); ; v >>= 7) {
+        for (uint64_t v = bytes.size();; v >>= 7) {
             if (v < 0x80) {
                 head.push_back(char(v));
                 break;
@@ -311,9 +315,10 @@ struct Row : ChildImport {
 
 void usage()
 {
-    std::fprintf(stderr, "usage: bench_import_xplane [--events 1000000,2000000] [--keep DIR] [--seed S]\n"
-                         "Generates synthetic XPlane profiles (not timed) and imports each into a fresh workspace in\n"
-                         "a child process; prints throughput and peak RSS against the targets.\n");
+    std::fprintf(stderr,
+        "usage: bench_import_xplane [--events 1000000,2000000] [--keep DIR] [--seed S]\n"
+        "Generates synthetic XPlane profiles (not timed) and imports each into a fresh workspace in\n"
+        "a child process; prints throughput and peak RSS against the targets.\n");
 }
 
 } // namespace
@@ -369,7 +374,8 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "bench_import_xplane: %s\n", error.c_str());
             return 1;
         }
-        std::fprintf(stderr, "importing %lld events (%.1f MB) ...\n", static_cast<long long>(row.gen.events), row.mb());
+        std::fprintf(stderr, "importing %lld events (%.1f MB) ...\n", static_cast<long long>(row.gen.events),
+            row.mb());
         if (!runImportChild("bench_import_xplane", profile, ws, &row)) // sync()s, then imports
             return 1;
         {
@@ -388,27 +394,27 @@ int main(int argc, char **argv)
     }
 
     std::printf("\nXPlane import benchmark\n");
-    std::printf("%-10s %9s %8s %9s %10s %9s %10s %10s %9s %9s\n", "events", "file MB", "wall s", "MB/s", "events/s",
-                "RSS MB", "ws MB", "slices", "kernels", "args");
+    std::printf("%-10s %9s %8s %9s %10s %9s %10s %10s %9s %9s\n", "events", "file MB", "wall s", "MB/s",
+        "events/s", "RSS MB", "ws MB", "slices", "kernels", "args");
     for (const Row &r : rows) {
         std::printf("%-10lld %9.1f %8.2f %9.1f %10.0f %9.1f %10.1f %10lld %9lld %9lld   %s\n",
-                    static_cast<long long>(r.gen.events), r.mb(), r.seconds, r.mbps(), r.eps(), r.rssMB,
-                    double(r.wsBytes) / 1e6, static_cast<long long>(r.slices), static_cast<long long>(r.kernels),
-                    static_cast<long long>(r.args), qPrintable(r.status));
+            static_cast<long long>(r.gen.events), r.mb(), r.seconds, r.mbps(), r.eps(), r.rssMB,
+            double(r.wsBytes) / 1e6, static_cast<long long>(r.slices), static_cast<long long>(r.kernels),
+            static_cast<long long>(r.args), qPrintable(r.status));
         if (!r.imported && !r.message.isEmpty())
             std::printf("           %s\n", qPrintable(r.message));
     }
     std::printf("\nTargets: >= %.0fk events/s (the Kineto importer's rate), peak RSS < %.0f MB\n",
-                kTargetEventsPerSec / 1000, kTargetPeakRssMB);
+        kTargetEventsPerSec / 1000, kTargetPeakRssMB);
     for (const Row &r : rows) {
         if (!r.imported) {
             std::printf("  %lld events: not imported (%s): all MISS\n", static_cast<long long>(r.gen.events),
-                        qPrintable(r.status));
+                qPrintable(r.status));
             continue;
         }
-        std::printf("  %lld events: events/s %s (%.0fk)  RSS %s (%.0f MB)\n", static_cast<long long>(r.gen.events),
-                    verdict(r.eps() >= kTargetEventsPerSec), r.eps() / 1000, verdict(r.rssMB < kTargetPeakRssMB),
-                    r.rssMB);
+        std::printf("  %lld events: events/s %s (%.0fk)  RSS %s (%.0f MB)\n",
+            static_cast<long long>(r.gen.events), verdict(r.eps() >= kTargetEventsPerSec), r.eps() / 1000,
+            verdict(r.rssMB < kTargetPeakRssMB), r.rssMB);
     }
     std::printf("\n");
     for (const Row &r : rows) {

@@ -35,13 +35,18 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QCommandLineParser cli;
     cli.addHelpOption();
-    const QCommandLineOption artifactsOpt(QStringLiteral("artifacts"), QStringLiteral("Artifacts."), QStringLiteral("N"), QStringLiteral("100000"));
-    const QCommandLineOption executionsOpt(QStringLiteral("executions"), QStringLiteral("Executions."), QStringLiteral("N"), QStringLiteral("50000"));
-    const QCommandLineOption eventsOpt(QStringLiteral("events"), QStringLiteral("Input/output events."), QStringLiteral("N"), QStringLiteral("300000"));
-    const QCommandLineOption nodesOpt(QStringLiteral("nodes"), QStringLiteral("Neighbourhood cap."), QStringLiteral("N"), QStringLiteral("2000"));
+    const QCommandLineOption artifactsOpt(QStringLiteral("artifacts"), QStringLiteral("Artifacts."),
+        QStringLiteral("N"), QStringLiteral("100000"));
+    const QCommandLineOption executionsOpt(QStringLiteral("executions"), QStringLiteral("Executions."),
+        QStringLiteral("N"), QStringLiteral("50000"));
+    const QCommandLineOption eventsOpt(QStringLiteral("events"), QStringLiteral("Input/output events."),
+        QStringLiteral("N"), QStringLiteral("300000"));
+    const QCommandLineOption nodesOpt(QStringLiteral("nodes"), QStringLiteral("Neighbourhood cap."),
+        QStringLiteral("N"), QStringLiteral("2000"));
     cli.addOptions({ artifactsOpt, executionsOpt, eventsOpt, nodesOpt });
     cli.process(app);
-    const int64_t artifacts = cli.value(artifactsOpt).toLongLong(), executions = cli.value(executionsOpt).toLongLong(),
+    const int64_t artifacts = cli.value(artifactsOpt).toLongLong(),
+                  executions = cli.value(executionsOpt).toLongLong(),
                   events = cli.value(eventsOpt).toLongLong();
     const int nodeCap = cli.value(nodesOpt).toInt();
 
@@ -99,7 +104,8 @@ int main(int argc, char **argv)
 
     Workspace ws(path, Workspace::Role::Reader);
     LineageReader reader(ws);
-    const int64_t focus = ws.db().queryInt("SELECT id FROM lineage_node WHERE type = 'Model' ORDER BY id DESC LIMIT 1");
+    const int64_t focus
+        = ws.db().queryInt("SELECT id FROM lineage_node WHERE type = 'Model' ORDER BY id DESC LIMIT 1");
     t.restart();
     const LineageGraph g = reader.neighbourhood(focus, LineageDirection::Both, 50, nodeCap);
     const double readMs = double(t.nsecsElapsed()) / 1e6;
@@ -135,15 +141,16 @@ int main(int argc, char **argv)
     }
     const double paintMs = double(t.nsecsElapsed()) / 1e6;
 
-    std::printf("lineage: %lld artifacts, %lld executions, %lld events, 1000 contexts\n", (long long)artifacts,
-        (long long)executions, (long long)events);
+    std::printf("lineage: %lld artifacts, %lld executions, %lld events, 1000 contexts\n",
+        (long long)artifacts, (long long)executions, (long long)events);
     std::printf("  written through LineageSink        %8.2f s  (%.0f rows/s)\n", writeS,
         double(artifacts + executions + events + 1000 + executions) / writeS);
-    std::printf("  neighbourhood of a model (cap %d)  %8.1f ms  (%zu nodes, %zu edges%s)\n", nodeCap, readMs, g.nodes.size(),
-        g.edges.size(), g.truncated ? ", capped" : "");
-    std::printf("  layout                             %8.1f ms  (%d layers, %d crossings)\n", layoutMs, layout.layerCount(),
-        int(g.nodes.size()) <= 3000 ? layout.crossings(edges) : -1);
-    std::printf("  Lineage tab: read + layout + scene %8.1f ms  (%zu nodes drawn)\n", panelMs, panel.graph().nodes.size());
+    std::printf("  neighbourhood of a model (cap %d)  %8.1f ms  (%zu nodes, %zu edges%s)\n", nodeCap, readMs,
+        g.nodes.size(), g.edges.size(), g.truncated ? ", capped" : "");
+    std::printf("  layout                             %8.1f ms  (%d layers, %d crossings)\n", layoutMs,
+        layout.layerCount(), int(g.nodes.size()) <= 3000 ? layout.crossings(edges) : -1);
+    std::printf("  Lineage tab: read + layout + scene %8.1f ms  (%zu nodes drawn)\n", panelMs,
+        panel.graph().nodes.size());
     std::printf("  first paint of the tab             %8.1f ms\n", paintMs);
     std::printf("  peak RSS                           %8.1f MB\n", double(bench::readVmHwmKiB()) / 1024.0);
     return 0;

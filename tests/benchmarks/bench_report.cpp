@@ -63,7 +63,7 @@ int main(int argc, char **argv)
             return 1;
         }
         std::printf("trace: %lld events (%lld kernels, %lld steps), %.1f MB\n", (long long)stats.events,
-                    (long long)stats.kernels, (long long)stats.steps, double(stats.fileBytes) / 1e6);
+            (long long)stats.kernels, (long long)stats.steps, double(stats.fileBytes) / 1e6);
         ChildImport imported;
         if (!runImportChild("bench_report", trace, workspace, &imported) || !imported.imported) {
             std::fprintf(stderr, "bench_report: the import failed: %s\n", qPrintable(imported.message));
@@ -96,7 +96,8 @@ int main(int argc, char **argv)
     QString error;
     int pages = 0;
     timer.restart();
-    if (writeReport(build.model, options, dir + QStringLiteral("/report.pdf"), &error, {}, &pages).isEmpty()) {
+    if (writeReport(build.model, options, dir + QStringLiteral("/report.pdf"), &error, {}, &pages)
+            .isEmpty()) {
         std::fprintf(stderr, "bench_report: %s\n", qPrintable(error));
         return 1;
     }
@@ -111,6 +112,6 @@ int main(int argc, char **argv)
     const double pngS = double(timer.nsecsElapsed()) / 1e9;
     std::printf("PDF: %d pages in %.2f s; PNG pages at 100 dpi in %.2f s\n", pages, pdfS, pngS);
     std::printf("plumb report -o review.pdf: %.2f s in all; peak RSS %.0f MB\n", modelS + pdfS,
-                double(readVmHwmKiB()) / 1024.0);
+        double(readVmHwmKiB()) / 1024.0);
     return 0;
 }

@@ -73,14 +73,14 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption runsOpt(QStringLiteral("runs"), QStringLiteral("Runs overlaid."), QStringLiteral("R"),
-        QStringLiteral("100"));
-    const QCommandLineOption pointsOpt(QStringLiteral("points"), QStringLiteral("Points per run."), QStringLiteral("P"),
-        QStringLiteral("10000"));
+    const QCommandLineOption runsOpt(
+        QStringLiteral("runs"), QStringLiteral("Runs overlaid."), QStringLiteral("R"), QStringLiteral("100"));
+    const QCommandLineOption pointsOpt(QStringLiteral("points"), QStringLiteral("Points per run."),
+        QStringLiteral("P"), QStringLiteral("10000"));
     const QCommandLineOption framesOpt(QStringLiteral("frames"), QStringLiteral("Frames per phase."),
         QStringLiteral("N"), QStringLiteral("40"));
-    const QCommandLineOption widthOpt(QStringLiteral("width"), QStringLiteral("Chart width (px)."), QStringLiteral("W"),
-        QStringLiteral("1200"));
+    const QCommandLineOption widthOpt(QStringLiteral("width"), QStringLiteral("Chart width (px)."),
+        QStringLiteral("W"), QStringLiteral("1200"));
     const QCommandLineOption heightOpt(QStringLiteral("height"), QStringLiteral("Chart height (px)."),
         QStringLiteral("H"), QStringLiteral("700"));
     const QCommandLineOption smoothingOpt(QStringLiteral("smoothing"), QStringLiteral("Smoothing weight."),
@@ -144,20 +144,21 @@ int main(int argc, char **argv)
         drawn += chart.drawnPointCount(i) + chart.drawnPointCount(i, 0, true);
 
     const Stats sf = stats(full), sz = stats(zoom), sp = stats(pan), ss = stats(smooth);
-    std::printf("scalar chart: %d runs x %d points (%.1fM), %dx%d px, smoothing %.3f, %d frames per phase\n", runs,
-        points, double(runs) * points / 1e6, chart.width(), chart.height(), smoothing, frames);
+    std::printf("scalar chart: %d runs x %d points (%.1fM), %dx%d px, smoothing %.3f, %d frames per phase\n",
+        runs, points, double(runs) * points / 1e6, chart.width(), chart.height(), smoothing, frames);
     std::printf("  setLines (EMA of every line, graphs)  %8.1f ms\n", setMs);
     std::printf("  points handed to QCustomPlot at fit-all: %d (raw + smoothed, all runs)\n", drawn);
-    std::printf("  %-28s median %7.1f ms   p90 %7.1f ms   max %7.1f ms\n", "full view (decimate+replot)", sf.median,
-        sf.p90, sf.max);
-    std::printf("  %-28s median %7.1f ms   p90 %7.1f ms   max %7.1f ms\n", "zoom (1.25x per frame)", sz.median, sz.p90,
-        sz.max);
-    std::printf("  %-28s median %7.1f ms   p90 %7.1f ms   max %7.1f ms\n", "pan at 1/16", sp.median, sp.p90, sp.max);
-    std::printf("  %-28s median %7.1f ms   p90 %7.1f ms   max %7.1f ms\n", "smoothing change", ss.median, ss.p90,
-        ss.max);
+    std::printf("  %-28s median %7.1f ms   p90 %7.1f ms   max %7.1f ms\n", "full view (decimate+replot)",
+        sf.median, sf.p90, sf.max);
+    std::printf("  %-28s median %7.1f ms   p90 %7.1f ms   max %7.1f ms\n", "zoom (1.25x per frame)",
+        sz.median, sz.p90, sz.max);
+    std::printf(
+        "  %-28s median %7.1f ms   p90 %7.1f ms   max %7.1f ms\n", "pan at 1/16", sp.median, sp.p90, sp.max);
+    std::printf("  %-28s median %7.1f ms   p90 %7.1f ms   max %7.1f ms\n", "smoothing change", ss.median,
+        ss.p90, ss.max);
     const bool met = sf.median < 50 && sz.median < 50 && sp.median < 50;
     std::printf("  target: redraw median < 50 ms: %s\n", met ? "PASS" : "MISS");
-    QJsonObject j{ { QStringLiteral("runs"), runs }, { QStringLiteral("points"), points },
+    QJsonObject j { { QStringLiteral("runs"), runs }, { QStringLiteral("points"), points },
         { QStringLiteral("setLinesMs"), setMs }, { QStringLiteral("fullMedianMs"), sf.median },
         { QStringLiteral("fullP90Ms"), sf.p90 }, { QStringLiteral("zoomMedianMs"), sz.median },
         { QStringLiteral("zoomP90Ms"), sz.p90 }, { QStringLiteral("panMedianMs"), sp.median },

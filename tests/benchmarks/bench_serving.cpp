@@ -6,7 +6,8 @@
 //
 // usage: bench_serving [--rows N] [--keep DIR]
 //        bench_serving --import-only FILE WORKSPACE   (the child)
-//        bench_serving --evaluate-only DIR            (the objectives again on DIR/serving.plumb of --keep DIR)
+//        bench_serving --evaluate-only DIR            (the objectives again on DIR/serving.plumb of --keep
+//        DIR)
 #include "allocatortuning.h"
 #include "benchimport.h"
 #include "objectivecheck.h"
@@ -48,13 +49,14 @@ bool writeLog(const QString &path, int64_t rows, int64_t seed)
         const bool slow = hour == 14;
         const bool error = u(rng) < 0.005;
         const double lat = latency(rng) * (slow ? 1.8 : 1.0);
-        const int len = snprintf(line, sizeof line, "2024-05-17T%02d:%02d:%02d.%03dZ,%s,%s,", hour, minute, second,
-            int(ms % 1000), models[i & 1], endpoints[i % 3]);
+        const int len = snprintf(line, sizeof line, "2024-05-17T%02d:%02d:%02d.%03dZ,%s,%s,", hour, minute,
+            second, int(ms % 1000), models[i & 1], endpoints[i % 3]);
         std::fwrite(line, 1, size_t(len), f);
         if (error)
             std::fprintf(f, ",,%d,,503\n", int(prompt(rng)));
         else
-            std::fprintf(f, "%.1f,%.1f,%d,%d,200\n", lat, lat * 0.3, int(prompt(rng)), 20 + int(u(rng) * 200));
+            std::fprintf(
+                f, "%.1f,%.1f,%d,%d,200\n", lat, lat * 0.3, int(prompt(rng)), 20 + int(u(rng) * 200));
     }
     return std::fclose(f) == 0;
 }
@@ -128,7 +130,8 @@ int main(int argc, char **argv)
     const QString dir = bench::workFolder("bench_serving", keep, tmp);
     if (dir.isEmpty())
         return 1;
-    const QString log = dir + QStringLiteral("/requests.csv"), baseline = dir + QStringLiteral("/baseline.csv");
+    const QString log = dir + QStringLiteral("/requests.csv"),
+                  baseline = dir + QStringLiteral("/baseline.csv");
     const QString ws = dir + QStringLiteral("/serving.plumb");
     QElapsedTimer t;
     t.start();
@@ -146,8 +149,8 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "bench_serving: import failed: %s\n", qPrintable(imp.message));
         return 1;
     }
-    std::printf("import: %.2f s, %.2fM rows/s, peak RSS %.0f MB\n", imp.seconds, double(rows) / imp.seconds / 1e6,
-        imp.rssMB);
+    std::printf("import: %.2f s, %.2fM rows/s, peak RSS %.0f MB\n", imp.seconds,
+        double(rows) / imp.seconds / 1e6, imp.rssMB);
 
     const double evalS = evaluate(dir);
     if (evalS < 0)

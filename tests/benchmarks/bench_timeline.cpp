@@ -55,7 +55,8 @@ struct Spec {
 class GeneratedTimelineImporter final : public bench::SpecImporter {
 public:
     GeneratedTimelineImporter()
-        : SpecImporter(kSpecMagic, QStringLiteral("bench-timeline"), QStringLiteral("Generated timeline (benchmark)"))
+        : SpecImporter(
+            kSpecMagic, QStringLiteral("bench-timeline"), QStringLiteral("Generated timeline (benchmark)"))
     {
     }
     void read(ImportContext &ctx) const override
@@ -80,8 +81,8 @@ public:
             const int64_t track = sink.thread(process, QStringLiteral("%1").arg(t).toStdString());
             int64_t emitted = 0;
             // Pre-order: a node, then its children inside it, so every slice arrives after its parent.
-            std::function<void(int, int64_t, int64_t, int64_t)> tree = [&](int depth, int64_t start, int64_t dur,
-                                                                            int64_t budget) {
+            std::function<void(int, int64_t, int64_t, int64_t)> tree = [&](int depth, int64_t start,
+                                                                           int64_t dur, int64_t budget) {
                 if (emitted >= perTrack || dur < 2)
                     return;
                 SliceFields s;
@@ -96,7 +97,8 @@ public:
                 int64_t left = budget - 1;
                 const int64_t slot = dur / children;
                 for (int c = 0; c < children && left > 0; ++c) {
-                    const int64_t share = c + 1 == children ? left : std::max<int64_t>(1, left / (children - c));
+                    const int64_t share
+                        = c + 1 == children ? left : std::max<int64_t>(1, left / (children - c));
                     left -= share;
                     const int64_t off = int64_t(rng() % uint64_t(std::max<int64_t>(1, slot / 8)));
                     tree(depth + 1, start + c * slot + off, std::max<int64_t>(1, slot * 3 / 4 - off), share);
@@ -209,14 +211,14 @@ int main(int argc, char **argv)
     QCommandLineParser cli;
     cli.setApplicationDescription(QStringLiteral("Timeline frame times on a generated trace."));
     cli.addHelpOption();
-    QCommandLineOption slicesOpt(QStringLiteral("slices"), QStringLiteral("Slices in the trace."), QStringLiteral("N"),
-                                 QStringLiteral("10000000"));
-    QCommandLineOption tracksOpt(QStringLiteral("tracks"), QStringLiteral("Thread tracks."), QStringLiteral("K"),
-                                 QStringLiteral("64"));
-    QCommandLineOption depthOpt(QStringLiteral("depth"), QStringLiteral("Nesting depth."), QStringLiteral("D"),
-                                QStringLiteral("8"));
-    QCommandLineOption keepOpt(QStringLiteral("keep"), QStringLiteral("Keep (and reuse) the workspace in DIR."),
-                               QStringLiteral("DIR"));
+    QCommandLineOption slicesOpt(QStringLiteral("slices"), QStringLiteral("Slices in the trace."),
+        QStringLiteral("N"), QStringLiteral("10000000"));
+    QCommandLineOption tracksOpt(QStringLiteral("tracks"), QStringLiteral("Thread tracks."),
+        QStringLiteral("K"), QStringLiteral("64"));
+    QCommandLineOption depthOpt(
+        QStringLiteral("depth"), QStringLiteral("Nesting depth."), QStringLiteral("D"), QStringLiteral("8"));
+    QCommandLineOption keepOpt(QStringLiteral("keep"),
+        QStringLiteral("Keep (and reuse) the workspace in DIR."), QStringLiteral("DIR"));
     cli.addOptions({ slicesOpt, tracksOpt, depthOpt, keepOpt });
     cli.process(app);
 
@@ -228,18 +230,24 @@ int main(int argc, char **argv)
     const QString dir = bench::workFolder("bench_timeline", cli.value(keepOpt), tmp);
     if (dir.isEmpty())
         return 1;
-    const QString stem = QStringLiteral("%1/timeline-%2-%3-%4").arg(dir).arg(spec.slices).arg(spec.tracks).arg(spec.depth);
+    const QString stem
+        = QStringLiteral("%1/timeline-%2-%3-%4").arg(dir).arg(spec.slices).arg(spec.tracks).arg(spec.depth);
     const QString wsPath = stem + QStringLiteral(".plumb");
     double importSeconds = -1;
     if (!QFileInfo::exists(wsPath)) {
-        importSeconds = bench::generateFromSpec(
-            "bench_timeline", std::make_unique<GeneratedTimelineImporter>(), stem + QStringLiteral(".spec"),
-            QStringLiteral("slices=%1 tracks=%2 depth=%3 seed=%4").arg(spec.slices).arg(spec.tracks).arg(spec.depth).arg(spec.seed).toUtf8(),
+        importSeconds = bench::generateFromSpec("bench_timeline",
+            std::make_unique<GeneratedTimelineImporter>(), stem + QStringLiteral(".spec"),
+            QStringLiteral("slices=%1 tracks=%2 depth=%3 seed=%4")
+                .arg(spec.slices)
+                .arg(spec.tracks)
+                .arg(spec.depth)
+                .arg(spec.seed)
+                .toUtf8(),
             wsPath);
         if (importSeconds < 0)
             return 1;
         std::printf("generated %lld slices on %d tracks into %s in %.1f s (import path, LOD included)\n",
-                    (long long)spec.slices, spec.tracks, qPrintable(wsPath), importSeconds);
+            (long long)spec.slices, spec.tracks, qPrintable(wsPath), importSeconds);
     }
 
     const int64_t rssBefore = vmRssKiB();
@@ -263,8 +271,10 @@ int main(int argc, char **argv)
     TimeScale scale = TimeScale::fit(extent.startNs, extent.endNs, width);
     const double firstFrameMs = view.frame(scale);
     const double openMs = double(openTimer.nsecsElapsed()) / 1e6;
-    std::printf("open -> first complete frame: %.1f ms (first frame alone %.1f ms; %d tracks, %lld..%lld ns)\n", openMs,
-                firstFrameMs, int(view.open.tracks.size()), (long long)extent.startNs, (long long)extent.endNs);
+    std::printf(
+        "open -> first complete frame: %.1f ms (first frame alone %.1f ms; %d tracks, %lld..%lld ns)\n",
+        openMs, firstFrameMs, int(view.open.tracks.size()), (long long)extent.startNs,
+        (long long)extent.endNs);
 
     std::vector<Phase> phases;
     auto pan = [&](const QString &name, int frames, double stepPx) {
@@ -319,7 +329,7 @@ int main(int argc, char **argv)
         return double(n);
     }();
     std::printf("mean per frame: fetch %.2f ms (when needed, amortised), draw list %.2f ms, paint %.2f ms\n",
-                view.fetchMs / frames, view.buildMs / frames, view.paintMs / frames);
+        view.fetchMs / frames, view.buildMs / frames, view.paintMs / frames);
     QJsonObject summary;
     summary[QStringLiteral("slices")] = double(spec.slices);
     summary[QStringLiteral("tracks")] = spec.tracks;
@@ -330,7 +340,8 @@ int main(int argc, char **argv)
     for (const Phase &p : phases) {
         const double med = percentile(p.ms, 0.5), p95 = percentile(p.ms, 0.95),
                      mx = p.ms.empty() ? 0 : *std::max_element(p.ms.begin(), p.ms.end());
-        std::printf("%-18s %7d %9.2f %9.2f %9.2f %8d\n", qPrintable(p.name), int(p.ms.size()), med, p95, mx, p.fetches);
+        std::printf("%-18s %7d %9.2f %9.2f %9.2f %8d\n", qPrintable(p.name), int(p.ms.size()), med, p95, mx,
+            p.fetches);
         QJsonObject o;
         o[QStringLiteral("frames")] = int(p.ms.size());
         o[QStringLiteral("median_ms")] = med;
@@ -340,7 +351,7 @@ int main(int argc, char **argv)
         summary[p.name] = o;
     }
     std::printf("view memory (RSS growth from open to end): %.1f MB; process peak RSS %.1f MB\n",
-                double(rssAfter - rssBefore) / 1024.0, double(bench::readVmHwmKiB()) / 1024.0);
+        double(rssAfter - rssBefore) / 1024.0, double(bench::readVmHwmKiB()) / 1024.0);
     summary[QStringLiteral("view_rss_growth_mb")] = double(rssAfter - rssBefore) / 1024.0;
     summary[QStringLiteral("peak_rss_mb")] = double(bench::readVmHwmKiB()) / 1024.0;
     std::printf("%s\n", QJsonDocument(summary).toJson(QJsonDocument::Compact).constData());

@@ -3,9 +3,9 @@
 #include "allocatortuning.h"
 #include "builtinimporters.h"
 #include "importcontext.h"
-#include "inputfile.h"
 #include "importerregistry.h"
 #include "importrunner.h"
+#include "inputfile.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -67,9 +67,8 @@ int importOnly(const QString &file, const QString &workspace, const ImportOnlyHo
         if (!results.empty()) {
             const plumb::FileImportResult &r = results.front();
             o[QStringLiteral("status")] = plumb::statusName(r.status);
-            o[QStringLiteral("imported")] = std::all_of(results.begin(), results.end(), [](const auto &x) {
-                return x.status == plumb::FileImportResult::Status::Imported;
-            });
+            o[QStringLiteral("imported")] = std::all_of(results.begin(), results.end(),
+                [](const auto &x) { return x.status == plumb::FileImportResult::Status::Imported; });
             o[QStringLiteral("message")] = r.message;
             o[QStringLiteral("records")] = double(r.records);
             if (hooks.addFields)
@@ -90,7 +89,7 @@ int importOnly(const QString &file, const QString &workspace, const ImportOnlyHo
 }
 
 bool runImportChild(const char *name, const QString &file, const QString &workspace, ChildImport *out,
-                    const QStringList &extraArgs)
+    const QStringList &extraArgs)
 {
     // Let the freshly written input reach the disk first, so that the import does not compete with
     // the kernel's write-back of the generator's output (a user's trace is at rest).
@@ -99,7 +98,7 @@ bool runImportChild(const char *name, const QString &file, const QString &worksp
     QProcess child;
     child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     child.start(QCoreApplication::applicationFilePath(),
-                QStringList { QStringLiteral("--import-only"), file, workspace } + extraArgs);
+        QStringList { QStringLiteral("--import-only"), file, workspace } + extraArgs);
     if (!child.waitForStarted(-1) || !child.waitForFinished(-1)) {
         std::fprintf(stderr, "%s: import child failed to run\n", name);
         return false;
@@ -135,7 +134,10 @@ CheckpointedWorkspace::CheckpointedWorkspace(const QString &path)
     }
 }
 
-CheckpointedWorkspace::~CheckpointedWorkspace() { sqlite3_close(m_db); }
+CheckpointedWorkspace::~CheckpointedWorkspace()
+{
+    sqlite3_close(m_db);
+}
 
 int64_t CheckpointedWorkspace::count(const char *sql) const
 {
@@ -200,7 +202,7 @@ QHash<QByteArray, QByteArray> SpecImporter::readSpec(ImportContext &ctx)
 }
 
 double generateFromSpec(const char *tool, std::unique_ptr<SpecImporter> importer, const QString &specPath,
-                        const QByteArray &specLine, const QString &workspace)
+    const QByteArray &specLine, const QString &workspace)
 {
     QFile f(specPath);
     if (!f.open(QIODevice::WriteOnly)) {
@@ -217,7 +219,7 @@ double generateFromSpec(const char *tool, std::unique_ptr<SpecImporter> importer
     const auto results = runner.run({ specPath });
     if (results.empty() || results[0].status != FileImportResult::Status::Imported) {
         std::fprintf(stderr, "%s: generating %s failed: %s\n", tool, qPrintable(workspace),
-                     results.empty() ? "no result" : qPrintable(results[0].message));
+            results.empty() ? "no result" : qPrintable(results[0].message));
         return -1;
     }
     return double(t.elapsed()) / 1000.0;

@@ -22,7 +22,7 @@ namespace plumb {
 class ImportContext;
 class ImporterRegistry;
 struct FileImportResult;
-}
+} // namespace plumb
 
 namespace plumb::bench {
 
@@ -46,10 +46,10 @@ private:
     QString m_id, m_displayName;
 };
 
-// Writes `specLine` (after the importer's magic and a space) to specPath and imports it into workspace with only
-// `importer` registered. Returns the seconds it took, or -1 after a message on stderr naming `tool`.
+// Writes `specLine` (after the importer's magic and a space) to specPath and imports it into workspace with
+// only `importer` registered. Returns the seconds it took, or -1 after a message on stderr naming `tool`.
 double generateFromSpec(const char *tool, std::unique_ptr<SpecImporter> importer, const QString &specPath,
-                        const QByteArray &specLine, const QString &workspace);
+    const QByteArray &specLine, const QString &workspace);
 
 // The folder generated inputs go to: `keep` (created if needed), else `tmp`. Empty, after a message on
 // stderr naming `tool`, when neither can be made.
@@ -86,7 +86,7 @@ struct ChildImport {
 // status "crashed". Returns false (after printing "NAME: import child failed to run") if the child
 // could not be started or waited for.
 bool runImportChild(const char *name, const QString &file, const QString &workspace, ChildImport *out,
-                    const QStringList &extraArgs = {});
+    const QStringList &extraArgs = {});
 
 // Removes WORKSPACE and its -wal and -shm files.
 void removeWorkspace(const QString &workspace);
@@ -117,6 +117,9 @@ private:
 // are dropped.
 [[nodiscard]] std::vector<int64_t> parseSizes(const QString &s);
 
-[[nodiscard]] inline const char *verdict(bool pass) { return pass ? "PASS" : "MISS"; }
+[[nodiscard]] inline const char *verdict(bool pass)
+{
+    return pass ? "PASS" : "MISS";
+}
 
 } // namespace plumb::bench

@@ -16,11 +16,11 @@ namespace {
 void usage()
 {
     std::fprintf(stderr,
-                 "usage: gen_kineto_trace [-n EVENTS] [--seed S] [--devices D] [--layers L] [--shapes FRACTION]\n"
-                 "                        [--kineto-layout] [--gzip] [--level 1-9] -o FILE\n"
-                 "Writes a deterministic synthetic PyTorch profiler trace of about EVENTS events (default 1000000).\n"
-                 "EVENTS accepts k/M suffixes (500k, 5M). --kineto-layout writes Kineto's multi-line layout\n"
-                 "instead of one event per line; --gzip compresses (zlib level --level, default 6).\n");
+        "usage: gen_kineto_trace [-n EVENTS] [--seed S] [--devices D] [--layers L] [--shapes FRACTION]\n"
+        "                        [--kineto-layout] [--gzip] [--level 1-9] -o FILE\n"
+        "Writes a deterministic synthetic PyTorch profiler trace of about EVENTS events (default 1000000).\n"
+        "EVENTS accepts k/M suffixes (500k, 5M). --kineto-layout writes Kineto's multi-line layout\n"
+        "instead of one event per line; --gzip compresses (zlib level --level, default 6).\n");
 }
 
 long long parseCount(const char *s)
@@ -100,25 +100,28 @@ int main(int argc, char **argv)
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const long long e = s.events;
     if (json) {
-        std::printf("{\"file\": \"%s\", \"events\": %lld, \"bytes\": %lld, \"file_bytes\": %lld, \"steps\": %lld, "
-                    "\"cpu_op\": %lld, \"user_annotation\": %lld, \"cuda_runtime\": %lld, \"kernel\": %lld, "
-                    "\"gpu_memcpy\": %lld, \"gpu_memset\": %lld, \"flow_s\": %lld, \"flow_f\": %lld, "
-                    "\"metadata\": %lld, \"other\": %lld, \"seconds\": %.3f}\n",
-                    out.c_str(), e, (long long)s.uncompressedBytes, (long long)s.fileBytes, (long long)s.steps,
-                    (long long)s.cpuOps, (long long)s.userAnnotations, (long long)s.runtime, (long long)s.kernels,
-                    (long long)s.memcpys, (long long)s.memsets, (long long)s.flowStarts, (long long)s.flowEnds,
-                    (long long)s.metadata, (long long)s.other, secs);
+        std::printf(
+            "{\"file\": \"%s\", \"events\": %lld, \"bytes\": %lld, \"file_bytes\": %lld, \"steps\": %lld, "
+            "\"cpu_op\": %lld, \"user_annotation\": %lld, \"cuda_runtime\": %lld, \"kernel\": %lld, "
+            "\"gpu_memcpy\": %lld, \"gpu_memset\": %lld, \"flow_s\": %lld, \"flow_f\": %lld, "
+            "\"metadata\": %lld, \"other\": %lld, \"seconds\": %.3f}\n",
+            out.c_str(), e, (long long)s.uncompressedBytes, (long long)s.fileBytes, (long long)s.steps,
+            (long long)s.cpuOps, (long long)s.userAnnotations, (long long)s.runtime, (long long)s.kernels,
+            (long long)s.memcpys, (long long)s.memsets, (long long)s.flowStarts, (long long)s.flowEnds,
+            (long long)s.metadata, (long long)s.other, secs);
         return 0;
     }
-    std::printf("%s: %lld events, %lld steps, %.1f MB JSON (%.1f bytes/event)", out.c_str(), e, (long long)s.steps,
-                double(s.uncompressedBytes) / 1e6, e ? double(s.uncompressedBytes) / double(e) : 0.0);
+    std::printf("%s: %lld events, %lld steps, %.1f MB JSON (%.1f bytes/event)", out.c_str(), e,
+        (long long)s.steps, double(s.uncompressedBytes) / 1e6,
+        e ? double(s.uncompressedBytes) / double(e) : 0.0);
     if (o.gzip)
         std::printf(", %.1f MB gzip", double(s.fileBytes) / 1e6);
     std::printf(", written in %.1f s\n", secs);
-    std::printf("  cpu_op %.1f%%  cuda_runtime %.1f%%  flows %.1f%% (s %lld, f %lld)  kernel %.1f%%  memcpy %.1f%%  "
-                "memset %.1f%%  annotations %.1f%%  metadata/other %.1f%%\n",
-                pct(s.cpuOps, e), pct(s.runtime, e), pct(s.flowStarts + s.flowEnds, e), (long long)s.flowStarts,
-                (long long)s.flowEnds, pct(s.kernels, e), pct(s.memcpys, e), pct(s.memsets, e),
-                pct(s.userAnnotations, e), pct(s.metadata + s.other, e));
+    std::printf(
+        "  cpu_op %.1f%%  cuda_runtime %.1f%%  flows %.1f%% (s %lld, f %lld)  kernel %.1f%%  memcpy %.1f%%  "
+        "memset %.1f%%  annotations %.1f%%  metadata/other %.1f%%\n",
+        pct(s.cpuOps, e), pct(s.runtime, e), pct(s.flowStarts + s.flowEnds, e), (long long)s.flowStarts,
+        (long long)s.flowEnds, pct(s.kernels, e), pct(s.memcpys, e), pct(s.memsets, e),
+        pct(s.userAnnotations, e), pct(s.metadata + s.other, e));
     return 0;
 }

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -25,7 +25,7 @@ constexpr int kCommStream = 20;
 constexpr int64_t kPid = 2910249;
 constexpr int64_t kMainTid = 2910249;
 constexpr int64_t kBwdTid = 2919752;
-constexpr int64_t kStartNs = 4458676522690655;      // first event, µs 4458676522690.655
+constexpr int64_t kStartNs = 4458676522690655; // first event, µs 4458676522690.655
 constexpr int64_t kBaseTimeNs = 1711964646000000000; // "baseTimeNanoseconds"
 constexpr int kNumSms = 108;
 
@@ -71,17 +71,20 @@ struct KPool {
     double sigma;
 };
 
-template <size_t N>
-constexpr KPool pool(const char *const (&names)[N], double medianUs, double sigma)
+template <size_t N> constexpr KPool pool(const char *const (&names)[N], double medianUs, double sigma)
 {
     return KPool { names, int(N), medianUs, sigma };
 }
 
 const std::array<KPool, size_t(KClass::Count)> kPools = {
-    pool(kGemmKernels, 260, 0.55),       pool(kElementwiseKernels, 9, 0.9),
-    pool(kReduceKernels, 14, 0.7),       pool(kNormKernels, 16, 0.5),
-    pool(kSoftmaxKernels, 45, 0.4),      pool(kAttentionKernels, 380, 0.35),
-    pool(kMultiTensorKernels, 70, 0.5),  pool(kNcclKernels, 1400, 0.6),
+    pool(kGemmKernels, 260, 0.55),
+    pool(kElementwiseKernels, 9, 0.9),
+    pool(kReduceKernels, 14, 0.7),
+    pool(kNormKernels, 16, 0.5),
+    pool(kSoftmaxKernels, 45, 0.4),
+    pool(kAttentionKernels, 380, 0.35),
+    pool(kMultiTensorKernels, 70, 0.5),
+    pool(kNcclKernels, 1400, 0.6),
     pool(kOtherKernels, 18, 0.8),
 };
 
@@ -97,7 +100,8 @@ struct KernelInfo {
 KernelInfo kernelFor(uint64_t seed, KClass kc, int site, int variant)
 {
     const KPool &p = kPools[size_t(kc)];
-    const uint64_t h = mix64(seed * 0x100000001B3ull ^ (uint64_t(kc) << 48) ^ (uint64_t(site) << 16) ^ uint64_t(variant));
+    const uint64_t h
+        = mix64(seed * 0x100000001B3ull ^ (uint64_t(kc) << 48) ^ (uint64_t(site) << 16) ^ uint64_t(variant));
     KernelInfo k {};
     k.name = p.names[h % uint64_t(p.count)];
     static constexpr int kBlocks[] = { 128, 256, 512, 64, 128, 256, 384, 1024 };
@@ -106,7 +110,9 @@ KernelInfo kernelFor(uint64_t seed, KClass kc, int site, int variant)
     k.block = kBlocks[h2 % 8];
     k.grid = kGrids[(h2 >> 8) % 10];
     k.regs = 16 + int((h2 >> 16) % 15) * 8;
-    k.smem = (kc == KClass::Gemm || kc == KClass::Attention || kc == KClass::Nccl) ? int((h2 >> 24) % 48) * 1024 + 400 : 0;
+    k.smem = (kc == KClass::Gemm || kc == KClass::Attention || kc == KClass::Nccl)
+        ? int((h2 >> 24) % 48) * 1024 + 400
+        : 0;
     return k;
 }
 
@@ -222,7 +228,8 @@ public:
         }
         num(ns / 1000);
         const int frac = int(ns % 1000);
-        const char digits[4] = { '.', char('0' + frac / 100), char('0' + frac / 10 % 10), char('0' + frac % 10) };
+        const char digits[4]
+            = { '.', char('0' + frac / 100), char('0' + frac / 10 % 10), char('0' + frac % 10) };
         b.append(digits, 4);
     }
 
@@ -307,7 +314,7 @@ public:
     }
 
     void metadata(std::string_view name, int64_t ts, int64_t pid, int64_t tid, std::string_view argKey,
-                  std::string_view textValue, int64_t numValue)
+        std::string_view textValue, int64_t numValue)
     {
         beginEvent();
         raw("\"name\": ");
@@ -367,16 +374,22 @@ enum ShapeId : int8_t {
 const Shape kShapes[ShCount] = {
     { "[[8, 2048, 4096]]", "[\"c10::BFloat16\"]" },
     { "[[8, 2048, 4096], [8, 2048, 4096], []]", "[\"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\"]" },
-    { "[[8, 2048, 4096], [12288, 4096], [12288]]", "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]" },
-    { "[[8, 2048, 4096], [4096, 4096], [4096]]", "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]" },
-    { "[[8, 2048, 4096], [16384, 4096], [16384]]", "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]" },
-    { "[[8, 2048, 16384], [4096, 16384], [4096]]", "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]" },
-    { "[[8, 2048, 4096], [], [4096], [4096], []]", "[\"c10::BFloat16\", \"ScalarList\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\"]" },
+    { "[[8, 2048, 4096], [12288, 4096], [12288]]",
+        "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]" },
+    { "[[8, 2048, 4096], [4096, 4096], [4096]]",
+        "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]" },
+    { "[[8, 2048, 4096], [16384, 4096], [16384]]",
+        "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]" },
+    { "[[8, 2048, 16384], [4096, 16384], [4096]]",
+        "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]" },
+    { "[[8, 2048, 4096], [], [4096], [4096], []]",
+        "[\"c10::BFloat16\", \"ScalarList\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\"]" },
     { "[[], [], [], [], [], []]", "[\"ScalarList\", \"Scalar\", \"\", \"Device\", \"Scalar\", \"\"]" },
     { "[[4096, 4096]]", "[\"c10::BFloat16\"]" },
     { "[[16384, 4096], [4096, 4096]]", "[\"c10::BFloat16\", \"c10::BFloat16\"]" },
     { "[[8, 32, 2048, 128], [8, 32, 2048, 128], [8, 32, 2048, 128], [], [], [], []]",
-      "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", \"Scalar\", \"Scalar\", \"\"]" },
+        "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", \"Scalar\", \"Scalar\", "
+        "\"\"]" },
     { "[[8, 2048, 4096], [], []]", "[\"c10::BFloat16\", \"Scalar\", \"Scalar\"]" },
     { "[[], [], []]", "[\"TensorList\", \"TensorList\", \"Scalar\"]" },
     { "[[]]", "[\"float\"]" },
@@ -396,7 +409,7 @@ struct CpuRec {
     const char *name;
     int64_t ts;
     int64_t dur;
-    int64_t ext;   // External id; flow id for flows; step number for Step
+    int64_t ext; // External id; flow id for flows; step number for Step
     int64_t evIdx;
     int64_t seq;
 };
@@ -437,7 +450,18 @@ const RtInfo kRt[] = {
     { "cudaStreamSynchronize", 131, 4 },
 };
 
-enum class BwdKind : uint8_t { Linear, LayerNorm, Attention, Add, Gelu, Dropout, Embedding, LogSoftmax, NllLoss, ToCopy };
+enum class BwdKind : uint8_t {
+    Linear,
+    LayerNorm,
+    Attention,
+    Add,
+    Gelu,
+    Dropout,
+    Embedding,
+    LogSoftmax,
+    NllLoss,
+    ToCopy
+};
 
 struct BwdTask {
     BwdKind kind;
@@ -473,8 +497,8 @@ public:
 
 private:
     // --- CPU side
-    int open(Thr t, const char *name, RecKind kind = RecKind::Op, int8_t shape = NoShape, bool autograd = false,
-             int64_t seq = 0)
+    int open(Thr t, const char *name, RecKind kind = RecKind::Op, int8_t shape = NoShape,
+        bool autograd = false, int64_t seq = 0)
     {
         m_now[t] += m_rng.range(250, 2200);
         CpuRec r {};
@@ -504,7 +528,10 @@ private:
         m_recs[size_t(idx)].dur = m_now[t] - m_recs[size_t(idx)].ts;
     }
 
-    void cpuWork(Thr t, double medianUs, double sigma = 0.5) { m_now[t] += m_rng.lognormalNs(medianUs, sigma, 100); }
+    void cpuWork(Thr t, double medianUs, double sigma = 0.5)
+    {
+        m_now[t] += m_rng.lognormalNs(medianUs, sigma, 100);
+    }
 
     void leaf(Thr t, const char *name, int8_t shape = NoShape, double workUs = 1.5)
     {
@@ -585,7 +612,7 @@ private:
     }
 
     void launch(Thr t, int dev, KClass kc, int site, int variant = 0, double scale = 1.0, bool comm = false,
-                int64_t notBefore = 0)
+        int64_t notBefore = 0)
     {
         if (kc == KClass::Gemm && m_rng.chance(0.6)) {
             rt(t, Rt::Occupancy);
@@ -593,7 +620,8 @@ private:
         }
         m_now[t] += m_rng.range(300, 1500);
         const int64_t ts = m_now[t];
-        const int64_t dur = m_rng.chance(0.004) ? m_rng.lognormalNs(150, 0.8) : m_rng.lognormalNs(kRt[0].medianUs, 0.35, 2000);
+        const int64_t dur = m_rng.chance(0.004) ? m_rng.lognormalNs(150, 0.8)
+                                                : m_rng.lognormalNs(kRt[0].medianUs, 0.35, 2000);
         const int64_t corr = ++m_corr;
         const int si = comm ? 1 : 0;
         const int stream = comm ? kCommStream : kComputeStream;
@@ -658,9 +686,18 @@ private:
         const char *name = "Memset (Device)";
         if (!memset) {
             switch (kind) {
-            case Copy::HtoD: gbps = 22; name = "Memcpy HtoD (Pinned -> Device)"; break;
-            case Copy::DtoD: gbps = 180; name = "Memcpy DtoD (Device -> Device)"; break;
-            case Copy::DtoH: gbps = 6; name = "Memcpy DtoH (Device -> Pageable)"; break;
+            case Copy::HtoD:
+                gbps = 22;
+                name = "Memcpy HtoD (Pinned -> Device)";
+                break;
+            case Copy::DtoD:
+                gbps = 180;
+                name = "Memcpy DtoD (Device -> Device)";
+                break;
+            case Copy::DtoH:
+                gbps = 6;
+                name = "Memcpy DtoH (Device -> Pageable)";
+                break;
             }
         }
         const int64_t mdur = 1200 + int64_t(double(bytes) / gbps * m_rng.range(80, 130) / 100.0);
@@ -848,14 +885,18 @@ const char *bwdName(BwdKind k, bool evaluate)
     case BwdKind::Linear:
         return evaluate ? "autograd::engine::evaluate_function: AddmmBackward0" : "AddmmBackward0";
     case BwdKind::LayerNorm:
-        return evaluate ? "autograd::engine::evaluate_function: NativeLayerNormBackward0" : "NativeLayerNormBackward0";
+        return evaluate ? "autograd::engine::evaluate_function: NativeLayerNormBackward0"
+                        : "NativeLayerNormBackward0";
     case BwdKind::Attention:
         return evaluate ? "autograd::engine::evaluate_function: ScaledDotProductFlashAttentionBackward0"
                         : "ScaledDotProductFlashAttentionBackward0";
-    case BwdKind::Add: return evaluate ? "autograd::engine::evaluate_function: AddBackward0" : "AddBackward0";
-    case BwdKind::Gelu: return evaluate ? "autograd::engine::evaluate_function: GeluBackward0" : "GeluBackward0";
+    case BwdKind::Add:
+        return evaluate ? "autograd::engine::evaluate_function: AddBackward0" : "AddBackward0";
+    case BwdKind::Gelu:
+        return evaluate ? "autograd::engine::evaluate_function: GeluBackward0" : "GeluBackward0";
     case BwdKind::Dropout:
-        return evaluate ? "autograd::engine::evaluate_function: NativeDropoutBackward0" : "NativeDropoutBackward0";
+        return evaluate ? "autograd::engine::evaluate_function: NativeDropoutBackward0"
+                        : "NativeDropoutBackward0";
     case BwdKind::Embedding:
         return evaluate ? "autograd::engine::evaluate_function: EmbeddingBackward0" : "EmbeddingBackward0";
     case BwdKind::LogSoftmax:
@@ -921,8 +962,8 @@ void Sim::backward(const BwdTask &task)
         break;
     case BwdKind::Gelu:
     case BwdKind::Dropout:
-        open(Bwd, task.kind == BwdKind::Gelu ? "aten::gelu_backward" : "aten::native_dropout_backward", RecKind::Op,
-             ShBinary);
+        open(Bwd, task.kind == BwdKind::Gelu ? "aten::gelu_backward" : "aten::native_dropout_backward",
+            RecKind::Op, ShBinary);
         launch(Bwd, dev, KClass::Elementwise, task.kind == BwdKind::Gelu ? 58 : 59, task.layer % 3);
         close(Bwd);
         break;
@@ -997,8 +1038,14 @@ void Sim::allReduce(int dev, int bucket)
 void Sim::optimizer()
 {
     static const char *const kForeach[] = {
-        "aten::_foreach_add_", "aten::_foreach_lerp_", "aten::_foreach_mul_", "aten::_foreach_addcmul_",
-        "aten::_foreach_sqrt", "aten::_foreach_div_", "aten::_foreach_add_", "aten::_foreach_addcdiv_",
+        "aten::_foreach_add_",
+        "aten::_foreach_lerp_",
+        "aten::_foreach_mul_",
+        "aten::_foreach_addcmul_",
+        "aten::_foreach_sqrt",
+        "aten::_foreach_div_",
+        "aten::_foreach_add_",
+        "aten::_foreach_addcdiv_",
     };
     open(Main, "Optimizer.step#AdamW.step", RecKind::Annotation);
     for (int dev = 0; dev < m_devices; ++dev) {
@@ -1129,12 +1176,14 @@ void Sim::step(int64_t n)
             }
             if (r.kind == RecKind::Step) {
                 char name[32];
-                const int len = std::snprintf(name, sizeof name, "ProfilerStep#%lld", static_cast<long long>(r.ext));
+                const int len
+                    = std::snprintf(name, sizeof name, "ProfilerStep#%lld", static_cast<long long>(r.ext));
                 m_w.xHead("user_annotation", std::string_view(name, size_t(len)), kPid, tid, r.ts, r.dur);
                 m_w.raw("\"External id\": ");
                 m_w.num(stepExt);
             } else {
-                m_w.xHead(r.kind == RecKind::Op ? "cpu_op" : "user_annotation", r.name, kPid, tid, r.ts, r.dur);
+                m_w.xHead(
+                    r.kind == RecKind::Op ? "cpu_op" : "user_annotation", r.name, kPid, tid, r.ts, r.dur);
                 m_w.raw("\"External id\": ");
                 m_w.num(r.ext);
             }
@@ -1162,9 +1211,10 @@ void Sim::step(int64_t n)
             if (m_gpuLast[d] == 0)
                 continue;
             char name[32];
-            const int len = std::snprintf(name, sizeof name, "ProfilerStep#%lld", static_cast<long long>(n + 1));
-            m_w.xHead("gpu_user_annotation", std::string_view(name, size_t(len)), d, kComputeStream, m_gpuFirst[d],
-                      m_gpuLast[d] - m_gpuFirst[d]);
+            const int len
+                = std::snprintf(name, sizeof name, "ProfilerStep#%lld", static_cast<long long>(n + 1));
+            m_w.xHead("gpu_user_annotation", std::string_view(name, size_t(len)), d, kComputeStream,
+                m_gpuFirst[d], m_gpuLast[d] - m_gpuFirst[d]);
             m_w.raw("\"External id\": ");
             m_w.num(stepExt);
             m_w.endArgs();
@@ -1199,8 +1249,8 @@ int64_t writeTrailer(Writer &w, const KinetoTraceOptions &o, int64_t startNs, in
     int64_t count = 0;
     const int devices = std::clamp(o.devices, 1, kMaxDevices);
     const int64_t metaTs = startNs - 106258000;
-    auto meta = [&](std::string_view name, int64_t pid, int64_t tid, std::string_view key, std::string_view text,
-                    int64_t value) {
+    auto meta = [&](std::string_view name, int64_t pid, int64_t tid, std::string_view key,
+                    std::string_view text, int64_t value) {
         ++count;
         if (write)
             w.metadata(name, metaTs, pid, tid, key, text, value);
@@ -1268,13 +1318,14 @@ int64_t writeTrailer(Writer &w, const KinetoTraceOptions &o, int64_t startNs, in
 
 int64_t totalEvents(const KinetoTraceStats &s)
 {
-    return s.cpuOps + s.userAnnotations + s.runtime + s.kernels + s.memcpys + s.memsets + s.flowStarts + s.flowEnds;
+    return s.cpuOps + s.userAnnotations + s.runtime + s.kernels + s.memcpys + s.memsets + s.flowStarts
+        + s.flowEnds;
 }
 
 } // namespace
 
-bool writeKinetoTrace(const std::string &path, const KinetoTraceOptions &options, KinetoTraceStats *stats,
-                      std::string *error)
+bool writeKinetoTrace(
+    const std::string &path, const KinetoTraceOptions &options, KinetoTraceStats *stats, std::string *error)
 {
     Out out;
     if (!out.open(path, options.gzip, options.gzipLevel, error))
@@ -1295,7 +1346,8 @@ bool writeKinetoTrace(const std::string &path, const KinetoTraceOptions &options
         gpu.step(i);
     writeTrailer(w, options, kStartNs, cpu.endNs(), true);
 
-    w.raw("\n  ],\n  \"traceName\": \"/tmp/libkineto_activities_2910249.json\",\n  \"displayTimeUnit\": \"ms\",\n"
+    w.raw("\n  ],\n  \"traceName\": \"/tmp/libkineto_activities_2910249.json\",\n  \"displayTimeUnit\": "
+          "\"ms\",\n"
           "  \"baseTimeNanoseconds\": ");
     w.num(kBaseTimeNs);
     w.raw("\n}\n");

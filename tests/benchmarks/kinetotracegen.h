@@ -15,35 +15,35 @@ namespace plumb::bench {
 struct KinetoTraceOptions {
     int64_t events = 1'000'000; // stops after the first step that reaches this many events
     uint64_t seed = 1;
-    int devices = 8;            // deviceProperties entries and GPUs the layers are spread over (1..16)
-    int layers = 0;             // transformer blocks per step; 0: 24, fewer for small traces
+    int devices = 8; // deviceProperties entries and GPUs the layers are spread over (1..16)
+    int layers = 0; // transformer blocks per step; 0: 24, fewer for small traces
     double shapesFraction = 0.8; // share of cpu_op events carrying "Input Dims"/"Input type"
-    bool kinetoLayout = false;  // Kineto's own multi-line layout instead of one event per line
+    bool kinetoLayout = false; // Kineto's own multi-line layout instead of one event per line
     bool gzip = false;
     int gzipLevel = 6;
 };
 
 struct KinetoTraceStats {
-    int64_t events = 0;            // entries of traceEvents
+    int64_t events = 0; // entries of traceEvents
     int64_t uncompressedBytes = 0; // JSON text
-    int64_t fileBytes = 0;         // on disk (compressed when gzip)
+    int64_t fileBytes = 0; // on disk (compressed when gzip)
     int64_t steps = 0;
     int64_t cpuOps = 0;
-    int64_t userAnnotations = 0;   // user_annotation + gpu_user_annotation
-    int64_t runtime = 0;           // cuda_runtime
-    int64_t launches = 0;          // runtime calls with a GPU activity (correlated)
+    int64_t userAnnotations = 0; // user_annotation + gpu_user_annotation
+    int64_t runtime = 0; // cuda_runtime
+    int64_t launches = 0; // runtime calls with a GPU activity (correlated)
     int64_t kernels = 0;
     int64_t memcpys = 0;
     int64_t memsets = 0;
-    int64_t flowStarts = 0;        // ph "s" (ac2g + fwdbwd)
-    int64_t flowEnds = 0;          // ph "f"
-    int64_t metadata = 0;          // ph "M"
-    int64_t other = 0;             // profiler span, instant events
+    int64_t flowStarts = 0; // ph "s" (ac2g + fwdbwd)
+    int64_t flowEnds = 0; // ph "f"
+    int64_t metadata = 0; // ph "M"
+    int64_t other = 0; // profiler span, instant events
 };
 
 // Writes a trace to `path` (gzip-compressed when options.gzip). Returns false with *error set when the
 // file cannot be written.
-bool writeKinetoTrace(const std::string &path, const KinetoTraceOptions &options, KinetoTraceStats *stats,
-                      std::string *error);
+bool writeKinetoTrace(
+    const std::string &path, const KinetoTraceOptions &options, KinetoTraceStats *stats, std::string *error);
 
 } // namespace plumb::bench

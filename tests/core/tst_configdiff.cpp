@@ -105,16 +105,21 @@ private Q_SLOTS:
             ConfigDiff::Group::Params);
         QCOMPARE(configRowGroup({ 0, QStringLiteral("team"), QStringLiteral("perf"), QStringLiteral("tag") }),
             ConfigDiff::Group::Tags);
-        QCOMPARE(configRowGroup({ 0, QStringLiteral("mlflow.user"), QStringLiteral("x"), QStringLiteral("tag") }),
+        QCOMPARE(
+            configRowGroup({ 0, QStringLiteral("mlflow.user"), QStringLiteral("x"), QStringLiteral("tag") }),
             ConfigDiff::Group::SystemTags);
-        QCOMPARE(configRowGroup({ 0, QStringLiteral("torch_version"), QStringLiteral("2.3"), QStringLiteral("string") }),
+        QCOMPARE(configRowGroup(
+                     { 0, QStringLiteral("torch_version"), QStringLiteral("2.3"), QStringLiteral("string") }),
             ConfigDiff::Group::Environment);
-        QCOMPARE(configRowGroup({ 0, QStringLiteral("env.CUDA_VISIBLE_DEVICES"), QStringLiteral("0"), QStringLiteral("tag") }),
+        QCOMPARE(configRowGroup({ 0, QStringLiteral("env.CUDA_VISIBLE_DEVICES"), QStringLiteral("0"),
+                     QStringLiteral("tag") }),
             ConfigDiff::Group::Environment);
-        QCOMPARE(configRowGroup({ 0, QStringLiteral("python"), QStringLiteral("3.11"), QStringLiteral("string") }),
+        QCOMPARE(
+            configRowGroup({ 0, QStringLiteral("python"), QStringLiteral("3.11"), QStringLiteral("string") }),
             ConfigDiff::Group::Environment);
         // "mlflow." only marks MLflow's own tags, not a param that happens to be named so.
-        QCOMPARE(configRowGroup({ 0, QStringLiteral("mlflow.x"), QStringLiteral("1"), QStringLiteral("number") }),
+        QCOMPARE(
+            configRowGroup({ 0, QStringLiteral("mlflow.x"), QStringLiteral("1"), QStringLiteral("number") }),
             ConfigDiff::Group::Params);
     }
 
@@ -126,13 +131,15 @@ private Q_SLOTS:
         QCOMPARE(d.runs.size(), 2);
         QCOMPARE(d.runs[0].id, alpha);
 
-        // alpha: lr 0.001, optimizer adam, tags mlflow.runName, mlflow.user, note; beta: lr 0.01, mlflow.runName.
+        // alpha: lr 0.001, optimizer adam, tags mlflow.runName, mlflow.user, note; beta: lr 0.01,
+        // mlflow.runName.
         QStringList keys;
         for (const auto &r : d.rows)
             keys << groupName(r.group) + u':' + r.key;
         QCOMPARE(keys,
-            QStringList({ QStringLiteral("params:lr"), QStringLiteral("params:optimizer"), QStringLiteral("tags:note"),
-                QStringLiteral("system tags:mlflow.runName"), QStringLiteral("system tags:mlflow.user") }));
+            QStringList({ QStringLiteral("params:lr"), QStringLiteral("params:optimizer"),
+                QStringLiteral("tags:note"), QStringLiteral("system tags:mlflow.runName"),
+                QStringLiteral("system tags:mlflow.user") }));
         const ConfigDiff::Row *lr = row(d, QStringLiteral("lr"));
         QVERIFY(lr->differs);
         QCOMPARE(lr->values[0].value(), QStringLiteral("0.001"));
@@ -247,11 +254,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("keys"); // comma-separated
         QTest::addColumn<QString>("expected");
-        QTest::newRow("validation over training") << QStringLiteral("epoch,train_loss,val_loss") << QStringLiteral("val_loss");
-        QTest::newRow("eval/ prefix") << QStringLiteral("eval/accuracy,loss") << QStringLiteral("eval/accuracy");
+        QTest::newRow("validation over training")
+            << QStringLiteral("epoch,train_loss,val_loss") << QStringLiteral("val_loss");
+        QTest::newRow("eval/ prefix")
+            << QStringLiteral("eval/accuracy,loss") << QStringLiteral("eval/accuracy");
         QTest::newRow("test_ suffix") << QStringLiteral("acc_test,accuracy") << QStringLiteral("acc_test");
-        QTest::newRow("not a word inside") << QStringLiteral("a_loss,interval_loss") << QStringLiteral("a_loss");
-        QTest::newRow("direction first") << QStringLiteral("val_step,train_loss") << QStringLiteral("train_loss");
+        QTest::newRow("not a word inside")
+            << QStringLiteral("a_loss,interval_loss") << QStringLiteral("a_loss");
+        QTest::newRow("direction first")
+            << QStringLiteral("val_step,train_loss") << QStringLiteral("train_loss");
         QTest::newRow("none known") << QStringLiteral("epoch,zeta") << QStringLiteral("epoch");
     }
 
@@ -300,14 +311,16 @@ private Q_SLOTS:
         QCOMPARE(plumb::resolveRuns(runs, { QStringLiteral("version_0") }).ids, QList<int64_t>({ 1 }));
         // An id wins over a run named by the same number.
         QCOMPARE(plumb::resolveRuns(runs, { QStringLiteral("7") }).ids, QList<int64_t>({ 7 }));
-        const RunLookup ambiguous = plumb::resolveRuns(runs, { QStringLiteral("1"), QStringLiteral("version_1") });
+        const RunLookup ambiguous
+            = plumb::resolveRuns(runs, { QStringLiteral("1"), QStringLiteral("version_1") });
         QVERIFY(ambiguous.ids.isEmpty());
         QVERIFY2(ambiguous.error.contains(QStringLiteral("2 logs/version_1"))
                 && ambiguous.error.contains(QStringLiteral("3 other/version_1")),
             qPrintable(ambiguous.error));
         const RunLookup unknown = plumb::resolveRuns(runs, { QStringLiteral("version_9") });
         QVERIFY(unknown.ids.isEmpty());
-        QVERIFY2(unknown.error.startsWith(QStringLiteral("no experiment run version_9")), qPrintable(unknown.error));
+        QVERIFY2(unknown.error.startsWith(QStringLiteral("no experiment run version_9")),
+            qPrintable(unknown.error));
     }
 };
 

@@ -40,7 +40,8 @@ private slots:
             t += gap(rng);
             v = std::max(0.0, v + step(rng));
             const double value = i % 997 == 0 ? v * 50 : v; // spikes
-            json += QStringLiteral(",\n{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":%1,\"args\":{\"bytes\":%2}}")
+            json += QStringLiteral(
+                ",\n{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":%1,\"args\":{\"bytes\":%2}}")
                         .arg(t, 0, 'f', 3)
                         .arg(value, 0, 'f', 1)
                         .toUtf8();
@@ -94,11 +95,13 @@ private slots:
                 return e;
             };
             // The value held into the window: the last sample before it.
-            const auto before = std::find_if(m_samples.rbegin(), m_samples.rend(), [&](auto &s) { return s.first < from; });
+            const auto before
+                = std::find_if(m_samples.rbegin(), m_samples.rend(), [&](auto &s) { return s.first < from; });
             size_t i = 0;
             if (before != m_samples.rend()) {
                 QVERIFY2(!buckets.empty(), qPrintable(where));
-                const auto firstInWindow = std::find_if(m_samples.begin(), m_samples.end(), [&](auto &s) { return s.first >= from; });
+                const auto firstInWindow = std::find_if(
+                    m_samples.begin(), m_samples.end(), [&](auto &s) { return s.first >= from; });
                 // Held sample first (or a straddling bucket that starts before the window).
                 if (buckets[0].count == 1 && buckets[0].startNs == before->first) {
                     QCOMPARE(buckets[0].last, before->second);
@@ -113,16 +116,23 @@ private slots:
                 const CounterBucket &b = buckets[i];
                 const CounterBucket e = inRange(b.startNs, b.endNs);
                 QVERIFY2(b.count == e.count && b.min == e.min && b.max == e.max && b.last == e.last,
-                         qPrintable(where + QStringLiteral(": bucket %1..%2 has %3 samples, max %4 (expected %5, %6)")
-                                                .arg(b.startNs).arg(b.endNs).arg(b.count).arg(b.max).arg(e.count).arg(e.max)));
+                    qPrintable(where
+                        + QStringLiteral(": bucket %1..%2 has %3 samples, max %4 (expected %5, %6)")
+                              .arg(b.startNs)
+                              .arg(b.endNs)
+                              .arg(b.count)
+                              .arg(b.max)
+                              .arg(e.count)
+                              .arg(e.max)));
                 if (i > 0)
                     QVERIFY(b.startNs > buckets[i - 1].endNs);
                 covered += b.count;
             }
             // Every sample of the window is in a bucket; a frame stays proportional to the pixels.
-            const auto inWindow = std::count_if(m_samples.begin(), m_samples.end(),
-                                                [&](auto &s) { return s.first >= from && s.first < to; });
-            QVERIFY2(covered >= inWindow, qPrintable(where + QStringLiteral(": %1 of %2").arg(covered).arg(inWindow)));
+            const auto inWindow = std::count_if(
+                m_samples.begin(), m_samples.end(), [&](auto &s) { return s.first >= from && s.first < to; });
+            QVERIFY2(covered >= inWindow,
+                qPrintable(where + QStringLiteral(": %1 of %2").arg(covered).arg(inWindow)));
             QVERIFY2(buckets.size() <= size_t(span / bucketNs) + 3, qPrintable(where));
         }
     }
@@ -131,11 +141,16 @@ private slots:
     void valueText()
     {
         QLocale::setDefault(QLocale(QLocale::English));
-        QCOMPARE(text::counterValue(QStringLiteral("Memory allocated, device 0"), 5.0 * 1048576), QStringLiteral("5.0 MiB"));
-        QCOMPARE(text::counterValue(QStringLiteral("Memory allocated, CUDA host"), 512), QStringLiteral("512 bytes"));
-        QCOMPARE(text::counterValue(QStringLiteral("Memory allocated, CPU"), -2048), QStringLiteral("-2.0 KiB"));
-        QCOMPARE(text::counterValue(QStringLiteral("SM Active [Throughput %]"), 5242880), QStringLiteral("5.243E+06"));
-        QCOMPARE(text::counterValue(QStringLiteral("Memory allocated, device 0"), 1e30), QStringLiteral("1E+30"));
+        QCOMPARE(text::counterValue(QStringLiteral("Memory allocated, device 0"), 5.0 * 1048576),
+            QStringLiteral("5.0 MiB"));
+        QCOMPARE(text::counterValue(QStringLiteral("Memory allocated, CUDA host"), 512),
+            QStringLiteral("512 bytes"));
+        QCOMPARE(
+            text::counterValue(QStringLiteral("Memory allocated, CPU"), -2048), QStringLiteral("-2.0 KiB"));
+        QCOMPARE(text::counterValue(QStringLiteral("SM Active [Throughput %]"), 5242880),
+            QStringLiteral("5.243E+06"));
+        QCOMPARE(
+            text::counterValue(QStringLiteral("Memory allocated, device 0"), 1e30), QStringLiteral("1E+30"));
     }
 };
 

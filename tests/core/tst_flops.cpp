@@ -18,7 +18,8 @@ namespace {
 
 QByteArray args(const QByteArray &dims, const QByteArray &types, const QByteArray &concrete = "[]")
 {
-    return QByteArray("{\"Input Dims\":") + dims + ",\"Input type\":" + types + ",\"Concrete Inputs\":" + concrete + "}";
+    return QByteArray("{\"Input Dims\":") + dims + ",\"Input type\":" + types
+        + ",\"Concrete Inputs\":" + concrete + "}";
 }
 
 } // namespace
@@ -34,46 +35,60 @@ private Q_SLOTS:
         QTest::addColumn<int>("dtype");
         const QByteArray bf = "\"c10::BFloat16\"";
         const QByteArray bf3 = "[" + bf + "," + bf + "," + bf + "]", bf2 = "[" + bf + "," + bf + "]";
-        QTest::newRow("mm") << "aten::mm" << args("[[128,256],[256,512]]", bf2)
-                            << 33554432.0 << int(FlopsDtype::Bf16); // 2 x 128 x 256 x 512
+        QTest::newRow("mm") << "aten::mm" << args("[[128,256],[256,512]]", bf2) << 33554432.0
+                            << int(FlopsDtype::Bf16); // 2 x 128 x 256 x 512
         QTest::newRow("addmm") << "aten::addmm"
-                               << args("[[512],[128,256],[256,512],[],[]]", "[\"c10::Half\",\"c10::Half\",\"c10::Half\",\"Scalar\",\"Scalar\"]")
+                               << args("[[512],[128,256],[256,512],[],[]]",
+                                      "[\"c10::Half\",\"c10::Half\",\"c10::Half\",\"Scalar\",\"Scalar\"]")
                                << 33554432.0 << int(FlopsDtype::Fp16);
         QTest::newRow("bmm") << "aten::bmm" << args("[[4,128,256],[4,256,512]]", "[\"float\",\"float\"]")
                              << 134217728.0 << int(FlopsDtype::Fp32);
-        QTest::newRow("baddbmm") << "aten::baddbmm" << args("[[4,128,512],[4,128,256],[4,256,512],[],[]]", QByteArray("[" + bf + "," + bf + "," + bf + ",\"Scalar\",\"Scalar\"]"))
+        QTest::newRow("baddbmm") << "aten::baddbmm"
+                                 << args("[[4,128,512],[4,128,256],[4,256,512],[],[]]",
+                                        QByteArray(
+                                            "[" + bf + "," + bf + "," + bf + ",\"Scalar\",\"Scalar\"]"))
                                  << 134217728.0 << int(FlopsDtype::Bf16);
-        QTest::newRow("scaled_mm fp8") << "aten::_scaled_mm"
-                                       << args("[[128,256],[256,512],[],[]]", "[\"c10::Float8_e4m3fn\",\"c10::Float8_e4m3fn\",\"float\",\"float\"]")
-                                       << 33554432.0 << int(FlopsDtype::Fp8);
+        QTest::newRow("scaled_mm fp8")
+            << "aten::_scaled_mm"
+            << args("[[128,256],[256,512],[],[]]",
+                   "[\"c10::Float8_e4m3fn\",\"c10::Float8_e4m3fn\",\"float\",\"float\"]")
+            << 33554432.0 << int(FlopsDtype::Fp8);
         // 8x3x224x224 * 64x3x7x7, padding 3, stride 2: 112x112 outputs; 2 x 8*64*112*112 x 3*7*7.
-        QTest::newRow("conv, TF32 allowed") << "aten::cudnn_convolution"
-                                            << args("[[8,3,224,224],[64,3,7,7],[],[],[],[],[],[],[]]", "[\"float\",\"float\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\",\"Scalar\",\"Scalar\",\"Scalar\"]",
-                                                   "[\"\",\"\",\"[3, 3]\",\"[2, 2]\",\"[1, 1]\",\"1\",\"False\",\"False\",\"True\"]")
-                                            << 1888223232.0 << int(FlopsDtype::Tf32);
-        QTest::newRow("conv backward, two grads") << "aten::convolution_backward"
-                                                  << args("[[8,64,112,112],[8,3,224,224],[64,3,7,7],[],[],[],[],[],[],[],[]]", bf3,
-                                                         "[\"\",\"\",\"\",\"[64]\",\"[2, 2]\",\"[3, 3]\",\"[1, 1]\",\"False\",\"[0, 0]\",\"1\",\"[True, True, False]\"]")
-                                                  << 3776446464.0 << int(FlopsDtype::Bf16);
-        QTest::newRow("conv backward, weight only") << "aten::convolution_backward"
-                                                    << args("[[8,64,112,112],[8,3,224,224],[64,3,7,7],[],[],[],[],[],[],[],[]]", bf3,
-                                                           "[\"\",\"\",\"\",\"[64]\",\"[2, 2]\",\"[3, 3]\",\"[1, 1]\",\"False\",\"[0, 0]\",\"1\",\"[False, True, False]\"]")
-                                                    << 1888223232.0 << int(FlopsDtype::Bf16);
+        QTest::newRow("conv, TF32 allowed")
+            << "aten::cudnn_convolution"
+            << args("[[8,3,224,224],[64,3,7,7],[],[],[],[],[],[],[]]",
+                   "[\"float\",\"float\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\",\"Scalar\","
+                   "\"Scalar\",\"Scalar\"]",
+                   "[\"\",\"\",\"[3, 3]\",\"[2, 2]\",\"[1, 1]\",\"1\",\"False\",\"False\",\"True\"]")
+            << 1888223232.0 << int(FlopsDtype::Tf32);
+        QTest::newRow("conv backward, two grads")
+            << "aten::convolution_backward"
+            << args("[[8,64,112,112],[8,3,224,224],[64,3,7,7],[],[],[],[],[],[],[],[]]", bf3,
+                   "[\"\",\"\",\"\",\"[64]\",\"[2, 2]\",\"[3, 3]\",\"[1, 1]\",\"False\",\"[0, "
+                   "0]\",\"1\",\"[True, True, False]\"]")
+            << 3776446464.0 << int(FlopsDtype::Bf16);
+        QTest::newRow("conv backward, weight only")
+            << "aten::convolution_backward"
+            << args("[[8,64,112,112],[8,3,224,224],[64,3,7,7],[],[],[],[],[],[],[],[]]", bf3,
+                   "[\"\",\"\",\"\",\"[64]\",\"[2, 2]\",\"[3, 3]\",\"[1, 1]\",\"False\",\"[0, "
+                   "0]\",\"1\",\"[False, True, False]\"]")
+            << 1888223232.0 << int(FlopsDtype::Bf16);
         // q 2x128x8x64 (B, L, H, D), k and v 2x256x8x64: 2 x 2*8*128*256 x (64 + 64).
-        QTest::newRow("flash forward") << "aten::_flash_attention_forward"
-                                       << args("[[2,128,8,64],[2,256,8,64],[2,256,8,64],[],[]]", bf3)
-                                       << 134217728.0 << int(FlopsDtype::Bf16);
+        QTest::newRow("flash forward")
+            << "aten::_flash_attention_forward" << args("[[2,128,8,64],[2,256,8,64],[2,256,8,64],[],[]]", bf3)
+            << 134217728.0 << int(FlopsDtype::Bf16);
         QTest::newRow("flash backward") << "aten::_flash_attention_backward"
-                                        << args("[[2,128,8,64],[2,128,8,64],[2,256,8,64],[2,256,8,64]]", QByteArray("[" + bf + "," + bf + "," + bf + "," + bf + "]"))
+                                        << args("[[2,128,8,64],[2,128,8,64],[2,256,8,64],[2,256,8,64]]",
+                                               QByteArray("[" + bf + "," + bf + "," + bf + "," + bf + "]"))
                                         << 335544320.0 << int(FlopsDtype::Bf16);
-        QTest::newRow("cudnn attention (B, H, L, D)") << "aten::_scaled_dot_product_cudnn_attention"
-                                                      << args("[[2,8,128,64],[2,8,256,64],[2,8,256,64]]", bf3)
-                                                      << 134217728.0 << int(FlopsDtype::Bf16);
-        QTest::newRow("varlen flash: lengths unknown") << "aten::_flash_attention_forward"
-                                                       << args("[[256,8,64],[256,8,64],[256,8,64]]", bf3)
-                                                       << -1.0 << 0;
-        QTest::newRow("outer op: not counted") << "aten::linear" << args("[[128,256],[512,256],[512]]", bf3)
-                                               << -1.0 << 0;
+        QTest::newRow("cudnn attention (B, H, L, D)")
+            << "aten::_scaled_dot_product_cudnn_attention"
+            << args("[[2,8,128,64],[2,8,256,64],[2,8,256,64]]", bf3) << 134217728.0 << int(FlopsDtype::Bf16);
+        QTest::newRow("varlen flash: lengths unknown")
+            << "aten::_flash_attention_forward" << args("[[256,8,64],[256,8,64],[256,8,64]]", bf3) << -1.0
+            << 0;
+        QTest::newRow("outer op: not counted")
+            << "aten::linear" << args("[[128,256],[512,256],[512]]", bf3) << -1.0 << 0;
         QTest::newRow("no shapes") << "aten::mm" << QByteArray("{}") << -1.0 << 0;
     }
     void opFlops()
@@ -116,12 +131,21 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const QString wsPath = importTestJson(tmp.path(), QStringLiteral("mm.json"),
-            "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100-SXM4-80GB\",\"numSms\":108}],\"traceEvents\": [\n"
-            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":30,\"args\":{\"External id\":9,\"Input Dims\":[[1024,1024],[1024,1024]],\"Input type\":[\"c10::BFloat16\",\"c10::BFloat16\"]}},\n"
-            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":20,\"args\":{\"External id\":10,\"Input Dims\":[[1024,1024],[1024,1024]],\"Input type\":[\"c10::BFloat16\",\"c10::BFloat16\"]}},\n"
-            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":5,\"args\":{\"correlation\":1,\"External id\":10}},\n"
-            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":5,\"args\":{\"External id\":11,\"Input Dims\":[[64,64],[64,64]],\"Input type\":[\"c10::BFloat16\",\"c10::BFloat16\"]}},\n"
-            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ampere_bf16_gemm\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":10,\"args\":{\"correlation\":1,\"External id\":10,\"stream\":7,\"device\":0}}\n"
+            "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA "
+            "A100-SXM4-80GB\",\"numSms\":108}],\"traceEvents\": [\n"
+            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":"
+            "30,\"args\":{\"External id\":9,\"Input Dims\":[[1024,1024],[1024,1024]],\"Input "
+            "type\":[\"c10::BFloat16\",\"c10::BFloat16\"]}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":20,"
+            "\"args\":{\"External id\":10,\"Input Dims\":[[1024,1024],[1024,1024]],\"Input "
+            "type\":[\"c10::BFloat16\",\"c10::BFloat16\"]}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":"
+            "2,\"dur\":5,\"args\":{\"correlation\":1,\"External id\":10}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":5,"
+            "\"args\":{\"External id\":11,\"Input Dims\":[[64,64],[64,64]],\"Input "
+            "type\":[\"c10::BFloat16\",\"c10::BFloat16\"]}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ampere_bf16_gemm\",\"pid\":0,\"tid\":7,\"ts\":10,"
+            "\"dur\":10,\"args\":{\"correlation\":1,\"External id\":10,\"stream\":7,\"device\":0}}\n"
             "]}\n");
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
@@ -141,7 +165,8 @@ private Q_SLOTS:
         const DoctorReport r = doctorReport(ws, 1, GpuOpMode::EveryOp);
         QCOMPARE(int(r.verdict.component), int(Verdict::Component::GpuCompute));
         const QString evidence = r.verdict.evidence.join(QLatin1Char('\n'));
-        QVERIFY2(evidence.contains(QStringLiteral("214.7 TFLOP/s achieved, 69% of the NVIDIA A100-SXM4-80GB's bf16 peak (312 TFLOP/s)")),
+        QVERIFY2(evidence.contains(QStringLiteral(
+                     "214.7 TFLOP/s achieved, 69% of the NVIDIA A100-SXM4-80GB's bf16 peak (312 TFLOP/s)")),
             qPrintable(evidence));
     }
 

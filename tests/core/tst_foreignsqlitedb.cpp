@@ -52,8 +52,9 @@ private slots:
         // A service's connection: WAL, no automatic checkpoint, still open while we read.
         sqlite3 *writer = nullptr;
         QCOMPARE(sqlite3_open(path.toUtf8().constData(), &writer), SQLITE_OK);
-        exec(writer, "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
-                     "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (1), (2);");
+        exec(writer,
+            "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
+            "CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (1), (2);");
         exec(writer, "PRAGMA wal_checkpoint(TRUNCATE)"); // these two are in the file
         exec(writer, "INSERT INTO t VALUES (30); INSERT INTO t VALUES (400);"); // these only in the log
         QVERIFY(QFileInfo(path + QStringLiteral("-wal")).size() > 0);

@@ -99,7 +99,8 @@ private Q_SLOTS:
         QCOMPARE(r.idealStepNs, 3 * kS);
         QCOMPARE(r.stepTimeDeviation, 0.0);
         QCOMPARE(r.largestBadput(), std::optional<Badput>(Badput::TrainingPrep));
-        QVERIFY(goodputAdvice(r).startsWith(QStringLiteral("Training prep is the largest badput: 10.0% of the job")));
+        QVERIFY(goodputAdvice(r).startsWith(
+            QStringLiteral("Training prep is the largest badput: 10.0% of the job")));
     }
 
     // Nothing logged before the first step: the 5 s are program startup. The first step takes 8 s
@@ -124,10 +125,10 @@ private Q_SLOTS:
     // steps 3..6 from 34, preempted at 41 in step 6; restarted at 45, restore [45,46], steps 6 and 7,
     // job end at 50.
     //  productive: steps 0-2 (6 s) + 3-5 of attempt 2 (6 s) + 6-7 (4 s) = 16 s
-    //  wasted progress: [17,18) of step 3, step 4 (2 s), step 5 cut at 21 (1 s) + step 6 cut at 41 (1 s) = 5 s
-    //  checkpoint save 1 s; restore 2 + 1 = 3 s; provisioning 10 + 5 = 15 s
-    //  disruption recovery: [21,25) + [30,32) + [41,45) = 10 s           sum: 50 s
-    //  unavailable: [0,10) + [21,30) (preempted until re-provisioned) + [41,45) = 23 s
+    //  wasted progress: [17,18) of step 3, step 4 (2 s), step 5 cut at 21 (1 s) + step 6 cut at 41 (1 s) = 5
+    //  s checkpoint save 1 s; restore 2 + 1 = 3 s; provisioning 10 + 5 = 15 s disruption recovery: [21,25) +
+    //  [30,32) + [41,45) = 10 s           sum: 50 s unavailable: [0,10) + [21,30) (preempted until
+    //  re-provisioned) + [41,45) = 23 s
     void twoPreemptionsAndRestores()
     {
         std::vector<LifecycleEvent> ev;

@@ -62,8 +62,8 @@ private slots:
     {
         const QString ws = QDir::temp().filePath(QStringLiteral("plumb-tst-histogramseries.plumb"));
         QFile::remove(ws);
-        const QString failure
-            = importIntoWorkspace(ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/tfevents/data/legacy") });
+        const QString failure = importIntoWorkspace(
+            ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/tfevents/data/legacy") });
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
         Workspace w(ws, Workspace::Role::Reader);
         ExperimentReader reader(w);

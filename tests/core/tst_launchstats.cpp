@@ -58,7 +58,8 @@ void checkBins(const Histogram &h, const std::vector<int64_t> &values)
     for (int i = 0; i < h.bins(); ++i) {
         const bool last = i == h.bins() - 1;
         const int64_t n = std::count_if(values.begin(), values.end(), [&](int64_t v) {
-            return double(v) >= h.edges[size_t(i)] && (double(v) < h.edges[size_t(i) + 1] || (last && double(v) <= h.edges.back()));
+            return double(v) >= h.edges[size_t(i)]
+                && (double(v) < h.edges[size_t(i) + 1] || (last && double(v) <= h.edges.back()));
         });
         QCOMPARE(h.counts[size_t(i)], n);
     }
@@ -95,7 +96,8 @@ private slots:
         QCOMPARE(q.streamTrackId, Q_INT64_C(7));
         QCOMPARE(q.ops, Q_INT64_C(2));
         QVERIFY(!q.reduced);
-        const std::vector<std::pair<int64_t, int32_t>> expected = { { 0, 1 }, { 5, 2 }, { 20, 1 }, { 30, 0 } };
+        const std::vector<std::pair<int64_t, int32_t>> expected
+            = { { 0, 1 }, { 5, 2 }, { 20, 1 }, { 30, 0 } };
         QCOMPARE(q.series.size(), expected.size());
         for (size_t i = 0; i < expected.size(); ++i) {
             QCOMPARE(q.series[i].timeNs, expected[i].first);
@@ -166,7 +168,8 @@ private slots:
                     ops.push_back(op(track, trial % 4 == 0 && i % 5 == 0 ? -1 : launch, start, free));
                 }
             }
-            std::stable_sort(ops.begin(), ops.end(), [](const GpuOp &a, const GpuOp &b) { return a.startNs < b.startNs; });
+            std::stable_sort(
+                ops.begin(), ops.end(), [](const GpuOp &a, const GpuOp &b) { return a.startNs < b.startNs; });
             for (int maxPoints : { 0, 7 }) {
                 const LaunchStats s = launchStats(ops, maxPoints);
                 for (const StreamQueue &q : s.queues) {
@@ -246,7 +249,8 @@ private slots:
         QTest::newRow("narrow") << QList<qlonglong> { 100, 150, 120, 199, 101 } << false;
         QTest::newRow("negative") << QList<qlonglong> { -50, 3, 10'000, 7 } << false;
         QTest::newRow("zero") << QList<qlonglong> { 0, 1, 100'000 } << false;
-        QTest::newRow("heavy tail") << QList<qlonglong> { 2'000, 2'100, 2'500, 3'000, 9'000, 1'500'000 } << true;
+        QTest::newRow("heavy tail") << QList<qlonglong> { 2'000, 2'100, 2'500, 3'000, 9'000, 1'500'000 }
+                                    << true;
         QList<qlonglong> wide;
         for (qlonglong v = 1; v < 10'000'000'000LL; v = v * 3 + 1)
             wide << v << v + 1 << v * 2;

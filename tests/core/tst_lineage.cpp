@@ -78,7 +78,8 @@ private Q_SLOTS:
         const int64_t statistics = sink.node(artifact(QStringLiteral("statistics")));
         const int64_t eval = sink.node(execution(QStringLiteral("eval")));
         const int64_t blessing = sink.node(artifact(QStringLiteral("blessing")));
-        const int64_t ctx = sink.node(context(QStringLiteral("ctx:pipeline"), QStringLiteral("my_pipeline"), QStringLiteral("pipeline")));
+        const int64_t ctx = sink.node(context(
+            QStringLiteral("ctx:pipeline"), QStringLiteral("my_pipeline"), QStringLiteral("pipeline")));
         sink.edge(raw, gen, QStringLiteral("input"));
         sink.edge(gen, examples, QStringLiteral("output"));
         sink.edge(examples, train, QStringLiteral("input"));
@@ -126,7 +127,9 @@ private Q_SLOTS:
         QCOMPARE(c.executions, Q_INT64_C(6));
         QCOMPARE(c.contexts, Q_INT64_C(1));
         QCOMPARE(c.edges, Q_INT64_C(11 + 5)); // the repeated edge once
-        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM lineage_edge WHERE properties = '{\"path\":\"blessing\"}'"), 1);
+        QCOMPARE(ws.db().queryInt(
+                     "SELECT count(*) FROM lineage_edge WHERE properties = '{\"path\":\"blessing\"}'"),
+            1);
     }
 
     void find()
@@ -173,7 +176,8 @@ private Q_SLOTS:
         Workspace ws(path, Workspace::Role::Writer);
         SqliteDb &db = ws.db();
         db.exec("INSERT INTO run(id, key, name, created_at_ns, path) VALUES "
-                "(1, 'mlflow:/s/mlruns/0/0123456789abcdef0123456789abcdef', 'alpha', 0, '/s/mlruns/0/0123456789abcdef0123456789abcdef'), "
+                "(1, 'mlflow:/s/mlruns/0/0123456789abcdef0123456789abcdef', 'alpha', 0, "
+                "'/s/mlruns/0/0123456789abcdef0123456789abcdef'), "
                 "(2, 'tfevents:/logs/exp/run1', 'exp/run1', 0, '/logs/exp/run1'), "
                 "(3, 'tabular:/t/x.csv', 'baseline-trainer', 0, '/t'), "
                 "(4, 'source:9', 'trace', 0, NULL), "
@@ -191,18 +195,23 @@ private Q_SLOTS:
         const int64_t c = sink.node(inside);
         const int64_t d = sink.node(execution(QStringLiteral("baseline-trainer")));
         const int64_t e = sink.node(execution(QStringLiteral("unrelated")));
-        const auto job = [](const QString &name) { return context(QStringLiteral("openlineage:job/") + name, name, QStringLiteral("job")); };
+        const auto job = [](const QString &name) {
+            return context(QStringLiteral("openlineage:job/") + name, name, QStringLiteral("job"));
+        };
         const int64_t f = sink.node(job(QStringLiteral("airflow://sched/train_mlp")));
-        const int64_t g = sink.node(job(QStringLiteral("airflow://sched/nightly/train_mlp_v2"))); // no run of that name, nor of any tail
+        const int64_t g = sink.node(job(
+            QStringLiteral("airflow://sched/nightly/train_mlp_v2"))); // no run of that name, nor of any tail
         LineageNode notJob = execution(QStringLiteral("ns/train_mlp")); // only a job's namespace is dropped
         notJob.key = QStringLiteral("mlmd:store#execution/7");
         const int64_t h = sink.node(notJob);
-        db.exec("INSERT INTO lineage_link(node_id, run_id, origin) VALUES (" + std::to_string(e) + ", 4, 'user')");
+        db.exec("INSERT INTO lineage_link(node_id, run_id, origin) VALUES (" + std::to_string(e)
+            + ", 4, 'user')");
         QCOMPARE(linkLineageToRuns(db), Q_INT64_C(5));
         tx.commit();
         auto linked = [&](int64_t node) {
-            SqliteStmt st(db, "SELECT group_concat(run_id || ':' || origin, ' ') FROM "
-                              "(SELECT * FROM lineage_link WHERE node_id = ? ORDER BY run_id)");
+            SqliteStmt st(db,
+                "SELECT group_concat(run_id || ':' || origin, ' ') FROM "
+                "(SELECT * FROM lineage_link WHERE node_id = ? ORDER BY run_id)");
             st.bind(1, node);
             return st.step() ? st.columnText(0) : QString();
         };
@@ -216,7 +225,8 @@ private Q_SLOTS:
         QCOMPARE(linked(h), QString());
         LineageReader r(ws);
         QCOMPARE(r.node(a).runIds, QList<int64_t> { 1 });
-        QCOMPARE(r.counts().summary(), QStringLiteral("3 artifacts, 3 executions, 2 contexts, 0 edges, 6 links to runs"));
+        QCOMPARE(r.counts().summary(),
+            QStringLiteral("3 artifacts, 3 executions, 2 contexts, 0 edges, 6 links to runs"));
         QCOMPARE((LineageReader::Counts { 1, 1, 1, 1, 1 }).summary(),
             QStringLiteral("1 artifact, 1 execution, 1 context, 1 edge, 1 link to a run"));
     }
@@ -257,9 +267,14 @@ private Q_SLOTS:
         const LineageGraph f = collapseRepeatedRuns(g);
         QStringList nodes;
         for (const auto &n : f.nodes)
-            nodes << QStringLiteral("%1:%2:%3:%4").arg(n.id).arg(n.name).arg(n.members.size()).arg(n.failedMembers);
-        QCOMPARE(nodes.join(QLatin1Char(' ')), QStringLiteral("1:clicks:1:0 2:train × 3 runs:3:1 5:adhoc:1:0 "
-                                                              "12:Model × 3:3:0 15:report:1:0"));
+            nodes << QStringLiteral("%1:%2:%3:%4")
+                         .arg(n.id)
+                         .arg(n.name)
+                         .arg(n.members.size())
+                         .arg(n.failedMembers);
+        QCOMPARE(nodes.join(QLatin1Char(' ')),
+            QStringLiteral("1:clicks:1:0 2:train × 3 runs:3:1 5:adhoc:1:0 "
+                           "12:Model × 3:3:0 15:report:1:0"));
         QCOMPARE(f.nodes[1].state, QStringLiteral("1 of 3 failed"));
         QStringList edges;
         for (const auto &e : f.edges)

@@ -68,7 +68,8 @@ private Q_SLOTS:
             const double lr = 0.1 * i;
             ImportanceSample s;
             s.params = { number("lr", lr), number("noise", noise.next()), number("width", 128),
-                { 0, QStringLiteral("mlflow.user"), QStringLiteral("u%1").arg(i % 3), QStringLiteral("tag") } };
+                { 0, QStringLiteral("mlflow.user"), QStringLiteral("u%1").arg(i % 3),
+                    QStringLiteral("tag") } };
             s.target = 3 * lr + 1;
             samples.push_back(s);
         }
@@ -107,7 +108,8 @@ private Q_SLOTS:
         const double rx = entry(r, "x")->correlation;
         QVERIFY2(rx > 0.5 && rx < 0.8, qPrintable(QString::number(rx)));
         QCOMPARE(entry(r, "down")->correlation, -rx);
-        QVERIFY2(entry(r, "noise")->importance < 0.1, qPrintable(QString::number(entry(r, "noise")->importance)));
+        QVERIFY2(
+            entry(r, "noise")->importance < 0.1, qPrintable(QString::number(entry(r, "noise")->importance)));
         QVERIFY(entry(r, "x")->importance + entry(r, "down")->importance > 0.9);
     }
 
@@ -115,7 +117,8 @@ private Q_SLOTS:
     {
         // The optimizer decides the metric; the output folder differs in every run (an identifier).
         Noise noise;
-        const QString optimizers[] = { QStringLiteral("adam"), QStringLiteral("sgd"), QStringLiteral("lion") };
+        const QString optimizers[]
+            = { QStringLiteral("adam"), QStringLiteral("sgd"), QStringLiteral("lion") };
         const double effect[] = { 0.9, 0.5, 0.7 };
         std::vector<ImportanceSample> samples;
         for (int i = 0; i < 24; ++i) {
@@ -172,7 +175,8 @@ private Q_SLOTS:
         const ParamImportance r = paramImportance(samples);
         QVERIFY(r.entries.empty());
         QCOMPARE(r.runs, 2);
-        QCOMPARE(r.reason, QStringLiteral("needs at least 3 runs with both params and a value of the metric; 2 have"));
+        QCOMPARE(r.reason,
+            QStringLiteral("needs at least 3 runs with both params and a value of the metric; 2 have"));
     }
 
     void constantMetric()

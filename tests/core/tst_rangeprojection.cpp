@@ -32,15 +32,15 @@ private slots:
     void nesting()
     {
         RangeProjection p(10);
-        QCOMPARE(p.addRange(1, 0, 100), 0);  // A
-        QCOMPARE(p.addRange(1, 10, 40), 1);  // B, in A
-        QCOMPARE(p.addRange(1, 50, 90), 2);  // C, in A
+        QCOMPARE(p.addRange(1, 0, 100), 0); // A
+        QCOMPARE(p.addRange(1, 10, 40), 1); // B, in A
+        QCOMPARE(p.addRange(1, 50, 90), 2); // C, in A
         QCOMPARE(p.addRange(1, 300, 400), 3); // D: no call inside
-        p.addLaunch(1, 1, 5);   // in A
-        p.addLaunch(2, 1, 20);  // in B
-        p.addLaunch(6, 1, 40);  // B closed at 40 exactly: in A
-        p.addLaunch(3, 1, 60);  // in C
-        p.addLaunch(4, 1, 95);  // in A again, after C closed
+        p.addLaunch(1, 1, 5); // in A
+        p.addLaunch(2, 1, 20); // in B
+        p.addLaunch(6, 1, 40); // B closed at 40 exactly: in A
+        p.addLaunch(3, 1, 60); // in C
+        p.addLaunch(4, 1, 95); // in A again, after C closed
         p.addLaunch(5, 1, 200); // in nothing
         p.addOp(1, 7, 110, 120);
         p.addOp(2, 7, 120, 130);
@@ -48,12 +48,13 @@ private slots:
         p.addOp(4, 7, 150, 160);
         p.addOp(5, 7, 300, 310);
         p.addOp(9, 7, 320, 330); // no such call
-        QCOMPARE(text(p.spans()), QStringList({
-                                      QStringLiteral("lane 7: range 0 [110, 160) 3 ops"),
-                                      QStringLiteral("lane 7: range 1 [120, 130) 1 ops"),
-                                      QStringLiteral("lane 8: range 0 [125, 140) 1 ops"),
-                                      QStringLiteral("lane 8: range 2 [125, 140) 1 ops"),
-                                  }));
+        QCOMPARE(text(p.spans()),
+            QStringList({
+                QStringLiteral("lane 7: range 0 [110, 160) 3 ops"),
+                QStringLiteral("lane 7: range 1 [120, 130) 1 ops"),
+                QStringLiteral("lane 8: range 0 [125, 140) 1 ops"),
+                QStringLiteral("lane 8: range 2 [125, 140) 1 ops"),
+            }));
     }
 
     // For the same start the longer range comes first and encloses the other; ops of one lane may
@@ -73,11 +74,12 @@ private slots:
         p.addOp(2, 3, 40, 60);
         p.addOp(far, 4, 30, 35);
         p.addOp(1, 3, 60, 70);
-        QCOMPARE(text(p.spans()), QStringList({
-                                      QStringLiteral("lane 3: range 0 [10, 70) 3 ops"),
-                                      QStringLiteral("lane 3: range 1 [10, 70) 2 ops"),
-                                      QStringLiteral("lane 4: range 2 [12, 35) 2 ops"),
-                                  }));
+        QCOMPARE(text(p.spans()),
+            QStringList({
+                QStringLiteral("lane 3: range 0 [10, 70) 3 ops"),
+                QStringLiteral("lane 3: range 1 [10, 70) 2 ops"),
+                QStringLiteral("lane 4: range 2 [12, 35) 2 ops"),
+            }));
     }
 
     // What is not kept: an empty range, and a thread's ranges arriving in a second run.

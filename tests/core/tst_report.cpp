@@ -1,7 +1,7 @@
 // The review report's model (core/report): templates, and the sections, figures and appendix built
 // for a workspace of real traces, logs and lineage from ../shared/data.
-#include "reportbuilder.h"
 #include "importhelpers.h"
+#include "reportbuilder.h"
 #include "reportoptions.h"
 #include "reviewworkspace.h"
 #include "workspace.h"
@@ -28,22 +28,24 @@ private Q_SLOTS:
     void templateYaml()
     {
         ReportOptions o;
-        const QString e = applyReportTemplateText("# our launch review\n"
-                                                  "title: \"Launch readiness: model #7\"  # quoted, with a hash\n"
-                                                  "author: Perf team\n"
-                                                  "sections:\n"
-                                                  "  - steps\n"
-                                                  "  - kernels   # top ops\n"
-                                                  "  - goodput\n"
-                                                  "page_size: letter\n"
-                                                  "theme: light\n"
-                                                  "dpi: 200\n"
-                                                  "runs: [control, test]\n",
-                                                  QStringLiteral("t.yaml"), o);
+        const QString e
+            = applyReportTemplateText("# our launch review\n"
+                                      "title: \"Launch readiness: model #7\"  # quoted, with a hash\n"
+                                      "author: Perf team\n"
+                                      "sections:\n"
+                                      "  - steps\n"
+                                      "  - kernels   # top ops\n"
+                                      "  - goodput\n"
+                                      "page_size: letter\n"
+                                      "theme: light\n"
+                                      "dpi: 200\n"
+                                      "runs: [control, test]\n",
+                QStringLiteral("t.yaml"), o);
         QVERIFY2(e.isEmpty(), qPrintable(e));
         QCOMPARE(o.title, QStringLiteral("Launch readiness: model #7"));
         QCOMPARE(o.author, QStringLiteral("Perf team"));
-        QCOMPARE(o.sections, (QStringList { QStringLiteral("steps"), QStringLiteral("kernels"), QStringLiteral("goodput") }));
+        QCOMPARE(o.sections,
+            (QStringList { QStringLiteral("steps"), QStringLiteral("kernels"), QStringLiteral("goodput") }));
         QCOMPARE(o.pageSize, ReportOptions::PageSize::Letter);
         QCOMPARE(o.dpi, 200);
         QCOMPARE(o.runs, (QStringList { QStringLiteral("control"), QStringLiteral("test") }));
@@ -52,8 +54,9 @@ private Q_SLOTS:
     void templateJson()
     {
         ReportOptions o;
-        const QString e = applyReportTemplateText(R"({"title": "Capacity review", "sections": ["diff", "config"], "page_size": "A4"})",
-                                                  QStringLiteral("t.json"), o);
+        const QString e = applyReportTemplateText(
+            R"({"title": "Capacity review", "sections": ["diff", "config"], "page_size": "A4"})",
+            QStringLiteral("t.json"), o);
         QVERIFY2(e.isEmpty(), qPrintable(e));
         QCOMPARE(o.title, QStringLiteral("Capacity review"));
         QCOMPARE(o.sections, (QStringList { QStringLiteral("diff"), QStringLiteral("config") }));
@@ -64,12 +67,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown key") << QByteArray("title: x\ncolour: red\n") << QStringLiteral("t:2: \"colour\" is not an option");
-        QTest::newRow("page size") << QByteArray("page_size: A3\n") << QStringLiteral("t:1: \"page_size\" is A4 or Letter");
-        QTest::newRow("dpi") << QByteArray("\n\ndpi: 5000\n") << QStringLiteral("t:3: \"dpi\" is a number from 36 to 600");
-        QTest::newRow("dark theme") << QByteArray("theme: dark\n") << QStringLiteral("t:1: \"theme\" is light");
-        QTest::newRow("no colon") << QByteArray("sections\n") << QStringLiteral("t:1: expected \"key: value\"");
-        QTest::newRow("stray item") << QByteArray("- steps\n") << QStringLiteral("t:1: a list item outside a list");
+        QTest::newRow("unknown key") << QByteArray("title: x\ncolour: red\n")
+                                     << QStringLiteral("t:2: \"colour\" is not an option");
+        QTest::newRow("page size") << QByteArray("page_size: A3\n")
+                                   << QStringLiteral("t:1: \"page_size\" is A4 or Letter");
+        QTest::newRow("dpi") << QByteArray("\n\ndpi: 5000\n")
+                             << QStringLiteral("t:3: \"dpi\" is a number from 36 to 600");
+        QTest::newRow("dark theme") << QByteArray("theme: dark\n")
+                                    << QStringLiteral("t:1: \"theme\" is light");
+        QTest::newRow("no colon") << QByteArray("sections\n")
+                                  << QStringLiteral("t:1: expected \"key: value\"");
+        QTest::newRow("stray item") << QByteArray("- steps\n")
+                                    << QStringLiteral("t:1: a list item outside a list");
         QTest::newRow("bad json") << QByteArray("{\n\"title\": }") << QStringLiteral("t:2: ");
     }
 
@@ -89,7 +98,8 @@ private Q_SLOTS:
         bool missing = false;
         const QString problems = importReviewWorkspace(m_ws, &missing);
         if (missing)
-            m_skip = QStringLiteral("../shared/data is absent (%1): the report model is not tested").arg(problems);
+            m_skip = QStringLiteral("../shared/data is absent (%1): the report model is not tested")
+                         .arg(problems);
         else
             QVERIFY2(problems.isEmpty(), qPrintable(problems));
     }
@@ -116,17 +126,22 @@ private Q_SLOTS:
         QCOMPARE(m.summary.blocks.front().table.rows.size(), 5);
         bool regression = false;
         for (const ReportBlock &blk : m.summary.blocks)
-            regression = regression || blk.text.startsWith(QLatin1String("Biggest regression against the baseline hta_trace_diff_control.json.gz (rank 3): hta_sampled_rank-1.json.gz (rank 1) takes 534.984 ms more GPU window per step (+694.8%), most of it idle"));
+            regression = regression
+                || blk.text.startsWith(
+                    QLatin1String("Biggest regression against the baseline hta_trace_diff_control.json.gz "
+                                  "(rank 3): hta_sampled_rank-1.json.gz (rank 1) takes 534.984 ms more GPU "
+                                  "window per step (+694.8%), most of it idle"));
         QVERIFY(regression);
 
         // Sections with data, in the default order, with their figures.
         QStringList ids;
         for (const ReportSection &s : m.sections)
             ids << s.id;
-        QCOMPARE(ids, (QStringList { QStringLiteral("steps"), QStringLiteral("idle"), QStringLiteral("kernels"),
-                                     QStringLiteral("timeline"), QStringLiteral("ranks"), QStringLiteral("diff"),
-                                     QStringLiteral("metrics"), QStringLiteral("config"), QStringLiteral("lineage"),
-                                     QStringLiteral("diagnostics") }));
+        QCOMPARE(ids,
+            (QStringList { QStringLiteral("steps"), QStringLiteral("idle"), QStringLiteral("kernels"),
+                QStringLiteral("timeline"), QStringLiteral("ranks"), QStringLiteral("diff"),
+                QStringLiteral("metrics"), QStringLiteral("config"), QStringLiteral("lineage"),
+                QStringLiteral("diagnostics") }));
         QVERIFY(m.section(QStringLiteral("steps"))->countFigures(QStringLiteral("steps")) >= 3);
         QVERIFY(m.section(QStringLiteral("idle"))->countFigures(QStringLiteral("idle")) >= 1);
         QCOMPARE(m.section(QStringLiteral("kernels"))->count(ReportBlock::Kind::Table), 5);
@@ -142,9 +157,19 @@ private Q_SLOTS:
 
         // Left out, with why: the importance (hp_metric is -1 in every trial), goodput (no lifecycle log)
         // and serving (no requests).
-        QCOMPARE(m.appendix.filter(QStringLiteral("Parameter importance: left out, no ranking of hp_metric")).size(), 1);
-        QCOMPARE(m.appendix.filter(QStringLiteral("Goodput breakdown: left out, no run covered has a job lifecycle log")).size(), 1);
-        QCOMPARE(m.appendix.filter(QStringLiteral("Serving latency and errors: left out, the workspace holds no serving requests")).size(), 1);
+        QCOMPARE(m.appendix.filter(QStringLiteral("Parameter importance: left out, no ranking of hp_metric"))
+                     .size(),
+            1);
+        QCOMPARE(
+            m.appendix
+                .filter(QStringLiteral("Goodput breakdown: left out, no run covered has a job lifecycle log"))
+                .size(),
+            1);
+        QCOMPARE(m.appendix
+                     .filter(QStringLiteral(
+                         "Serving latency and errors: left out, the workspace holds no serving requests"))
+                     .size(),
+            1);
     }
 
     void chosenSectionsAndRuns()
@@ -152,18 +177,29 @@ private Q_SLOTS:
         if (!m_skip.isEmpty())
             QSKIP(qPrintable(m_skip));
         ReportOptions o;
-        o.runs = QStringList { QStringLiteral("hta_trace_diff_test"), QStringLiteral("hta_trace_diff_control") };
+        o.runs
+            = QStringList { QStringLiteral("hta_trace_diff_test"), QStringLiteral("hta_trace_diff_control") };
         o.baseline = QStringLiteral("hta_trace_diff_test");
-        o.sections = QStringList { QStringLiteral("diff"), QStringLiteral("goodput"), QStringLiteral("steps"), QStringLiteral("metrics") };
+        o.sections = QStringList { QStringLiteral("diff"), QStringLiteral("goodput"), QStringLiteral("steps"),
+            QStringLiteral("metrics") };
         const ReportBuild b = build(o);
         QVERIFY2(b.error.isEmpty(), qPrintable(b.error));
         QCOMPARE(b.model.traces.size(), 2);
         QCOMPARE(b.model.sections.size(), size_t(2));
         QCOMPARE(b.model.sections[0].id, QStringLiteral("diff")); // the order asked for
         QCOMPARE(b.model.sections[1].id, QStringLiteral("steps"));
-        QCOMPARE(b.model.sections[0].blocks[0].text, QStringLiteral("hta_trace_diff_control.json.gz (rank 3) against hta_trace_diff_test.json.gz (rank 1)"));
-        QCOMPARE(b.model.appendix.filter(QStringLiteral("Goodput breakdown: left out, no run covered has a job lifecycle log")).size(), 1);
-        QCOMPARE(b.model.appendix.filter(QStringLiteral("Per-trial metrics: left out, no experiment run covered")).size(), 1);
+        QCOMPARE(b.model.sections[0].blocks[0].text,
+            QStringLiteral(
+                "hta_trace_diff_control.json.gz (rank 3) against hta_trace_diff_test.json.gz (rank 1)"));
+        QCOMPARE(
+            b.model.appendix
+                .filter(QStringLiteral("Goodput breakdown: left out, no run covered has a job lifecycle log"))
+                .size(),
+            1);
+        QCOMPARE(
+            b.model.appendix.filter(QStringLiteral("Per-trial metrics: left out, no experiment run covered"))
+                .size(),
+            1);
     }
 
     void trialBaseline()
@@ -179,10 +215,11 @@ private Q_SLOTS:
         QCOMPARE(b.model.sections.size(), size_t(2));
         const ReportSection &config = b.model.sections[0];
         const auto table = std::find_if(config.blocks.begin(), config.blocks.end(),
-                                        [](const ReportBlock &blk) { return blk.kind == ReportBlock::Kind::Table; });
+            [](const ReportBlock &blk) { return blk.kind == ReportBlock::Kind::Table; });
         QVERIFY(table != config.blocks.end());
         QCOMPARE(table->table.header.value(1), QStringLiteral("version_7"));
-        QVERIFY(b.model.sections[1].blocks[0].text.endsWith(QLatin1String("against hta_trace_diff_control.json.gz (rank 3)")));
+        QVERIFY(b.model.sections[1].blocks[0].text.endsWith(
+            QLatin1String("against hta_trace_diff_control.json.gz (rank 3)")));
     }
 
     // Without --runs, the configuration diff and the summary compare the runs that logged metrics: the
@@ -192,9 +229,10 @@ private Q_SLOTS:
     {
         const QString samples = QStringLiteral(PLUMB_SOURCE_DIR "/resources/samples/");
         const QString path = m_dir.filePath(QStringLiteral("samples.plumb"));
-        QCOMPARE(importIntoWorkspace(path, { samples + QStringLiteral("sample_serving.vllm.json.gz"),
-                                             samples + QStringLiteral("sample_sweep"),
-                                             samples + QStringLiteral("sample_training_job.lifecycle.jsonl.gz") }),
+        QCOMPARE(importIntoWorkspace(path,
+                     { samples + QStringLiteral("sample_serving.vllm.json.gz"),
+                         samples + QStringLiteral("sample_sweep"),
+                         samples + QStringLiteral("sample_training_job.lifecycle.jsonl.gz") }),
             QString());
         Workspace ws(path, Workspace::Role::Reader);
         const auto configHeader = [&](const ReportOptions &o) {
@@ -209,15 +247,18 @@ private Q_SLOTS:
         };
         ReportOptions o;
         o.sections = QStringList { QStringLiteral("config") };
-        QCOMPARE(configHeader(o), (QStringList { QStringLiteral("key"), QStringLiteral("version_0"), QStringLiteral("version_1"),
-                                                 QStringLiteral("version_2"), QStringLiteral("version_3"),
-                                                 QStringLiteral("version_4"), QStringLiteral("version_5") }));
+        QCOMPARE(configHeader(o),
+            (QStringList { QStringLiteral("key"), QStringLiteral("version_0"), QStringLiteral("version_1"),
+                QStringLiteral("version_2"), QStringLiteral("version_3"), QStringLiteral("version_4"),
+                QStringLiteral("version_5") }));
         // Every trial improved on version_0: the summary names the best on the default metric instead.
         bool best = false;
         for (const ReportBlock &blk : buildReport(ws, path, ReportOptions()).model.summary.blocks)
-            best = best || blk.text == QStringLiteral("No experiment metric got worse against the baseline run 2 "
-                                                      "sample_sweep/version_0; the best val_acc is 7 "
-                                                      "sample_sweep/version_5's: 0.836434, +0.5849 (+233%).");
+            best = best
+                || blk.text
+                    == QStringLiteral("No experiment metric got worse against the baseline run 2 "
+                                      "sample_sweep/version_0; the best val_acc is 7 "
+                                      "sample_sweep/version_5's: 0.836434, +0.5849 (+233%).");
         QVERIFY(best);
         o.runs = QStringList { QStringLiteral("sample_serving.vllm.json.gz"), QStringLiteral("version_2") };
         QCOMPARE(configHeader(o).size(), 3);
@@ -230,7 +271,8 @@ private Q_SLOTS:
             QSKIP(qPrintable(m_skip));
         ReportOptions o;
         o.sections = QStringList { QStringLiteral("flamegraph") };
-        QVERIFY(build(o).error.startsWith(QLatin1String("no report section \"flamegraph\" (the sections are steps, idle")));
+        QVERIFY(build(o).error.startsWith(
+            QLatin1String("no report section \"flamegraph\" (the sections are steps, idle")));
         o.sections.clear();
         o.runs = QStringList { QStringLiteral("no_such_run") };
         QCOMPARE(build(o).error, QStringLiteral("no run no_such_run (plumb ls lists them)"));

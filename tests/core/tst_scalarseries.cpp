@@ -47,7 +47,7 @@ private Q_SLOTS:
         QVERIFY(std::abs(s[1] - 5.0 / 3.0) < 1e-12);
         QVERIFY(std::abs(s[2] - 17.0 / 7.0) < 1e-12);
         // w = 0.9 over 10, 0: last = 1, 0.9; debias 0.1, 0.19 -> 10, 90/19.
-        const std::vector<double> t = debiasedEma(std::vector<double>{ 10, 0 }, 0.9);
+        const std::vector<double> t = debiasedEma(std::vector<double> { 10, 0 }, 0.9);
         QVERIFY(std::abs(t[0] - 10.0) < 1e-12);
         QVERIFY(std::abs(t[1] - 0.9 / 0.19) < 1e-12);
     }
@@ -55,14 +55,14 @@ private Q_SLOTS:
     // NaN and inf pass through and do not count: 1, NaN, 3 at w = 0.5 -> 1, NaN, 1.75 / 0.75.
     void emaNonFinite()
     {
-        const std::vector<double> s = debiasedEma(std::vector<double>{ 1, kNaN, 3, kInf, -kInf }, 0.5);
+        const std::vector<double> s = debiasedEma(std::vector<double> { 1, kNaN, 3, kInf, -kInf }, 0.5);
         QCOMPARE(s[0], 1.0);
         QVERIFY(std::isnan(s[1]));
         QVERIFY(std::abs(s[2] - 1.75 / 0.75) < 1e-12);
         QCOMPARE(s[3], kInf);
         QCOMPARE(s[4], -kInf);
         // Leading NaNs: the first finite value is its own average.
-        const std::vector<double> t = debiasedEma(std::vector<double>{ kNaN, 4, 8 }, 0.5);
+        const std::vector<double> t = debiasedEma(std::vector<double> { kNaN, 4, 8 }, 0.5);
         QVERIFY(std::isnan(t[0]));
         QCOMPARE(t[1], 4.0);
         QVERIFY(std::abs(t[2] - (0.25 * 4 + 0.5 * 8) / 0.75) < 1e-12);
@@ -71,15 +71,15 @@ private Q_SLOTS:
     void emaEnds()
     {
         const std::vector<double> v = { 3, -1, 7, 2 };
-        QCOMPARE(debiasedEma(v, 0.0), v);      // no smoothing
-        QCOMPARE(debiasedEma(v, -0.5), v);     // clamped to 0
+        QCOMPARE(debiasedEma(v, 0.0), v); // no smoothing
+        QCOMPARE(debiasedEma(v, -0.5), v); // clamped to 0
         const std::vector<double> one = debiasedEma(v, 1.0); // TensorBoard: stays at 0, no debias
-        QCOMPARE(one, (std::vector<double>{ 0, 0, 0, 0 }));
+        QCOMPARE(one, (std::vector<double> { 0, 0, 0, 0 }));
         const std::vector<double> c = { 0.1, 0.1, 0.1 };
-        QCOMPARE(debiasedEma(c, 0.6), c);      // constants kept exactly
-        QVERIFY(debiasedEma(std::vector<double>{}, 0.6).empty());
+        QCOMPARE(debiasedEma(c, 0.6), c); // constants kept exactly
+        QVERIFY(debiasedEma(std::vector<double> {}, 0.6).empty());
         // A high weight still starts at the first value (the point of the debiasing).
-        const std::vector<double> h = debiasedEma(std::vector<double>{ 5, 5.5 }, 0.999);
+        const std::vector<double> h = debiasedEma(std::vector<double> { 5, 5.5 }, 0.999);
         QCOMPARE(h[0], 5.0);
         QVERIFY(h[1] > 5.0 && h[1] < 5.5);
     }
@@ -95,7 +95,7 @@ private Q_SLOTS:
             QCOMPARE(q.step, int64_t(i));
             QCOMPARE(q.segment, i < 5 ? 0 : (i < 12 ? 1 : 2));
         }
-        QCOMPARE(segmentStarts(p), (std::vector<uint32_t>{ 10, 20 }));
+        QCOMPARE(segmentStarts(p), (std::vector<uint32_t> { 10, 20 }));
         // A later segment that restarts earlier than an intermediate one hides both: seg0 0..9,
         // seg1 6..9, seg2 3..4 -> seg0 0..2, seg1 nothing, seg2 3..4.
         const std::vector<ScalarPoint> q = segmented({ { 0, 9 }, { 6, 9 }, { 3, 4 } });
@@ -104,8 +104,8 @@ private Q_SLOTS:
             steps.push_back(q[i].step);
             segs.push_back(q[i].segment);
         }
-        QCOMPARE(steps, (std::vector<int64_t>{ 0, 1, 2, 3, 4 }));
-        QCOMPARE(segs, (std::vector<int64_t>{ 0, 0, 0, 2, 2 }));
+        QCOMPARE(steps, (std::vector<int64_t> { 0, 1, 2, 3, 4 }));
+        QCOMPARE(segs, (std::vector<int64_t> { 0, 0, 0, 2, 2 }));
         // No restart: everything.
         QCOMPARE(latestSegmentPoints(segmented({ { 0, 3 } })).size(), size_t(4));
         QVERIFY(latestSegmentPoints({}).empty());
@@ -167,9 +167,9 @@ private Q_SLOTS:
         }
         const std::vector<uint32_t> kept = decimateMinMax(x, y, 400, 410, 10);
         std::set<uint32_t> s(kept.begin(), kept.end());
-        QVERIFY(s.count(0) && s.count(399));   // first and last left of the range
+        QVERIFY(s.count(0) && s.count(399)); // first and last left of the range
         QVERIFY(s.count(410) && s.count(999)); // first and last right of it
-        for (uint32_t i = 400; i < 410; ++i)   // one point per column: all kept
+        for (uint32_t i = 400; i < 410; ++i) // one point per column: all kept
             QVERIFY(s.count(i));
         QVERIFY(kept.size() <= 4 + 10 + 4);
     }
@@ -180,20 +180,20 @@ private Q_SLOTS:
         const std::vector<double> x = { 0, 1, 2, 3, 4, 5, 6, 7 };
         const std::vector<double> y = { 1, 2, kNaN, kNaN, 3, kInf, 4, 5 };
         const std::vector<uint32_t> kept = decimateMinMax(x, y, 0, 8, 1);
-        QCOMPARE(kept, (std::vector<uint32_t>{ 0, 1, 2, 4, 5, 6, 7 }));
+        QCOMPARE(kept, (std::vector<uint32_t> { 0, 1, 2, 4, 5, 6, 7 }));
     }
 
     void decimationEdgeCases()
     {
         QVERIFY(decimateMinMax({}, {}, 0, 1, 10).empty());
         const std::vector<double> x = { 5 }, y = { 1 };
-        QCOMPARE(decimateMinMax(x, y, 0, 10, 0), (std::vector<uint32_t>{ 0 }));
+        QCOMPARE(decimateMinMax(x, y, 0, 10, 0), (std::vector<uint32_t> { 0 }));
         // An empty range (one step on the axis) still keeps first/min/max/last.
         const std::vector<double> x2 = { 3, 3, 3, 3, 3 }, y2 = { 2, 9, 1, 5, 4 };
-        QCOMPARE(decimateMinMax(x2, y2, 3, 3, 100), (std::vector<uint32_t>{ 0, 1, 2, 4 }));
+        QCOMPARE(decimateMinMax(x2, y2, 3, 3, 100), (std::vector<uint32_t> { 0, 1, 2, 4 }));
         // Unsorted x (wall time going back): columns are runs of consecutive points.
         const std::vector<double> x3 = { 0.1, 0.2, 5.1, 5.2, 0.3, 0.4 }, y3 = { 1, 2, 3, 4, 5, 6 };
-        QCOMPARE(decimateMinMax(x3, y3, 0, 10, 10), (std::vector<uint32_t>{ 0, 1, 2, 3, 4, 5 }));
+        QCOMPARE(decimateMinMax(x3, y3, 0, 10, 10), (std::vector<uint32_t> { 0, 1, 2, 3, 4, 5 }));
     }
 };
 

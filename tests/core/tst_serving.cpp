@@ -81,12 +81,16 @@ private slots:
     {
         // Every current value in the first bin: the second's share is floored for PSI only.
         const Drift d = distributionShift({ 1, 2, 3, 4 }, { 1, 1, 1, 1 }, 2);
-        const double psi = (1 - 0.5) * std::log(1 / 0.5) + (kPsiEmptyShare - 0.5) * std::log(kPsiEmptyShare / 0.5);
+        const double psi
+            = (1 - 0.5) * std::log(1 / 0.5) + (kPsiEmptyShare - 0.5) * std::log(kPsiEmptyShare / 0.5);
         QVERIFY(std::fabs(d.psi - psi) < 1e-12);
-        // Disjoint halves: JS divergence 1 - H-mixture... = 0.5*(1*log2(1/0.75)) + 0.5*(0.5*log2(0.5/0.75) + 0.5*log2(0.5/0.25))
-        const double js = 0.5 * std::log2(1 / 0.75) + 0.5 * (0.5 * std::log2(0.5 / 0.75) + 0.5 * std::log2(0.5 / 0.25));
+        // Disjoint halves: JS divergence 1 - H-mixture... = 0.5*(1*log2(1/0.75)) + 0.5*(0.5*log2(0.5/0.75) +
+        // 0.5*log2(0.5/0.25))
+        const double js
+            = 0.5 * std::log2(1 / 0.75) + 0.5 * (0.5 * std::log2(0.5 / 0.75) + 0.5 * std::log2(0.5 / 0.25));
         QVERIFY(std::fabs(d.jsDistance - std::sqrt(js)) < 1e-12);
-        const Drift same = distributionShift({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 });
+        const Drift same
+            = distributionShift({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 });
         QCOMPARE(same.bins.size(), size_t(10));
         QCOMPARE(same.psi, 0.0);
         QCOMPARE(same.jsDistance, 0.0);
@@ -146,11 +150,12 @@ private slots:
                                             "    model: llama-8b\n"
                                             "  -   recall >= 0.95\n")
                               << 4 << QStringLiteral("run-42");
-        QTest::newRow("yaml list at key indent") << QByteArray("objectives:\n- error_rate < 1%\n- p99(ttft_ms) < 500\n")
-                                                 << 2 << QString();
+        QTest::newRow("yaml list at key indent")
+            << QByteArray("objectives:\n- error_rate < 1%\n- p99(ttft_ms) < 500\n") << 2 << QString();
         QTest::newRow("yaml bare list") << QByteArray("- error_rate < 1%\n") << 1 << QString();
-        QTest::newRow("json") << QByteArray("{\"baseline\": \"7\", \"objectives\": [\"error_rate < 1%\",\n"
-                                            "  {\"name\": \"ttft\", \"objective\": \"p99(ttft_ms) < 500\", \"endpoint\": \"/v1\"}]}")
+        QTest::newRow("json") << QByteArray(
+            "{\"baseline\": \"7\", \"objectives\": [\"error_rate < 1%\",\n"
+            "  {\"name\": \"ttft\", \"objective\": \"p99(ttft_ms) < 500\", \"endpoint\": \"/v1\"}]}")
                               << 2 << QStringLiteral("7");
     }
     void goodFiles()
@@ -167,9 +172,10 @@ private slots:
     void yamlItemDetails()
     {
         ObjectivesError e;
-        const auto f = parseObjectives(QByteArray("objectives:\n  - name: errors\n    objective: error_rate < 1%\n"
-                                                  "    model: llama-8b\n"),
-            e);
+        const auto f
+            = parseObjectives(QByteArray("objectives:\n  - name: errors\n    objective: error_rate < 1%\n"
+                                         "    model: llama-8b\n"),
+                e);
         QVERIFY(f);
         const ObjectiveSpec &s = f->objectives[0];
         QCOMPARE(s.name, QStringLiteral("errors"));
@@ -184,30 +190,37 @@ private slots:
         QTest::addColumn<int>("line");
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown field") << QByteArray("objectives:\n  - p99(ttft_ms) < 500\n  - p90(latncy_ms) < 100\n")
-                                       << 3 << 9 << QStringLiteral("unknown request field latncy_ms");
+        QTest::newRow("unknown field")
+            << QByteArray("objectives:\n  - p99(ttft_ms) < 500\n  - p90(latncy_ms) < 100\n") << 3 << 9
+            << QStringLiteral("unknown request field latncy_ms");
         QTest::newRow("no operator") << QByteArray("objectives:\n  - error_rate 1%\n") << 2 << 16
                                      << QStringLiteral("expected a comparison");
         QTest::newRow("bad unit") << QByteArray("objectives:\n  - error_rate < 1ms\n") << 2 << 19
                                   << QStringLiteral("only goes with a duration field");
-        QTest::newRow("bad window") << QByteArray("objectives:\n  - p90(latency_ms) < 100 over five windows\n") << 2
-                                    << 32 << QStringLiteral("expected a window length");
-        QTest::newRow("unknown key") << QByteArray("objectives:\n  - objective: error_rate < 1%\n    modle: x\n") << 3
-                                     << 5 << QStringLiteral("unknown key modle");
-        QTest::newRow("tab") << QByteArray("objectives:\n\t- error_rate < 1%\n") << 2 << 1 << QStringLiteral("tab");
+        QTest::newRow("bad window") << QByteArray(
+            "objectives:\n  - p90(latency_ms) < 100 over five windows\n")
+                                    << 2 << 32 << QStringLiteral("expected a window length");
+        QTest::newRow("unknown key") << QByteArray(
+            "objectives:\n  - objective: error_rate < 1%\n    modle: x\n")
+                                     << 3 << 5 << QStringLiteral("unknown key modle");
+        QTest::newRow("tab") << QByteArray("objectives:\n\t- error_rate < 1%\n") << 2 << 1
+                             << QStringLiteral("tab");
         QTest::newRow("flow list") << QByteArray("objectives: [error_rate < 1%]\n") << 1 << 13
                                    << QStringLiteral("flow collections");
-        QTest::newRow("bad indentation") << QByteArray("objectives:\n  - error_rate < 1%\n      - p99(ttft_ms) < 5\n")
-                                         << 3 << 7 << QStringLiteral("unexpected indentation");
+        QTest::newRow("bad indentation")
+            << QByteArray("objectives:\n  - error_rate < 1%\n      - p99(ttft_ms) < 5\n") << 3 << 7
+            << QStringLiteral("unexpected indentation");
         QTest::newRow("top-level typo") << QByteArray("objective:\n  - error_rate < 1%\n") << 1 << 1
                                         << QStringLiteral("unknown key objective");
-        QTest::newRow("json syntax") << QByteArray("{\"objectives\": [\"error_rate < 1%\",\n  \"p99(ttft_ms) < 5\"\n")
+        QTest::newRow("json syntax") << QByteArray(
+            "{\"objectives\": [\"error_rate < 1%\",\n  \"p99(ttft_ms) < 5\"\n")
                                      << 3 << 1 << QStringLiteral("expected ',' or ']'");
-        QTest::newRow("json expression") << QByteArray("{\"objectives\": [\"error_rate < 1%\", \"p99(ttft_ms) <> 5\"]}")
-                                         << 1 << 51 << QStringLiteral("expected a number after <");
+        QTest::newRow("json expression")
+            << QByteArray("{\"objectives\": [\"error_rate < 1%\", \"p99(ttft_ms) <> 5\"]}") << 1 << 51
+            << QStringLiteral("expected a number after <");
         QTest::newRow("empty") << QByteArray("# nothing\n") << 1 << 1 << QStringLiteral("empty");
-        QTest::newRow("percentile over 100") << QByteArray("- p101(ttft_ms) < 5\n") << 1 << 3
-                                             << QStringLiteral("at most p100");
+        QTest::newRow("percentile over 100")
+            << QByteArray("- p101(ttft_ms) < 5\n") << 1 << 3 << QStringLiteral("at most p100");
     }
     void badFiles()
     {
@@ -220,7 +233,8 @@ private slots:
         QVERIFY2(e.message.contains(message), qPrintable(e.message));
         QCOMPARE(e.line, line);
         QCOMPARE(e.column, column);
-        QVERIFY(e.text(QStringLiteral("gates.yaml")).startsWith(QStringLiteral("gates.yaml:%1:%2: ").arg(line).arg(column)));
+        QVERIFY(e.text(QStringLiteral("gates.yaml"))
+                    .startsWith(QStringLiteral("gates.yaml:%1:%2: ").arg(line).arg(column)));
     }
 
     // The fixtures of tests/importers/vllm/data, evaluated: values worked out in the generator's terms.
@@ -228,8 +242,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString ws = dir.filePath(QStringLiteral("w.plumb"));
-        QVERIFY2(importIntoWorkspace(ws, { kFixtures + QStringLiteral("/vllm_detailed.json"),
-                                             kFixtures + QStringLiteral("/requests.csv") })
+        QVERIFY2(importIntoWorkspace(ws,
+                     { kFixtures + QStringLiteral("/vllm_detailed.json"),
+                         kFixtures + QStringLiteral("/requests.csv") })
                      .isEmpty(),
             "import");
         Workspace w(ws, Workspace::Role::Reader);
@@ -293,7 +308,8 @@ private slots:
 
         // Unknown runs are bad input.
         o.baseline = QStringLiteral("no such run");
-        QVERIFY_THROWS_EXCEPTION(CheckInputError, (void)evaluateObjectives(w, *windows, o, builtinQuantities()));
+        QVERIFY_THROWS_EXCEPTION(
+            CheckInputError, (void)evaluateObjectives(w, *windows, o, builtinQuantities()));
     }
 };
 

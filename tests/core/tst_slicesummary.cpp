@@ -17,8 +17,8 @@
 
 #include <functional>
 #include <map>
-#include <set>
 #include <random>
+#include <set>
 
 using namespace plumb;
 
@@ -57,23 +57,25 @@ QByteArray generatedTrace(int threads, int topLevel, unsigned seed)
                     .arg(durUs, 0, 'f', 3)
                     .toUtf8();
     };
-    static const char *names[] = { "aten::mm", "aten::add", "cudaLaunchKernel", "aten::copy_", "Optimizer.step" };
-    std::function<void(int, int, double, double)> children = [&](int tid, int depth, double start, double end) {
-        if (depth > 5 || end - start < 0.01)
-            return;
-        std::uniform_int_distribution<int> count(0, 6);
-        const int n = count(rng);
-        double t = start;
-        for (int i = 0; i < n && t < end; ++i) {
-            std::uniform_real_distribution<double> gap(0, (end - t) / 4), len(0, (end - t) / 2);
-            const double s = t + gap(rng), d = len(rng);
-            if (s + d > end)
-                break;
-            put(tid, names[(depth + i) % 5], s, d);
-            children(tid, depth + 1, s, s + d);
-            t = s + d;
-        }
-    };
+    static const char *names[]
+        = { "aten::mm", "aten::add", "cudaLaunchKernel", "aten::copy_", "Optimizer.step" };
+    std::function<void(int, int, double, double)> children
+        = [&](int tid, int depth, double start, double end) {
+              if (depth > 5 || end - start < 0.01)
+                  return;
+              std::uniform_int_distribution<int> count(0, 6);
+              const int n = count(rng);
+              double t = start;
+              for (int i = 0; i < n && t < end; ++i) {
+                  std::uniform_real_distribution<double> gap(0, (end - t) / 4), len(0, (end - t) / 2);
+                  const double s = t + gap(rng), d = len(rng);
+                  if (s + d > end)
+                      break;
+                  put(tid, names[(depth + i) % 5], s, d);
+                  children(tid, depth + 1, s, s + d);
+                  t = s + d;
+              }
+          };
     for (int tid = 1; tid <= threads; ++tid) {
         double t = 0;
         put(tid, "ProfilerStep#1", 0, topLevel * 10.0); // spans everything: carried through every tile
@@ -135,9 +137,12 @@ private slots:
         tile.sliceCount = 9;
         tile.carryOut = { { 0, -5000000, 9000000, 4 }, { 2, levels.tileStartNs(5, -2) + 3, 70000, 12 } };
         const int64_t b0 = -2 * kTileBuckets;
-        tile.buckets = { { b0, 0, 2, levels.bucketStartNs(5, b0), levels.bucketStartNs(5, b0) + 40, levels.bucketStartNs(5, b0) + 7, 33, 3 },
-                         { b0 + 1023, 0, 1, levels.bucketStartNs(5, b0 + 1023), levels.bucketStartNs(5, b0 + 1023) + 1, levels.bucketStartNs(5, b0 + 1023), 1, 8 },
-                         { b0 + 4, 3, 6, levels.bucketStartNs(5, b0 + 4) + 31, levels.bucketStartNs(5, b0 + 4) + 900, levels.bucketStartNs(5, b0 + 4) + 31, 0, 1 } };
+        tile.buckets = { { b0, 0, 2, levels.bucketStartNs(5, b0), levels.bucketStartNs(5, b0) + 40,
+                             levels.bucketStartNs(5, b0) + 7, 33, 3 },
+            { b0 + 1023, 0, 1, levels.bucketStartNs(5, b0 + 1023), levels.bucketStartNs(5, b0 + 1023) + 1,
+                levels.bucketStartNs(5, b0 + 1023), 1, 8 },
+            { b0 + 4, 3, 6, levels.bucketStartNs(5, b0 + 4) + 31, levels.bucketStartNs(5, b0 + 4) + 900,
+                levels.bucketStartNs(5, b0 + 4) + 31, 0, 1 } };
         const auto blob = encodeSummaryTile(tile, levels);
         const SummaryTile back = decodeSummaryTile(5, -2, levels, blob.data(), blob.size());
         QCOMPARE(back.hasBuckets, true);
@@ -145,7 +150,8 @@ private slots:
         QVERIFY(back.carryOut == tile.carryOut);
         QVERIFY(back.buckets == tile.buckets);
         // A truncated tile is an error, not a crash.
-        QVERIFY_THROWS_EXCEPTION(std::exception, decodeSummaryTile(5, -2, levels, blob.data(), blob.size() - 3));
+        QVERIFY_THROWS_EXCEPTION(
+            std::exception, decodeSummaryTile(5, -2, levels, blob.data(), blob.size() - 3));
     }
 
     // Times from a crafted file may span the whole int64 range: the summaries are built without
@@ -198,11 +204,11 @@ private slots:
                     SummaryTile &tile = expected[tileIdx];
                     tile.tile = tileIdx;
                     ++tile.sliceCount;
-                    auto it = std::find_if(tile.buckets.begin(), tile.buckets.end(), [&](const SliceSummary &s) {
-                        return s.bucket == bucket && s.depth == r.depth;
-                    });
+                    auto it = std::find_if(tile.buckets.begin(), tile.buckets.end(),
+                        [&](const SliceSummary &s) { return s.bucket == bucket && s.depth == r.depth; });
                     if (it == tile.buckets.end()) {
-                        tile.buckets.push_back({ bucket, r.depth, 1, r.ts, r.ts + r.dur, r.ts, r.dur, r.nameId });
+                        tile.buckets.push_back(
+                            { bucket, r.depth, 1, r.ts, r.ts + r.dur, r.ts, r.dur, r.nameId });
                     } else {
                         ++it->count;
                         it->minStartNs = std::min(it->minStartNs, r.ts);
@@ -222,17 +228,20 @@ private slots:
                 for (const SummaryTile &s : stored) {
                     SummaryTile &e = expected.at(s.tile);
                     QCOMPARE(s.sliceCount, e.sliceCount);
-                    QVERIFY2(s.carryOut == e.carryOut, qPrintable(QStringLiteral("level %1 tile %2").arg(level).arg(s.tile)));
+                    QVERIFY2(s.carryOut == e.carryOut,
+                        qPrintable(QStringLiteral("level %1 tile %2").arg(level).arg(s.tile)));
                     QCOMPARE(s.hasBuckets, int64_t(e.buckets.size()) * 2 <= e.sliceCount);
                     if (!s.hasBuckets) {
                         ++rawTiles;
                         continue;
                     }
                     ++bucketTiles;
-                    std::sort(e.buckets.begin(), e.buckets.end(), [](const SliceSummary &x, const SliceSummary &y) {
-                        return std::tie(x.depth, x.bucket) < std::tie(y.depth, y.bucket);
-                    });
-                    QVERIFY2(s.buckets == e.buckets, qPrintable(QStringLiteral("level %1 tile %2").arg(level).arg(s.tile)));
+                    std::sort(
+                        e.buckets.begin(), e.buckets.end(), [](const SliceSummary &x, const SliceSummary &y) {
+                            return std::tie(x.depth, x.bucket) < std::tie(y.depth, y.bucket);
+                        });
+                    QVERIFY2(s.buckets == e.buckets,
+                        qPrintable(QStringLiteral("level %1 tile %2").arg(level).arg(s.tile)));
                 }
             }
             QVERIFY(bucketTiles > 0);
@@ -252,16 +261,24 @@ private slots:
             const int64_t extent = raw.back().ts + raw.back().dur - raw.front().ts;
             for (int trial = 0; trial < 40; ++trial) {
                 const double widthPx = 1920;
-                const int64_t span = std::max<int64_t>(1000, int64_t(double(extent) / std::pow(2.0, trial % 14)));
+                const int64_t span
+                    = std::max<int64_t>(1000, int64_t(double(extent) / std::pow(2.0, trial % 14)));
                 std::uniform_int_distribution<int64_t> startDist(raw.front().ts - span / 4, raw.back().ts);
                 int64_t from = startDist(rng);
                 if (trial % 5 == 0) // a tile edge of the level the window uses
                     from = SummaryLevels { t.lodLowest, t.lodHighest, t.lodOriginNs }.tileStartNs(
-                        std::clamp(lodLevelFor(int64_t(double(span) / widthPx * kMinVisiblePx)), t.lodLowest, t.lodHighest), 3);
+                        std::clamp(lodLevelFor(int64_t(double(span) / widthPx * kMinVisiblePx)), t.lodLowest,
+                            t.lodHighest),
+                        3);
                 const int64_t to = from + span;
-                const int64_t minWidth = std::max<int64_t>(1, int64_t(double(span) / widthPx * kMinVisiblePx));
+                const int64_t minWidth
+                    = std::max<int64_t>(1, int64_t(double(span) / widthPx * kMinVisiblePx));
                 const auto drawn = drawSlices(ws, t, from, to, minWidth);
-                const QString where = QStringLiteral("track %1 window [%2, %3) min %4").arg(t.id).arg(from).arg(to).arg(minWidth);
+                const QString where = QStringLiteral("track %1 window [%2, %3) min %4")
+                                          .arg(t.id)
+                                          .arg(from)
+                                          .arg(to)
+                                          .arg(minWidth);
 
                 std::map<int, std::vector<const DrawSlice *>> byDepth;
                 std::set<std::tuple<int64_t, int64_t, int>> wide;
@@ -281,10 +298,11 @@ private slots:
                     }
                     // A narrow slice lies inside a box drawn at its depth.
                     const auto &ds = byDepth[r.depth];
-                    const bool covered = std::any_of(ds.begin(), ds.end(), [&](const DrawSlice *d) {
-                        return d->startNs <= r.ts && end <= d->endNs;
-                    });
-                    QVERIFY2(covered, qPrintable(where + QStringLiteral(": slice at %1 depth %2 not drawn").arg(r.ts).arg(r.depth)));
+                    const bool covered = std::any_of(ds.begin(), ds.end(),
+                        [&](const DrawSlice *d) { return d->startNs <= r.ts && end <= d->endNs; });
+                    QVERIFY2(covered,
+                        qPrintable(where
+                            + QStringLiteral(": slice at %1 depth %2 not drawn").arg(r.ts).arg(r.depth)));
                 }
                 if (wide != expectedWide) {
                     for (const auto &w : wide)
@@ -294,8 +312,11 @@ private slots:
                         if (!wide.count(w))
                             qWarning() << "missing" << std::get<0>(w) << std::get<1>(w) << std::get<2>(w);
                 }
-                QVERIFY2(wide == expectedWide, qPrintable(where + QStringLiteral(": %1 wide drawn, %2 expected")
-                                                                    .arg(wide.size()).arg(expectedWide.size())));
+                QVERIFY2(wide == expectedWide,
+                    qPrintable(where
+                        + QStringLiteral(": %1 wide drawn, %2 expected")
+                              .arg(wide.size())
+                              .arg(expectedWide.size())));
                 for (const auto &[depth, ds] : byDepth)
                     QVERIFY2(ds.size() <= size_t(widthPx) + 2, qPrintable(where));
             }
@@ -309,17 +330,20 @@ private slots:
         QVERIFY(QFile::copy(m_ws, copy));
         {
             SqliteDb db(copy, SqliteDb::OpenMode::ReadWrite);
-            db.exec("DROP TABLE slice_lod; DROP TABLE counter_lod; ALTER TABLE track DROP COLUMN lod_origin_ns; "
-                    "DROP TABLE param; DROP TABLE metric; DROP TABLE histogram; DROP TABLE metric_series; "
-                    "ALTER TABLE run DROP COLUMN path; ALTER TABLE run DROP COLUMN parent_run_id; "
-                    "ALTER TABLE run DROP COLUMN group_name; ALTER TABLE run DROP COLUMN status; "
-                    "ALTER TABLE run DROP COLUMN start_ns; ALTER TABLE run DROP COLUMN end_ns; "
-                    "ALTER TABLE run DROP COLUMN metadata; ALTER TABLE source DROP COLUMN resume_offset; "
-                    "ALTER TABLE source DROP COLUMN edge_hash; ALTER TABLE source DROP COLUMN continues_source_id; "
-                    "DROP TABLE lineage_node; DROP TABLE lineage_edge; DROP TABLE lineage_link; DROP TABLE lifecycle_event; "
-                    "DROP TABLE serving_request; DROP TABLE serving_label; DROP TABLE slice_corr_tile; "
-                    "CREATE INDEX slice_corr ON slice(corr) WHERE corr IS NOT NULL; "
-                    "PRAGMA user_version = 3;");
+            db.exec(
+                "DROP TABLE slice_lod; DROP TABLE counter_lod; ALTER TABLE track DROP COLUMN lod_origin_ns; "
+                "DROP TABLE param; DROP TABLE metric; DROP TABLE histogram; DROP TABLE metric_series; "
+                "ALTER TABLE run DROP COLUMN path; ALTER TABLE run DROP COLUMN parent_run_id; "
+                "ALTER TABLE run DROP COLUMN group_name; ALTER TABLE run DROP COLUMN status; "
+                "ALTER TABLE run DROP COLUMN start_ns; ALTER TABLE run DROP COLUMN end_ns; "
+                "ALTER TABLE run DROP COLUMN metadata; ALTER TABLE source DROP COLUMN resume_offset; "
+                "ALTER TABLE source DROP COLUMN edge_hash; ALTER TABLE source DROP COLUMN "
+                "continues_source_id; "
+                "DROP TABLE lineage_node; DROP TABLE lineage_edge; DROP TABLE lineage_link; DROP TABLE "
+                "lifecycle_event; "
+                "DROP TABLE serving_request; DROP TABLE serving_label; DROP TABLE slice_corr_tile; "
+                "CREATE INDEX slice_corr ON slice(corr) WHERE corr IS NOT NULL; "
+                "PRAGMA user_version = 3;");
         }
         Workspace ws(copy, Workspace::Role::Reader);
         QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());

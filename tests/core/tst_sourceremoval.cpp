@@ -28,8 +28,9 @@ QStringList dump(const QString &path)
     Workspace ws(path, Workspace::Role::Reader);
     QStringList tables;
     {
-        SqliteStmt st(ws.db(), "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                               "AND name NOT IN ('string', 'args') ORDER BY name");
+        SqliteStmt st(ws.db(),
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "AND name NOT IN ('string', 'args') ORDER BY name");
         while (st.step())
             tables << st.columnText(0);
     }
@@ -87,8 +88,8 @@ private Q_SLOTS:
     void removalEqualsNeverImported()
     {
         const QStringList files = { kSamples + QStringLiteral("sample_training_step.pt.trace.json.gz"),
-                                    kSamples + QStringLiteral("sample_pipeline.openlineage.json"),
-                                    kSamples + QStringLiteral("sample_training_job.lifecycle.jsonl.gz") };
+            kSamples + QStringLiteral("sample_pipeline.openlineage.json"),
+            kSamples + QStringLiteral("sample_training_job.lifecycle.jsonl.gz") };
         const QString all = m_dir.filePath(QStringLiteral("all.plumb"));
         for (const QString &f : files)
             QVERIFY2(importIntoWorkspace(all, { f }).isEmpty(), qPrintable(f));
@@ -114,8 +115,9 @@ private Q_SLOTS:
             }
             QVERIFY(done.blocker.isEmpty());
             const QStringList a = dump(all), b = dump(fewer);
-            QVERIFY2(a == b, qPrintable(QStringLiteral("after removing %1: %2")
-                                            .arg(QFileInfo(files[n]).fileName(), firstDifference(a, b))));
+            QVERIFY2(a == b,
+                qPrintable(QStringLiteral("after removing %1: %2")
+                               .arg(QFileInfo(files[n]).fileName(), firstDifference(a, b))));
         }
     }
 
@@ -123,7 +125,8 @@ private Q_SLOTS:
     void experimentLogIsRefused()
     {
         const QString path = m_dir.filePath(QStringLiteral("serving.plumb"));
-        QVERIFY(importIntoWorkspace(path, { kSamples + QStringLiteral("sample_serving.vllm.json.gz") }).isEmpty());
+        QVERIFY(importIntoWorkspace(path, { kSamples + QStringLiteral("sample_serving.vllm.json.gz") })
+                    .isEmpty());
         const QStringList before = dump(path);
         {
             Workspace ws(path, Workspace::Role::Writer);

@@ -31,11 +31,17 @@ private slots:
     void knownAnswer()
     {
         using K = GpuOp::Kind;
-        auto op = [](int64_t a, int64_t b, K k) { GpuOp o; o.startNs = a; o.endNs = b; o.kind = k; return o; };
+        auto op = [](int64_t a, int64_t b, K k) {
+            GpuOp o;
+            o.startNs = a;
+            o.endNs = b;
+            o.kind = k;
+            return o;
+        };
         // compute [0,10) and [20,30); comm [5,25) on another stream; memcpy [28,40); idle [40,50) then
         // a compute op [50,60).
         const auto r = breakdownOf({ op(0, 10, K::Compute), op(20, 30, K::Compute), op(5, 25, K::Comm),
-                                     op(28, 40, K::Memory), op(50, 60, K::Compute) });
+            op(28, 40, K::Memory), op(50, 60, K::Compute) });
         QCOMPARE(r.totalNs(), Q_INT64_C(60));
         QCOMPARE(r.busyNs, Q_INT64_C(50));
         QCOMPARE(r.idleNs(), Q_INT64_C(10));
@@ -92,24 +98,31 @@ private slots:
     {
         QTemporaryDir tmp;
         const QString wsPath = importTestJson(tmp.path(), QStringLiteral("steps.json"),
-                                              "{\"traceEvents\": [\n"
-                "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},\n"
-                "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},\n"
-                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
-                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":5,\"args\":{\"correlation\":2}},\n"
-                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":150,\"dur\":50,\"args\":{\"correlation\":1,\"stream\":7}},\n"
-                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":170,\"dur\":60,\"args\":{\"correlation\":2,\"stream\":8}},\n"
-                "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":10,\"args\":{\"stream\":7}}\n"
-                "]}\n");
+            "{\"traceEvents\": [\n"
+            "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,"
+            "\"ts\":0,\"dur\":100},\n"
+            "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,"
+            "\"ts\":100,\"dur\":100},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":"
+            "10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":"
+            "110,\"dur\":5,\"args\":{\"correlation\":2}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":150,\"dur\":50,"
+            "\"args\":{\"correlation\":1,\"stream\":7}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":"
+            "170,\"dur\":60,\"args\":{\"correlation\":2,\"stream\":8}},\n"
+            "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset "
+            "(Device)\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":10,\"args\":{\"stream\":7}}\n"
+            "]}\n");
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
 
         const auto every = stepBreakdowns(ws, 1, TemporalBreakdown::Mode::EveryOp);
         QCOMPARE(every.size(), size_t(2));
         QCOMPARE(every[0].number, Q_INT64_C(1));
-        QCOMPARE(every[0].gpu.ops, Q_INT64_C(1));           // gemm, launched at 10 µs
+        QCOMPARE(every[0].gpu.ops, Q_INT64_C(1)); // gemm, launched at 10 µs
         QCOMPARE(every[0].gpu.totalNs(), Q_INT64_C(50000));
-        QCOMPARE(every[1].gpu.ops, Q_INT64_C(2));           // the all-reduce and the memset
+        QCOMPARE(every[1].gpu.ops, Q_INT64_C(2)); // the all-reduce and the memset
         QCOMPARE(every[1].gpu.startNs, Q_INT64_C(120000));
         QCOMPARE(every[1].gpu.endNs, Q_INT64_C(230000));
         QCOMPARE(every[1].gpu.exposedCommNs, Q_INT64_C(60000));
@@ -131,7 +144,8 @@ private slots:
         QCOMPARE(idle[0].kernelWaitNs, Q_INT64_C(20000));
         QCOMPARE(idle[0].hostWaitNs + idle[0].otherNs, Q_INT64_C(0));
         QCOMPARE(idle[1].gaps, Q_INT64_C(0));
-        QCOMPARE(idleBreakdown(ws, readGpuOps(ws, 1, GpuOpMode::EveryOp), 10000)[0].otherNs, Q_INT64_C(20000));
+        QCOMPARE(
+            idleBreakdown(ws, readGpuOps(ws, 1, GpuOpMode::EveryOp), 10000)[0].otherNs, Q_INT64_C(20000));
         std::vector<GpuOp> late = readGpuOps(ws, 1, GpuOpMode::EveryOp);
         for (GpuOp &op : late)
             if (op.launchNs >= 0)
@@ -152,32 +166,41 @@ private slots:
     {
         QTemporaryDir tmp;
         const QString wsPath = importTestJson(tmp.path(), QStringLiteral("host.json"),
-                                              "{\"traceEvents\": [\n"
-                "{\"ph\":\"X\",\"name\":\"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":40},\n"
-                "{\"ph\":\"X\",\"name\":\"_SingleProcessDataLoaderIter.__next__\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":30},\n"
-                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":8,\"args\":{\"correlation\":1}},\n"
-                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":60,\"dur\":8,\"args\":{\"correlation\":2}},\n"
-                "{\"ph\":\"X\",\"name\":\"aten::item\",\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":20},\n"
-                "{\"ph\":\"X\",\"name\":\"aten::_local_scalar_dense\",\"pid\":1,\"tid\":1,\"ts\":72,\"dur\":15},\n"
-                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,\"tid\":1,\"ts\":75,\"dur\":10},\n"
-                "{\"ph\":\"X\",\"name\":\"Optimizer.step#SGD.step\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":25},\n"
-                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"tiny\",\"pid\":0,\"tid\":7,\"ts\":55,\"dur\":2,\"args\":{\"correlation\":1,\"stream\":7}},\n"
-                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"big\",\"pid\":0,\"tid\":7,\"ts\":80,\"dur\":30,\"args\":{\"correlation\":2,\"stream\":7}}\n"
-                "]}\n");
+            "{\"traceEvents\": [\n"
+            "{\"ph\":\"X\",\"name\":\"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__\",\"pid\":"
+            "1,\"tid\":1,\"ts\":0,\"dur\":40},\n"
+            "{\"ph\":\"X\",\"name\":\"_SingleProcessDataLoaderIter.__next__\",\"pid\":1,\"tid\":1,\"ts\":5,"
+            "\"dur\":30},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":"
+            "50,\"dur\":8,\"args\":{\"correlation\":1}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":"
+            "60,\"dur\":8,\"args\":{\"correlation\":2}},\n"
+            "{\"ph\":\"X\",\"name\":\"aten::item\",\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":20},\n"
+            "{\"ph\":\"X\",\"name\":\"aten::_local_scalar_dense\",\"pid\":1,\"tid\":1,\"ts\":72,\"dur\":15},"
+            "\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,\"tid\":1,"
+            "\"ts\":75,\"dur\":10},\n"
+            "{\"ph\":\"X\",\"name\":\"Optimizer.step#SGD.step\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":25},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"tiny\",\"pid\":0,\"tid\":7,\"ts\":55,\"dur\":2,"
+            "\"args\":{\"correlation\":1,\"stream\":7}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"big\",\"pid\":0,\"tid\":7,\"ts\":80,\"dur\":30,"
+            "\"args\":{\"correlation\":2,\"stream\":7}}\n"
+            "]}\n");
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
         const HostAnalysis h = hostAnalysis(ws, 1, readGpuOps(ws, 1, GpuOpMode::EveryOp));
         QCOMPARE(h.inputPipeline.count, Q_INT64_C(2));
-        QCOMPARE(h.inputPipeline.timeNs, Q_INT64_C(40000));   // the inner __next__ is inside the outer range
+        QCOMPARE(h.inputPipeline.timeNs, Q_INT64_C(40000)); // the inner __next__ is inside the outer range
         QCOMPARE(h.synchronization.count, Q_INT64_C(3));
         QCOMPARE(h.synchronization.timeNs, Q_INT64_C(20000)); // item() holds the others
         QCOMPARE(h.optimizer.timeNs, Q_INT64_C(25000));
         QCOMPARE(h.launchedOps, Q_INT64_C(2));
-        QCOMPARE(h.launchDelayP50Ns, Q_INT64_C(5000));        // 55 - 50
-        QCOMPARE(h.launchDelayP90Ns, Q_INT64_C(20000));       // 80 - 60
-        QCOMPARE(h.shortOps, Q_INT64_C(1));                   // tiny: 2 µs on the GPU, 8 µs to launch
+        QCOMPARE(h.launchDelayP50Ns, Q_INT64_C(5000)); // 55 - 50
+        QCOMPARE(h.launchDelayP90Ns, Q_INT64_C(20000)); // 80 - 60
+        QCOMPARE(h.shortOps, Q_INT64_C(1)); // tiny: 2 µs on the GPU, 8 µs to launch
         QCOMPARE(h.shortOpsGpuNs, Q_INT64_C(2000));
-        QCOMPARE(int(classifyHostName(QStringLiteral("cudaDeviceSynchronize"))), int(HostActivity::Synchronization));
+        QCOMPARE(int(classifyHostName(QStringLiteral("cudaDeviceSynchronize"))),
+            int(HostActivity::Synchronization));
         QCOMPARE(int(classifyHostName(QStringLiteral("cudaLaunchKernel"))), int(HostActivity::None));
         QCOMPARE(int(classifyHostName(QStringLiteral("MPI_Allreduce"))), int(HostActivity::Communication));
         QCOMPARE(int(classifyHostName(QStringLiteral("MPI_Wait"))), int(HostActivity::Communication));
@@ -189,13 +212,16 @@ private slots:
     void copies()
     {
         QTemporaryDir tmp;
-        const QString wsPath = importTestJson(
-            tmp.path(), QStringLiteral("copies.json"),
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("copies.json"),
             "{\"traceEvents\": [\n"
-            "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":7,\"ts\":0,\"dur\":10,\"args\":{\"stream\":7,\"bytes\":1000000}},\n"
-            "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":30,\"args\":{\"stream\":7,\"bytes\":3000000}},\n"
-            "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoD (Device -> Device)\",\"pid\":0,\"tid\":7,\"ts\":60,\"dur\":1,\"args\":{\"stream\":7,\"bytes\":500000}},\n"
-            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":70,\"dur\":5,\"args\":{\"stream\":7}}\n"
+            "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> "
+            "Device)\",\"pid\":0,\"tid\":7,\"ts\":0,\"dur\":10,\"args\":{\"stream\":7,\"bytes\":1000000}},\n"
+            "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> "
+            "Device)\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":30,\"args\":{\"stream\":7,\"bytes\":3000000}},\n"
+            "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoD (Device -> "
+            "Device)\",\"pid\":0,\"tid\":7,\"ts\":60,\"dur\":1,\"args\":{\"stream\":7,\"bytes\":500000}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":70,\"dur\":5,"
+            "\"args\":{\"stream\":7}}\n"
             "]}\n");
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
@@ -216,21 +242,31 @@ private slots:
     void collectives()
     {
         QTemporaryDir tmp;
-        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("c.json"), QByteArray(
-            "{\"traceEvents\": [\n"
-            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\",\"pid\":0,\"tid\":8,\"ts\":0,\"dur\":100,"
-            "\"args\":{\"stream\":8,\"correlation\":1,\"Collective name\":\"allreduce\",\"In msg nelems\":250000,\"Out msg nelems\":250000,"
-            "\"Group size\":4,\"dtype\":\"Float\",\"Process Group Name\":\"0\",\"Process Group Description\":\"default_pg\"}},\n"
-            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\",\"pid\":0,\"tid\":8,\"ts\":200,\"dur\":100,"
-            "\"args\":{\"stream\":8,\"correlation\":2,\"Collective name\":\"allreduce\",\"In msg nelems\":250000,\"Out msg nelems\":250000,"
-            "\"Group size\":4,\"dtype\":\"Float\",\"Process Group Name\":\"0\",\"Process Group Description\":\"default_pg\"}},\n"
-            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":1,\"tid\":1,\"ts\":390,\"dur\":5,"
-            "\"args\":{\"External id\":77,\"Collective name\":\"_allgather_base\",\"In msg nelems\":1000,\"Out msg nelems\":2000,"
-            "\"Group size\":2,\"dtype\":\"BFloat16\",\"Process Group Name\":\"1\"}},\n"
-            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllGather_RING_LL_Sum_int8_t\",\"pid\":0,\"tid\":8,\"ts\":400,\"dur\":4,"
-            "\"args\":{\"stream\":8,\"correlation\":3,\"External id\":77}},\n"
-            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_SendRecv\",\"pid\":0,\"tid\":8,\"ts\":500,\"dur\":1,\"args\":{\"stream\":8}}\n"
-            "]}\n"));
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("c.json"),
+            QByteArray("{\"traceEvents\": [\n"
+                       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_"
+                       "LL\",\"pid\":0,\"tid\":8,\"ts\":0,\"dur\":100,"
+                       "\"args\":{\"stream\":8,\"correlation\":1,\"Collective name\":\"allreduce\",\"In msg "
+                       "nelems\":250000,\"Out msg nelems\":250000,"
+                       "\"Group size\":4,\"dtype\":\"Float\",\"Process Group Name\":\"0\",\"Process Group "
+                       "Description\":\"default_pg\"}},\n"
+                       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_"
+                       "LL\",\"pid\":0,\"tid\":8,\"ts\":200,\"dur\":100,"
+                       "\"args\":{\"stream\":8,\"correlation\":2,\"Collective name\":\"allreduce\",\"In msg "
+                       "nelems\":250000,\"Out msg nelems\":250000,"
+                       "\"Group size\":4,\"dtype\":\"Float\",\"Process Group Name\":\"0\",\"Process Group "
+                       "Description\":\"default_pg\"}},\n"
+                       "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":1,\"tid\":1,"
+                       "\"ts\":390,\"dur\":5,"
+                       "\"args\":{\"External id\":77,\"Collective name\":\"_allgather_base\",\"In msg "
+                       "nelems\":1000,\"Out msg nelems\":2000,"
+                       "\"Group size\":2,\"dtype\":\"BFloat16\",\"Process Group Name\":\"1\"}},\n"
+                       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllGather_RING_LL_Sum_int8_"
+                       "t\",\"pid\":0,\"tid\":8,\"ts\":400,\"dur\":4,"
+                       "\"args\":{\"stream\":8,\"correlation\":3,\"External id\":77}},\n"
+                       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_SendRecv\",\"pid\":0,\"tid\":"
+                       "8,\"ts\":500,\"dur\":1,\"args\":{\"stream\":8}}\n"
+                       "]}\n"));
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
         const auto c = collectiveStats(ws, 1);
@@ -242,7 +278,7 @@ private slots:
         QCOMPARE(c[0].algorithmGBps(), 10.0);
         QCOMPARE(c[0].busGBps(), 15.0);
         QCOMPARE(c[1].collective, QStringLiteral("_allgather_base")); // from the CPU op
-        QCOMPARE(c[1].bytes, Q_INT64_C(4000));                       // the larger side, 2 bytes each
+        QCOMPARE(c[1].bytes, Q_INT64_C(4000)); // the larger side, 2 bytes each
         QCOMPARE(c[1].busGBps(), c[1].algorithmGBps() / 2);
         QCOMPARE(c[2].collective, QStringLiteral("ncclKernel_SendRecv")); // no sizes: its name
         QCOMPARE(c[2].bytes, Q_INT64_C(0));
@@ -277,25 +313,30 @@ private slots:
             const int gemm = rank == 1 ? 90 : 50, allReduce = rank == 1 ? 20 : 60;
             const QByteArray json = QStringLiteral(
                 "{\"distributedInfo\": {\"rank\": %1, \"world_size\": 2}, \"traceEvents\": [\n"
-                "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":200},\n"
-                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2,\"args\":{\"correlation\":1}},\n"
-                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":4,\"dur\":2,\"args\":{\"correlation\":2}},\n"
-                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":%2,\"args\":{\"correlation\":1,\"stream\":7}},\n"
-                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":%3,\"dur\":%4,\"args\":{\"correlation\":2,\"stream\":8}}\n"
+                "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,"
+                "\"ts\":0,\"dur\":200},\n"
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+                "\"ts\":1,\"dur\":2,\"args\":{\"correlation\":1}},\n"
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+                "\"ts\":4,\"dur\":2,\"args\":{\"correlation\":2}},\n"
+                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":%2,"
+                "\"args\":{\"correlation\":1,\"stream\":7}},\n"
+                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,"
+                "\"ts\":%3,\"dur\":%4,\"args\":{\"correlation\":2,\"stream\":8}}\n"
                 "]}\n")
-                                       .arg(rank)
-                                       .arg(gemm)
-                                       .arg(10 + gemm)
-                                       .arg(allReduce)
-                                       .toUtf8();
+                                        .arg(rank)
+                                        .arg(gemm)
+                                        .arg(10 + gemm)
+                                        .arg(allReduce)
+                                        .toUtf8();
             QVERIFY(writeTestFile(QStringLiteral("%1/rank-%2.json").arg(job).arg(rank), json));
         }
         const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
         const QString problems = importIntoWorkspace(wsPath, { job });
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
         Workspace ws(wsPath, Workspace::Role::Reader);
-        const RankComparison c = compareRanks(ws, ws.db().queryInt("SELECT run_id FROM trace LIMIT 1"),
-                                              TemporalBreakdown::Mode::EveryOp);
+        const RankComparison c = compareRanks(
+            ws, ws.db().queryInt("SELECT run_id FROM trace LIMIT 1"), TemporalBreakdown::Mode::EveryOp);
         QCOMPARE(c.ranks.size(), size_t(2));
         QCOMPARE(c.ranks[0].rank, Q_INT64_C(0));
         QCOMPARE(c.straggler, 1);
@@ -310,15 +351,20 @@ private slots:
         QTemporaryDir tmp;
         auto write = [&](const QString &name, int gemmUs, bool extra, int stepUs) {
             QByteArray json = "{\"traceEvents\": [\n";
-            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":%1},\n")
+            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\","
+                                   "\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":%1},\n")
                         .arg(stepUs)
                         .toUtf8();
-            json += "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
-                              "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":2}},\n";
-            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":30,\"dur\":%1,\"args\":{\"correlation\":1,\"stream\":7}},\n")
+            json += "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":"
+                    "1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
+                    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":"
+                    "1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":2}},\n";
+            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,"
+                                   "\"ts\":30,\"dur\":%1,\"args\":{\"correlation\":1,\"stream\":7}},\n")
                         .arg(gemmUs)
                         .toUtf8();
-            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"%1\",\"pid\":0,\"tid\":7,\"ts\":%2,\"dur\":10,\"args\":{\"correlation\":2,\"stream\":7}}\n")
+            json += QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"%1\",\"pid\":0,\"tid\":7,"
+                                   "\"ts\":%2,\"dur\":10,\"args\":{\"correlation\":2,\"stream\":7}}\n")
                         .arg(extra ? QStringLiteral("new_kernel") : QStringLiteral("relu"))
                         .arg(40 + gemmUs)
                         .toUtf8();
@@ -326,7 +372,8 @@ private slots:
             const QString path = tmp.filePath(name);
             return writeTestFile(path, json) ? path : QString();
         };
-        const QString a = write(QStringLiteral("a.json"), 50, false, 100), b = write(QStringLiteral("b.json"), 80, true, 150);
+        const QString a = write(QStringLiteral("a.json"), 50, false, 100),
+                      b = write(QStringLiteral("b.json"), 80, true, 150);
         const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
         const QString problems = importIntoWorkspace(wsPath, { a, b });
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
@@ -342,14 +389,15 @@ private slots:
         QCOMPARE(int(d.ops[0].change()), int(TraceDiff::OpDelta::Change::Slower));
         QCOMPARE(d.ops[0].deltaNs(), 30000.0);
         QCOMPARE(int(d.ops[1].change()) + int(d.ops[2].change()),
-                 int(TraceDiff::OpDelta::Change::Added) + int(TraceDiff::OpDelta::Change::Removed));
+            int(TraceDiff::OpDelta::Change::Added) + int(TraceDiff::OpDelta::Change::Removed));
         // The step itself grew 50 µs: 30 in its GPU window, 20 with no GPU work of its own.
         QCOMPARE(d.a.stepNs, 100000.0);
         QCOMPARE(d.b.stepNs, 150000.0);
         QCOMPARE(stepTimeNote(d),
-            QStringLiteral("The steps themselves (on the CPU) went from 0.100 to 0.150 ms (+0.050 ms): +0.030 ms in "
-                           "the GPU window and +0.020 ms in time the steps spent with no GPU work of their own (loading "
-                           "input, host work before the first launch)."));
+            QStringLiteral(
+                "The steps themselves (on the CPU) went from 0.100 to 0.150 ms (+0.050 ms): +0.030 ms in "
+                "the GPU window and +0.020 ms in time the steps spent with no GPU work of their own (loading "
+                "input, host work before the first launch)."));
     }
 
     // HTA's A/B pair: a coherent report (per step, six steps each, the window's change equal to the
@@ -357,7 +405,8 @@ private slots:
     void diffOfTheHtaPair()
     {
         const QString data = QStringLiteral(PLUMB_SHARED_DATA "/traces/kineto/");
-        const QString a = data + QStringLiteral("hta_trace_diff_control.json.gz"), b = data + QStringLiteral("hta_trace_diff_test.json.gz");
+        const QString a = data + QStringLiteral("hta_trace_diff_control.json.gz"),
+                      b = data + QStringLiteral("hta_trace_diff_test.json.gz");
         if (!QFileInfo::exists(a) || !QFileInfo::exists(b))
             QSKIP("../shared/data is absent (it sits beside the checkout)");
         QTemporaryDir tmp;
@@ -402,7 +451,9 @@ private slots:
         }
         const auto linked = temporalBreakdown(ws, 1, TemporalBreakdown::Mode::LinkedOnly);
         const double total = ms.value(QStringLiteral("total_time"));
-        auto near = [&](int64_t ns, double expectedMs) { return std::abs(double(ns) / 1e6 - expectedMs) <= 0.005 * total; };
+        auto near = [&](int64_t ns, double expectedMs) {
+            return std::abs(double(ns) / 1e6 - expectedMs) <= 0.005 * total;
+        };
         QVERIFY2(near(linked.totalNs(), total), qPrintable(QString::number(linked.totalNs())));
         QVERIFY(near(linked.busyNs, ms.value(QStringLiteral("busy_time"))));
         QVERIFY(near(linked.idleNs(), ms.value(QStringLiteral("idle_time"))));
@@ -419,13 +470,16 @@ private slots:
 
         // The kernel table against SQL: per name, count and total over the GPU streams.
         const auto table = kernelTable(ws, readGpuOps(ws, 1, GpuOpMode::EveryOp));
-        SqliteStmt st(ws.db(), "SELECT n.str, count(*), sum(s.dur), "
-                               "sum(1.0 * s.dur * json_extract(a.json, '$.\"est. achieved occupancy %\"')) "
-                               "/ sum(CASE WHEN json_extract(a.json, '$.\"est. achieved occupancy %\"') IS NOT NULL THEN s.dur END) "
-                               "FROM slice s JOIN track k ON k.id = s.track_id "
-                               "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id LEFT JOIN args a ON a.id = s.args_id "
-                               "WHERE k.kind = 'gpu_stream' AND c.str IN ('kernel', 'gpu_memcpy', 'gpu_memset') "
-                               "GROUP BY s.name_id ORDER BY 3 DESC, 1");
+        SqliteStmt st(ws.db(),
+            "SELECT n.str, count(*), sum(s.dur), "
+            "sum(1.0 * s.dur * json_extract(a.json, '$.\"est. achieved occupancy %\"')) "
+            "/ sum(CASE WHEN json_extract(a.json, '$.\"est. achieved occupancy %\"') IS NOT NULL THEN s.dur "
+            "END) "
+            "FROM slice s JOIN track k ON k.id = s.track_id "
+            "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id LEFT JOIN args a ON a.id = "
+            "s.args_id "
+            "WHERE k.kind = 'gpu_stream' AND c.str IN ('kernel', 'gpu_memcpy', 'gpu_memset') "
+            "GROUP BY s.name_id ORDER BY 3 DESC, 1");
         size_t i = 0;
         double shares = 0;
         int occupancyKnown = 0;
@@ -437,10 +491,14 @@ private slots:
             if (st.columnIsNull(3))
                 QCOMPARE(table[i].occupancy, -1.0);
             else
-                QVERIFY2(std::abs(table[i].occupancy - st.columnDouble(3)) < 1e-9, qPrintable(QStringLiteral("%1 %2 %3").arg(table[i].name.left(50)).arg(table[i].occupancy).arg(st.columnDouble(3))));
+                QVERIFY2(std::abs(table[i].occupancy - st.columnDouble(3)) < 1e-9,
+                    qPrintable(QStringLiteral("%1 %2 %3")
+                                   .arg(table[i].name.left(50))
+                                   .arg(table[i].occupancy)
+                                   .arg(st.columnDouble(3))));
             occupancyKnown += table[i].occupancy >= 0;
             QVERIFY(table[i].minNs <= table[i].p50Ns && table[i].p50Ns <= table[i].p90Ns
-                    && table[i].p90Ns <= table[i].p99Ns && table[i].p99Ns <= table[i].maxNs);
+                && table[i].p90Ns <= table[i].p99Ns && table[i].p99Ns <= table[i].maxNs);
             shares += table[i].share;
         }
         QCOMPARE(i, table.size());

@@ -32,23 +32,28 @@ private slots:
     {
         QVERIFY(m_tmp.isValid());
         // One thread: a 100 µs parent holding 1000 slices of 10 ns every 20 ns, then a 50 µs slice.
-        QByteArray json = "{\"traceEvents\": [\n"
-                          "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}},\n"
-                          "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"tid\":0,\"args\":{\"labels\":\"GPU 0\"}},\n"
-                          "{\"ph\":\"X\",\"name\":\"parent\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100}";
+        QByteArray json
+            = "{\"traceEvents\": [\n"
+              "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}},\n"
+              "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"tid\":0,\"args\":{\"labels\":\"GPU "
+              "0\"}},\n"
+              "{\"ph\":\"X\",\"name\":\"parent\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100}";
         for (int i = 0; i < 1000; ++i)
-            json += QStringLiteral(",\n{\"ph\":\"X\",\"name\":\"tiny\",\"pid\":1,\"tid\":1,\"ts\":%1,\"dur\":0.010}")
+            json += QStringLiteral(
+                ",\n{\"ph\":\"X\",\"name\":\"tiny\",\"pid\":1,\"tid\":1,\"ts\":%1,\"dur\":0.010}")
                         .arg(1.0 + i * 0.02, 0, 'f', 3)
                         .toUtf8();
-        json += ",\n{\"ph\":\"X\",\"name\":\"big\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":50}"
-                ",\n{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
-                "\"ts\":210,\"dur\":5,\"args\":{\"correlation\":1}}"
-                ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":220,\"dur\":10,"
-                "\"args\":{\"correlation\":1,\"stream\":7}}"
-                ",\n{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"step\",\"pid\":0,\"tid\":7,\"ts\":215,"
-                "\"dur\":30}"
-                ",\n{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":0,\"args\":{\"allocated\":1}}"
-                ",\n{\"ph\":\"i\",\"s\":\"g\",\"name\":\"mark\",\"pid\":1,\"tid\":1,\"ts\":5}\n]}\n";
+        json
+            += ",\n{\"ph\":\"X\",\"name\":\"big\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":50}"
+               ",\n{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+               "\"ts\":210,\"dur\":5,\"args\":{\"correlation\":1}}"
+               ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":220,\"dur\":10,"
+               "\"args\":{\"correlation\":1,\"stream\":7}}"
+               ",\n{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"step\",\"pid\":0,\"tid\":7,"
+               "\"ts\":215,"
+               "\"dur\":30}"
+               ",\n{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":0,\"args\":{\"allocated\":1}}"
+               ",\n{\"ph\":\"i\",\"s\":\"g\",\"name\":\"mark\",\"pid\":1,\"tid\":1,\"ts\":5}\n]}\n";
         m_ws = importTestJson(m_tmp.path(), QStringLiteral("t.json"), json);
         QVERIFY(!m_ws.isEmpty());
         Workspace ws(m_ws, Workspace::Role::Reader);
@@ -60,9 +65,10 @@ private slots:
         QStringList names;
         for (const auto &t : m_tracks)
             names << t.name;
-        QCOMPARE(names, QStringList({ QStringLiteral("main"), QStringLiteral("CUDA API"), QStringLiteral("Memory allocated"),
-                                      QStringLiteral("Stream 7"), QStringLiteral("Annotations"),
-                                      QStringLiteral("Global instants") }));
+        QCOMPARE(names,
+            QStringList({ QStringLiteral("main"), QStringLiteral("CUDA API"),
+                QStringLiteral("Memory allocated"), QStringLiteral("Stream 7"), QStringLiteral("Annotations"),
+                QStringLiteral("Global instants") }));
         QCOMPARE(track(QStringLiteral("CUDA API")).parentTrackId, track(QStringLiteral("main")).id);
         QCOMPARE(track(QStringLiteral("Annotations")).parentTrackId, track(QStringLiteral("Stream 7")).id);
         QCOMPARE(track(QStringLiteral("Stream 7")).processName, QStringLiteral("GPU 0"));
@@ -74,22 +80,26 @@ private slots:
     void companionsFollowTheirBase()
     {
         QByteArray json = "{\"traceEvents\": [\n"
-                          "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"tid\":0,\"args\":{\"labels\":\"GPU 0\"}}";
+                          "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"tid\":0,\"args\":{"
+                          "\"labels\":\"GPU 0\"}}";
         for (int tid : { 1, 2, 3 })
-            json += QStringLiteral(",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%1,\"args\":{\"name\":\"t%1\"}}"
-                                   ",\n{\"ph\":\"X\",\"name\":\"work\",\"pid\":1,\"tid\":%1,\"ts\":%1,\"dur\":1}")
+            json += QStringLiteral(
+                ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%1,\"args\":{\"name\":\"t%1\"}}"
+                ",\n{\"ph\":\"X\",\"name\":\"work\",\"pid\":1,\"tid\":%1,\"ts\":%1,\"dur\":1}")
                         .arg(tid)
                         .toUtf8();
         for (int stream : { 7, 8, 9 })
-            json += QStringLiteral(",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":%1,\"ts\":%1,"
-                                   "\"dur\":1,\"args\":{\"stream\":%1}}")
+            json += QStringLiteral(
+                ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":%1,\"ts\":%1,"
+                "\"dur\":1,\"args\":{\"stream\":%1}}")
                         .arg(stream)
                         .toUtf8();
         for (int i : { 3, 2, 1 })
-            json += QStringLiteral(",\n{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
-                                   "\"tid\":%1,\"ts\":%2,\"dur\":1}"
-                                   ",\n{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"step\",\"pid\":0,"
-                                   "\"tid\":%3,\"ts\":%3,\"dur\":1}")
+            json += QStringLiteral(
+                ",\n{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+                "\"tid\":%1,\"ts\":%2,\"dur\":1}"
+                ",\n{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"step\",\"pid\":0,"
+                "\"tid\":%3,\"ts\":%3,\"dur\":1}")
                         .arg(i)
                         .arg(20 + i)
                         .arg(6 + i)
@@ -103,11 +113,11 @@ private slots:
         QStringList names;
         for (const auto &t : tracks)
             names << t.name;
-        QCOMPARE(names, QStringList({ QStringLiteral("t1"), QStringLiteral("CUDA API"), QStringLiteral("t2"),
-                                      QStringLiteral("CUDA API"), QStringLiteral("t3"), QStringLiteral("CUDA API"),
-                                      QStringLiteral("Stream 7"), QStringLiteral("Annotations"), QStringLiteral("Stream 8"),
-                                      QStringLiteral("Annotations"), QStringLiteral("Stream 9"),
-                                      QStringLiteral("Annotations") }));
+        QCOMPARE(names,
+            QStringList({ QStringLiteral("t1"), QStringLiteral("CUDA API"), QStringLiteral("t2"),
+                QStringLiteral("CUDA API"), QStringLiteral("t3"), QStringLiteral("CUDA API"),
+                QStringLiteral("Stream 7"), QStringLiteral("Annotations"), QStringLiteral("Stream 8"),
+                QStringLiteral("Annotations"), QStringLiteral("Stream 9"), QStringLiteral("Annotations") }));
         for (qsizetype i = 1; i < tracks.size(); i += 2)
             QCOMPARE(tracks[i].parentTrackId, tracks[i - 1].id);
     }
@@ -160,7 +170,10 @@ private slots:
                 "{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":101,\"args\":{\"bytes\":9}},\n"
                 "{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":102,\"args\":{\"bytes\":2}},\n"
                 "{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":1,\"ts\":200,\"args\":{\"bytes\":7}}\n"
-                "]}\n").arg(rank).arg(Q_INT64_C(1700000000000000000) + rank * 5000000).toUtf8();
+                "]}\n")
+                                        .arg(rank)
+                                        .arg(Q_INT64_C(1700000000000000000) + rank * 5000000)
+                                        .toUtf8();
             QVERIFY(writeTestFile(QStringLiteral("%1/rank-%2.json").arg(job).arg(rank), json));
         }
         const QString wsPath = dir.filePath(QStringLiteral("run.plumb"));
@@ -176,7 +189,8 @@ private slots:
         QCOMPARE(tracks[3].offsetNs, Q_INT64_C(5000000));
         const auto rank1Op = drawSlices(ws, tracks[2], 0, 10000000, 1);
         QCOMPARE(rank1Op.size(), size_t(1));
-        QCOMPARE(rank1Op[0].startNs - drawSlices(ws, tracks[0], 0, 10000000, 1).at(0).startNs, Q_INT64_C(5000000));
+        QCOMPARE(
+            rank1Op[0].startNs - drawSlices(ws, tracks[0], 0, 10000000, 1).at(0).startNs, Q_INT64_C(5000000));
         const TimeRange extent = timelineExtent(ws, tracks);
         QCOMPARE(extent.endNs - extent.startNs, Q_INT64_C(5000000) + 100000);
 

@@ -117,7 +117,8 @@ QMap<QString, Totals> sqlTotals(Workspace &ws, int64_t from, int64_t to)
     st.bind(1, from).bind(2, to);
     QMap<QString, Totals> out;
     while (st.step())
-        out.insert(st.columnText(0), Totals { st.columnInt(1), st.columnInt(2), st.columnInt(3), st.columnInt(4) });
+        out.insert(
+            st.columnText(0), Totals { st.columnInt(1), st.columnInt(2), st.columnInt(3), st.columnInt(4) });
     return out;
 }
 
@@ -125,13 +126,18 @@ QString differences(const QMap<QString, Totals> &got, const QMap<QString, Totals
 {
     QStringList out;
     auto str = [](const Totals &t) {
-        return QStringLiteral("count %1 total %2 self %3 max %4").arg(t.count).arg(t.totalNs).arg(t.selfNs).arg(t.maxNs);
+        return QStringLiteral("count %1 total %2 self %3 max %4")
+            .arg(t.count)
+            .arg(t.totalNs)
+            .arg(t.selfNs)
+            .arg(t.maxNs);
     };
     for (auto it = expected.begin(); it != expected.end(); ++it) {
         if (!got.contains(it.key()))
             out << QStringLiteral("%1 missing (expected %2)").arg(it.key(), str(it.value()));
         else if (!(got.value(it.key()) == it.value()))
-            out << QStringLiteral("%1: %2, expected %3").arg(it.key(), str(got.value(it.key())), str(it.value()));
+            out << QStringLiteral("%1: %2, expected %3")
+                       .arg(it.key(), str(got.value(it.key())), str(it.value()));
     }
     for (auto it = got.begin(); it != got.end(); ++it)
         if (!expected.contains(it.key()))
@@ -179,8 +185,9 @@ private slots:
         QStringList names;
         for (const auto &t : m_tracks)
             names << t.name;
-        QCOMPARE(names, QStringList({ QStringLiteral("main"), QStringLiteral("CUDA API"), QStringLiteral("autograd"),
-                                      QStringLiteral("Stream 7"), QStringLiteral("Global instants") }));
+        QCOMPARE(names,
+            QStringList({ QStringLiteral("main"), QStringLiteral("CUDA API"), QStringLiteral("autograd"),
+                QStringLiteral("Stream 7"), QStringLiteral("Global instants") }));
     }
 
     void sliceAtEdges()
@@ -209,7 +216,8 @@ private slots:
         QCOMPARE(nameAt(ws, main, 55 * kUs - 500, -1, 1000), QStringLiteral("mark"));
         QCOMPARE(nameAt(ws, main, 55 * kUs + 500, -1, 100), QStringLiteral("ProfilerStep#1"));
         QCOMPARE(nameAt(ws, main, 55 * kUs, 0), QStringLiteral("ProfilerStep#1"));
-        QCOMPARE(nameAt(ws, QStringLiteral("Global instants"), 5 * kUs + 10, -1, 20), QStringLiteral("snapshot"));
+        QCOMPARE(
+            nameAt(ws, QStringLiteral("Global instants"), 5 * kUs + 10, -1, 20), QStringLiteral("snapshot"));
         QCOMPARE(nameAt(ws, QStringLiteral("Global instants"), 5 * kUs + 30, -1, 20), QString());
 
         const auto s = sliceAt(ws, track(main), 20 * kUs, -1);
@@ -285,21 +293,24 @@ private slots:
             std::swap(corrOfLaunch[size_t(i - 1)], corrOfLaunch[size_t(i)]);
         for (int i = 0; i < kLaunches; ++i) {
             const int corr = corrOfLaunch[size_t(i)];
-            events << QStringLiteral("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
-                                     "\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}}")
-                        .arg(10 * i)
-                        .arg(corr)
-                        .toUtf8();
+            events << QStringLiteral(
+                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+                "\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}}")
+                          .arg(10 * i)
+                          .arg(corr)
+                          .toUtf8();
             const int kernels = i % 500 == 3 ? 3 : 1;
             for (int k = 0; k < kernels; ++k)
-                events << QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":%1,\"ts\":%2,"
-                                         "\"dur\":1,\"args\":{\"device\":0,\"stream\":%1,\"correlation\":%3}}")
-                            .arg(7 + corr % 2)
-                            .arg(10 * i + 4 + 2 * k + int(rng.bounded(2)))
-                            .arg(corr)
-                            .toUtf8();
+                events << QStringLiteral(
+                    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":%1,\"ts\":%2,"
+                    "\"dur\":1,\"args\":{\"device\":0,\"stream\":%1,\"correlation\":%3}}")
+                              .arg(7 + corr % 2)
+                              .arg(10 * i + 4 + 2 * k + int(rng.bounded(2)))
+                              .arg(corr)
+                              .toUtf8();
         }
-        events << "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"orphan\",\"pid\":0,\"tid\":7,\"ts\":60000,\"dur\":1,"
+        events << "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"orphan\",\"pid\":0,\"tid\":7,\"ts\":60000,"
+                  "\"dur\":1,"
                   "\"args\":{\"device\":0,\"stream\":7,\"correlation\":99999}}";
         if (shuffled)
             std::shuffle(events.begin(), events.end(), rng);
@@ -316,13 +327,15 @@ private slots:
         const int64_t tiles = ws.db().queryInt("SELECT count(*) FROM slice_corr_tile");
         QCOMPARE(tiles, Q_INT64_C(11)); // 5000 launches: 5 tiles; 2500-2521 ops on each stream: 3 each
         QCOMPARE(csvOf(ws.db(), "SELECT * FROM slice_corr_tile ORDER BY 1, 2, 3, 4, 5"),
-                 csvOf(ws.db(), "SELECT track_id, min(ts) AS first_ts, max(ts) AS last_ts, min(corr) AS min_corr, "
-                                "max(corr) AS max_corr FROM (SELECT track_id, ts, "
-                                "corr, (row_number() OVER (PARTITION BY track_id ORDER BY ts, id) - 1) / 1024 AS tile "
-                                "FROM slice WHERE corr IS NOT NULL) GROUP BY track_id, tile ORDER BY 1, 2, 3, 4, 5"));
+            csvOf(ws.db(),
+                "SELECT track_id, min(ts) AS first_ts, max(ts) AS last_ts, min(corr) AS min_corr, "
+                "max(corr) AS max_corr FROM (SELECT track_id, ts, "
+                "corr, (row_number() OVER (PARTITION BY track_id ORDER BY ts, id) - 1) / 1024 AS tile "
+                "FROM slice WHERE corr IS NOT NULL) GROUP BY track_id, tile ORDER BY 1, 2, 3, 4, 5"));
 
-        SqliteStmt all(ws.db(), "SELECT s.track_id, s.ts, s.corr, k.kind FROM slice s JOIN track k ON k.id = s.track_id "
-                                "WHERE s.corr IS NOT NULL ORDER BY s.corr, s.ts, s.track_id");
+        SqliteStmt all(ws.db(),
+            "SELECT s.track_id, s.ts, s.corr, k.kind FROM slice s JOIN track k ON k.id = s.track_id "
+            "WHERE s.corr IS NOT NULL ORDER BY s.corr, s.ts, s.track_id");
         QMap<int64_t, QStringList> byCorr;
         struct Probe {
             int64_t track, ts, corr;
@@ -332,7 +345,8 @@ private slots:
         while (all.step()) {
             const bool gpu = all.columnText(3) == QLatin1String("gpu_stream");
             probes.push_back({ all.columnInt(0), all.columnInt(1), all.columnInt(2), gpu });
-            byCorr[all.columnInt(2)] << QStringLiteral("%1:%2:%3").arg(gpu).arg(all.columnInt(0)).arg(all.columnInt(1));
+            byCorr[all.columnInt(2)]
+                << QStringLiteral("%1:%2:%3").arg(gpu).arg(all.columnInt(0)).arg(all.columnInt(1));
         }
         QCOMPARE(int(probes.size()), kLaunches * 2 + 2 * (kLaunches / 500) + 1);
         int checked = 0;
@@ -348,7 +362,10 @@ private slots:
             QStringList got, expected;
             for (const SliceLink &l : sliceLinks(ws, tracks, *slice))
                 if (l.kind == SliceLink::Kind::Launches || l.kind == SliceLink::Kind::LaunchedBy)
-                    got << QStringLiteral("%1:%2:%3").arg(!p.gpu).arg(l.slice.key.trackId).arg(l.slice.key.tsNs);
+                    got << QStringLiteral("%1:%2:%3")
+                               .arg(!p.gpu)
+                               .arg(l.slice.key.trackId)
+                               .arg(l.slice.key.tsNs);
             for (const QString &other : byCorr.value(p.corr))
                 if (other.startsWith(QString::number(int(!p.gpu)) + QLatin1Char(':')))
                     expected << other;
@@ -394,7 +411,8 @@ private slots:
         QVERIFY(linear.errorMessage.isEmpty());
         QCOMPARE(countMatches(ws, m_tracks, linear), Q_INT64_C(3));
         QList<int64_t> forward;
-        for (auto hit = findNext(ws, m_tracks, linear, -1); hit; hit = findNext(ws, m_tracks, linear, hit->startNs))
+        for (auto hit = findNext(ws, m_tracks, linear, -1); hit;
+             hit = findNext(ws, m_tracks, linear, hit->startNs))
             forward << hit->startNs;
         QCOMPARE(forward, QList<int64_t>({ 10 * kUs, 110 * kUs, 210 * kUs }));
         QList<int64_t> backward;
@@ -412,8 +430,10 @@ private slots:
         QCOMPARE(findNext(ws, m_tracks, aten, 10 * kUs)->startNs, 15 * kUs);
         QCOMPARE(countMatches(ws, m_tracks, aten), Q_INT64_C(6));
         // Far hits: the windows widen until they reach them.
-        QCOMPARE(findNext(ws, m_tracks, matchNames(ws, QStringLiteral("relu_kernel"), false), -(Q_INT64_C(1) << 40))->startNs,
-                 70 * kUs);
+        QCOMPARE(findNext(ws, m_tracks, matchNames(ws, QStringLiteral("relu_kernel"), false),
+                     -(Q_INT64_C(1) << 40))
+                     ->startNs,
+            70 * kUs);
 
         // Ties in time go to the earlier track.
         const NameMatcher tie = matchNames(ws, QStringLiteral("tie_op"), false);
@@ -474,7 +494,8 @@ private slots:
         QCOMPARE(t.value(QStringLiteral("gemm")), (Totals { 1, 10 * kUs, 10 * kUs, 10 * kUs }));
         QCOMPARE(t.size(), 5);
         const auto rows = rangeAggregate(ws, m_tracks, 0, 1000 * kUs);
-        QCOMPARE(rows.front().name, QStringLiteral("ProfilerStep#1")); // the largest total first (ties by name)
+        QCOMPARE(
+            rows.front().name, QStringLiteral("ProfilerStep#1")); // the largest total first (ties by name)
         for (const auto &r : rows)
             if (r.name == QLatin1String("aten::linear"))
                 QCOMPARE(r.meanNs(), double(100 * kUs) / 3);
@@ -550,8 +571,8 @@ private slots:
     void idleGapsPure()
     {
         // Overlapping ops (drawn one level below) and folded runs are work too.
-        const std::vector<DrawSlice> s = { { 0, 10, 0, 1, 1 }, { 40, 50, 0, 1, 1 }, { 100, 200, 0, 1, 7 },
-                                           { 45, 80, 1, 1, 1 } };
+        const std::vector<DrawSlice> s
+            = { { 0, 10, 0, 1, 1 }, { 40, 50, 0, 1, 1 }, { 100, 200, 0, 1, 7 }, { 45, 80, 1, 1, 1 } };
         auto gaps = idleGaps(s, 0, 200, 5);
         QCOMPARE(gaps.size(), size_t(2));
         QCOMPARE(gaps[0].startNs, Q_INT64_C(10));
@@ -580,21 +601,25 @@ private slots:
     // SQL at random times and for ranges near the end.
     void deepStackAgainstSql()
     {
-        QByteArray json = "{\"traceEvents\": [\n"
-                          "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"root\",\"pid\":1,\"tid\":1,\"ts\":0,"
-                          "\"dur\":60000}";
+        QByteArray json
+            = "{\"traceEvents\": [\n"
+              "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"root\",\"pid\":1,\"tid\":1,\"ts\":0,"
+              "\"dur\":60000}";
         for (int i = 0; i < 5000; ++i) {
-            json += QStringLiteral(",\n{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"child%1\",\"pid\":1,"
-                                   "\"tid\":1,\"ts\":%2,\"dur\":6}")
+            json += QStringLiteral(
+                ",\n{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"child%1\",\"pid\":1,"
+                "\"tid\":1,\"ts\":%2,\"dur\":6}")
                         .arg(i % 7)
                         .arg(1 + 10 * i)
                         .toUtf8();
-            json += QStringLiteral(",\n{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"leaf\",\"pid\":1,\"tid\":1,"
-                                   "\"ts\":%1,\"dur\":2.5}")
-                        .arg(2 + 10 * i)
-                        .toUtf8();
+            json
+                += QStringLiteral(",\n{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"leaf\",\"pid\":1,\"tid\":1,"
+                                  "\"ts\":%1,\"dur\":2.5}")
+                       .arg(2 + 10 * i)
+                       .toUtf8();
             if (i % 7 == 0)
-                json += QStringLiteral(",\n{\"ph\":\"i\",\"s\":\"t\",\"name\":\"tick\",\"pid\":1,\"tid\":1,\"ts\":%1}")
+                json += QStringLiteral(
+                    ",\n{\"ph\":\"i\",\"s\":\"t\",\"name\":\"tick\",\"pid\":1,\"tid\":1,\"ts\":%1}")
                             .arg(8 + 10 * i)
                             .toUtf8();
         }
@@ -613,20 +638,22 @@ private slots:
         const TimelineTrack &t = tracks.front();
         QVERIFY(ws.db().queryInt("SELECT count(*) FROM slice_lod") > 0);
 
-        SqliteStmt deepest(ws.db(), "SELECT ts, depth, dur FROM slice WHERE track_id = ?1 AND ts <= ?2 "
-                                    "AND (ts + dur > ?2 OR (dur = 0 AND ts = ?2)) AND depth <= ?3 "
-                                    "ORDER BY depth DESC, dur = 0 DESC LIMIT 1");
+        SqliteStmt deepest(ws.db(),
+            "SELECT ts, depth, dur FROM slice WHERE track_id = ?1 AND ts <= ?2 "
+            "AND (ts + dur > ?2 OR (dur = 0 AND ts = ?2)) AND depth <= ?3 "
+            "ORDER BY depth DESC, dur = 0 DESC LIMIT 1");
         QRandomGenerator rng(5);
         for (int i = 0; i < 400; ++i) {
-            const int64_t time = i < 10 ? 50000 * kUs - 1000 * i : int64_t(rng.bounded(61000)) * kUs / 1000 * 1000
-                    + int64_t(rng.bounded(3)) * 500;
+            const int64_t time = i < 10
+                ? 50000 * kUs - 1000 * i
+                : int64_t(rng.bounded(61000)) * kUs / 1000 * 1000 + int64_t(rng.bounded(3)) * 500;
             const int depth = i % 4 == 1 ? int(rng.bounded(3)) : -1;
             deepest.bind(1, t.id).bind(2, time).bind(3, depth < 0 ? INT_MAX : depth);
             const auto s = sliceAt(ws, t, time, depth);
             if (deepest.step()) {
                 QVERIFY2(s, qPrintable(QStringLiteral("at %1: nothing").arg(time)));
                 QCOMPARE(std::make_tuple(s->key.tsNs, int64_t(s->depth), s->durNs),
-                         std::make_tuple(deepest.columnInt(0), deepest.columnInt(1), deepest.columnInt(2)));
+                    std::make_tuple(deepest.columnInt(0), deepest.columnInt(1), deepest.columnInt(2)));
                 QCOMPARE(sliceByKey(ws, t, s->key)->name, s->name);
             } else {
                 QVERIFY2(!s, qPrintable(QStringLiteral("at %1: %2").arg(time).arg(s ? s->name : QString())));
@@ -642,7 +669,8 @@ private slots:
         for (int i = 0; i < 12; ++i) {
             const int64_t from = 45000 * kUs + int64_t(rng.bounded(15000)) * kUs + int64_t(rng.bounded(1000));
             const int64_t to = from + 1 + int64_t(rng.bounded(i < 6 ? 30 : 3000)) * kUs;
-            const QString diff = differences(totalsOf(rangeAggregate(ws, tracks, from, to)), sqlTotals(ws, from, to));
+            const QString diff
+                = differences(totalsOf(rangeAggregate(ws, tracks, from, to)), sqlTotals(ws, from, to));
             QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("[%1, %2):\n%3").arg(from).arg(to).arg(diff)));
         }
     }
@@ -653,7 +681,8 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("steps");
-        QTest::newRow("hta_trace_diff_control") << QStringLiteral("kineto/hta_trace_diff_control.json.gz") << 6;
+        QTest::newRow("hta_trace_diff_control")
+            << QStringLiteral("kineto/hta_trace_diff_control.json.gz") << 6;
         // ProfilerStep#6 sits 14 levels deep under Python frames; its GPU annotation copy is not a marker.
         QTest::newRow("tracelens_h100_qwen") << QStringLiteral("kineto/tracelens_h100_qwen.json.gz") << 1;
         // XPlane: two devices' "Steps" lines both hold step 0.
@@ -665,7 +694,8 @@ private slots:
         QFETCH(int, steps);
         const QString path = sharedTraces() + QLatin1Char('/') + file;
         if (!QFile::exists(path))
-            QSKIP(qPrintable(QStringLiteral("%1 is absent (the shared data sits beside the checkout)").arg(path)));
+            QSKIP(qPrintable(
+                QStringLiteral("%1 is absent (the shared data sits beside the checkout)").arg(path)));
         QTemporaryDir dir;
         const QString wsPath = dir.filePath(QStringLiteral("real.plumb"));
         QVERIFY(importFile(path, wsPath));
@@ -676,9 +706,10 @@ private slots:
         QCOMPARE(int(markers.size()), steps);
         if (file.endsWith(QLatin1String(".json.gz"))) {
             QCOMPARE(int64_t(markers.size()),
-                     ws.db().queryInt("SELECT count(DISTINCT n.str) FROM slice s JOIN string n ON n.id = s.name_id "
-                                      "JOIN track k ON k.id = s.track_id JOIN process p ON p.id = k.process_id "
-                                      "WHERE n.str LIKE 'ProfilerStep#%' AND k.kind = 'thread' AND p.kind = 'cpu'"));
+                ws.db().queryInt(
+                    "SELECT count(DISTINCT n.str) FROM slice s JOIN string n ON n.id = s.name_id "
+                    "JOIN track k ON k.id = s.track_id JOIN process p ON p.id = k.process_id "
+                    "WHERE n.str LIKE 'ProfilerStep#%' AND k.kind = 'thread' AND p.kind = 'cpu'"));
             for (size_t i = 0; i < markers.size(); ++i) {
                 QVERIFY(markers[i].name.startsWith(QLatin1String("ProfilerStep#")));
                 QVERIFY(markers[i].endNs > markers[i].startNs);
@@ -708,14 +739,16 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::newRow("hta_trace_diff_control") << QStringLiteral("kineto/hta_trace_diff_control.json.gz");
-        QTest::newRow("hta_ns_resolution_rank0") << QStringLiteral("kineto/hta_ns_resolution_rank0.pt.trace.json.gz");
+        QTest::newRow("hta_ns_resolution_rank0")
+            << QStringLiteral("kineto/hta_ns_resolution_rank0.pt.trace.json.gz");
     }
     void realTraceAgainstSql()
     {
         QFETCH(QString, file);
         const QString path = sharedTraces() + QLatin1Char('/') + file;
         if (!QFile::exists(path))
-            QSKIP(qPrintable(QStringLiteral("%1 is absent (the shared data sits beside the checkout)").arg(path)));
+            QSKIP(qPrintable(
+                QStringLiteral("%1 is absent (the shared data sits beside the checkout)").arg(path)));
         QTemporaryDir dir;
         const QString wsPath = dir.filePath(QStringLiteral("real.plumb"));
         QVERIFY(importFile(path, wsPath));
@@ -723,10 +756,12 @@ private slots:
         const QList<TimelineTrack> tracks = timelineTracks(ws, 1);
         QRandomGenerator rng(11);
 
-        SqliteStmt deepest(ws.db(), "SELECT ts, depth, dur FROM slice WHERE track_id = ?1 AND ts <= ?2 "
-                                    "AND (ts + dur > ?2 OR (dur = 0 AND ts = ?2)) AND depth <= ?3 "
-                                    "ORDER BY depth DESC, dur = 0 DESC LIMIT 1");
-        SqliteStmt sample(ws.db(), "SELECT ts, dur FROM slice WHERE track_id = ?1 ORDER BY ts LIMIT 1 OFFSET ?2");
+        SqliteStmt deepest(ws.db(),
+            "SELECT ts, depth, dur FROM slice WHERE track_id = ?1 AND ts <= ?2 "
+            "AND (ts + dur > ?2 OR (dur = 0 AND ts = ?2)) AND depth <= ?3 "
+            "ORDER BY depth DESC, dur = 0 DESC LIMIT 1");
+        SqliteStmt sample(
+            ws.db(), "SELECT ts, dur FROM slice WHERE track_id = ?1 ORDER BY ts LIMIT 1 OFFSET ?2");
         int checked = 0;
         for (const TimelineTrack &t : tracks) {
             if (t.sliceCount == 0)
@@ -736,17 +771,24 @@ private slots:
                 QVERIFY(sample.step());
                 const int64_t ts = sample.columnInt(0), dur = sample.columnInt(1);
                 sample.reset();
-                const int64_t times[] = { ts, ts + dur, ts + dur - 1, ts + int64_t(rng.bounded(double(dur + 1))) };
+                const int64_t times[]
+                    = { ts, ts + dur, ts + dur - 1, ts + int64_t(rng.bounded(double(dur + 1))) };
                 for (const int64_t time : times) {
                     const int depth = rng.bounded(3) == 0 ? int(rng.bounded(t.maxDepth + 1)) : -1;
                     deepest.bind(1, t.id).bind(2, time).bind(3, depth < 0 ? INT_MAX : depth);
                     const auto s = sliceAt(ws, t, time, depth);
                     if (deepest.step()) {
-                        QVERIFY2(s, qPrintable(QStringLiteral("track %1 at %2: nothing").arg(t.id).arg(time)));
+                        QVERIFY2(
+                            s, qPrintable(QStringLiteral("track %1 at %2: nothing").arg(t.id).arg(time)));
                         QCOMPARE(std::make_tuple(s->key.tsNs, int64_t(s->depth), s->durNs),
-                                 std::make_tuple(deepest.columnInt(0), deepest.columnInt(1), deepest.columnInt(2)));
+                            std::make_tuple(
+                                deepest.columnInt(0), deepest.columnInt(1), deepest.columnInt(2)));
                     } else {
-                        QVERIFY2(!s, qPrintable(QStringLiteral("track %1 at %2: %3").arg(t.id).arg(time).arg(s ? s->name : QString())));
+                        QVERIFY2(!s,
+                            qPrintable(QStringLiteral("track %1 at %2: %3")
+                                           .arg(t.id)
+                                           .arg(time)
+                                           .arg(s ? s->name : QString())));
                     }
                     deepest.reset();
                     ++checked;
@@ -760,17 +802,20 @@ private slots:
             trackIds += (trackIds.isEmpty() ? QString() : QStringLiteral(",")) + QString::number(t.id);
         const int64_t start = ws.db().queryInt("SELECT min(ts) FROM slice");
         const int64_t end = ws.db().queryInt("SELECT max(ts) FROM slice");
-        for (const QString &pattern : { QStringLiteral("aten::mm"), QStringLiteral("nccl"), QStringLiteral("ProfilerStep"),
-                                        QStringLiteral("Memcpy") }) {
+        for (const QString &pattern : { QStringLiteral("aten::mm"), QStringLiteral("nccl"),
+                 QStringLiteral("ProfilerStep"), QStringLiteral("Memcpy") }) {
             const NameMatcher m = matchNames(ws, pattern, false);
             QString ids;
             for (const int64_t id : m.nameIds)
                 ids += (ids.isEmpty() ? QString() : QStringLiteral(",")) + QString::number(id);
             const QString where = QStringLiteral("track_id IN (%1) AND name_id IN (%2)").arg(trackIds, ids);
             QCOMPARE(countMatches(ws, tracks, m),
-                     ws.db().queryInt(QStringLiteral("SELECT count(*) FROM slice WHERE %1").arg(where).toStdString()));
-            SqliteStmt next(ws.db(), QStringLiteral("SELECT min(ts) FROM slice WHERE %1 AND ts > ?1").arg(where).toStdString());
-            SqliteStmt prev(ws.db(), QStringLiteral("SELECT max(ts) FROM slice WHERE %1 AND ts < ?1").arg(where).toStdString());
+                ws.db().queryInt(
+                    QStringLiteral("SELECT count(*) FROM slice WHERE %1").arg(where).toStdString()));
+            SqliteStmt next(ws.db(),
+                QStringLiteral("SELECT min(ts) FROM slice WHERE %1 AND ts > ?1").arg(where).toStdString());
+            SqliteStmt prev(ws.db(),
+                QStringLiteral("SELECT max(ts) FROM slice WHERE %1 AND ts < ?1").arg(where).toStdString());
             for (int i = 0; i < 50; ++i) {
                 const int64_t t = start - 1000 + int64_t(rng.bounded(double(end - start + 2000)));
                 next.bind(1, t);
@@ -779,17 +824,18 @@ private slots:
                 const auto n = findNext(ws, tracks, m, t);
                 const auto p = findPrevious(ws, tracks, m, t);
                 QCOMPARE(n ? std::optional<int64_t>(n->startNs) : std::nullopt,
-                         next.columnIsNull(0) ? std::nullopt : std::optional<int64_t>(next.columnInt(0)));
+                    next.columnIsNull(0) ? std::nullopt : std::optional<int64_t>(next.columnInt(0)));
                 QCOMPARE(p ? std::optional<int64_t>(p->startNs) : std::nullopt,
-                         prev.columnIsNull(0) ? std::nullopt : std::optional<int64_t>(prev.columnInt(0)));
+                    prev.columnIsNull(0) ? std::nullopt : std::optional<int64_t>(prev.columnInt(0)));
                 next.reset();
                 prev.reset();
             }
         }
 
         // Every stored flow shows as a link at both of its ends.
-        SqliteStmt flows(ws.db(), "SELECT src_track, src_ts, dst_track, dst_ts FROM flow "
-                                  "WHERE src_track IS NOT NULL AND dst_track IS NOT NULL ORDER BY id LIMIT 300");
+        SqliteStmt flows(ws.db(),
+            "SELECT src_track, src_ts, dst_track, dst_ts FROM flow "
+            "WHERE src_track IS NOT NULL AND dst_track IS NOT NULL ORDER BY id LIMIT 300");
         auto trackOf = [&](int64_t id) -> const TimelineTrack & {
             for (const auto &t : tracks)
                 if (t.id == id)
@@ -804,19 +850,21 @@ private slots:
                 continue; // an end outside any slice binds to nothing
             auto has = [](const std::vector<SliceLink> &links, const SliceKey &key, SliceLink::Kind kind) {
                 return std::any_of(links.begin(), links.end(),
-                                   [&](const SliceLink &l) { return l.slice.key == key && l.kind == kind; });
+                    [&](const SliceLink &l) { return l.slice.key == key && l.kind == kind; });
             };
             QVERIFY(has(sliceLinks(ws, tracks, *src), dst->key, SliceLink::Kind::FlowTo)
-                    || has(sliceLinks(ws, tracks, *src), dst->key, SliceLink::Kind::Launches));
+                || has(sliceLinks(ws, tracks, *src), dst->key, SliceLink::Kind::Launches));
             QVERIFY(has(sliceLinks(ws, tracks, *dst), src->key, SliceLink::Kind::FlowFrom)
-                    || has(sliceLinks(ws, tracks, *dst), src->key, SliceLink::Kind::LaunchedBy));
+                || has(sliceLinks(ws, tracks, *dst), src->key, SliceLink::Kind::LaunchedBy));
             ++flowsChecked;
         }
-        const int64_t paired = ws.db().queryInt("SELECT count(*) FROM flow WHERE src_track IS NOT NULL AND dst_track IS NOT NULL");
+        const int64_t paired = ws.db().queryInt(
+            "SELECT count(*) FROM flow WHERE src_track IS NOT NULL AND dst_track IS NOT NULL");
         QVERIFY(flowsChecked >= std::min<int64_t>(paired, 300) / 2);
         // Kernels are launched by the runtime call with their correlation id.
-        SqliteStmt kernel(ws.db(), "SELECT s.track_id, s.ts FROM slice s JOIN track k ON k.id = s.track_id "
-                                   "WHERE k.kind = 'gpu_stream' AND s.corr IS NOT NULL ORDER BY s.ts LIMIT 50");
+        SqliteStmt kernel(ws.db(),
+            "SELECT s.track_id, s.ts FROM slice s JOIN track k ON k.id = s.track_id "
+            "WHERE k.kind = 'gpu_stream' AND s.corr IS NOT NULL ORDER BY s.ts LIMIT 50");
         while (kernel.step()) {
             const auto k = sliceAt(ws, trackOf(kernel.columnInt(0)), kernel.columnInt(1), -1);
             QVERIFY(k);

@@ -22,7 +22,8 @@ private slots:
         QCOMPARE(s.durationPx(500), 2.0);
         // Large absolute times (ns since the epoch) keep their precision.
         const TimeScale epoch { Q_INT64_C(1'712'195'495'920'681'434), 0.5 };
-        QCOMPARE(epoch.toNs(epoch.toPx(Q_INT64_C(1'712'195'495'920'681'934))), Q_INT64_C(1'712'195'495'920'681'934));
+        QCOMPARE(epoch.toNs(epoch.toPx(Q_INT64_C(1'712'195'495'920'681'934))),
+            Q_INT64_C(1'712'195'495'920'681'934));
     }
 
     void fitShowsTheRange()
@@ -60,7 +61,7 @@ private slots:
         const TimeScale s { 0, 1.0 };
         QCOMPARE(s.zoomed(0, 1e9, 1e6).nsPerPx, kMinNsPerPx);
         QCOMPARE(s.zoomed(0, 1e-9, 1e6).nsPerPx, 1e6);
-        QCOMPARE(s.zoomed(0, 0.0, 1e6), s);   // a nonsense factor changes nothing
+        QCOMPARE(s.zoomed(0, 0.0, 1e6), s); // a nonsense factor changes nothing
         QCOMPARE(s.zoomed(0, -2.0, 1e6), s);
     }
 

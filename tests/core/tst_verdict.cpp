@@ -1,8 +1,8 @@
 // The doctor's verdict on generated traces with a known answer: one per component, plus a mixed case
 // that must come out inconclusive. The generator is the Gen class below.
 
-#include "importhelpers.h"
 #include "doctorreport.h"
+#include "importhelpers.h"
 #include "sqlitedb.h"
 #include "verdict.h"
 #include "workspace.h"
@@ -22,22 +22,35 @@ class Gen {
 public:
     void cpu(const char *name, double ts, double dur, int tid = 1)
     {
-        add(QStringLiteral("\"name\":\"%1\",\"pid\":1,\"tid\":%4,\"ts\":%2,\"dur\":%3").arg(QLatin1String(name)).arg(ts).arg(dur).arg(tid));
+        add(QStringLiteral("\"name\":\"%1\",\"pid\":1,\"tid\":%4,\"ts\":%2,\"dur\":%3")
+                .arg(QLatin1String(name))
+                .arg(ts)
+                .arg(dur)
+                .arg(tid));
     }
     // A launch at `launchTs` taking `launchDur`, and the op it starts on the GPU.
-    void op(const char *cat, const char *name, double launchTs, double launchDur, double ts, double dur, int stream = 7)
+    void op(const char *cat, const char *name, double launchTs, double launchDur, double ts, double dur,
+        int stream = 7)
     {
         ++m_corr;
-        add(QStringLiteral("\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%1,\"dur\":%2,"
-                           "\"args\":{\"correlation\":%3}")
-                .arg(launchTs).arg(launchDur).arg(m_corr));
+        add(QStringLiteral(
+            "\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%1,\"dur\":%2,"
+            "\"args\":{\"correlation\":%3}")
+                .arg(launchTs)
+                .arg(launchDur)
+                .arg(m_corr));
         add(QStringLiteral("\"cat\":\"%1\",\"name\":\"%2\",\"pid\":0,\"tid\":%6,\"ts\":%3,\"dur\":%4,"
                            "\"args\":{\"correlation\":%5,\"stream\":%6}")
-                .arg(QLatin1String(cat), QLatin1String(name)).arg(ts).arg(dur).arg(m_corr).arg(stream));
+                .arg(QLatin1String(cat), QLatin1String(name))
+                .arg(ts)
+                .arg(dur)
+                .arg(m_corr)
+                .arg(stream));
     }
     [[nodiscard]] QByteArray json() const
     {
-        return QByteArray("{\"traceEvents\": [\n") + m_events.join(QStringLiteral(",\n")).toUtf8() + QByteArray("\n]}\n");
+        return QByteArray("{\"traceEvents\": [\n") + m_events.join(QStringLiteral(",\n")).toUtf8()
+            + QByteArray("\n]}\n");
     }
 
 private:
@@ -53,7 +66,8 @@ class TestVerdict : public QObject {
 
     // The verdict on a generated trace, every GPU op counted; `addRows` writes into the workspace
     // first what the generator cannot (Nsight's CPU samples, thread scheduling).
-    static void verdictOf(const QByteArray &json, Verdict &v, const std::function<void(SqliteDb &)> &addRows = {})
+    static void verdictOf(
+        const QByteArray &json, Verdict &v, const std::function<void(SqliteDb &)> &addRows = {})
     {
         QTemporaryDir tmp;
         const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"), json);
@@ -176,14 +190,38 @@ private slots:
             QStringList events;
             for (int step = 0; step < 3; ++step) {
                 const int t0 = 140 * step; // back to back: step N+1's gemm starts as step N's all-reduce ends
-                events << QStringLiteral("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%1\",\"pid\":1,\"tid\":1,\"ts\":%2,\"dur\":140}").arg(step).arg(t0)
-                       << QStringLiteral("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}}").arg(t0 + 1).arg(2 * step + 1)
-                       << QStringLiteral("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}}").arg(t0 + 4).arg(2 * step + 2)
-                       << QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":%1,\"dur\":%2,\"args\":{\"correlation\":%3,\"stream\":7}}").arg(t0 + 10).arg(gemm).arg(2 * step + 1)
-                       << QStringLiteral("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":%1,\"dur\":%2,\"args\":{\"correlation\":%3,\"stream\":8}}").arg(t0 + 10 + gemm).arg(allReduce).arg(2 * step + 2);
+                events << QStringLiteral("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%"
+                                         "1\",\"pid\":1,\"tid\":1,\"ts\":%2,\"dur\":140}")
+                              .arg(step)
+                              .arg(t0)
+                       << QStringLiteral(
+                              "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":"
+                              "1,\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}}")
+                              .arg(t0 + 1)
+                              .arg(2 * step + 1)
+                       << QStringLiteral(
+                              "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":"
+                              "1,\"tid\":1,\"ts\":%1,\"dur\":2,\"args\":{\"correlation\":%2}}")
+                              .arg(t0 + 4)
+                              .arg(2 * step + 2)
+                       << QStringLiteral(
+                              "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":"
+                              "%1,\"dur\":%2,\"args\":{\"correlation\":%3,\"stream\":7}}")
+                              .arg(t0 + 10)
+                              .arg(gemm)
+                              .arg(2 * step + 1)
+                       << QStringLiteral(
+                              "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,"
+                              "\"tid\":8,\"ts\":%1,\"dur\":%2,\"args\":{\"correlation\":%3,\"stream\":8}}")
+                              .arg(t0 + 10 + gemm)
+                              .arg(allReduce)
+                              .arg(2 * step + 2);
             }
-            const QByteArray json = QStringLiteral("{\"distributedInfo\": {\"rank\": %1, \"world_size\": 2}, \"traceEvents\": [\n%2\n]}\n")
-                                        .arg(rank).arg(events.join(QStringLiteral(",\n"))).toUtf8();
+            const QByteArray json = QStringLiteral(
+                "{\"distributedInfo\": {\"rank\": %1, \"world_size\": 2}, \"traceEvents\": [\n%2\n]}\n")
+                                        .arg(rank)
+                                        .arg(events.join(QStringLiteral(",\n")))
+                                        .toUtf8();
             QVERIFY(writeTestFile(QStringLiteral("%1/rank-%2.json").arg(job).arg(rank), json));
         }
         const QString wsPath = tmp.filePath(QStringLiteral("w.plumb"));
@@ -196,7 +234,8 @@ private slots:
         QCOMPARE(diagnose(ws, rank0, GpuOpMode::EveryOp).component, C::ExposedCommunication); // alone
         const DoctorReport r0 = doctorReport(ws, rank0, GpuOpMode::EveryOp);
         QCOMPARE(r0.ranks.ranks.size(), size_t(2));
-        QVERIFY2(r0.verdict.component == C::StragglerRank, qPrintable(r0.verdict.headline + u'\n' + r0.verdict.evidence.join(u'\n')));
+        QVERIFY2(r0.verdict.component == C::StragglerRank,
+            qPrintable(r0.verdict.headline + u'\n' + r0.verdict.evidence.join(u'\n')));
         QCOMPARE(r0.verdict.costOf(C::StragglerRank), Q_INT64_C(3 * 80000)); // 80 µs a step, three steps
         QCOMPARE(r0.verdict.costOf(C::ExposedCommunication), Q_INT64_C(3 * 10000));
         QVERIFY(!r0.verdict.tunables.isEmpty());
@@ -242,8 +281,9 @@ private slots:
         Verdict v;
         verdictOf(json, v);
         QVERIFY2(int(v.component) == expected,
-                 qPrintable(QStringLiteral("%1 (expected %2)\n%3").arg(v.headline, componentName(Verdict::Component(expected)),
-                                                                        v.evidence.join(u'\n'))));
+            qPrintable(
+                QStringLiteral("%1 (expected %2)\n%3")
+                    .arg(v.headline, componentName(Verdict::Component(expected)), v.evidence.join(u'\n'))));
         QVERIFY(!v.headline.isEmpty());
         QVERIFY(!v.evidence.isEmpty());
         if (v.component != Verdict::Component::Inconclusive)
@@ -268,13 +308,16 @@ private slots:
         Verdict v;
         verdictOf(g.json(), v);
         QCOMPARE(int(v.component), int(Verdict::Component::ExposedCommunication));
-        QVERIFY2(v.headline.startsWith(QLatin1String("Limited by exposed communication in the host's MPI calls, the GPU "
-                                                     "idle meanwhile: ")),
-                 qPrintable(v.headline));
-        QVERIFY2(!v.evidence.filter(QStringLiteral("in MPI calls ")).isEmpty(), qPrintable(v.evidence.join(u'\n')));
+        QVERIFY2(v.headline.startsWith(
+                     QLatin1String("Limited by exposed communication in the host's MPI calls, the GPU "
+                                   "idle meanwhile: ")),
+            qPrintable(v.headline));
+        QVERIFY2(!v.evidence.filter(QStringLiteral("in MPI calls ")).isEmpty(),
+            qPrintable(v.evidence.join(u'\n')));
         QVERIFY(v.tunables.join(u' ').contains(QLatin1String("MPI")));
         QVERIFY(!v.where.empty());
-        QCOMPARE(v.where.front().startNs, int64_t(longestGapStart * 1000)); // before the last step: the longest
+        QCOMPARE(
+            v.where.front().startNs, int64_t(longestGapStart * 1000)); // before the last step: the longest
     }
 
     // A progress thread that sits in MPI_Wait all along does not make the launching thread's idle gaps
@@ -288,7 +331,8 @@ private slots:
         Verdict v;
         verdictOf(g.json(), v);
         QCOMPARE(int(v.component), int(Verdict::Component::HostLaunch));
-        QVERIFY2(v.evidence.filter(QStringLiteral("in MPI calls ")).isEmpty(), qPrintable(v.evidence.join(u'\n')));
+        QVERIFY2(
+            v.evidence.filter(QStringLiteral("in MPI calls ")).isEmpty(), qPrintable(v.evidence.join(u'\n')));
     }
 
     // A host-side verdict says what the host was doing while the GPU idled, from its CPU samples (the
@@ -299,31 +343,45 @@ private slots:
     {
         Verdict v;
         verdictOf(launchBound().json(), v, [](SqliteDb &db) {
-            db.exec("INSERT INTO string(id, str) VALUES (9001, 'cudaLaunchKernel'), (9002, '_PyEval_EvalFrameDefault'), "
+            db.exec("INSERT INTO string(id, str) VALUES (9001, 'cudaLaunchKernel'), (9002, "
+                    "'_PyEval_EvalFrameDefault'), "
                     "(9003, 'busy'), (9004, 'cpu_sample')");
-            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9001, 1, process_id, "
+            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9001, 1, "
+                    "process_id, "
                     "'cpu_samples', label, 2001 FROM track WHERE kind = 'thread' LIMIT 1");
-            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9002, 1, process_id, "
+            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9002, 1, "
+                    "process_id, "
                     "'cpu_samples', 'profiler thread', 200 FROM track WHERE kind = 'thread' LIMIT 1");
-            // One sample a µs: in the idle stretches 6 in 8 in the launch call, 2 in Python; in kernels "busy".
-            SqliteStmt sample(db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id) "
-                                  "VALUES (?4, ?1, ?2, 0, 0, ?3, 9004)");
+            // One sample a µs: in the idle stretches 6 in 8 in the launch call, 2 in Python; in kernels
+            // "busy".
+            SqliteStmt sample(db,
+                "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id) "
+                "VALUES (?4, ?1, ?2, 0, 0, ?3, 9004)");
             for (int t = 0; t <= 2000; ++t) {
                 const int phase = t % 10;
-                sample.bind(1, int64_t(t) * 1000).bind(2, int64_t(900000 + t))
-                    .bind(3, phase == 9 || phase == 0 ? 9003 : phase <= 6 ? 9001 : 9002)
+                sample.bind(1, int64_t(t) * 1000)
+                    .bind(2, int64_t(900000 + t))
+                    .bind(3,
+                        phase == 9 || phase == 0 ? 9003
+                            : phase <= 6         ? 9001
+                                                 : 9002)
                     .bind(4, 9001)
                     .run();
             }
             for (int t = 0; t < 200; ++t)
-                sample.bind(1, int64_t(10 * t + 12) * 1000).bind(2, int64_t(t)).bind(3, 9003).bind(4, 9002).run();
+                sample.bind(1, int64_t(10 * t + 12) * 1000)
+                    .bind(2, int64_t(t))
+                    .bind(3, 9003)
+                    .bind(4, 9002)
+                    .run();
         });
         QCOMPARE(int(v.component), int(Verdict::Component::HostLaunch));
         // 199 stretches of 8 samples each.
         const QStringList line = v.evidence.filter(QStringLiteral("CPU samples while the GPU was idle"));
         QCOMPARE(line.size(), 1);
-        QCOMPARE(line[0], QStringLiteral("CPU samples while the GPU was idle (1,592 of 2,001): cudaLaunchKernel 75%, "
-                                         "_PyEval_EvalFrameDefault 25%"));
+        QCOMPARE(line[0],
+            QStringLiteral("CPU samples while the GPU was idle (1,592 of 2,001): cudaLaunchKernel 75%, "
+                           "_PyEval_EvalFrameDefault 25%"));
     }
 
     // Nsight's thread scheduling: the share of the GPU's idle time the launching thread spent on no CPU
@@ -333,15 +391,22 @@ private slots:
         Verdict v;
         verdictOf(launchBound().json(), v, [](SqliteDb &db) {
             db.exec("INSERT INTO string(id, str) VALUES (9001, 'CPU 3'), (9002, 'sched')");
-            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9001, 1, process_id, "
+            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9001, 1, "
+                    "process_id, "
                     "'on_cpu', label, 201 FROM track WHERE kind = 'thread' LIMIT 1");
-            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9002, 1, process_id, "
+            db.exec("INSERT INTO track(id, trace_id, process_id, kind, label, slice_count) SELECT 9002, 1, "
+                    "process_id, "
                     "'on_cpu', 'loader thread', 1 FROM track WHERE kind = 'thread' LIMIT 1");
             // The launching thread on a CPU at 10j+1..10j+7 µs: 6 of each idle stretch's 8 µs.
-            SqliteStmt slice(db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id) "
-                                 "VALUES (?4, ?1, ?2, ?3, 0, 9001, 9002)");
+            SqliteStmt slice(db,
+                "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, cat_id) "
+                "VALUES (?4, ?1, ?2, ?3, 0, 9001, 9002)");
             for (int j = 0; j <= 200; ++j)
-                slice.bind(1, int64_t(10 * j + 1) * 1000).bind(2, int64_t(900000 + j)).bind(3, 6000).bind(4, 9001).run();
+                slice.bind(1, int64_t(10 * j + 1) * 1000)
+                    .bind(2, int64_t(900000 + j))
+                    .bind(3, 6000)
+                    .bind(4, 9001)
+                    .run();
             // The other thread on a CPU only at the start and the end: off it through every stretch.
             slice.bind(1, 0).bind(2, 990000).bind(3, 1000).bind(4, 9002).run();
             slice.bind(1, 2005000).bind(2, 990001).bind(3, 1000).bind(4, 9002).run();
@@ -350,24 +415,27 @@ private slots:
         QCOMPARE(int(v.component), int(Verdict::Component::HostLaunch));
         const QStringList line = v.evidence.filter(QStringLiteral("While the GPU was idle"));
         QCOMPARE(line.size(), 1);
-        QCOMPARE(line[0], QStringLiteral("While the GPU was idle, the launching thread was on no CPU 25% of the time "
-                                         "(0.398 of 1.592 ms, from the threads' scheduling): it was mostly running, so "
-                                         "its own CPU work is what the GPU waited for"));
+        QCOMPARE(line[0],
+            QStringLiteral("While the GPU was idle, the launching thread was on no CPU 25% of the time "
+                           "(0.398 of 1.592 ms, from the threads' scheduling): it was mostly running, so "
+                           "its own CPU work is what the GPU waited for"));
     }
 
     // A compute-bound verdict names its top kernels; a C++ template signature longer than the
     // sentence allows is cut with an ellipsis, a short name kept whole.
     void topKernelsElided()
     {
-        const QString longName = QStringLiteral("void clover::par_ranged2d_kernel<PdV_kernel(bool, int, int, "
-                                                "clover::Buffer2D<double>, clover::Buffer2D<double>)>(int, int)");
+        const QString longName
+            = QStringLiteral("void clover::par_ranged2d_kernel<PdV_kernel(bool, int, int, "
+                             "clover::Buffer2D<double>, clover::Buffer2D<double>)>(int, int)");
         Gen g;
         for (int i = 0; i < 20; ++i)
             g.op("kernel", i % 2 ? "gemm" : longName.toUtf8().constData(), i, 1, 10 + 100 * i, 100);
         QStringList named;
         topKernelsOf(g, named);
         QCOMPARE(named.size(), 1);
-        QVERIFY2(named[0].contains(longName.left(59) + QChar(0x2026) + QStringLiteral(" (50.0%)")), qPrintable(named[0]));
+        QVERIFY2(named[0].contains(longName.left(59) + QChar(0x2026) + QStringLiteral(" (50.0%)")),
+            qPrintable(named[0]));
         QVERIFY2(named[0].contains(QStringLiteral("gemm (50.0%)")), qPrintable(named[0]));
     }
 
@@ -384,7 +452,7 @@ private slots:
         QCOMPARE(named.size(), 1);
         QVERIFY2(!named[0].contains(QStringLiteral("Memcpy")), qPrintable(named[0]));
         QVERIFY2(named[0].contains(QStringLiteral("gemm (")) && named[0].contains(QStringLiteral("conv (")),
-                 qPrintable(named[0]));
+            qPrintable(named[0]));
     }
 };
 

@@ -32,17 +32,18 @@ QString writeTrace(const QString &path, int n, int seed = 0)
         qFatal("cannot write %s", qPrintable(path));
     f.write("{\"schemaVersion\": 1, \"traceEvents\": [\n");
     for (int i = 0; i < n; ++i) {
-        const QByteArray line = QStringLiteral("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op%1\", "
-                                               "\"pid\": 1, \"tid\": %2, \"ts\": %3.%4, \"dur\": 1.500, "
-                                               "\"args\": {\"External id\": %5, \"seed\": %6}}%7\n")
-                                    .arg(i % 50)
-                                    .arg(1 + i % 2)
-                                    .arg(1000 + i * 2)
-                                    .arg(i % 1000, 3, 10, QLatin1Char('0'))
-                                    .arg(i)
-                                    .arg(seed)
-                                    .arg(i + 1 < n ? QStringLiteral(",") : QString())
-                                    .toUtf8();
+        const QByteArray line
+            = QStringLiteral("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op%1\", "
+                             "\"pid\": 1, \"tid\": %2, \"ts\": %3.%4, \"dur\": 1.500, "
+                             "\"args\": {\"External id\": %5, \"seed\": %6}}%7\n")
+                  .arg(i % 50)
+                  .arg(1 + i % 2)
+                  .arg(1000 + i * 2)
+                  .arg(i % 1000, 3, 10, QLatin1Char('0'))
+                  .arg(i)
+                  .arg(seed)
+                  .arg(i + 1 < n ? QStringLiteral(",") : QString())
+                  .toUtf8();
         f.write(line);
     }
     f.write("]}\n");
@@ -105,7 +106,8 @@ private slots:
         const QString path = freshPath();
         {
             SqliteDb db = createWorkspaceAtSchema(path, 10);
-            SqliteStmt ins(db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, corr) VALUES (?,?,?,1,0,1,?)");
+            SqliteStmt ins(
+                db, "INSERT INTO slice(track_id, ts, id, dur, depth, name_id, corr) VALUES (?,?,?,1,0,1,?)");
             for (int i = 0; i < 2500; ++i) { // track 1: corr i at ts 10 i, every third without a corr
                 ins.bind(1, 1).bind(2, 10 * i).bind(3, i);
                 if (i % 3 == 2)
@@ -121,10 +123,10 @@ private slots:
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'slice_corr'"), 0);
         // Track 1: 1667 slices with a corr, tiles of 1024 and 643.
         QCOMPARE(csvOf(ws.db(), "SELECT * FROM slice_corr_tile ORDER BY 1, 2"),
-                 QStringLiteral("track_id,first_ts,last_ts,min_corr,max_corr\n"
-                                "1,0,15340,0,1534\n"
-                                "1,15360,24990,1536,2499\n"
-                                "2,0,9,91,100\n"));
+            QStringLiteral("track_id,first_ts,last_ts,min_corr,max_corr\n"
+                           "1,0,15340,0,1534\n"
+                           "1,15360,24990,1536,2499\n"
+                           "2,0,9,91,100\n"));
     }
 
     // Whether opening will upgrade first: only a workspace of an older schema.
@@ -133,7 +135,9 @@ private slots:
         const QString old = freshPath();
         createWorkspaceAtSchema(old, 10);
         QVERIFY(Workspace::needsUpgrade(old));
-        { Workspace upgraded(old, Workspace::Role::Writer); }
+        {
+            Workspace upgraded(old, Workspace::Role::Writer);
+        }
         QVERIFY(!Workspace::needsUpgrade(old));
         QVERIFY(!Workspace::needsUpgrade(freshPath())); // does not exist
         const QString foreign = freshPath();
@@ -157,7 +161,8 @@ private slots:
         }
         Workspace ws(path, Workspace::Role::Reader);
         QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
-        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM pragma_table_info('track') WHERE name = 'max_dur_ns'"), 1);
+        QCOMPARE(
+            ws.db().queryInt("SELECT count(*) FROM pragma_table_info('track') WHERE name = 'max_dur_ns'"), 1);
     }
 
     void refusesForeignAndNewerFiles()
@@ -179,8 +184,8 @@ private slots:
         } catch (const SqlError &e) {
             QVERIFY2(e.message().contains(QStringLiteral("newer")), qPrintable(e.message()));
         }
-        QVERIFY_THROWS_EXCEPTION(SqlError, Workspace(m_tmp.filePath(QStringLiteral("missing.plumb")),
-                                                     Workspace::Role::Reader));
+        QVERIFY_THROWS_EXCEPTION(
+            SqlError, Workspace(m_tmp.filePath(QStringLiteral("missing.plumb")), Workspace::Role::Reader));
     }
 
     // The published XXH64 test values, so the fingerprint is the algorithm it claims to be.
@@ -214,15 +219,16 @@ private slots:
         for (int i = 7; i >= 0; --i)
             planes << QStringLiteral("/device:GPU:%1").arg(i);
         QTest::newRow("xplane") << planes << QStringLiteral("/device:GPU:0-7");
-        QTest::newRow("gaps") << QStringList { QStringLiteral("GPU 0"), QStringLiteral("GPU 1"), QStringLiteral("GPU 2"),
-                                               QStringLiteral("GPU 5"), QStringLiteral("GPU 7"), QStringLiteral("GPU 8") }
+        QTest::newRow("gaps") << QStringList { QStringLiteral("GPU 0"), QStringLiteral("GPU 1"),
+            QStringLiteral("GPU 2"), QStringLiteral("GPU 5"), QStringLiteral("GPU 7"),
+            QStringLiteral("GPU 8") }
                               << QStringLiteral("GPU 0-2,5,7-8");
         QTest::newRow("models") << QStringList { QStringLiteral("Tesla V100"), QStringLiteral("NVIDIA A30"),
-                                                 QStringLiteral("NVIDIA A100") }
+            QStringLiteral("NVIDIA A100") }
                                 << QStringLiteral("Tesla V100, NVIDIA A30, NVIDIA A100");
-        QTest::newRow("mixed") << QStringList { QStringLiteral("/device:GPU:0"), QStringLiteral("NVIDIA H100"),
-                                                QStringLiteral("/device:GPU:1"), QStringLiteral("NVIDIA H100"),
-                                                QString(), QStringLiteral("/device:TPU:0") }
+        QTest::newRow("mixed") << QStringList { QStringLiteral("/device:GPU:0"),
+            QStringLiteral("NVIDIA H100"), QStringLiteral("/device:GPU:1"), QStringLiteral("NVIDIA H100"),
+            QString(), QStringLiteral("/device:TPU:0") }
                                << QStringLiteral("/device:GPU:0-1, NVIDIA H100 x2, /device:TPU:0");
     }
     void devicesSummarised()
@@ -250,7 +256,8 @@ private slots:
         QCOMPARE(run.spanNs(), int64_t(250));
         run.traces = { trace(100, 300, std::nullopt), trace(250, 400, std::nullopt) };
         QCOMPARE(run.spanNs(), int64_t(300));
-        run.traces = { trace(1'700'000'000'000'000'000, 1'700'000'000'000'030'000, 0), trace(0, 6'500, std::nullopt) };
+        run.traces = { trace(1'700'000'000'000'000'000, 1'700'000'000'000'030'000, 0),
+            trace(0, 6'500, std::nullopt) };
         QCOMPARE(run.spanNs(), int64_t(30'000));
         run.traces << trace(5, 5, std::nullopt); // no events: not counted
         QCOMPARE(run.spanNs(), int64_t(30'000));
@@ -306,8 +313,8 @@ private slots:
             QFile src(m_bigTrace);
             QVERIFY(src.open(QIODevice::ReadOnly));
             QByteArray data = src.readAll();
-            data.chop(3);                    // drop "]}\n"
-            data += "], 42 }";               // a top-level value where a field name must be
+            data.chop(3); // drop "]}\n"
+            data += "], 42 }"; // a top-level value where a field name must be
             f.write(data);
         }
         ImportRunner again(m_registry, path);
@@ -405,9 +412,10 @@ private slots:
         const auto r = runner.run({ rep, other });
         QCOMPARE(r.size(), size_t(2));
         QCOMPARE(int(r[0].status), int(FileImportResult::Status::Unrecognised));
-        QCOMPARE(r[0].message, QStringLiteral("an Nsight Systems report, in NVIDIA's own format: export it with "
-                                              "`nsys export --type sqlite report1.nsys-rep` and import the .sqlite "
-                                              "it writes"));
+        QCOMPARE(r[0].message,
+            QStringLiteral("an Nsight Systems report, in NVIDIA's own format: export it with "
+                           "`nsys export --type sqlite report1.nsys-rep` and import the .sqlite "
+                           "it writes"));
         QCOMPARE(r[1].message, QStringLiteral("no importer recognises this file's content"));
     }
 

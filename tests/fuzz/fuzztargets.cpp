@@ -37,13 +37,15 @@ namespace {
 class Scratch {
 public:
     Scratch()
-        : m_dir(QDir(QStringLiteral("/dev/shm")).exists() ? QStringLiteral("/dev/shm/plumb-fuzz-XXXXXX")
-                                                            : QDir::tempPath() + QStringLiteral("/plumb-fuzz-XXXXXX"))
+        : m_dir(QDir(QStringLiteral("/dev/shm")).exists()
+                ? QStringLiteral("/dev/shm/plumb-fuzz-XXXXXX")
+                : QDir::tempPath() + QStringLiteral("/plumb-fuzz-XXXXXX"))
     {
         if (!m_dir.isValid())
             finding("setup", QStringLiteral("cannot create a scratch folder"));
         registerBuiltinImporters(m_registry);
-        m_workspace = std::make_unique<Workspace>(m_dir.filePath(QStringLiteral("fuzz.plumb")), Workspace::Role::Writer);
+        m_workspace = std::make_unique<Workspace>(
+            m_dir.filePath(QStringLiteral("fuzz.plumb")), Workspace::Role::Writer);
     }
     QString path(const QString &name) const { return m_dir.filePath(name); }
     SqliteDb &db() { return m_workspace->db(); }
@@ -134,21 +136,24 @@ void mlflowFileStore(const uint8_t *data, size_t size)
         if (rel.isEmpty() || rel.size() > 64 || rel.startsWith('/') || rel.contains(".."))
             return false;
         for (const char c : rel)
-            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '/' || c == '-'))
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '/'
+                    || c == '-'))
                 return false;
         return true;
     };
     write(runDir + QStringLiteral("/meta.yaml"), reinterpret_cast<const uint8_t *>(parts[0].constData()),
-          size_t(parts[0].size()));
+        size_t(parts[0].size()));
     for (qsizetype i = 1; i < parts.size() && i < 32; ++i) {
         const qsizetype nl = parts[i].indexOf('\n');
         const QByteArray rel = parts[i].left(nl < 0 ? parts[i].size() : nl).trimmed();
         if (!safe(rel))
             continue;
         const QByteArray body = nl < 0 ? QByteArray() : parts[i].mid(nl + 1);
-        const QString file = rel == "experiment.yaml" ? QString(root + QStringLiteral("/0/meta.yaml"))
-                                                      : QString(runDir + QLatin1Char('/') + QString::fromLatin1(rel));
-        (void)tryWrite(file, reinterpret_cast<const uint8_t *>(body.constData()), size_t(body.size())); // a clash: skipped
+        const QString file = rel == "experiment.yaml"
+            ? QString(root + QStringLiteral("/0/meta.yaml"))
+            : QString(runDir + QLatin1Char('/') + QString::fromLatin1(rel));
+        (void)tryWrite(file, reinterpret_cast<const uint8_t *>(body.constData()),
+            size_t(body.size())); // a clash: skipped
     }
     importAndCheck("mlflow", runDir + QStringLiteral("/meta.yaml"));
 }
@@ -156,13 +161,13 @@ void mlflowFileStore(const uint8_t *data, size_t size)
 void objectives(const uint8_t *data, size_t size)
 {
     ObjectivesError error;
-    const auto parsed = parseObjectives(QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)), error);
+    const auto parsed
+        = parseObjectives(QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)), error);
     if (!parsed && (error.message.isEmpty() || error.line < 0 || error.column < 0))
         finding("objectives rejected without a message and place", error.message);
 }
 
-template <const char *Id, const char *Name>
-void simple(const uint8_t *data, size_t size)
+template <const char *Id, const char *Name> void simple(const uint8_t *data, size_t size)
 {
     importBytes(Id, Name, data, size);
 }
@@ -203,7 +208,8 @@ const std::vector<Target> &targets()
         { "openlineage", &simple<kLineage, kLineageName>, "OpenLineage events (JSON, NDJSON)" },
         { "lifecycle", &simple<kLifecycle, kLifecycleName>, "job lifecycle log (goodput)" },
         { "vllm", &simple<kVllm, kVllmName>, "vLLM serving benchmark result" },
-        { "hftrainer", &simple<kHfTrainer, kHfTrainerName>, "Hugging Face Trainer state (trainer_state.json)" },
+        { "hftrainer", &simple<kHfTrainer, kHfTrainerName>,
+            "Hugging Face Trainer state (trainer_state.json)" },
         { "objectives", &objectives, "objectives file (YAML subset or JSON)" },
     };
     return all;

@@ -27,8 +27,9 @@ QByteArray trace(int n, int seed)
 {
     QByteArray out = "{\"traceEvents\": [\n";
     for (int i = 0; i < n; ++i) {
-        out += "{\"ph\": \"X\", \"name\": \"op" + QByteArray::number((i * 7 + seed) % 50) + "\", \"pid\": 1, \"tid\": "
-            + QByteArray::number(i % 2) + ", \"ts\": " + QByteArray::number(i * 10) + ", \"dur\": 5}";
+        out += "{\"ph\": \"X\", \"name\": \"op" + QByteArray::number((i * 7 + seed) % 50)
+            + "\", \"pid\": 1, \"tid\": " + QByteArray::number(i % 2)
+            + ", \"ts\": " + QByteArray::number(i * 10) + ", \"dur\": 5}";
         out += i + 1 < n ? ",\n" : "\n";
     }
     return out + "]}\n";
@@ -38,13 +39,17 @@ QByteArray trace(int n, int seed)
 // no source without what it wrote.
 QString inconsistency(SqliteDb &db)
 {
-    if (db.queryInt("SELECT count(*) FROM trace t WHERE slice_count <> (SELECT count(*) FROM slice s JOIN track k "
-                    "ON k.id = s.track_id WHERE k.trace_id = t.id)")
+    if (db.queryInt(
+            "SELECT count(*) FROM trace t WHERE slice_count <> (SELECT count(*) FROM slice s JOIN track k "
+            "ON k.id = s.track_id WHERE k.trace_id = t.id)")
         != 0)
         return QStringLiteral("a trace whose slices are not all there");
-    if (db.queryInt("SELECT count(*) FROM slice s LEFT JOIN track k ON k.id = s.track_id WHERE k.id IS NULL") != 0)
+    if (db.queryInt("SELECT count(*) FROM slice s LEFT JOIN track k ON k.id = s.track_id WHERE k.id IS NULL")
+        != 0)
         return QStringLiteral("slices of no trace");
-    if (db.queryInt("SELECT count(*) FROM source s LEFT JOIN trace t ON t.source_id = s.id WHERE t.id IS NULL") != 0)
+    if (db.queryInt(
+            "SELECT count(*) FROM source s LEFT JOIN trace t ON t.source_id = s.id WHERE t.id IS NULL")
+        != 0)
         return QStringLiteral("a source without its trace");
     return {};
 }
@@ -78,7 +83,8 @@ private slots:
     void readerDuringImport()
     {
         const QString ws = m_dir.filePath(QStringLiteral("read.plumb"));
-        QVERIFY(importIntoWorkspace(ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json") })
+        QVERIFY(importIntoWorkspace(
+            ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json") })
                     .isEmpty());
         std::atomic<bool> done = false;
         std::vector<FileImportResult> results;
@@ -102,7 +108,8 @@ private slots:
                 lastSources = sources;
                 ++reads;
             } catch (const std::exception &e) {
-                problem = QStringLiteral("a read failed while the import ran: ") + QString::fromUtf8(e.what());
+                problem
+                    = QStringLiteral("a read failed while the import ran: ") + QString::fromUtf8(e.what());
             }
         }
         writer.join();
@@ -120,7 +127,8 @@ private slots:
     void twoImportsAtOnce()
     {
         const QString ws = m_dir.filePath(QStringLiteral("two.plumb"));
-        QVERIFY(importIntoWorkspace(ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json") })
+        QVERIFY(importIntoWorkspace(
+            ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json") })
                     .isEmpty());
         std::vector<FileImportResult> a, b;
         std::thread first([&] { a = import(ws, { m_big1 }); });
@@ -141,7 +149,8 @@ private slots:
     void cancelHalfway()
     {
         const QString ws = m_dir.filePath(QStringLiteral("cancel.plumb"));
-        QVERIFY(importIntoWorkspace(ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json") })
+        QVERIFY(importIntoWorkspace(
+            ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json") })
                     .isEmpty());
         const QString before = tableCounts(ws);
         ImporterRegistry registry;

@@ -24,13 +24,15 @@ namespace {
 struct Store {
     const char *importer;
     const char *fixture; // under tests/importers
-    const char *table;   // one the importer reads
+    const char *table; // one the importer reads
     const char *columns; // some of its columns, for the wrong-typed copy
 };
 
 const Store kStores[] = {
-    { "nsys", "nsys/data/layout2024.sqlite", "CUPTI_ACTIVITY_KIND_KERNEL", "start, end, deviceId, streamId, correlationId, demangledName" },
-    { "mlmd", "mlmd/data/tfx_store/metadata.sqlite", "Artifact", "id, type_id, uri, state, create_time_since_epoch" },
+    { "nsys", "nsys/data/layout2024.sqlite", "CUPTI_ACTIVITY_KIND_KERNEL",
+        "start, end, deviceId, streamId, correlationId, demangledName" },
+    { "mlmd", "mlmd/data/tfx_store/metadata.sqlite", "Artifact",
+        "id, type_id, uri, state, create_time_since_epoch" },
     { "mlflow", "mlflow/data/sqlstore/mlflow.db", "metrics", "key, value, timestamp, run_uuid, step" },
 };
 
@@ -39,7 +41,10 @@ bool exec(const QString &path, const QByteArray &sql)
     sqlite3 *db = nullptr;
     bool ok = sqlite3_open(path.toUtf8().constData(), &db) == SQLITE_OK;
     char *err = nullptr;
-    ok = ok && sqlite3_exec(db, QByteArray("PRAGMA synchronous = OFF; BEGIN; " + sql + "; COMMIT").constData(), nullptr, nullptr, &err) == SQLITE_OK;
+    ok = ok
+        && sqlite3_exec(db, QByteArray("PRAGMA synchronous = OFF; BEGIN; " + sql + "; COMMIT").constData(),
+               nullptr, nullptr, &err)
+            == SQLITE_OK;
     if (err) {
         qWarning("%s", err);
         sqlite3_free(err);
@@ -87,8 +92,10 @@ class TestCraftedSqlite : public QObject {
     // A copy of the store's fixture to craft.
     QString copyOf(const Store &s)
     {
-        const QString path = m_dir.filePath(QStringLiteral("%1-%2.sqlite").arg(QLatin1String(s.importer)).arg(++m_n));
-        if (!QFile::copy(QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/") + QLatin1String(s.fixture), path))
+        const QString path
+            = m_dir.filePath(QStringLiteral("%1-%2.sqlite").arg(QLatin1String(s.importer)).arg(++m_n));
+        if (!QFile::copy(
+                QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/") + QLatin1String(s.fixture), path))
             return {};
         QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
         return path;
@@ -99,7 +106,8 @@ class TestCraftedSqlite : public QObject {
     {
         const Outcome o = importWith(s.importer, m_workspace, path);
         const QString name = QFileInfo(path).fileName();
-        qInfo("%s: %s: %s", s.importer, qPrintable(statusName(o.result.status)), qPrintable(o.result.message));
+        qInfo(
+            "%s: %s: %s", s.importer, qPrintable(statusName(o.result.status)), qPrintable(o.result.message));
         if (o.result.status == FileImportResult::Status::Failed) {
             QVERIFY2(o.result.message.contains(name), qPrintable(o.result.message));
             QCOMPARE(o.after, o.before);
@@ -115,7 +123,8 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_workspace = m_dir.filePath(QStringLiteral("ws.plumb"));
         // Something imported before, which every failed import must leave as it was.
-        QVERIFY(importIntoWorkspace(m_workspace, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json") })
+        QVERIFY(importIntoWorkspace(
+            m_workspace, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json") })
                     .isEmpty());
     }
 
@@ -156,22 +165,25 @@ private slots:
         // behind a chain of 2000 nested views, with a trigger for good measure.
         const QString view = copyOf(s);
         QByteArray sql = "DROP TABLE \"" + QByteArray(s.table) + "\";";
-        sql += "CREATE VIEW v0 AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT n AS x FROM c;";
+        sql += "CREATE VIEW v0 AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT n "
+               "AS x FROM c;";
         for (int i = 1; i < 2000; ++i)
-            sql += "CREATE VIEW v" + QByteArray::number(i) + " AS SELECT x FROM v" + QByteArray::number(i - 1) + ";";
+            sql += "CREATE VIEW v" + QByteArray::number(i) + " AS SELECT x FROM v" + QByteArray::number(i - 1)
+                + ";";
         QByteArray cols;
         for (const QByteArray &c : QByteArray(s.columns).split(','))
             cols += (cols.isEmpty() ? "" : ", ") + QByteArray("x AS ") + c.trimmed();
         sql += "CREATE VIEW \"" + QByteArray(s.table) + "\" AS SELECT " + cols + " FROM v1999;";
-        sql += "CREATE TABLE pwn(a); CREATE TRIGGER t AFTER INSERT ON pwn BEGIN INSERT INTO pwn VALUES (new.a + 1); END;";
+        sql += "CREATE TABLE pwn(a); CREATE TRIGGER t AFTER INSERT ON pwn BEGIN INSERT INTO pwn VALUES "
+               "(new.a + 1); END;";
         QVERIFY(exec(view, sql));
         expectSafe(s, view, false);
 
         // A table named like the importer's whose values are of the wrong types (text where numbers
         // go, blobs where text goes, NULLs, huge integers).
         const QString typed = copyOf(s);
-        sql = "DROP TABLE \"" + QByteArray(s.table) + "\"; CREATE TABLE \"" + QByteArray(s.table)
-            + "\"(" + s.columns + ");";
+        sql = "DROP TABLE \"" + QByteArray(s.table) + "\"; CREATE TABLE \"" + QByteArray(s.table) + "\"("
+            + s.columns + ");";
         const int n = int(QByteArray(s.columns).count(',')) + 1;
         for (const char *value : { "'abc'", "x'00ff00'", "NULL", "9223372036854775807", "-1e308", "''" }) {
             QByteArray row;
@@ -187,18 +199,20 @@ private slots:
     void onlyReads()
     {
         const QString path = m_dir.filePath(QStringLiteral("plain.sqlite"));
-        QVERIFY(exec(path, "CREATE TABLE t(v); INSERT INTO t VALUES (1); CREATE VIEW loop AS WITH RECURSIVE c(n) AS "
-                           "(SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT n FROM c;"));
+        QVERIFY(exec(path,
+            "CREATE TABLE t(v); INSERT INTO t VALUES (1); CREATE VIEW loop AS WITH RECURSIVE c(n) AS "
+            "(SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT n FROM c;"));
         ForeignSqliteDb db(path);
         {
             ForeignSqliteDb::Stmt st(db, "SELECT v FROM t", "t");
             QVERIFY(st.step());
             QCOMPARE(st.integer(0), 1);
         }
-        QCOMPARE(db.columns("t"), std::vector<std::string>{ "v" });
+        QCOMPARE(db.columns("t"), std::vector<std::string> { "v" });
         QVERIFY(db.columns("loop").empty()); // a view is no table
-        for (const char *sql : { "ATTACH DATABASE ':memory:' AS other", "INSERT INTO t VALUES (2)", "DELETE FROM t",
-                 "CREATE TABLE u(x)", "PRAGMA writable_schema = 1", "PRAGMA journal_mode = DELETE", "SELECT n FROM loop",
+        for (const char *sql : { "ATTACH DATABASE ':memory:' AS other", "INSERT INTO t VALUES (2)",
+                 "DELETE FROM t", "CREATE TABLE u(x)", "PRAGMA writable_schema = 1",
+                 "PRAGMA journal_mode = DELETE", "SELECT n FROM loop",
                  "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT n FROM c", "BEGIN",
                  "SELECT load_extension('x')" }) {
             bool refused = false;

@@ -74,7 +74,8 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         m_ws = m_dir.filePath(QStringLiteral("ws.plumb"));
-        QVERIFY(importIntoWorkspace(m_ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json") })
+        QVERIFY(importIntoWorkspace(
+            m_ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/chrometrace/data/basic.json") })
                     .isEmpty());
     }
 
@@ -87,34 +88,51 @@ private slots:
 
         // JSON nested far deeper than any parser stack should go.
         QTest::newRow("openlineage: nested facets")
-            << "openlineage" << "deep_events.json"
+            << "openlineage"
+            << "deep_events.json"
             << QByteArray("{\"eventType\": \"START\", \"run\": {\"runId\": \"r\", \"facets\": "
-                          + nested("{\"a\": ", "}", "1") + "}, \"job\": {\"namespace\": \"n\", \"name\": \"j\"}}\n")
+                   + nested("{\"a\": ", "}", "1") + "}, \"job\": {\"namespace\": \"n\", \"name\": \"j\"}}\n")
             << "byte";
         QTest::newRow("jsonl metric log: nested objects")
-            << "tabular" << "deep.jsonl"
-            << QByteArray("{\"step\": 1, \"loss\": 0.5}\n{\"step\": 2, \"loss\": 0.25}\n{\"step\": 3, \"loss\": "
-                          + nested("{\"a\": ", "}", "1") + "}\n")
+            << "tabular"
+            << "deep.jsonl"
+            << QByteArray(
+                   "{\"step\": 1, \"loss\": 0.5}\n{\"step\": 2, \"loss\": 0.25}\n{\"step\": 3, \"loss\": "
+                   + nested("{\"a\": ", "}", "1") + "}\n")
             << "line 3";
-        QTest::newRow("vllm: nested arrays") << "vllm-bench" << "deep_result.json"
-                                             << QByteArray("{\"ttfts\": " + nested("[", "]") + ", \"itls\": []}") << "byte";
-        // Protobuf lengths: 2^60, past the end of the file, past the end of the enclosing message, 11 varint bytes.
-        QTest::newRow("xplane: length 2^60") << "xplane" << "huge.xplane.pb"
-                                             << QByteArray("\x0a" + varint(quint64(1) << 60) + "\x08\x01") << "byte";
-        QTest::newRow("xplane: length past the end")
-            << "xplane" << "past.xplane.pb" << QByteArray("\x0a" + varint(100) + "\x08\x01\x12\x03" "abc") << "byte";
-        const QByteArray plane = QByteArray("\x08\x01\x12\x03" "abc\x1a") + varint(50) + "\x08\x01";
+        QTest::newRow("vllm: nested arrays")
+            << "vllm-bench"
+            << "deep_result.json" << QByteArray("{\"ttfts\": " + nested("[", "]") + ", \"itls\": []}")
+            << "byte";
+        // Protobuf lengths: 2^60, past the end of the file, past the end of the enclosing message, 11 varint
+        // bytes.
+        QTest::newRow("xplane: length 2^60")
+            << "xplane"
+            << "huge.xplane.pb" << QByteArray("\x0a" + varint(quint64(1) << 60) + "\x08\x01") << "byte";
+        QTest::newRow("xplane: length past the end") << "xplane"
+                                                     << "past.xplane.pb"
+                                                     << QByteArray("\x0a" + varint(100)
+                                                            + "\x08\x01\x12\x03"
+                                                              "abc")
+                                                     << "byte";
+        const QByteArray plane = QByteArray("\x08\x01\x12\x03"
+                                            "abc\x1a")
+            + varint(50) + "\x08\x01";
         QTest::newRow("xplane: field past its message")
-            << "xplane" << "inner.xplane.pb" << QByteArray("\x0a" + varint(quint64(plane.size())) + plane) << "byte";
-        QTest::newRow("xplane: 11-byte varint") << "xplane" << "varint.xplane.pb"
-                                                << QByteArray("\x0a" + QByteArray(11, '\xff') + "\x01") << "byte";
+            << "xplane"
+            << "inner.xplane.pb" << QByteArray("\x0a" + varint(quint64(plane.size())) + plane) << "byte";
+        QTest::newRow("xplane: 11-byte varint")
+            << "xplane"
+            << "varint.xplane.pb" << QByteArray("\x0a" + QByteArray(11, '\xff') + "\x01") << "byte";
         // TFRecord length prefixes with valid checksums.
-        QTest::newRow("tfevents: length 2^60") << "tfevents" << "events.out.tfevents.1.huge"
-                                               << QByteArray(tfrecordHeader(quint64(1) << 60) + QByteArray(64, 'x'))
-                                               << "record";
-        QTest::newRow("tfevents: length 2^64-1") << "tfevents" << "events.out.tfevents.1.max"
-                                                 << QByteArray(tfrecordHeader(~quint64(0)) + QByteArray(64, 'x'))
-                                                 << "record";
+        QTest::newRow("tfevents: length 2^60")
+            << "tfevents"
+            << "events.out.tfevents.1.huge"
+            << QByteArray(tfrecordHeader(quint64(1) << 60) + QByteArray(64, 'x')) << "record";
+        QTest::newRow("tfevents: length 2^64-1")
+            << "tfevents"
+            << "events.out.tfevents.1.max" << QByteArray(tfrecordHeader(~quint64(0)) + QByteArray(64, 'x'))
+            << "record";
     }
 
     void refused()
@@ -130,7 +148,8 @@ private slots:
         qInfo("%s", qPrintable(r.message));
         QCOMPARE(r.status, FileImportResult::Status::Failed);
         QVERIFY2(r.message.contains(fileName), qPrintable(r.message));
-        QVERIFY2(r.message.contains(place) || r.location.contains(place), qPrintable(r.message + u'|' + r.location));
+        QVERIFY2(r.message.contains(place) || r.location.contains(place),
+            qPrintable(r.message + u'|' + r.location));
         QCOMPARE(tableCounts(m_ws), before);
     }
 
@@ -141,9 +160,12 @@ private slots:
         QTest::addColumn<QString>("importer");
         QTest::addColumn<QString>("fileName");
         QTest::addColumn<QByteArray>("bytes");
-        const QByteArray good = "{\"name\": \"k\", \"ph\": \"X\", \"ts\": 1, \"dur\": 2, \"pid\": 1, \"tid\": 1}";
-        QTest::newRow("kineto") << "chrometrace" << "one_deep.json"
-                                << QByteArray("{\"traceEvents\": [" + good + ", " + nested("[", "]") + ", " + good + "]}");
+        const QByteArray good
+            = "{\"name\": \"k\", \"ph\": \"X\", \"ts\": 1, \"dur\": 2, \"pid\": 1, \"tid\": 1}";
+        QTest::newRow("kineto") << "chrometrace"
+                                << "one_deep.json"
+                                << QByteArray("{\"traceEvents\": [" + good + ", " + nested("[", "]") + ", "
+                                       + good + "]}");
     }
 
     void skippedAndCounted()

@@ -70,7 +70,8 @@ QString dump(const QString &workspace)
                 const QString column = st.columnName(c);
                 if (isClockColumn(table, column) || column == QLatin1String("data"))
                     continue;
-                if (table == QLatin1String("string") || (table == QLatin1String("diagnostic") && column == QLatin1String("id")))
+                if (table == QLatin1String("string")
+                    || (table == QLatin1String("diagnostic") && column == QLatin1String("id")))
                     continue;
                 if (st.columnIsNull(c))
                     s << "NULL";
@@ -86,13 +87,14 @@ QString dump(const QString &workspace)
                 const SummaryLevels levels = summaryLevels(db, track);
                 const auto blob = st.columnBlob(3);
                 const SummaryTile t = decodeSummaryTile(int(st.columnInt(1)), st.columnInt(2), levels,
-                                                        reinterpret_cast<const unsigned char *>(blob.data()), blob.size());
+                    reinterpret_cast<const unsigned char *>(blob.data()), blob.size());
                 s << t.hasBuckets << ' ' << t.sliceCount;
                 for (const auto &c : t.carryOut)
                     s << " c" << c.depth << ',' << c.tsNs << ',' << c.durNs << ',' << strings[c.nameId];
                 for (const auto &b : t.buckets)
                     s << " b" << b.bucket << ',' << b.depth << ',' << b.count << ',' << b.minStartNs << ','
-                      << b.maxEndNs << ',' << b.lastTsNs << ',' << b.lastDurNs << ',' << strings[b.lastNameId];
+                      << b.maxEndNs << ',' << b.lastTsNs << ',' << b.lastDurNs << ','
+                      << strings[b.lastNameId];
             } else if (table == QLatin1String("counter_lod")) {
                 const auto blob = st.columnBlob(3);
                 s << QByteArray(blob.data(), qsizetype(blob.size())).toHex();
@@ -152,12 +154,14 @@ private:
         }
         const QString da = dump(sequential), db = dump(parallel);
         if (da != db) {
-            QFile fa(m_tmp.filePath(QStringLiteral("sequential.txt"))), fb(m_tmp.filePath(QStringLiteral("parallel.txt")));
+            QFile fa(m_tmp.filePath(QStringLiteral("sequential.txt"))),
+                fb(m_tmp.filePath(QStringLiteral("parallel.txt")));
             QVERIFY(fa.open(QIODevice::WriteOnly) && fb.open(QIODevice::WriteOnly));
             fa.write(da.toUtf8());
             fb.write(db.toUtf8());
             m_tmp.setAutoRemove(false);
-            QFAIL(qPrintable(QStringLiteral("the workspaces differ: diff %1 %2").arg(fa.fileName(), fb.fileName())));
+            QFAIL(qPrintable(
+                QStringLiteral("the workspaces differ: diff %1 %2").arg(fa.fileName(), fb.fileName())));
         }
     }
 
@@ -179,7 +183,7 @@ private slots:
             while (st.step()) {
                 const QString column = st.columnText(0);
                 if (!(column == QLatin1String("id") || column.endsWith(QLatin1String("_id"))
-                      || column.endsWith(QLatin1String("_track"))))
+                        || column.endsWith(QLatin1String("_track"))))
                     continue;
                 bool mapped = false;
                 for (const auto &c : mergedColumns())
@@ -214,10 +218,13 @@ private slots:
         if (!QFile::exists(shared("traces/kineto/hta_sampled_rank-0.json.gz")))
             QSKIP("../shared/data/traces/kineto is absent: real-trace test skipped");
         compareParallelWithSequential({ shared("traces/kineto/hta_sampled_rank-0.json.gz"),
-                                        shared("traces/kineto/hta_sampled_rank-1.json.gz"),
-                                        shared("traces/nsys/cloverleaf_nsys2024.5.sqlite") });
+            shared("traces/kineto/hta_sampled_rank-1.json.gz"),
+            shared("traces/nsys/cloverleaf_nsys2024.5.sqlite") });
         const QString ws = freshWorkspace();
-        import(ws, { shared("traces/kineto/hta_sampled_rank-1.json.gz"), shared("traces/kineto/hta_sampled_rank-0.json.gz") }, 2);
+        import(ws,
+            { shared("traces/kineto/hta_sampled_rank-1.json.gz"),
+                shared("traces/kineto/hta_sampled_rank-0.json.gz") },
+            2);
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT count(DISTINCT run_id) FROM trace"), 1);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM trace"), 2);
@@ -231,8 +238,10 @@ private slots:
         QVERIFY(QFile::copy(data("chrometrace/data/basic.json"), dir.filePath(QStringLiteral("a.json"))));
         QVERIFY(QFile::copy(data("chrometrace/data/basic.json"), dir.filePath(QStringLiteral("b.json"))));
         QVERIFY(QFile::copy(data("nsys/data/truncated.sqlite"), dir.filePath(QStringLiteral("c.sqlite"))));
-        QVERIFY(QFile::copy(data("xplane/data/garbage.xplane.pb"), dir.filePath(QStringLiteral("d.xplane.pb"))));
-        QVERIFY(QFile::copy(data("xplane/data/basic.xplane.pb"), dir.filePath(QStringLiteral("e.xplane.pb"))));
+        QVERIFY(
+            QFile::copy(data("xplane/data/garbage.xplane.pb"), dir.filePath(QStringLiteral("d.xplane.pb"))));
+        QVERIFY(
+            QFile::copy(data("xplane/data/basic.xplane.pb"), dir.filePath(QStringLiteral("e.xplane.pb"))));
         QFile notes(dir.filePath(QStringLiteral("c_notes.txt")));
         QVERIFY(notes.open(QIODevice::WriteOnly));
         notes.write("not a trace\n");
@@ -242,16 +251,17 @@ private slots:
         const auto a = import(sequential, { dir.path() }, 1);
         const auto b = import(parallel, { dir.path() }, 4);
         QCOMPARE(statuses(b), statuses(a));
-        QCOMPARE(statuses(b), QStringLiteral("a.json=imported b.json=already imported c.sqlite=%1 c_notes.txt=not recognised "
-                                             "d.xplane.pb=failed e.xplane.pb=imported")
-                                  .arg(statusName(a[2].status)));
+        QCOMPARE(statuses(b),
+            QStringLiteral("a.json=imported b.json=already imported c.sqlite=%1 c_notes.txt=not recognised "
+                           "d.xplane.pb=failed e.xplane.pb=imported")
+                .arg(statusName(a[2].status)));
         for (size_t i = 0; i < a.size(); ++i) {
             QCOMPARE(b[i].message, a[i].message);
             QCOMPARE(b[i].location, a[i].location);
         }
         QCOMPARE(dump(parallel), dump(sequential));
-        const QStringList left = QDir(m_tmp.path()).entryList({ QStringLiteral(".plumb-import-*") },
-                                                              QDir::Dirs | QDir::Hidden);
+        const QStringList left
+            = QDir(m_tmp.path()).entryList({ QStringLiteral(".plumb-import-*") }, QDir::Dirs | QDir::Hidden);
         QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char(' '))));
     }
 
@@ -268,7 +278,9 @@ private slots:
             data("xplane/data/basic.xplane.pb"),
         };
         const QString inPlace = freshWorkspace(), created = freshWorkspace();
-        { Workspace w(inPlace, Workspace::Role::Writer); } // exists, empty: imported into in place
+        {
+            Workspace w(inPlace, Workspace::Role::Writer);
+        } // exists, empty: imported into in place
         QVERIFY(!QFile::exists(created));
         const auto a = import(inPlace, files, 1);
         ImportRunner runner(m_registry, created);
@@ -291,8 +303,8 @@ private slots:
         SqliteStmt mode(db, "PRAGMA journal_mode");
         QVERIFY(mode.step());
         QCOMPARE(mode.columnText(0), QStringLiteral("wal"));
-        const QStringList left = QDir(m_tmp.path()).entryList({ QStringLiteral(".plumb-import-*") },
-                                                              QDir::Dirs | QDir::Hidden);
+        const QStringList left
+            = QDir(m_tmp.path()).entryList({ QStringLiteral(".plumb-import-*") }, QDir::Dirs | QDir::Hidden);
         QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char(' '))));
     }
 
@@ -306,12 +318,13 @@ private slots:
             if (p.stage.startsWith(QLatin1String("Writing")))
                 runner.cancel();
         });
-        const auto results = runner.run({ data("chrometrace/data/ranks_by_name"), data("chrometrace/data/basic.json"),
-                                          data("xplane/data/basic.xplane.pb") });
+        const auto results = runner.run({ data("chrometrace/data/ranks_by_name"),
+            data("chrometrace/data/basic.json"), data("xplane/data/basic.xplane.pb") });
         int imported = 0;
         for (const auto &r : results) {
-            QVERIFY2(r.status == FileImportResult::Status::Imported || r.status == FileImportResult::Status::Cancelled,
-                     qPrintable(r.message));
+            QVERIFY2(r.status == FileImportResult::Status::Imported
+                    || r.status == FileImportResult::Status::Cancelled,
+                qPrintable(r.message));
             imported += r.status == FileImportResult::Status::Imported;
         }
         QVERIFY(imported < int(results.size()));

@@ -25,7 +25,8 @@ QString csvOf(SqliteDb &db, const char *sql)
         for (int c = 0; c < st.columnCount(); ++c) {
             QString v = st.columnIsNull(c) ? QString() : st.columnText(c);
             if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')))
-                v = QLatin1Char('"') + v.replace(QStringLiteral("\""), QStringLiteral("\"\"")) + QLatin1Char('"');
+                v = QLatin1Char('"') + v.replace(QStringLiteral("\""), QStringLiteral("\"\""))
+                    + QLatin1Char('"');
             cells << v;
         }
         lines << cells.join(QLatin1Char(','));
@@ -59,7 +60,8 @@ QString tableCounts(const QString &workspacePath)
     while (tables.step())
         names.emplace_back(tables.columnView(0));
     for (const auto &name : names)
-        out << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(
-            ws.db().queryInt("SELECT count(*) FROM \"" + name + "\""));
+        out << QStringLiteral("%1=%2")
+                   .arg(QString::fromStdString(name))
+                   .arg(ws.db().queryInt("SELECT count(*) FROM \"" + name + "\""));
     return out.join(QLatin1Char(' '));
 }

@@ -87,8 +87,8 @@ private:
 
 } // namespace
 
-plumb::FileImportResult importWithImporter(const QString &workspacePath, const QString &importerId,
-                                           const QString &path)
+plumb::FileImportResult importWithImporter(
+    const QString &workspacePath, const QString &importerId, const QString &path)
 {
     static const plumb::ImporterRegistry all = [] {
         plumb::ImporterRegistry r;

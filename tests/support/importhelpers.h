@@ -26,8 +26,8 @@ QString importTestJson(const QString &dir, const QString &name, const QByteArray
 
 // Imports `path` with the importer `importerId` alone, which reads it whatever its sniff() says of
 // the bytes (crafted and fuzzed inputs reach the parser), through the real ImportRunner.
-plumb::FileImportResult importWithImporter(const QString &workspacePath, const QString &importerId,
-                                           const QString &path);
+plumb::FileImportResult importWithImporter(
+    const QString &workspacePath, const QString &importerId, const QString &path);
 
 // Creates a workspace file at `path` as a build of schema `version` left it (the first `version`
 // migrations, user_version set), for upgrade tests; returns its connection for rows of that schema.

@@ -9,13 +9,13 @@ QStringList reviewWorkspaceFiles()
 {
     const QString data = QStringLiteral(PLUMB_SHARED_DATA);
     return { data + QStringLiteral("/traces/kineto/hta_trace_diff_control.json.gz"),
-             data + QStringLiteral("/traces/kineto/hta_trace_diff_test.json.gz"),
-             data + QStringLiteral("/traces/kineto/hta_sampled_rank-0.json.gz"),
-             data + QStringLiteral("/traces/kineto/hta_sampled_rank-1.json.gz"),
-             data + QStringLiteral("/traces/kineto/tracelens_h100_qwen.json.gz"),
-             data + QStringLiteral("/tfevents/shapeaxi_lightning_hparams"),
-             data + QStringLiteral("/tfevents/wandb_complex"),
-             data + QStringLiteral("/lineage/openlineage/marquez_food_delivery.template.json") };
+        data + QStringLiteral("/traces/kineto/hta_trace_diff_test.json.gz"),
+        data + QStringLiteral("/traces/kineto/hta_sampled_rank-0.json.gz"),
+        data + QStringLiteral("/traces/kineto/hta_sampled_rank-1.json.gz"),
+        data + QStringLiteral("/traces/kineto/tracelens_h100_qwen.json.gz"),
+        data + QStringLiteral("/tfevents/shapeaxi_lightning_hparams"),
+        data + QStringLiteral("/tfevents/wandb_complex"),
+        data + QStringLiteral("/lineage/openlineage/marquez_food_delivery.template.json") };
 }
 
 QString importReviewWorkspace(const QString &workspacePath, bool *missing)

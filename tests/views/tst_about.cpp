@@ -28,11 +28,15 @@ private slots:
         const QString text = versionReport();
         QVERIFY2(text.startsWith(QStringLiteral("Plumb " PLUMB_VERSION "\n")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("SQLite ") + QString::fromLatin1(sqlite3_libversion())), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("zlib ") + QString::fromLatin1(zlibVersion())), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("SQLite ") + QString::fromLatin1(sqlite3_libversion())),
+            qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("zlib ") + QString::fromLatin1(zlibVersion())), qPrintable(text));
         const int pb = GOOGLE_PROTOBUF_VERSION;
-        QVERIFY2(text.contains(QStringLiteral("protobuf %1.%2.%3").arg(pb / 1000000).arg(pb / 1000 % 1000).arg(pb % 1000)),
-                 qPrintable(text));
+        QVERIFY2(
+            text.contains(
+                QStringLiteral("protobuf %1.%2.%3").arg(pb / 1000000).arg(pb / 1000 % 1000).arg(pb % 1000)),
+            qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("simdjson " STRINGIFY(SIMDJSON_VERSION))), qPrintable(text));
         QVERIFY2(text.contains(QLatin1String("CUPTI collector: ")), qPrintable(text));
     }

@@ -26,7 +26,8 @@ QVector<Label> drawnLabels(QCustomPlot *plot)
     QVector<double> ticks;
     QVector<QString> texts;
     const QString format = axis->numberFormat();
-    axis->ticker()->generate(axis->range(), plot->locale(), format.front(), axis->numberPrecision(), ticks, nullptr, &texts);
+    axis->ticker()->generate(
+        axis->range(), plot->locale(), format.front(), axis->numberPrecision(), ticks, nullptr, &texts);
     const QFontMetrics fm(axis->tickLabelFont());
     QVector<Label> labels;
     for (int i = 0; i < ticks.size(); ++i)
@@ -68,7 +69,8 @@ private slots:
             if (spaced)
                 QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
             else
-                QVERIFY2(!overlap.isEmpty(), "the unspaced axis should overlap, else this test proves nothing");
+                QVERIFY2(
+                    !overlap.isEmpty(), "the unspaced axis should overlap, else this test proves nothing");
             if (spaced) {
                 QVERIFY(drawnLabels(&plot).size() >= 2);
                 plot.resize(1200, 160);
@@ -106,7 +108,8 @@ private slots:
         QTRY_COMPARE(chart.plot()->viewport().width(), 3000);
         chart.plot()->replot();
         const QVector<Label> wide = drawnLabels(chart.plot());
-        QVERIFY2(wide.size() > narrow.size(), qPrintable(QStringLiteral("%1 vs %2").arg(wide.size()).arg(narrow.size())));
+        QVERIFY2(wide.size() > narrow.size(),
+            qPrintable(QStringLiteral("%1 vs %2").arg(wide.size()).arg(narrow.size())));
         QVERIFY2(firstOverlap(wide).isEmpty(), qPrintable(firstOverlap(wide)));
     }
 

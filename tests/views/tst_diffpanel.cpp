@@ -174,8 +174,10 @@ private Q_SLOTS:
     void cancelAndCompareAgain()
     {
         QTemporaryDir tmp;
-        QVERIFY(!importTestJson(tmp.path(), QStringLiteral("a.json"), stepTrace(200, { { "gemm", 10, 50 } })).isEmpty());
-        const QString ws = importTestJson(tmp.path(), QStringLiteral("b.json"), stepTrace(300, { { "gemm", 10, 80 } }));
+        QVERIFY(!importTestJson(tmp.path(), QStringLiteral("a.json"), stepTrace(200, { { "gemm", 10, 50 } }))
+                     .isEmpty());
+        const QString ws
+            = importTestJson(tmp.path(), QStringLiteral("b.json"), stepTrace(300, { { "gemm", 10, 80 } }));
         QVERIFY(!ws.isEmpty());
         DiffPanel panel;
         panel.show();
@@ -194,7 +196,8 @@ private Q_SLOTS:
         QVERIFY(headline->text().contains(QStringLiteral("cancelled")));
         Q_EMIT headline->linkActivated(QStringLiteral("compare"));
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, kLoadTimeoutMs);
-        QVERIFY2(panel.headlineText().contains(QStringLiteral("B is slower")), qPrintable(panel.headlineText()));
+        QVERIFY2(
+            panel.headlineText().contains(QStringLiteral("B is slower")), qPrintable(panel.headlineText()));
     }
 
     void htaPair()

@@ -40,15 +40,19 @@ namespace {
 QByteArray generatedTrace()
 {
     QByteArray json = "{\"traceEvents\": [\n"
-        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":20000}";
+                      "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,"
+                      "\"tid\":1,\"ts\":0,\"dur\":20000}";
     int correlation = 0;
     auto add = [&](const QByteArray &name, int stream, qint64 launchUs, qint64 startUs, qint64 durUs) {
         ++correlation;
-        json += ",\n{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":"
-            + QByteArray::number(launchUs) + ",\"dur\":4,\"args\":{\"correlation\":" + QByteArray::number(correlation) + "}}";
-        json += ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" + name + "\",\"pid\":0,\"tid\":" + QByteArray::number(stream)
-            + ",\"ts\":" + QByteArray::number(startUs) + ",\"dur\":" + QByteArray::number(durUs)
-            + ",\"args\":{\"correlation\":" + QByteArray::number(correlation) + ",\"stream\":" + QByteArray::number(stream) + "}}";
+        json += ",\n{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+                "\"ts\":"
+            + QByteArray::number(launchUs)
+            + ",\"dur\":4,\"args\":{\"correlation\":" + QByteArray::number(correlation) + "}}";
+        json += ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" + name
+            + "\",\"pid\":0,\"tid\":" + QByteArray::number(stream) + ",\"ts\":" + QByteArray::number(startUs)
+            + ",\"dur\":" + QByteArray::number(durUs) + ",\"args\":{\"correlation\":"
+            + QByteArray::number(correlation) + ",\"stream\":" + QByteArray::number(stream) + "}}";
     };
     qint64 free = 100;
     for (int i = 0; i < 40; ++i) {
@@ -104,8 +108,9 @@ void checkCsvRoundTrip(QTableView *view, const QList<QStringList> &records, int 
     QCOMPARE(parsed, records);
     for (int r = 0; r < view->model()->rowCount(); ++r) {
         const QVariant value = view->model()->index(r, column).data(sortRole);
-        QCOMPARE(parsed[r + 1][column], value.typeId() == QMetaType::Double ? QString::number(value.toDouble(), 'f', 0)
-                                                                             : value.toString());
+        QCOMPARE(parsed[r + 1][column],
+            value.typeId() == QMetaType::Double ? QString::number(value.toDouble(), 'f', 0)
+                                                : value.toString());
     }
 }
 
@@ -120,22 +125,30 @@ private slots:
         QTemporaryDir tmp;
         // Two steps; the second launches an all-reduce; a memset nobody launched.
         const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"),
-                                          "{\"traceEvents\": [\n"
-                "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},\n"
-                "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},\n"
-                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
-                "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":5,\"args\":{\"correlation\":2}},\n"
-                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":150,\"dur\":50,\"args\":{\"correlation\":1,\"stream\":7}},\n"
-                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":170,\"dur\":60,\"args\":{\"correlation\":2,\"stream\":8}},\n"
-                "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":10,\"args\":{\"stream\":7}}\n"
-                "]}\n");
+            "{\"traceEvents\": [\n"
+            "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,"
+            "\"ts\":0,\"dur\":100},\n"
+            "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,"
+            "\"ts\":100,\"dur\":100},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":"
+            "10,\"dur\":5,\"args\":{\"correlation\":1}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":"
+            "110,\"dur\":5,\"args\":{\"correlation\":2}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":150,\"dur\":50,"
+            "\"args\":{\"correlation\":1,\"stream\":7}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,\"ts\":"
+            "170,\"dur\":60,\"args\":{\"correlation\":2,\"stream\":8}},\n"
+            "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset "
+            "(Device)\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":10,\"args\":{\"stream\":7}}\n"
+            "]}\n");
         QVERIFY(!ws.isEmpty());
 
         DoctorPanel panel;
         panel.resize(1000, 700);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        QAbstractItemModelTester tester(panel.kernelModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(
+            panel.kernelModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy loaded(&panel, &DoctorPanel::loaded);
         panel.open(ws, 1, QStringLiteral("t.json"));
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 10000);
@@ -149,7 +162,7 @@ private slots:
         panel.kernelTable()->sortByColumn(KernelTableModel::CountColumn, Qt::AscendingOrder);
         panel.kernelTable()->sortByColumn(KernelTableModel::TotalColumn, Qt::AscendingOrder);
         QCOMPARE(panel.kernelProxy()->index(0, KernelTableModel::NameColumn).data().toString(),
-                 QStringLiteral("Memset (Device)"));
+            QStringLiteral("Memset (Device)"));
 
         // Only launched ops: the memset drops out.
         panel.modeBox()->setCurrentIndex(1);
@@ -163,7 +176,8 @@ private slots:
         const QStringList lines = QApplication::clipboard()->text().split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[0].startsWith(QStringLiteral("Name\tKind\tCount\tTotal (ns)")));
-        QVERIFY(lines.join(u'\n').contains(QStringLiteral("ncclKernel_AllReduce\tcommunication\t1\t60000\t")));
+        QVERIFY(
+            lines.join(u'\n').contains(QStringLiteral("ncclKernel_AllReduce\tcommunication\t1\t60000\t")));
     }
 
     // "Analysing… Cancel": the analysis stops, its result never shows, and "Analyse again" runs it.
@@ -172,8 +186,9 @@ private slots:
         QTemporaryDir tmp;
         QByteArray json = "{\"traceEvents\": [\n";
         for (int i = 0; i < 20000; ++i)
-            json += QByteArray(i ? ",\n" : "") + "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k" + QByteArray::number(i % 50)
-                + "\",\"pid\":0,\"tid\":7,\"ts\":" + QByteArray::number(i * 10) + ",\"dur\":8,\"args\":{\"stream\":7}}";
+            json += QByteArray(i ? ",\n" : "") + "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k"
+                + QByteArray::number(i % 50) + "\",\"pid\":0,\"tid\":7,\"ts\":" + QByteArray::number(i * 10)
+                + ",\"dur\":8,\"args\":{\"stream\":7}}";
         json += "\n]}\n";
         const QString ws = importTestJson(tmp.path(), QStringLiteral("k.json"), json);
         QVERIFY(!ws.isEmpty());
@@ -219,13 +234,18 @@ private slots:
         QCOMPARE(panel.durationChart()->histogram().total(), Q_INT64_C(40));
         for (int row = 0; row < panel.kernelProxy()->rowCount(); ++row) {
             panel.kernelTable()->setCurrentIndex(panel.kernelProxy()->index(row, 0));
-            const qint64 count = panel.kernelProxy()->index(row, KernelTableModel::CountColumn).data(KernelTableModel::SortRole).toLongLong();
+            const qint64 count = panel.kernelProxy()
+                                     ->index(row, KernelTableModel::CountColumn)
+                                     .data(KernelTableModel::SortRole)
+                                     .toLongLong();
             const Histogram &h = panel.durationChart()->histogram();
             QCOMPARE(h.total(), count);
-            QVERIFY(panel.durationChart()->title().startsWith(panel.kernelProxy()->index(row, 0).data().toString()));
+            QVERIFY(panel.durationChart()->title().startsWith(
+                panel.kernelProxy()->index(row, 0).data().toString()));
             if (count == 40) { // 2 µs to 301 µs: log bins in µs
                 QVERIFY(h.logSpaced);
-                QCOMPARE(panel.durationChart()->timeAxisLabel(), QStringLiteral("GPU duration (µs, log scale)"));
+                QCOMPARE(
+                    panel.durationChart()->timeAxisLabel(), QStringLiteral("GPU duration (µs, log scale)"));
             } else {
                 QVERIFY(!h.logSpaced);
                 QCOMPARE(h.counts.size() + 1, h.edges.size());
@@ -241,7 +261,7 @@ private slots:
         QCOMPARE(panel.launchDelayChart()->histogram().total(), Q_INT64_C(46));
         // Stream 7's 40 launches come every 5 µs while the GEMMs take up to 300 µs: they pile up.
         const auto deepest = std::max_element(r.launch.queues.begin(), r.launch.queues.end(),
-                                              [](const auto &a, const auto &b) { return a.maxQueued < b.maxQueued; });
+            [](const auto &a, const auto &b) { return a.maxQueued < b.maxQueued; });
         QVERIFY(deepest->maxQueued >= 30);
         QCOMPARE(r.ranks.ranks.size(), size_t(0));
         QVERIFY(panel.rankTable()->isHidden());
@@ -286,16 +306,18 @@ private slots:
         QVERIFY(toCsv(records).contains(QStringLiteral("\"say \"\"hi\"\"\"")));
 
         // Every chart: a context menu, and PNG and PDF files.
-        const QList<std::pair<QWidget *, QCustomPlot *>> charts = {
-            { panel.chart(), panel.chart()->plot() }, { panel.durationChart(), panel.durationChart()->plot() },
-            { panel.idleChart(), panel.idleChart()->plot() }, { panel.launchDelayChart(), panel.launchDelayChart()->plot() },
+        const QList<std::pair<QWidget *, QCustomPlot *>> charts = { { panel.chart(), panel.chart()->plot() },
+            { panel.durationChart(), panel.durationChart()->plot() },
+            { panel.idleChart(), panel.idleChart()->plot() },
+            { panel.launchDelayChart(), panel.launchDelayChart()->plot() },
             { panel.queueChart(), panel.queueChart()->plot() } };
         int n = 0;
         for (const auto &[chart, plot] : charts) {
             const auto *plotWidget = chart->findChild<QWidget *>(QString(), Qt::FindDirectChildrenOnly);
             QVERIFY(plotWidget);
             QCOMPARE(plotWidget->contextMenuPolicy(), Qt::CustomContextMenu);
-            const QString png = tmp.filePath(QStringLiteral("chart%1.png").arg(n)), pdf = tmp.filePath(QStringLiteral("chart%1.pdf").arg(n));
+            const QString png = tmp.filePath(QStringLiteral("chart%1.png").arg(n)),
+                          pdf = tmp.filePath(QStringLiteral("chart%1.pdf").arg(n));
             ++n;
             QVERIFY(exportChart(plot, png));
             QVERIFY(exportChart(plot, pdf));
@@ -309,7 +331,8 @@ private slots:
     void twoRankRun()
     {
         const QString dir = QStringLiteral(PLUMB_SHARED_DATA "/traces/kineto");
-        const QString rank0 = dir + QStringLiteral("/hta_sampled_rank-0.json.gz"), rank1 = dir + QStringLiteral("/hta_sampled_rank-1.json.gz");
+        const QString rank0 = dir + QStringLiteral("/hta_sampled_rank-0.json.gz"),
+                      rank1 = dir + QStringLiteral("/hta_sampled_rank-1.json.gz");
         if (!QFile::exists(rank0) || !QFile::exists(rank1))
             QSKIP("the shared traces are not beside the checkout");
         QTemporaryDir tmp;
@@ -321,7 +344,8 @@ private slots:
         panel.resize(1100, 800);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        QAbstractItemModelTester tester(panel.rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(
+            panel.rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy loaded(&panel, &DoctorPanel::loaded);
         panel.open(ws, 1, QStringLiteral("hta_sampled_rank-0.json.gz"));
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 20000);
@@ -332,11 +356,20 @@ private slots:
         QCOMPARE(table->model()->index(0, RankComparisonModel::RankColumn).data().toLongLong(), 0LL);
         QCOMPARE(table->model()->index(1, RankComparisonModel::RankColumn).data().toLongLong(), 1LL);
         // Rank 1 computes longest per step: named in words, in its row and above the table.
-        QCOMPARE(table->model()->index(0, RankComparisonModel::NoteColumn).data().toString(), QStringLiteral("this trace"));
-        QVERIFY(table->model()->index(1, RankComparisonModel::NoteColumn).data().toString().startsWith(QStringLiteral("straggler")));
+        QCOMPARE(table->model()->index(0, RankComparisonModel::NoteColumn).data().toString(),
+            QStringLiteral("this trace"));
+        QVERIFY(table->model()
+                    ->index(1, RankComparisonModel::NoteColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("straggler")));
         QVERIFY(panel.rankSummary()->text().contains(QStringLiteral("Rank 1 is the straggler")));
         for (int r = 0; r < 2; ++r)
-            QVERIFY(table->model()->index(r, RankComparisonModel::WindowColumn).data(RankComparisonModel::SortRole).toDouble() > 0);
+            QVERIFY(table->model()
+                        ->index(r, RankComparisonModel::WindowColumn)
+                        .data(RankComparisonModel::SortRole)
+                        .toDouble()
+                > 0);
         const QList<QStringList> records = panel.rankModel()->records(rowsAsShown(table, true));
         checkCsvRoundTrip(table, records, RankComparisonModel::RankColumn, RankComparisonModel::SortRole);
         checkCsvRoundTrip(table, records, RankComparisonModel::ComputeColumn, RankComparisonModel::SortRole);

@@ -57,8 +57,9 @@ double generatedLr(int i)
 bool writeGeneratedStore(const QString &root)
 {
     bool ok = writeText(root + QStringLiteral("/mlruns/0/meta.yaml"),
-        QStringLiteral("artifact_location: file:///tmp/mlruns/0\ncreation_time: 1700000000000\nexperiment_id: '0'\n"
-                       "last_update_time: 1700000000000\nlifecycle_stage: active\nname: sweep\n"));
+        QStringLiteral(
+            "artifact_location: file:///tmp/mlruns/0\ncreation_time: 1700000000000\nexperiment_id: '0'\n"
+            "last_update_time: 1700000000000\nlifecycle_stage: active\nname: sweep\n"));
     for (int i = 0; i < kGeneratedRuns; ++i) {
         const QString id = QStringLiteral("%1").arg(i, 32, 16, QLatin1Char('0'));
         const QString dir = root + QStringLiteral("/mlruns/0/") + id;
@@ -72,7 +73,8 @@ bool writeGeneratedStore(const QString &root)
                     .arg(i)
                     .arg(id))
             && writeText(dir + QStringLiteral("/params/lr"), QString::number(lr, 'g', 17))
-            && writeText(dir + QStringLiteral("/params/optimizer"), i % 2 ? QStringLiteral("sgd") : QStringLiteral("adam"))
+            && writeText(dir + QStringLiteral("/params/optimizer"),
+                i % 2 ? QStringLiteral("sgd") : QStringLiteral("adam"))
             && writeText(dir + QStringLiteral("/params/seed"), QString::number((i * 7919) % 101))
             && writeText(dir + QStringLiteral("/params/width"), QStringLiteral("128"))
             && writeText(dir + QStringLiteral("/tags/mlflow.runName"), QStringLiteral("trial-%1").arg(i))
@@ -109,7 +111,7 @@ class TestExperimentPages : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    QString m_fixtureWs;   // MLflow file store + TensorBoard hparams fixtures
+    QString m_fixtureWs; // MLflow file store + TensorBoard hparams fixtures
     QString m_generatedWs; // writeGeneratedStore()
     QList<ExperimentRunInfo> m_fixtureRuns;
     QList<int64_t> m_generatedIds;
@@ -127,7 +129,8 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         m_fixtureWs = m_dir.filePath(QStringLiteral("fixtures.plumb"));
-        QString problems = importFoldersIntoWorkspace(m_fixtureWs, { fixture("mlflow/data/filestore"), fixture("tfevents/data/hparams") });
+        QString problems = importFoldersIntoWorkspace(
+            m_fixtureWs, { fixture("mlflow/data/filestore"), fixture("tfevents/data/hparams") });
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
         {
             Workspace ws(m_fixtureWs, Workspace::Role::Reader);
@@ -154,7 +157,9 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(10000));
         const ConfigDiffModel *m = page.model();
         QCOMPARE(m->columnCount(), ConfigDiffModel::FirstRunColumn + 2);
-        QVERIFY(m->headerData(ConfigDiffModel::FirstRunColumn, Qt::Horizontal, Qt::DisplayRole).toString().contains(QStringLiteral("baseline")));
+        QVERIFY(m->headerData(ConfigDiffModel::FirstRunColumn, Qt::Horizontal, Qt::DisplayRole)
+                    .toString()
+                    .contains(QStringLiteral("baseline")));
 
         // Diff only: every row shown differs and is marked.
         QVERIFY(page.diffOnlyBox()->isChecked());
@@ -168,7 +173,8 @@ private Q_SLOTS:
         QCOMPARE(m->index(lr, ConfigDiffModel::FirstRunColumn).data().toString(), QStringLiteral("0.001"));
         QCOMPARE(m->index(lr, ConfigDiffModel::FirstRunColumn + 1).data().toString(), QStringLiteral("0.01"));
         const int optimizer = findRow(m, ConfigDiffModel::KeyColumn, QStringLiteral("optimizer"));
-        QCOMPARE(m->index(optimizer, ConfigDiffModel::FirstRunColumn + 1).data().toString(), QStringLiteral("—"));
+        QCOMPARE(
+            m->index(optimizer, ConfigDiffModel::FirstRunColumn + 1).data().toString(), QStringLiteral("—"));
 
         // loss: alpha's 0.125 is the better (lower) value: bold, with ▼.
         const int loss = findRow(m, ConfigDiffModel::KeyColumn, QStringLiteral("loss ▼"));
@@ -176,17 +182,22 @@ private Q_SLOTS:
         const QModelIndex alphaLoss = m->index(loss, ConfigDiffModel::FirstRunColumn);
         QCOMPARE(alphaLoss.data().toString(), QStringLiteral("0.125 ▼"));
         QVERIFY(alphaLoss.data(Qt::FontRole).value<QFont>().bold());
-        QVERIFY(!m->index(loss, ConfigDiffModel::FirstRunColumn + 1).data(Qt::FontRole).value<QFont>().bold());
-        QCOMPARE(m->index(loss, ConfigDiffModel::FirstRunColumn + 1).data().toString(), QStringLiteral("3  +2.875 (+2300%)"));
-        QCOMPARE(m->index(loss + 1, ConfigDiffModel::KeyColumn).data().toString().trimmed(), QStringLiteral("best"));
-        QCOMPARE(m->index(loss + 1, ConfigDiffModel::FirstRunColumn + 1).data().toString(), QStringLiteral("1"));
+        QVERIFY(
+            !m->index(loss, ConfigDiffModel::FirstRunColumn + 1).data(Qt::FontRole).value<QFont>().bold());
+        QCOMPARE(m->index(loss, ConfigDiffModel::FirstRunColumn + 1).data().toString(),
+            QStringLiteral("3  +2.875 (+2300%)"));
+        QCOMPARE(m->index(loss + 1, ConfigDiffModel::KeyColumn).data().toString().trimmed(),
+            QStringLiteral("best"));
+        QCOMPARE(
+            m->index(loss + 1, ConfigDiffModel::FirstRunColumn + 1).data().toString(), QStringLiteral("1"));
 
         // Showing every row adds the ones that are the same (none here are: alpha and beta share no
         // equal param), and the CSV holds raw values with a row of changes per metric.
         const QString csv = page.csv();
         QVERIFY2(csv.contains(QStringLiteral("1,params,lr,0.001,0.01\r\n")), qPrintable(csv));
         QVERIFY2(csv.contains(QStringLiteral("1,metrics,loss (last),0.125,3\r\n")), qPrintable(csv));
-        QVERIFY2(csv.contains(QStringLiteral("1,metrics,loss (change from baseline),0,2.875\r\n")), qPrintable(csv));
+        QVERIFY2(csv.contains(QStringLiteral("1,metrics,loss (change from baseline),0,2.875\r\n")),
+            qPrintable(csv));
         saveScreenshot(&page, QStringLiteral("configdiff-fixtures"));
 
         // Two trials of the generated store: diff only hides width (the same), Diff only off shows it.
@@ -201,7 +212,10 @@ private Q_SLOTS:
         // val_loss rises with lr: the first run (smallest lr) is best, and the others' change is positive.
         const int valLoss = findRow(m, ConfigDiffModel::KeyColumn, QStringLiteral("val_loss ▼"));
         QVERIFY(m->index(valLoss, ConfigDiffModel::FirstRunColumn).data(Qt::FontRole).value<QFont>().bold());
-        QVERIFY(m->index(valLoss, ConfigDiffModel::FirstRunColumn + 2).data().toString().contains(QStringLiteral("  +")));
+        QVERIFY(m->index(valLoss, ConfigDiffModel::FirstRunColumn + 2)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("  +")));
         page.diffOnlyBox()->setChecked(true);
 
         page.setSelection(m_fixtureWs, {});
@@ -228,7 +242,8 @@ private Q_SLOTS:
         // val_loss = 1 + 5 lr: lr first in the table as the page sorts it, and in the chart.
         const QModelIndex top = page.table()->model()->index(0, ImportanceModel::ParamColumn);
         QCOMPARE(top.data().toString(), QStringLiteral("lr"));
-        QVERIFY2(page.chart()->values().front() > 0.9, qPrintable(QString::number(page.chart()->values().front())));
+        QVERIFY2(page.chart()->values().front() > 0.9,
+            qPrintable(QString::number(page.chart()->values().front())));
         QCOMPARE(int(page.chart()->values().size()), m->rowCount());
         QVERIFY(page.skippedLabel()->text().contains(QStringLiteral("width (the same in every run)")));
         saveScreenshot(&page, QStringLiteral("importance-generated"));
@@ -236,13 +251,15 @@ private Q_SLOTS:
         // accuracy depends on the optimizer alone.
         page.metricBox()->setCurrentIndex(page.metricBox()->findText(QStringLiteral("accuracy")));
         QVERIFY(loaded.wait(20000));
-        QCOMPARE(page.table()->model()->index(0, ImportanceModel::ParamColumn).data().toString(), QStringLiteral("optimizer"));
+        QCOMPARE(page.table()->model()->index(0, ImportanceModel::ParamColumn).data().toString(),
+            QStringLiteral("optimizer"));
 
         // Two runs: no importance, and the page says why.
         page.setSelection(m_generatedWs, m_generatedIds.mid(0, 2));
         QVERIFY(loaded.wait(20000));
         QCOMPARE(m->rowCount(), 0);
-        QVERIFY2(page.statusLabel()->text().contains(QStringLiteral("needs at least 3 runs")), qPrintable(page.statusLabel()->text()));
+        QVERIFY2(page.statusLabel()->text().contains(QStringLiteral("needs at least 3 runs")),
+            qPrintable(page.statusLabel()->text()));
     }
 
     void geometry()
@@ -257,10 +274,12 @@ private Q_SLOTS:
             r.id = i + 1;
             t.runs << r;
             QMap<QString, RunParam> p;
-            p.insert(QStringLiteral("lr"), { r.id, QStringLiteral("lr"), QString::number(lrs[i]), QStringLiteral("number") });
+            p.insert(QStringLiteral("lr"),
+                { r.id, QStringLiteral("lr"), QString::number(lrs[i]), QStringLiteral("number") });
             if (i < 2)
                 p.insert(QStringLiteral("optimizer"),
-                    { r.id, QStringLiteral("optimizer"), i ? QStringLiteral("sgd") : QStringLiteral("adam"), QStringLiteral("string") });
+                    { r.id, QStringLiteral("optimizer"), i ? QStringLiteral("sgd") : QStringLiteral("adam"),
+                        QStringLiteral("string") });
             t.params.push_back(p);
             SeriesSummary s;
             s.key = QStringLiteral("val_loss");
@@ -270,7 +289,9 @@ private Q_SLOTS:
         }
         using Spec = ParallelCoordinatesGeometry::AxisSpec;
         ParallelCoordinatesGeometry g;
-        g.setData(t, { Spec { QStringLiteral("lr"), false }, Spec { QStringLiteral("optimizer"), false }, Spec { QStringLiteral("val_loss"), true } },
+        g.setData(t,
+            { Spec { QStringLiteral("lr"), false }, Spec { QStringLiteral("optimizer"), false },
+                Spec { QStringLiteral("val_loss"), true } },
             MetricStatistic::Last);
         g.setColorMetric(t, QStringLiteral("val_loss"), MetricStatistic::Last);
         QCOMPARE(g.axisCount(), 3);
@@ -324,7 +345,8 @@ private Q_SLOTS:
         QCOMPARE(ticks[1].second, QStringLiteral("0.001"));
         QCOMPARE(ticks[2].second, QStringLiteral("0.01"));
         QCOMPARE(ticks.back().second, QStringLiteral("0.1"));
-        QCOMPARE(ParallelCoordinatesGeometry::varyingParams(t), QStringList({ QStringLiteral("lr"), QStringLiteral("optimizer") }));
+        QCOMPARE(ParallelCoordinatesGeometry::varyingParams(t),
+            QStringList({ QStringLiteral("lr"), QStringLiteral("optimizer") }));
     }
 
     void parallelCoordinatesPage()
@@ -341,7 +363,8 @@ private Q_SLOTS:
         QStringList axes;
         for (const auto &a : page.chosenAxes())
             axes << (a.metric ? QStringLiteral("m:") : QStringLiteral("p:")) + a.key;
-        QCOMPARE(axes.mid(0, 3), QStringList({ QStringLiteral("p:lr"), QStringLiteral("p:optimizer"), QStringLiteral("p:seed") }));
+        QCOMPARE(axes.mid(0, 3),
+            QStringList({ QStringLiteral("p:lr"), QStringLiteral("p:optimizer"), QStringLiteral("p:seed") }));
         QCOMPARE(axes.size(), 4);
         QVERIFY(axes[3].startsWith(QStringLiteral("m:")));
         QCOMPARE(page.keptList()->count(), kGeneratedRuns);
@@ -352,11 +375,14 @@ private Q_SLOTS:
         const QRectF r = chart->plotRect(chart->size());
         const int axisCount = chart->geometryData().axisCount();
         const double x = ParallelCoordinatesGeometry::axisX(0, axisCount, r.left(), r.width());
-        const QPoint from(int(std::round(x)), int(std::round(ParallelCoordinatesGeometry::posToY(1.0, r.top(), r.height()))) - 1);
-        const QPoint to(int(std::round(x)), int(std::round(ParallelCoordinatesGeometry::posToY(0.5, r.top(), r.height()))));
+        const QPoint from(int(std::round(x)),
+            int(std::round(ParallelCoordinatesGeometry::posToY(1.0, r.top(), r.height()))) - 1);
+        const QPoint to(int(std::round(x)),
+            int(std::round(ParallelCoordinatesGeometry::posToY(0.5, r.top(), r.height()))));
         QSignalSpy brushed(chart, &ParallelCoordinatesChart::brushesChanged);
         QTest::mousePress(chart, Qt::LeftButton, {}, from);
-        QMouseEvent move(QEvent::MouseMove, to, chart->mapToGlobal(to), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QMouseEvent move(
+            QEvent::MouseMove, to, chart->mapToGlobal(to), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(chart, &move);
         QTest::mouseRelease(chart, Qt::LeftButton, {}, to);
         QVERIFY(brushed.count() > 0);
@@ -368,11 +394,13 @@ private Q_SLOTS:
             expected += (std::log10(generatedLr(i)) + 4) / 3 >= lo - 1e-9;
         QVERIFY(expected > 0 && expected < kGeneratedRuns);
         QCOMPARE(page.keptList()->count(), expected);
-        QVERIFY(page.keptLabel()->text().contains(QStringLiteral("%1 of %2").arg(expected).arg(kGeneratedRuns)));
+        QVERIFY(
+            page.keptLabel()->text().contains(QStringLiteral("%1 of %2").arg(expected).arg(kGeneratedRuns)));
         saveScreenshot(&page, QStringLiteral("parallel-generated-brushed"));
 
         // Export: a PNG at twice the size, and a PDF.
-        const QString png = m_dir.filePath(QStringLiteral("pc.png")), pdf = m_dir.filePath(QStringLiteral("pc.pdf"));
+        const QString png = m_dir.filePath(QStringLiteral("pc.png")),
+                      pdf = m_dir.filePath(QStringLiteral("pc.pdf"));
         QVERIFY(chart->exportTo(png));
         QCOMPARE(QImage(png).size(), chart->size() * 2);
         QVERIFY(chart->exportTo(pdf));

@@ -50,7 +50,8 @@ QStringList shownNames(const RunsFilterProxy *proxy)
     QStringList names;
     for (int r = 0; r < proxy->rowCount(); ++r) {
         const QModelIndex i = proxy->index(r, RunsTableModel::NameColumn);
-        names << (i.data(RunsTableModel::HeaderRole).toBool() ? QStringLiteral("#header") : i.data().toString());
+        names << (i.data(RunsTableModel::HeaderRole).toBool() ? QStringLiteral("#header")
+                                                              : i.data().toString());
     }
     return names;
 }
@@ -70,10 +71,12 @@ private Q_SLOTS:
         registerBuiltinImporters(registry);
         ImportRunner runner(registry, m_ws);
         // The MLflow store's artifacts are no importer's: "not recognised" is expected for them.
-        for (const FileImportResult &r : runner.run({ fixture("tfevents/data/hparams"), fixture("tfevents/data/restart"),
-                 fixture("tfevents/data/legacy"), fixture("mlflow/data/filestore") }))
+        for (const FileImportResult &r :
+            runner.run({ fixture("tfevents/data/hparams"), fixture("tfevents/data/restart"),
+                fixture("tfevents/data/legacy"), fixture("mlflow/data/filestore") }))
             QVERIFY2(r.status == FileImportResult::Status::Imported
-                    || (r.status == FileImportResult::Status::Unrecognised && r.path.contains(QStringLiteral("/artifacts/"))),
+                    || (r.status == FileImportResult::Status::Unrecognised
+                        && r.path.contains(QStringLiteral("/artifacts/"))),
                 qPrintable(r.path + QStringLiteral(": ") + r.message));
         Workspace ws(m_ws, Workspace::Role::Reader);
         ExperimentReader reader(ws);
@@ -88,8 +91,10 @@ private Q_SLOTS:
     {
         ExperimentsPanel panel;
         panel.resize(1300, 800);
-        QAbstractItemModelTester modelTester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester proxyTester(panel.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester modelTester(
+            panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(
+            panel.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy loaded(&panel, &ExperimentsPanel::loaded);
         panel.setWorkspace(m_ws);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, kLoadTimeoutMs);
@@ -111,7 +116,8 @@ private Q_SLOTS:
         QCOMPARE(m->index(alpha, lr).data().toString(), QStringLiteral("0.001"));
         QCOMPARE(m->index(alpha, RunsTableModel::StatusColumn).data().toString(), QStringLiteral("success"));
         QCOMPARE(m->index(alpha, RunsTableModel::GroupColumn).data().toString(), QStringLiteral("Default"));
-        QCOMPARE(m->index(alpha, RunsTableModel::DurationColumn).data(RunsTableModel::SortRole).toDouble(), 60e9);
+        QCOMPARE(
+            m->index(alpha, RunsTableModel::DurationColumn).data(RunsTableModel::SortRole).toDouble(), 60e9);
         QCOMPARE(m->index(restart, RunsTableModel::RestartsColumn).data().toString(), QStringLiteral("2"));
         // beta's loss: steps 0..2 (1, NaN, inf), then again from 0 (-inf, 3): last 3 (of the last segment);
         // min and best (a loss: the minimum) over every segment's finite values.
@@ -139,31 +145,34 @@ private Q_SLOTS:
 
         // Nested runs name their parent.
         const int train = m->rowForRun(m_runIds[QStringLiteral("trial_a/train")]);
-        QCOMPARE(m->index(train, RunsTableModel::ParentColumn).data().toString(), QStringLiteral("hparams/trial_a"));
+        QCOMPARE(m->index(train, RunsTableModel::ParentColumn).data().toString(),
+            QStringLiteral("hparams/trial_a"));
 
         // Sorting lr as numbers (3e-05 < 0.001 < 0.01), missing values last in both orders.
         panel.setColumnShown(lr, true);
         panel.table()->sortByColumn(lr, Qt::AscendingOrder);
         QCOMPARE(shownNames(panel.proxy()).mid(0, 3),
-            (QStringList{ QStringLiteral("hparams/trial_a"), QStringLiteral("alpha"), QStringLiteral("beta") }));
+            (QStringList {
+                QStringLiteral("hparams/trial_a"), QStringLiteral("alpha"), QStringLiteral("beta") }));
         QVERIFY(!panel.proxy()->index(m->runCount() - 1, lr).data(RunsTableModel::SortRole).isValid());
         panel.table()->sortByColumn(lr, Qt::DescendingOrder);
         QCOMPARE(shownNames(panel.proxy()).mid(0, 3),
-            (QStringList{ QStringLiteral("beta"), QStringLiteral("alpha"), QStringLiteral("hparams/trial_a") }));
+            (QStringList {
+                QStringLiteral("beta"), QStringLiteral("alpha"), QStringLiteral("hparams/trial_a") }));
         QVERIFY(!panel.proxy()->index(m->runCount() - 1, lr).data(RunsTableModel::SortRole).isValid());
         // The pages get the selection in table order.
         panel.selectRuns({ m_runIds[QStringLiteral("alpha")], m_runIds[QStringLiteral("beta")] });
         QCOMPARE(panel.selectedRunIds(),
-            (QList<int64_t>{ m_runIds[QStringLiteral("beta")], m_runIds[QStringLiteral("alpha")] }));
+            (QList<int64_t> { m_runIds[QStringLiteral("beta")], m_runIds[QStringLiteral("alpha")] }));
         panel.table()->sortByColumn(lr, Qt::AscendingOrder);
         QCOMPARE(panel.selectedRunIds(),
-            (QList<int64_t>{ m_runIds[QStringLiteral("alpha")], m_runIds[QStringLiteral("beta")] }));
+            (QList<int64_t> { m_runIds[QStringLiteral("alpha")], m_runIds[QStringLiteral("beta")] }));
 
         // Filter: params as key=value, and names.
         panel.filterEdit()->setText(QStringLiteral("optimizer=adam"));
         QCOMPARE(panel.proxy()->runRowCount(), 2);
         panel.filterEdit()->setText(QStringLiteral("RESTART"));
-        QCOMPARE(shownNames(panel.proxy()), QStringList{ QStringLiteral("data/restart") });
+        QCOMPARE(shownNames(panel.proxy()), QStringList { QStringLiteral("data/restart") });
         panel.filterEdit()->clear();
         QCOMPARE(panel.proxy()->runRowCount(), m->runCount());
 
@@ -180,7 +189,8 @@ private Q_SLOTS:
     void grouping()
     {
         ExperimentsPanel panel;
-        QAbstractItemModelTester proxyTester(panel.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(
+            panel.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy loaded(&panel, &ExperimentsPanel::loaded);
         panel.setWorkspace(m_ws);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, kLoadTimeoutMs);
@@ -202,22 +212,25 @@ private Q_SLOTS:
                     QCOMPARE(i.data(RunsTableModel::GroupRole).toString(), group);
                 }
             }
-            QCOMPARE(headers, (QStringList{ QStringLiteral("(none)"), QStringLiteral("adam") }));
+            QCOMPARE(headers, (QStringList { QStringLiteral("(none)"), QStringLiteral("adam") }));
         }
         // The adam group, by name descending: hparams/trial_a then alpha.
         const QStringList names = shownNames(proxy);
         const qsizetype adam = names.lastIndexOf(QStringLiteral("#header"));
-        QCOMPARE(names.mid(adam + 1), (QStringList{ QStringLiteral("hparams/trial_a"), QStringLiteral("alpha") }));
+        QCOMPARE(names.mid(adam + 1),
+            (QStringList { QStringLiteral("hparams/trial_a"), QStringLiteral("alpha") }));
         QVERIFY(proxy->index(int(adam), 0).data().toString().contains(QStringLiteral("2 runs")));
         // Selecting a header selects its runs, in table order.
         panel.table()->selectRow(int(adam));
         QCOMPARE(panel.selectedRunIds(),
-            (QList<int64_t>{ m_runIds[QStringLiteral("hparams/trial_a")], m_runIds[QStringLiteral("alpha")] }));
+            (QList<int64_t> {
+                m_runIds[QStringLiteral("hparams/trial_a")], m_runIds[QStringLiteral("alpha")] }));
         // The filter hides a header whose runs are all hidden.
         panel.filterEdit()->setText(QStringLiteral("restart"));
-        QCOMPARE(shownNames(proxy), (QStringList{ QStringLiteral("#header"), QStringLiteral("data/restart") }));
+        QCOMPARE(
+            shownNames(proxy), (QStringList { QStringLiteral("#header"), QStringLiteral("data/restart") }));
         panel.setGroupBy(QString());
-        QCOMPARE(shownNames(proxy), QStringList{ QStringLiteral("data/restart") });
+        QCOMPARE(shownNames(proxy), QStringList { QStringLiteral("data/restart") });
     }
 
     void selectionDrivesScalars()
@@ -243,7 +256,7 @@ private Q_SLOTS:
         pageLoaded.clear();
         panel.selectRuns({ m_runIds[QStringLiteral("data/restart")] });
         QTRY_VERIFY_WITH_TIMEOUT(pageLoaded.size() >= 1, kLoadTimeoutMs);
-        QCOMPARE(page->tags(), (QStringList{ QStringLiteral("acc"), QStringLiteral("loss") }));
+        QCOMPARE(page->tags(), (QStringList { QStringLiteral("acc"), QStringLiteral("loss") }));
         QCOMPARE(page->chosenTags(), page->tags());
         QCOMPARE(page->charts().size(), 2);
         ScalarChart *acc = page->charts()[0];
@@ -253,10 +266,10 @@ private Q_SLOTS:
         // acc: segment 0 steps 0..9, segment 1 from step 7: 0..6 then 7..12, one restart marker at 7.
         QCOMPARE(acc->rawPointCount(0), 13);
         QCOMPARE(acc->restartMarkerCount(), 1);
-        QCOMPARE(acc->line(0).restartX, std::vector<double>{ 7 });
+        QCOMPARE(acc->line(0).restartX, std::vector<double> { 7 });
         // loss: segment 2 restarts at step 3, hiding segment 1 whole: 0..2 then 3, 4, 5, 5, 6.
         QCOMPARE(loss->rawPointCount(0), 8);
-        QCOMPARE(loss->line(0).parts[0].y, (std::vector<double>{ 0, 1, 2, 100, 101, 102, 103, 104 }));
+        QCOMPARE(loss->line(0).parts[0].y, (std::vector<double> { 0, 1, 2, 100, 101, 102, 103, 104 }));
         QCOMPARE(loss->restartMarkerCount(), 1);
         // Every segment: three lines of 10, 6 and 5 points, two markers.
         pageLoaded.clear();
@@ -292,7 +305,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(pageLoaded.size() >= 1, kLoadTimeoutMs);
         QVERIFY(page->tags().contains(QStringLiteral("loss")));
         page->setChosenTags({ QStringLiteral("loss") });
-        QTRY_VERIFY_WITH_TIMEOUT(page->charts().size() == 1 && page->charts()[0]->lineCount() == 2, kLoadTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            page->charts().size() == 1 && page->charts()[0]->lineCount() == 2, kLoadTimeoutMs);
         ScalarChart *both = page->charts()[0];
         QCOMPARE(both->line(0).name, QStringLiteral("alpha"));
         QCOMPARE(both->line(0).color, ScalarsPage::runColor(0));
@@ -309,7 +323,7 @@ private Q_SLOTS:
         pageLoaded.clear();
         panel.selectRuns({ m_runIds[QStringLiteral("data/restart")] });
         QTRY_VERIFY_WITH_TIMEOUT(pageLoaded.size() >= 1, kLoadTimeoutMs);
-        QCOMPARE(page->chosenTags(), QStringList{ QStringLiteral("loss") });
+        QCOMPARE(page->chosenTags(), QStringList { QStringLiteral("loss") });
     }
 
     // A line of 200k points keeps at most four per pixel column, its extremes and its ends; zooming in
@@ -348,7 +362,12 @@ private Q_SLOTS:
         chart.setXRange(100'000, 101'000);
         chart.redraw();
         const int zoomed = chart.drawnPointCount(0);
-        QVERIFY2(zoomed >= 1000 && zoomed <= 1000 + 10, qPrintable(QStringLiteral("%1 points, x %2..%3, %4 px").arg(zoomed).arg(chart.xRange().first).arg(chart.xRange().second).arg(chart.plotWidthPx())));
+        QVERIFY2(zoomed >= 1000 && zoomed <= 1000 + 10,
+            qPrintable(QStringLiteral("%1 points, x %2..%3, %4 px")
+                           .arg(zoomed)
+                           .arg(chart.xRange().first)
+                           .arg(chart.xRange().second)
+                           .arg(chart.plotWidthPx())));
     }
 
     // A flat line sits mid-axis with a readable range: 10% either side of its value, -1..1 for zeros.
@@ -370,7 +389,7 @@ private Q_SLOTS:
             const QCPRange y = chart.plot()->yAxis->range();
             const double half = value == 0 ? 1.0 : std::abs(value) * 0.1;
             QVERIFY2(qFuzzyCompare(y.lower, value - half) && qFuzzyCompare(y.upper, value + half),
-                     qPrintable(QStringLiteral("%1: %2..%3").arg(value).arg(y.lower).arg(y.upper)));
+                qPrintable(QStringLiteral("%1: %2..%3").arg(value).arg(y.lower).arg(y.upper)));
         }
     }
 

@@ -1,7 +1,8 @@
 // The Goodput tab on a job written straight into lifecycle_event (tst_goodput's two preemptions, whose
 // figures are computed by hand there): the newest job chosen, the figures, the breakdown table (rows,
 // numeric sort, CSV records), the advice, the timeline's bands and markers, PNG/PDF export, Cancel
-// and Compute again, an empty workspace; and the timeline's folding of short stretches against hand-made segments.
+// and Compute again, an empty workspace; and the timeline's folding of short stretches against hand-made
+// segments.
 
 #include "goodputbreakdownmodel.h"
 #include "goodputpanel.h"
@@ -27,8 +28,9 @@ constexpr int64_t kS = 1'000'000'000;
 
 void addEvent(SqliteDb &db, const char *kind, double start, double end = -1, int64_t step = -1)
 {
-    SqliteStmt st(db, "INSERT INTO lifecycle_event(run_id, source_id, kind, start_ns, end_ns, step, line) "
-                      "VALUES (1, 1, ?, ?, ?, ?, 0)");
+    SqliteStmt st(db,
+        "INSERT INTO lifecycle_event(run_id, source_id, kind, start_ns, end_ns, step, line) "
+        "VALUES (1, 1, ?, ?, ?, ?, 0)");
     st.bind(1, std::string_view(kind)).bind(2, kT0 + int64_t(start * 1e9));
     if (end >= 0)
         st.bind(3, kT0 + int64_t(end * 1e9));
@@ -88,18 +90,22 @@ private Q_SLOTS:
         QCOMPARE(r.runId, 1);
         QCOMPARE(r.elapsedNs, 50 * kS);
         QCOMPARE(r.goodput, 16.0 / 50.0);
-        QVERIFY(panel.adviceText().startsWith(QStringLiteral("Provisioning is the largest badput: 30.0% of the job")));
+        QVERIFY(panel.adviceText().startsWith(
+            QStringLiteral("Provisioning is the largest badput: 30.0% of the job")));
 
         auto *table = panel.findChild<QTableView *>();
         QVERIFY(table);
-        auto *model = qobject_cast<GoodputBreakdownModel *>(qobject_cast<QSortFilterProxyModel *>(table->model())->sourceModel());
+        auto *model = qobject_cast<GoodputBreakdownModel *>(
+            qobject_cast<QSortFilterProxyModel *>(table->model())->sourceModel());
         QVERIFY(model);
         QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         // Productive, provisioning, checkpoint save, restore, wasted progress, disruption recovery.
         QCOMPARE(model->rowCount(), 6);
         const QList<QStringList> records = model->records({ 0, 1 });
-        QCOMPARE(records[1], (QStringList { QStringLiteral("productive"), QStringLiteral("16"), QStringLiteral("0.32") }));
-        QCOMPARE(records[2], (QStringList { QStringLiteral("provisioning"), QStringLiteral("15"), QStringLiteral("0.3") }));
+        QCOMPARE(records[1],
+            (QStringList { QStringLiteral("productive"), QStringLiteral("16"), QStringLiteral("0.32") }));
+        QCOMPARE(records[2],
+            (QStringList { QStringLiteral("provisioning"), QStringLiteral("15"), QStringLiteral("0.3") }));
         table->sortByColumn(GoodputBreakdownModel::TimeColumn, Qt::DescendingOrder);
         QCOMPARE(table->model()->index(0, 0).data().toString(), QStringLiteral("Productive training"));
         QCOMPARE(table->model()->index(1, 0).data().toString(), QStringLiteral("Provisioning"));
@@ -144,7 +150,9 @@ private Q_SLOTS:
     void emptyWorkspace()
     {
         const QString path = m_tmp.filePath(QStringLiteral("empty.plumb"));
-        { Workspace ws(path, Workspace::Role::Writer); }
+        {
+            Workspace ws(path, Workspace::Role::Writer);
+        }
         GoodputPanel panel;
         QSignalSpy loaded(&panel, &GoodputPanel::loaded);
         panel.setWorkspace(path);

@@ -21,7 +21,7 @@ using namespace plumb;
 namespace {
 
 int64_t add(LineageSink &sink, LineageNode::Kind kind, const QString &name, const QString &type,
-            const QString &state = {})
+    const QString &state = {})
 {
     LineageNode n;
     n.kind = kind;
@@ -44,26 +44,33 @@ private Q_SLOTS:
     {
         m_ws = m_tmp.filePath(QStringLiteral("lineage.plumb"));
         Workspace ws(m_ws, Workspace::Role::Writer);
-        ws.db().exec("INSERT INTO run(id, key, name, created_at_ns) VALUES (7, 'tabular:x', 'trainer-run', 0)");
+        ws.db().exec(
+            "INSERT INTO run(id, key, name, created_at_ns) VALUES (7, 'tabular:x', 'trainer-run', 0)");
         SqliteTransaction tx(ws.db());
         LineageSink sink(ws.db(), 1);
         using K = LineageNode::Kind;
         const int64_t raw = add(sink, K::Artifact, QStringLiteral("raw"), QStringLiteral("ExternalArtifact"));
-        const int64_t gen = add(sink, K::Execution, QStringLiteral("ExampleGen"), QStringLiteral("ExampleGen"), QStringLiteral("COMPLETE"));
-        const int64_t examples = add(sink, K::Artifact, QStringLiteral("examples"), QStringLiteral("Examples"));
-        const int64_t train = add(sink, K::Execution, QStringLiteral("trainer-run"), QStringLiteral("Trainer"), QStringLiteral("COMPLETE"));
+        const int64_t gen = add(sink, K::Execution, QStringLiteral("ExampleGen"),
+            QStringLiteral("ExampleGen"), QStringLiteral("COMPLETE"));
+        const int64_t examples
+            = add(sink, K::Artifact, QStringLiteral("examples"), QStringLiteral("Examples"));
+        const int64_t train = add(sink, K::Execution, QStringLiteral("trainer-run"),
+            QStringLiteral("Trainer"), QStringLiteral("COMPLETE"));
         const int64_t model = add(sink, K::Artifact, QStringLiteral("model"), QStringLiteral("Model"));
-        const int64_t failed = add(sink, K::Execution, QStringLiteral("Trainer retry"), QStringLiteral("Trainer"), QStringLiteral("FAILED"));
+        const int64_t failed = add(sink, K::Execution, QStringLiteral("Trainer retry"),
+            QStringLiteral("Trainer"), QStringLiteral("FAILED"));
         sink.edge(raw, gen, QStringLiteral("input"));
         sink.edge(gen, examples, QStringLiteral("output"));
         sink.edge(examples, train, QStringLiteral("input"));
         sink.edge(train, model, QStringLiteral("output"));
         sink.edge(examples, failed, QStringLiteral("input"));
         // Both trainers are runs of one pipeline node.
-        const int64_t node = add(sink, K::Context, QStringLiteral("pipeline.Trainer"), QStringLiteral("node"));
+        const int64_t node
+            = add(sink, K::Context, QStringLiteral("pipeline.Trainer"), QStringLiteral("node"));
         sink.edge(node, train, QStringLiteral("contains"));
         sink.edge(node, failed, QStringLiteral("contains"));
-        ws.db().exec("INSERT INTO lineage_link(node_id, run_id, origin) VALUES (" + std::to_string(train) + ", 7, 'name')");
+        ws.db().exec("INSERT INTO lineage_link(node_id, run_id, origin) VALUES (" + std::to_string(train)
+            + ", 7, 'name')");
         tx.commit();
     }
 
@@ -71,7 +78,8 @@ private Q_SLOTS:
     {
         // 0 -> 2, 1 -> 3 drawn crossed if 2 and 3 were in the other order; 3 -> 4 -> 3 is a cycle.
         LineageLayout l;
-        const std::vector<std::pair<int, int>> edges { { 0, 3 }, { 1, 2 }, { 2, 4 }, { 3, 4 }, { 4, 5 }, { 5, 4 } };
+        const std::vector<std::pair<int, int>> edges { { 0, 3 }, { 1, 2 }, { 2, 4 }, { 3, 4 }, { 4, 5 },
+            { 5, 4 } };
         l.compute(6, edges);
         QCOMPARE(l.layerOf(0), 0);
         QCOMPARE(l.layerOf(1), 0);
@@ -100,7 +108,7 @@ private Q_SLOTS:
         for (size_t k = 1; k + 1 < shortcut.size(); ++k)
             for (int node : { 1, 2 })
                 QVERIFY2(!l.rect(node).adjusted(0, -1, 0, 1).contains(shortcut[k]),
-                         qPrintable(QStringLiteral("waypoint %1 inside node %2").arg(k).arg(node)));
+                    qPrintable(QStringLiteral("waypoint %1 inside node %2").arg(k).arg(node)));
         QCOMPARE(l.route(1, 2).size(), size_t(2));
         // The edge back from 3 to 0 closes a cycle: it runs right to left through the same columns.
         const std::vector<QPointF> back = l.route(3, 0);
@@ -146,12 +154,14 @@ private Q_SLOTS:
         QCOMPARE(panel.graph().nodes.size(), size_t(6));
         panel.search(QStringLiteral("Train"));
         QVERIFY(loaded.wait(5000));
-        QVERIFY2(panel.detailsText().contains(QStringLiteral("3 nodes match")), qPrintable(panel.detailsText()));
+        QVERIFY2(
+            panel.detailsText().contains(QStringLiteral("3 nodes match")), qPrintable(panel.detailsText()));
 
         // The failed execution stands out; the linked run can be opened.
         int red = 0;
         for (QGraphicsItem *item : panel.scene()->items())
-            if (auto *box = dynamic_cast<QGraphicsRectItem *>(item); box && box->pen().color() == QColor(0xc0, 0x39, 0x2b))
+            if (auto *box = dynamic_cast<QGraphicsRectItem *>(item);
+                box && box->pen().color() == QColor(0xc0, 0x39, 0x2b))
                 ++red;
         QCOMPARE(red, 1);
         int trainer = -1;
@@ -181,11 +191,11 @@ private Q_SLOTS:
         panel.setDirection(LineageDirection::Up);
         panel.setDepth(1);
         panel.focusNode(panel.graph().nodes.at(0).id);
-        while (loaded.wait(1000)) {
-        }
+        while (loaded.wait(1000)) { }
         QVERIFY(panel.graph().nodes.size() >= 1);
 
-        const QString png = m_tmp.filePath(QStringLiteral("g.png")), pdf = m_tmp.filePath(QStringLiteral("g.pdf"));
+        const QString png = m_tmp.filePath(QStringLiteral("g.png")),
+                      pdf = m_tmp.filePath(QStringLiteral("g.pdf"));
         QVERIFY(panel.exportTo(png));
         QVERIFY(panel.exportTo(pdf));
         QVERIFY(QFileInfo(png).size() > 1000);
@@ -196,10 +206,10 @@ private Q_SLOTS:
         QVERIFY(svgFile.open(QIODevice::ReadOnly));
         const QByteArray svgText = svgFile.readAll();
         QVERIFY(svgText.startsWith("<?xml") && svgText.trimmed().endsWith("</svg>"));
-        QCOMPARE(int(svgText.count("<rect ")), int(panel.graph().nodes.size()) + 1); // the boxes and the background
+        QCOMPARE(int(svgText.count("<rect ")),
+            int(panel.graph().nodes.size()) + 1); // the boxes and the background
         QVERIFY(svgText.contains(QByteArray(">" + panel.graph().nodes.at(0).name.toUtf8() + "</text>")));
-        if (const QString dir = qEnvironmentVariable("PLUMB_SCREENSHOT_DIR"); !dir.isEmpty())
-        {
+        if (const QString dir = qEnvironmentVariable("PLUMB_SCREENSHOT_DIR"); !dir.isEmpty()) {
             panel.grab().save(dir + QStringLiteral("/lineage-panel.png"));
             panel.exportTo(dir + QStringLiteral("/lineage-panel.svg"));
         }
@@ -208,7 +218,9 @@ private Q_SLOTS:
     void emptyWorkspace()
     {
         const QString path = m_tmp.filePath(QStringLiteral("empty.plumb"));
-        { Workspace ws(path, Workspace::Role::Writer); }
+        {
+            Workspace ws(path, Workspace::Role::Writer);
+        }
         LineagePanel panel;
         QSignalSpy loaded(&panel, &LineagePanel::loaded);
         panel.setWorkspace(path);

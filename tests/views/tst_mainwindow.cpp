@@ -6,18 +6,18 @@
 #include "diagnosticsmodel.h"
 #include "diffpanel.h"
 #include "doctorpanel.h"
+#include "experimentspanel.h"
 #include "folderwatcher.h"
-#include "timelinepanel.h"
-#include "timelineview.h"
 #include "importcontroller.h"
-#include "importprogresswidget.h"
 #include "importerregistry.h"
 #include "importhelpers.h"
+#include "importprogresswidget.h"
 #include "importrunner.h"
-#include "experimentspanel.h"
 #include "lineagepanel.h"
 #include "mainwindow.h"
 #include "sourcesmodel.h"
+#include "timelinepanel.h"
+#include "timelineview.h"
 #include "workspace.h"
 #include "workspacemodel.h"
 #include "workspacereader.h"
@@ -31,8 +31,8 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
-#include <QStatusBar>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -61,13 +61,16 @@ void writeLargeTrace(const QString &path, int events)
     QByteArray chunk;
     for (int i = 0; i < events; ++i) {
         const qint64 ts = 1712195495500000LL + i * 10;
-        chunk += QByteArrayLiteral("  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
-                                   "\"pid\": 100, \"tid\": 100, \"ts\": ")
+        chunk += QByteArrayLiteral(
+                     "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+                     "\"pid\": 100, \"tid\": 100, \"ts\": ")
             + QByteArray::number(ts) + QByteArrayLiteral(".125, \"dur\": 4.500, \"args\": {\"correlation\": ")
-            + QByteArray::number(i) + QByteArrayLiteral("}},\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k")
+            + QByteArray::number(i)
+            + QByteArrayLiteral("}},\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k")
             + QByteArray::number(i % 50) + QByteArrayLiteral("\", \"pid\": 0, \"tid\": 7, \"ts\": ")
-            + QByteArray::number(ts + 5) + QByteArrayLiteral(".250, \"dur\": 3.000, \"args\": {\"correlation\": ")
-            + QByteArray::number(i) + QByteArrayLiteral(", \"device\": 0, \"stream\": 7}}")
+            + QByteArray::number(ts + 5)
+            + QByteArrayLiteral(".250, \"dur\": 3.000, \"args\": {\"correlation\": ") + QByteArray::number(i)
+            + QByteArrayLiteral(", \"device\": 0, \"stream\": 7}}")
             + (i + 1 < events ? QByteArrayLiteral(",\n") : QByteArrayLiteral("\n"));
         if (chunk.size() > (1 << 20)) {
             f.write(chunk);
@@ -85,7 +88,8 @@ class TestMainWindow : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true); // keep QSettings (recent workspaces) out of the user's files
+        QStandardPaths::setTestModeEnabled(
+            true); // keep QSettings (recent workspaces) out of the user's files
         QVERIFY2(QFileInfo::exists(samplePath()), qPrintable(samplePath()));
         registerBuiltinImporters(m_registry);
         QVERIFY(m_dir.isValid());
@@ -95,10 +99,10 @@ private Q_SLOTS:
     {
         const QString ws = m_dir.filePath(QStringLiteral("import.plumb"));
         auto window = openWindow(ws);
-        QAbstractItemModelTester tester(window->workspaceModel(),
-                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester sourcesTester(window->sourcesModel(),
-                                               QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(
+            window->workspaceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester sourcesTester(
+            window->sourcesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(window->workspaceModel()->rowCount(), 0);
 
         QSignalSpy started(window.get(), &MainWindow::importStarted);
@@ -129,7 +133,7 @@ private Q_SLOTS:
         auto window = std::make_unique<MainWindow>(m_registry, ws);
         QSignalSpy loaded(window.get(), &MainWindow::workspaceLoaded);
         QVERIFY2(window->statusBar()->currentMessage().startsWith(QLatin1String("Upgrading ")),
-                 qPrintable(window->statusBar()->currentMessage()));
+            qPrintable(window->statusBar()->currentMessage()));
         window->show();
         QVERIFY(loaded.wait(10'000));
         QVERIFY(!window->statusBar()->currentMessage().startsWith(QLatin1String("Upgrading ")));
@@ -141,8 +145,8 @@ private Q_SLOTS:
     {
         const QString ws = m_dir.filePath(QStringLiteral("drop.plumb"));
         auto window = openWindow(ws);
-        QAbstractItemModelTester tester(window->workspaceModel(),
-                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(
+            window->workspaceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
         // A folder holding a copy of the sample: the runner walks it.
         const QString folder = m_dir.filePath(QStringLiteral("dropped"));
@@ -197,8 +201,8 @@ private Q_SLOTS:
         const QString big = m_dir.filePath(QStringLiteral("big.pt.trace.json"));
         if (!QFileInfo::exists(big))
             writeLargeTrace(big, 400'000);
-        const QString ws = m_dir.filePath(waitForProgress ? QStringLiteral("cancel2.plumb")
-                                                          : QStringLiteral("cancel1.plumb"));
+        const QString ws = m_dir.filePath(
+            waitForProgress ? QStringLiteral("cancel2.plumb") : QStringLiteral("cancel1.plumb"));
         auto window = openWindow(ws);
 
         QSignalSpy finished(window.get(), &MainWindow::importFinished);
@@ -212,13 +216,14 @@ private Q_SLOTS:
             QVERIFY(progress.wait(kImportTimeoutMs));
             const QString stage = window->findChild<ImportProgressWidget *>()->stageText();
             QVERIFY2(stage.contains(QStringLiteral("big.pt.trace.json")) && stage.contains(QLatin1Char('%')),
-                     qPrintable(stage));
+                qPrintable(stage));
         }
         window->cancelImport();
         QVERIFY(finished.wait(kImportTimeoutMs));
         QCOMPARE(window->lastImportResults().size(), size_t(1));
         const FileImportResult &r = window->lastImportResults().front();
-        QVERIFY2(r.status == Status::Cancelled, qPrintable(statusName(r.status) + QStringLiteral(": ") + r.message));
+        QVERIFY2(r.status == Status::Cancelled,
+            qPrintable(statusName(r.status) + QStringLiteral(": ") + r.message));
         QCOMPARE(finished.at(0).at(1).toInt(), 1);
 
         Workspace reader(ws, Workspace::Role::Reader);
@@ -291,11 +296,12 @@ private Q_SLOTS:
         QVERIFY(finished.wait(kImportTimeoutMs));
         QCOMPARE(window->lastImportResults().front().status, Status::Imported);
         QVERIFY2(window->lastImportResults().front().message.contains(QLatin1String("appended since source")),
-                 qPrintable(window->lastImportResults().front().message));
+            qPrintable(window->lastImportResults().front().message));
         QVERIFY(metricRows() > first);
         {
             Workspace reader(ws, Workspace::Role::Reader);
-            QCOMPARE(reader.db().queryInt("SELECT count(*) FROM source WHERE continues_source_id IS NOT NULL"), 1);
+            QCOMPARE(
+                reader.db().queryInt("SELECT count(*) FROM source WHERE continues_source_id IS NOT NULL"), 1);
         }
 
         window->stopWatching();
@@ -422,10 +428,13 @@ private Q_SLOTS:
         QVERIFY(tree);
         auto *proxy = qobject_cast<QSortFilterProxyModel *>(tree->model());
         QVERIFY(proxy);
-        auto rowOf = [&](int64_t id) { return proxy->mapFromSource(window->workspaceModel()->indexForTrace(id)); };
+        auto rowOf
+            = [&](int64_t id) { return proxy->mapFromSource(window->workspaceModel()->indexForTrace(id)); };
         // The baseline first, then the trace to compare with it (the current one).
-        tree->selectionModel()->setCurrentIndex(rowOf(ids[0]), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        tree->selectionModel()->setCurrentIndex(rowOf(ids[1]), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        tree->selectionModel()->setCurrentIndex(
+            rowOf(ids[0]), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        tree->selectionModel()->setCurrentIndex(
+            rowOf(ids[1]), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         QCOMPARE(window->selectedTraceIds(), (QList<int64_t> { ids[0], ids[1] }));
 
         auto *compare = window->findChild<QAction *>(QStringLiteral("view.compare"));
@@ -441,7 +450,8 @@ private Q_SLOTS:
         QVERIFY(!window->diffPanel()->result().diff.ops.empty());
 
         // Right-click > Compare With > the other trace: the clicked trace is the baseline.
-        tree->selectionModel()->setCurrentIndex(rowOf(ids[1]), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        tree->selectionModel()->setCurrentIndex(
+            rowOf(ids[1]), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         auto *with = window->findChild<QMenu *>(QStringLiteral("compareWithMenu"));
         QVERIFY(with);
         Q_EMIT with->aboutToShow();
@@ -470,18 +480,27 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         QStringList events {
             QStringLiteral(R"({"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000})"),
-            QStringLiteral(R"({"ph":"X","name":"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__","pid":1,"tid":1,"ts":60,"dur":800})"),
+            QStringLiteral(
+                R"({"ph":"X","name":"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__","pid":1,"tid":1,"ts":60,"dur":800})"),
             QStringLiteral(R"({"ph":"X","name":"ProfilerStep#2","pid":1,"tid":1,"ts":1000,"dur":1000})"),
         };
         auto op = [&](int corr, double launch, double ts, double dur) {
-            events << QStringLiteral(R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%1,"dur":1,"args":{"correlation":%2}})").arg(launch).arg(corr)
-                   << QStringLiteral(R"({"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%1,"dur":%2,"args":{"correlation":%3,"stream":7}})").arg(ts).arg(dur).arg(corr);
+            events << QStringLiteral(
+                R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%1,"dur":1,"args":{"correlation":%2}})")
+                          .arg(launch)
+                          .arg(corr)
+                   << QStringLiteral(
+                          R"({"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%1,"dur":%2,"args":{"correlation":%3,"stream":7}})")
+                          .arg(ts)
+                          .arg(dur)
+                          .arg(corr);
         };
         op(1, 0, 10, 50);
         op(2, 860, 870, 130);
         for (int i = 0; i < 10; ++i)
             op(3 + i, 1000 + i, 1005 + 100 * i, 100);
-        f.write(QStringLiteral("{\"traceEvents\": [\n%1\n]}\n").arg(events.join(QStringLiteral(",\n"))).toUtf8());
+        f.write(
+            QStringLiteral("{\"traceEvents\": [\n%1\n]}\n").arg(events.join(QStringLiteral(",\n"))).toUtf8());
         f.close();
 
         auto window = openWindow(ws);
@@ -516,15 +535,18 @@ private Q_SLOTS:
         const QString ws = m_dir.filePath(QStringLiteral("lineage-link.plumb"));
         auto window = openWindow(ws);
         QSignalSpy finished(window.get(), &MainWindow::importFinished);
-        window->importPaths({ QStringLiteral(PLUMB_SAMPLES_DIR "/../../tests/importers/chrometrace/data/basic.json") });
+        window->importPaths(
+            { QStringLiteral(PLUMB_SAMPLES_DIR "/../../tests/importers/chrometrace/data/basic.json") });
         QVERIFY(finished.wait(kImportTimeoutMs));
         const int64_t trace = window->lastImportedTraceIds().value(0, -1);
         QVERIFY(trace >= 0);
         int64_t traceRun = -1;
         {
             Workspace w(ws, Workspace::Role::Writer);
-            traceRun = w.db().queryInt(("SELECT run_id FROM trace WHERE id = " + std::to_string(trace)).c_str());
-            w.db().exec("INSERT INTO run(id, key, name, created_at_ns) VALUES (99, 'tabular:x', 'experiment', 0)");
+            traceRun
+                = w.db().queryInt(("SELECT run_id FROM trace WHERE id = " + std::to_string(trace)).c_str());
+            w.db().exec(
+                "INSERT INTO run(id, key, name, created_at_ns) VALUES (99, 'tabular:x', 'experiment', 0)");
         }
         QSignalSpy doctorLoaded(window->doctorPanel(), &DoctorPanel::loaded);
         Q_EMIT window->lineagePanel()->openRunRequested(traceRun);
@@ -559,9 +581,11 @@ private:
         const QModelIndex run = model->index(0, 0);
         QCOMPARE(model->rowCount(run), 1);
         const QModelIndex events = model->index(0, WorkspaceModel::EventsColumn, run);
-        QCOMPARE(events.data(WorkspaceModel::SortRole).toLongLong(), qlonglong(runs.first().traces.first().events));
-        QCOMPARE(model->index(0, WorkspaceModel::KernelsColumn, run).data(WorkspaceModel::SortRole).toLongLong(),
-                 qlonglong(runs.first().traces.first().kernels));
+        QCOMPARE(events.data(WorkspaceModel::SortRole).toLongLong(),
+            qlonglong(runs.first().traces.first().events));
+        QCOMPARE(
+            model->index(0, WorkspaceModel::KernelsColumn, run).data(WorkspaceModel::SortRole).toLongLong(),
+            qlonglong(runs.first().traces.first().kernels));
         QCOMPARE(window.sourcesModel()->rowCount(), 1);
     }
 

@@ -107,8 +107,10 @@ private Q_SLOTS:
         // On a 2x screen a steep stretch of a dense line, 2 device pixels wide, differs from
         // QPainter's by a pixel more often (about 1% of its pixels, at the turns).
         const double share = a.devicePixelRatio() > 1 ? 0.985 : 0.995;
-        QVERIFY2(coveredShare(pa, pb, a.size()) > share, qPrintable(QString::number(coveredShare(pa, pb, a.size()))));
-        QVERIFY2(coveredShare(pb, pa, a.size()) > share, qPrintable(QString::number(coveredShare(pb, pa, a.size()))));
+        QVERIFY2(coveredShare(pa, pb, a.size()) > share,
+            qPrintable(QString::number(coveredShare(pa, pb, a.size()))));
+        QVERIFY2(coveredShare(pb, pa, a.size()) > share,
+            qPrintable(QString::number(coveredShare(pb, pa, a.size()))));
     }
 
     // On a 2x screen the lines are drawn in device pixels, as QPainter draws them: a line's top
@@ -136,7 +138,8 @@ private Q_SLOTS:
                     break;
                 }
         QVERIFY(columns > rect.width() / 2);
-        QVERIFY2(odd > columns / 5, qPrintable(QStringLiteral("%1 of %2 columns start on an odd row").arg(odd).arg(columns)));
+        QVERIFY2(odd > columns / 5,
+            qPrintable(QStringLiteral("%1 of %2 columns start on an odd row").arg(odd).arg(columns)));
     }
 
     // NaN is a gap; points far outside the ranges are clipped to the rect, not wrapped.
@@ -162,9 +165,11 @@ private Q_SLOTS:
         plot.xAxis->setRange(0, 100);
         plot.replot();
         const qreal dpr = a.devicePixelRatio();
-        const int from = int(plot.xAxis->coordToPixel(22) * dpr), to = int(plot.xAxis->coordToPixel(38) * dpr);
+        const int from = int(plot.xAxis->coordToPixel(22) * dpr),
+                  to = int(plot.xAxis->coordToPixel(38) * dpr);
         for (const QPoint &p : pa)
-            QVERIFY2(p.x() < from || p.x() > to, qPrintable(QStringLiteral("pixel at %1,%2").arg(p.x()).arg(p.y())));
+            QVERIFY2(p.x() < from || p.x() > to,
+                qPrintable(QStringLiteral("pixel at %1,%2").arg(p.x()).arg(p.y())));
     }
 
     // Vector export draws as QCPGraph does.

@@ -41,7 +41,8 @@ QString run(const QString &tool, const QStringList &args)
 
 int pdfPages(const QString &pdf)
 {
-    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)")).match(run(QStringLiteral("pdfinfo"), { pdf }));
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)"))
+                                          .match(run(QStringLiteral("pdfinfo"), { pdf }));
     return m.hasMatch() ? m.captured(1).toInt() : -1;
 }
 
@@ -62,8 +63,8 @@ class TestReportDocument : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    QString m_sample;   // the bundled sample: one trace and the pipeline's lineage
-    QString m_review;   // ../shared/data's traces, trials and lineage; empty when absent
+    QString m_sample; // the bundled sample: one trace and the pipeline's lineage
+    QString m_review; // ../shared/data's traces, trials and lineage; empty when absent
     bool m_poppler = false;
 
 private Q_SLOTS:
@@ -72,8 +73,9 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         m_sample = m_dir.filePath(QStringLiteral("sample.plumb"));
         const QString samples = QStringLiteral(PLUMB_SOURCE_DIR "/resources/samples/");
-        const QString problems = importIntoWorkspace(m_sample, { samples + QStringLiteral("sample_training_step.pt.trace.json.gz"),
-                                                                 samples + QStringLiteral("sample_pipeline.openlineage.json") });
+        const QString problems = importIntoWorkspace(m_sample,
+            { samples + QStringLiteral("sample_training_step.pt.trace.json.gz"),
+                samples + QStringLiteral("sample_pipeline.openlineage.json") });
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
         bool missing = false;
         m_review = m_dir.filePath(QStringLiteral("review.plumb"));
@@ -99,12 +101,14 @@ private Q_SLOTS:
         QCOMPARE(writeReport(modelOf(m_sample, o), o, pdf, &error, {}, &pages), QStringList { pdf });
         QCOMPARE(pdfPages(pdf), pages);
         QVERIFY2(pages >= 6 && pages <= 14, qPrintable(QString::number(pages)));
-        const QString text = run(QStringLiteral("pdftotext"), { QStringLiteral("-layout"), pdf, QStringLiteral("-") });
-        for (const char *expected : { "Sample review", "Author: Test author", "Workspace: sample.plumb", "Contents",
-                                      "1 Executive summary", "Step breakdown", "Top GPU ops", "Timeline around the worst step",
-                                      "Lineage of the model", "Import diagnostics", "Appendix: what is not in this report",
-                                      "Multi-rank comparison: left out, no run covered holds the traces of several ranks",
-                                      "Figure 1. GPU window per training step", "sample_training_step" })
+        const QString text
+            = run(QStringLiteral("pdftotext"), { QStringLiteral("-layout"), pdf, QStringLiteral("-") });
+        for (const char *expected :
+            { "Sample review", "Author: Test author", "Workspace: sample.plumb", "Contents",
+                "1 Executive summary", "Step breakdown", "Top GPU ops", "Timeline around the worst step",
+                "Lineage of the model", "Import diagnostics", "Appendix: what is not in this report",
+                "Multi-rank comparison: left out, no run covered holds the traces of several ranks",
+                "Figure 1. GPU window per training step", "sample_training_step" })
             QVERIFY2(text.contains(QLatin1String(expected)), expected);
         QVERIFY(text.contains(QStringLiteral("Page 2 of %1").arg(pages)));
         QVERIFY(text.contains(QStringLiteral("Page %1 of %1").arg(pages)));
@@ -119,14 +123,16 @@ private Q_SLOTS:
         if (!m_poppler)
             QSKIP("pdftotext (poppler-utils) is not installed: the PDF is not read back");
         ReportTable t;
-        t.header = QStringList { QStringLiteral("GPU op"), QStringLiteral("trace"), QStringLiteral("window (ms/step)"),
-                                 QStringLiteral("exposed comm (ms)"), QStringLiteral("idle (ms)") };
+        t.header = QStringList { QStringLiteral("GPU op"), QStringLiteral("trace"),
+            QStringLiteral("window (ms/step)"), QStringLiteral("exposed comm (ms)"),
+            QStringLiteral("idle (ms)") };
         t.numeric = { false, false, true, true, true };
-        const QString kernel = QStringLiteral("void clover::par_ranged2d_kernel<advec_mom_kernel(int, int, int, double, "
-                                              "clover::Buffer2D<double> &, clover::Buffer2D<double> &)>(int, int, "
-                                              "clover::Buffer2D<double> &, int)");
+        const QString kernel
+            = QStringLiteral("void clover::par_ranged2d_kernel<advec_mom_kernel(int, int, int, double, "
+                             "clover::Buffer2D<double> &, clover::Buffer2D<double> &)>(int, int, "
+                             "clover::Buffer2D<double> &, int)");
         t.rows << QStringList { kernel, QStringLiteral("hta_sampled_rank-0.json.gz"), QStringLiteral("607.8"),
-                                QStringLiteral("168.5"), QStringLiteral("334.0") };
+            QStringLiteral("168.5"), QStringLiteral("334.0") };
         ReportModel model;
         model.title = QStringLiteral("Cells");
         model.date = QStringLiteral("2026-12-04");
@@ -138,16 +144,19 @@ private Q_SLOTS:
         const QString pdf = m_dir.filePath(QStringLiteral("cells.pdf"));
         QString error;
         QCOMPARE(writeReport(model, ReportOptions {}, pdf, &error), QStringList { pdf });
-        const QString text = run(QStringLiteral("pdftotext"), { QStringLiteral("-raw"), pdf, QStringLiteral("-") });
+        const QString text
+            = run(QStringLiteral("pdftotext"), { QStringLiteral("-raw"), pdf, QStringLiteral("-") });
         QVERIFY2(text.contains(QStringLiteral("hta_sampled_rank-0.json.gz")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("int, int, double, clover::Buffer2D<double> &")), qPrintable(text)); // third line
+        QVERIFY2(text.contains(QStringLiteral("int, int, double, clover::Buffer2D<double> &")),
+            qPrintable(text)); // third line
     }
 
     void samePdfTwice()
     {
         ReportOptions o;
         o.date = QDateTime(QDate(2026, 3, 4), QTime(5, 6));
-        const QString a = m_dir.filePath(QStringLiteral("a.pdf")), b = m_dir.filePath(QStringLiteral("b.pdf"));
+        const QString a = m_dir.filePath(QStringLiteral("a.pdf")),
+                      b = m_dir.filePath(QStringLiteral("b.pdf"));
         QString error;
         QVERIFY(!writeReport(modelOf(m_sample, o), o, a, &error).isEmpty());
         QTest::qWait(1100); // a creation date a second later
@@ -204,18 +213,19 @@ private Q_SLOTS:
             QSKIP("pdftotext/pdfinfo (poppler-utils) are not installed: the PDF is not read back");
         ReportOptions o;
         o.title = QStringLiteral("Real data review");
-        const QString pdf = qEnvironmentVariableIsSet("PLUMB_REPORT_OUT") ? qEnvironmentVariable("PLUMB_REPORT_OUT")
-                                                                          : m_dir.filePath(QStringLiteral("review.pdf"));
+        const QString pdf = qEnvironmentVariableIsSet("PLUMB_REPORT_OUT")
+            ? qEnvironmentVariable("PLUMB_REPORT_OUT")
+            : m_dir.filePath(QStringLiteral("review.pdf"));
         QString error;
         int pages = 0;
         QVERIFY2(!writeReport(modelOf(m_review, o), o, pdf, &error, {}, &pages).isEmpty(), qPrintable(error));
         QCOMPARE(pdfPages(pdf), pages);
         QVERIFY2(pages >= 25 && pages <= 90, qPrintable(QString::number(pages)));
         const QString text = run(QStringLiteral("pdftotext"), { pdf, QStringLiteral("-") });
-        for (const char *expected : { "Real data review", "Executive summary", "Biggest regression against the baseline",
-                                      "Multi-rank comparison", "Trace diff against the baseline", "Per-trial metrics",
-                                      "Configuration diff", "Lineage of the model", "Parameter importance: left out",
-                                      "(continued)" })
+        for (const char *expected : { "Real data review", "Executive summary",
+                 "Biggest regression against the baseline", "Multi-rank comparison",
+                 "Trace diff against the baseline", "Per-trial metrics", "Configuration diff",
+                 "Lineage of the model", "Parameter importance: left out", "(continued)" })
             QVERIFY2(text.contains(QLatin1String(expected)), expected);
     }
 
@@ -226,8 +236,9 @@ private Q_SLOTS:
         QVERIFY(sections);
         QCOMPARE(sections->count(), reportSectionIds().size());
         // The reserved sections are listed, not checkable.
-        QCOMPARE(sections->findItems(QStringLiteral("(not available in this build)"), Qt::MatchContains).size(),
-                 reservedReportSectionIds().size());
+        QCOMPARE(
+            sections->findItems(QStringLiteral("(not available in this build)"), Qt::MatchContains).size(),
+            reservedReportSectionIds().size());
         const QString tmpl = m_dir.filePath(QStringLiteral("team.yaml"));
         QVERIFY(writeTestFile(tmpl, "title: Team review\nsections: [lineage, steps]\npage_size: Letter\n"));
         QVERIFY(dialog.loadTemplate(tmpl, true));

@@ -15,14 +15,14 @@
 #include <QAccessible>
 #include <QAction>
 #include <QCheckBox>
-#include <QDockWidget>
-#include <QHeaderView>
 #include <QDir>
+#include <QDockWidget>
 #include <QDropEvent>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
-#include <QMimeData>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -107,7 +107,8 @@ QStringList unnamedFocusable(QWidget *root)
         if (spokenName(w).isEmpty())
             unnamed << QStringLiteral("%1 '%2' in %3")
                            .arg(QLatin1String(w->metaObject()->className()), w->objectName(),
-                                QLatin1String(w->parentWidget() ? w->parentWidget()->metaObject()->className() : "-"));
+                               QLatin1String(
+                                   w->parentWidget() ? w->parentWidget()->metaObject()->className() : "-"));
     }
     return unnamed;
 }
@@ -124,7 +125,8 @@ private Q_SLOTS:
         QCoreApplication::setOrganizationName(QStringLiteral("PlumbTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_shell"));
         QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
+        QSettings::setPath(
+            QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
         QSettings().clear();
         registerBuiltinImporters(m_registry);
     }
@@ -133,20 +135,21 @@ private Q_SLOTS:
 
     void shortcutTableHasNoClashes()
     {
-        QHash<QString, QString> windowKeys;                 // key -> id
-        QHash<QPair<int, QString>, QString> contextKeys;    // (context, key) -> id
+        QHash<QString, QString> windowKeys; // key -> id
+        QHash<QPair<int, QString>, QString> contextKeys; // (context, key) -> id
         QSet<QString> ids;
         for (const ShortcutEntry &e : shortcutTable()) {
             QVERIFY2(!ids.contains(e.id), qPrintable(e.id));
             ids.insert(e.id);
             QVERIFY2(!e.text.isEmpty() && !e.group.isEmpty(), qPrintable(e.id));
-            QVERIFY2(!e.frequent || !e.keys.isEmpty(), qPrintable(e.id + QStringLiteral(" is frequent but has no key")));
+            QVERIFY2(!e.frequent || !e.keys.isEmpty(),
+                qPrintable(e.id + QStringLiteral(" is frequent but has no key")));
             for (const QKeySequence &k : e.keys) {
                 const QString key = k.toString(QKeySequence::PortableText);
                 QVERIFY2(!key.isEmpty(), qPrintable(e.id));
                 const auto slot = qMakePair(int(e.context), key);
                 QVERIFY2(!contextKeys.contains(slot),
-                         qPrintable(QStringLiteral("%1 and %2 share %3").arg(contextKeys.value(slot), e.id, key)));
+                    qPrintable(QStringLiteral("%1 and %2 share %3").arg(contextKeys.value(slot), e.id, key)));
                 contextKeys.insert(slot, e.id);
                 if (e.context == ShortcutEntry::Context::Window)
                     windowKeys.insert(key, e.id);
@@ -156,13 +159,13 @@ private Q_SLOTS:
         for (auto it = contextKeys.cbegin(); it != contextKeys.cend(); ++it)
             if (it.key().first != int(ShortcutEntry::Context::Window))
                 QVERIFY2(!windowKeys.contains(it.key().second),
-                         qPrintable(QStringLiteral("%1 and %2 share %3")
-                                        .arg(windowKeys.value(it.key().second), it.value(), it.key().second)));
+                    qPrintable(QStringLiteral("%1 and %2 share %3")
+                                   .arg(windowKeys.value(it.key().second), it.value(), it.key().second)));
         // The frequent actions the issue names have keys.
-        for (const char *id : { "file.open", "file.importFiles", "file.importFolder", "file.exportReport", "view.refresh",
-                                "view.find", "view.zoomIn", "view.zoomOut", "view.zoomFit", "view.nextTab",
-                                "view.previousTab", "table.copy", "view.closeTab", "view.fullScreen", "view.timeline",
-                                "view.doctor", "view.experiments" }) {
+        for (const char *id : { "file.open", "file.importFiles", "file.importFolder", "file.exportReport",
+                 "view.refresh", "view.find", "view.zoomIn", "view.zoomOut", "view.zoomFit", "view.nextTab",
+                 "view.previousTab", "table.copy", "view.closeTab", "view.fullScreen", "view.timeline",
+                 "view.doctor", "view.experiments" }) {
             const ShortcutEntry *e = findShortcut(QLatin1String(id));
             QVERIFY2(e && !e->keys.isEmpty(), id);
         }
@@ -181,7 +184,7 @@ private Q_SLOTS:
             } else {
                 // No key outside the table: the dialog would not list it.
                 QVERIFY2(a->shortcut().isEmpty(),
-                         qPrintable(a->text() + QStringLiteral(" has a key that is not in the shortcut table")));
+                    qPrintable(a->text() + QStringLiteral(" has a key that is not in the shortcut table")));
             }
         }
         for (const ShortcutEntry &e : shortcutTable())
@@ -216,10 +219,12 @@ private Q_SLOTS:
         dialog.setFilter(QStringLiteral("zoom"));
         int zooms = 0;
         for (const ShortcutEntry &e : shortcutTable())
-            zooms += e.text.contains(QStringLiteral("zoom"), Qt::CaseInsensitive) || e.group.contains(QStringLiteral("zoom"), Qt::CaseInsensitive);
+            zooms += e.text.contains(QStringLiteral("zoom"), Qt::CaseInsensitive)
+                || e.group.contains(QStringLiteral("zoom"), Qt::CaseInsensitive);
         QVERIFY(zooms >= 3);
         QCOMPARE(dialog.visibleCount(), zooms);
-        dialog.setFilter(findShortcut(QStringLiteral("view.doctor"))->keys.first().toString(QKeySequence::NativeText));
+        dialog.setFilter(
+            findShortcut(QStringLiteral("view.doctor"))->keys.first().toString(QKeySequence::NativeText));
         QVERIFY(dialog.visibleCount() >= 1);
         dialog.setFilter(QStringLiteral("no action is called this"));
         QCOMPARE(dialog.visibleCount(), 0);
@@ -343,7 +348,7 @@ private Q_SLOTS:
         QCOMPARE(Workspace(m_dir.filePath(QStringLiteral("recent2.plumb")), Workspace::Role::Reader)
                      .db()
                      .queryInt("SELECT count(*) FROM source"),
-                 1);
+            1);
         // Clear Menu empties it.
         items.last()->trigger();
         emit files->aboutToShow();
@@ -369,7 +374,8 @@ private Q_SLOTS:
         }
         auto window = openWindow(QStringLiteral("layout.plumb"));
         QCOMPARE(window->size(), m_windowSize);
-        QCOMPARE(findByText<QCheckBox>(window.get(), QStringLiteral("Fold repeated runs"))->isChecked(), m_foldChecked);
+        QCOMPARE(findByText<QCheckBox>(window.get(), QStringLiteral("Fold repeated runs"))->isChecked(),
+            m_foldChecked);
         QVERIFY(window->findChild<QDockWidget *>(QStringLiteral("importLogDock"))->isHidden());
     }
 
@@ -388,8 +394,10 @@ private Q_SLOTS:
         for (int step = 0; step < 3; ++step) {
             QCOMPARE(tour->step(), step);
             const QRect target = tour->targetRect();
-            QVERIFY2(!target.isEmpty() && window->rect().intersects(target), qPrintable(QString::number(step)));
-            QVERIFY2(!tour->cardRect().intersects(target), qPrintable(QString::number(step))); // beside, not over
+            QVERIFY2(
+                !target.isEmpty() && window->rect().intersects(target), qPrintable(QString::number(step)));
+            QVERIFY2(
+                !tour->cardRect().intersects(target), qPrintable(QString::number(step))); // beside, not over
             QTest::keyClick(tour, Qt::Key_Right);
         }
         QTest::keyClick(tour, Qt::Key_Left);
@@ -440,8 +448,7 @@ private Q_SLOTS:
     }
 
 private:
-    template<typename W>
-    static W *findByText(QWidget *root, const QString &text)
+    template <typename W> static W *findByText(QWidget *root, const QString &text)
     {
         for (W *w : root->findChildren<W *>())
             if (w->text() == text)

@@ -19,13 +19,15 @@ private slots:
     {
         QTemporaryDir dir;
         const QString ws = dir.filePath(QStringLiteral("w.plumb"));
-        QVERIFY(importIntoWorkspace(ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/vllm/data/requests.csv") })
+        QVERIFY(importIntoWorkspace(
+            ws, { QStringLiteral(PLUMB_SOURCE_DIR "/tests/importers/vllm/data/requests.csv") })
                     .isEmpty());
         const QString file = dir.filePath(QStringLiteral("slo.yaml"));
-        QVERIFY(writeTestFile(file, QByteArray("objectives:\n"
-                                               "  - p90(latency_ms) < 200 over 5m windows\n"
-                                               "  - error_rate < 20%\n"
-                                               "  - runtime_goodput >= 0.9\n")));
+        QVERIFY(writeTestFile(file,
+            QByteArray("objectives:\n"
+                       "  - p90(latency_ms) < 200 over 5m windows\n"
+                       "  - error_rate < 20%\n"
+                       "  - runtime_goodput >= 0.9\n")));
         SloPanel panel;
         panel.resize(1200, 800);
         QSignalSpy loaded(&panel, &SloPanel::loaded);
@@ -45,8 +47,9 @@ private slots:
         QVERIFY(writeTestFile(file, QByteArray("objectives:\n  - p90(latncy_ms) < 200\n")));
         panel.reload();
         QVERIFY(loaded.wait(10000));
-        QCOMPARE(panel.summaryText(), QStringLiteral("slo.yaml:2:9: unknown request field latncy_ms (latency_ms, "
-                                                     "ttft_ms, itl_ms, tpot_ms, input_tokens, output_tokens)"));
+        QCOMPARE(panel.summaryText(),
+            QStringLiteral("slo.yaml:2:9: unknown request field latncy_ms (latency_ms, "
+                           "ttft_ms, itl_ms, tpot_ms, input_tokens, output_tokens)"));
         QCOMPARE(panel.table()->rowCount(), 0);
     }
 };

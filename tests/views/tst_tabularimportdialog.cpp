@@ -51,7 +51,8 @@ private slots:
         d.roleBox(0)->setCurrentIndex(d.roleBox(0)->findText(QStringLiteral("step")));
         d.roleBox(1)->setCurrentIndex(d.roleBox(1)->findText(QStringLiteral("time")));
         QVERIFY(ok->isEnabled());
-        TabularLayout l = TabularLayout::detect(QByteArray("k,when,score,loss\n0,1700000000,0.1,0.9\n"), true);
+        TabularLayout l
+            = TabularLayout::detect(QByteArray("k,when,score,loss\n0,1700000000,0.1,0.9\n"), true);
         QVERIFY(l.apply(d.options().tabular).isEmpty());
         QCOMPARE(roles(l), QStringLiteral("k:step when:time score:metric loss:metric"));
         // Two step columns cannot work: OK is off and the dialog says why.

@@ -41,26 +41,35 @@ private slots:
         QTest::addColumn<bool>("dark");
         const QString none;
         QTest::newRow("nothing said") << none << none << none << none << none << false << false;
-        QTest::newRow("GTK_THEME dark") << QStringLiteral("Adwaita:dark") << none << none << none << none << false << true;
+        QTest::newRow("GTK_THEME dark")
+            << QStringLiteral("Adwaita:dark") << none << none << none << none << false << true;
         QTest::newRow("GTK_THEME light wins over the rest")
-            << QStringLiteral("Adwaita") << QStringLiteral("'prefer-dark'") << none << none << none << true << false;
-        QTest::newRow("GNOME prefer-dark") << none << QStringLiteral("'prefer-dark'") << none << none << none << false << true;
+            << QStringLiteral("Adwaita") << QStringLiteral("'prefer-dark'") << none << none << none << true
+            << false;
+        QTest::newRow("GNOME prefer-dark")
+            << none << QStringLiteral("'prefer-dark'") << none << none << none << false << true;
         QTest::newRow("GNOME prefer-light over a dark theme name")
-            << none << QStringLiteral("'prefer-light'") << QStringLiteral("'Adwaita-dark'") << none << none << true << false;
+            << none << QStringLiteral("'prefer-light'") << QStringLiteral("'Adwaita-dark'") << none << none
+            << true << false;
         QTest::newRow("GNOME default, dark theme name")
-            << none << QStringLiteral("'default'") << QStringLiteral("'Yaru-dark'") << none << none << false << true;
+            << none << QStringLiteral("'default'") << QStringLiteral("'Yaru-dark'") << none << none << false
+            << true;
         QTest::newRow("settings.ini prefer dark")
-            << none << none << none << QStringLiteral("[Settings]\ngtk-application-prefer-dark-theme = 1\n") << none
-            << false << true;
+            << none << none << none << QStringLiteral("[Settings]\ngtk-application-prefer-dark-theme = 1\n")
+            << none << false << true;
         QTest::newRow("settings.ini dark theme")
-            << none << none << none << QStringLiteral("[Settings]\ngtk-theme-name=Arc-Dark\n") << none << false << true;
+            << none << none << none << QStringLiteral("[Settings]\ngtk-theme-name=Arc-Dark\n") << none
+            << false << true;
         QTest::newRow("settings.ini light")
-            << none << none << none << QStringLiteral("[Settings]\ngtk-theme-name=Adwaita\ngtk-application-prefer-dark-theme=0\n")
+            << none << none << none
+            << QStringLiteral("[Settings]\ngtk-theme-name=Adwaita\ngtk-application-prefer-dark-theme=0\n")
             << none << false << false;
         QTest::newRow("KDE Breeze Dark")
-            << none << none << none << none << QStringLiteral("[General]\nColorScheme=BreezeDark\n") << false << true;
-        QTest::newRow("KDE Breeze") << none << none << none << none << QStringLiteral("[General]\nColorScheme=BreezeClassic\n")
-                                    << false << false;
+            << none << none << none << none << QStringLiteral("[General]\nColorScheme=BreezeDark\n") << false
+            << true;
+        QTest::newRow("KDE Breeze") << none << none << none << none
+                                    << QStringLiteral("[General]\nColorScheme=BreezeClassic\n") << false
+                                    << false;
         QTest::newRow("platform palette dark") << none << none << none << none << none << true << true;
     }
 
@@ -89,8 +98,11 @@ private slots:
         QVERIFY(!isDark(lightPalette()));
         // Text stands out from its background in both.
         for (const QPalette &p : { lightPalette(), darkPalette() }) {
-            QVERIFY(std::abs(p.color(QPalette::Base).lightnessF() - p.color(QPalette::Text).lightnessF()) > 0.6);
-            QVERIFY(std::abs(p.color(QPalette::Window).lightnessF() - p.color(QPalette::WindowText).lightnessF()) > 0.6);
+            QVERIFY(
+                std::abs(p.color(QPalette::Base).lightnessF() - p.color(QPalette::Text).lightnessF()) > 0.6);
+            QVERIFY(
+                std::abs(p.color(QPalette::Window).lightnessF() - p.color(QPalette::WindowText).lightnessF())
+                > 0.6);
         }
     }
 
@@ -99,7 +111,7 @@ private slots:
         applyTheme(Theme::Dark);
         QVERIFY(isDark(QApplication::palette()));
         QVERIFY(QApplication::palette().color(QPalette::Window).lightnessF()
-                < QApplication::palette().color(QPalette::WindowText).lightnessF());
+            < QApplication::palette().color(QPalette::WindowText).lightnessF());
         applyTheme(Theme::Light);
         QVERIFY(!isDark(QApplication::palette()));
     }

@@ -68,19 +68,22 @@ void writeKinetoTrace(const QString &path, int steps)
     for (int s = 0; s < steps; ++s) {
         const qint64 t0 = base + s * 10000;
         ev("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#" + QByteArray::number(s + 1)
-           + "\",\"pid\":100,\"tid\":100,\"ts\":" + QByteArray::number(t0) + ",\"dur\":9000}");
+            + "\",\"pid\":100,\"tid\":100,\"ts\":" + QByteArray::number(t0) + ",\"dur\":9000}");
         for (int k = 0; k < 8; ++k) {
             const qint64 ts = t0 + 100 + k * 1000;
             const QByteArray kname = k % 2 ? "kernel_gemm_b" : "kernel_elementwise_a";
             ev("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::op" + QByteArray::number(k)
-               + "\",\"pid\":100,\"tid\":100,\"ts\":" + QByteArray::number(ts) + ",\"dur\":600,\"args\":{\"Input Dims\":[[64,64]]}}");
-            ev("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":"
-               + QByteArray::number(ts + 100) + ",\"dur\":20,\"args\":{\"correlation\":" + QByteArray::number(corr) + "}}");
+                + "\",\"pid\":100,\"tid\":100,\"ts\":" + QByteArray::number(ts)
+                + ",\"dur\":600,\"args\":{\"Input Dims\":[[64,64]]}}");
+            ev("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,"
+               "\"ts\":"
+                + QByteArray::number(ts + 100)
+                + ",\"dur\":20,\"args\":{\"correlation\":" + QByteArray::number(corr) + "}}");
             ev("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" + kname + "\",\"pid\":0,\"tid\":7,\"ts\":"
-               + QByteArray::number(ts + 150) + ",\"dur\":" + QByteArray::number(300 + 50 * k)
-               + ",\"args\":{\"correlation\":" + QByteArray::number(corr) + ",\"device\":0,\"stream\":7}}");
+                + QByteArray::number(ts + 150) + ",\"dur\":" + QByteArray::number(300 + 50 * k)
+                + ",\"args\":{\"correlation\":" + QByteArray::number(corr) + ",\"device\":0,\"stream\":7}}");
             ev("{\"ph\":\"C\",\"name\":\"Memory\",\"pid\":100,\"tid\":100,\"ts\":" + QByteArray::number(ts)
-               + ",\"args\":{\"bytes\":" + QByteArray::number(1000 + 100 * ((s * 8 + k) % 13)) + "}}");
+                + ",\"args\":{\"bytes\":" + QByteArray::number(1000 + 100 * ((s * 8 + k) % 13)) + "}}");
             ++corr;
         }
     }
@@ -146,8 +149,8 @@ private Q_SLOTS:
         const auto &outer = list.slices()[0];
         const double top = 24 + TimelineLayout::kHeaderHeightPx + TimelineLayout::kTrackPaddingPx;
         QCOMPARE(outer.rect, QRectF(300, top + 1, 200, TimelineLayout::kLaneHeightPx - 2));
-        QCOMPARE(list.slices()[1].rect, QRectF(350, top + TimelineLayout::kLaneHeightPx + 1, 100,
-                                               TimelineLayout::kLaneHeightPx - 2));
+        QCOMPARE(list.slices()[1].rect,
+            QRectF(350, top + TimelineLayout::kLaneHeightPx + 1, 100, TimelineLayout::kLaneHeightPx - 2));
         QCOMPARE(list.nameOf(outer.nameId), QStringLiteral("outer"));
         QCOMPARE(list.sliceAt(QPointF(400, top + 5))->nameId, int64_t(7));
         QCOMPARE(list.sliceAt(QPointF(400, top + TimelineLayout::kLaneHeightPx + 5))->nameId, int64_t(8));
@@ -158,7 +161,8 @@ private Q_SLOTS:
         // Colours are stable per name, and differ between these two.
         QCOMPARE(outer.fill, TimelinePalette::light().sliceColor(QStringLiteral("outer")).rgb());
         QVERIFY(outer.fill != list.slices()[1].fill);
-        QCOMPARE(TimelinePalette::light().sliceColor(QStringLiteral("x")), TimelinePalette::light().sliceColor(QStringLiteral("x")));
+        QCOMPARE(TimelinePalette::light().sliceColor(QStringLiteral("x")),
+            TimelinePalette::light().sliceColor(QStringLiteral("x")));
         // Ruler ticks lie in the time area.
         QVERIFY(!list.ticks().empty());
         for (const auto &t : list.ticks())
@@ -171,13 +175,14 @@ private Q_SLOTS:
         TimelineWindow window;
         window.tracks.resize(1);
         window.tracks[0].fetched = true;
-        const QString longName = QStringLiteral("void at::native::vectorized_elementwise_kernel<4, at::native::"
-                                                "FillFunctor<float>, at::detail::Array<char*, 1> >");
+        const QString longName
+            = QStringLiteral("void at::native::vectorized_elementwise_kernel<4, at::native::"
+                             "FillFunctor<float>, at::detail::Array<char*, 1> >");
         window.tracks[0].slices = {
-            { 0, 40'000, 0, 1, 1 },        // 40 px: label elided
-            { 50'000, 60'000, 0, 2, 1 },   // 10 px: no label
-            { 70'000, 72'000, 0, 3, 12 },  // folded run of 12
-            { 80'000, 80'000, 0, 2, 1 },   // an instant
+            { 0, 40'000, 0, 1, 1 }, // 40 px: label elided
+            { 50'000, 60'000, 0, 2, 1 }, // 10 px: no label
+            { 70'000, 72'000, 0, 3, 12 }, // folded run of 12
+            { 80'000, 80'000, 0, 2, 1 }, // an instant
         };
         window.tracks[0].idle = { { 60'000, 70'000 } };
         window.names = { { 1, longName }, { 2, QStringLiteral("short") }, { 3, QStringLiteral("tiny") } };
@@ -222,16 +227,17 @@ private Q_SLOTS:
     void collapsedGroupHidesRows()
     {
         QList<TimelineTrack> tracks { makeTrack(1, 1, 10, QStringLiteral("thread"), 2),
-                                      makeTrack(2, 1, 10, QStringLiteral("thread"), 0),
-                                      makeTrack(3, 1, 11, QStringLiteral("gpu_stream"), 0),
-                                      makeTrack(4, 2, 12, QStringLiteral("thread"), 0) };
+            makeTrack(2, 1, 10, QStringLiteral("thread"), 0),
+            makeTrack(3, 1, 11, QStringLiteral("gpu_stream"), 0),
+            makeTrack(4, 2, 12, QStringLiteral("thread"), 0) };
         tracks[1].parentTrackId = 1;
         TimelineLayout layout(tracks);
         // Two traces: rank headers, then process headers.
         QCOMPARE(int(layout.rows().size()), 2 + 3 + 4);
         QCOMPARE(layout.rows()[0].kind, TimelineLayout::Row::Kind::RankHeader);
         QCOMPARE(layout.rows()[1].kind, TimelineLayout::Row::Kind::ProcessHeader);
-        QCOMPARE(layout.rows()[2].height, 3 * TimelineLayout::kLaneHeightPx + 2 * TimelineLayout::kTrackPaddingPx);
+        QCOMPARE(
+            layout.rows()[2].height, 3 * TimelineLayout::kLaneHeightPx + 2 * TimelineLayout::kTrackPaddingPx);
         QVERIFY(layout.rows()[3].indent > layout.rows()[2].indent); // a companion sits beneath its thread
         const double fullHeight = layout.contentHeight();
         const QString process = layout.rows()[1].groupKey;
@@ -369,7 +375,7 @@ private Q_SLOTS:
         const int64_t before = view->scale().startNs;
         drag(view, at, at + QPointF(-200, 0), Qt::NoModifier);
         QVERIFY(std::abs(view->scale().startNs - (before + int64_t(200 * view->scale().nsPerPx)))
-                <= int64_t(view->scale().nsPerPx) + 2);
+            <= int64_t(view->scale().nsPerPx) + 2);
 
         // F fits again.
         QTest::keyClick(view, Qt::Key_F);
@@ -400,11 +406,12 @@ private Q_SLOTS:
 
         // Shift+drag selects a range: the aggregate table fills.
         QTest::keyClick(view, Qt::Key_F);
-        QAbstractItemModelTester tester(panel.aggregateModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(
+            panel.aggregateModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy aggregated(&panel, &TimelinePanel::aggregateReady);
         const TimelineGeometry g2 = view->drawList().geometry();
         drag(view, QPointF(g2.timeLeft() + 5, g2.tracksTop() + 2),
-             QPointF(g2.timeRight() - 5, g2.size.height() - 2), Qt::ShiftModifier);
+            QPointF(g2.timeRight() - 5, g2.size.height() - 2), Qt::ShiftModifier);
         QVERIFY(view->range());
         QTRY_COMPARE_WITH_TIMEOUT(aggregated.size(), 1, kTimeoutMs);
         QVERIFY(panel.aggregateModel()->rowCount() >= 3);
@@ -415,8 +422,12 @@ private Q_SLOTS:
         // Sorted by total time, descending, on numbers.
         QSortFilterProxyModel *proxy = panel.aggregateProxy();
         for (int r = 1; r < proxy->rowCount(); ++r)
-            QVERIFY(proxy->index(r - 1, RangeAggregateModel::TotalColumn).data(RangeAggregateModel::SortRole).toLongLong()
-                    >= proxy->index(r, RangeAggregateModel::TotalColumn).data(RangeAggregateModel::SortRole).toLongLong());
+            QVERIFY(proxy->index(r - 1, RangeAggregateModel::TotalColumn)
+                        .data(RangeAggregateModel::SortRole)
+                        .toLongLong()
+                >= proxy->index(r, RangeAggregateModel::TotalColumn)
+                       .data(RangeAggregateModel::SortRole)
+                       .toLongLong());
         const QString tsv = panel.aggregateTsv();
         QVERIFY(tsv.startsWith(QStringLiteral("Name\tCount\t")));
         QCOMPARE(tsv.count(u'\n'), proxy->rowCount() + 1);
@@ -479,15 +490,19 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<bool>("asRun");
         QTest::addColumn<QString>("shot");
-        QTest::newRow("kineto") << QStringList { realTrace(QStringLiteral("kineto/hta_ns_resolution_rank0.pt.trace.json.gz")) }
-                                << false << QStringLiteral("timeline-kineto.png");
-        QTest::newRow("nsys") << QStringList { realTrace(QStringLiteral("nsys/cloverleaf_nsys2024.5.sqlite")) } << false
-                              << QStringLiteral("timeline-nsys.png");
-        QTest::newRow("xplane") << QStringList { realTrace(QStringLiteral("xplane/tf_gpu_multi_worker.xplane.pb")) }
-                                << false << QStringLiteral("timeline-xplane.png");
-        QTest::newRow("two ranks") << QStringList { realTrace(QStringLiteral("kineto/hta_sampled_rank-0.json.gz")),
-                                                    realTrace(QStringLiteral("kineto/hta_sampled_rank-1.json.gz")) }
-                                   << true << QStringLiteral("timeline-2ranks.png");
+        QTest::newRow("kineto") << QStringList {
+            realTrace(QStringLiteral("kineto/hta_ns_resolution_rank0.pt.trace.json.gz"))
+        } << false << QStringLiteral("timeline-kineto.png");
+        QTest::newRow("nsys") << QStringList {
+            realTrace(QStringLiteral("nsys/cloverleaf_nsys2024.5.sqlite"))
+        } << false << QStringLiteral("timeline-nsys.png");
+        QTest::newRow("xplane") << QStringList {
+            realTrace(QStringLiteral("xplane/tf_gpu_multi_worker.xplane.pb"))
+        } << false << QStringLiteral("timeline-xplane.png");
+        QTest::newRow("two ranks") << QStringList {
+            realTrace(QStringLiteral("kineto/hta_sampled_rank-0.json.gz")),
+            realTrace(QStringLiteral("kineto/hta_sampled_rank-1.json.gz"))
+        } << true << QStringLiteral("timeline-2ranks.png");
     }
 
     void realTraces()
@@ -497,11 +512,14 @@ private Q_SLOTS:
         QFETCH(QString, shot);
         for (const QString &f : files)
             if (!QFileInfo::exists(f))
-                QSKIP(qPrintable(QStringLiteral("%1 is absent (the shared data sits beside the checkout)").arg(f)));
+                QSKIP(qPrintable(
+                    QStringLiteral("%1 is absent (the shared data sits beside the checkout)").arg(f)));
         // Ranks of one job form a run when imported from one folder.
         QStringList paths = files;
         if (asRun) {
-            const QString folder = m_dir.filePath(QStringLiteral("job-%1").arg(QString::fromLatin1(QTest::currentDataTag())).replace(u' ', u'_'));
+            const QString folder = m_dir.filePath(QStringLiteral("job-%1")
+                                                      .arg(QString::fromLatin1(QTest::currentDataTag()))
+                                                      .replace(u' ', u'_'));
             QVERIFY(QDir().mkpath(folder));
             paths.clear();
             for (const QString &f : files) {
@@ -510,7 +528,9 @@ private Q_SLOTS:
             }
             paths << folder;
         }
-        const QString ws = m_dir.filePath(QStringLiteral("real-%1.plumb").arg(QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'_')));
+        const QString ws
+            = m_dir.filePath(QStringLiteral("real-%1.plumb")
+                                 .arg(QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'_')));
         const TimelineSource source = importOne(ws, paths, asRun);
         QVERIFY(source.traceId >= 0 || source.runId >= 0);
 
@@ -529,13 +549,16 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!view->fetcher()->window().tracks.empty(), kTimeoutMs);
         if (view->drawList().slices().empty()) {
             const TimelineWindow &w = view->fetcher()->window();
-            qWarning() << "extent" << view->extent().startNs << view->extent().endNs << "scale" << view->scale().startNs
-                       << view->scale().nsPerPx << "window" << w.key.level << w.key.fromNs << w.key.toNs;
+            qWarning() << "extent" << view->extent().startNs << view->extent().endNs << "scale"
+                       << view->scale().startNs << view->scale().nsPerPx << "window" << w.key.level
+                       << w.key.fromNs << w.key.toNs;
             for (size_t i = 0; i < w.tracks.size() && i < 12; ++i)
-                qWarning() << view->tracks().at(int(i)).name << w.tracks[i].fetched << w.tracks[i].slices.size();
+                qWarning() << view->tracks().at(int(i)).name << w.tracks[i].fetched
+                           << w.tracks[i].slices.size();
         }
         QTRY_VERIFY_WITH_TIMEOUT(!view->drawList().slices().empty(), kTimeoutMs);
-        QVERIFY(!view->fetcher()->isFetching() || QTest::qWaitFor([&] { return !view->fetcher()->isFetching(); }, kTimeoutMs));
+        QVERIFY(!view->fetcher()->isFetching()
+            || QTest::qWaitFor([&] { return !view->fetcher()->isFetching(); }, kTimeoutMs));
         if (asRun) {
             QSet<int64_t> traces;
             for (const auto &t : view->tracks())
@@ -615,8 +638,8 @@ private:
 
     static void wheel(QWidget *w, QPointF pos, int delta, Qt::KeyboardModifiers mods)
     {
-        QWheelEvent e(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, mods, Qt::NoScrollPhase,
-                      false);
+        QWheelEvent e(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, mods,
+            Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(w, &e);
     }
 

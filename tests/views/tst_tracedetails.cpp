@@ -47,7 +47,8 @@ private slots:
         QTextBlock title = view->document()->firstBlock();
         QTextLayout *layout = title.layout();
         QVERIFY(layout && layout->lineCount() >= 2);
-        const QString firstLine = title.text().mid(layout->lineAt(0).textStart(), layout->lineAt(0).textLength());
+        const QString firstLine
+            = title.text().mid(layout->lineAt(0).textStart(), layout->lineAt(0).textLength());
         QVERIFY2(firstLine.endsWith(QChar(0x200B)), qPrintable(firstLine));
 
         view->selectAll();

@@ -1,5 +1,5 @@
-// Help > User Guide: the guide is compiled in, every link and image in it resolves (inside the resource and in
-// the source tree, whose layout the installed copy keeps), and the dialog shows it with its contents.
+// Help > User Guide: the guide is compiled in, every link and image in it resolves (inside the resource and
+// in the source tree, whose layout the installed copy keeps), and the dialog shows it with its contents.
 #include "userguidedialog.h"
 
 #include <QDir>
@@ -54,11 +54,15 @@ private slots:
                 QVERIFY2(ids.contains(ref.mid(1)), qPrintable(ref + QStringLiteral(": no such anchor")));
                 continue;
             }
-            QVERIFY2(!ref.contains(QLatin1String("://")), qPrintable(ref + QStringLiteral(": the guide works offline")));
+            QVERIFY2(!ref.contains(QLatin1String("://")),
+                qPrintable(ref + QStringLiteral(": the guide works offline")));
             const QString path = ref.section(QLatin1Char('#'), 0, 0);
             const QString inResource = QDir::cleanPath(QStringLiteral(":/guide/") + path);
-            QVERIFY2(QFile::exists(inResource), qPrintable(ref + QStringLiteral(" is not in the resource (") + inResource + QLatin1Char(')')));
-            QVERIFY2(QFileInfo::exists(sourceGuide.filePath(path)), qPrintable(ref + QStringLiteral(" is not in resources/")));
+            QVERIFY2(QFile::exists(inResource),
+                qPrintable(
+                    ref + QStringLiteral(" is not in the resource (") + inResource + QLatin1Char(')')));
+            QVERIFY2(QFileInfo::exists(sourceGuide.filePath(path)),
+                qPrintable(ref + QStringLiteral(" is not in resources/")));
         }
         QVERIFY(images >= 8); // every main view is shown
         QVERIFY(links > 0);
@@ -84,7 +88,8 @@ private slots:
     void headings()
     {
         const auto h = UserGuideDialog::headings(
-            QStringLiteral("<h2 id=\"a\">One &amp; two</h2><p>x</p><h3 class=\"c\" id=\"b\"><code>plumb</code> ls</h3><h4 id=\"c\">no</h4>"));
+            QStringLiteral("<h2 id=\"a\">One &amp; two</h2><p>x</p><h3 class=\"c\" "
+                           "id=\"b\"><code>plumb</code> ls</h3><h4 id=\"c\">no</h4>"));
         QCOMPARE(int(h.size()), 2);
         QCOMPARE(h[0].level, 2);
         QCOMPARE(h[0].title, QStringLiteral("One & two"));
@@ -99,7 +104,8 @@ private slots:
         QCOMPARE(browser->source(), UserGuideDialog::guideUrl());
         QVERIFY(browser->toPlainText().contains(QLatin1String("Plumb User Guide")));
         // The images load from the resource.
-        const QVariant image = browser->loadResource(QTextDocument::ImageResource, QUrl(QStringLiteral("../screenshots/doctor.png")));
+        const QVariant image = browser->loadResource(
+            QTextDocument::ImageResource, QUrl(QStringLiteral("../screenshots/doctor.png")));
         QVERIFY(image.isValid());
         // The contents list every section; choosing one scrolls there.
         QTreeWidget *contents = dialog.contents();

@@ -36,8 +36,9 @@ QList<RunInfo> makeRuns()
     RunInfo a;
     a.id = 1;
     a.name = QStringLiteral("run-a");
-    a.traces = { makeTrace(1, 1, 10, QStringLiteral("rank0.json"), 9), makeTrace(2, 1, 11, QStringLiteral("rank1.json"), 100),
-                 makeTrace(3, 1, 12, QStringLiteral("rank2.json"), 10) };
+    a.traces = { makeTrace(1, 1, 10, QStringLiteral("rank0.json"), 9),
+        makeTrace(2, 1, 11, QStringLiteral("rank1.json"), 100),
+        makeTrace(3, 1, 12, QStringLiteral("rank2.json"), 10) };
     RunInfo b;
     b.id = 2;
     b.name = QStringLiteral("run-b");
@@ -66,15 +67,18 @@ private Q_SLOTS:
         QCOMPARE(trace.data(WorkspaceModel::TraceIdRole).toLongLong(), 2);
         QCOMPARE(trace.data(WorkspaceModel::SourceIdRole).toLongLong(), 11);
         QCOMPARE(model.index(1, 0, runA).siblingAtColumn(WorkspaceModel::RankColumn).data().toString(),
-                 QStringLiteral("1 / 3"));
+            QStringLiteral("1 / 3"));
         QVERIFY(model.traceAt(trace.siblingAtColumn(0)));
         QVERIFY(!model.traceAt(runA));
         QCOMPARE(model.runAt(trace)->name, QStringLiteral("run-a"));
 
         // A run row sums its traces and spans from the earliest start to the latest end.
-        QCOMPARE(model.index(0, WorkspaceModel::EventsColumn).data(WorkspaceModel::SortRole).toLongLong(), 119);
-        QCOMPARE(model.index(0, WorkspaceModel::DurationColumn).data(WorkspaceModel::SortRole).toLongLong(), 3'000'000);
-        QCOMPARE(model.index(0, WorkspaceModel::DurationColumn).data().toString(), QLocale().toString(3.0, 'f', 3));
+        QCOMPARE(
+            model.index(0, WorkspaceModel::EventsColumn).data(WorkspaceModel::SortRole).toLongLong(), 119);
+        QCOMPARE(model.index(0, WorkspaceModel::DurationColumn).data(WorkspaceModel::SortRole).toLongLong(),
+            3'000'000);
+        QCOMPARE(model.index(0, WorkspaceModel::DurationColumn).data().toString(),
+            QLocale().toString(3.0, 'f', 3));
 
         // A run without traces (an experiment's, a serving benchmark's) leaves the trace columns empty
         // instead of showing 0 events over 0.000 ms.
@@ -106,8 +110,9 @@ private Q_SLOTS:
         for (int r = 0; r < proxy.rowCount(runA); ++r)
             order << proxy.index(r, 0, runA).data().toString();
         // As strings "10" < "100" < "9"; as numbers 9 < 10 < 100.
-        QCOMPARE(order, QStringList({ QStringLiteral("rank0.json"), QStringLiteral("rank2.json"),
-                                      QStringLiteral("rank1.json") }));
+        QCOMPARE(order,
+            QStringList({ QStringLiteral("rank0.json"), QStringLiteral("rank2.json"),
+                QStringLiteral("rank1.json") }));
     }
 
     void sourcesModel()

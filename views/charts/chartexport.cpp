@@ -84,7 +84,8 @@ void paintChart(QCustomPlot *plot, QPainter &painter, const QRectF &target, cons
     // Replaying scales the picture by the device's DPI over the picture's (a 72 dpi PDF page would get
     // it at three quarters): undo that, so the chart fills the target in the painter's units.
     if (const QPaintDevice *device = painter.device(); device && device->logicalDpiX() > 0)
-        painter.scale(double(picture.logicalDpiX()) / device->logicalDpiX(), double(picture.logicalDpiY()) / device->logicalDpiY());
+        painter.scale(double(picture.logicalDpiX()) / device->logicalDpiX(),
+            double(picture.logicalDpiY()) / device->logicalDpiY());
     painter.drawPicture(QPointF(0, 0), picture);
     painter.restore();
 }

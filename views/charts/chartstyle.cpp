@@ -28,8 +28,8 @@ public:
 // Blends `a` towards `b` by `t` (0..1).
 QColor mix(const QColor &a, const QColor &b, double t)
 {
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t), float(a.greenF() + (b.greenF() - a.greenF()) * t),
-                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+        float(a.greenF() + (b.greenF() - a.greenF()) * t), float(a.blueF() + (b.blueF() - a.blueF()) * t));
 }
 
 void applyPalette(QCustomPlot *plot)
@@ -103,7 +103,8 @@ void spaceTickLabels(QCustomPlot *plot)
             ticker->setTickCount(count);
             QVector<double> ticks;
             QVector<QString> labels;
-            ticker->generate(axis->range(), plot->locale(), formatChar, axis->numberPrecision(), ticks, nullptr, &labels);
+            ticker->generate(
+                axis->range(), plot->locale(), formatChar, axis->numberPrecision(), ticks, nullptr, &labels);
             int needed = 0;
             for (int i = 0; i < ticks.size() && i < labels.size(); ++i)
                 if (axis->range().contains(ticks[i])) {
@@ -120,9 +121,10 @@ void spaceTickLabels(QCustomPlot *plot)
 
 QColor runColor(int i)
 {
-    static const QColor palette[] = { QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
-        QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1),
-        QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac) };
+    static const QColor palette[] = { QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b),
+        QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f),
+        QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7),
+        QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac) };
     constexpr int n = int(std::size(palette));
     if (i < n)
         return palette[i];

@@ -49,7 +49,8 @@ void GoodputBreakdownChart::setReport(const GoodputReport &r)
     for (const int category : order) {
         const double share = category < 0 ? r.goodput : r.badputShare(Badput(category));
         auto *bars = new QCPBars(m_plot->yAxis, m_plot->xAxis);
-        bars->setName(QStringLiteral("%1 %2%").arg(goodputCategoryTitle(category)).arg(100 * share, 0, 'f', 1));
+        bars->setName(
+            QStringLiteral("%1 %2%").arg(goodputCategoryTitle(category)).arg(100 * share, 0, 'f', 1));
         bars->setBrush(goodputBrush(category));
         bars->setPen(QPen(goodputColor(category).darker(130)));
         bars->setWidth(0.8);
@@ -61,7 +62,8 @@ void GoodputBreakdownChart::setReport(const GoodputReport &r)
             auto *label = new QCPItemText(m_plot);
             label->position->setCoords(100 * (start + share / 2), 1.0);
             const QString value = QStringLiteral("%1%").arg(100 * share, 0, 'f', 1);
-            label->setText(share >= kMinNamedShare ? goodputCategoryTitle(category) + QLatin1Char(' ') + value : value);
+            label->setText(
+                share >= kMinNamedShare ? goodputCategoryTitle(category) + QLatin1Char(' ') + value : value);
             label->setBrush(QColor(255, 255, 255, 200));
             label->setPadding(QMargins(3, 1, 3, 1));
             label->setClipToAxisRect(true);

@@ -10,7 +10,8 @@ namespace plumb {
 
 // Where a job's time went as one 100% stacked bar: productive training first, then each badput
 // bucket that has time, largest first, in the colours of the Goodput tab's table; a part of at least
-// kMinLabelledShare is labelled with its share, of kMinNamedShare with its name too. Context menu: export PNG/PDF.
+// kMinLabelledShare is labelled with its share, of kMinNamedShare with its name too. Context menu: export
+// PNG/PDF.
 class GoodputBreakdownChart final : public QWidget {
     Q_OBJECT
 public:

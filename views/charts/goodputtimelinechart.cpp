@@ -95,14 +95,21 @@ void GoodputTimelineChart::setReport(const GoodputReport &r)
         QColor color = dark ? QColor(0x8a, 0xb4, 0xf0) : QColor(0x33, 0x55, 0x99);
         QString label;
         switch (m.kind) {
-        case LifecycleKind::JobStart: label = tr("start"); break;
-        case LifecycleKind::Restart: label = tr("restart"); break;
-        case LifecycleKind::JobEnd: label = tr("end"); break;
+        case LifecycleKind::JobStart:
+            label = tr("start");
+            break;
+        case LifecycleKind::Restart:
+            label = tr("restart");
+            break;
+        case LifecycleKind::JobEnd:
+            label = tr("end");
+            break;
         case LifecycleKind::Interruption:
             color = dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc0, 0x20, 0x20);
             label = m.label.isEmpty() ? tr("interrupted") : m.label;
             break;
-        default: continue;
+        default:
+            continue;
         }
         auto *line = new QCPItemLine(m_plot);
         line->start->setCoords(x(m.startNs), 0);
@@ -111,7 +118,8 @@ void GoodputTimelineChart::setReport(const GoodputReport &r)
         auto *text = new QCPItemText(m_plot);
         text->position->setCoords(x(m.startNs), 1.12 + 0.25 * (row % 2));
         // The end's label to the left of its line, so it stays inside the plot.
-        text->setPositionAlignment((m.kind == LifecycleKind::JobEnd ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+        text->setPositionAlignment(
+            (m.kind == LifecycleKind::JobEnd ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
         text->setText(label);
         text->setColor(color);
         ++row;

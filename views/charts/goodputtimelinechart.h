@@ -32,6 +32,7 @@ private:
 
 // `segments` with every stretch shorter than `minNs` folded into its neighbours: a run of short
 // stretches becomes stretches of about minNs, each of the category that held most of its time.
-[[nodiscard]] std::vector<GoodputSegment> foldSegments(const std::vector<GoodputSegment> &segments, int64_t minNs);
+[[nodiscard]] std::vector<GoodputSegment> foldSegments(
+    const std::vector<GoodputSegment> &segments, int64_t minNs);
 
 } // namespace plumb

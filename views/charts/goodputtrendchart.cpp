@@ -50,7 +50,8 @@ void GoodputTrendChart::setReport(const GoodputReport &r)
     QCPGraph *g = m_plot->addGraph();
     g->setName(tr("goodput (productive / elapsed)"));
     g->setPen(QPen(goodputColor(-1).darker(120), 2));
-    g->setBrush(QBrush(QColor(goodputColor(-1).red(), goodputColor(-1).green(), goodputColor(-1).blue(), 60)));
+    g->setBrush(
+        QBrush(QColor(goodputColor(-1).red(), goodputColor(-1).green(), goodputColor(-1).blue(), 60)));
     g->setData(x, goodput, true);
     QCPGraph *rt = m_plot->addGraph();
     rt->setName(tr("runtime goodput (productive / resources there)"));

@@ -98,7 +98,7 @@ void HistogramChart::clear(const QString &message)
 }
 
 void HistogramChart::setHistogram(const Histogram &histogram, const QString &quantity, const QString &title,
-                                  const std::vector<Marker> &markers)
+    const std::vector<Marker> &markers)
 {
     if (histogram.bins() == 0) {
         clear(title);

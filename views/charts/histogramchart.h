@@ -27,7 +27,7 @@ public:
 
     // `quantity` names the time ("GPU duration"); `title` goes above the plot.
     void setHistogram(const Histogram &histogram, const QString &quantity, const QString &title,
-                      const std::vector<Marker> &markers = {});
+        const std::vector<Marker> &markers = {});
     // Shows `message` in place of a histogram.
     void clear(const QString &message);
     // What the count axis counts ("ops" unless set).

@@ -12,7 +12,8 @@ namespace plumb {
 
 QString streamLabel(int64_t stream)
 {
-    return stream >= 0 ? IdleBreakdownChart::tr("stream %1").arg(stream) : IdleBreakdownChart::tr("stream (unknown)");
+    return stream >= 0 ? IdleBreakdownChart::tr("stream %1").arg(stream)
+                       : IdleBreakdownChart::tr("stream (unknown)");
 }
 
 IdleBreakdownChart::IdleBreakdownChart(QWidget *parent)
@@ -42,8 +43,10 @@ void IdleBreakdownChart::setStreams(const std::vector<StreamIdle> &streams)
         int64_t StreamIdle::*value;
     };
     const Category categories[] = {
-        { tr("host wait (launched late)"), QColor(0xc4, 0x4e, 0x52), Qt::BDiagPattern, &StreamIdle::hostWaitNs },
-        { tr("kernel wait (short gap)"), QColor(0xdd, 0xaa, 0x33), Qt::SolidPattern, &StreamIdle::kernelWaitNs },
+        { tr("host wait (launched late)"), QColor(0xc4, 0x4e, 0x52), Qt::BDiagPattern,
+            &StreamIdle::hostWaitNs },
+        { tr("kernel wait (short gap)"), QColor(0xdd, 0xaa, 0x33), Qt::SolidPattern,
+            &StreamIdle::kernelWaitNs },
         { tr("other"), QColor(0x9a, 0x9a, 0x9a), Qt::Dense6Pattern, &StreamIdle::otherNs },
     };
     QVector<double> keys;

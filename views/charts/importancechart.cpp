@@ -72,8 +72,8 @@ void ImportanceChart::setImportance(const ParamImportance &importance)
         m_values.push_back(e.importance);
         hi = std::max(hi, e.importance);
     }
-    auto addBars = [this](const QVector<double> &k, const QVector<double> &v, const QColor &color, Qt::BrushStyle pattern,
-                       const QString &name) {
+    auto addBars = [this](const QVector<double> &k, const QVector<double> &v, const QColor &color,
+                       Qt::BrushStyle pattern, const QString &name) {
         if (k.isEmpty())
             return;
         auto *bars = new QCPBars(m_plot->yAxis, m_plot->xAxis);

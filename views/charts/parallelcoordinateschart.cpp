@@ -16,12 +16,12 @@ namespace plumb {
 
 namespace {
 
-constexpr double kAxisGrabPx = 12;    // how near an axis a drag starts a brush
+constexpr double kAxisGrabPx = 12; // how near an axis a drag starts a brush
 constexpr double kBrushHalfWidthPx = 7;
-constexpr double kHoverPx = 5;        // how near a polyline the pointer names its run
+constexpr double kHoverPx = 5; // how near a polyline the pointer names its run
 constexpr double kColorBarWidthPx = 12;
-constexpr int kTitleLines = 2;        // axis titles alternate between two rows when they are wide
-constexpr double kExportScale = 2;    // PNG export at twice the on-screen size
+constexpr int kTitleLines = 2; // axis titles alternate between two rows when they are wide
+constexpr double kExportScale = 2; // PNG export at twice the on-screen size
 
 double distanceToSegment(QPointF p, QPointF a, QPointF b)
 {
@@ -42,7 +42,8 @@ ParallelCoordinatesChart::ParallelCoordinatesChart(QWidget *parent)
     setAccessibleName(tr("Parallel coordinates of the selected runs"));
 }
 
-void ParallelCoordinatesChart::setGeometryData(const ParallelCoordinatesGeometry &geometry, const QStringList &runNames)
+void ParallelCoordinatesChart::setGeometryData(
+    const ParallelCoordinatesGeometry &geometry, const QStringList &runNames)
 {
     m_geometry = geometry;
     m_runNames = runNames;
@@ -67,14 +68,14 @@ void ParallelCoordinatesChart::clearBrushes()
 QColor ParallelCoordinatesChart::rampColor(double t)
 {
     // Viridis at five stops, interpolated: perceptually ordered, readable by most colour-blind eyes.
-    static const QColor stops[] = { QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x90, 0x8c),
-        QColor(0x5d, 0xc8, 0x63), QColor(0xfd, 0xe7, 0x25) };
+    static const QColor stops[] = { QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
+        QColor(0x21, 0x90, 0x8c), QColor(0x5d, 0xc8, 0x63), QColor(0xfd, 0xe7, 0x25) };
     t = std::clamp(t, 0.0, 1.0) * 4;
     const int i = std::min(int(t), 3);
     const double f = t - i;
     const QColor &a = stops[i], &b = stops[i + 1];
-    return QColor::fromRgbF(float(a.redF() + f * (b.redF() - a.redF())), float(a.greenF() + f * (b.greenF() - a.greenF())),
-        float(a.blueF() + f * (b.blueF() - a.blueF())));
+    return QColor::fromRgbF(float(a.redF() + f * (b.redF() - a.redF())),
+        float(a.greenF() + f * (b.greenF() - a.greenF())), float(a.blueF() + f * (b.blueF() - a.blueF())));
 }
 
 QRectF ParallelCoordinatesChart::plotRect(QSizeF size) const
@@ -83,9 +84,12 @@ QRectF ParallelCoordinatesChart::plotRect(QSizeF size) const
     const double top = fm.height() * kTitleLines + 14;
     const double bottom = fm.height() * 0.8 + 6;
     // The colour bar and its labels on the right.
-    const double right = m_geometry.colorMetric().isEmpty() ? 8 : kColorBarWidthPx + fm.horizontalAdvance(QStringLiteral("-0.0000e-00")) + 16;
+    const double right = m_geometry.colorMetric().isEmpty()
+        ? 8
+        : kColorBarWidthPx + fm.horizontalAdvance(QStringLiteral("-0.0000e-00")) + 16;
     const double left = 8;
-    return QRectF(left, top, std::max(10.0, size.width() - left - right), std::max(10.0, size.height() - top - bottom));
+    return QRectF(
+        left, top, std::max(10.0, size.width() - left - right), std::max(10.0, size.height() - top - bottom));
 }
 
 void ParallelCoordinatesChart::paintEvent(QPaintEvent *)
@@ -103,7 +107,8 @@ void ParallelCoordinatesChart::paint(QPainter &p, QSizeF size) const
     if (m_geometry.axisCount() == 0 || m_geometry.runCount() == 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(QRectF(QPointF(0, 0), size), Qt::AlignCenter | Qt::TextWordWrap,
-            m_geometry.runCount() == 0 ? tr("Select runs in the runs table.") : tr("Choose axes on the right."));
+            m_geometry.runCount() == 0 ? tr("Select runs in the runs table.")
+                                       : tr("Choose axes on the right."));
         return;
     }
     const QRectF r = plotRect(size);
@@ -197,7 +202,8 @@ void ParallelCoordinatesChart::paint(QPainter &p, QSizeF size) const
         if (axis.logScale) {
             p.setFont(small);
             p.setPen(palette().color(QPalette::PlaceholderText));
-            p.drawText(QRectF(ax - spacing / 2, r.bottom() + 4, spacing, sfm.height()), Qt::AlignHCenter, tr("log"));
+            p.drawText(
+                QRectF(ax - spacing / 2, r.bottom() + 4, spacing, sfm.height()), Qt::AlignHCenter, tr("log"));
         }
         p.setFont(font());
     }
@@ -236,9 +242,11 @@ int ParallelCoordinatesChart::runNear(QPointF point) const
             }
             const QPointF pt(ParallelCoordinatesGeometry::axisX(a, n, r.left(), r.width()),
                 ParallelCoordinatesGeometry::posToY(pos, r.top(), r.height()));
-            const double d = open ? distanceToSegment(point, prev, pt) : std::hypot(point.x() - pt.x(), point.y() - pt.y());
+            const double d = open ? distanceToSegment(point, prev, pt)
+                                  : std::hypot(point.x() - pt.x(), point.y() - pt.y());
             // Kept runs win over greyed ones at the same distance.
-            if (d < bestDistance || (d == bestDistance && best >= 0 && !m_geometry.kept(best) && m_geometry.kept(run))) {
+            if (d < bestDistance
+                || (d == bestDistance && best >= 0 && !m_geometry.kept(best) && m_geometry.kept(run))) {
                 bestDistance = d;
                 best = run;
             }
@@ -254,8 +262,8 @@ void ParallelCoordinatesChart::mousePressEvent(QMouseEvent *event)
     if (event->button() != Qt::LeftButton)
         return QWidget::mousePressEvent(event);
     const QRectF r = plotRect(size());
-    m_dragAxis = ParallelCoordinatesGeometry::axisNear(event->position().x(), m_geometry.axisCount(), r.left(),
-        r.width(), kAxisGrabPx);
+    m_dragAxis = ParallelCoordinatesGeometry::axisNear(
+        event->position().x(), m_geometry.axisCount(), r.left(), r.width(), kAxisGrabPx);
     m_dragStart = ParallelCoordinatesGeometry::yToPos(event->position().y(), r.top(), r.height());
     m_dragMoved = false;
 }
@@ -271,8 +279,8 @@ void ParallelCoordinatesChart::mouseMoveEvent(QMouseEvent *event)
             setBrush(m_dragAxis, m_dragStart, pos);
         return;
     }
-    const int axis = ParallelCoordinatesGeometry::axisNear(event->position().x(), m_geometry.axisCount(), r.left(),
-        r.width(), kAxisGrabPx);
+    const int axis = ParallelCoordinatesGeometry::axisNear(
+        event->position().x(), m_geometry.axisCount(), r.left(), r.width(), kAxisGrabPx);
     setCursor(axis >= 0 ? Qt::SizeVerCursor : Qt::ArrowCursor);
     const int run = runNear(event->position());
     if (run < 0 || run >= m_runNames.size()) {
@@ -282,14 +290,17 @@ void ParallelCoordinatesChart::mouseMoveEvent(QMouseEvent *event)
     QString tip = m_runNames[run];
     const double c = m_geometry.colorPos(run);
     if (!m_geometry.colorMetric().isEmpty() && !std::isnan(c))
-        tip += QStringLiteral("\n%1: %2").arg(m_geometry.colorMetric())
-                   .arg(m_geometry.colorMin() + c * (m_geometry.colorMax() - m_geometry.colorMin()), 0, 'g', 6);
+        tip += QStringLiteral("\n%1: %2")
+                   .arg(m_geometry.colorMetric())
+                   .arg(m_geometry.colorMin() + c * (m_geometry.colorMax() - m_geometry.colorMin()), 0, 'g',
+                       6);
     QToolTip::showText(event->globalPosition().toPoint(), tip, this);
 }
 
 void ParallelCoordinatesChart::mouseReleaseEvent(QMouseEvent *event)
 {
-    if (event->button() == Qt::LeftButton && m_dragAxis >= 0 && !m_dragMoved && m_geometry.axis(m_dragAxis).brush) {
+    if (event->button() == Qt::LeftButton && m_dragAxis >= 0 && !m_dragMoved
+        && m_geometry.axis(m_dragAxis).brush) {
         m_geometry.clearBrush(m_dragAxis);
         update();
         Q_EMIT brushesChanged();

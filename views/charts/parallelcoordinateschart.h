@@ -53,8 +53,8 @@ private:
 
     ParallelCoordinatesGeometry m_geometry;
     QStringList m_runNames;
-    int m_dragAxis = -1;     // the axis being brushed
-    double m_dragStart = 0;  // position where the drag began
+    int m_dragAxis = -1; // the axis being brushed
+    double m_dragStart = 0; // position where the drag began
     bool m_dragMoved = false;
 };
 

@@ -28,13 +28,13 @@ QueueLengthChart::QueueLengthChart(QWidget *parent)
     spaceTickLabels(m_plot);
 }
 
-void QueueLengthChart::setQueues(const std::vector<StreamQueue> &queues, const QHash<qint64, qint64> &streamIds,
-                                 int64_t originNs)
+void QueueLengthChart::setQueues(
+    const std::vector<StreamQueue> &queues, const QHash<qint64, qint64> &streamIds, int64_t originNs)
 {
     m_plot->clearGraphs();
     m_series = 0;
     const QColor colors[] = { QColor(0x3b, 0x75, 0xaf), QColor(0xd9, 0x82, 0x2b), QColor(0x4c, 0x9f, 0x70),
-                              QColor(0xc4, 0x4e, 0x52), QColor(0x84, 0x5b, 0xa8), QColor(0x60, 0x60, 0x60) };
+        QColor(0xc4, 0x4e, 0x52), QColor(0x84, 0x5b, 0xa8), QColor(0x60, 0x60, 0x60) };
     const Qt::PenStyle styles[] = { Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine };
     double left = 0, right = 0;
     int32_t top = 0;

@@ -21,7 +21,8 @@ public:
     explicit QueueLengthChart(QWidget *parent = nullptr);
 
     // `streamIds` maps a stream's track id to its CUDA stream id (absent: unknown).
-    void setQueues(const std::vector<StreamQueue> &queues, const QHash<qint64, qint64> &streamIds, int64_t originNs);
+    void setQueues(
+        const std::vector<StreamQueue> &queues, const QHash<qint64, qint64> &streamIds, int64_t originNs);
     [[nodiscard]] int seriesCount() const { return m_series; }
     [[nodiscard]] QCustomPlot *plot() const { return m_plot; }
 

@@ -145,8 +145,9 @@ void RasterGraph::draw(QCPPainter *painter)
     const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
     QImage &img = m_raster->canvas(rect, dpr);
     // Device pixels from here on: a widget pixel is dpr of them, and so is the pen.
-    const Canvas canvas { reinterpret_cast<uint32_t *>(img.bits()), img.bytesPerLine() / 4, img.width(), img.height(),
-                          std::max(1, int(std::lround(dpr))), pen().color().rgba() }; // opaque: premultiplied is the same
+    const Canvas canvas { reinterpret_cast<uint32_t *>(img.bits()), img.bytesPerLine() / 4, img.width(),
+        img.height(), std::max(1, int(std::lround(dpr))),
+        pen().color().rgba() }; // opaque: premultiplied is the same
     const double left = rect.left(), top = rect.top();
     // The key axis is linear here (steps, seconds): map by two points instead of per call.
     const QCPRange kr = k->range();
@@ -180,8 +181,10 @@ void RasterGraph::draw(QCPPainter *painter)
         }
     };
     for (auto it = mDataContainer->constBegin(); it != mDataContainer->constEnd(); ++it) {
-        const double x = ((linearKey ? k0 + (it->key - kr.lower) * kScale : k->coordToPixel(it->key)) - left) * dpr;
-        const double y = ((linearValue ? v0 + (it->value - vr.lower) * vScale : v->coordToPixel(it->value)) - top) * dpr;
+        const double x
+            = ((linearKey ? k0 + (it->key - kr.lower) * kScale : k->coordToPixel(it->key)) - left) * dpr;
+        const double y
+            = ((linearValue ? v0 + (it->value - vr.lower) * vScale : v->coordToPixel(it->value)) - top) * dpr;
         if (!std::isfinite(x) || !std::isfinite(y)) { // a gap (NaN, or <= 0 on a log axis)
             flush();
             open = false;

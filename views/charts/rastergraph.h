@@ -33,8 +33,9 @@ private:
 // A QCPGraph whose plain 1-px lines go into a LineRaster when it is drawn on screen (a non-scaling
 // painter that is no vector export); scatter styles, wider pens, other line styles and PDF export
 // draw as QCPGraph does. On a high-DPI screen the canvas has the screen's device pixels and a line
-// is as many of them wide as QPainter's 1-px pen would be, so lines stay sharp. Pixels are set, not blended: callers give opaque pens (a faint line is a
-// lighter opaque colour). Segments are clipped to the axis rect; a NaN value is a gap.
+// is as many of them wide as QPainter's 1-px pen would be, so lines stay sharp. Pixels are set, not blended:
+// callers give opaque pens (a faint line is a lighter opaque colour). Segments are clipped to the axis rect;
+// a NaN value is a gap.
 class RasterGraph final : public QCPGraph {
 public:
     RasterGraph(QCPAxis *keyAxis, QCPAxis *valueAxis, LineRaster *raster);

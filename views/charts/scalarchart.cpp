@@ -20,10 +20,10 @@ namespace {
 constexpr float kRawLightening = 0.65f; // the raw line behind a smoothed one: this far towards white
 constexpr int kMarkerAlpha = 150;
 constexpr double kSmoothedWidth = 1.0;
-constexpr size_t kDotsUpTo = 32;     // lines with at most this many points show their points
+constexpr size_t kDotsUpTo = 32; // lines with at most this many points show their points
 constexpr double kDotPx = 5;
-constexpr double kYPad = 0.05;       // of the y span, above and below the data
-constexpr double kXPad = 0.02;       // of the x span, either side when fitting: end markers drawn whole
+constexpr double kYPad = 0.05; // of the y span, above and below the data
+constexpr double kXPad = 0.02; // of the x span, either side when fitting: end markers drawn whole
 
 // A y value as QCustomPlot should get it: non-finite values, and values <= 0 on a log axis, are gaps.
 double drawable(double y, bool log)
@@ -190,9 +190,11 @@ void ScalarChart::restyle()
             unnamed->removeFromLegend();
             // A line of a few points shows them as dots too (a single point draws no line).
             const bool few = l.line.parts[p].x.size() <= kDotsUpTo;
-            part.raw->setScatterStyle(few ? QCPScatterStyle(QCPScatterStyle::ssDisc, smoothed ? faint : c, kDotPx)
-                                          : QCPScatterStyle());
-            part.smooth->setScatterStyle(few ? QCPScatterStyle(QCPScatterStyle::ssDisc, c, kDotPx) : QCPScatterStyle());
+            part.raw->setScatterStyle(few
+                    ? QCPScatterStyle(QCPScatterStyle::ssDisc, smoothed ? faint : c, kDotPx)
+                    : QCPScatterStyle());
+            part.smooth->setScatterStyle(
+                few ? QCPScatterStyle(QCPScatterStyle::ssDisc, c, kDotPx) : QCPScatterStyle());
             named->removeFromLegend();
             if (p == 0 && m_plot->legend->visible()) {
                 named->setName(l.line.name);
@@ -209,7 +211,8 @@ void ScalarChart::setSmoothing(double weight)
     m_weight = weight;
     for (LineState &l : m_lines)
         for (size_t p = 0; p < l.parts.size(); ++p)
-            l.parts[p].smoothed = m_weight > 0 ? debiasedEma(l.line.parts[p].y, m_weight) : std::vector<double>();
+            l.parts[p].smoothed
+                = m_weight > 0 ? debiasedEma(l.line.parts[p].y, m_weight) : std::vector<double>();
     restyle();
     m_dirty = true;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -295,7 +298,8 @@ void ScalarChart::decimate(bool force)
     // width less the axis rect's margins (tick labels), which a resize does not change.
     const QMargins margins = m_plot->axisRect()->margins();
     const int columns = std::max(1, m_plot->width() - margins.left() - margins.right());
-    if (!force && !m_dirty && range.lower == m_lastFrom && range.upper == m_lastTo && columns == m_lastColumns)
+    if (!force && !m_dirty && range.lower == m_lastFrom && range.upper == m_lastTo
+        && columns == m_lastColumns)
         return;
     const bool xChanged = range.lower != m_lastFrom || range.upper != m_lastTo;
     m_lastFrom = range.lower;
@@ -319,7 +323,8 @@ void ScalarChart::decimate(bool force)
     QtConcurrent::blockingMap(tasks, [&](const Task &t) {
         QVector<QCPGraphData> buffer;
         auto fill = [&](QCPGraph *graph, const std::vector<double> &y) {
-            const std::vector<uint32_t> kept = decimateMinMax(t.part->x, y, range.lower, range.upper, columns);
+            const std::vector<uint32_t> kept
+                = decimateMinMax(t.part->x, y, range.lower, range.upper, columns);
             buffer.resize(qsizetype(kept.size()));
             for (size_t k = 0; k < kept.size(); ++k)
                 buffer[qsizetype(k)] = QCPGraphData(t.part->x[kept[k]], drawable(y[kept[k]], logY));

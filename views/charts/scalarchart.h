@@ -67,7 +67,8 @@ public:
     [[nodiscard]] const std::vector<double> &smoothedY(int i, int p = 0) const;
     [[nodiscard]] bool smoothedShown() const { return m_weight > 0; }
     // The points last handed to QCustomPlot for line i's part p, as (x, y).
-    [[nodiscard]] std::vector<std::pair<double, double>> drawnPoints(int i, int p = 0, bool smoothed = false) const;
+    [[nodiscard]] std::vector<std::pair<double, double>> drawnPoints(
+        int i, int p = 0, bool smoothed = false) const;
     // Shows [from, to] of x (decimated again at the next replot) / the x range shown.
     void setXRange(double from, double to);
     [[nodiscard]] std::pair<double, double> xRange() const;

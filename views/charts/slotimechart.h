@@ -28,8 +28,8 @@ public:
 
     explicit SloTimeChart(const QString &exportName, QWidget *parent = nullptr);
 
-    void setData(const QString &title, const QString &yLabel, const std::vector<Line> &lines, double threshold,
-        const QString &thresholdName, const std::vector<Band> &broken);
+    void setData(const QString &title, const QString &yLabel, const std::vector<Line> &lines,
+        double threshold, const QString &thresholdName, const std::vector<Band> &broken);
     void clear(const QString &message);
     [[nodiscard]] QCustomPlot *plot() const { return m_plot; }
     [[nodiscard]] int bands() const { return m_bands; }

@@ -51,12 +51,14 @@ void StepBreakdownChart::setSteps(const std::vector<StepBreakdown> &steps, const
         int64_t (*value)(const TemporalBreakdown &);
     };
     const Category categories[] = {
-        { tr("computation"), QColor(0x4c, 0x9f, 0x70), Qt::SolidPattern, [](const TemporalBreakdown &b) { return b.computeNs; } },
+        { tr("computation"), QColor(0x4c, 0x9f, 0x70), Qt::SolidPattern,
+            [](const TemporalBreakdown &b) { return b.computeNs; } },
         { tr("exposed communication"), QColor(0xd9, 0x82, 0x2b), Qt::BDiagPattern,
-          [](const TemporalBreakdown &b) { return b.exposedCommNs; } },
+            [](const TemporalBreakdown &b) { return b.exposedCommNs; } },
         { tr("exposed memcpy/memset"), QColor(0x3b, 0x75, 0xaf), Qt::CrossPattern,
-          [](const TemporalBreakdown &b) { return b.exposedMemoryNs; } },
-        { tr("idle"), QColor(0x9a, 0x9a, 0x9a), Qt::Dense6Pattern, [](const TemporalBreakdown &b) { return b.idleNs(); } },
+            [](const TemporalBreakdown &b) { return b.exposedMemoryNs; } },
+        { tr("idle"), QColor(0x9a, 0x9a, 0x9a), Qt::Dense6Pattern,
+            [](const TemporalBreakdown &b) { return b.idleNs(); } },
     };
     QVector<double> keys;
     for (int i = 0; i < m_bars; ++i)
@@ -77,8 +79,8 @@ void StepBreakdownChart::setSteps(const std::vector<StepBreakdown> &steps, const
         below = plotted;
     }
     m_plot->xAxis->setLabel(!steps.empty() ? tr("step")
-                                           : m_bars ? tr("no steps in this trace: its whole GPU window")
-                                                    : tr("no GPU ops in this trace"));
+            : m_bars                       ? tr("no steps in this trace: its whole GPU window")
+                                           : tr("no GPU ops in this trace"));
     m_plot->xAxis->setRange(0.3, double(m_bars) + 0.7);
     double top = 0;
     for (const TemporalBreakdown *b : bars)

@@ -77,7 +77,8 @@ DiffPanel::DiffPanel(QWidget *parent)
         l->setTextFormat(Qt::RichText);
     }
     // "Comparing… Cancel" while it runs; "Compare again" after a cancel.
-    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    m_headline->setTextInteractionFlags(
+        Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     m_headline->setAccessibleName(tr("Comparison summary")); // reachable by keyboard for its links
     connect(m_headline, &QLabel::linkActivated, this, [this](const QString &link) {
         if (link == QLatin1String("cancel"))

@@ -15,10 +15,10 @@
 #include "timescale.h"
 #include "workspace.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QHBoxLayout>
-#include <QAction>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
@@ -82,7 +82,8 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { reload(); });
     m_summary->setWordWrap(true);
     m_summary->setAccessibleName(tr("Verdict"));
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    m_summary->setTextInteractionFlags(
+        Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     connect(m_summary, &QLabel::linkActivated, this, [this](const QString &link) {
         if (link.startsWith(QLatin1String("where:")))
             followWhere(link.mid(6).toInt());
@@ -107,12 +108,15 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     connect(showOp, &QAction::triggered, this, [this] {
         const QModelIndex current = m_table->currentIndex();
         if (current.isValid() && m_traceId >= 0)
-            Q_EMIT showOpInTimeline(m_traceId, current.siblingAtColumn(KernelTableModel::NameColumn).data().toString());
+            Q_EMIT showOpInTimeline(
+                m_traceId, current.siblingAtColumn(KernelTableModel::NameColumn).data().toString());
     });
     m_table->addAction(showOp);
-    installTableExportActions(m_table, [this](const QList<int> &rows) { return m_model->records(rows); },
-                              QStringLiteral("gpu-ops"));
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { showDurations(); });
+    installTableExportActions(
+        m_table, [this](const QList<int> &rows) { return m_model->records(rows); },
+        QStringLiteral("gpu-ops"));
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this] { showDurations(); });
 
     auto *rankProxy = new QSortFilterProxyModel(this);
     rankProxy->setSourceModel(m_rankModel);
@@ -121,8 +125,9 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     setUpTable(m_rankTable, RankComparisonModel::NoteColumn);
     m_rankTable->sortByColumn(RankComparisonModel::RankColumn, Qt::AscendingOrder);
     m_rankTable->setAccessibleName(tr("Ranks of the run per step"));
-    installTableExportActions(m_rankTable, [this](const QList<int> &rows) { return m_rankModel->records(rows); },
-                              QStringLiteral("ranks"));
+    installTableExportActions(
+        m_rankTable, [this](const QList<int> &rows) { return m_rankModel->records(rows); },
+        QStringLiteral("ranks"));
     for (QLabel *label : { m_rankSummary, m_launchSummary }) {
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -239,11 +244,14 @@ QString DoctorPanel::summaryText() const
     if (!v.where.empty()) {
         QStringList links;
         for (size_t i = 0; i < v.where.size(); ++i)
-            links << QStringLiteral("<a href=\"where:%1\">%2</a>").arg(i).arg(v.where[i].label.toHtmlEscaped());
-        text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2").arg(tr("Where to look (opens the timeline there):"), links.join(QStringLiteral(", ")));
+            links
+                << QStringLiteral("<a href=\"where:%1\">%2</a>").arg(i).arg(v.where[i].label.toHtmlEscaped());
+        text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2")
+                    .arg(tr("Where to look (opens the timeline there):"), links.join(QStringLiteral(", ")));
     }
     if (!v.tunables.isEmpty())
-        text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2").arg(tr("Usually fixed by:"), v.tunables.join(QStringLiteral("; ")).toHtmlEscaped());
+        text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2")
+                    .arg(tr("Usually fixed by:"), v.tunables.join(QStringLiteral("; ")).toHtmlEscaped());
     if (!m_result.stepComponents.empty()) {
         // Each step's own verdict, most frequent first.
         std::vector<std::pair<Verdict::Component, int>> counts;
@@ -254,22 +262,26 @@ QString DoctorPanel::summaryText() const
             else
                 ++it->second;
         }
-        std::stable_sort(counts.begin(), counts.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+        std::stable_sort(
+            counts.begin(), counts.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
         QStringList parts;
         for (const auto &[c, n] : counts)
             parts << tr("%1 × %2").arg(n).arg(componentName(c));
-        text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2").arg(tr("Each step on its own:"), parts.join(QStringLiteral(", ")).toHtmlEscaped());
+        text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2")
+                    .arg(tr("Each step on its own:"), parts.join(QStringLiteral(", ")).toHtmlEscaped());
     }
-    return text + QStringLiteral("<br>") + tr("Over the %1 from the first GPU op to the last (%2 ops), the GPU computed %3 of the time, "
-              "ran communication with nothing to hide it behind %4, copied or set memory exposed %5, "
-              "and was idle %6.%7")
-        .arg(formatDuration(b.totalNs()), QLocale().toString(qlonglong(b.ops)), pct(b.computeNs), pct(b.exposedCommNs),
-             pct(b.exposedMemoryNs), pct(b.idleNs()),
-             m_result.steps.empty()       ? QString()
-             : m_result.steps.size() == 1 ? tr(" One training step below, with the GPU work it launched.")
-                                          : tr(" %1 training steps below, each with the GPU work it launched.")
-                                                .arg(m_result.steps.size()))
-                                                .toHtmlEscaped();
+    return text + QStringLiteral("<br>")
+        + tr("Over the %1 from the first GPU op to the last (%2 ops), the GPU computed %3 of the time, "
+             "ran communication with nothing to hide it behind %4, copied or set memory exposed %5, "
+             "and was idle %6.%7")
+              .arg(formatDuration(b.totalNs()), QLocale().toString(qlonglong(b.ops)), pct(b.computeNs),
+                  pct(b.exposedCommNs), pct(b.exposedMemoryNs), pct(b.idleNs()),
+                  m_result.steps.empty() ? QString()
+                      : m_result.steps.size() == 1
+                      ? tr(" One training step below, with the GPU work it launched.")
+                      : tr(" %1 training steps below, each with the GPU work it launched.")
+                            .arg(m_result.steps.size()))
+              .toHtmlEscaped();
 }
 
 void DoctorPanel::followWhere(int index)
@@ -285,16 +297,21 @@ QString DoctorPanel::rankText() const
     if (m_traceId < 0)
         return {};
     if (c.ranks.size() < 2)
-        return tr("This trace's run has no other trace. Import the traces of the job's other ranks into the same "
-                  "workspace to compare the ranks here.");
-    const QString spread = tr("The GPU window per step differs by up to %1 across the %2 ranks. Times below are per "
-                              "step: the mean over each rank's steps (its whole trace when it has none).")
-                               .arg(formatDuration(int64_t(c.stepSpreadNs)))
-                               .arg(c.ranks.size());
+        return tr(
+            "This trace's run has no other trace. Import the traces of the job's other ranks into the same "
+            "workspace to compare the ranks here.");
+    const QString spread
+        = tr("The GPU window per step differs by up to %1 across the %2 ranks. Times below are per "
+             "step: the mean over each rank's steps (its whole trace when it has none).")
+              .arg(formatDuration(int64_t(c.stepSpreadNs)))
+              .arg(c.ranks.size());
     if (c.straggler < 0)
-        return tr("No straggler: computation per step is within %1% across ranks. ").arg(100 * kStragglerMargin) + spread;
+        return tr("No straggler: computation per step is within %1% across ranks. ")
+                   .arg(100 * kStragglerMargin)
+            + spread;
     const RankSummary &s = c.ranks[size_t(c.straggler)];
-    return tr("<b>Rank %1 is the straggler</b>: it computes longest, %2 per step, and the others spend %3 more per "
+    return tr("<b>Rank %1 is the straggler</b>: it computes longest, %2 per step, and the others spend %3 "
+              "more per "
               "step in communication, waiting for it. ")
                .arg(s.rank)
                .arg(formatDuration(int64_t(s.computeNs)), formatDuration(int64_t(c.othersWaitNs)))
@@ -326,33 +343,37 @@ void DoctorPanel::present(const Result &result)
     m_queues->setQueues(m_result.launch.queues, streamIds, m_result.overall.startNs);
     const LaunchStats &l = m_result.launch;
     if (l.launchedOps == 0) {
-        m_delays->clear(m_result.overall.ops ? tr("No GPU op in this trace is linked to the CPU call that launched it.")
-                                             : QString());
-        m_launchSummary->setText(m_result.overall.ops ? tr("No launch delays: no op is linked to its launch call.") : QString());
+        m_delays->clear(m_result.overall.ops
+                ? tr("No GPU op in this trace is linked to the CPU call that launched it.")
+                : QString());
+        m_launchSummary->setText(
+            m_result.overall.ops ? tr("No launch delays: no op is linked to its launch call.") : QString());
     } else {
         m_delays->setHistogram(l.launchDelay, tr("launch delay"),
-                               tr("Launch delay of %1 ops: GPU start minus the start of the launch call")
-                                   .arg(text::count(l.launchedOps)),
-                               { { tr("p50"), m_result.launchDelayP50Ns }, { tr("p90"), m_result.launchDelayP90Ns } });
-        const auto deepest = std::max_element(l.queues.begin(), l.queues.end(), [](const auto &a, const auto &b) {
-            return a.maxQueued < b.maxQueued;
-        });
-        m_launchSummary->setText(
-            tr("%1 of %2 GPU ops have a linked launch: half start within %3 of their launch call's start, 90% within "
-               "%4 (queueing behind earlier work included). The deepest queue: %5, up to %6 ops launched and not "
-               "finished (a deep queue means the host runs ahead of the GPU; a queue near 0 means the GPU waits "
-               "for the host).")
-                .arg(text::count(l.launchedOps), text::count(m_result.overall.ops),
-                     formatDuration(m_result.launchDelayP50Ns), formatDuration(m_result.launchDelayP90Ns),
-                     streamLabel(streamIds.value(deepest->streamTrackId, -1)))
-                .arg(deepest->maxQueued));
+            tr("Launch delay of %1 ops: GPU start minus the start of the launch call")
+                .arg(text::count(l.launchedOps)),
+            { { tr("p50"), m_result.launchDelayP50Ns }, { tr("p90"), m_result.launchDelayP90Ns } });
+        const auto deepest = std::max_element(l.queues.begin(), l.queues.end(),
+            [](const auto &a, const auto &b) { return a.maxQueued < b.maxQueued; });
+        m_launchSummary->setText(tr(
+            "%1 of %2 GPU ops have a linked launch: half start within %3 of their launch call's start, 90% "
+            "within "
+            "%4 (queueing behind earlier work included). The deepest queue: %5, up to %6 ops launched and "
+            "not "
+            "finished (a deep queue means the host runs ahead of the GPU; a queue near 0 means the GPU waits "
+            "for the host).")
+                                     .arg(text::count(l.launchedOps), text::count(m_result.overall.ops),
+                                         formatDuration(m_result.launchDelayP50Ns),
+                                         formatDuration(m_result.launchDelayP90Ns),
+                                         streamLabel(streamIds.value(deepest->streamTrackId, -1)))
+                                     .arg(deepest->maxQueued));
     }
 
     m_rankModel->setComparison(m_result.ranks, m_traceId);
     m_rankSummary->setText(rankText());
     m_rankTable->setVisible(m_result.ranks.ranks.size() >= 2);
-    m_pages->setTabText(RanksPage, m_result.ranks.ranks.size() >= 2 ? tr("Ranks (%1)").arg(m_result.ranks.ranks.size())
-                                                                    : tr("Ranks"));
+    m_pages->setTabText(RanksPage,
+        m_result.ranks.ranks.size() >= 2 ? tr("Ranks (%1)").arg(m_result.ranks.ranks.size()) : tr("Ranks"));
 }
 
 void DoctorPanel::showDurations()
@@ -364,8 +385,8 @@ void DoctorPanel::showDurations()
     }
     const KernelStats &k = m_model->rows()[size_t(m_proxy->mapToSource(current).row())];
     m_durations->setHistogram(k.durations, tr("GPU duration"),
-                              tr("%1 (%2 runs)").arg(elided(k.name), text::count(k.count)),
-                              { { tr("p50"), k.p50Ns }, { tr("p90"), k.p90Ns } });
+        tr("%1 (%2 runs)").arg(elided(k.name), text::count(k.count)),
+        { { tr("p50"), k.p50Ns }, { tr("p90"), k.p90Ns } });
 }
 
 QString DoctorPanel::kernelTsv() const

@@ -18,7 +18,6 @@ class QTableView;
 
 namespace plumb {
 
-
 class HistogramChart;
 class IdleBreakdownChart;
 class KernelTableModel;
@@ -59,7 +58,7 @@ public:
         LaunchStats launch;
         int64_t launchDelayP50Ns = 0;
         int64_t launchDelayP90Ns = 0;
-        RankComparison ranks;   // empty unless the trace's run has two traces or more
+        RankComparison ranks; // empty unless the trace's run has two traces or more
         Verdict verdict;
         std::vector<Verdict::Component> stepComponents; // each step's own verdict
     };

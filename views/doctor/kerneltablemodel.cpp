@@ -103,7 +103,8 @@ QVariant KernelTableModel::data(const QModelIndex &index, int role) const
         }
     }
     if (role == Qt::ToolTipRole && index.column() == OccupancyColumn)
-        return tr("Estimated achieved occupancy, as the profiler recorded it (mean over the runs, weighted by duration)");
+        return tr("Estimated achieved occupancy, as the profiler recorded it (mean over the runs, weighted "
+                  "by duration)");
     if (role == Qt::ToolTipRole && index.column() == NameColumn)
         return k.name;
     if (role == Qt::TextAlignmentRole && index.column() >= CountColumn)
@@ -115,8 +116,8 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char *const names[] = { "Name", "Kind", "Count", "Total", "Share", "Mean", "p50", "p90", "p99", "Max",
-                                         "Occupancy" };
+    static const char *const names[]
+        = { "Name", "Kind", "Count", "Total", "Share", "Mean", "p50", "p90", "p99", "Max", "Occupancy" };
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
@@ -127,17 +128,18 @@ QList<QStringList> KernelTableModel::records(const QList<int> &rows) const
     for (int c = 0; c < ColumnCount; ++c) {
         const bool time = c == TotalColumn || (c >= MeanColumn && c <= MaxColumn);
         header << headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()
-                + (time ? QStringLiteral(" (ns)") : c == OccupancyColumn ? QStringLiteral(" (%)") : QString());
+                + (time                        ? QStringLiteral(" (ns)")
+                        : c == OccupancyColumn ? QStringLiteral(" (%)")
+                                               : QString());
     }
     out << header;
     for (int r : rows) {
         const KernelStats &k = m_rows[size_t(r)];
         // Raw numbers (ns), so a spreadsheet can compute with them.
         out << QStringList { k.name, kindName(k.kind), QString::number(k.count), QString::number(k.totalNs),
-                             QString::number(k.share, 'f', 6), QString::number(k.meanNs(), 'f', 1),
-                             QString::number(k.p50Ns), QString::number(k.p90Ns), QString::number(k.p99Ns),
-                             QString::number(k.maxNs),
-                             k.occupancy >= 0 ? QString::number(k.occupancy, 'f', 2) : QString() };
+            QString::number(k.share, 'f', 6), QString::number(k.meanNs(), 'f', 1), QString::number(k.p50Ns),
+            QString::number(k.p90Ns), QString::number(k.p99Ns), QString::number(k.maxNs),
+            k.occupancy >= 0 ? QString::number(k.occupancy, 'f', 2) : QString() };
     }
     return out;
 }

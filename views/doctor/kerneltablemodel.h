@@ -15,8 +15,18 @@ class KernelTableModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        NameColumn, KindColumn, CountColumn, TotalColumn, ShareColumn, MeanColumn, P50Column, P90Column,
-        P99Column, MaxColumn, OccupancyColumn, ColumnCount
+        NameColumn,
+        KindColumn,
+        CountColumn,
+        TotalColumn,
+        ShareColumn,
+        MeanColumn,
+        P50Column,
+        P90Column,
+        P99Column,
+        MaxColumn,
+        OccupancyColumn,
+        ColumnCount
     };
     enum Role { SortRole = Qt::UserRole };
 

@@ -9,7 +9,7 @@ namespace plumb {
 namespace {
 
 double RankSummary::*const kTimes[] = { &RankSummary::windowNs, &RankSummary::computeNs, &RankSummary::commNs,
-                                        &RankSummary::exposedCommNs, &RankSummary::idleNs };
+    &RankSummary::exposedCommNs, &RankSummary::idleNs };
 
 } // namespace
 
@@ -98,8 +98,8 @@ QVariant RankComparisonModel::headerData(int section, Qt::Orientation orientatio
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     // The times are per step (the panel says so above the table).
-    static const char *const names[] = { "Rank", "Trace", "Steps", "GPU window", "Computation", "Communication",
-                                         "Exposed comm.", "Idle", "Note" };
+    static const char *const names[] = { "Rank", "Trace", "Steps", "GPU window", "Computation",
+        "Communication", "Exposed comm.", "Idle", "Note" };
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
@@ -109,7 +109,8 @@ QList<QStringList> RankComparisonModel::records(const QList<int> &rows) const
     QStringList header;
     for (int c = 0; c < ColumnCount; ++c) {
         const bool time = c >= WindowColumn && c <= IdleColumn;
-        header << headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() + (time ? QStringLiteral(" per step (ns)") : QString());
+        header << headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()
+                + (time ? QStringLiteral(" per step (ns)") : QString());
     }
     out << header;
     for (int row : rows) {

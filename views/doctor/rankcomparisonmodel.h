@@ -14,8 +14,16 @@ class RankComparisonModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        RankColumn, TraceColumn, StepsColumn, WindowColumn, ComputeColumn, CommColumn, ExposedCommColumn, IdleColumn,
-        NoteColumn, ColumnCount
+        RankColumn,
+        TraceColumn,
+        StepsColumn,
+        WindowColumn,
+        ComputeColumn,
+        CommColumn,
+        ExposedCommColumn,
+        IdleColumn,
+        NoteColumn,
+        ColumnCount
     };
     enum Role { SortRole = Qt::UserRole };
 

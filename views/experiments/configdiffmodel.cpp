@@ -3,8 +3,8 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
-#include <QPalette>
 #include <QGuiApplication>
+#include <QPalette>
 
 #include <cmath>
 
@@ -27,7 +27,9 @@ QString raw(double v)
 
 QString directionMark(MetricDirection d)
 {
-    return d == MetricDirection::HigherIsBetter ? QStringLiteral("▲") : d == MetricDirection::LowerIsBetter ? QStringLiteral("▼") : QString();
+    return d == MetricDirection::HigherIsBetter ? QStringLiteral("▲")
+        : d == MetricDirection::LowerIsBetter   ? QStringLiteral("▼")
+                                                : QString();
 }
 
 } // namespace
@@ -127,7 +129,8 @@ QVariant ConfigDiffModel::data(const QModelIndex &index, int role) const
             return r.values[run] ? oneLine(*r.values[run]) : QStringLiteral("—");
         case Qt::ToolTipRole:
             if (isRun)
-                return r.values[run] ? *r.values[run] : tr("%1 has no %2").arg(runLabel(m_diff.runs[qsizetype(run)]), r.key);
+                return r.values[run] ? *r.values[run]
+                                     : tr("%1 has no %2").arg(runLabel(m_diff.runs[qsizetype(run)]), r.key);
             if (column == MarkerColumn && line.differs)
                 return tr("The runs differ here");
             return {};
@@ -152,7 +155,8 @@ QVariant ConfigDiffModel::data(const QModelIndex &index, int role) const
         if (column == GroupColumn)
             return best ? QString() : tr("metrics");
         if (column == KeyColumn)
-            return best ? tr("    best") : QStringLiteral("%1 %2").arg(m.key, directionMark(m.direction)).trimmed();
+            return best ? tr("    best")
+                        : QStringLiteral("%1 %2").arg(m.key, directionMark(m.direction)).trimmed();
         if (!m.present[run])
             return QStringLiteral("—");
         if (best)
@@ -185,12 +189,14 @@ QVariant ConfigDiffModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (column == KeyColumn)
             return m.direction == MetricDirection::LowerIsBetter ? tr("%1: lower is better").arg(m.key)
-                : m.direction == MetricDirection::HigherIsBetter ? tr("%1: higher is better").arg(m.key)
-                                                                 : tr("%1: no known direction, no better run").arg(m.key);
+                : m.direction == MetricDirection::HigherIsBetter
+                ? tr("%1: higher is better").arg(m.key)
+                : tr("%1: no known direction, no better run").arg(m.key);
         if (isRun && !best)
             return m.better[run] ? tr("The better run") : QVariant();
         if (isRun && best)
-            return m.direction == MetricDirection::LowerIsBetter ? tr("The lowest value logged") : tr("The highest value logged");
+            return m.direction == MetricDirection::LowerIsBetter ? tr("The lowest value logged")
+                                                                 : tr("The highest value logged");
         return {};
     }
     return {};
@@ -215,9 +221,12 @@ QVariant ConfigDiffModel::headerData(int section, Qt::Orientation orientation, i
     }
     if (role == Qt::DisplayRole) {
         switch (section) {
-        case MarkerColumn: return QStringLiteral("≠");
-        case GroupColumn: return tr("Group");
-        case KeyColumn: return tr("Key");
+        case MarkerColumn:
+            return QStringLiteral("≠");
+        case GroupColumn:
+            return tr("Group");
+        case KeyColumn:
+            return tr("Key");
         }
     }
     if (role == Qt::ToolTipRole && section == MarkerColumn)
@@ -257,7 +266,8 @@ QList<QStringList> ConfigDiffModel::records(const QList<int> &rows) const
             rec << raw(v);
         out << rec;
         // The changes from the baseline, a row of their own so each cell stays one number.
-        QStringList delta { rec[0], QStringLiteral("metrics"), m.key + QStringLiteral(" (change from baseline)") };
+        QStringList delta { rec[0], QStringLiteral("metrics"),
+            m.key + QStringLiteral(" (change from baseline)") };
         for (double v : m.delta)
             delta << raw(v);
         out << delta;

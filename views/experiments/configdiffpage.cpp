@@ -47,7 +47,8 @@ ConfigDiffPage::ConfigDiffPage(QWidget *parent)
     m_table->setWordWrap(false);
     m_table->setAccessibleName(tr("Configuration diff"));
     installTableExportActions(
-        m_table, [this](const QList<int> &rows) { return m_model->records(rows); }, QStringLiteral("config-diff"));
+        m_table, [this](const QList<int> &rows) { return m_model->records(rows); },
+        QStringLiteral("config-diff"));
     // The table's own Copy and Export CSV… actions, on buttons as well.
     const QList<QAction *> actions = m_table->actions();
     if (actions.size() >= 2) {
@@ -102,7 +103,8 @@ void ConfigDiffPage::fitColumns()
     m_table->resizeColumnsToContents();
     for (int c = ConfigDiffModel::FirstRunColumn; c < m_model->columnCount(); ++c)
         m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), kMaxRunColumnPx));
-    m_table->setColumnWidth(ConfigDiffModel::KeyColumn, std::min(m_table->columnWidth(ConfigDiffModel::KeyColumn), kMaxRunColumnPx));
+    m_table->setColumnWidth(ConfigDiffModel::KeyColumn,
+        std::min(m_table->columnWidth(ConfigDiffModel::KeyColumn), kMaxRunColumnPx));
 }
 
 void ConfigDiffPage::updateStatus()
@@ -116,8 +118,9 @@ void ConfigDiffPage::updateStatus()
         return;
     }
     if (!any) {
-        m_status->setText(tr("Select two or more runs in the runs table to compare their configurations; the first "
-                             "selected is the baseline."));
+        m_status->setText(
+            tr("Select two or more runs in the runs table to compare their configurations; the first "
+               "selected is the baseline."));
         return;
     }
     if (d.runs.size() == 1) {

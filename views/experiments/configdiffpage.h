@@ -4,7 +4,6 @@
 #include "configdiff.h"
 #include "experimentview.h"
 
-
 class QCheckBox;
 class QLabel;
 class QPushButton;

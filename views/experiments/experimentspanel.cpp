@@ -103,10 +103,11 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     m_table->horizontalHeader()->setSectionsMovable(true);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_table->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
-        const int column = m_table->horizontalHeader()->logicalIndexAt(pos);
-        columnMenu(column)->popup(m_table->horizontalHeader()->mapToGlobal(pos));
-    });
+    connect(
+        m_table->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+            const int column = m_table->horizontalHeader()->logicalIndexAt(pos);
+            columnMenu(column)->popup(m_table->horizontalHeader()->mapToGlobal(pos));
+        });
     // "Compare With": the run under the cursor and another one, in the Config Diff page.
     auto *compareMenu = new QMenu(tr("Compare &With"), m_table);
     connect(compareMenu, &QMenu::aboutToShow, this, [this, compareMenu] {
@@ -118,12 +119,13 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
             if (other.id == runId)
                 continue;
             QString label = other.name;
-            compareMenu->addAction(label.replace(u'&', QStringLiteral("&&")), this, [this, runId, id = other.id] {
-                selectRuns({ runId, id });
-                for (int p = 0; p < m_pages->count(); ++p)
-                    if (qobject_cast<ConfigDiffPage *>(m_pages->widget(p)))
-                        m_pages->setCurrentIndex(p);
-            });
+            compareMenu->addAction(
+                label.replace(u'&', QStringLiteral("&&")), this, [this, runId, id = other.id] {
+                    selectRuns({ runId, id });
+                    for (int p = 0; p < m_pages->count(); ++p)
+                        if (qobject_cast<ConfigDiffPage *>(m_pages->widget(p)))
+                            m_pages->setCurrentIndex(p);
+                });
         }
         if (compareMenu->isEmpty())
             compareMenu->addAction(tr("No other run"))->setEnabled(false);
@@ -238,8 +240,9 @@ void ExperimentsPanel::display(const Result &r)
     if (!r.error.isEmpty())
         m_status->setText(tr("The runs could not be read: %1").arg(r.error));
     else if (r.runs.isEmpty())
-        m_status->setText(tr("No experiment runs in this workspace: import TensorBoard event files or an MLflow "
-                             "store (mlruns/ or mlflow.db)."));
+        m_status->setText(
+            tr("No experiment runs in this workspace: import TensorBoard event files or an MLflow "
+               "store (mlruns/ or mlflow.db)."));
     else
         m_status->clear();
     m_status->setVisible(!m_status->text().isEmpty());
@@ -248,12 +251,13 @@ void ExperimentsPanel::display(const Result &r)
     if (first && keep.isEmpty()) {
         if (m_model->runCount() <= kAutoSelectRuns)
             for (int row = 0; row < m_proxy->rowCount(); ++row)
-                if (const qlonglong id = m_proxy->index(row, 0).data(RunsTableModel::RunIdRole).toLongLong(); id >= 0)
+                if (const qlonglong id = m_proxy->index(row, 0).data(RunsTableModel::RunIdRole).toLongLong();
+                    id >= 0)
                     select << id;
     }
     m_lastSelection = { -1 }; // whatever is selected now differs: the pages reload (new points, new runs)
     selectRuns(select);
-    if (m_lastSelection == QList<int64_t>{ -1 })
+    if (m_lastSelection == QList<int64_t> { -1 })
         onSelectionChanged();
     updateCount();
     Q_EMIT loaded();
@@ -360,7 +364,8 @@ QMenu *ExperimentsPanel::columnMenu(int column)
     params->setEnabled(!m_model->paramKeys().isEmpty());
     const QStringList varying = m_model->varyingParamKeys();
     for (const QString &k : m_model->paramKeys())
-        addToggle(params, varying.contains(k) ? k : tr("%1 (same in every run)").arg(k), m_model->paramColumn(k));
+        addToggle(
+            params, varying.contains(k) ? k : tr("%1 (same in every run)").arg(k), m_model->paramColumn(k));
 
     QMenu *metrics = menu->addMenu(tr("&Metrics"));
     metrics->setObjectName(QStringLiteral("metricColumnsMenu"));
@@ -438,7 +443,8 @@ void ExperimentsPanel::selectRuns(const QList<int64_t> &runIds)
         if (proxy.isValid())
             selection.select(proxy, proxy.siblingAtColumn(m_proxy->columnCount() - 1));
     }
-    m_table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->selectionModel()->select(
+        selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 void ExperimentsPanel::onSelectionChanged()
@@ -464,7 +470,7 @@ void ExperimentsPanel::updateCount()
     }
     QString text = shown == total ? text::counted(total, tr("run"), tr("runs"))
                                   : tr("%1 of %2 runs").arg(shown).arg(total);
-    if (selected > 0 && m_lastSelection != QList<int64_t>{ -1 })
+    if (selected > 0 && m_lastSelection != QList<int64_t> { -1 })
         text += tr(", %1 selected").arg(selected);
     m_count->setText(text);
 }

@@ -93,7 +93,8 @@ private:
     QString m_workspacePath;
     bool m_newWorkspace = true; // the next display() is the first of this workspace
     BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
-    QSet<QString> m_shownKeys;  // "p:key" / "m:tag:stat" of optional columns the user chose; kept across reloads
+    QSet<QString>
+        m_shownKeys; // "p:key" / "m:tag:stat" of optional columns the user chose; kept across reloads
     QSet<QString> m_hiddenKeys; // the same for columns the user hid
     QList<int64_t> m_lastSelection;
 

@@ -47,8 +47,9 @@ ImportancePage::ImportancePage(QWidget *parent)
     m_statistic->addItem(tr("last value"), int(MetricStatistic::Last));
     m_statistic->addItem(tr("best value"), int(MetricStatistic::Best));
     m_statistic->setAccessibleName(tr("Which value of each run's metric"));
-    m_statistic->setToolTip(tr("Each run's last value of the metric, or its best one (the minimum of a loss-like "
-                               "metric, the maximum of an accuracy-like one)"));
+    m_statistic->setToolTip(
+        tr("Each run's last value of the metric, or its best one (the minimum of a loss-like "
+           "metric, the maximum of an accuracy-like one)"));
     m_export->setToolTip(tr("Save the chart as PNG or PDF"));
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
@@ -68,7 +69,8 @@ ImportancePage::ImportancePage(QWidget *parent)
     m_table->setWordWrap(false);
     m_table->setAccessibleName(tr("Parameter importance"));
     installTableExportActions(
-        m_table, [this](const QList<int> &rows) { return m_model->records(rows); }, QStringLiteral("param-importance"));
+        m_table, [this](const QList<int> &rows) { return m_model->records(rows); },
+        QStringLiteral("param-importance"));
 
     auto *top = new QHBoxLayout;
     auto *metricLabel = new QLabel(tr("&Metric:"), this);
@@ -170,19 +172,22 @@ void ImportancePage::display(const Result &result)
     if (!result.error.isEmpty())
         m_status->setText(tr("The importance could not be computed: %1").arg(result.error));
     else if (m_runIds.isEmpty())
-        m_status->setText(tr("Select three or more runs in the runs table (runs of one search, with params and a metric)."));
+        m_status->setText(tr(
+            "Select three or more runs in the runs table (runs of one search, with params and a metric)."));
     else if (result.metrics.isEmpty())
         m_status->setText(tr("The selected runs have no scalar metrics."));
     else if (!imp.reason.isEmpty())
         m_status->setText(tr("No importance: %1.").arg(imp.reason));
     else
-        m_status->setText(tr("Over %n run(s) with a value of %1 and params: %2 params ranked.", nullptr, imp.runs)
-                              .arg(imp.metric)
-                              .arg(imp.entries.size()));
+        m_status->setText(
+            tr("Over %n run(s) with a value of %1 and params: %2 params ranked.", nullptr, imp.runs)
+                .arg(imp.metric)
+                .arg(imp.entries.size()));
     QStringList skipped;
     for (const auto &s : imp.skipped)
         skipped << QStringLiteral("%1 (%2)").arg(s.key, s.reason);
-    m_skipped->setText(skipped.isEmpty() ? QString() : tr("Not ranked: %1.").arg(skipped.join(QStringLiteral(", "))));
+    m_skipped->setText(
+        skipped.isEmpty() ? QString() : tr("Not ranked: %1.").arg(skipped.join(QStringLiteral(", "))));
     m_skipped->setVisible(!skipped.isEmpty());
     Q_EMIT loaded();
 }
@@ -191,15 +196,16 @@ void ImportancePage::exportChart()
 {
     QSettings settings;
     const QString dir = settings.value(kLastExportDirKey, QDir::homePath()).toString();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), dir + QStringLiteral("/param-importance.png"),
-        tr("PNG image (*.png);;PDF document (*.pdf)"));
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
+        dir + QStringLiteral("/param-importance.png"), tr("PNG image (*.png);;PDF document (*.pdf)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".png");
     settings.setValue(kLastExportDirKey, QFileInfo(path).absolutePath());
     if (!plumb::exportChart(m_chart->plot(), path))
-        QMessageBox::warning(this, tr("Export Chart"), tr("The chart could not be written to %1.").arg(QDir::toNativeSeparators(path)));
+        QMessageBox::warning(this, tr("Export Chart"),
+            tr("The chart could not be written to %1.").arg(QDir::toNativeSeparators(path)));
 }
 
 } // namespace plumb

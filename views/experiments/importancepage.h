@@ -4,7 +4,6 @@
 #include "experimentview.h"
 #include "paramimportance.h"
 
-
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -34,8 +33,8 @@ public:
 
     struct Result {
         QString error;
-        QStringList metrics;     // every scalar tag of the runs
-        QString defaultMetric;   // TrialTable::defaultMetric()
+        QStringList metrics; // every scalar tag of the runs
+        QString defaultMetric; // TrialTable::defaultMetric()
         ParamImportance importance;
     };
 

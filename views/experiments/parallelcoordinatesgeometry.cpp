@@ -22,7 +22,8 @@ QString tickText(double v)
 
 } // namespace
 
-void ParallelCoordinatesGeometry::setData(const TrialTable &table, const QList<AxisSpec> &specs, MetricStatistic statistic)
+void ParallelCoordinatesGeometry::setData(
+    const TrialTable &table, const QList<AxisSpec> &specs, MetricStatistic statistic)
 {
     std::vector<Axis> old = std::move(m_axes);
     const bool sameRuns = m_runs == table.size();
@@ -103,7 +104,8 @@ void ParallelCoordinatesGeometry::setData(const TrialTable &table, const QList<A
     }
 }
 
-void ParallelCoordinatesGeometry::setColorMetric(const TrialTable &table, const QString &key, MetricStatistic statistic)
+void ParallelCoordinatesGeometry::setColorMetric(
+    const TrialTable &table, const QString &key, MetricStatistic statistic)
 {
     m_colorKey = key;
     m_color.assign(size_t(table.size()), kNaN);
@@ -147,7 +149,8 @@ double ParallelCoordinatesGeometry::posToValue(const Axis &a, double pos)
                       : a.min + pos * (a.max - a.min);
 }
 
-std::vector<std::pair<double, QString>> ParallelCoordinatesGeometry::ticks(const Axis &a, int inner, int maxLabels)
+std::vector<std::pair<double, QString>> ParallelCoordinatesGeometry::ticks(
+    const Axis &a, int inner, int maxLabels)
 {
     std::vector<std::pair<double, QString>> out;
     if (a.categorical) {

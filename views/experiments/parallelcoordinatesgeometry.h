@@ -37,9 +37,9 @@ public:
         AxisSpec spec;
         bool categorical = false;
         bool logScale = false;
-        double min = 0, max = 0;   // numeric: the range of the values
-        QStringList categories;    // categorical, bottom to top
-        std::vector<double> pos;   // per run, 0..1 or NaN
+        double min = 0, max = 0; // numeric: the range of the values
+        QStringList categories; // categorical, bottom to top
+        std::vector<double> pos; // per run, 0..1 or NaN
         std::optional<std::pair<double, double>> brush; // [lo, hi] in positions
     };
 
@@ -56,7 +56,8 @@ public:
     [[nodiscard]] static double posToValue(const Axis &axis, double pos);
     // Tick labels along an axis: (position, text); a numeric axis's min, max and up to `inner` values
     // between, a categorical axis's categories (every k-th when there are more than maxLabels).
-    [[nodiscard]] static std::vector<std::pair<double, QString>> ticks(const Axis &axis, int inner = 3, int maxLabels = 16);
+    [[nodiscard]] static std::vector<std::pair<double, QString>> ticks(
+        const Axis &axis, int inner = 3, int maxLabels = 16);
 
     // Brushing. lo and hi in either order; a range of zero height clears the axis's brush.
     void setBrush(int axis, double lo, double hi);

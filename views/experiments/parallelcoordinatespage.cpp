@@ -50,8 +50,9 @@ ParallelCoordinatesPage::ParallelCoordinatesPage(QWidget *parent)
     m_statistic->addItem(tr("last value"), int(MetricStatistic::Last));
     m_statistic->addItem(tr("best value"), int(MetricStatistic::Best));
     m_statistic->setAccessibleName(tr("Which value of each run's metrics"));
-    m_statistic->setToolTip(tr("Each run's last value of a metric, or its best one (the minimum of a loss-like "
-                               "metric, the maximum of an accuracy-like one)"));
+    m_statistic->setToolTip(
+        tr("Each run's last value of a metric, or its best one (the minimum of a loss-like "
+           "metric, the maximum of an accuracy-like one)"));
     m_clear->setToolTip(tr("Clear every brush (or double-click the chart)"));
     m_clear->setEnabled(false);
     m_export->setToolTip(tr("Save the chart as PNG or PDF"));
@@ -167,7 +168,8 @@ void ParallelCoordinatesPage::display(const Result &result)
     else if (m_table.size() == 0)
         m_status->setText(tr("Select runs in the runs table to compare their params and metrics."));
     else
-        m_status->setText(tr("%n run(s). Drag along an axis to keep a range; click it to clear.", nullptr, m_table.size()));
+        m_status->setText(
+            tr("%n run(s). Drag along an axis to keep a range; click it to clear.", nullptr, m_table.size()));
     Q_EMIT loaded();
 }
 
@@ -178,7 +180,8 @@ void ParallelCoordinatesPage::fillAxisList()
     const QStringList varying = ParallelCoordinatesGeometry::varyingParams(m_table);
     QStringList previousOrder;
     for (int i = 0; i < m_axes->count(); ++i)
-        previousOrder << specId(m_axes->item(i)->data(kSpecMetricRole).toBool(), m_axes->item(i)->data(kSpecKeyRole).toString());
+        previousOrder << specId(
+            m_axes->item(i)->data(kSpecMetricRole).toBool(), m_axes->item(i)->data(kSpecKeyRole).toString());
     m_filling = true;
     m_axes->clear();
     struct Entry {
@@ -188,7 +191,8 @@ void ParallelCoordinatesPage::fillAxisList()
     std::vector<Entry> entries;
     for (const QString &key : m_table.paramKeys()) {
         const QString id = specId(false, key);
-        const bool checked = m_userAxes.contains(id) || (!m_userUnchecked.contains(id) && varying.contains(key));
+        const bool checked
+            = m_userAxes.contains(id) || (!m_userUnchecked.contains(id) && varying.contains(key));
         entries.push_back({ id, key, false, checked });
     }
     for (const QString &key : m_table.metricKeys()) {
@@ -209,7 +213,8 @@ void ParallelCoordinatesPage::fillAxisList()
     });
     for (const Entry &e : entries) {
         auto *item = new QListWidgetItem(e.metric ? tr("%1 (metric)").arg(e.key) : e.key, m_axes);
-        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable | Qt::ItemIsDragEnabled);
+        item->setFlags(
+            Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable | Qt::ItemIsDragEnabled);
         item->setCheckState(e.checked ? Qt::Checked : Qt::Unchecked);
         item->setData(kSpecMetricRole, e.metric);
         item->setData(kSpecKeyRole, e.key);
@@ -254,26 +259,29 @@ void ParallelCoordinatesPage::updateKept()
     m_kept->clear();
     const QList<int> kept = g.keptRuns();
     for (int run : kept) {
-        auto *item = new QListWidgetItem(QStringLiteral("%1 %2").arg(m_table.runs[run].id).arg(m_shortNames.value(run)), m_kept);
+        auto *item = new QListWidgetItem(
+            QStringLiteral("%1 %2").arg(m_table.runs[run].id).arg(m_shortNames.value(run)), m_kept);
         item->setToolTip(runLabel(m_table.runs[run]));
     }
-    m_keptLabel->setText(g.hasBrushes() ? tr("Runs in the brushes: %1 of %2").arg(kept.size()).arg(g.runCount())
-                                        : tr("Runs: %1 (drag along an axis to brush)").arg(g.runCount()));
+    m_keptLabel->setText(g.hasBrushes()
+            ? tr("Runs in the brushes: %1 of %2").arg(kept.size()).arg(g.runCount())
+            : tr("Runs: %1 (drag along an axis to brush)").arg(g.runCount()));
 }
 
 void ParallelCoordinatesPage::exportChart()
 {
     QSettings settings;
     const QString dir = settings.value(kLastExportDirKey, QDir::homePath()).toString();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), dir + QStringLiteral("/parallel-coordinates.png"),
-        tr("PNG image (*.png);;PDF document (*.pdf)"));
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
+        dir + QStringLiteral("/parallel-coordinates.png"), tr("PNG image (*.png);;PDF document (*.pdf)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".png");
     settings.setValue(kLastExportDirKey, QFileInfo(path).absolutePath());
     if (!m_chart->exportTo(path))
-        QMessageBox::warning(this, tr("Export Chart"), tr("The chart could not be written to %1.").arg(QDir::toNativeSeparators(path)));
+        QMessageBox::warning(this, tr("Export Chart"),
+            tr("The chart could not be written to %1.").arg(QDir::toNativeSeparators(path)));
 }
 
 } // namespace plumb

@@ -5,7 +5,6 @@
 #include "parallelcoordinatesgeometry.h"
 #include "trialtable.h"
 
-
 class QComboBox;
 class QLabel;
 class QListWidget;

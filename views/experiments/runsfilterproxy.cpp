@@ -115,7 +115,8 @@ bool RunsFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right
     const bool ascending = sortOrder() == Qt::AscendingOrder;
     auto fixed = [ascending](bool leftFirst) { return ascending ? leftFirst : !leftFirst; };
     if (!m_model->groupBy().isEmpty()) {
-        const int g = compareValues(left.data(RunsTableModel::GroupSortRole), right.data(RunsTableModel::GroupSortRole));
+        const int g = compareValues(
+            left.data(RunsTableModel::GroupSortRole), right.data(RunsTableModel::GroupSortRole));
         if (g != 0)
             return fixed(g < 0);
         const bool hl = left.data(RunsTableModel::HeaderRole).toBool();

@@ -45,7 +45,7 @@ RunsTableModel::RunsTableModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
     for (int c = 0; c < FixedColumnCount; ++c)
-        m_columns << ColumnInfo{ Kind::Fixed, {}, Stat::Last };
+        m_columns << ColumnInfo { Kind::Fixed, {}, Stat::Last };
 }
 
 bool RunsTableModel::guessBestIsMax(const QString &tag)
@@ -109,10 +109,10 @@ void RunsTableModel::setRuns(QList<ExperimentRunInfo> runs, const std::vector<Ru
     m_metricKeys.sort();
     m_columns.resize(FixedColumnCount);
     for (const QString &k : std::as_const(m_paramKeys))
-        m_columns << ColumnInfo{ Kind::Param, k, Stat::Last };
+        m_columns << ColumnInfo { Kind::Param, k, Stat::Last };
     for (const QString &k : std::as_const(m_metricKeys))
         for (Stat s : { Stat::Last, Stat::Best, Stat::Min })
-            m_columns << ColumnInfo{ Kind::Metric, k, s };
+            m_columns << ColumnInfo { Kind::Metric, k, s };
     rebuildGroups();
     endResetModel();
 }
@@ -144,7 +144,7 @@ void RunsTableModel::rebuildGroups()
         auto it = groupOf.find(v);
         if (it == groupOf.end()) {
             it = groupOf.insert(v, int(m_groups.size()));
-            m_groups << Group{ v, {} };
+            m_groups << Group { v, {} };
         }
         m_groups[*it].rows << r;
     }
@@ -201,9 +201,8 @@ QList<int> RunsTableModel::defaultColumns() const
         out << paramColumn(varying[i]);
     // Loss- and score-like tags first, then the rest by name.
     QStringList tags = m_metricKeys;
-    std::stable_sort(tags.begin(), tags.end(), [](const QString &a, const QString &b) {
-        return wellKnownMetric(a) > wellKnownMetric(b);
-    });
+    std::stable_sort(tags.begin(), tags.end(),
+        [](const QString &a, const QString &b) { return wellKnownMetric(a) > wellKnownMetric(b); });
     for (qsizetype i = 0; i < std::min<qsizetype>(tags.size(), kDefaultMetrics); ++i) {
         out << metricColumn(tags[i], Stat::Last);
         out << metricColumn(tags[i], Stat::Best);
@@ -333,7 +332,8 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
         switch (role) {
         case Qt::DisplayRole:
             return column == NameColumn
-                ? tr("%1 = %2 (%3)").arg(m_groupBy, g.value, text::counted(g.rows.size(), tr("run"), tr("runs")))
+                ? tr("%1 = %2 (%3)")
+                      .arg(m_groupBy, g.value, text::counted(g.rows.size(), tr("run"), tr("runs")))
                 : QVariant();
         case Qt::FontRole: {
             QFont f;
@@ -409,7 +409,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
             return info.key;
         case Kind::Metric:
             if (info.stat == Stat::Best)
-                return tr("%1 best %2").arg(info.key, bestIsMax(info.key) ? QStringLiteral("↑") : QStringLiteral("↓"));
+                return tr("%1 best %2")
+                    .arg(info.key, bestIsMax(info.key) ? QStringLiteral("↑") : QStringLiteral("↓"));
             return tr("%1 %2").arg(info.key, statName(info.stat));
         }
     }

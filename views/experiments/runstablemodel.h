@@ -26,20 +26,28 @@ namespace plumb {
 class RunsTableModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, StatusColumn, GroupColumn, ParentColumn, StartColumn, DurationColumn, RestartsColumn,
-        FixedColumnCount };
+    enum Column {
+        NameColumn,
+        StatusColumn,
+        GroupColumn,
+        ParentColumn,
+        StartColumn,
+        DurationColumn,
+        RestartsColumn,
+        FixedColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole, // double for numbers, QString for text, invalid when missing
-        RunIdRole,               // qlonglong; -1 on a group header
-        GroupRole,               // the group's value as text (grouped only)
-        GroupSortRole,           // the group's value as a double when numeric, else as text
-        HeaderRole,              // bool: a group header row
+        RunIdRole, // qlonglong; -1 on a group header
+        GroupRole, // the group's value as text (grouped only)
+        GroupSortRole, // the group's value as a double when numeric, else as text
+        HeaderRole, // bool: a group header row
     };
     enum class Kind { Fixed, Param, Metric };
     enum class Stat { Last, Best, Min };
     struct ColumnInfo {
         Kind kind = Kind::Fixed;
-        QString key;          // param key or scalar tag
+        QString key; // param key or scalar tag
         Stat stat = Stat::Last; // metrics only
     };
 
@@ -106,9 +114,9 @@ private:
 
     QList<ExperimentRunInfo> m_runs;
     QHash<int64_t, int> m_rowOfRun;
-    std::vector<QHash<QString, RunParam>> m_params;           // per row
-    std::vector<QHash<QString, SeriesSummary>> m_series;      // per row, scalar series by tag
-    QStringList m_paramKeys;  // sorted
+    std::vector<QHash<QString, RunParam>> m_params; // per row
+    std::vector<QHash<QString, SeriesSummary>> m_series; // per row, scalar series by tag
+    QStringList m_paramKeys; // sorted
     QStringList m_metricKeys; // sorted
     QList<ColumnInfo> m_columns;
     QHash<QString, bool> m_bestIsMax; // tags set by the user

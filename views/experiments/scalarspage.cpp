@@ -66,8 +66,9 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     m_smoothing->setRange(0, kSliderSteps - 1);
     m_smoothing->setValue(int(kDefaultSmoothing * kSliderSteps));
     m_smoothing->setAccessibleName(tr("Smoothing weight"));
-    m_smoothing->setToolTip(tr("TensorBoard's smoothing: a debiased exponential moving average; the raw values "
-                               "are drawn faint behind it"));
+    m_smoothing->setToolTip(
+        tr("TensorBoard's smoothing: a debiased exponential moving average; the raw values "
+           "are drawn faint behind it"));
     m_smoothing->setMinimumWidth(120);
     connect(m_smoothing, &QSlider::valueChanged, this, [this] {
         updateSmoothingLabel();
@@ -86,9 +87,10 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     m_restarts->addItem(tr("Latest segment per step"), int(Restarts::Latest));
     m_restarts->addItem(tr("Every segment"), int(Restarts::EverySegment));
     m_restarts->setAccessibleName(tr("Restarts"));
-    m_restarts->setToolTip(tr("A job that restarted logs some steps again. TensorBoard shows, at each step, the "
-                              "latest segment that reached it; or draw every segment as a line of its own. "
-                              "Dashed lines mark where a restart resumed."));
+    m_restarts->setToolTip(
+        tr("A job that restarted logs some steps again. TensorBoard shows, at each step, the "
+           "latest segment that reached it; or draw every segment as a line of its own. "
+           "Dashed lines mark where a restart resumed."));
     connect(m_restarts, &QComboBox::currentIndexChanged, this, [this] { rebuildCharts(); });
 
     m_tagFilter->setPlaceholderText(tr("Filter tags"));
@@ -96,7 +98,8 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     m_tagFilter->setAccessibleName(tr("Filter tags"));
     connect(m_tagFilter, &QLineEdit::textChanged, this, [this](const QString &text) {
         for (int i = 0; i < m_tagList->count(); ++i)
-            m_tagList->item(i)->setHidden(!m_tagList->item(i)->text().contains(text.trimmed(), Qt::CaseInsensitive));
+            m_tagList->item(i)->setHidden(
+                !m_tagList->item(i)->text().contains(text.trimmed(), Qt::CaseInsensitive));
     });
     m_tagList->setAccessibleName(tr("Scalar tags to chart"));
     m_tagList->setUniformItemSizes(true);
@@ -292,7 +295,8 @@ void ScalarsPage::request()
                 const QPair<int64_t, int64_t> key(s.runId, s.keyId);
                 if (cached.value(key, -1) == s.points)
                     continue;
-                r.points.insert(key, std::make_shared<const std::vector<ScalarPoint>>(reader.scalarPoints(s.runId, s.keyId)));
+                r.points.insert(key,
+                    std::make_shared<const std::vector<ScalarPoint>>(reader.scalarPoints(s.runId, s.keyId)));
             }
         },
         [this](const Result &r) { display(r); });
@@ -339,7 +343,10 @@ void ScalarsPage::fillTagList()
         item->setData(Qt::UserRole, t);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(m_chosen.contains(t) ? Qt::Checked : Qt::Unchecked);
-        item->setToolTip(tr("%1: logged by %2 of the %3 selected runs").arg(t).arg(runsPerTag.value(t)).arg(m_runIds.size()));
+        item->setToolTip(tr("%1: logged by %2 of the %3 selected runs")
+                             .arg(t)
+                             .arg(runsPerTag.value(t))
+                             .arg(m_runIds.size()));
         item->setHidden(!filter.isEmpty() && !t.contains(filter, Qt::CaseInsensitive));
     }
 }

@@ -66,7 +66,7 @@ public:
         QString error;
         QHash<int64_t, QString> runNames;
         std::vector<SeriesSummary> series; // scalars of the selected runs
-        QStringList chosen;                // the tags charted
+        QStringList chosen; // the tags charted
         QHash<QPair<int64_t, int64_t>, Points> points; // newly read, by (run, key id)
     };
 
@@ -95,8 +95,8 @@ private:
     BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
     QHash<int64_t, QString> m_runNames;
     std::vector<SeriesSummary> m_series;
-    QStringList m_tags;       // scalar tags of the selected runs, sorted
-    QSet<QString> m_chosen;   // kept across selections
+    QStringList m_tags; // scalar tags of the selected runs, sorted
+    QSet<QString> m_chosen; // kept across selections
     bool m_userChose = false; // the user picked tags: no more defaults
     QHash<QPair<int64_t, int64_t>, Points> m_points;
 

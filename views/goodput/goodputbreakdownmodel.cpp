@@ -33,10 +33,13 @@ void GoodputBreakdownModel::setReport(const GoodputReport &r)
 
 QList<QStringList> GoodputBreakdownModel::records(const QList<int> &rows) const
 {
-    QList<QStringList> out { { QStringLiteral("category"), QStringLiteral("seconds"), QStringLiteral("share") } };
+    QList<QStringList> out { { QStringLiteral("category"), QStringLiteral("seconds"),
+        QStringLiteral("share") } };
     for (const int i : rows) {
         const Row &r = m_rows[size_t(i)];
-        out << QStringList { r.sub ? QStringLiteral("custom: ") + r.name : (r.category < 0 ? QStringLiteral("productive") : badputName(Badput(r.category))),
+        out << QStringList { r.sub
+                ? QStringLiteral("custom: ") + r.name
+                : (r.category < 0 ? QStringLiteral("productive") : badputName(Badput(r.category))),
             QString::number(double(r.ns) / 1e9, 'g', 12), QString::number(r.share, 'g', 12) };
     }
     return out;
@@ -59,19 +62,28 @@ QVariant GoodputBreakdownModel::data(const QModelIndex &index, int role) const
     const Row &r = m_rows[size_t(index.row())];
     if (role == SortRole) {
         switch (index.column()) {
-        case CategoryColumn: return index.row();
-        case TimeColumn: return qlonglong(r.ns);
-        case ShareColumn: return r.share;
-        default: return {};
+        case CategoryColumn:
+            return index.row();
+        case TimeColumn:
+            return qlonglong(r.ns);
+        case ShareColumn:
+            return r.share;
+        default:
+            return {};
         }
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case CategoryColumn: return r.sub ? QStringLiteral("    ") + r.name : r.name;
-        case TimeColumn: return spanText(r.ns);
-        case ShareColumn: return QStringLiteral("%1%").arg(100 * r.share, 0, 'f', 1);
-        case RemedyColumn: return r.category < 0 || r.sub ? QString() : badputRemedy(Badput(r.category));
-        default: return {};
+        case CategoryColumn:
+            return r.sub ? QStringLiteral("    ") + r.name : r.name;
+        case TimeColumn:
+            return spanText(r.ns);
+        case ShareColumn:
+            return QStringLiteral("%1%").arg(100 * r.share, 0, 'f', 1);
+        case RemedyColumn:
+            return r.category < 0 || r.sub ? QString() : badputRemedy(Badput(r.category));
+        default:
+            return {};
         }
     }
     if (role == Qt::DecorationRole && index.column() == CategoryColumn && !r.sub)
@@ -88,11 +100,16 @@ QVariant GoodputBreakdownModel::headerData(int section, Qt::Orientation orientat
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case CategoryColumn: return tr("Where the time went");
-    case TimeColumn: return tr("Time");
-    case ShareColumn: return tr("Share");
-    case RemedyColumn: return tr("What usually reduces it");
-    default: return {};
+    case CategoryColumn:
+        return tr("Where the time went");
+    case TimeColumn:
+        return tr("Time");
+    case ShareColumn:
+        return tr("Share");
+    case RemedyColumn:
+        return tr("What usually reduces it");
+    default:
+        return {};
     }
 }
 

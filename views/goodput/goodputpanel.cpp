@@ -30,7 +30,9 @@ QString figure(const QString &name, const QString &value, const QString &hint = 
     return QStringLiteral("<td style='padding-right:22px'><span style='color:gray'>%1</span><br>"
                           "<span style='font-size:16pt; font-weight:600'>%2</span>%3</td>")
         .arg(name.toHtmlEscaped(), value.toHtmlEscaped(),
-            hint.isEmpty() ? QString() : QStringLiteral("<br><span style='color:gray'>%1</span>").arg(hint.toHtmlEscaped()));
+            hint.isEmpty()
+                ? QString()
+                : QStringLiteral("<br><span style='color:gray'>%1</span>").arg(hint.toHtmlEscaped()));
 }
 
 QString percent(double share)
@@ -81,11 +83,13 @@ GoodputPanel::GoodputPanel(QWidget *parent)
     m_advice->setWordWrap(true);
     m_advice->setTextFormat(Qt::PlainText);
     m_advice->setAccessibleName(tr("Largest badput"));
-    m_advice->setStyleSheet(QStringLiteral("QLabel { background: #fff6e0; color: #3a2c00; border: 1px solid #e8c872; padding: 6px; }"));
+    m_advice->setStyleSheet(QStringLiteral(
+        "QLabel { background: #fff6e0; color: #3a2c00; border: 1px solid #e8c872; padding: 6px; }"));
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setText(tr("No job to show. Import a job lifecycle log (JSON lines as ml-goodput-measurement writes them, "
-                        "or Plumb's own events: see the README), or an experiment log with wall times per step."));
+    m_empty->setText(
+        tr("No job to show. Import a job lifecycle log (JSON lines as ml-goodput-measurement writes them, "
+           "or Plumb's own events: see the README), or an experiment log with wall times per step."));
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(GoodputBreakdownModel::SortRole);
@@ -99,7 +103,8 @@ GoodputPanel::GoodputPanel(QWidget *parent)
     m_table->setWordWrap(false); // the remedy's whole sentence is its tooltip
     m_table->setAccessibleName(tr("Badput breakdown"));
     installTableExportActions(
-        m_table, [this](const QList<int> &rows) { return m_model->records(rows); }, QStringLiteral("goodput-breakdown"));
+        m_table, [this](const QList<int> &rows) { return m_model->records(rows); },
+        QStringLiteral("goodput-breakdown"));
 
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
@@ -131,8 +136,8 @@ GoodputPanel::GoodputPanel(QWidget *parent)
             selectRun(m_runs[size_t(index)].id);
     });
     connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export Goodput"), QStringLiteral("goodput.png"),
-            tr("PNG image (*.png);;PDF document (*.pdf)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Goodput"),
+            QStringLiteral("goodput.png"), tr("PNG image (*.png);;PDF document (*.pdf)"));
         if (!path.isEmpty())
             exportTo(path);
     });
@@ -207,9 +212,11 @@ void GoodputPanel::apply(const Result &r)
         + figure(tr("Disruptions"), QString::number(g.disruptions),
             tr("%1 steps kept, %2 redone").arg(text::count(g.productiveSteps), text::count(g.wastedSteps)));
     if (g.idealStepNs > 0)
-        row += figure(tr("Ideal step"), spanText(g.idealStepNs), tr("deviation %1").arg(percent(g.stepTimeDeviation)));
-    m_summary->setText(QStringLiteral("<table><tr>%1</tr></table><span style='color:gray'>%2 · %3 to %4</span>")
-                           .arg(row, g.basis.toHtmlEscaped(), text::dateTime(g.startNs), text::dateTime(g.endNs)));
+        row += figure(
+            tr("Ideal step"), spanText(g.idealStepNs), tr("deviation %1").arg(percent(g.stepTimeDeviation)));
+    m_summary->setText(
+        QStringLiteral("<table><tr>%1</tr></table><span style='color:gray'>%2 · %3 to %4</span>")
+            .arg(row, g.basis.toHtmlEscaped(), text::dateTime(g.startNs), text::dateTime(g.endNs)));
     m_advice->setText(goodputAdvice(g));
     m_advice->setVisible(!m_advice->text().isEmpty());
     m_timeline->setReport(g);

@@ -20,7 +20,7 @@ constexpr int kIconPx = 64;
 AboutDialog::AboutDialog(const QString &versions, const QStringList &formats, QWidget *parent)
     : QDialog(parent)
     , m_text(versions + QStringLiteral("\n\nFormats: ")
-             + (formats.isEmpty() ? tr("none") : formats.join(QStringLiteral(", "))) + QLatin1Char('\n'))
+          + (formats.isEmpty() ? tr("none") : formats.join(QStringLiteral(", "))) + QLatin1Char('\n'))
 {
     setWindowTitle(tr("About Plumb"));
     auto *icon = new QLabel;

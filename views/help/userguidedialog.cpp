@@ -30,7 +30,7 @@ QUrl UserGuideDialog::guideUrl()
 std::vector<UserGuideDialog::Heading> UserGuideDialog::headings(const QString &html)
 {
     static const QRegularExpression re(QStringLiteral("<h([23])[^>]*\\bid=\"([^\"]+)\"[^>]*>(.*?)</h\\1>"),
-                                       QRegularExpression::DotMatchesEverythingOption);
+        QRegularExpression::DotMatchesEverythingOption);
     static const QRegularExpression tags(QStringLiteral("<[^>]*>"));
     std::vector<Heading> out;
     for (auto it = re.globalMatch(html); it.hasNext();) {
@@ -63,7 +63,8 @@ UserGuideDialog::UserGuideDialog(QWidget *parent)
     const QString html = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
     QTreeWidgetItem *section = nullptr;
     for (const Heading &h : headings(html)) {
-        QTreeWidgetItem *item = h.level == 3 && section ? new QTreeWidgetItem(section) : new QTreeWidgetItem(m_contents);
+        QTreeWidgetItem *item
+            = h.level == 3 && section ? new QTreeWidgetItem(section) : new QTreeWidgetItem(m_contents);
         if (h.level == 2)
             section = item;
         item->setText(0, h.title);

@@ -23,7 +23,7 @@ void LineageLayout::compute(int nodeCount, const std::vector<std::pair<int, int>
         if (a != b && a >= 0 && b >= 0 && size_t(a) < n && size_t(b) < n)
             out[size_t(a)].push_back(b);
     std::vector<std::vector<int>> dag(n); // edges kept in direction, the reversed ones flipped
-    std::vector<int> state(n, 0);         // 0 new, 1 on the stack, 2 done
+    std::vector<int> state(n, 0); // 0 new, 1 on the stack, 2 done
     for (size_t root = 0; root < n; ++root) {
         if (state[root])
             continue;
@@ -128,7 +128,8 @@ void LineageLayout::compute(int nodeCount, const std::vector<std::pair<int, int>
             }
             keyed.emplace_back(key, v);
         }
-        std::stable_sort(keyed.begin(), keyed.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
+        std::stable_sort(
+            keyed.begin(), keyed.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
         for (size_t i = 0; i < keyed.size(); ++i) {
             layers[l][i] = keyed[i].second;
             position[size_t(keyed[i].second)] = double(i);
@@ -153,7 +154,8 @@ std::vector<QPointF> LineageLayout::route(int from, int to) const
 {
     const QRectF a = rect(from), b = rect(to);
     // An edge that closes a cycle runs against the layering: right to left, its waypoints backwards.
-    const bool reversed = std::find(m_reversed.begin(), m_reversed.end(), std::make_pair(from, to)) != m_reversed.end();
+    const bool reversed
+        = std::find(m_reversed.begin(), m_reversed.end(), std::make_pair(from, to)) != m_reversed.end();
     const auto chain = reversed ? m_chains.find({ to, from }) : m_chains.find({ from, to });
     std::vector<QPointF> points;
     points.emplace_back(reversed ? a.left() : a.right(), a.center().y());
@@ -178,12 +180,14 @@ QRectF LineageLayout::rect(int node) const
     // Each column centred vertically on the tallest one.
     const int inLayer = m_layerSize[size_t(m_layer[v])];
     const double offset = (m_maxRows - inLayer) * (kNodeHeight + kRowGap) / 2;
-    return { m_layer[v] * (kNodeWidth + kColumnGap), offset + m_row[v] * (kNodeHeight + kRowGap), kNodeWidth, kNodeHeight };
+    return { m_layer[v] * (kNodeWidth + kColumnGap), offset + m_row[v] * (kNodeHeight + kRowGap), kNodeWidth,
+        kNodeHeight };
 }
 
 QRectF LineageLayout::bounds() const
 {
-    return { 0, 0, m_layers * (kNodeWidth + kColumnGap) - kColumnGap, m_maxRows * (kNodeHeight + kRowGap) - kRowGap };
+    return { 0, 0, m_layers * (kNodeWidth + kColumnGap) - kColumnGap,
+        m_maxRows * (kNodeHeight + kRowGap) - kRowGap };
 }
 
 int LineageLayout::crossings(const std::vector<std::pair<int, int>> &edges) const

@@ -20,7 +20,7 @@ class LineageLayout {
 public:
     static constexpr double kNodeWidth = 230;
     static constexpr double kNodeHeight = 44;
-    static constexpr double kColumnGap = 90;  // between the right of a column and the left of the next
+    static constexpr double kColumnGap = 90; // between the right of a column and the left of the next
     static constexpr double kRowGap = 22;
 
     // `nodeCount` nodes 0..n-1; `edges` (from, to) in data-flow direction.

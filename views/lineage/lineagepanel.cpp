@@ -64,7 +64,8 @@ public:
         const QRectF bounds = sceneRect();
         if (bounds.isEmpty() || viewport()->width() < 50)
             return;
-        const double fit = std::min(viewport()->width() / bounds.width(), viewport()->height() / bounds.height());
+        const double fit
+            = std::min(viewport()->width() / bounds.width(), viewport()->height() / bounds.height());
         const double zoom = std::clamp(fit, kReadableZoom, 1.2);
         scale(zoom, zoom);
         centerOn(fit < kReadableZoom ? focusCentre : bounds.center());
@@ -105,9 +106,12 @@ int indexOf(const QGraphicsItem *item)
 QString directionWords(LineageDirection d)
 {
     switch (d) {
-    case LineageDirection::Up: return LineagePanel::tr("upstream");
-    case LineageDirection::Down: return LineagePanel::tr("downstream");
-    case LineageDirection::Both: break;
+    case LineageDirection::Up:
+        return LineagePanel::tr("upstream");
+    case LineageDirection::Down:
+        return LineagePanel::tr("downstream");
+    case LineageDirection::Both:
+        break;
     }
     return LineagePanel::tr("both ways");
 }
@@ -138,8 +142,9 @@ LineagePanel::LineagePanel(QWidget *parent)
     m_depth->setValue(3);
     m_depth->setPrefix(tr("depth "));
     m_depth->setAccessibleName(tr("Depth"));
-    m_fold->setToolTip(tr("Draw the runs of one job as one node, and the artifacts of one type those runs made or "
-                          "read: a job that ran a thousand times stays readable"));
+    m_fold->setToolTip(
+        tr("Draw the runs of one job as one node, and the artifacts of one type those runs made or "
+           "read: a job that ran a thousand times stays readable"));
     m_export->setToolTip(tr("Save the drawn graph as PNG, PDF or SVG"));
     m_status->setWordWrap(true);
 
@@ -191,8 +196,9 @@ LineagePanel::LineagePanel(QWidget *parent)
             showDetails(indexOf(items.front()));
     });
     connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export Lineage Graph"), QStringLiteral("lineage.png"),
-            tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
+        const QString path
+            = QFileDialog::getSaveFileName(this, tr("Export Lineage Graph"), QStringLiteral("lineage.png"),
+                tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
         if (!path.isEmpty())
             exportTo(path);
     });
@@ -223,7 +229,8 @@ LineagePanel::LineagePanel(QWidget *parent)
             linkToRun(m_graph.nodes[size_t(m_selected)].id, ids.value(int(items.indexOf(chosen))));
     });
     connect(m_openRun, &QPushButton::clicked, this, [this] {
-        if (m_selected >= 0 && size_t(m_selected) < m_graph.nodes.size() && !m_graph.nodes[size_t(m_selected)].runIds.isEmpty())
+        if (m_selected >= 0 && size_t(m_selected) < m_graph.nodes.size()
+            && !m_graph.nodes[size_t(m_selected)].runIds.isEmpty())
             Q_EMIT openRunRequested(m_graph.nodes[size_t(m_selected)].runIds.front());
     });
     rebuildScene();
@@ -327,7 +334,8 @@ void LineagePanel::apply(const Result &r)
         for (size_t i = 0; i < m_matches.size() && i < 50; ++i)
             html += QStringLiteral("<li><a href=\"node:%1\">%2</a> (%3 %4)</li>")
                         .arg(m_matches[i].id)
-                        .arg(m_matches[i].name.toHtmlEscaped(), m_matches[i].kind, m_matches[i].type.toHtmlEscaped());
+                        .arg(m_matches[i].name.toHtmlEscaped(), m_matches[i].kind,
+                            m_matches[i].type.toHtmlEscaped());
         m_details->setHtml(html + QStringLiteral("</ul>"));
     }
     m_status->setText(statusText());
@@ -342,13 +350,15 @@ QString LineagePanel::statusText() const
         return tr("The lineage could not be read: %1").arg(m_error);
     const int64_t total = m_counts.artifacts + m_counts.executions + m_counts.contexts;
     if (total == 0)
-        return tr("No lineage in this workspace: import an ML Metadata store (its SQLite file) or OpenLineage events "
+        return tr("No lineage in this workspace: import an ML Metadata store (its SQLite file) or "
+                  "OpenLineage events "
                   "(JSON, JSON array or NDJSON).");
     QString s = m_counts.summary();
     if (!m_graph.nodes.empty())
         s += tr(" · showing %1 nodes %2 of %3, up to %4 edges away")
                  .arg(m_graph.nodes.size())
-                 .arg(directionWords(LineageDirection(m_direction->currentData().toInt())), m_graph.nodes[0].name)
+                 .arg(directionWords(LineageDirection(m_direction->currentData().toInt())),
+                     m_graph.nodes[0].name)
                  .arg(m_depth->value());
     if (m_graph.truncated)
         s += tr(" (stopped at %1 nodes: lower the depth)").arg(m_graph.nodes.size());
@@ -387,18 +397,22 @@ void LineagePanel::showDetails(int index)
         return;
     }
     const LineageNodeInfo &n = m_graph.nodes[size_t(index)];
-    QString html = QStringLiteral("<h3>%1</h3><p>%2 <b>%3</b>").arg(n.name.toHtmlEscaped(), n.kind, n.type.toHtmlEscaped());
+    QString html = QStringLiteral("<h3>%1</h3><p>%2 <b>%3</b>")
+                       .arg(n.name.toHtmlEscaped(), n.kind, n.type.toHtmlEscaped());
     if (!n.state.isEmpty())
         html += QStringLiteral(" · %1").arg(n.state.toHtmlEscaped());
     html += QStringLiteral(" · #%1</p>").arg(n.id);
     auto row = [](const QString &k, const QString &v) {
-        return QStringLiteral("<tr><td><i>%1</i></td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v.toHtmlEscaped());
+        return QStringLiteral("<tr><td><i>%1</i></td><td>%2</td></tr>")
+            .arg(k.toHtmlEscaped(), v.toHtmlEscaped());
     };
     html += QStringLiteral("<table cellspacing=4>");
     html += row(tr("key"), n.key);
     if (!n.uri.isEmpty())
         html += row(tr("uri"), n.uri);
-    auto time = [](int64_t ns) { return QDateTime::fromMSecsSinceEpoch(ns / 1000000, Qt::UTC).toString(Qt::ISODateWithMs); };
+    auto time = [](int64_t ns) {
+        return QDateTime::fromMSecsSinceEpoch(ns / 1000000, Qt::UTC).toString(Qt::ISODateWithMs);
+    };
     if (n.startNs)
         html += row(tr("start"), time(n.startNs));
     if (n.endNs)
@@ -411,8 +425,10 @@ void LineagePanel::showDetails(int index)
         QStringList members;
         for (int64_t m : n.members)
             members << QStringLiteral("<a href=\"node:%1\">#%1</a>").arg(m);
-        html += QStringLiteral("<tr><td><i>%1</i></td><td>%2</td></tr>")
-                    .arg(tr("folded"), tr("%n nodes: ", nullptr, int(n.members.size())) + members.join(QStringLiteral(", ")));
+        html
+            += QStringLiteral("<tr><td><i>%1</i></td><td>%2</td></tr>")
+                   .arg(tr("folded"),
+                       tr("%n nodes: ", nullptr, int(n.members.size())) + members.join(QStringLiteral(", ")));
     }
     if (!n.runIds.isEmpty()) {
         QStringList runs;
@@ -423,21 +439,25 @@ void LineagePanel::showDetails(int index)
     html += QStringLiteral("</table>");
     if (!n.properties.isEmpty() && n.properties != QLatin1String("{}"))
         html += QStringLiteral("<p><i>properties</i></p><pre style=\"white-space: pre-wrap\">%1</pre>")
-                    .arg(QString::fromUtf8(QJsonDocument::fromJson(n.properties.toUtf8()).toJson(QJsonDocument::Indented)).toHtmlEscaped());
+                    .arg(QString::fromUtf8(
+                        QJsonDocument::fromJson(n.properties.toUtf8()).toJson(QJsonDocument::Indented))
+                             .toHtmlEscaped());
     if (index != 0)
         html += QStringLiteral("<p><a href=\"node:%1\">%2</a></p>").arg(n.id).arg(tr("Focus on this node"));
     m_details->setHtml(html);
     m_openRun->setEnabled(!n.runIds.isEmpty());
     m_linkRun->setEnabled(true);
     m_openRun->setText(n.runIds.isEmpty() ? tr("Open Run") : tr("Open Run %1").arg(n.runIds.front()));
-    m_openRun->setToolTip(tr("The run's Doctor verdict when it has traces, else its metrics and config in Experiments"));
+    m_openRun->setToolTip(
+        tr("The run's Doctor verdict when it has traces, else its metrics and config in Experiments"));
 }
 
 bool LineagePanel::linkToRun(int64_t nodeId, int64_t runId)
 {
     try {
         Workspace ws(m_workspacePath, Workspace::Role::Writer);
-        SqliteStmt link(ws.db(), "INSERT OR REPLACE INTO lineage_link(node_id, run_id, origin) VALUES (?, ?, 'user')");
+        SqliteStmt link(
+            ws.db(), "INSERT OR REPLACE INTO lineage_link(node_id, run_id, origin) VALUES (?, ?, 'user')");
         link.bind(1, nodeId).bind(2, runId).run();
     } catch (const std::exception &e) {
         m_error = QString::fromUtf8(e.what());
@@ -464,9 +484,10 @@ QString svgColour(const QColor &c)
 QByteArray sceneSvg(const QGraphicsScene &scene, const QColor &background)
 {
     const QRectF r = scene.sceneRect();
-    QString svg = QStringLiteral("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%1\" height=\"%2\" "
-                                 "viewBox=\"%3 %4 %1 %2\">\n<rect x=\"%3\" y=\"%4\" width=\"%1\" height=\"%2\" fill=\"%5\"/>\n")
+    QString svg = QStringLiteral(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%1\" height=\"%2\" "
+        "viewBox=\"%3 %4 %1 %2\">\n<rect x=\"%3\" y=\"%4\" width=\"%1\" height=\"%2\" fill=\"%5\"/>\n")
                       .arg(r.width())
                       .arg(r.height())
                       .arg(r.left())
@@ -488,15 +509,18 @@ QByteArray sceneSvg(const QGraphicsScene &scene, const QColor &background)
                 else
                     d += QStringLiteral("%1 %2 ").arg(e.x).arg(e.y);
             }
-            svg += QStringLiteral("<path d=\"%1\" fill=\"none\" stroke=\"%2\" stroke-opacity=\"%3\" stroke-width=\"%4\"%5/>\n")
+            svg += QStringLiteral(
+                "<path d=\"%1\" fill=\"none\" stroke=\"%2\" stroke-opacity=\"%3\" stroke-width=\"%4\"%5/>\n")
                        .arg(d.trimmed(), svgColour(p->pen().color()))
                        .arg(p->pen().color().alphaF())
                        .arg(p->pen().widthF())
-                       .arg(p->pen().style() == Qt::DashLine ? QStringLiteral(" stroke-dasharray=\"5 3\"") : QString());
+                       .arg(p->pen().style() == Qt::DashLine ? QStringLiteral(" stroke-dasharray=\"5 3\"")
+                                                             : QString());
         } else if (const auto *b = dynamic_cast<const QGraphicsRectItem *>(item)) {
             const QRectF box = b->rect();
-            svg += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"%5\" stroke=\"%6\" "
-                                  "stroke-width=\"%7\"/>\n")
+            svg += QStringLiteral(
+                "<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"%5\" stroke=\"%6\" "
+                "stroke-width=\"%7\"/>\n")
                        .arg(box.x())
                        .arg(box.y())
                        .arg(box.width())
@@ -506,11 +530,13 @@ QByteArray sceneSvg(const QGraphicsScene &scene, const QColor &background)
         } else if (const auto *t = dynamic_cast<const QGraphicsSimpleTextItem *>(item)) {
             const QPointF at = t->scenePos();
             const QFontMetricsF m(t->font());
-            svg += QStringLiteral("<text x=\"%1\" y=\"%2\" font-family=\"%3\" font-size=\"%4px\" fill=\"%5\">%6</text>\n")
+            svg += QStringLiteral(
+                "<text x=\"%1\" y=\"%2\" font-family=\"%3\" font-size=\"%4px\" fill=\"%5\">%6</text>\n")
                        .arg(at.x())
                        .arg(at.y() + m.ascent())
                        .arg(t->font().family().toHtmlEscaped())
-                       .arg(t->font().pixelSize() > 0 ? t->font().pixelSize() : t->font().pointSizeF() * 4 / 3)
+                       .arg(
+                           t->font().pixelSize() > 0 ? t->font().pixelSize() : t->font().pointSizeF() * 4 / 3)
                        .arg(svgColour(t->brush().color()), t->text().toHtmlEscaped());
         }
     }

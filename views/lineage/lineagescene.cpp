@@ -35,8 +35,8 @@ NodeColours coloursOf(const LineageNodeInfo &n)
 
 } // namespace
 
-void drawLineageScene(QGraphicsScene &scene, const LineageGraph &graph, const LineageLayout &layout, const QFont &font,
-                      const QColor &edgeColour)
+void drawLineageScene(QGraphicsScene &scene, const LineageGraph &graph, const LineageLayout &layout,
+    const QFont &font, const QColor &edgeColour)
 {
     const QColor text(0x20, 0x20, 0x20);
     QFont nameFont = font;
@@ -78,7 +78,8 @@ void drawLineageScene(QGraphicsScene &scene, const LineageGraph &graph, const Li
         QColor c = edgeColour;
         c.setAlpha(140);
         QPen pen(c, 1.2);
-        if (std::find(reversed.begin(), reversed.end(), std::make_pair(a->second, b->second)) != reversed.end())
+        if (std::find(reversed.begin(), reversed.end(), std::make_pair(a->second, b->second))
+            != reversed.end())
             pen.setStyle(Qt::DashLine);
         auto *item = scene.addPath(path, pen);
         item->setToolTip(e.kind);
@@ -92,8 +93,11 @@ void drawLineageScene(QGraphicsScene &scene, const LineageGraph &graph, const Li
         auto *box = scene.addRect(r, QPen(colours.border, i == 0 ? 3 : 1.2), colours.fill);
         box->setData(kLineageIndexKey, int(i));
         box->setFlag(QGraphicsItem::ItemIsSelectable);
-        box->setToolTip(QStringLiteral("%1 %2\n%3%4").arg(n.kind, n.type, n.name, n.uri.isEmpty() ? QString() : QLatin1Char('\n') + n.uri));
-        auto *name = new QGraphicsSimpleTextItem(nameMetrics.elidedText(n.name, Qt::ElideMiddle, int(r.width() - 12)), box);
+        box->setToolTip(
+            QStringLiteral("%1 %2\n%3%4")
+                .arg(n.kind, n.type, n.name, n.uri.isEmpty() ? QString() : QLatin1Char('\n') + n.uri));
+        auto *name = new QGraphicsSimpleTextItem(
+            nameMetrics.elidedText(n.name, Qt::ElideMiddle, int(r.width() - 12)), box);
         name->setFont(nameFont);
         name->setBrush(text);
         name->setPos(r.left() + 6, r.top() + 4);
@@ -102,7 +106,8 @@ void drawLineageScene(QGraphicsScene &scene, const LineageGraph &graph, const Li
             sub += QStringLiteral(" · ") + n.state;
         if (!n.runIds.isEmpty())
             sub += QStringLiteral(" · run");
-        auto *type = new QGraphicsSimpleTextItem(QFontMetrics(typeFont).elidedText(sub, Qt::ElideRight, int(r.width() - 12)), box);
+        auto *type = new QGraphicsSimpleTextItem(
+            QFontMetrics(typeFont).elidedText(sub, Qt::ElideRight, int(r.width() - 12)), box);
         type->setFont(typeFont);
         type->setBrush(colours.border.darker(130));
         type->setPos(r.left() + 6, r.top() + 4 + nameMetrics.height());

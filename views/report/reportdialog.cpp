@@ -63,7 +63,7 @@ ReportDialog::ReportDialog(const QString &workspacePath, QWidget *parent)
     m_dpi->setSuffix(tr(" dpi"));
     m_dpi->setEnabled(false);
     connect(m_format, &QComboBox::currentIndexChanged, this,
-            [this] { m_dpi->setEnabled(m_format->currentData().toString() == QLatin1String("png")); });
+        [this] { m_dpi->setEnabled(m_format->currentData().toString() == QLatin1String("png")); });
 
     // The baseline: every run of the workspace, traces' runs and experiment runs alike.
     m_baseline->addItem(tr("The first run"), QString());
@@ -107,7 +107,7 @@ ReportDialog::ReportDialog(const QString &workspacePath, QWidget *parent)
     connect(m_down, &QPushButton::clicked, this, [move] { move(1); });
     connect(m_template, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Load Report Template"), QString(),
-                                                          tr("Report templates (*.json *.yaml *.yml);;All files (*)"));
+            tr("Report templates (*.json *.yaml *.yml);;All files (*)"));
         if (!path.isEmpty())
             loadTemplate(path);
     });
@@ -146,7 +146,8 @@ ReportDialog::ReportDialog(const QString &workspacePath, QWidget *parent)
     m_stage->setVisible(false);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
-    layout->addWidget(new QLabel(tr("Sections (the executive summary always comes first; drag to reorder):")));
+    layout->addWidget(
+        new QLabel(tr("Sections (the executive summary always comes first; drag to reorder):")));
     layout->addLayout(sectionRow, 1);
     layout->addWidget(m_stage);
     layout->addWidget(m_progress);
@@ -195,7 +196,8 @@ void ReportDialog::setOptions(const ReportOptions &o)
     for (int i = 0; i < m_sections->count(); ++i) {
         QListWidgetItem *item = m_sections->item(i);
         if (item->flags() & Qt::ItemIsEnabled)
-            item->setCheckState(o.sections.contains(item->data(kIdRole).toString()) ? Qt::Checked : Qt::Unchecked);
+            item->setCheckState(
+                o.sections.contains(item->data(kIdRole).toString()) ? Qt::Checked : Qt::Unchecked);
     }
 }
 
@@ -217,8 +219,8 @@ void ReportDialog::setBusy(bool busy)
     m_busy = busy;
     m_progress->setVisible(busy);
     m_stage->setVisible(busy);
-    for (QWidget *w : std::initializer_list<QWidget *> { m_title, m_author, m_baseline, m_pageSize, m_format, m_dpi,
-                                                         m_sections, m_up, m_down, m_template })
+    for (QWidget *w : std::initializer_list<QWidget *> { m_title, m_author, m_baseline, m_pageSize, m_format,
+             m_dpi, m_sections, m_up, m_down, m_template })
         w->setEnabled(!busy);
     if (!busy)
         m_dpi->setEnabled(m_format->currentData().toString() == QLatin1String("png"));
@@ -233,8 +235,10 @@ void ReportDialog::chooseAndExport()
     const QString suffix = m_format->currentData().toString();
     QSettings settings;
     const QString dir = settings.value(kLastDirKey, QDir::homePath()).toString();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), dir + QStringLiteral("/review.") + suffix,
-        suffix == QLatin1String("pdf") ? tr("PDF documents (*.pdf)") : tr("PNG images, one per page (*.png)"));
+    QString path
+        = QFileDialog::getSaveFileName(this, tr("Export Report"), dir + QStringLiteral("/review.") + suffix,
+            suffix == QLatin1String("pdf") ? tr("PDF documents (*.pdf)")
+                                           : tr("PNG images, one per page (*.png)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().compare(suffix, Qt::CaseInsensitive) != 0)
@@ -271,15 +275,18 @@ bool ReportDialog::exportTo(const QString &path)
     watcher.setFuture(QtConcurrent::run([workspace, opts, cancel, self]() {
         try {
             Workspace ws(workspace, Workspace::Role::Reader);
-            return buildReport(ws, workspace, opts, [self](int done, int total, const QString &stage) {
-                QMetaObject::invokeMethod(qApp, [self, done, total, stage] {
-                    if (!self)
-                        return;
-                    self->m_progress->setRange(0, total * 2);
-                    self->m_progress->setValue(done);
-                    self->m_stage->setText(stage);
-                });
-            }, [cancel] { return cancel->load(); });
+            return buildReport(
+                ws, workspace, opts,
+                [self](int done, int total, const QString &stage) {
+                    QMetaObject::invokeMethod(qApp, [self, done, total, stage] {
+                        if (!self)
+                            return;
+                        self->m_progress->setRange(0, total * 2);
+                        self->m_progress->setValue(done);
+                        self->m_stage->setText(stage);
+                    });
+                },
+                [cancel] { return cancel->load(); });
         } catch (const std::exception &e) {
             ReportBuild failed;
             failed.error = tr("cannot read the workspace %1: %2").arg(workspace, QString::fromUtf8(e.what()));

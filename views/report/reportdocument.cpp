@@ -50,7 +50,8 @@ QFont font(int pixels, bool bold = false, bool italic = false)
     f.setBold(bold);
     f.setItalic(italic);
     f.setHintingPreference(QFont::PreferNoHinting);
-    f.setStyleStrategy(QFont::PreferNoShaping); // no ligatures: "diff" stays four letters when copied or searched
+    f.setStyleStrategy(
+        QFont::PreferNoShaping); // no ligatures: "diff" stays four letters when copied or searched
     return f;
 }
 
@@ -75,7 +76,9 @@ const Fonts &fonts()
 
 double textHeight(const QFont &f, double width, const QString &text, int flags = Qt::TextWordWrap)
 {
-    return QFontMetricsF(f).boundingRect(QRectF(0, 0, width, 1e6), flags | Qt::AlignLeft | Qt::AlignTop, text).height();
+    return QFontMetricsF(f)
+        .boundingRect(QRectF(0, 0, width, 1e6), flags | Qt::AlignLeft | Qt::AlignTop, text)
+        .height();
 }
 
 // Text that wraps at spaces when it has them, anywhere otherwise (kernel names), cut to
@@ -91,7 +94,8 @@ QString fitCell(const QFont &f, double width, const QString &text, int *flags)
         }
     // What kMaxCellLines lines measure: the last line is the font's height, not a line spacing,
     // and that is taller here (lineSpacing * 3 cut the cells at two lines).
-    const double maxHeight = textHeight(f, 1e6, QStringList(kMaxCellLines, QStringLiteral("X")).join(u'\n'), 0) + 0.5;
+    const double maxHeight
+        = textHeight(f, 1e6, QStringList(kMaxCellLines, QStringLiteral("X")).join(u'\n'), 0) + 0.5;
     if (textHeight(f, width, text, *flags) <= maxHeight)
         return text;
     QString t = fm.elidedText(text, Qt::ElideRight, width * kMaxCellLines * 0.92);
@@ -205,11 +209,13 @@ public:
             // Words of the cells stay whole where they are short (limits, kinds, states).
             for (const QStringList &row : t.rows)
                 for (const QString &word : row.value(qsizetype(c)).split(u' ', Qt::SkipEmptyParts))
-                    minimum[c] = std::max(minimum[c], std::min(body.horizontalAdvance(word), kMaxKeptWordPt) + 2 * kCellPadX);
+                    minimum[c] = std::max(
+                        minimum[c], std::min(body.horizontalAdvance(word), kMaxKeptWordPt) + 2 * kCellPadX);
             natural[c] = std::max(natural[c], minimum[c]);
             natural[c] = std::max(minimum[c], head.horizontalAdvance(t.header[qsizetype(c)]) + 2 * kCellPadX);
             for (const QStringList &row : t.rows)
-                natural[c] = std::max(natural[c], body.horizontalAdvance(row.value(qsizetype(c))) + 2 * kCellPadX);
+                natural[c]
+                    = std::max(natural[c], body.horizontalAdvance(row.value(qsizetype(c))) + 2 * kCellPadX);
         }
         // The first column names the rows: it keeps up to kRowLabelShare of the width unwrapped.
         if (n > 1)
@@ -244,7 +250,8 @@ public:
             for (size_t c = 0; c < n; ++c)
                 if (isNumeric(c) == numericPass && natural[c] > w[c])
                     cols.push_back(c);
-            std::sort(cols.begin(), cols.end(), [&](size_t a, size_t b) { return natural[a] - w[a] < natural[b] - w[b]; });
+            std::sort(cols.begin(), cols.end(),
+                [&](size_t a, size_t b) { return natural[a] - w[a] < natural[b] - w[b]; });
             for (size_t i = 0; i < cols.size() && spare > 0; ++i) {
                 const double share = spare / double(cols.size() - i);
                 const double given = std::min(share, natural[cols[i]] - w[cols[i]]);
@@ -281,7 +288,8 @@ public:
         const QFont &captionFont = fonts().caption;
         const double captionHeight = t.caption.isEmpty() ? 0 : textHeight(captionFont, width, t.caption) + 3;
         const std::vector<bool> numeric = t.numeric;
-        auto drawRow = [this, widths, numeric](const Row &row, double top, const QFont &f, const QColor &fill, bool head) {
+        auto drawRow = [this, widths, numeric](
+                           const Row &row, double top, const QFont &f, const QColor &fill, bool head) {
             const double x0 = kMarginX;
             const double w = width;
             draw([row, top, f, fill, head, widths, numeric, x0, w](QPainter &p) {
@@ -292,8 +300,10 @@ public:
                 double x = x0;
                 for (size_t c = 0; c < widths.size(); ++c) {
                     const bool right = c < numeric.size() && numeric[c];
-                    const QRectF cell(x + kCellPadX, top + kCellPadY, widths[c] - 2 * kCellPadX, row.height - 2 * kCellPadY);
-                    p.drawText(cell, row.flags[c] | (right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop, row.cells[qsizetype(c)]);
+                    const QRectF cell(x + kCellPadX, top + kCellPadY, widths[c] - 2 * kCellPadX,
+                        row.height - 2 * kCellPadY);
+                    p.drawText(cell, row.flags[c] | (right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop,
+                        row.cells[qsizetype(c)]);
                     x += widths[c];
                 }
                 p.setPen(QPen(head ? kAccent : kRule, head ? 0.8 : 0.4));
@@ -334,7 +344,8 @@ public:
         const QFont &captionFont = fonts().caption;
         const QString caption = QStringLiteral("Figure %1. %2").arg(++d.m_figures).arg(f.caption);
         const double captionHeight = textHeight(captionFont, width, caption);
-        const double h = std::min({ width * reportFigureAspect(f), kMaxFigureHeight, bottom - kTop - captionHeight - 6 });
+        const double h = std::min(
+            { width * reportFigureAspect(f), kMaxFigureHeight, bottom - kTop - captionHeight - 6 });
         ensure(h + captionHeight + 6);
         const QRectF r(kMarginX, y, width, h);
         const ReportFigure *figure = &f;
@@ -356,11 +367,21 @@ public:
     {
         for (const ReportBlock &b : blocks) {
             switch (b.kind) {
-            case ReportBlock::Kind::Heading: heading(b.text); break;
-            case ReportBlock::Kind::Paragraph: paragraph(b.text); break;
-            case ReportBlock::Kind::Bullets: bullets(b.items); break;
-            case ReportBlock::Kind::Table: table(b.table); break;
-            case ReportBlock::Kind::Figure: figure(b.figure); break;
+            case ReportBlock::Kind::Heading:
+                heading(b.text);
+                break;
+            case ReportBlock::Kind::Paragraph:
+                paragraph(b.text);
+                break;
+            case ReportBlock::Kind::Bullets:
+                bullets(b.items);
+                break;
+            case ReportBlock::Kind::Table:
+                table(b.table);
+                break;
+            case ReportBlock::Kind::Figure:
+                figure(b.figure);
+                break;
             }
         }
     }
@@ -368,7 +389,8 @@ public:
 
 ReportDocument::ReportDocument(ReportModel model, ReportOptions::PageSize pageSize)
     : m_model(std::make_shared<const ReportModel>(std::move(model)))
-    , m_pageSize(QPageSize(pageSize == ReportOptions::PageSize::Letter ? QPageSize::Letter : QPageSize::A4).size(QPageSize::Point))
+    , m_pageSize(QPageSize(pageSize == ReportOptions::PageSize::Letter ? QPageSize::Letter : QPageSize::A4)
+                     .size(QPageSize::Point))
 {
     const ReportModel &m = *m_model;
     Layout l(*this);
@@ -393,7 +415,8 @@ ReportDocument::ReportDocument(ReportModel model, ReportOptions::PageSize pageSi
             p.setPen(kText);
             p.drawText(QRectF(kMarginX, top, w, titleHeight), Qt::TextWordWrap, title);
             p.setPen(QPen(kAccent, 2));
-            p.drawLine(QPointF(kMarginX, top + titleHeight + 12), QPointF(kMarginX + 120, top + titleHeight + 12));
+            p.drawLine(
+                QPointF(kMarginX, top + titleHeight + 12), QPointF(kMarginX + 120, top + titleHeight + 12));
             p.setFont(fonts().subtitle);
             p.setPen(kText);
             double y = top + titleHeight + 40;
@@ -411,7 +434,8 @@ ReportDocument::ReportDocument(ReportModel model, ReportOptions::PageSize pageSi
             const double lineHeight = QFontMetricsF(fonts().small).lineSpacing() + 2;
             QStringList shown;
             // The runs leave room for the traces below them.
-            const int room = std::max(2, std::min(int((l.bottom - 60 - l.y) / lineHeight) - 1, kMaxCoveredLines));
+            const int room
+                = std::max(2, std::min(int((l.bottom - 60 - l.y) / lineHeight) - 1, kMaxCoveredLines));
             for (const QString &item : items) {
                 if (shown.size() == room - 1 && items.size() > room) {
                     shown << QStringLiteral("… and %1 more").arg(items.size() - shown.size());
@@ -448,10 +472,11 @@ ReportDocument::ReportDocument(ReportModel model, ReportOptions::PageSize pageSi
         l.paragraph(QStringLiteral("Every section asked for is in this report."));
     else
         l.bullets(m.appendix);
-    l.paragraph(QStringLiteral("Made by Plumb %1 from the workspace %2. Times are the profilers' GPU and CPU times; GPU "
-                               "windows run from the first GPU op's start to the last op's end, over every stream.")
+    l.paragraph(QStringLiteral(
+                    "Made by Plumb %1 from the workspace %2. Times are the profilers' GPU and CPU times; GPU "
+                    "windows run from the first GPU op's start to the last op's end, over every stream.")
                     .arg(QStringLiteral(PLUMB_VERSION), m.workspace),
-                fonts().small, kMuted);
+        fonts().small, kMuted);
 
     // Contents: entries with dotted leaders to their page numbers.
     {
@@ -467,7 +492,8 @@ ReportDocument::ReportDocument(ReportModel model, ReportOptions::PageSize pageSi
         y += 44;
         int i = 0;
         for (const auto &[title, page] : m_contents) {
-            const QString label = i < int(m.sections.size()) + 1 ? QStringLiteral("%1  %2").arg(i + 1).arg(title) : title;
+            const QString label
+                = i < int(m.sections.size()) + 1 ? QStringLiteral("%1  %2").arg(i + 1).arg(title) : title;
             ++i;
             const QString pageText = QString::number(page + 1);
             draws.push_back([y, w, label, pageText](QPainter &p) {
@@ -524,7 +550,8 @@ void ReportDocument::paintPage(QPainter &p, int page) const
     p.restore();
 }
 
-bool ReportDocument::writePdf(const QString &path, QString *error, const std::function<bool(int)> &progress) const
+bool ReportDocument::writePdf(
+    const QString &path, QString *error, const std::function<bool(int)> &progress) const
 {
     QPdfWriter writer(path);
     writer.setCreator(QStringLiteral("Plumb"));
@@ -560,14 +587,19 @@ QString ReportDocument::pngPagePath(const QString &path, int page, int pages)
     const QFileInfo fi(path);
     const int digits = std::max(2, int(QString::number(pages).size()));
     const QString suffix = fi.suffix().isEmpty() ? QStringLiteral("png") : fi.suffix();
-    return fi.dir().filePath(QStringLiteral("%1-%2.%3").arg(fi.completeBaseName()).arg(page + 1, digits, 10, QLatin1Char('0')).arg(suffix));
+    return fi.dir().filePath(QStringLiteral("%1-%2.%3")
+                                 .arg(fi.completeBaseName())
+                                 .arg(page + 1, digits, 10, QLatin1Char('0'))
+                                 .arg(suffix));
 }
 
-QStringList ReportDocument::writePngs(const QString &path, int dpi, QString *error, const std::function<bool(int)> &progress) const
+QStringList ReportDocument::writePngs(
+    const QString &path, int dpi, QString *error, const std::function<bool(int)> &progress) const
 {
     QStringList written;
     const double scale = dpi / 72.0;
-    const QSize px(int(std::lround(m_pageSize.width() * scale)), int(std::lround(m_pageSize.height() * scale)));
+    const QSize px(
+        int(std::lround(m_pageSize.width() * scale)), int(std::lround(m_pageSize.height() * scale)));
     for (int i = 0; i < pageCount(); ++i) {
         if (progress && !progress(i)) {
             *error = QStringLiteral("cancelled");
@@ -594,7 +626,7 @@ QStringList ReportDocument::writePngs(const QString &path, int dpi, QString *err
 }
 
 QStringList writeReport(ReportModel model, const ReportOptions &options, const QString &path, QString *error,
-                        const std::function<bool(int, int)> &progress, int *pages)
+    const std::function<bool(int, int)> &progress, int *pages)
 {
     const ReportDocument doc(std::move(model), options.pageSize);
     if (pages)

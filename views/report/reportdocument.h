@@ -42,8 +42,8 @@ public:
     bool writePdf(const QString &path, QString *error, const std::function<bool(int)> &progress = {}) const;
     // Writes every page as a PNG at `dpi`: "review.png" becomes review-01.png, review-02.png...
     // Returns the files written (empty, with `error`, on failure).
-    [[nodiscard]] QStringList writePngs(const QString &path, int dpi, QString *error,
-                                        const std::function<bool(int)> &progress = {}) const;
+    [[nodiscard]] QStringList writePngs(
+        const QString &path, int dpi, QString *error, const std::function<bool(int)> &progress = {}) const;
     // The name of page `page` (0-based) of a PNG report written to `path`.
     [[nodiscard]] static QString pngPagePath(const QString &path, int page, int pages);
 
@@ -65,7 +65,6 @@ private:
 // Lays `model` out and writes it to `path`: a PDF, or PNG pages when the suffix is .png (see
 // writePngs()). Returns the files written; empty, with the reason in `error`, on failure.
 [[nodiscard]] QStringList writeReport(ReportModel model, const ReportOptions &options, const QString &path,
-                                      QString *error, const std::function<bool(int page, int pages)> &progress = {},
-                                      int *pages = nullptr);
+    QString *error, const std::function<bool(int page, int pages)> &progress = {}, int *pages = nullptr);
 
 } // namespace plumb

@@ -18,9 +18,9 @@
 #include "timelinepainter.h"
 #include "workspace.h"
 
+#include <QCoreApplication>
 #include <QGraphicsScene>
 #include <QMap>
-#include <QCoreApplication>
 #include <QPainter>
 #include <QResizeEvent>
 
@@ -43,7 +43,7 @@ void sizeChart(QWidget &chart, const QRectF &target)
     QCoreApplication::sendEvent(&chart, &resized);
 }
 
-template<typename Chart>
+template <typename Chart>
 void paintWidgetChart(Chart &chart, QPainter &painter, const QRectF &target, const QFont &font)
 {
     sizeChart(chart, target);
@@ -129,7 +129,8 @@ void drawTimeline(QPainter &p, const QRectF &r, const ReportFigure &f, const QFo
         if (open.tracks[i].processKind == QLatin1String("gpu"))
             kept.push_back(i);
     for (int i = 0; i < open.tracks.size(); ++i) {
-        if (open.tracks[i].processKind != QLatin1String("cpu") || open.tracks[i].kind != QLatin1String("thread"))
+        if (open.tracks[i].processKind != QLatin1String("cpu")
+            || open.tracks[i].kind != QLatin1String("thread"))
             continue;
         std::vector<int> with = kept;
         with.insert(std::upper_bound(with.begin(), with.end(), i), i);
@@ -143,7 +144,8 @@ void drawTimeline(QPainter &p, const QRectF &r, const ReportFigure &f, const QFo
     std::vector<std::pair<double, double>> counterRanges;
     for (int k : kept) {
         tracks << open.tracks[k];
-        counterRanges.push_back(size_t(k) < open.counterRanges.size() ? open.counterRanges[size_t(k)] : std::pair<double, double> {});
+        counterRanges.push_back(size_t(k) < open.counterRanges.size() ? open.counterRanges[size_t(k)]
+                                                                      : std::pair<double, double> {});
     }
     const TimelineLayout layout(tracks);
     TimelineFrame frame;
@@ -161,8 +163,8 @@ void drawTimeline(QPainter &p, const QRectF &r, const ReportFigure &f, const QFo
     for (const TimelineLayout::Row &row : layout.rows())
         if (!row.isHeader() && row.y < frame.geometry.tracksHeight())
             visible.push_back(row.trackIndex);
-    const TimelineWindow window = TimelineFetcher::fetchWindow(ws, tracks,
-        TimelineFetcher::keyFor(frame.scale, frame.geometry.timeWidth()), visible);
+    const TimelineWindow window = TimelineFetcher::fetchWindow(
+        ws, tracks, TimelineFetcher::keyFor(frame.scale, frame.geometry.timeWidth()), visible);
     frame.window = &window;
     TimelineDrawList list;
     list.build(frame);
@@ -245,7 +247,8 @@ double reportFigureAspect(const ReportFigure &figure)
     return figure.aspect;
 }
 
-bool renderReportFigure(QPainter &painter, const QRectF &target, const ReportFigure &figure, const QFont &font)
+bool renderReportFigure(
+    QPainter &painter, const QRectF &target, const ReportFigure &figure, const QFont &font)
 {
     const auto it = renderers().constFind(figure.kind);
     if (it == renderers().constEnd())

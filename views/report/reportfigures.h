@@ -13,8 +13,8 @@ class QRectF;
 namespace plumb {
 
 // Draws a report figure into `target` (page units: points) with the report's chart font.
-using ReportFigureRenderer = std::function<void(QPainter &painter, const QRectF &target, const ReportFigure &figure,
-                                                const QFont &font)>;
+using ReportFigureRenderer = std::function<void(
+    QPainter &painter, const QRectF &target, const ReportFigure &figure, const QFont &font)>;
 
 // The renderers by figure kind, each reusing the chart or view the GUI shows the same data in:
 //   steps       std::vector<StepBreakdown>  StepBreakdownChart
@@ -31,6 +31,7 @@ void registerReportFigureRenderer(const QString &kind, ReportFigureRenderer rend
 // lineage graph's layers and rows), else the figure's aspect.
 [[nodiscard]] double reportFigureAspect(const ReportFigure &figure);
 // False (and nothing drawn) when no renderer knows the figure's kind.
-bool renderReportFigure(QPainter &painter, const QRectF &target, const ReportFigure &figure, const QFont &font);
+bool renderReportFigure(
+    QPainter &painter, const QRectF &target, const ReportFigure &figure, const QFont &font);
 
 } // namespace plumb

@@ -61,19 +61,20 @@ void MainWindow::createShellActions(QMenu *view)
 {
     view->addSeparator();
     addTableAction(view, QStringLiteral("view.nextTab"), this,
-                   [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
+        [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
     addTableAction(view, QStringLiteral("view.previousTab"), this, [this] {
         m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
     });
     addTableAction(view, QStringLiteral("view.closeTab"), this, &MainWindow::closeCurrentView);
     addTableAction(view, QStringLiteral("view.find"), this, &MainWindow::focusFind);
     view->addSeparator();
-    addTableAction(view, QStringLiteral("view.zoomIn"), this, [this] { zoomTimeline(TimelineView::kWheelZoomPerNotch); });
+    addTableAction(view, QStringLiteral("view.zoomIn"), this,
+        [this] { zoomTimeline(TimelineView::kWheelZoomPerNotch); });
     addTableAction(view, QStringLiteral("view.zoomOut"), this,
-                   [this] { zoomTimeline(1.0 / TimelineView::kWheelZoomPerNotch); });
+        [this] { zoomTimeline(1.0 / TimelineView::kWheelZoomPerNotch); });
     addTableAction(view, QStringLiteral("view.zoomFit"), this, [this] { zoomTimeline(0); });
     QAction *fullScreen = addTableAction(view, QStringLiteral("view.fullScreen"), this,
-                                         [this](bool on) { setWindowState(windowState().setFlag(Qt::WindowFullScreen, on)); });
+        [this](bool on) { setWindowState(windowState().setFlag(Qt::WindowFullScreen, on)); });
     fullScreen->setCheckable(true);
 
     connect(m_doctor, &DoctorPanel::showOpInTimeline, this, [this](int64_t traceId, const QString &name) {
@@ -98,9 +99,12 @@ void MainWindow::rememberLayout()
     ViewSettings::rememberAll(m_diagnosticsPanel, QStringLiteral("diagnostics"));
     ViewSettings::rememberAll(m_importLog, QStringLiteral("importLog"));
     const std::pair<QWidget *, QString> panels[] = {
-        { m_timeline, QStringLiteral("timeline") }, { m_doctor, QStringLiteral("doctor") },
-        { m_diff, QStringLiteral("diff") },         { m_experiments, QStringLiteral("experiments") },
-        { m_lineage, QStringLiteral("lineage") },   { m_goodput, QStringLiteral("goodput") },
+        { m_timeline, QStringLiteral("timeline") },
+        { m_doctor, QStringLiteral("doctor") },
+        { m_diff, QStringLiteral("diff") },
+        { m_experiments, QStringLiteral("experiments") },
+        { m_lineage, QStringLiteral("lineage") },
+        { m_goodput, QStringLiteral("goodput") },
         { m_slo, QStringLiteral("slo") },
     };
     for (const auto &[panel, key] : panels)
@@ -122,8 +126,9 @@ void MainWindow::fillRecentFilesMenu()
 {
     m_recentFiles.fillMenu(m_recentFilesMenu, [this](QAction *a, const QString &path) {
         a->setEnabled(QFileInfo::exists(path) && !m_workspacePath.isEmpty());
-        a->setStatusTip(tr("Import %1 into this workspace again (nothing new is read when it has not changed)")
-                            .arg(QDir::toNativeSeparators(path)));
+        a->setStatusTip(
+            tr("Import %1 into this workspace again (nothing new is read when it has not changed)")
+                .arg(QDir::toNativeSeparators(path)));
         connect(a, &QAction::triggered, this, [this, path] { importPaths({ path }); });
     });
 }
@@ -156,16 +161,16 @@ void MainWindow::focusFind()
             return;
         }
     }
-    statusBar()->showMessage(tr("This view has no search field; in a list or table, type the start of a name"),
-                             kShellMessageMs);
+    statusBar()->showMessage(
+        tr("This view has no search field; in a list or table, type the start of a name"), kShellMessageMs);
 }
 
 // factor 0: fit the whole trace.
 void MainWindow::zoomTimeline(double factor)
 {
     if (m_tabs->currentWidget() != m_timeline) {
-        statusBar()->showMessage(tr("Zoom applies to the Timeline tab (Ctrl+T opens the selected trace's)"),
-                                 kShellMessageMs);
+        statusBar()->showMessage(
+            tr("Zoom applies to the Timeline tab (Ctrl+T opens the selected trace's)"), kShellMessageMs);
         return;
     }
     if (factor == 0)
@@ -189,13 +194,15 @@ void MainWindow::showSourceMenu(const QPoint &pos)
     QMenu menu(this);
     menu.setObjectName(QStringLiteral("sourceContextMenu"));
     if (index.isValid()) {
-        m_sourcesTable->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect
-                                                                     | QItemSelectionModel::Rows);
+        m_sourcesTable->selectionModel()->setCurrentIndex(
+            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         const int64_t sourceId = index.data(SourcesModel::SourceIdRole).toLongLong();
         const TraceInfo *trace = m_workspaceModel->traceAt(m_workspaceModel->indexForSource(sourceId));
         const int64_t traceId = trace ? trace->id : -1;
-        menu.addAction(tr("Show in &Timeline"), this, [this, traceId] { openTimeline(traceId); })->setEnabled(trace);
-        menu.addAction(tr("Open in &Doctor"), this, [this, traceId] { openDoctor(traceId); })->setEnabled(trace);
+        menu.addAction(tr("Show in &Timeline"), this, [this, traceId] { openTimeline(traceId); })
+            ->setEnabled(trace);
+        menu.addAction(tr("Open in &Doctor"), this, [this, traceId] { openDoctor(traceId); })
+            ->setEnabled(trace);
         QMenu *compare = menu.addMenu(tr("Compare &With"));
         for (int64_t other : traceIds()) {
             if (other == traceId)
@@ -208,7 +215,8 @@ void MainWindow::showSourceMenu(const QPoint &pos)
         menu.addSeparator();
         menu.addActions(m_sourcesTable->actions());
         menu.addSeparator();
-        QAction *remove = menu.addAction(tr("&Remove Source…"), this, [this, sourceId] { confirmRemoveSource(sourceId); });
+        QAction *remove = menu.addAction(
+            tr("&Remove Source…"), this, [this, sourceId] { confirmRemoveSource(sourceId); });
         remove->setEnabled(!isImporting() && !m_removingSource);
     } else {
         menu.addActions(m_sourcesTable->actions());
@@ -233,7 +241,7 @@ void MainWindow::confirmRemoveSource(int64_t sourceId)
         return;
     }
     QMessageBox box(QMessageBox::Warning, tr("Remove Source"),
-                    tr("Remove %1 from the workspace?").arg(plan.name), QMessageBox::Cancel, this);
+        tr("Remove %1 from the workspace?").arg(plan.name), QMessageBox::Cancel, this);
     QStringList lines = plan.summary();
     if (lines.isEmpty())
         lines << tr("the record of the import");
@@ -281,39 +289,53 @@ void MainWindow::showWelcomeTour()
         const int doctorTab = m_tabs->indexOf(m_doctor);
         QList<WelcomeTour::Step> steps = {
             { tr("Drop a trace or a folder here"),
-              tr("Drag profiler traces (PyTorch/Kineto JSON, Nsight Systems SQLite exports, XPlane), experiment "
-                 "logs (TensorBoard, MLflow, CSV) or a whole folder onto the window, or use <b>File &gt; Import "
-                 "Files</b> (%1) and <b>Import Folder</b> (%2). Everything lands in this workspace, one SQLite file.")
-                  .arg(keysText(*findShortcut(QStringLiteral("file.importFiles"))),
-                       keysText(*findShortcut(QStringLiteral("file.importFolder")))),
-              [this] { return rectIn(this, m_tabs); } },
+                tr("Drag profiler traces (PyTorch/Kineto JSON, Nsight Systems SQLite exports, XPlane), "
+                   "experiment "
+                   "logs (TensorBoard, MLflow, CSV) or a whole folder onto the window, or use <b>File &gt; "
+                   "Import "
+                   "Files</b> (%1) and <b>Import Folder</b> (%2). Everything lands in this workspace, one "
+                   "SQLite file.")
+                    .arg(keysText(*findShortcut(QStringLiteral("file.importFiles"))),
+                        keysText(*findShortcut(QStringLiteral("file.importFolder")))),
+                [this] { return rectIn(this, m_tabs); } },
             { tr("The Doctor names the bottleneck"),
-              tr("Select a trace and open the <b>Doctor</b> (%1). Its verdict names the single component that "
-                 "limits the run (input pipeline, launch overhead, synchronisation, memory copies, exposed "
-                 "communication, a straggler rank or GPU compute) with the numbers behind it and the settings "
-                 "that usually fix it. <i>Inconclusive</i> means no single cause stands out: it does not guess.")
-                  .arg(keysText(*findShortcut(QStringLiteral("view.doctor")))),
-              [this, doctorTab] { return rectIn(this, m_tabs->tabBar(), m_tabs->tabBar()->tabRect(doctorTab)); } },
+                tr("Select a trace and open the <b>Doctor</b> (%1). Its verdict names the single component "
+                   "that "
+                   "limits the run (input pipeline, launch overhead, synchronisation, memory copies, exposed "
+                   "communication, a straggler rank or GPU compute) with the numbers behind it and the "
+                   "settings "
+                   "that usually fix it. <i>Inconclusive</i> means no single cause stands out: it does not "
+                   "guess.")
+                    .arg(keysText(*findShortcut(QStringLiteral("view.doctor")))),
+                [this, doctorTab] {
+                    return rectIn(this, m_tabs->tabBar(), m_tabs->tabBar()->tabRect(doctorTab));
+                } },
             { tr("A report for the review"),
-              tr("<b>File &gt; Export Report</b> (%1) assembles the verdict, the breakdowns, the kernel table and "
-                 "the comparisons into a PDF or PNG pages to hand on. Every table and chart also copies and "
-                 "exports on its own (right-click).")
-                  .arg(keysText(*findShortcut(QStringLiteral("file.exportReport")))),
-              [this] {
-                  const QList<QAction *> menus = menuBar()->actions();
-                  return menus.isEmpty() ? QRect() : rectIn(this, menuBar(), menuBar()->actionGeometry(menus.first()));
-              } },
+                tr("<b>File &gt; Export Report</b> (%1) assembles the verdict, the breakdowns, the kernel "
+                   "table and "
+                   "the comparisons into a PDF or PNG pages to hand on. Every table and chart also copies "
+                   "and "
+                   "exports on its own (right-click).")
+                    .arg(keysText(*findShortcut(QStringLiteral("file.exportReport")))),
+                [this] {
+                    const QList<QAction *> menus = menuBar()->actions();
+                    return menus.isEmpty()
+                        ? QRect()
+                        : rectIn(this, menuBar(), menuBar()->actionGeometry(menus.first()));
+                } },
             { tr("The same analyses on the command line"),
-              tr("<code>plumb import</code>, <code>plumb doctor</code>, <code>plumb diff A B</code>, "
-                 "<code>plumb report -o review.pdf</code> and <code>plumb check --objectives FILE</code> run "
-                 "without a window on the same workspace (<code>--json</code> for scripts); "
-                 "<code>plumb --help</code> lists them. Help &gt; Keyboard Shortcuts (%1) lists every key, "
-                 "and Help &gt; Show Welcome Tour brings this tour back.")
-                  .arg(keysText(*findShortcut(QStringLiteral("help.shortcuts")))),
-              [this] {
-                  const QList<QAction *> menus = menuBar()->actions();
-                  return menus.isEmpty() ? QRect() : rectIn(this, menuBar(), menuBar()->actionGeometry(menus.last()));
-              } },
+                tr("<code>plumb import</code>, <code>plumb doctor</code>, <code>plumb diff A B</code>, "
+                   "<code>plumb report -o review.pdf</code> and <code>plumb check --objectives FILE</code> "
+                   "run "
+                   "without a window on the same workspace (<code>--json</code> for scripts); "
+                   "<code>plumb --help</code> lists them. Help &gt; Keyboard Shortcuts (%1) lists every key, "
+                   "and Help &gt; Show Welcome Tour brings this tour back.")
+                    .arg(keysText(*findShortcut(QStringLiteral("help.shortcuts")))),
+                [this] {
+                    const QList<QAction *> menus = menuBar()->actions();
+                    return menus.isEmpty() ? QRect()
+                                           : rectIn(this, menuBar(), menuBar()->actionGeometry(menus.last()));
+                } },
         };
         m_tour = new WelcomeTour(std::move(steps), this);
     }

@@ -50,7 +50,8 @@ void RecentList::fillMenu(QMenu *menu, const std::function<void(QAction *, const
     }
     menu->addSeparator();
     const QString key = m_key;
-    menu->addAction(QCoreApplication::translate("RecentList", "&Clear Menu"), menu, [key] { QSettings().remove(key); });
+    menu->addAction(
+        QCoreApplication::translate("RecentList", "&Clear Menu"), menu, [key] { QSettings().remove(key); });
 }
 
 } // namespace plumb

@@ -2,12 +2,11 @@
 
 #include <QAction>
 #include <QKeySequence>
-#include <QMenu>
 #include <QList>
+#include <QMenu>
 #include <QString>
 
 #include <vector>
-
 
 namespace plumb {
 
@@ -20,9 +19,9 @@ namespace plumb {
 struct ShortcutEntry {
     enum class Context { Window, Timeline, Table };
 
-    QString id;         // stable: the QAction's objectName, e.g. "file.open"
-    QString group;      // the menu or widget it belongs to, as the dialog groups it
-    QString text;       // menu text with its mnemonic (&), translated
+    QString id; // stable: the QAction's objectName, e.g. "file.open"
+    QString group; // the menu or widget it belongs to, as the dialog groups it
+    QString text; // menu text with its mnemonic (&), translated
     QList<QKeySequence> keys; // the first is shown in menus; empty: the action has no key
     Context context = Context::Window;
     bool frequent = false; // used often enough that it must have a key
@@ -39,7 +38,7 @@ struct ShortcutEntry {
 [[nodiscard]] QAction *makeAction(const QString &id, QObject *parent);
 
 // makeAction() added to `menu`, its triggered() connected to `slot` of `receiver`.
-template<typename Receiver, typename Slot>
+template <typename Receiver, typename Slot>
 QAction *addTableAction(QMenu *menu, const QString &id, const Receiver *receiver, Slot slot)
 {
     QAction *action = makeAction(id, menu);

@@ -10,8 +10,8 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTreeView>
 #include <QTimer>
+#include <QTreeView>
 
 namespace plumb {
 
@@ -86,8 +86,10 @@ public:
         , m_key(key)
     {
         QSettings settings;
-        window->restoreGeometry(settings.value(ViewSettings::settingsKey(key, QStringLiteral("geometry"))).toByteArray());
-        window->restoreState(settings.value(ViewSettings::settingsKey(key, QStringLiteral("state"))).toByteArray());
+        window->restoreGeometry(
+            settings.value(ViewSettings::settingsKey(key, QStringLiteral("geometry"))).toByteArray());
+        window->restoreState(
+            settings.value(ViewSettings::settingsKey(key, QStringLiteral("state"))).toByteArray());
         window->installEventFilter(this);
     }
 
@@ -96,8 +98,10 @@ protected:
     {
         if (watched == m_window && event->type() == QEvent::Close) {
             QSettings settings;
-            settings.setValue(ViewSettings::settingsKey(m_key, QStringLiteral("geometry")), m_window->saveGeometry());
-            settings.setValue(ViewSettings::settingsKey(m_key, QStringLiteral("state")), m_window->saveState());
+            settings.setValue(
+                ViewSettings::settingsKey(m_key, QStringLiteral("geometry")), m_window->saveGeometry());
+            settings.setValue(
+                ViewSettings::settingsKey(m_key, QStringLiteral("state")), m_window->saveState());
         }
         return QObject::eventFilter(watched, event);
     }
@@ -130,7 +134,7 @@ void ViewSettings::remember(QSplitter *splitter, const QString &key)
     splitter->restoreState(QSettings().value(k).toByteArray());
     // splitterMoved is emitted only for the user's moves of a handle.
     QObject::connect(splitter, &QSplitter::splitterMoved, splitter,
-                     [splitter, k] { QSettings().setValue(k, splitter->saveState()); });
+        [splitter, k] { QSettings().setValue(k, splitter->saveState()); });
 }
 
 void ViewSettings::remember(QTabWidget *tabs, const QString &key)
@@ -139,7 +143,8 @@ void ViewSettings::remember(QTabWidget *tabs, const QString &key)
     const QVariant saved = QSettings().value(k);
     if (saved.isValid() && saved.toInt() >= 0 && saved.toInt() < tabs->count())
         tabs->setCurrentIndex(saved.toInt());
-    QObject::connect(tabs, &QTabWidget::currentChanged, tabs, [k](int index) { QSettings().setValue(k, index); });
+    QObject::connect(
+        tabs, &QTabWidget::currentChanged, tabs, [k](int index) { QSettings().setValue(k, index); });
 }
 
 void ViewSettings::remember(QAbstractButton *checkable, const QString &key)
@@ -148,7 +153,8 @@ void ViewSettings::remember(QAbstractButton *checkable, const QString &key)
     const QVariant saved = QSettings().value(k);
     if (saved.isValid())
         checkable->setChecked(saved.toBool());
-    QObject::connect(checkable, &QAbstractButton::toggled, checkable, [k](bool on) { QSettings().setValue(k, on); });
+    QObject::connect(
+        checkable, &QAbstractButton::toggled, checkable, [k](bool on) { QSettings().setValue(k, on); });
 }
 
 void ViewSettings::remember(QAction *checkable, const QString &key)

@@ -16,10 +16,10 @@ namespace plumb {
 namespace {
 
 const QString kDismissedKey = QStringLiteral("welcomeTour/dismissed");
-constexpr int kShadeAlpha = 150;     // of the darkened window around the target
-constexpr int kTargetMarginPx = 6;   // the highlight's room around the target
+constexpr int kShadeAlpha = 150; // of the darkened window around the target
+constexpr int kTargetMarginPx = 6; // the highlight's room around the target
 constexpr int kCardWidthPx = 400;
-constexpr int kCardGapPx = 16;       // between the target and the card
+constexpr int kCardGapPx = 16; // between the target and the card
 
 } // namespace
 
@@ -126,7 +126,8 @@ QRect WelcomeTour::targetRect() const
     if (m_step >= stepCount() || !m_steps[m_step].target)
         return {};
     const QRect r = m_steps[m_step].target();
-    return r.isEmpty() ? QRect() : r.adjusted(-kTargetMarginPx, -kTargetMarginPx, kTargetMarginPx, kTargetMarginPx);
+    return r.isEmpty() ? QRect()
+                       : r.adjusted(-kTargetMarginPx, -kTargetMarginPx, kTargetMarginPx, kTargetMarginPx);
 }
 
 QRect WelcomeTour::cardRect() const

@@ -2,9 +2,9 @@
 
 #include "backgroundanalysis.h"
 #include "histogramchart.h"
-#include "slotimechart.h"
 #include "serving.h"
 #include "serving/objectivesfile.h"
+#include "slotimechart.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -26,7 +26,15 @@ namespace {
 
 const QString kSettingsKey = QStringLiteral("slo/objectivesFile");
 const QColor kPass(0xdf, 0xf0, 0xd8), kFail(0xf8, 0xd7, 0xda), kNoData(0xee, 0xee, 0xee);
-enum Column { StatusColumn, ObjectiveColumn, ValueColumn, ThresholdColumn, MarginColumn, DetailColumn, ColumnCount };
+enum Column {
+    StatusColumn,
+    ObjectiveColumn,
+    ValueColumn,
+    ThresholdColumn,
+    MarginColumn,
+    DetailColumn,
+    ColumnCount
+};
 
 QString markerName(const ObjectiveSpec &s)
 {
@@ -91,8 +99,9 @@ SloPanel::SloPanel(QWidget *parent)
     layout->addWidget(split, 1);
 
     m_objectivesFile = QSettings().value(kSettingsKey).toString();
-    m_summary->setText(tr("No objectives file: Open Objectives… chooses one (plumb check --objectives reads the "
-                          "same)."));
+    m_summary->setText(
+        tr("No objectives file: Open Objectives… chooses one (plumb check --objectives reads the "
+           "same)."));
 }
 
 SloPanel::~SloPanel() = default;
@@ -118,8 +127,8 @@ QString SloPanel::summaryText() const
 
 void SloPanel::chooseFile()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Objectives"), QFileInfo(m_objectivesFile).path(),
-        tr("Objectives (*.yaml *.yml *.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Objectives"),
+        QFileInfo(m_objectivesFile).path(), tr("Objectives (*.yaml *.yml *.json);;All files (*)"));
     if (!path.isEmpty())
         setObjectivesFile(path, true);
 }
@@ -176,19 +185,21 @@ void SloPanel::reload()
             // Percentiles over the windows of the first windowed latency objective, else ~60 windows.
             const ObjectiveResult *windowed = nullptr;
             for (const ObjectiveResult &o : r.report.results)
-                if (!windowed && o.spec.windowNs > 0 && o.spec.field == QLatin1String("latency_ms") && !o.windows.empty())
+                if (!windowed && o.spec.windowNs > 0 && o.spec.field == QLatin1String("latency_ms")
+                    && !o.windows.empty())
                     windowed = &o;
             std::vector<uint32_t> all(req.size());
             for (size_t i = 0; i < all.size(); ++i)
                 all[i] = uint32_t(i);
             ServingStats overall = servingStats(req, all);
-            r.windowNs = windowed ? windowed->spec.windowNs : niceWindowNs(overall.lastEndNs - overall.firstStartNs);
+            r.windowNs
+                = windowed ? windowed->spec.windowNs : niceWindowNs(overall.lastEndNs - overall.firstStartNs);
             SloTimeChart::Line p50 { QStringLiteral("p50"), {}, {} }, p90 { QStringLiteral("p90"), {}, {} },
                 p99 { QStringLiteral("p99"), {}, {} };
             for (const ServingWindow &w : servingWindows(req, all, r.windowNs)) {
                 const double x = double(w.startNs) / 1e9;
-                for (auto [line, v] : { std::pair { &p50, w.stats.latencyMs.p50 }, { &p90, w.stats.latencyMs.p90 },
-                         { &p99, w.stats.latencyMs.p99 } }) {
+                for (auto [line, v] : { std::pair { &p50, w.stats.latencyMs.p50 },
+                         { &p90, w.stats.latencyMs.p90 }, { &p99, w.stats.latencyMs.p99 } }) {
                     line->xS.push_back(x);
                     line->y.push_back(v);
                 }
@@ -212,7 +223,8 @@ void SloPanel::show(const Result &r)
     const QString fileName = QFileInfo(m_objectivesFile).fileName();
     m_table->setRowCount(0);
     if (!r.error.isEmpty() || !r.fileError.isEmpty()) {
-        m_summary->setText(r.fileError.isEmpty() ? tr("Cannot read the workspace: %1").arg(r.error) : r.fileError);
+        m_summary->setText(
+            r.fileError.isEmpty() ? tr("Cannot read the workspace: %1").arg(r.error) : r.fileError);
         m_latency->clear(QString());
         m_ttft->clear(QString());
         m_time->clear(QString());
@@ -220,26 +232,31 @@ void SloPanel::show(const Result &r)
         return;
     }
     const CheckReport &rep = r.report;
-    m_summary->setText(tr("<b>%1</b>%2: %3 of %4 objectives hold, %5 broken, %6 without data.")
-                           .arg(fileName.toHtmlEscaped(),
-                               r.runName.isEmpty() ? QString() : tr(" on run %1").arg(r.runName.toHtmlEscaped()))
-                           .arg(rep.passed)
-                           .arg(rep.results.size())
-                           .arg(rep.failed)
-                           .arg(rep.noData));
+    m_summary->setText(
+        tr("<b>%1</b>%2: %3 of %4 objectives hold, %5 broken, %6 without data.")
+            .arg(fileName.toHtmlEscaped(),
+                r.runName.isEmpty() ? QString() : tr(" on run %1").arg(r.runName.toHtmlEscaped()))
+            .arg(rep.passed)
+            .arg(rep.results.size())
+            .arg(rep.failed)
+            .arg(rep.noData));
     m_table->setRowCount(int(rep.results.size()));
     std::vector<HistogramChart::Marker> latencyLines, ttftLines;
     for (int row = 0; row < int(rep.results.size()); ++row) {
         const ObjectiveResult &o = rep.results[size_t(row)];
         const bool data = o.status != ObjectiveStatus::NoData;
-        const QString margin = data ? (o.margin < 0 ? QStringLiteral("-") : QStringLiteral("+")) + formatObjectiveValue(o, std::fabs(o.margin))
+        const QString margin = data ? (o.margin < 0 ? QStringLiteral("-") : QStringLiteral("+"))
+                + formatObjectiveValue(o, std::fabs(o.margin))
                                     : QString();
         const QString cells[] = { o.status == ObjectiveStatus::Pass ? tr("pass")
                 : o.status == ObjectiveStatus::Fail                 ? tr("broken")
                                                                     : tr("no data"),
             o.spec.name, data ? formatObjectiveValue(o, o.value) : QString(),
-            o.spec.opText() + QLatin1Char(' ') + formatObjectiveValue(o, o.spec.threshold), margin, o.detail };
-        const QColor bg = o.status == ObjectiveStatus::Pass ? kPass : o.status == ObjectiveStatus::Fail ? kFail : kNoData;
+            o.spec.opText() + QLatin1Char(' ') + formatObjectiveValue(o, o.spec.threshold), margin,
+            o.detail };
+        const QColor bg = o.status == ObjectiveStatus::Pass ? kPass
+            : o.status == ObjectiveStatus::Fail             ? kFail
+                                                            : kNoData;
         for (int c = 0; c < ColumnCount; ++c) {
             auto *item = new QTableWidgetItem(cells[c]);
             if (c == StatusColumn) { // pale backgrounds: dark text on them in either palette
@@ -252,7 +269,8 @@ void SloPanel::show(const Result &r)
                 item->setToolTip(o.spec.text);
             m_table->setItem(row, c, item);
         }
-        if (o.spec.kind == ObjectiveSpec::Kind::RequestStat && o.spec.model.isEmpty() && o.spec.endpoint.isEmpty()) {
+        if (o.spec.kind == ObjectiveSpec::Kind::RequestStat && o.spec.model.isEmpty()
+            && o.spec.endpoint.isEmpty()) {
             const HistogramChart::Marker m { markerName(o.spec), int64_t(o.spec.threshold * 1e6) };
             if (o.spec.field == QLatin1String("latency_ms"))
                 latencyLines.push_back(m);
@@ -273,8 +291,9 @@ void SloPanel::show(const Result &r)
     const QString window = r.windowNs % 60'000'000'000 == 0 ? tr("%1 min").arg(r.windowNs / 60'000'000'000)
                                                             : tr("%1 s").arg(r.windowNs / 1'000'000'000);
     if (!r.lines.empty() && !r.lines.front().xS.empty())
-        m_time->setData(tr("Latency percentiles per %1 window%2%3")
-                            .arg(window, r.broken.empty() ? QString() : tr(", broken windows shaded"), QString()),
+        m_time->setData(
+            tr("Latency percentiles per %1 window%2%3")
+                .arg(window, r.broken.empty() ? QString() : tr(", broken windows shaded"), QString()),
             tr("latency (ms)"), r.lines, r.threshold, r.thresholdName, r.broken);
     else
         m_time->clear(tr("No request times: no windows"));

@@ -64,7 +64,8 @@ QVariant RangeAggregateModel::data(const QModelIndex &index, int role) const
             return r.meanNs();
         return qlonglong(ns());
     case NanosecondsRole:
-        return index.column() == NameColumn || index.column() == CountColumn ? QVariant() : QVariant(qlonglong(ns()));
+        return index.column() == NameColumn || index.column() == CountColumn ? QVariant()
+                                                                             : QVariant(qlonglong(ns()));
     case Qt::TextAlignmentRole:
         return index.column() == NameColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                             : QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -32,7 +32,7 @@ private:
     QString m_trackLabel;
     int64_t m_originNs = 0;
     std::vector<SliceLink> m_links;
-    QStringList m_linkTracks;   // by link: the linked slice's track label
+    QStringList m_linkTracks; // by link: the linked slice's track label
 };
 
 } // namespace plumb

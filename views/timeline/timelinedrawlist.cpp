@@ -185,9 +185,8 @@ void TimelineDrawList::buildTrack(const TimelineFrame &f, int trackIndex, double
     auto it = slices.begin();
     while (it != slices.end()) {
         const int depth = it->depth;
-        const auto depthEnd = std::partition_point(it, slices.end(), [depth](const DrawSlice &d) {
-            return d.depth == depth;
-        });
+        const auto depthEnd = std::partition_point(
+            it, slices.end(), [depth](const DrawSlice &d) { return d.depth == depth; });
         if (depth >= maxLanes) {
             it = depthEnd;
             continue;
@@ -198,7 +197,8 @@ void TimelineDrawList::buildTrack(const TimelineFrame &f, int trackIndex, double
             continue;
         }
         // Slices of one depth do not overlap, so their ends ascend with their starts.
-        auto from = std::partition_point(it, depthEnd, [viewFrom](const DrawSlice &d) { return d.endNs < viewFrom; });
+        auto from = std::partition_point(
+            it, depthEnd, [viewFrom](const DrawSlice &d) { return d.endNs < viewFrom; });
         for (auto d = from; d != depthEnd && d->startNs <= viewTo; ++d) {
             SliceItem item;
             item.trackIndex = trackIndex;
@@ -237,8 +237,9 @@ void TimelineDrawList::buildTrack(const TimelineFrame &f, int trackIndex, double
                 if (w >= kMinLabelPx - 2 * kLabelPaddingPx) {
                     QString text = elided(nameOf(d->nameId), w);
                     if (!text.isEmpty())
-                        m_labels.push_back({ QRectF(lx0 + kLabelPaddingPx, item.rect.top(), w, item.rect.height()),
-                                             std::move(text), TimelinePalette::textOn(QColor(item.fill)).rgb() });
+                        m_labels.push_back(
+                            { QRectF(lx0 + kLabelPaddingPx, item.rect.top(), w, item.rect.height()),
+                                std::move(text), TimelinePalette::textOn(QColor(item.fill)).rgb() });
                 }
             }
         }

@@ -26,14 +26,17 @@ struct TimelineGeometry {
     double rulerPx = 24;
     double stepsPx = 18;
     double scrollbarPx = 0;
-    double scrollY = 0;   // content y shown at the top of the tracks area
+    double scrollY = 0; // content y shown at the top of the tracks area
 
     [[nodiscard]] double timeLeft() const { return gutterPx; }
     [[nodiscard]] double timeWidth() const { return std::max(1.0, size.width() - gutterPx - scrollbarPx); }
     [[nodiscard]] double timeRight() const { return timeLeft() + timeWidth(); }
     [[nodiscard]] double tracksTop() const { return rulerPx + stepsPx; }
     [[nodiscard]] double tracksHeight() const { return std::max(0.0, size.height() - tracksTop()); }
-    [[nodiscard]] QRectF tracksRect() const { return { timeLeft(), tracksTop(), timeWidth(), tracksHeight() }; }
+    [[nodiscard]] QRectF tracksRect() const
+    {
+        return { timeLeft(), tracksTop(), timeWidth(), tracksHeight() };
+    }
     [[nodiscard]] QRectF rulerRect() const { return { timeLeft(), 0, timeWidth(), rulerPx }; }
     [[nodiscard]] QRectF stepsRect() const { return { timeLeft(), rulerPx, timeWidth(), stepsPx }; }
     // Content y (row coordinates) <-> widget y.
@@ -56,20 +59,20 @@ struct TimelineFrame {
     const TimelineWindow *window = nullptr;
     const std::vector<std::pair<double, double>> *counterRanges = nullptr; // by track index
     const std::vector<StepMarker> *steps = nullptr;
-    const NameMatcher *matcher = nullptr;  // search: matching slices are flagged
+    const NameMatcher *matcher = nullptr; // search: matching slices are flagged
     TimeScale scale;
     TimelineGeometry geometry;
-    int64_t originNs = 0;                   // the ruler's zero
+    int64_t originNs = 0; // the ruler's zero
     TimelinePalette palette = TimelinePalette::light();
     QFont font;
     std::optional<TimelineMark> selected;
     struct Link {
         TimelineMark mark;
-        bool outgoing = true;               // arrow from the selected slice to the mark
+        bool outgoing = true; // arrow from the selected slice to the mark
     };
     std::vector<Link> links;
     std::optional<std::pair<int64_t, int64_t>> range; // selected time range [from, to)
-    std::optional<QRectF> rubberBand;                // a box select in progress (widget pixels)
+    std::optional<QRectF> rubberBand; // a box select in progress (widget pixels)
 };
 
 // The compact list of what one frame draws, in widget pixels: built from the fetched window for the
@@ -78,7 +81,7 @@ struct TimelineFrame {
 // view's clicks and tooltips. Reuses its buffers between frames; not thread-safe.
 class TimelineDrawList {
 public:
-    static constexpr double kMinLabelPx = 24.0;   // narrower slices get no label
+    static constexpr double kMinLabelPx = 24.0; // narrower slices get no label
     static constexpr double kLabelPaddingPx = 4.0;
     static constexpr double kInstantHalfPx = 4.0;
 
@@ -93,17 +96,17 @@ public:
         int64_t startNs = 0;
         int64_t endNs = 0;
         int64_t nameId = 0;
-        int64_t count = 1;   // Folded: number of slices in the box
+        int64_t count = 1; // Folded: number of slices in the box
     };
     struct LabelItem {
         QRectF rect;
-        QString text;        // elided to fit rect
+        QString text; // elided to fit rect
         QRgb color = 0;
     };
     struct RowItem {
-        QRectF rect;         // full width (gutter included)
+        QRectF rect; // full width (gutter included)
         int rowIndex = -1;
-        QString label;       // elided to fit the gutter
+        QString label; // elided to fit the gutter
         int indent = 0;
         bool header = false;
         bool collapsed = false;
@@ -111,8 +114,8 @@ public:
     };
     struct CounterItem {
         QRectF rect;
-        QPolygonF area;      // under the per-bucket maxima, so peaks survive any zoom
-        QPolygonF line;      // the held (last) value
+        QPolygonF area; // under the per-bucket maxima, so peaks survive any zoom
+        QPolygonF line; // the held (last) value
         QRgb color = 0;
         QString maxLabel;
     };
@@ -124,7 +127,7 @@ public:
     struct StepItem {
         QRectF rect;
         QString label;
-        int index = -1;      // into the frame's steps
+        int index = -1; // into the frame's steps
         bool alternate = false;
     };
     struct ArrowItem {
@@ -164,7 +167,7 @@ private:
     [[nodiscard]] QString elided(const QString &text, double widthPx);
 
     TimelineGeometry m_geometry;
-    TimelineFrame m_frameRefs;  // the frame last built (for rectOf)
+    TimelineFrame m_frameRefs; // the frame last built (for rectOf)
     TimelinePalette m_palette;
     QFont m_font;
     std::vector<SliceItem> m_slices;
@@ -179,8 +182,8 @@ private:
     std::optional<QRectF> m_range;
     QString m_rangeLabel;
     std::optional<QRectF> m_rubberBand;
-    QHash<QString, double> m_textWidths;    // full text widths in m_font (names repeat every frame)
-    QHash<int64_t, QRgb> m_colors;          // slice colour by name id, for m_palette
+    QHash<QString, double> m_textWidths; // full text widths in m_font (names repeat every frame)
+    QHash<int64_t, QRgb> m_colors; // slice colour by name id, for m_palette
     const QHash<int64_t, QString> *m_names = nullptr;
 };
 

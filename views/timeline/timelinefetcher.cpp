@@ -103,7 +103,8 @@ TimelineOpenResult TimelineFetcher::readSource(Workspace &ws, const TimelineSour
 {
     TimelineOpenResult r;
     try {
-        r.tracks = source.runId >= 0 ? timelineTracksOfRun(ws, source.runId) : timelineTracks(ws, source.traceId);
+        r.tracks
+            = source.runId >= 0 ? timelineTracksOfRun(ws, source.runId) : timelineTracks(ws, source.traceId);
         r.extent = timelineExtent(ws, r.tracks);
         r.counterRanges.resize(size_t(r.tracks.size()));
         for (int i = 0; i < r.tracks.size(); ++i)
@@ -170,8 +171,8 @@ void TimelineFetcher::requestWindow(const FetchKey &key, const std::vector<int> 
         }
     });
     future.then(this, [this, generation](const TimelineWindow &result) {
-        QMetaObject::invokeMethod(this, [this, generation, result] { onWindowFetched(generation, result); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, generation, result] { onWindowFetched(generation, result); }, Qt::QueuedConnection);
     });
 }
 
@@ -196,9 +197,8 @@ void TimelineFetcher::onWindowFetched(quint64 generation, const TimelineWindow &
     Q_EMIT windowReady();
 }
 
-TimelineWindow TimelineFetcher::fetchWindow(Workspace &ws, const QList<TimelineTrack> &tracks, const FetchKey &key,
-                                            const std::vector<int> &trackIndices,
-                                            const std::function<bool()> &cancelled)
+TimelineWindow TimelineFetcher::fetchWindow(Workspace &ws, const QList<TimelineTrack> &tracks,
+    const FetchKey &key, const std::vector<int> &trackIndices, const std::function<bool()> &cancelled)
 {
     TimelineWindow w;
     w.key = key;

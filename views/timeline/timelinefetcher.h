@@ -25,7 +25,7 @@ class Workspace;
 // What the timeline shows of one trace or run, read once when it is opened.
 struct TimelineSource {
     QString workspacePath;
-    int64_t traceId = -1;   // one of traceId / runId is set
+    int64_t traceId = -1; // one of traceId / runId is set
     int64_t runId = -1;
     QString title;
     // When set (focusToNs > focusFromNs, view time): once open, zoom to this range and select it, so
@@ -35,7 +35,7 @@ struct TimelineSource {
 };
 
 struct TimelineOpenResult {
-    QString error;                                     // empty when the tracks were read
+    QString error; // empty when the tracks were read
     QList<TimelineTrack> tracks;
     TimeRange extent;
     std::vector<std::pair<double, double>> counterRanges; // by track index ({0, 0} for slice tracks)
@@ -59,15 +59,15 @@ struct FetchKey {
 // One track's share of a window.
 struct TrackWindow {
     bool fetched = false;
-    std::vector<DrawSlice> slices;      // drawSlices(): sorted by (depth, startNs)
+    std::vector<DrawSlice> slices; // drawSlices(): sorted by (depth, startNs)
     std::vector<CounterBucket> counter; // counter tracks
-    std::vector<IdleGap> idle;          // GPU streams: gaps of at least kIdleGapMinPx
+    std::vector<IdleGap> idle; // GPU streams: gaps of at least kIdleGapMinPx
 };
 
 struct TimelineWindow {
     FetchKey key;
-    std::vector<TrackWindow> tracks;    // by track index; unfetched tracks are empty
-    QHash<int64_t, QString> names;      // names of the slices' nameIds
+    std::vector<TrackWindow> tracks; // by track index; unfetched tracks are empty
+    QHash<int64_t, QString> names; // names of the slices' nameIds
 };
 
 // Reads everything the timeline shows, off the GUI thread, through its own Reader connections
@@ -104,13 +104,13 @@ public:
 
     // Synchronous fetch (any thread, its own connection). `cancelled` is polled between tracks.
     [[nodiscard]] static TimelineWindow fetchWindow(Workspace &ws, const QList<TimelineTrack> &tracks,
-                                                    const FetchKey &key, const std::vector<int> &trackIndices,
-                                                    const std::function<bool()> &cancelled = {});
+        const FetchKey &key, const std::vector<int> &trackIndices,
+        const std::function<bool()> &cancelled = {});
     [[nodiscard]] static TimelineOpenResult readSource(Workspace &ws, const TimelineSource &source);
 
     // Runs work(ws) on the query pool with a Reader connection; done(result) runs on the GUI thread
     // unless a newer job was started on the same channel meanwhile. A failed query yields T{}.
-    template<typename T>
+    template <typename T>
     void query(Channel channel, std::function<T(Workspace &)> work, std::function<void(const T &)> done)
     {
         if (!isOpen())
@@ -159,15 +159,15 @@ private:
 
     TimelineSource m_source;
     QList<TimelineTrack> m_tracks;
-    quint64 m_epoch = 0;                 // bumped per open(): threads reopen their connections
+    quint64 m_epoch = 0; // bumped per open(): threads reopen their connections
     quint64 m_openGeneration = 0;
     std::shared_ptr<std::atomic<quint64>> m_windowGeneration;
     std::array<quint64, size_t(Channel::ChannelCount)> m_generations {};
     FetchKey m_inFlight;
     std::vector<int> m_inFlightTracks;
     std::shared_ptr<const TimelineWindow> m_window = std::make_shared<TimelineWindow>();
-    QThreadPool m_fetchPool;             // one thread: windows are fetched in request order
-    QThreadPool m_queryPool;             // one thread: clicks are not queued behind a fetch
+    QThreadPool m_fetchPool; // one thread: windows are fetched in request order
+    QThreadPool m_queryPool; // one thread: clicks are not queued behind a fetch
 };
 
 } // namespace plumb

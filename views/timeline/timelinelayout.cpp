@@ -100,7 +100,8 @@ int TimelineLayout::rowAt(double y) const
 {
     if (m_rows.empty() || y < 0 || y >= m_contentHeight)
         return -1;
-    auto it = std::upper_bound(m_rows.begin(), m_rows.end(), y, [](double v, const Row &r) { return v < r.y; });
+    auto it
+        = std::upper_bound(m_rows.begin(), m_rows.end(), y, [](double v, const Row &r) { return v < r.y; });
     return int(it - m_rows.begin()) - 1;
 }
 

@@ -19,18 +19,18 @@ namespace plumb {
 class TimelineLayout {
 public:
     static constexpr double kLaneHeightPx = 18.0;
-    static constexpr double kTrackPaddingPx = 3.0;   // above and below a track's lanes
+    static constexpr double kTrackPaddingPx = 3.0; // above and below a track's lanes
     static constexpr double kCounterHeightPx = 42.0;
     static constexpr double kHeaderHeightPx = 22.0;
-    static constexpr int kMaxLanes = 24;             // deeper stacks draw their deepest lanes clipped
+    static constexpr int kMaxLanes = 24; // deeper stacks draw their deepest lanes clipped
 
     struct Row {
         enum class Kind { RankHeader, ProcessHeader, Track };
         Kind kind = Kind::Track;
         QString label;
-        QString groupKey;       // headers: the key collapse() takes
-        int trackIndex = -1;    // tracks: index into tracks()
-        int indent = 0;         // nesting level for the label (0 rank, 1 process, 2 track, 3 companion)
+        QString groupKey; // headers: the key collapse() takes
+        int trackIndex = -1; // tracks: index into tracks()
+        int indent = 0; // nesting level for the label (0 rank, 1 process, 2 track, 3 companion)
         double y = 0;
         double height = 0;
         bool collapsed = false; // headers only

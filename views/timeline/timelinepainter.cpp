@@ -61,7 +61,8 @@ void paintSlices(QPainter &p, const DL &list)
             continue;
         const QPointF c = s.rect.center();
         const double h = std::min(s.rect.width(), s.rect.height()) / 2;
-        const QPointF pts[] = { { c.x(), c.y() - h }, { c.x() + h, c.y() }, { c.x(), c.y() + h }, { c.x() - h, c.y() } };
+        const QPointF pts[]
+            = { { c.x(), c.y() - h }, { c.x() + h, c.y() }, { c.x(), c.y() + h }, { c.x() - h, c.y() } };
         QColor fill = QColor::fromRgb(s.fill).darker(pal.dark ? 90 : 140);
         if (s.flags & DL::Dimmed)
             fill.setAlpha(70);
@@ -197,7 +198,7 @@ void paintGutter(QPainter &p, const DL &list)
             p.setFont(list.font());
             p.setPen(pal.text);
             p.drawText(box.adjusted(0, TimelineLayout::kTrackPaddingPx, 0, TimelineLayout::kTrackPaddingPx),
-                       Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, r.label);
+                Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, r.label);
             p.fillRect(QRectF(0, r.rect.bottom() - 1, g.size.width(), 1), pal.grid);
         }
     }
@@ -227,7 +228,8 @@ void paintRuler(QPainter &p, const DL &list)
         p.fillRect(QRectF(s.rect.left(), s.rect.top(), 1, s.rect.height()), pal.background);
         if (!s.label.isEmpty()) {
             p.setPen(QColor(0xf4, 0xf6, 0xfa));
-            p.drawText(s.rect.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, s.label);
+            p.drawText(
+                s.rect.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, s.label);
         }
     }
     if (list.rangeRect() && !list.rangeLabel().isEmpty()) {
@@ -243,7 +245,8 @@ void paintRuler(QPainter &p, const DL &list)
     p.fillRect(QRectF(0, g.tracksTop() - 1, g.size.width(), 1), pal.grid);
     p.setPen(pal.dimText);
     p.setFont(list.font());
-    p.drawText(QRectF(6, 0, g.gutterPx - 12, g.rulerPx), Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("time"));
+    p.drawText(
+        QRectF(6, 0, g.gutterPx - 12, g.rulerPx), Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("time"));
 }
 
 } // namespace

@@ -13,17 +13,17 @@ namespace plumb {
 struct TimelinePalette {
     bool dark = false;
     QColor background;
-    QColor alternateRow;   // every other track row
-    QColor header;         // group header rows and the label gutter
+    QColor alternateRow; // every other track row
+    QColor header; // group header rows and the label gutter
     QColor text;
     QColor dimText;
     QColor grid;
     QColor ruler;
-    QColor folded;         // fill of folded boxes (slices too narrow to draw one by one)
-    QColor idle;           // idle gaps on GPU streams
-    QColor highlight;      // search matches and the selection outline
-    QColor range;          // the selected time range
-    QColor flow;           // flow and launch arrows
+    QColor folded; // fill of folded boxes (slices too narrow to draw one by one)
+    QColor idle; // idle gaps on GPU streams
+    QColor highlight; // search matches and the selection outline
+    QColor range; // the selected time range
+    QColor flow; // flow and launch arrows
     QColor step;
     QColor stepAlt;
 

@@ -146,22 +146,21 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
     connect(m_regex, &QToolButton::toggled, this, &TimelinePanel::updateSearch);
     connect(m_searchDelay, &QTimer::timeout, this, &TimelinePanel::updateSearch);
-    connect(m_search, &QLineEdit::returnPressed, this, [this] {
-        (QApplication::keyboardModifiers() & Qt::ShiftModifier) ? findPrevious() : findNext();
-    });
+    connect(m_search, &QLineEdit::returnPressed, this,
+        [this] { (QApplication::keyboardModifiers() & Qt::ShiftModifier) ? findPrevious() : findNext(); });
     connect(m_next, &QToolButton::clicked, this, &TimelinePanel::findNext);
     connect(m_prev, &QToolButton::clicked, this, &TimelinePanel::findPrevious);
 
     connect(m_view, &TimelineView::sliceSelected, this, &TimelinePanel::onSliceSelected);
     connect(m_view, &TimelineView::linksChanged, this,
-            [this](const std::vector<SliceLink> &links) { m_details->setLinks(links, m_view->tracks()); });
+        [this](const std::vector<SliceLink> &links) { m_details->setLinks(links, m_view->tracks()); });
     connect(m_view, &TimelineView::selectionCleared, this, [this] {
         m_details->clearSlice();
         m_aggregate->clear();
     });
     connect(m_view, &TimelineView::rangeSelected, this, &TimelinePanel::onRangeSelected);
     connect(m_details, &SliceDetailsWidget::linkActivated, this,
-            [this](const SliceInfo &slice) { m_view->selectSlice(slice, true); });
+        [this](const SliceInfo &slice) { m_view->selectSlice(slice, true); });
     connect(m_view, &TimelineView::opened, this, [this](const QString &error) {
         if (!error.isEmpty())
             m_details->showMessage(tr("The timeline cannot be shown: %1").arg(error));
@@ -203,19 +202,20 @@ void TimelinePanel::onRangeSelected(int64_t fromNs, int64_t toNs, const std::vec
     QList<TimelineTrack> tracks;
     for (int i : trackIndices)
         tracks << m_view->tracks().at(i);
-    m_rangeLabel->setText(tr("%1 from %2, %3 tracks: summing up…")
-                              .arg(formatDuration(toNs - fromNs), formatTimeOffset(fromNs - m_view->originNs(), 1))
-                              .arg(tracks.size()));
+    m_rangeLabel->setText(
+        tr("%1 from %2, %3 tracks: summing up…")
+            .arg(formatDuration(toNs - fromNs), formatTimeOffset(fromNs - m_view->originNs(), 1))
+            .arg(tracks.size()));
     m_view->fetcher()->query<std::vector<RangeAggregateRow>>(
         TimelineFetcher::Channel::Aggregate,
         [tracks, fromNs, toNs](Workspace &ws) { return rangeAggregate(ws, tracks, fromNs, toNs); },
         [this, fromNs, toNs, n = tracks.size()](const std::vector<RangeAggregateRow> &rows) {
             m_aggregate->setRows(rows, toNs - fromNs);
-            m_rangeLabel->setText(tr("%1 from %2 over %3 tracks: %4 names (Ctrl+C copies as TSV)")
-                                      .arg(formatDuration(toNs - fromNs),
-                                           formatTimeOffset(fromNs - m_view->originNs(), 1))
-                                      .arg(n)
-                                      .arg(rows.size()));
+            m_rangeLabel->setText(
+                tr("%1 from %2 over %3 tracks: %4 names (Ctrl+C copies as TSV)")
+                    .arg(formatDuration(toNs - fromNs), formatTimeOffset(fromNs - m_view->originNs(), 1))
+                    .arg(n)
+                    .arg(rows.size()));
             Q_EMIT aggregateReady();
         });
 }
@@ -258,7 +258,9 @@ void TimelinePanel::updateSearch()
                 m_matchLabel->setText(tr("invalid"));
                 m_matchLabel->setToolTip(r.matcher.errorMessage);
             } else {
-                m_matchLabel->setText(r.count == 1 ? tr("1 match") : tr("%1 matches").arg(QLocale().toString(qlonglong(r.count))));
+                m_matchLabel->setText(r.count == 1
+                        ? tr("1 match")
+                        : tr("%1 matches").arg(QLocale().toString(qlonglong(r.count))));
                 m_matchLabel->setToolTip({});
             }
             // Matches get an outline; everything else is dimmed. A search with no match dims nothing.
@@ -348,8 +350,9 @@ QString TimelinePanel::aggregateTsv() const
         for (int c = 0; c < RangeAggregateModel::ColumnCount; ++c) {
             const QModelIndex idx = m_aggregateProxy->index(r, c);
             // Numbers as numbers, so a spreadsheet can sum them.
-            QString cell = c == RangeAggregateModel::NameColumn ? idx.data(Qt::DisplayRole).toString()
-                                                                 : idx.data(RangeAggregateModel::SortRole).toString();
+            QString cell = c == RangeAggregateModel::NameColumn
+                ? idx.data(Qt::DisplayRole).toString()
+                : idx.data(RangeAggregateModel::SortRole).toString();
             if (c == RangeAggregateModel::MeanColumn)
                 cell = QString::number(idx.data(RangeAggregateModel::SortRole).toDouble(), 'f', 0);
             cell.replace(QLatin1Char('\t'), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' '));
@@ -382,8 +385,8 @@ void TimelinePanel::exportDialog()
     QSettings settings;
     const QString dir = settings.value(kLastExportDirKey, QDir::homePath()).toString();
     QString filter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Timeline"), dir + QStringLiteral("/timeline.png"),
-                                                tr("PNG image (*.png);;PDF document (*.pdf)"), &filter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Timeline"),
+        dir + QStringLiteral("/timeline.png"), tr("PNG image (*.png);;PDF document (*.pdf)"), &filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
@@ -392,7 +395,8 @@ void TimelinePanel::exportDialog()
     const bool pdf = QFileInfo(path).suffix().compare(QStringLiteral("pdf"), Qt::CaseInsensitive) == 0;
     const bool ok = pdf ? exportPdf(path) : exportPng(path);
     if (!ok)
-        QMessageBox::warning(this, tr("Export Timeline"), tr("%1 could not be written.").arg(QDir::toNativeSeparators(path)));
+        QMessageBox::warning(
+            this, tr("Export Timeline"), tr("%1 could not be written.").arg(QDir::toNativeSeparators(path)));
 }
 
 } // namespace plumb

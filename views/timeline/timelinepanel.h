@@ -78,7 +78,7 @@ private:
     QTableView *m_table;
     QTimer *m_searchDelay;
     NameMatcher m_matcher;
-    QString m_matcherPattern;   // the pattern m_matcher answers ("" when none)
+    QString m_matcherPattern; // the pattern m_matcher answers ("" when none)
     bool m_matcherRegex = false;
     int64_t m_matchCount = 0;
 };

@@ -118,15 +118,16 @@ TimelineFrame TimelineView::frameFor(const TimelineGeometry &geometry) const
     f.palette = m_palette;
     f.font = font();
     if (m_selected && m_selectedTrack >= 0)
-        f.selected = TimelineMark { m_selectedTrack, m_selected->startNs, m_selected->startNs + m_selected->durNs,
-                                    m_selected->depth };
+        f.selected = TimelineMark { m_selectedTrack, m_selected->startNs,
+            m_selected->startNs + m_selected->durNs, m_selected->depth };
     for (const SliceLink &l : m_links) {
         const int track = m_layout.trackIndexOf(l.slice.key.trackId);
         if (track < 0)
             continue;
         const bool outgoing = l.kind == SliceLink::Kind::Launches || l.kind == SliceLink::Kind::FlowTo;
-        f.links.push_back({ TimelineMark { track, l.slice.startNs, l.slice.startNs + l.slice.durNs, l.slice.depth },
-                            outgoing });
+        f.links.push_back(
+            { TimelineMark { track, l.slice.startNs, l.slice.startNs + l.slice.durNs, l.slice.depth },
+                outgoing });
     }
     f.range = m_range;
     f.rubberBand = m_rubberBand;
@@ -200,9 +201,10 @@ void TimelineView::paintEvent(QPaintEvent *)
     if (!m_loaded) {
         p.fillRect(rect(), m_palette.background);
         p.setPen(m_palette.dimText);
-        const QString text = m_fetcher->isOpen() ? tr("Reading the trace…")
-                                                 : tr("Double-click a trace or run in the Workspace tab to open "
-                                                      "its timeline.");
+        const QString text = m_fetcher->isOpen()
+            ? tr("Reading the trace…")
+            : tr("Double-click a trace or run in the Workspace tab to open "
+                 "its timeline.");
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, text);
         return;
     }
@@ -236,7 +238,8 @@ void TimelineView::updateScrollBar()
     const double maxScroll = std::max(0.0, m_layout.contentHeight() - tracksHeight);
     const bool needed = maxScroll > 0;
     m_scrollBar->setVisible(needed);
-    m_scrollBar->setGeometry(width() - m_scrollBar->sizeHint().width(), 0, m_scrollBar->sizeHint().width(), height());
+    m_scrollBar->setGeometry(
+        width() - m_scrollBar->sizeHint().width(), 0, m_scrollBar->sizeHint().width(), height());
     const QSignalBlocker block(m_scrollBar);
     m_scrollBar->setRange(0, int(std::ceil(maxScroll)));
     m_scrollBar->setPageStep(int(tracksHeight));
@@ -349,7 +352,8 @@ std::vector<int> TimelineView::visibleTracks(double marginPx) const
 std::vector<int> TimelineView::tracksBetween(double widgetY0, double widgetY1) const
 {
     const TimelineGeometry g = geometryForSize(size());
-    const double y0 = g.toContentY(std::min(widgetY0, widgetY1)), y1 = g.toContentY(std::max(widgetY0, widgetY1));
+    const double y0 = g.toContentY(std::min(widgetY0, widgetY1)),
+                 y1 = g.toContentY(std::max(widgetY0, widgetY1));
     std::vector<int> out;
     for (const TimelineLayout::Row &r : m_layout.rows())
         if (!r.isHeader() && r.y + r.height > y0 && r.y < y1)
@@ -406,7 +410,8 @@ void TimelineView::showSelected(const SliceInfo &slice)
     Q_EMIT sliceSelected(slice);
     const QList<TimelineTrack> tracks = m_layout.tracks();
     m_fetcher->query<std::vector<SliceLink>>(
-        TimelineFetcher::Channel::Links, [tracks, slice](Workspace &ws) { return sliceLinks(ws, tracks, slice); },
+        TimelineFetcher::Channel::Links,
+        [tracks, slice](Workspace &ws) { return sliceLinks(ws, tracks, slice); },
         [this](const std::vector<SliceLink> &links) {
             m_links = links;
             invalidate();
@@ -432,7 +437,8 @@ void TimelineView::revealSlice(const SliceInfo &slice)
     if (row >= 0) {
         const TimelineGeometry g = geometryForSize(size());
         const TimelineLayout::Row &r = m_layout.rows()[size_t(row)];
-        const double sliceY = r.y + TimelineLayout::kTrackPaddingPx + slice.depth * TimelineLayout::kLaneHeightPx;
+        const double sliceY
+            = r.y + TimelineLayout::kTrackPaddingPx + slice.depth * TimelineLayout::kLaneHeightPx;
         if (sliceY < m_scrollY || sliceY + TimelineLayout::kLaneHeightPx > m_scrollY + g.tracksHeight())
             setScrollY(sliceY - g.tracksHeight() / 3);
     }
@@ -595,8 +601,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
     if ((drag == Drag::BoxSelect || drag == Drag::RulerSelect) && m_rubberBand) {
         const QRectF band = *m_rubberBand;
         m_rubberBand.reset();
-        const std::vector<int> tracks = drag == Drag::RulerSelect ? visibleTracks(1e12)
-                                                                  : tracksBetween(band.top(), band.bottom());
+        const std::vector<int> tracks
+            = drag == Drag::RulerSelect ? visibleTracks(1e12) : tracksBetween(band.top(), band.bottom());
         setRange(timeAt(band.left()), timeAt(band.right()), tracks);
     }
 }
@@ -684,10 +690,11 @@ QString TimelineView::toolTipAt(QPointF pos)
         const QString &name = list.nameOf(item->nameId);
         if (item->flags & TimelineDrawList::Folded)
             return tr("%1 slices too narrow to draw at this zoom, over %2\nlast: %3\nclick to zoom in")
-                .arg(QLocale().toString(qlonglong(item->count)), formatDuration(item->endNs - item->startNs), name);
+                .arg(QLocale().toString(qlonglong(item->count)), formatDuration(item->endNs - item->startNs),
+                    name);
         return tr("%1\n%2 at %3")
             .arg(name, formatDuration(item->endNs - item->startNs),
-                 formatTimeOffset(item->startNs - originNs(), 1));
+                formatTimeOffset(item->startNs - originNs(), 1));
     }
     for (const QRectF &gap : list.idleGaps())
         if (gap.contains(pos))
@@ -699,7 +706,8 @@ QString TimelineView::toolTipAt(QPointF pos)
             if (r.isHeader())
                 return tr("%1\nclick to %2").arg(r.label, r.collapsed ? tr("expand") : tr("collapse"));
             const TimelineTrack &t = m_layout.tracks().at(r.trackIndex);
-            return tr("%1 · %2\n%3 slices").arg(t.processName, t.name, QLocale().toString(qlonglong(t.sliceCount)));
+            return tr("%1 · %2\n%3 slices")
+                .arg(t.processName, t.name, QLocale().toString(qlonglong(t.sliceCount)));
         }
     }
     return {};

@@ -32,8 +32,8 @@ class TimelineView final : public QWidget {
     Q_OBJECT
 public:
     static constexpr double kWheelZoomPerNotch = 1.25; // one wheel notch (120 units) or one W/S press
-    static constexpr double kKeyPanFraction = 0.15;    // A/D: share of the view's width
-    static constexpr double kFitMargin = 0.02;         // F: blank share on either side
+    static constexpr double kKeyPanFraction = 0.15; // A/D: share of the view's width
+    static constexpr double kFitMargin = 0.02; // F: blank share on either side
     static constexpr double kDragThresholdPx = 4.0;
 
     explicit TimelineView(QWidget *parent = nullptr);
@@ -138,7 +138,7 @@ private:
     TimelineOpenResult m_opened;
     bool m_loaded = false;
     TimeScale m_scale;
-    double m_scrollY = 0;              // content y at the top of the tracks area
+    double m_scrollY = 0; // content y at the top of the tracks area
     // Draw lists: every change of what is shown bumps m_stateGeneration; m_list is the newest list
     // built (on the draw-list thread for painting, or here by drawList()) and m_listGeneration the
     // state it shows. A paint with an older list paints it and asks for a new one, so the GUI thread
@@ -146,7 +146,7 @@ private:
     std::shared_ptr<TimelineDrawList> m_list;
     quint64 m_listGeneration = 0;
     quint64 m_stateGeneration = 1;
-    bool m_building = false;           // a build is running on m_buildPool
+    bool m_building = false; // a build is running on m_buildPool
     QThreadPool m_buildPool;
     TimelinePalette m_palette;
 

@@ -22,25 +22,30 @@ using namespace plumb;
 namespace {
 
 // Slices with their track, in a stable order; args rendered as stored.
-const char *kSlicesSql =
-    "SELECT p.label AS pid, k.label AS tid, k.kind, k.stream, s.ts, s.dur, s.depth, n.str AS name, "
-    "c.str AS cat, s.corr, s.ext_id, s.seq_nr, s.ev_idx, a.json AS args "
-    "FROM slice s JOIN track k ON k.id = s.track_id LEFT JOIN process p ON p.id = k.process_id "
-    "JOIN string n ON n.id = s.name_id LEFT JOIN string c ON c.id = s.cat_id LEFT JOIN args a ON a.id = s.args_id "
-    "ORDER BY k.id, s.ts, s.id";
-const char *kOtherSql =
-    "SELECT 'flow' AS what, c.str AS cat, f.flow_key AS key, f.src_ts AS a, f.dst_ts AS b, "
-    "(SELECT kind || ':' || label FROM track WHERE id = f.src_track) AS c, (SELECT kind || ':' || label FROM track WHERE id = f.dst_track) AS d "
-    "FROM flow f LEFT JOIN string c ON c.id = f.cat_id "
-    "UNION ALL SELECT 'counter', k.name, NULL, v.ts, v.value, NULL, NULL FROM counter v JOIN track k ON k.id = v.track_id "
-    "UNION ALL SELECT 'diagnostic', d.code, d.count, d.severity, d.location, NULL, NULL FROM diagnostic d "
-    "UNION ALL SELECT 'trace', t.name, t.event_count, t.slice_count, t.kernel_count, t.gpu_op_count, t.flow_count "
-    "FROM trace t "
-    "UNION ALL SELECT 'corr-flows', t.corr_flow_count, NULL, NULL, NULL, NULL, NULL FROM trace t "
-    "UNION ALL SELECT 'trace-info', t.rank, t.world_size, t.base_time_ns, t.start_ns, t.end_ns, NULL FROM trace t "
-    "UNION ALL SELECT 'process', p.label, p.name, p.labels, p.kind, p.device_index, NULL FROM process p "
-    "UNION ALL SELECT 'device', d.device_index, d.name, d.properties, NULL, NULL, NULL FROM device d "
-    "ORDER BY 1, 2, 3, 4, 5";
+const char *kSlicesSql
+    = "SELECT p.label AS pid, k.label AS tid, k.kind, k.stream, s.ts, s.dur, s.depth, n.str AS name, "
+      "c.str AS cat, s.corr, s.ext_id, s.seq_nr, s.ev_idx, a.json AS args "
+      "FROM slice s JOIN track k ON k.id = s.track_id LEFT JOIN process p ON p.id = k.process_id "
+      "JOIN string n ON n.id = s.name_id LEFT JOIN string c ON c.id = s.cat_id LEFT JOIN args a ON a.id = "
+      "s.args_id "
+      "ORDER BY k.id, s.ts, s.id";
+const char *kOtherSql
+    = "SELECT 'flow' AS what, c.str AS cat, f.flow_key AS key, f.src_ts AS a, f.dst_ts AS b, "
+      "(SELECT kind || ':' || label FROM track WHERE id = f.src_track) AS c, (SELECT kind || ':' || label "
+      "FROM track WHERE id = f.dst_track) AS d "
+      "FROM flow f LEFT JOIN string c ON c.id = f.cat_id "
+      "UNION ALL SELECT 'counter', k.name, NULL, v.ts, v.value, NULL, NULL FROM counter v JOIN track k ON "
+      "k.id = v.track_id "
+      "UNION ALL SELECT 'diagnostic', d.code, d.count, d.severity, d.location, NULL, NULL FROM diagnostic d "
+      "UNION ALL SELECT 'trace', t.name, t.event_count, t.slice_count, t.kernel_count, t.gpu_op_count, "
+      "t.flow_count "
+      "FROM trace t "
+      "UNION ALL SELECT 'corr-flows', t.corr_flow_count, NULL, NULL, NULL, NULL, NULL FROM trace t "
+      "UNION ALL SELECT 'trace-info', t.rank, t.world_size, t.base_time_ns, t.start_ns, t.end_ns, NULL FROM "
+      "trace t "
+      "UNION ALL SELECT 'process', p.label, p.name, p.labels, p.kind, p.device_index, NULL FROM process p "
+      "UNION ALL SELECT 'device', d.device_index, d.name, d.properties, NULL, NULL, NULL FROM device d "
+      "ORDER BY 1, 2, 3, 4, 5";
 
 QString fixture(const QString &name)
 {
@@ -111,8 +116,8 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("status");
         for (const char *f : { "basic.json", "array_form.json", "truncated.json", "truncated.json.gz",
-                               "multi_member.json.gz", "legacy_names.json", "be_nesting.json", "unsorted.json",
-                               "bad_events.json", "precision.json" })
+                 "multi_member.json.gz", "legacy_names.json", "be_nesting.json", "unsorted.json",
+                 "bad_events.json", "precision.json" })
             QTest::newRow(f) << QString::fromLatin1(f) << int(FileImportResult::Status::Imported);
     }
     void golden()
@@ -124,7 +129,8 @@ private slots:
         QCOMPARE(int(r.status), status);
         Workspace w(ws, Workspace::Role::Reader);
         QString base = file;
-        base.replace(QStringLiteral(".json.gz"), QStringLiteral(".gz")).replace(QStringLiteral(".json"), QString());
+        base.replace(QStringLiteral(".json.gz"), QStringLiteral(".gz"))
+            .replace(QStringLiteral(".json"), QString());
         compareGolden(csvOf(w.db(), kSlicesSql), fixture(base + QStringLiteral(".slices.csv")));
         compareGolden(csvOf(w.db(), kOtherSql), fixture(base + QStringLiteral(".other.csv")));
     }
@@ -134,7 +140,7 @@ private slots:
     {
         const QString a = freshWorkspace();
         QCOMPARE(int(importOne(a, fixture(QStringLiteral("multi_member.json.gz"))).status),
-                 int(FileImportResult::Status::Imported));
+            int(FileImportResult::Status::Imported));
         Workspace wa(a, Workspace::Role::Reader);
         QCOMPARE(wa.db().queryInt("SELECT event_count FROM trace"), 12);
         QCOMPARE(wa.db().queryInt("SELECT count(*) FROM diagnostic WHERE code LIKE 'truncated%'"), 0);
@@ -148,7 +154,8 @@ private slots:
         QTest::newRow("empty") << "empty.json" << int(FileImportResult::Status::Unrecognised) << "empty";
         QTest::newRow("not-a-trace") << "not_a_trace.json" << int(FileImportResult::Status::Unrecognised)
                                      << "no importer";
-        QTest::newRow("no-events") << "no_events.json" << int(FileImportResult::Status::Failed) << "traceEvents";
+        QTest::newRow("no-events") << "no_events.json" << int(FileImportResult::Status::Failed)
+                                   << "traceEvents";
     }
     void failuresLeaveNothing()
     {
@@ -160,7 +167,8 @@ private slots:
         QCOMPARE(int(r.status), status);
         QVERIFY2(r.message.contains(messagePart), qPrintable(r.message));
         Workspace w(ws, Workspace::Role::Reader);
-        for (const char *table : { "source", "trace", "slice", "string", "args", "track", "process", "diagnostic" })
+        for (const char *table :
+            { "source", "trace", "slice", "string", "args", "track", "process", "diagnostic" })
             QCOMPARE(w.db().queryInt(("SELECT count(*) FROM " + std::string(table)).c_str()), 0);
     }
 
@@ -171,7 +179,8 @@ private slots:
         QTest::addColumn<QString>("file");
         if (!QDir(sharedTraces()).exists())
             return;
-        for (const QString &f : QDir(sharedTraces()).entryList({ QStringLiteral("*.json.gz") }, QDir::Files, QDir::Name))
+        for (const QString &f :
+            QDir(sharedTraces()).entryList({ QStringLiteral("*.json.gz") }, QDir::Files, QDir::Name))
             QTest::newRow(qPrintable(f)) << f;
     }
     void realTraces()
@@ -183,17 +192,21 @@ private slots:
         const auto r = importOne(ws, sharedTraces() + QLatin1Char('/') + file);
         QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
         Workspace w(ws, Workspace::Role::Reader);
-        const char *sql =
-            "SELECT t.event_count AS events, t.slice_count AS slices, t.kernel_count AS kernels, "
-            "t.gpu_op_count AS gpu_ops, t.flow_count AS flows, "
-            "(SELECT count(*) FROM flow WHERE src_track IS NOT NULL AND dst_track IS NOT NULL) + t.corr_flow_count "
-            "AS paired_flows, "
-            "t.counter_count AS counters, coalesce(t.rank, '') AS rank, coalesce(t.world_size, '') AS world_size, "
-            "(SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id WHERE n.str LIKE 'ncclKernel%') AS nccl_kernels, "
-            "(SELECT count(*) FROM track WHERE kind = 'gpu_stream') AS gpu_streams, "
-            "(SELECT count(*) FROM device) AS devices, "
-            "(SELECT coalesce(sum(count), 0) FROM diagnostic WHERE code IN ('malformed-event', 'truncated')) AS bad "
-            "FROM trace t";
+        const char *sql
+            = "SELECT t.event_count AS events, t.slice_count AS slices, t.kernel_count AS kernels, "
+              "t.gpu_op_count AS gpu_ops, t.flow_count AS flows, "
+              "(SELECT count(*) FROM flow WHERE src_track IS NOT NULL AND dst_track IS NOT NULL) + "
+              "t.corr_flow_count "
+              "AS paired_flows, "
+              "t.counter_count AS counters, coalesce(t.rank, '') AS rank, coalesce(t.world_size, '') AS "
+              "world_size, "
+              "(SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id WHERE n.str LIKE "
+              "'ncclKernel%') AS nccl_kernels, "
+              "(SELECT count(*) FROM track WHERE kind = 'gpu_stream') AS gpu_streams, "
+              "(SELECT count(*) FROM device) AS devices, "
+              "(SELECT coalesce(sum(count), 0) FROM diagnostic WHERE code IN ('malformed-event', "
+              "'truncated')) AS bad "
+              "FROM trace t";
         QString base = file;
         base.chop(int(strlen(".json.gz")));
         compareGolden(csvOf(w.db(), sql), fixture(QStringLiteral("real/") + base + QStringLiteral(".csv")));
@@ -207,8 +220,9 @@ private slots:
         const QString ws = freshWorkspace();
         importOne(ws, sharedTraces() + QStringLiteral("/hta_ns_resolution_rank0.pt.trace.json.gz"));
         Workspace w(ws, Workspace::Role::Reader);
-        SqliteStmt st(w.db(), "SELECT n.str, s.ts, s.dur FROM slice s JOIN string n ON n.id = s.name_id "
-                              "JOIN track k ON k.id = s.track_id WHERE s.corr = 135139 AND k.kind = 'gpu_stream'");
+        SqliteStmt st(w.db(),
+            "SELECT n.str, s.ts, s.dur FROM slice s JOIN string n ON n.id = s.name_id "
+            "JOIN track k ON k.id = s.track_id WHERE s.corr = 135139 AND k.kind = 'gpu_stream'");
         QVERIFY(st.step());
         QCOMPARE(st.columnText(0), QStringLiteral("Memcpy DtoD (Device -> Device)"));
         // The file says "ts": 1712195495506161.288 (µs): exactly that in ns. Through a double it
@@ -222,12 +236,13 @@ private slots:
         // HTA: 21 NCCL kernels; the longest is an all-reduce of 2,049,000 elements on the default group.
         QCOMPARE(w2.db().queryInt("SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id "
                                   "WHERE n.str LIKE 'ncclKernel%'"),
-                 21);
-        SqliteStmt big(w2.db(), "SELECT json_extract(a.json, '$.\"In msg nelems\"'), "
-                                "json_extract(a.json, '$.\"Process Group Description\"'), "
-                                "json_extract(a.json, '$.\"Process Group Ranks\"') FROM slice s "
-                                "JOIN string n ON n.id = s.name_id JOIN args a ON a.id = s.args_id "
-                                "WHERE n.str LIKE 'ncclKernel%' ORDER BY s.dur DESC LIMIT 1");
+            21);
+        SqliteStmt big(w2.db(),
+            "SELECT json_extract(a.json, '$.\"In msg nelems\"'), "
+            "json_extract(a.json, '$.\"Process Group Description\"'), "
+            "json_extract(a.json, '$.\"Process Group Ranks\"') FROM slice s "
+            "JOIN string n ON n.id = s.name_id JOIN args a ON a.id = s.args_id "
+            "WHERE n.str LIKE 'ncclKernel%' ORDER BY s.dur DESC LIMIT 1");
         QVERIFY(big.step());
         QCOMPARE(big.columnText(1), QStringLiteral("default_pg"));
         QCOMPARE(big.columnText(2), QStringLiteral("[0, 1]"));
@@ -242,12 +257,13 @@ private slots:
         const QString ws = freshWorkspace();
         ImportRunner runner(m_registry, ws);
         const auto results = runner.run({ sharedTraces() + QStringLiteral("/hta_sampled_rank-1.json.gz"),
-                                          sharedTraces() + QStringLiteral("/hta_sampled_rank-0.json.gz") });
+            sharedTraces() + QStringLiteral("/hta_sampled_rank-0.json.gz") });
         QCOMPARE(results.size(), size_t(2));
         Workspace w(ws, Workspace::Role::Reader);
-        QCOMPARE(csvOf(w.db(), "SELECT r.name, t.rank, t.world_size FROM trace t JOIN run r ON r.id = t.run_id "
-                               "ORDER BY t.rank"),
-                 QStringLiteral("name,rank,world_size\nhta_sampled_rank-*,0,128\nhta_sampled_rank-*,1,128\n"));
+        QCOMPARE(csvOf(w.db(),
+                     "SELECT r.name, t.rank, t.world_size FROM trace t JOIN run r ON r.id = t.run_id "
+                     "ORDER BY t.rank"),
+            QStringLiteral("name,rank,world_size\nhta_sampled_rank-*,0,128\nhta_sampled_rank-*,1,128\n"));
     }
 
     // A rank the file does not state comes from its name, with a warning; both ranks form one run.
@@ -257,11 +273,12 @@ private slots:
         ImportRunner runner(m_registry, ws);
         runner.run({ fixture(QStringLiteral("ranks_by_name")) });
         Workspace w(ws, Workspace::Role::Reader);
-        QCOMPARE(csvOf(w.db(), "SELECT r.name, t.rank, coalesce(t.world_size, '') AS world_size, "
-                               "(SELECT count(*) FROM diagnostic d WHERE d.source_id = t.source_id "
-                               "AND d.code = 'rank-from-file-name') AS warned "
-                               "FROM trace t JOIN run r ON r.id = t.run_id ORDER BY t.rank"),
-                 QStringLiteral("name,rank,world_size,warned\ntrace_rank*,0,,1\ntrace_rank*,1,,1\n"));
+        QCOMPARE(csvOf(w.db(),
+                     "SELECT r.name, t.rank, coalesce(t.world_size, '') AS world_size, "
+                     "(SELECT count(*) FROM diagnostic d WHERE d.source_id = t.source_id "
+                     "AND d.code = 'rank-from-file-name') AS warned "
+                     "FROM trace t JOIN run r ON r.id = t.run_id ORDER BY t.rank"),
+            QStringLiteral("name,rank,world_size,warned\ntrace_rank*,0,,1\ntrace_rank*,1,,1\n"));
     }
 
     // A gzip file that inflates past the bound stops with a message naming it and the byte reached,
@@ -283,7 +300,8 @@ private slots:
         const auto r = importOne(ws, bomb);
         qunsetenv("PLUMB_MAX_INFLATED_BYTES");
         QCOMPARE(int(r.status), int(FileImportResult::Status::Failed));
-        QVERIFY2(r.message.contains(QStringLiteral("bomb.json.gz inflates to more than 16777216 bytes")), qPrintable(r.message));
+        QVERIFY2(r.message.contains(QStringLiteral("bomb.json.gz inflates to more than 16777216 bytes")),
+            qPrintable(r.message));
         QVERIFY2(r.location.startsWith(QStringLiteral("byte ")), qPrintable(r.location));
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM source"), 0);
@@ -297,7 +315,8 @@ private slots:
     {
         QTemporaryDir d;
         const QString path = d.filePath(QStringLiteral("stray.json"));
-        const QByteArray ev = "{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2}";
+        const QByteArray ev
+            = "{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2}";
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"traceEvents\": [" + ev + ", 1}, " + ev + ", }}, " + ev + "], \"note\": }");
@@ -316,7 +335,7 @@ private slots:
     {
         const QString ws = freshWorkspace();
         QCOMPARE(int(importOne(ws, fixture(QStringLiteral("basic.json"))).status),
-                 int(FileImportResult::Status::Imported));
+            int(FileImportResult::Status::Imported));
         QTemporaryDir d;
         const QString copy = d.filePath(QStringLiteral("renamed_copy.json"));
         QVERIFY(QFile::copy(fixture(QStringLiteral("basic.json")), copy));

@@ -26,20 +26,22 @@ constexpr uint32_t kTid = 4243;
 CollectedTrace syntheticTrace()
 {
     CollectedTrace t;
-    t.devices.push_back({ 0, "Synthetic H100", 85000000000ULL, 9, 0, 1024, 2048, 65536, 65536, 32, 49152, 233472, 132 });
+    t.devices.push_back(
+        { 0, "Synthetic H100", 85000000000ULL, 9, 0, 1024, 2048, 65536, 65536, 32, 49152, 233472, 132 });
     t.contexts.push_back({ 1, 0 });
-    auto api = [&](ApiDomain d, const char *name, uint32_t cbid, uint64_t start, uint64_t end, uint32_t corr) {
-        ApiCall a;
-        a.domain = d;
-        a.nameId = t.strings.intern(name);
-        a.cbid = cbid;
-        a.startNs = kT0 + start;
-        a.endNs = kT0 + end;
-        a.processId = kPid;
-        a.threadId = kTid;
-        a.correlationId = corr;
-        t.apiCalls.push_back(a);
-    };
+    auto api
+        = [&](ApiDomain d, const char *name, uint32_t cbid, uint64_t start, uint64_t end, uint32_t corr) {
+              ApiCall a;
+              a.domain = d;
+              a.nameId = t.strings.intern(name);
+              a.cbid = cbid;
+              a.startNs = kT0 + start;
+              a.endNs = kT0 + end;
+              a.processId = kPid;
+              a.threadId = kTid;
+              a.correlationId = corr;
+              t.apiCalls.push_back(a);
+          };
     api(ApiDomain::Runtime, "cudaLaunchKernel", 211, 1001, 6500, 10);
     // The driver call beneath it shares the correlation id: the flow must start at the runtime call.
     api(ApiDomain::Driver, "cuLaunchKernel", 307, 2000, 6000, 10);
@@ -133,7 +135,10 @@ private:
     QTemporaryDir m_tmp;
     int m_counter = 0;
 
-    QString freshPath(const char *suffix) { return m_tmp.filePath(QStringLiteral("f%1").arg(++m_counter) + QLatin1String(suffix)); }
+    QString freshPath(const char *suffix)
+    {
+        return m_tmp.filePath(QStringLiteral("f%1").arg(++m_counter) + QLatin1String(suffix));
+    }
 
     QString write(const CollectedTrace &t, WriteStats *stats = nullptr)
     {
@@ -190,11 +195,16 @@ private slots:
 
     void kinetoNames()
     {
-        QCOMPARE(QString::fromStdString(memcpyName(1, 1, 3)), QStringLiteral("Memcpy HtoD (Pageable -> Device)"));
-        QCOMPARE(QString::fromStdString(memcpyName(2, 3, 2)), QStringLiteral("Memcpy DtoH (Device -> Pinned)"));
-        QCOMPARE(QString::fromStdString(memcpyName(8, 3, 3)), QStringLiteral("Memcpy DtoD (Device -> Device)"));
-        QCOMPARE(QString::fromStdString(memcpyName(10, 3, 3)), QStringLiteral("Memcpy PtoP (Device -> Device)"));
-        QCOMPARE(QString::fromStdString(memcpyName(200, 99, 5)), QStringLiteral("Memcpy Unknown (Unknown -> Managed)"));
+        QCOMPARE(
+            QString::fromStdString(memcpyName(1, 1, 3)), QStringLiteral("Memcpy HtoD (Pageable -> Device)"));
+        QCOMPARE(
+            QString::fromStdString(memcpyName(2, 3, 2)), QStringLiteral("Memcpy DtoH (Device -> Pinned)"));
+        QCOMPARE(
+            QString::fromStdString(memcpyName(8, 3, 3)), QStringLiteral("Memcpy DtoD (Device -> Device)"));
+        QCOMPARE(
+            QString::fromStdString(memcpyName(10, 3, 3)), QStringLiteral("Memcpy PtoP (Device -> Device)"));
+        QCOMPARE(QString::fromStdString(memcpyName(200, 99, 5)),
+            QStringLiteral("Memcpy Unknown (Unknown -> Managed)"));
         QCOMPARE(QString::fromStdString(memsetName(3)), QStringLiteral("Memset (Device)"));
         QCOMPARE(QString::fromLatin1(syncName(SyncType::StreamSynchronize)), QStringLiteral("Stream Sync"));
         QCOMPARE(QString::fromLatin1(syncName(SyncType::ContextSynchronize)), QStringLiteral("Context Sync"));
@@ -206,28 +216,34 @@ private slots:
         WriteStats stats;
         const QStringList lines = linesOf(write(syntheticTrace(), &stats));
         QVERIFY(lines.size() > 10);
-        QVERIFY2(lines.front().startsWith(QStringLiteral(
-                     "{\"schemaVersion\":1,\"plumbCupti\":{\"version\":1,\"droppedRecords\":3,\"clock\":\"test clock\",")),
-                 qPrintable(lines.front()));
+        QVERIFY2(lines.front().startsWith(QStringLiteral("{\"schemaVersion\":1,\"plumbCupti\":{\"version\":1,"
+                                                         "\"droppedRecords\":3,\"clock\":\"test clock\",")),
+            qPrintable(lines.front()));
         auto expect = [&](const char *line) {
             const QString l = QString::fromUtf8(line);
             QVERIFY2(lines.contains(l) || lines.contains(l + QLatin1Char(',')), line);
         };
         expect(R"x({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":4242,"tid":4243,)x"
                R"x("ts":1700000000000001.001,"dur":5.499,"args":{"cbid":211,"correlation":10}})x");
-        expect(R"x({"ph":"s","cat":"ac2g","name":"ac2g","pid":4242,"tid":4243,"id":10,"ts":1700000000000001.001})x");
-        expect(R"x({"ph":"X","cat":"kernel","name":"vectorAdd(float const*, float const*, float*, int)","pid":0,"tid":7,)x"
-               R"x("ts":1700000000000008.123,"dur":1.000,"args":{"device":0,"context":1,"stream":7,"correlation":10,)x"
-               R"x("registers per thread":16,"shared memory":3072,"static shared memory":1024,"dynamic shared memory":2048,)x"
-               R"x("grid":[4096, 1, 1],"block":[256, 1, 1]}})x");
-        expect(R"x({"ph":"f","cat":"ac2g","name":"ac2g","pid":0,"tid":7,"id":10,"ts":1700000000000008.123,"bp":"e"})x");
-        expect(R"x({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":7,)x"
-               R"x("ts":1700000000000012.000,"dur":16.000,"args":{"device":0,"context":1,"stream":7,"correlation":11,)x"
-               R"x("bytes":4194304,"copy kind":"HtoD","src kind":"Pageable","dst kind":"Device","async":0}})x");
-        expect(R"x({"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":7,"ts":1700000000000032.000,)x"
-               R"x("dur":0.500,"args":{"device":0,"context":1,"stream":7,"correlation":12,"bytes":1048576,"value":0,"async":0}})x");
-        expect(R"x({"ph":"X","cat":"cuda_sync","name":"Context Sync","pid":0,"tid":-1,"ts":1700000000000034.100,)x"
-               R"x("dur":25.800,"args":{"device":0,"context":1,"stream":-1,"correlation":13}})x");
+        expect(
+            R"x({"ph":"s","cat":"ac2g","name":"ac2g","pid":4242,"tid":4243,"id":10,"ts":1700000000000001.001})x");
+        expect(
+            R"x({"ph":"X","cat":"kernel","name":"vectorAdd(float const*, float const*, float*, int)","pid":0,"tid":7,)x"
+            R"x("ts":1700000000000008.123,"dur":1.000,"args":{"device":0,"context":1,"stream":7,"correlation":10,)x"
+            R"x("registers per thread":16,"shared memory":3072,"static shared memory":1024,"dynamic shared memory":2048,)x"
+            R"x("grid":[4096, 1, 1],"block":[256, 1, 1]}})x");
+        expect(
+            R"x({"ph":"f","cat":"ac2g","name":"ac2g","pid":0,"tid":7,"id":10,"ts":1700000000000008.123,"bp":"e"})x");
+        expect(
+            R"x({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":7,)x"
+            R"x("ts":1700000000000012.000,"dur":16.000,"args":{"device":0,"context":1,"stream":7,"correlation":11,)x"
+            R"x("bytes":4194304,"copy kind":"HtoD","src kind":"Pageable","dst kind":"Device","async":0}})x");
+        expect(
+            R"x({"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":7,"ts":1700000000000032.000,)x"
+            R"x("dur":0.500,"args":{"device":0,"context":1,"stream":7,"correlation":12,"bytes":1048576,"value":0,"async":0}})x");
+        expect(
+            R"x({"ph":"X","cat":"cuda_sync","name":"Context Sync","pid":0,"tid":-1,"ts":1700000000000034.100,)x"
+            R"x("dur":25.800,"args":{"device":0,"context":1,"stream":-1,"correlation":13}})x");
         expect(R"x({"ph":"X","cat":"user_annotation","name":"train_step","pid":4242,"tid":4243,)x"
                R"x("ts":1700000000000000.900,"dur":60.100,"args":{"domain":"plumb"}})x");
         // The range projected onto the stream its launches fed, from the kernel's start to the memset's end.
@@ -259,7 +275,8 @@ private slots:
         QVERIFY(lines.front().contains(QStringLiteral("\"unfinishedRanges\":1,\"orphanRangeEnds\":1")));
         const QString expected = QStringLiteral(
             "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"never_ended\",\"pid\":4242,\"tid\":4243,"
-            "\"ts\":1700000000000070.000,\"dur\":0.000,\"args\":{\"domain\":\"plumb\",\"unfinished\":\"range had no end record\"}},");
+            "\"ts\":1700000000000070.000,\"dur\":0.000,\"args\":{\"domain\":\"plumb\",\"unfinished\":\"range "
+            "had no end record\"}},");
         QVERIFY2(lines.contains(expected), qPrintable(lines.join(QLatin1Char('\n'))));
     }
 
@@ -271,17 +288,20 @@ private slots:
         SqliteDb &db = w.db();
         QCOMPARE(db.queryInt("SELECT kernel_count FROM trace"), 1);
         QCOMPARE(db.queryInt("SELECT gpu_op_count FROM trace"), 3);
-        QCOMPARE(db.queryInt("SELECT (SELECT count(*) FROM flow WHERE src_track IS NOT NULL AND dst_track IS NOT NULL)"
-                             " + corr_flow_count FROM trace"),
-                 3);
+        QCOMPARE(
+            db.queryInt(
+                "SELECT (SELECT count(*) FROM flow WHERE src_track IS NOT NULL AND dst_track IS NOT NULL)"
+                " + corr_flow_count FROM trace"),
+            3);
         QCOMPARE(db.queryInt("SELECT count(*) FROM flow WHERE src_track IS NULL OR dst_track IS NULL"), 0);
         QCOMPARE(db.queryInt("SELECT count(*) FROM device"), 1);
         QCOMPARE(db.queryInt("SELECT count(*) FROM track WHERE kind = 'gpu_stream'"), 1);
         // Nothing odd: no warnings, and the events arrive sorted.
         QCOMPARE(db.queryInt("SELECT count(*) FROM diagnostic"), 0);
         // Exact ns survive the µs text: the kernel starts at kT0 + 8123 and lasts 1000 ns.
-        SqliteStmt k(db, "SELECT s.ts, s.dur, s.corr FROM slice s JOIN string c ON c.id = s.cat_id "
-                         "WHERE c.str = 'kernel'");
+        SqliteStmt k(db,
+            "SELECT s.ts, s.dur, s.corr FROM slice s JOIN string c ON c.id = s.cat_id "
+            "WHERE c.str = 'kernel'");
         QVERIFY(k.step());
         QCOMPARE(k.columnInt(0), qint64(kT0 + 8123));
         QCOMPARE(k.columnInt(1), Q_INT64_C(1000));
@@ -289,19 +309,23 @@ private slots:
         // CPU side: five runtime calls + one driver call, the NVTX range and its instant.
         QCOMPARE(db.queryInt("SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id "
                              "WHERE c.str IN ('cuda_runtime', 'cuda_driver')"),
-                 6);
+            6);
         QCOMPARE(db.queryInt("SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id "
                              "WHERE c.str = 'user_annotation'"),
-                 2);
+            2);
         QCOMPARE(db.queryInt("SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id "
                              "WHERE c.str = 'cuda_sync'"),
-                 1);
-        QCOMPARE(db.queryInt("SELECT dur FROM slice s JOIN string n ON n.id = s.name_id JOIN track k ON k.id = s.track_id "
-                             "WHERE n.str = 'train_step' AND k.kind = 'thread'"),
-                 60100);
+            1);
+        QCOMPARE(
+            db.queryInt(
+                "SELECT dur FROM slice s JOIN string n ON n.id = s.name_id JOIN track k ON k.id = s.track_id "
+                "WHERE n.str = 'train_step' AND k.kind = 'thread'"),
+            60100);
         // ... and its projection on the stream's annotation track.
-        SqliteStmt g(db, "SELECT s.ts, s.dur FROM slice s JOIN string n ON n.id = s.name_id JOIN track k ON k.id = s.track_id "
-                         "WHERE n.str = 'train_step' AND k.kind = 'gpu_annotation'");
+        SqliteStmt g(db,
+            "SELECT s.ts, s.dur FROM slice s JOIN string n ON n.id = s.name_id JOIN track k ON k.id = "
+            "s.track_id "
+            "WHERE n.str = 'train_step' AND k.kind = 'gpu_annotation'");
         QVERIFY(g.step());
         QCOMPARE(g.columnInt(0), qint64(kT0 + 8123));
         QCOMPARE(g.columnInt(1), Q_INT64_C(24377));
@@ -319,7 +343,9 @@ private slots:
         t.kernels.push_back(k);
         const QString path = write(t);
         const QString all = linesOf(path).join(QLatin1Char('\n'));
-        QVERIFY2(all.contains(QString::fromUtf8("\"name\":\"void f<\\\"q\\\\\\\">(\\u0001\\t) \xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9\"")), qPrintable(all));
+        QVERIFY2(all.contains(QString::fromUtf8(
+                     "\"name\":\"void f<\\\"q\\\\\\\">(\\u0001\\t) \xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9\"")),
+            qPrintable(all));
         const QString ws = import(path);
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 2);
@@ -367,7 +393,7 @@ private slots:
     {
         std::string error;
         QVERIFY(!writeChromeTraceFile(m_tmp.filePath(QStringLiteral("missing/dir/x.json")).toStdString(),
-                                      syntheticTrace(), WriteOptions {}, &error));
+            syntheticTrace(), WriteOptions {}, &error));
         QVERIFY2(error.find("cannot create") != std::string::npos, error.c_str());
     }
 };

@@ -37,14 +37,16 @@ QStringList linesOf(const QString &path)
 // "run,key,step,value" rows of the workspace, the run named as folderRun names it.
 QStringList storedPoints(SqliteDb &db)
 {
-    SqliteStmt st(db, "SELECT r.name, s.str, m.step, m.value FROM metric m JOIN run r ON r.id = m.run_id "
-                      "JOIN string s ON s.id = m.key_id");
+    SqliteStmt st(db,
+        "SELECT r.name, s.str, m.step, m.value FROM metric m JOIN run r ON r.id = m.run_id "
+        "JOIN string s ON s.id = m.key_id");
     QStringList rows;
     while (st.step())
         rows << QStringLiteral("%1,%2,%3,%4")
                     .arg(st.columnText(0), st.columnText(1))
                     .arg(st.columnInt(2))
-                    .arg(st.columnIsNull(3) ? QStringLiteral("nan") : QString::number(st.columnDouble(3), 'g', 17));
+                    .arg(st.columnIsNull(3) ? QStringLiteral("nan")
+                                            : QString::number(st.columnDouble(3), 'g', 17));
     return rows;
 }
 
@@ -53,23 +55,27 @@ void comparePoints(QStringList actual, QStringList expected)
 {
     QCOMPARE(actual.size(), expected.size());
     auto key = [](const QString &row) { return row.section(QLatin1Char(','), 0, 2); };
-    auto byKey = [&](const QString &a, const QString &b) { return key(a) < key(b) || (key(a) == key(b) && a < b); };
+    auto byKey
+        = [&](const QString &a, const QString &b) { return key(a) < key(b) || (key(a) == key(b) && a < b); };
     std::sort(actual.begin(), actual.end(), byKey);
     std::sort(expected.begin(), expected.end(), byKey);
     for (qsizetype i = 0; i < actual.size(); ++i) {
         QCOMPARE(key(actual[i]), key(expected[i]));
-        const QString a = actual[i].section(QLatin1Char(','), 3), e = expected[i].section(QLatin1Char(','), 3);
+        const QString a = actual[i].section(QLatin1Char(','), 3),
+                      e = expected[i].section(QLatin1Char(','), 3);
         const double av = a.toDouble(), ev = e == QLatin1String("inf") ? HUGE_VAL : e.toDouble();
         if (e == QLatin1String("nan"))
             QVERIFY2(a == QLatin1String("nan"), qPrintable(actual[i]));
         else
-            QVERIFY2(av == ev || std::abs(av - ev) <= 1e-8 * std::abs(ev), qPrintable(actual[i] + QStringLiteral(" vs ") + e));
+            QVERIFY2(av == ev || std::abs(av - ev) <= 1e-8 * std::abs(ev),
+                qPrintable(actual[i] + QStringLiteral(" vs ") + e));
     }
 }
 
 QStringList storedParams(SqliteDb &db)
 {
-    SqliteStmt st(db, "SELECT r.name, p.key, p.value FROM param p JOIN run r ON r.id = p.run_id ORDER BY 1, 2");
+    SqliteStmt st(
+        db, "SELECT r.name, p.key, p.value FROM param p JOIN run r ON r.id = p.run_id ORDER BY 1, 2");
     QStringList rows;
     while (st.step())
         rows << st.columnText(0) + QLatin1Char(',') + st.columnText(1) + QLatin1Char(',') + st.columnText(2);
@@ -86,10 +92,11 @@ private slots:
     {
         ImporterRegistry registry;
         registerBuiltinImporters(registry);
-        for (const char *f : { "out/bert-sst2/trainer_state.json", "out/bert-sst2/checkpoint-20/trainer_state.json",
-                 "out/hpo-trial-3/trainer_state.json" }) {
+        for (const char *f : { "out/bert-sst2/trainer_state.json",
+                 "out/bert-sst2/checkpoint-20/trainer_state.json", "out/hpo-trial-3/trainer_state.json" }) {
             const QString path = kData + QLatin1Char('/') + QLatin1String(f);
-            const Importer *imp = registry.find(InputFile::peek(path, 64 * 1024), QStringLiteral("trainer_state.json"));
+            const Importer *imp
+                = registry.find(InputFile::peek(path, 64 * 1024), QStringLiteral("trainer_state.json"));
             QVERIFY2(imp && imp->id() == QLatin1String("hf-trainer"), f);
             // Renamed: still the Trainer's state by its members.
             imp = registry.find(InputFile::peek(path, 64 * 1024), QStringLiteral("state_copy.json"));
@@ -105,7 +112,8 @@ private slots:
         const QString root = kData + QStringLiteral("/out/bert-sst2/");
         QTest::newRow("folder") << QStringList { kData + QStringLiteral("/out/bert-sst2") };
         QTest::newRow("final first") << QStringList { root + QStringLiteral("trainer_state.json"),
-            root + QStringLiteral("checkpoint-40/trainer_state.json"), root + QStringLiteral("checkpoint-20/trainer_state.json") };
+            root + QStringLiteral("checkpoint-40/trainer_state.json"),
+            root + QStringLiteral("checkpoint-20/trainer_state.json") };
     }
     void outputFolder()
     {
@@ -133,7 +141,8 @@ private slots:
     {
         QTemporaryDir tmp;
         const QString ws = tmp.filePath(QStringLiteral("w.plumb"));
-        QVERIFY(importIntoWorkspace(ws, { kData + QStringLiteral("/out/hpo-trial-3/trainer_state.json") }).isEmpty());
+        QVERIFY(importIntoWorkspace(ws, { kData + QStringLiteral("/out/hpo-trial-3/trainer_state.json") })
+                    .isEmpty());
         Workspace w(ws, Workspace::Role::Reader);
         comparePoints(storedPoints(w.db()), linesOf(kData + QStringLiteral("/hpo-trial-3.points.csv")));
         QCOMPARE(storedParams(w.db()), linesOf(kData + QStringLiteral("/hpo-trial-3.params.csv")));
@@ -144,9 +153,10 @@ private slots:
     {
         QTemporaryDir tmp;
         const QString file = tmp.filePath(QStringLiteral("trainer_state.json"));
-        QVERIFY(writeTestFile(file, QByteArray("{\"global_step\": 2, \"log_history\": [{\"loss\": 0.5, \"step\": 1}, "
-                                               "{\"loss\": 0.4}, 7, {\"loss\": 0.3, \"step\": \"x\"}, "
-                                               "{\"loss\": 0.2, \"step\": 2}], \"max_steps\": 2}")));
+        QVERIFY(writeTestFile(file,
+            QByteArray("{\"global_step\": 2, \"log_history\": [{\"loss\": 0.5, \"step\": 1}, "
+                       "{\"loss\": 0.4}, 7, {\"loss\": 0.3, \"step\": \"x\"}, "
+                       "{\"loss\": 0.2, \"step\": 2}], \"max_steps\": 2}")));
         const QString ws = tmp.filePath(QStringLiteral("w.plumb"));
         QVERIFY(importIntoWorkspace(ws, { file }).isEmpty());
         Workspace w(ws, Workspace::Role::Reader);
@@ -158,8 +168,9 @@ private slots:
     // A broken file that also holds NaN words: the byte named is the file's, not the quoted text's.
     void errorOffsetPastNanWords()
     {
-        const QByteArray bytes("{\"global_step\": 2, \"log_history\": [{\"grad_norm\": NaN, \"loss\": -Infinity, "
-                               "\"step\": 1}, {\"loss\": 0.4, \"step\" }], \"max_steps\": 2}");
+        const QByteArray bytes(
+            "{\"global_step\": 2, \"log_history\": [{\"grad_norm\": NaN, \"loss\": -Infinity, "
+            "\"step\": 1}, {\"loss\": 0.4, \"step\" }], \"max_steps\": 2}");
         QByteArray same = bytes; // the same length, valid numbers where the words are
         same.replace("NaN", "1.0").replace("-Infinity", "-10000000");
         QJsonParseError expected;
@@ -176,10 +187,12 @@ private slots:
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("message");
-        QTest::newRow("truncated") << QByteArray("{\n  \"global_step\": 5,\n  \"log_history\": [\n    {\"loss\": 0.5, \"step\"")
+        QTest::newRow("truncated") << QByteArray(
+            "{\n  \"global_step\": 5,\n  \"log_history\": [\n    {\"loss\": 0.5, \"step\"")
                                    << QStringLiteral("is not valid JSON");
-        QTest::newRow("log_history not a list") << QByteArray("{\"global_step\": 5, \"log_history\": {}, \"max_steps\": 5}")
-                                                << QStringLiteral("has no log_history list");
+        QTest::newRow("log_history not a list")
+            << QByteArray("{\"global_step\": 5, \"log_history\": {}, \"max_steps\": 5}")
+            << QStringLiteral("has no log_history list");
     }
     void brokenInput()
     {

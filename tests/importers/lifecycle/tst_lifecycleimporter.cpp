@@ -7,10 +7,10 @@
 #include "builtinimporters.h"
 #include "goldens.h"
 #include "goodput.h"
-#include "objectivecheck.h"
-#include "serving/objectivesfile.h"
 #include "importerregistry.h"
 #include "importrunner.h"
+#include "objectivecheck.h"
+#include "serving/objectivesfile.h"
 #include "sqlitedb.h"
 #include "workspace.h"
 
@@ -62,7 +62,8 @@ private:
         SqliteStmt st(ws.db(), "SELECT code, location, message FROM diagnostic");
         QStringList out;
         while (st.step())
-            out << st.columnText(0) + QLatin1Char(' ') + st.columnText(1) + QLatin1Char(' ') + st.columnText(2);
+            out << st.columnText(0) + QLatin1Char(' ') + st.columnText(1) + QLatin1Char(' ')
+                    + st.columnText(2);
         return out.join(QLatin1Char('\n'));
     }
 
@@ -79,12 +80,15 @@ private Q_SLOTS:
     {
         const Importer *lifecycle = m_registry.byId(QStringLiteral("lifecycle"));
         QVERIFY(lifecycle);
-        QCOMPARE(lifecycle->sniff("{\"job_name\": \"a\", \"job_start_time\": 1.5}\n", QStringLiteral("x.log")), 90);
+        QCOMPARE(
+            lifecycle->sniff("{\"job_name\": \"a\", \"job_start_time\": 1.5}\n", QStringLiteral("x.log")),
+            90);
         QCOMPARE(lifecycle->sniff("{\"event\": \"preemption\", \"time\": 3}\n", QStringLiteral("x")), 85);
         QCOMPARE(lifecycle->sniff("{\"step\": 1, \"loss\": 0.5}\n", QStringLiteral("metrics.jsonl")), 0);
         QCOMPARE(lifecycle->sniff("[{\"job_start_time\": 1}]", QStringLiteral("x.json")), 0);
         // The metric-log reader would take these lines too, with less confidence.
-        const Importer *best = m_registry.find(QByteArray("{\"job_name\": \"a\", \"step_count\": 0, \"step_start_time\": 1.5}\n"),
+        const Importer *best = m_registry.find(
+            QByteArray("{\"job_name\": \"a\", \"step_count\": 0, \"step_start_time\": 1.5}\n"),
             QStringLiteral("goodput.jsonl"));
         QVERIFY(best);
         QCOMPARE(best->id(), QStringLiteral("lifecycle"));
@@ -126,8 +130,10 @@ private Q_SLOTS:
         // The same figures as objectives (`plumb check`, the SLO tab): goodput 0.75 holds >= 0.7,
         // breaks >= 0.9; with no run named, the newest job with a lifecycle log is checked.
         ObjectivesError e;
-        const auto file = parseObjectives(QByteArray("objectives:\n  - goodput >= 0.7\n  - runtime_goodput >= 0.9\n"
-                                                     "  - badput.data_loading_s <= 2\n"), e);
+        const auto file
+            = parseObjectives(QByteArray("objectives:\n  - goodput >= 0.7\n  - runtime_goodput >= 0.9\n"
+                                         "  - badput.data_loading_s <= 2\n"),
+                e);
         QVERIFY2(file, qPrintable(e.message));
         const CheckReport check = evaluateObjectives(ws, *file, CheckOptions {}, builtinQuantities());
         QCOMPARE(int(check.results.size()), 3);
@@ -147,10 +153,12 @@ private Q_SLOTS:
         QCOMPARE(r.status, Status::Imported);
         QVERIFY2(r.skipped == 0, qPrintable(diagnostics(wsPath)));
         Workspace ws(wsPath, Workspace::Role::Reader);
-        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM lifecycle_event WHERE kind = 'checkpoint_save' AND step = 3 "
-                                  "AND end_ns - start_ns = 1000000000"),
+        QCOMPARE(ws.db().queryInt(
+                     "SELECT count(*) FROM lifecycle_event WHERE kind = 'checkpoint_save' AND step = 3 "
+                     "AND end_ns - start_ns = 1000000000"),
             1);
-        QCOMPARE(text(ws.db(), "SELECT label FROM lifecycle_event WHERE kind = 'interruption' ORDER BY start_ns"),
+        QCOMPARE(
+            text(ws.db(), "SELECT label FROM lifecycle_event WHERE kind = 'interruption' ORDER BY start_ns"),
             QStringLiteral("spot reclaimed"));
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM lifecycle_event WHERE kind = 'provisioning'"), 2);
         const GoodputReport g = computeGoodput(ws, onlyRun(ws));
@@ -180,12 +188,18 @@ private Q_SLOTS:
         QCOMPARE(r.skipped, 5);
         Workspace ws(wsPath, Workspace::Role::Reader);
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM lifecycle_event"), 4);
-        QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'bad-json'"), QStringLiteral("line 3"));
-        QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'unknown-entry'"), QStringLiteral("line 4"));
-        QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'unmatched-end'"), QStringLiteral("line 5"));
-        QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'bad-time'"), QStringLiteral("line 6"));
-        QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'unclosed-phase'"), QStringLiteral("line 7"));
-        QVERIFY(text(ws.db(), "SELECT message FROM diagnostic WHERE code = 'bad-time'").contains(QStringLiteral("step_start_time")));
+        QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'bad-json'"),
+            QStringLiteral("line 3"));
+        QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'unknown-entry'"),
+            QStringLiteral("line 4"));
+        QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'unmatched-end'"),
+            QStringLiteral("line 5"));
+        QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'bad-time'"),
+            QStringLiteral("line 6"));
+        QCOMPARE(text(ws.db(), "SELECT location FROM diagnostic WHERE code = 'unclosed-phase'"),
+            QStringLiteral("line 7"));
+        QVERIFY(text(ws.db(), "SELECT message FROM diagnostic WHERE code = 'bad-time'")
+                    .contains(QStringLiteral("step_start_time")));
     }
 
     // A member Plumb does not read holding Python's bare NaN (a logged loss) leaves its entry usable.
@@ -211,7 +225,8 @@ private Q_SLOTS:
     void noUsableEntry()
     {
         const QString wsPath = freshWorkspace();
-        QCOMPARE(importOne(wsPath, fixture(QStringLiteral("ml_goodput_example.jsonl"))).status, Status::Imported);
+        QCOMPARE(
+            importOne(wsPath, fixture(QStringLiteral("ml_goodput_example.jsonl"))).status, Status::Imported);
         const QString before = tableCounts(wsPath);
         const FileImportResult r = importOne(wsPath, fixture(QStringLiteral("no_usable_entry.jsonl")));
         QCOMPARE(r.status, Status::Failed);
@@ -224,8 +239,8 @@ private Q_SLOTS:
     void sampleJob()
     {
         const QString wsPath = freshWorkspace();
-        const FileImportResult r
-            = importOne(wsPath, QStringLiteral(PLUMB_SOURCE_DIR "/resources/samples/sample_training_job.lifecycle.jsonl.gz"));
+        const FileImportResult r = importOne(wsPath,
+            QStringLiteral(PLUMB_SOURCE_DIR "/resources/samples/sample_training_job.lifecycle.jsonl.gz"));
         QCOMPARE(r.status, Status::Imported);
         QVERIFY2(r.skipped == 0, qPrintable(diagnostics(wsPath)));
         Workspace ws(wsPath, Workspace::Role::Reader);

@@ -200,8 +200,8 @@ private slots:
         const QString ws = freshWorkspace();
         QStringList seen;
         for (const auto &r : import(ws, { fixture(QStringLiteral("filestore3")) }))
-            seen << r.path.mid(r.path.indexOf(QStringLiteral("mlruns/"))) + QLatin1Char(' ') + statusName(r.status)
-                    + QLatin1Char(' ') + QString::number(r.records);
+            seen << r.path.mid(r.path.indexOf(QStringLiteral("mlruns/"))) + QLatin1Char(' ')
+                    + statusName(r.status) + QLatin1Char(' ') + QString::number(r.records);
         const QStringList expected {
             QStringLiteral("mlruns/7/datasets/5d5d5d5d/meta.yaml not recognised 0"),
             QStringLiteral("mlruns/7/e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5/meta.yaml imported 7"),
@@ -219,9 +219,10 @@ private slots:
         SqliteStmt message(w.db(), "SELECT message FROM diagnostic WHERE code = 'logged-model'");
         QVERIFY(message.step());
         QCOMPARE(message.columnText(0),
-            QStringLiteral("An MLflow logged model (model): its metrics are the values its run "
-                           "(e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5) logged, which are imported with that run; nothing "
-                           "else to import."));
+            QStringLiteral(
+                "An MLflow logged model (model): its metrics are the values its run "
+                "(e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5) logged, which are imported with that run; nothing "
+                "else to import."));
     }
 
     void fileStoreReimportIsNoop()

@@ -541,7 +541,8 @@ private slots:
         QCOMPARE(sha256(store + QStringLiteral("-wal")), log);
         {
             Workspace w(ws, Workspace::Role::Reader);
-            QCOMPARE(rows(w.db(), "SELECT state FROM lineage_node WHERE name = 'Trainer-run2'"), QStringLiteral("COMPLETE"));
+            QCOMPARE(rows(w.db(), "SELECT state FROM lineage_node WHERE name = 'Trainer-run2'"),
+                QStringLiteral("COMPLETE"));
             QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'write-ahead-log'"), 1);
         }
         QCOMPARE(int(import(ws, { store })[0].status), int(Status::AlreadyImported));

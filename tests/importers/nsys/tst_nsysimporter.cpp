@@ -4,8 +4,8 @@
 // Set PLUMB_UPDATE_GOLDENS=1 to rewrite the CSVs, then review the diff by eye.
 
 #include "builtinimporters.h"
-#include "gpuops.h"
 #include "goldens.h"
+#include "gpuops.h"
 #include "importerregistry.h"
 #include "importrunner.h"
 #include "inputfile.h"
@@ -30,22 +30,25 @@ using namespace plumb;
 
 namespace {
 
-const char *kSlicesSql =
-    "SELECT p.label AS pid, k.label AS tid, k.kind, k.name AS track, k.stream, s.ts, s.dur, s.depth, "
-    "n.str AS name, c.str AS cat, s.corr, a.json AS args "
-    "FROM slice s JOIN track k ON k.id = s.track_id LEFT JOIN process p ON p.id = k.process_id "
-    "JOIN string n ON n.id = s.name_id LEFT JOIN string c ON c.id = s.cat_id LEFT JOIN args a ON a.id = s.args_id "
-    "ORDER BY k.id, s.ts, s.id";
-const char *kOtherSql =
-    "SELECT 'diagnostic' AS what, d.code AS a, d.count AS b, d.severity AS c, d.location AS d, NULL AS e "
-    "FROM diagnostic d "
-    "UNION ALL SELECT 'trace', t.name, t.event_count, t.slice_count, t.kernel_count, t.gpu_op_count FROM trace t "
-    "UNION ALL SELECT 'trace-info', t.base_time_ns, t.start_ns, t.end_ns, t.metadata, NULL FROM trace t "
-    "UNION ALL SELECT 'process', p.label, p.pid, p.name, p.labels, p.kind || ':' || coalesce(p.device_index, '') "
-    "FROM process p "
-    "UNION ALL SELECT 'device', d.device_index, d.name, d.properties, NULL, NULL FROM device d "
-    "UNION ALL SELECT 'source', s.format, s.event_count, s.status, NULL, NULL FROM source s "
-    "ORDER BY 1, 2, 3, 4, 5";
+const char *kSlicesSql
+    = "SELECT p.label AS pid, k.label AS tid, k.kind, k.name AS track, k.stream, s.ts, s.dur, s.depth, "
+      "n.str AS name, c.str AS cat, s.corr, a.json AS args "
+      "FROM slice s JOIN track k ON k.id = s.track_id LEFT JOIN process p ON p.id = k.process_id "
+      "JOIN string n ON n.id = s.name_id LEFT JOIN string c ON c.id = s.cat_id LEFT JOIN args a ON a.id = "
+      "s.args_id "
+      "ORDER BY k.id, s.ts, s.id";
+const char *kOtherSql
+    = "SELECT 'diagnostic' AS what, d.code AS a, d.count AS b, d.severity AS c, d.location AS d, NULL AS e "
+      "FROM diagnostic d "
+      "UNION ALL SELECT 'trace', t.name, t.event_count, t.slice_count, t.kernel_count, t.gpu_op_count FROM "
+      "trace t "
+      "UNION ALL SELECT 'trace-info', t.base_time_ns, t.start_ns, t.end_ns, t.metadata, NULL FROM trace t "
+      "UNION ALL SELECT 'process', p.label, p.pid, p.name, p.labels, p.kind || ':' || "
+      "coalesce(p.device_index, '') "
+      "FROM process p "
+      "UNION ALL SELECT 'device', d.device_index, d.name, d.properties, NULL, NULL FROM device d "
+      "UNION ALL SELECT 'source', s.format, s.event_count, s.status, NULL, NULL FROM source s "
+      "ORDER BY 1, 2, 3, 4, 5";
 
 QString fixture(const QString &name)
 {
@@ -71,9 +74,11 @@ std::map<QString, QString> diagnosticMessages(SqliteDb &db)
 // backtrace when empty).
 int64_t backtraced(SqliteDb &db, std::string_view cat, std::string_view leaf = {})
 {
-    SqliteStmt st(db, "SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id JOIN args a ON a.id = s.args_id "
-                      "WHERE c.str = ? AND a.json LIKE ?");
-    st.bind(1, cat).bind(2, "%\"backtrace\":[" + (leaf.empty() ? std::string() : "\"" + std::string(leaf) + "\",") + "%");
+    SqliteStmt st(db,
+        "SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id JOIN args a ON a.id = s.args_id "
+        "WHERE c.str = ? AND a.json LIKE ?");
+    st.bind(1, cat).bind(
+        2, "%\"backtrace\":[" + (leaf.empty() ? std::string() : "\"" + std::string(leaf) + "\",") + "%");
     return st.step() ? st.columnInt(0) : -1;
 }
 
@@ -106,8 +111,9 @@ std::vector<PipitEvent> readPipit(const QString &path, const QString &whereColum
         return out;
     const QStringList header = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
     const auto col = [&](const char *n) { return header.indexOf(QString::fromLatin1(n)); };
-    const int name = col("Name"), where = header.indexOf(whereColumn), type = col("type"), bytes = col("bytes"),
-              evType = col("Event Type"), ts = col("Timestamp (ns)"), match = col("_matching_timestamp");
+    const int name = col("Name"), where = header.indexOf(whereColumn), type = col("type"),
+              bytes = col("bytes"), evType = col("Event Type"), ts = col("Timestamp (ns)"),
+              match = col("_matching_timestamp");
     while (!f.atEnd()) {
         // No field of these files holds a comma (kernel names are pipit's short names).
         const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
@@ -225,18 +231,23 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT status = 'ok' FROM source"), 1);
         auto messages = diagnosticMessages(w.db());
         const std::pair<const char *, const char *> expected[] = {
-            { "nsys-warning-1", "Nsight Systems warning (Injection): CUPTI dropped 12 activity records: the trace is "
-                                "incomplete." },
-            { "nsys-warning-2", "Nsight Systems warning (Daemon): Unable to collect CPU samples. Change the paranoid "
-                                "level to 1." },
+            { "nsys-warning-1",
+                "Nsight Systems warning (Injection): CUPTI dropped 12 activity records: the trace is "
+                "incomplete." },
+            { "nsys-warning-2",
+                "Nsight Systems warning (Daemon): Unable to collect CPU samples. Change the paranoid "
+                "level to 1." },
             { "nsys-error-3", "Nsight Systems error (Injection): CUDA injection failed for one process." },
-            { "nsys-tables-not-imported", "Not imported: CUDA_UM_CPU_PAGE_FAULT_EVENTS (1 row: unified memory page "
-                                          "faults). Plumb does not read these tables; their rows are counted as "
-                                          "skipped." },
-            { "sched-out-without-in", "A thread was scheduled out with no scheduled-in before it in the capture (it "
-                                      "was running when the capture began); the interval was not imported." },
-            { "sched-in-twice", "A thread was scheduled in twice without being scheduled out between; the first was "
-                                "not imported." },
+            { "nsys-tables-not-imported",
+                "Not imported: CUDA_UM_CPU_PAGE_FAULT_EVENTS (1 row: unified memory page "
+                "faults). Plumb does not read these tables; their rows are counted as "
+                "skipped." },
+            { "sched-out-without-in",
+                "A thread was scheduled out with no scheduled-in before it in the capture (it "
+                "was running when the capture began); the interval was not imported." },
+            { "sched-in-twice",
+                "A thread was scheduled in twice without being scheduled out between; the first was "
+                "not imported." },
         };
         for (const auto &[code, text] : expected)
             QCOMPARE(messages[QString::fromLatin1(code)], QString::fromLatin1(text));
@@ -248,15 +259,15 @@ private slots:
         QCOMPARE(backtraced(w.db(), "cuda_runtime", "cudaLaunchKernel (libtorch_cuda.so)"), 1);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id "
                                  "WHERE c.str IN ('cublas', 'cudnn', 'mpi', 'profiler_overhead')"),
-                 2 + 4 + 2);
+            2 + 4 + 2);
         const QList<TimelineTrack> tracks = timelineTracks(w, 1);
         const auto samples = std::find_if(tracks.begin(), tracks.end(),
-                                          [](const TimelineTrack &t) { return t.kind == QLatin1String("cpu_samples"); });
+            [](const TimelineTrack &t) { return t.kind == QLatin1String("cpu_samples"); });
         QVERIFY(samples != tracks.end());
         QCOMPARE(samples->name, QStringLiteral("CPU samples"));
         // Beneath its thread, after the thread's CUDA API row.
         const auto thread = std::find_if(tracks.begin(), tracks.end(),
-                                         [](const TimelineTrack &t) { return t.kind == QLatin1String("thread"); });
+            [](const TimelineTrack &t) { return t.kind == QLatin1String("thread"); });
         QCOMPARE(samples->parentTrackId, thread->id);
         QCOMPARE(samples - thread, 2);
         QCOMPARE(thread[1].kind, QStringLiteral("cuda_api"));
@@ -267,14 +278,16 @@ private slots:
         const std::optional<SliceInfo> onCpu = sliceAt(w, thread[3], 1500, 0, 5);
         QVERIFY(onCpu);
         QCOMPARE(onCpu->name, QStringLiteral("CPU 2"));
-        QVERIFY2(onCpu->argsJson.contains(QStringLiteral("\"state when scheduled out\":\"Interruptible\",\"blocked on\":\"Mutex\"")),
-                 qPrintable(onCpu->argsJson));
+        QVERIFY2(onCpu->argsJson.contains(QStringLiteral(
+                     "\"state when scheduled out\":\"Interruptible\",\"blocked on\":\"Mutex\"")),
+            qPrintable(onCpu->argsJson));
         // A click near a sample finds it, with its backtrace.
         const std::optional<SliceInfo> clicked = sliceAt(w, *samples, 652, 0, 5);
         QVERIFY(clicked);
         QCOMPARE(clicked->name, QStringLiteral("[libcuda.so.550.54.15]"));
-        QVERIFY2(clicked->argsJson.contains(QStringLiteral("\"backtrace\":[\"0x7f72b474d6c9 (libcuda.so.550.54.15)\"")),
-                 qPrintable(clicked->argsJson));
+        QVERIFY2(clicked->argsJson.contains(
+                     QStringLiteral("\"backtrace\":[\"0x7f72b474d6c9 (libcuda.so.550.54.15)\"")),
+            qPrintable(clicked->argsJson));
     }
 
     // A launch and the GPU work it caused share slice.corr, within one process only.
@@ -282,19 +295,21 @@ private slots:
     {
         const QString ws = freshWorkspace();
         QCOMPARE(int(importOne(ws, fixture(QStringLiteral("layout2022.sqlite"))).status),
-                 int(FileImportResult::Status::Imported));
+            int(FileImportResult::Status::Imported));
         Workspace w(ws, Workspace::Role::Reader);
-        const char *sql =
-            "SELECT count(*) FROM slice api JOIN track ka ON ka.id = api.track_id AND ka.kind = 'cuda_api' "
-            "JOIN slice op ON op.corr = api.corr JOIN track ko ON ko.id = op.track_id AND ko.kind = 'gpu_stream' "
-            "JOIN process pa ON pa.id = ka.process_id";
+        const char *sql
+            = "SELECT count(*) FROM slice api JOIN track ka ON ka.id = api.track_id AND ka.kind = 'cuda_api' "
+              "JOIN slice op ON op.corr = api.corr JOIN track ko ON ko.id = op.track_id AND ko.kind = "
+              "'gpu_stream' "
+              "JOIN process pa ON pa.id = ka.process_id";
         // Two launches (one per process) -> one kernel each; two memcpys likewise; no cross links.
         QCOMPARE(w.db().queryInt(sql), 2 + 2 + 1 /* the driver launch nested in p0's runtime launch */);
         // Those links are the trace's flows (an export has no flow events): each GPU op or sync whose
         // call is in the trace, once, and not an op whose call is not.
-        const char *linked = "SELECT count(*) FROM slice op JOIN track k ON k.id = op.track_id "
-                             "WHERE k.kind <> 'cuda_api' AND op.corr IN (SELECT api.corr FROM slice api JOIN track "
-                             "ka ON ka.id = api.track_id AND ka.kind = 'cuda_api')";
+        const char *linked
+            = "SELECT count(*) FROM slice op JOIN track k ON k.id = op.track_id "
+              "WHERE k.kind <> 'cuda_api' AND op.corr IN (SELECT api.corr FROM slice api JOIN track "
+              "ka ON ka.id = api.track_id AND ka.kind = 'cuda_api')";
         QCOMPARE(w.db().queryInt(linked), 4);
         QCOMPARE(w.db().queryInt("SELECT flow_count FROM trace"), w.db().queryInt(linked));
         QCOMPARE(w.db().queryInt("SELECT corr_flow_count FROM trace"), w.db().queryInt(linked));
@@ -305,9 +320,12 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("messagePart");
-        QTest::newRow("not-nsight") << "not_nsight.sqlite" << "not an Nsight Systems export";
-        QTest::newRow("truncated") << "truncated.sqlite" << "damaged or truncated";
-        QTest::newRow("corrupt-table") << "corrupt_table.sqlite" << "CUPTI_ACTIVITY_KIND_KERNEL";
+        QTest::newRow("not-nsight") << "not_nsight.sqlite"
+                                    << "not an Nsight Systems export";
+        QTest::newRow("truncated") << "truncated.sqlite"
+                                   << "damaged or truncated";
+        QTest::newRow("corrupt-table") << "corrupt_table.sqlite"
+                                       << "CUPTI_ACTIVITY_KIND_KERNEL";
     }
     void failuresLeaveWorkspaceUnchanged()
     {
@@ -315,7 +333,7 @@ private slots:
         QFETCH(QString, messagePart);
         const QString ws = freshWorkspace();
         QCOMPARE(int(importOne(ws, fixture(QStringLiteral("layout2024.sqlite"))).status),
-                 int(FileImportResult::Status::Imported));
+            int(FileImportResult::Status::Imported));
         const QString before = tableCounts(ws);
         const QByteArray hash = sha1Of(fixture(file));
         const auto r = importOne(ws, fixture(file));
@@ -347,8 +365,10 @@ private slots:
         QCOMPARE(sha1Of(realExport()), before);
         Workspace w(ws, Workspace::Role::Reader);
         auto catCount = [&](const char *cat) {
-            return w.db().queryInt(std::string("SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id "
-                                               "WHERE c.str = '") + cat + "'");
+            return w.db().queryInt(
+                std::string("SELECT count(*) FROM slice s JOIN string c ON c.id = s.cat_id "
+                            "WHERE c.str = '")
+                + cat + "'");
         };
         QCOMPARE(catCount("kernel"), 1312);
         QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 1312);
@@ -367,14 +387,15 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM track WHERE kind = 'cpu_samples'"), 3);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id "
                                  "WHERE n.str = '[libcuda.so.525.105.17]'"),
-                 1038);
+            1038);
         // Its thread scheduling: 627 intervals on a CPU of the 8 threads scheduled (every scheduled-out
         // has its scheduled-in), most of the main thread's on CPU 5.
         QCOMPARE(catCount("sched"), 627);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM track WHERE kind = 'on_cpu'"), 8);
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN track k ON k.id = s.track_id "
-                                 "JOIN string n ON n.id = s.name_id WHERE k.kind = 'on_cpu' AND n.str = 'CPU 5'"),
-                 319);
+        QCOMPARE(
+            w.db().queryInt("SELECT count(*) FROM slice s JOIN track k ON k.id = s.track_id "
+                            "JOIN string n ON n.id = s.name_id WHERE k.kind = 'on_cpu' AND n.str = 'CPU 5'"),
+            319);
         // The OS runtime calls nsys took a backtrace of (those past its threshold): 608 of 1,831.
         QCOMPARE(backtraced(w.db(), "osrt"), 608);
         // What the export holds beyond that: nothing skipped, every backtrace read, Nsight's own
@@ -382,25 +403,29 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT skipped_count FROM source"), 0);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code GLOB 'nsys-warning-*'"), 4);
         QCOMPARE(diagnosticMessages(w.db())[QStringLiteral("nsys-warning-2")],
-                 QStringLiteral("Nsight Systems warning (Injection): Installed CUDA driver version (12.0) is not "
-                                "supported by this build of Nsight Systems. CUDA trace will be collected using "
-                                "libraries for driver version 11.7"));
+            QStringLiteral("Nsight Systems warning (Injection): Installed CUDA driver version (12.0) is not "
+                           "supported by this build of Nsight Systems. CUDA trace will be collected using "
+                           "libraries for driver version 11.7"));
         QCOMPARE(w.db().queryInt("SELECT base_time_ns FROM trace"), Q_INT64_C(1696392839587175550));
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM device"), 4);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM process WHERE kind = 'gpu'"), 1);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM track WHERE kind = 'gpu_stream'"), 1);
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM process WHERE name = 'cuda-cloverleaf' AND pid = 1701896"), 1);
+        QCOMPARE(
+            w.db().queryInt("SELECT count(*) FROM process WHERE name = 'cuda-cloverleaf' AND pid = 1701896"),
+            1);
         // Every kernel and memcpy has its launch: same corr, on a CUDA API track.
-        QCOMPARE(w.db().queryInt(
-                     "SELECT count(*) FROM slice op JOIN track k ON k.id = op.track_id AND k.kind = 'gpu_stream' "
-                     "WHERE NOT EXISTS (SELECT 1 FROM slice api JOIN track ka ON ka.id = api.track_id "
-                     "AND ka.kind = 'cuda_api' WHERE api.corr = op.corr)"),
-                 0);
+        QCOMPARE(
+            w.db().queryInt(
+                "SELECT count(*) FROM slice op JOIN track k ON k.id = op.track_id AND k.kind = 'gpu_stream' "
+                "WHERE NOT EXISTS (SELECT 1 FROM slice api JOIN track ka ON ka.id = api.track_id "
+                "AND ka.kind = 'cuda_api' WHERE api.corr = op.corr)"),
+            0);
         // And a click on each finds it (through slice_corr_tile): one launch, with the op's corr.
         {
             const QList<TimelineTrack> tracks = timelineTracks(w, 1);
-            SqliteStmt ops(w.db(), "SELECT s.track_id, s.ts, s.id FROM slice s JOIN track k ON k.id = s.track_id "
-                                   "WHERE k.kind = 'gpu_stream'");
+            SqliteStmt ops(w.db(),
+                "SELECT s.track_id, s.ts, s.id FROM slice s JOIN track k ON k.id = s.track_id "
+                "WHERE k.kind = 'gpu_stream'");
             int linked = 0;
             while (ops.step()) {
                 const TimelineTrack *track = nullptr;
@@ -408,7 +433,8 @@ private slots:
                     if (t.id == ops.columnInt(0))
                         track = &t;
                 QVERIFY(track);
-                const auto op = sliceByKey(w, *track, SliceKey { ops.columnInt(0), ops.columnInt(1), ops.columnInt(2) });
+                const auto op = sliceByKey(
+                    w, *track, SliceKey { ops.columnInt(0), ops.columnInt(1), ops.columnInt(2) });
                 QVERIFY(op);
                 const auto links = sliceLinks(w, tracks, *op);
                 const auto launches = std::count_if(links.begin(), links.end(), [&](const SliceLink &l) {
@@ -421,14 +447,16 @@ private slots:
         }
         // Names lose their version suffix.
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM string WHERE str GLOB '*_v[0-9]*'"), 0);
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id "
-                                 "JOIN track k ON k.id = s.track_id AND k.kind = 'cuda_api' WHERE n.str = 'cudaLaunchKernel'"),
-                 1312);
-        const char *sql =
-            "SELECT t.event_count AS events, t.slice_count AS slices, t.kernel_count AS kernels, "
-            "t.gpu_op_count AS gpu_ops, (SELECT count(*) FROM track) AS tracks, "
-            "(SELECT count(*) FROM process) AS processes, "
-            "(SELECT group_concat(code || ':' || count, ' ') FROM diagnostic) AS diagnostics FROM trace t";
+        QCOMPARE(
+            w.db().queryInt(
+                "SELECT count(*) FROM slice s JOIN string n ON n.id = s.name_id "
+                "JOIN track k ON k.id = s.track_id AND k.kind = 'cuda_api' WHERE n.str = 'cudaLaunchKernel'"),
+            1312);
+        const char *sql
+            = "SELECT t.event_count AS events, t.slice_count AS slices, t.kernel_count AS kernels, "
+              "t.gpu_op_count AS gpu_ops, (SELECT count(*) FROM track) AS tracks, "
+              "(SELECT count(*) FROM process) AS processes, "
+              "(SELECT group_concat(code || ':' || count, ' ') FROM diagnostic) AS diagnostics FROM trace t";
         compareGolden(csvOf(w.db(), sql), fixture(QStringLiteral("real_cloverleaf.csv")));
     }
 
@@ -441,13 +469,14 @@ private slots:
         const FileImportResult r = importOne(ws, fixture(QStringLiteral("graph_trace.sqlite")));
         QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
         Workspace w(ws, Workspace::Role::Reader);
-        SqliteStmt st(w.db(), "SELECT n.str, c.str, s.ts, s.dur, json_extract(a.json, '$.\"graph id\"'), "
-                              "json_extract(a.json, '$.\"graph exec id\"'), k.stream, "
-                              "(SELECT ns.str FROM slice api JOIN track ka ON ka.id = api.track_id AND ka.kind = 'cuda_api' "
-                              " JOIN string ns ON ns.id = api.name_id WHERE api.corr = s.corr) "
-                              "FROM slice s JOIN track k ON k.id = s.track_id AND k.kind = 'gpu_stream' "
-                              "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
-                              "LEFT JOIN args a ON a.id = s.args_id ORDER BY s.ts");
+        SqliteStmt st(w.db(),
+            "SELECT n.str, c.str, s.ts, s.dur, json_extract(a.json, '$.\"graph id\"'), "
+            "json_extract(a.json, '$.\"graph exec id\"'), k.stream, "
+            "(SELECT ns.str FROM slice api JOIN track ka ON ka.id = api.track_id AND ka.kind = 'cuda_api' "
+            " JOIN string ns ON ns.id = api.name_id WHERE api.corr = s.corr) "
+            "FROM slice s JOIN track k ON k.id = s.track_id AND k.kind = 'gpu_stream' "
+            "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
+            "LEFT JOIN args a ON a.id = s.args_id ORDER BY s.ts");
         QStringList rows;
         while (st.step())
             rows << QStringLiteral("%1|%2|%3|%4|%5|%6|%7|%8")
@@ -457,15 +486,18 @@ private slots:
                         .arg(st.columnText(4), st.columnText(5))
                         .arg(st.columnInt(6))
                         .arg(st.columnText(7));
-        QCOMPARE(rows, QStringList({
-                           QStringLiteral("void rms_norm_kernel<float>(float*, float const*, int)|kernel|1300|700|||7|cudaLaunchKernel"),
-                           QStringLiteral("CUDA graph 5|cuda_graph|2400|6600|5|12|7|cudaGraphLaunch"),
-                           QStringLiteral("CUDA graph 5|cuda_graph|9400|5600|5|12|7|cudaGraphLaunch"),
-                       }));
+        QCOMPARE(rows,
+            QStringList({
+                QStringLiteral("void rms_norm_kernel<float>(float*, float const*, "
+                               "int)|kernel|1300|700|||7|cudaLaunchKernel"),
+                QStringLiteral("CUDA graph 5|cuda_graph|2400|6600|5|12|7|cudaGraphLaunch"),
+                QStringLiteral("CUDA graph 5|cuda_graph|9400|5600|5|12|7|cudaGraphLaunch"),
+            }));
         QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 1);
         QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'cuda-graph-trace'"), 2);
 
-        const std::vector<GpuOp> ops = readGpuOps(w, w.db().queryInt("SELECT id FROM trace"), GpuOpMode::LinkedOnly);
+        const std::vector<GpuOp> ops
+            = readGpuOps(w, w.db().queryInt("SELECT id FROM trace"), GpuOpMode::LinkedOnly);
         QCOMPARE(int(ops.size()), 3);
         int64_t busy = 0;
         for (const GpuOp &op : ops) {
@@ -484,20 +516,23 @@ private slots:
         const FileImportResult r = importOne(ws, fixture(QStringLiteral("gpu_metrics.sqlite")));
         QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
         Workspace w(ws, Workspace::Role::Reader);
-        SqliteStmt st(w.db(), "SELECT p.name, k.name, group_concat(c.ts || '=' || c.value, ' ') FROM "
-                              "(SELECT * FROM counter ORDER BY track_id, ts) c JOIN track k ON k.id = c.track_id "
-                              "JOIN process p ON p.id = k.process_id GROUP BY k.id ORDER BY p.name, k.name");
+        SqliteStmt st(w.db(),
+            "SELECT p.name, k.name, group_concat(c.ts || '=' || c.value, ' ') FROM "
+            "(SELECT * FROM counter ORDER BY track_id, ts) c JOIN track k ON k.id = c.track_id "
+            "JOIN process p ON p.id = k.process_id GROUP BY k.id ORDER BY p.name, k.name");
         QStringList rows;
         while (st.step())
-            rows << st.columnText(0) + QLatin1Char('|') + st.columnText(1) + QLatin1Char('|') + st.columnText(2);
-        QCOMPARE(rows, QStringList({
-                           QStringLiteral("GPU metrics: GH100|SM Active [Throughput %]|1000=0.0 2000=10.0 3000=20.0 "
-                                          "4000=30.0 5000=40.0 6000=50.0 7000=60.0 8000=70.0"),
-                           QStringLiteral("GPU metrics: GH100|Tensor Active [Throughput %]|1000=0.0 2000=5.0 3000=10.0 "
-                                          "4000=15.0 5000=20.0 6000=25.0 7000=30.0 8000=35.0"),
-                           QStringLiteral("GPU metrics: GH100|metric 9|4500=0.25"),
-                           QStringLiteral("GPU metrics: GH100 (2)|SM Active [Throughput %]|3000=99.0"),
-                       }));
+            rows << st.columnText(0) + QLatin1Char('|') + st.columnText(1) + QLatin1Char('|')
+                    + st.columnText(2);
+        QCOMPARE(rows,
+            QStringList({
+                QStringLiteral("GPU metrics: GH100|SM Active [Throughput %]|1000=0.0 2000=10.0 3000=20.0 "
+                               "4000=30.0 5000=40.0 6000=50.0 7000=60.0 8000=70.0"),
+                QStringLiteral("GPU metrics: GH100|Tensor Active [Throughput %]|1000=0.0 2000=5.0 3000=10.0 "
+                               "4000=15.0 5000=20.0 6000=25.0 7000=30.0 8000=35.0"),
+                QStringLiteral("GPU metrics: GH100|metric 9|4500=0.25"),
+                QStringLiteral("GPU metrics: GH100 (2)|SM Active [Throughput %]|3000=99.0"),
+            }));
         QCOMPARE(w.db().queryInt("SELECT counter_count FROM trace"), 18);
         QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 1);
     }
@@ -510,20 +545,25 @@ private slots:
         const FileImportResult r = importOne(ws, fixture(QStringLiteral("memory_usage.sqlite")));
         QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
         Workspace w(ws, Workspace::Role::Reader);
-        SqliteStmt st(w.db(), "SELECT p.pid, k.name, group_concat(c.ts || '=' || CAST(c.value / 1048576 AS TEXT), ' ') "
-                              "FROM (SELECT * FROM counter ORDER BY track_id, ts, id) c JOIN track k ON k.id = c.track_id "
-                              "JOIN process p ON p.id = k.process_id GROUP BY k.id ORDER BY p.pid, k.name");
+        SqliteStmt st(w.db(),
+            "SELECT p.pid, k.name, group_concat(c.ts || '=' || CAST(c.value / 1048576 AS TEXT), ' ') "
+            "FROM (SELECT * FROM counter ORDER BY track_id, ts, id) c JOIN track k ON k.id = c.track_id "
+            "JOIN process p ON p.id = k.process_id GROUP BY k.id ORDER BY p.pid, k.name");
         QStringList rows;
         while (st.step())
-            rows << st.columnText(0) + QLatin1Char('|') + st.columnText(1) + QLatin1Char('|') + st.columnText(2);
-        QCOMPARE(rows, QStringList({
-                           QStringLiteral("7100|Memory allocated, CUDA host|2500=2.0"),
-                           QStringLiteral("7100|Memory allocated, device 0|1000=1.0 2000=5.0 3000=4.0 3500=4.0 5000=0.0"),
-                           QStringLiteral("7100|Memory allocated, device 1|4000=8.0 4500=2.0"),
-                           QStringLiteral("7200|Memory allocated, device 0|1500=16.0 6000=0.0"),
-                       }));
+            rows << st.columnText(0) + QLatin1Char('|') + st.columnText(1) + QLatin1Char('|')
+                    + st.columnText(2);
+        QCOMPARE(rows,
+            QStringList({
+                QStringLiteral("7100|Memory allocated, CUDA host|2500=2.0"),
+                QStringLiteral(
+                    "7100|Memory allocated, device 0|1000=1.0 2000=5.0 3000=4.0 3500=4.0 5000=0.0"),
+                QStringLiteral("7100|Memory allocated, device 1|4000=8.0 4500=2.0"),
+                QStringLiteral("7200|Memory allocated, device 0|1500=16.0 6000=0.0"),
+            }));
         QCOMPARE(w.db().queryInt("SELECT counter_count FROM trace"), 10);
-        QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'memory-freed-before-allocated'"), 1);
+        QCOMPARE(
+            w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'memory-freed-before-allocated'"), 1);
         QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'unknown-memory-operation'"), 1);
     }
 
@@ -537,13 +577,16 @@ private slots:
         const FileImportResult two = importOne(ws, fixture(QStringLiteral("mpi_two_ranks.sqlite")));
         QCOMPARE(int(two.status), int(FileImportResult::Status::Imported));
         Workspace w(ws, Workspace::Role::Reader);
-        SqliteStmt st(w.db(), "SELECT t.name, coalesce(t.rank, '-'), (SELECT group_concat(p.name, ', ') FROM "
-                              "(SELECT name FROM process WHERE trace_id = t.id ORDER BY pid) p) FROM trace t ORDER BY t.id");
+        SqliteStmt st(w.db(),
+            "SELECT t.name, coalesce(t.rank, '-'), (SELECT group_concat(p.name, ', ') FROM "
+            "(SELECT name FROM process WHERE trace_id = t.id ORDER BY pid) p) FROM trace t ORDER BY t.id");
         QStringList rows;
         while (st.step())
-            rows << st.columnText(0) + QLatin1Char('|') + st.columnText(1) + QLatin1Char('|') + st.columnText(2);
-        QCOMPARE(rows, QStringList({ QStringLiteral("mpi_one_rank.sqlite|3|train.py"),
-                                     QStringLiteral("mpi_two_ranks.sqlite|-|train.py [rank 0], train.py [rank 1]") }));
+            rows << st.columnText(0) + QLatin1Char('|') + st.columnText(1) + QLatin1Char('|')
+                    + st.columnText(2);
+        QCOMPARE(rows,
+            QStringList({ QStringLiteral("mpi_one_rank.sqlite|3|train.py"),
+                QStringLiteral("mpi_two_ranks.sqlite|-|train.py [rank 0], train.py [rank 1]") }));
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'rank-from-file-name'"), 0);
     }
 
@@ -556,9 +599,10 @@ private slots:
         const FileImportResult r = importOne(ws, fixture(QStringLiteral("layout2021.sqlite")));
         QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
         Workspace w(ws, Workspace::Role::Reader);
-        SqliteStmt st(w.db(), "SELECT n.str, s.ts, s.dur, coalesce(a.json, '') FROM slice s "
-                              "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id AND c.str = 'nvtx' "
-                              "LEFT JOIN args a ON a.id = s.args_id ORDER BY s.ts");
+        SqliteStmt st(w.db(),
+            "SELECT n.str, s.ts, s.dur, coalesce(a.json, '') FROM slice s "
+            "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id AND c.str = 'nvtx' "
+            "LEFT JOIN args a ON a.id = s.args_id ORDER BY s.ts");
         QStringList rows;
         while (st.step())
             rows << QStringLiteral("%1|%2|%3|%4")
@@ -566,14 +610,15 @@ private slots:
                         .arg(st.columnInt(1))
                         .arg(st.columnInt(2))
                         .arg(st.columnText(3));
-        QCOMPARE(rows, QStringList({
-                           QStringLiteral("step|1000|4000|"),
-                           QStringLiteral("forward (registered)|1050|950|"),
-                           QStringLiteral("batch|2100|400|{\"payload\":7}"),
-                           QStringLiteral("lr|2600|300|{\"payload\":0.5}"),
-                           QStringLiteral("checkpoint|3000|0|"),
-                           QStringLiteral("never ended|6000|0|"),
-                       }));
+        QCOMPARE(rows,
+            QStringList({
+                QStringLiteral("step|1000|4000|"),
+                QStringLiteral("forward (registered)|1050|950|"),
+                QStringLiteral("batch|2100|400|{\"payload\":7}"),
+                QStringLiteral("lr|2600|300|{\"payload\":0.5}"),
+                QStringLiteral("checkpoint|3000|0|"),
+                QStringLiteral("never ended|6000|0|"),
+            }));
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'negative-duration'"), 0);
         QCOMPARE(w.db().queryInt("SELECT count FROM diagnostic WHERE code = 'unterminated-nvtx-range'"), 1);
         QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 1);
@@ -589,30 +634,34 @@ private slots:
         const FileImportResult r = importOne(ws, fixture(QStringLiteral("nvtx_projection.sqlite")));
         QCOMPARE(int(r.status), int(FileImportResult::Status::Imported));
         Workspace w(ws, Workspace::Role::Reader);
-        SqliteStmt st(w.db(), "SELECT p.name, k.label, n.str, s.ts, s.dur, s.depth, json_extract(a.json, '$.\"GPU ops\"') "
-                              "FROM slice s JOIN track k ON k.id = s.track_id AND k.kind = 'gpu_annotation' "
-                              "JOIN process p ON p.id = k.process_id JOIN string n ON n.id = s.name_id "
-                              "JOIN string c ON c.id = s.cat_id AND c.str = 'gpu_user_annotation' "
-                              "JOIN args a ON a.id = s.args_id ORDER BY p.name, k.label, s.ts, s.depth");
+        SqliteStmt st(w.db(),
+            "SELECT p.name, k.label, n.str, s.ts, s.dur, s.depth, json_extract(a.json, '$.\"GPU ops\"') "
+            "FROM slice s JOIN track k ON k.id = s.track_id AND k.kind = 'gpu_annotation' "
+            "JOIN process p ON p.id = k.process_id JOIN string n ON n.id = s.name_id "
+            "JOIN string c ON c.id = s.cat_id AND c.str = 'gpu_user_annotation' "
+            "JOIN args a ON a.id = s.args_id ORDER BY p.name, k.label, s.ts, s.depth");
         QStringList rows;
         while (st.step())
             rows << QStringLiteral("%1|%2|%3|%4|%5|%6|%7")
-                        .arg(st.columnText(0).section(QLatin1Char(':'), 0, 0), st.columnText(1), st.columnText(2))
+                        .arg(st.columnText(0).section(QLatin1Char(':'), 0, 0), st.columnText(1),
+                            st.columnText(2))
                         .arg(st.columnInt(3))
                         .arg(st.columnInt(4))
                         .arg(st.columnInt(5))
                         .arg(st.columnInt(6));
-        QCOMPARE(rows, QStringList({
-                           QStringLiteral("GPU 0|stream 7|train|1100|400|0|2"),
-                           QStringLiteral("GPU 0|stream 7|fwd|1100|100|1|1"),
-                           QStringLiteral("GPU 0|stream 7|bwd|1300|200|1|1"),
-                           QStringLiteral("GPU 0|stream 8|train|1250|150|0|1"),
-                           QStringLiteral("GPU 0|stream 8|bwd|1250|150|1|1"),
-                           QStringLiteral("GPU 1|stream 7|eval|300|500|0|1"),
-                       }));
+        QCOMPARE(rows,
+            QStringList({
+                QStringLiteral("GPU 0|stream 7|train|1100|400|0|2"),
+                QStringLiteral("GPU 0|stream 7|fwd|1100|100|1|1"),
+                QStringLiteral("GPU 0|stream 7|bwd|1300|200|1|1"),
+                QStringLiteral("GPU 0|stream 8|train|1250|150|0|1"),
+                QStringLiteral("GPU 0|stream 8|bwd|1250|150|1|1"),
+                QStringLiteral("GPU 1|stream 7|eval|300|500|0|1"),
+            }));
         // The projections are not GPU ops: the kernels and the copy are.
         QCOMPARE(w.db().queryInt("SELECT kernel_count FROM trace"), 4);
-        const std::vector<GpuOp> ops = readGpuOps(w, w.db().queryInt("SELECT id FROM trace"), GpuOpMode::EveryOp);
+        const std::vector<GpuOp> ops
+            = readGpuOps(w, w.db().queryInt("SELECT id FROM trace"), GpuOpMode::EveryOp);
         QCOMPARE(int(ops.size()), 5);
     }
 
@@ -628,7 +677,8 @@ private slots:
                     "CREATE TABLE PROCESSES (pid INTEGER, name TEXT);"
                     "INSERT INTO PROCESSES VALUES (301, 'loader'), (302, 'trainer');"
                     "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, "
-                    "globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);");
+                    "globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER "
+                    "NOT NULL);");
             SqliteStmt ins(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, ?, ?, 1, 0)");
             for (int64_t pid : { 301, 302 })
                 ins.bind(1, pid * 10).bind(2, pid * 10 + 5).bind(3, (pid << 24) | pid).bind(4, pid).run();
@@ -655,9 +705,11 @@ private slots:
         {
             SqliteDb db(path, SqliteDb::OpenMode::ReadWriteCreate);
             db.exec("CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
-                    "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'cudaStreamSynchronize_v3020');"
+                    "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, "
+                    "'cudaStreamSynchronize_v3020');"
                     "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, "
-                    "eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, "
+                    "eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER "
+                    "NOT NULL, "
                     "returnValue INTEGER NOT NULL)");
             SqliteTransaction tx(db);
             SqliteStmt ins(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, 0, ?, ?, ?, 0)");
@@ -680,12 +732,13 @@ private slots:
         QCOMPARE(w.db().queryInt("SELECT max(depth) FROM slice"), 1);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code IN ('unsorted-events', "
                                  "'overlapping-slices')"),
-                 0);
+            0);
 
         auto tiles = [&w] {
             QStringList out;
-            SqliteStmt st(w.db(), "SELECT l.track_id, l.level, l.tile, hex(l.data), k.lod_origin_ns FROM slice_lod l "
-                                  "JOIN track k ON k.id = l.track_id ORDER BY 1, 2, 3");
+            SqliteStmt st(w.db(),
+                "SELECT l.track_id, l.level, l.tile, hex(l.data), k.lod_origin_ns FROM slice_lod l "
+                "JOIN track k ON k.id = l.track_id ORDER BY 1, 2, 3");
             while (st.step())
                 out << QStringLiteral("%1 %2 %3 %4 %5")
                            .arg(st.columnInt(0))
@@ -712,14 +765,16 @@ private slots:
         Workspace w(ws, Workspace::Role::Reader);
 
         // GPU: kernels by pipit's short name, memcpys by copy kind and bytes; both with stream and ns times.
-        const auto gpu = readPipit(dir + QStringLiteral("/cloverleaf_gpu_trace.csv"), QStringLiteral("streamId"));
+        const auto gpu
+            = readPipit(dir + QStringLiteral("/cloverleaf_gpu_trace.csv"), QStringLiteral("streamId"));
         QCOMPARE(int(gpu.size()), 1312 + 279);
         SqliteStmt st(w.db(),
-                      "SELECT s.ts, s.ts + s.dur, k.stream, c.str, coalesce(json_extract(a.json, '$.\"short name\"'), n.str), "
-                      "json_extract(a.json, '$.copyKind'), json_extract(a.json, '$.bytes') "
-                      "FROM slice s JOIN track k ON k.id = s.track_id AND k.kind = 'gpu_stream' "
-                      "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
-                      "LEFT JOIN args a ON a.id = s.args_id ORDER BY s.ts, s.id");
+            "SELECT s.ts, s.ts + s.dur, k.stream, c.str, coalesce(json_extract(a.json, '$.\"short name\"'), "
+            "n.str), "
+            "json_extract(a.json, '$.copyKind'), json_extract(a.json, '$.bytes') "
+            "FROM slice s JOIN track k ON k.id = s.track_id AND k.kind = 'gpu_stream' "
+            "JOIN string n ON n.id = s.name_id JOIN string c ON c.id = s.cat_id "
+            "LEFT JOIN args a ON a.id = s.args_id ORDER BY s.ts, s.id");
         size_t i = 0;
         for (; st.step(); ++i) {
             QVERIFY(i < gpu.size());
@@ -740,15 +795,17 @@ private slots:
         QCOMPARE(i, gpu.size());
 
         // CUDA API: same calls, same thread, same ns times; names without the version suffix.
-        const auto api = readPipit(dir + QStringLiteral("/cloverleaf_cuda_api_trace.csv"), QStringLiteral("Thread"));
+        const auto api
+            = readPipit(dir + QStringLiteral("/cloverleaf_cuda_api_trace.csv"), QStringLiteral("Thread"));
         QCOMPARE(int(api.size()), 3048);
         std::multimap<std::tuple<qint64, qint64, QString>, QString> expected;
         static const QRegularExpression suffix(QStringLiteral("_v\\d+$"));
         for (const auto &e : api)
             expected.emplace(std::make_tuple(e.enter, e.leave, QString(e.name).remove(suffix)), e.where);
-        SqliteStmt a(w.db(), "SELECT s.ts, s.ts + s.dur, n.str, k.tid FROM slice s "
-                             "JOIN track k ON k.id = s.track_id AND k.kind = 'cuda_api' "
-                             "JOIN string n ON n.id = s.name_id");
+        SqliteStmt a(w.db(),
+            "SELECT s.ts, s.ts + s.dur, n.str, k.tid FROM slice s "
+            "JOIN track k ON k.id = s.track_id AND k.kind = 'cuda_api' "
+            "JOIN string n ON n.id = s.name_id");
         int matched = 0;
         while (a.step()) {
             auto it = expected.find(std::make_tuple(a.columnInt(0), a.columnInt(1), a.columnText(2)));

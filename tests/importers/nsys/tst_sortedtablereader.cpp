@@ -44,8 +44,8 @@ QString makeTable(const QString &dir)
         return path;
     sqlite3 *db = nullptr;
     sqlite3_open(path.toUtf8().constData(), &db);
-    sqlite3_exec(db, "CREATE TABLE t(g INTEGER, s INTEGER, e INTEGER, v INTEGER, txt TEXT); BEGIN", nullptr, nullptr,
-                 nullptr);
+    sqlite3_exec(db, "CREATE TABLE t(g INTEGER, s INTEGER, e INTEGER, v INTEGER, txt TEXT); BEGIN", nullptr,
+        nullptr, nullptr);
     sqlite3_stmt *st = nullptr;
     sqlite3_prepare_v2(db, "INSERT INTO t VALUES (?,?,?,?,?)", -1, &st, nullptr);
     std::mt19937 rng(7);
@@ -70,10 +70,10 @@ QString makeTable(const QString &dir)
     }
     sqlite3_finalize(st);
     sqlite3_exec(db,
-                 "CREATE TABLE t_time AS SELECT * FROM t ORDER BY s, e DESC, rowid; "
-                 "CREATE TABLE t_one_out AS SELECT * FROM t ORDER BY s, e DESC, rowid; "
-                 "INSERT INTO t_one_out VALUES (1, -20, 1, 20000, 'late');",
-                 nullptr, nullptr, nullptr);
+        "CREATE TABLE t_time AS SELECT * FROM t ORDER BY s, e DESC, rowid; "
+        "CREATE TABLE t_one_out AS SELECT * FROM t ORDER BY s, e DESC, rowid; "
+        "INSERT INTO t_one_out VALUES (1, -20, 1, 20000, 'late');",
+        nullptr, nullptr, nullptr);
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
     sqlite3_close(db);
     return path;
@@ -85,23 +85,26 @@ void TestSortedTableReader::matchesOrderBy_data()
 {
     QTest::addColumn<size_t>("budget"); // KiB
     QTest::addColumn<bool>("inMemory");
-    QTest::addColumn<int>("runs");          // sorted runs spilled to temporary files
-    QTest::addColumn<int64_t>("estimate");  // the row count the reader is told
+    QTest::addColumn<int>("runs"); // sorted runs spilled to temporary files
+    QTest::addColumn<int64_t>("estimate"); // the row count the reader is told
     QTest::addColumn<bool>("loadElsewhere"); // load() on another thread, then read here
     QTest::addColumn<QString>("table");
     // 20,000 rows of 5 columns take 88 bytes each while sorted in memory: 1.7 MiB.
     for (const char *table : { "t", "t_time", "t_one_out" }) {
         auto row = [&](const char *name) -> QTestData & {
-            return QTest::newRow(qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(table), QLatin1String(name))));
+            return QTest::newRow(
+                qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(table), QLatin1String(name))));
         };
         const QString t = QString::fromLatin1(table);
         row("sorted in memory") << size_t(64 << 10) << true << 0 << int64_t(20000) << false << t;
-        row("sorted in memory, loaded on a thread") << size_t(64 << 10) << true << 0 << int64_t(20000) << true << t;
+        row("sorted in memory, loaded on a thread")
+            << size_t(64 << 10) << true << 0 << int64_t(20000) << true << t;
         row("in 2 runs") << size_t(1024) << false << 2 << int64_t(20000) << false << t;
         row("in 5 runs, loaded on a thread") << size_t(400) << false << 5 << int64_t(20000) << true << t;
         row("estimate too high, fits in one") << size_t(1800) << true << 0 << int64_t(40000) << false << t;
         row("sorted by SQLite") << size_t(0) << false << 0 << int64_t(20000) << false << t;
-        row("sorted by SQLite, first row on a thread") << size_t(0) << false << 0 << int64_t(20000) << true << t;
+        row("sorted by SQLite, first row on a thread")
+            << size_t(0) << false << 0 << int64_t(20000) << true << t;
     }
 }
 
@@ -116,13 +119,12 @@ void TestSortedTableReader::matchesOrderBy()
     QVERIFY(m_dir.isValid());
     const QString path = makeTable(m_dir.path());
     ForeignSqliteDb db(path);
-    const std::vector<SortedTableReader::Column> columns = {
-        { "\"g\"", false }, { "\"s\"", false }, { "\"e\"", false }, { "\"v\"", false }, { "\"txt\"", true }
-    };
+    const std::vector<SortedTableReader::Column> columns = { { "\"g\"", false }, { "\"s\"", false },
+        { "\"e\"", false }, { "\"v\"", false }, { "\"txt\"", true } };
     const std::string name = table.toStdString();
     const int64_t rows = table == QStringLiteral("t_one_out") ? 20001 : 20000;
-    SortedTableReader reader(std::make_unique<ForeignSqliteDb>(path), name, columns, { 0, 1 }, 2, estimate,
-                             budget << 10);
+    SortedTableReader reader(
+        std::make_unique<ForeignSqliteDb>(path), name, columns, { 0, 1 }, 2, estimate, budget << 10);
     if (loadElsewhere) {
         std::thread loader([&] { reader.load(); });
         loader.join();
@@ -135,10 +137,13 @@ void TestSortedTableReader::matchesOrderBy()
     // In time order, each chunk is ordered by group in one pass; random rows, or the chunk holding the
     // row out of time order, are sorted.
     const int chunks = inMemory ? 1 : runs;
-    const int ordered = table == QStringLiteral("t") ? 0 : table == QStringLiteral("t_time") ? chunks : chunks - 1;
+    const int ordered = table == QStringLiteral("t") ? 0
+        : table == QStringLiteral("t_time")          ? chunks
+                                                     : chunks - 1;
     QCOMPARE(int(reader.groupOrderedChunks()), std::max(ordered, 0));
 
-    ForeignSqliteDb::Stmt expected(db, "SELECT g, s, e, v, txt FROM " + name + " ORDER BY g, s, e DESC, rowid", name);
+    ForeignSqliteDb::Stmt expected(
+        db, "SELECT g, s, e, v, txt FROM " + name + " ORDER BY g, s, e DESC, rowid", name);
     int64_t n = 0;
     while (expected.step()) {
         QVERIFY(reader.next());
@@ -148,7 +153,8 @@ void TestSortedTableReader::matchesOrderBy()
         }
         QCOMPARE(reader.isNull(4), expected.isNull(4));
         const std::string_view got = reader.text(4), want = expected.text(4);
-        QCOMPARE(QByteArray(got.data(), qsizetype(got.size())), QByteArray(want.data(), qsizetype(want.size())));
+        QCOMPARE(
+            QByteArray(got.data(), qsizetype(got.size())), QByteArray(want.data(), qsizetype(want.size())));
         ++n;
     }
     QVERIFY(!reader.next());

@@ -524,7 +524,8 @@ private Q_SLOTS:
         const QByteArray bytes = readBytes(fixture(QStringLiteral("bad_element.json")));
         const qsizetype second = bytes.indexOf("\n  {", bytes.indexOf("\n  {") + 1) + 3;
         Workspace ws(wsPath, Workspace::Role::Reader);
-        QCOMPARE(text(ws.db(), QStringLiteral("SELECT location FROM diagnostic WHERE code = 'incomplete-event'")),
+        QCOMPARE(
+            text(ws.db(), QStringLiteral("SELECT location FROM diagnostic WHERE code = 'incomplete-event'")),
             QStringLiteral("array index 1, byte %1").arg(second));
         const LineageNodeInfo x
             = byKey(ws, QStringLiteral("openlineage:run/aaaaaaaa-0000-0000-0000-000000000001"));
@@ -593,13 +594,14 @@ private Q_SLOTS:
         const QString file = tmp.filePath(QStringLiteral("events.json"));
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"eventType": "COMPLETE", "eventTime": "2024-01-01T00:00:00Z", "producer": "p", )"
-                R"("schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent", )"
-                R"("run": {"runId": "0176a8c2-fe01-7439-87e6-56a1a1b4029f"}, "job": {"namespace": "ns", "name": "train"}, )"
-                R"("inputs": [{"namespace": "s3", "name": "data.csv", "inputFacets": {"dataQualityMetrics": )"
-                R"({"rowCount": 0, "note": "NaN when empty", "columnMetrics": {"a": {"min": NaN, "max": -Infinity}}}}}], )"
-                R"("outputs": []})"
-                "\n");
+        f.write(
+            R"({"eventType": "COMPLETE", "eventTime": "2024-01-01T00:00:00Z", "producer": "p", )"
+            R"("schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent", )"
+            R"("run": {"runId": "0176a8c2-fe01-7439-87e6-56a1a1b4029f"}, "job": {"namespace": "ns", "name": "train"}, )"
+            R"("inputs": [{"namespace": "s3", "name": "data.csv", "inputFacets": {"dataQualityMetrics": )"
+            R"({"rowCount": 0, "note": "NaN when empty", "columnMetrics": {"a": {"min": NaN, "max": -Infinity}}}}}], )"
+            R"("outputs": []})"
+            "\n");
         f.close();
         FileImportResult r;
         const QString wsPath = importOne(file, &r);
@@ -608,8 +610,9 @@ private Q_SLOTS:
         Workspace ws(wsPath, Workspace::Role::Reader);
         SqliteDb &db = ws.db();
         QCOMPARE(db.queryInt("SELECT count FROM diagnostic WHERE code = 'non-finite-words'"), 1);
-        const QString metrics = QStringLiteral("SELECT json_extract(properties, '$.dataQualityMetrics.%1') FROM lineage_edge "
-                                               "WHERE kind = 'input'");
+        const QString metrics
+            = QStringLiteral("SELECT json_extract(properties, '$.dataQualityMetrics.%1') FROM lineage_edge "
+                             "WHERE kind = 'input'");
         QCOMPARE(text(db, metrics.arg(QStringLiteral("columnMetrics.a.min"))), QStringLiteral("NaN"));
         QCOMPARE(text(db, metrics.arg(QStringLiteral("columnMetrics.a.max"))), QStringLiteral("-Infinity"));
         QCOMPARE(text(db, metrics.arg(QStringLiteral("note"))), QStringLiteral("NaN when empty"));
@@ -673,7 +676,9 @@ private Q_SLOTS:
         QStringList names;
         for (const auto &n : down.nodes)
             names << n.name;
-        QCOMPARE(names, QStringList({ QStringLiteral("fixtures/nightly_etl"), QStringLiteral("raw.events"), QStringLiteral("clean.events") }));
+        QCOMPARE(names,
+            QStringList({ QStringLiteral("fixtures/nightly_etl"), QStringLiteral("raw.events"),
+                QStringLiteral("clean.events") }));
         const LineageNodeInfo lonely = byKey(ws, QStringLiteral("openlineage:dataset/s3://bucket/lonely"));
         QCOMPARE(lonely.uri, QStringLiteral("s3://bucket/lonely"));
         QVERIFY(lonely.properties.contains(QStringLiteral("\"schema\"")));
@@ -684,13 +689,17 @@ private Q_SLOTS:
     void samplePipeline()
     {
         const QString wsPath = freshWorkspace();
-        const auto r = import(wsPath, { QStringLiteral(PLUMB_SOURCE_DIR "/resources/samples/sample_pipeline.openlineage.json") });
+        const auto r = import(wsPath,
+            { QStringLiteral(PLUMB_SOURCE_DIR "/resources/samples/sample_pipeline.openlineage.json") });
         QCOMPARE(r.at(0).status, Status::Imported);
         Workspace ws(wsPath, Workspace::Role::Reader);
-        const LineageNodeInfo model = byKey(ws, QStringLiteral("openlineage:dataset/file//models/mlp-15x4096"));
+        const LineageNodeInfo model
+            = byKey(ws, QStringLiteral("openlineage:dataset/file//models/mlp-15x4096"));
         QCOMPARE(model.uri, QStringLiteral("file:///models/mlp-15x4096"));
-        QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM lineage_node WHERE state = 'FAIL' AND "
-                                               "json_extract(properties, '$.errorMessage.message') LIKE 'CUDA out of memory%'")),
+        QCOMPARE(count(ws.db(),
+                     QStringLiteral(
+                         "SELECT count(*) FROM lineage_node WHERE state = 'FAIL' AND "
+                         "json_extract(properties, '$.errorMessage.message') LIKE 'CUDA out of memory%'")),
             1);
         const LineageGraph up = LineageReader(ws).neighbourhood(model.id, LineageDirection::Up, 10);
         QStringList names;

@@ -3,8 +3,8 @@
 // data/gen_fixtures.py from the values it wrote; they are compared exactly, never rewritten here.
 
 #include "builtinimporters.h"
-#include "importhelpers.h"
 #include "importerregistry.h"
+#include "importhelpers.h"
 #include "importrunner.h"
 #include "inputfile.h"
 #include "nestedyaml.h"
@@ -57,7 +57,8 @@ QString csv(SqliteDb &db, const char *header, const char *sql)
 const char *kPointsSql
     = "SELECT r.name, s.str, m.segment, m.step, m.wall_time_ns, CASE WHEN m.value IS NULL THEN 'nan' "
       "WHEN m.value > 1.7976931348623157e308 THEN 'inf' WHEN m.value < -1.7976931348623157e308 THEN '-inf' "
-      "ELSE printf('%.9g', m.value) END FROM metric m JOIN run r ON r.id = m.run_id JOIN string s ON s.id = m.key_id";
+      "ELSE printf('%.9g', m.value) END FROM metric m JOIN run r ON r.id = m.run_id JOIN string s ON s.id = "
+      "m.key_id";
 const char *kParamsSql = "SELECT r.name, p.key, p.value, p.kind FROM param p JOIN run r ON r.id = p.run_id";
 
 QString text(SqliteDb &db, const char *sql)
@@ -103,7 +104,8 @@ private:
 
     QString freshWorkspace() { return m_tmp.filePath(QStringLiteral("ws%1.plumb").arg(++m_wsCounter)); }
 
-    std::vector<FileImportResult> import(const QString &ws, const QStringList &paths, const ImportOptions &o = {})
+    std::vector<FileImportResult> import(
+        const QString &ws, const QStringList &paths, const ImportOptions &o = {})
     {
         ImportRunner runner(m_registry, ws);
         runner.setOptions(o);
@@ -115,12 +117,14 @@ private:
     {
         Workspace w(ws, Workspace::Role::Reader);
         const auto expected = [&](const char *what) {
-            return QString::fromUtf8(readBytes(fixture(QStringLiteral("expected/") + name + QLatin1String(what))))
+            return QString::fromUtf8(
+                readBytes(fixture(QStringLiteral("expected/") + name + QLatin1String(what))))
                 .split(QLatin1Char('\n'));
         };
         QCOMPARE(csv(w.db(), "run,key,segment,step,wall_ns,value", kPointsSql).split(QLatin1Char('\n')),
             expected(".points.csv"));
-        QCOMPARE(csv(w.db(), "run,key,value,kind", kParamsSql).split(QLatin1Char('\n')), expected(".params.csv"));
+        QCOMPARE(
+            csv(w.db(), "run,key,value,kind", kParamsSql).split(QLatin1Char('\n')), expected(".params.csv"));
     }
 
 private slots:
@@ -137,15 +141,17 @@ private slots:
         QTest::addColumn<char>("delimiter");
         QTest::addColumn<QString>("expected"); // records joined by '|', fields by '^'
         QTest::addColumn<QString>("lines"); // first line of each record
-        QTest::newRow("plain") << QByteArray("a,b\n1,2\n") << ',' << QStringLiteral("a^b|1^2") << QStringLiteral("1 2");
-        QTest::newRow("crlf+bom") << QByteArray("\xEF\xBB\xBFx,y\r\n1,2\r\n") << ',' << QStringLiteral("x^y|1^2")
-                                  << QStringLiteral("1 2");
+        QTest::newRow("plain") << QByteArray("a,b\n1,2\n") << ',' << QStringLiteral("a^b|1^2")
+                               << QStringLiteral("1 2");
+        QTest::newRow("crlf+bom") << QByteArray("\xEF\xBB\xBFx,y\r\n1,2\r\n") << ','
+                                  << QStringLiteral("x^y|1^2") << QStringLiteral("1 2");
         QTest::newRow("quoted") << QByteArray("a,b\n\"x,\"\"q\"\"\ny\",2\n3,\"\"\n") << ','
                                 << QStringLiteral("a^b|x,\"q\"\ny^2|3^") << QStringLiteral("1 2 4");
-        QTest::newRow("empty lines, no last line end") << QByteArray("a;b\n\n1;2\r\n\r\n3;") << ';'
-                                                       << QStringLiteral("a^b|1^2|3^") << QStringLiteral("1 3 5");
-        QTest::newRow("tabs, empty fields") << QByteArray("a\tb\tc\n\t\t\n") << '\t' << QStringLiteral("a^b^c|^^")
-                                            << QStringLiteral("1 2");
+        QTest::newRow("empty lines, no last line end")
+            << QByteArray("a;b\n\n1;2\r\n\r\n3;") << ';' << QStringLiteral("a^b|1^2|3^")
+            << QStringLiteral("1 3 5");
+        QTest::newRow("tabs, empty fields")
+            << QByteArray("a\tb\tc\n\t\t\n") << '\t' << QStringLiteral("a^b^c|^^") << QStringLiteral("1 2");
         QTest::newRow("quoted crlf") << QByteArray("a,b\r\n\"1\r\n2\",3\r\n4,5\r\n") << ','
                                      << QStringLiteral("a^b|1\r\n2^3|4^5") << QStringLiteral("1 2 4");
     }
@@ -160,7 +166,8 @@ private slots:
             int64_t at = 0;
             std::unique_ptr<CsvReader> r;
             if (mode == 0)
-                r = std::make_unique<CsvReader>(std::string_view(text.constData(), size_t(text.size())), delimiter);
+                r = std::make_unique<CsvReader>(
+                    std::string_view(text.constData(), size_t(text.size())), delimiter);
             else
                 r = std::make_unique<CsvReader>(
                     [&](char *out, int64_t) {
@@ -193,11 +200,14 @@ private slots:
         QTest::addColumn<QString>("expected"); // empty: nothing to quote
         QTest::newRow("values") << QStringLiteral(R"({"a": NaN, "b":Infinity,"c": -Infinity})")
                                 << QStringLiteral(R"({"a": "NaN", "b":"Infinity","c": "-Infinity"})");
-        QTest::newRow("in arrays") << QStringLiteral("[NaN,1,-Infinity]") << QStringLiteral(R"(["NaN",1,"-Infinity"])");
-        QTest::newRow("in strings") << QStringLiteral(R"({"note": "NaN at "Infinity" step", "x": 1})") << QString();
-        QTest::newRow("escaped quote then word") << QStringLiteral(R"({"s": "a\\", "v": NaN})")
-                                                 << QStringLiteral(R"({"s": "a\\", "v": "NaN"})");
-        QTest::newRow("part of a word") << QStringLiteral(R"({"NaNo": 1, "x": NaNa, "y": Infinityx})") << QString();
+        QTest::newRow("in arrays") << QStringLiteral("[NaN,1,-Infinity]")
+                                   << QStringLiteral(R"(["NaN",1,"-Infinity"])");
+        QTest::newRow("in strings") << QStringLiteral(R"({"note": "NaN at "Infinity" step", "x": 1})")
+                                    << QString();
+        QTest::newRow("escaped quote then word")
+            << QStringLiteral(R"({"s": "a\\", "v": NaN})") << QStringLiteral(R"({"s": "a\\", "v": "NaN"})");
+        QTest::newRow("part of a word")
+            << QStringLiteral(R"({"NaNo": 1, "x": NaNa, "y": Infinityx})") << QString();
         QTest::newRow("none") << QStringLiteral(R"({"loss": 0.5})") << QString();
     }
     void nonFiniteWords()
@@ -206,7 +216,8 @@ private slots:
         QFETCH(QString, expected);
         const QByteArray in = json.toUtf8();
         std::string out = "untouched";
-        const bool quoted = tabular::quoteNonFiniteWords(std::string_view(in.constData(), size_t(in.size())), out);
+        const bool quoted
+            = tabular::quoteNonFiniteWords(std::string_view(in.constData(), size_t(in.size())), out);
         QCOMPARE(quoted, !expected.isEmpty());
         QCOMPARE(QString::fromStdString(out), expected.isEmpty() ? QStringLiteral("untouched") : expected);
         QVERIFY(tabular::parseDouble("NaN") && std::isnan(*tabular::parseDouble("NaN")));
@@ -233,11 +244,15 @@ private slots:
         QVERIFY(!parseDouble(""));
         QCOMPARE(parseInteger("3.0").value_or(-1), int64_t(3));
         QVERIFY(!parseInteger("0.1"));
-        QCOMPARE(parseWallNs("1700000000.123456789", TimeUnit::Seconds).value_or(0), int64_t(1700000000123456789));
-        QCOMPARE(parseWallNs("1700000000123", TimeUnit::Milliseconds).value_or(0), int64_t(1700000000123000000));
-        QCOMPARE(parseWallNs("1700000000123456", TimeUnit::Microseconds).value_or(0), int64_t(1700000000123456000));
+        QCOMPARE(
+            parseWallNs("1700000000.123456789", TimeUnit::Seconds).value_or(0), int64_t(1700000000123456789));
+        QCOMPARE(
+            parseWallNs("1700000000123", TimeUnit::Milliseconds).value_or(0), int64_t(1700000000123000000));
+        QCOMPARE(parseWallNs("1700000000123456", TimeUnit::Microseconds).value_or(0),
+            int64_t(1700000000123456000));
         QCOMPARE(parseIso8601("1970-01-01T00:00:01Z").value_or(0), int64_t(1000000000));
-        QCOMPARE(parseIso8601("2024-03-01T13:00:00+01:00").value_or(0), parseIso8601("2024-03-01T12:00:00Z").value_or(1));
+        QCOMPARE(parseIso8601("2024-03-01T13:00:00+01:00").value_or(0),
+            parseIso8601("2024-03-01T12:00:00Z").value_or(1));
         QVERIFY(!parseIso8601("2024-13-01"));
         QVERIFY(!parseIso8601("yesterday"));
         // Past what int64 nanoseconds from 1970 hold (a fuzzer's find: the product overflowed).
@@ -254,23 +269,29 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("lightning") << QStringLiteral("lightning/version_0/metrics.csv")
-                                   << QStringLiteral("epoch:metric step:step train_loss:metric val_loss:metric val_acc:metric");
+        QTest::newRow("lightning")
+            << QStringLiteral("lightning/version_0/metrics.csv")
+            << QStringLiteral("epoch:metric step:step train_loss:metric val_loss:metric val_acc:metric");
         QTest::newRow("keras: epoch is the step")
             << QStringLiteral("keras_training.log")
             << QStringLiteral("epoch:step accuracy:metric loss:metric val_accuracy:metric val_loss:metric");
-        QTest::newRow("hf jsonl") << QStringLiteral("hf_trainer.jsonl")
-                                  << QStringLiteral("epoch:metric learning_rate:metric loss:metric perf/tokens_per_sec:metric "
-                                                    "step:step eval_loss:metric eval_runtime:metric");
+        QTest::newRow("hf jsonl")
+            << QStringLiteral("hf_trainer.jsonl")
+            << QStringLiteral("epoch:metric learning_rate:metric loss:metric perf/tokens_per_sec:metric "
+                              "step:step eval_loss:metric eval_runtime:metric");
         QTest::newRow("long form") << QStringLiteral("mlflow_export.csv")
-                                   << QStringLiteral("run_id:run key:key value:value step:step timestamp:time/ms");
+                                   << QStringLiteral(
+                                          "run_id:run key:key value:value step:step timestamp:time/ms");
         QTest::newRow("iso time") << QStringLiteral("iso_time.csv")
                                   << QStringLiteral("global_step:step timestamp:time/iso8601 loss:metric");
         QTest::newRow("benchmark: param, us time, no step")
             << QStringLiteral("benchmark.csv")
-            << QStringLiteral("model:param batch_size:metric throughput:metric latency_ms:metric wall_time_us:time/us");
-        QTest::newRow("semicolon") << QStringLiteral("semicolon.csv") << QStringLiteral("step:step val ; loss:metric note:param");
-        QTest::newRow("tabs") << QStringLiteral("tabs.tsv") << QStringLiteral("step:step val \t loss:metric note:param");
+            << QStringLiteral(
+                   "model:param batch_size:metric throughput:metric latency_ms:metric wall_time_us:time/us");
+        QTest::newRow("semicolon") << QStringLiteral("semicolon.csv")
+                                   << QStringLiteral("step:step val ; loss:metric note:param");
+        QTest::newRow("tabs") << QStringLiteral("tabs.tsv")
+                              << QStringLiteral("step:step val \t loss:metric note:param");
         QTest::newRow("odd names") << QStringLiteral("odd_names.csv")
                                    << QStringLiteral("k:metric when:metric score:metric loss:metric");
     }
@@ -296,9 +317,11 @@ private slots:
         for (const char *f : { "people.csv", "no_header.csv", "codes.csv", "trace.jsonl", "openlineage.jsonl",
                  "single.json", "pretty.json", "trace.json" })
             QTest::newRow(f) << fixture(QStringLiteral("not/") + QLatin1String(f));
-        for (const char *f : { "traces/nsys/cloverleaf_gpu_trace.csv", "traces/nsys/cloverleaf_cuda_api_trace.csv",
-                 "traces/kineto/tracelens_h100_qwen.gpu_timeline.csv", "lineage/openlineage/example_full_event.json",
-                 "lineage/openlineage/dbt_successful_run_events.json" })
+        for (const char *f :
+            { "traces/nsys/cloverleaf_gpu_trace.csv", "traces/nsys/cloverleaf_cuda_api_trace.csv",
+                "traces/kineto/tracelens_h100_qwen.gpu_timeline.csv",
+                "lineage/openlineage/example_full_event.json",
+                "lineage/openlineage/dbt_successful_run_events.json" })
             QTest::newRow(f) << QStringLiteral(PLUMB_SHARED_DATA "/") + QLatin1String(f);
     }
 
@@ -318,11 +341,12 @@ private slots:
     {
         QTest::addColumn<QStringList>("paths");
         QTest::addColumn<QString>("golden");
-        for (const char *f : { "keras_training.log", "hf_trainer.jsonl", "mlflow_export.csv", "rfc4180.csv",
-                 "semicolon.csv", "tabs.tsv", "iso_time.csv", "benchmark.csv", "bad_cells.csv", "diverged.jsonl" })
+        for (const char *f :
+            { "keras_training.log", "hf_trainer.jsonl", "mlflow_export.csv", "rfc4180.csv", "semicolon.csv",
+                "tabs.tsv", "iso_time.csv", "benchmark.csv", "bad_cells.csv", "diverged.jsonl" })
             QTest::newRow(f) << QStringList { fixture(QLatin1String(f)) } << QString::fromLatin1(f);
-        QTest::newRow("lightning folder") << QStringList { fixture(QStringLiteral("lightning")) }
-                                          << QStringLiteral("lightning");
+        QTest::newRow("lightning folder")
+            << QStringList { fixture(QStringLiteral("lightning")) } << QStringLiteral("lightning");
         QTest::newRow("lightning, hparams.yaml first")
             << QStringList { fixture(QStringLiteral("lightning/version_0/hparams.yaml")),
                    fixture(QStringLiteral("lightning/version_0/metrics.csv")) }
@@ -331,7 +355,8 @@ private slots:
             << QStringList { fixture(QStringLiteral("lightning/version_0/metrics.csv")),
                    fixture(QStringLiteral("lightning/version_0/hparams.yaml")) }
             << QStringLiteral("lightning");
-        QTest::newRow("wandb config.yaml") << QStringList { fixture(QStringLiteral("wandb")) } << QStringLiteral("wandb");
+        QTest::newRow("wandb config.yaml")
+            << QStringList { fixture(QStringLiteral("wandb")) } << QStringLiteral("wandb");
     }
 
     void goldens()
@@ -350,12 +375,13 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QList<qint64>>("expected"); // runs, keys, points, params, series with a restart
-        QTest::newRow("long form, two runs, restarts") << QStringLiteral("mlflow_export.csv")
-                                                        << QList<qint64> { 2, 2, 34, 0, 2 };
+        QTest::newRow("long form, two runs, restarts")
+            << QStringLiteral("mlflow_export.csv") << QList<qint64> { 2, 2, 34, 0, 2 };
         QTest::newRow("lightning") << QStringLiteral("lightning") << QList<qint64> { 1, 4, 92, 9, 0 };
         QTest::newRow("hf jsonl") << QStringLiteral("hf_trainer.jsonl") << QList<qint64> { 1, 6, 86, 0, 0 };
         QTest::newRow("bad cells") << QStringLiteral("bad_cells.csv") << QList<qint64> { 1, 2, 8, 0, 0 };
-        QTest::newRow("NaN and Infinity words") << QStringLiteral("diverged.jsonl") << QList<qint64> { 1, 2, 2141, 0, 0 };
+        QTest::newRow("NaN and Infinity words")
+            << QStringLiteral("diverged.jsonl") << QList<qint64> { 1, 2, 2141, 0, 0 };
     }
 
     void counts()
@@ -369,7 +395,8 @@ private slots:
         QCOMPARE(count(ws, "SELECT count(DISTINCT key_id) FROM metric"), expected[1]);
         QCOMPARE(count(ws, "SELECT count(*) FROM metric"), expected[2]);
         QCOMPARE(count(ws, "SELECT count(*) FROM param"), expected[3]);
-        QCOMPARE(count(ws, "SELECT count(DISTINCT run_id || '/' || key_id) FROM metric_series WHERE segment > 0"),
+        QCOMPARE(
+            count(ws, "SELECT count(DISTINCT run_id || '/' || key_id) FROM metric_series WHERE segment > 0"),
             expected[4]);
     }
 
@@ -379,8 +406,9 @@ private slots:
         const auto results = import(ws, { fixture(QStringLiteral("ragged.csv")) });
         QCOMPARE(results.size(), size_t(1));
         QCOMPARE(results[0].status, Status::Failed);
-        QVERIFY2(results[0].message.contains(QStringLiteral("ragged.csv line 5 (byte 44) has 4 fields where the header "
-                                                             "has 3")),
+        QVERIFY2(results[0].message.contains(
+                     QStringLiteral("ragged.csv line 5 (byte 44) has 4 fields where the header "
+                                    "has 3")),
             qPrintable(results[0].message));
         QCOMPARE(results[0].location, QStringLiteral("line 5, byte 44"));
         QCOMPARE(count(ws, "SELECT count(*) FROM run"), 0);
@@ -422,8 +450,8 @@ private slots:
         QCOMPARE(count(ws, "SELECT count(*) FROM run"), 1);
         // Only the appended lines were read: from the byte after the first file's last line.
         const qint64 firstSize = QFileInfo(fixture(QStringLiteral("append_1.csv"))).size();
-        QVERIFY2(again[0].message.contains(QStringLiteral("3 records appended since source 1 (read from byte %1)")
-                                               .arg(firstSize)),
+        QVERIFY2(again[0].message.contains(
+                     QStringLiteral("3 records appended since source 1 (read from byte %1)").arg(firstSize)),
             qPrintable(again[0].message));
         QCOMPARE(count(ws, "SELECT resume_offset FROM source WHERE id = 2"),
             QFileInfo(fixture(QStringLiteral("append_2.csv"))).size());
@@ -441,11 +469,13 @@ private slots:
         QVERIFY(writeTestFile(log, first + "{\"step\": 2, \"lo"));
         QCOMPARE(import(ws, { log })[0].status, Status::Imported);
         QCOMPARE(count(ws, "SELECT resume_offset FROM source"), first.size());
-        QVERIFY(writeTestFile(log, first + "{\"step\": 2, \"loss\": 0.25}\n{\"step\": 3, \"loss\": 0.125}\n"));
+        QVERIFY(
+            writeTestFile(log, first + "{\"step\": 2, \"loss\": 0.25}\n{\"step\": 3, \"loss\": 0.125}\n"));
         const auto again = import(ws, { log });
         QCOMPARE(again[0].status, Status::Imported);
-        QVERIFY2(again[0].message.contains(QStringLiteral("2 records appended since source 1 (read from byte %1)")
-                                               .arg(first.size())),
+        QVERIFY2(
+            again[0].message.contains(
+                QStringLiteral("2 records appended since source 1 (read from byte %1)").arg(first.size())),
             qPrintable(again[0].message));
         QCOMPARE(count(ws, "SELECT count(*) FROM metric"), 4);
         QCOMPARE(count(ws, "SELECT count(*) FROM metric WHERE dup > 0 OR segment > 0"), 0);
@@ -459,11 +489,15 @@ private slots:
         QTest::addColumn<QString>("second");
         QTest::addColumn<int>("pointsBefore");
         QTest::addColumn<int>("points");
-        QTest::newRow("no step column") << "loss,acc\n1.0,0.1\n0.5,0.2\n" << "loss,acc\n1.0,0.1\n0.5,0.2\n0.25,0.3\n"
+        QTest::newRow("no step column") << "loss,acc\n1.0,0.1\n0.5,0.2\n"
+                                        << "loss,acc\n1.0,0.1\n0.5,0.2\n0.25,0.3\n"
                                         << 4 << 6;
-        QTest::newRow("rewritten") << "step,loss\n0,1.0\n1,0.5\n" << "step,loss\n0,1.5\n1,0.5\n2,0.25\n" << 2 << 3;
-        QTest::newRow("last line had no line end") << "step,loss\n0,1.0\n1,0.5" << "step,loss\n0,1.0\n1,0.5\n2,0.25\n"
-                                                    << 2 << 3;
+        QTest::newRow("rewritten") << "step,loss\n0,1.0\n1,0.5\n"
+                                   << "step,loss\n0,1.5\n1,0.5\n2,0.25\n"
+                                   << 2 << 3;
+        QTest::newRow("last line had no line end") << "step,loss\n0,1.0\n1,0.5"
+                                                   << "step,loss\n0,1.0\n1,0.5\n2,0.25\n"
+                                                   << 2 << 3;
     }
     void reimportWholeWhenNotContinuable()
     {
@@ -472,7 +506,8 @@ private slots:
         QFETCH(int, pointsBefore);
         QFETCH(int, points);
         const QString ws = freshWorkspace();
-        const QString log = m_tmp.filePath(QStringLiteral("whole/%1/log.csv").arg(QLatin1String(QTest::currentDataTag())));
+        const QString log
+            = m_tmp.filePath(QStringLiteral("whole/%1/log.csv").arg(QLatin1String(QTest::currentDataTag())));
         QVERIFY(QDir().mkpath(QFileInfo(log).absolutePath()));
         QVERIFY(writeTestFile(log, first.toUtf8()));
         QCOMPARE(import(ws, { log })[0].status, Status::Imported);
@@ -481,7 +516,8 @@ private slots:
         QCOMPARE(again[0].status, Status::Imported);
         QVERIFY2(!again[0].message.contains(QStringLiteral("appended since")), qPrintable(again[0].message));
         QCOMPARE(count(ws, "SELECT count(*) FROM metric"), points);
-        QCOMPARE(count(ws, "SELECT count FROM diagnostic WHERE code = 'points-imported-before'"), pointsBefore);
+        QCOMPARE(
+            count(ws, "SELECT count FROM diagnostic WHERE code = 'points-imported-before'"), pointsBefore);
     }
 
     void overridesApplied()
@@ -493,8 +529,9 @@ private slots:
         o.tabular.timeColumn = QStringLiteral("when");
         QCOMPARE(import(ws, { fixture(QStringLiteral("odd_names.csv")) }, o)[0].status, Status::Imported);
         Workspace w(ws, Workspace::Role::Reader);
-        QCOMPARE(csv(w.db(), "key,step,wall", "SELECT s.str, m.step, m.wall_time_ns FROM metric m JOIN string s ON "
-                                              "s.id = m.key_id WHERE s.str = 'score'"),
+        QCOMPARE(csv(w.db(), "key,step,wall",
+                     "SELECT s.str, m.step, m.wall_time_ns FROM metric m JOIN string s ON "
+                     "s.id = m.key_id WHERE s.str = 'score'"),
             QStringLiteral("key,step,wall\nscore,0,1700000000000000000\nscore,10,1700000002000000000\n"
                            "score,15,1700000003000000000\nscore,5,1700000001000000000\n"));
         QCOMPARE(w.db().queryInt("SELECT count(DISTINCT key_id) FROM metric"), int64_t(2));
@@ -503,16 +540,19 @@ private slots:
         TabularLayout l = TabularLayout::detect(readBytes(fixture(QStringLiteral("odd_names.csv"))), true);
         TabularOverrides bad;
         bad.stepColumn = QStringLiteral("nope");
-        QVERIFY(l.apply(bad).contains(QStringLiteral("no column named nope (the columns are k, when, score, loss)")));
+        QVERIFY(l.apply(bad).contains(
+            QStringLiteral("no column named nope (the columns are k, when, score, loss)")));
         const QString ws2 = freshWorkspace();
         ImportOptions wrong;
         wrong.tabular.runColumn = QStringLiteral("nope");
         const auto r = import(ws2, { fixture(QStringLiteral("odd_names.csv")) }, wrong);
         QCOMPARE(r[0].status, Status::Failed);
-        QVERIFY2(r[0].message.contains(QStringLiteral("odd_names.csv")) && r[0].message.contains(QStringLiteral("nope")),
+        QVERIFY2(r[0].message.contains(QStringLiteral("odd_names.csv"))
+                && r[0].message.contains(QStringLiteral("nope")),
             qPrintable(r[0].message));
         TabularOverrides ignore;
-        ignore.roles = { { QStringLiteral("loss"), ColumnRole::Ignore }, { QStringLiteral("k"), ColumnRole::Step } };
+        ignore.roles
+            = { { QStringLiteral("loss"), ColumnRole::Ignore }, { QStringLiteral("k"), ColumnRole::Step } };
         TabularLayout l2 = TabularLayout::detect(readBytes(fixture(QStringLiteral("odd_names.csv"))), true);
         QVERIFY(l2.apply(ignore).isEmpty());
         QCOMPARE(roles(l2), QStringLiteral("k:step when:metric score:metric loss:ignore"));
@@ -520,9 +560,10 @@ private slots:
 
     void nestedYaml()
     {
-        const auto e = NestedYaml::flatten("a: 1\nb:\n  c: 'x'\n  d:\n  - 1\n  - two\ne: !!python/object:foo.Bar\n"
-                                           "  x: 1\nf: [1, 2]\ng: yes\nh: 1.0e-3\n",
-            QLatin1Char('/'));
+        const auto e
+            = NestedYaml::flatten("a: 1\nb:\n  c: 'x'\n  d:\n  - 1\n  - two\ne: !!python/object:foo.Bar\n"
+                                  "  x: 1\nf: [1, 2]\ng: yes\nh: 1.0e-3\n",
+                QLatin1Char('/'));
         QStringList got;
         for (const auto &x : e)
             got << x.key + QLatin1Char('=') + x.value;
@@ -561,18 +602,23 @@ private slots:
         QCOMPARE(count(yamlFirst, "SELECT count(*) FROM run"), runs);
         // Every trial's hparams.yaml keys are params of its run.
         for (const QString &ws : { folder, yamlFirst }) {
-            QCOMPARE(count(ws, "SELECT count(*) FROM run WHERE json_extract(metadata, '$.params_file') = 'hparams.yaml' "
-                               "AND key LIKE 'tfevents:%'"),
+            QCOMPARE(
+                count(ws,
+                    "SELECT count(*) FROM run WHERE json_extract(metadata, '$.params_file') = 'hparams.yaml' "
+                    "AND key LIKE 'tfevents:%'"),
                 25);
-            QVERIFY(count(ws, "SELECT count(*) FROM param") >= count(eventsOnly, "SELECT count(*) FROM param"));
+            QVERIFY(
+                count(ws, "SELECT count(*) FROM param") >= count(eventsOnly, "SELECT count(*) FROM param"));
         }
         Workspace w(folder, Workspace::Role::Reader);
         // version_6: a numpy array pickled into the yaml is kept as its tag, not flattened.
-        QCOMPARE(text(w.db(), "SELECT p.value FROM param p JOIN run r ON r.id = p.run_id WHERE r.name LIKE "
-                                  "'%/version_6' AND p.key = 'class_weights'"),
+        QCOMPARE(text(w.db(),
+                     "SELECT p.value FROM param p JOIN run r ON r.id = p.run_id WHERE r.name LIKE "
+                     "'%/version_6' AND p.key = 'class_weights'"),
             QStringLiteral("!!python/object/apply:numpy.core.multiarray._reconstruct"));
-        QCOMPARE(text(w.db(), "SELECT p.value || ' ' || p.kind FROM param p JOIN run r ON r.id = p.run_id WHERE "
-                                  "r.name LIKE '%/version_0' AND p.key = 'lr'"),
+        QCOMPARE(text(w.db(),
+                     "SELECT p.value || ' ' || p.kind FROM param p JOIN run r ON r.id = p.run_id WHERE "
+                     "r.name LIKE '%/version_0' AND p.key = 'lr'"),
             QStringLiteral("0.0001 number"));
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM param WHERE key LIKE 'class_weights/%'"), int64_t(0));
     }

@@ -400,9 +400,8 @@ private slots:
         // The same through the series summaries and points the experiment views read.
         const auto series = reader.series({ runs[0].id });
         QCOMPARE(int(series.size()), 2);
-        const auto loss = std::find_if(series.begin(), series.end(), [](const SeriesSummary &s) {
-            return s.key == QLatin1String("loss");
-        });
+        const auto loss = std::find_if(series.begin(), series.end(),
+            [](const SeriesSummary &s) { return s.key == QLatin1String("loss"); });
         QVERIFY(loss != series.end());
         QCOMPARE(loss->segments, 3);
         QCOMPARE(loss->lastStep, 6);
@@ -499,7 +498,8 @@ private slots:
 
         r = import(ws, { path }); // nothing new
         QCOMPARE(int(r.front().status), int(FileImportResult::Status::AlreadyImported));
-        QVERIFY2(r.front().message.contains(QLatin1String("nothing appended")), qPrintable(r.front().message));
+        QVERIFY2(
+            r.front().message.contains(QLatin1String("nothing appended")), qPrintable(r.front().message));
 
         {
             // The writer finishes the record it was writing, then goes on.
@@ -513,7 +513,8 @@ private slots:
         }
         r = import(ws, { path });
         QCOMPARE(int(r.front().status), int(FileImportResult::Status::Imported));
-        QVERIFY2(r.front().message.contains(QLatin1String("appended since source 1")), qPrintable(r.front().message));
+        QVERIFY2(r.front().message.contains(QLatin1String("appended since source 1")),
+            qPrintable(r.front().message));
         QCOMPARE(r.front().records, 10);
         {
             Workspace w(ws, Workspace::Role::Reader);
@@ -521,8 +522,10 @@ private slots:
             QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric WHERE dup > 0 OR segment > 0"), 0);
             QCOMPARE(w.db().queryInt("SELECT count(DISTINCT run_id) FROM metric"), 1);
             QCOMPARE(w.db().queryInt("SELECT continues_source_id FROM source WHERE id = 2"), 1);
-            QCOMPARE(w.db().queryInt("SELECT resume_offset FROM source WHERE id = 2"), QFileInfo(path).size());
-            QCOMPARE(w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'scalar-without-plugin'"), 0);
+            QCOMPARE(
+                w.db().queryInt("SELECT resume_offset FROM source WHERE id = 2"), QFileInfo(path).size());
+            QCOMPARE(
+                w.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'scalar-without-plugin'"), 0);
         }
 
         // The same name, other contents: a new file from its start (a new source, not a continuation).
@@ -536,7 +539,9 @@ private slots:
         QCOMPARE(int(r.front().status), int(FileImportResult::Status::Imported));
         QVERIFY(!r.front().message.contains(QLatin1String("appended")));
         Workspace w(ws, Workspace::Role::Reader);
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM metric m JOIN string s ON s.id = m.key_id WHERE s.str = 'acc'"), 40);
+        QCOMPARE(w.db().queryInt(
+                     "SELECT count(*) FROM metric m JOIN string s ON s.id = m.key_id WHERE s.str = 'acc'"),
+            40);
         QVERIFY(w.db().queryInt("SELECT continues_source_id IS NULL FROM source WHERE id = 3"));
     }
 
@@ -623,7 +628,9 @@ private slots:
             Workspace ws(path, Workspace::Role::Writer);
             QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
             QCOMPARE(Workspace::currentSchemaVersion(), 11);
-            QCOMPARE(ws.db().queryInt("SELECT count(*) FROM pragma_table_info('source') WHERE name = 'resume_offset'"), 1);
+            QCOMPARE(ws.db().queryInt(
+                         "SELECT count(*) FROM pragma_table_info('source') WHERE name = 'resume_offset'"),
+                1);
             for (const char *table : { "param", "metric", "histogram", "metric_series" })
                 QCOMPARE(
                     ws.db().queryInt(("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '"
@@ -697,8 +704,9 @@ private slots:
         // number in the run's name order.
         QStringList files;
         // rtrim(path, its characters other than '/') leaves the folder with its trailing '/'.
-        SqliteStmt st(w.db(), "SELECT r.name, s.path, s.event_count FROM source s JOIN run r "
-                              "ON r.path || '/' = rtrim(s.path, replace(s.path, '/', '')) ORDER BY r.name, s.path");
+        SqliteStmt st(w.db(),
+            "SELECT r.name, s.path, s.event_count FROM source s JOIN run r "
+            "ON r.path || '/' = rtrim(s.path, replace(s.path, '/', '')) ORDER BY r.name, s.path");
         QString lastRun;
         int ordinal = 0;
         while (st.step()) {
@@ -709,7 +717,7 @@ private slots:
         }
         QStringList expectedFiles;
         for (const QString &line :
-             readText(fixture(QStringLiteral("real/tfevents.files.csv"))).split(QLatin1Char('\n')))
+            readText(fixture(QStringLiteral("real/tfevents.files.csv"))).split(QLatin1Char('\n')))
             if (!line.isEmpty() && !line.startsWith(QLatin1String("run,")))
                 expectedFiles << line.section(QLatin1Char(','), 0, 2);
         QCOMPARE(files, expectedFiles);
@@ -751,17 +759,19 @@ private slots:
         QString tables[2];
         for (int order = 0; order < 2; ++order) {
             const QString ws = freshWorkspace();
-            for (const QStringList &batch : order == 0 ? QList<QStringList> { events, yamls }
-                                                       : QList<QStringList> { yamls, events })
+            for (const QStringList &batch :
+                order == 0 ? QList<QStringList> { events, yamls } : QList<QStringList> { yamls, events })
                 for (const auto &r : import(ws, batch))
                     QVERIFY2(r.status == FileImportResult::Status::Imported, qPrintable(r.path + r.message));
             Workspace w(ws, Workspace::Role::Reader);
             tables[order] = csvOf(w.db(), kRealParamsSql);
-            QCOMPARE(firstText(w.db(), "SELECT p.value || ' ' || p.kind FROM param p JOIN run r ON r.id = p.run_id "
-                                      "WHERE r.name = 'shapeaxi_lightning_hparams/version_0' AND p.key = 'pretrained'"),
+            QCOMPARE(firstText(w.db(),
+                         "SELECT p.value || ' ' || p.kind FROM param p JOIN run r ON r.id = p.run_id "
+                         "WHERE r.name = 'shapeaxi_lightning_hparams/version_0' AND p.key = 'pretrained'"),
                 QStringLiteral("false bool"));
-            QCOMPARE(firstText(w.db(), "SELECT p.kind FROM param p JOIN run r ON r.id = p.run_id "
-                                      "WHERE r.name = 'shapeaxi_lightning_hparams/version_0' AND p.key = 'model'"),
+            QCOMPARE(firstText(w.db(),
+                         "SELECT p.kind FROM param p JOIN run r ON r.id = p.run_id "
+                         "WHERE r.name = 'shapeaxi_lightning_hparams/version_0' AND p.key = 'model'"),
                 QStringLiteral("null"));
         }
         QCOMPARE(tables[1], tables[0]);

@@ -1,13 +1,13 @@
 // Golden tests of the serving importers: vLLM benchmark results and request logs (CSV, JSONL), from
 // the fixtures gen_serving_fixtures.py writes beside them. A fixture, a query, the expected CSV.
-#include "goldens.h"
-#include "importhelpers.h"
-#include "importerregistry.h"
-#include "importrunner.h"
 #include "builtinimporters.h"
+#include "goldens.h"
+#include "importerregistry.h"
+#include "importhelpers.h"
+#include "importrunner.h"
 #include "serving/servingsink.h"
-#include "tabular/tabularlayout.h"
 #include "sqlitedb.h"
+#include "tabular/tabularlayout.h"
 #include "workspace.h"
 
 #include <QDir>
@@ -23,11 +23,12 @@ namespace {
 
 const QString kData = QStringLiteral(PLUMB_TEST_DATA);
 
-const char *const kRequests =
-    "SELECT r.seq, r.start_ns, r.latency_ns, r.ttft_ns, r.input_tokens, r.output_tokens, r.ok, s.text AS status, "
-    "m.text AS model, e.text AS endpoint, length(r.itl) / 8 AS itls FROM serving_request r "
-    "LEFT JOIN serving_label s ON s.id = r.status_id LEFT JOIN serving_label m ON m.id = r.model_id "
-    "LEFT JOIN serving_label e ON e.id = r.endpoint_id ORDER BY r.run_id, r.seq";
+const char *const kRequests
+    = "SELECT r.seq, r.start_ns, r.latency_ns, r.ttft_ns, r.input_tokens, r.output_tokens, r.ok, s.text AS "
+      "status, "
+      "m.text AS model, e.text AS endpoint, length(r.itl) / 8 AS itls FROM serving_request r "
+      "LEFT JOIN serving_label s ON s.id = r.status_id LEFT JOIN serving_label m ON m.id = r.model_id "
+      "LEFT JOIN serving_label e ON e.id = r.endpoint_id ORDER BY r.run_id, r.seq";
 
 QString importOne(QTemporaryDir &dir, const QString &name)
 {
@@ -37,7 +38,6 @@ QString importOne(QTemporaryDir &dir, const QString &name)
         qWarning("%s", qPrintable(error));
     return error.isEmpty() ? ws : QString();
 }
-
 
 // A request log of `rows` rows (line i + 2 is row i) that spans several of the serving sink's
 // batches: runs a, b (from row 2500) and c (from row 30000) so that runs open while batches are
@@ -71,9 +71,10 @@ QByteArray requestLog(int rows, int brokenRow = -1)
             continue;
         }
         const LogRow r = logRow(i);
-        log += QByteArray::number(r.startNs) + ',' + r.run + ',' + r.model + ',' + QByteArray::number(i % 1000)
-            + ".5," + (r.ttftNs < 0 ? QByteArray() : QByteArray::number(i % 100)) + ',' + QByteArray::number(r.in) + ','
-            + QByteArray::number(r.out) + ',' + r.status + '\n';
+        log += QByteArray::number(r.startNs) + ',' + r.run + ',' + r.model + ','
+            + QByteArray::number(i % 1000) + ".5,"
+            + (r.ttftNs < 0 ? QByteArray() : QByteArray::number(i % 100)) + ',' + QByteArray::number(r.in)
+            + ',' + QByteArray::number(r.out) + ',' + r.status + '\n';
     }
     return log;
 }
@@ -129,8 +130,10 @@ private slots:
         compareGolden(csvOf(ws.db(), "SELECT key, value, kind FROM param ORDER BY key"),
             kData + QStringLiteral("/vllm_detailed.params.csv"));
         // The file's percentiles agree with its requests' (numpy linear interpolation on both sides).
-        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'summary-differs'"), qint64(0));
-        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'failed-requests'"), qint64(1));
+        QCOMPARE(
+            ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'summary-differs'"), qint64(0));
+        QCOMPARE(
+            ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'failed-requests'"), qint64(1));
         QCOMPARE(ws.db().queryInt("SELECT event_count FROM source"), qint64(6));
     }
 
@@ -142,7 +145,8 @@ private slots:
         Workspace ws(path, Workspace::Role::Reader);
         // latencies stays in a result saved without --save-detailed: requests without start times.
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM serving_request WHERE start_ns IS NULL"), qint64(6));
-        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'no-start-times'"), qint64(1));
+        QCOMPARE(
+            ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'no-start-times'"), qint64(1));
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'array-lengths'"), qint64(0));
     }
 
@@ -178,21 +182,27 @@ private slots:
         QVERIFY(!path.isEmpty());
         Workspace ws(path, Workspace::Role::Reader);
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM serving_request WHERE NOT ok"), qint64(3));
-        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'failed-requests'"), qint64(1));
-        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'summary-differs'"), qint64(0));
+        QCOMPARE(
+            ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'failed-requests'"), qint64(1));
+        QCOMPARE(
+            ws.db().queryInt("SELECT count(*) FROM diagnostic WHERE code = 'summary-differs'"), qint64(0));
         QCOMPARE(csvOf(ws.db(), "SELECT key, value, kind FROM param WHERE key LIKE 'mean_%' ORDER BY key"),
-            QStringLiteral("key,value,kind\nmean_e2el_ms,nan,number\nmean_itl_ms,nan,number\nmean_ttft_ms,nan,number\n"));
+            QStringLiteral("key,value,kind\nmean_e2el_ms,nan,number\nmean_itl_ms,nan,number\nmean_ttft_ms,"
+                           "nan,number\n"));
     }
 
     void vllmBroken()
     {
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("broken.json"));
-        QVERIFY(writeTestFile(file, QByteArray("{\"date\": \"20240517-101500\", \"completed\": 1, \"request_throughput\": 1,\n"
-                                               "\"ttfts\": [0.1, ]}")));
+        QVERIFY(writeTestFile(file,
+            QByteArray("{\"date\": \"20240517-101500\", \"completed\": 1, \"request_throughput\": 1,\n"
+                       "\"ttfts\": [0.1, ]}")));
         const QString ws = dir.filePath(QStringLiteral("w.plumb"));
         const QString error = importIntoWorkspace(ws, { file });
-        QVERIFY2(error.contains(QStringLiteral("not valid JSON")) && error.contains(QStringLiteral("at byte")), qPrintable(error));
+        QVERIFY2(
+            error.contains(QStringLiteral("not valid JSON")) && error.contains(QStringLiteral("at byte")),
+            qPrintable(error));
         Workspace w(ws, Workspace::Role::Reader);
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM serving_request"), qint64(0));
         QCOMPARE(w.db().queryInt("SELECT count(*) FROM run"), qint64(0));
@@ -261,7 +271,8 @@ private slots:
             ++seen;
         }
         QCOMPARE(seen, rows);
-        QCOMPARE(w.db().queryInt("SELECT count(*) FROM serving_label"), qint64(4 + 3)); // m0..m3; 200, 503, 429
+        QCOMPARE(
+            w.db().queryInt("SELECT count(*) FROM serving_label"), qint64(4 + 3)); // m0..m3; 200, 503, 429
     }
 
     // A broken line after several batches went to the writer: the error names the line and the
@@ -277,7 +288,9 @@ private slots:
         const QString broken = dir.filePath(QStringLiteral("broken.csv"));
         QVERIFY(writeTestFile(broken, requestLog(35000, 33000)));
         const QString error = importIntoWorkspace(ws, { broken });
-        QVERIFY2(error.contains(QStringLiteral("line 33002 ")) && error.contains(QStringLiteral("has 3 fields")), qPrintable(error));
+        QVERIFY2(
+            error.contains(QStringLiteral("line 33002 ")) && error.contains(QStringLiteral("has 3 fields")),
+            qPrintable(error));
         QCOMPARE(tableCounts(ws), before);
     }
 
