@@ -1,9 +1,9 @@
 #include "cli_check.h"
 
-#include "objectivecheck.h"
+#include "analysis/objectivecheck.h"
 #include "serving/objectivesfile.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QFile>
 #include <QFileInfo>

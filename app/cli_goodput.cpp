@@ -1,9 +1,9 @@
 #include "cli_goodput.h"
 
-#include "goodput.h"
-#include "sqlitedb.h"
-#include "textformat.h"
-#include "workspace.h"
+#include "analysis/goodput.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "text/textformat.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

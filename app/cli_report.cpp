@@ -1,9 +1,9 @@
 // plumb report: a review report (PDF, or PNG pages) from the workspace, without a display.
 #include "cli_report.h"
 
-#include "reportbuilder.h"
-#include "reportdocument.h"
-#include "workspace.h"
+#include "report/reportbuilder.h"
+#include "report/reportdocument.h"
+#include "store/workspace.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

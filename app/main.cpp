@@ -1,15 +1,15 @@
-#include "allocatortuning.h"
 #include "appicon.h"
 #include "builtinimporters.h"
 #include "cli.h"
-#include "diffpanel.h"
-#include "importerregistry.h"
+#include "diff/diffpanel.h"
+#include "ingest/importerregistry.h"
 #include "mainwindow.h"
+#include "shell/welcometour.h"
 #include "slo/slopanel.h"
+#include "store/workspace.h"
 #include "theme.h"
+#include "util/allocatortuning.h"
 #include "versioninfo.h"
-#include "welcometour.h"
-#include "workspace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

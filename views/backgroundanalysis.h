@@ -1,7 +1,7 @@
 #pragma once
 
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QMetaObject>
 #include <QObject>

@@ -1,6 +1,6 @@
 #include "diagnosticsmodel.h"
 
-#include "textformat.h"
+#include "text/textformat.h"
 
 #include <QApplication>
 #include <QStyle>

@@ -2,7 +2,7 @@
 
 #include "diagnosticsmodel.h"
 #include "sourcefilterproxy.h"
-#include "textformat.h"
+#include "text/textformat.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

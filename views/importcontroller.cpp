@@ -1,9 +1,9 @@
 #include "importcontroller.h"
 
-#include "importer.h"
-#include "importerregistry.h"
-#include "inputfile.h"
-#include "sqlitedb.h"
+#include "ingest/importer.h"
+#include "ingest/importerregistry.h"
+#include "ingest/inputfile.h"
+#include "store/sqlitedb.h"
 #include "tabularimportdialog.h"
 
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #include "importresultspanel.h"
 
-#include "textformat.h"
+#include "text/textformat.h"
 
 #include <QFileInfo>
 #include <QHeaderView>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "importrunner.h"
+#include "ingest/importrunner.h"
 
 #include <QTreeWidget>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "importrunner.h"
-#include "recentlist.h"
+#include "ingest/importrunner.h"
+#include "shell/recentlist.h"
 #include "workspacesnapshot.h"
 
 #include <QMainWindow>

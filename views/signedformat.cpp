@@ -1,6 +1,6 @@
 #include "signedformat.h"
 
-#include "timescale.h"
+#include "timeline/timescale.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 #include "sourcesmodel.h"
 
-#include "textformat.h"
+#include "text/textformat.h"
 
 namespace plumb {
 

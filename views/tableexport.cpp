@@ -1,6 +1,6 @@
 #include "tableexport.h"
 
-#include "shortcuttable.h"
+#include "shell/shortcuttable.h"
 
 #include <QAbstractProxyModel>
 #include <QAction>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "importoptions.h"
+#include "ingest/importoptions.h"
 #include "tabular/tabularlayout.h"
 
 #include <QDialog>

@@ -1,7 +1,7 @@
 #include "tracedetailswidget.h"
 
-#include "textformat.h"
-#include "workspacereader.h"
+#include "store/workspacereader.h"
+#include "text/textformat.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "workspacereader.h"
+#include "store/workspacereader.h"
 
 #include <QList>
 #include <QString>

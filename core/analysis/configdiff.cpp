@@ -1,4 +1,4 @@
-#include "configdiff.h"
+#include "analysis/configdiff.h"
 
 #include <QRegularExpression>
 

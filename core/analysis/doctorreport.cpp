@@ -1,7 +1,7 @@
-#include "doctorreport.h"
+#include "analysis/doctorreport.h"
 
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QFileInfo>
 

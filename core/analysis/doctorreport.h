@@ -1,16 +1,16 @@
 #pragma once
 
-#include "collectives.h"
-#include "flops.h"
-#include "hostanalysis.h"
-#include "idlebreakdown.h"
-#include "kerneltable.h"
-#include "launchstats.h"
-#include "memcpystats.h"
-#include "rankcomparison.h"
-#include "stepbreakdown.h"
-#include "temporalbreakdown.h"
-#include "verdict.h"
+#include "analysis/collectives.h"
+#include "analysis/flops.h"
+#include "analysis/hostanalysis.h"
+#include "analysis/idlebreakdown.h"
+#include "analysis/kerneltable.h"
+#include "analysis/launchstats.h"
+#include "analysis/memcpystats.h"
+#include "analysis/rankcomparison.h"
+#include "analysis/stepbreakdown.h"
+#include "analysis/temporalbreakdown.h"
+#include "analysis/verdict.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
-#include "flops.h"
+#include "analysis/flops.h"
 
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

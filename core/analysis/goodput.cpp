@@ -1,8 +1,8 @@
-#include "goodput.h"
+#include "analysis/goodput.h"
 
-#include "flops.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "analysis/flops.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "gpuops.h"
+#include "analysis/gpuops.h"
 
-#include "allocatortuning.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "util/allocatortuning.h"
 
 #include <QFileInfo>
 

@@ -1,4 +1,4 @@
-#include "histogram.h"
+#include "analysis/histogram.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "histogramseries.h"
+#include "analysis/histogramseries.h"
 
 #include <algorithm>
 #include <map>

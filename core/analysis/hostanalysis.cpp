@@ -1,10 +1,10 @@
-#include "hostanalysis.h"
+#include "analysis/hostanalysis.h"
 
-#include "allocatortuning.h"
+#include "util/allocatortuning.h"
 
-#include "sqlitedb.h"
-#include "temporalbreakdown.h"
-#include "workspace.h"
+#include "analysis/temporalbreakdown.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <algorithm>
 #include <cmath>

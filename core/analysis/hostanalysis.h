@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gpuops.h"
+#include "analysis/gpuops.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
-#include "idlebreakdown.h"
+#include "analysis/idlebreakdown.h"
 
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <algorithm>
 #include <map>

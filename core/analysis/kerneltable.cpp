@@ -1,7 +1,7 @@
-#include "kerneltable.h"
+#include "analysis/kerneltable.h"
 
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <algorithm>
 #include <cmath>

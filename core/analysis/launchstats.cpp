@@ -1,4 +1,4 @@
-#include "launchstats.h"
+#include "analysis/launchstats.h"
 
 #include <algorithm>
 #include <climits>

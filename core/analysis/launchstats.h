@@ -1,7 +1,7 @@
 #pragma once
 
-#include "gpuops.h"
-#include "histogram.h"
+#include "analysis/gpuops.h"
+#include "analysis/histogram.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "memcpystats.h"
+#include "analysis/memcpystats.h"
 
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,12 +1,12 @@
-#include "objectivecheck.h"
+#include "analysis/objectivecheck.h"
 
-#include "goodput.h"
+#include "analysis/goodput.h"
 
-#include "experimentreader.h"
-#include "serving.h"
-#include "sqlitedb.h"
-#include "stepbreakdown.h"
-#include "workspace.h"
+#include "analysis/serving.h"
+#include "analysis/stepbreakdown.h"
+#include "store/experimentreader.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QStringList>
 

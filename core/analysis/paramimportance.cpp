@@ -1,4 +1,4 @@
-#include "paramimportance.h"
+#include "analysis/paramimportance.h"
 
 #include <QHash>
 #include <QMap>

@@ -1,8 +1,8 @@
-#include "rankcomparison.h"
+#include "analysis/rankcomparison.h"
 
-#include "sqlitedb.h"
-#include "stepbreakdown.h"
-#include "workspace.h"
+#include "analysis/stepbreakdown.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "scalarseries.h"
+#include "analysis/scalarseries.h"
 
 #include <algorithm>
 #include <cmath>

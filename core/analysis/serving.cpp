@@ -1,7 +1,7 @@
-#include "serving.h"
+#include "analysis/serving.h"
 
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <sqlite3.h>
 

@@ -1,9 +1,9 @@
-#include "stepbreakdown.h"
+#include "analysis/stepbreakdown.h"
 
-#include "allocatortuning.h"
+#include "util/allocatortuning.h"
 
-#include "timelinedata.h"
-#include "timelinequery.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelinequery.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "temporalbreakdown.h"
+#include "analysis/temporalbreakdown.h"
 
-#include "allocatortuning.h"
+#include "util/allocatortuning.h"
 
-#include "workspace.h"
+#include "store/workspace.h"
 
 #include <QStringList>
 

@@ -1,8 +1,8 @@
-#include "tracediff.h"
+#include "analysis/tracediff.h"
 
-#include "sqlitedb.h"
-#include "stepbreakdown.h"
-#include "workspace.h"
+#include "analysis/stepbreakdown.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QHash>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "kerneltable.h"
-#include "temporalbreakdown.h"
+#include "analysis/kerneltable.h"
+#include "analysis/temporalbreakdown.h"
 
 #include <QString>
 

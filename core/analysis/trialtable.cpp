@@ -1,4 +1,4 @@
-#include "trialtable.h"
+#include "analysis/trialtable.h"
 
 #include <QHash>
 #include <QRegularExpression>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "experimentreader.h"
+#include "store/experimentreader.h"
 
 #include <QList>
 #include <QMap>

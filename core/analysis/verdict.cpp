@@ -1,11 +1,11 @@
-#include "verdict.h"
+#include "analysis/verdict.h"
 
-#include "hostanalysis.h"
-#include "kerneltable.h"
-#include "rankcomparison.h"
-#include "stepbreakdown.h"
-#include "textformat.h"
-#include "timescale.h"
+#include "analysis/hostanalysis.h"
+#include "analysis/kerneltable.h"
+#include "analysis/rankcomparison.h"
+#include "analysis/stepbreakdown.h"
+#include "text/textformat.h"
+#include "timeline/timescale.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "temporalbreakdown.h"
+#include "analysis/temporalbreakdown.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,9 +1,9 @@
-#include "reportbuilder.h"
+#include "report/reportbuilder.h"
 
-#include "configdiff.h"
-#include "reportsections.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "analysis/configdiff.h"
+#include "report/reportsections.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QFileInfo>
 

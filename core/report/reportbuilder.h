@@ -1,13 +1,13 @@
 #pragma once
 
-#include "doctorreport.h"
-#include "experimentreader.h"
-#include "goodput.h"
-#include "reportmodel.h"
-#include "reportoptions.h"
-#include "serving.h"
-#include "tracediff.h"
-#include "workspacereader.h"
+#include "analysis/doctorreport.h"
+#include "analysis/goodput.h"
+#include "analysis/serving.h"
+#include "analysis/tracediff.h"
+#include "report/reportmodel.h"
+#include "report/reportoptions.h"
+#include "store/experimentreader.h"
+#include "store/workspacereader.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "histogram.h"
+#include "analysis/histogram.h"
 
 #include <QList>
 #include <QString>

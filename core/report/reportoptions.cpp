@@ -1,4 +1,4 @@
-#include "reportoptions.h"
+#include "report/reportoptions.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,19 +1,19 @@
 // The built-in report sections: each turns analyses the GUI and the CLI already show into text,
 // tables and figures. Registered by registerBuiltinReportSections() (reportbuilder.cpp).
-#include "reportsections.h"
+#include "report/reportsections.h"
 
-#include "goodput.h"
-#include "serving.h"
+#include "analysis/goodput.h"
+#include "analysis/serving.h"
 
-#include "configdiff.h"
-#include "lineagereader.h"
-#include "paramimportance.h"
-#include "rankcomparison.h"
-#include "scalarseries.h"
-#include "textformat.h"
-#include "timescale.h"
-#include "tracediff.h"
-#include "workspace.h"
+#include "analysis/configdiff.h"
+#include "analysis/paramimportance.h"
+#include "analysis/rankcomparison.h"
+#include "analysis/scalarseries.h"
+#include "analysis/tracediff.h"
+#include "store/lineagereader.h"
+#include "store/workspace.h"
+#include "text/textformat.h"
+#include "timeline/timescale.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "reportbuilder.h"
+#include "report/reportbuilder.h"
 
 #include <vector>
 

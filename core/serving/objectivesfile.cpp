@@ -1,4 +1,4 @@
-#include "objectivesfile.h"
+#include "serving/objectivesfile.h"
 
 #include <QRegularExpression>
 #include <QStringList>

@@ -1,6 +1,6 @@
-#include "servingsink.h"
+#include "serving/servingsink.h"
 
-#include "sqlitedb.h"
+#include "store/sqlitedb.h"
 
 namespace plumb {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "batchwriter.h"
+#include "ingest/batchwriter.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "csvreader.h"
+#include "tabular/csvreader.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
-#include "tabularlayout.h"
+#include "tabular/tabularlayout.h"
 
-#include "csvreader.h"
-#include "inputfile.h"
+#include "ingest/inputfile.h"
+#include "tabular/csvreader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
-#include "countersummary.h"
+#include "timeline/countersummary.h"
 
-#include "lodtable.h"
-#include "sqlitedb.h"
-#include "varint.h"
+#include "store/sqlitedb.h"
+#include "timeline/lodtable.h"
+#include "timeline/varint.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "slicesummary.h"
+#include "timeline/slicesummary.h"
 
 #include <cstdint>
 #include <vector>

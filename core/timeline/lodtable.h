@@ -1,7 +1,7 @@
 #pragma once
 
-#include "slicesummary.h"
-#include "sqlitedb.h"
+#include "store/sqlitedb.h"
+#include "timeline/slicesummary.h"
 
 #include <string>
 #include <string_view>

@@ -1,10 +1,10 @@
-#include "timelinedata.h"
+#include "timeline/timelinedata.h"
 
-#include "countersummary.h"
-#include "slicesummary.h"
-#include "sqlitedb.h"
-#include "timescale.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "timeline/countersummary.h"
+#include "timeline/slicesummary.h"
+#include "timeline/timescale.h"
 
 #include <algorithm>
 #include <map>

@@ -1,8 +1,8 @@
-#include "timelinequery.h"
+#include "timeline/timelinequery.h"
 
-#include "slicesummary.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "timeline/slicesummary.h"
 
 #include <QRegularExpression>
 

@@ -1,12 +1,12 @@
-#include "chrometraceimporter.h"
+#include "chrometrace/chrometraceimporter.h"
 
-#include "importcontext.h"
-#include "importerror.h"
-#include "jsonstream.h"
-#include "jsontext.h"
-#include "textnumbers.h"
-#include "timestamp.h"
-#include "tracesink.h"
+#include "chrometrace/jsonstream.h"
+#include "chrometrace/timestamp.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/tracesink.h"
+#include "text/jsontext.h"
+#include "text/textnumbers.h"
 
 #include <simdjson.h>
 

@@ -1,6 +1,6 @@
-#include "jsonstream.h"
+#include "chrometrace/jsonstream.h"
 
-#include "inputfile.h"
+#include "ingest/inputfile.h"
 
 #include <cstring>
 

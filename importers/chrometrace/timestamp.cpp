@@ -1,4 +1,4 @@
-#include "timestamp.h"
+#include "chrometrace/timestamp.h"
 
 #include <cmath>
 #include <cstdlib>

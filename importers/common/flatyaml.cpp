@@ -1,4 +1,4 @@
-#include "flatyaml.h"
+#include "common/flatyaml.h"
 
 #include <QStringList>
 

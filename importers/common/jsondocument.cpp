@@ -1,9 +1,9 @@
-#include "jsondocument.h"
+#include "common/jsondocument.h"
 
-#include "importcontext.h"
-#include "importerror.h"
-#include "inputfile.h"
-#include "metricsink.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
+#include "ingest/metricsink.h"
 #include "tabular/tabularlayout.h"
 
 #include <QJsonDocument>

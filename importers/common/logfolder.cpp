@@ -1,4 +1,4 @@
-#include "logfolder.h"
+#include "common/logfolder.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "nestedyaml.h"
+#include "common/nestedyaml.h"
 
 #include "tabular/tabularlayout.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "metricsink.h"
+#include "ingest/metricsink.h"
 
 #include <QByteArrayView>
 #include <QString>

@@ -15,8 +15,8 @@
 //
 // No Qt here: this library is loaded into other people's processes.
 
-#include "cuptijson.h"
-#include "cuptirecords.h"
+#include "cupti/cuptijson.h"
+#include "cupti/cuptirecords.h"
 
 #include <cupti.h>
 

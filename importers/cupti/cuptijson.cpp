@@ -1,7 +1,7 @@
-#include "cuptijson.h"
+#include "cupti/cuptijson.h"
 
-#include "jsontext.h"
-#include "rangeprojection.h"
+#include "ingest/rangeprojection.h"
+#include "text/jsontext.h"
 
 #include <algorithm>
 #include <cerrno>

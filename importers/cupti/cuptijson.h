@@ -25,7 +25,7 @@
 // its launches fed, as a "gpu_user_annotation" X event from its first GPU op's start to its last
 // one's end (args."GPU ops": how many), for the enclosing ranges too (core/rangeprojection.h).
 
-#include "cuptirecords.h"
+#include "cupti/cuptirecords.h"
 
 #include <cstdio>
 #include <string>

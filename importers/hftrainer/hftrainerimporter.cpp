@@ -1,14 +1,14 @@
-#include "hftrainerimporter.h"
+#include "hftrainer/hftrainerimporter.h"
 
-#include "jsondocument.h"
-#include "jsonsniff.h"
-#include "logfolder.h"
+#include "common/jsondocument.h"
+#include "common/jsonsniff.h"
+#include "common/logfolder.h"
 
-#include "diagnosticlog.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "inputfile.h"
-#include "metricsink.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
+#include "ingest/metricsink.h"
 #include "tabular/tabularlayout.h"
 
 #include <QDir>

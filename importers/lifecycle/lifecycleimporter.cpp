@@ -1,14 +1,14 @@
-#include "lifecycleimporter.h"
+#include "lifecycle/lifecycleimporter.h"
 
-#include "jsonsniff.h"
+#include "common/jsonsniff.h"
 
-#include "diagnosticlog.h"
-#include "goodput.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "inputfile.h"
-#include "metricsink.h"
-#include "sqlitedb.h"
+#include "analysis/goodput.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
+#include "ingest/metricsink.h"
+#include "store/sqlitedb.h"
 #include "tabular/tabularlayout.h"
 
 #include <QFileInfo>

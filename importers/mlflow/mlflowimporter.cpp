@@ -1,13 +1,13 @@
-#include "mlflowimporter.h"
+#include "mlflow/mlflowimporter.h"
 
-#include "diagnosticlog.h"
-#include "flatyaml.h"
-#include "foreignsqlitedb.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "inputfile.h"
-#include "metricsink.h"
-#include "textnumbers.h"
+#include "common/flatyaml.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
+#include "ingest/metricsink.h"
+#include "store/foreignsqlitedb.h"
+#include "text/textnumbers.h"
 
 #include <QDir>
 #include <QDirIterator>

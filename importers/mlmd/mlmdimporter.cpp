@@ -1,13 +1,13 @@
-#include "mlmdimporter.h"
+#include "mlmd/mlmdimporter.h"
 
-#include "diagnosticlog.h"
-#include "foreignsqlitedb.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "inputfile.h"
-#include "jsontext.h"
-#include "lineagesink.h"
-#include "textnumbers.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
+#include "ingest/lineagesink.h"
+#include "store/foreignsqlitedb.h"
+#include "text/jsontext.h"
+#include "text/textnumbers.h"
 
 #include <QFileInfo>
 #include <QStringList>

@@ -1,15 +1,15 @@
-#include "nsysimporter.h"
+#include "nsys/nsysimporter.h"
 
-#include "jsontext.h"
+#include "text/jsontext.h"
 
-#include "corrlinks.h"
-#include "foreignsqlitedb.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "rangeprojection.h"
-#include "sortedtablereader.h"
-#include "textformat.h"
-#include "tracesink.h"
+#include "ingest/corrlinks.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/rangeprojection.h"
+#include "ingest/tracesink.h"
+#include "nsys/sortedtablereader.h"
+#include "store/foreignsqlitedb.h"
+#include "text/textformat.h"
 
 #include <QFileInfo>
 

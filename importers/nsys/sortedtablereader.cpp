@@ -1,6 +1,6 @@
-#include "sortedtablereader.h"
+#include "nsys/sortedtablereader.h"
 
-#include "importerror.h"
+#include "ingest/importerror.h"
 
 #include <QDir>
 #include <QTemporaryFile>

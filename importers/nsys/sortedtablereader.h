@@ -1,6 +1,6 @@
 #pragma once
 
-#include "foreignsqlitedb.h"
+#include "store/foreignsqlitedb.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,12 +1,12 @@
-#include "openlineageimporter.h"
+#include "openlineage/openlineageimporter.h"
 
-#include "jsonsniff.h"
+#include "common/jsonsniff.h"
 
-#include "diagnosticlog.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "inputfile.h"
-#include "lineagesink.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
+#include "ingest/lineagesink.h"
 #include "tabular/tabularlayout.h"
 
 #include <QLocale>

@@ -1,12 +1,12 @@
-#include "paramsfileimporter.h"
+#include "paramsfile/paramsfileimporter.h"
 
-#include "diagnosticlog.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "inputfile.h"
-#include "logfolder.h"
-#include "metricsink.h"
-#include "nestedyaml.h"
+#include "common/logfolder.h"
+#include "common/nestedyaml.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
+#include "ingest/metricsink.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>

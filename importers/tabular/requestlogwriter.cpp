@@ -1,9 +1,9 @@
-#include "requestlogwriter.h"
+#include "tabular/requestlogwriter.h"
 
-#include "diagnosticlog.h"
-#include "importcontext.h"
-#include "inputfile.h"
-#include "metricsink.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/importcontext.h"
+#include "ingest/inputfile.h"
+#include "ingest/metricsink.h"
 #include "tabular/tabularlayout.h"
 
 #include <QDir>

@@ -1,13 +1,13 @@
-#include "tabularimporter.h"
+#include "tabular/tabularimporter.h"
 
-#include "diagnosticlog.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "inputfile.h"
-#include "logfolder.h"
-#include "metricsink.h"
-#include "requestlogwriter.h"
+#include "common/logfolder.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
+#include "ingest/metricsink.h"
 #include "tabular/csvreader.h"
+#include "tabular/requestlogwriter.h"
 #include "tabular/tabularlayout.h"
 
 #include <QDir>

@@ -1,14 +1,14 @@
-#include "tfeventsimporter.h"
+#include "tfevents/tfeventsimporter.h"
 
-#include "crc32c.h"
-#include "diagnosticlog.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "inputfile.h"
-#include "metricsink.h"
-#include "protoreader.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
+#include "ingest/metricsink.h"
 #include "tfevents.pb.h"
-#include "tfrecordreader.h"
+#include "tfevents/crc32c.h"
+#include "tfevents/protoreader.h"
+#include "tfevents/tfrecordreader.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
-#include "tfrecordreader.h"
+#include "tfevents/tfrecordreader.h"
 
-#include "crc32c.h"
-#include "inputfile.h"
+#include "ingest/inputfile.h"
+#include "tfevents/crc32c.h"
 
 #include <algorithm>
 #include <cstring>

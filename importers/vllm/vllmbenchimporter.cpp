@@ -1,17 +1,17 @@
-#include "vllmbenchimporter.h"
+#include "vllm/vllmbenchimporter.h"
 
-#include "jsondocument.h"
-#include "jsonsniff.h"
+#include "common/jsondocument.h"
+#include "common/jsonsniff.h"
 
-#include "diagnosticlog.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "inputfile.h"
-#include "metricsink.h"
-#include "serving.h"
+#include "analysis/serving.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
+#include "ingest/metricsink.h"
 #include "serving/servingsink.h"
 #include "tabular/tabularlayout.h"
-#include "textnumbers.h"
+#include "text/textnumbers.h"
 
 #include <QDateTime>
 #include <QFileInfo>

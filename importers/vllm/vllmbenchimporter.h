@@ -1,6 +1,6 @@
 #pragma once
 
-#include "importer.h"
+#include "ingest/importer.h"
 
 namespace plumb {
 

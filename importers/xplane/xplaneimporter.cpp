@@ -1,13 +1,13 @@
-#include "xplaneimporter.h"
+#include "xplane/xplaneimporter.h"
 
-#include "jsontext.h"
+#include "text/jsontext.h"
 
-#include "corrlinks.h"
-#include "importcontext.h"
-#include "importerror.h"
-#include "tracesink.h"
-#include "wirereader.h"
+#include "ingest/corrlinks.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerror.h"
+#include "ingest/tracesink.h"
 #include "xplane.pb.h"
+#include "xplane/wirereader.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -4,13 +4,13 @@
 // then the doctor runs on it and the time and peak RSS are printed. Target: under 1 s per million
 // kernels. Usage: bench_doctor [--kernels 1000000,5000000] [--keep DIR]
 
-#include "allocatortuning.h"
+#include "analysis/doctorreport.h"
 #include "benchimport.h"
-#include "doctorreport.h"
-#include "importcontext.h"
-#include "importer.h"
-#include "tracesink.h"
-#include "workspace.h"
+#include "ingest/importcontext.h"
+#include "ingest/importer.h"
+#include "ingest/tracesink.h"
+#include "store/workspace.h"
+#include "util/allocatortuning.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -5,13 +5,13 @@
 // `plumb goodput` call it. Prints each stage's seconds, the figures and peak RSS.
 // Usage: bench_goodput [--steps N] [--keep DIR]
 
-#include "allocatortuning.h"
+#include "analysis/goodput.h"
 #include "benchimport.h"
 #include "builtinimporters.h"
-#include "goodput.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "workspace.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "store/workspace.h"
+#include "util/allocatortuning.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

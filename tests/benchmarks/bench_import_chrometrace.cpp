@@ -8,7 +8,7 @@
 // the peak RSS reported is the import's own. Informational: the exit status is 0 whatever the figures.
 
 #include "benchimport.h"
-#include "importrunner.h"
+#include "ingest/importrunner.h"
 #include "kinetotracegen.h"
 
 #include <QCoreApplication>

@@ -12,7 +12,7 @@
 // import's own. Informational: the exit status is 0 whatever the figures.
 
 #include "benchimport.h"
-#include "importrunner.h"
+#include "ingest/importrunner.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -13,8 +13,8 @@
 // minute), with the fastest and slowest. Informational: the exit status is 0 whatever the figures.
 
 #include "benchimport.h"
-#include "importrunner.h"
-#include "workspace.h"
+#include "ingest/importrunner.h"
+#include "store/workspace.h"
 
 #include <QCoreApplication>
 #include <QDir>

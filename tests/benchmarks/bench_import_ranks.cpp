@@ -10,7 +10,7 @@
 // the figures. On a machine with fewer cores than 2 x jobs the parallel import has no cores to gain.
 
 #include "benchimport.h"
-#include "importrunner.h"
+#include "ingest/importrunner.h"
 #include "kinetotracegen.h"
 
 #include <QCoreApplication>

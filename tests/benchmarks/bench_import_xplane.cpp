@@ -16,7 +16,7 @@
 // line. About 4 events per launch; epoch timestamps; 8 % of GPU ops are copies.
 
 #include "benchimport.h"
-#include "importerregistry.h"
+#include "ingest/importerregistry.h"
 #include "xplane.pb.h"
 
 #include "kineto_kernel_names.inc"

@@ -5,14 +5,14 @@
 // (LineagePanel, offscreen), each timed, with peak RSS.
 // Usage: bench_lineage [--artifacts N] [--executions N] [--events N] [--nodes N]
 
-#include "allocatortuning.h"
 #include "benchimport.h"
-#include "lineagelayout.h"
-#include "lineagepanel.h"
-#include "lineagereader.h"
-#include "lineagesink.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "ingest/lineagesink.h"
+#include "lineage/lineagelayout.h"
+#include "lineage/lineagepanel.h"
+#include "store/lineagereader.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "util/allocatortuning.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

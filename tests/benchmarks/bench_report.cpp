@@ -4,12 +4,12 @@
 // pages at 100 dpi, each timed, with the process's peak RSS. Target: seconds, not minutes.
 // Usage: bench_report [--events 5M] [--keep DIR] [--sections ID,...]
 
-#include "allocatortuning.h"
 #include "benchimport.h"
 #include "kinetotracegen.h"
-#include "reportbuilder.h"
-#include "reportdocument.h"
-#include "workspace.h"
+#include "report/reportbuilder.h"
+#include "report/reportdocument.h"
+#include "store/workspace.h"
+#include "util/allocatortuning.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -11,7 +11,7 @@
 // Prints median and p90 per phase and a JSON line. Usage:
 //   bench_scalarchart [--runs R] [--points P] [--frames N] [--width W] [--height H] [--smoothing S]
 
-#include "scalarchart.h"
+#include "charts/scalarchart.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

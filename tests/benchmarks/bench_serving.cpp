@@ -8,11 +8,11 @@
 //        bench_serving --import-only FILE WORKSPACE   (the child)
 //        bench_serving --evaluate-only DIR            (the objectives again on DIR/serving.plumb of --keep
 //        DIR)
-#include "allocatortuning.h"
+#include "analysis/objectivecheck.h"
 #include "benchimport.h"
-#include "objectivecheck.h"
 #include "serving/objectivesfile.h"
-#include "workspace.h"
+#include "store/workspace.h"
+#include "util/allocatortuning.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -14,10 +14,10 @@
 
 #include "benchimport.h"
 #include "builtinimporters.h"
-#include "crc32c.h"
-#include "importerregistry.h"
-#include "importrunner.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
 #include "tfevents.pb.h"
+#include "tfevents/crc32c.h"
 
 #include <QCoreApplication>
 #include <QDir>

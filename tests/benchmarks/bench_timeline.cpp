@@ -13,14 +13,14 @@
 //   bench_timeline [--slices N] [--tracks K] [--depth D] [--keep DIR]
 
 #include "benchimport.h"
-#include "importcontext.h"
-#include "importer.h"
-#include "timelinedrawlist.h"
-#include "timelinefetcher.h"
-#include "timelinelayout.h"
-#include "timelinepainter.h"
-#include "tracesink.h"
-#include "workspace.h"
+#include "ingest/importcontext.h"
+#include "ingest/importer.h"
+#include "ingest/tracesink.h"
+#include "store/workspace.h"
+#include "timeline/timelinedrawlist.h"
+#include "timeline/timelinefetcher.h"
+#include "timeline/timelinelayout.h"
+#include "timeline/timelinepainter.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>

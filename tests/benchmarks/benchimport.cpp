@@ -1,11 +1,11 @@
 #include "benchimport.h"
 
-#include "allocatortuning.h"
 #include "builtinimporters.h"
-#include "importcontext.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "inputfile.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "ingest/inputfile.h"
+#include "util/allocatortuning.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -4,7 +4,7 @@
 // the `--import-only FILE WORKSPACE` child mode, running that child from the parent, reading the
 // workspace afterwards, and parsing size lists.
 
-#include "importer.h"
+#include "ingest/importer.h"
 
 #include <QHash>
 #include <QString>

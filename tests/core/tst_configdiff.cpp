@@ -1,10 +1,10 @@
 // The configuration diff and the trial table it reads, on a workspace imported from the MLflow file
 // store and TensorBoard hparams fixtures of the importer tests (their .params.csv and .points.csv
 // beside them hold the values asserted here).
-#include "configdiff.h"
-#include "experimentreader.h"
+#include "analysis/configdiff.h"
 #include "importhelpers.h"
-#include "workspace.h"
+#include "store/experimentreader.h"
+#include "store/workspace.h"
 
 #include <QTemporaryDir>
 #include <QTest>

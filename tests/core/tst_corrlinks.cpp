@@ -1,6 +1,6 @@
 // The launch -> GPU op links of a trace without flow events (core/corrlinks.h): what the Nsight and
 // XPlane importers report as the trace's flows.
-#include "corrlinks.h"
+#include "ingest/corrlinks.h"
 
 #include <QtTest>
 

@@ -2,12 +2,12 @@
 // bucket it returns, exactly the count, min, max, first and last of the samples that bucket spans,
 // covers every sample of the window, and holds the value of the sample before it.
 
-#include "countersummary.h"
 #include "importhelpers.h"
-#include "sqlitedb.h"
-#include "textformat.h"
-#include "timelinedata.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "text/textformat.h"
+#include "timeline/countersummary.h"
+#include "timeline/timelinedata.h"
 
 #include <QFile>
 #include <QTemporaryDir>

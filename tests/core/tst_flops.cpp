@@ -3,10 +3,10 @@
 // generated trace, the compute-bound verdict's evidence, and on the real H100 trace the figures of an
 // independent reader (data/flops_reference.py).
 
-#include "doctorreport.h"
-#include "flops.h"
+#include "analysis/doctorreport.h"
+#include "analysis/flops.h"
 #include "importhelpers.h"
-#include "workspace.h"
+#include "store/workspace.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>

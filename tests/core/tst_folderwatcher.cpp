@@ -1,6 +1,6 @@
 // FolderWatcher, live mode's polling: what it reports on the first look, after appends, new files
 // and removals, and that the timer reports changes by itself.
-#include "folderwatcher.h"
+#include "ingest/folderwatcher.h"
 
 #include <QDir>
 #include <QFile>

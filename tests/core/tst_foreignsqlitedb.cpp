@@ -1,8 +1,8 @@
 // ForeignSqliteDb: a store in WAL mode whose service still has it open is read with its log, and
 // neither the file nor the log is changed.
 
-#include "foreignsqlitedb.h"
-#include "importerror.h"
+#include "ingest/importerror.h"
+#include "store/foreignsqlitedb.h"
 
 #include <QCryptographicHash>
 #include <QFile>

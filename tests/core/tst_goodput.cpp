@@ -4,11 +4,11 @@
 // goodput from FLOPs, goodput over time, quantities by name, and step timings derived from an
 // experiment log whose step went backwards.
 
-#include "diagnosticlog.h"
-#include "goodput.h"
-#include "metricsink.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "analysis/goodput.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/metricsink.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,9 +1,9 @@
 // Distribution bands (TensorBoard's compressed histograms) and the latest-segment view of
 // histogram series, against hand-computed answers and the real logs.
-#include "experimentreader.h"
-#include "histogramseries.h"
+#include "analysis/histogramseries.h"
 #include "importhelpers.h"
-#include "workspace.h"
+#include "store/experimentreader.h"
+#include "store/workspace.h"
 
 #include <QtTest>
 

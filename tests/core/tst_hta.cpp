@@ -2,9 +2,9 @@
 // with its default options on the Kineto traces beside them): temporal breakdown, kernel-type overlap
 // breakdown, idle time per stream, communication/computation overlap, top kernels and the number of
 // kernels HTA keeps. Times within 0.5% (at least 2 us, HTA's rounding), shares within 0.5 points.
-#include "doctorreport.h"
+#include "analysis/doctorreport.h"
 #include "importhelpers.h"
-#include "workspace.h"
+#include "store/workspace.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -2,8 +2,8 @@
 // and reduced series), its max and time-weighted mean, and the launch-delay and generic histograms
 // against counting each bin's samples directly.
 
-#include "histogram.h"
-#include "launchstats.h"
+#include "analysis/histogram.h"
+#include "analysis/launchstats.h"
 
 #include <QtTest>
 

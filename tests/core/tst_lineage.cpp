@@ -2,11 +2,11 @@
 // run's START then COMPLETE), edges idempotent, and the neighbourhood walk: upstream, downstream,
 // both, depth limits, a cycle walked once, contexts and lookup by id, key and name.
 
-#include "lineagelinks.h"
-#include "lineagereader.h"
-#include "lineagesink.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "ingest/lineagelinks.h"
+#include "ingest/lineagesink.h"
+#include "store/lineagereader.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,10 +1,10 @@
 // Parameter importance on inputs whose answer is known: a metric that is a function of one param
 // and not of another, constant and identifier params, categorical params, too few runs; then the
 // 25 real Lightning trials of ../shared/data.
-#include "experimentreader.h"
+#include "analysis/paramimportance.h"
 #include "importhelpers.h"
-#include "paramimportance.h"
-#include "workspace.h"
+#include "store/experimentreader.h"
+#include "store/workspace.h"
 
 #include <QDir>
 #include <QTemporaryDir>

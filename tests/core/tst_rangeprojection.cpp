@@ -1,6 +1,6 @@
 // Host ranges projected onto GPU lanes (core/rangeprojection.h), the rule the Nsight importer and the
 // CUPTI collector share.
-#include "rangeprojection.h"
+#include "ingest/rangeprojection.h"
 
 #include <QtTest>
 

@@ -1,10 +1,10 @@
 // The review report's model (core/report): templates, and the sections, figures and appendix built
 // for a workspace of real traces, logs and lineage from ../shared/data.
 #include "importhelpers.h"
-#include "reportbuilder.h"
-#include "reportoptions.h"
+#include "report/reportbuilder.h"
+#include "report/reportoptions.h"
 #include "reviewworkspace.h"
-#include "workspace.h"
+#include "store/workspace.h"
 
 #include <QTemporaryDir>
 #include <QTest>

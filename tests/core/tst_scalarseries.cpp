@@ -3,7 +3,7 @@
 // series, and min/max decimation against brute force per pixel column (first, last, min and max
 // of every column kept, out-of-range points folded, gaps kept, unsorted x).
 
-#include "scalarseries.h"
+#include "analysis/scalarseries.h"
 
 #include <QtTest>
 

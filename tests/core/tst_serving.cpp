@@ -1,10 +1,10 @@
 // Serving statistics, distribution shift, the objectives grammar and their evaluation, with
 // hand-computed expectations.
+#include "analysis/objectivecheck.h"
+#include "analysis/serving.h"
 #include "importhelpers.h"
-#include "objectivecheck.h"
-#include "serving.h"
 #include "serving/objectivesfile.h"
-#include "workspace.h"
+#include "store/workspace.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -3,13 +3,13 @@
 // summaries shows every visible slice exactly and covers the rest with folded boxes.
 
 #include "builtinimporters.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "slicesummary.h"
-#include "sqlitedb.h"
-#include "timelinedata.h"
-#include "timescale.h"
-#include "workspace.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "timeline/slicesummary.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timescale.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -2,9 +2,9 @@
 // where it was never imported (apart from the intern tables `string` and `args`, the import times and
 // the slice and counter id allocators); an experiment log is refused and leaves the workspace untouched.
 #include "importhelpers.h"
-#include "sourceremoval.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sourceremoval.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,18 +1,18 @@
 // The GPU temporal breakdown: unions and exposure against a brute force over nanoseconds, and the
 // real TraceLens trace against TraceLens's own figures (the CSV beside it) in both modes.
 
-#include "collectives.h"
-#include "hostanalysis.h"
-#include "idlebreakdown.h"
+#include "analysis/collectives.h"
+#include "analysis/hostanalysis.h"
+#include "analysis/idlebreakdown.h"
+#include "analysis/kerneltable.h"
+#include "analysis/memcpystats.h"
+#include "analysis/rankcomparison.h"
+#include "analysis/stepbreakdown.h"
+#include "analysis/temporalbreakdown.h"
+#include "analysis/tracediff.h"
 #include "importhelpers.h"
-#include "kerneltable.h"
-#include "memcpystats.h"
-#include "rankcomparison.h"
-#include "sqlitedb.h"
-#include "stepbreakdown.h"
-#include "temporalbreakdown.h"
-#include "tracediff.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,8 +2,8 @@
 // slices narrower than the minimum width.
 
 #include "importhelpers.h"
-#include "timelinedata.h"
-#include "workspace.h"
+#include "store/workspace.h"
+#include "timeline/timelinedata.h"
 
 #include <QDir>
 #include <QTemporaryDir>

@@ -3,11 +3,11 @@
 
 #include "builtinimporters.h"
 #include "goldens.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "timelinedata.h"
-#include "timelinequery.h"
-#include "workspace.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "store/workspace.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelinequery.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // The timeline's coordinate maths: time <-> pixels, zoom about a point, pan, fit, the LOD level for a
 // minimum width, ruler ticks and the time labels.
 
-#include "timescale.h"
+#include "timeline/timescale.h"
 
 #include <QtTest>
 

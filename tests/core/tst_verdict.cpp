@@ -1,11 +1,11 @@
 // The doctor's verdict on generated traces with a known answer: one per component, plus a mixed case
 // that must come out inconclusive. The generator is the Gen class below.
 
-#include "doctorreport.h"
+#include "analysis/doctorreport.h"
+#include "analysis/verdict.h"
 #include "importhelpers.h"
-#include "sqlitedb.h"
-#include "verdict.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -2,15 +2,15 @@
 // cancel), idempotent re-import, and readers that keep working while an import writes.
 
 #include "builtinimporters.h"
-#include "contenthash.h"
 #include "goldens.h"
-#include "importerregistry.h"
 #include "importhelpers.h"
-#include "importrunner.h"
-#include "schema.h"
-#include "sqlitedb.h"
-#include "workspace.h"
-#include "workspacereader.h"
+#include "ingest/contenthash.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "store/schema.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "store/workspacereader.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,14 +1,14 @@
 #include "fuzztargets.h"
 
 #include "builtinimporters.h"
-#include "importcontext.h"
-#include "importer.h"
-#include "importerregistry.h"
-#include "importerror.h"
-#include "inputfile.h"
+#include "ingest/importcontext.h"
+#include "ingest/importer.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importerror.h"
+#include "ingest/inputfile.h"
 #include "serving/objectivesfile.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QByteArray>
 #include <QDir>

@@ -5,12 +5,12 @@
 
 #include "goldens.h"
 #include "importhelpers.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include "builtinimporters.h"
-#include "importerregistry.h"
-#include "importrunner.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

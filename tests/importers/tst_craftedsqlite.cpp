@@ -6,10 +6,10 @@
 // a failure leaves the workspace exactly as it was. The statements a foreign file can run are
 // checked directly too: no ATTACH, no writes, no recursive queries, no other pragmas.
 
-#include "foreignsqlitedb.h"
 #include "goldens.h"
-#include "importerror.h"
 #include "importhelpers.h"
+#include "ingest/importerror.h"
+#include "store/foreignsqlitedb.h"
 
 #include <QFile>
 #include <QTemporaryDir>

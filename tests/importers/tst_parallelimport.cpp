@@ -3,12 +3,12 @@
 // numbers differently) and level-of-detail tiles decoded.
 
 #include "builtinimporters.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "slicesummary.h"
-#include "sqlitedb.h"
-#include "tracemerge.h"
-#include "workspace.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "ingest/tracemerge.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "timeline/slicesummary.h"
 
 #include <QDir>
 #include <QFile>

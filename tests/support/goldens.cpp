@@ -1,7 +1,7 @@
 #include "goldens.h"
 
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QFile>
 #include <QStringList>

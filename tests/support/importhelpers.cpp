@@ -1,11 +1,11 @@
 #include "importhelpers.h"
 
-#include "schema.h"
+#include "store/schema.h"
 
 #include "builtinimporters.h"
-#include "importer.h"
-#include "importerregistry.h"
-#include "importrunner.h"
+#include "ingest/importer.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
 
 #include <QFile>
 #include <QtGlobal>

@@ -5,8 +5,8 @@
 #include <QString>
 #include <QStringList>
 
-#include "importrunner.h"
-#include "sqlitedb.h"
+#include "ingest/importrunner.h"
+#include "store/sqlitedb.h"
 
 // Writes `bytes` to `path`; false (with a warning) when it cannot.
 bool writeTestFile(const QString &path, const QByteArray &bytes);

@@ -1,6 +1,6 @@
 // Help > About: the versions of Plumb and its libraries as this build has them (each compared with what the
 // library itself reports), and the Copy button.
-#include "aboutdialog.h"
+#include "help/aboutdialog.h"
 #include "versioninfo.h"
 
 #include <google/protobuf/stubs/common.h>

@@ -1,8 +1,8 @@
 // Tick labels of the charts stay apart at any width: a numeric axis gets fewer ticks when narrow
 // (spaceTickLabels), a step chart labels every k-th step; and a trace without steps still gets a bar.
 
-#include "chartstyle.h"
-#include "stepbreakdownchart.h"
+#include "charts/chartstyle.h"
+#include "charts/stepbreakdownchart.h"
 
 #include <qcustomplot.h>
 

@@ -2,18 +2,18 @@
 // diffTraces() and each side's verdict say (headline figures, categories, chart, op table), lists the
 // changed ops as CSV/TSV, filters and sorts them on numbers, and follows the mode box and Swap.
 
-#include "diffcategorychart.h"
-#include "diffcategorymodel.h"
-#include "diffopfilter.h"
-#include "diffopmodel.h"
-#include "diffpanel.h"
+#include "analysis/tracediff.h"
+#include "analysis/verdict.h"
+#include "charts/diffcategorychart.h"
+#include "diff/diffcategorymodel.h"
+#include "diff/diffopfilter.h"
+#include "diff/diffopmodel.h"
+#include "diff/diffpanel.h"
 #include "importhelpers.h"
 #include "signedformat.h"
+#include "store/workspace.h"
 #include "tableexport.h"
-#include "timescale.h"
-#include "tracediff.h"
-#include "verdict.h"
-#include "workspace.h"
+#include "timeline/timescale.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

@@ -4,16 +4,16 @@
 // cover every stream; tables round-trip through CSV and charts export PNG and PDF; a 2-rank run of
 // real traces shows both ranks with the straggler named.
 
-#include "chartexport.h"
-#include "doctorpanel.h"
-#include "histogramchart.h"
-#include "idlebreakdownchart.h"
+#include "charts/chartexport.h"
+#include "charts/histogramchart.h"
+#include "charts/idlebreakdownchart.h"
+#include "charts/queuelengthchart.h"
+#include "charts/stepbreakdownchart.h"
+#include "doctor/doctorpanel.h"
+#include "doctor/kerneltablemodel.h"
+#include "doctor/rankcomparisonmodel.h"
 #include "importhelpers.h"
-#include "kerneltablemodel.h"
 #include "opmodebox.h"
-#include "queuelengthchart.h"
-#include "rankcomparisonmodel.h"
-#include "stepbreakdownchart.h"
 #include "tableexport.h"
 
 #include <QAbstractItemModelTester>

@@ -2,17 +2,17 @@
 // importer tests' MLflow and TensorBoard fixtures and on a generated MLflow store whose metric is a
 // known function of one param. PLUMB_SCREENSHOT_DIR=dir saves each page as a PNG there (and the real
 // Lightning search's pages when ../shared/data is present), for a look.
-#include "configdiffmodel.h"
-#include "configdiffpage.h"
-#include "experimentreader.h"
-#include "importancechart.h"
-#include "importancemodel.h"
-#include "importancepage.h"
+#include "charts/importancechart.h"
+#include "charts/parallelcoordinateschart.h"
+#include "experiments/configdiffmodel.h"
+#include "experiments/configdiffpage.h"
+#include "experiments/importancemodel.h"
+#include "experiments/importancepage.h"
+#include "experiments/parallelcoordinatesgeometry.h"
+#include "experiments/parallelcoordinatespage.h"
 #include "importhelpers.h"
-#include "parallelcoordinateschart.h"
-#include "parallelcoordinatesgeometry.h"
-#include "parallelcoordinatespage.h"
-#include "workspace.h"
+#include "store/experimentreader.h"
+#include "store/workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

@@ -4,18 +4,18 @@
 // the latest-segment rule and restart markers on the restarted fixture, every segment on demand),
 // the smoothing slider, and the chart's decimation; and the tab in the main window.
 
+#include "analysis/scalarseries.h"
 #include "builtinimporters.h"
-#include "experimentreader.h"
-#include "experimentspanel.h"
-#include "importerregistry.h"
-#include "importrunner.h"
+#include "charts/scalarchart.h"
+#include "experiments/experimentspanel.h"
+#include "experiments/runsfilterproxy.h"
+#include "experiments/runstablemodel.h"
+#include "experiments/scalarspage.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
 #include "mainwindow.h"
-#include "runsfilterproxy.h"
-#include "runstablemodel.h"
-#include "scalarchart.h"
-#include "scalarseries.h"
-#include "scalarspage.h"
-#include "workspace.h"
+#include "store/experimentreader.h"
+#include "store/workspace.h"
 
 #include <qcustomplot.h>
 

@@ -4,11 +4,11 @@
 // and Compute again, an empty workspace; and the timeline's folding of short stretches against hand-made
 // segments.
 
-#include "goodputbreakdownmodel.h"
-#include "goodputpanel.h"
-#include "goodputtimelinechart.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "charts/goodputtimelinechart.h"
+#include "goodput/goodputbreakdownmodel.h"
+#include "goodput/goodputpanel.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QFileInfo>

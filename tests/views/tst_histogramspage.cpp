@@ -4,17 +4,17 @@
 // and on a generated workspace of 500 steps with a restart (ridge subsampling, the latest-segment
 // view, every segment). PLUMB_SCREENSHOT_DIR=dir saves each mode as a PNG there, on the real
 // TensorBoard logs of ../shared/data when present.
-#include "chartstyle.h"
-#include "diagnosticlog.h"
-#include "experimentreader.h"
-#include "experimentspanel.h"
-#include "histogramspage.h"
-#include "histogramstepschart.h"
-#include "histogramstepsgeometry.h"
+#include "charts/chartstyle.h"
+#include "charts/histogramstepschart.h"
+#include "charts/histogramstepsgeometry.h"
+#include "experiments/experimentspanel.h"
+#include "experiments/histogramspage.h"
 #include "importhelpers.h"
-#include "metricsink.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "ingest/diagnosticlog.h"
+#include "ingest/metricsink.h"
+#include "store/experimentreader.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <qcustomplot.h>
 

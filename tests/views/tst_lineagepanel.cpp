@@ -2,11 +2,11 @@
 // reversed edge instead of looping), and the panel on a TFX-shaped store: the newest model focused
 // at first, search, refocus, failed executions in red, linked runs, PNG/PDF export.
 
-#include "lineagelayout.h"
-#include "lineagepanel.h"
-#include "lineagesink.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "ingest/lineagesink.h"
+#include "lineage/lineagelayout.h"
+#include "lineage/lineagepanel.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QFileInfo>
 #include <QGraphicsRectItem>

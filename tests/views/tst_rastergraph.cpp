@@ -2,7 +2,7 @@
 // (each within a pixel of the other), gaps stay gaps, lines leaving the rect are clipped, and PDF
 // export or a scaled painter takes QCPGraph's own drawing.
 
-#include "rastergraph.h"
+#include "charts/rastergraph.h"
 
 #include <QtTest>
 

@@ -2,11 +2,11 @@
 // and pdfinfo), PNG pages at the DPI asked for, identical bytes for the same workspace apart from the
 // creation date, and the Export Report dialog.
 #include "importhelpers.h"
-#include "reportbuilder.h"
-#include "reportdialog.h"
-#include "reportdocument.h"
+#include "report/reportbuilder.h"
+#include "report/reportdialog.h"
+#include "report/reportdocument.h"
 #include "reviewworkspace.h"
-#include "workspace.h"
+#include "store/workspace.h"
 
 #include <QApplication>
 #include <QFile>

@@ -2,15 +2,15 @@
 // Help > Keyboard Shortcuts lists it), remembered settings (written, widgets recreated, read back),
 // the welcome tour, and an accessibility walk over the main window and its dialogs.
 #include "builtinimporters.h"
-#include "importerregistry.h"
+#include "ingest/importerregistry.h"
 #include "mainwindow.h"
-#include "reportdialog.h"
-#include "shortcutsdialog.h"
-#include "shortcuttable.h"
+#include "report/reportdialog.h"
+#include "shell/shortcutsdialog.h"
+#include "shell/shortcuttable.h"
+#include "shell/viewsettings.h"
+#include "shell/welcometour.h"
+#include "store/workspace.h"
 #include "tabularimportdialog.h"
-#include "viewsettings.h"
-#include "welcometour.h"
-#include "workspace.h"
 
 #include <QAccessible>
 #include <QAction>

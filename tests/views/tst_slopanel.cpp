@@ -1,8 +1,8 @@
 // The SLO tab on the serving fixtures: the objective table, the histograms' objective lines and the
 // shaded windows, and a malformed objectives file shown with its line and column.
+#include "charts/slotimechart.h"
 #include "importhelpers.h"
 #include "slo/slopanel.h"
-#include "slotimechart.h"
 
 #include <QLabel>
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
 // The light and dark palettes: the desktop's preference read from its hints, View > Theme, and charts and
 // tables that follow the palette (a chart drawn dark under the dark theme, light under the light one).
-#include "stepbreakdownchart.h"
+#include "charts/stepbreakdownchart.h"
 #include "theme.h"
 
 #include <QAction>

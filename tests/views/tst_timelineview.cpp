@@ -4,19 +4,19 @@
 // exports. The real traces in ../shared/data/traces open and draw (skipped when absent); with
 // PLUMB_TIMELINE_SCREENSHOTS=DIR set, the window is saved there for each of them.
 #include "builtinimporters.h"
-#include "importerregistry.h"
-#include "importrunner.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
 #include "mainwindow.h"
-#include "rangeaggregatemodel.h"
-#include "slicedetailswidget.h"
-#include "timelinedrawlist.h"
-#include "timelinefetcher.h"
-#include "timelinelayout.h"
-#include "timelinepainter.h"
-#include "timelinepanel.h"
-#include "timelineview.h"
-#include "workspace.h"
-#include "workspacereader.h"
+#include "store/workspace.h"
+#include "store/workspacereader.h"
+#include "timeline/rangeaggregatemodel.h"
+#include "timeline/slicedetailswidget.h"
+#include "timeline/timelinedrawlist.h"
+#include "timeline/timelinefetcher.h"
+#include "timeline/timelinelayout.h"
+#include "timeline/timelinepainter.h"
+#include "timeline/timelinepanel.h"
+#include "timeline/timelineview.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

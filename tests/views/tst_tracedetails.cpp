@@ -1,8 +1,8 @@
 // The details pane: long names wrap after their separators, and what is copied from it is the text
 // as written, without the break points that make them wrap.
 
+#include "store/workspacereader.h"
 #include "tracedetailswidget.h"
-#include "workspacereader.h"
 
 #include <QApplication>
 #include <QClipboard>

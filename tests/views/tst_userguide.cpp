@@ -1,6 +1,6 @@
 // Help > User Guide: the guide is compiled in, every link and image in it resolves (inside the resource and
 // in the source tree, whose layout the installed copy keeps), and the dialog shows it with its contents.
-#include "userguidedialog.h"
+#include "help/userguidedialog.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
-#include "diffcategorychart.h"
+#include "charts/diffcategorychart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
 #include "signedformat.h"
 
 #include <qcustomplot.h>

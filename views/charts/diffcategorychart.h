@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tracediff.h"
+#include "analysis/tracediff.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
-#include "goodputbreakdownchart.h"
+#include "charts/goodputbreakdownchart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
-#include "goodputpalette.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
+#include "charts/goodputpalette.h"
 
 #include <qcustomplot.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "goodput.h"
+#include "analysis/goodput.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "goodputpalette.h"
+#include "charts/goodputpalette.h"
 
-#include "goodput.h"
+#include "analysis/goodput.h"
 
 #include <QObject>
 

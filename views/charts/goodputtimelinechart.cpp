@@ -1,9 +1,9 @@
-#include "goodputtimelinechart.h"
+#include "charts/goodputtimelinechart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
-#include "goodputpalette.h"
-#include "textformat.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
+#include "charts/goodputpalette.h"
+#include "text/textformat.h"
 #include "theme.h"
 
 #include <qcustomplot.h>

@@ -1,8 +1,8 @@
-#include "goodputtrendchart.h"
+#include "charts/goodputtrendchart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
-#include "goodputpalette.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
+#include "charts/goodputpalette.h"
 #include "theme.h"
 
 #include <qcustomplot.h>

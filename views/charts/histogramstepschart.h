@@ -1,6 +1,6 @@
 #pragma once
 
-#include "histogramstepsgeometry.h"
+#include "charts/histogramstepsgeometry.h"
 
 #include <QColor>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "histogramstepsgeometry.h"
+#include "charts/histogramstepsgeometry.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "histogramseries.h"
+#include "analysis/histogramseries.h"
 
 #include <cstddef>
 #include <cstdint>

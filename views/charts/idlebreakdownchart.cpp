@@ -1,8 +1,8 @@
-#include "idlebreakdownchart.h"
+#include "charts/idlebreakdownchart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
-#include "timescale.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
+#include "timeline/timescale.h"
 
 #include <qcustomplot.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "idlebreakdown.h"
+#include "analysis/idlebreakdown.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "paramimportance.h"
+#include "analysis/paramimportance.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "parallelcoordinateschart.h"
+#include "charts/parallelcoordinateschart.h"
 
 #include <QFileInfo>
 #include <QImage>

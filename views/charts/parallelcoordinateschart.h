@@ -1,6 +1,6 @@
 #pragma once
 
-#include "parallelcoordinatesgeometry.h"
+#include "experiments/parallelcoordinatesgeometry.h"
 
 #include <QWidget>
 

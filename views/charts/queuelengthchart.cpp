@@ -1,8 +1,8 @@
-#include "queuelengthchart.h"
+#include "charts/queuelengthchart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
-#include "idlebreakdownchart.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
+#include "charts/idlebreakdownchart.h"
 
 #include <qcustomplot.h>
 

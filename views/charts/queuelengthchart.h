@@ -1,6 +1,6 @@
 #pragma once
 
-#include "launchstats.h"
+#include "analysis/launchstats.h"
 
 #include <QHash>
 #include <QWidget>

@@ -1,4 +1,4 @@
-#include "rastergraph.h"
+#include "charts/rastergraph.h"
 
 #include <algorithm>
 #include <cmath>

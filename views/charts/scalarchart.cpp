@@ -1,9 +1,9 @@
-#include "scalarchart.h"
+#include "charts/scalarchart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
-#include "rastergraph.h"
-#include "scalarseries.h"
+#include "analysis/scalarseries.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
+#include "charts/rastergraph.h"
 
 #include <qcustomplot.h>
 

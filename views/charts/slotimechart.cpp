@@ -1,7 +1,7 @@
-#include "slotimechart.h"
+#include "charts/slotimechart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
 
 #include <qcustomplot.h>
 

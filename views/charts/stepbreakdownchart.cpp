@@ -1,7 +1,7 @@
-#include "stepbreakdownchart.h"
+#include "charts/stepbreakdownchart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
 
 #include <qcustomplot.h>
 

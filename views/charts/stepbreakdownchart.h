@@ -1,6 +1,6 @@
 #pragma once
 
-#include "stepbreakdown.h"
+#include "analysis/stepbreakdown.h"
 
 #include <QVector>
 #include <QWidget>

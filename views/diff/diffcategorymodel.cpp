@@ -1,7 +1,7 @@
-#include "diffcategorymodel.h"
+#include "diff/diffcategorymodel.h"
 
 #include "signedformat.h"
-#include "timescale.h"
+#include "timeline/timescale.h"
 
 #include <QFont>
 

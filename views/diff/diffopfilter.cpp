@@ -1,6 +1,6 @@
-#include "diffopfilter.h"
+#include "diff/diffopfilter.h"
 
-#include "diffopmodel.h"
+#include "diff/diffopmodel.h"
 
 namespace plumb {
 

@@ -1,8 +1,8 @@
-#include "diffopmodel.h"
+#include "diff/diffopmodel.h"
 
 #include "signedformat.h"
 #include "theme.h"
-#include "timescale.h"
+#include "timeline/timescale.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,18 +1,18 @@
-#include "diffpanel.h"
+#include "diff/diffpanel.h"
 
 #include "backgroundanalysis.h"
 
 #include "opmodebox.h"
 
-#include "diffcategorychart.h"
-#include "diffcategorymodel.h"
-#include "diffopfilter.h"
-#include "diffopmodel.h"
+#include "charts/diffcategorychart.h"
+#include "diff/diffcategorymodel.h"
+#include "diff/diffopfilter.h"
+#include "diff/diffopmodel.h"
 #include "signedformat.h"
+#include "store/workspace.h"
 #include "tableexport.h"
-#include "textformat.h"
-#include "timescale.h"
-#include "workspace.h"
+#include "text/textformat.h"
+#include "timeline/timescale.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

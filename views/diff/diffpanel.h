@@ -1,9 +1,9 @@
 #pragma once
 
+#include "analysis/tracediff.h"
+#include "analysis/verdict.h"
 #include "backgroundanalysis.h"
 #include "opmodebox.h"
-#include "tracediff.h"
-#include "verdict.h"
 
 #include <QWidget>
 

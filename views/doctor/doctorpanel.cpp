@@ -1,19 +1,19 @@
-#include "doctorpanel.h"
+#include "doctor/doctorpanel.h"
 
 #include "backgroundanalysis.h"
 
-#include "doctorreport.h"
-#include "histogramchart.h"
-#include "idlebreakdownchart.h"
-#include "kerneltablemodel.h"
+#include "analysis/doctorreport.h"
+#include "charts/histogramchart.h"
+#include "charts/idlebreakdownchart.h"
+#include "charts/queuelengthchart.h"
+#include "charts/stepbreakdownchart.h"
+#include "doctor/kerneltablemodel.h"
+#include "doctor/rankcomparisonmodel.h"
 #include "opmodebox.h"
-#include "queuelengthchart.h"
-#include "rankcomparisonmodel.h"
-#include "stepbreakdownchart.h"
+#include "store/workspace.h"
 #include "tableexport.h"
-#include "textformat.h"
-#include "timescale.h"
-#include "workspace.h"
+#include "text/textformat.h"
+#include "timeline/timescale.h"
 
 #include <QAction>
 #include <QApplication>

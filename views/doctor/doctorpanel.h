@@ -1,13 +1,13 @@
 #pragma once
 
+#include "analysis/idlebreakdown.h"
+#include "analysis/kerneltable.h"
+#include "analysis/launchstats.h"
+#include "analysis/rankcomparison.h"
+#include "analysis/stepbreakdown.h"
+#include "analysis/temporalbreakdown.h"
+#include "analysis/verdict.h"
 #include "backgroundanalysis.h"
-#include "idlebreakdown.h"
-#include "kerneltable.h"
-#include "launchstats.h"
-#include "rankcomparison.h"
-#include "stepbreakdown.h"
-#include "temporalbreakdown.h"
-#include "verdict.h"
 
 #include <QWidget>
 

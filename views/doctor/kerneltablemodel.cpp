@@ -1,7 +1,7 @@
-#include "kerneltablemodel.h"
+#include "doctor/kerneltablemodel.h"
 
-#include "textformat.h"
-#include "timescale.h"
+#include "text/textformat.h"
+#include "timeline/timescale.h"
 
 namespace plumb {
 

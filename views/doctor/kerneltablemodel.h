@@ -1,6 +1,6 @@
 #pragma once
 
-#include "kerneltable.h"
+#include "analysis/kerneltable.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

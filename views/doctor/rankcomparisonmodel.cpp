@@ -1,6 +1,6 @@
-#include "rankcomparisonmodel.h"
+#include "doctor/rankcomparisonmodel.h"
 
-#include "timescale.h"
+#include "timeline/timescale.h"
 
 #include <QFont>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "rankcomparison.h"
+#include "analysis/rankcomparison.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

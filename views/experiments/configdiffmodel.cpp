@@ -1,4 +1,4 @@
-#include "configdiffmodel.h"
+#include "experiments/configdiffmodel.h"
 
 #include <QBrush>
 #include <QColor>

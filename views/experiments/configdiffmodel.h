@@ -1,6 +1,6 @@
 #pragma once
 
-#include "configdiff.h"
+#include "analysis/configdiff.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
-#include "configdiffpage.h"
+#include "experiments/configdiffpage.h"
 
 #include "backgroundanalysis.h"
-#include "configdiffmodel.h"
+#include "experiments/configdiffmodel.h"
 #include "tableexport.h"
 
 #include <QAction>

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "analysis/configdiff.h"
 #include "backgroundanalysis.h"
-#include "configdiff.h"
-#include "experimentview.h"
+#include "experiments/experimentview.h"
 
 class QCheckBox;
 class QLabel;

@@ -1,16 +1,16 @@
-#include "experimentspanel.h"
+#include "experiments/experimentspanel.h"
 
 #include "backgroundanalysis.h"
-#include "configdiffpage.h"
-#include "experimentview.h"
-#include "histogramspage.h"
-#include "importancepage.h"
-#include "parallelcoordinatespage.h"
-#include "runsfilterproxy.h"
-#include "runstablemodel.h"
-#include "scalarspage.h"
+#include "experiments/configdiffpage.h"
+#include "experiments/experimentview.h"
+#include "experiments/histogramspage.h"
+#include "experiments/importancepage.h"
+#include "experiments/parallelcoordinatespage.h"
+#include "experiments/runsfilterproxy.h"
+#include "experiments/runstablemodel.h"
+#include "experiments/scalarspage.h"
 #include "tableexport.h"
-#include "textformat.h"
+#include "text/textformat.h"
 
 #include <QActionGroup>
 #include <QComboBox>

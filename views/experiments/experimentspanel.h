@@ -1,7 +1,7 @@
 #pragma once
 
 #include "backgroundanalysis.h"
-#include "experimentreader.h"
+#include "store/experimentreader.h"
 
 #include <QList>
 #include <QSet>

@@ -1,7 +1,7 @@
-#include "histogramspage.h"
+#include "experiments/histogramspage.h"
 
 #include "backgroundanalysis.h"
-#include "chartstyle.h"
+#include "charts/chartstyle.h"
 
 #include <QCheckBox>
 #include <QComboBox>

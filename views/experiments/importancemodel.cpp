@@ -1,4 +1,4 @@
-#include "importancemodel.h"
+#include "experiments/importancemodel.h"
 
 #include <cmath>
 #include <limits>

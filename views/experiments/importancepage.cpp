@@ -1,9 +1,9 @@
-#include "importancepage.h"
+#include "experiments/importancepage.h"
 
 #include "backgroundanalysis.h"
-#include "chartexport.h"
-#include "importancechart.h"
-#include "importancemodel.h"
+#include "charts/chartexport.h"
+#include "charts/importancechart.h"
+#include "experiments/importancemodel.h"
 #include "tableexport.h"
 
 #include <QComboBox>

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "analysis/paramimportance.h"
 #include "backgroundanalysis.h"
-#include "experimentview.h"
-#include "paramimportance.h"
+#include "experiments/experimentview.h"
 
 class QComboBox;
 class QLabel;

@@ -1,4 +1,4 @@
-#include "parallelcoordinatesgeometry.h"
+#include "experiments/parallelcoordinatesgeometry.h"
 
 #include <QCollator>
 #include <QSet>

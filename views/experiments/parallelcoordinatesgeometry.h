@@ -1,6 +1,6 @@
 #pragma once
 
-#include "trialtable.h"
+#include "analysis/trialtable.h"
 
 #include <QList>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "parallelcoordinatespage.h"
+#include "experiments/parallelcoordinatespage.h"
 
+#include "analysis/configdiff.h"
 #include "backgroundanalysis.h"
-#include "configdiff.h"
-#include "parallelcoordinateschart.h"
+#include "charts/parallelcoordinateschart.h"
 
 #include <QComboBox>
 #include <QDir>

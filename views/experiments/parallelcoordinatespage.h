@@ -1,9 +1,9 @@
 #pragma once
 
+#include "analysis/trialtable.h"
 #include "backgroundanalysis.h"
-#include "experimentview.h"
-#include "parallelcoordinatesgeometry.h"
-#include "trialtable.h"
+#include "experiments/experimentview.h"
+#include "experiments/parallelcoordinatesgeometry.h"
 
 class QComboBox;
 class QLabel;

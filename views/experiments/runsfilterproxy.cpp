@@ -1,6 +1,6 @@
-#include "runsfilterproxy.h"
+#include "experiments/runsfilterproxy.h"
 
-#include "runstablemodel.h"
+#include "experiments/runstablemodel.h"
 
 #include <algorithm>
 #include <cmath>

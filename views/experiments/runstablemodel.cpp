@@ -1,8 +1,8 @@
-#include "runstablemodel.h"
+#include "experiments/runstablemodel.h"
 
-#include "textformat.h"
-#include "timescale.h"
-#include "trialtable.h"
+#include "analysis/trialtable.h"
+#include "text/textformat.h"
+#include "timeline/timescale.h"
 
 #include <QFont>
 #include <QSet>

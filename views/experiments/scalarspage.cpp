@@ -1,9 +1,9 @@
-#include "scalarspage.h"
+#include "experiments/scalarspage.h"
 
+#include "analysis/scalarseries.h"
 #include "backgroundanalysis.h"
-#include "chartstyle.h"
-#include "runstablemodel.h"
-#include "scalarseries.h"
+#include "charts/chartstyle.h"
+#include "experiments/runstablemodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "backgroundanalysis.h"
-#include "experimentreader.h"
-#include "experimentview.h"
-#include "scalarchart.h"
+#include "charts/scalarchart.h"
+#include "experiments/experimentview.h"
+#include "store/experimentreader.h"
 
 #include <QHash>
 #include <QList>

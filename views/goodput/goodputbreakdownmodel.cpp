@@ -1,6 +1,6 @@
-#include "goodputbreakdownmodel.h"
+#include "goodput/goodputbreakdownmodel.h"
 
-#include "goodputpalette.h"
+#include "charts/goodputpalette.h"
 
 #include <QBrush>
 

@@ -1,12 +1,12 @@
-#include "goodputpanel.h"
+#include "goodput/goodputpanel.h"
 
 #include "backgroundanalysis.h"
-#include "goodputbreakdownchart.h"
-#include "goodputbreakdownmodel.h"
-#include "goodputtimelinechart.h"
-#include "goodputtrendchart.h"
+#include "charts/goodputbreakdownchart.h"
+#include "charts/goodputtimelinechart.h"
+#include "charts/goodputtrendchart.h"
+#include "goodput/goodputbreakdownmodel.h"
 #include "tableexport.h"
-#include "textformat.h"
+#include "text/textformat.h"
 
 #include <QComboBox>
 #include <QFileDialog>

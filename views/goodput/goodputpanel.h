@@ -1,7 +1,7 @@
 #pragma once
 
+#include "analysis/goodput.h"
 #include "backgroundanalysis.h"
-#include "goodput.h"
 
 #include <QWidget>
 

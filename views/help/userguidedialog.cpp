@@ -1,4 +1,4 @@
-#include "userguidedialog.h"
+#include "help/userguidedialog.h"
 
 #include <QDialogButtonBox>
 #include <QFile>

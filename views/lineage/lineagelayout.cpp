@@ -1,4 +1,4 @@
-#include "lineagelayout.h"
+#include "lineage/lineagelayout.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,10 +1,10 @@
-#include "lineagepanel.h"
+#include "lineage/lineagepanel.h"
 
 #include "backgroundanalysis.h"
-#include "lineagescene.h"
-#include "sqlitedb.h"
-#include "timescale.h"
-#include "workspace.h"
+#include "lineage/lineagescene.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "timeline/timescale.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "backgroundanalysis.h"
-#include "lineagelayout.h"
-#include "lineagereader.h"
+#include "lineage/lineagelayout.h"
+#include "store/lineagereader.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
-#include "lineagescene.h"
+#include "lineage/lineagescene.h"
 
-#include "lineagelayout.h"
-#include "lineagereader.h"
+#include "lineage/lineagelayout.h"
+#include "store/lineagereader.h"
 
 #include <QFontMetrics>
 #include <QGraphicsPathItem>

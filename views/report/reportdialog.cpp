@@ -1,10 +1,10 @@
-#include "reportdialog.h"
+#include "report/reportdialog.h"
 
-#include "experimentreader.h"
-#include "reportbuilder.h"
-#include "reportdocument.h"
-#include "workspace.h"
-#include "workspacereader.h"
+#include "report/reportbuilder.h"
+#include "report/reportdocument.h"
+#include "store/experimentreader.h"
+#include "store/workspace.h"
+#include "store/workspacereader.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "reportoptions.h"
+#include "report/reportoptions.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
-#include "reportdocument.h"
+#include "report/reportdocument.h"
 
-#include "reportfigures.h"
+#include "report/reportfigures.h"
 
 #include <QDir>
 #include <QFileInfo>

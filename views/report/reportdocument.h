@@ -1,7 +1,7 @@
 #pragma once
 
-#include "reportmodel.h"
-#include "reportoptions.h"
+#include "report/reportmodel.h"
+#include "report/reportoptions.h"
 
 #include <QSizeF>
 #include <QString>

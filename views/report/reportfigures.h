@@ -1,6 +1,6 @@
 #pragma once
 
-#include "reportmodel.h"
+#include "report/reportmodel.h"
 
 #include <QFont>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "recentlist.h"
+#include "shell/recentlist.h"
 
 #include <QAction>
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
-#include "shortcutsdialog.h"
+#include "shell/shortcutsdialog.h"
 
-#include "shortcuttable.h"
+#include "shell/shortcuttable.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>

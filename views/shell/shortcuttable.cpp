@@ -1,4 +1,4 @@
-#include "shortcuttable.h"
+#include "shell/shortcuttable.h"
 
 #include <QAction>
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "viewsettings.h"
+#include "shell/viewsettings.h"
 
 #include <QAbstractButton>
 #include <QAction>

@@ -1,4 +1,4 @@
-#include "welcometour.h"
+#include "shell/welcometour.h"
 
 #include <QCheckBox>
 #include <QEvent>

@@ -1,10 +1,10 @@
-#include "slopanel.h"
+#include "slo/slopanel.h"
 
+#include "analysis/serving.h"
 #include "backgroundanalysis.h"
-#include "histogramchart.h"
-#include "serving.h"
+#include "charts/histogramchart.h"
+#include "charts/slotimechart.h"
 #include "serving/objectivesfile.h"
-#include "slotimechart.h"
 
 #include <QFile>
 #include <QFileDialog>

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "analysis/histogram.h"
+#include "analysis/objectivecheck.h"
 #include "backgroundanalysis.h"
-#include "histogram.h"
-#include "objectivecheck.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "rangeaggregatemodel.h"
+#include "timeline/rangeaggregatemodel.h"
 
-#include "timescale.h"
+#include "timeline/timescale.h"
 
 #include <QLocale>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "timelinequery.h"
+#include "timeline/timelinequery.h"
 
 #include <QAbstractTableModel>
 

@@ -1,6 +1,6 @@
-#include "slicedetailswidget.h"
+#include "timeline/slicedetailswidget.h"
 
-#include "timescale.h"
+#include "timeline/timescale.h"
 
 #include <QJsonDocument>
 #include <QLocale>

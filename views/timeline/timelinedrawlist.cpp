@@ -1,6 +1,6 @@
-#include "timelinedrawlist.h"
+#include "timeline/timelinedrawlist.h"
 
-#include "textformat.h"
+#include "text/textformat.h"
 
 #include <QFontMetricsF>
 #include <QLocale>

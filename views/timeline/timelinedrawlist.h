@@ -1,10 +1,10 @@
 #pragma once
 
-#include "timelinefetcher.h"
-#include "timelinelayout.h"
-#include "timelinepalette.h"
-#include "timelinequery.h"
-#include "timescale.h"
+#include "timeline/timelinefetcher.h"
+#include "timeline/timelinelayout.h"
+#include "timeline/timelinepalette.h"
+#include "timeline/timelinequery.h"
+#include "timeline/timescale.h"
 
 #include <QFont>
 #include <QHash>

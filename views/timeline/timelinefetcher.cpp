@@ -1,7 +1,7 @@
-#include "timelinefetcher.h"
+#include "timeline/timelinefetcher.h"
 
-#include "timelinelayout.h"
-#include "workspace.h"
+#include "store/workspace.h"
+#include "timeline/timelinelayout.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "timelinedata.h"
-#include "timelinequery.h"
-#include "timescale.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelinequery.h"
+#include "timeline/timescale.h"
 
 #include <QFuture>
 #include <QHash>

@@ -1,4 +1,4 @@
-#include "timelinelayout.h"
+#include "timeline/timelinelayout.h"
 
 #include <algorithm>
 

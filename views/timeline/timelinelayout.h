@@ -1,6 +1,6 @@
 #pragma once
 
-#include "timelinedata.h"
+#include "timeline/timelinedata.h"
 
 #include <QList>
 #include <QSet>

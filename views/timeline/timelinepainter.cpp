@@ -1,6 +1,6 @@
-#include "timelinepainter.h"
+#include "timeline/timelinepainter.h"
 
-#include "timelinedrawlist.h"
+#include "timeline/timelinedrawlist.h"
 
 #include <QPainter>
 #include <QPainterPath>

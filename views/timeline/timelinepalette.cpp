@@ -1,4 +1,4 @@
-#include "timelinepalette.h"
+#include "timeline/timelinepalette.h"
 
 #include <QPalette>
 

@@ -1,8 +1,8 @@
-#include "timelinepanel.h"
+#include "timeline/timelinepanel.h"
 
-#include "rangeaggregatemodel.h"
-#include "slicedetailswidget.h"
-#include "timelineview.h"
+#include "timeline/rangeaggregatemodel.h"
+#include "timeline/slicedetailswidget.h"
+#include "timeline/timelineview.h"
 
 #include <QAction>
 #include <QApplication>

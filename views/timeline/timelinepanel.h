@@ -1,7 +1,7 @@
 #pragma once
 
-#include "timelinefetcher.h"
-#include "timelinequery.h"
+#include "timeline/timelinefetcher.h"
+#include "timeline/timelinequery.h"
 
 #include <QWidget>
 

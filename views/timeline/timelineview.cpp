@@ -1,6 +1,6 @@
-#include "timelineview.h"
+#include "timeline/timelineview.h"
 
-#include "timelinepainter.h"
+#include "timeline/timelinepainter.h"
 
 #include <QApplication>
 #include <QKeyEvent>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "timelinedrawlist.h"
-#include "timelinefetcher.h"
-#include "timelinelayout.h"
-#include "timelinequery.h"
-#include "timescale.h"
+#include "timeline/timelinedrawlist.h"
+#include "timeline/timelinefetcher.h"
+#include "timeline/timelinelayout.h"
+#include "timeline/timelinequery.h"
+#include "timeline/timescale.h"
 
 #include <QImage>
 #include <QThreadPool>

@@ -3,11 +3,11 @@
 // counts checked in SQL. No CUDA needed: the records are the collector's plain structs.
 
 #include "builtinimporters.h"
-#include "cuptijson.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "cupti/cuptijson.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QFile>
 #include <QTemporaryDir>

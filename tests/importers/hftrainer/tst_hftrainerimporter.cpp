@@ -4,11 +4,11 @@
 // trial's trial_params, sniffing, and broken input (a clear error, the workspace unchanged).
 
 #include "builtinimporters.h"
-#include "importerregistry.h"
 #include "importhelpers.h"
-#include "inputfile.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "ingest/importerregistry.h"
+#include "ingest/inputfile.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QDir>
 #include <QFile>

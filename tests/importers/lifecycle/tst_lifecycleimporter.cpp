@@ -4,15 +4,15 @@
 // hand-computed case), a file with one problem per line (each skipped with its line), a file with no
 // usable entry (refused, workspace unchanged), sniffing, and the sample workspace's job log.
 
+#include "analysis/goodput.h"
+#include "analysis/objectivecheck.h"
 #include "builtinimporters.h"
 #include "goldens.h"
-#include "goodput.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "objectivecheck.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
 #include "serving/objectivesfile.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -3,11 +3,11 @@
 // what it wrote; those are compared exactly and never rewritten by the test.
 
 #include "builtinimporters.h"
-#include "flatyaml.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "common/flatyaml.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -3,13 +3,13 @@
 // a schema-7 store, and SQLite files that are not ML Metadata stores.
 
 #include "builtinimporters.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "inputfile.h"
-#include "lineagereader.h"
-#include "mlmdimporter.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "ingest/inputfile.h"
+#include "mlmd/mlmdimporter.h"
+#include "store/lineagereader.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -3,17 +3,17 @@
 // the real export (../shared/data/traces/nsys) is checked against pipit's reading of the same file.
 // Set PLUMB_UPDATE_GOLDENS=1 to rewrite the CSVs, then review the diff by eye.
 
+#include "analysis/gpuops.h"
 #include "builtinimporters.h"
 #include "goldens.h"
-#include "gpuops.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "inputfile.h"
-#include "slicesummary.h"
-#include "sqlitedb.h"
-#include "timelinedata.h"
-#include "timelinequery.h"
-#include "workspace.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "ingest/inputfile.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "timeline/slicesummary.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelinequery.h"
 
 #include <QCryptographicHash>
 #include <QDir>

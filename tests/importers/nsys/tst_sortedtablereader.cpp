@@ -5,8 +5,8 @@
 // as nsys exports them, in time order (each group's rows in key order, the groups interleaved: ordered
 // by group in one pass), or in time order but for one row (sorted after all).
 
-#include "foreignsqlitedb.h"
-#include "sortedtablereader.h"
+#include "nsys/sortedtablereader.h"
+#include "store/foreignsqlitedb.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

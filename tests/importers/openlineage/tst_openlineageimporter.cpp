@@ -4,15 +4,15 @@
 // and each test says what it expects of its fixture.
 
 #include "builtinimporters.h"
-#include "importcontext.h"
-#include "importerregistry.h"
-#include "importerror.h"
-#include "importrunner.h"
-#include "inputfile.h"
-#include "lineagereader.h"
-#include "openlineageimporter.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "ingest/importcontext.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importerror.h"
+#include "ingest/importrunner.h"
+#include "ingest/inputfile.h"
+#include "openlineage/openlineageimporter.h"
+#include "store/lineagereader.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -3,15 +3,15 @@
 // data/gen_fixtures.py from the values it wrote; they are compared exactly, never rewritten here.
 
 #include "builtinimporters.h"
-#include "importerregistry.h"
+#include "common/nestedyaml.h"
 #include "importhelpers.h"
-#include "importrunner.h"
-#include "inputfile.h"
-#include "nestedyaml.h"
-#include "sqlitedb.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "ingest/inputfile.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 #include "tabular/csvreader.h"
 #include "tabular/tabularlayout.h"
-#include "workspace.h"
 
 #include <QDir>
 #include <QFile>

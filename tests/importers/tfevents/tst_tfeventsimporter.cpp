@@ -7,16 +7,16 @@
 // are checked against data/tfevents_reader.py, an independent reader (data/real/*.csv).
 
 #include "builtinimporters.h"
-#include "crc32c.h"
-#include "experimentreader.h"
 #include "goldens.h"
-#include "importerregistry.h"
 #include "importhelpers.h"
-#include "importrunner.h"
-#include "inputfile.h"
-#include "sqlitedb.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "ingest/inputfile.h"
+#include "store/experimentreader.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 #include "tfevents.pb.h"
-#include "workspace.h"
+#include "tfevents/crc32c.h"
 
 #include <QBuffer>
 #include <QDir>

@@ -2,13 +2,13 @@
 // the fixtures gen_serving_fixtures.py writes beside them. A fixture, a query, the expected CSV.
 #include "builtinimporters.h"
 #include "goldens.h"
-#include "importerregistry.h"
 #include "importhelpers.h"
-#include "importrunner.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
 #include "serving/servingsink.h"
-#include "sqlitedb.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 #include "tabular/tabularlayout.h"
-#include "workspace.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,11 +5,11 @@
 
 #include "builtinimporters.h"
 #include "goldens.h"
-#include "importerregistry.h"
-#include "importrunner.h"
-#include "inputfile.h"
-#include "sqlitedb.h"
-#include "workspace.h"
+#include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
+#include "ingest/inputfile.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,0 +1,289 @@
+#include "store/sqlitedb.h"
+
+#include <sqlite3.h>
+
+#include <mutex>
+#include <utility>
+
+namespace plumb {
+
+namespace {
+
+// A write that failed for want of room (ENOSPC; EFBIG past a file size limit, which SQLite reports
+// as an I/O error on write): the statement it happened in says nothing useful to the user, the cause does.
+QString noRoom(int code)
+{
+    if ((code & 0xff) == SQLITE_FULL)
+        return QStringLiteral("the disk is full (SQLite: %1)").arg(QString::fromUtf8(sqlite3_errstr(code)));
+    for (const int write :
+        { SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_SHMSIZE })
+        if (code == write)
+            return QStringLiteral(
+                "a write failed: the disk may be full or a file size limit reached (SQLite: %1)")
+                .arg(QString::fromUtf8(sqlite3_errstr(code)));
+    return {};
+}
+
+} // namespace
+
+SqlError::SqlError(const QString &what, int code)
+    : std::runtime_error((noRoom(code).isEmpty() ? what : noRoom(code)).toStdString())
+    , m_code(code)
+{
+}
+
+static QString describe(sqlite3 *db, std::string_view context)
+{
+    return QStringLiteral("SQLite: %1 (in: %2)")
+        .arg(QString::fromUtf8(db ? sqlite3_errmsg(db) : "out of memory"),
+            QString::fromUtf8(context.data(), qsizetype(std::min<size_t>(context.size(), 200))));
+}
+
+SqliteDb::SqliteDb(const QString &path, OpenMode mode)
+    : m_path(path)
+{
+    // Before SQLite's first use: no global memory statistics, whose mutex every allocation takes.
+    static std::once_flag configured;
+    std::call_once(configured, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+    int flags = SQLITE_OPEN_NOMUTEX;
+    switch (mode) {
+    case OpenMode::ReadOnly:
+        flags |= SQLITE_OPEN_READONLY;
+        break;
+    case OpenMode::ReadWrite:
+        flags |= SQLITE_OPEN_READWRITE;
+        break;
+    case OpenMode::ReadWriteCreate:
+        flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+        break;
+    }
+    const QByteArray utf8 = path.toUtf8();
+    const int rc = sqlite3_open_v2(utf8.constData(), &m_db, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        const QString msg
+            = QStringLiteral("cannot open %1: %2")
+                  .arg(path, QString::fromUtf8(m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc)));
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw SqlError(msg, rc);
+    }
+    sqlite3_extended_result_codes(m_db, 1);
+    sqlite3_busy_timeout(m_db, 10000);
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+}
+
+SqliteDb::~SqliteDb()
+{
+    if (m_db)
+        sqlite3_close_v2(m_db);
+}
+
+SqliteDb::SqliteDb(SqliteDb &&other) noexcept
+    : m_db(std::exchange(other.m_db, nullptr))
+    , m_path(std::move(other.m_path))
+{
+}
+
+SqliteDb &SqliteDb::operator=(SqliteDb &&other) noexcept
+{
+    if (this != &other) {
+        if (m_db)
+            sqlite3_close_v2(m_db);
+        m_db = std::exchange(other.m_db, nullptr);
+        m_path = std::move(other.m_path);
+    }
+    return *this;
+}
+
+void SqliteDb::exec(std::string_view sql)
+{
+    const std::string copy(sql);
+    char *err = nullptr;
+    const int rc = sqlite3_exec(m_db, copy.c_str(), nullptr, nullptr, &err);
+    if (rc != SQLITE_OK) {
+        const QString msg = QStringLiteral("SQLite: %1 (in: %2)")
+                                .arg(QString::fromUtf8(err ? err : sqlite3_errstr(rc)),
+                                    QString::fromUtf8(copy.c_str()).left(200));
+        sqlite3_free(err);
+        throw SqlError(msg, rc);
+    }
+}
+
+int64_t SqliteDb::queryInt(std::string_view sql, int64_t fallback)
+{
+    SqliteStmt stmt(*this, sql);
+    if (stmt.step() && !stmt.columnIsNull(0))
+        return stmt.columnInt(0);
+    return fallback;
+}
+
+SqliteStmt::SqliteStmt(SqliteDb &db, std::string_view sql)
+    : m_db(db.handle())
+{
+    const int rc
+        = sqlite3_prepare_v3(m_db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &m_stmt, nullptr);
+    if (rc != SQLITE_OK)
+        throw SqlError(describe(m_db, sql), rc);
+}
+
+SqliteStmt::~SqliteStmt()
+{
+    sqlite3_finalize(m_stmt);
+}
+
+SqliteStmt::SqliteStmt(SqliteStmt &&other) noexcept
+    : m_stmt(std::exchange(other.m_stmt, nullptr))
+    , m_db(other.m_db)
+{
+}
+
+SqliteStmt &SqliteStmt::operator=(SqliteStmt &&other) noexcept
+{
+    if (this != &other) {
+        sqlite3_finalize(m_stmt);
+        m_stmt = std::exchange(other.m_stmt, nullptr);
+        m_db = other.m_db;
+    }
+    return *this;
+}
+
+SqliteStmt &SqliteStmt::bind(int index, int64_t value)
+{
+    sqlite3_bind_int64(m_stmt, index, value);
+    return *this;
+}
+
+SqliteStmt &SqliteStmt::bind(int index, double value)
+{
+    sqlite3_bind_double(m_stmt, index, value);
+    return *this;
+}
+
+SqliteStmt &SqliteStmt::bind(int index, std::string_view utf8)
+{
+    sqlite3_bind_text(m_stmt, index, utf8.data(), int(utf8.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+
+SqliteStmt &SqliteStmt::bind(int index, const QString &value)
+{
+    const QByteArray utf8 = value.toUtf8();
+    sqlite3_bind_text(m_stmt, index, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+
+SqliteStmt &SqliteStmt::bindNull(int index)
+{
+    sqlite3_bind_null(m_stmt, index);
+    return *this;
+}
+
+bool SqliteStmt::step()
+{
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
+    const QString msg = describe(m_db, sqlite3_sql(m_stmt));
+    sqlite3_reset(m_stmt);
+    throw SqlError(msg, rc);
+}
+
+void SqliteStmt::run()
+{
+    while (step()) { }
+    reset();
+}
+
+void SqliteStmt::reset()
+{
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+}
+
+void SqliteStmt::resetKeepBindings()
+{
+    sqlite3_reset(m_stmt);
+}
+
+int64_t SqliteStmt::columnInt(int col) const
+{
+    return sqlite3_column_int64(m_stmt, col);
+}
+
+QString SqliteStmt::columnText(int col) const
+{
+    const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, col));
+    return QString::fromUtf8(text, sqlite3_column_bytes(m_stmt, col));
+}
+
+std::string_view SqliteStmt::columnView(int col) const
+{
+    const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, col));
+    return text ? std::string_view(text, size_t(sqlite3_column_bytes(m_stmt, col))) : std::string_view();
+}
+
+double SqliteStmt::columnDouble(int col) const
+{
+    return sqlite3_column_double(m_stmt, col);
+}
+
+std::string_view SqliteStmt::columnBlob(int col) const
+{
+    const auto *data = static_cast<const char *>(sqlite3_column_blob(m_stmt, col));
+    return data ? std::string_view(data, size_t(sqlite3_column_bytes(m_stmt, col))) : std::string_view();
+}
+
+SqliteStmt &SqliteStmt::bindBlob(int index, const void *data, size_t size)
+{
+    sqlite3_bind_blob64(m_stmt, index, data, sqlite3_uint64(size), SQLITE_TRANSIENT);
+    return *this;
+}
+
+bool SqliteStmt::columnIsNull(int col) const
+{
+    return sqlite3_column_type(m_stmt, col) == SQLITE_NULL;
+}
+
+int SqliteStmt::columnCount() const
+{
+    return sqlite3_column_count(m_stmt);
+}
+
+QString SqliteStmt::columnName(int col) const
+{
+    return QString::fromUtf8(sqlite3_column_name(m_stmt, col));
+}
+
+SqliteTransaction::SqliteTransaction(SqliteDb &db)
+    : m_db(db)
+{
+    m_db.exec("BEGIN IMMEDIATE");
+}
+
+SqliteTransaction::~SqliteTransaction()
+{
+    if (!m_done) {
+        try {
+            m_db.exec("ROLLBACK");
+        } catch (const SqlError &) {
+            // The transaction may already be gone (SQLite rolls back itself on some errors).
+        }
+    }
+}
+
+void SqliteTransaction::commit()
+{
+    m_db.exec("COMMIT");
+    m_done = true;
+}
+
+void SqliteDb::interrupt() const
+{
+    if (m_db)
+        sqlite3_interrupt(m_db);
+}
+
+} // namespace plumb

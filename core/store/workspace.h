@@ -1,0 +1,41 @@
+#pragma once
+
+#include "store/sqlitedb.h"
+
+#include <QString>
+
+namespace plumb {
+
+// A Plumb workspace: one SQLite file (WAL) holding every imported source and what was read from it.
+//
+// The schema is versioned with PRAGMA user_version; migrations in schema.cpp run in order on open.
+// Each Workspace object owns one connection: the import thread opens its own (Writer), views and the
+// CLI open Reader connections, so a long import never blocks reading what is already committed.
+class Workspace {
+public:
+    enum class Role { Writer, Reader };
+
+    // Opens (Writer: creates and migrates if needed) the workspace at `path`. Throws SqlError.
+    Workspace(const QString &path, Role role);
+
+    [[nodiscard]] SqliteDb &db() { return m_db; }
+    [[nodiscard]] QString path() const { return m_db.path(); }
+    [[nodiscard]] Role role() const { return m_role; }
+    [[nodiscard]] int schemaVersion();
+
+    // The schema version this build writes.
+    [[nodiscard]] static int currentSchemaVersion();
+    // Whether opening the workspace at `path` will first upgrade it (a workspace of an older schema):
+    // for saying so while it happens. False for anything else, unreadable or not a workspace included.
+    [[nodiscard]] static bool needsUpgrade(const QString &path);
+    // ~/.local/share/Plumb/default.plumb (QStandardPaths::AppDataLocation), folder created on demand.
+    [[nodiscard]] static QString defaultPath();
+    // Migrates `db` from its user_version to the current one, each step in its own transaction.
+    static void migrate(SqliteDb &db);
+
+private:
+    SqliteDb m_db;
+    Role m_role;
+};
+
+} // namespace plumb

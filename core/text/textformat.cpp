@@ -1,0 +1,51 @@
+#include "text/textformat.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+#include <cmath>
+
+namespace plumb::text {
+
+QString bytes(int64_t bytes)
+{
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
+}
+
+QString count(int64_t n)
+{
+    return QLocale().toString(qlonglong(n));
+}
+
+QString counted(int64_t n, const QString &singular, const QString &plural)
+{
+    return count(n) + QLatin1Char(' ') + (n == 1 ? singular : plural);
+}
+
+QString elided(const QString &s, int maxChars)
+{
+    if (s.size() <= maxChars)
+        return s;
+    return s.left(maxChars - 1).trimmed() + QChar(0x2026);
+}
+
+QString counterValue(const QString &trackName, double value)
+{
+    if (trackName.startsWith(QLatin1String("Memory allocated")) && std::abs(value) < 9.0e18)
+        return (value < 0 ? QStringLiteral("-") : QString()) + bytes(int64_t(std::llround(std::abs(value))));
+    return QLocale().toString(value, 'g', 4);
+}
+
+QString milliseconds(int64_t ns)
+{
+    return QLocale().toString(double(ns) / 1e6, 'f', 3);
+}
+
+QString dateTime(int64_t epochNs)
+{
+    if (epochNs <= 0)
+        return {};
+    return QDateTime::fromMSecsSinceEpoch(epochNs / 1000000).toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
+}
+
+} // namespace plumb::text
