@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
 #include "cli_check.h"
 #include "cli_goodput.h"

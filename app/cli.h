@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The headless side of the `plumb` binary: `plumb import PATH...`, `plumb ls`, `plumb --help`.

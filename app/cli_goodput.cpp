@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_goodput.h"
 
 #include "analysis/goodput.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // plumb report: a review report (PDF, or PNG pages) from the workspace, without a display.
 #include "cli_report.h"
 

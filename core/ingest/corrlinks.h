@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Counts the GPU ops that a CUDA call of the same trace launched, for formats whose launch -> GPU op

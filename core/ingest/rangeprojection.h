@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Host annotation ranges (NVTX ranges, PyTorch's record_function) projected onto the GPU, as Nsight

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The built-in report sections: each turns analyses the GUI and the CLI already show into text,
 // tables and figures. Registered by registerBuiltinReportSections() (reportbuilder.cpp).
 #include "report/reportsections.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "util/allocatortuning.h"
 
 #include <cstdlib> // defines __GLIBC__ (through <features.h>) when the C library is glibc

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libplumb_cupti.so: a CUPTI Activity API collector that any CUDA program loads through
 // CUDA_INJECTION64_PATH. The CUDA driver calls InitializeInjection() during cuInit(); from then on
 // CUPTI hands us filled activity buffers, whose records we copy into compact structs

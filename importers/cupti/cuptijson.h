@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Converts what the CUPTI collector gathered (cuptirecords.h) into a Chrome trace as PyTorch's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Plain mirrors of the CUPTI activity records the collector keeps (CUpti_ActivityKernel10,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "nsys/sortedtablereader.h"
 
 #include "ingest/importerror.h"

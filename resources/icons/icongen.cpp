@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // plumb_icongen OUTDIR: writes Plumb's icon as OUTDIR/<app id>.svg and OUTDIR/<n>x<n>/<app id>.png at the
 // hicolor sizes, from the shapes in appicon.cpp. The build runs it for the installed PNGs; the SVG in
 // resources/icons/ is its output too (tst_appicon checks that they agree).

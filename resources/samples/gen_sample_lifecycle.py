@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes sample_training_job.lifecycle.jsonl.gz: the lifecycle log of a training job, for goodput.
 
 The job "train_mlp" on 8 GPUs, 2024-04-04 from 01:00 UTC, as a job that uses ml-goodput-measurement's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes sample_pipeline.openlineage.json: the OpenLineage RunEvents of a small training pipeline.
 
 The pipeline that produced the sample trace's model, as an orchestrator with the OpenLineage

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes sample_serving.vllm.json.gz and sample_objectives.yaml: what the SLO tab shows on first run.
 
 sample_serving.vllm.json.gz is a result of vLLM's serving benchmark as `vllm bench serve --save-result

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes sample_sweep/: a small hyperparameter sweep as PyTorch Lightning's CSVLogger leaves it.
 
 Six trials of an MLP, one folder each (version_0 .. version_5), each with the hparams.yaml and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes sample_training_step.pt.trace.json.gz: a small, deterministic PyTorch/Kineto trace.
 
 The trace mimics what torch.profiler writes for three training steps of a small MLP on one GPU:

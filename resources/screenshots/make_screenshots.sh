@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screenshots of every main view in the light and dark palettes, for the README and the user guide:
 # NAME.png (light) and NAME-dark.png, taken with the app's own --screenshot under Xvfb, then reduced to a
 # 256-colour PNG when ImageMagick's convert is there.

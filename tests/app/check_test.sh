@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # plumb check end to end: exit status 0 when every objective holds, 1 when one is broken (or has no
 # data), 2 on bad input (a malformed file, with its line and column; an unknown run; no workspace),
 # and the JUnit file CI systems read.

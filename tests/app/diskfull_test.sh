@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A full disk during `plumb import`: the import fails with a message that says so, the workspace
 # stays whole (integrity_check, the earlier imports there, nothing of the file that failed), and the same
 # import succeeds once there is room. Two ways to fill the disk:

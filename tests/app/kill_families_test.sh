@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Crash safety per importer family: `plumb import` of one file killed with SIGKILL at N random points
 # (default 50) spread over the time a whole import of it takes. After each kill the workspace must
 # pass PRAGMA integrity_check, open with `plumb ls`, hold everything imported before, and, once the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Crash safety: `plumb import` killed with SIGKILL at random points, one file at a time and with
 # traces read in parallel, leaves a workspace that opens, passes PRAGMA integrity_check, holds
 # everything imported before and nothing of the killed import, and takes the same import again. A

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # plumb import --watch end to end: a TensorBoard event file that grows while "training" runs is
 # continued from where its last import stopped, an MLflow run whose metric file gets a line imports
 # again (its meta.yaml, not the metric file alone), and Ctrl+C ends the watch cleanly.

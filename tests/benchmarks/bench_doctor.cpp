@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_doctor: the whole doctor (DoctorReport: breakdown, steps, kernel table, idle per stream, host
 // side, copies, verdict) over generated traces of 1M and 5M kernels. Each trace is written once through
 // the real import path by a benchmark-only importer reading a one-line spec file (kept with --keep),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_goodput: a long job's lifecycle log (default 1M steps in ml-goodput-measurement's entry form,
 // a blocking checkpoint every 1,000 steps, a data-loader stall every 300, a preemption every 200,000
 // steps with a restore and the steps since the last checkpoint done again) written as JSON lines,

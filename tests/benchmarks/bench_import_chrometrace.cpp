@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_import_chrometrace: end-to-end import throughput of PyTorch profiler (Kineto) traces.
 //
 //   bench_import_chrometrace [--events 1000000,5000000] [--keep DIR] [--gzip] [--kineto-layout] [--seed S]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_import_mlmd: end-to-end import of ML Metadata (MLMD) SQLite stores into the lineage graph.
 //
 //   bench_import_mlmd [--artifacts 100000,300000] [--keep DIR]

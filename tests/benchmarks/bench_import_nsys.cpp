@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_import_nsys: end-to-end import throughput of Nsight Systems SQLite exports.
 //
 //   bench_import_nsys [--rows 1000000,3000000] [--repeat 5] [--keep DIR] [--into-existing]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_import_ranks: a multi-rank job (one Kineto trace per rank) imported one trace at a time and
 // several at a time (ImportRunner::setJobs), in the same minutes.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_import_xplane: end-to-end import throughput of XPlane (.xplane.pb) profiles.
 //
 //   bench_import_xplane [--events 1000000,2000000] [--keep DIR] [--seed S]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_lineage: the lineage graph at the size of a busy ML Metadata store (default 100k artifacts,
 // 50k executions, 300k events as input/output edges, 1k contexts), written through LineageSink in one
 // transaction as an importer writes it; then the Lineage tab's work for one focus: the neighbourhood

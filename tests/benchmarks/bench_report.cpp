@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_report: `plumb report`'s work on a workspace holding a generated Kineto trace of 5M events
 // (gen_kineto_trace's simulated training job, imported through the real importer in a child process):
 // the report model (the doctor and every section's analyses) and the pages drawn as a PDF and as PNG

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_scalarchart: how the Experiments tab's scalar chart holds up with many overlaid runs. Builds
 // R runs x P points (default 100 x 10,000: loss-like curves with noise, the shape bench_tfevents
 // imports) in memory, hands them to a ScalarChart of W x H pixels (default 1200 x 700, smoothing

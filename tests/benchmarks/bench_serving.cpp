@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_serving: a request log of N rows (default 10M: CSV with an ISO time, model, endpoint,
 // latency and TTFT in ms, prompt and completion tokens, HTTP status, as a gateway writes it) imported
 // end to end into a fresh workspace in a child process, then an objectives file evaluated on it (every

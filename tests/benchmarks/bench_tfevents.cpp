@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_tfevents: end-to-end import throughput of a TensorBoard logdir.
 //
 //   bench_tfevents [--runs 100] [--tags 10] [--steps 10000] [--encoding mixed|simple|tensor] [--keep DIR]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // bench_timeline: how the timeline holds up on a big trace. Generates (once, kept with --keep) a
 // workspace with one trace of N slices (default 10,000,000) on 64 thread tracks nested up to 8 deep,
 // through the real import path (ImportRunner + TraceSink, so the LOD summaries are built as for any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // What the import benchmarks (bench_import_chrometrace, bench_import_nsys, bench_import_xplane) share:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // gen_kineto_trace: writes a synthetic PyTorch profiler (Kineto) trace for benchmarks.
 //
 //   gen_kineto_trace [-n EVENTS] [--seed S] [--devices D] [--layers L] [--shapes F]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The configuration diff and the trial table it reads, on a workspace imported from the MLflow file
 // store and TensorBoard hparams fixtures of the importer tests (their .params.csv and .points.csv
 // beside them hold the values asserted here).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The launch -> GPU op links of a trace without flow events (core/corrlinks.h): what the Nsight and
 // XPlane importers report as the trace's flows.
 #include "ingest/corrlinks.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Level-of-detail summaries of counter tracks: a counter drawn from the summaries gives, for every
 // bucket it returns, exactly the count, min, max, first and last of the samples that bucket spans,
 // covers every sample of the window, and holds the value of the sample before it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Achieved vs peak FLOPs: each op's FLOPs from its recorded shapes (known answers, counted as
 // torch.utils.flop_counter counts), the GPU peak table, the join to kernels through External id on a
 // generated trace, the compute-bound verdict's evidence, and on the real H100 trace the figures of an

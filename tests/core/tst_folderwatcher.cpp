@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // FolderWatcher, live mode's polling: what it reports on the first look, after appends, new files
 // and removals, and that the timer reports changes by itself.
 #include "ingest/folderwatcher.h"

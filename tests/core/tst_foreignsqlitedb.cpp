@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ForeignSqliteDb: a store in WAL mode whose service still has it open is read with its log, and
 // neither the file nor the log is changed.
 

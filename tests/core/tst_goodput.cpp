@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Goodput and badput against timelines computed by hand (times in seconds from T0): the
 // ml-goodput-measurement example job, compilation in a first step, a job with provisioning, two
 // preemptions and two restores, overlapping custom badput (each second counted once), program

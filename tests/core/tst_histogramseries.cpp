@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Distribution bands (TensorBoard's compressed histograms) and the latest-segment view of
 // histogram series, against hand-computed answers and the real logs.
 #include "analysis/histogramseries.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The `hta` mode against Holistic Trace Analysis's own outputs (../shared/data/goldens/hta/, HTA run
 // with its default options on the Kineto traces beside them): temporal breakdown, kernel-type overlap
 // breakdown, idle time per stream, communication/computation overlap, top kernels and the number of

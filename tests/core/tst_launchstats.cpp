@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Launch statistics: the per-stream queue length against a brute force over every nanosecond (exact
 // and reduced series), its max and time-weighted mean, and the launch-delay and generic histograms
 // against counting each bin's samples directly.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lineage graph's write and read sides: nodes found again by key and merged (an OpenLineage
 // run's START then COMPLETE), edges idempotent, and the neighbourhood walk: upstream, downstream,
 // both, depth limits, a cycle walked once, contexts and lookup by id, key and name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Parameter importance on inputs whose answer is known: a metric that is a function of one param
 // and not of another, constant and identifier params, categorical params, too few runs; then the
 // 25 real Lightning trials of ../shared/data.

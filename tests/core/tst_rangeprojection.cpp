@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Host ranges projected onto GPU lanes (core/rangeprojection.h), the rule the Nsight importer and the
 // CUPTI collector share.
 #include "ingest/rangeprojection.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The review report's model (core/report): templates, and the sections, figures and appendix built
 // for a workspace of real traces, logs and lineage from ../shared/data.
 #include "importhelpers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scalar charts' pure functions: TensorBoard's debiased EMA against hand-computed values (NaN and
 // inf passed through, constants kept, the weight's ends), the latest-segment rule for restarted
 // series, and min/max decimation against brute force per pixel column (first, last, min and max

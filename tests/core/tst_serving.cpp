@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Serving statistics, distribution shift, the objectives grammar and their evaluation, with
 // hand-computed expectations.
 #include "analysis/objectivecheck.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Level-of-detail summaries of slice tracks: what is stored equals what a brute-force pass over the
 // raw slices says (buckets, tiles, carry-out, edge buckets), and a timeline window drawn from the
 // summaries shows every visible slice exactly and covers the rest with folded boxes.

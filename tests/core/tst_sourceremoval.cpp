@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Remove Source: removing a source leaves the workspace equal, table by table and row by row, to one
 // where it was never imported (apart from the intern tables `string` and `args`, the import times and
 // the slice and counter id allocators); an experiment log is refused and leaves the workspace untouched.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GPU temporal breakdown: unions and exposure against a brute force over nanoseconds, and the
 // real TraceLens trace against TraceLens's own figures (the CSV beside it) in both modes.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's read side: track order with companion tracks, and window queries that fold runs of
 // slices narrower than the minimum width.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's questions about slices: what is under the mouse, what links to it, name search,
 // range aggregates (checked against SQL written independently here), step markers and idle gaps.
 

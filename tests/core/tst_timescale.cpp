@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's coordinate maths: time <-> pixels, zoom about a point, pan, fit, the LOD level for a
 // minimum width, ruler ticks and the time labels.
 

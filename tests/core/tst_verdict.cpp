@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The doctor's verdict on generated traces with a known answer: one per component, plus a mixed case
 // that must come out inconclusive. The generator is the Gen class below.
 

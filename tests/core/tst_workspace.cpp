@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The workspace store: schema and migrations, transactions per import (rollback on failure and on
 // cancel), idempotent re-import, and readers that keep working while an import writes.
 

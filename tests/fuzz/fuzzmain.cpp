@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer entry point of one target, chosen at compile time (PLUMB_FUZZ_TARGET).
 #include "fuzztargets.h"
 

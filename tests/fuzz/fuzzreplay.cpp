@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Replays fuzz inputs through a target without libFuzzer: the committed corpora and every crash
 // found so far run as ordinary tests of the normal build (any compiler).
 //

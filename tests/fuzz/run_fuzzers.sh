@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs the libFuzzer targets for a bounded time each and keeps what they found.
 #
 #   cmake --preset fuzz && cmake --build build-fuzz      (clang, once)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Seeds tests/fuzz/corpus/<target>/ from the importers' own test fixtures (tests/importers/*/data).
 
 Each seed is named after its fixture, so running this again adds new fixtures and overwrites

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Smoke test of the CUPTI collector (libplumb_cupti.so) on a machine with an NVIDIA GPU: builds a
 # tiny CUDA program (vector add, cudaMemcpy both ways, cudaMemset, cudaDeviceSynchronize, an NVTX
 # range when the nvtx3 headers are there), runs it with CUDA_INJECTION64_PATH pointing at the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Concurrency on one workspace: the window reading while an import writes (WAL: every read sees
 // either none or all of an import, and never fails on a lock), two imports started at once (the
 // second waits for the first's transaction, both land whole), and an import cancelled halfway

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Crafted SQLite files given to the three importers of foreign SQLite stores (Nsight Systems, ML
 // Metadata, MLflow): a huge page count, a corrupt b-tree, a view named like a table the importer
 // reads and defined as an endless recursive query, a chain of thousands of nested views, a trigger,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Resource limits on hostile input, per importer: JSON nested 100,000 levels deep, protobuf and
 // TFRecord length prefixes of 2^60 or past the end of the file, an over-long varint. Each is refused
 // (or the bad part skipped and counted) with a message naming the file and the place, quickly and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Traces read in parallel (ImportRunner::setJobs) give the workspace a sequential import gives:
 // compared table by table with string ids resolved to their text (the one id space a parallel import
 // numbers differently) and level-of-detail tiles decoded.

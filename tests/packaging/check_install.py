@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Installs the build into a temporary root (DESTDIR) and checks the layout a desktop expects, validates the
 desktop entry, the AppStream metainfo and the MIME package, and, where dpkg-deb is present, builds the .deb with
 CPack and checks its Depends and its files.
@@ -46,6 +47,7 @@ def expected_files(prefix):
         f"{prefix}/share/icons/hicolor/scalable/apps/{app_id}.svg",
         f"{prefix}/share/doc/plumb/guide/index.html",
         f"{prefix}/share/doc/plumb/README.md",
+        f"{prefix}/share/doc/plumb/copyright",
         f"{prefix}/share/plumb/samples/sample_training_step.pt.trace.json.gz",
         f"{prefix}/share/plumb/samples/sample_sweep/version_0/metrics.csv",
         f"{prefix}/share/plumb/samples/sample_sweep/version_0/hparams.yaml",
@@ -176,6 +178,12 @@ try:
     if os.path.isfile(mime):
         check_mime(mime, types)
     metainfo = f"{share}/metainfo/{app_id}.metainfo.xml"
+    if os.path.isfile(metainfo):
+        check("<project_license>GPL-3.0-or-later</project_license>" in open(metainfo, encoding="utf-8").read(),
+              "the metainfo names the project licence GPL-3.0-or-later")
+    copyright_file = f"{share}/doc/plumb/copyright"
+    if os.path.isfile(copyright_file):
+        check("GPL-3.0-or-later" in open(copyright_file, encoding="utf-8").read(), "the copyright file names the licence")
     if shutil.which("appstreamcli"):
         r = run("appstreamcli", "validate", "--no-net", metainfo)
         check(r.returncode == 0, "appstreamcli validate --no-net: " + r.stdout + r.stderr)

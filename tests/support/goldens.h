@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers shared by the golden tests: a query rendered as CSV, that CSV compared with (or, with
 // PLUMB_UPDATE_GOLDENS=1, written to) the expected file, and a workspace's row counts per table.
 #pragma once

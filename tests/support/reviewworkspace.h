@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The workspace the review report is tested on: real traces, logs and lineage from ../shared/data.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Help > About: the versions of Plumb and its libraries as this build has them (each compared with what the
 // library itself reports), and the Copy button.
 #include "help/aboutdialog.h"

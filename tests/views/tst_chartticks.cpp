@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tick labels of the charts stay apart at any width: a numeric axis gets fewer ticks when narrow
 // (spaceTickLabels), a step chart labels every k-th step; and a trace without steps still gets a bar.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Diff tab: on a generated pair with a known answer and on HTA's A/B pair, the panel shows what
 // diffTraces() and each side's verdict say (headline figures, categories, chart, op table), lists the
 // changed ops as CSV/TSV, filters and sorts them on numbers, and follows the mode box and Swap.

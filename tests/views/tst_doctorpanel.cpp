@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Doctor tab on generated traces: the analyses load off the GUI thread into the summary, the
 // step chart and the GPU op table; the mode box switches what counts; Ctrl+C copies the table. The
 // selected op's duration histogram holds every run of it; the idle, launch-delay and queue charts

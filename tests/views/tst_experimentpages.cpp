@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Experiments tab's config diff, importance and parallel-coordinates pages, offscreen: on the
 // importer tests' MLflow and TensorBoard fixtures and on a generated MLflow store whose metric is a
 // known function of one param. PLUMB_SCREENSHOT_DIR=dir saves each page as a PNG there (and the real

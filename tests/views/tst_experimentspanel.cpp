@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Experiments tab on a workspace imported from the repo's TensorBoard and MLflow fixtures: the runs
 // table's columns, values, numeric sorting, filter, grouping (headers first, a header selects its
 // runs), nested runs, column chooser and CSV; the selection driving the Scalars page (tags, charts,

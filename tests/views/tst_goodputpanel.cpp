@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Goodput tab on a job written straight into lifecycle_event (tst_goodput's two preemptions, whose
 // figures are computed by hand there): the newest job chosen, the figures, the breakdown table (rows,
 // numeric sort, CSV records), the advice, the timeline's bands and markers, PNG/PDF export, Cancel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Experiments tab's Histograms page, offscreen: the chart's geometry (re-binning, subsampling,
 // the ridge layout) against hand-computed answers; the page on the importer tests' TensorBoard
 // fixtures (tags, modes, distribution bands equal to distributionBands(), the empty states, export)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Lineage tab: its layout (layers along the data flow, crossings removed, a cycle drawn with a
 // reversed edge instead of looping), and the panel on a TFX-shaped store: the newest model focused
 // at first, search, refocus, failed executions in red, linked runs, PNG/PDF export.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window end to end, offscreen: imports through importPaths() and through a simulated drop
 // land in the workspace and in the browser's model; a cancelled import leaves the workspace as it
 // was; a workspace that cannot be opened is reported and the window stays usable; two traces

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RasterGraph: the lines it sets into one image cover the pixels QPainter's 1-px polyline covers
 // (each within a pixel of the other), gaps stay gaps, lines leaving the rect are clipped, and PDF
 // export or a scaled painter takes QCPGraph's own drawing.

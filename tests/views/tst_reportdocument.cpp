@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Review reports drawn (views/report): the PDF's pages and text (read back with poppler's pdftotext
 // and pdfinfo), PNG pages at the DPI asked for, identical bytes for the same workspace apart from the
 // creation date, and the Export Report dialog.

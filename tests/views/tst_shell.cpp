@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The shell around the views: the shortcut table (no key twice in one context, the menus read it,
 // Help > Keyboard Shortcuts lists it), remembered settings (written, widgets recreated, read back),
 // the welcome tour, and an accessibility walk over the main window and its dialogs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The SLO tab on the serving fixtures: the objective table, the histograms' objective lines and the
 // shaded windows, and a malformed objectives file shown with its line and column.
 #include "charts/slotimechart.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The import dialog of CSV/JSONL metric logs: it shows core's detected roles, lets the user change
 // them, and hands back roles that reproduce the choice exactly; OK is off while the roles cannot work.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The light and dark palettes: the desktop's preference read from its hints, View > Theme, and charts and
 // tables that follow the palette (a chart drawn dark under the dark theme, light under the light one).
 #include "charts/stepbreakdownchart.h"

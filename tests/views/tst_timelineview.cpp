@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline view, offscreen: the draw-list builder maps slices to the expected pixels (folded
 // boxes, elided labels, collapsed groups, search flags, counters), and the panel driven through
 // events on a generated Kineto trace zooms, pans, selects a slice and a range, searches, fits and

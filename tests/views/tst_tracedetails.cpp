@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The details pane: long names wrap after their separators, and what is copied from it is the text
 // as written, without the break points that make them wrap.
 

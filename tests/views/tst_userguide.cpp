@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Help > User Guide: the guide is compiled in, every link and image in it resolves (inside the resource and
 // in the source tree, whose layout the installed copy keeps), and the dialog shows it with its contents.
 #include "help/userguidedialog.h"

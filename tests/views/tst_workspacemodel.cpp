@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The browser's models on hand-made data: structure (QAbstractItemModelTester), numeric sorting
 // through SortRole, run totals, lookups, and the diagnostics source filter.
 #include "diagnosticsmodel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The parts of MainWindow that make it pleasant to live in rather than what it shows: the
 // shortcut-table actions beyond the basic menus, the remembered layout, File > Recent Files, the
 // Sources context menu with Remove Source, and the welcome tour.

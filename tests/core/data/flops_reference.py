@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent reference for tst_flops: FLOPs of the matrix and attention ops of a Kineto trace,
 counted as torch.utils.flop_counter counts them, joined to their kernels by External id.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CUPTI collector's record -> Chrome trace conversion: synthetic activity records in, exact JSON
 // text out for a few events, and the file read back by Plumb's own Chrome trace importer with the
 // counts checked in SQL. No CUDA needed: the records are the collector's plain structs.

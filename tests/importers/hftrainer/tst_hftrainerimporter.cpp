@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hugging Face Trainer states against gen_fixtures.py's output and expectations: an output folder
 // with two checkpoints and the final state (each logged value stored once, whatever the order the
 // files come in; NaN and Infinity words read as numbers; params from the newest state), an HPO

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for the job lifecycle importer, on the fixtures data/gen_fixtures.py writes: the example
 // timeline of ml-goodput-measurement's own tests (golden rows, then goodput by hand), Plumb's own
 // event form with provisioning, two preemptions and restores (the figures of tst_goodput's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for the MLflow importer: a file store and a SQL store written by data/gen_fixtures.py, which
 // also writes what the importer must store (NAME.runs.csv, NAME.params.csv, NAME.points.csv) from
 // what it wrote; those are compared exactly and never rewritten by the test.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for the ML Metadata importer, on stores written by data/gen_mlmd_store.py from ML Metadata's
 // published SQLite DDL: a schema-10 TFX pipeline run twice (a CACHED SchemaGen, a FAILED Trainer),
 // a schema-7 store, and SQLite files that are not ML Metadata stores.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Golden tests for the Nsight Systems SQLite export importer: an export in, SQL over the imported
 // workspace, the expected CSV beside the fixture. The fixtures come from data/gen_nsys_fixtures.py;
 // the real export (../shared/data/traces/nsys) is checked against pipit's reading of the same file.

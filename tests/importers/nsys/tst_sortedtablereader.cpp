@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SortedTableReader: the in-memory sort returns rows in exactly the order SQLite's ORDER BY does
 // (ties in storage order, NULL first ascending and last descending), and so do the sorted runs merged
 // from temporary files when the table is over the memory budget, and the fallback that runs the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for the OpenLineage importer. The real files (../shared/data/lineage/openlineage/) are
 // compared with data/openlineage_reference.txt, which data/openlineage_reference.py computed from
 // the same files with Python's json module; the small fixtures are written by data/gen_fixtures.py

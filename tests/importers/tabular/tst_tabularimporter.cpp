@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for the CSV/JSONL metric-log importer and the params files beside logs (hparams.yaml,
 // W&B config.yaml). Fixtures and expected/NAME.{points,params}.csv are written by
 // data/gen_fixtures.py from the values it wrote; they are compared exactly, never rewritten here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for the TensorBoard event-file importer and the experiment-log tables it writes through.
 //
 // The generated fixtures come from data/gen_fixtures.py, which also writes what the importer must

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Golden tests of the serving importers: vLLM benchmark results and request logs (CSV, JSONL), from
 // the fixtures gen_serving_fixtures.py writes beside them. A fixture, a query, the expected CSV.
 #include "builtinimporters.h"

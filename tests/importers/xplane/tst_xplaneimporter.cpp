@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Golden tests for the XPlane importer: a profile in, SQL over the imported workspace, the expected
 // CSV beside the fixture. Set PLUMB_UPDATE_GOLDENS=1 to rewrite the CSVs (then review the diff: a
 // golden is only as good as the reading of it). The fixtures come from data/gen_fixtures.py; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the small edge-case traces beside this script (deterministic; rerun after editing).
 
 Each case isolates one thing the Chrome Trace Event / PyTorch profiler importer must survive.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the Hugging Face Trainer fixtures of tst_hftrainerimporter and what the importer must store.
 
 out/bert-sst2/   an output folder as the Trainer leaves it: checkpoint-20/ and checkpoint-40/ each with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the job lifecycle fixtures of tst_lifecycleimporter beside this script.
 
 ml_goodput_example.jsonl: the example timeline of ml-goodput-measurement's own tests

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the MLflow fixtures of tst_mlflowimporter and what the importer must store from them.
 
 filestore/mlruns/  a file store laid out as MLflow's FileStore writes it: experiments 0 (Default,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the ML Metadata fixtures of tst_mlmdimporter beside this script.
 
   tfx_store/metadata.sqlite   schema version 10 (the current one), the tables as ML Metadata's

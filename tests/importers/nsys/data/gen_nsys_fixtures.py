@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the small Nsight Systems SQLite exports the nsys importer tests read.
 
     python3 gen_nsys_fixtures.py            # (re)writes the .sqlite files beside this script

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the small OpenLineage fixtures of tst_openlineageimporter beside this script.
 
 Each fixture exercises one rule of the importer (see importers/openlineage/openlineageimporter.h);

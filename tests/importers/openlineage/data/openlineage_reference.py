@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Expected lineage counts for OpenLineage event files, computed with the json module alone.
 
 Independent of the importer's code: it applies the mapping the importer documents

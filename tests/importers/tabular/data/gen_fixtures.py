@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the CSV/JSONL metric-log fixtures of tst_tabularimporter and, beside each, what the
 importer must store: expected/NAME.points.csv (run,key,segment,step,wall_ns,value) and expected/NAME.params.csv
 (run,key,value,kind), computed here from the values written, not by Plumb. Run it from this folder."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the generated TensorBoard event-file fixtures beside this script, encoding TFRecord framing
 (CRC-32C computed here) and the protobuf wire format by hand (no protobuf module), so the importer
 is tested against bytes it did not write itself. Beside each fixture folder it writes what the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent reading of TensorBoard event files: TFRecord framing with its CRC-32C checked, the
 protobuf wire format decoded by hand (no protobuf or tensorboard module), so the importer's figures
 can be checked against code that shares nothing with it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the serving fixtures beside this script (run it again to regenerate them):
 
 - vllm_detailed.json: a result of vLLM's serving benchmark as `vllm bench serve --save-result

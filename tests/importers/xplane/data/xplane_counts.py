@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent reading of an .xplane.pb: decodes the protobuf wire format by hand (no protobuf
 module) and prints, per plane, its lines and event counts, so the importer's counts can be checked
 against something that does not share its code.

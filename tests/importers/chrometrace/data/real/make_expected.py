@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent reading of the real traces in ../shared/data/traces/kineto (Python's json module, no
 Plumb code), printing the counts tst_chrometraceimporter checks. The .csv goldens beside this script
 were compared with its output; run it to re-check them:  python3 make_expected.py [--check]"""
