@@ -4,9 +4,9 @@
 namespace plumb {
 
 // Out of line so that the inline reads stay small: malformed input is the rare path.
-void ProtoWire::fail(const char *what) const
+void ProtoWire::raise(int64_t offset, const char *what)
 {
-    throw Error { fieldOffset(), what };
+    throw Error { offset, what };
 }
 
 } // namespace plumb

@@ -20,7 +20,7 @@ namespace plumb {
 // number 0, a wire type protobuf does not write (groups, 6, 7) met by skip(), and, through
 // expect(), a field of the wrong wire type. A 10-byte varint keeps its low 64 bits, as protobuf does.
 //
-// The common paths are inline; only the throwing is out of line (protowire.cpp).
+// The reads are inline; only the throwing is out of line (protowire.cpp).
 class ProtoWire {
 public:
     enum WireType : uint32_t { Varint = 0, Fixed64 = 1, LengthDelimited = 2, Fixed32 = 5 };
@@ -176,9 +176,13 @@ public:
     }
 
     // Throws Error { fieldOffset(), what }.
-    [[noreturn]] void fail(const char *what) const;
+    [[noreturn]] void fail(const char *what) const { raise(fieldOffset(), what); }
 
 private:
+    // Out of line and given plain values, so that the reader never has its address taken and its
+    // pointers can stay in registers on the hot path.
+    [[noreturn]] static void raise(int64_t offset, const char *what);
+
     const char *m_begin;
     const char *m_p; // next unread byte; m_begin <= m_p <= m_end
     const char *m_end;

@@ -59,8 +59,9 @@ class TestTfRecordReader : public QObject {
         const QString path = m_tmp.filePath(QStringLiteral("f%1.tfrecord").arg(++m_files));
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly)
-            || f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()))
+            || f.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size())) {
             return {};
+        }
         f.close();
         InputFile in(path);
         in.open();
@@ -71,8 +72,9 @@ class TestTfRecordReader : public QObject {
             const Status s = reader.next(data);
             out.push_back({ s, s == Status::Record ? std::string(data) : std::string(), reader.recordOffset(),
                 reader.recordLength(), reader.tailBytes() });
-            if (s == Status::End)
+            if (s == Status::End) {
                 break;
+            }
         }
         return out;
     }
@@ -189,8 +191,9 @@ private slots:
             const size_t complete = n >= whole.size() ? 2 : n >= a.size() ? 1 : 0;
             const size_t tail = n - (complete == 2 ? whole.size() : complete == 1 ? a.size() : 0);
             QCOMPARE(reads.size(), complete + (tail > 0 ? 2 : 1));
-            for (size_t i = 0; i < complete; ++i)
+            for (size_t i = 0; i < complete; ++i) {
                 QCOMPARE(reads[i].status, Status::Record);
+            }
             if (tail > 0) {
                 QCOMPARE(reads[complete].status, Status::TruncatedTail);
                 QCOMPARE(reads[complete].tailBytes, int64_t(tail));
