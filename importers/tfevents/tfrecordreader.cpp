@@ -88,10 +88,11 @@ TfRecordReader::Status TfRecordReader::next(std::string_view &data)
     }
     if (m_recordLength > kMaxRecordBytes) {
         m_pos += kHeaderBytes;
-        discard(m_recordLength + kFooterBytes);
+        discard(m_recordLength); // then the footer: the sum would wrap for a length near 2^64
+        discard(kFooterBytes);
         if (m_eof && m_pos == m_end) {
             m_done = true;
-            m_tailBytes = int64_t(m_recordLength); // at most; the exact count was not kept
+            m_tailBytes = position() - m_recordOffset;
             return Status::TruncatedTail;
         }
         return Status::TooLarge;
