@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Build-time tool: docs/guide.md -> the HTML guide installed under share/doc/plumb/guide/, so the manual a
+// package ships and the one Help > User Guide shows are one text. Images are renamed to IMAGE-DIR/<file
+// name> (the installed screenshots sit in one folder beside guide/).
+//
+// usage: plumb_guidegen GUIDE.md OUT.html IMAGE-DIR
+#include "guidedocument.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextImageFormat>
+
+#include <cstdio>
+#include <vector>
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        std::fprintf(stderr, "usage: plumb_guidegen GUIDE.md OUT.html IMAGE-DIR\n");
+        return 2;
+    }
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
+    const QString source = QString::fromLocal8Bit(argv[1]);
+    const QString target = QString::fromLocal8Bit(argv[2]);
+    const QString imageDir = QString::fromLocal8Bit(argv[3]);
+    QFile in(source);
+    if (!in.open(QIODevice::ReadOnly)) {
+        std::fprintf(stderr, "plumb_guidegen: cannot read %s\n", qPrintable(source));
+        return 1;
+    }
+    QTextDocument doc;
+    doc.setMarkdown(QString::fromUtf8(in.readAll()));
+    plumb::GuideDocument::prepare(&doc, QFileInfo(source).absolutePath());
+    doc.setMetaInformation(QTextDocument::DocumentTitle, doc.begin().text());
+
+    struct Image {
+        int position = 0, length = 0;
+        QTextImageFormat format;
+    };
+    std::vector<Image> images;
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            if (it.fragment().charFormat().isImageFormat()) {
+                images.push_back({ it.fragment().position(), it.fragment().length(),
+                    it.fragment().charFormat().toImageFormat() });
+            }
+        }
+    }
+    for (Image &image : images) {
+        image.format.setName(imageDir + QLatin1Char('/') + QFileInfo(image.format.name()).fileName());
+        QTextCursor cursor(&doc);
+        cursor.setPosition(image.position);
+        cursor.setPosition(image.position + image.length, QTextCursor::KeepAnchor);
+        cursor.setCharFormat(image.format);
+    }
+
+    QFile out(target);
+    if (!QDir().mkpath(QFileInfo(target).absolutePath())
+        || !out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(doc.toHtml().toUtf8()) < 0) {
+        std::fprintf(stderr, "plumb_guidegen: cannot write %s\n", qPrintable(target));
+        return 1;
+    }
+    return 0;
+}
