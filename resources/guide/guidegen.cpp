@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Build-time tool: docs/guide.md -> the HTML guide installed under share/doc/plumb/guide/, so the manual a
 // package ships and the one Help > User Guide shows are one text. Images are renamed to IMAGE-DIR/<file
-// name> (the installed screenshots sit in one folder beside guide/).
+// name> and links to the other docs/ pages to DOCS-DIR/<file name>: the installed layout keeps the
+// screenshots and the pages in folders of their own beside guide/.
 //
-// usage: plumb_guidegen GUIDE.md OUT.html IMAGE-DIR
+// usage: plumb_guidegen GUIDE.md OUT.html IMAGE-DIR DOCS-DIR
 #include "guidedocument.h"
 
 #include <QDir>
@@ -14,14 +15,15 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextImageFormat>
+#include <QUrl>
 
 #include <cstdio>
 #include <vector>
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: plumb_guidegen GUIDE.md OUT.html IMAGE-DIR\n");
+    if (argc != 5) {
+        std::fprintf(stderr, "usage: plumb_guidegen GUIDE.md OUT.html IMAGE-DIR DOCS-DIR\n");
         return 2;
     }
     qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -29,6 +31,7 @@ int main(int argc, char **argv)
     const QString source = QString::fromLocal8Bit(argv[1]);
     const QString target = QString::fromLocal8Bit(argv[2]);
     const QString imageDir = QString::fromLocal8Bit(argv[3]);
+    const QString docsDir = QString::fromLocal8Bit(argv[4]);
     QFile in(source);
     if (!in.open(QIODevice::ReadOnly)) {
         std::fprintf(stderr, "plumb_guidegen: cannot read %s\n", qPrintable(source));

@@ -193,6 +193,30 @@ private slots:
         browser->setSource(
             QUrl(GuideDocument::resourceUrl().toString() + QStringLiteral("#the-objectives-file")));
         QTRY_VERIFY(browser->verticalScrollBar()->value() > 0);
+        // Twice: the first link may have loaded the document again; its headings are named again.
+        browser->verticalScrollBar()->setValue(0);
+        browser->setSource(QUrl(GuideDocument::resourceUrl().toString() + QStringLiteral("#reports")));
+        QTRY_VERIFY(browser->verticalScrollBar()->value() > 0);
+    }
+
+    // PLUMB_GUIDE_SCREENSHOT=FILE.png saves the dialog at its top and FILE-doctor.png at the Doctor section,
+    // to look at the rendering (run under xvfb-run with QT_QPA_PLATFORM=xcb for the desktop's fonts).
+    void screenshot()
+    {
+        const QString path = qEnvironmentVariable("PLUMB_GUIDE_SCREENSHOT");
+        if (path.isEmpty()) {
+            QSKIP("set PLUMB_GUIDE_SCREENSHOT=FILE.png to save the dialog");
+        }
+        UserGuideDialog dialog;
+        dialog.resize(1100, 760);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QTest::qWait(200);
+        QVERIFY(dialog.grab().save(path));
+        dialog.browser()->scrollToAnchor(QStringLiteral("doctor"));
+        QTest::qWait(200);
+        QVERIFY(
+            dialog.grab().save(QString(path).replace(QLatin1String(".png"), QLatin1String("-doctor.png"))));
     }
 };
 

@@ -28,9 +28,18 @@ UserGuideDialog::UserGuideDialog(QWidget *parent)
     m_contents->setHeaderHidden(true);
     m_contents->setRootIsDecorated(true);
 
-    // One document: "#..." links within it scroll, they do not load it again.
     m_browser->setSource(GuideDocument::resourceUrl(), QTextDocument::MarkdownResource);
     fillContents();
+    // QTextBrowser loads a document it sees edited (as prepare() does) again on the next link, even a "#..."
+    // one, and scrolls before its anchors are named: name them again, then scroll.
+    connect(m_browser, &QTextBrowser::sourceChanged, this, [this](const QUrl &url) {
+        if (m_browser->document()->revision() != m_preparedRevision) {
+            fillContents();
+        }
+        if (url.hasFragment()) {
+            m_browser->scrollToAnchor(url.fragment());
+        }
+    });
     connect(m_contents, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         if (item) {
             m_browser->scrollToAnchor(item->data(0, Qt::UserRole).toString());
@@ -55,6 +64,7 @@ void UserGuideDialog::fillContents()
     const QString imageDir
         = QStringLiteral(":") + GuideDocument::resourceUrl().adjusted(QUrl::RemoveFilename).path();
     m_headings = GuideDocument::prepare(m_browser->document(), imageDir);
+    m_preparedRevision = m_browser->document()->revision();
     m_contents->clear();
     QTreeWidgetItem *section = nullptr;
     for (const GuideDocument::Heading &h : m_headings) {

@@ -31,6 +31,7 @@ private:
     QTextBrowser *m_browser;
     QTreeWidget *m_contents;
     std::vector<GuideDocument::Heading> m_headings;
+    int m_preparedRevision = -1; // the document's revision once prepared: another means it was loaded again
 };
 
 // Shows the guide, raising the one already open.
