@@ -42,25 +42,35 @@ int main(int argc, char **argv)
     plumb::GuideDocument::prepare(&doc, QFileInfo(source).absolutePath());
     doc.setMetaInformation(QTextDocument::DocumentTitle, doc.begin().text());
 
-    struct Image {
+    // Collected first: a changed format splits the fragments being walked.
+    struct Relink {
         int position = 0, length = 0;
-        QTextImageFormat format;
+        QTextCharFormat format;
     };
-    std::vector<Image> images;
+    std::vector<Relink> relinks;
     for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
         for (auto it = block.begin(); !it.atEnd(); ++it) {
-            if (it.fragment().charFormat().isImageFormat()) {
-                images.push_back({ it.fragment().position(), it.fragment().length(),
-                    it.fragment().charFormat().toImageFormat() });
+            QTextCharFormat format = it.fragment().charFormat();
+            const QUrl href(format.anchorHref());
+            if (format.isImageFormat()) {
+                QTextImageFormat image = format.toImageFormat();
+                image.setName(imageDir + QLatin1Char('/') + QFileInfo(image.name()).fileName());
+                format = image;
+            } else if (format.isAnchor() && href.isRelative() && href.path().endsWith(QLatin1String(".md"))) {
+                QUrl moved(docsDir + QLatin1Char('/') + QFileInfo(href.path()).fileName());
+                moved.setFragment(href.fragment());
+                format.setAnchorHref(moved.toString());
+            } else {
+                continue;
             }
+            relinks.push_back({ it.fragment().position(), it.fragment().length(), format });
         }
     }
-    for (Image &image : images) {
-        image.format.setName(imageDir + QLatin1Char('/') + QFileInfo(image.format.name()).fileName());
+    for (const Relink &relink : relinks) {
         QTextCursor cursor(&doc);
-        cursor.setPosition(image.position);
-        cursor.setPosition(image.position + image.length, QTextCursor::KeepAnchor);
-        cursor.setCharFormat(image.format);
+        cursor.setPosition(relink.position);
+        cursor.setPosition(relink.position + relink.length, QTextCursor::KeepAnchor);
+        cursor.setCharFormat(relink.format);
     }
 
     QFile out(target);
