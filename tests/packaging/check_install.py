@@ -79,11 +79,16 @@ def check_tree(root, prefix):
     if os.path.isfile(drawn) and os.path.isfile(svg):
         check(open(drawn, "rb").read() == open(svg, "rb").read(),
               f"resources/icons/{app_id}.svg is plumb_icongen's output (copy {drawn} there)")
-    # The guide's images are installed beside it, as its relative links expect.
+    # The guide (rendered from docs/guide.md) with its images and the pages it links to installed beside it,
+    # as its relative links expect.
     guide = f"{root}{prefix}/share/doc/plumb/guide/index.html"
     if os.path.isfile(guide):
-        for src in re.findall(r'src="([^"]+)"', open(guide, encoding="utf-8").read()):
+        html = open(guide, encoding="utf-8").read()
+        check("<title>Plumb User Guide</title>" in html, "the installed guide is docs/guide.md rendered")
+        for src in re.findall(r'src="([^"]+)"', html):
             check(os.path.isfile(os.path.normpath(os.path.join(os.path.dirname(guide), src))), f"guide image {src} installed")
+        for href in re.findall(r'href="([^"#:]+)(?:#[^"]*)?"', html):
+            check(os.path.isfile(os.path.normpath(os.path.join(os.path.dirname(guide), href))), f"guide link {href} installed")
 
 
 def check_desktop(path):
