@@ -4,15 +4,16 @@
 // data/gen_fixtures.py from the values it wrote; they are compared exactly, never rewritten here.
 
 #include "builtinimporters.h"
-#include "common/nestedyaml.h"
 #include "importhelpers.h"
 #include "ingest/importerregistry.h"
 #include "ingest/importrunner.h"
 #include "ingest/inputfile.h"
+#include "paramsfile/yamlparams.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 #include "tabular/csvreader.h"
 #include "tabular/tabularlayout.h"
+#include "text/yamldocument.h"
 
 #include <QDir>
 #include <QFile>
@@ -561,10 +562,13 @@ private slots:
 
     void nestedYaml()
     {
-        const auto e
-            = NestedYaml::flatten("a: 1\nb:\n  c: 'x'\n  d:\n  - 1\n  - two\ne: !!python/object:foo.Bar\n"
+        YamlDocument::Error error;
+        const auto doc
+            = YamlDocument::parse("a: 1\nb:\n  c: 'x'\n  d:\n  - 1\n  - two\ne: !!python/object:foo.Bar\n"
                                   "  x: 1\nf: [1, 2]\ng: yes\nh: 1.0e-3\n",
-                QLatin1Char('/'));
+                error);
+        QVERIFY2(doc, qPrintable(error.text(QStringLiteral("t"))));
+        const auto e = YamlParams::flatten(*doc, QLatin1Char('/'));
         QStringList got;
         for (const auto &x : e)
             got << x.key + QLatin1Char('=') + x.value;
