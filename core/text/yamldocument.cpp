@@ -6,8 +6,8 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
-#include <QHash>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <cmath>
 #include <istream>
@@ -254,7 +254,7 @@ private:
         YAML::anchor_t anchor = 0;
         bool haveKey = false;
         Member pending; // the key waiting for its value
-        QHash<QString, int> keys; // Map: the keys so far
+        QSet<QString> keys; // Map: the keys so far
     };
     struct Anchored {
         Node node;
@@ -357,7 +357,7 @@ private:
             if (parent.keys.contains(n.text)) {
                 fail(n.line, n.column, QStringLiteral("the key %1 appears twice").arg(n.text));
             }
-            parent.keys.insert(n.text, 0);
+            parent.keys.insert(n.text);
             parent.pending = Member { n.text, n.line, n.column, Node {} };
             parent.haveKey = true;
             return;

@@ -198,8 +198,9 @@ public:
             text.append(buf, qsizetype(n));
         YamlDocument::Error error;
         const QHash<QString, QString> meta = metaOf(text, error);
-        if (!error.message.isEmpty())
+        if (!error.message.isEmpty()) {
             throw ImportError(error.text(m_ctx.input().path()) + QStringLiteral(" (nothing was imported)"));
+        }
         const QString runId = meta.value(QStringLiteral("run_uuid"), meta.value(QStringLiteral("run_id")));
         if (runId.isEmpty())
             throw ImportError(QStringLiteral("%1 names no run_uuid: not the meta.yaml of an MLflow run")
@@ -211,10 +212,11 @@ public:
         expDir.cdUp();
         YamlDocument::Error expError;
         const QHash<QString, QString> exp = metaOf(readFile(expDir.filePath(kMetaYaml)), expError);
-        if (!expError.message.isEmpty())
+        if (!expError.message.isEmpty()) {
             m_diag.report(Severity::Warning, QStringLiteral("bad-experiment-meta"), {},
                 QStringLiteral("The experiment's meta.yaml cannot be read (%1): its name is not known.")
                     .arg(expError.text(expDir.filePath(kMetaYaml))));
+        }
         QDir storeDir(expDir);
         storeDir.cdUp();
         const bool inTrash = storeDir.dirName() == QLatin1String(".trash");

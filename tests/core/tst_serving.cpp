@@ -154,8 +154,8 @@ private slots:
         QTest::newRow("yaml list at key indent")
             << QByteArray("objectives:\n- error_rate < 1%\n- p99(ttft_ms) < 500\n") << 2 << QString();
         QTest::newRow("yaml bare list") << QByteArray("- error_rate < 1%\n") << 1 << QString();
-        QTest::newRow("yaml flow list") << QByteArray("objectives: [error_rate < 1%, 'p99(ttft_ms) < 500']\n") << 2
-                                        << QString();
+        QTest::newRow("yaml flow list")
+            << QByteArray("objectives: [error_rate < 1%, 'p99(ttft_ms) < 500']\n") << 2 << QString();
         QTest::newRow("json") << QByteArray(
             "{\"baseline\": \"7\", \"objectives\": [\"error_rate < 1%\",\n"
             "  {\"name\": \"ttft\", \"objective\": \"p99(ttft_ms) < 500\", \"endpoint\": \"/v1\"}]}")
