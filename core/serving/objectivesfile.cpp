@@ -303,8 +303,10 @@ ObjectiveSpec expressionOf(const Node &n, const QStringList &lines)
     if (n.style == Node::Style::Block) {
         return ExpressionParser(n.text, n.line, n.column).parse();
     }
-    const QString rest
-        = n.line >= 1 && n.line <= lines.size() ? lines[n.line - 1].mid(n.column - 1) : QString();
+    // A view, not a copy: a file of one long line holds many expressions.
+    const QStringView rest = n.line >= 1 && n.line <= lines.size()
+        ? QStringView(lines[n.line - 1]).mid(n.column - 1)
+        : QStringView();
     if (n.style == Node::Style::Plain) {
         if (!rest.startsWith(n.text)) {
             const auto [line, column] = nextText(lines, n.line);
