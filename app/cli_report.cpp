@@ -97,7 +97,8 @@ ReportArgs parseReport(int argc, char **argv)
     QByteArray overrides;
     auto add = [&](const char *key, const QString &value) {
         if (!value.isEmpty())
-            overrides += QByteArray(key) + ": \"" + value.toUtf8() + "\"\n";
+            overrides += QByteArray(key) + ": \""
+                + value.toUtf8().replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n") + "\"\n";
     };
     add("title", title);
     add("author", author);

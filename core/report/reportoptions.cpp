@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/reportoptions.h"
 
+#include "text/yamldocument.h"
+
 #include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+
+#include <cmath>
 
 namespace plumb {
 
@@ -51,7 +52,8 @@ QString setOption(ReportOptions &o, const QString &key, const QStringList &value
     }
     if (key == QLatin1String("dpi")) {
         bool ok = false;
-        const int dpi = values.value(0).toInt(&ok);
+        const double number = values.value(0).toDouble(&ok); // 150, or JSON's 150.0
+        const int dpi = ok && number == std::floor(number) && std::abs(number) < 1e6 ? int(number) : 0;
         if (isList || !ok || dpi < 36 || dpi > 600)
             return QStringLiteral("is a number from 36 to 600");
         o.dpi = dpi;
@@ -59,59 +61,6 @@ QString setOption(ReportOptions &o, const QString &key, const QStringList &value
     }
     return QStringLiteral(
         "is not an option (title, author, runs, baseline, sections, page_size, theme, dpi)");
-}
-
-QString unquote(QString v)
-{
-    v = v.trimmed();
-    if (v.size() >= 2 && (v.front() == u'"' || v.front() == u'\'') && v.back() == v.front())
-        return v.mid(1, v.size() - 2);
-    return v;
-}
-
-// A YAML value after the colon: a scalar, or a flow list "[a, b]".
-QStringList yamlValues(const QString &text, bool *isList)
-{
-    const QString v = text.trimmed();
-    *isList = v.startsWith(u'[');
-    if (!*isList)
-        return { unquote(v) };
-    QStringList out;
-    const QString inner = v.mid(1, v.endsWith(u']') ? v.size() - 2 : v.size() - 1);
-    for (const QString &item : inner.split(u',', Qt::SkipEmptyParts))
-        if (!item.trimmed().isEmpty())
-            out << unquote(item);
-    return out;
-}
-
-QString stripComment(const QString &line)
-{
-    bool quoted = false;
-    for (int i = 0; i < line.size(); ++i) {
-        if (line[i] == u'"' || line[i] == u'\'')
-            quoted = !quoted;
-        else if (line[i] == u'#' && !quoted && (i == 0 || line[i - 1].isSpace()))
-            return line.left(i);
-    }
-    return line;
-}
-
-QString applyJson(const QJsonObject &object, const QString &name, ReportOptions &options)
-{
-    for (auto it = object.begin(); it != object.end(); ++it) {
-        QStringList values;
-        const bool isList = it.value().isArray();
-        if (isList) {
-            for (const QJsonValue &v : it.value().toArray())
-                values << (v.isDouble() ? QString::number(v.toDouble()) : v.toString());
-        } else {
-            values << (it.value().isDouble() ? QString::number(it.value().toDouble())
-                                             : it.value().toString());
-        }
-        if (const QString e = setOption(options, it.key(), values, isList); !e.isEmpty())
-            return QStringLiteral("%1: \"%2\" %3").arg(name, it.key(), e);
-    }
-    return {};
 }
 
 } // namespace
@@ -132,66 +81,44 @@ QString pageSizeName(ReportOptions::PageSize size)
 
 QString applyReportTemplateText(const QByteArray &text, const QString &name, ReportOptions &options)
 {
-    if (text.trimmed().startsWith('{')) {
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
-        if (error.error != QJsonParseError::NoError) {
-            const int line = int(text.left(error.offset).count('\n')) + 1;
-            return QStringLiteral("%1:%2: %3 (at byte %4)")
-                .arg(name)
-                .arg(line)
-                .arg(error.errorString())
-                .arg(error.offset);
-        }
-        return applyJson(doc.object(), name, options);
+    YamlDocument::Error error;
+    const std::optional<YamlDocument::Node> doc = YamlDocument::parse(text, error);
+    if (!doc) {
+        return error.text(name);
     }
-    // YAML subset: "key: value" lines, and "- item" lines under a key with no value.
-    const QStringList lines = QString::fromUtf8(text).split(u'\n');
-    QString listKey;
-    int listLine = 0;
-    QStringList listItems;
-    auto flushList = [&]() -> QString {
-        if (listKey.isEmpty())
-            return {};
-        const QString e = setOption(options, listKey, listItems, true);
-        const QString key = listKey;
-        listKey.clear();
-        listItems.clear();
-        return e.isEmpty() ? QString()
-                           : QStringLiteral("%1:%2: \"%3\" %4").arg(name).arg(listLine).arg(key, e);
-    };
-    for (int i = 0; i < lines.size(); ++i) {
-        const QString line = stripComment(lines[i]);
-        const QString t = line.trimmed();
-        if (t.isEmpty() || t == QLatin1String("---"))
-            continue;
-        if (t.startsWith(QLatin1String("- ")) || t == QLatin1String("-")) {
-            if (listKey.isEmpty())
-                return QStringLiteral(
-                    "%1:%2: a list item outside a list (write \"sections:\" on the line above)")
-                    .arg(name)
-                    .arg(i + 1);
-            listItems << unquote(t.mid(1));
-            continue;
-        }
-        if (const QString e = flushList(); !e.isEmpty())
-            return e;
-        const int colon = t.indexOf(u':');
-        if (colon <= 0)
-            return QStringLiteral("%1:%2: expected \"key: value\", found \"%3\"").arg(name).arg(i + 1).arg(t);
-        const QString key = t.left(colon).trimmed();
-        const QString rest = t.mid(colon + 1).trimmed();
-        if (rest.isEmpty()) {
-            listKey = key;
-            listLine = i + 1;
-            continue;
-        }
-        bool isList = false;
-        const QStringList values = yamlValues(rest, &isList);
-        if (const QString e = setOption(options, key, values, isList); !e.isEmpty())
-            return QStringLiteral("%1:%2: \"%3\" %4").arg(name).arg(i + 1).arg(key, e);
+    const auto at
+        = [&](int line, int column) { return QStringLiteral("%1:%2:%3: ").arg(name).arg(line).arg(column); };
+    if (doc->isSequence()) {
+        return at(doc->line, doc->column)
+            + QStringLiteral("a list item outside a list (write \"sections:\" on the line above)");
     }
-    return flushList();
+    if (doc->isScalar()) {
+        return at(doc->line, doc->column)
+            + QStringLiteral("expected \"key: value\" lines, found \"%1\"").arg(doc->text);
+    }
+    for (const auto &m : doc->members) {
+        // A key with nothing after it is an empty list ("runs:" with no "- " line below).
+        const YamlDocument::Node &v = m.value;
+        QStringList values;
+        bool isList = v.isSequence() || v.isNull();
+        if (v.isMap()) {
+            return at(m.line, m.column)
+                + QStringLiteral("\"%1\" needs a value or a list, not a map").arg(m.key);
+        }
+        if (v.isScalar()) {
+            values << v.text;
+        }
+        for (const YamlDocument::Node &item : v.items) {
+            if (!item.isScalar()) {
+                return at(item.line, item.column) + QStringLiteral("\"%1\" lists a list or a map").arg(m.key);
+            }
+            values << item.text;
+        }
+        if (const QString e = setOption(options, m.key, values, isList); !e.isEmpty()) {
+            return at(m.line, m.column) + QStringLiteral("\"%1\" %2").arg(m.key, e);
+        }
+    }
+    return {};
 }
 
 QString applyReportTemplate(const QString &path, ReportOptions &options)

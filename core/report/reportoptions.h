@@ -26,15 +26,15 @@ struct ReportOptions {
 // The report's date: $SOURCE_DATE_EPOCH when set (reproducible builds' convention), else now.
 [[nodiscard]] QDateTime reportDate();
 
-// Reads a template (a small options file a team keeps in its repo) into `options`: a JSON object,
-// or the YAML subset
+// Reads a template (a small options file a team keeps in its repo) into `options`: YAML (or JSON, read
+// alike by YamlDocument), a map such as
 //     # comment
 //     title: Launch readiness review
 //     sections: [summary, steps, kernels]      (or one "- id" per line below "sections:")
 //     page_size: Letter
 // Keys: title, author, runs, baseline, sections (order is report order), page_size (A4 | Letter),
 // theme (light), dpi (PNG pages, 36-600). Only the keys present are set. Returns an empty string, else
-// the error naming the file and the line.
+// the error as "file:line:column: message".
 [[nodiscard]] QString applyReportTemplate(const QString &path, ReportOptions &options);
 // The same over the file's text (`name` in messages).
 [[nodiscard]] QString applyReportTemplateText(

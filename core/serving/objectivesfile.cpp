@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "serving/objectivesfile.h"
 
+#include "text/yamldocument.h"
+
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -10,28 +12,7 @@ namespace plumb {
 
 namespace {
 
-// A parsed document, YAML subset or JSON alike, with where each value starts.
-struct Member;
-
-struct Node {
-    enum class Type { Null, Scalar, List, Map };
-    Type type = Type::Null;
-    QString scalar;
-    std::vector<Node> items;
-    std::vector<Member> members; // (a pair would need Node complete here)
-    std::vector<std::pair<int, int>> keyPlaces; // line, column of each member's key
-    int line = 0, column = 0;
-};
-
-struct Member {
-    Member(QString key, Node value)
-        : first(std::move(key))
-        , second(std::move(value))
-    {
-    }
-    QString first;
-    Node second;
-};
+using Node = YamlDocument::Node;
 
 struct Fail {
     ObjectivesError e;
@@ -41,401 +22,6 @@ struct Fail {
 {
     throw Fail { ObjectivesError { line, column, message } };
 }
-
-// Objectives files are a few levels deep: deeper nesting is refused before it can exhaust the stack.
-constexpr int kMaxNesting = 64;
-
-class Nesting {
-public:
-    Nesting(int &depth, int line, int column)
-        : m_depth(depth)
-    {
-        if (++m_depth > kMaxNesting)
-            fail(line, column, QStringLiteral("values are nested more than %1 levels deep").arg(kMaxNesting));
-    }
-    ~Nesting() { --m_depth; }
-    Nesting(const Nesting &) = delete;
-    Nesting &operator=(const Nesting &) = delete;
-
-private:
-    int &m_depth;
-};
-
-// ---- JSON, with positions --------------------------------------------------------------------
-
-class JsonParser {
-public:
-    explicit JsonParser(const QString &t)
-        : m_t(t)
-    {
-    }
-
-    Node document()
-    {
-        Node n = value();
-        skip();
-        if (m_i < m_t.size())
-            fail(m_line, col(), QStringLiteral("unexpected text after the JSON document"));
-        return n;
-    }
-
-private:
-    int col() const { return int(m_i - m_lineStart) + 1; }
-    void skip()
-    {
-        while (m_i < m_t.size()) {
-            const QChar c = m_t[m_i];
-            if (c == QLatin1Char('\n')) {
-                ++m_line;
-                m_lineStart = ++m_i;
-            } else if (c.isSpace()) {
-                ++m_i;
-            } else {
-                break;
-            }
-        }
-    }
-    Node value()
-    {
-        skip();
-        const Nesting nesting(m_depth, m_line, col());
-        Node n;
-        n.line = m_line;
-        n.column = col();
-        if (m_i >= m_t.size())
-            fail(m_line, col(), QStringLiteral("the JSON document ends where a value was expected"));
-        const QChar c = m_t[m_i];
-        if (c == QLatin1Char('{')) {
-            n.type = Node::Type::Map;
-            ++m_i;
-            skip();
-            if (m_i < m_t.size() && m_t[m_i] == QLatin1Char('}')) {
-                ++m_i;
-                return n;
-            }
-            for (;;) {
-                skip();
-                if (m_i >= m_t.size() || m_t[m_i] != QLatin1Char('"'))
-                    fail(m_line, col(), QStringLiteral("expected a member name in double quotes"));
-                const int kl = m_line, kc = col();
-                const QString key = string();
-                skip();
-                if (m_i >= m_t.size() || m_t[m_i] != QLatin1Char(':'))
-                    fail(m_line, col(), QStringLiteral("expected ':' after the member name"));
-                ++m_i;
-                n.members.emplace_back(key, value());
-                n.keyPlaces.emplace_back(kl, kc);
-                skip();
-                if (m_i < m_t.size() && m_t[m_i] == QLatin1Char(',')) {
-                    ++m_i;
-                    continue;
-                }
-                if (m_i < m_t.size() && m_t[m_i] == QLatin1Char('}')) {
-                    ++m_i;
-                    return n;
-                }
-                fail(m_line, col(), QStringLiteral("expected ',' or '}'"));
-            }
-        }
-        if (c == QLatin1Char('[')) {
-            n.type = Node::Type::List;
-            ++m_i;
-            skip();
-            if (m_i < m_t.size() && m_t[m_i] == QLatin1Char(']')) {
-                ++m_i;
-                return n;
-            }
-            for (;;) {
-                n.items.push_back(value());
-                skip();
-                if (m_i < m_t.size() && m_t[m_i] == QLatin1Char(',')) {
-                    ++m_i;
-                    continue;
-                }
-                if (m_i < m_t.size() && m_t[m_i] == QLatin1Char(']')) {
-                    ++m_i;
-                    return n;
-                }
-                fail(m_line, col(), QStringLiteral("expected ',' or ']'"));
-            }
-        }
-        if (c == QLatin1Char('"')) {
-            n.type = Node::Type::Scalar;
-            n.column = col() + 1; // where the text starts
-            n.scalar = string();
-            return n;
-        }
-        static const QRegularExpression literal(QStringLiteral("\\G(-?[0-9][0-9.eE+-]*|true|false|null)"));
-        const auto m = literal.match(m_t, m_i);
-        if (!m.hasMatch())
-            fail(m_line, col(), QStringLiteral("expected a JSON value"));
-        m_i += m.capturedLength();
-        if (m.captured() != QLatin1String("null")) {
-            n.type = Node::Type::Scalar;
-            n.scalar = m.captured();
-        }
-        return n;
-    }
-    QString string()
-    {
-        const int line = m_line, column = col();
-        ++m_i; // opening quote
-        QString s;
-        while (m_i < m_t.size()) {
-            const QChar c = m_t[m_i++];
-            if (c == QLatin1Char('"'))
-                return s;
-            if (c == QLatin1Char('\n'))
-                break;
-            if (c != QLatin1Char('\\')) {
-                s += c;
-                continue;
-            }
-            if (m_i >= m_t.size())
-                break;
-            const QChar e = m_t[m_i++];
-            switch (e.unicode()) {
-            case 'n':
-                s += QLatin1Char('\n');
-                break;
-            case 't':
-                s += QLatin1Char('\t');
-                break;
-            case 'r':
-                s += QLatin1Char('\r');
-                break;
-            case 'b':
-                s += QLatin1Char('\b');
-                break;
-            case 'f':
-                s += QLatin1Char('\f');
-                break;
-            case 'u': {
-                bool ok = false;
-                const ushort u = m_t.mid(m_i, 4).toUShort(&ok, 16);
-                if (!ok)
-                    fail(m_line, col(), QStringLiteral("bad \\u escape"));
-                s += QChar(u);
-                m_i += 4;
-                break;
-            }
-            default:
-                s += e;
-            }
-        }
-        fail(line, column, QStringLiteral("a string is not closed on its line"));
-    }
-
-    const QString &m_t;
-    qsizetype m_i = 0;
-    qsizetype m_lineStart = 0;
-    int m_line = 1;
-    int m_depth = 0;
-};
-
-// ---- YAML subset -----------------------------------------------------------------------------
-
-struct Line {
-    int number = 0;
-    int indent = 0; // spaces
-    QString text; // without indentation and comment, right-trimmed
-};
-
-// Removes a comment (# at the start or after a space, outside quotes).
-QString withoutComment(const QString &s)
-{
-    QChar quote;
-    for (qsizetype i = 0; i < s.size(); ++i) {
-        const QChar c = s[i];
-        if (!quote.isNull()) {
-            if (c == quote)
-                quote = QChar();
-        } else if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
-            if (i == 0 || s[i - 1].isSpace() || s[i - 1] == QLatin1Char(':') || s[i - 1] == QLatin1Char('-'))
-                quote = c;
-        } else if (c == QLatin1Char('#') && (i == 0 || s[i - 1].isSpace())) {
-            return s.left(i);
-        }
-    }
-    return s;
-}
-
-class YamlParser {
-public:
-    explicit YamlParser(const QString &text)
-    {
-        const QStringList lines = text.split(QLatin1Char('\n'));
-        for (qsizetype i = 0; i < lines.size(); ++i) {
-            QString raw = lines[i];
-            if (raw.endsWith(QLatin1Char('\r')))
-                raw.chop(1);
-            int indent = 0;
-            while (indent < raw.size() && raw[indent] == QLatin1Char(' '))
-                ++indent;
-            if (indent < raw.size() && raw[indent] == QLatin1Char('\t'))
-                fail(int(i) + 1, indent + 1, QStringLiteral("a tab indents this line; indent with spaces"));
-            const QString body = withoutComment(raw.mid(indent));
-            const QString trimmed = body.trimmed();
-            if (trimmed.isEmpty() || trimmed == QLatin1String("---"))
-                continue;
-            m_lines.push_back({ int(i) + 1, indent, body.trimmed() });
-        }
-    }
-
-    Node document()
-    {
-        if (m_lines.empty())
-            return {};
-        Node n = block(m_lines[0].indent);
-        if (m_i < m_lines.size())
-            fail(m_lines[m_i].number, m_lines[m_i].indent + 1,
-                QStringLiteral(
-                    "this line is indented less than the block it follows, but more than the top level"));
-        return n;
-    }
-
-private:
-    static bool isItem(const QString &t)
-    {
-        return t == QLatin1String("-") || t.startsWith(QLatin1String("- "));
-    }
-
-    // Where "key:" ends in `t` (the colon's index), or -1 when `t` is no map entry.
-    static qsizetype keyEnd(const QString &t)
-    {
-        if (t.startsWith(QLatin1Char('"')) || t.startsWith(QLatin1Char('\''))) {
-            const qsizetype close = t.indexOf(t[0], 1);
-            if (close > 0 && close + 1 < t.size() && t[close + 1] == QLatin1Char(':')
-                && (close + 2 == t.size() || t[close + 2] == QLatin1Char(' ')))
-                return close + 1;
-            return -1;
-        }
-        for (qsizetype i = 0; i < t.size(); ++i)
-            if (t[i] == QLatin1Char(':') && (i + 1 == t.size() || t[i + 1] == QLatin1Char(' ')))
-                return i;
-        return -1;
-    }
-
-    static Node scalar(const QString &t, int line, int column)
-    {
-        Node n;
-        n.line = line;
-        n.column = column;
-        if (t.isEmpty() || t == QLatin1String("~") || t == QLatin1String("null"))
-            return n;
-        n.type = Node::Type::Scalar;
-        if (t.startsWith(QLatin1Char('[')) || t.startsWith(QLatin1Char('{')))
-            fail(line, column,
-                QStringLiteral("flow collections ([...], {...}) are not part of the YAML subset read "
-                               "here; write a block list (- item) or use JSON"));
-        if (t.startsWith(QLatin1Char('&')) || t.startsWith(QLatin1Char('*')) || t.startsWith(QLatin1Char('|'))
-            || t.startsWith(QLatin1Char('>')))
-            fail(line, column,
-                QStringLiteral("anchors, aliases and block scalars are not part of the YAML subset "
-                               "read here"));
-        const QChar q = t[0];
-        if (q == QLatin1Char('"') || q == QLatin1Char('\'')) {
-            if (t.size() < 2 || !t.endsWith(q))
-                fail(line, column, QStringLiteral("a quoted value is not closed on its line"));
-            QString inner = t.mid(1, t.size() - 2);
-            if (q == QLatin1Char('\''))
-                inner.replace(QStringLiteral("''"), QStringLiteral("'"));
-            else
-                inner.replace(QStringLiteral("\\\""), QStringLiteral("\""))
-                    .replace(QStringLiteral("\\\\"), QStringLiteral("\\"));
-            n.scalar = inner;
-            n.column = column + 1;
-            return n;
-        }
-        n.scalar = t;
-        return n;
-    }
-
-    Node block(int indent)
-    {
-        const Nesting nesting(m_depth, m_lines[m_i].number, indent + 1);
-        return isItem(m_lines[m_i].text) ? list(indent) : map(indent);
-    }
-
-    // The value after "key:" or "- ": inline, or the more indented block below.
-    Node valueAfter(const QString &rest, int line, int column, int parentIndent)
-    {
-        if (!rest.isEmpty())
-            return scalar(rest, line, column);
-        if (m_i < m_lines.size() && m_lines[m_i].indent > parentIndent)
-            return block(m_lines[m_i].indent);
-        // A list may sit at its key's indentation ("objectives:\n- a").
-        if (m_i < m_lines.size() && m_lines[m_i].indent == parentIndent && isItem(m_lines[m_i].text)
-            && m_keyed)
-            return list(parentIndent);
-        Node n;
-        n.line = line;
-        n.column = column;
-        return n;
-    }
-
-    Node list(int indent)
-    {
-        Node n;
-        n.type = Node::Type::List;
-        n.line = m_lines[m_i].number;
-        n.column = indent + 1;
-        while (m_i < m_lines.size() && m_lines[m_i].indent == indent && isItem(m_lines[m_i].text)) {
-            Line l = m_lines[m_i];
-            const QString rest = l.text.mid(1).trimmed();
-            const int restColumn = l.indent + 1 + int(rest.isEmpty() ? 1 : l.text.indexOf(rest, 1));
-            if (!rest.isEmpty() && keyEnd(rest) > 0) {
-                // "- key: value" opens a map whose keys sit at the column of "key".
-                m_lines[m_i].indent = restColumn - 1;
-                m_lines[m_i].text = rest;
-                n.items.push_back(map(restColumn - 1));
-                continue;
-            }
-            ++m_i;
-            m_keyed = false;
-            n.items.push_back(valueAfter(rest, l.number, restColumn, indent));
-        }
-        if (m_i < m_lines.size() && m_lines[m_i].indent > indent)
-            fail(m_lines[m_i].number, m_lines[m_i].indent + 1, QStringLiteral("unexpected indentation"));
-        return n;
-    }
-
-    Node map(int indent)
-    {
-        Node n;
-        n.type = Node::Type::Map;
-        n.line = m_lines[m_i].number;
-        n.column = indent + 1;
-        while (m_i < m_lines.size() && m_lines[m_i].indent == indent && !isItem(m_lines[m_i].text)) {
-            const Line l = m_lines[m_i];
-            const qsizetype end = keyEnd(l.text);
-            if (end < 0)
-                fail(l.number, l.indent + 1, QStringLiteral("expected \"key: value\" or \"- item\""));
-            QString key = l.text.left(end).trimmed();
-            if (key.size() >= 2 && (key[0] == QLatin1Char('"') || key[0] == QLatin1Char('\'')))
-                key = key.mid(1, key.size() - 2);
-            for (const auto &m : n.members)
-                if (m.first == key)
-                    fail(l.number, l.indent + 1, QStringLiteral("the key %1 appears twice").arg(key));
-            const QString after = l.text.mid(end + 1);
-            const QString rest = after.trimmed();
-            const int restColumn
-                = l.indent + 1 + int(rest.isEmpty() ? end + 1 : l.text.indexOf(rest, end + 1));
-            ++m_i;
-            m_keyed = true;
-            n.keyPlaces.emplace_back(l.number, l.indent + 1);
-            n.members.emplace_back(key, valueAfter(rest, l.number, restColumn, indent));
-        }
-        if (m_i < m_lines.size() && m_lines[m_i].indent > indent)
-            fail(m_lines[m_i].number, m_lines[m_i].indent + 1, QStringLiteral("unexpected indentation"));
-        return n;
-    }
-
-    std::vector<Line> m_lines;
-    size_t m_i = 0;
-    int m_depth = 0;
-    bool m_keyed = false; // the value being read follows "key:" (a list may then start at its indentation)
-};
 
 // ---- expressions -----------------------------------------------------------------------------
 
@@ -686,7 +272,7 @@ QString describe(const Node &n)
         return QStringLiteral("nothing");
     case Node::Type::Scalar:
         return QStringLiteral("a value");
-    case Node::Type::List:
+    case Node::Type::Sequence:
         return QStringLiteral("a list");
     case Node::Type::Map:
         return QStringLiteral("a map");
@@ -694,43 +280,108 @@ QString describe(const Node &n)
     return {};
 }
 
-ObjectiveSpec objectiveOf(const Node &item)
+// The first line after `line` (1-based) with text on it: its line and first column.
+std::pair<int, int> nextText(const QStringList &lines, int line)
 {
-    if (item.type == Node::Type::Scalar)
-        return ExpressionParser(item.scalar, item.line, item.column).parse();
-    if (item.type != Node::Type::Map)
+    for (qsizetype l = line; l < lines.size(); ++l) {
+        const QString &t = lines[l];
+        qsizetype i = 0;
+        while (i < t.size() && t[i].isSpace()) {
+            ++i;
+        }
+        if (i < t.size()) {
+            return { int(l) + 1, int(i) + 1 };
+        }
+    }
+    return { line, 1 };
+}
+
+// An expression and where its text starts. Positions in an expression are columns on one line, so an
+// expression folded over several lines (YAML allows it) is refused where it goes on.
+ObjectiveSpec expressionOf(const Node &n, const QStringList &lines)
+{
+    if (n.style == Node::Style::Block) {
+        return ExpressionParser(n.text, n.line, n.column).parse();
+    }
+    // A view, not a copy: a file of one long line holds many expressions.
+    const QStringView rest = n.line >= 1 && n.line <= lines.size()
+        ? QStringView(lines[n.line - 1]).mid(n.column - 1)
+        : QStringView();
+    if (n.style == Node::Style::Plain) {
+        if (!rest.startsWith(n.text)) {
+            const auto [line, column] = nextText(lines, n.line);
+            fail(line, column,
+                QStringLiteral(
+                    "unexpected indentation: this line goes on with the objective above (write one "
+                    "objective per line)"));
+        }
+        return ExpressionParser(n.text, n.line, n.column).parse();
+    }
+    // Quoted: closed on its line?
+    const QChar quote = rest.isEmpty() ? QChar() : rest.front();
+    bool closed = false;
+    for (qsizetype i = 1; i < rest.size(); ++i) {
+        if (quote == QLatin1Char('"') && rest[i] == QLatin1Char('\\')) {
+            ++i;
+        } else if (rest[i] == quote) {
+            if (quote == QLatin1Char('\'') && i + 1 < rest.size() && rest[i + 1] == quote) {
+                ++i;
+            } else {
+                closed = true;
+                break;
+            }
+        }
+    }
+    if (!closed) {
+        fail(n.line, n.column, QStringLiteral("a quoted value is not closed on its line"));
+    }
+    return ExpressionParser(n.text, n.line, n.column + 1).parse();
+}
+
+ObjectiveSpec objectiveOf(const Node &item, const QStringList &lines)
+{
+    if (item.type == Node::Type::Scalar) {
+        return expressionOf(item, lines);
+    }
+    if (item.type != Node::Type::Map) {
         fail(item.line, item.column,
             QStringLiteral("an objective is an expression or a map with objective:, found %1")
                 .arg(describe(item)));
+    }
     const Node *expr = nullptr;
     QString name, model, endpoint;
-    for (size_t k = 0; k < item.members.size(); ++k) {
-        const auto &[key, value] = item.members[k];
-        const auto [kl, kc] = item.keyPlaces[k];
-        if (value.type != Node::Type::Scalar)
-            fail(value.line ? value.line : kl, value.line ? value.column : kc,
-                QStringLiteral("%1 needs a value, found %2").arg(key, describe(value)));
-        if (key == QLatin1String("objective") || key == QLatin1String("expr"))
+    for (const auto &m : item.members) {
+        const Node &value = m.value;
+        if (value.type != Node::Type::Scalar) {
+            fail(value.type == Node::Type::Null ? m.line : value.line,
+                value.type == Node::Type::Null ? m.column : value.column,
+                QStringLiteral("%1 needs a value, found %2").arg(m.key, describe(value)));
+        }
+        if (m.key == QLatin1String("objective") || m.key == QLatin1String("expr")) {
             expr = &value;
-        else if (key == QLatin1String("name"))
-            name = value.scalar;
-        else if (key == QLatin1String("model"))
-            model = value.scalar;
-        else if (key == QLatin1String("endpoint"))
-            endpoint = value.scalar;
-        else
-            fail(kl, kc,
-                QStringLiteral("unknown key %1 in an objective (objective, name, model, endpoint)").arg(key));
+        } else if (m.key == QLatin1String("name")) {
+            name = value.text;
+        } else if (m.key == QLatin1String("model")) {
+            model = value.text;
+        } else if (m.key == QLatin1String("endpoint")) {
+            endpoint = value.text;
+        } else {
+            fail(m.line, m.column,
+                QStringLiteral("unknown key %1 in an objective (objective, name, model, endpoint)")
+                    .arg(m.key));
+        }
     }
-    if (!expr)
+    if (!expr) {
         fail(item.line, item.column, QStringLiteral("this objective has no objective: expression"));
-    ObjectiveSpec s = ExpressionParser(expr->scalar, expr->line, expr->column).parse();
+    }
+    ObjectiveSpec s = expressionOf(*expr, lines);
     s.name = name;
     s.model = model;
     s.endpoint = endpoint;
     if ((!model.isEmpty() || !endpoint.isEmpty()) && s.kind != ObjectiveSpec::Kind::RequestStat
-        && s.kind != ObjectiveSpec::Kind::Drift && !ExpressionParser::isServingName(s.field))
+        && s.kind != ObjectiveSpec::Kind::Drift && !ExpressionParser::isServingName(s.field)) {
         fail(item.line, item.column, QStringLiteral("model: and endpoint: go with request objectives only"));
+    }
     return s;
 }
 
@@ -800,45 +451,59 @@ std::optional<ObjectiveSpec> parseObjectiveExpression(
 std::optional<ObjectivesFile> parseObjectives(const QByteArray &bytes, ObjectivesError &error)
 {
     try {
+        YamlDocument::Error yamlError;
+        const std::optional<Node> doc = YamlDocument::parse(bytes, yamlError);
+        if (!doc) {
+            fail(yamlError.line, yamlError.column, yamlError.message);
+        }
         QString text = QString::fromUtf8(bytes);
-        if (text.startsWith(QChar(0xFEFF)))
+        if (text.startsWith(QChar(0xFEFF))) {
             text.remove(0, 1);
-        const QString trimmed = text.trimmed();
-        const bool json = trimmed.startsWith(QLatin1Char('{')) || trimmed.startsWith(QLatin1Char('['));
-        const Node root = json ? JsonParser(text).document() : YamlParser(text).document();
+        }
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        const Node &root = *doc;
         ObjectivesFile file;
         const Node *list = nullptr;
-        if (root.type == Node::Type::List) {
+        if (root.type == Node::Type::Sequence) {
             list = &root;
         } else if (root.type == Node::Type::Map) {
-            for (size_t k = 0; k < root.members.size(); ++k) {
-                const auto &[key, value] = root.members[k];
-                const auto [kl, kc] = root.keyPlaces[k];
-                if (key == QLatin1String("objectives")) {
-                    if (value.type != Node::Type::List)
-                        fail(kl, kc,
-                            QStringLiteral("objectives: needs a list, found %1").arg(describe(value)));
-                    list = &value;
-                } else if (key == QLatin1String("baseline") || key == QLatin1String("run")) {
-                    if (value.type != Node::Type::Scalar)
-                        fail(kl, kc, QStringLiteral("%1: needs a run's id or name").arg(key));
-                    (key == QLatin1String("run") ? file.run : file.baseline) = value.scalar;
+            for (const auto &m : root.members) {
+                if (m.key == QLatin1String("objectives")) {
+                    if (m.value.type != Node::Type::Sequence) {
+                        fail(m.line, m.column,
+                            QStringLiteral("objectives: needs a list, found %1").arg(describe(m.value)));
+                    }
+                    list = &m.value;
+                } else if (m.key == QLatin1String("baseline") || m.key == QLatin1String("run")) {
+                    if (m.value.type != Node::Type::Scalar) {
+                        fail(m.line, m.column, QStringLiteral("%1: needs a run's id or name").arg(m.key));
+                    }
+                    (m.key == QLatin1String("run") ? file.run : file.baseline) = m.value.text;
                 } else {
-                    fail(kl, kc, QStringLiteral("unknown key %1 (objectives, baseline, run)").arg(key));
+                    fail(m.line, m.column,
+                        QStringLiteral("unknown key %1 (objectives, baseline, run)").arg(m.key));
                 }
             }
-            if (!list)
+            if (!list) {
                 fail(root.line, root.column, QStringLiteral("no objectives: list"));
-        } else {
+            }
+        } else if (root.type == Node::Type::Null) {
             fail(1, 1, QStringLiteral("no objectives: the file is empty"));
+        } else {
+            fail(root.line, root.column,
+                QStringLiteral("no objectives: the file holds one value, not a list or a map"));
         }
-        for (const Node &item : list->items)
-            file.objectives.push_back(objectiveOf(item));
-        if (file.objectives.empty())
+        for (const Node &item : list->items) {
+            file.objectives.push_back(objectiveOf(item, lines));
+        }
+        if (file.objectives.empty()) {
             fail(list->line, list->column, QStringLiteral("the objectives list is empty"));
-        for (auto &o : file.objectives)
-            if (o.name.isEmpty())
+        }
+        for (auto &o : file.objectives) {
+            if (o.name.isEmpty()) {
                 o.name = o.text;
+            }
+        }
         return file;
     } catch (const Fail &f) {
         error = f.e;

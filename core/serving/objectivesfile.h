@@ -61,11 +61,10 @@ struct ObjectivesError {
     [[nodiscard]] QString text(const QString &fileName) const; // "file:line:column: message"
 };
 
-// Parses an objectives file: JSON when its first character is { or [, else a YAML subset (block
-// maps and lists, `key: value`, `- item`, plain or quoted scalars, # comments; no anchors, flow
-// collections or multi-line scalars). Top level: a map with `objectives:` (a list) and optionally
-// `baseline:` and `run:`, or the list alone. Each item is an expression, or a map with `objective:`
-// and optionally `name:`, `model:`, `endpoint:`.
+// Parses an objectives file, YAML or JSON (read alike, by YamlDocument). Top level: a map with
+// `objectives:` (a list) and optionally `baseline:` and `run:`, or the list alone. Each item is an
+// expression, or a map with `objective:` and optionally `name:`, `model:`, `endpoint:`. An expression is
+// written on one line (positions in it are columns on that line).
 [[nodiscard]] std::optional<ObjectivesFile> parseObjectives(const QByteArray &text, ObjectivesError &error);
 // One expression alone (`column` = where it starts, for messages).
 [[nodiscard]] std::optional<ObjectiveSpec> parseObjectiveExpression(

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mlflow/mlflowimporter.h"
 
-#include "common/flatyaml.h"
 #include "ingest/diagnosticlog.h"
 #include "ingest/importcontext.h"
 #include "ingest/importerror.h"
@@ -9,6 +8,7 @@
 #include "ingest/metricsink.h"
 #include "store/foreignsqlitedb.h"
 #include "text/textnumbers.h"
+#include "text/yamldocument.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -128,6 +128,26 @@ QByteArray readFile(const QString &path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// The top-level `key: value` pairs of a meta.yaml (MLflow's file store writes them with PyYAML): each
+// scalar as its text, null as an empty string; a nested list or map is left out (no key read is one).
+// YAML that cannot be read is no pairs, and `error` says why.
+QHash<QString, QString> metaOf(const QByteArray &text, YamlDocument::Error &error)
+{
+    QHash<QString, QString> out;
+    const std::optional<YamlDocument::Node> doc = YamlDocument::parse(text, error);
+    if (!doc) {
+        return out;
+    }
+    for (const auto &m : doc->members) {
+        if (m.value.isScalar() && !m.value.isNull()) {
+            out.insert(m.key, m.value.text);
+        } else if (m.value.isNull()) {
+            out.insert(m.key, QString());
+        }
+    }
+    return out;
+}
+
 // Files under `dir`, each with its path relative to `dir` ("a/b" for a nested key), sorted.
 std::vector<std::pair<QString, QString>> filesUnder(const QString &dir)
 {
@@ -176,7 +196,11 @@ public:
         char buf[65536];
         for (int64_t n; (n = m_ctx.input().read(buf, sizeof buf)) > 0;)
             text.append(buf, qsizetype(n));
-        const QHash<QString, QString> meta = FlatYaml::parse(text);
+        YamlDocument::Error error;
+        const QHash<QString, QString> meta = metaOf(text, error);
+        if (!error.message.isEmpty()) {
+            throw ImportError(error.text(m_ctx.input().path()) + QStringLiteral(" (nothing was imported)"));
+        }
         const QString runId = meta.value(QStringLiteral("run_uuid"), meta.value(QStringLiteral("run_id")));
         if (runId.isEmpty())
             throw ImportError(QStringLiteral("%1 names no run_uuid: not the meta.yaml of an MLflow run")
@@ -186,7 +210,13 @@ public:
         const QString runDir = info.absolutePath();
         QDir expDir(runDir);
         expDir.cdUp();
-        const QHash<QString, QString> exp = FlatYaml::parse(readFile(expDir.filePath(kMetaYaml)));
+        YamlDocument::Error expError;
+        const QHash<QString, QString> exp = metaOf(readFile(expDir.filePath(kMetaYaml)), expError);
+        if (!expError.message.isEmpty()) {
+            m_diag.report(Severity::Warning, QStringLiteral("bad-experiment-meta"), {},
+                QStringLiteral("The experiment's meta.yaml cannot be read (%1): its name is not known.")
+                    .arg(expError.text(expDir.filePath(kMetaYaml))));
+        }
         QDir storeDir(expDir);
         storeDir.cdUp();
         const bool inTrash = storeDir.dirName() == QLatin1String(".trash");
@@ -649,7 +679,8 @@ void MlflowImporter::read(ImportContext &ctx) const
         return;
     case Store::LoggedModelMeta: {
         // Its metric files repeat what its run logged (MLflow writes each value to both).
-        const QHash<QString, QString> meta = FlatYaml::parse(readFile(ctx.input().path()));
+        YamlDocument::Error error; // unreadable: no name said
+        const QHash<QString, QString> meta = metaOf(readFile(ctx.input().path()), error);
         const QString run = meta.value(QStringLiteral("source_run_id"));
         ctx.diagnostics().report(Severity::Info, QStringLiteral("logged-model"), {},
             QStringLiteral(

@@ -2,12 +2,13 @@
 #include "paramsfile/paramsfileimporter.h"
 
 #include "common/logfolder.h"
-#include "common/nestedyaml.h"
 #include "ingest/diagnosticlog.h"
 #include "ingest/importcontext.h"
 #include "ingest/importerror.h"
 #include "ingest/inputfile.h"
 #include "ingest/metricsink.h"
+#include "paramsfile/yamlparams.h"
+#include "text/yamldocument.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -98,12 +99,17 @@ void ParamsFileImporter::read(ImportContext &ctx) const
             QStringLiteral("%1 is not a Lightning hparams.yaml or a W&B config.yaml; nothing was imported")
                 .arg(file));
 
-    std::vector<NestedYaml::Entry> params;
+    YamlDocument::Error error;
+    const std::optional<YamlDocument::Node> doc = YamlDocument::parse(text, error);
+    if (!doc) {
+        throw ImportError(error.text(file) + QStringLiteral(" (nothing was imported)"));
+    }
+    std::vector<YamlParams::Entry> params;
     if (kind == Kind::LightningHparams) {
-        params = NestedYaml::flatten(text, QLatin1Char('/'));
+        params = YamlParams::flatten(*doc, QLatin1Char('/'));
     } else {
         // key.desc is W&B's description of a key, key.value its value.
-        for (auto &e : NestedYaml::flatten(text, QLatin1Char('.'))) {
+        for (auto &e : YamlParams::flatten(*doc, QLatin1Char('.'))) {
             if (e.key == QLatin1String("wandb_version"))
                 continue;
             const qsizetype dot = e.key.indexOf(QLatin1Char('.'));

@@ -12,7 +12,8 @@ namespace plumb {
 //   Lightning itself flattens them into the event file's hparams.
 // - W&B's `config.yaml` (`wandb_version: 1`, then `key: {desc: ..., value: ...}`): each key's value,
 //   nested keys joined with '.'; W&B's own `_wandb` entry (Python, CLI and framework versions) too.
-// Both are read with NestedYaml. Claimed by name and content: any other YAML is left alone.
+// Both are read with YamlDocument and flattened by YamlParams. Claimed by name and content: any other YAML is
+// left alone.
 class ParamsFileImporter final : public Importer {
 public:
     [[nodiscard]] QString id() const override { return QStringLiteral("paramsfile"); }

@@ -69,18 +69,19 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("message");
         QTest::newRow("unknown key") << QByteArray("title: x\ncolour: red\n")
-                                     << QStringLiteral("t:2: \"colour\" is not an option");
+                                     << QStringLiteral("t:2:1: \"colour\" is not an option");
         QTest::newRow("page size") << QByteArray("page_size: A3\n")
-                                   << QStringLiteral("t:1: \"page_size\" is A4 or Letter");
+                                   << QStringLiteral("t:1:1: \"page_size\" is A4 or Letter");
         QTest::newRow("dpi") << QByteArray("\n\ndpi: 5000\n")
-                             << QStringLiteral("t:3: \"dpi\" is a number from 36 to 600");
+                             << QStringLiteral("t:3:1: \"dpi\" is a number from 36 to 600");
         QTest::newRow("dark theme") << QByteArray("theme: dark\n")
-                                    << QStringLiteral("t:1: \"theme\" is light");
+                                    << QStringLiteral("t:1:1: \"theme\" is light");
         QTest::newRow("no colon") << QByteArray("sections\n")
-                                  << QStringLiteral("t:1: expected \"key: value\"");
+                                  << QStringLiteral("t:1:1: expected \"key: value\"");
         QTest::newRow("stray item") << QByteArray("- steps\n")
-                                    << QStringLiteral("t:1: a list item outside a list");
-        QTest::newRow("bad json") << QByteArray("{\n\"title\": }") << QStringLiteral("t:2: ");
+                                    << QStringLiteral("t:1:1: a list item outside a list");
+        QTest::newRow("bad json") << QByteArray("{\n\"title\": }")
+                                  << QStringLiteral("t:2:1: \"title\" needs one value");
     }
 
     void templateErrors()

@@ -154,6 +154,12 @@ private slots:
         QTest::newRow("yaml list at key indent")
             << QByteArray("objectives:\n- error_rate < 1%\n- p99(ttft_ms) < 500\n") << 2 << QString();
         QTest::newRow("yaml bare list") << QByteArray("- error_rate < 1%\n") << 1 << QString();
+        QTest::newRow("yaml with BOM and CRLF")
+            << QByteArray("\xEF\xBB\xBF"
+                          "baseline: 'run 7'\r\nobjectives:\r\n- error_rate < 1%\r\n")
+            << 1 << QStringLiteral("run 7");
+        QTest::newRow("yaml flow list")
+            << QByteArray("objectives: [error_rate < 1%, 'p99(ttft_ms) < 500']\n") << 2 << QString();
         QTest::newRow("json") << QByteArray(
             "{\"baseline\": \"7\", \"objectives\": [\"error_rate < 1%\",\n"
             "  {\"name\": \"ttft\", \"objective\": \"p99(ttft_ms) < 500\", \"endpoint\": \"/v1\"}]}")
@@ -206,8 +212,6 @@ private slots:
                                      << 3 << 5 << QStringLiteral("unknown key modle");
         QTest::newRow("tab") << QByteArray("objectives:\n\t- error_rate < 1%\n") << 2 << 1
                              << QStringLiteral("tab");
-        QTest::newRow("flow list") << QByteArray("objectives: [error_rate < 1%]\n") << 1 << 13
-                                   << QStringLiteral("flow collections");
         QTest::newRow("bad indentation")
             << QByteArray("objectives:\n  - error_rate < 1%\n      - p99(ttft_ms) < 5\n") << 3 << 7
             << QStringLiteral("unexpected indentation");
@@ -215,11 +219,17 @@ private slots:
                                         << QStringLiteral("unknown key objective");
         QTest::newRow("json syntax") << QByteArray(
             "{\"objectives\": [\"error_rate < 1%\",\n  \"p99(ttft_ms) < 5\"\n")
-                                     << 3 << 1 << QStringLiteral("expected ',' or ']'");
+                                     << 3 << 1 << QStringLiteral("end of sequence flow not found");
         QTest::newRow("json expression")
             << QByteArray("{\"objectives\": [\"error_rate < 1%\", \"p99(ttft_ms) <> 5\"]}") << 1 << 51
             << QStringLiteral("expected a number after <");
         QTest::newRow("empty") << QByteArray("# nothing\n") << 1 << 1 << QStringLiteral("empty");
+        QTest::newRow("quoted over two lines") << QByteArray("objectives:\n  - \"error_rate\n    < 1%\"\n")
+                                               << 2 << 5 << QStringLiteral("not closed on its line");
+        QTest::newRow("yaml syntax") << QByteArray("objectives:\n  - [error_rate < 1%\n") << 3 << 1
+                                     << QStringLiteral("end of sequence flow not found");
+        QTest::newRow("duplicate key") << QByteArray("run: a\nobjectives:\n  - error_rate < 1%\nrun: b\n")
+                                       << 4 << 1 << QStringLiteral("the key run appears twice");
         QTest::newRow("percentile over 100")
             << QByteArray("- p101(ttft_ms) < 5\n") << 1 << 3 << QStringLiteral("at most p100");
     }

@@ -159,6 +159,14 @@ void mlflowFileStore(const uint8_t *data, size_t size)
     importAndCheck("mlflow", runDir + QStringLiteral("/meta.yaml"));
 }
 
+// Lightning's hparams.yaml or W&B's config.yaml: the first byte picks the name (even, odd).
+void paramsFile(const uint8_t *data, size_t size)
+{
+    const char *names[] = { "hparams.yaml", "config.yaml" };
+    const char *name = names[size ? data[0] % 2 : 0];
+    importBytes("paramsfile", name, size ? data + 1 : data, size ? size - 1 : 0);
+}
+
 void objectives(const uint8_t *data, size_t size)
 {
     ObjectivesError error;
@@ -211,7 +219,8 @@ const std::vector<Target> &targets()
         { "vllm", &simple<kVllm, kVllmName>, "vLLM serving benchmark result" },
         { "hftrainer", &simple<kHfTrainer, kHfTrainerName>,
             "Hugging Face Trainer state (trainer_state.json)" },
-        { "objectives", &objectives, "objectives file (YAML subset or JSON)" },
+        { "paramsfile", &paramsFile, "Lightning hparams.yaml, W&B config.yaml (YAML)" },
+        { "objectives", &objectives, "objectives file (YAML or JSON)" },
     };
     return all;
 }

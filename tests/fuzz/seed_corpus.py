@@ -89,3 +89,15 @@ unit = read(os.path.join(ROOT, "tests", "core", "tst_serving.cpp")).decode()
 for i, literal in enumerate(re.findall(r"QByteArray\(((?:\s*\"(?:[^\"\\]|\\.)*\")+)", unit)):
     text = "".join(re.findall(r"\"((?:[^\"\\]|\\.)*)\"", literal))
     seed("objectives", "tst_serving-%d" % i, text.encode().decode("unicode_escape").encode())
+
+# Run settings files: the first byte picks the name (0 hparams.yaml, 1 config.yaml).
+for f in fixtures("tabular/data/**/hparams.yaml", "tabular/data/**/config.yaml") + sorted(
+        glob.glob(os.path.join(ROOT, "resources", "samples", "**", "hparams.yaml"), recursive=True)):
+    seed("paramsfile", os.path.relpath(f, ROOT), bytes([0 if f.endswith("hparams.yaml") else 1]) + read(f))
+# The YAML of YamlDocument's unit test (C string literals), as hparams.yaml, and nesting past its limit.
+unit = read(os.path.join(ROOT, "tests", "core", "tst_yamldocument.cpp")).decode()
+for i, literal in enumerate(re.findall(r"(?:parsed|QByteArray)\(((?:\s*\"(?:[^\"\\]|\\.)*\")+)", unit)):
+    text = "".join(re.findall(r"\"((?:[^\"\\]|\\.)*)\"", literal))
+    seed("paramsfile", "tst_yamldocument-%d" % i, b"\x00" + text.encode().decode("unicode_escape").encode("latin-1"))
+seed("paramsfile", "deep-flow", b"\x00a: " + b"[" * 100000)
+seed("paramsfile", "deep-block", b"\x01" + b"".join(b" " * i + b"k:\n" for i in range(300)))

@@ -105,6 +105,16 @@ private slots:
             << "vllm-bench"
             << "deep_result.json" << QByteArray("{\"ttfts\": " + nested("[", "]") + ", \"itls\": []}")
             << "byte";
+        // YAML (YamlDocument): yaml-cpp recurses per level, so the depth is refused as it is read.
+        QTest::newRow("paramsfile: nested flow lists")
+            << "paramsfile"
+            << "hparams.yaml" << QByteArray("lr: 0.1\nlayers: " + nested("[", "]") + "\n") << ":2:";
+        QTest::newRow("mlflow: nested meta.yaml")
+            << "mlflow"
+            << "meta.yaml"
+            << QByteArray("run_uuid: abc\nexperiment_id: '0'\nlifecycle_stage: active\ntags: "
+                   + nested("{a: ", "}", "1") + "\n")
+            << ":4:";
         // Protobuf lengths: 2^60, past the end of the file, past the end of the enclosing message, 11 varint
         // bytes.
         QTest::newRow("xplane: length 2^60")
@@ -182,7 +192,7 @@ private slots:
         QVERIFY2(r.skipped >= 1, qPrintable(r.message));
     }
 
-    // The objectives file parsers refuse nesting past 64 levels with a line and column.
+    // The objectives file refuses nesting past 100 levels (YamlDocument::kMaxDepth) with a line and column.
     void objectivesNesting_data()
     {
         QTest::addColumn<QByteArray>("text");

@@ -4,7 +4,6 @@
 // what it wrote; those are compared exactly and never rewritten by the test.
 
 #include "builtinimporters.h"
-#include "common/flatyaml.h"
 #include "ingest/importerregistry.h"
 #include "ingest/importrunner.h"
 #include "store/sqlitedb.h"
@@ -122,22 +121,6 @@ private slots:
     {
         QVERIFY(m_tmp.isValid());
         registerBuiltinImporters(m_registry);
-    }
-
-    void flatYaml()
-    {
-        const auto m = FlatYaml::parse("a: plain # comment\nb: 'it''s'\nc: \"x\\ty\"\nd: null\ne: ~\n"
-                                       "tags: []\n  nested: no\n- item\nf:\ng: 'a: b'\r\n");
-        QCOMPARE(m.value(QStringLiteral("a")), QStringLiteral("plain"));
-        QCOMPARE(m.value(QStringLiteral("b")), QStringLiteral("it's"));
-        QCOMPARE(m.value(QStringLiteral("c")), QStringLiteral("x\ty"));
-        QVERIFY(m.contains(QStringLiteral("d")) && m.value(QStringLiteral("d")).isEmpty());
-        QVERIFY(m.value(QStringLiteral("e")).isEmpty());
-        QCOMPARE(m.value(QStringLiteral("tags")), QStringLiteral("[]"));
-        QVERIFY(!m.contains(QStringLiteral("nested")));
-        QVERIFY(m.contains(QStringLiteral("f")));
-        QCOMPARE(m.value(QStringLiteral("g")), QStringLiteral("a: b"));
-        QCOMPARE(m.size(), 8);
     }
 
     void fileStore_data()

@@ -4,15 +4,16 @@
 // data/gen_fixtures.py from the values it wrote; they are compared exactly, never rewritten here.
 
 #include "builtinimporters.h"
-#include "common/nestedyaml.h"
 #include "importhelpers.h"
 #include "ingest/importerregistry.h"
 #include "ingest/importrunner.h"
 #include "ingest/inputfile.h"
+#include "paramsfile/yamlparams.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 #include "tabular/csvreader.h"
 #include "tabular/tabularlayout.h"
+#include "text/yamldocument.h"
 
 #include <QDir>
 #include <QFile>
@@ -561,15 +562,47 @@ private slots:
 
     void nestedYaml()
     {
-        const auto e
-            = NestedYaml::flatten("a: 1\nb:\n  c: 'x'\n  d:\n  - 1\n  - two\ne: !!python/object:foo.Bar\n"
+        YamlDocument::Error error;
+        const auto doc
+            = YamlDocument::parse("a: 1\nb:\n  c: 'x'\n  d:\n  - 1\n  - two\ne: !!python/object:foo.Bar\n"
                                   "  x: 1\nf: [1, 2]\ng: yes\nh: 1.0e-3\n",
-                QLatin1Char('/'));
+                error);
+        QVERIFY2(doc, qPrintable(error.text(QStringLiteral("t"))));
+        const auto e = YamlParams::flatten(*doc, QLatin1Char('/'));
         QStringList got;
         for (const auto &x : e)
             got << x.key + QLatin1Char('=') + x.value;
         QCOMPARE(got.join(QLatin1Char(' ')),
             QStringLiteral("a=1 b/c=x b/d=[1,\"two\"] e=!!python/object:foo.Bar f=[1,2] g=yes h=0.001"));
+    }
+
+    // Deeper settings: maps in lists become JSON objects, nested maps keys, a shared object (PyYAML's
+    // &id001/*id001) is read at both places, empty collections and quoted numbers keep their form.
+    void nestedYamlDeeper()
+    {
+        YamlDocument::Error error;
+        const auto doc
+            = YamlDocument::parse("callbacks:\n- name: ckpt\n  every: [1, 2]\n- !!python/tuple\n  - 3\n"
+                                  "model:\n  enc: &id001\n    dims: [64, 128]\n    act: relu\n"
+                                  "  dec: *id001\nempty: {}\nnone: []\nversion: '3.10'\nratio: .5\n",
+                error);
+        QVERIFY2(doc, qPrintable(error.text(QStringLiteral("t"))));
+        QStringList got;
+        for (const auto &x : YamlParams::flatten(*doc, QLatin1Char('.'))) {
+            got << x.key + QLatin1Char('=') + x.value + QLatin1Char(':') + QString::number(int(x.kind));
+        }
+        const auto kind = [](ParamKind k) { return QString::number(int(k)); };
+        QCOMPARE(got,
+            (QStringList { QStringLiteral("callbacks=[{\"every\":[1,2],\"name\":\"ckpt\"},[3]]:")
+                    + kind(ParamKind::Json),
+                QStringLiteral("model.enc.dims=[64,128]:") + kind(ParamKind::Json),
+                QStringLiteral("model.enc.act=relu:") + kind(ParamKind::String),
+                QStringLiteral("model.dec.dims=[64,128]:") + kind(ParamKind::Json),
+                QStringLiteral("model.dec.act=relu:") + kind(ParamKind::String),
+                QStringLiteral("empty={}:") + kind(ParamKind::Json),
+                QStringLiteral("none=[]:") + kind(ParamKind::Json),
+                QStringLiteral("version=3.10:") + kind(ParamKind::String),
+                QStringLiteral("ratio=0.5:") + kind(ParamKind::Number) }));
     }
 
     // The 25 Lightning trials of ../shared/data: hparams.yaml adds to the run of its event file's
