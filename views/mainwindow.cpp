@@ -11,6 +11,7 @@
 #include "help/aboutdialog.h"
 #include "help/userguidedialog.h"
 #include "importfeedback.h"
+#include "importprogresswidget.h"
 #include "importresultspanel.h"
 #include "ingest/importerregistry.h"
 #include "lineage/lineagepanel.h"
@@ -37,6 +38,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -44,6 +46,7 @@
 #include <QMimeData>
 #include <QScreen>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>

@@ -16,7 +16,7 @@ namespace plumb {
 //   serving results    -> SLO (objectives evaluated on the new requests);
 //   lifecycle events   -> Goodput of the first run they belong to;
 //   runs with metrics  -> Experiments with those runs selected;
-//   lineage nodes      -> Lineage (focused on the first new node);
+//   lineage nodes      -> Lineage focused on the newest model-like artifact among the new nodes;
 //   nothing            -> None: the window stays where it is (a failed or cancelled import, a no-op).
 // A pure function: the window calls it and opens the view; live (folder watching) imports do not.
 struct ViewChoice {

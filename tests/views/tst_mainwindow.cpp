@@ -133,8 +133,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<QString>("tab");
-        const auto s
-            = [](const char *name) { return QStringLiteral(PLUMB_SAMPLES_DIR "/") + QLatin1String(name); };
+        const auto s = [](const char *name) -> QString {
+            return QStringLiteral(PLUMB_SAMPLES_DIR "/") + QLatin1String(name);
+        };
         QTest::newRow("trace") << QStringList { samplePath() } << QStringLiteral("Doctor");
         QTest::newRow("two traces") << QStringList { samplePath(),
             s("sample_training_step_after_bump.pt.trace.json.gz") }
