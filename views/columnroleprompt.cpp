@@ -13,7 +13,7 @@ namespace plumb {
 QHash<QString, ImportOptions> askColumnRoles(
     const ImporterRegistry &registry, QStringList &paths, QWidget *parent)
 {
-    constexpr qint64 kSniffBytes = 64 * 1024;
+    constexpr qint64 kSniffBytes = qint64(64) * 1024;
     QHash<QString, ImportOptions> options;
     for (const QString &p : QStringList(paths)) {
         const QFileInfo info(p);

@@ -7,6 +7,7 @@
 #include "diff/diffpanel.h"
 #include "doctor/doctorpanel.h"
 #include "experiments/experimentspanel.h"
+#include "filechoosers.h"
 #include "goodput/goodputpanel.h"
 #include "help/aboutdialog.h"
 #include "help/userguidedialog.h"
@@ -36,7 +37,6 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -45,7 +45,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
-#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
@@ -58,19 +57,19 @@ namespace plumb {
 
 namespace {
 
-const QString kLastImportDirKey = QStringLiteral("lastImportDir");
-const QString kLastWorkspaceDirKey = QStringLiteral("lastWorkspaceDir");
 constexpr int kMaxNameColumnPx = 300; // long file names elide; the tooltip and details show them whole
 constexpr int kStatusMessageMs = 8000;
 
 QStringList localPaths(const QMimeData *mime)
 {
     QStringList paths;
-    if (!mime || !mime->hasUrls())
+    if (!mime || !mime->hasUrls()) {
         return paths;
+    }
     for (const QUrl &url : mime->urls()) {
-        if (url.isLocalFile())
+        if (url.isLocalFile()) {
             paths << url.toLocalFile();
+        }
     }
     return paths;
 }
@@ -242,8 +241,9 @@ void MainWindow::createActions()
         = addTableAction(file, QStringLiteral("file.cancelImport"), this, &MainWindow::cancelImport);
     file->addSeparator();
     addTableAction(file, QStringLiteral("file.exportReport"), this, [this] {
-        if (!workspacePath().isEmpty())
+        if (!workspacePath().isEmpty()) {
             ReportDialog(workspacePath(), this).exec();
+        }
     });
     file->addSeparator();
     QAction *quit = addTableAction(file, QStringLiteral("file.quit"), this, &QWidget::close);
@@ -328,12 +328,13 @@ void MainWindow::createActions()
 
 void MainWindow::onLoadStarted(const QString &path, bool switching)
 {
-    if (switching)
+    if (switching) {
         statusBar()->showMessage(
             (Workspace::needsUpgrade(path) ? tr(
                  "Upgrading %1 to this version's workspace format (once; a large workspace takes a while)…")
                                            : tr("Opening %1…"))
                 .arg(QDir::toNativeSeparators(path)));
+    }
 }
 
 void MainWindow::refresh()
@@ -344,8 +345,9 @@ void MainWindow::refresh()
 void MainWindow::onLoadFailed(const QString &path, const QString &reason)
 {
     statusBar()->clearMessage();
-    if (workspacePath().isEmpty())
+    if (workspacePath().isEmpty()) {
         m_workspaceLabel->setText(tr("No workspace open"));
+    }
     showError(tr("Cannot Open Workspace"),
         tr("The workspace %1 could not be opened.\n\n%2").arg(QDir::toNativeSeparators(path), reason));
     Q_EMIT workspaceLoadFailed(path, reason);
@@ -379,10 +381,13 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s, bool switched)
 
     // Opening a workspace: the trace imported last (ids grow with each import), as the status bar names it.
     int64_t select = previousTrace;
-    if (select < 0)
-        for (const RunInfo &r : s.runs)
-            for (const TraceInfo &t : r.traces)
+    if (select < 0) {
+        for (const RunInfo &r : s.runs) {
+            for (const TraceInfo &t : r.traces) {
                 select = std::max(select, t.id);
+            }
+        }
+    }
     selectTrace(select);
     Q_EMIT workspaceLoaded(s.path);
 }
@@ -401,10 +406,11 @@ void MainWindow::updateStatusLabels(const WorkspaceSummary &summary)
 
 void MainWindow::selectTrace(int64_t traceId)
 {
-    if (m_tree->selectTrace(traceId))
+    if (m_tree->selectTrace(traceId)) {
         onTraceSelectionChanged();
-    else
+    } else {
         m_details->clear();
+    }
 }
 
 void MainWindow::onTraceSelectionChanged()
@@ -423,26 +429,30 @@ void MainWindow::onTraceSelectionChanged()
 
 void MainWindow::openTimelineAt(const QModelIndex &viewIndex)
 {
-    if (const TraceInfo *t = m_tree->traceAt(viewIndex))
+    if (const TraceInfo *t = m_tree->traceAt(viewIndex)) {
         openTimeline(t->id);
-    else if (const RunInfo *r = m_tree->runAt(viewIndex))
+    } else if (const RunInfo *r = m_tree->runAt(viewIndex)) {
         openTimeline(-1, r->id);
+    }
 }
 
 void MainWindow::openDoctorAt(const QModelIndex &viewIndex)
 {
     const TraceInfo *t = m_tree->traceAt(viewIndex);
-    if (const RunInfo *r = m_tree->runAt(viewIndex); !t && r && !r->traces.isEmpty())
+    if (const RunInfo *r = m_tree->runAt(viewIndex); !t && r && !r->traces.isEmpty()) {
         t = &r->traces.first(); // a run: its first trace
-    if (t)
+    }
+    if (t) {
         openDoctor(t->id);
+    }
 }
 
 void MainWindow::openDoctor(int64_t traceId)
 {
     const TraceInfo *t = m_workspaceModel->traceAt(m_workspaceModel->indexForTrace(traceId));
-    if (workspacePath().isEmpty() || !t)
+    if (workspacePath().isEmpty() || !t) {
         return;
+    }
     m_doctor->open(workspacePath(), t->id, t->name);
     m_tabs->setCurrentWidget(m_doctor);
 }
@@ -452,11 +462,13 @@ QList<int64_t> MainWindow::lastImportedTraceIds() const
     QList<int64_t> ids;
     for (const FileImportResult &r : lastImportResults()) {
         if (r.status != FileImportResult::Status::Imported
-            && r.status != FileImportResult::Status::AlreadyImported)
+            && r.status != FileImportResult::Status::AlreadyImported) {
             continue;
+        }
         if (const TraceInfo *t = m_workspaceModel->traceAt(m_workspaceModel->indexForSource(r.sourceId));
-            t && !ids.contains(t->id))
+            t && !ids.contains(t->id)) {
             ids << t->id;
+        }
     }
     return ids;
 }
@@ -465,8 +477,9 @@ void MainWindow::openDiff(int64_t baselineId, int64_t comparedId)
 {
     const TraceInfo *a = m_workspaceModel->traceAt(m_workspaceModel->indexForTrace(baselineId));
     const TraceInfo *b = m_workspaceModel->traceAt(m_workspaceModel->indexForTrace(comparedId));
-    if (workspacePath().isEmpty() || !a || !b || a == b)
+    if (workspacePath().isEmpty() || !a || !b || a == b) {
         return;
+    }
     m_diff->open(workspacePath(), a->id, a->name, b->id, b->name);
     m_tabs->setCurrentWidget(m_diff);
 }
@@ -526,15 +539,17 @@ void MainWindow::compareSelectedTraces()
     bool ok = false;
     const QString picked = QInputDialog::getItem(this, tr("Compare Traces"),
         tr("Compare %1 (A, the baseline) with:").arg(traceLabel(ids.front())), labels, 0, false, &ok);
-    if (ok && labels.contains(picked))
+    if (ok && labels.contains(picked)) {
         openDiff(ids.front(), others[labels.indexOf(picked)]);
+    }
 }
 
 void MainWindow::showTraceMenu(const QPoint &pos)
 {
     const QModelIndex index = m_tree->indexAt(pos);
-    if (!index.isValid())
+    if (!index.isValid()) {
         return;
+    }
     const bool onTrace = m_tree->traceAt(index) != nullptr;
     m_compareWithMenu->setEnabled(onTrace && traceIds().size() >= 2);
     m_traceMenu->popup(m_tree->viewport()->mapToGlobal(pos));
@@ -545,16 +560,18 @@ void MainWindow::fillCompareWithMenu()
     m_compareWithMenu->clear();
     const int64_t baseline = currentTraceId();
     for (int64_t id : traceIds()) {
-        if (id == baseline)
+        if (id == baseline) {
             continue;
+        }
         QString label = traceLabel(id);
         label.replace(QLatin1Char('&'), QStringLiteral("&&"));
         QAction *a
             = m_compareWithMenu->addAction(label, this, [this, baseline, id] { openDiff(baseline, id); });
         a->setData(qlonglong(id));
     }
-    if (m_compareWithMenu->isEmpty())
+    if (m_compareWithMenu->isEmpty()) {
         m_compareWithMenu->addAction(tr("No other trace"))->setEnabled(false);
+    }
 }
 
 void MainWindow::showInTimeline(int64_t traceId, int64_t fromNs, int64_t toNs)
@@ -564,8 +581,9 @@ void MainWindow::showInTimeline(int64_t traceId, int64_t fromNs, int64_t toNs)
 
 void MainWindow::openTimeline(int64_t traceId, int64_t runId, std::pair<int64_t, int64_t> focus)
 {
-    if (workspacePath().isEmpty())
+    if (workspacePath().isEmpty()) {
         return;
+    }
     TimelineSource source;
     source.focusFromNs = focus.first;
     source.focusToNs = focus.second;
@@ -576,13 +594,15 @@ void MainWindow::openTimeline(int64_t traceId, int64_t runId, std::pair<int64_t,
         source.title = t->name;
     } else if (const RunInfo *r = m_tree->runById(runId)) {
         source.title = r->name; // a run of one trace is that trace's timeline
-        if (r->traces.size() == 1)
+        if (r->traces.size() == 1) {
             source.traceId = r->traces.first().id;
-        else
+        } else {
             source.runId = r->id;
+        }
     }
-    if (source.traceId < 0 && source.runId < 0)
+    if (source.traceId < 0 && source.runId < 0) {
         return;
+    }
     m_timeline->open(source);
     m_tabs->setCurrentWidget(m_timeline);
     m_timeline->view()->setFocus();
@@ -591,8 +611,9 @@ void MainWindow::openTimeline(int64_t traceId, int64_t runId, std::pair<int64_t,
 void MainWindow::onSourceSelectionChanged()
 {
     const QModelIndex current = m_sourcesTable->currentIndex();
-    if (current.isValid())
+    if (current.isValid()) {
         m_diagnosticsPanel->showSource(current.data(SourcesModel::SourceIdRole).toLongLong());
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -619,8 +640,9 @@ void MainWindow::importPaths(const QStringList &paths)
 
 void MainWindow::watchFolder(const QString &folder)
 {
-    if (!m_session->watchFolder(folder))
+    if (!m_session->watchFolder(folder)) {
         showError(tr("No Workspace"), tr("Open or create a workspace before watching a folder."));
+    }
 }
 
 void MainWindow::stopWatching()
@@ -630,13 +652,9 @@ void MainWindow::stopWatching()
 
 void MainWindow::watchFolderDialog()
 {
-    QSettings settings;
-    const QString dir = QFileDialog::getExistingDirectory(
-        this, tr("Watch Folder"), settings.value(kLastImportDirKey, QDir::homePath()).toString());
-    if (dir.isEmpty())
-        return;
-    settings.setValue(kLastImportDirKey, dir);
-    watchFolder(dir);
+    if (const QString dir = chooseFolderToImport(this, tr("Watch Folder")); !dir.isEmpty()) {
+        watchFolder(dir);
+    }
 }
 
 void MainWindow::cancelImport()
@@ -648,8 +666,9 @@ void MainWindow::onImportFinished(const ImportOutcome &o)
 {
     // A live import leaves the selection and the view where the user put them.
     if (!o.live) {
-        if (!o.content.traces.isEmpty())
+        if (!o.content.traces.isEmpty()) {
             selectTrace(o.content.traces.front().id);
+        }
         openChosenView(chooseView(o.content));
     }
     Q_EMIT importFinished(o.imported + o.already, o.problems);
@@ -709,21 +728,24 @@ void MainWindow::updateActions()
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (!localPaths(event->mimeData()).isEmpty())
+    if (!localPaths(event->mimeData()).isEmpty()) {
         event->acceptProposedAction();
+    }
 }
 
 void MainWindow::dragMoveEvent(QDragMoveEvent *event)
 {
-    if (!localPaths(event->mimeData()).isEmpty())
+    if (!localPaths(event->mimeData()).isEmpty()) {
         event->acceptProposedAction();
+    }
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
     const QStringList paths = localPaths(event->mimeData());
-    if (paths.isEmpty())
+    if (paths.isEmpty()) {
         return;
+    }
     event->acceptProposedAction();
     // A workspace dropped on its own is opened, not imported.
     if (paths.size() == 1 && paths.front().endsWith(QStringLiteral(".plumb"))
@@ -737,8 +759,9 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (isImporting())
+    if (isImporting()) {
         m_session->cancelImport(); // the session's controller waits for the worker when it is destroyed
+    }
     QMainWindow::closeEvent(event);
 }
 
@@ -763,54 +786,32 @@ void MainWindow::createWorkspace(const QString &path)
 
 void MainWindow::openWorkspaceDialog()
 {
-    QSettings settings;
-    const QString dir
-        = settings.value(kLastWorkspaceDirKey, QFileInfo(workspacePath()).absolutePath()).toString();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Workspace"), dir, tr("Plumb workspaces (*.plumb);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    settings.setValue(kLastWorkspaceDirKey, QFileInfo(path).absolutePath());
-    openWorkspace(path);
+    if (const QString path = chooseWorkspaceToOpen(this, workspacePath()); !path.isEmpty()) {
+        openWorkspace(path);
+    }
 }
 
 void MainWindow::newWorkspaceDialog()
 {
-    QSettings settings;
-    const QString dir = settings.value(kLastWorkspaceDirKey, QDir::homePath()).toString();
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("New Workspace"), dir + QStringLiteral("/untitled.plumb"), tr("Plumb workspaces (*.plumb)"));
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".plumb");
-    settings.setValue(kLastWorkspaceDirKey, QFileInfo(path).absolutePath());
-    createWorkspace(path);
+    if (const QString path = chooseNewWorkspace(this); !path.isEmpty()) {
+        createWorkspace(path);
+    }
 }
 
 void MainWindow::importFilesDialog()
 {
-    QSettings settings;
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Import Files"),
-        settings.value(kLastImportDirKey, QDir::homePath()).toString(),
-        tr("All files (*);;Traces (*.json *.gz *.pb *.sqlite)"));
-    if (files.isEmpty())
-        return;
-    settings.setValue(kLastImportDirKey, QFileInfo(files.first()).absolutePath());
-    addRecentFiles(files);
-    importPaths(files);
+    if (const QStringList files = chooseFilesToImport(this); !files.isEmpty()) {
+        addRecentFiles(files);
+        importPaths(files);
+    }
 }
 
 void MainWindow::importFolderDialog()
 {
-    QSettings settings;
-    const QString dir = QFileDialog::getExistingDirectory(
-        this, tr("Import Folder"), settings.value(kLastImportDirKey, QDir::homePath()).toString());
-    if (dir.isEmpty())
-        return;
-    settings.setValue(kLastImportDirKey, dir);
-    addRecentFiles({ dir });
-    importPaths({ dir });
+    if (const QString dir = chooseFolderToImport(this, tr("Import Folder")); !dir.isEmpty()) {
+        addRecentFiles({ dir });
+        importPaths({ dir });
+    }
 }
 
 void MainWindow::fillRecentMenu()
@@ -824,8 +825,9 @@ void MainWindow::fillRecentMenu()
 void MainWindow::showAbout()
 {
     QStringList formats;
-    for (const auto &importer : m_registry.importers())
+    for (const auto &importer : m_registry.importers()) {
         formats << importer->displayName();
+    }
     AboutDialog(
         m_versionReport.isEmpty() ? QStringLiteral("Plumb " PLUMB_VERSION) : m_versionReport, formats, this)
         .exec();
