@@ -1,43 +1,42 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "columnroleprompt.h"
 #include "diagnosticsmodel.h"
 #include "diagnosticspanel.h"
 #include "diff/diffpanel.h"
 #include "doctor/doctorpanel.h"
 #include "experiments/experimentspanel.h"
+#include "filechoosers.h"
 #include "goodput/goodputpanel.h"
 #include "help/aboutdialog.h"
 #include "help/userguidedialog.h"
-#include "importcontroller.h"
+#include "importfeedback.h"
 #include "importprogresswidget.h"
 #include "importresultspanel.h"
-#include "ingest/folderwatcher.h"
 #include "ingest/importerregistry.h"
 #include "lineage/lineagepanel.h"
 #include "report/reportdialog.h"
 #include "shell/shortcuttable.h"
 #include "slo/slopanel.h"
 #include "sourcesmodel.h"
-#include "store/sqlitedb.h"
 #include "store/workspace.h"
 #include "text/textformat.h"
 #include "theme.h"
 #include "timeline/timelinepanel.h"
 #include "timeline/timelineview.h"
 #include "tracedetailswidget.h"
+#include "workspacebrowser.h"
 #include "workspacemodel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -46,15 +45,11 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
-#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTime>
-#include <QTreeView>
-#include <QtConcurrent>
 
 #include <algorithm>
 
@@ -62,27 +57,21 @@ namespace plumb {
 
 namespace {
 
-const QString kLastImportDirKey = QStringLiteral("lastImportDir");
-const QString kLastWorkspaceDirKey = QStringLiteral("lastWorkspaceDir");
 constexpr int kMaxNameColumnPx = 300; // long file names elide; the tooltip and details show them whole
 constexpr int kStatusMessageMs = 8000;
 
 QStringList localPaths(const QMimeData *mime)
 {
     QStringList paths;
-    if (!mime || !mime->hasUrls())
+    if (!mime || !mime->hasUrls()) {
         return paths;
+    }
     for (const QUrl &url : mime->urls()) {
-        if (url.isLocalFile())
+        if (url.isLocalFile()) {
             paths << url.toLocalFile();
+        }
     }
     return paths;
-}
-
-bool isProblem(FileImportResult::Status s)
-{
-    using S = FileImportResult::Status;
-    return s == S::Unrecognised || s == S::Failed || s == S::Cancelled;
 }
 
 } // namespace
@@ -90,20 +79,16 @@ bool isProblem(FileImportResult::Status s)
 MainWindow::MainWindow(const ImporterRegistry &registry, const QString &workspacePath, QWidget *parent)
     : QMainWindow(parent)
     , m_registry(registry)
-    , m_importer(new ImportController(registry, this))
-    , m_watcher(new FolderWatcher(this))
+    , m_session(new WorkspaceSession(registry, this))
     , m_workspaceModel(new WorkspaceModel(this))
     , m_sourcesModel(new SourcesModel(this))
     , m_diagnosticsModel(new DiagnosticsModel(this))
-    , m_workspaceProxy(new QSortFilterProxyModel(this))
     , m_sourcesProxy(new QSortFilterProxyModel(this))
 {
     setWindowTitle(tr("Plumb"));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
 
-    m_workspaceProxy->setSourceModel(m_workspaceModel);
-    m_workspaceProxy->setSortRole(WorkspaceModel::SortRole);
     m_sourcesProxy->setSourceModel(m_sourcesModel);
     m_sourcesProxy->setSortRole(SourcesModel::SortRole);
 
@@ -112,53 +97,30 @@ MainWindow::MainWindow(const ImporterRegistry &registry, const QString &workspac
     createStatusBar();
     createActions();
 
-    connect(m_importer, &ImportController::started, this, &MainWindow::onImportStarted);
-    connect(m_importer, &ImportController::progress, m_progress, &ImportProgressWidget::setProgress);
-    connect(m_importer, &ImportController::finished, this, &MainWindow::onImportFinished);
-    connect(m_progress, &ImportProgressWidget::cancelRequested, this, &MainWindow::cancelImport);
-    m_watcher->setHiddenFolders(registry.hiddenFolders());
-    connect(m_watcher, &FolderWatcher::filesChanged, this, &MainWindow::onWatchedFilesChanged);
+    using S = WorkspaceSession;
+    connect(m_session, &S::loadStarted, this, &MainWindow::onLoadStarted);
+    connect(m_session, &S::loaded, this, &MainWindow::applySnapshot);
+    connect(m_session, &S::loadFailed, this, &MainWindow::onLoadFailed);
+    connect(m_session, &S::importStarted, this, [this](int fileCount) { Q_EMIT importStarted(fileCount); });
+    connect(m_session, &S::importFinished, this, &MainWindow::onImportFinished);
+    connect(m_session, &S::stateChanged, this, &MainWindow::updateActions);
 
     const QRect screen = this->screen()->availableGeometry();
     resize(std::min(1360, screen.width() - 40), std::min(840, screen.height() - 40));
     rememberLayout();
     updateActions();
-    startLoad(workspacePath, WorkspaceSnapshot::Mode::CreateIfMissing);
+    m_session->open(workspacePath, WorkspaceSession::Mode::CreateIfMissing);
 }
 
 MainWindow::~MainWindow() = default;
-
-bool MainWindow::isImporting() const
-{
-    return m_importer->isRunning();
-}
-
-int64_t MainWindow::currentTraceId() const
-{
-    const QModelIndex current = m_workspaceProxy->mapToSource(m_tree->currentIndex());
-    const TraceInfo *t = m_workspaceModel->traceAt(current.siblingAtColumn(0));
-    return t ? t->id : -1;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Layout
 
 void MainWindow::createCentralArea()
 {
-    m_tree = new QTreeView;
-    m_tree->setModel(m_workspaceProxy);
-    m_tree->setAccessibleName(tr("Workspace browser"));
-    m_tree->setAccessibleDescription(tr("Runs and their traces, with event counts"));
-    m_tree->setSortingEnabled(true);
-    m_tree->sortByColumn(WorkspaceModel::NameColumn, Qt::AscendingOrder);
-    m_tree->setUniformRowHeights(true);
-    m_tree->setAlternatingRowColors(true);
-    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection); // two traces to compare
-    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_tree = new WorkspaceBrowser(m_workspaceModel);
     connect(m_tree, &QWidget::customContextMenuRequested, this, &MainWindow::showTraceMenu);
-    m_tree->header()->setStretchLastSection(true);
-    m_tree->header()->setSectionsMovable(false);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
         &MainWindow::onTraceSelectionChanged);
 
@@ -200,16 +162,10 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_slo, tr("SL&O"));
     // A linked run: its traces' Doctor verdict when it has traces, else its metrics and config.
     connect(m_lineage, &LineagePanel::openRunRequested, this, [this](int64_t run) {
-        int64_t trace = -1;
-        try {
-            Workspace ws(m_workspacePath, Workspace::Role::Reader);
-            trace = ws.db().queryInt(
-                ("SELECT coalesce(min(id), -1) FROM trace WHERE run_id = " + std::to_string(run)).c_str(),
-                -1);
-        } catch (const std::exception &) {
-        }
-        if (trace >= 0) {
-            openDoctor(trace);
+        if (const RunInfo *r = m_tree->runById(run); r && !r->traces.isEmpty()) {
+            openDoctor(std::min_element(r->traces.begin(), r->traces.end(), [](const auto &a, const auto &b) {
+                return a.id < b.id;
+            })->id);
             return;
         }
         openExperiments();
@@ -253,18 +209,13 @@ void MainWindow::createDocks()
 
 void MainWindow::createStatusBar()
 {
-    m_progress = new ImportProgressWidget;
+    m_feedback = new ImportFeedback(m_session, statusBar(), m_importLog, m_importLogDock, this);
     m_workspaceLabel = new QLabel;
     m_workspaceLabel->setAccessibleName(tr("Workspace file"));
-    m_lastImportLabel = new QLabel;
-    m_lastImportLabel->setAccessibleName(tr("Last import"));
-    m_watchLabel = new QLabel;
-    m_watchLabel->setAccessibleName(tr("Watched folder"));
-    m_watchLabel->hide();
-    statusBar()->addPermanentWidget(m_progress);
-    statusBar()->addPermanentWidget(m_watchLabel);
+    statusBar()->addPermanentWidget(m_feedback->progress());
+    statusBar()->addPermanentWidget(m_feedback->watchLabel());
     statusBar()->addPermanentWidget(m_workspaceLabel);
-    statusBar()->addPermanentWidget(m_lastImportLabel);
+    statusBar()->addPermanentWidget(m_feedback->lastImportLabel());
 }
 
 void MainWindow::createActions()
@@ -290,8 +241,9 @@ void MainWindow::createActions()
         = addTableAction(file, QStringLiteral("file.cancelImport"), this, &MainWindow::cancelImport);
     file->addSeparator();
     addTableAction(file, QStringLiteral("file.exportReport"), this, [this] {
-        if (!m_workspacePath.isEmpty())
-            ReportDialog(m_workspacePath, this).exec();
+        if (!workspacePath().isEmpty()) {
+            ReportDialog(workspacePath(), this).exec();
+        }
     });
     file->addSeparator();
     QAction *quit = addTableAction(file, QStringLiteral("file.quit"), this, &QWidget::close);
@@ -374,70 +326,36 @@ void MainWindow::createActions()
 // ---------------------------------------------------------------------------------------------
 // Loading
 
-void MainWindow::startLoad(const QString &path, WorkspaceSnapshot::Mode mode)
+void MainWindow::onLoadStarted(const QString &path, bool switching)
 {
-    const quint64 generation = ++m_loadGeneration;
-    m_loadingPath = path;
-    m_loading = true;
-    if (path != m_workspacePath)
-        stopWatching(); // the watched folder's data belongs to the workspace it was watched for
-    if (path != m_workspacePath)
+    if (switching) {
         statusBar()->showMessage(
             (Workspace::needsUpgrade(path) ? tr(
                  "Upgrading %1 to this version's workspace format (once; a large workspace takes a while)…")
                                            : tr("Opening %1…"))
                 .arg(QDir::toNativeSeparators(path)));
-    updateActions();
-    auto future = QtConcurrent::run([path, mode] { return WorkspaceSnapshot::load(path, mode); });
-    future.then(this, [this, generation](const WorkspaceSnapshot &snapshot) {
-        // then() runs at once when the worker already finished; always deliver from the event loop so
-        // that callers of startLoad() (the constructor, tests) see the result after they return.
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, snapshot] {
-                if (generation == m_loadGeneration) // else a newer load was started meanwhile
-                    applySnapshot(snapshot);
-            },
-            Qt::QueuedConnection);
-    });
+    }
 }
 
 void MainWindow::refresh()
 {
-    // While another workspace is being opened, reload that one: it is about to be shown.
-    const QString path = m_loading ? m_loadingPath : m_workspacePath;
-    if (!path.isEmpty())
-        startLoad(path, WorkspaceSnapshot::Mode::OpenExisting);
+    m_session->refresh();
 }
 
-void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
+void MainWindow::onLoadFailed(const QString &path, const QString &reason)
 {
-    m_loading = false;
-    m_loadingPath.clear();
-    if (!s.ok()) {
-        statusBar()->clearMessage();
-        if (m_workspacePath.isEmpty()) {
-            m_workspaceLabel->setText(tr("No workspace open"));
-            if (!m_pendingImports.isEmpty()) {
-                m_importLog->addFailure(m_pendingImports, tr("not imported: no workspace is open"));
-                m_pendingImports.clear();
-            }
-        }
-        showError(tr("Cannot Open Workspace"),
-            tr("The workspace %1 could not be opened.\n\n%2").arg(QDir::toNativeSeparators(s.path), s.error));
-        Q_EMIT workspaceLoadFailed(s.path, s.error);
-        if (m_importAwaitingRefresh) {
-            m_importAwaitingRefresh = false;
-            Q_EMIT importFinished(m_lastImported, m_lastProblems);
-        }
-        updateActions();
-        startNextImport();
-        return;
+    statusBar()->clearMessage();
+    if (workspacePath().isEmpty()) {
+        m_workspaceLabel->setText(tr("No workspace open"));
     }
+    showError(tr("Cannot Open Workspace"),
+        tr("The workspace %1 could not be opened.\n\n%2").arg(QDir::toNativeSeparators(path), reason));
+    Q_EMIT workspaceLoadFailed(path, reason);
+}
 
-    const bool switched = s.path != m_workspacePath;
+void MainWindow::applySnapshot(const WorkspaceSnapshot &s, bool switched)
+{
     const int64_t previousTrace = switched ? -1 : currentTraceId();
-    m_workspacePath = s.path;
     if (switched) {
         m_recentWorkspaces.add({ s.path });
         setWindowTitle(tr("%1 — Plumb").arg(QFileInfo(s.path).fileName()));
@@ -458,33 +376,20 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s)
     m_diagnosticsPanel->setSources(s.sources);
     updateStatusLabels(s.summary);
 
-    m_tree->expandAll();
-    for (int c = 0; c < WorkspaceModel::ColumnCount; ++c)
-        m_tree->resizeColumnToContents(c);
-    m_tree->setColumnWidth(WorkspaceModel::NameColumn,
-        std::min(m_tree->columnWidth(WorkspaceModel::NameColumn), kMaxNameColumnPx));
+    m_tree->fitColumns(kMaxNameColumnPx);
     m_sourcesTable->resizeColumnsToContents();
 
-    int64_t select = previousTrace;
-    if (m_importAwaitingRefresh && m_selectAfterImport >= 0) {
-        const QModelIndex idx = m_workspaceModel->indexForSource(m_selectAfterImport);
-        if (const TraceInfo *t = m_workspaceModel->traceAt(idx))
-            select = t->id;
-    }
     // Opening a workspace: the trace imported last (ids grow with each import), as the status bar names it.
-    if (select < 0)
-        for (const RunInfo &r : s.runs)
-            for (const TraceInfo &t : r.traces)
+    int64_t select = previousTrace;
+    if (select < 0) {
+        for (const RunInfo &r : s.runs) {
+            for (const TraceInfo &t : r.traces) {
                 select = std::max(select, t.id);
-    selectTrace(select);
-
-    Q_EMIT workspaceLoaded(s.path);
-    if (m_importAwaitingRefresh) {
-        m_importAwaitingRefresh = false;
-        Q_EMIT importFinished(m_lastImported, m_lastProblems);
+            }
+        }
     }
-    updateActions();
-    startNextImport();
+    selectTrace(select);
+    Q_EMIT workspaceLoaded(s.path);
 }
 
 void MainWindow::updateStatusLabels(const WorkspaceSummary &summary)
@@ -496,36 +401,25 @@ void MainWindow::updateStatusLabels(const WorkspaceSummary &summary)
                                          text::counted(summary.sources, tr("source"), tr("sources")),
                                          text::counted(summary.runs, tr("run"), tr("runs")),
                                          text::counted(summary.traces, tr("trace"), tr("traces"))));
-    if (!m_lastImportText.isEmpty())
-        m_lastImportLabel->setText(m_lastImportText);
-    else if (!summary.lastImport.isEmpty())
-        m_lastImportLabel->setText(tr("Last import: %1").arg(summary.lastImport));
-    else
-        m_lastImportLabel->setText(tr("Nothing imported yet"));
+    m_feedback->showLastImport(summary.lastImport);
 }
 
 void MainWindow::selectTrace(int64_t traceId)
 {
-    const QModelIndex source = m_workspaceModel->indexForTrace(traceId);
-    if (!source.isValid()) {
-        m_tree->selectionModel()->clearCurrentIndex();
+    if (m_tree->selectTrace(traceId)) {
+        onTraceSelectionChanged();
+    } else {
         m_details->clear();
-        return;
     }
-    const QModelIndex proxy = m_workspaceProxy->mapFromSource(source);
-    m_tree->selectionModel()->setCurrentIndex(
-        proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    m_tree->scrollTo(proxy);
-    onTraceSelectionChanged();
 }
 
 void MainWindow::onTraceSelectionChanged()
 {
-    const QModelIndex current = m_workspaceProxy->mapToSource(m_tree->currentIndex()).siblingAtColumn(0);
-    if (const TraceInfo *t = m_workspaceModel->traceAt(current)) {
-        m_details->showTrace(*t, *m_workspaceModel->runAt(current), m_sourcesModel->sourceById(t->sourceId));
+    const QModelIndex current = m_tree->currentIndex();
+    if (const TraceInfo *t = m_tree->traceAt(current)) {
+        m_details->showTrace(*t, *m_tree->runAt(current), m_sourcesModel->sourceById(t->sourceId));
         m_diagnosticsPanel->showSource(t->sourceId);
-    } else if (const RunInfo *r = m_workspaceModel->runAt(current)) {
+    } else if (const RunInfo *r = m_tree->runAt(current)) {
         m_details->showRun(*r);
         m_diagnosticsPanel->showSource(-1);
     } else {
@@ -533,107 +427,60 @@ void MainWindow::onTraceSelectionChanged()
     }
 }
 
-void MainWindow::openTimelineAt(const QModelIndex &proxyIndex)
+void MainWindow::openTimelineAt(const QModelIndex &viewIndex)
 {
-    const QModelIndex current = m_workspaceProxy->mapToSource(proxyIndex).siblingAtColumn(0);
-    if (const TraceInfo *t = m_workspaceModel->traceAt(current))
+    if (const TraceInfo *t = m_tree->traceAt(viewIndex)) {
         openTimeline(t->id);
-    else if (const RunInfo *r = m_workspaceModel->runAt(current))
+    } else if (const RunInfo *r = m_tree->runAt(viewIndex)) {
         openTimeline(-1, r->id);
+    }
 }
 
-void MainWindow::openDoctorAt(const QModelIndex &proxyIndex)
+void MainWindow::openDoctorAt(const QModelIndex &viewIndex)
 {
-    const QModelIndex current = m_workspaceProxy->mapToSource(proxyIndex).siblingAtColumn(0);
-    const TraceInfo *t = m_workspaceModel->traceAt(current);
-    if (!t)
-        if (const RunInfo *r = m_workspaceModel->runAt(current); r && !r->traces.isEmpty())
-            t = &r->traces.first(); // a run: its first trace (per-rank comparison comes with the doctor's run
-                                    // view)
-    if (t)
+    const TraceInfo *t = m_tree->traceAt(viewIndex);
+    if (const RunInfo *r = m_tree->runAt(viewIndex); !t && r && !r->traces.isEmpty()) {
+        t = &r->traces.first(); // a run: its first trace
+    }
+    if (t) {
         openDoctor(t->id);
+    }
 }
 
 void MainWindow::openDoctor(int64_t traceId)
 {
     const TraceInfo *t = m_workspaceModel->traceAt(m_workspaceModel->indexForTrace(traceId));
-    if (m_workspacePath.isEmpty() || !t)
+    if (workspacePath().isEmpty() || !t) {
         return;
-    m_doctor->open(m_workspacePath, t->id, t->name);
-    m_tabs->setCurrentWidget(m_doctor);
-}
-
-QList<int64_t> MainWindow::selectedTraceIds() const
-{
-    auto traceOf = [this](const QModelIndex &proxyIndex) -> int64_t {
-        const QModelIndex index = m_workspaceProxy->mapToSource(proxyIndex).siblingAtColumn(0);
-        if (const TraceInfo *t = m_workspaceModel->traceAt(index))
-            return t->id;
-        if (const RunInfo *r = m_workspaceModel->runAt(index); r && r->traces.size() == 1)
-            return r->traces.first().id;
-        return -1;
-    };
-    QModelIndexList rows = m_tree->selectionModel()->selectedRows();
-    // Tree order: runs by row, each run's traces by row beneath it.
-    auto position = [](const QModelIndex &i) {
-        return i.parent().isValid() ? std::pair(i.parent().row(), i.row() + 1) : std::pair(i.row(), 0);
-    };
-    std::sort(rows.begin(), rows.end(),
-        [&](const QModelIndex &x, const QModelIndex &y) { return position(x) < position(y); });
-    QList<int64_t> ids;
-    for (const QModelIndex &row : rows)
-        if (const int64_t id = traceOf(row); id >= 0 && !ids.contains(id))
-            ids << id;
-    const int64_t current = traceOf(m_tree->currentIndex());
-    if (ids.removeOne(current))
-        ids << current;
-    return ids;
-}
-
-QList<int64_t> MainWindow::traceIds() const
-{
-    QList<int64_t> ids;
-    for (int row = 0; row < m_workspaceProxy->rowCount(); ++row) {
-        const QModelIndex run = m_workspaceProxy->index(row, 0);
-        for (int t = 0; t < m_workspaceProxy->rowCount(run); ++t)
-            if (const TraceInfo *info = m_workspaceModel->traceAt(
-                    m_workspaceProxy->mapToSource(m_workspaceProxy->index(t, 0, run))))
-                ids << info->id;
     }
-    return ids;
+    m_doctor->open(workspacePath(), t->id, t->name);
+    m_tabs->setCurrentWidget(m_doctor);
 }
 
 QList<int64_t> MainWindow::lastImportedTraceIds() const
 {
     QList<int64_t> ids;
-    for (const FileImportResult &r : m_lastResults) {
+    for (const FileImportResult &r : lastImportResults()) {
         if (r.status != FileImportResult::Status::Imported
-            && r.status != FileImportResult::Status::AlreadyImported)
+            && r.status != FileImportResult::Status::AlreadyImported) {
             continue;
+        }
         if (const TraceInfo *t = m_workspaceModel->traceAt(m_workspaceModel->indexForSource(r.sourceId));
-            t && !ids.contains(t->id))
+            t && !ids.contains(t->id)) {
             ids << t->id;
+        }
     }
     return ids;
-}
-
-QString MainWindow::traceLabel(int64_t traceId) const
-{
-    const QModelIndex index = m_workspaceModel->indexForTrace(traceId);
-    const TraceInfo *t = m_workspaceModel->traceAt(index);
-    if (!t)
-        return {};
-    const RunInfo *r = m_workspaceModel->runAt(index);
-    return r && r->name != t->name ? tr("%1 (run %2)").arg(t->name, r->name) : t->name;
 }
 
 void MainWindow::openDiff(int64_t baselineId, int64_t comparedId)
 {
     const TraceInfo *a = m_workspaceModel->traceAt(m_workspaceModel->indexForTrace(baselineId));
     const TraceInfo *b = m_workspaceModel->traceAt(m_workspaceModel->indexForTrace(comparedId));
-    if (m_workspacePath.isEmpty() || !a || !b || a == b)
+    if (workspacePath().isEmpty() || !a || !b || a == b) {
         return;
-    m_diff->open(m_workspacePath, a->id, a->name, b->id, b->name);
+    }
+    m_diff->open(workspacePath(), a->id, a->name, b->id, b->name);
     m_tabs->setCurrentWidget(m_diff);
 }
 
@@ -692,17 +539,18 @@ void MainWindow::compareSelectedTraces()
     bool ok = false;
     const QString picked = QInputDialog::getItem(this, tr("Compare Traces"),
         tr("Compare %1 (A, the baseline) with:").arg(traceLabel(ids.front())), labels, 0, false, &ok);
-    if (ok && labels.contains(picked))
+    if (ok && labels.contains(picked)) {
         openDiff(ids.front(), others[labels.indexOf(picked)]);
+    }
 }
 
 void MainWindow::showTraceMenu(const QPoint &pos)
 {
     const QModelIndex index = m_tree->indexAt(pos);
-    if (!index.isValid())
+    if (!index.isValid()) {
         return;
-    const bool onTrace
-        = m_workspaceModel->traceAt(m_workspaceProxy->mapToSource(index).siblingAtColumn(0)) != nullptr;
+    }
+    const bool onTrace = m_tree->traceAt(index) != nullptr;
     m_compareWithMenu->setEnabled(onTrace && traceIds().size() >= 2);
     m_traceMenu->popup(m_tree->viewport()->mapToGlobal(pos));
 }
@@ -712,16 +560,18 @@ void MainWindow::fillCompareWithMenu()
     m_compareWithMenu->clear();
     const int64_t baseline = currentTraceId();
     for (int64_t id : traceIds()) {
-        if (id == baseline)
+        if (id == baseline) {
             continue;
+        }
         QString label = traceLabel(id);
         label.replace(QLatin1Char('&'), QStringLiteral("&&"));
         QAction *a
             = m_compareWithMenu->addAction(label, this, [this, baseline, id] { openDiff(baseline, id); });
         a->setData(qlonglong(id));
     }
-    if (m_compareWithMenu->isEmpty())
+    if (m_compareWithMenu->isEmpty()) {
         m_compareWithMenu->addAction(tr("No other trace"))->setEnabled(false);
+    }
 }
 
 void MainWindow::showInTimeline(int64_t traceId, int64_t fromNs, int64_t toNs)
@@ -731,31 +581,28 @@ void MainWindow::showInTimeline(int64_t traceId, int64_t fromNs, int64_t toNs)
 
 void MainWindow::openTimeline(int64_t traceId, int64_t runId, std::pair<int64_t, int64_t> focus)
 {
-    if (m_workspacePath.isEmpty())
+    if (workspacePath().isEmpty()) {
         return;
+    }
     TimelineSource source;
     source.focusFromNs = focus.first;
     source.focusToNs = focus.second;
-    source.workspacePath = m_workspacePath;
+    source.workspacePath = workspacePath();
     const QModelIndex index = runId >= 0 ? QModelIndex() : m_workspaceModel->indexForTrace(traceId);
     if (const TraceInfo *t = m_workspaceModel->traceAt(index)) {
         source.traceId = t->id;
         source.title = t->name;
-    } else {
-        // A run of one trace is that trace's timeline.
-        for (int row = 0; row < m_workspaceModel->rowCount(); ++row) {
-            const RunInfo *r = m_workspaceModel->runAt(m_workspaceModel->index(row, 0));
-            if (!r || r->id != runId)
-                continue;
-            source.title = r->name;
-            if (r->traces.size() == 1)
-                source.traceId = r->traces.first().id;
-            else
-                source.runId = r->id;
+    } else if (const RunInfo *r = m_tree->runById(runId)) {
+        source.title = r->name; // a run of one trace is that trace's timeline
+        if (r->traces.size() == 1) {
+            source.traceId = r->traces.first().id;
+        } else {
+            source.runId = r->id;
         }
     }
-    if (source.traceId < 0 && source.runId < 0)
+    if (source.traceId < 0 && source.runId < 0) {
         return;
+    }
     m_timeline->open(source);
     m_tabs->setCurrentWidget(m_timeline);
     m_timeline->view()->setFocus();
@@ -764,8 +611,9 @@ void MainWindow::openTimeline(int64_t traceId, int64_t runId, std::pair<int64_t,
 void MainWindow::onSourceSelectionChanged()
 {
     const QModelIndex current = m_sourcesTable->currentIndex();
-    if (current.isValid())
+    if (current.isValid()) {
         m_diagnosticsPanel->showSource(current.data(SourcesModel::SourceIdRole).toLongLong());
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -773,199 +621,90 @@ void MainWindow::onSourceSelectionChanged()
 
 void MainWindow::importPaths(const QStringList &paths)
 {
-    QStringList wanted;
-    for (const QString &p : paths) {
-        if (!p.isEmpty())
-            wanted << p;
-    }
-    if (wanted.isEmpty())
-        return;
-    if (m_workspacePath.isEmpty() && !isLoading()) {
+    QStringList wanted = paths;
+    const QHash<QString, ImportOptions> options = askColumnRoles(m_registry, wanted, this);
+    switch (m_session->importPaths(wanted, options)) {
+    case WorkspaceSession::ImportRequest::NoWorkspace:
         showError(tr("No Workspace"), tr("Open or create a workspace before importing files."));
-        return;
-    }
-    m_pendingImports += wanted;
-    if (isImporting() || isLoading() || m_importAwaitingRefresh)
+        break;
+    case WorkspaceSession::ImportRequest::Queued:
         statusBar()->showMessage(
             tr("Queued %1 for import").arg(text::counted(wanted.size(), tr("path"), tr("paths"))),
             kStatusMessageMs);
-    startNextImport();
-}
-
-void MainWindow::startNextImport()
-{
-    if ((m_pendingImports.isEmpty() && m_pendingLive.isEmpty()) || isImporting() || isLoading()
-        || m_importAwaitingRefresh || m_workspacePath.isEmpty())
-        return;
-    m_liveBatch = m_pendingImports.isEmpty();
-    const QStringList paths = m_liveBatch ? m_pendingLive : m_pendingImports;
-    (m_liveBatch ? m_pendingLive : m_pendingImports).clear();
-    m_importer->start(m_workspacePath, paths);
+        break;
+    case WorkspaceSession::ImportRequest::Started:
+    case WorkspaceSession::ImportRequest::Nothing:
+        break;
+    }
 }
 
 void MainWindow::watchFolder(const QString &folder)
 {
-    if (m_workspacePath.isEmpty()) {
+    if (!m_session->watchFolder(folder)) {
         showError(tr("No Workspace"), tr("Open or create a workspace before watching a folder."));
-        return;
     }
-    m_pendingLive.clear();
-    m_watcher->watch({ folder }); // its first look imports what is there
-    m_watchLabel->setText(tr("Watching %1").arg(QFileInfo(folder).fileName()));
-    m_watchLabel->setToolTip(tr("New data under %1 is imported every %2 s (File > Stop Watching)")
-                                 .arg(QDir::toNativeSeparators(folder))
-                                 .arg(m_watcher->intervalMs() / 1000.0));
-    m_watchLabel->show();
-    updateActions();
 }
 
 void MainWindow::stopWatching()
 {
-    if (!m_watcher->isWatching())
-        return;
-    m_watcher->stop();
-    m_pendingLive.clear();
-    m_watchLabel->hide();
-    updateActions();
-}
-
-void MainWindow::onWatchedFilesChanged(const QStringList &files)
-{
-    for (const QString &f : m_registry.importPathsFor(files))
-        if (!m_pendingLive.contains(f))
-            m_pendingLive << f;
-    startNextImport();
+    m_session->stopWatching();
 }
 
 void MainWindow::watchFolderDialog()
 {
-    QSettings settings;
-    const QString dir = QFileDialog::getExistingDirectory(
-        this, tr("Watch Folder"), settings.value(kLastImportDirKey, QDir::homePath()).toString());
-    if (dir.isEmpty())
-        return;
-    settings.setValue(kLastImportDirKey, dir);
-    watchFolder(dir);
+    if (const QString dir = chooseFolderToImport(this, tr("Watch Folder")); !dir.isEmpty()) {
+        watchFolder(dir);
+    }
 }
 
 void MainWindow::cancelImport()
 {
-    m_pendingImports.clear();
-    if (!isImporting())
-        return;
-    m_importer->cancel();
-    m_progress->setCancelling();
-    statusBar()->showMessage(tr("Cancelling the import…"));
+    m_feedback->cancel();
 }
 
-void MainWindow::onImportStarted(int fileCount)
+void MainWindow::onImportFinished(const ImportOutcome &o)
 {
-    m_progress->begin(fileCount);
-    updateActions();
-    Q_EMIT importStarted(fileCount);
-}
-
-void MainWindow::onImportFinished()
-{
-    using S = FileImportResult::Status;
-    m_progress->end();
-    m_lastResults = m_importer->results();
-
-    if (!m_importer->error().isEmpty()) {
-        m_importLog->addFailure(m_importer->paths(), m_importer->error());
-        showError(tr("Import Failed"),
-            tr("Nothing was imported: the workspace %1 could not be written.\n\n%2")
-                .arg(QDir::toNativeSeparators(m_workspacePath), m_importer->error()));
-    }
-    m_importLog->addResults(m_lastResults);
-
-    int imported = 0, already = 0, problems = 0, cancelled = 0;
-    int64_t firstImported = -1, firstAlready = -1; // source ids
-    for (const FileImportResult &r : m_lastResults) {
-        if (r.status == S::Imported) {
-            ++imported;
-            if (firstImported < 0)
-                firstImported = r.sourceId;
-        } else if (r.status == S::AlreadyImported) {
-            ++already;
-            if (firstAlready < 0)
-                firstAlready = r.sourceId;
+    // A live import leaves the selection and the view where the user put them.
+    if (!o.live) {
+        if (!o.content.traces.isEmpty()) {
+            selectTrace(o.content.traces.front().id);
         }
-        if (isProblem(r.status))
-            ++problems;
-        if (r.status == S::Cancelled)
-            ++cancelled;
+        openChosenView(chooseView(o.content));
     }
-    // A live import leaves the selection where the user put it.
-    m_selectAfterImport = m_liveBatch ? -1 : firstImported >= 0 ? firstImported : firstAlready;
-    if (!m_importer->error().isEmpty())
-        problems = int(m_importer->paths().size());
-
-    QStringList parts;
-    if (imported)
-        parts << tr("%1 imported").arg(text::counted(imported, tr("file"), tr("files")));
-    if (already)
-        parts << tr("%n already in the workspace", nullptr, already);
-    if (problems - cancelled > 0)
-        parts << tr("%n not imported", nullptr, problems - cancelled);
-    if (cancelled)
-        parts << tr("%n cancelled", nullptr, cancelled);
-    const QString summary = parts.isEmpty() ? tr("Nothing to import") : parts.join(QStringLiteral(", "));
-    statusBar()->showMessage(tr("Import finished: %1").arg(summary), kStatusMessageMs);
-    const QString firstName
-        = m_lastResults.empty() ? QString() : QFileInfo(m_lastResults.front().path).fileName();
-    int64_t events = 0;
-    for (const FileImportResult &r : m_lastResults)
-        events += r.status == S::Imported ? r.records : 0;
-    m_lastImportText = tr("Last import %1: %2, %3 (%4)")
-                           .arg(QTime::currentTime().toString(QStringLiteral("HH:mm")),
-                               m_lastResults.size() == 1
-                                   ? firstName
-                                   : text::counted(int64_t(m_lastResults.size()), tr("file"), tr("files")),
-                               text::counted(events, tr("event"), tr("events")), summary);
-    m_lastImportLabel->setText(m_lastImportText);
-
-    if (m_liveBatch) {
-        // Quiet: a file caught half-written fails now and imports on the watcher's next look.
-        m_watchLabel->setText(tr("Watching %1 · %2 at %3")
-                                  .arg(QFileInfo(m_watcher->paths().value(0)).fileName(), summary,
-                                      QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
-    } else {
-        reportImportProblems(m_lastResults);
-    }
-
-    m_lastImported = imported + already;
-    m_lastProblems = problems;
-    m_importAwaitingRefresh = true;
-    updateActions();
-    refresh();
+    Q_EMIT importFinished(o.imported + o.already, o.problems);
 }
 
-void MainWindow::reportImportProblems(const std::vector<FileImportResult> &results)
+void MainWindow::openChosenView(const ViewChoice &choice)
 {
-    using S = FileImportResult::Status;
-    QStringList lines;
-    for (const FileImportResult &r : results) {
-        // A cancel is the user's own doing: the log says so, no dialog.
-        if (r.status == S::Unrecognised || r.status == S::Failed)
-            lines << tr("%1: %2 — %3").arg(QFileInfo(r.path).fileName(), statusName(r.status), r.message);
+    using View = ViewChoice::View;
+    switch (choice.view) {
+    case View::Doctor:
+        openDoctor(choice.traceId);
+        break;
+    case View::Diff:
+        openDiff(choice.baselineTraceId, choice.traceId);
+        break;
+    case View::Slo:
+        openSlo();
+        break;
+    case View::Goodput:
+        openGoodput();
+        m_goodput->selectRun(choice.runIds.value(0, -1));
+        break;
+    case View::Experiments:
+        openExperiments();
+        // The panel reads the new runs on a worker: select them once it shows them.
+        connect(
+            m_experiments, &ExperimentsPanel::loaded, this,
+            [this, runs = choice.runIds] { m_experiments->selectRuns(runs); }, Qt::SingleShotConnection);
+        break;
+    case View::Lineage:
+        openLineage();
+        m_lineage->focusNode(choice.nodeId);
+        break;
+    case View::None:
+        break;
     }
-    if (lines.isEmpty())
-        return;
-    m_importLogDock->show();
-    m_importLogDock->raise();
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Import Problems"),
-        tr("%1 could not be imported. The Import Log lists every file.")
-            .arg(text::counted(lines.size(), tr("file"), tr("files"))),
-        QMessageBox::Ok, this);
-    constexpr int kMaxListed = 10;
-    QString detail = lines.mid(0, kMaxListed).join(QLatin1Char('\n'));
-    if (lines.size() > kMaxListed)
-        detail += tr("\n…and %n more", nullptr, int(lines.size() - kMaxListed));
-    box->setInformativeText(detail);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setModal(false);
-    box->show();
 }
 
 void MainWindow::updateActions()
@@ -975,13 +714,13 @@ void MainWindow::updateActions()
     m_openAction->setEnabled(!importing);
     m_newAction->setEnabled(!importing);
     m_recentMenu->setEnabled(!importing);
-    m_recentFilesMenu->setEnabled(!m_workspacePath.isEmpty() || busy);
-    m_importFilesAction->setEnabled(!m_workspacePath.isEmpty() || busy);
-    m_importFolderAction->setEnabled(!m_workspacePath.isEmpty() || busy);
+    m_recentFilesMenu->setEnabled(!workspacePath().isEmpty() || busy);
+    m_importFilesAction->setEnabled(!workspacePath().isEmpty() || busy);
+    m_importFolderAction->setEnabled(!workspacePath().isEmpty() || busy);
     m_cancelAction->setEnabled(importing);
-    m_watchAction->setEnabled(!m_workspacePath.isEmpty());
-    m_stopWatchAction->setEnabled(m_watcher->isWatching());
-    m_refreshAction->setEnabled(!m_workspacePath.isEmpty());
+    m_watchAction->setEnabled(!workspacePath().isEmpty());
+    m_stopWatchAction->setEnabled(m_session->isWatching());
+    m_refreshAction->setEnabled(!workspacePath().isEmpty());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -989,21 +728,24 @@ void MainWindow::updateActions()
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (!localPaths(event->mimeData()).isEmpty())
+    if (!localPaths(event->mimeData()).isEmpty()) {
         event->acceptProposedAction();
+    }
 }
 
 void MainWindow::dragMoveEvent(QDragMoveEvent *event)
 {
-    if (!localPaths(event->mimeData()).isEmpty())
+    if (!localPaths(event->mimeData()).isEmpty()) {
         event->acceptProposedAction();
+    }
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
     const QStringList paths = localPaths(event->mimeData());
-    if (paths.isEmpty())
+    if (paths.isEmpty()) {
         return;
+    }
     event->acceptProposedAction();
     // A workspace dropped on its own is opened, not imported.
     if (paths.size() == 1 && paths.front().endsWith(QStringLiteral(".plumb"))
@@ -1017,8 +759,9 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (isImporting())
-        m_importer->cancel(); // the controller waits for the worker when it is destroyed
+    if (isImporting()) {
+        m_session->cancelImport(); // the session's controller waits for the worker when it is destroyed
+    }
     QMainWindow::closeEvent(event);
 }
 
@@ -1027,86 +770,54 @@ void MainWindow::closeEvent(QCloseEvent *event)
 
 void MainWindow::openWorkspace(const QString &path)
 {
-    if (isImporting() || path.isEmpty())
-        return;
-    startLoad(QFileInfo(path).absoluteFilePath(), WorkspaceSnapshot::Mode::OpenExisting);
+    m_session->open(path);
 }
 
 void MainWindow::createWorkspace(const QString &path)
 {
-    if (isImporting() || path.isEmpty())
-        return;
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    if (absolute == m_workspacePath) {
+    if (!path.isEmpty() && QFileInfo(path).absoluteFilePath() == workspacePath()) {
         showError(tr("New Workspace"),
             tr("%1 is the workspace that is open now; choose another file name.")
-                .arg(QDir::toNativeSeparators(absolute)));
+                .arg(QDir::toNativeSeparators(workspacePath())));
         return;
     }
-    if (QFileInfo::exists(absolute)) {
-        // The save dialog already asked before replacing it.
-        for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
-            QFile::remove(absolute + suffix);
-    }
-    startLoad(absolute, WorkspaceSnapshot::Mode::CreateIfMissing);
+    m_session->create(path); // the save dialog already asked before replacing a file there
 }
 
 void MainWindow::openWorkspaceDialog()
 {
-    QSettings settings;
-    const QString dir
-        = settings.value(kLastWorkspaceDirKey, QFileInfo(m_workspacePath).absolutePath()).toString();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Workspace"), dir, tr("Plumb workspaces (*.plumb);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    settings.setValue(kLastWorkspaceDirKey, QFileInfo(path).absolutePath());
-    openWorkspace(path);
+    if (const QString path = chooseWorkspaceToOpen(this, workspacePath()); !path.isEmpty()) {
+        openWorkspace(path);
+    }
 }
 
 void MainWindow::newWorkspaceDialog()
 {
-    QSettings settings;
-    const QString dir = settings.value(kLastWorkspaceDirKey, QDir::homePath()).toString();
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("New Workspace"), dir + QStringLiteral("/untitled.plumb"), tr("Plumb workspaces (*.plumb)"));
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".plumb");
-    settings.setValue(kLastWorkspaceDirKey, QFileInfo(path).absolutePath());
-    createWorkspace(path);
+    if (const QString path = chooseNewWorkspace(this); !path.isEmpty()) {
+        createWorkspace(path);
+    }
 }
 
 void MainWindow::importFilesDialog()
 {
-    QSettings settings;
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Import Files"),
-        settings.value(kLastImportDirKey, QDir::homePath()).toString(),
-        tr("All files (*);;Traces (*.json *.gz *.pb *.sqlite)"));
-    if (files.isEmpty())
-        return;
-    settings.setValue(kLastImportDirKey, QFileInfo(files.first()).absolutePath());
-    addRecentFiles(files);
-    importPaths(files);
+    if (const QStringList files = chooseFilesToImport(this); !files.isEmpty()) {
+        addRecentFiles(files);
+        importPaths(files);
+    }
 }
 
 void MainWindow::importFolderDialog()
 {
-    QSettings settings;
-    const QString dir = QFileDialog::getExistingDirectory(
-        this, tr("Import Folder"), settings.value(kLastImportDirKey, QDir::homePath()).toString());
-    if (dir.isEmpty())
-        return;
-    settings.setValue(kLastImportDirKey, dir);
-    addRecentFiles({ dir });
-    importPaths({ dir });
+    if (const QString dir = chooseFolderToImport(this, tr("Import Folder")); !dir.isEmpty()) {
+        addRecentFiles({ dir });
+        importPaths({ dir });
+    }
 }
 
 void MainWindow::fillRecentMenu()
 {
     m_recentWorkspaces.fillMenu(m_recentMenu, [this](QAction *a, const QString &path) {
-        a->setEnabled(path != m_workspacePath);
+        a->setEnabled(path != workspacePath());
         connect(a, &QAction::triggered, this, [this, path] { openWorkspace(path); });
     });
 }
@@ -1114,8 +825,9 @@ void MainWindow::fillRecentMenu()
 void MainWindow::showAbout()
 {
     QStringList formats;
-    for (const auto &importer : m_registry.importers())
+    for (const auto &importer : m_registry.importers()) {
         formats << importer->displayName();
+    }
     AboutDialog(
         m_versionReport.isEmpty() ? QStringLiteral("Plumb " PLUMB_VERSION) : m_versionReport, formats, this)
         .exec();

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "ingest/importrunner.h"
+#include "session/viewchoice.h"
+#include "session/workspacesession.h"
 #include "shell/recentlist.h"
-#include "workspacesnapshot.h"
+#include "workspacebrowser.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -23,8 +25,7 @@ namespace plumb {
 
 class DiagnosticsModel;
 class DiagnosticsPanel;
-class ImportController;
-class ImportProgressWidget;
+class ImportFeedback;
 class ImportResultsPanel;
 class FolderWatcher;
 class ImporterRegistry;
@@ -49,11 +50,11 @@ class WorkspaceModel;
 //   bottom   : docks "Diagnostics" (problems per source) and "Import Log" (per-file import results);
 //   status   : import progress with Cancel, the workspace file's name and size, the last import.
 //
-// Nothing slow runs on the GUI thread. Workspace data is read by WorkspaceSnapshot::load() on a
-// worker (its own Reader connection) and swapped into the models; every load gets a generation id
-// and a result from a superseded load is dropped. Imports (drops, File > Import, importPaths())
-// run through one ImportController; paths given while an import or a load is running are queued.
-// After an import the models are reloaded, the new trace selected, and importFinished() emitted.
+// The window arranges panels and connects them to a WorkspaceSession (core/session/), which owns the
+// workspace's loads (on workers, with generation ids), the import queue and live watching; nothing
+// slow runs on the GUI thread. After an import the session's snapshot is swapped into the models,
+// the new trace selected, the view chooseView() picks for what came in opened (not for live
+// imports), and importFinished() emitted.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -63,16 +64,20 @@ public:
     // The versions of Plumb and its libraries that Help > About shows (the app knows them; views/ does not).
     void setVersionReport(const QString &text) { m_versionReport = text; }
 
-    [[nodiscard]] QString workspacePath() const { return m_workspacePath; }
-    [[nodiscard]] bool isImporting() const;
-    [[nodiscard]] bool isLoading() const { return m_loading; }
+    [[nodiscard]] QString workspacePath() const { return m_session->workspacePath(); }
+    [[nodiscard]] WorkspaceSession *session() const { return m_session; }
+    [[nodiscard]] bool isImporting() const { return m_session->isImporting(); }
+    [[nodiscard]] bool isLoading() const { return m_session->isLoading(); }
     [[nodiscard]] WorkspaceModel *workspaceModel() const { return m_workspaceModel; }
     [[nodiscard]] SourcesModel *sourcesModel() const { return m_sourcesModel; }
     [[nodiscard]] DiagnosticsModel *diagnosticsModel() const { return m_diagnosticsModel; }
     // Per-file results of the last finished import.
-    [[nodiscard]] const std::vector<FileImportResult> &lastImportResults() const { return m_lastResults; }
+    [[nodiscard]] const std::vector<FileImportResult> &lastImportResults() const
+    {
+        return m_session->lastImport().results;
+    }
     // Id of the trace selected in the browser, -1 when none.
-    [[nodiscard]] int64_t currentTraceId() const;
+    [[nodiscard]] int64_t currentTraceId() const { return m_tree->currentTraceId(); }
     // The Timeline tab.
     [[nodiscard]] TimelinePanel *timelinePanel() const { return m_timeline; }
     [[nodiscard]] DoctorPanel *doctorPanel() const { return m_doctor; }
@@ -83,9 +88,9 @@ public:
     [[nodiscard]] SloPanel *sloPanel() const { return m_slo; }
     // Traces selected in the browser (a run of one trace counts as its trace), in tree order except
     // that the current one comes last: pick the baseline first, then the trace to compare with it.
-    [[nodiscard]] QList<int64_t> selectedTraceIds() const;
+    [[nodiscard]] QList<int64_t> selectedTraceIds() const { return m_tree->selectedTraceIds(); }
     // Every trace in the browser, in tree order.
-    [[nodiscard]] QList<int64_t> traceIds() const;
+    [[nodiscard]] QList<int64_t> traceIds() const { return m_tree->traceIds(); }
     // The traces read from the files of the last import (new or already present), in the order given.
     [[nodiscard]] QList<int64_t> lastImportedTraceIds() const;
 
@@ -102,7 +107,7 @@ public Q_SLOTS:
     // grows there (a grown event file is read from where its last import stopped) into the
     // current workspace, until stopWatching() or another workspace is opened.
     void watchFolder(const QString &folder);
-    [[nodiscard]] FolderWatcher *watcher() const { return m_watcher; }
+    [[nodiscard]] FolderWatcher *watcher() const { return m_session->watcher(); }
     // Switches to an existing workspace; on failure says why and keeps the current one.
     void openWorkspace(const QString &path);
     // Switches to a new, empty workspace at `path` (an existing file there is replaced).
@@ -151,22 +156,21 @@ private:
     void createDocks();
     void createStatusBar();
 
-    void startLoad(const QString &path, WorkspaceSnapshot::Mode mode);
-    void applySnapshot(const WorkspaceSnapshot &snapshot);
-    void startNextImport();
-    void onImportStarted(int fileCount);
-    void onImportFinished();
-    void reportImportProblems(const std::vector<FileImportResult> &results);
+    void onLoadStarted(const QString &path, bool switching);
+    void applySnapshot(const WorkspaceSnapshot &snapshot, bool switched);
+    void onLoadFailed(const QString &path, const QString &reason);
+    void onImportFinished(const ImportOutcome &outcome);
+    void openChosenView(const ViewChoice &choice);
     void updateActions();
     void updateStatusLabels(const WorkspaceSummary &summary);
     void selectTrace(int64_t traceId);
     void onTraceSelectionChanged();
     void onSourceSelectionChanged();
-    void openTimelineAt(const QModelIndex &proxyIndex);
-    void openDoctorAt(const QModelIndex &proxyIndex);
+    void openTimelineAt(const QModelIndex &viewIndex);
+    void openDoctorAt(const QModelIndex &viewIndex);
     void showTraceMenu(const QPoint &pos);
     void fillCompareWithMenu();
-    [[nodiscard]] QString traceLabel(int64_t traceId) const;
+    [[nodiscard]] QString traceLabel(int64_t traceId) const { return m_tree->traceLabel(traceId); }
     void showError(const QString &title, const QString &text);
 
     void fillRecentMenu();
@@ -177,7 +181,6 @@ private:
     // File > Watch Folder: live mode. What the watcher finds is imported quietly (no dialogs, the
     // selection stays): problems go to the Import Log and the status bar.
     void watchFolderDialog();
-    void onWatchedFilesChanged(const QStringList &files);
     void showAbout();
 
     // views/shell/mainwindowshell.cpp: the shell's shortcuts, remembered layout, recent files,
@@ -193,34 +196,17 @@ private:
     void confirmRemoveSource(int64_t sourceId);
 
     const ImporterRegistry &m_registry;
-    QString m_workspacePath; // the workspace the models show; empty when none is open
     QString m_versionReport; // Help > About's versions, one per line
-    QString m_loadingPath; // the workspace being loaded, while m_loading
-    bool m_loading = false;
-    quint64 m_loadGeneration = 0; // bumped per load; results of older loads are dropped
-    QStringList m_pendingImports; // paths waiting for the running import or load
-    QStringList m_pendingLive; // files the watcher found, waiting likewise (after user imports)
-    bool m_liveBatch = false; // the running import is one of the watcher's
-    std::vector<FileImportResult> m_lastResults;
-    bool m_importAwaitingRefresh = false; // importFinished() is emitted after the next applied load
-    int64_t m_selectAfterImport = -1; // source id whose trace to select after the reload
-    int m_lastImported = 0;
-    int m_lastProblems = 0;
-    QString m_lastImportText;
-
-    ImportController *m_importer;
-    FolderWatcher *m_watcher;
-    QLabel *m_watchLabel = nullptr;
+    WorkspaceSession *m_session;
     QAction *m_watchAction = nullptr;
     QAction *m_stopWatchAction = nullptr;
     WorkspaceModel *m_workspaceModel;
     SourcesModel *m_sourcesModel;
     DiagnosticsModel *m_diagnosticsModel;
-    QSortFilterProxyModel *m_workspaceProxy;
     QSortFilterProxyModel *m_sourcesProxy;
 
     QTabWidget *m_tabs = nullptr;
-    QTreeView *m_tree = nullptr;
+    WorkspaceBrowser *m_tree = nullptr;
     QTableView *m_sourcesTable = nullptr;
     TraceDetailsWidget *m_details = nullptr;
     TimelinePanel *m_timeline = nullptr;
@@ -239,9 +225,8 @@ private:
     ImportResultsPanel *m_importLog = nullptr;
     QDockWidget *m_diagnosticsDock = nullptr;
     QDockWidget *m_importLogDock = nullptr;
-    ImportProgressWidget *m_progress = nullptr;
+    ImportFeedback *m_feedback = nullptr;
     QLabel *m_workspaceLabel = nullptr;
-    QLabel *m_lastImportLabel = nullptr;
 
     QAction *m_openAction = nullptr;
     QAction *m_newAction = nullptr;

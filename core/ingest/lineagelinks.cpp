@@ -99,4 +99,18 @@ int64_t linkLineageToRuns(SqliteDb &db)
     return db.queryInt("SELECT count(*) FROM lineage_link WHERE origin <> 'user'");
 }
 
+bool linkNodeToRun(SqliteDb &db, int64_t nodeId, int64_t runId)
+{
+    SqliteStmt exists(db,
+        "SELECT (SELECT count(*) FROM lineage_node WHERE id = ?1) > 0 AND (SELECT count(*) FROM run WHERE id "
+        "= ?2) > 0");
+    exists.bind(1, nodeId).bind(2, runId);
+    if (!exists.step() || exists.columnInt(0) == 0) {
+        return false;
+    }
+    SqliteStmt link(db, "INSERT OR REPLACE INTO lineage_link(node_id, run_id, origin) VALUES (?, ?, 'user')");
+    link.bind(1, nodeId).bind(2, runId).run();
+    return true;
+}
+
 } // namespace plumb

@@ -17,4 +17,9 @@ class SqliteDb;
 // Returns the links made. Called by the ImportRunner after a batch that changed runs or lineage.
 int64_t linkLineageToRuns(SqliteDb &db);
 
+// Links node `nodeId` to run `runId` by the user's hand (origin 'user', which linkLineageToRuns()
+// keeps), replacing an automatic link between the two. False, writing nothing, when the workspace
+// has no such node or no such run.
+bool linkNodeToRun(SqliteDb &db, int64_t nodeId, int64_t runId);
+
 } // namespace plumb

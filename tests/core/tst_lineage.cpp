@@ -232,6 +232,46 @@ private Q_SLOTS:
             QStringLiteral("1 artifact, 1 execution, 1 context, 1 edge, 1 link to a run"));
     }
 
+    // A link made by hand (the Lineage tab's "Link to Run") replaces an automatic one between the
+    // same two, survives the next automatic linking, and is refused for a node or run that is not there.
+    void linkByHand()
+    {
+        const QString path = m_tmp.filePath(QStringLiteral("byhand.plumb"));
+        Workspace ws(path, Workspace::Role::Writer);
+        SqliteDb &db = ws.db();
+        db.exec("INSERT INTO run(id, key, name, created_at_ns) VALUES (1, 'x:1', 'trainer', 0), "
+                "(2, 'x:2', 'other', 0)");
+        int64_t named = 0, loose = 0;
+        {
+            SqliteTransaction tx(db);
+            LineageSink sink(db, 1);
+            named = sink.node(execution(QStringLiteral("trainer")));
+            loose = sink.node(artifact(QStringLiteral("weights")));
+            tx.commit();
+        }
+        QCOMPARE(linkLineageToRuns(db), Q_INT64_C(1));
+        auto linked = [&](int64_t node) {
+            SqliteStmt st(db,
+                "SELECT group_concat(run_id || ':' || origin, ' ') FROM "
+                "(SELECT * FROM lineage_link WHERE node_id = ? ORDER BY run_id)");
+            st.bind(1, node);
+            return st.step() ? st.columnText(0) : QString();
+        };
+        QCOMPARE(linked(named), QStringLiteral("1:name"));
+
+        QVERIFY(linkNodeToRun(db, named, 1));
+        QVERIFY(linkNodeToRun(db, loose, 2));
+        QCOMPARE(linked(named), QStringLiteral("1:user"));
+        QCOMPARE(linked(loose), QStringLiteral("2:user"));
+        QCOMPARE(linkLineageToRuns(db), Q_INT64_C(0)); // 'name' would link node 1 again: the user's stays
+        QCOMPARE(linked(named), QStringLiteral("1:user"));
+        QCOMPARE(linked(loose), QStringLiteral("2:user"));
+
+        QVERIFY(!linkNodeToRun(db, loose, 99));
+        QVERIFY(!linkNodeToRun(db, 999, 1));
+        QCOMPARE(db.queryInt("SELECT count(*) FROM lineage_link"), Q_INT64_C(2));
+    }
+
     // A dataset read by three runs of one job, each making a model (one run failed), and by a run
     // of no job: the three runs fold into one node, their models into another, the rest stays.
     void foldRepeatedRuns()

@@ -8,7 +8,7 @@
 #include "diff/diffpanel.h"
 #include "doctor/doctorpanel.h"
 #include "experiments/experimentspanel.h"
-#include "importcontroller.h"
+#include "goodput/goodputpanel.h"
 #include "importhelpers.h"
 #include "importprogresswidget.h"
 #include "ingest/folderwatcher.h"
@@ -16,6 +16,8 @@
 #include "ingest/importrunner.h"
 #include "lineage/lineagepanel.h"
 #include "mainwindow.h"
+#include "session/importcontroller.h"
+#include "slo/slopanel.h"
 #include "sourcesmodel.h"
 #include "store/workspace.h"
 #include "store/workspacereader.h"
@@ -125,6 +127,76 @@ private Q_SLOTS:
         QCOMPARE(window->currentTraceId(), runs.first().traces.first().id);
     }
 
+    // After a drop the window opens the view for what came in (chooseView()): a trace's Doctor, the
+    // Diff of a before/after pair, Experiments on new runs, Lineage, SLO, Goodput.
+    void dropOpensMostUsefulView_data()
+    {
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<QString>("tab");
+        const auto s = [](const char *name) -> QString {
+            return QStringLiteral(PLUMB_SAMPLES_DIR "/") + QLatin1String(name);
+        };
+        QTest::newRow("trace") << QStringList { samplePath() } << QStringLiteral("Doctor");
+        QTest::newRow("two traces") << QStringList { samplePath(),
+            s("sample_training_step_after_bump.pt.trace.json.gz") }
+                                    << QStringLiteral("Diff");
+        QTest::newRow("experiment logs")
+            << QStringList { s("sample_sweep") } << QStringLiteral("Experiments");
+        QTest::newRow("lineage") << QStringList { s("sample_pipeline.openlineage.json") }
+                                 << QStringLiteral("Lineage");
+        QTest::newRow("serving") << QStringList { s("sample_serving.vllm.json.gz") } << QStringLiteral("SLO");
+        QTest::newRow("lifecycle") << QStringList { s("sample_training_job.lifecycle.jsonl.gz") }
+                                   << QStringLiteral("Goodput");
+    }
+
+    void dropOpensMostUsefulView()
+    {
+        QFETCH(QStringList, files);
+        QFETCH(QString, tab);
+        auto window = openWindow(m_dir.filePath(
+            QStringLiteral("view-%1.plumb").arg(QString::fromLatin1(QTest::currentDataTag()))));
+        QMimeData mime;
+        QList<QUrl> urls;
+        for (const QString &f : files)
+            urls << QUrl::fromLocalFile(f);
+        mime.setUrls(urls);
+        QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window.get(), &enter);
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        QSignalSpy doctorLoaded(window->doctorPanel(), &DoctorPanel::loaded);
+        QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window.get(), &drop);
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(finished.at(0).at(1).toInt(), 0);
+        QWidget *panel = nullptr;
+        if (tab == QLatin1String("Doctor"))
+            panel = window->doctorPanel();
+        else if (tab == QLatin1String("Diff"))
+            panel = window->diffPanel();
+        else if (tab == QLatin1String("Experiments"))
+            panel = window->experimentsPanel();
+        else if (tab == QLatin1String("Lineage"))
+            panel = window->lineagePanel();
+        else if (tab == QLatin1String("SLO"))
+            panel = window->sloPanel();
+        else
+            panel = window->goodputPanel();
+        QVERIFY2(panel->isVisible(), qPrintable(tab));
+        const QList<int64_t> traces = window->lastImportedTraceIds();
+        if (tab == QLatin1String("Doctor")) {
+            QCOMPARE(window->currentTraceId(), traces.value(0));
+            QTRY_COMPARE_WITH_TIMEOUT(doctorLoaded.size(), 1, kImportTimeoutMs); // its verdict
+            QVERIFY(window->doctorPanel()->result().error.isEmpty());
+            QVERIFY(!window->doctorPanel()->result().kernels.empty());
+        } else if (tab == QLatin1String("Diff")) {
+            QCOMPARE(window->diffPanel()->baselineId(), traces.value(0));
+            QCOMPARE(window->diffPanel()->comparedId(), traces.value(1));
+        } else if (tab == QLatin1String("Experiments")) {
+            QTRY_VERIFY_WITH_TIMEOUT(
+                !window->experimentsPanel()->selectedRunIds().isEmpty(), kImportTimeoutMs);
+        }
+    }
+
     // Opening a workspace of an older schema says that it is being upgraded while it is (a large one
     // takes seconds), then that it is open.
     void upgradingWorkspaceIsSaid()
@@ -161,6 +233,7 @@ private Q_SLOTS:
         QVERIFY(enter.isAccepted());
 
         QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        QSignalSpy doctorLoaded(window->doctorPanel(), &DoctorPanel::loaded);
         QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(window.get(), &drop);
         QVERIFY(drop.isAccepted());

@@ -2,6 +2,7 @@
 #include "lineage/lineagepanel.h"
 
 #include "backgroundanalysis.h"
+#include "ingest/lineagelinks.h"
 #include "lineage/lineagescene.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -457,9 +458,11 @@ bool LineagePanel::linkToRun(int64_t nodeId, int64_t runId)
 {
     try {
         Workspace ws(m_workspacePath, Workspace::Role::Writer);
-        SqliteStmt link(
-            ws.db(), "INSERT OR REPLACE INTO lineage_link(node_id, run_id, origin) VALUES (?, ?, 'user')");
-        link.bind(1, nodeId).bind(2, runId).run();
+        if (!linkNodeToRun(ws.db(), nodeId, runId)) {
+            m_error = tr("node %1 or run %2 is not in the workspace").arg(nodeId).arg(runId);
+            m_status->setText(statusText());
+            return false;
+        }
     } catch (const std::exception &e) {
         m_error = QString::fromUtf8(e.what());
         m_status->setText(statusText());

@@ -126,7 +126,7 @@ void MainWindow::addRecentFiles(const QStringList &paths)
 void MainWindow::fillRecentFilesMenu()
 {
     m_recentFiles.fillMenu(m_recentFilesMenu, [this](QAction *a, const QString &path) {
-        a->setEnabled(QFileInfo::exists(path) && !m_workspacePath.isEmpty());
+        a->setEnabled(QFileInfo::exists(path) && !workspacePath().isEmpty());
         a->setStatusTip(
             tr("Import %1 into this workspace again (nothing new is read when it has not changed)")
                 .arg(QDir::toNativeSeparators(path)));
@@ -229,7 +229,7 @@ void MainWindow::confirmRemoveSource(int64_t sourceId)
 {
     SourceRemoval plan;
     try {
-        Workspace ws(m_workspacePath, Workspace::Role::Reader);
+        Workspace ws(workspacePath(), Workspace::Role::Reader);
         plan = planSourceRemoval(ws.db(), sourceId);
     } catch (const std::exception &e) {
         showError(tr("Remove Source"), QString::fromUtf8(e.what()));
@@ -258,11 +258,11 @@ void MainWindow::confirmRemoveSource(int64_t sourceId)
 
 void MainWindow::removeSource(int64_t sourceId)
 {
-    if (isImporting() || m_removingSource || m_workspacePath.isEmpty())
+    if (isImporting() || m_removingSource || workspacePath().isEmpty())
         return;
     m_removingSource = true;
     statusBar()->showMessage(tr("Removing the source…"));
-    const QString path = m_workspacePath;
+    const QString path = workspacePath();
     QtConcurrent::run([path, sourceId]() -> QString {
         try {
             Workspace ws(path, Workspace::Role::Writer);

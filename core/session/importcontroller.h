@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "ingest/importoptions.h"
 #include "ingest/importrunner.h"
 
 #include <QFuture>
+#include <QHash>
 #include <QObject>
 #include <QStringList>
 
@@ -14,12 +16,13 @@ namespace plumb {
 
 class ImporterRegistry;
 
-// Runs one ImportRunner at a time on a worker thread and reports back on the GUI thread.
+// Runs one ImportRunner at a time on a worker thread and reports back on the thread that owns it.
 //
 // The runner's progress callback runs on the worker; it posts each update to this object with
-// QMetaObject::invokeMethod(..., Qt::QueuedConnection), so `progress` is always emitted on the GUI
+// QMetaObject::invokeMethod(..., Qt::QueuedConnection), so `progress` is always emitted on the owning
 // thread. cancel() only sets the runner's atomic flag: the worker stops at the next chunk boundary
 // and that file's transaction rolls back. The destructor cancels and waits, so no worker outlives it.
+// No widgets: what the user says about a file (a metric log's column roles) comes in as options.
 class ImportController final : public QObject {
     Q_OBJECT
 public:
@@ -27,15 +30,12 @@ public:
     ~ImportController() override;
 
     [[nodiscard]] bool isRunning() const { return m_runner != nullptr; }
-    // Starts importing `paths` into the workspace file. Returns false when an import is running.
-    // A CSV/JSONL metric log among `paths` (given itself, not found in a folder) is first shown in
-    // a TabularImportDialog, modal, when the parent is a widget and askColumnRoles() is on; a log
-    // whose dialog is cancelled is not imported.
-    bool start(const QString &workspacePath, const QStringList &paths);
+    // Starts importing `paths` into the workspace file, each file of `fileOptions` (by path) with its
+    // own options. Returns false when an import is running.
+    bool start(const QString &workspacePath, const QStringList &paths,
+        const QHash<QString, ImportOptions> &fileOptions = {});
     void cancel();
     [[nodiscard]] bool isCancelling() const;
-    void setAskColumnRoles(bool ask) { m_askColumnRoles = ask; }
-    [[nodiscard]] bool askColumnRoles() const { return m_askColumnRoles; }
 
     // Valid after `finished`: one entry per file (folders expanded), in import order.
     [[nodiscard]] const std::vector<FileImportResult> &results() const { return m_results; }
@@ -58,11 +58,10 @@ private:
 
     const ImporterRegistry &m_registry;
     std::shared_ptr<ImportRunner> m_runner; // non-null while an import runs
-    QFuture<Outcome> m_work; // the worker itself, not its GUI-thread continuation
+    QFuture<Outcome> m_work; // the worker itself, not its continuation
     QStringList m_paths;
     std::vector<FileImportResult> m_results;
     QString m_error;
-    bool m_askColumnRoles = true;
 };
 
 } // namespace plumb

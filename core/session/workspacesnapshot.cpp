@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "workspacesnapshot.h"
+#include "session/workspacesnapshot.h"
+
+#include "session/importcontent.h"
 
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -46,6 +48,7 @@ WorkspaceSnapshot WorkspaceSnapshot::load(const QString &path, Mode mode)
         s.sources = reader.sources();
         s.runs = reader.runs();
         s.diagnostics = reader.diagnostics();
+        s.metricPoints = ImportContent::metricPoints(ws.db());
     } catch (const SqlError &e) {
         s = WorkspaceSnapshot {};
         s.path = path;

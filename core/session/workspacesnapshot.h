@@ -3,12 +3,16 @@
 
 #include "store/workspacereader.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 
+#include <cstdint>
+
 namespace plumb {
 
-// Everything the main window shows about one workspace, read in one go on a worker thread.
+// Everything the main window shows about one workspace, read in one go on a worker thread (by
+// WorkspaceSession), plus the per-run metric counts that tell what the next import added.
 //
 // load() opens its own Reader connection (SQLite connections never cross threads), so it can run
 // while an import writes to the same file: it sees the last committed state. It never throws; a
@@ -25,6 +29,7 @@ struct WorkspaceSnapshot {
     QList<SourceInfo> sources;
     QList<RunInfo> runs;
     QList<DiagnosticRow> diagnostics;
+    QHash<int64_t, int64_t> metricPoints; // run id -> scalar points over its series (runs with any)
 
     [[nodiscard]] bool ok() const { return error.isEmpty(); }
     [[nodiscard]] static WorkspaceSnapshot load(const QString &path, Mode mode);

@@ -1,15 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "importcontroller.h"
+#include "session/importcontroller.h"
 
-#include "ingest/importer.h"
-#include "ingest/importerregistry.h"
-#include "ingest/inputfile.h"
+#include "session/runonpool.h"
 #include "store/sqlitedb.h"
-#include "tabularimportdialog.h"
-
-#include <QFileInfo>
-#include <QWidget>
-#include <QtConcurrent>
 
 namespace plumb {
 
@@ -21,52 +14,40 @@ ImportController::ImportController(const ImporterRegistry &registry, QObject *pa
 
 ImportController::~ImportController()
 {
-    if (m_runner)
+    if (m_runner) {
         m_runner->cancel();
+    }
     m_work.waitForFinished();
 }
 
-bool ImportController::start(const QString &workspacePath, const QStringList &paths)
+bool ImportController::start(
+    const QString &workspacePath, const QStringList &paths, const QHash<QString, ImportOptions> &fileOptions)
 {
-    if (m_runner)
+    if (m_runner) {
         return false;
-    // Metric logs given by path: their column roles, as detected and as the user corrects them.
-    QStringList toImport = paths;
-    std::vector<std::pair<QString, ImportOptions>> fileOptions;
-    auto *window = qobject_cast<QWidget *>(parent());
-    for (const QString &p : paths) {
-        const QFileInfo info(p);
-        if (!m_askColumnRoles || !window || !info.isFile())
-            continue;
-        const Importer *importer = m_registry.find(InputFile::peek(p, 64 * 1024), info.fileName());
-        if (!importer || importer->id() != QLatin1String("tabular"))
-            continue;
-        TabularImportDialog dialog(p, window);
-        if (dialog.exec() == QDialog::Accepted)
-            fileOptions.emplace_back(p, dialog.options());
-        else
-            toImport.removeAll(p);
     }
-    m_paths = toImport;
+    m_paths = paths;
     m_results.clear();
     m_error.clear();
     auto runner = std::make_shared<ImportRunner>(m_registry, workspacePath);
-    for (const auto &[p, o] : fileOptions)
-        runner->setFileOptions(p, o);
+    for (auto it = fileOptions.cbegin(); it != fileOptions.cend(); ++it) {
+        runner->setFileOptions(it.key(), it.value());
+    }
     runner->setProgressCallback([this](const ImportProgress &p) {
         // Worker thread: only post. The destructor waits for the worker, so `this` outlives it.
         QMetaObject::invokeMethod(
             this,
             [this, p] {
-                if (m_runner)
+                if (m_runner) {
                     Q_EMIT progress(p.stage, p.fraction, p.overall, p.fileIndex, p.fileCount);
+                }
             },
             Qt::QueuedConnection);
     });
     m_runner = runner;
-    Q_EMIT started(int(toImport.size()));
+    Q_EMIT started(int(paths.size()));
 
-    m_work = QtConcurrent::run([runner, paths = toImport]() -> Outcome {
+    m_work = runOnPool([runner, paths]() -> Outcome {
         Outcome o;
         try {
             o.results = runner->run(paths);
@@ -77,8 +58,7 @@ bool ImportController::start(const QString &workspacePath, const QStringList &pa
         }
         return o;
     });
-    // Delivered from the GUI thread's event loop (never inside start()); dropped if this object is
-    // destroyed first.
+    // Delivered from the event loop (never inside start()); dropped if this object is destroyed first.
     m_work.then(this, [this](Outcome outcome) {
         QMetaObject::invokeMethod(
             this, [this, outcome = std::move(outcome)]() mutable { onDone(std::move(outcome)); },
@@ -89,8 +69,9 @@ bool ImportController::start(const QString &workspacePath, const QStringList &pa
 
 void ImportController::cancel()
 {
-    if (m_runner)
+    if (m_runner) {
         m_runner->cancel();
+    }
 }
 
 bool ImportController::isCancelling() const
