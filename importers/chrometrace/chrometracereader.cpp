@@ -44,14 +44,16 @@ void ChromeTraceReader::run()
                               .arg(m_ctx.input().fileName()),
             at(m_stream.offset()));
     }
-    if (m_ctx.input().truncated())
+    if (m_ctx.input().truncated()) {
         m_diag.report(
             Severity::Warning, QStringLiteral("truncated-gzip"), {}, m_ctx.input().truncationDetail());
-    if (!m_sawEvents)
+    }
+    if (!m_sawEvents) {
         throw ImportError(
             QStringLiteral("%1 has no traceEvents array: it is JSON, but not a Chrome/PyTorch trace")
                 .arg(m_ctx.input().fileName()),
             at(m_stream.offset()));
+    }
     applyTopLevelFields(m_metadata, m_sink, m_diag);
     m_dispatcher.finish();
 }
@@ -74,10 +76,11 @@ void ChromeTraceReader::readTopLevelObject()
                                "short); everything before the cut was imported."));
             return;
         }
-        if (c != '"')
+        if (c != '"') {
             throw ImportError(
                 QStringLiteral("unexpected character '%1' where a field name was expected").arg(QChar(c)),
                 at(m_stream.offset()));
+        }
         std::string_view keyView;
         if (m_stream.scanString(keyView) != JsonStream::Scan::Complete) {
             m_diag.report(Severity::Warning, QStringLiteral("truncated"), at(m_stream.offset()),
@@ -85,17 +88,20 @@ void ChromeTraceReader::readTopLevelObject()
             return;
         }
         const std::string key(keyView);
-        if (m_stream.peek() != ':')
+        if (m_stream.peek() != ':') {
             throw ImportError(QStringLiteral("expected ':' after \"%1\"").arg(QString::fromStdString(key)),
                 at(m_stream.offset()));
+        }
         m_stream.consume();
         c = m_stream.peek();
         if (key == "traceEvents") {
-            if (c != '[')
+            if (c != '[') {
                 throw ImportError(QStringLiteral("traceEvents is not an array"), at(m_stream.offset()));
+            }
             m_stream.consume();
-            if (!readEventsArray(false))
+            if (!readEventsArray(false)) {
                 return;
+            }
             continue;
         }
         if (c < 0) {
@@ -129,8 +135,9 @@ void ChromeTraceReader::readTopLevelObject()
                 QStringLiteral("Top-level fields beyond 64 MiB were not kept as trace metadata."));
             continue;
         }
-        if (m_metadata.size() > 1)
+        if (m_metadata.size() > 1) {
             m_metadata.push_back(',');
+        }
         appendJsonString(m_metadata, key);
         m_metadata.push_back(':');
         m_metadata.append(value);
@@ -145,15 +152,16 @@ bool ChromeTraceReader::readEventsArray(bool arrayForm)
         const int c = m_stream.peek();
         if (c < 0) {
             flushChunk();
-            if (!arrayForm)
+            if (!arrayForm) {
                 m_diag.report(Severity::Warning, QStringLiteral("truncated"), at(m_stream.offset()),
                     QStringLiteral("The file ends inside traceEvents (it was cut short); the %1 events "
                                    "before the cut were imported.")
                         .arg(m_eventsSeen));
-            else
+            } else {
                 m_diag.report(Severity::Info, QStringLiteral("unterminated-array"), at(m_stream.offset()),
                     QStringLiteral("The event array has no closing ']' (allowed by the format for "
                                    "streaming writers)."));
+            }
             return false;
         }
         if (c == ']') {
@@ -163,15 +171,17 @@ bool ChromeTraceReader::readEventsArray(bool arrayForm)
         }
         if (c == ',') {
             m_stream.consume();
-            if (!expectComma)
+            if (!expectComma) {
                 m_diag.report(Severity::Info, QStringLiteral("extra-comma"), at(m_stream.offset() - 1),
                     QStringLiteral("Extra or trailing commas between events were ignored."));
+            }
             expectComma = false;
             continue;
         }
-        if (expectComma)
+        if (expectComma) {
             m_diag.report(Severity::Warning, QStringLiteral("missing-comma"), at(m_stream.offset()),
                 QStringLiteral("Events not separated by a comma; read as separate events."));
+        }
         const int64_t offset = m_stream.offset();
         std::string_view value;
         const auto r = m_stream.scanValue(value);
@@ -196,15 +206,17 @@ bool ChromeTraceReader::readEventsArray(bool arrayForm)
         m_chunk.starts.push_back(uint32_t(bytes.size()));
         m_chunk.offsets.push_back(offset);
         bytes.insert(bytes.end(), value.begin(), value.end());
-        if (bytes.size() >= kChunkBytes)
+        if (bytes.size() >= kChunkBytes) {
             flushChunk();
+        }
     }
 }
 
 void ChromeTraceReader::flushChunk()
 {
-    if (m_chunk.offsets.empty())
+    if (m_chunk.offsets.empty()) {
         return;
+    }
     auto &bytes = m_chunk.bytes;
     bytes.push_back(']');
     const size_t len = bytes.size();
@@ -222,14 +234,17 @@ void ChromeTraceReader::flushChunk()
                 failed = true;
                 break;
             }
-            if (++done == m_chunk.offsets.size())
+            if (++done == m_chunk.offsets.size()) {
                 break;
+            }
         }
-        if (!failed && done < m_chunk.offsets.size())
+        if (!failed && done < m_chunk.offsets.size()) {
             failed = true;
+        }
     }
-    if (failed)
+    if (failed) {
         parseChunkElementsSingly(done);
+    }
     m_chunk.clear();
     m_ctx.checkpoint();
 }
@@ -250,10 +265,12 @@ void ChromeTraceReader::parseChunkElementsSingly(size_t from)
             od::document doc;
             od::object obj;
             auto err = m_parser.iterate(one.data(), len, one.size()).get(doc);
-            if (!err)
+            if (!err) {
                 err = doc.get_object().get(obj);
-            if (!err && parseOne(obj, m_chunk.offsets[i]))
+            }
+            if (!err && parseOne(obj, m_chunk.offsets[i])) {
                 break;
+            }
             one.resize(len);
             if (attempt == 0 && (err == simdjson::UTF8_ERROR || err == simdjson::SUCCESS)) {
                 // SUCCESS here means parseOne failed on a field; retry only for encoding problems.
@@ -278,8 +295,9 @@ void ChromeTraceReader::parseChunkElementsSingly(size_t from)
 
 bool ChromeTraceReader::parseOne(od::object obj, int64_t offset)
 {
-    if (!m_event.parse(obj))
+    if (!m_event.parse(obj)) {
         return false;
+    }
     ++m_eventsSeen;
     ++m_ctx.recordsRead;
     ++m_sink.stats().events;

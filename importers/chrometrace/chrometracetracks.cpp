@@ -16,10 +16,12 @@ int64_t ChromeTraceTracks::trackFor(const Label &pid, const Label &tid)
     const std::string_view p = pid.present ? pid.text : std::string_view("0");
     std::string_view t = tid.present ? tid.text : std::string_view("0");
     // Older Kineto writes GPU streams as "stream 7" in some events and 7 in others: one stream.
-    if (t.size() > 7 && t.substr(0, 7) == "stream " && toInt(trim(t.substr(7))))
+    if (t.size() > 7 && t.substr(0, 7) == "stream " && toInt(trim(t.substr(7)))) {
         t = trim(t.substr(7));
-    if (m_lastTrack >= 0 && p == m_lastPid && t == m_lastTid)
+    }
+    if (m_lastTrack >= 0 && p == m_lastPid && t == m_lastTid) {
         return m_lastTrack;
+    }
     m_lastPid.assign(p);
     m_lastTid.assign(t);
     m_lastTrack = m_sink.thread(m_sink.process(p), t);
@@ -54,9 +56,10 @@ bool ChromeTraceTracks::applyMetadata(const TraceEvent &e)
         const std::string labels = unescapeJson(a->raw.substr(1, a->raw.size() - 2));
         m_sink.setProcessLabels(process, labels);
         // Kineto labels device processes "GPU n": that is what makes them devices.
-        if (labels.rfind("GPU ", 0) == 0)
+        if (labels.rfind("GPU ", 0) == 0) {
             m_sink.setProcessKind(
                 process, ProcessKind::Gpu, toInt(std::string_view(labels).substr(4)).value_or(kNoValue));
+        }
     } else {
         return false;
     }
@@ -66,9 +69,11 @@ bool ChromeTraceTracks::applyMetadata(const TraceEvent &e)
 void ChromeTraceTracks::relocateLaunchFlowEnds()
 {
     const int64_t ac2g = m_sink.intern("ac2g");
-    for (const auto &[thread, api] : m_apiTracks)
-        if (!m_gpuTracks.count(thread))
+    for (const auto &[thread, api] : m_apiTracks) {
+        if (!m_gpuTracks.count(thread)) {
             m_sink.relocateFlowEnds(thread, api, ac2g);
+        }
+    }
 }
 
 } // namespace plumb::chrometrace

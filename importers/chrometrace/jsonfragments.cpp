@@ -9,8 +9,9 @@ namespace plumb::chrometrace {
 
 std::string_view trim(std::string_view s)
 {
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) {
         s.remove_suffix(1);
+    }
     return s;
 }
 
@@ -35,10 +36,11 @@ void appendMinified(std::string &out, std::string_view raw)
         const char c = raw[i];
         if (inString) {
             out.push_back(c);
-            if (c == '\\' && i + 1 < raw.size())
+            if (c == '\\' && i + 1 < raw.size()) {
                 out.push_back(raw[++i]);
-            else if (c == '"')
+            } else if (c == '"') {
                 inString = false;
+            }
         } else if (c == '"') {
             inString = true;
             out.push_back(c);
@@ -76,8 +78,9 @@ std::string unescapeJson(std::string_view raw)
             out.push_back('\f');
             break;
         case 'u': {
-            if (i + 4 >= raw.size() + 0 && i + 4 > raw.size() - 1 + 1)
+            if (i + 4 >= raw.size() + 0 && i + 4 > raw.size() - 1 + 1) {
                 break;
+            }
             uint32_t cp = 0;
             std::from_chars(raw.data() + i + 1, raw.data() + i + 5, cp, 16);
             i += 4;

@@ -28,8 +28,9 @@ const KinetoCategory *KinetoCategory::find(std::string_view cat, bool &legacy)
         { "forward_backward", { { "fwdbwd", CatClass::Other }, true } },
     };
     auto it = table.find(cat);
-    if (it == table.end())
+    if (it == table.end()) {
         return nullptr;
+    }
     legacy = it->second.second;
     return &it->second.first;
 }

@@ -21,8 +21,9 @@ void LaunchFlows::add(char ph, int64_t cat, int64_t key, int64_t track, int64_t 
         const auto api = m_apiTracks.find(track);
         const IdTable::Entry *launch = m_recentLaunch.find(key);
         verified = api != m_apiTracks.end() && launch && launch->track == api->second && launch->ts == ts;
-        if (verified)
+        if (verified) {
             endTrack = api->second;
+        }
     } else {
         const IdTable::Entry *op = m_recentGpuOp.find(key);
         verified = op && op->track == track && op->ts == ts;
@@ -40,32 +41,36 @@ void LaunchFlows::add(char ph, int64_t cat, int64_t key, int64_t track, int64_t 
         IdTable::erase(partner);
     }
     if (!verified) {
-        if (isStart)
+        if (isStart) {
             m_sink.flowStart(cat, key, track, ts);
-        else
+        } else {
             m_sink.flowEnd(cat, key, track, ts);
+        }
         return;
     }
     m_ac2gCat = cat;
     const IdTable::Entry evicted = mine.exchange({ key, endTrack, ts });
-    if (evicted.key != kNoValue)
+    if (evicted.key != kNoValue) {
         flushVerifiedEnd(isStart, evicted);
+    }
 }
 
 void LaunchFlows::flushVerifiedEnd(bool isStart, const IdTable::Entry &end)
 {
-    if (isStart)
+    if (isStart) {
         m_sink.flowStart(m_ac2gCat, end.key, end.track, end.ts);
-    else
+    } else {
         m_sink.flowEnd(m_ac2gCat, end.key, end.track, end.ts);
+    }
 }
 
 void LaunchFlows::flushVerifiedEnds()
 {
     for (bool isStart : { true, false }) {
         for (IdTable::Entry &end : (isStart ? m_verifiedStarts : m_verifiedEnds).entries()) {
-            if (end.key != kNoValue)
+            if (end.key != kNoValue) {
                 flushVerifiedEnd(isStart, end);
+            }
             IdTable::erase(&end);
         }
     }

@@ -12,8 +12,9 @@ namespace plumb::chrometrace {
 void applyTopLevelFields(std::string &json, TraceSink &sink, DiagnosticLog &diag)
 {
     json.push_back('}');
-    if (json.size() <= 2)
+    if (json.size() <= 2) {
         return;
+    }
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (parser.parse(json).get(root) != simdjson::SUCCESS) {
@@ -30,11 +31,13 @@ void applyTopLevelFields(std::string &json, TraceSink &sink, DiagnosticLog &diag
         int64_t fallbackIndex = 0;
         for (auto dev : devices) {
             int64_t id = fallbackIndex++;
-            if (dev["id"].get(id) != simdjson::SUCCESS)
+            if (dev["id"].get(id) != simdjson::SUCCESS) {
                 id = fallbackIndex - 1;
+            }
             std::string_view name;
-            if (dev["name"].get(name) != simdjson::SUCCESS)
+            if (dev["name"].get(name) != simdjson::SUCCESS) {
                 name = {};
+            }
             const std::string json = simdjson::minify(dev);
             sink.addDevice(
                 id, QString::fromUtf8(name.data(), qsizetype(name.size())), QByteArray::fromStdString(json));
@@ -43,25 +46,30 @@ void applyTopLevelFields(std::string &json, TraceSink &sink, DiagnosticLog &diag
     simdjson::dom::object dist;
     if (root["distributedInfo"].get(dist) == simdjson::SUCCESS) {
         int64_t rank = kNoValue, world = kNoValue;
-        if (dist["rank"].get(rank) != simdjson::SUCCESS)
+        if (dist["rank"].get(rank) != simdjson::SUCCESS) {
             rank = kNoValue;
-        if (dist["world_size"].get(world) != simdjson::SUCCESS)
+        }
+        if (dist["world_size"].get(world) != simdjson::SUCCESS) {
             world = kNoValue;
-        if (rank != kNoValue)
+        }
+        if (rank != kNoValue) {
             sink.setRank(rank, world);
+        }
     }
     simdjson::dom::element base;
     if (root["baseTimeNanoseconds"].get(base) == simdjson::SUCCESS) {
         int64_t ns = 0;
         uint64_t uns = 0;
         std::string_view s;
-        if (base.get(ns) == simdjson::SUCCESS)
+        if (base.get(ns) == simdjson::SUCCESS) {
             sink.setBaseTimeNs(ns);
-        else if (base.get(uns) == simdjson::SUCCESS)
+        } else if (base.get(uns) == simdjson::SUCCESS) {
             sink.setBaseTimeNs(int64_t(uns));
-        else if (base.get(s) == simdjson::SUCCESS)
-            if (auto v = toInt(s))
+        } else if (base.get(s) == simdjson::SUCCESS) {
+            if (auto v = toInt(s)) {
                 sink.setBaseTimeNs(*v);
+            }
+        }
     }
 }
 

@@ -51,9 +51,11 @@ struct TraceEvent {
     [[nodiscard]] bool parse(simdjson::ondemand::object obj);
     [[nodiscard]] const ArgField *arg(std::string_view key) const
     {
-        for (const auto &a : args)
-            if (a.key == key)
+        for (const auto &a : args) {
+            if (a.key == key) {
                 return &a;
+            }
+        }
         return nullptr;
     }
 };

@@ -63,8 +63,9 @@ public:
     }
     [[nodiscard]] std::string_view finish()
     {
-        if (m_json.empty())
+        if (m_json.empty()) {
             return {};
+        }
         m_json.push_back('}');
         return m_json;
     }

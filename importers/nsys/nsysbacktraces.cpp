@@ -18,13 +18,14 @@ const std::string &NsysBacktraces::json(uint32_t stack, NsysStrings &strings)
 {
     std::string &text = m_json[stack];
     if (text.empty()) {
-        text = "[";
+        text.push_back('['); // not `text = "["`: GCC 12 warns on it, wrongly (-Wrestrict)
         for (const auto &[symbol, moduleId, unresolved] : m_chains.stacks[stack]) {
             const std::string &function = strings.frameText(symbol, false);
             const std::string &module
                 = moduleId != kNoValue ? strings.frameText(moduleId, true) : std::string();
-            if (text.size() > 1)
+            if (text.size() > 1) {
                 text.push_back(',');
+            }
             appendJsonString(text, module.empty() ? function : function + " (" + module + ")");
         }
         text.push_back(']');
@@ -34,10 +35,12 @@ const std::string &NsysBacktraces::json(uint32_t stack, NsysStrings &strings)
 
 void NsysBacktraces::addTo(NsysArgs &args, const NsysCursor &c, NsysStrings &strings)
 {
-    if (!m_read || c.isNull(CallchainId))
+    if (!m_read || c.isNull(CallchainId)) {
         return;
-    if (const uint32_t stack = m_chains.find(c.get(CallchainId)); stack != NsysCallchains::kNone)
+    }
+    if (const uint32_t stack = m_chains.find(c.get(CallchainId)); stack != NsysCallchains::kNone) {
         args.addRaw("backtrace", json(stack, strings));
+    }
 }
 
 } // namespace plumb::nsys

@@ -32,8 +32,9 @@ void NsysCpuSamples::setBacktraces(NsysCallchains chains)
 void NsysCpuSamples::handle(NsysCursor &c, SliceFields &f)
 {
     NsysTracks::ThreadTracks &t = m_tracks.threadTracks(c.get(GlobalTid, 0));
-    if (t.samples == kNoValue)
+    if (t.samples == kNoValue) {
         t.samples = m_sink.companionTrack(t.thread, TrackKind::CpuSamples);
+    }
     f.durNs = 0;
     f.catId = m_catCpuSample;
     const uint32_t stackIndex = m_stacks.chains().find(c.get(SampleId, kNoValue));

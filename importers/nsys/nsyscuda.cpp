@@ -83,20 +83,24 @@ void NsysCuda::readEnums()
             m_schema.db(), "SELECT * FROM ENUM_NSYS_EVENT_CLASS", "ENUM_NSYS_EVENT_CLASS");
         int idCol = -1, nameCol = -1;
         for (int c = 0; c < st.columnCount(); ++c) {
-            if (st.columnName(c) == "id")
+            if (st.columnName(c) == "id") {
                 idCol = c;
-            else if (st.columnName(c) == "name")
+            } else if (st.columnName(c) == "name") {
                 nameCol = c;
+            }
         }
         if (idCol >= 0 && nameCol >= 0) {
             m_driverClass.clear();
-            while (st.step())
-                if (st.text(nameCol) == "TRACE_PROCESS_EVENT_CUDA_DRIVER")
+            while (st.step()) {
+                if (st.text(nameCol) == "TRACE_PROCESS_EVENT_CUDA_DRIVER") {
                     m_driverClass[st.integer(idCol)] = true;
+                }
+            }
         }
     }
-    for (size_t k = 0; k < m_copyKinds.size(); ++k)
+    for (size_t k = 0; k < m_copyKinds.size(); ++k) {
         m_copyKinds[k] = copyKindText(int64_t(k));
+    }
     for (size_t k = 0; k < m_memKinds.size(); ++k) {
         const std::string label = m_schema.enumLabel("ENUM_CUDA_MEM_KIND", int64_t(k));
         m_memKinds[k] = label.empty() ? memKindText(int64_t(k)) : label;
@@ -109,8 +113,9 @@ void NsysCuda::readEnums()
 // made every call, runs on a connection of its own while the first phases load.
 std::future<bool> NsysCuda::startCorrScope(const QString &path)
 {
-    if (!m_schema.hasColumns("CUPTI_ACTIVITY_KIND_RUNTIME", { "globalTid" }))
+    if (!m_schema.hasColumns("CUPTI_ACTIVITY_KIND_RUNTIME", { "globalTid" })) {
         return {};
+    }
     return std::async(std::launch::async, [path] {
         ForeignSqliteDb db(path);
         // Stops at the first call from a second process.
@@ -126,17 +131,19 @@ std::future<bool> NsysCuda::startCorrScope(const QString &path)
 void NsysCuda::setCorrScope(bool perProcess)
 {
     m_corrPerProcess = perProcess;
-    if (m_corrPerProcess)
+    if (m_corrPerProcess) {
         m_diag.report(Severity::Info, QStringLiteral("corr-per-process"), {},
             QStringLiteral("Several processes made CUDA calls: correlation ids are stored as "
                            "pid << 32 | correlationId so each launch links to its own GPU work."));
+    }
 }
 
 int64_t NsysCuda::corrOf(const NsysCursor &c, F pidField) const
 {
     const int64_t corr = c.get(Corr);
-    if (corr == kNoValue || !m_corrPerProcess)
+    if (corr == kNoValue || !m_corrPerProcess) {
         return corr;
+    }
     const int64_t g = c.get(pidField);
     return g == kNoValue ? corr : (pidOf(g) << 32) | (corr & 0xffffffff);
 }
@@ -159,18 +166,21 @@ void NsysCuda::handleRuntime(NsysCursor &c, SliceFields &f)
     }
     f.catId = driver ? m_catDriver : m_catRuntime;
     f.corr = corrOf(c, GlobalTid);
-    if (const int64_t ret = c.get(ReturnValue, 0); ret != 0)
+    if (const int64_t ret = c.get(ReturnValue, 0); ret != 0) {
         m_args.add("return value", ret);
+    }
     m_stacks.addTo(m_args, c, m_strings);
-    if (const std::string_view json = m_args.finish(); !json.empty())
+    if (const std::string_view json = m_args.finish(); !json.empty()) {
         f.argsId = m_sink.internArgs(json);
+    }
     if (f.corr != kNoValue) {
         m_projection.addLaunch(f.corr, c.get(GlobalTid, 0), f.tsNs);
         m_links.addLaunch(f.corr);
     }
     NsysTracks::ThreadTracks &t = m_tracks.threadTracks(c.get(GlobalTid, 0));
-    if (t.api == kNoValue)
+    if (t.api == kNoValue) {
         t.api = m_sink.companionTrack(t.thread, TrackKind::CudaApi);
+    }
     m_sink.addSlice(t.api, f);
 }
 
@@ -205,14 +215,16 @@ void NsysCuda::handleGpu(NsysCursor &c, SliceFields &f)
             key[8] = c.get(BlockY, 1);
             key[9] = c.get(BlockZ, 1);
         }
-        if (c.has(Registers))
+        if (c.has(Registers)) {
             key[10] = c.get(Registers, 0);
+        }
         if (c.has(StaticSmem) || c.has(DynamicSmem)) {
             key[11] = c.get(StaticSmem, 0);
             key[12] = c.get(DynamicSmem, 0);
         }
-        if (shortName != kNoValue && demangled != kNoValue)
+        if (shortName != kNoValue && demangled != kNoValue) {
             key[13] = shortName;
+        }
         break;
     case Source::Memcpy:
         key[4] = c.get(CopyKind, 0);
@@ -227,8 +239,9 @@ void NsysCuda::handleGpu(NsysCursor &c, SliceFields &f)
     case Source::Memset:
         key[4] = c.get(MemKind);
         key[5] = c.get(Bytes, 0);
-        if (c.has(Value))
+        if (c.has(Value)) {
             key[6] = c.get(Value, 0);
+        }
         break;
     default:
         break;
@@ -236,8 +249,9 @@ void NsysCuda::handleGpu(NsysCursor &c, SliceFields &f)
 
     auto cached = m_gpuNames.find(key);
     if (cached == m_gpuNames.end()) {
-        if (m_gpuNames.size() >= kMaxGpuKeys)
+        if (m_gpuNames.size() >= kMaxGpuKeys) {
             m_gpuNames.clear();
+        }
         cached = m_gpuNames.emplace(key, gpuNameAndArgs(key)).first;
     }
     f.nameId = source == Source::Kernel ? m_strings.nameOf(demangled != kNoValue ? demangled
@@ -268,17 +282,21 @@ NsysCuda::GpuNames NsysCuda::gpuNameAndArgs(const GpuKey &key)
     GpuNames out;
     m_args.clear();
     m_args.add("device", key[1]);
-    if (key[2] != kNoValue)
+    if (key[2] != kNoValue) {
         m_args.add("context", key[2]);
+    }
     m_args.add("stream", key[3]);
     switch (Source(key[0])) {
     case Source::Kernel: {
-        if (key[4] != kNoValue)
+        if (key[4] != kNoValue) {
             m_args.add3("grid", key[4], key[5], key[6]);
-        if (key[7] != kNoValue)
+        }
+        if (key[7] != kNoValue) {
             m_args.add3("block", key[7], key[8], key[9]);
-        if (key[10] != kNoValue)
+        }
+        if (key[10] != kNoValue) {
             m_args.add("registers per thread", key[10]);
+        }
         if (key[11] != kNoValue) {
             m_args.add("shared memory", key[11] + key[12]);
             m_args.add("static shared memory", key[11]);
@@ -286,8 +304,9 @@ NsysCuda::GpuNames NsysCuda::gpuNameAndArgs(const GpuKey &key)
         }
         if (const int64_t shortName = key[13]; shortName != kNoValue) {
             auto it = m_shortNames.find(shortName);
-            if (it == m_shortNames.end())
+            if (it == m_shortNames.end()) {
                 it = m_shortNames.emplace(shortName, std::string(m_strings.lookup(shortName))).first;
+            }
             m_args.add("short name", it->second);
         }
         break;
@@ -315,20 +334,24 @@ NsysCuda::GpuNames NsysCuda::gpuNameAndArgs(const GpuKey &key)
         out.nameId = m_sink.intern(name);
         m_args.add("bytes", key[7]);
         m_args.add("copyKind", kindText);
-        if (src != kNoValue)
+        if (src != kNoValue) {
             m_args.add("srcKind", memKind(src));
-        if (dst != kNoValue)
+        }
+        if (dst != kNoValue) {
             m_args.add("dstKind", memKind(dst));
+        }
         break;
     }
     case Source::Graph: {
         // Named by its graph, as Nsight Systems' timeline labels a whole-graph range.
         out.nameId = m_sink.intern(
             key[4] == kNoValue ? std::string("CUDA graph") : "CUDA graph " + std::to_string(key[4]));
-        if (key[4] != kNoValue)
+        if (key[4] != kNoValue) {
             m_args.add("graph id", key[4]);
-        if (key[5] != kNoValue)
+        }
+        if (key[5] != kNoValue) {
             m_args.add("graph exec id", key[5]);
+        }
         break;
     }
     case Source::Memset: {
@@ -342,8 +365,9 @@ NsysCuda::GpuNames NsysCuda::gpuNameAndArgs(const GpuKey &key)
         }
         out.nameId = m_sink.intern(name);
         m_args.add("bytes", key[5]);
-        if (key[6] != kNoValue)
+        if (key[6] != kNoValue) {
             m_args.add("value", key[6]);
+        }
         break;
     }
     default:
@@ -361,23 +385,26 @@ void NsysCuda::handleSync(NsysCursor &c, SliceFields &f)
     f.catId = m_catSync;
     f.corr = corrOf(c, GlobalPid);
     m_args.add("device", device);
-    if (stream != kInvalidStream)
+    if (stream != kInvalidStream) {
         m_args.add("stream", stream);
+    }
     f.argsId = m_sink.internArgs(m_args.finish());
-    if (f.corr != kNoValue)
+    if (f.corr != kNoValue) {
         m_links.addOp(f.corr);
+    }
     m_sink.addSlice(m_tracks.syncTrack(device, stream), f);
 }
 
 void NsysCuda::report()
 {
-    if (m_graphLaunches > 0)
+    if (m_graphLaunches > 0) {
         m_diag.report(Severity::Info, QStringLiteral("cuda-graph-trace"),
             QStringLiteral("table CUPTI_ACTIVITY_KIND_GRAPH_TRACE"),
             QStringLiteral("CUDA graphs were traced as whole launches (nsys --cuda-graph-trace=graph): "
                            "each is one 'CUDA graph N' op on its stream, its kernels not shown one by "
                            "one. Profile with --cuda-graph-trace=node to see them."),
             m_graphLaunches);
+    }
 }
 
 } // namespace plumb::nsys

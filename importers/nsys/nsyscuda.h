@@ -61,8 +61,9 @@ private:
         size_t operator()(const GpuKey &k) const noexcept
         {
             uint64_t h = 0x9e3779b97f4a7c15ull;
-            for (const int64_t v : k)
+            for (const int64_t v : k) {
                 h = (h ^ uint64_t(v)) * 0x100000001b3ull;
+            }
             return size_t(h ^ (h >> 29));
         }
     };

@@ -54,8 +54,9 @@ void readSessionStart(NsysSchema &schema, TraceSink &sink)
     if (schema.hasColumns("TARGET_INFO_SESSION_START_TIME", { "utcEpochNs" })) {
         ForeignSqliteDb::Stmt st(schema.db(), "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME",
             "TARGET_INFO_SESSION_START_TIME");
-        if (st.step() && !st.isNull(0))
+        if (st.step() && !st.isNull(0)) {
             sink.setBaseTimeNs(st.integer(0));
+        }
     }
 }
 
@@ -64,52 +65,63 @@ void readDevices(NsysSchema &schema, TraceSink &sink, NsysTracks &tracks)
     // TARGET_INFO_GPU (2021+): one row per GPU, `id` is the deviceId the activity tables use.
     // Older exports describe CUDA devices only (TARGET_INFO_CUDA_DEVICE, keyed by gpuId/cudaId).
     for (const char *table : { "TARGET_INFO_GPU", "TARGET_INFO_CUDA_DEVICE" }) {
-        if (!schema.hasTable(table))
+        if (!schema.hasTable(table)) {
             continue;
+        }
         ForeignSqliteDb::Stmt st(schema.db(), std::string("SELECT * FROM ") + table, table);
         int idCol = -1, nameCol = -1;
         for (int c = 0; c < st.columnCount(); ++c) {
             const std::string_view n = st.columnName(c);
-            if (idCol < 0 && (n == "id" || n == "gpuId" || n == "cudaId"))
+            if (idCol < 0 && (n == "id" || n == "gpuId" || n == "cudaId")) {
                 idCol = c;
-            if (n == "name")
+            }
+            if (n == "name") {
                 nameCol = c;
+            }
         }
-        if (idCol < 0)
+        if (idCol < 0) {
             continue;
+        }
         bool any = false;
         while (st.step()) {
-            if (st.isNull(idCol))
+            if (st.isNull(idCol)) {
                 continue;
+            }
             const int64_t id = st.integer(idCol);
             const std::string name = nameCol >= 0 ? std::string(st.text(nameCol)) : std::string();
             sink.addDevice(id, QString::fromStdString(name), QByteArray::fromStdString(rowJson(st)));
             tracks.setDeviceName(id, name);
             any = true;
         }
-        if (any)
+        if (any) {
             break;
+        }
     }
 }
 
 void readExportMetadata(NsysSchema &schema, TraceSink &sink)
 {
-    if (!schema.hasColumns("META_DATA_EXPORT", { "name", "value" }))
+    if (!schema.hasColumns("META_DATA_EXPORT", { "name", "value" })) {
         return;
+    }
     ForeignSqliteDb::Stmt st(schema.db(), "SELECT name, value FROM META_DATA_EXPORT", "META_DATA_EXPORT");
     NsysArgs a;
-    while (st.step())
-        if (!st.isNull(0))
+    while (st.step()) {
+        if (!st.isNull(0)) {
             a.add(st.text(0), st.text(1));
+        }
+    }
     const std::string_view json = a.finish();
-    if (!json.empty())
+    if (!json.empty()) {
         sink.setMetadataJson(QByteArray(json.data(), qsizetype(json.size())));
+    }
 }
 
 void readNsysDiagnostics(NsysSchema &schema, DiagnosticLog &diag)
 {
-    if (!schema.hasColumns("DIAGNOSTIC_EVENT", { "severity", "text" }))
+    if (!schema.hasColumns("DIAGNOSTIC_EVENT", { "severity", "text" })) {
         return;
+    }
     const bool hasSource = schema.hasColumns("DIAGNOSTIC_EVENT", { "source" });
     // ENUM_DIAGNOSTIC_SEVERITY_LEVEL: 1 info, 2 warning, 3 error, 4 verbose.
     ForeignSqliteDb::Stmt st(schema.db(),
@@ -120,8 +132,9 @@ void readNsysDiagnostics(NsysSchema &schema, DiagnosticLog &diag)
     while (st.step()) {
         const std::string_view raw = st.text(1);
         const QString text = QString::fromUtf8(raw.data(), qsizetype(raw.size())).simplified();
-        if (text.isEmpty() || !seen.insert(text).second)
+        if (text.isEmpty() || !seen.insert(text).second) {
             continue;
+        }
         const bool error = st.integer(0) == 3;
         const std::string from
             = st.isNull(2) ? std::string() : schema.enumLabel("ENUM_DIAGNOSTIC_SOURCE_TYPE", st.integer(2));
@@ -172,8 +185,9 @@ void reportUnreadTables(
             || std::any_of(
                 tableSpecs().begin(), tableSpecs().end(), [&](const TableSpec &s) { return name == s.table; })
             || std::any_of(read.begin(), read.end(),
-                [&](const NsysBacktraces *b) { return b->isRead() && name == b->table(); }))
+                [&](const NsysBacktraces *b) { return b->isRead() && name == b->table(); })) {
             continue;
+        }
         // Exports never delete rows, so the rowid range is the row count, in two b-tree descents (a
         // count(*) reads every page: CPU samples of a long capture run to tens of millions of rows).
         // A table without rowids is counted; one that cannot be read is listed without a count.
@@ -185,31 +199,38 @@ void reportUnreadTables(
                  "SELECT count(*) FROM " + q }) {
             try {
                 ForeignSqliteDb::Stmt count(schema.db(), sql, t);
-                if (count.step())
+                if (count.step()) {
                     rows = count.integer(0);
+                }
                 break;
             } catch (const ImportError &) {
             }
         }
-        if (rows == 0)
+        if (rows == 0) {
             continue;
+        }
         const char *what = nullptr;
-        for (const auto &[prefix, contents] : kContents)
-            if (hasPrefix(name, prefix))
+        for (const auto &[prefix, contents] : kContents) {
+            if (hasPrefix(name, prefix)) {
                 what = contents;
+            }
+        }
         QStringList about;
-        if (rows > 0)
+        if (rows > 0) {
             about << QStringLiteral("%1 %2").arg(
                 text::count(rows), rows == 1 ? QStringLiteral("row") : QStringLiteral("rows"));
-        if (what)
+        }
+        if (what) {
             about << QLatin1String(what);
+        }
         const QString entry = QString::fromStdString(t)
             + (about.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(about.join(QStringLiteral(": "))));
         const bool isBacktraces = name.size() > 11 && name.substr(name.size() - 11) == "_CALLCHAINS";
         (isBacktraces ? backtraces : events) << entry;
         QString &first = isBacktraces ? firstBacktraces : firstEvents;
-        if (first.isEmpty())
+        if (first.isEmpty()) {
             first = QStringLiteral("table %1").arg(QString::fromStdString(t));
+        }
         (isBacktraces ? backtraceRows : eventRows) += std::max<int64_t>(rows, 0);
     }
     if (!events.isEmpty()) {
@@ -217,15 +238,17 @@ void reportUnreadTables(
             = QStringLiteral("Not imported: %1. Plumb does not read these tables; their rows are "
                              "counted as skipped.")
                   .arg(events.join(QStringLiteral(", ")));
-        if (eventRows > 0)
+        if (eventRows > 0) {
             diag.skipped(QStringLiteral("nsys-tables-not-imported"), firstEvents, message, eventRows);
-        else
+        } else {
             diag.report(Severity::Warning, QStringLiteral("nsys-tables-not-imported"), firstEvents, message);
+        }
     }
-    if (!backtraces.isEmpty())
+    if (!backtraces.isEmpty()) {
         diag.report(Severity::Info, QStringLiteral("nsys-backtraces-not-imported"), firstBacktraces,
             QStringLiteral("Backtraces are not imported: %1.").arg(backtraces.join(QStringLiteral(", "))),
             std::max<int64_t>(backtraceRows, 1));
+    }
 }
 
 } // namespace plumb::nsys

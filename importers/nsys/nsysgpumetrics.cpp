@@ -16,8 +16,9 @@ NsysGpuMetrics::NsysGpuMetrics(NsysSchema &schema, TraceSink &sink)
 
 void NsysGpuMetrics::readNames()
 {
-    if (!m_schema.hasColumns("TARGET_INFO_GPU_METRICS", { "metricId", "metricName" }))
+    if (!m_schema.hasColumns("TARGET_INFO_GPU_METRICS", { "metricId", "metricName" })) {
         return; // the samples are then named by their ids
+    }
     const bool typed = m_schema.hasColumns("TARGET_INFO_GPU_METRICS", { "typeId" });
     ForeignSqliteDb::Stmt st(m_schema.db(),
         std::string("SELECT ") + (typed ? "typeId" : "0") + ", metricId, metricName, "
@@ -27,8 +28,9 @@ void NsysGpuMetrics::readNames()
     while (st.step()) {
         const int64_t type = st.integer(0);
         m_metricNames[{ typed ? type : kNoValue, st.integer(1) }] = std::string(st.text(2));
-        if (!st.isNull(3))
+        if (!st.isNull(3)) {
             m_metricTypeNames.emplace(type, std::string(st.text(3)));
+        }
     }
 }
 
@@ -47,8 +49,9 @@ void NsysGpuMetrics::handle(NsysCursor &c)
                 ? "GPU metrics: " + typeName->second
                 : std::string("GPU metrics");
             std::string name = base;
-            for (int n = 2; m_metricProcessNames.count(name); ++n)
+            for (int n = 2; m_metricProcessNames.count(name); ++n) {
                 name = base + " (" + std::to_string(n) + ")";
+            }
             m_metricProcessNames.insert(name);
             const int64_t id = m_sink.process(name);
             m_sink.setProcessName(id, name);
@@ -57,8 +60,9 @@ void NsysGpuMetrics::handle(NsysCursor &c)
             process = m_metricProcesses.emplace(type, id).first;
         }
         auto name = m_metricNames.find({ type, metric });
-        if (name == m_metricNames.end())
+        if (name == m_metricNames.end()) {
             name = m_metricNames.find({ kNoValue, metric });
+        }
         const std::string metricName
             = name != m_metricNames.end() ? name->second : "metric " + std::to_string(metric);
         track = m_metricTracks

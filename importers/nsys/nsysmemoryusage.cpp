@@ -51,8 +51,9 @@ void NsysMemoryUsage::handle(NsysCursor &c)
             if (!added) {
                 MemoryTotal &owner = *live->second.total;
                 owner.bytes -= live->second.bytes;
-                if (&owner != &total->second)
+                if (&owner != &total->second) {
                     m_sink.addCounter(owner.track, c.start, owner.bytes);
+                }
                 live->second = LiveAllocation { &total->second, bytes };
             }
         }
@@ -67,8 +68,9 @@ void NsysMemoryUsage::handle(NsysCursor &c)
             MemoryTotal &owner = *live->second.total;
             owner.bytes -= live->second.bytes;
             m_liveAllocations.erase(live);
-            if (&owner != &total->second)
+            if (&owner != &total->second) {
                 m_sink.addCounter(owner.track, c.start, owner.bytes);
+            }
         } else {
             ++m_unmatchedFrees;
         }
@@ -78,12 +80,13 @@ void NsysMemoryUsage::handle(NsysCursor &c)
 
 void NsysMemoryUsage::report()
 {
-    if (m_unmatchedFrees > 0)
+    if (m_unmatchedFrees > 0) {
         m_diag.report(Severity::Info, QStringLiteral("memory-freed-before-allocated"),
             QStringLiteral("table CUDA_GPU_MEMORY_USAGE_EVENTS"),
             QStringLiteral("GPU memory freed whose allocation is not in the capture (made before it "
                            "began); the allocated totals count the capture's own allocations."),
             m_unmatchedFrees);
+    }
 }
 
 } // namespace plumb::nsys

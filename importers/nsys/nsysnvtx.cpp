@@ -50,57 +50,64 @@ void NsysNvtx::handle(NsysCursor &c, SliceFields &f)
         ++m_skipped; // domain, category and thread naming records: not events
         return;
     }
-    if (type != kNoValue && isNvtxMark(type))
+    if (type != kNoValue && isNvtxMark(type)) {
         f.durNs = 0;
-    else if (!hasEnd) {
+    } else if (!hasEnd) {
         f.durNs = 0;
-        if (type != kNoValue)
+        if (type != kNoValue) {
             m_diag.report(Severity::Warning, QStringLiteral("unterminated-nvtx-range"),
                 QStringLiteral("NVTX_EVENTS start %1").arg(f.tsNs),
                 QStringLiteral("An NVTX range has no end (the capture stopped inside it); it was "
                                "imported with duration 0."));
+        }
     }
-    if (!c.isNull(Text))
+    if (!c.isNull(Text)) {
         f.nameId = m_sink.intern(c.st->text(c.col[Text]));
-    else if (c.get(TextId) != kNoValue)
+    } else if (c.get(TextId) != kNoValue) {
         f.nameId = m_strings.nameOf(c.get(TextId));
-    else
+    } else {
         f.nameId = m_sink.intern("[unnamed NVTX range]");
+    }
     f.catId = m_catNvtx;
     // Where it came from (a library's own domain, NCCL's say, or the default one) and what it carries.
     const int64_t domain = c.get(Domain, 0);
     if (domain != 0) {
         const auto name = m_domains.find(domain);
-        if (name != m_domains.end())
+        if (name != m_domains.end()) {
             m_args.add("domain", std::string_view(name->second));
-        else
+        } else {
             m_args.add("domain", domain);
+        }
     }
     if (const int64_t category = c.get(NvtxCategory, 0); category != 0) {
         const auto name = m_categories.find({ domain, category });
-        if (name != m_categories.end())
+        if (name != m_categories.end()) {
             m_args.add("category", std::string_view(name->second));
-        else
+        } else {
             m_args.add("category", category);
+        }
     }
     // The payload: the one value column its type filled (the first, should a row fill several).
     for (const F p :
         { PayloadInt, PayloadUint, PayloadInt32, PayloadUint32, PayloadDouble, PayloadFloat, JsonText }) {
-        if (c.isNull(p))
+        if (c.isNull(p)) {
             continue;
-        if (p == PayloadDouble)
+        }
+        if (p == PayloadDouble) {
             m_args.addReal("payload", c.st->real(c.col[p]));
-        else if (p == PayloadFloat)
+        } else if (p == PayloadFloat) {
             m_args.addReal("payload", float(c.st->real(c.col[p])));
-        else if (p == JsonText)
+        } else if (p == JsonText) {
             m_args.add("payload", c.st->text(c.col[p]));
-        else
+        } else {
             m_args.add("payload", c.st->integer(c.col[p]));
+        }
         break;
     }
     f.argsId = m_sink.internArgs(m_args.finish());
-    if (m_projection.addRange(c.get(GlobalTid, 0), f.tsNs, f.tsNs + f.durNs) >= 0)
+    if (m_projection.addRange(c.get(GlobalTid, 0), f.tsNs, f.tsNs + f.durNs) >= 0) {
         m_rangeNames.push_back(f.nameId);
+    }
     m_sink.addSlice(m_tracks.threadTracks(c.get(GlobalTid, 0)).thread, f);
 }
 
@@ -113,8 +120,9 @@ void NsysNvtx::project()
     std::unordered_map<int64_t, int64_t> annotationTracks; // stream track -> its annotation track
     for (const RangeProjection::Span &p : m_projection.spans()) {
         auto [t, added] = annotationTracks.try_emplace(p.lane, 0);
-        if (added)
+        if (added) {
             t->second = m_sink.companionTrack(p.lane, TrackKind::GpuAnnotation);
+        }
         SliceFields f;
         f.tsNs = p.start;
         f.durNs = p.end - p.start;
@@ -133,8 +141,9 @@ void NsysNvtx::project()
 // whole NVTX table).
 std::future<std::vector<NsysNvtx::Name>> NsysNvtx::startNames(const QString &path)
 {
-    if (!m_schema.hasColumns("NVTX_EVENTS", { "eventType", "domainId", "text" }))
+    if (!m_schema.hasColumns("NVTX_EVENTS", { "eventType", "domainId", "text" })) {
         return {};
+    }
     const std::string sql = std::string("SELECT eventType, domainId, ")
         + (m_schema.hasColumns("NVTX_EVENTS", { "category" }) ? "category" : "0") + ", text, "
         + (m_schema.hasColumns("NVTX_EVENTS", { "textId" }) ? "textId" : "NULL")
@@ -144,10 +153,11 @@ std::future<std::vector<NsysNvtx::Name>> NsysNvtx::startNames(const QString &pat
         ForeignSqliteDb db(path);
         ForeignSqliteDb::Stmt st(db, sql, "NVTX_EVENTS");
         std::vector<Name> names;
-        while (st.step())
+        while (st.step()) {
             names.push_back(
                 { st.integer(0), st.integer(1), st.integer(2), st.isNull(4) ? kNoValue : st.integer(4),
                     std::string(st.isNull(3) ? std::string_view() : st.text(3)) });
+        }
         return names;
     });
 }
@@ -157,23 +167,26 @@ void NsysNvtx::setNames(std::vector<Name> names)
     for (Name &n : names) {
         std::string name = !n.text.empty() || n.textId == kNoValue ? std::move(n.text)
                                                                    : std::string(m_strings.lookup(n.textId));
-        if (name.empty())
+        if (name.empty()) {
             continue;
-        if (n.type == kNvtxDomainCreate)
+        }
+        if (n.type == kNvtxDomainCreate) {
             m_domains[n.domain] = std::move(name);
-        else
+        } else {
             m_categories[{ n.domain, n.category }] = std::move(name);
+        }
     }
 }
 
 void NsysNvtx::report()
 {
-    if (m_skipped > 0)
+    if (m_skipped > 0) {
         m_diag.report(Severity::Info, QStringLiteral("nvtx-metadata"), QStringLiteral("table NVTX_EVENTS"),
             QStringLiteral("NVTX records that name domains, categories or threads are not events; "
                            "they were not imported as slices (domain and category names label the "
                            "ranges' arguments)."),
             m_skipped);
+    }
 }
 
 } // namespace plumb::nsys

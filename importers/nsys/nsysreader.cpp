@@ -76,8 +76,9 @@ void NsysReader::openCursors()
     std::array<size_t, 4> phaseBudget;
     phaseBudget.fill(kSortMemoryBudget);
     for (const TableSpec &spec : tableSpecs()) {
-        if (!m_schema.hasTable(spec.table))
+        if (!m_schema.hasTable(spec.table)) {
             continue;
+        }
         const auto cols = m_schema.db().columns(spec.table);
         auto cursor = std::make_unique<NsysCursor>();
         cursor->spec = &spec;
@@ -88,14 +89,17 @@ void NsysReader::openCursors()
             // A backtrace id is read only when there are backtraces to look it up in (see run()).
             if (f == CallchainId
                 && !NsysCallchains::exists(m_schema,
-                    (spec.source == Source::Osrt ? m_hostCalls.backtraces() : m_cuda.backtraces()).table()))
+                    (spec.source == Source::Osrt ? m_hostCalls.backtraces() : m_cuda.backtraces()).table())) {
                 continue;
+            }
             for (const FieldSpec &fs : fieldSpecs()) {
-                if (fs.field != f)
+                if (fs.field != f) {
                     continue;
+                }
                 for (const char *cand : fs.candidates) {
-                    if (!cand || std::find(cols.begin(), cols.end(), cand) == cols.end())
+                    if (!cand || std::find(cols.begin(), cols.end(), cand) == cols.end()) {
                         continue;
+                    }
                     cursor->col[f] = int(select.size());
                     chosen[f] = cand;
                     // GPU metric samples: nsys writes integers, but the column may hold fractions.
@@ -113,16 +117,22 @@ void NsysReader::openCursors()
         if (spec.source == Source::Nvtx) {
             const auto notNull = m_schema.db().notNullColumns(spec.table);
             for (const F f : { End, Text, TextId, PayloadInt, PayloadUint, PayloadInt32, PayloadUint32,
-                     PayloadDouble, PayloadFloat, JsonText })
-                if (chosen[f] && std::find(notNull.begin(), notNull.end(), chosen[f]) != notNull.end())
+                     PayloadDouble, PayloadFloat, JsonText }) {
+                if (chosen[f] && std::find(notNull.begin(), notNull.end(), chosen[f]) != notNull.end()) {
                     cursor->defaultIsNone[f] = true;
+                }
+            }
         }
         QStringList missing;
-        for (const F f : spec.required)
-            if (cursor->col[f] < 0)
-                for (const FieldSpec &fs : fieldSpecs())
-                    if (fs.field == f)
+        for (const F f : spec.required) {
+            if (cursor->col[f] < 0) {
+                for (const FieldSpec &fs : fieldSpecs()) {
+                    if (fs.field == f) {
                         missing << QString::fromLatin1(fs.candidates[0]);
+                    }
+                }
+            }
+        }
         if (!missing.isEmpty()) {
             m_diag.report(Severity::Warning, QStringLiteral("unknown-table-layout"),
                 QStringLiteral("table %1").arg(QString::fromLatin1(spec.table)),
@@ -136,17 +146,21 @@ void NsysReader::openCursors()
         {
             ForeignSqliteDb::Stmt count(
                 m_schema.db(), "SELECT max(rowid) FROM " + quoteIdentifier(spec.table), spec.table);
-            if (count.step())
+            if (count.step()) {
                 rows = count.integer(0);
+            }
         }
         m_totalRows += rows;
-        if (spec.source == Source::Runtime)
+        if (spec.source == Source::Runtime) {
             m_projection = RangeProjection(rows); // sized for the calls, before any row is read
+        }
         // Ties: longer first, so an enclosing range arrives before what it encloses.
         std::vector<int> ascending;
-        for (const F g : { spec.group1, spec.group2 })
-            if (g != FieldCount && cursor->col[g] >= 0)
+        for (const F g : { spec.group1, spec.group2 }) {
+            if (g != FieldCount && cursor->col[g] >= 0) {
                 ascending.push_back(cursor->col[g]);
+            }
+        }
         ascending.push_back(cursor->col[Start]);
         size_t &budget = phaseBudget[size_t(spec.phase)];
         const size_t bytes
@@ -182,8 +196,9 @@ void NsysReader::openCursors()
                 std::make_unique<ForeignSqliteDb>(m_ctx.input().path()), spec.table, select, ascending,
                 cursor->col[End], rows / parts + 1, tableBudget / size_t(parts),
                 [this] {
-                    if (m_stopLoading.load(std::memory_order_relaxed))
+                    if (m_stopLoading.load(std::memory_order_relaxed)) {
                         throw ImportCancelled();
+                    }
                 },
                 where);
             m_cursors.push_back(std::move(partCursor));
@@ -195,17 +210,20 @@ void NsysReader::progress()
 {
     ++m_ctx.recordsRead;
     ++m_sink.stats().events;
-    if (++m_rows % kCheckpointRows)
+    if (++m_rows % kCheckpointRows) {
         return;
+    }
     // Read the file along with the rows: the runner's progress follows the input offset, and the
     // content hash it computes afterwards needs these bytes anyway.
     InputFile &in = m_ctx.input();
     const int64_t target
         = m_totalRows > 0 ? int64_t(double(m_rows) / double(m_totalRows) * double(in.size())) : 0;
     m_readAhead.resize(kReadAheadBytes);
-    while (in.compressedOffset() < target)
-        if (in.read(m_readAhead.data(), int64_t(m_readAhead.size())) <= 0)
+    while (in.compressedOffset() < target) {
+        if (in.read(m_readAhead.data(), int64_t(m_readAhead.size())) <= 0) {
             break;
+        }
+    }
     m_ctx.checkpoint();
 }
 
@@ -288,16 +306,20 @@ void NsysReader::run()
     constexpr int kPhases = 4;
     auto loadPhase = [this](int phase) {
         std::vector<std::future<void>> parts;
-        for (auto &c : m_cursors)
-            if (c->spec->phase == phase)
+        for (auto &c : m_cursors) {
+            if (c->spec->phase == phase) {
                 parts.push_back(std::async(std::launch::async, [&st = *c->st] {
                     lowerThreadPriority();
                     st.load();
                 }));
-        for (auto &p : parts)
+            }
+        }
+        for (auto &p : parts) {
             p.wait(); // all of them, even past an error: they use this reader
-        for (auto &p : parts)
+        }
+        for (auto &p : parts) {
             p.get(); // the first error, if any
+        }
     };
     std::future<void> loading = std::async(std::launch::async, loadPhase, 0);
     struct StopLoading {
@@ -305,25 +327,33 @@ void NsysReader::run()
         ~StopLoading() { flag = true; } // on the way out (cancel, error): the loader stops early
     } stopLoading { m_stopLoading };
     for (int phase = 0; phase < kPhases; ++phase) {
-        while (loading.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
+        while (loading.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
             m_ctx.checkpoint();
+        }
         loading.get(); // its error, if any
-        if (phase == 0 && nvtxNames.valid())
+        if (phase == 0 && nvtxNames.valid()) {
             m_nvtx.setNames(nvtxNames.get());
-        if (phase == 0 && osrtStacks.valid())
+        }
+        if (phase == 0 && osrtStacks.valid()) {
             m_hostCalls.backtraces().set(osrtStacks.get());
-        if (phase == 1 && cudaStacks.valid())
+        }
+        if (phase == 1 && cudaStacks.valid()) {
             m_cuda.backtraces().set(cudaStacks.get());
-        if (phase == kLastPhase && sampleStacks.valid())
+        }
+        if (phase == kLastPhase && sampleStacks.valid()) {
             m_cpuSamples.setBacktraces(sampleStacks.get());
-        if (phase == 1 && corrScope.valid())
+        }
+        if (phase == 1 && corrScope.valid()) {
             m_cuda.setCorrScope(corrScope.get());
-        if (phase + 1 < kPhases)
+        }
+        if (phase + 1 < kPhases) {
             loading = std::async(std::launch::async, loadPhase, phase + 1);
+        }
         std::vector<NsysCursor *> live;
         for (auto &c : m_cursors) {
-            if (c->spec->phase != phase)
+            if (c->spec->phase != phase) {
                 continue;
+            }
             if (c->st->next()) {
                 c->loadKey();
                 live.push_back(c.get());
@@ -333,9 +363,11 @@ void NsysReader::run()
         }
         while (!live.empty()) {
             size_t best = 0;
-            for (size_t i = 1; i < live.size(); ++i)
-                if (*live[i] < *live[best])
+            for (size_t i = 1; i < live.size(); ++i) {
+                if (*live[i] < *live[best]) {
                     best = i;
+                }
+            }
             NsysCursor &c = *live[best];
             if (c.isNull(Start)) {
                 m_diag.skipped(QStringLiteral("missing-start"),
@@ -358,10 +390,11 @@ void NsysReader::run()
     m_memoryUsage.report();
     m_nvtx.report();
     m_cuda.report();
-    if (m_rows == 0)
+    if (m_rows == 0) {
         m_diag.report(Severity::Warning, QStringLiteral("no-events"), {},
             QStringLiteral("The export holds no CUDA, NVTX or OS runtime events: nothing was traced "
                            "(check the nsys profile --trace option)."));
+    }
     reportUnreadTables(
         m_schema, m_diag, { &m_cpuSamples.backtraces(), &m_hostCalls.backtraces(), &m_cuda.backtraces() });
     m_cursors.clear();

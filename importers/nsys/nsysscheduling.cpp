@@ -54,12 +54,16 @@ void NsysScheduling::handle(NsysCursor &c, SliceFields &f)
     const int64_t state = c.get(ThreadState, 0);
     const int64_t block = c.get(ThreadBlock, 0);
     m_args.add("cpu", cpu);
-    if (state != 0) // Unknown
-        if (const std::string &label = stateLabel(false, state); !label.empty())
+    if (state != 0) { // Unknown
+        if (const std::string &label = stateLabel(false, state); !label.empty()) {
             m_args.add("state when scheduled out", label);
-    if (block > 1) // NonBlocked, Unknown
-        if (const std::string &label = stateLabel(true, block); !label.empty())
+        }
+    }
+    if (block > 1) { // NonBlocked, Unknown
+        if (const std::string &label = stateLabel(true, block); !label.empty()) {
             m_args.add("blocked on", label);
+        }
+    }
     f.argsId = m_sink.internArgs(m_args.finish());
     addOnCpu(tid, cpu, f);
 }
@@ -68,14 +72,16 @@ void NsysScheduling::handle(NsysCursor &c, SliceFields &f)
 void NsysScheduling::addOnCpu(int64_t globalTid, int64_t cpu, SliceFields &f)
 {
     NsysTracks::ThreadTracks &t = m_tracks.threadTracks(globalTid);
-    if (t.onCpu == kNoValue)
+    if (t.onCpu == kNoValue) {
         t.onCpu = m_sink.companionTrack(t.thread, TrackKind::OnCpu);
+    }
     auto name = m_cpuNames.find(cpu);
-    if (name == m_cpuNames.end())
+    if (name == m_cpuNames.end()) {
         name
             = m_cpuNames
                   .emplace(cpu, m_sink.intern(cpu >= 0 ? "CPU " + std::to_string(cpu) : std::string("CPU ?")))
                   .first;
+    }
     f.nameId = name->second;
     f.catId = m_catSched;
     m_sink.addSlice(t.onCpu, f);
@@ -84,8 +90,9 @@ void NsysScheduling::addOnCpu(int64_t globalTid, int64_t cpu, SliceFields &f)
 // Threads still on a CPU when the capture ended: their last interval ends with the trace.
 void NsysScheduling::closeOpen()
 {
-    if (m_schedIn.empty())
+    if (m_schedIn.empty()) {
         return;
+    }
     std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> open(m_schedIn.begin(), m_schedIn.end());
     std::sort(open.begin(), open.end()); // the same tracks in the same order, import after import
     const int64_t end = m_sink.stats().endNs;

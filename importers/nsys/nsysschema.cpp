@@ -17,22 +17,26 @@ NsysSchema::NsysSchema(const QString &path)
 
 void NsysSchema::checkIsNsight()
 {
-    for (auto &t : m_db.tables())
+    for (auto &t : m_db.tables()) {
         m_tables.insert(std::move(t));
+    }
     bool eventTables = false;
     bool nsightTables = false;
     for (const auto &t : m_tables) {
-        if (hasPrefix(t, "CUPTI_ACTIVITY_KIND_") || t == "NVTX_EVENTS" || t == "OSRT_API")
+        if (hasPrefix(t, "CUPTI_ACTIVITY_KIND_") || t == "NVTX_EVENTS" || t == "OSRT_API") {
             eventTables = true;
+        }
         if (hasPrefix(t, "TARGET_INFO_") || hasPrefix(t, "META_DATA_") || t == "ThreadNames"
-            || t == "ANALYSIS_DETAILS")
+            || t == "ANALYSIS_DETAILS") {
             nsightTables = true;
+        }
     }
     if (!m_tables.count("StringIds") || !(eventTables || nsightTables)) {
         QStringList some;
         for (const auto &t : m_tables) {
-            if (some.size() == 5)
+            if (some.size() == 5) {
                 break;
+            }
             some << QString::fromStdString(t);
         }
         const QString found = m_tables.empty()
@@ -50,8 +54,9 @@ void NsysSchema::checkIsNsight()
 
 bool NsysSchema::hasColumns(const char *table, std::initializer_list<const char *> columns)
 {
-    if (!m_tables.count(table))
+    if (!m_tables.count(table)) {
         return false;
+    }
     const auto cols = m_db.columns(table);
     return std::all_of(columns.begin(), columns.end(),
         [&](const char *c) { return std::find(cols.begin(), cols.end(), c) != cols.end(); });
@@ -59,8 +64,9 @@ bool NsysSchema::hasColumns(const char *table, std::initializer_list<const char 
 
 std::string NsysSchema::enumLabel(const char *table, int64_t id)
 {
-    if (!hasColumns(table, { "label" }))
+    if (!hasColumns(table, { "label" })) {
         return {};
+    }
     ForeignSqliteDb::Stmt st(m_db, "SELECT label FROM " + quoteIdentifier(table) + " WHERE id = ?", table);
     st.bind(1, id);
     return st.step() ? std::string(st.text(0)) : std::string();

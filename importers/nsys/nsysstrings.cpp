@@ -12,11 +12,14 @@ namespace {
 std::string_view stripVersionSuffix(std::string_view name)
 {
     const size_t at = name.rfind("_v");
-    if (at == std::string_view::npos || at == 0 || at + 2 >= name.size())
+    if (at == std::string_view::npos || at == 0 || at + 2 >= name.size()) {
         return name;
-    for (size_t i = at + 2; i < name.size(); ++i)
-        if (name[i] < '0' || name[i] > '9')
+    }
+    for (size_t i = at + 2; i < name.size(); ++i) {
+        if (name[i] < '0' || name[i] > '9') {
             return name;
+        }
+    }
     return name.substr(0, at);
 }
 
@@ -48,8 +51,9 @@ std::string_view NsysStrings::lookup(int64_t id)
 int64_t NsysStrings::nameOf(int64_t stringId)
 {
     auto it = m_names.find(stringId);
-    if (it != m_names.end())
+    if (it != m_names.end()) {
         return it->second;
+    }
     const int64_t id = m_sink.intern(lookup(stringId));
     m_names.emplace(stringId, id);
     return id;
@@ -58,8 +62,9 @@ int64_t NsysStrings::nameOf(int64_t stringId)
 int64_t NsysStrings::apiNameOf(int64_t stringId)
 {
     auto it = m_apiNames.find(stringId);
-    if (it != m_apiNames.end())
+    if (it != m_apiNames.end()) {
         return it->second;
+    }
     const int64_t id = m_sink.intern(stripVersionSuffix(lookup(stringId)));
     m_apiNames.emplace(stringId, id);
     return id;
@@ -72,8 +77,9 @@ const std::string &NsysStrings::frameText(int64_t stringId, bool module)
     auto it = cache.find(stringId);
     if (it == cache.end()) {
         std::string_view text = lookup(stringId);
-        if (module && text.rfind('/') != std::string_view::npos)
+        if (module && text.rfind('/') != std::string_view::npos) {
             text.remove_prefix(text.rfind('/') + 1);
+        }
         it = cache.emplace(stringId, std::string(text)).first;
     }
     return it->second;
