@@ -130,11 +130,11 @@ const std::vector<TableSpec> &tableSpecs()
         { Source::HostCall, "MPI_OTHER_EVENTS", { Start, End, GlobalTid, TextId }, { Start, TextId }, 0,
             GlobalTid, FieldCount, "mpi" },
         // nsys --sample (on by default): each sample of a thread, on the thread's "CPU samples" row. In
-        // the last phase: their backtraces are read meanwhile (see startCallchains()).
+        // the last phase: their backtraces are read meanwhile (see NsysCallchains::start()).
         { Source::CpuSample, "COMPOSITE_EVENTS", { Start, GlobalTid, SampleId }, { Start, GlobalTid },
             kLastPhase, GlobalTid, FieldCount },
         // nsys --cpuctxsw (on by default: it follows --sample): a thread scheduled in on a CPU, or out; each
-        // interval on a CPU is a slice on the thread's "On CPU" row (see handleSched()).
+        // interval on a CPU is a slice on the thread's "On CPU" row (see NsysScheduling).
         { Source::Sched, "SCHED_EVENTS", { Start, GlobalTid, Cpu, IsSchedIn, ThreadState, ThreadBlock },
             { Start, GlobalTid, Cpu, IsSchedIn }, kLastPhase, GlobalTid, FieldCount },
         // Time the profiler itself took on a thread (its injection's setup, buffer flushes), as Nsight
