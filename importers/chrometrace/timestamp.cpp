@@ -1,64 +1,96 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chrometrace/timestamp.h"
 
+#include "text/textnumbers.h"
+
 #include <cmath>
-#include <cstdlib>
-#include <string>
+#include <limits>
 
 namespace plumb {
 
+namespace {
+
+constexpr bool isSpace(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+constexpr bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+} // namespace
+
 std::optional<int64_t> parseMicrosToNs(std::string_view s)
 {
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    while (!s.empty() && isSpace(s.back())) {
         s.remove_suffix(1);
-    while (!s.empty() && s.front() == ' ')
+    }
+    while (!s.empty() && isSpace(s.front())) {
         s.remove_prefix(1);
-    if (s.empty())
+    }
+    if (s.empty()) {
         return std::nullopt;
+    }
     size_t i = 0;
     bool negative = false;
     if (s[0] == '-' || s[0] == '+') {
         negative = s[0] == '-';
         ++i;
     }
-    int64_t whole = 0;
+    // The magnitude, unsigned: -2^63 ns (INT64_MIN) has no positive int64.
+    uint64_t whole = 0;
+    bool wholeOverflow = false;
     int digits = 0;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        if (++digits > 16) // > 9.2e15 µs would overflow int64 ns
-            return std::nullopt;
-        whole = whole * 10 + (s[i] - '0');
+    while (i < s.size() && isDigit(s[i])) {
+        wholeOverflow |= __builtin_mul_overflow(whole, uint64_t(10), &whole)
+            || __builtin_add_overflow(whole, uint64_t(s[i] - '0'), &whole);
+        ++digits;
         ++i;
     }
-    int64_t frac = 0;
+    uint64_t frac = 0;
     int fracDigits = 0;
     bool roundUp = false;
     if (i < s.size() && s[i] == '.') {
         ++i;
-        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-            if (fracDigits < 3)
-                frac = frac * 10 + (s[i] - '0');
-            else if (fracDigits == 3)
+        while (i < s.size() && isDigit(s[i])) {
+            if (fracDigits < 3) {
+                frac = frac * 10 + uint64_t(s[i] - '0');
+            } else if (fracDigits == 3) {
                 roundUp = s[i] >= '5';
+            }
             ++fracDigits;
             ++i;
         }
     }
-    if (digits == 0 && fracDigits == 0)
+    if (digits == 0 && fracDigits == 0) {
         return std::nullopt;
-    if (i < s.size()) {
-        if (s[i] != 'e' && s[i] != 'E')
-            return std::nullopt;
-        const std::string copy(s);
-        char *end = nullptr;
-        const double v = std::strtod(copy.c_str(), &end);
-        if (end != copy.c_str() + copy.size() || !std::isfinite(v) || std::fabs(v) > 9.2e15)
-            return std::nullopt;
-        return std::llround(v * 1000.0);
     }
-    for (int d = fracDigits; d < 3; ++d)
+    if (i < s.size()) {
+        if (s[i] != 'e' && s[i] != 'E') {
+            return std::nullopt;
+        }
+        // from_chars: the same grammar as strtod, without the locale's decimal point or a leading '+'.
+        const auto v = parseNumber<double>(s.substr(s[0] == '+' ? 1 : 0));
+        if (!v || !std::isfinite(*v) || std::fabs(*v) > 9.2e15) {
+            return std::nullopt;
+        }
+        return std::llround(*v * 1000.0);
+    }
+    for (int d = fracDigits; d < 3; ++d) {
         frac *= 10;
-    int64_t ns = whole * 1000 + frac + (roundUp ? 1 : 0);
-    return negative ? -ns : ns;
+    }
+    uint64_t ns = 0;
+    if (wholeOverflow || __builtin_mul_overflow(whole, uint64_t(1000), &ns)
+        || __builtin_add_overflow(ns, frac + (roundUp ? 1 : 0), &ns)) {
+        return std::nullopt;
+    }
+    const uint64_t limit = uint64_t(std::numeric_limits<int64_t>::max()) + (negative ? 1 : 0);
+    if (ns > limit) {
+        return std::nullopt;
+    }
+    return negative ? int64_t(0 - ns) : int64_t(ns);
 }
 
 } // namespace plumb
