@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The level-of-detail summaries made as slices pass (core/ingest/trace/slicelodtracker.h): the tiles
+// built from the kept rows are the ones the workspace gives; tracks not kept are summarised from the
+// workspace, short tracks not at all.
+#include "ingest/trace/slicelodtracker.h"
+#include "ingest/trace/tracewriter.h"
+#include "ingest/trace/trackregistry.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "timeline/slicesummary.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace plumb;
+
+namespace {
+
+// (level, tile, data) of a track's tiles, in order.
+std::vector<std::tuple<int64_t, int64_t, std::string>> tiles(SqliteDb &db, int64_t track)
+{
+    SqliteStmt st(db, "SELECT level, tile, data FROM slice_lod WHERE track_id = ? ORDER BY level, tile");
+    st.bind(1, track);
+    std::vector<std::tuple<int64_t, int64_t, std::string>> out;
+    while (st.step()) {
+        out.emplace_back(st.columnInt(0), st.columnInt(1), std::string(st.columnBlob(2)));
+    }
+    return out;
+}
+
+} // namespace
+
+class TestSliceLodTracker : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Kept while in order; a slice out of order drops the track's rows (and their memory) for good.
+    void keptUntilOutOfOrder()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("k.plumb")), Workspace::Role::Writer);
+        TraceWriter writer(ws.db(), 1);
+        SliceLodTracker lod(writer, 10);
+        QVERIFY(lod.isKept(10));
+        lod.add(10, true, 0, 5, 0, 1);
+        lod.add(11, true, 0, 5, 0, 1);
+        QVERIFY(lod.keptBytes() > 0);
+        lod.add(10, false, 1, 5, 0, 1);
+        QVERIFY(!lod.isKept(10));
+        QVERIFY(lod.isKept(11));
+        lod.add(10, true, 2, 5, 0, 1);
+        QVERIFY(!lod.isKept(10));
+        lod.add(11, false, 1, 5, 0, 1);
+        QCOMPARE(lod.keptBytes(), size_t(0));
+    }
+
+    // Track 1 kept, track 2 dropped (summarised from the workspace), the same slices on both, track 3
+    // too short: the same tiles on 1 and 2, the origin recorded for 1, none for 3.
+    void tilesMatchTheWorkspaces()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("t.plumb")), Workspace::Role::Writer);
+        const int64_t n = kMinSummarisedSlices + 500;
+        TrackRegistry tracks(1, 1);
+        const int64_t p = tracks.process("1");
+        for (const char *tid : { "1", "2", "3" }) {
+            (void)tracks.thread(p, tid);
+        }
+        {
+            TraceWriter writer(ws.db(), 1);
+            SliceLodTracker lod(writer, 1);
+            int64_t id = 1;
+            for (int64_t track = 1; track <= 3; ++track) {
+                const int64_t count = track == 3 ? kMinSummarisedSlices - 1 : n;
+                for (int64_t i = 0; i < count; ++i) {
+                    const int64_t ts = 1000 + i * 37;
+                    const int64_t depth = i % 3;
+                    writer.batch().slices.push_back({ track, ts, id++, 20 - depth * 5, depth, 1 + i % 7,
+                        kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue });
+                    lod.add(track, track != 2 || i < 100, ts, 20 - depth * 5, depth, 1 + i % 7);
+                    writer.pushIfFull();
+                }
+            }
+            QVERIFY(lod.isKept(1));
+            QVERIFY(!lod.isKept(2));
+            writer.flush();
+            lod.summariseKept();
+            writer.finish();
+            QVERIFY(!tiles(ws.db(), 1).empty());
+            QVERIFY(tiles(ws.db(), 2).empty());
+            tracks.writeRows(ws.db(), 1, [](int64_t) { return TrackRegistry::SliceCounts {}; });
+            lod.finishInWorkspace(ws.db(), tracks.trackCount(),
+                [&](int64_t track) { return track == 3 ? kMinSummarisedSlices - 1 : n; });
+        }
+        const auto kept = tiles(ws.db(), 1);
+        QVERIFY(!kept.empty());
+        QCOMPARE(kept, tiles(ws.db(), 2));
+        QVERIFY(tiles(ws.db(), 3).empty());
+        QCOMPARE(ws.db().queryInt("SELECT lod_origin_ns FROM track WHERE id = 1"), int64_t(1000));
+        QCOMPARE(ws.db().queryInt("SELECT lod_origin_ns FROM track WHERE id = 2"), int64_t(1000));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSliceLodTracker)
+#include "tst_slicelodtracker.moc"
