@@ -35,8 +35,9 @@ size_t mappedBlocksFor64MiB()
     const size_t before = mallinfo2().hblks;
     constexpr size_t kSize = size_t(64) << 20;
     auto *volatile p = static_cast<char *>(std::malloc(kSize));
-    if (!p)
+    if (!p) {
         return size_t(-1);
+    }
     p[0] = 1;
     p[kSize - 1] = 1;
     const size_t during = mallinfo2().hblks;
@@ -80,8 +81,9 @@ private slots:
         QFETCH(qint64, bytes);
         QFETCH(qint64, offset);
         std::vector<unsigned char> buffer(size_t(bytes + offset + 64));
-        for (size_t i = 0; i < buffer.size(); ++i)
+        for (size_t i = 0; i < buffer.size(); ++i) {
             buffer[i] = static_cast<unsigned char>(i * 31 + 7);
+        }
         const std::vector<unsigned char> copy = buffer;
         adviseHugePages(buffer.data() + offset, size_t(bytes));
         QVERIFY(std::memcmp(buffer.data(), copy.data(), buffer.size()) == 0);

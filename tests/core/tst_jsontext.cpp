@@ -36,8 +36,9 @@ QString parsed(const std::string &json)
     const QByteArray doc = QByteArray("[") + QByteArray::fromStdString(json) + QByteArray("]");
     QJsonParseError error;
     const QJsonDocument d = QJsonDocument::fromJson(doc, &error);
-    if (error.error != QJsonParseError::NoError || !d.isArray() || !d.array().at(0).isString())
+    if (error.error != QJsonParseError::NoError || !d.isArray() || !d.array().at(0).isString()) {
         return {};
+    }
     return d.array().at(0).toString();
 }
 
@@ -136,8 +137,9 @@ private slots:
             '\x82', '\xac', '\xed', '\xa0', '\xf0', '\x9f', '\x98', '\xf4', '\x90', '\xff' };
         for (int i = 0; i < 2000; ++i) {
             std::string s(rng() % 24, '\0');
-            for (char &c : s)
+            for (char &c : s) {
                 c = pool[rng() % sizeof pool];
+            }
             std::string expected = s;
             sanitizeUtf8(expected);
             const std::string json = asJson(s);
