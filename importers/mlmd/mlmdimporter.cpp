@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mlmd/mlmdimporter.h"
 
+#include "mlmd/protostruct.h"
+
 #include "ingest/diagnosticlog.h"
 #include "ingest/importcontext.h"
 #include "ingest/importerror.h"
@@ -15,9 +17,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
-#include <cmath>
-#include <cstring>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -89,243 +88,6 @@ void appendBase64(std::string &out, std::string_view bytes)
     out.push_back('"');
     out.append(b64.constData(), size_t(b64.size()));
     out.push_back('"');
-}
-
-void appendDouble(std::string &out, double v)
-{
-    if (std::isnan(v)) {
-        out += "\"NaN\"";
-        return;
-    }
-    if (std::isinf(v)) {
-        out += v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
-        return;
-    }
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    const std::string_view text(buf, size_t(r.ptr - buf));
-    out += text;
-    // A whole double stays a double to a reader that looks at the text ("1.0", not "1").
-    if (text.find_first_of(".eE") == std::string_view::npos)
-        out += ".0";
-}
-
-// Protocol buffer wire format, just enough to read the messages ML Metadata stores serialized
-// (google.protobuf.Any, Struct) without their generated classes.
-class WireReader {
-public:
-    explicit WireReader(std::string_view bytes)
-        : m_b(bytes)
-    {
-    }
-    [[nodiscard]] bool atEnd() const { return m_at >= m_b.size(); }
-
-    bool varint(uint64_t &v)
-    {
-        v = 0;
-        for (int shift = 0; shift < 64 && m_at < m_b.size(); shift += 7) {
-            const auto b = static_cast<unsigned char>(m_b[m_at++]);
-            v |= uint64_t(b & 0x7f) << shift;
-            if (!(b & 0x80))
-                return true;
-        }
-        return false;
-    }
-    // The next field's number and wire type (0 varint, 1 fixed64, 2 length-delimited, 5 fixed32).
-    bool tag(uint64_t &field, int &wire)
-    {
-        uint64_t t = 0;
-        if (!varint(t))
-            return false;
-        field = t >> 3;
-        wire = int(t & 7);
-        return field != 0;
-    }
-    bool bytes(std::string_view &out)
-    {
-        uint64_t n = 0;
-        if (!varint(n) || n > m_b.size() - m_at)
-            return false;
-        out = m_b.substr(m_at, size_t(n));
-        m_at += size_t(n);
-        return true;
-    }
-    bool fixed64(uint64_t &v)
-    {
-        if (m_b.size() - m_at < 8)
-            return false;
-        v = 0;
-        for (int i = 7; i >= 0; --i)
-            v = (v << 8) | static_cast<unsigned char>(m_b[m_at + size_t(i)]);
-        m_at += 8;
-        return true;
-    }
-    bool skip(int wire)
-    {
-        uint64_t v = 0;
-        std::string_view b;
-        switch (wire) {
-        case 0:
-            return varint(v);
-        case 1:
-            return fixed64(v);
-        case 2:
-            return bytes(b);
-        case 5:
-            if (m_b.size() - m_at < 4)
-                return false;
-            m_at += 4;
-            return true;
-        default:
-            return false;
-        }
-    }
-
-private:
-    std::string_view m_b;
-    size_t m_at = 0;
-};
-
-// The type_url (field 1) of a serialized google.protobuf.Any, empty when the bytes are not one.
-std::string_view anyTypeUrl(std::string_view bytes)
-{
-    WireReader r(bytes);
-    uint64_t field = 0;
-    int wire = 0;
-    std::string_view url;
-    while (!r.atEnd()) {
-        if (!r.tag(field, wire))
-            return {};
-        if (field == 1 && wire == 2) {
-            if (!r.bytes(url))
-                return {};
-        } else if (!r.skip(wire)) {
-            return {};
-        }
-    }
-    return url;
-}
-
-constexpr int kMaxStructDepth = 64; // nesting past this is refused, not followed
-
-bool appendStruct(std::string &out, std::string_view bytes, int depth);
-
-// A google.protobuf.Value as JSON: null, number, string, bool, object or array (the last field set
-// wins, as in protobuf; none set is null).
-bool appendValue(std::string &out, std::string_view bytes, int depth)
-{
-    WireReader r(bytes);
-    std::string value = "null", list;
-    uint64_t field = 0, v = 0;
-    int wire = 0;
-    std::string_view b;
-    while (!r.atEnd()) {
-        if (!r.tag(field, wire))
-            return false;
-        if (field == 1 && wire == 0) {
-            if (!r.varint(v))
-                return false;
-            value = "null";
-        } else if (field == 2 && wire == 1) {
-            if (!r.fixed64(v))
-                return false;
-            double d;
-            std::memcpy(&d, &v, sizeof d);
-            value.clear();
-            appendDouble(value, d);
-        } else if (field == 3 && wire == 2) {
-            if (!r.bytes(b))
-                return false;
-            value.clear();
-            appendJsonString(value, b);
-        } else if (field == 4 && wire == 0) {
-            if (!r.varint(v))
-                return false;
-            value = v ? "true" : "false";
-        } else if (field == 5 && wire == 2) {
-            value.clear();
-            if (!r.bytes(b) || !appendStruct(value, b, depth + 1))
-                return false;
-        } else if (field == 6 && wire == 2) {
-            if (!r.bytes(b) || depth >= kMaxStructDepth)
-                return false;
-            // ListValue: repeated Value values = 1.
-            WireReader items(b);
-            value = "[";
-            bool first = true;
-            while (!items.atEnd()) {
-                std::string_view item;
-                if (!items.tag(field, wire))
-                    return false;
-                if (field != 1 || wire != 2) {
-                    if (!items.skip(wire))
-                        return false;
-                    continue;
-                }
-                if (!items.bytes(item))
-                    return false;
-                if (!first)
-                    value.push_back(',');
-                first = false;
-                if (!appendValue(value, item, depth + 1))
-                    return false;
-            }
-            value.push_back(']');
-        } else if (!r.skip(wire)) {
-            return false;
-        }
-    }
-    out += value;
-    return true;
-}
-
-// A serialized google.protobuf.Struct (map<string, Value> fields = 1) as a JSON object; false
-// when the bytes are not one.
-bool appendStruct(std::string &out, std::string_view bytes, int depth)
-{
-    if (depth >= kMaxStructDepth)
-        return false;
-    WireReader r(bytes);
-    out.push_back('{');
-    bool first = true;
-    uint64_t field = 0;
-    int wire = 0;
-    while (!r.atEnd()) {
-        std::string_view entry;
-        if (!r.tag(field, wire))
-            return false;
-        if (field != 1 || wire != 2) {
-            if (!r.skip(wire))
-                return false;
-            continue;
-        }
-        if (!r.bytes(entry))
-            return false;
-        // A map entry: key = 1, value = 2.
-        WireReader e(entry);
-        std::string_view key, value;
-        while (!e.atEnd()) {
-            std::string_view b;
-            if (!e.tag(field, wire))
-                return false;
-            if ((field == 1 || field == 2) && wire == 2) {
-                if (!e.bytes(b))
-                    return false;
-                (field == 1 ? key : value) = b;
-            } else if (!e.skip(wire)) {
-                return false;
-            }
-        }
-        if (!first)
-            out.push_back(',');
-        first = false;
-        appendJsonString(out, key);
-        out.push_back(':');
-        if (!appendValue(out, value, depth + 1))
-            return false;
-    }
-    out.push_back('}');
-    return true;
 }
 
 // What one kind of node is read from.
@@ -522,7 +284,7 @@ private:
         if (!p.isNull(3)) {
             obj += std::to_string(p.integer(3));
         } else if (!p.isNull(4)) {
-            appendDouble(obj, p.real(4));
+            ProtoStruct::appendDouble(obj, p.real(4));
         } else if (!p.isNull(5)) {
             const std::string_view s = p.text(5);
             if (s.substr(0, kStructPrefix.size()) == kStructPrefix) {
@@ -530,10 +292,9 @@ private:
                 const std::string_view b64 = s.substr(kStructPrefix.size());
                 const QByteArray serialized
                     = QByteArray::fromBase64(QByteArray::fromRawData(b64.data(), qsizetype(b64.size())));
-                std::string json;
-                if (appendStruct(
-                        json, std::string_view(serialized.constData(), size_t(serialized.size())), 0)) {
-                    obj += json;
+                if (const auto json = ProtoStruct::toJson(
+                        std::string_view(serialized.constData(), size_t(serialized.size())))) {
+                    obj += *json;
                 } else {
                     obj += "{\"struct_base64\":";
                     appendJsonString(obj, b64);
@@ -551,7 +312,7 @@ private:
         } else if (!p.isNull(7)) {
             const std::string_view bytes = p.text(7);
             obj += "{\"proto_type\":";
-            appendJsonString(obj, anyTypeUrl(bytes));
+            appendJsonString(obj, ProtoStruct::anyTypeUrl(bytes));
             obj += ",\"proto_base64\":";
             appendBase64(obj, bytes);
             obj.push_back('}');
