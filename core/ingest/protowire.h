@@ -17,13 +17,14 @@ namespace plumb {
 // Every read is bounds-checked against the end of the message; malformed input throws
 // ProtoWire::Error, which names what was wrong and the offset of the field's key: a varint cut
 // short or longer than 10 bytes, a length (or a fixed32/fixed64) past the end of the message, field
-// number 0, a wire type protobuf does not write (groups, 6, 7) met by skip(), and, through
+// number 0 or past 2^29-1, a wire type protobuf does not write (groups, 6, 7) met by skip(), and, through
 // expect(), a field of the wrong wire type. A 10-byte varint keeps its low 64 bits, as protobuf does.
 //
 // The reads are inline; only the throwing is out of line (protowire.cpp).
 class ProtoWire {
 public:
     enum WireType : uint32_t { Varint = 0, Fixed64 = 1, LengthDelimited = 2, Fixed32 = 5 };
+    static constexpr uint64_t kMaxFieldNumber = (uint64_t(1) << 29) - 1; // protobuf's own limit
 
     struct Error {
         int64_t offset; // absolute byte offset of the key of the offending field
@@ -61,6 +62,11 @@ public:
         }
         m_fieldStart = m_p;
         const uint64_t key = varint();
+        // Field numbers are 1 .. 2^29-1: a larger one is refused rather than cut to 32 bits, where
+        // it would pose as a small field number.
+        if (key >> 3 > kMaxFieldNumber) {
+            fail("a field number past 2^29-1");
+        }
         field = uint32_t(key >> 3);
         wireType = uint32_t(key & 7);
         if (field == 0) {

@@ -353,6 +353,21 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ProtoWire::Error, readAll(w.out));
     }
 
+    // A key whose field number does not fit protobuf's 29 bits is refused, not cut to 32 bits (field
+    // 2^32 + 1 would otherwise read as field 1); the largest legal number reads.
+    void fieldNumberPastLimit()
+    {
+        Writer big;
+        big.varint(((uint64_t(1) << 32) + 1) << 3).varint(7);
+        QVERIFY_THROWS_EXCEPTION(ProtoWire::Error, readAll(big.out));
+        Writer limit;
+        limit.key(uint32_t(ProtoWire::kMaxFieldNumber), ProtoWire::Varint).varint(7);
+        ProtoWire r(limit.out);
+        uint32_t field = 0, wt = 0;
+        QVERIFY(r.next(field, wt));
+        QCOMPARE(field, uint32_t(ProtoWire::kMaxFieldNumber));
+    }
+
     // Packed repeated fields are read element by element with a reader over the payload.
     void packedElements()
     {
