@@ -130,6 +130,7 @@ std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId)
         c.maxNs = std::max(c.maxNs, st.columnInt(1));
     }
     std::vector<CollectiveStats> out;
+    out.reserve(groups.size());
     for (auto &[key, c] : groups)
         out.push_back(c);
     std::stable_sort(out.begin(), out.end(),

@@ -32,7 +32,7 @@ using Dims = std::vector<double>;
 Dims dimsAt(const QJsonArray &all, int i)
 {
     Dims out;
-    for (const QJsonValue &v : all.at(i).toArray())
+    for (const auto &v : all.at(i).toArray())
         out.push_back(v.toDouble());
     return out;
 }

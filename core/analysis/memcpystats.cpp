@@ -66,6 +66,7 @@ std::vector<MemcpyKindStats> memcpyStats(Workspace &ws, int64_t traceId)
         k.pageable = kind.contains(QLatin1String("Pageable"), Qt::CaseInsensitive);
     }
     std::vector<MemcpyKindStats> out;
+    out.reserve(byKind.size());
     for (auto &[name, k] : byKind)
         out.push_back(k);
     std::sort(out.begin(), out.end(), [](const MemcpyKindStats &a, const MemcpyKindStats &b) {

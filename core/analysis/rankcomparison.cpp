@@ -22,6 +22,7 @@ RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mod
         r.name = st.columnText(2);
         const auto steps = stepBreakdowns(ws, r.traceId, mode);
         std::vector<TemporalBreakdown> windows;
+        windows.reserve(steps.size());
         for (const StepBreakdown &s : steps)
             windows.push_back(s.gpu);
         if (windows.empty())

@@ -750,6 +750,7 @@ std::vector<FileImportResult> ImportRunner::runIn(SqliteDb &db, const QStringLis
     const QStringList files = expand(paths, m_registry.hiddenFolders());
     const std::vector<Planned> planned = plan(files);
     std::vector<int64_t> fileBytes;
+    fileBytes.reserve(planned.size());
     for (const Planned &p : planned)
         fileBytes.push_back(p.info.size());
     Progress progress(m_progress, fileBytes);
