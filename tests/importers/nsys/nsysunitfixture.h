@@ -118,7 +118,8 @@ inline const TableSpec &specOf(const char *table)
 }
 
 // A cursor over `table` of the export, its rows in merge order, opened as NsysReader::openCursors()
-// opens one (without backtraces, and without the 2021 layout's NOT NULL defaults).
+// opens one (its callchainId read whenever the table has one; without the 2021 layout's NOT NULL
+// defaults).
 inline std::unique_ptr<NsysCursor> openCursor(const QString &path, const char *table)
 {
     const TableSpec &spec = specOf(table);
@@ -129,9 +130,6 @@ inline std::unique_ptr<NsysCursor> openCursor(const QString &path, const char *t
     cursor->col.fill(-1);
     std::vector<SortedTableReader::Column> select;
     for (const F f : spec.fields) {
-        if (f == CallchainId) {
-            continue;
-        }
         for (const FieldSpec &fs : fieldSpecs()) {
             if (fs.field != f) {
                 continue;
