@@ -34,6 +34,8 @@ std::string nvtxExport()
     rows += row("100", "200", 59, "'step'", 0, 0, "NULL", "NULL", "NULL", "NULL");
     rows += row("120", "150", 59, "NULL", 5, 2, "10", "42", "NULL", "NULL");
     rows += row("160", "NULL", 34, "'checkpoint'", 0, 0, "NULL", "NULL", "0.5", "NULL");
+    // A mark is an instant even where its row has an end.
+    rows += row("170", "180", 34, "'tick'", 0, 0, "NULL", "NULL", "NULL", "NULL");
     rows += row("300", "NULL", 60, "NULL", 9, 3, "NULL", "NULL", "NULL", "NULL");
     rows += row("400", "410", 59, "'json'", 0, 0, "NULL", "NULL", "NULL", "'{\"a\":1}'");
     rows.back() = ';';
@@ -77,6 +79,7 @@ void TestNsysNvtx::rangesAndMarks()
         QStringLiteral(
             "thread||120|30|forward|nvtx||{\"domain\":\"NCCL\",\"category\":\"comm\",\"payload\":42}"),
         QStringLiteral("thread||160|0|checkpoint|nvtx||{\"payload\":0.5}"),
+        QStringLiteral("thread||170|0|tick|nvtx||"),
         QStringLiteral("thread||300|0|[unnamed NVTX range]|nvtx||{\"domain\":9,\"category\":3}"),
         QStringLiteral("thread||400|10|json|nvtx||{\"payload\":\"{\\\"a\\\":1}\"}"),
     };
