@@ -5,6 +5,8 @@
 
 #include "ingest/protowire.h"
 
+#include "protowriter.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -17,37 +19,7 @@ using namespace plumb;
 
 namespace {
 
-// A tiny protobuf writer for the fixtures.
-struct Writer {
-    std::string out;
-
-    Writer &varint(uint64_t v)
-    {
-        while (v >= 0x80) {
-            out.push_back(char((v & 0x7f) | 0x80));
-            v >>= 7;
-        }
-        out.push_back(char(v));
-        return *this;
-    }
-    Writer &key(uint32_t field, uint32_t wireType) { return varint(uint64_t(field) << 3 | wireType); }
-    Writer &fixed64(uint64_t v)
-    {
-        out.append(reinterpret_cast<const char *>(&v), 8);
-        return *this;
-    }
-    Writer &fixed32(uint32_t v)
-    {
-        out.append(reinterpret_cast<const char *>(&v), 4);
-        return *this;
-    }
-    Writer &bytes(std::string_view b)
-    {
-        varint(b.size());
-        out.append(b);
-        return *this;
-    }
-};
+using Writer = plumb::test::ProtoWriter;
 
 // A message with one field of every wire type and a nested message.
 std::string everyWireType()

@@ -7,6 +7,8 @@
 #include "ingest/protowire.h"
 #include "mlmd/protostruct.h"
 
+#include "protowriter.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -19,32 +21,7 @@ using namespace plumb;
 
 namespace {
 
-// A tiny protobuf writer for the fixtures.
-struct Writer {
-    std::string out;
-
-    Writer &varint(uint64_t v)
-    {
-        while (v >= 0x80) {
-            out.push_back(char((v & 0x7f) | 0x80));
-            v >>= 7;
-        }
-        out.push_back(char(v));
-        return *this;
-    }
-    Writer &key(uint64_t field, uint32_t wireType) { return varint(field << 3 | wireType); }
-    Writer &bytes(std::string_view b)
-    {
-        varint(b.size());
-        out.append(b);
-        return *this;
-    }
-    Writer &float64(double d)
-    {
-        out.append(reinterpret_cast<const char *>(&d), 8);
-        return *this;
-    }
-};
+using Writer = plumb::test::ProtoWriter;
 
 // google.protobuf.Value, one field set.
 std::string nullValue()
