@@ -124,6 +124,7 @@ std::vector<LineageNodeInfo> LineageReader::find(const QString &what)
         && !collect("name = ?", what))
         collect("instr(lower(name), lower(?)) > 0", what);
     std::vector<LineageNodeInfo> out;
+    out.reserve(ids.size());
     for (int64_t n : ids)
         out.push_back(node(n));
     return out;

@@ -32,10 +32,12 @@ void adviseHugePages(const void *p, size_t bytes)
     if (bytes < 2 * kHuge)
         return;
     constexpr uintptr_t kPage = 4096;
-    const uintptr_t start = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kPage - 1);
-    if (end > start)
-        madvise(reinterpret_cast<void *>(start), end - start, MADV_HUGEPAGE); // advice: failure is harmless
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t start = (addr + kPage - 1) & ~(kPage - 1);
+    const uintptr_t end = (addr + bytes) & ~(kPage - 1);
+    if (end > start) // the page-aligned part, reached from p itself (no integer-to-pointer cast)
+        madvise(const_cast<char *>(static_cast<const char *>(p)) + (start - addr), end - start,
+            MADV_HUGEPAGE); // advice: failure is harmless
 #else
     (void)p;
     (void)bytes;

@@ -194,9 +194,10 @@ void reportUnreadTables(
         // (Each of max() and min() alone in its SELECT: SQLite answers those from the b-tree's ends.)
         const std::string q = quoteIdentifier(t);
         int64_t rows = -1;
-        for (const std::string &sql : { "SELECT coalesce((SELECT max(rowid) FROM " + q
-                     + ") - (SELECT min(rowid) FROM " + q + ") + 1, 0)",
-                 "SELECT count(*) FROM " + q }) {
+        std::string byRowids = "SELECT coalesce((SELECT max(rowid) FROM ";
+        byRowids.append(q).append(") - (SELECT min(rowid) FROM ").append(q).append(") + 1, 0)");
+        const std::string counts[] = { byRowids, "SELECT count(*) FROM " + q };
+        for (const std::string &sql : counts) {
             try {
                 ForeignSqliteDb::Stmt count(schema.db(), sql, t);
                 if (count.step()) {
