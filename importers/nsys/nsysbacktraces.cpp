@@ -26,7 +26,13 @@ const std::string &NsysBacktraces::json(uint32_t stack, NsysStrings &strings)
             if (text.size() > 1) {
                 text.push_back(',');
             }
-            appendJsonString(text, module.empty() ? function : function + " (" + module + ")");
+            if (module.empty()) {
+                appendJsonString(text, function);
+            } else {
+                std::string frame = function;
+                frame.append(" (").append(module).append(")");
+                appendJsonString(text, frame);
+            }
         }
         text.push_back(']');
     }
