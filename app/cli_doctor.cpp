@@ -146,7 +146,7 @@ int runDoctor(const Args &a)
                 }
                 o[QStringLiteral("steps")] = stepsJson;
                 QJsonArray kernelsJson;
-                for (size_t i = 0; i < kernels.size() && i < size_t(2 * kTopKernels); ++i) {
+                for (size_t i = 0; i < kernels.size() && i < 2 * size_t(kTopKernels); ++i) {
                     const KernelStats &k = kernels[i];
                     QJsonObject ko;
                     ko[QStringLiteral("name")] = k.name;
@@ -225,7 +225,7 @@ int runDoctor(const Args &a)
                 o[QStringLiteral("collectives")] = collectivesJson;
                 const FlopsSummary &fl = report.flops;
                 QJsonArray flopsOps;
-                for (size_t i = 0; i < fl.entries.size() && i < size_t(2 * kTopKernels); ++i) {
+                for (size_t i = 0; i < fl.entries.size() && i < 2 * size_t(kTopKernels); ++i) {
                     const FlopsEntry &e = fl.entries[i];
                     flopsOps.append(QJsonObject { { QStringLiteral("op"), e.op },
                         { QStringLiteral("shape"), e.shape }, { QStringLiteral("dtype"), dtypeName(e.dtype) },

@@ -121,7 +121,7 @@ TableRecords displayedRecords(const QTableView *view)
     };
 }
 
-void installTableExportActions(QTableView *view, TableRecords records, const QString &baseName)
+void installTableExportActions(QTableView *view, const TableRecords &records, const QString &baseName)
 {
     QAction *copy = makeAction(QStringLiteral("table.copy"), view);
     copy->setStatusTip(

@@ -29,6 +29,6 @@ using TableRecords = std::function<QList<QStringList>(const QList<int> &sourceRo
 // Gives `view` a context menu with "Copy" (Ctrl+C while it has focus: the selected rows, or every
 // row shown, as TSV), "Copy as CSV" (Ctrl+Shift+C, the same rows) and "Export CSV…" (every row
 // shown); `baseName` is the suggested file name. The keys come from the shortcut table.
-void installTableExportActions(QTableView *view, TableRecords records, const QString &baseName);
+void installTableExportActions(QTableView *view, const TableRecords &records, const QString &baseName);
 
 } // namespace plumb

@@ -215,7 +215,7 @@ QMenu *createThemeMenu(QWidget *parent)
         a->setCheckable(true);
         a->setChecked(theme == current);
         group->addAction(a);
-        QObject::connect(a, &QAction::triggered, menu, [theme] {
+        QObject::connect(a, &QAction::triggered, menu, [theme = theme] {
             saveTheme(theme);
             applyTheme(theme);
         });

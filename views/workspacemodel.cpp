@@ -84,7 +84,7 @@ QModelIndex WorkspaceModel::indexForTrace(int64_t traceId) const
         const auto &traces = m_runs[r].traces;
         for (int t = 0; t < traces.size(); ++t) {
             if (traces[t].id == traceId)
-                return createIndex(t, 0, quintptr(r + 1));
+                return createIndex(t, 0, quintptr(r) + 1);
         }
     }
     return {};
@@ -96,7 +96,7 @@ QModelIndex WorkspaceModel::indexForSource(int64_t sourceId) const
         const auto &traces = m_runs[r].traces;
         for (int t = 0; t < traces.size(); ++t) {
             if (traces[t].sourceId == sourceId)
-                return createIndex(t, 0, quintptr(r + 1));
+                return createIndex(t, 0, quintptr(r) + 1);
         }
     }
     return {};
@@ -110,7 +110,7 @@ QModelIndex WorkspaceModel::index(int row, int column, const QModelIndex &parent
         return row < m_runs.size() ? createIndex(row, column, quintptr(0)) : QModelIndex();
     if (parent.internalId() != 0 || parent.row() >= m_runs.size())
         return {}; // traces have no children
-    return row < m_runs[parent.row()].traces.size() ? createIndex(row, column, quintptr(parent.row() + 1))
+    return row < m_runs[parent.row()].traces.size() ? createIndex(row, column, quintptr(parent.row()) + 1)
                                                     : QModelIndex();
 }
 

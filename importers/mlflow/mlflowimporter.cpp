@@ -605,7 +605,8 @@ private:
             if (st.integer(5) != 0)
                 value = std::numeric_limits<double>::quiet_NaN();
             else if (value == DBL_MAX || value == -DBL_MAX)
-                value = value > 0 ? INFINITY : -INFINITY;
+                value = value > 0 ? std::numeric_limits<double>::infinity()
+                                  : -std::numeric_limits<double>::infinity();
             const auto wallNs = scaledNs(st.integer(3), kNsPerMs);
             if (!wallNs) {
                 m_diag.skipped(QStringLiteral("bad-metric-row"),

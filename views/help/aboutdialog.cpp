@@ -25,7 +25,7 @@ AboutDialog::AboutDialog(const QString &versions, const QStringList &formats, QW
 {
     setWindowTitle(tr("About Plumb"));
     auto *icon = new QLabel;
-    icon->setPixmap(QPixmap::fromImage(appIconImage(kIconPx * devicePixelRatio())));
+    icon->setPixmap(QPixmap::fromImage(appIconImage(int(kIconPx * devicePixelRatio()))));
     icon->setFixedSize(kIconPx, kIconPx);
     icon->setScaledContents(true);
     auto *title = new QLabel(tr("<h2>Plumb %1</h2><p>A performance workbench for ML engineers: drop profiler "
