@@ -25,7 +25,7 @@ QString chooseWorkspaceToOpen(QWidget *parent, const QString &current)
 {
     QSettings settings;
     const QString dir = settings.value(kLastWorkspaceDirKey, QFileInfo(current).absolutePath()).toString();
-    const QString path = QFileDialog::getOpenFileName(
+    QString path = QFileDialog::getOpenFileName(
         parent, tr("Open Workspace"), dir, tr("Plumb workspaces (*.plumb);;All files (*)"));
     if (!path.isEmpty()) {
         settings.setValue(kLastWorkspaceDirKey, QFileInfo(path).absolutePath());
@@ -52,7 +52,7 @@ QString chooseNewWorkspace(QWidget *parent)
 QStringList chooseFilesToImport(QWidget *parent)
 {
     QSettings settings;
-    const QStringList files = QFileDialog::getOpenFileNames(parent, tr("Import Files"),
+    QStringList files = QFileDialog::getOpenFileNames(parent, tr("Import Files"),
         settings.value(kLastImportDirKey, QDir::homePath()).toString(),
         tr("All files (*);;Traces (*.json *.gz *.pb *.sqlite)"));
     if (!files.isEmpty()) {
@@ -64,7 +64,7 @@ QStringList chooseFilesToImport(QWidget *parent)
 QString chooseFolderToImport(QWidget *parent, const QString &title)
 {
     QSettings settings;
-    const QString dir = QFileDialog::getExistingDirectory(
+    QString dir = QFileDialog::getExistingDirectory(
         parent, title, settings.value(kLastImportDirKey, QDir::homePath()).toString());
     if (!dir.isEmpty()) {
         settings.setValue(kLastImportDirKey, dir);
