@@ -354,9 +354,7 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
             const double v = g.value.toDouble(&ok);
             return ok ? QVariant(v) : QVariant(g.value);
         }
-        case SortRole:
-            return {};
-        default:
+        default: // SortRole included: a group row has no sort value
             return {};
         }
     }

@@ -40,7 +40,7 @@ void drawLineageScene(QGraphicsScene &scene, const LineageGraph &graph, const Li
     const QFont &font, const QColor &edgeColour)
 {
     const QColor text(0x20, 0x20, 0x20);
-    QFont nameFont = font;
+    const QFont &nameFont = font;
     QFont typeFont = font;
     if (font.pixelSize() > 0) // the report sets fonts in pixels (= points on its pages)
         typeFont.setPixelSize(std::max(6, int(std::lround(font.pixelSize() * 0.85))));

@@ -426,7 +426,7 @@ ReportDocument::ReportDocument(ReportModel model, ReportOptions::PageSize pageSi
                 y += 20;
             }
         });
-        l.y = top + titleHeight + 40 + 20 * facts.size() + 24;
+        l.y = top + titleHeight + 40 + 20 * double(facts.size()) + 24;
         // What the report covers, as much as fits the page.
         auto list = [&](const QString &heading, const QStringList &items) {
             if (items.isEmpty())

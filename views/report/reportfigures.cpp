@@ -236,9 +236,9 @@ QMap<QString, ReportFigureRenderer> &renderers()
 
 } // namespace
 
-void registerReportFigureRenderer(const QString &kind, ReportFigureRenderer renderer)
+void registerReportFigureRenderer(const QString &kind, const ReportFigureRenderer &renderer)
 {
-    renderers().insert(kind, std::move(renderer));
+    renderers().insert(kind, renderer);
 }
 
 double reportFigureAspect(const ReportFigure &figure)

@@ -27,7 +27,7 @@ using ReportFigureRenderer = std::function<void(
 //   timeline    TimelineFigure              the timeline's draw list and painter, read synchronously
 //   lineage     LineageGraph                the Lineage tab's layout and scene
 // registerReportFigureRenderer() adds a kind (or replaces one).
-void registerReportFigureRenderer(const QString &kind, ReportFigureRenderer renderer);
+void registerReportFigureRenderer(const QString &kind, const ReportFigureRenderer &renderer);
 // The figure's height over its width: the renderer's own for kinds whose shape follows their data (a
 // lineage graph's layers and rows), else the figure's aspect.
 [[nodiscard]] double reportFigureAspect(const ReportFigure &figure);
