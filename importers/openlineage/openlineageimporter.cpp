@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "openlineage/openlineageimporter.h"
+#include "text/jsontext.h"
 
 #include "common/jsonsniff.h"
 
@@ -59,40 +60,6 @@ bool isPlaceholder(std::string_view s)
     return s.find("{{") != std::string_view::npos;
 }
 
-void appendQuoted(std::string &out, std::string_view s)
-{
-    out += '"';
-    for (const char c : s) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                static const char hex[] = "0123456789abcdef";
-                out += "\\u00";
-                out += hex[(c >> 4) & 0xf];
-                out += hex[c & 0xf];
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
-}
-
 // A JSON object written member by member; a name met again is written with `prefix` (or dropped
 // when that is taken too), so facets of a run and of its job can share one object.
 class JsonObjectWriter {
@@ -109,14 +76,14 @@ public:
         }
         m_names.insert(key);
         m_out += m_out.empty() ? '{' : ',';
-        appendQuoted(m_out, key);
+        appendJsonString(m_out, key);
         m_out += ':';
         m_out += json;
     }
     void string(std::string_view name, std::string_view value)
     {
         std::string q;
-        appendQuoted(q, value);
+        appendJsonString(q, value);
         raw(name, q);
     }
     // Each member of `facets` by its name.
