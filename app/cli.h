@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The headless side of the `plumb` binary: `plumb import PATH...`, `plumb ls`, `plumb --help`.
-// main() calls runCli() instead of starting the GUI when isCliCommand(argv[1]) is true. cli.cpp
-// holds the usage text, the shared option parsing (cli_args.h) and the dispatch; each command
-// family lives in its own cli_<command>.cpp.
+#include <QString>
+#include <QStringList>
 
-// True when `arg` (argv[1]) names a subcommand or option handled without a display.
-[[nodiscard]] bool isCliCommand(const char *arg);
+// `plumb COMMAND ARGUMENTS...`: the headless commands (import, ls, doctor, diff, lineage, goodput,
+// check, report) and `plumb --help`. cli_main.cpp calls runCli() when argv[1] names one of them; each
+// command lives in its own cli_<command>.cpp, their options in cli_args.cpp.
 
-// Runs the subcommand in argv[1]; returns the process exit status.
-int runCli(int argc, char **argv);
+// Runs `command` with the arguments that follow it; returns the process exit status.
+int runCli(const QString &command, const QStringList &arguments);

@@ -1,25 +1,80 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/goodput.h"
 #include "analysis/gpuops.h"
+#include "analysis/objectivecheck.h"
 #include "ingest/importoptions.h"
+#include "report/reportoptions.h"
 #include "store/lineagereader.h"
 
+#include <QCommandLineOption>
+#include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
 
-// What the subcommands parsed by cli.cpp (import, ls, doctor, diff, lineage) share: their command
-// line as one struct, and the output helpers. goodput, check and report parse their own options.
+// The command line of `plumb COMMAND ...`: one QCommandLineParser per subcommand (its options are listed in
+// cli_args.cpp beside its usage), so `--opt=value` and `--opt value` both work, `--` ends the options,
+// `plumb COMMAND --help` prints that command's usage and exits 0, and an unknown option is a usage error
+// (exit 2, with the command's usage). Shared by `plumb` and `plumb-ui --report`.
 namespace cli {
 
-// `plumb COMMAND [PATH...] [OPTIONS]` as parsed by runCli(); options that do not apply to COMMAND are
-// usage errors there, so each command reads only its own fields.
+// A subcommand: its name, its synopsis ("plumb doctor [TRACE-ID...] [OPTIONS]"), what it does, and its
+// options (--workspace and --help come with every one).
+struct Command {
+    QString name;
+    QString synopsis;
+    QString description;
+    QList<QCommandLineOption> options;
+};
+
+// Every subcommand, in the order `plumb --help` lists them.
+[[nodiscard]] const QList<Command> &commands();
+
+// The subcommand named `name`, else nullptr.
+[[nodiscard]] const Command *findCommand(const QString &name);
+
+// `plumb COMMAND --help`: the synopsis, the description and every option with its value and meaning.
+[[nodiscard]] QString commandHelp(const Command &command);
+
+// `text` broken into lines of at most `width` characters between words.
+[[nodiscard]] QStringList wrapped(const QString &text, qsizetype width);
+
+// A subcommand's command line, parsed.
+class CommandLine {
+public:
+    explicit CommandLine(const Command &command);
+
+    // Parses `arguments` (the command's own: what follows "plumb COMMAND"). Returns -1 when the command
+    // should run, else the exit status: 0 after printing the help asked for, 2 after a usage error (the
+    // message and the command's usage on stderr).
+    int parse(const QStringList &arguments);
+
+    [[nodiscard]] bool isSet(const char *option) const { return m_parser.isSet(QLatin1String(option)); }
+    [[nodiscard]] QString value(const char *option) const { return m_parser.value(QLatin1String(option)); }
+    [[nodiscard]] QStringList values(const char *option) const
+    {
+        return m_parser.values(QLatin1String(option));
+    }
+    [[nodiscard]] QStringList positional() const { return m_parser.positionalArguments(); }
+    // --workspace, else $PLUMB_WORKSPACE, else the default workspace.
+    [[nodiscard]] QString workspace() const;
+    // Prints "plumb COMMAND: message" and the command's usage to stderr; returns 2 (a usage error).
+    int usageError(const QString &message) const;
+
+private:
+    const Command &m_command;
+    QCommandLineParser m_parser;
+};
+
+// `plumb COMMAND ...` as the commands that share it read it (import, ls, doctor, diff, lineage, goodput,
+// check): each reads only its own fields.
 struct Args {
     QString command;
-    QStringList paths;
+    QStringList paths; // the positional arguments: paths, trace ids, run ids or names, a lineage node
     QString workspace;
     bool json = false;
-    bool diagnostics = false;
+    bool diagnostics = false; // ls --diagnostics
     plumb::GpuOpMode mode = plumb::GpuOpMode::EveryOp; // doctor/diff --mode
     plumb::ImportOptions importOptions; // import: --step-column and the other column roles
     bool config = false; // diff --config: experiment runs, not traces
@@ -29,8 +84,29 @@ struct Args {
     bool watch = false; // import --watch: live mode
     int intervalMs = 2000; // import --watch --interval
     int jobs = 0; // import --jobs (0: half the cores)
-    QString error;
+    plumb::GoodputOptions goodput; // goodput --flops-per-step, --peak-flops, --interval
+    QString objectivesPath; // check --objectives
+    QString junitPath; // check --junit
+    bool allowMissing = false; // check --allow-missing
+    plumb::CheckOptions check; // check --run, --baseline
 };
+
+// Parses `plumb COMMAND ARGUMENTS...` into `args`. Returns -1 when the command should run, else the exit
+// status (0 after --help, 2 after a usage error, reported on stderr).
+int parseArgs(const QString &command, const QStringList &arguments, Args &args);
+
+// `plumb report ...`: parsed by `plumb` (which then runs `plumb-ui --report` with the same arguments) and
+// by `plumb-ui --report`. Options given on the command line win over the template's.
+struct ReportArgs {
+    QString workspace;
+    QString output;
+    QString templatePath;
+    plumb::ReportOptions options;
+};
+
+// Parses the arguments that follow "plumb report". Returns -1 when the report should be written, else
+// the exit status (0 after --help, 2 after a usage error or a bad template, reported on stderr).
+int parseReportArgs(const QStringList &arguments, ReportArgs &args);
 
 // Writes `s` to stdout as it is.
 void out(const QString &s);

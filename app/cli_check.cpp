@@ -25,15 +25,6 @@ void out(const QString &s)
     std::fputs(s.toLocal8Bit().constData(), stdout);
 }
 
-int usageError(const QString &s)
-{
-    std::fputs(QString(QStringLiteral("plumb: ") + s + QStringLiteral("\nRun `plumb --help` for usage.\n"))
-                   .toLocal8Bit()
-                   .constData(),
-        stderr);
-    return 2;
-}
-
 int inputError(const QString &s)
 {
     std::fputs(QString(QStringLiteral("plumb: ") + s + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
@@ -100,49 +91,11 @@ QJsonValue number(double v)
 
 } // namespace
 
-int runCheck(int argc, char **argv)
+int runCheck(const cli::Args &a)
 {
-    QString objectivesPath, workspace, junitPath;
-    CheckOptions options;
-    bool json = false, allowMissing = false;
-    for (int i = 2; i < argc; ++i) {
-        const QString arg = QString::fromLocal8Bit(argv[i]);
-        const auto value = [&](QString &into) {
-            if (i + 1 >= argc)
-                return false;
-            into = QString::fromLocal8Bit(argv[++i]);
-            return true;
-        };
-        if (arg == QLatin1String("--objectives")) {
-            if (!value(objectivesPath))
-                return usageError(QStringLiteral("--objectives needs a FILE"));
-        } else if (arg == QLatin1String("--baseline")) {
-            if (!value(options.baseline))
-                return usageError(QStringLiteral("--baseline needs a RUN (id or name)"));
-        } else if (arg == QLatin1String("--run")) {
-            if (!value(options.run))
-                return usageError(QStringLiteral("--run needs a RUN (id or name)"));
-        } else if (arg == QLatin1String("--junit")) {
-            if (!value(junitPath))
-                return usageError(QStringLiteral("--junit needs a FILE to write"));
-        } else if (arg == QLatin1String("--workspace") || arg == QLatin1String("-w")) {
-            if (!value(workspace))
-                return usageError(QStringLiteral("--workspace needs a FILE"));
-        } else if (arg == QLatin1String("--json")) {
-            json = true;
-        } else if (arg == QLatin1String("--allow-missing")) {
-            allowMissing = true;
-        } else {
-            return usageError(QStringLiteral("unknown argument %1 for check").arg(arg));
-        }
-    }
-    if (objectivesPath.isEmpty())
-        return usageError(QStringLiteral("check needs --objectives FILE"));
-    if (workspace.isEmpty())
-        workspace = qEnvironmentVariable("PLUMB_WORKSPACE");
-    if (workspace.isEmpty())
-        workspace = Workspace::defaultPath();
-
+    const QString &objectivesPath = a.objectivesPath, &workspace = a.workspace, &junitPath = a.junitPath;
+    const CheckOptions &options = a.check;
+    const bool json = a.json, allowMissing = a.allowMissing;
     QFile f(objectivesPath);
     if (!f.open(QIODevice::ReadOnly))
         return inputError(QStringLiteral("cannot read the objectives file %1").arg(objectivesPath));

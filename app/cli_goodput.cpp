@@ -33,72 +33,6 @@ QString percent(double share)
     return QStringLiteral("%1%").arg(100.0 * share, 0, 'f', 1);
 }
 
-struct GoodputArgs {
-    QString run;
-    QString workspace;
-    bool json = false;
-    GoodputOptions options;
-    QString error;
-};
-
-bool positiveNumber(const QString &text, double &value)
-{
-    bool ok = false;
-    value = text.toDouble(&ok);
-    return ok && std::isfinite(value) && value > 0;
-}
-
-GoodputArgs parseArgs(int argc, char **argv)
-{
-    GoodputArgs a;
-    for (int i = 2; i < argc; ++i) {
-        const QString arg = QString::fromLocal8Bit(argv[i]);
-        const QString next = i + 1 < argc ? QString::fromLocal8Bit(argv[i + 1]) : QString();
-        double v = 0;
-        if (arg == QLatin1String("--json")) {
-            a.json = true;
-        } else if (arg == QLatin1String("--workspace") || arg == QLatin1String("-w")) {
-            if (next.isEmpty()) {
-                a.error = QStringLiteral("--workspace needs a FILE");
-                return a;
-            }
-            a.workspace = next;
-            ++i;
-        } else if (arg.startsWith(QLatin1String("--workspace="))) {
-            a.workspace = arg.mid(12);
-        } else if (arg == QLatin1String("--flops-per-step") || arg == QLatin1String("--peak-flops")
-            || arg == QLatin1String("--interval")) {
-            if (!positiveNumber(next, v)) {
-                a.error = QStringLiteral("%1 needs a positive number, e.g. %1 %2")
-                              .arg(arg,
-                                  arg == QLatin1String("--interval") ? QStringLiteral("600")
-                                                                     : QStringLiteral("3.3e15"));
-                return a;
-            }
-            ++i;
-            if (arg == QLatin1String("--flops-per-step"))
-                a.options.flopsPerStep = v;
-            else if (arg == QLatin1String("--peak-flops"))
-                a.options.peakFlopsPerSecond = v;
-            else
-                a.options.intervalNs = int64_t(std::llround(v * 1e9));
-        } else if (arg.startsWith(QLatin1String("--"))) {
-            a.error = QStringLiteral("unknown option %1").arg(arg);
-            return a;
-        } else if (a.run.isEmpty()) {
-            a.run = arg;
-        } else {
-            a.error = QStringLiteral("goodput takes one RUN (an id or a name)");
-            return a;
-        }
-    }
-    if (a.workspace.isEmpty())
-        a.workspace = qEnvironmentVariable("PLUMB_WORKSPACE");
-    if (a.workspace.isEmpty())
-        a.workspace = Workspace::defaultPath();
-    return a;
-}
-
 QJsonObject reportJson(const GoodputReport &r)
 {
     QJsonObject o;
@@ -189,13 +123,8 @@ void printReport(const GoodputReport &r)
 
 } // namespace
 
-int runGoodputCommand(int argc, char **argv)
+int runGoodput(const cli::Args &a)
 {
-    const GoodputArgs a = parseArgs(argc, argv);
-    if (!a.error.isEmpty()) {
-        err(a.error + QStringLiteral("\nRun `plumb --help` for usage."));
-        return 2;
-    }
     if (!QFileInfo::exists(a.workspace)) {
         err(QStringLiteral(
             "no workspace at %1; import a job lifecycle log or an experiment log first, or pass "
@@ -207,7 +136,7 @@ int runGoodputCommand(int argc, char **argv)
         Workspace ws(a.workspace, Workspace::Role::Reader);
         const std::vector<GoodputRun> runs = goodputRuns(ws);
         int64_t runId = -1;
-        if (a.run.isEmpty()) {
+        if (a.paths.isEmpty()) {
             if (runs.empty()) {
                 err(QStringLiteral(
                     "the workspace has no job lifecycle log and no run with step timings; import one "
@@ -217,10 +146,10 @@ int runGoodputCommand(int argc, char **argv)
             runId = runs.front().id;
         } else {
             bool isId = false;
-            const qlonglong id = a.run.toLongLong(&isId);
+            const qlonglong id = a.paths.front().toLongLong(&isId);
             QStringList named;
             for (const GoodputRun &r : runs) {
-                if ((isId && r.id == id) || r.name == a.run) {
+                if ((isId && r.id == id) || r.name == a.paths.front()) {
                     if (runId < 0)
                         runId = r.id;
                     named << QStringLiteral("#%1").arg(r.id);
@@ -228,18 +157,18 @@ int runGoodputCommand(int argc, char **argv)
             }
             if (runId < 0) {
                 err(QStringLiteral("no run %1 with a lifecycle log or step timings (plumb ls lists the runs)")
-                        .arg(a.run));
+                        .arg(a.paths.front()));
                 return 1;
             }
             if (named.size() > 1) {
                 err(QStringLiteral("%1 names %2 runs (%3); give an id")
-                        .arg(a.run)
+                        .arg(a.paths.front())
                         .arg(named.size())
                         .arg(named.join(QStringLiteral(", "))));
                 return 1;
             }
         }
-        const GoodputReport r = computeGoodput(ws, runId, a.options);
+        const GoodputReport r = computeGoodput(ws, runId, a.goodput);
         if (!r.valid()) {
             err(QStringLiteral("run %1: goodput cannot be computed: %2").arg(runId).arg(r.problem));
             return 1;

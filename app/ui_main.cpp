@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "appicon.h"
 #include "builtinimporters.h"
-#include "cli.h"
 #include "diff/diffpanel.h"
 #include "ingest/importerregistry.h"
 #include "mainwindow.h"
@@ -9,6 +8,7 @@
 #include "slo/slopanel.h"
 #include "store/workspace.h"
 #include "theme.h"
+#include "ui_report.h"
 #include "util/allocatortuning.h"
 #include "versioninfo.h"
 
@@ -72,15 +72,20 @@ void removeWorkspaceFiles(const QString &path)
 int main(int argc, char **argv)
 {
     plumb::tuneAllocator();
-    if (argc > 1 && isCliCommand(argv[1]))
-        return runCli(argc, argv);
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    if (argc > 1 && std::strcmp(argv[1], "--report") == 0) // `plumb report ...`, drawn here
+        return runReport(argc, argv, arguments.mid(2));
     if (argc > 1 && std::strcmp(argv[1], "--version") == 0) { // answered without a display
         std::printf("%s\n", qPrintable(plumb::versionReport()));
         return 0;
     }
 
-    // `plumb --help` is answered by the CLI (cli.cpp), which documents these options too.
+    // The same options are listed by `plumb --help` (cli.cpp), which passes them on.
     QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Plumb's window. `plumb --help` lists the commands."));
+    const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption workspaceOption(QStringLiteral("workspace"),
         QStringLiteral("Open (or create) the workspace FILE."), QStringLiteral("FILE"));
     const QCommandLineOption sampleOption(
@@ -116,13 +121,14 @@ int main(int argc, char **argv)
     parser.addPositionalArgument(
         QStringLiteral("paths"), QStringLiteral("Files or folders to import."), QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
-    QStringList arguments;
-    for (int i = 0; i < argc; ++i)
-        arguments << QString::fromLocal8Bit(argv[i]);
     if (!parser.parse(arguments)) {
         std::fprintf(
-            stderr, "plumb: %s\nRun `plumb --help` for the options.\n", qPrintable(parser.errorText()));
+            stderr, "plumb-ui: %s\nRun `plumb-ui --help` for the options.\n", qPrintable(parser.errorText()));
         return 2;
+    }
+    if (parser.isSet(helpOption)) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
     }
     const std::optional<plumb::Theme> theme
         = parser.isSet(themeOption) ? plumb::parseTheme(parser.value(themeOption)) : std::nullopt;

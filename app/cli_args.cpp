@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli_args.h"
+
+#include "store/workspace.h"
+#include "tabular/tabularlayout.h"
+
+#include <QFileInfo>
+
+#include <cmath>
+#include <cstdio>
+
+using namespace plumb;
+
+namespace cli {
+
+namespace {
+
+QCommandLineOption flag(const QString &name, const QString &description)
+{
+    return QCommandLineOption(name, description);
+}
+
+QCommandLineOption valued(const QStringList &names, const QString &valueName, const QString &description)
+{
+    return QCommandLineOption(names, description, valueName);
+}
+
+QCommandLineOption valued(const QString &name, const QString &valueName, const QString &description)
+{
+    return QCommandLineOption(name, description, valueName);
+}
+
+QCommandLineOption jsonOption(const QString &what)
+{
+    return flag(QStringLiteral("json"),
+        QStringLiteral("print %1 as one JSON object (docs/json.md describes its fields)").arg(what));
+}
+
+QCommandLineOption modeOption()
+{
+    return valued(QStringLiteral("mode"), QStringLiteral("every|linked|hta"),
+        QStringLiteral("which GPU ops count: every (default), linked (only those the traced program launched) "
+                       "or hta (as Holistic Trace Analysis counts)"));
+}
+
+QList<Command> makeCommands()
+{
+    QList<Command> c;
+    c.append({ QStringLiteral("import"),
+        QStringLiteral("plumb import PATH... [--workspace FILE] [--json] [--jobs N] [--watch [--interval "
+                       "SECONDS]] [column roles]"),
+        QStringLiteral("Import files and folders into the workspace. --watch then keeps importing what is "
+                       "added or appended to them until Ctrl+C. CSV/JSONL metric logs: the column-role options "
+                       "set roles instead of the detected ones."),
+        {
+            jsonOption(QStringLiteral("what was imported")),
+            valued(QStringLiteral("jobs"), QStringLiteral("N"),
+                QStringLiteral("traces read at once, 1 to 256 (default: half the cores; the ranks of a job "
+                               "import in parallel)")),
+            flag(QStringLiteral("watch"),
+                QStringLiteral("then keep importing what is added or appended to the paths until Ctrl+C")),
+            valued(QStringLiteral("interval"), QStringLiteral("SECONDS"),
+                QStringLiteral("--watch: seconds between looks, 0.05 to 3600 (default 2)")),
+            valued(QStringLiteral("step-column"), QStringLiteral("NAME"), QStringLiteral("the step column")),
+            valued(QStringLiteral("time-column"), QStringLiteral("NAME"),
+                QStringLiteral("the wall-time column")),
+            valued(QStringLiteral("run-column"), QStringLiteral("NAME"),
+                QStringLiteral("the column naming each row's run")),
+            valued(QStringLiteral("long"), QStringLiteral("KEY-COLUMN,VALUE-COLUMN"),
+                QStringLiteral("a long log: one metric name and value per row")),
+            valued(QStringLiteral("column"), QStringLiteral("NAME=ROLE"),
+                QStringLiteral("a column's role (repeatable): run, step, time, key, value, metric, param, "
+                               "ignore; request logs: latency, ttft, itl, tokens_in, tokens_out, status, model, "
+                               "endpoint")),
+        } });
+    c.append({ QStringLiteral("ls"), QStringLiteral("plumb ls [--workspace FILE] [--json] [--diagnostics]"),
+        QStringLiteral("List the workspace's runs, traces, experiment logs, lineage and sources."),
+        {
+            jsonOption(QStringLiteral("the listing")),
+            flag(QStringLiteral("diagnostics"), QStringLiteral("also what was odd in each source")),
+        } });
+    c.append({ QStringLiteral("doctor"),
+        QStringLiteral("plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--workspace FILE] [--json]"),
+        QStringLiteral("Where each trace's GPU time goes and what limits it (every trace when none is given)."),
+        { modeOption(), jsonOption(QStringLiteral("the findings")) } });
+    c.append({ QStringLiteral("diff"),
+        QStringLiteral("plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--workspace FILE] [--json]\n"
+                       "plumb diff --config RUN RUN [RUN...] [--all] [--workspace FILE] [--json]"),
+        QStringLiteral("What changed between two traces: per step when both have steps, split by category "
+                       "and by GPU op. With --config: experiment runs (ids or names) side by side, the params, "
+                       "tags and environment that differ, each metric's last value and change from the "
+                       "first run."),
+        {
+            modeOption(),
+            flag(QStringLiteral("config"), QStringLiteral("compare experiment runs, not traces")),
+            flag(QStringLiteral("all"), QStringLiteral("--config: every row, not only those that differ")),
+            jsonOption(QStringLiteral("the comparison")),
+        } });
+    c.append({ QStringLiteral("lineage"),
+        QStringLiteral("plumb lineage NODE [--up|--down] [--depth N] [--workspace FILE] [--json]"),
+        QStringLiteral("What a lineage node (id, key or name) was made from (--up), what was made from it "
+                       "(--down), or both (default)."),
+        {
+            flag(QStringLiteral("up"), QStringLiteral("only what the node was made from")),
+            flag(QStringLiteral("down"), QStringLiteral("only what was made from the node")),
+            valued(QStringLiteral("depth"), QStringLiteral("N"),
+                QStringLiteral("edges to follow, 1 to 1000 (default 5)")),
+            jsonOption(QStringLiteral("the subgraph")),
+        } });
+    c.append({ QStringLiteral("goodput"),
+        QStringLiteral("plumb goodput [RUN] [--workspace FILE] [--json] [--flops-per-step N --peak-flops N] "
+                       "[--interval SECONDS]"),
+        QStringLiteral("How much of a job's time was productive training (goodput) and where the rest went "
+                       "(badput), from its lifecycle log or its logged steps' wall times. RUN is an id or a "
+                       "name (default: the newest job that has either)."),
+        {
+            jsonOption(QStringLiteral("the breakdown")),
+            valued(QStringLiteral("flops-per-step"), QStringLiteral("N"),
+                QStringLiteral("model FLOPs of one training step, all devices (for model FLOPs utilisation)")),
+            valued(QStringLiteral("peak-flops"), QStringLiteral("N"),
+                QStringLiteral("peak FLOP/s of all devices together")),
+            valued(QStringLiteral("interval"), QStringLiteral("SECONDS"),
+                QStringLiteral("window of the goodput-over-time series (default: about 48 windows)")),
+        } });
+    c.append({ QStringLiteral("check"),
+        QStringLiteral("plumb check --objectives FILE [--run RUN] [--baseline RUN] [--json] [--junit FILE] "
+                       "[--allow-missing] [--workspace FILE]"),
+        QStringLiteral("Evaluate serving and metric objectives (a YAML or JSON file). Exit 0 when all hold, "
+                       "1 when one is broken or has no data, 2 on bad input."),
+        {
+            valued(QStringLiteral("objectives"), QStringLiteral("FILE"), QStringLiteral("the objectives file")),
+            valued(QStringLiteral("run"), QStringLiteral("RUN"),
+                QStringLiteral("the run to check, id or name (default: the file's, else the newest)")),
+            valued(QStringLiteral("baseline"), QStringLiteral("RUN"),
+                QStringLiteral("the baseline run of relative objectives (default: the file's)")),
+            jsonOption(QStringLiteral("the results")),
+            valued(QStringLiteral("junit"), QStringLiteral("FILE"),
+                QStringLiteral("also write the results as JUnit XML for CI")),
+            flag(QStringLiteral("allow-missing"),
+                QStringLiteral("an objective without data is skipped, not broken")),
+        } });
+    c.append({ QStringLiteral("report"),
+        QStringLiteral("plumb report [--runs RUN,...] [--baseline RUN] [--sections ID,...] [--title TEXT] "
+                       "[--author TEXT] [--template FILE] [--page-size A4|Letter] [--dpi N] [--workspace FILE] "
+                       "-o review.pdf|review.png"),
+        QStringLiteral("A review report: title page, contents, executive summary and the sections asked for "
+                       "(steps, idle, kernels, timeline, ranks, diff, metrics, importance, config, lineage, "
+                       "diagnostics); .png writes one file a page. Drawn by plumb-ui on the offscreen "
+                       "platform: no display is needed, plumb-ui is."),
+        {
+            valued(QStringList { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("FILE"),
+                QStringLiteral("the report: a .pdf, or a .png (review-01.png, review-02.png ...)")),
+            valued(QStringLiteral("runs"), QStringLiteral("RUN,..."),
+                QStringLiteral("the runs (ids or names) to review (default: every run)")),
+            valued(QStringLiteral("baseline"), QStringLiteral("RUN"),
+                QStringLiteral("the run the others are compared with (default: the first)")),
+            valued(QStringLiteral("sections"), QStringLiteral("ID,..."),
+                QStringLiteral("the sections, in report order (default: every one)")),
+            valued(QStringLiteral("title"), QStringLiteral("TEXT"), QStringLiteral("the title page's title")),
+            valued(QStringLiteral("author"), QStringLiteral("TEXT"), QStringLiteral("the title page's author")),
+            valued(QStringLiteral("template"), QStringLiteral("FILE"),
+                QStringLiteral("a YAML file of these options (the command line wins)")),
+            valued(QStringLiteral("page-size"), QStringLiteral("A4|Letter"), QStringLiteral("default A4")),
+            valued(QStringLiteral("dpi"), QStringLiteral("N"), QStringLiteral("PNG pages, 36 to 600 (default 150)")),
+        } });
+    return c;
+}
+
+QCommandLineOption workspaceOption()
+{
+    return valued(QStringList { QStringLiteral("w"), QStringLiteral("workspace") }, QStringLiteral("FILE"),
+        QStringLiteral("the workspace (default: $PLUMB_WORKSPACE, else ~/.local/share/Plumb/default.plumb)"));
+}
+
+QCommandLineOption helpOption()
+{
+    return QCommandLineOption(QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("this help"));
+}
+
+QString optionLabel(const QCommandLineOption &o)
+{
+    QStringList names;
+    for (const QString &n : o.names())
+        names << (n.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + n;
+    QString label = names.join(QStringLiteral(", "));
+    if (!o.valueName().isEmpty())
+        label += QLatin1Char(' ') + o.valueName();
+    return label;
+}
+
+} // namespace
+
+QStringList wrapped(const QString &text, qsizetype width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &w : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + w.size() > width) {
+            lines << line;
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + w;
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines;
+}
+
+const QList<Command> &commands()
+{
+    static const QList<Command> all = makeCommands();
+    return all;
+}
+
+const Command *findCommand(const QString &name)
+{
+    for (const Command &c : commands())
+        if (c.name == name)
+            return &c;
+    return nullptr;
+}
+
+QString commandHelp(const Command &command)
+{
+    constexpr qsizetype kWidth = 100;
+    QString text;
+    const QStringList synopses = command.synopsis.split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < synopses.size(); ++i)
+        text += (i == 0 ? QStringLiteral("Usage: ") : QStringLiteral("       ")) + synopses[i] + QLatin1Char('\n');
+    text += QLatin1Char('\n') + wrapped(command.description, kWidth).join(QLatin1Char('\n')) + QStringLiteral("\n\nOptions:\n");
+    QList<QCommandLineOption> options = command.options;
+    options << workspaceOption() << helpOption();
+    qsizetype labelWidth = 0;
+    for (const QCommandLineOption &o : options)
+        labelWidth = std::max(labelWidth, optionLabel(o).size());
+    labelWidth = std::min<qsizetype>(labelWidth, 30);
+    for (const QCommandLineOption &o : options) {
+        const QString label = optionLabel(o);
+        const QStringList desc = wrapped(o.description(), kWidth - labelWidth - 6);
+        const QString indent(labelWidth + 6, QLatin1Char(' '));
+        if (label.size() > labelWidth)
+            text += QStringLiteral("  ") + label + QLatin1Char('\n') + indent;
+        else
+            text += QStringLiteral("  ") + label.leftJustified(labelWidth + 4);
+        text += desc.join(QLatin1Char('\n') + indent) + QLatin1Char('\n');
+    }
+    return text;
+}
+
+CommandLine::CommandLine(const Command &command)
+    : m_command(command)
+{
+    m_parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    m_parser.addOptions(command.options);
+    m_parser.addOption(workspaceOption());
+    m_parser.addOption(helpOption());
+}
+
+int CommandLine::parse(const QStringList &arguments)
+{
+    // QCommandLineParser skips the first argument (the program).
+    if (!m_parser.parse(QStringList { QStringLiteral("plumb ") + m_command.name } + arguments))
+        return usageError(m_parser.errorText());
+    if (m_parser.isSet(QStringLiteral("help"))) {
+        out(commandHelp(m_command));
+        return 0;
+    }
+    return -1;
+}
+
+QString CommandLine::workspace() const
+{
+    QString path = m_parser.value(QStringLiteral("workspace"));
+    if (path.isEmpty())
+        path = qEnvironmentVariable("PLUMB_WORKSPACE");
+    if (path.isEmpty())
+        path = Workspace::defaultPath();
+    return path;
+}
+
+int CommandLine::usageError(const QString &message) const
+{
+    std::fputs(QStringLiteral("plumb %1: %2\n\n%3")
+                   .arg(m_command.name, message, commandHelp(m_command))
+                   .toLocal8Bit()
+                   .constData(),
+        stderr);
+    return 2;
+}
+
+namespace {
+
+// A number option: absent leaves `value`, present must lie in [low, high].
+bool numberOption(const CommandLine &line, const char *option, double low, double high, double &value)
+{
+    if (!line.isSet(option))
+        return true;
+    bool ok = false;
+    const double v = line.value(option).toDouble(&ok);
+    if (!ok || !std::isfinite(v) || v < low || v > high)
+        return false;
+    value = v;
+    return true;
+}
+
+QStringList listOf(const QStringList &values)
+{
+    QStringList out;
+    for (const QString &value : values)
+        for (const QString &v : value.split(u',', Qt::SkipEmptyParts))
+            if (!v.trimmed().isEmpty())
+                out << v.trimmed();
+    return out;
+}
+
+} // namespace
+
+int parseArgs(const QString &command, const QStringList &arguments, Args &a)
+{
+    const Command *cmd = findCommand(command);
+    if (!cmd || command == QLatin1String("report"))
+        return 2;
+    CommandLine line(*cmd);
+    if (const int status = line.parse(arguments); status >= 0)
+        return status;
+    a.command = command;
+    a.paths = line.positional();
+    a.workspace = line.workspace();
+    a.json = line.isSet("json");
+    a.diagnostics = command == QLatin1String("ls") && line.isSet("diagnostics");
+    if (command == QLatin1String("doctor") || command == QLatin1String("diff")) {
+        if (line.isSet("mode")) {
+            const QString mode = line.value("mode");
+            if (mode == QLatin1String("every"))
+                a.mode = GpuOpMode::EveryOp;
+            else if (mode == QLatin1String("linked"))
+                a.mode = GpuOpMode::LinkedOnly;
+            else if (mode == QLatin1String("hta"))
+                a.mode = GpuOpMode::Hta;
+            else
+                return line.usageError(QStringLiteral("--mode is every, linked or hta, not %1").arg(mode));
+        }
+    }
+    if (command == QLatin1String("diff")) {
+        a.config = line.isSet("config");
+        a.allRows = line.isSet("all");
+        if (a.allRows && !a.config)
+            return line.usageError(QStringLiteral("--all goes with --config"));
+    }
+    if (command == QLatin1String("lineage")) {
+        if (line.isSet("up") && line.isSet("down"))
+            return line.usageError(QStringLiteral("--up and --down exclude each other (neither: both ways)"));
+        if (line.isSet("up"))
+            a.lineageDirection = LineageDirection::Up;
+        else if (line.isSet("down"))
+            a.lineageDirection = LineageDirection::Down;
+        double depth = a.lineageDepth;
+        if (!numberOption(line, "depth", 1, 1000, depth) || depth != std::floor(depth))
+            return line.usageError(
+                QStringLiteral("--depth needs a number of edges from 1 to 1000, e.g. --depth 3"));
+        a.lineageDepth = int(depth);
+    }
+    if (command == QLatin1String("import")) {
+        a.watch = line.isSet("watch");
+        double jobs = 0, interval = a.intervalMs / 1000.0;
+        if (!numberOption(line, "jobs", 1, 256, jobs) || jobs != std::floor(jobs))
+            return line.usageError(
+                QStringLiteral("--jobs needs the number of traces read at once, 1 to 256, e.g. --jobs 4"));
+        a.jobs = int(jobs);
+        if (!numberOption(line, "interval", 0.05, 3600, interval))
+            return line.usageError(
+                QStringLiteral("--interval needs SECONDS between 0.05 and 3600, e.g. --interval 5"));
+        a.intervalMs = int(std::lround(interval * 1000));
+        TabularOverrides &t = a.importOptions.tabular;
+        t.stepColumn = line.value("step-column");
+        t.timeColumn = line.value("time-column");
+        t.runColumn = line.value("run-column");
+        if (line.isSet("long")) {
+            const QStringList kv = line.value("long").split(QLatin1Char(','));
+            if (kv.size() != 2 || kv[0].isEmpty() || kv[1].isEmpty())
+                return line.usageError(
+                    QStringLiteral("--long needs KEY-COLUMN,VALUE-COLUMN, e.g. --long key,value"));
+            t.keyColumn = kv[0];
+            t.valueColumn = kv[1];
+        }
+        for (const QString &value : line.values("column")) {
+            const qsizetype eq = value.lastIndexOf(QLatin1Char('='));
+            const auto role = eq > 0 ? roleFromName(value.mid(eq + 1)) : std::nullopt;
+            if (!role)
+                return line.usageError(
+                    QStringLiteral("--column needs NAME=ROLE, ROLE one of run, step, time, key, value, metric, "
+                                   "param, ignore, or for request logs latency, ttft, itl, tokens_in, "
+                                   "tokens_out, status, model, endpoint; not %1")
+                        .arg(value));
+            t.roles.emplace_back(value.left(eq), *role);
+        }
+    }
+    if (command == QLatin1String("goodput")) {
+        if (a.paths.size() > 1)
+            return line.usageError(QStringLiteral("goodput takes one RUN (an id or a name)"));
+        double flops = 0, peak = 0, interval = 0;
+        constexpr double kMax = 1e300;
+        if (!numberOption(line, "flops-per-step", 1e-300, kMax, flops)
+            || !numberOption(line, "peak-flops", 1e-300, kMax, peak))
+            return line.usageError(QStringLiteral("--flops-per-step and --peak-flops need a positive number, "
+                                                  "e.g. --peak-flops 3.3e15"));
+        if (!numberOption(line, "interval", 1e-9, 1e9, interval))
+            return line.usageError(QStringLiteral("--interval needs positive SECONDS, e.g. --interval 600"));
+        a.goodput.flopsPerStep = flops;
+        a.goodput.peakFlopsPerSecond = peak;
+        a.goodput.intervalNs = int64_t(std::llround(interval * 1e9));
+    }
+    if (command == QLatin1String("check")) {
+        if (!a.paths.isEmpty())
+            return line.usageError(QStringLiteral("check takes no arguments but options, not %1").arg(a.paths.front()));
+        a.objectivesPath = line.value("objectives");
+        if (a.objectivesPath.isEmpty())
+            return line.usageError(QStringLiteral("check needs --objectives FILE"));
+        a.junitPath = line.value("junit");
+        a.allowMissing = line.isSet("allow-missing");
+        a.check.run = line.value("run");
+        a.check.baseline = line.value("baseline");
+    }
+    return -1;
+}
+
+int parseReportArgs(const QStringList &arguments, ReportArgs &a)
+{
+    CommandLine line(*findCommand(QStringLiteral("report")));
+    if (const int status = line.parse(arguments); status >= 0)
+        return status;
+    if (!line.positional().isEmpty())
+        return line.usageError(
+            QStringLiteral("report takes no arguments but options, not %1").arg(line.positional().front()));
+    a.workspace = line.workspace();
+    a.output = line.value("output");
+    a.templatePath = line.value("template");
+    if (a.output.isEmpty())
+        return line.usageError(QStringLiteral("report needs -o FILE (review.pdf, or review.png for PNG pages)"));
+    const QString suffix = QFileInfo(a.output).suffix().toLower();
+    if (suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))
+        return line.usageError(QStringLiteral("-o takes a .pdf or a .png file, not %1").arg(a.output));
+    if (!a.templatePath.isEmpty())
+        if (const QString e = applyReportTemplate(a.templatePath, a.options); !e.isEmpty()) {
+            err(e);
+            return 2;
+        }
+    // The same checks as a template's, so the messages are the same.
+    QByteArray overrides;
+    auto add = [&](const char *key, const char *option) {
+        if (line.isSet(option))
+            overrides += QByteArray(key) + ": \""
+                + line.value(option).toUtf8().replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+                + "\"\n";
+    };
+    add("title", "title");
+    add("author", "author");
+    add("baseline", "baseline");
+    add("page_size", "page-size");
+    add("dpi", "dpi");
+    if (const QString e = applyReportTemplateText(overrides, QStringLiteral("command line"), a.options);
+        !e.isEmpty()) {
+        err(e);
+        return 2;
+    }
+    if (const QStringList runs = listOf(line.values("runs")); !runs.isEmpty())
+        a.options.runs = runs;
+    if (const QStringList sections = listOf(line.values("sections")); !sections.isEmpty())
+        a.options.sections = sections;
+    return -1;
+}
+
+void out(const QString &s)
+{
+    std::fputs(s.toLocal8Bit().constData(), stdout);
+}
+
+void err(const QString &s)
+{
+    std::fputs(QString(QStringLiteral("plumb: ") + s + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
+}
+
+} // namespace cli
