@@ -55,7 +55,9 @@ constexpr const char *kWindowOptions
 // After the formats (formatsHelp()).
 constexpr const char *kUsageExitStatus
     = "Exit status: 0 on success; 1 when a file failed or was cancelled, when none of the files given\n"
-      "could be recognised, or when the workspace cannot be used; 2 on a usage error.\n";
+      "could be recognised, when the workspace cannot be used, when a trace or run named is not in it,\n"
+      "or when the window (plumb-ui) cannot be started; 2 on a usage error (check: 1 when an objective\n"
+      "is broken, 2 on bad input).\n";
 
 // "Formats, recognised by content: ..." with every importer of this build, wrapped between names.
 QString formatsHelp()

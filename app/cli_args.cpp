@@ -39,8 +39,9 @@ QCommandLineOption jsonOption(const QString &what)
 QCommandLineOption modeOption()
 {
     return valued(QStringLiteral("mode"), QStringLiteral("every|linked|hta"),
-        QStringLiteral("which GPU ops count: every (default), linked (only those the traced program launched) "
-                       "or hta (as Holistic Trace Analysis counts)"));
+        QStringLiteral(
+            "which GPU ops count: every (default), linked (only those the traced program launched) "
+            "or hta (as Holistic Trace Analysis counts)"));
 }
 
 QList<Command> makeCommands()
@@ -49,9 +50,10 @@ QList<Command> makeCommands()
     c.append({ QStringLiteral("import"),
         QStringLiteral("plumb import PATH... [--workspace FILE] [--json] [--jobs N] [--watch [--interval "
                        "SECONDS]] [column roles]"),
-        QStringLiteral("Import files and folders into the workspace. --watch then keeps importing what is "
-                       "added or appended to them until Ctrl+C. CSV/JSONL metric logs: the column-role options "
-                       "set roles instead of the detected ones."),
+        QStringLiteral(
+            "Import files and folders into the workspace. --watch then keeps importing what is "
+            "added or appended to them until Ctrl+C. CSV/JSONL metric logs: the column-role options "
+            "set roles instead of the detected ones."),
         {
             jsonOption(QStringLiteral("what was imported")),
             valued(QStringLiteral("jobs"), QStringLiteral("N"),
@@ -69,9 +71,10 @@ QList<Command> makeCommands()
             valued(QStringLiteral("long"), QStringLiteral("KEY-COLUMN,VALUE-COLUMN"),
                 QStringLiteral("a long log: one metric name and value per row")),
             valued(QStringLiteral("column"), QStringLiteral("NAME=ROLE"),
-                QStringLiteral("a column's role (repeatable): run, step, time, key, value, metric, param, "
-                               "ignore; request logs: latency, ttft, itl, tokens_in, tokens_out, status, model, "
-                               "endpoint")),
+                QStringLiteral(
+                    "a column's role (repeatable): run, step, time, key, value, metric, param, "
+                    "ignore; request logs: latency, ttft, itl, tokens_in, tokens_out, status, model, "
+                    "endpoint")),
         } });
     c.append({ QStringLiteral("ls"), QStringLiteral("plumb ls [--workspace FILE] [--json] [--diagnostics]"),
         QStringLiteral("List the workspace's runs, traces, experiment logs, lineage and sources."),
@@ -81,15 +84,18 @@ QList<Command> makeCommands()
         } });
     c.append({ QStringLiteral("doctor"),
         QStringLiteral("plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--workspace FILE] [--json]"),
-        QStringLiteral("Where each trace's GPU time goes and what limits it (every trace when none is given)."),
+        QStringLiteral(
+            "Where each trace's GPU time goes and what limits it (every trace when none is given)."),
         { modeOption(), jsonOption(QStringLiteral("the findings")) } });
     c.append({ QStringLiteral("diff"),
-        QStringLiteral("plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--workspace FILE] [--json]\n"
-                       "plumb diff --config RUN RUN [RUN...] [--all] [--workspace FILE] [--json]"),
-        QStringLiteral("What changed between two traces: per step when both have steps, split by category "
-                       "and by GPU op. With --config: experiment runs (ids or names) side by side, the params, "
-                       "tags and environment that differ, each metric's last value and change from the "
-                       "first run."),
+        QStringLiteral(
+            "plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--workspace FILE] [--json]\n"
+            "plumb diff --config RUN RUN [RUN...] [--all] [--workspace FILE] [--json]"),
+        QStringLiteral(
+            "What changed between two traces: per step when both have steps, split by category "
+            "and by GPU op. With --config: experiment runs (ids or names) side by side, the params, "
+            "tags and environment that differ, each metric's last value and change from the "
+            "first run."),
         {
             modeOption(),
             flag(QStringLiteral("config"), QStringLiteral("compare experiment runs, not traces")),
@@ -116,7 +122,8 @@ QList<Command> makeCommands()
         {
             jsonOption(QStringLiteral("the breakdown")),
             valued(QStringLiteral("flops-per-step"), QStringLiteral("N"),
-                QStringLiteral("model FLOPs of one training step, all devices (for model FLOPs utilisation)")),
+                QStringLiteral(
+                    "model FLOPs of one training step, all devices (for model FLOPs utilisation)")),
             valued(QStringLiteral("peak-flops"), QStringLiteral("N"),
                 QStringLiteral("peak FLOP/s of all devices together")),
             valued(QStringLiteral("interval"), QStringLiteral("SECONDS"),
@@ -128,7 +135,8 @@ QList<Command> makeCommands()
         QStringLiteral("Evaluate serving and metric objectives (a YAML or JSON file). Exit 0 when all hold, "
                        "1 when one is broken or has no data, 2 on bad input."),
         {
-            valued(QStringLiteral("objectives"), QStringLiteral("FILE"), QStringLiteral("the objectives file")),
+            valued(
+                QStringLiteral("objectives"), QStringLiteral("FILE"), QStringLiteral("the objectives file")),
             valued(QStringLiteral("run"), QStringLiteral("RUN"),
                 QStringLiteral("the run to check, id or name (default: the file's, else the newest)")),
             valued(QStringLiteral("baseline"), QStringLiteral("RUN"),
@@ -140,9 +148,10 @@ QList<Command> makeCommands()
                 QStringLiteral("an objective without data is skipped, not broken")),
         } });
     c.append({ QStringLiteral("report"),
-        QStringLiteral("plumb report [--runs RUN,...] [--baseline RUN] [--sections ID,...] [--title TEXT] "
-                       "[--author TEXT] [--template FILE] [--page-size A4|Letter] [--dpi N] [--workspace FILE] "
-                       "-o review.pdf|review.png"),
+        QStringLiteral(
+            "plumb report [--runs RUN,...] [--baseline RUN] [--sections ID,...] [--title TEXT] "
+            "[--author TEXT] [--template FILE] [--page-size A4|Letter] [--dpi N] [--workspace FILE] "
+            "-o review.pdf|review.png"),
         QStringLiteral("A review report: title page, contents, executive summary and the sections asked for "
                        "(steps, idle, kernels, timeline, ranks, diff, metrics, importance, config, lineage, "
                        "diagnostics); .png writes one file a page. Drawn by plumb-ui on the offscreen "
@@ -157,11 +166,13 @@ QList<Command> makeCommands()
             valued(QStringLiteral("sections"), QStringLiteral("ID,..."),
                 QStringLiteral("the sections, in report order (default: every one)")),
             valued(QStringLiteral("title"), QStringLiteral("TEXT"), QStringLiteral("the title page's title")),
-            valued(QStringLiteral("author"), QStringLiteral("TEXT"), QStringLiteral("the title page's author")),
+            valued(
+                QStringLiteral("author"), QStringLiteral("TEXT"), QStringLiteral("the title page's author")),
             valued(QStringLiteral("template"), QStringLiteral("FILE"),
                 QStringLiteral("a YAML file of these options (the command line wins)")),
             valued(QStringLiteral("page-size"), QStringLiteral("A4|Letter"), QStringLiteral("default A4")),
-            valued(QStringLiteral("dpi"), QStringLiteral("N"), QStringLiteral("PNG pages, 36 to 600 (default 150)")),
+            valued(QStringLiteral("dpi"), QStringLiteral("N"),
+                QStringLiteral("PNG pages, 36 to 600 (default 150)")),
         } });
     return c;
 }
@@ -174,7 +185,8 @@ QCommandLineOption workspaceOption()
 
 QCommandLineOption helpOption()
 {
-    return QCommandLineOption(QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("this help"));
+    return QCommandLineOption(
+        QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("this help"));
 }
 
 QString optionLabel(const QCommandLineOption &o)
@@ -226,8 +238,10 @@ QString commandHelp(const Command &command)
     QString text;
     const QStringList synopses = command.synopsis.split(QLatin1Char('\n'));
     for (qsizetype i = 0; i < synopses.size(); ++i)
-        text += (i == 0 ? QStringLiteral("Usage: ") : QStringLiteral("       ")) + synopses[i] + QLatin1Char('\n');
-    text += QLatin1Char('\n') + wrapped(command.description, kWidth).join(QLatin1Char('\n')) + QStringLiteral("\n\nOptions:\n");
+        text += (i == 0 ? QStringLiteral("Usage: ") : QStringLiteral("       ")) + synopses[i]
+            + QLatin1Char('\n');
+    text += QLatin1Char('\n') + wrapped(command.description, kWidth).join(QLatin1Char('\n'))
+        + QStringLiteral("\n\nOptions:\n");
     QList<QCommandLineOption> options = command.options;
     options << workspaceOption() << helpOption();
     qsizetype labelWidth = 0;
@@ -328,6 +342,9 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
     a.workspace = line.workspace();
     a.json = line.isSet("json");
     a.diagnostics = command == QLatin1String("ls") && line.isSet("diagnostics");
+    if (command == QLatin1String("ls") && !a.paths.isEmpty())
+        return line.usageError(
+            QStringLiteral("ls takes no arguments but options, not %1").arg(a.paths.front()));
     if (command == QLatin1String("doctor") || command == QLatin1String("diff")) {
         if (line.isSet("mode")) {
             const QString mode = line.value("mode");
@@ -387,11 +404,11 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
             const qsizetype eq = value.lastIndexOf(QLatin1Char('='));
             const auto role = eq > 0 ? roleFromName(value.mid(eq + 1)) : std::nullopt;
             if (!role)
-                return line.usageError(
-                    QStringLiteral("--column needs NAME=ROLE, ROLE one of run, step, time, key, value, metric, "
-                                   "param, ignore, or for request logs latency, ttft, itl, tokens_in, "
-                                   "tokens_out, status, model, endpoint; not %1")
-                        .arg(value));
+                return line.usageError(QStringLiteral(
+                    "--column needs NAME=ROLE, ROLE one of run, step, time, key, value, metric, "
+                    "param, ignore, or for request logs latency, ttft, itl, tokens_in, "
+                    "tokens_out, status, model, endpoint; not %1")
+                                           .arg(value));
             t.roles.emplace_back(value.left(eq), *role);
         }
     }
@@ -400,10 +417,11 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
             return line.usageError(QStringLiteral("goodput takes one RUN (an id or a name)"));
         double flops = 0, peak = 0, interval = 0;
         constexpr double kMax = 1e300;
-        if (!numberOption(line, "flops-per-step", 1e-300, kMax, flops)
-            || !numberOption(line, "peak-flops", 1e-300, kMax, peak))
-            return line.usageError(QStringLiteral("--flops-per-step and --peak-flops need a positive number, "
-                                                  "e.g. --peak-flops 3.3e15"));
+        for (const auto &[option, value] :
+            { std::pair { "flops-per-step", &flops }, std::pair { "peak-flops", &peak } })
+            if (!numberOption(line, option, 1e-300, kMax, *value))
+                return line.usageError(QStringLiteral("--%1 needs a positive number, e.g. --%1 3.3e15")
+                                           .arg(QLatin1String(option)));
         if (!numberOption(line, "interval", 1e-9, 1e9, interval))
             return line.usageError(QStringLiteral("--interval needs positive SECONDS, e.g. --interval 600"));
         a.goodput.flopsPerStep = flops;
@@ -412,7 +430,8 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
     }
     if (command == QLatin1String("check")) {
         if (!a.paths.isEmpty())
-            return line.usageError(QStringLiteral("check takes no arguments but options, not %1").arg(a.paths.front()));
+            return line.usageError(
+                QStringLiteral("check takes no arguments but options, not %1").arg(a.paths.front()));
         a.objectivesPath = line.value("objectives");
         if (a.objectivesPath.isEmpty())
             return line.usageError(QStringLiteral("check needs --objectives FILE"));
@@ -436,7 +455,8 @@ int parseReportArgs(const QStringList &arguments, ReportArgs &a)
     a.output = line.value("output");
     a.templatePath = line.value("template");
     if (a.output.isEmpty())
-        return line.usageError(QStringLiteral("report needs -o FILE (review.pdf, or review.png for PNG pages)"));
+        return line.usageError(
+            QStringLiteral("report needs -o FILE (review.pdf, or review.png for PNG pages)"));
     const QString suffix = QFileInfo(a.output).suffix().toLower();
     if (suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))
         return line.usageError(QStringLiteral("-o takes a .pdf or a .png file, not %1").arg(a.output));

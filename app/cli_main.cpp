@@ -24,7 +24,8 @@ int main(int argc, char **argv)
         std::printf("%s\n", qPrintable(plumb::versionReport()));
         return 0;
     }
-    const bool help = first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help");
+    const bool help
+        = first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help");
     if (help || cli::findCommand(first)) {
         QCoreApplication app(argc, argv);
         QCoreApplication::setOrganizationName(QStringLiteral("Plumb"));

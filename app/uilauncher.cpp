@@ -42,11 +42,12 @@ int launchUi(const QStringList &arguments, UiLaunch launch)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     } else if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
         && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-        err(QStringLiteral("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
-                           "On a machine without one: use the commands (`plumb --help`: import, ls, doctor, "
-                           "diff, report ...), start the window under a virtual display (`xvfb-run -a plumb-ui "
-                           "...`), or copy the workspace to a desktop and open it there (`plumb-ui "
-                           "--workspace FILE`)."));
+        err(QStringLiteral(
+            "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+            "On a machine without one: use the commands (`plumb --help`: import, ls, doctor, "
+            "diff, report ...), start the window under a virtual display (`xvfb-run -a plumb-ui "
+            "...`), or copy the workspace to a desktop and open it there (`plumb-ui "
+            "--workspace FILE`)."));
         return 1;
     }
     std::vector<QByteArray> storage;
