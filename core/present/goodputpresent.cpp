@@ -106,9 +106,10 @@ QString goodputText(const GoodputReport &r)
     out += line + QLatin1Char('\n');
     if (r.programGoodput)
         out += QStringLiteral("            program goodput: %1\n").arg(r.programBasis);
-    out += QStringLiteral("disruptions %1 (%2 attempts); steps: %3 kept, %4 wasted")
+    out += QStringLiteral("disruptions %1 (%2 %3); steps: %4 kept, %5 wasted")
                .arg(r.disruptions)
                .arg(r.attempts)
+               .arg(r.attempts == 1 ? QStringLiteral("attempt") : QStringLiteral("attempts"))
                .arg(text::count(r.productiveSteps), text::count(r.wastedSteps));
     if (r.idealStepNs > 0)
         out += QStringLiteral("; ideal step %1, deviation %2")
