@@ -57,7 +57,7 @@ CASES.update({
     "config_diff": ("hparams", ["diff", "--config", "version_0", "version_1", "version_11"]),
     "config_diff_metrics": ("logs", ["diff", "--config", "run_1", "run_2"]),
     "lineage_up": ("lineage", ["lineage", "instance.schema.table", "--up"]),
-    "lineage_down": ("lineage", ["lineage", "instance.schema.table", "--down", "--depth", "1"]),
+    "lineage_down": ("lineage", ["lineage", "3f5e83fa", "--down", "--depth", "2"]),
     "lineage_both": ("lineage", ["lineage", "1"]),
     "goodput": ("logs", ["goodput", "wandb_complex", "--interval", "60", "--flops-per-step", "1e12",
                          "--peak-flops", "1e14"]),
