@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/configdiff.h"
 
+#include "store/runselection.h"
+
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -210,55 +212,12 @@ QStringList shortRunNames(const QList<ExperimentRunInfo> &runs, QString *common)
 
 RunLookup resolveRuns(const QList<ExperimentRunInfo> &runs, const QStringList &specs)
 {
-    RunLookup out;
-    auto candidates = [](const QList<const ExperimentRunInfo *> &list) {
-        QStringList names;
-        for (const ExperimentRunInfo *r : list)
-            names << runLabel(*r);
-        return names.join(QStringLiteral(", "));
-    };
-    for (const QString &spec : specs) {
-        bool isNumber = false;
-        const int64_t id = spec.toLongLong(&isNumber);
-        const ExperimentRunInfo *byId = nullptr;
-        if (isNumber)
-            for (const auto &r : runs)
-                if (r.id == id)
-                    byId = &r;
-        if (byId) {
-            out.ids << byId->id;
-            continue;
-        }
-        QList<const ExperimentRunInfo *> whole, folder;
-        for (const auto &r : runs) {
-            if (r.name == spec)
-                whole << &r;
-            else if (r.name.section(u'/', -1) == spec)
-                folder << &r;
-        }
-        const QList<const ExperimentRunInfo *> &match = whole.isEmpty() ? folder : whole;
-        if (match.size() == 1) {
-            out.ids << match.front()->id;
-            continue;
-        }
-        if (match.isEmpty()) {
-            QList<const ExperimentRunInfo *> near; // names that contain it, to suggest
-            for (const auto &r : runs)
-                if (r.name.contains(spec, Qt::CaseInsensitive) && near.size() < 8)
-                    near << &r;
-            out.error = near.isEmpty()
-                ? QStringLiteral("no experiment run %1 (plumb ls lists them)").arg(spec)
-                : QStringLiteral("no experiment run %1; did you mean: %2").arg(spec, candidates(near));
-        } else {
-            out.error = QStringLiteral("%1 names %2 runs; give one of their ids: %3")
-                            .arg(spec)
-                            .arg(match.size())
-                            .arg(candidates(match));
-        }
-        out.ids.clear();
-        return out;
-    }
-    return out;
+    std::vector<RunChoice> choices;
+    choices.reserve(size_t(runs.size()));
+    for (const ExperimentRunInfo &r : runs)
+        choices.push_back({ r.id, r.name });
+    RunSelection s = selectRuns(choices, specs, QStringLiteral("no experiment run %1"));
+    return { std::move(s.ids), std::move(s.error) };
 }
 
 } // namespace plumb

@@ -74,9 +74,8 @@ struct ConfigDiff {
 // "version_0", "version_1"), for column headers; `common` gets the shared part ("sweep/").
 [[nodiscard]] QStringList shortRunNames(const QList<ExperimentRunInfo> &runs, QString *common = nullptr);
 
-// Resolving the runs a user named on the command line: a number is a run id when such a run exists,
-// else a name (a run's whole name, else the last folder of it: "version_3" for
-// "lightning_logs/version_3"). An ambiguous or unknown name is an error that lists the candidates.
+// Resolving the experiment runs a user named on the command line: selectRuns() (store/runselection.h)
+// among `runs`. An ambiguous or unknown name is an error that lists the candidates.
 struct RunLookup {
     QList<int64_t> ids;
     QString error;

@@ -6,6 +6,7 @@
 #include "analysis/serving.h"
 #include "analysis/stepbreakdown.h"
 #include "store/experimentreader.h"
+#include "store/runselection.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -136,25 +137,10 @@ public:
 
     int64_t resolveRun(const QString &text)
     {
-        SqliteStmt st(
-            m_ws.db(), "SELECT id, name FROM run WHERE CAST(id AS TEXT) = ?1 OR name = ?1 ORDER BY id");
-        st.bind(1, text);
-        std::vector<std::pair<int64_t, QString>> found;
-        while (st.step())
-            found.emplace_back(st.columnInt(0), st.columnText(1));
-        if (found.empty())
-            throw CheckInputError(
-                QStringLiteral("no run %1 (plumb ls lists the runs, with their ids)").arg(text));
-        if (found.size() > 1) {
-            QStringList ids;
-            for (const auto &f : found)
-                ids << QString::number(f.first);
-            throw CheckInputError(QStringLiteral("%1 names %2 runs (ids %3); give an id")
-                                      .arg(text)
-                                      .arg(found.size())
-                                      .arg(ids.join(QStringLiteral(", "))));
-        }
-        return found[0].first;
+        const RunSelection s = selectRuns(workspaceRuns(m_ws), { text });
+        if (!s.ok())
+            throw CheckInputError(s.error);
+        return s.ids.front();
     }
 
     QString runName(int64_t id)

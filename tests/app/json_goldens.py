@@ -46,6 +46,26 @@ CASES = {
     "ls": ("traces", ["ls"]),
 }
 
+# diff --config, lineage, goodput and check (their presenters are in core/present/). `<repo>` in an argument is
+# the source tree (files checked in under tests/app/data/).
+SETUPS["hparams"] = [
+    "tfevents/shapeaxi_lightning_hparams/version_0",
+    "tfevents/shapeaxi_lightning_hparams/version_1",
+    "tfevents/shapeaxi_lightning_hparams/version_11",
+]
+CASES.update({
+    "config_diff": ("hparams", ["diff", "--config", "version_0", "version_1", "version_11"]),
+    "config_diff_metrics": ("logs", ["diff", "--config", "run_1", "run_2"]),
+    "lineage_up": ("lineage", ["lineage", "instance.schema.table", "--up"]),
+    "lineage_down": ("lineage", ["lineage", "3f5e83fa", "--down", "--depth", "2"]),
+    "lineage_both": ("lineage", ["lineage", "1"]),
+    "goodput": ("logs", ["goodput", "wandb_complex", "--interval", "60", "--flops-per-step", "1e12",
+                         "--peak-flops", "1e14"]),
+    "check": ("logs", ["check", "--objectives", "<repo>/tests/app/data/objectives_tfevents.yaml"]),
+})
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 # Values that differ from run to run or machine to machine, replaced before comparing.
 VOLATILE_KEYS = {"imported_at", "import_seconds", "elapsed_ms", "size_bytes", "workspace_bytes"}
 
@@ -108,7 +128,7 @@ def run_cases(args):
                     return 1
                 workspaces[setup] = ws
             ws = workspaces[setup]
-            cmd = [args.plumb, *argv, "--json", "--workspace", ws]
+            cmd = [args.plumb, *[a.replace("<repo>", REPO) for a in argv], "--json", "--workspace", ws]
             r = subprocess.run(cmd, env=env, capture_output=True, text=True)
             printed = r.stdout
             try:
@@ -118,7 +138,8 @@ def run_cases(args):
                 failures += 1
                 continue
             value = normalize(value, [(ws, "<workspace>"), (tmp, "<tmp>"),
-                                      (os.path.realpath(args.data), "<data>"), (args.data, "<data>")])
+                                      (os.path.realpath(args.data), "<data>"), (args.data, "<data>"),
+                                      (REPO, "<repo>")])
             value = {"exit": r.returncode, "output": value}
             path = os.path.join(args.goldens, name + ".json")
             if args.update:
