@@ -24,6 +24,7 @@ import sys
 import tempfile
 
 SKIP = 77
+REPO = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 # The workspaces the cases read: files of ../shared/data (see its SOURCES.md), imported in this order.
 SETUPS = {
@@ -39,11 +40,30 @@ SETUPS = {
     "lineage": [
         "lineage/openlineage/example_full_event.json",
     ],
+    "trial": [  # a Lightning trial: params and a status
+        "tfevents/shapeaxi_lightning_hparams/version_0",
+    ],
+    "h100": [  # shapes recorded: the doctor's FLOPs against the H100's peak
+        "traces/kineto/tracelens_h100_qwen.json.gz",
+    ],
 }
 
 # name: (setup, arguments after `plumb`). Every case gets --json and --workspace.
 CASES = {
     "ls": ("traces", ["ls"]),
+    # import, ls, doctor, diff (docs/json.md: plumb.import/1, plumb.ls/1, plumb.doctor/1, plumb.diff/1). Trace
+    # ids are the traces setup's (plumb ls): 1 and 2 the hta_sampled ranks, 3 the Nsight export. A case without
+    # a setup runs in a fresh workspace: import writes into it. {data} and {repo} in an argument are the shared
+    # data folder and this checkout (its test fixtures: a file that fails to import).
+    "import": (None, ["import", "{data}/traces/kineto/hta_sampled_rank-0.json.gz", "{data}/SOURCES.md",
+                      "{repo}/tests/importers/chrometrace/data/no_events.json"]),
+    "ls_logs": ("logs", ["ls", "--diagnostics"]),
+    "ls_lineage": ("lineage", ["ls"]),
+    "ls_trial": ("trial", ["ls"]),
+    "doctor": ("traces", ["doctor"]),
+    "doctor_hta": ("traces", ["doctor", "1", "2", "--mode", "hta"]),
+    "doctor_flops": ("h100", ["doctor"]),
+    "diff": ("traces", ["diff", "1", "2"]),
 }
 
 # Values that differ from run to run or machine to machine, replaced before comparing.
@@ -94,7 +114,14 @@ def run_cases(args):
         env.pop("PLUMB_WORKSPACE", None)
         for name in names:
             setup, argv = CASES[name]
-            if setup not in workspaces:
+            argv = [a.replace("{data}", args.data).replace("{repo}", REPO) for a in argv]
+            if setup is None:  # a fresh workspace of its own
+                workspaces[name] = os.path.join(tmp, name + ".plumb")
+                missing = [a for a in argv if a.startswith((args.data, REPO)) and not os.path.exists(a)]
+                if missing:
+                    print(f"SKIP: the shared data lacks {', '.join(missing)}")
+                    return SKIP
+            elif setup not in workspaces:
                 ws = os.path.join(tmp, setup + ".plumb")
                 files = [os.path.join(args.data, f) for f in SETUPS[setup]]
                 missing = [f for f in files if not os.path.exists(f)]
@@ -107,7 +134,7 @@ def run_cases(args):
                     print(f"importing the {setup} setup failed ({r.returncode}):\n{r.stdout}{r.stderr}")
                     return 1
                 workspaces[setup] = ws
-            ws = workspaces[setup]
+            ws = workspaces[setup if setup is not None else name]
             cmd = [args.plumb, *argv, "--json", "--workspace", ws]
             r = subprocess.run(cmd, env=env, capture_output=True, text=True)
             printed = r.stdout
@@ -118,7 +145,7 @@ def run_cases(args):
                 failures += 1
                 continue
             value = normalize(value, [(ws, "<workspace>"), (tmp, "<tmp>"),
-                                      (os.path.realpath(args.data), "<data>"), (args.data, "<data>")])
+                                      (os.path.realpath(args.data), "<data>"), (args.data, "<data>"), (REPO, "<repo>")])
             value = {"exit": r.returncode, "output": value}
             path = os.path.join(args.goldens, name + ".json")
             if args.update:
