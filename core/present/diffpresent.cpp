@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "present/diffpresent.h"
 
+#include "text/textformat.h"
+
 #include <QJsonArray>
 
 namespace plumb {
@@ -33,6 +35,13 @@ QString ms(double ns)
 QString signedMs(double ns)
 {
     return (ns >= 0 ? QStringLiteral("+") : QString()) + QString::number(ns / 1e6, 'f', 3);
+}
+
+// "12 steps", "1 step", or "no steps" when the diff is of whole traces.
+QString stepsOf(const TraceDiff &d, const TraceDiff::Side &s)
+{
+    return d.perStep ? text::counted(s.steps, QStringLiteral("step"), QStringLiteral("steps"))
+                     : QStringLiteral("no steps");
 }
 
 } // namespace
@@ -85,11 +94,9 @@ QString diffText(const TraceDiff &d)
 {
     QString out = QStringLiteral("baseline  trace %1  %2  (%3)\ncompared  trace %4  %5  (%6)\n")
                       .arg(d.a.traceId)
-                      .arg(d.a.name,
-                          d.perStep ? QStringLiteral("%1 steps").arg(d.a.steps) : QStringLiteral("no steps"))
+                      .arg(d.a.name, stepsOf(d, d.a))
                       .arg(d.b.traceId)
-                      .arg(d.b.name,
-                          d.perStep ? QStringLiteral("%1 steps").arg(d.b.steps) : QStringLiteral("no steps"));
+                      .arg(d.b.name, stepsOf(d, d.b));
     out += QStringLiteral("%1                 baseline ms   compared ms      change ms\n")
                .arg(d.perStep ? QStringLiteral("per step, GPU       ")
                               : QStringLiteral("whole trace, GPU    "));

@@ -332,11 +332,11 @@ QString doctorText(const DoctorFindings &f)
                         host.schedIdleNs ? 100.0 * double(host.offCpuIdleNs) / double(host.schedIdleNs) : 0.0,
                         0, 'f', 0));
         if (host.launchedOps)
-            out(QStringLiteral(
-                "  launches: %1 ops, launch to start p50 %2 / p90 %3; %4 ops ran shorter than their "
-                "launch call\n")
-                    .arg(text::count(host.launchedOps), formatDuration(host.launchDelayP50Ns),
-                        formatDuration(host.launchDelayP90Ns), text::count(host.shortOps)));
+            out(QStringLiteral("  launches: %1, launch to start p50 %2 / p90 %3; %4 ran shorter than their "
+                               "launch call\n")
+                    .arg(text::counted(host.launchedOps, QStringLiteral("op"), QStringLiteral("ops")),
+                        formatDuration(host.launchDelayP50Ns), formatDuration(host.launchDelayP90Ns),
+                        text::counted(host.shortOps, QStringLiteral("op"), QStringLiteral("ops"))));
         for (const MemcpyKindStats &c : copies)
             out(QStringLiteral("  copies: %1 x%2, %3 in %4 ms, %5 GB/s%6\n")
                     .arg(c.kind)

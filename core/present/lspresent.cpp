@@ -146,8 +146,10 @@ QString lsText(const LsListing &l)
     for (const auto &r : l.runs) {
         out += QStringLiteral("run %1  %2\n").arg(r.id).arg(r.name);
         for (const auto &t : r.traces) {
-            const QString rank
-                = t.rank >= 0 ? QStringLiteral("rank %1/%2  ").arg(t.rank).arg(t.worldSize) : QString();
+            // "rank 3/8", or "rank 3" when the trace does not give the job's size.
+            const QString rank = t.rank < 0 ? QString()
+                : t.worldSize >= 0          ? QStringLiteral("rank %1/%2  ").arg(t.rank).arg(t.worldSize)
+                                            : QStringLiteral("rank %1  ").arg(t.rank);
             out += QStringLiteral("  trace %1  %2  %3%4, %5, %6, %7, %8, %9%10\n")
                        .arg(t.id)
                        .arg(t.name, rank)
