@@ -4,7 +4,8 @@
 
   json_goldens.py run --plumb BIN --data SHARED_DATA --goldens DIR [--update] [--only NAME...]
       imports the files each case names from ../shared/data into a fresh workspace, runs the command with
-      --json and compares what it prints with DIR/NAME.json (--update writes them instead)
+      --json and compares what it prints with DIR/NAME.json (--update writes them instead); a case without a
+      setup (import) runs in an empty workspace of its own
   json_goldens.py fields --docs docs/json.md --goldens DIR
       every field a golden has is documented in docs/json.md under its "schema", and every documented
       field appears in a golden: the page cannot drift from what the commands print
