@@ -5,13 +5,12 @@
 #include "ingest/folderwatcher.h"
 #include "ingest/importerregistry.h"
 #include "ingest/importrunner.h"
+#include "present/importpresent.h"
 #include "store/sqlitedb.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonObject>
 #include <QTime>
 #include <QTimer>
 
@@ -28,74 +27,46 @@ using cli::out;
 
 namespace {
 
-// Prints one import's results (stdout, failures to stderr) and returns the number of files that
-// failed or were cancelled, and of those nobody recognised. In live mode (`live`) each line carries
-// the time, JSON is one object a line, and files with nothing new are not mentioned.
-struct ImportTally {
-    int bad = 0;
-    int unrecognised = 0;
-};
-
-ImportTally printResults(const Args &a, const std::vector<FileImportResult> &results, bool live)
+// Prints one import's results (stdout, problems to stderr) and returns how many files failed or were
+// cancelled. In live mode (`live`) each line carries the time, JSON is one object a line, and files
+// with nothing new are not mentioned.
+int printResults(const Args &a, const std::vector<FileImportResult> &results, bool live)
 {
-    using S = FileImportResult::Status;
-    ImportTally t;
-    QJsonArray files;
-    const QString when = live ? QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) : QString();
-    for (const auto &r : results) {
-        if (r.status == S::Failed || r.status == S::Cancelled)
-            ++t.bad;
-        if (r.status == S::Unrecognised)
-            ++t.unrecognised;
-        if (live && r.status == S::AlreadyImported)
-            continue;
-        if (a.json) {
-            QJsonObject o;
-            o[QStringLiteral("path")] = r.path;
-            o[QStringLiteral("status")] = statusName(r.status);
-            o[QStringLiteral("format")] = r.format;
-            o[QStringLiteral("message")] = r.message;
-            if (!r.location.isEmpty())
-                o[QStringLiteral("location")] = r.location;
-            o[QStringLiteral("source_id")] = qint64(r.sourceId);
-            o[QStringLiteral("records")] = qint64(r.records);
-            o[QStringLiteral("skipped")] = qint64(r.skipped);
-            o[QStringLiteral("seconds")] = r.seconds;
-            if (live) {
-                o[QStringLiteral("time")] = when.trimmed();
-                out(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
-            } else {
-                files.append(o);
-            }
-            continue;
-        }
-        const QString line = QStringLiteral("%1%2: %3 (%4)%5 [%6 s]\n")
-                                 .arg(when, r.path, statusName(r.status), r.message,
-                                     r.location.isEmpty() ? QString() : QStringLiteral(" at ") + r.location)
-                                 .arg(r.seconds, 0, 'f', 2);
-        if (r.status == S::Failed || r.status == S::Unrecognised || r.status == S::Cancelled)
-            std::fputs(line.toLocal8Bit().constData(), stderr);
-        else
-            out(line);
-    }
+    const ImportTally t = importTally(results);
     if (live) {
+        const QString time = QTime::currentTime().toString(QStringLiteral("HH:mm:ss"));
+        for (const auto &r : results) {
+            if (r.status == FileImportResult::Status::AlreadyImported)
+                continue;
+            if (a.json)
+                out(QString::fromUtf8(QJsonDocument(importWatchJson(r, time)).toJson(QJsonDocument::Compact))
+                    + QLatin1Char('\n'));
+            else if (isImportProblem(r))
+                std::fputs(importFileLine(r, time + QLatin1Char(' ')).toLocal8Bit().constData(), stderr);
+            else
+                out(importFileLine(r, time + QLatin1Char(' ')));
+        }
         std::fflush(stdout);
-        return t;
+        return t.bad;
     }
+    const ImportOutcome outcome { QFileInfo(a.workspace).absoluteFilePath(), results };
     if (a.json) {
-        QJsonObject root;
-        root[QStringLiteral("workspace")] = QFileInfo(a.workspace).absoluteFilePath();
-        root[QStringLiteral("files")] = files;
-        out(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
-    } else {
-        out(QStringLiteral("workspace: %1\n").arg(QFileInfo(a.workspace).absoluteFilePath()));
-        if (t.bad + t.unrecognised)
-            err(QStringLiteral("%1 of %2 files were not imported (see above); `plumb ls --diagnostics` shows "
-                               "what was odd in the imported ones")
-                    .arg(t.bad + t.unrecognised)
-                    .arg(results.size()));
+        out(QString::fromUtf8(QJsonDocument(importJson(outcome)).toJson(QJsonDocument::Indented)));
+        return t.bad;
     }
-    return t;
+    for (const auto &r : results) {
+        if (isImportProblem(r))
+            std::fputs(importFileLine(r).toLocal8Bit().constData(), stderr);
+        else
+            out(importFileLine(r));
+    }
+    out(importWorkspaceLine(outcome));
+    if (t.bad + t.unrecognised)
+        err(QStringLiteral("%1 of %2 files were not imported (see above); `plumb ls --diagnostics` shows "
+                           "what was odd in the imported ones")
+                .arg(t.bad + t.unrecognised)
+                .arg(results.size()));
+    return t.bad;
 }
 
 // Set by SIGINT/SIGTERM during `plumb import --watch`: the import in progress is cancelled (its file
@@ -124,7 +95,7 @@ int runWatch(const Args &a, const ImporterRegistry &registry, ImportRunner &runn
             return;
         try {
             const auto results = runner.run(registry.importPathsFor(changed));
-            failures += printResults(a, results, true).bad;
+            failures += printResults(a, results, true);
         } catch (const SqlError &e) {
             err(QStringLiteral("cannot use the workspace %1: %2").arg(a.workspace, e.message()));
             workspaceError = true;
@@ -197,9 +168,6 @@ int runImport(const Args &a)
     if (tty)
         std::fputs("\r\033[K", stderr);
 
-    // Failures and cancels fail the command; files nobody recognises are reported, and fail it only
-    // when nothing else was there (a folder with a stray README is fine, a lone .csv is not).
-    const ImportTally t = printResults(a, results, false);
-    const bool nothingRecognised = !results.empty() && t.unrecognised == int(results.size());
-    return t.bad || nothingRecognised ? 1 : 0;
+    printResults(a, results, false);
+    return importFailed(results) ? 1 : 0;
 }

@@ -298,4 +298,17 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     return ops;
 }
 
+QString gpuOpModeName(GpuOpMode mode)
+{
+    switch (mode) {
+    case GpuOpMode::EveryOp:
+        return QStringLiteral("every");
+    case GpuOpMode::LinkedOnly:
+        return QStringLiteral("linked");
+    case GpuOpMode::Hta:
+        return QStringLiteral("hta");
+    }
+    return {};
+}
+
 } // namespace plumb

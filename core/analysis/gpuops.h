@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QString>
+
 #include <cstdint>
 #include <vector>
 
@@ -36,6 +38,9 @@ struct GpuOp {
 //              them (start rounded up, end rounded down, so an op loses up to 2 us; HTA lets a
 //              sub-microsecond op go negative, here it keeps zero length).
 enum class GpuOpMode { EveryOp, LinkedOnly, Hta };
+
+// "every", "linked" or "hta": the mode as `--mode` and the JSON outputs name it.
+[[nodiscard]] QString gpuOpModeName(GpuOpMode mode);
 
 // Every GPU op of the trace starting in [fromNs, toNs), in start order, chosen by mode.
 [[nodiscard]] std::vector<GpuOp> readGpuOps(

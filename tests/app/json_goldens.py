@@ -4,7 +4,8 @@
 
   json_goldens.py run --plumb BIN --data SHARED_DATA --goldens DIR [--update] [--only NAME...]
       imports the files each case names from ../shared/data into a fresh workspace, runs the command with
-      --json and compares what it prints with DIR/NAME.json (--update writes them instead)
+      --json and compares what it prints with DIR/NAME.json (--update writes them instead); a case without a
+      setup (import) runs in an empty workspace of its own
   json_goldens.py fields --docs docs/json.md --goldens DIR
       every field a golden has is documented in docs/json.md under its "schema", and every documented
       field appears in a golden: the page cannot drift from what the commands print
@@ -24,6 +25,7 @@ import sys
 import tempfile
 
 SKIP = 77
+REPO = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 # The workspaces the cases read: files of ../shared/data (see its SOURCES.md), imported in this order.
 SETUPS = {
@@ -39,15 +41,33 @@ SETUPS = {
     "lineage": [
         "lineage/openlineage/example_full_event.json",
     ],
+    "trial": [  # a Lightning trial: params and a status
+        "tfevents/shapeaxi_lightning_hparams/version_0",
+    ],
+    "h100": [  # shapes recorded: the doctor's FLOPs against the H100's peak
+        "traces/kineto/tracelens_h100_qwen.json.gz",
+    ],
 }
 
 # name: (setup, arguments after `plumb`). Every case gets --json and --workspace.
 CASES = {
     "ls": ("traces", ["ls"]),
+    # import, ls, doctor, diff (docs/json.md: plumb.import/1, plumb.ls/1, plumb.doctor/1, plumb.diff/1). Trace
+    # ids are the traces setup's (plumb ls): 1 and 2 the hta_sampled ranks, 3 the Nsight export. A case without
+    # a setup runs in a fresh workspace: import writes into it. {data} and {repo} in an argument are the shared
+    # data folder and this checkout (its test fixtures: a file that fails to import).
+    "import": (None, ["import", "{data}/traces/kineto/hta_sampled_rank-0.json.gz", "{data}/SOURCES.md",
+                      "{repo}/tests/importers/chrometrace/data/no_events.json"]),
+    "ls_logs": ("logs", ["ls", "--diagnostics"]),
+    "ls_lineage": ("lineage", ["ls"]),
+    "ls_trial": ("trial", ["ls"]),
+    "doctor": ("traces", ["doctor"]),
+    "doctor_hta": ("traces", ["doctor", "1", "2", "--mode", "hta"]),
+    "doctor_flops": ("h100", ["doctor"]),
+    "diff": ("traces", ["diff", "1", "2"]),
 }
 
-# diff --config, lineage, goodput and check (their presenters are in core/present/). `<repo>` in an argument is
-# the source tree (files checked in under tests/app/data/).
+# diff --config, lineage, goodput and check (their presenters are in core/present/).
 SETUPS["hparams"] = [
     "tfevents/shapeaxi_lightning_hparams/version_0",
     "tfevents/shapeaxi_lightning_hparams/version_1",
@@ -61,10 +81,8 @@ CASES.update({
     "lineage_both": ("lineage", ["lineage", "1"]),
     "goodput": ("logs", ["goodput", "wandb_complex", "--interval", "60", "--flops-per-step", "1e12",
                          "--peak-flops", "1e14"]),
-    "check": ("logs", ["check", "--objectives", "<repo>/tests/app/data/objectives_tfevents.yaml"]),
+    "check": ("logs", ["check", "--objectives", "{repo}/tests/app/data/objectives_tfevents.yaml"]),
 })
-
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Values that differ from run to run or machine to machine, replaced before comparing.
 VOLATILE_KEYS = {"imported_at", "import_seconds", "elapsed_ms", "size_bytes", "workspace_bytes"}
@@ -114,7 +132,14 @@ def run_cases(args):
         env.pop("PLUMB_WORKSPACE", None)
         for name in names:
             setup, argv = CASES[name]
-            if setup not in workspaces:
+            argv = [a.replace("{data}", args.data).replace("{repo}", REPO) for a in argv]
+            if setup is None:  # a fresh workspace of its own
+                workspaces[name] = os.path.join(tmp, name + ".plumb")
+                missing = [a for a in argv if a.startswith((args.data, REPO)) and not os.path.exists(a)]
+                if missing:
+                    print(f"SKIP: the shared data lacks {', '.join(missing)}")
+                    return SKIP
+            elif setup not in workspaces:
                 ws = os.path.join(tmp, setup + ".plumb")
                 files = [os.path.join(args.data, f) for f in SETUPS[setup]]
                 missing = [f for f in files if not os.path.exists(f)]
@@ -127,8 +152,8 @@ def run_cases(args):
                     print(f"importing the {setup} setup failed ({r.returncode}):\n{r.stdout}{r.stderr}")
                     return 1
                 workspaces[setup] = ws
-            ws = workspaces[setup]
-            cmd = [args.plumb, *[a.replace("<repo>", REPO) for a in argv], "--json", "--workspace", ws]
+            ws = workspaces[setup if setup is not None else name]
+            cmd = [args.plumb, *argv, "--json", "--workspace", ws]
             r = subprocess.run(cmd, env=env, capture_output=True, text=True)
             printed = r.stdout
             try:
@@ -138,8 +163,7 @@ def run_cases(args):
                 failures += 1
                 continue
             value = normalize(value, [(ws, "<workspace>"), (tmp, "<tmp>"),
-                                      (os.path.realpath(args.data), "<data>"), (args.data, "<data>"),
-                                      (REPO, "<repo>")])
+                                      (os.path.realpath(args.data), "<data>"), (args.data, "<data>"), (REPO, "<repo>")])
             value = {"exit": r.returncode, "output": value}
             path = os.path.join(args.goldens, name + ".json")
             if args.update:
