@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_args.h"
 
+#include "store/sqlitedb.h"
 #include "store/workspace.h"
 #include "tabular/tabularlayout.h"
 
 #include <QFileInfo>
+#include <QJsonDocument>
 
 #include <cmath>
 #include <cstdio>
@@ -363,8 +365,20 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
         a.allRows = line.isSet("all");
         if (a.allRows && !a.config)
             return line.usageError(QStringLiteral("--all goes with --config"));
+        if (a.config && line.isSet("mode"))
+            return line.usageError(
+                QStringLiteral("--mode is for traces; diff --config compares experiment runs"));
+        if (a.config && a.paths.size() < 2)
+            return line.usageError(QStringLiteral(
+                "diff --config needs two or more experiment runs, by id or name (plumb ls lists them)"));
+        if (!a.config && a.paths.size() != 2)
+            return line.usageError(QStringLiteral(
+                "diff needs two trace ids: the baseline and the trace to compare (plumb ls lists them)"));
     }
     if (command == QLatin1String("lineage")) {
+        if (a.paths.size() != 1)
+            return line.usageError(QStringLiteral(
+                "lineage needs one node: its id, key or name (plumb ls says how many there are)"));
         if (line.isSet("up") && line.isSet("down"))
             return line.usageError(QStringLiteral("--up and --down exclude each other (neither: both ways)"));
         if (line.isSet("up"))
@@ -488,6 +502,27 @@ int parseReportArgs(const QStringList &arguments, ReportArgs &a)
     if (const QStringList sections = listOf(line.values("sections")); !sections.isEmpty())
         a.options.sections = sections;
     return -1;
+}
+
+int withWorkspace(
+    const QString &path, const QString &hint, const std::function<int(Workspace &)> &body, int failure)
+{
+    if (!QFileInfo::exists(path)) {
+        err(QStringLiteral("no workspace at %1; %2").arg(path, hint));
+        return failure;
+    }
+    try {
+        Workspace ws(path, Workspace::Role::Reader);
+        return body(ws);
+    } catch (const SqlError &e) {
+        err(QStringLiteral("cannot read the workspace %1: %2").arg(path, e.message()));
+        return failure;
+    }
+}
+
+QString jsonText(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented));
 }
 
 void out(const QString &s)

@@ -10,8 +10,15 @@
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
+
+#include <functional>
+
+namespace plumb {
+class Workspace;
+}
 
 // The command line of `plumb COMMAND ...`: one QCommandLineParser per subcommand (its options are listed in
 // cli_args.cpp beside its usage), so `--opt=value` and `--opt value` both work, `--` ends the options,
@@ -107,6 +114,15 @@ struct ReportArgs {
 // Parses the arguments that follow "plumb report". Returns -1 when the report should be written, else
 // the exit status (0 after --help, 2 after a usage error or a bad template, reported on stderr).
 int parseReportArgs(const QStringList &arguments, ReportArgs &args);
+
+// Opens the workspace at `path` for reading and returns what `body` returns. When there is no file there
+// ("no workspace at PATH; HINT") or it cannot be read as a workspace ("cannot read the workspace PATH:
+// why"), says so and returns `failure` (the exit status: 1, for check 2). The file is never written.
+int withWorkspace(const QString &path, const QString &hint,
+    const std::function<int(plumb::Workspace &)> &body, int failure = 1);
+
+// `object` as the indented JSON text a --json output prints.
+[[nodiscard]] QString jsonText(const QJsonObject &object);
 
 // Writes `s` to stdout as it is.
 void out(const QString &s);

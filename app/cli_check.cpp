@@ -2,12 +2,9 @@
 #include "cli_check.h"
 
 #include "present/checkpresent.h"
-#include "store/sqlitedb.h"
 #include "store/workspace.h"
 
 #include <QFile>
-#include <QFileInfo>
-#include <QJsonDocument>
 
 using namespace plumb;
 
@@ -26,32 +23,30 @@ int inputError(const QString &s)
 
 int runCheck(const cli::Args &a)
 {
-    const QString &objectivesPath = a.objectivesPath, &workspace = a.workspace, &junitPath = a.junitPath;
-    const CheckOptions &options = a.check;
-    const bool json = a.json, allowMissing = a.allowMissing;
     QString readError;
-    const auto file = readObjectivesFile(objectivesPath, readError);
+    const auto file = readObjectivesFile(a.objectivesPath, readError);
     if (!file)
         return inputError(readError);
-    if (!QFileInfo::exists(workspace))
-        return inputError(QStringLiteral("no workspace at %1 (plumb import creates one)").arg(workspace));
-
     CheckPresentation check;
-    try {
-        Workspace ws(workspace, Workspace::Role::Reader);
-        check = checkObjectives(ws, *file, objectivesPath, options, allowMissing);
-    } catch (const CheckInputError &e) {
-        return inputError(e.message);
-    } catch (const SqlError &e) {
-        return inputError(QStringLiteral("cannot read the workspace %1: %2").arg(workspace, e.message()));
-    }
-
-    if (!junitPath.isEmpty()) {
-        QFile j(junitPath);
+    const int status = cli::withWorkspace(
+        a.workspace, QStringLiteral("plumb import creates one"),
+        [&](Workspace &ws) {
+            try {
+                check = checkObjectives(ws, *file, a.objectivesPath, a.check, a.allowMissing);
+                return 0;
+            } catch (const CheckInputError &e) {
+                return inputError(e.message);
+            }
+        },
+        2);
+    if (status != 0)
+        return status;
+    if (!a.junitPath.isEmpty()) {
+        QFile j(a.junitPath);
         if (!j.open(QIODevice::WriteOnly | QIODevice::Truncate) || j.write(checkJUnit(check)) < 0)
-            return inputError(QStringLiteral("cannot write the JUnit file %1").arg(junitPath));
+            return inputError(
+                QStringLiteral("cannot write the JUnit file %1: %2").arg(a.junitPath, j.errorString()));
     }
-    out(json ? QString::fromUtf8(QJsonDocument(checkJson(check)).toJson(QJsonDocument::Indented))
-             : checkText(check));
+    out(a.json ? cli::jsonText(checkJson(check)) : checkText(check));
     return check.broken() ? 1 : 0;
 }

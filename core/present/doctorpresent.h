@@ -4,7 +4,7 @@
 #include "analysis/doctorreport.h"
 #include "analysis/gpuops.h"
 #include "analysis/rankcomparison.h"
-#include "present/selection.h"
+#include "store/traceselection.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -10,7 +10,7 @@
 #include "present/doctorpresent.h"
 #include "present/importpresent.h"
 #include "present/lspresent.h"
-#include "present/selection.h"
+#include "store/traceselection.h"
 #include "store/workspace.h"
 
 #include <QJsonArray>

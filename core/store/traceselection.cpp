@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "present/selection.h"
+#include "store/traceselection.h"
 
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
