@@ -16,6 +16,7 @@
 #include "store/workspace.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 
 #include <cstdio>
 
@@ -126,6 +127,20 @@ int runCli(const QString &command, const QStringList &arguments)
         // Checked here, so that usage errors and --help need no plumb-ui; drawn by plumb-ui.
         cli::ReportArgs report;
         if (const int status = cli::parseReportArgs(arguments, report); status >= 0)
+            return status;
+        const QFileInfo folder(QFileInfo(report.output).absolutePath());
+        if (!folder.isDir() || !folder.isWritable()) {
+            err(QStringLiteral("cannot write %1: %2")
+                    .arg(report.output,
+                        folder.isDir()
+                            ? QStringLiteral("the folder %1 is not writable").arg(folder.filePath())
+                            : QStringLiteral("there is no folder %1").arg(folder.filePath())));
+            return 1;
+        }
+        if (const int status = cli::withWorkspace(report.workspace,
+                QStringLiteral("import traces or logs first (plumb import PATH) or pass --workspace FILE"),
+                [](Workspace &) { return 0; });
+            status != 0)
             return status;
         return cli::launchUi(
             QStringList { QStringLiteral("--report") } + arguments, cli::UiLaunch::Offscreen);

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <sqlite3.h>
 
 using namespace plumb;
 
@@ -515,9 +516,25 @@ int withWorkspace(
         Workspace ws(path, Workspace::Role::Reader);
         return body(ws);
     } catch (const SqlError &e) {
-        err(QStringLiteral("cannot read the workspace %1: %2").arg(path, e.message()));
+        err(workspaceError(path, e));
         return failure;
     }
+}
+
+QString workspaceError(const QString &path, const std::exception &error)
+{
+    const auto *sql = dynamic_cast<const SqlError *>(&error);
+    const QString why = QString::fromUtf8(error.what());
+    if (sql && sql->code() == SQLITE_NOTADB)
+        return QStringLiteral(
+            "%1 is not a Plumb workspace (%2); it was left as it was. Give a workspace "
+            "with --workspace, or a new file name to create one (plumb import PATH --workspace "
+            "NEW.plumb)")
+            .arg(path,
+                why.contains(QLatin1String("not a Plumb workspace"))
+                    ? QStringLiteral("another program's SQLite file")
+                    : QStringLiteral("not an SQLite file"));
+    return QStringLiteral("cannot use the workspace %1: %2").arg(path, why);
 }
 
 QString jsonText(const QJsonObject &object)

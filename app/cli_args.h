@@ -121,6 +121,10 @@ int parseReportArgs(const QStringList &arguments, ReportArgs &args);
 int withWorkspace(const QString &path, const QString &hint,
     const std::function<int(plumb::Workspace &)> &body, int failure = 1);
 
+// What the command line says when the workspace at `path` cannot be opened: "PATH is not a Plumb
+// workspace (...)" for a file of another kind, else "cannot use the workspace PATH: why".
+[[nodiscard]] QString workspaceError(const QString &path, const std::exception &error);
+
 // `object` as the indented JSON text a --json output prints.
 [[nodiscard]] QString jsonText(const QJsonObject &object);
 

@@ -97,7 +97,7 @@ int runWatch(const Args &a, const ImporterRegistry &registry, ImportRunner &runn
             const auto results = runner.run(registry.importPathsFor(changed));
             failures += printResults(a, results, true);
         } catch (const SqlError &e) {
-            err(QStringLiteral("cannot use the workspace %1: %2").arg(a.workspace, e.message()));
+            err(cli::workspaceError(a.workspace, e));
             workspaceError = true;
             QCoreApplication::exit(1);
         }
@@ -162,7 +162,7 @@ int runImport(const Args &a)
     } catch (const SqlError &e) {
         if (tty)
             std::fputs("\r\033[K", stderr);
-        err(QStringLiteral("cannot use the workspace %1: %2").arg(a.workspace, e.message()));
+        err(cli::workspaceError(a.workspace, e));
         return 1;
     }
     if (tty)

@@ -56,8 +56,14 @@ Workspace::Workspace(const QString &path, Role role)
         // Readers open read-write at the file level so that WAL recovery works, and set query_only.
         m_db = SqliteDb(path, SqliteDb::OpenMode::ReadWrite);
     }
-    applyConnectionSettings(m_db, role);
+    // Another program's SQLite file given as the workspace (an Nsight export, say) is refused before any
+    // setting is made on it: journal_mode = WAL alone rewrites its header.
     const int version = schemaVersion();
+    if (version == 0
+        && m_db.queryInt("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") > 0)
+        throw SqlError(
+            QStringLiteral("%1 is an SQLite file but not a Plumb workspace").arg(path), SQLITE_NOTADB);
+    applyConnectionSettings(m_db, role);
     if (version > currentSchemaVersion())
         throw SqlError(
             QStringLiteral("%1 was written by a newer Plumb (schema %2, this build reads up to %3)")
@@ -67,9 +73,6 @@ Workspace::Workspace(const QString &path, Role role)
             SQLITE_MISMATCH);
     if (role == Role::Writer) {
         migrate(m_db);
-    } else if (version == 0 && m_db.queryInt("SELECT count(*) FROM sqlite_master") > 0) {
-        throw SqlError(
-            QStringLiteral("%1 is an SQLite file but not a Plumb workspace").arg(path), SQLITE_NOTADB);
     } else if (version > 0 && version < currentSchemaVersion()) {
         // A workspace from an older build: readers query today's schema, so upgrade it first
         // through a short-lived writer connection.

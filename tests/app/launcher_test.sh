@@ -4,7 +4,7 @@
 # with the same arguments (exec: its exit status is plumb's) when there is a display, and say what to do
 # when there is none or no plumb-ui; `plumb report` runs `plumb-ui --report ...` on the offscreen platform.
 # A stand-in plumb-ui on PATH records what it was given; plumb is copied away from the real plumb-ui.
-# usage: launcher_test.sh PLUMB OBJECTIVES_FILE
+# usage: launcher_test.sh PLUMB TRACE (a trace to import: plumb report checks its workspace before handing over)
 set -u
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -12,6 +12,7 @@ mkdir "$dir/alone" "$dir/path"
 cp "$1" "$dir/alone/plumb"
 plumb="$dir/alone/plumb"
 fail() { echo "FAIL: $*"; exit 1; }
+"$plumb" import "$2" --workspace "$dir/w.plumb" > /dev/null || fail "the trace did not import"
 
 cat > "$dir/path/plumb-ui" <<EOS
 #!/bin/sh
@@ -43,8 +44,8 @@ echo "$out" | grep -q "no display to open the window on" || fail "no display: [$
 [ ! -e "$dir/args" ] || fail "no display: plumb-ui was started"
 
 # plumb report: checked by plumb, drawn by plumb-ui --report on the offscreen platform, display or not.
-with_ui env DISPLAY=:99 "$plumb" report --workspace=w.plumb --dpi 40 -o review.png || fail "report exited $?"
-[ "$(args)" = "--report --workspace=w.plumb --dpi 40 -o review.png " ] || fail "report: plumb-ui got [$(args)]"
+with_ui env DISPLAY=:99 "$plumb" report --workspace="$dir/w.plumb" --dpi 40 -o "$dir/review.png" || fail "report exited $?"
+[ "$(args)" = "--report --workspace=$dir/w.plumb --dpi 40 -o $dir/review.png " ] || fail "report: plumb-ui got [$(args)]"
 grep -q "platform=offscreen" "$dir/env" || fail "report: not on the offscreen platform ($(cat "$dir/env"))"
 rm -f "$dir/args"
 out=$(with_ui "$plumb" report -o review.docx 2>&1)
@@ -56,7 +57,7 @@ echo "$out" | grep -q "not review.docx" || fail "report with a bad -o: [$out]"
 out=$(env PATH=/usr/bin:/bin DISPLAY=:99 "$plumb" --sample 2>&1)
 [ $? -eq 1 ] || fail "no plumb-ui: exit status not 1"
 echo "$out" | grep -q "needs plumb-ui, which is not installed" || fail "no plumb-ui: [$out]"
-out=$(env PATH=/usr/bin:/bin "$plumb" report -o r.pdf 2>&1)
+out=$(env PATH=/usr/bin:/bin "$plumb" report --workspace "$dir/w.plumb" -o "$dir/r.pdf" 2>&1)
 [ $? -eq 1 ] || fail "report without plumb-ui: exit status not 1"
 echo "$out" | grep -q "plumb report (charts are drawn by the window's code) needs plumb-ui" || fail "report without plumb-ui: [$out]"
 

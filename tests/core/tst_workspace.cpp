@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sqlite3.h>
+
 #include <atomic>
 #include <thread>
 
@@ -418,6 +420,37 @@ private slots:
                            "`nsys export --type sqlite report1.nsys-rep` and import the .sqlite "
                            "it writes"));
         QCOMPARE(r[1].message, QStringLiteral("no importer recognises this file's content"));
+    }
+
+    // Another program's SQLite file (an Nsight export, in rollback-journal mode) given as the workspace is
+    // refused by readers and writers alike, and left byte for byte as it was: no WAL switch, no tables.
+    void foreignSqliteFileIsRefusedUntouched()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("export.sqlite"));
+        {
+            SqliteDb db(path, SqliteDb::OpenMode::ReadWriteCreate);
+            db.exec("CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER)");
+            db.exec("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2)");
+        }
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray before = f.readAll();
+        f.close();
+        for (const Workspace::Role role : { Workspace::Role::Writer, Workspace::Role::Reader }) {
+            try {
+                Workspace ws(path, role);
+                QFAIL("a foreign SQLite file was opened as a workspace");
+            } catch (const SqlError &e) {
+                QCOMPARE(e.code(), SQLITE_NOTADB);
+                QVERIFY2(
+                    e.message().contains(QLatin1String("not a Plumb workspace")), qPrintable(e.message()));
+            }
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), before);
+            f.close();
+        }
+        QVERIFY(!QFileInfo::exists(path + QStringLiteral("-wal")));
     }
 
     void diagnosticsAreCounted()
