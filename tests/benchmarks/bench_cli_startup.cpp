@@ -71,18 +71,21 @@ int main(int argc, char **argv)
     const QString ws = dir.filePath(QStringLiteral("bench.plumb"));
     QProcess import;
     import.start(plumb,
-        { QStringLiteral("import"), QStringLiteral(PLUMB_SAMPLES_DIR "/sample_training_step.pt.trace.json.gz"),
+        { QStringLiteral("import"),
+            QStringLiteral(PLUMB_SAMPLES_DIR "/sample_training_step.pt.trace.json.gz"),
             QStringLiteral(PLUMB_SAMPLES_DIR "/sample_training_step_after_bump.pt.trace.json.gz"),
             QStringLiteral("--workspace"), ws });
     if (!import.waitForFinished(120000) || import.exitCode() != 0) {
         std::fprintf(stderr, "bench_cli_startup: importing the samples failed\n");
         return 1;
     }
-    std::printf("%d runs each, workspace of 2 traces (%.1f MiB)\n", runs, double(QFileInfo(ws).size()) / (1 << 20));
+    std::printf(
+        "%d runs each, workspace of 2 traces (%.1f MiB)\n", runs, double(QFileInfo(ws).size()) / (1 << 20));
     print("plumb --version", time(plumb, { QStringLiteral("--version") }, runs));
     print("plumb ls", time(plumb, { QStringLiteral("ls"), QStringLiteral("--workspace"), ws }, runs));
     print("plumb ls --json",
-        time(plumb, { QStringLiteral("ls"), QStringLiteral("--json"), QStringLiteral("--workspace"), ws }, runs));
+        time(plumb, { QStringLiteral("ls"), QStringLiteral("--json"), QStringLiteral("--workspace"), ws },
+            runs));
     if (QFileInfo(ui).isExecutable())
         print("plumb-ui --version (Qt Gui+Widgets)", time(ui, { QStringLiteral("--version") }, runs));
     return 0;
