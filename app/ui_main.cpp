@@ -127,7 +127,10 @@ int main(int argc, char **argv)
         return 2;
     }
     if (parser.isSet(helpOption)) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+        // Asked before QApplication exists (no display needed), when Qt does not know the program's name yet.
+        std::fputs(qPrintable(parser.helpText().replace(
+                       QLatin1String("<executable_name>"), QLatin1String("plumb-ui"))),
+            stdout);
         return 0;
     }
     const std::optional<plumb::Theme> theme
