@@ -19,7 +19,7 @@ QString findUi()
     // /proc/self/exe: this binary even when started through a symbolic link or from PATH.
     const QString self = QFileInfo(QStringLiteral("/proc/self/exe")).canonicalFilePath();
     if (!self.isEmpty()) {
-        const QString beside = QFileInfo(self).absolutePath() + QStringLiteral("/plumb-ui");
+        QString beside = QFileInfo(self).absolutePath() + QStringLiteral("/plumb-ui");
         if (QFileInfo(beside).isExecutable())
             return beside;
     }
@@ -55,6 +55,7 @@ int launchUi(const QStringList &arguments, UiLaunch launch)
     for (const QString &a : arguments)
         storage.push_back(a.toLocal8Bit());
     std::vector<char *> argv;
+    argv.reserve(storage.size() + 1);
     for (QByteArray &s : storage)
         argv.push_back(s.data());
     argv.push_back(nullptr);

@@ -31,6 +31,7 @@ GoodputLookup readGoodput(Workspace &workspace, const QString &run, const Goodpu
         runId = runs.front().id;
     } else {
         std::vector<RunChoice> choices;
+        choices.reserve(runs.size());
         for (const GoodputRun &r : runs)
             choices.push_back({ r.id, r.name });
         const RunSelection s
