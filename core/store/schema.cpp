@@ -427,11 +427,122 @@ GROUP BY track_id, tile;
 DROP INDEX IF EXISTS slice_corr;
 )sql";
 
+// The public views (docs/sql.md): the contract `plumb query` and other tools read, with named, typed
+// columns in ns and bytes and interned strings resolved to text. The tables above may change; a view
+// keeps its columns (a new column may be added; removing or changing one needs a new view name, e.g.
+// kernels_v2, and a migration that adds it). A view is replaced only by a later migration.
+static constexpr std::string_view kMigration12 = R"sql(
+CREATE VIEW runs AS
+SELECT r.id AS run_id, r.key AS key, r.name AS name, r.path AS path, r.parent_run_id AS parent_run_id,
+       r.group_name AS group_name, r.status AS status, r.start_ns AS start_ns, r.end_ns AS end_ns,
+       r.created_at_ns AS created_at_ns, r.metadata AS metadata
+FROM run r;
+
+CREATE VIEW traces AS
+SELECT t.id AS trace_id, t.run_id AS run_id, r.name AS run_name, t.source_id AS source_id,
+       src.path AS source_path, t.format AS format, t.name AS name, t.rank AS rank,
+       t.world_size AS world_size, t.base_time_ns AS base_time_ns, t.start_ns AS start_ns,
+       t.end_ns AS end_ns, t.end_ns - t.start_ns AS dur_ns, t.event_count AS event_count,
+       t.slice_count AS slice_count, t.kernel_count AS kernel_count, t.gpu_op_count AS gpu_op_count,
+       t.flow_count AS flow_count, t.counter_count AS counter_count, t.metadata AS metadata
+FROM trace t LEFT JOIN run r ON r.id = t.run_id LEFT JOIN source src ON src.id = t.source_id;
+
+CREATE VIEW slices AS
+SELECT k.trace_id AS trace_id, s.id AS slice_id, s.track_id AS track_id, k.kind AS track_kind,
+       k.name AS track_name, p.pid AS pid, p.name AS process_name, k.tid AS tid, s.ts AS ts_ns,
+       s.dur AS dur_ns, s.ts + s.dur AS end_ns, s.depth AS depth, n.str AS name, c.str AS category,
+       s.corr AS correlation, s.ext_id AS external_id, s.seq_nr AS sequence_number, s.ev_idx AS ev_idx,
+       s.rf_id AS record_function_id, a.json AS args
+FROM slice s JOIN track k ON k.id = s.track_id LEFT JOIN process p ON p.id = k.process_id
+     LEFT JOIN string n ON n.id = s.name_id LEFT JOIN string c ON c.id = s.cat_id
+     LEFT JOIN args a ON a.id = s.args_id;
+
+CREATE VIEW gpu_ops AS
+SELECT k.trace_id AS trace_id, s.id AS slice_id, s.track_id AS track_id, p.device_index AS device,
+       k.stream AS stream,
+       CASE c.str WHEN 'kernel' THEN 'kernel' WHEN 'gpu_memcpy' THEN 'memcpy' WHEN 'gpu_memset' THEN 'memset'
+                  ELSE 'graph' END AS kind,
+       n.str AS name, s.ts AS ts_ns, s.dur AS dur_ns, s.ts + s.dur AS end_ns, s.corr AS correlation,
+       a.json AS args
+FROM slice s JOIN track k ON k.id = s.track_id LEFT JOIN process p ON p.id = k.process_id
+     JOIN string c ON c.id = s.cat_id LEFT JOIN string n ON n.id = s.name_id
+     LEFT JOIN args a ON a.id = s.args_id
+WHERE k.kind = 'gpu_stream' AND c.str IN ('kernel', 'gpu_memcpy', 'gpu_memset', 'cuda_graph');
+
+CREATE VIEW kernels AS
+SELECT trace_id, slice_id, track_id, device, stream, name, ts_ns, dur_ns, end_ns, correlation, args
+FROM gpu_ops WHERE kind = 'kernel';
+
+CREATE VIEW steps AS
+WITH profiler_track AS (
+    SELECT k.trace_id, min(k.id) AS track_id
+    FROM slice s JOIN track k ON k.id = s.track_id JOIN process p ON p.id = k.process_id
+         JOIN string n ON n.id = s.name_id
+    WHERE k.kind = 'thread' AND p.kind = 'cpu' AND s.dur > 0 AND n.str GLOB 'ProfilerStep#[0-9]*'
+          AND NOT substr(n.str, 14) GLOB '*[^0-9]*'
+    GROUP BY k.trace_id)
+SELECT pt.trace_id AS trace_id, s.track_id AS track_id, CAST(substr(n.str, 14) AS INTEGER) AS step,
+       n.str AS name, s.ts AS start_ns, s.ts + s.dur AS end_ns, s.dur AS dur_ns,
+       'profiler_step' AS origin
+FROM profiler_track pt JOIN slice s ON s.track_id = pt.track_id JOIN string n ON n.id = s.name_id
+WHERE s.dur > 0 AND n.str GLOB 'ProfilerStep#[0-9]*' AND NOT substr(n.str, 14) GLOB '*[^0-9]*'
+UNION ALL
+SELECT k.trace_id, s.track_id, CAST(n.str AS INTEGER), n.str, s.ts, s.ts + s.dur, s.dur, 'steps_line'
+FROM track k JOIN slice s ON s.track_id = k.id JOIN string n ON n.id = s.name_id
+WHERE k.name = 'Steps' AND s.dur > 0 AND n.str GLOB '[0-9]*' AND NOT n.str GLOB '*[^0-9]*'
+      AND k.trace_id NOT IN (SELECT trace_id FROM profiler_track);
+
+CREATE VIEW counters AS
+SELECT k.trace_id AS trace_id, c.track_id AS track_id, k.name AS name, p.pid AS pid,
+       p.name AS process_name, c.ts AS ts_ns, c.value AS value
+FROM counter c JOIN track k ON k.id = c.track_id LEFT JOIN process p ON p.id = k.process_id;
+
+CREATE VIEW flows AS
+WITH launch AS MATERIALIZED (
+    SELECT k.trace_id AS trace_id, s.corr AS corr, s.track_id AS track_id, min(s.ts) AS ts
+    FROM slice s JOIN track k ON k.id = s.track_id
+    WHERE k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL
+          AND coalesce(s.cat_id, -1) NOT IN (SELECT id FROM string WHERE str = 'cuda_sync')
+    GROUP BY k.trace_id, s.corr),
+op AS MATERIALIZED (
+    SELECT k.trace_id AS trace_id, s.corr AS corr, s.track_id AS track_id, s.ts AS ts
+    FROM slice s JOIN track k ON k.id = s.track_id
+    WHERE s.corr IS NOT NULL
+          AND (k.kind = 'gpu_stream' OR s.cat_id IN (SELECT id FROM string WHERE str = 'cuda_sync')))
+SELECT f.trace_id AS trace_id, 'flow' AS kind, c.str AS category, f.flow_key AS flow_key,
+       f.src_track AS src_track_id, f.src_ts AS src_ts_ns, f.dst_track AS dst_track_id, f.dst_ts AS dst_ts_ns
+FROM flow f LEFT JOIN string c ON c.id = f.cat_id
+UNION ALL
+SELECT o.trace_id, 'correlation', NULL, o.corr, l.track_id, l.ts, o.track_id, o.ts
+FROM op o JOIN launch l ON l.trace_id = o.trace_id AND l.corr = o.corr;
+
+CREATE VIEW params AS
+SELECT p.run_id AS run_id, r.name AS run_name, p.key AS key, p.value AS value, p.kind AS kind
+FROM param p LEFT JOIN run r ON r.id = p.run_id;
+
+CREATE VIEW metrics AS
+SELECT m.run_id AS run_id, r.name AS run_name, k.str AS key, m.segment AS segment, m.step AS step,
+       m.dup AS dup, m.wall_time_ns AS wall_time_ns, m.value AS value
+FROM metric m LEFT JOIN run r ON r.id = m.run_id LEFT JOIN string k ON k.id = m.key_id;
+
+CREATE VIEW lineage_nodes AS
+SELECT id AS node_id, kind, type, key, name, uri, state, start_ns, end_ns, properties, source_id
+FROM lineage_node;
+
+CREATE VIEW lineage_edges AS
+SELECT from_id AS from_node_id, to_id AS to_node_id, kind, properties, source_id FROM lineage_edge;
+
+CREATE VIEW diagnostics AS
+SELECT d.source_id AS source_id, src.path AS source_path, d.severity AS severity, d.code AS code,
+       d.location AS location, d.message AS message, d.count AS count
+FROM diagnostic d LEFT JOIN source src ON src.id = d.source_id;
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
     static const std::vector<std::string_view> migrations
         = { kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6, kMigration7,
-              kMigration8, kMigration9, kMigration10, kMigration11 };
+              kMigration8, kMigration9, kMigration10, kMigration11, kMigration12 };
     return migrations;
 }
 
