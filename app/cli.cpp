@@ -9,6 +9,7 @@
 #include "cli_import.h"
 #include "cli_lineage.h"
 #include "cli_ls.h"
+#include "cli_query.h"
 #include "uilauncher.h"
 
 #include "builtinimporters.h"
@@ -160,5 +161,7 @@ int runCli(const QString &command, const QStringList &arguments)
         return runGoodput(a);
     if (command == QLatin1String("check"))
         return runCheck(a);
+    if (command == QLatin1String("query"))
+        return runQuery(a);
     return runLs(a);
 }

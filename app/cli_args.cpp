@@ -150,6 +150,23 @@ QList<Command> makeCommands()
             flag(QStringLiteral("allow-missing"),
                 QStringLiteral("an objective without data is skipped, not broken")),
         } });
+    // plumb query: SQL over the public views (docs/sql.md), read-only.
+    c.append({ QStringLiteral("query"),
+        QStringLiteral("plumb query [--workspace FILE] [--csv|--json|--table] SQL"),
+        QStringLiteral("Run one SQL statement on the workspace, read-only, and print its rows. The views "
+                       "traces, slices, gpu_ops, kernels, steps, counters, flows, runs, metrics, params, "
+                       "lineage_nodes, lineage_edges and diagnostics are the stable contract (docs/sql.md). "
+                       "A statement that would write, ATTACH, change a PRAGMA or load an extension is "
+                       "refused (exit 2), as is one that is not valid SQL."),
+        {
+            flag(QStringLiteral("table"),
+                QStringLiteral("print the rows as a table aligned for a terminal (default)")),
+            flag(QStringLiteral("csv"),
+                QStringLiteral("print the rows as CSV (RFC 4180): a header row, then one line a row")),
+            flag(QStringLiteral("json"),
+                QStringLiteral("print the result as one JSON object, plumb.query/1 (docs/json.md describes "
+                               "its fields)")),
+        } });
     c.append({ QStringLiteral("report"),
         QStringLiteral(
             "plumb report [--runs RUN,...] [--baseline RUN] [--sections ID,...] [--title TEXT] "
@@ -391,6 +408,19 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
             return line.usageError(
                 QStringLiteral("--depth needs a number of edges from 1 to 1000, e.g. --depth 3"));
         a.lineageDepth = int(depth);
+    }
+    if (command == QLatin1String("query")) {
+        const int formats = int(line.isSet("csv")) + int(line.isSet("json")) + int(line.isSet("table"));
+        if (formats > 1)
+            return line.usageError(QStringLiteral("--csv, --json and --table exclude each other"));
+        a.queryFormat = line.isSet("csv") ? QueryFormat::Csv
+            : line.isSet("json")          ? QueryFormat::Json
+                                          : QueryFormat::Table;
+        // The words of an unquoted statement are one statement.
+        a.sql = a.paths.join(QLatin1Char(' ')).trimmed();
+        if (a.sql.isEmpty())
+            return line.usageError(QStringLiteral("query needs an SQL statement, e.g. plumb query \"SELECT "
+                                                  "name, count(*) FROM kernels GROUP BY name\""));
     }
     if (command == QLatin1String("import")) {
         a.watch = line.isSet("watch");

@@ -5,6 +5,7 @@
 #include "analysis/gpuops.h"
 #include "analysis/objectivecheck.h"
 #include "ingest/importoptions.h"
+#include "present/querypresent.h"
 #include "report/reportoptions.h"
 #include "store/lineagereader.h"
 
@@ -96,6 +97,8 @@ struct Args {
     QString junitPath; // check --junit
     bool allowMissing = false; // check --allow-missing
     plumb::CheckOptions check; // check --run, --baseline
+    plumb::QueryFormat queryFormat = plumb::QueryFormat::Table; // query --csv, --json, --table
+    QString sql; // query: the statement (its words joined)
 };
 
 // Parses `plumb COMMAND ARGUMENTS...` into `args`. Returns -1 when the command should run, else the exit
