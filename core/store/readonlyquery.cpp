@@ -56,9 +56,9 @@ int authorize(void *context, int action, const char *a, const char *b, const cha
         return SQLITE_DENY;
     };
     // Reading a pragma as a table (SELECT * FROM pragma_table_info('kernels')) asks for an UPDATE of
-    // sqlite_master.name: ignored, not refused, since the schema table is never writable here anyway.
-    if (action == SQLITE_UPDATE && a && b && sqlite3_stricmp(a, "sqlite_master") == 0
-        && sqlite3_stricmp(b, "name") == 0)
+    // a column of sqlite_master: ignored, not refused, since the schema table cannot be written
+    // without PRAGMA writable_schema, which is refused.
+    if (action == SQLITE_UPDATE && a && sqlite3_stricmp(a, "sqlite_master") == 0)
         return SQLITE_IGNORE;
     // DROP and ANALYZE first write the schema table.
     if ((action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE) && a
