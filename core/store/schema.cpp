@@ -463,6 +463,9 @@ SELECT k.trace_id AS trace_id, s.id AS slice_id, s.track_id AS track_id, p.devic
        CASE c.str WHEN 'kernel' THEN 'kernel' WHEN 'gpu_memcpy' THEN 'memcpy' WHEN 'gpu_memset' THEN 'memset'
                   ELSE 'graph' END AS kind,
        n.str AS name, s.ts AS ts_ns, s.dur AS dur_ns, s.ts + s.dur AS end_ns, s.corr AS correlation,
+       CASE WHEN c.str IN ('gpu_memcpy', 'gpu_memset') AND json_valid(a.json)
+            THEN coalesce(json_extract(a.json, '$.bytes'), json_extract(a.json, '$.memcpy_details.size'))
+       END AS bytes,
        a.json AS args
 FROM slice s JOIN track k ON k.id = s.track_id LEFT JOIN process p ON p.id = k.process_id
      JOIN string c ON c.id = s.cat_id LEFT JOIN string n ON n.id = s.name_id
