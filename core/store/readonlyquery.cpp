@@ -143,7 +143,7 @@ void ReadOnlyQuery::prepare(const QString &sql)
             QStringLiteral("bad statement %1: %2").arg(quoted, text(sqlite3_errmsg(m_db.handle()))), false);
     }
     if (!stmt)
-        throw QueryError(QStringLiteral("no statement to run: the SQL is empty"), false);
+        throw QueryError(QStringLiteral("no statement to run in \"%1\"").arg(sql), false);
     m_state->stmt = stmt;
     // Anything after the first statement but comments and white space is a second statement.
     sqlite3_stmt *second = nullptr;
