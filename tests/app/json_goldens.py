@@ -84,6 +84,12 @@ CASES.update({
     "check": ("logs", ["check", "--objectives", "{repo}/tests/app/data/objectives_tfevents.yaml"]),
 })
 
+# plumb query (docs/sql.md): SQL over the public views.
+CASES.update({
+    "query": ("traces", ["query", "SELECT trace_id, kind, count(*) AS ops, sum(dur_ns) AS total_ns, sum(bytes) AS "
+                                  "bytes FROM gpu_ops GROUP BY trace_id, kind ORDER BY trace_id, kind"]),
+})
+
 # Values that differ from run to run or machine to machine, replaced before comparing.
 VOLATILE_KEYS = {"imported_at", "import_seconds", "elapsed_ms", "size_bytes", "workspace_bytes"}
 
