@@ -3,6 +3,7 @@
 // every kind of write, ATTACH, state-changing PRAGMAs and extensions) and QueryPresenter (table, CSV
 // per RFC 4180, plumb.query/1 JSON); the public views over hand-written rows.
 
+#include "importhelpers.h"
 #include "present/querypresent.h"
 #include "store/readonlyquery.h"
 #include "store/sqlitedb.h"
@@ -103,6 +104,21 @@ private slots:
             QStringLiteral("count(*)\r\n5\r\n"));
         QCOMPARE(run(ws, QStringLiteral("SELECT run_name, source_path, dur_ns FROM traces")),
             QStringLiteral("run_name,source_path,dur_ns\r\njob,/t.json,1000\r\n"));
+    }
+
+    // A workspace an older build wrote gets the views when first opened (the reader upgrades it).
+    void olderWorkspaceGetsTheViews()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.plumb"));
+        {
+            SqliteDb db = createWorkspaceAtSchema(path, 11);
+            QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 0);
+        }
+        QCOMPARE(
+            run(path, QStringLiteral("SELECT count(*) AS n FROM kernels")), QStringLiteral("n\r\n0\r\n"));
+        Workspace ws(path, Workspace::Role::Reader);
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 13);
     }
 
     void refusesWhatWouldChangeAnything_data()
