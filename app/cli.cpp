@@ -59,7 +59,7 @@ constexpr const char *kUsageExitStatus
     = "Exit status: 0 on success; 1 when a file failed or was cancelled, when none of the files given\n"
       "could be recognised, when the workspace cannot be used, when a trace or run named is not in it,\n"
       "or when the window (plumb-ui) cannot be started; 2 on a usage error (check: 1 when an objective\n"
-      "is broken, 2 on bad input).\n";
+      "is broken, 2 on bad input; query: 2 for a refused or bad statement).\n";
 
 // "Formats, recognised by content: ..." with every importer of this build, wrapped between names.
 QString formatsHelp()
