@@ -50,6 +50,7 @@ with tempfile.TemporaryDirectory(prefix="plumb-options-") as tmp:
         "goodput": (["preempted-run", "--json"], "interval", "5"),
         "check": (["--json"], "objectives", objectives),
         "report": (["-o", os.path.join(tmp, "r.pdf")], "page-size", "Legal"),
+        "export": (["1", "-o", os.path.join(tmp, "e.json")], "from", "0"),
     }
     for command, (before, option, value) in cases.items():
         # --help
@@ -85,7 +86,8 @@ with tempfile.TemporaryDirectory(prefix="plumb-options-") as tmp:
                 "lineage": ["--workspace", ws, "--", "--json"],
                 "goodput": ["--workspace", ws, "--", "--json"],
                 "check": ["--objectives", objectives, "--workspace", ws, "--", "--json"],
-                "report": ["-o", os.path.join(tmp, "r.pdf"), "--workspace", ws, "--", "--json"]}[command]
+                "report": ["-o", os.path.join(tmp, "r.pdf"), "--workspace", ws, "--", "--json"],
+                "export": ["1", "-o", os.path.join(tmp, "e.json"), "--workspace", ws, "--", "--json"]}[command]
         r = run(command, *args)
         check(r.returncode != 0 and not r.stdout.lstrip().startswith("{") and "--json" in r.stderr,
               f"`plumb {command} ... -- --json` takes --json as an argument ({r.returncode}: {r.stdout[:80]!r} {r.stderr[:200]!r})")
