@@ -287,6 +287,7 @@ struct TrackOut {
     int64_t stream = kNone;
     int64_t sortIndex = kNone;
     bool counter = false;
+    bool isStream = false; // a GPU stream (kind gpu_stream)
     bool launchSide = false; // a CPU thread or its CUDA API track: launches carry corr here
     bool gpu = false; // a track of a GPU process
     bool owner = true; // names its tid (a companion track shares its owner's)
@@ -409,7 +410,8 @@ public:
             o += ':';
         };
         bool hasDevices = false, hasDistributed = false, hasSchema = false;
-        if (!single)
+        // Another format's metadata is its importer's own (Nsight's EXPORT_* fields, XPlane's planes).
+        if (!single && t.format == "chrometrace")
             forEachMember(t.metadata, [&](std::string_view key, std::string_view value) {
                 if (key == "\"traceEvents\"" || key == "\"baseTimeNanoseconds\"")
                     return;
@@ -632,6 +634,7 @@ private:
                 k.stream = st.columnIsNull(6) ? kNone : st.columnInt(6);
                 k.sortIndex = st.columnIsNull(7) ? kNone : st.columnInt(7);
                 k.counter = k.kind == "counter";
+                k.isStream = k.kind == "gpu_stream";
                 k.gpu = m_processes[k.process].gpu;
                 k.launchSide = (k.kind == "thread" || k.kind == "cuda_api") && !k.gpu;
                 raw.push_back({ processId, std::string(st.columnView(4)), !st.columnIsNull(4),
@@ -852,7 +855,7 @@ private:
                 hasStream = a.hasStream;
             }
         }
-        const bool gpuOp = k.kind == "gpu_stream";
+        const bool gpuOp = k.isStream;
         if (gpuOp) {
             const ProcessOut &p = m_processes[k.process];
             if (!hasDevice && p.device != kNone) {

@@ -52,7 +52,7 @@ struct ChromeExportStats {
 //   id = the correlation id; flow rows go out as "s"/"f" pairs with their category and id;
 // - counters become "C" events {"value": v}; steps found by stepMarkers() in a trace without
 //   ProfilerStep#N slices become ProfilerStep#N user annotations on a thread "Steps";
-// - top level: the trace's metadata fields (deviceProperties...), else the devices' properties,
+// - top level: a Chrome trace's own top-level fields (deviceProperties...), else the devices' properties,
 //   distributedInfo (rank, world_size) and baseTimeNanoseconds where known.
 //
 // Timestamps are microseconds with three decimals, exact to the nanosecond. Events are read per
