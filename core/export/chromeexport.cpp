@@ -14,9 +14,13 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -29,8 +33,9 @@ constexpr size_t kFlushBytes = 1 << 20; // text buffered before it is compressed
 constexpr size_t kMaxCachedNames = 1 << 17; // names kept (then the cache starts again)
 constexpr size_t kMaxCachedArgsBytes = 32u << 20; // args JSON kept
 
-// The output: text appended to a buffer, flushed through zlib (gzip framing) or as is into a
-// QSaveFile, so that a failed export leaves no partial file behind.
+// The output: text appended to a buffer, which a thread of its own compresses (zlib, gzip framing)
+// or writes as is into a QSaveFile while the next buffer fills, so that formatting and compression
+// overlap on two cores and a failed export leaves no partial file behind.
 class Output {
 public:
     Output(const QString &path, bool gzip)
@@ -48,9 +53,19 @@ public:
             m_zOut.resize(1 << 18);
         }
         text.reserve(kFlushBytes + (64 << 10));
+        m_pending.reserve(kFlushBytes + (64 << 10));
+        m_work.reserve(kFlushBytes + (64 << 10));
+        m_thread = std::thread([this] { drain(); });
     }
     ~Output()
     {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_cv.notify_all();
+        if (m_thread.joinable())
+            m_thread.join();
         if (m_zOpen)
             deflateEnd(&m_z);
     }
@@ -62,11 +77,17 @@ public:
     void maybeFlush()
     {
         if (text.size() >= kFlushBytes)
-            flush(false);
+            handOff(false);
     }
     int64_t commit()
     {
-        flush(true);
+        handOff(true);
+        {
+            std::unique_lock lock(m_mutex);
+            m_cv.wait(lock, [this] { return !m_hasPending && m_finished; });
+            if (m_error)
+                std::rethrow_exception(m_error);
+        }
         if (!m_file.commit())
             throw ExportError(QStringLiteral("cannot write %1: %2")
                                   .arg(m_file.fileName(), m_file.errorString())
@@ -75,6 +96,56 @@ public:
     }
 
 private:
+    // Gives the filled buffer to the thread (once it took the one before) and carries on with an
+    // empty one.
+    void handOff(bool last)
+    {
+        {
+            std::unique_lock lock(m_mutex);
+            m_cv.wait(lock, [this] { return !m_hasPending || m_error; });
+            if (m_error)
+                std::rethrow_exception(m_error);
+            std::swap(text, m_pending);
+            m_hasPending = true;
+            m_last = last;
+        }
+        m_cv.notify_all();
+        text.clear();
+    }
+    void drain()
+    {
+        while (true) {
+            bool last = false;
+            {
+                std::unique_lock lock(m_mutex);
+                m_cv.wait(lock, [this] { return m_hasPending || m_stop; });
+                if (!m_hasPending)
+                    return;
+                std::swap(m_pending, m_work);
+                m_hasPending = false;
+                last = m_last;
+            }
+            m_cv.notify_all();
+            try {
+                flush(m_work, last);
+            } catch (...) {
+                std::lock_guard lock(m_mutex);
+                m_error = std::current_exception();
+                m_finished = true;
+                m_cv.notify_all();
+                return;
+            }
+            m_work.clear();
+            if (last) {
+                {
+                    std::lock_guard lock(m_mutex);
+                    m_finished = true;
+                }
+                m_cv.notify_all();
+                return;
+            }
+        }
+    }
     void write(const char *data, size_t n)
     {
         if (m_file.write(data, qint64(n)) != qint64(n))
@@ -83,15 +154,14 @@ private:
                                   .toStdString());
         m_bytes += int64_t(n);
     }
-    void flush(bool last)
+    void flush(std::string &buf, bool last)
     {
         if (!m_gzip) {
-            write(text.data(), text.size());
-            text.clear();
+            write(buf.data(), buf.size());
             return;
         }
-        m_z.next_in = reinterpret_cast<Bytef *>(text.data());
-        m_z.avail_in = uInt(text.size());
+        m_z.next_in = reinterpret_cast<Bytef *>(buf.data());
+        m_z.avail_in = uInt(buf.size());
         int rc = Z_OK;
         do {
             m_z.next_out = reinterpret_cast<Bytef *>(m_zOut.data());
@@ -101,15 +171,24 @@ private:
                 throw ExportError("gzip compression failed");
             write(m_zOut.data(), m_zOut.size() - m_z.avail_out);
         } while (m_z.avail_out == 0 || (last && rc != Z_STREAM_END));
-        text.clear();
     }
 
-    QSaveFile m_file;
+    QSaveFile m_file; // written by the thread until commit(), which has waited for it
     bool m_gzip;
     bool m_zOpen = false;
     z_stream m_z {};
     std::vector<char> m_zOut;
     int64_t m_bytes = 0;
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::string m_pending; // handed off, not yet taken by the thread
+    std::string m_work; // the thread's
+    bool m_hasPending = false;
+    bool m_last = false;
+    bool m_stop = false;
+    bool m_finished = false;
+    std::exception_ptr m_error;
+    std::thread m_thread; // last: started once the rest is set
 };
 
 void appendInt(std::string &out, int64_t v)
@@ -222,7 +301,8 @@ public:
         bool hasDevice = false;
         bool hasStream = false;
     };
-    const std::string &name(int64_t id)
+    // The string as a quoted JSON string.
+    const std::string &quoted(int64_t id)
     {
         auto it = m_nameMap.find(id);
         if (it != m_nameMap.end())
@@ -231,7 +311,8 @@ public:
             m_nameMap.clear();
         m_names.reset();
         m_names.bind(1, id);
-        std::string s = m_names.step() ? std::string(m_names.columnView(0)) : std::string();
+        std::string s;
+        appendJsonString(s, m_names.step() ? m_names.columnView(0) : std::string_view());
         return m_nameMap.emplace(id, std::move(s)).first->second;
     }
     const Args &args(int64_t id)
@@ -821,10 +902,10 @@ private:
         o += "{\"ph\":\"X\"";
         if (cat != kNone) {
             o += ",\"cat\":";
-            appendJsonString(o, m_strings.name(cat));
+            o += m_strings.quoted(cat);
         }
         o += ",\"name\":";
-        appendJsonString(o, m_strings.name(st.columnInt(2)));
+        o += m_strings.quoted(st.columnInt(2));
         o += ",\"pid\":";
         appendInt(o, k.pid);
         o += ",\"tid\":";
@@ -906,7 +987,7 @@ private:
             if (!inWindow(4) || !inWindow(6))
                 continue;
             const std::string cat
-                = st.columnIsNull(1) ? std::string("flow") : m_strings.name(st.columnInt(1));
+                = st.columnIsNull(1) ? std::string("\"flow\"") : m_strings.quoted(st.columnInt(1));
             // Ids of their own, apart from the correlation ids of the ac2g flows.
             const int64_t id = st.columnIsNull(2) ? (int64_t(1) << 62) + st.columnInt(0) : st.columnInt(2);
             bool wrote = false;
@@ -929,9 +1010,9 @@ private:
                 o += ",\"ts\":";
                 appendMicros(o, st.columnInt(trackCol + 1) + m_shiftNs);
                 o += ",\"cat\":";
-                appendJsonString(o, cat);
+                o += cat;
                 o += ",\"name\":";
-                appendJsonString(o, cat);
+                o += cat;
                 o += '}';
                 wrote = true;
             }
