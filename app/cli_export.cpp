@@ -29,6 +29,11 @@ QString summary(const ChromeExportStats &s, const QString &where)
         .arg(where);
 }
 
+QString tracesText(int64_t n)
+{
+    return n == 1 ? QStringLiteral("1 trace") : QStringLiteral("%1 traces").arg(n);
+}
+
 void add(ChromeExportStats &total, const ChromeExportStats &s)
 {
     total.traces += s.traces;
@@ -82,7 +87,8 @@ int exportRun(Workspace &ws, const cli::ExportArgs &a, const ChromeExportOptions
         for (const Rank &t : traces)
             ids.push_back(t.traceId);
         const ChromeExportStats s = ChromeExporter(ws).exportTraces(ids, a.output, options);
-        out(QStringLiteral("exported %1 traces of run %2: ").arg(s.traces).arg(runId) + summary(s, a.output));
+        out(QStringLiteral("exported %1 of run %2: ").arg(tracesText(s.traces)).arg(runId)
+            + summary(s, a.output));
         return 0;
     }
     if (!QDir().mkpath(a.output) || !QFileInfo(a.output).isDir()) {
@@ -99,7 +105,7 @@ int exportRun(Workspace &ws, const cli::ExportArgs &a, const ChromeExportOptions
         names.insert(name);
         add(total, exporter.exportTrace(t.traceId, QDir(a.output).filePath(name), options));
     }
-    out(QStringLiteral("exported %1 traces of run %2: ").arg(total.traces).arg(runId)
+    out(QStringLiteral("exported %1 of run %2: ").arg(tracesText(total.traces)).arg(runId)
         + summary(total, QDir(a.output).path() + QLatin1Char('/')));
     return 0;
 }
