@@ -5,6 +5,7 @@
 #include "cli_configdiff.h"
 #include "cli_diff.h"
 #include "cli_doctor.h"
+#include "cli_export.h"
 #include "cli_goodput.h"
 #include "cli_import.h"
 #include "cli_lineage.h"
@@ -145,6 +146,12 @@ int runCli(const QString &command, const QStringList &arguments)
             return status;
         return cli::launchUi(
             QStringList { QStringLiteral("--report") } + arguments, cli::UiLaunch::Offscreen);
+    }
+    if (command == QLatin1String("export")) {
+        cli::ExportArgs exportArgs;
+        if (const int status = cli::parseExportArgs(arguments, exportArgs); status >= 0)
+            return status;
+        return runExport(exportArgs);
     }
     Args a;
     if (const int status = cli::parseArgs(command, arguments, a); status >= 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_args.h"
 
+#include "export/chromeexport.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 #include "tabular/tabularlayout.h"
@@ -194,6 +195,33 @@ QList<Command> makeCommands()
             valued(QStringLiteral("dpi"), QStringLiteral("N"),
                 QStringLiteral("PNG pages, 36 to 600 (default 150)")),
         } });
+    // plumb export (issue 33): a trace, or every rank of a run, as Chrome/Kineto trace JSON.
+    c.append({ QStringLiteral("export"),
+        QStringLiteral(
+            "plumb export TRACE-ID|--run RUN [--format chrome] [--from T] [--to T] [--ranks R,...] "
+            "[--single-file] [--workspace FILE] -o PATH"),
+        QStringLiteral(
+            "Write an imported trace as Chrome/Kineto trace JSON (.json, or .json.gz) that Perfetto "
+            "UI, chrome://tracing and Holistic Trace Analysis open. --run writes every rank of a run "
+            "into the folder PATH, one rank-N.json.gz a rank (what HTA reads), or with "
+            "--single-file one file with each rank's processes side by side. Times of --from and "
+            "--to count from the trace's first event."),
+        {
+            valued(QStringList { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("PATH"),
+                QStringLiteral("the file (.json or .json.gz), or for --run the folder")),
+            valued(QStringLiteral("format"), QStringLiteral("chrome"),
+                QStringLiteral("the output format (chrome: Chrome/Kineto trace JSON, the default)")),
+            valued(QStringLiteral("run"), QStringLiteral("RUN"),
+                QStringLiteral("export every trace of this run (id or name), a file per rank")),
+            valued(QStringLiteral("from"), QStringLiteral("T"),
+                QStringLiteral("only events from T after the trace's start: ns, or with ms (e.g. 250ms)")),
+            valued(QStringLiteral("to"), QStringLiteral("T"),
+                QStringLiteral("only events before T after the trace's start: ns, or with ms")),
+            valued(QStringLiteral("ranks"), QStringLiteral("R,..."),
+                QStringLiteral("with --run: only these ranks (e.g. 0,2,4-7)")),
+            flag(QStringLiteral("single-file"),
+                QStringLiteral("with --run: one file (PATH.json or .json.gz), a process per rank")),
+        } });
     return c;
 }
 
@@ -352,7 +380,7 @@ QStringList listOf(const QStringList &values)
 int parseArgs(const QString &command, const QStringList &arguments, Args &a)
 {
     const Command *cmd = findCommand(command);
-    if (!cmd || command == QLatin1String("report"))
+    if (!cmd || command == QLatin1String("report") || command == QLatin1String("export"))
         return 2;
     CommandLine line(*cmd);
     if (const int status = line.parse(arguments); status >= 0)
@@ -532,6 +560,60 @@ int parseReportArgs(const QStringList &arguments, ReportArgs &a)
         a.options.runs = runs;
     if (const QStringList sections = listOf(line.values("sections")); !sections.isEmpty())
         a.options.sections = sections;
+    return -1;
+}
+
+int parseExportArgs(const QStringList &arguments, ExportArgs &a)
+{
+    CommandLine line(*findCommand(QStringLiteral("export")));
+    if (const int status = line.parse(arguments); status >= 0)
+        return status;
+    a.workspace = line.workspace();
+    a.output = line.value("output");
+    a.run = line.value("run");
+    a.singleFile = line.isSet("single-file");
+    const QStringList positional = line.positional();
+    if (positional.size() > 1)
+        return line.usageError(QStringLiteral("export takes one TRACE-ID (or --run RUN), not %1")
+                                   .arg(positional.join(QLatin1Char(' '))));
+    if (!positional.isEmpty())
+        a.traceId = positional.front();
+    if (a.traceId.isEmpty() == a.run.isEmpty())
+        return line.usageError(a.run.isEmpty()
+                ? QStringLiteral("export needs a TRACE-ID (plumb ls lists them) or --run RUN")
+                : QStringLiteral("export takes a TRACE-ID or --run RUN, not both"));
+    if (line.isSet("format") && line.value("format") != QLatin1String("chrome"))
+        return line.usageError(QStringLiteral("--format is chrome (Chrome/Kineto trace JSON), not %1")
+                                   .arg(line.value("format")));
+    if (a.output.isEmpty())
+        return line.usageError(a.run.isEmpty() || a.singleFile
+                ? QStringLiteral("export needs -o FILE (trace.json or trace.json.gz)")
+                : QStringLiteral("export --run needs -o FOLDER (one rank-N.json.gz a rank)"));
+    const bool toFile = a.run.isEmpty() || a.singleFile;
+    const QString lower = a.output.toLower();
+    if (toFile && !lower.endsWith(QLatin1String(".json")) && !lower.endsWith(QLatin1String(".json.gz")))
+        return line.usageError(QStringLiteral("-o takes a .json or a .json.gz file, not %1").arg(a.output));
+    a.gzip = toFile ? lower.endsWith(QLatin1String(".gz")) : true;
+    if (a.run.isEmpty() && (line.isSet("ranks") || a.singleFile))
+        return line.usageError(QStringLiteral("--ranks and --single-file go with --run RUN"));
+    for (const auto &[option, value] : { std::pair { "from", &a.fromNs }, std::pair { "to", &a.toNs } })
+        if (line.isSet(option) && !plumb::parseExportTime(line.value(option), *value))
+            return line.usageError(
+                QStringLiteral("--%1 needs a time in ns, or in ms with ms (e.g. 250ms), not %2")
+                    .arg(QLatin1String(option), line.value(option)));
+    if (a.fromNs >= a.toNs)
+        return line.usageError(QStringLiteral("--from must come before --to"));
+    for (const QString &part : listOf(line.values("ranks"))) {
+        const QStringList ends = part.split(QLatin1Char('-'));
+        bool ok1 = false, ok2 = false;
+        const qint64 lo = ends.front().toLongLong(&ok1);
+        const qint64 hi = ends.size() == 2 ? ends.back().toLongLong(&ok2) : lo;
+        if (ends.size() > 2 || !ok1 || (ends.size() == 2 && !ok2) || lo < 0 || hi < lo || hi - lo > 100000)
+            return line.usageError(
+                QStringLiteral("--ranks needs ranks and ranges, e.g. 0,2,4-7; not %1").arg(part));
+        for (qint64 r = lo; r <= hi; ++r)
+            a.ranks.push_back(r);
+    }
     return -1;
 }
 

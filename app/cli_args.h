@@ -118,6 +118,23 @@ struct ReportArgs {
 // the exit status (0 after --help, 2 after a usage error or a bad template, reported on stderr).
 int parseReportArgs(const QStringList &arguments, ReportArgs &args);
 
+// `plumb export TRACE-ID|--run RUN ... -o PATH` (issue 33), parsed. Times are ns after the trace's start.
+struct ExportArgs {
+    QString workspace;
+    QString traceId; // the positional TRACE-ID, or empty with `run`
+    QString run; // --run: every trace of the run
+    QString output;
+    bool gzip = false; // .json.gz (always, for a run's folder)
+    bool singleFile = false;
+    int64_t fromNs = INT64_MIN;
+    int64_t toNs = INT64_MAX;
+    QList<int64_t> ranks; // --ranks; empty: every rank
+};
+
+// Parses the arguments that follow "plumb export". Returns -1 when the export should run, else the
+// exit status (0 after --help, 2 after a usage error, reported on stderr).
+int parseExportArgs(const QStringList &arguments, ExportArgs &args);
+
 // Opens the workspace at `path` for reading and returns what `body` returns. When there is no file there
 // ("no workspace at PATH; HINT") or it cannot be read as a workspace ("cannot read the workspace PATH:
 // why"), says so and returns `failure` (the exit status: 1, for check 2). The file is never written.

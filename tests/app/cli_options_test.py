@@ -51,6 +51,7 @@ with tempfile.TemporaryDirectory(prefix="plumb-options-") as tmp:
         "check": (["--json"], "objectives", objectives),
         "report": (["-o", os.path.join(tmp, "r.pdf")], "page-size", "Legal"),
         "query": (["--csv", "SELECT count(*) FROM kernels"], "workspace", ws),
+        "export": (["1", "-o", os.path.join(tmp, "e.json")], "from", "0"),
     }
     for command, (before, option, value) in cases.items():
         # --help
@@ -87,7 +88,8 @@ with tempfile.TemporaryDirectory(prefix="plumb-options-") as tmp:
                 "goodput": ["--workspace", ws, "--", "--json"],
                 "check": ["--objectives", objectives, "--workspace", ws, "--", "--json"],
                 "report": ["-o", os.path.join(tmp, "r.pdf"), "--workspace", ws, "--", "--json"],
-                "query": ["--workspace", ws, "--", "--json"]}[command]
+                "query": ["--workspace", ws, "--", "--json"],
+                "export": ["1", "-o", os.path.join(tmp, "e.json"), "--workspace", ws, "--", "--json"]}[command]
         r = run(command, *args)
         check(r.returncode != 0 and not r.stdout.lstrip().startswith("{") and "--json" in r.stderr,
               f"`plumb {command} ... -- --json` takes --json as an argument ({r.returncode}: {r.stdout[:80]!r} {r.stderr[:200]!r})")
