@@ -7,7 +7,10 @@
 #include "timeline/timelinedata.h"
 #include "timeline/timelinequery.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSaveFile>
+#include <QSet>
 
 #include <zlib.h>
 
@@ -1080,6 +1083,65 @@ ChromeExportStats ChromeExporter::exportTraces(
     w.footer();
     stats.bytes = out.commit();
     return stats;
+}
+
+ChromeExportStats ChromeExporter::exportRun(int64_t runId, const std::vector<int64_t> &ranks,
+    const QString &path, bool singleFile, const ChromeExportOptions &options)
+{
+    struct RankTrace {
+        int64_t traceId;
+        int64_t rank;
+    };
+    std::vector<RankTrace> traces;
+    SqliteStmt st(m_ws.db(),
+        "SELECT id, coalesce(rank, -1) FROM trace WHERE run_id = ? ORDER BY rank IS NULL, rank, id");
+    st.bind(1, runId);
+    while (st.step())
+        traces.push_back({ st.columnInt(0), st.columnInt(1) });
+    if (!ranks.empty()) {
+        std::vector<RankTrace> kept;
+        for (int64_t r : ranks) {
+            const size_t before = kept.size();
+            for (const RankTrace &t : traces)
+                if (t.rank == r)
+                    kept.push_back(t);
+            if (kept.size() == before)
+                throw ExportError(
+                    QStringLiteral("run %1 has no trace of rank %2").arg(runId).arg(r).toStdString());
+        }
+        traces = std::move(kept);
+    }
+    if (traces.empty())
+        throw ExportError(QStringLiteral("run %1 has no trace to export (plumb ls lists the traces)")
+                              .arg(runId)
+                              .toStdString());
+    if (singleFile) {
+        std::vector<int64_t> ids;
+        ids.reserve(traces.size());
+        for (const RankTrace &t : traces)
+            ids.push_back(t.traceId);
+        return exportTraces(ids, path, options);
+    }
+    if (!QDir().mkpath(path) || !QFileInfo(path).isDir())
+        throw ExportError(
+            QStringLiteral("cannot write %1: it cannot be made a folder").arg(path).toStdString());
+    ChromeExportStats total;
+    QSet<QString> names;
+    for (const RankTrace &t : traces) {
+        QString name = rankFileName(t.rank, t.traceId, options.gzip);
+        if (names.contains(name)) // two traces of one rank (several hosts): the second by its id
+            name = rankFileName(-1, t.traceId, options.gzip);
+        names.insert(name);
+        const ChromeExportStats s = exportTrace(t.traceId, QDir(path).filePath(name), options);
+        total.traces += s.traces;
+        total.events += s.events;
+        total.slices += s.slices;
+        total.gpuOps += s.gpuOps;
+        total.flows += s.flows;
+        total.counters += s.counters;
+        total.bytes += s.bytes;
+    }
+    return total;
 }
 
 QString rankFileName(int64_t rank, int64_t traceId, bool gzip)

@@ -68,6 +68,12 @@ public:
     // "Rank N: "), as Perfetto shows several ranks side by side.
     ChromeExportStats exportTraces(
         const std::vector<int64_t> &traceIds, const QString &path, const ChromeExportOptions &options);
+    // Writes the traces of run `runId` (those of `ranks` when not empty), by rank: one file per rank in
+    // the folder `path` (rankFileName(), what Holistic Trace Analysis reads), or with `singleFile` all in
+    // the file `path` (exportTraces()). Throws ExportError for a rank the run lacks, a run without a
+    // trace, or a folder that cannot be made.
+    ChromeExportStats exportRun(int64_t runId, const std::vector<int64_t> &ranks, const QString &path,
+        bool singleFile, const ChromeExportOptions &options);
 
 private:
     Workspace &m_ws;
