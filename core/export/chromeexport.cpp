@@ -1067,6 +1067,7 @@ ChromeExportStats ChromeExporter::exportTraces(
     Output out(path, options.gzip);
     Writer w(m_ws, out, stats);
     std::vector<Writer::TraceRow> rows;
+    rows.reserve(traceIds.size());
     for (int64_t id : traceIds)
         rows.push_back(w.traceRow(id));
     if (rows.empty())

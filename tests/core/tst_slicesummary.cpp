@@ -331,6 +331,15 @@ private slots:
         QVERIFY(QFile::copy(m_ws, copy));
         {
             SqliteDb db(copy, SqliteDb::OpenMode::ReadWrite);
+            // The public views (schema 12) name tables dropped below: they go first, as they came last.
+            std::vector<std::string> views;
+            {
+                SqliteStmt st(db, "SELECT name FROM sqlite_master WHERE type = 'view'");
+                while (st.step())
+                    views.push_back(st.columnText(0).toStdString());
+            }
+            for (const std::string &v : views)
+                db.exec("DROP VIEW \"" + v + "\"");
             db.exec(
                 "DROP TABLE slice_lod; DROP TABLE counter_lod; ALTER TABLE track DROP COLUMN lod_origin_ns; "
                 "DROP TABLE param; DROP TABLE metric; DROP TABLE histogram; DROP TABLE metric_series; "
