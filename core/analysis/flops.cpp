@@ -360,6 +360,15 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
     return s;
 }
 
+QString peakShareText(double tflops, double peakTflops, int decimals)
+{
+    if (peakTflops <= 0)
+        return QStringLiteral("-");
+    if (tflops > peakTflops)
+        return QStringLiteral("above the peak");
+    return QStringLiteral("%1%").arg(100.0 * tflops / peakTflops, 0, 'f', decimals);
+}
+
 QString flopsEvidence(const FlopsSummary &s, int64_t computeNs)
 {
     if (s.ops == 0)
@@ -369,7 +378,13 @@ QString flopsEvidence(const FlopsSummary &s, int64_t computeNs)
                                 100.0 * double(s.kernelNs) / double(computeNs), 0, 'f', 0)
                                           : QStringLiteral("?"))
                        .arg(s.achievedTflops(), 0, 'f', 1);
-    if (s.peakTflops > 0)
+    if (s.abovePeak())
+        text += QStringLiteral(
+            ", above the %1's %2 peak (%3 TFLOP/s): the recorded shapes or the kernels' "
+            "durations are not what the FLOP estimate assumes, so no share of the peak is given")
+                    .arg(s.device, dtypeName(s.dtype))
+                    .arg(s.peakTflops, 0, 'g', 4);
+    else if (s.peakTflops > 0)
         text += QStringLiteral(", %1% of the %2's %3 peak (%4 TFLOP/s)")
                     .arg(100.0 * s.peakShare(), 0, 'f', 0)
                     .arg(s.device, dtypeName(s.dtype))

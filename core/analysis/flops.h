@@ -68,7 +68,14 @@ struct FlopsSummary {
     [[nodiscard]] double achievedTflops() const { return kernelNs > 0 ? flops / double(kernelNs) / 1e3 : 0; }
     // Achieved over peak (0..1); 0 when the peak is unknown.
     [[nodiscard]] double peakShare() const { return peakTflops > 0 ? achievedTflops() / peakTflops : 0; }
+    // Achieved above the device's peak: the recorded shapes or the kernels' durations are not what the
+    // FLOP estimate assumes, so no share of the peak is shown as true.
+    [[nodiscard]] bool abovePeak() const { return peakTflops > 0 && achievedTflops() > peakTflops; }
 };
+
+// A rate's share of the peak as printed: "69%", "above the peak" when it exceeds it, "-" when the peak is
+// unknown.
+[[nodiscard]] QString peakShareText(double tflops, double peakTflops, int decimals = 0);
 
 // The trace's ops with known FLOPs, joined to the GPU kernels sharing their External id.
 [[nodiscard]] FlopsSummary flopsSummary(Workspace &ws, int64_t traceId);

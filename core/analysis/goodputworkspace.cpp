@@ -122,7 +122,7 @@ GoodputReport computeGoodput(Workspace &ws, int64_t runId, const GoodputOptions 
             -1);
         if (trace >= 0) {
             const FlopsSummary f = flopsSummary(ws, trace);
-            if (f.peakShare() > 0) {
+            if (f.peakShare() > 0 && !f.abovePeak()) { // above the peak: the estimate is off, no goodput
                 r.programGoodput = f.peakShare();
                 r.programBasis
                     = QStringLiteral("trace %1: %2 of %3 TFLOP/s peak (%4) over its matrix and attention "

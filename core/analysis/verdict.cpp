@@ -152,6 +152,11 @@ void conclude(Workspace &ws, const std::vector<GpuOp> &ops, Verdict &v, bool nam
 {
     using C = Verdict::Component;
     const TemporalBreakdown &b = v.breakdown;
+    if (b.totalNs() <= 0) { // GPU ops that span no time: no share of a window can be given
+        v.component = C::Inconclusive;
+        v.headline = QStringLiteral("Inconclusive: the GPU ops span no time (a zero-length window).");
+        return;
+    }
     std::stable_sort(v.costs.begin(), v.costs.end(),
         [](const Verdict::Cost &x, const Verdict::Cost &y) { return x.ns > y.ns; });
     const double window = double(b.totalNs());
@@ -291,6 +296,11 @@ Verdict diagnoseWith(Workspace &ws, const std::vector<GpuOp> &ops, const Tempora
     const TemporalBreakdown &b = v.breakdown;
     if (b.ops == 0) {
         v.headline = QStringLiteral("No GPU ops to diagnose.");
+        return v;
+    }
+    if (b.totalNs() <= 0) { // no window to take shares of: never "nan%"
+        v.component = Verdict::Component::Inconclusive;
+        v.headline = QStringLiteral("Inconclusive: the GPU ops span no time (a zero-length window).");
         return v;
     }
     // An idle stretch is the input pipeline's where the host was fetching a batch, communication's where

@@ -162,8 +162,9 @@ QJsonObject traceJson(const DoctorFindings::Trace &t, GpuOpMode mode)
         { QStringLiteral("achieved_tflops_per_s"), fl.achievedTflops() },
         { QStringLiteral("dtype"), dtypeName(fl.dtype) },
         { QStringLiteral("peak_tflops_per_s"), fl.peakTflops > 0 ? QJsonValue(fl.peakTflops) : QJsonValue() },
-        { QStringLiteral("peak_share"), fl.peakTflops > 0 ? QJsonValue(fl.peakShare()) : QJsonValue() },
-        { QStringLiteral("top"), flopsOps } };
+        { QStringLiteral("peak_share"),
+            fl.peakTflops > 0 && !fl.abovePeak() ? QJsonValue(fl.peakShare()) : QJsonValue() },
+        { QStringLiteral("above_peak"), fl.abovePeak() }, { QStringLiteral("top"), flopsOps } };
     QJsonObject vj;
     vj[QStringLiteral("component")] = componentName(verdict.component);
     vj[QStringLiteral("runner_up")] = componentName(verdict.runnerUp);
@@ -396,7 +397,12 @@ QString doctorText(const DoctorFindings &f)
                 "  matrix and attention ops: %1 TFLOP/s achieved over %2 ms of their kernels%3\n")
                     .arg(fl.achievedTflops(), 0, 'f', 1)
                     .arg(text::milliseconds(fl.kernelNs))
-                    .arg(fl.peakTflops > 0
+                    .arg(fl.abovePeak() ? QStringLiteral(
+                             ", above the %1's dense %2 peak (%3 TFLOP/s): the recorded shapes or "
+                             "the kernels' durations are not what the FLOP estimate assumes")
+                                              .arg(fl.device, dtypeName(fl.dtype))
+                                              .arg(fl.peakTflops, 0, 'g', 5)
+                            : fl.peakTflops > 0
                             ? QStringLiteral(", %1% of the %2's dense %3 peak (%4 TFLOP/s)")
                                   .arg(100.0 * fl.peakShare(), 0, 'f', 1)
                                   .arg(fl.device, dtypeName(fl.dtype))
@@ -416,8 +422,8 @@ QString doctorText(const DoctorFindings &f)
                         .arg(e.count, 6)
                         .arg(text::milliseconds(e.kernelNs), 11)
                         .arg(e.tflops(), 8, 'f', 1)
-                        .arg(peak > 0 ? QStringLiteral("%1%").arg(100.0 * e.tflops() / peak, 0, 'f', 0)
-                                      : QStringLiteral("-"),
+                        .arg(e.tflops() > peak && peak > 0 ? QStringLiteral("above")
+                                                           : peakShareText(e.tflops(), peak),
                             8));
             }
         }

@@ -171,6 +171,39 @@ private Q_SLOTS:
             qPrintable(evidence));
     }
 
+    // The same op whose kernel took a tenth of the time: 2147 TFLOP/s, above the A100's 312. The shapes or
+    // the durations are not what the estimate assumes: no share of the peak is given (it was "687%").
+    void aboveThePeakIsNotAShare()
+    {
+        QTemporaryDir tmp;
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("fast.json"),
+            "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100-SXM4-80GB\",\"numSms\":108}],"
+            "\"traceEvents\": [\n"
+            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":20,"
+            "\"args\":{\"External id\":10,\"Input Dims\":[[1024,1024],[1024,1024]],\"Input "
+            "type\":[\"c10::BFloat16\",\"c10::BFloat16\"]}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":"
+            "2,\"dur\":5,\"args\":{\"correlation\":1,\"External id\":10}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ampere_bf16_gemm\",\"pid\":0,\"tid\":7,\"ts\":10,"
+            "\"dur\":1,\"args\":{\"correlation\":1,\"External id\":10,\"stream\":7,\"device\":0}}\n"
+            "]}\n");
+        QVERIFY(!wsPath.isEmpty());
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const FlopsSummary s = flopsSummary(ws, 1);
+        QCOMPARE(s.achievedTflops(), 2147.483648);
+        QCOMPARE(s.peakTflops, 312.0);
+        QVERIFY(s.abovePeak());
+        QCOMPARE(peakShareText(s.achievedTflops(), s.peakTflops), QStringLiteral("above the peak"));
+        QCOMPARE(peakShareText(214.7483648, 312.0), QStringLiteral("69%"));
+        QCOMPARE(peakShareText(1.0, 0.0), QStringLiteral("-"));
+        const QString evidence = flopsEvidence(s, s.kernelNs);
+        QVERIFY2(
+            evidence.contains(QStringLiteral("2147.5 TFLOP/s achieved, above the NVIDIA A100-SXM4-80GB's "
+                                             "bf16 peak (312 TFLOP/s): the recorded shapes")),
+            qPrintable(evidence));
+        QVERIFY2(!evidence.contains(QStringLiteral("% of the NVIDIA")), qPrintable(evidence));
+    }
+
     // The real H100 trace (record_shapes=True): the figures flops_reference.py prints for it.
     void realTrace()
     {

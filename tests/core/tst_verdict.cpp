@@ -101,6 +101,25 @@ class TestVerdict : public QObject {
     }
 
 private slots:
+    // GPU ops that span no time (one kernel of zero duration): no window to take shares of, so the verdict
+    // is inconclusive and says why, never "nan%".
+    void zeroLengthWindowIsInconclusive()
+    {
+        Verdict v;
+        verdictOf("{\"traceEvents\": [\n"
+                  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+                  "\"ts\":1,\"dur\":2,\"args\":{\"correlation\":1}},\n"
+                  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":0,"
+                  "\"args\":{\"correlation\":1,\"stream\":7,\"device\":0}}\n"
+                  "]}\n",
+            v);
+        QCOMPARE(int(v.component), int(Verdict::Component::Inconclusive));
+        QCOMPARE(
+            v.headline, QStringLiteral("Inconclusive: the GPU ops span no time (a zero-length window)."));
+        const QString all = v.headline + v.evidence.join(QLatin1Char('\n'));
+        QVERIFY2(!all.contains(QLatin1String("nan")), qPrintable(all));
+    }
+
     void knownAnswers_data()
     {
         QTest::addColumn<QByteArray>("json");
