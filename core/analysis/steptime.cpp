@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/steptime.h"
+
+#include "analysis/gpuops.h"
+#include "analysis/hostanalysis.h"
+#include "analysis/temporalbreakdown.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelinequery.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <unordered_set>
+
+namespace plumb {
+
+StepTimeParts &StepTimeParts::operator+=(const StepTimeParts &o)
+{
+    computeNs += o.computeNs;
+    exposedCommNs += o.exposedCommNs;
+    exposedMemoryNs += o.exposedMemoryNs;
+    inputPipelineNs += o.inputPipelineNs;
+    synchronizationNs += o.synchronizationNs;
+    runtimeNs += o.runtimeNs;
+    otherCpuNs += o.otherCpuNs;
+    idleNs += o.idleNs;
+    return *this;
+}
+
+namespace {
+
+using Intervals = std::vector<std::pair<int64_t, int64_t>>;
+
+// The parts in priority order (idle, the eighth, is what none of them covers).
+enum Part { Compute, Comm, Memory, Input, Sync, Runtime, OtherCpu, kParts };
+
+int64_t &partOf(StepTimeParts &p, int part)
+{
+    switch (part) {
+    case Compute:
+        return p.computeNs;
+    case Comm:
+        return p.exposedCommNs;
+    case Memory:
+        return p.exposedMemoryNs;
+    case Input:
+        return p.inputPipelineNs;
+    case Sync:
+        return p.synchronizationNs;
+    case Runtime:
+        return p.runtimeNs;
+    case OtherCpu:
+        return p.otherCpuNs;
+    default:
+        return p.idleNs;
+    }
+}
+
+std::string idList(const std::unordered_set<int64_t> &ids)
+{
+    std::string s;
+    for (const int64_t id : ids)
+        s += (s.empty() ? "" : ",") + std::to_string(id);
+    return s.empty() ? std::string("-1") : s;
+}
+
+// Synchronising calls of the HIP runtime, which classifyHostName() (CUDA's) does not know.
+bool isHipSync(const QString &name)
+{
+    return name == QLatin1String("hipDeviceSynchronize") || name == QLatin1String("hipStreamSynchronize")
+        || name == QLatin1String("hipEventSynchronize");
+}
+
+// Assigns every stretch of the steps' wall time to the first part (in Part order) whose united
+// intervals cover it, else to idle: one sweep over the sorted edges of every part and step.
+void assign(std::vector<StepTime> &steps, const std::array<Intervals, kParts> &parts)
+{
+    // (time, what): what < kParts opens or closes part `what` (+1 / -1 in delta), kParts a step edge.
+    struct Edge {
+        int64_t t;
+        int what;
+        int delta;
+    };
+    std::vector<Edge> edges;
+    size_t n = 2 * steps.size();
+    for (const Intervals &p : parts)
+        n += 2 * p.size();
+    edges.reserve(n);
+    for (int k = 0; k < kParts; ++k)
+        for (const auto &[a, b] : parts[size_t(k)]) {
+            edges.push_back({ a, k, 1 });
+            edges.push_back({ b, k, -1 });
+        }
+    for (const StepTime &s : steps) {
+        edges.push_back({ s.startNs, kParts, 0 });
+        edges.push_back({ s.endNs, kParts, 0 });
+    }
+    std::sort(edges.begin(), edges.end(), [](const Edge &x, const Edge &y) { return x.t < y.t; });
+    std::array<int, kParts> active {};
+    size_t w = 0; // the step whose wall time the current stretch may be in
+    for (size_t i = 0; i + 1 < edges.size(); ++i) {
+        if (edges[i].what < kParts)
+            active[size_t(edges[i].what)] += edges[i].delta;
+        const int64_t a = edges[i].t, b = edges[i + 1].t;
+        if (b <= a)
+            continue;
+        while (w < steps.size() && steps[w].endNs <= a)
+            ++w;
+        if (w == steps.size())
+            break;
+        if (a < steps[w].startNs)
+            continue; // before the first step (steps are contiguous after it)
+        int part = kParts;
+        for (int k = 0; k < kParts; ++k)
+            if (active[size_t(k)] > 0) {
+                part = k;
+                break;
+            }
+        partOf(steps[w].parts, part) += b - a; // [a, b) lies in one step: its edges are edges here
+    }
+}
+
+} // namespace
+
+StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const StepTimeOptions &options)
+{
+    StepTimeBreakdown out;
+    // The steps: one rank's markers (a trace normally holds one), by start.
+    std::vector<StepMarker> markers = stepMarkers(ws, timelineTracks(ws, traceId));
+    if (markers.empty())
+        return out;
+    const int64_t rank = markers.front().rank;
+    std::erase_if(markers, [rank](const StepMarker &m) { return m.rank != rank; });
+    std::sort(markers.begin(), markers.end(),
+        [](const StepMarker &a, const StepMarker &b) { return a.startNs < b.startNs; });
+    for (size_t i = 0; i < markers.size(); ++i) {
+        StepTime s;
+        s.step = markers[i].number;
+        s.spanStartNs = markers[i].startNs;
+        // The gap since the step before belongs to this one; a span ending inside the one before
+        // (overlapping markers) leaves it no time of its own.
+        s.startNs = i == 0 ? markers[i].startNs : out.steps.back().endNs;
+        s.endNs = std::max(markers[i].endNs, s.startNs);
+        out.steps.push_back(s);
+    }
+
+    std::array<Intervals, kParts> parts;
+    // 1-3: the device.
+    for (const GpuOp &op : readGpuOps(ws, traceId, GpuOpMode::EveryOp))
+        parts[op.kind == GpuOp::Kind::Compute  ? Compute
+                : op.kind == GpuOp::Kind::Comm ? Comm
+                                               : Memory]
+            .emplace_back(op.startNs, op.endNs);
+
+    // 4-7: the host. The names and categories that match, decided once per string.
+    SqliteDb &db = ws.db();
+    std::unordered_set<int64_t> inputNames, syncNames, runtimeCats, syncCats;
+    {
+        SqliteStmt st(db,
+            options.inputPatterns.isEmpty()
+                ? "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str LIKE '%ynchronize' "
+                  "OR str IN ('aten::item', 'aten::_local_scalar_dense')"
+                : "SELECT id, str FROM string");
+        while (st.step()) {
+            const QString name = st.columnText(1);
+            const HostActivity k = classifyHostName(name);
+            bool input = k == HostActivity::InputPipeline;
+            for (const QRegularExpression &re : options.inputPatterns)
+                input = input || re.match(name).hasMatch();
+            if (input)
+                inputNames.insert(st.columnInt(0));
+            else if (k == HostActivity::Synchronization || isHipSync(name))
+                syncNames.insert(st.columnInt(0));
+        }
+        SqliteStmt cats(db,
+            "SELECT id, str FROM string WHERE str IN ('cuda_runtime', 'cuda_driver', 'hip_runtime', "
+            "'mtia_runtime', 'xpu_runtime', 'cuda_sync')");
+        while (cats.step())
+            (cats.columnText(1) == QLatin1String("cuda_sync") ? syncCats : runtimeCats)
+                .insert(cats.columnInt(0));
+    }
+    // The step's thread: the marker tracks and the thread tracks of the same thread (process, label).
+    std::unordered_set<int64_t> stepTracks;
+    for (const StepMarker &m : markers)
+        stepTracks.insert(m.trackId);
+    {
+        const std::string key = "coalesce(process_id, 0) || ':' || coalesce(label, '')";
+        SqliteStmt st(db,
+            "SELECT id FROM track WHERE trace_id = ? AND kind = 'thread' AND " + key + " IN (SELECT " + key
+                + " FROM track WHERE id IN (" + idList(stepTracks) + "))");
+        st.bind(1, traceId);
+        while (st.step())
+            stepTracks.insert(st.columnInt(0));
+    }
+    // Whether [a, b) encloses a whole step span (an ancestor of the steps, or a step itself): that is
+    // not work of a step. Spans by start; of those starting at or after a, the first ends first.
+    auto enclosesStep = [&](int64_t a, int64_t b) {
+        auto it = std::lower_bound(
+            markers.begin(), markers.end(), a, [](const StepMarker &m, int64_t t) { return m.startNs < t; });
+        return it != markers.end() && it->endNs <= b;
+    };
+    {
+        SqliteStmt st(db,
+            "SELECT s.track_id, s.ts, s.dur, s.name_id, coalesce(s.cat_id, -1), k.kind = 'cuda_api' "
+            "FROM slice s JOIN track k ON k.id = s.track_id "
+            "WHERE k.trace_id = ?1 AND s.dur > 0 AND (s.cat_id IN ("
+                + idList(syncCats)
+                + ") OR (k.kind IN ('thread', 'cuda_api') AND (k.kind = 'cuda_api' OR s.track_id IN ("
+                + idList(stepTracks) + ") OR s.name_id IN (" + idList(inputNames) + "," + idList(syncNames)
+                + ") OR s.cat_id IN (" + idList(runtimeCats) + "))))");
+        st.bind(1, traceId);
+        while (st.step()) {
+            const int64_t a = st.columnInt(1), b = a + st.columnInt(2), name = st.columnInt(3),
+                          cat = st.columnInt(4);
+            if (inputNames.count(name))
+                parts[Input].emplace_back(a, b);
+            else if (syncNames.count(name) || syncCats.count(cat))
+                parts[Sync].emplace_back(a, b);
+            else if (runtimeCats.count(cat) || st.columnInt(5))
+                parts[Runtime].emplace_back(a, b);
+            else if (stepTracks.count(st.columnInt(0)) && !enclosesStep(a, b))
+                parts[OtherCpu].emplace_back(a, b);
+        }
+    }
+    for (Intervals &p : parts)
+        p = uniteIntervals(std::move(p));
+    assign(out.steps, parts);
+    for (const StepTime &s : out.steps)
+        out.total += s.parts;
+    return out;
+}
+
+} // namespace plumb

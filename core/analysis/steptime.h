@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QList>
+#include <QRegularExpression>
+
+#include <cstdint>
+#include <vector>
+
+namespace plumb {
+
+class Workspace;
+
+// Where a step's wall time goes, as users count step time. Each nanosecond goes to exactly one part,
+// the first that applies in this order: the device runs (1) computation, (2) communication with no
+// computation, (3) memcpy/memset alone (GPU ops as readGpuOps() classes them, every op counted, united
+// over every stream and device of the trace: a process driving several devices is busy when any is);
+// with the device idle, the host (any CPU thread of the trace) is in (4) the input pipeline (DataLoader
+// iterators' __next__, `enumerate(DataLoader)`, and the options' extra patterns), (5) a synchronising
+// call (device, stream or event synchronize, `cuda_sync` events, `.item()` / _local_scalar_dense),
+// (6) a runtime call (cuda_runtime / cuda_driver slices, Nsight's CUDA API tracks), (7) any other slice
+// on the step's thread (slices that enclose a whole step, the step spans themselves among them, do not
+// count); else (8) idle.
+struct StepTimeParts {
+    int64_t computeNs = 0;
+    int64_t exposedCommNs = 0;
+    int64_t exposedMemoryNs = 0;
+    int64_t inputPipelineNs = 0;
+    int64_t synchronizationNs = 0;
+    int64_t runtimeNs = 0;
+    int64_t otherCpuNs = 0;
+    int64_t idleNs = 0;
+    [[nodiscard]] int64_t wallNs() const
+    {
+        return computeNs + exposedCommNs + exposedMemoryNs + inputPipelineNs + synchronizationNs + runtimeNs
+            + otherCpuNs + idleNs;
+    }
+    StepTimeParts &operator+=(const StepTimeParts &o);
+};
+
+// One step: its span on the CPU (ProfilerStep#N, a step-named NVTX range, an XPlane Steps slice: see
+// stepMarkers()), widened back to the end of the step before it, since the gap between two steps'
+// spans (the loop's next() runs there) belongs to the step that follows. startNs..endNs is that
+// wall time (trace time); spanStartNs is where the span itself starts.
+struct StepTime {
+    int64_t step = 0; // the step number
+    int64_t startNs = 0;
+    int64_t spanStartNs = 0;
+    int64_t endNs = 0;
+    StepTimeParts parts;
+    [[nodiscard]] int64_t wallNs() const { return endNs - startNs; }
+};
+
+struct StepTimeBreakdown {
+    std::vector<StepTime> steps; // by start
+    StepTimeParts total; // summed over the steps
+};
+
+struct StepTimeOptions {
+    // Names of further input-pipeline ranges (a match anywhere in the slice's name).
+    QList<QRegularExpression> inputPatterns;
+};
+
+// The step time breakdown of a trace (one rank's steps: the first rank stepMarkers() gives); no steps
+// found gives an empty breakdown.
+[[nodiscard]] StepTimeBreakdown stepTimeBreakdown(
+    Workspace &ws, int64_t traceId, const StepTimeOptions &options = {});
+
+} // namespace plumb
