@@ -160,6 +160,28 @@ private slots:
         QCOMPARE(withPattern.steps[1].parts.otherCpuNs, Q_INT64_C(0));
     }
 
+    // ROCm's calls: a HIP synchronize is synchronisation, a HIP launch a runtime call.
+    void hipCalls()
+    {
+        Gen g;
+        g.cpu("ProfilerStep#5", 0, 300, 1, "user_annotation");
+        g.cpu("hipLaunchKernel", 10, 40, 1, "cuda_runtime"); // runtime 40
+        g.device("kernel", "Cijk_gemm", 0, 3, 60, 40); // compute 40
+        g.cpu("hipStreamSynchronize", 50, 150, 1, "cuda_runtime"); // sync 10 + 100
+        QTemporaryDir tmp;
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
+        QVERIFY(!wsPath.isEmpty());
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const StepTimeBreakdown b = stepTimeBreakdown(ws, 1);
+        QCOMPARE(b.steps.size(), size_t(1));
+        const StepTimeParts &p = b.steps[0].parts;
+        QCOMPARE(p.runtimeNs, 40 * us);
+        QCOMPARE(p.computeNs, 40 * us);
+        QCOMPARE(p.synchronizationNs, 110 * us);
+        QCOMPARE(p.idleNs, 110 * us); // [0, 10) and [200, 300)
+        QCOMPARE(p.wallNs(), 300 * us);
+    }
+
     void noSteps()
     {
         Gen g;
