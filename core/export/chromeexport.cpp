@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "export/chromeexport.h"
+#include "export/exportoutput.h"
+#include "export/exportstrings.h"
 
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -9,21 +11,14 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QSet>
 
-#include <zlib.h>
-
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <condition_variable>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -32,324 +27,6 @@ namespace plumb {
 namespace {
 
 constexpr int64_t kNone = INT64_MIN;
-constexpr size_t kFlushBytes = 1 << 20; // text buffered before it is compressed or written
-constexpr size_t kMaxCachedNames = 1 << 17; // names kept (then the cache starts again)
-constexpr size_t kMaxCachedArgsBytes = 32u << 20; // args JSON kept
-
-// The output: text appended to a buffer, which a thread of its own compresses (zlib, gzip framing)
-// or writes as is into a QSaveFile while the next buffer fills, so that formatting and compression
-// overlap on two cores and a failed export leaves no partial file behind.
-class Output {
-public:
-    Output(const QString &path, bool gzip)
-        : m_file(path)
-        , m_gzip(gzip)
-    {
-        if (!m_file.open(QIODevice::WriteOnly))
-            throw ExportError(
-                QStringLiteral("cannot write %1: %2").arg(path, m_file.errorString()).toStdString());
-        if (m_gzip) {
-            // Level 1: three times faster than the default for ~15% more bytes.
-            if (deflateInit2(&m_z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-                throw ExportError("cannot start gzip compression");
-            m_zOpen = true;
-            m_zOut.resize(1 << 18);
-        }
-        text.reserve(kFlushBytes + (64 << 10));
-        m_pending.reserve(kFlushBytes + (64 << 10));
-        m_work.reserve(kFlushBytes + (64 << 10));
-        m_thread = std::thread([this] { drain(); });
-    }
-    ~Output()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_cv.notify_all();
-        if (m_thread.joinable())
-            m_thread.join();
-        if (m_zOpen)
-            deflateEnd(&m_z);
-    }
-    Output(const Output &) = delete;
-    Output &operator=(const Output &) = delete;
-
-    std::string text; // appended to by the caller; maybeFlush() after each event
-
-    void maybeFlush()
-    {
-        if (text.size() >= kFlushBytes)
-            handOff(false);
-    }
-    int64_t commit()
-    {
-        handOff(true);
-        {
-            std::unique_lock lock(m_mutex);
-            m_cv.wait(lock, [this] { return !m_hasPending && m_finished; });
-            if (m_error)
-                std::rethrow_exception(m_error);
-        }
-        if (!m_file.commit())
-            throw ExportError(QStringLiteral("cannot write %1: %2")
-                                  .arg(m_file.fileName(), m_file.errorString())
-                                  .toStdString());
-        return m_bytes;
-    }
-
-private:
-    // Gives the filled buffer to the thread (once it took the one before) and carries on with an
-    // empty one.
-    void handOff(bool last)
-    {
-        {
-            std::unique_lock lock(m_mutex);
-            m_cv.wait(lock, [this] { return !m_hasPending || m_error; });
-            if (m_error)
-                std::rethrow_exception(m_error);
-            std::swap(text, m_pending);
-            m_hasPending = true;
-            m_last = last;
-        }
-        m_cv.notify_all();
-        text.clear();
-    }
-    void drain()
-    {
-        while (true) {
-            bool last = false;
-            {
-                std::unique_lock lock(m_mutex);
-                m_cv.wait(lock, [this] { return m_hasPending || m_stop; });
-                if (!m_hasPending)
-                    return;
-                std::swap(m_pending, m_work);
-                m_hasPending = false;
-                last = m_last;
-            }
-            m_cv.notify_all();
-            try {
-                flush(m_work, last);
-            } catch (...) {
-                std::lock_guard lock(m_mutex);
-                m_error = std::current_exception();
-                m_finished = true;
-                m_cv.notify_all();
-                return;
-            }
-            m_work.clear();
-            if (last) {
-                {
-                    std::lock_guard lock(m_mutex);
-                    m_finished = true;
-                }
-                m_cv.notify_all();
-                return;
-            }
-        }
-    }
-    void write(const char *data, size_t n)
-    {
-        if (m_file.write(data, qint64(n)) != qint64(n))
-            throw ExportError(QStringLiteral("cannot write %1: %2")
-                                  .arg(m_file.fileName(), m_file.errorString())
-                                  .toStdString());
-        m_bytes += int64_t(n);
-    }
-    void flush(std::string &buf, bool last)
-    {
-        if (!m_gzip) {
-            write(buf.data(), buf.size());
-            return;
-        }
-        m_z.next_in = reinterpret_cast<Bytef *>(buf.data());
-        m_z.avail_in = uInt(buf.size());
-        int rc = Z_OK;
-        do {
-            m_z.next_out = reinterpret_cast<Bytef *>(m_zOut.data());
-            m_z.avail_out = uInt(m_zOut.size());
-            rc = deflate(&m_z, last ? Z_FINISH : Z_NO_FLUSH);
-            if (rc == Z_STREAM_ERROR)
-                throw ExportError("gzip compression failed");
-            write(m_zOut.data(), m_zOut.size() - m_z.avail_out);
-        } while (m_z.avail_out == 0 || (last && rc != Z_STREAM_END));
-    }
-
-    QSaveFile m_file; // written by the thread until commit(), which has waited for it
-    bool m_gzip;
-    bool m_zOpen = false;
-    z_stream m_z {};
-    std::vector<char> m_zOut;
-    int64_t m_bytes = 0;
-    std::mutex m_mutex;
-    std::condition_variable m_cv;
-    std::string m_pending; // handed off, not yet taken by the thread
-    std::string m_work; // the thread's
-    bool m_hasPending = false;
-    bool m_last = false;
-    bool m_stop = false;
-    bool m_finished = false;
-    std::exception_ptr m_error;
-    std::thread m_thread; // last: started once the rest is set
-};
-
-void appendInt(std::string &out, int64_t v)
-{
-    char b[24];
-    auto r = std::to_chars(b, b + sizeof b, v);
-    out.append(b, r.ptr);
-}
-
-// ns as microseconds with exactly three decimals: 1234567 -> "1234.567", -5 -> "-0.005".
-void appendMicros(std::string &out, int64_t ns)
-{
-    uint64_t a = ns < 0 ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
-    if (ns < 0)
-        out.push_back('-');
-    char b[24];
-    auto r = std::to_chars(b, b + sizeof b, a / 1000);
-    out.append(b, r.ptr);
-    const unsigned frac = unsigned(a % 1000);
-    const char d[4] = { '.', char('0' + frac / 100), char('0' + frac / 10 % 10), char('0' + frac % 10) };
-    out.append(d, 4);
-}
-
-void appendDouble(std::string &out, double v)
-{
-    if (!std::isfinite(v))
-        v = 0;
-    char b[32];
-    auto r = std::to_chars(b, b + sizeof b, v);
-    out.append(b, r.ptr);
-}
-
-// Calls fn(key as written, with its quotes; value as written) for each member of a JSON object
-// given as text (the workspace keeps metadata minified). Stops at the first thing it cannot read.
-template <typename Fn> void forEachMember(std::string_view obj, Fn fn)
-{
-    size_t i = obj.find('{');
-    if (i == std::string_view::npos)
-        return;
-    ++i;
-    auto skipSpace = [&] {
-        while (i < obj.size() && (obj[i] == ' ' || obj[i] == '\n' || obj[i] == '\r' || obj[i] == '\t'))
-            ++i;
-    };
-    auto skipString = [&] { // at the opening quote; leaves i after the closing one
-        for (++i; i < obj.size(); ++i) {
-            if (obj[i] == '\\')
-                ++i;
-            else if (obj[i] == '"') {
-                ++i;
-                return true;
-            }
-        }
-        return false;
-    };
-    while (true) {
-        skipSpace();
-        if (i >= obj.size() || obj[i] != '"')
-            return;
-        const size_t keyStart = i;
-        if (!skipString())
-            return;
-        const std::string_view key = obj.substr(keyStart, i - keyStart);
-        skipSpace();
-        if (i >= obj.size() || obj[i] != ':')
-            return;
-        ++i;
-        skipSpace();
-        const size_t valueStart = i;
-        int depth = 0;
-        while (i < obj.size()) {
-            const char c = obj[i];
-            if (c == '"') {
-                if (!skipString())
-                    return;
-                continue;
-            }
-            if (c == '{' || c == '[')
-                ++depth;
-            else if (c == '}' || c == ']') {
-                if (depth == 0)
-                    break;
-                --depth;
-            } else if (c == ',' && depth == 0)
-                break;
-            ++i;
-        }
-        if (i >= obj.size())
-            return;
-        size_t valueEnd = i;
-        while (valueEnd > valueStart && (obj[valueEnd - 1] == ' ' || obj[valueEnd - 1] == '\n'))
-            --valueEnd;
-        fn(key, obj.substr(valueStart, valueEnd - valueStart));
-        if (obj[i] == '}')
-            return;
-        ++i;
-    }
-}
-
-// Strings (names, categories) and args JSON by id, read on demand and kept while they fit.
-class StringCache {
-public:
-    explicit StringCache(SqliteDb &db)
-        : m_names(db, "SELECT str FROM string WHERE id = ?")
-        , m_args(db, "SELECT json FROM args WHERE id = ?")
-    {
-    }
-    struct Args {
-        std::string inner; // the members, without the braces
-        bool hasDevice = false;
-        bool hasStream = false;
-    };
-    // The string as a quoted JSON string.
-    const std::string &quoted(int64_t id)
-    {
-        auto it = m_nameMap.find(id);
-        if (it != m_nameMap.end())
-            return it->second;
-        if (m_nameMap.size() >= kMaxCachedNames)
-            m_nameMap.clear();
-        m_names.reset();
-        m_names.bind(1, id);
-        std::string s;
-        appendJsonString(s, m_names.step() ? m_names.columnView(0) : std::string_view());
-        return m_nameMap.emplace(id, std::move(s)).first->second;
-    }
-    const Args &args(int64_t id)
-    {
-        auto it = m_argsMap.find(id);
-        if (it != m_argsMap.end())
-            return it->second;
-        if (m_argsBytes >= kMaxCachedArgsBytes) {
-            m_argsMap.clear();
-            m_argsBytes = 0;
-        }
-        m_args.reset();
-        m_args.bind(1, id);
-        Args a;
-        if (m_args.step()) {
-            std::string_view json = m_args.columnView(0);
-            const size_t open = json.find('{'), close = json.rfind('}');
-            if (open != std::string_view::npos && close != std::string_view::npos && close > open)
-                a.inner.assign(json.substr(open + 1, close - open - 1));
-            forEachMember(json, [&](std::string_view key, std::string_view) {
-                a.hasDevice |= key == "\"device\"";
-                a.hasStream |= key == "\"stream\"";
-            });
-        }
-        m_argsBytes += a.inner.size() + 64;
-        return m_argsMap.emplace(id, std::move(a)).first->second;
-    }
-
-private:
-    SqliteStmt m_names, m_args;
-    std::unordered_map<int64_t, std::string> m_nameMap;
-    std::unordered_map<int64_t, Args> m_argsMap;
-    size_t m_argsBytes = 0;
-};
 
 struct ProcessOut {
     int64_t id = 0;
@@ -440,7 +117,7 @@ private:
 // One file's worth of traces, written event by event.
 class Writer {
 public:
-    Writer(Workspace &ws, Output &out, ChromeExportStats &stats)
+    Writer(Workspace &ws, ExportOutput &out, ChromeExportStats &stats)
         : m_db(ws.db())
         , m_ws(ws)
         , m_out(out)
@@ -496,7 +173,7 @@ public:
         bool hasDevices = false, hasDistributed = false, hasSchema = false;
         // Another format's metadata is its importer's own (Nsight's EXPORT_* fields, XPlane's planes).
         if (!single && t.format == "chrometrace")
-            forEachMember(t.metadata, [&](std::string_view key, std::string_view value) {
+            forEachJsonMember(t.metadata, [&](std::string_view key, std::string_view value) {
                 if (key == "\"traceEvents\"" || key == "\"baseTimeNanoseconds\"")
                     return;
                 hasDevices |= key == "\"deviceProperties\"";
@@ -528,16 +205,16 @@ public:
         if (!single && !hasDistributed && t.rank != kNone) {
             member("\"distributedInfo\"");
             o += "{\"rank\":";
-            appendInt(o, t.rank);
+            appendJsonInt(o, t.rank);
             if (t.worldSize != kNone) {
                 o += ",\"world_size\":";
-                appendInt(o, t.worldSize);
+                appendJsonInt(o, t.worldSize);
             }
             o += '}';
         }
         if (t.baseTimeNs != kNone) {
             member("\"baseTimeNanoseconds\"");
-            appendInt(o, t.baseTimeNs);
+            appendJsonInt(o, t.baseTimeNs);
         }
         member("\"traceEvents\"");
         o += '[';
@@ -774,61 +451,57 @@ private:
                     }
     }
 
-    void metadataEvents(const std::string &prefix)
+    // One "M" event: {"ph":"M","name":NAME,"pid":..,"tid":..,"args":{KEY:VALUE}}; `value` is JSON text.
+    void metadataEvent(const char *name, int64_t pid, int64_t tid, const char *key, std::string_view value)
     {
         std::string &o = m_out.text;
+        beginEvent();
+        o += "{\"ph\":\"M\",\"name\":\"";
+        o += name;
+        o += "\",\"pid\":";
+        appendJsonInt(o, pid);
+        o += ",\"tid\":";
+        appendJsonInt(o, tid);
+        o += ",\"args\":{\"";
+        o += key;
+        o += "\":";
+        o += value;
+        o += "}}";
+    }
+    static std::string jsonString(std::string_view s)
+    {
+        std::string out;
+        appendJsonString(out, s);
+        return out;
+    }
+    static std::string jsonInt(int64_t v)
+    {
+        std::string out;
+        appendJsonInt(out, v);
+        return out;
+    }
+
+    void metadataEvents(const std::string &prefix)
+    {
         std::unordered_set<int64_t> usedProcesses;
         for (const TrackOut &k : m_tracks)
             usedProcesses.insert(k.pid);
         for (const ProcessOut &p : m_processes) {
             if (p.id == kNone && !usedProcesses.count(p.pid))
                 continue;
-            beginEvent();
-            o += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":";
-            appendInt(o, p.pid);
-            o += ",\"tid\":0,\"args\":{\"name\":";
-            appendJsonString(o, prefix + p.name);
-            o += "}}";
-            if (!p.labels.empty()) {
-                beginEvent();
-                o += "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":";
-                appendInt(o, p.pid);
-                o += ",\"tid\":0,\"args\":{\"labels\":";
-                appendJsonString(o, p.labels);
-                o += "}}";
-            }
-            if (p.sortIndex != kNone) {
-                beginEvent();
-                o += "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":";
-                appendInt(o, p.pid);
-                o += ",\"tid\":0,\"args\":{\"sort_index\":";
-                appendInt(o, p.sortIndex);
-                o += "}}";
-            }
+            metadataEvent("process_name", p.pid, 0, "name", jsonString(prefix + p.name));
+            if (!p.labels.empty())
+                metadataEvent("process_labels", p.pid, 0, "labels", jsonString(p.labels));
+            if (p.sortIndex != kNone)
+                metadataEvent("process_sort_index", p.pid, 0, "sort_index", jsonInt(p.sortIndex));
         }
         for (const TrackOut &k : m_tracks) {
             if (k.counter || !k.owner)
                 continue;
-            if (!k.name.empty()) {
-                beginEvent();
-                o += "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":";
-                appendInt(o, k.pid);
-                o += ",\"tid\":";
-                appendInt(o, k.tid);
-                o += ",\"args\":{\"name\":";
-                appendJsonString(o, k.name);
-                o += "}}";
-            }
-            if (k.sortIndex != kNone) {
-                beginEvent();
-                o += "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":";
-                appendInt(o, k.pid);
-                o += ",\"tid\":";
-                appendInt(o, k.tid);
-                o += ",\"args\":{\"sort_index\":";
-                appendInt(o, k.sortIndex);
-                o += "}}";
-            }
+            if (!k.name.empty())
+                metadataEvent("thread_name", k.pid, k.tid, "name", jsonString(k.name));
+            if (k.sortIndex != kNone)
+                metadataEvent("thread_sort_index", k.pid, k.tid, "sort_index", jsonInt(k.sortIndex));
         }
     }
 
@@ -854,27 +527,22 @@ private:
         for (const TrackOut &k : m_tracks)
             if (k.pid == pid)
                 tid = std::max(tid, k.tid + 1);
+        metadataEvent("thread_name", pid, tid, "name", "\"Steps\"");
         std::string &o = m_out.text;
-        beginEvent();
-        o += "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":";
-        appendInt(o, pid);
-        o += ",\"tid\":";
-        appendInt(o, tid);
-        o += ",\"args\":{\"name\":\"Steps\"}}";
         for (const StepMarker &m : markers) {
             if (m.startNs < from || m.startNs >= to)
                 continue;
             beginEvent();
             o += "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#";
-            appendInt(o, m.number);
+            appendJsonInt(o, m.number);
             o += "\",\"pid\":";
-            appendInt(o, pid);
+            appendJsonInt(o, pid);
             o += ",\"tid\":";
-            appendInt(o, tid);
+            appendJsonInt(o, tid);
             o += ",\"ts\":";
-            appendMicros(o, m.startNs + m_shiftNs);
+            appendJsonMicros(o, m.startNs + m_shiftNs);
             o += ",\"dur\":";
-            appendMicros(o, std::max<int64_t>(m.endNs - m.startNs, 0));
+            appendJsonMicros(o, std::max<int64_t>(m.endNs - m.startNs, 0));
             o += '}';
             ++m_stats.slices;
         }
@@ -887,11 +555,11 @@ private:
         o += "{\"ph\":\"C\",\"name\":";
         appendJsonString(o, k.name);
         o += ",\"pid\":";
-        appendInt(o, k.pid);
+        appendJsonInt(o, k.pid);
         o += ",\"ts\":";
-        appendMicros(o, ts + m_shiftNs);
+        appendJsonMicros(o, ts + m_shiftNs);
         o += ",\"args\":{\"value\":";
-        appendDouble(o, value);
+        appendJsonDouble(o, value);
         o += "}}";
         ++m_stats.counters;
     }
@@ -910,13 +578,13 @@ private:
         o += ",\"name\":";
         o += m_strings.quoted(st.columnInt(2));
         o += ",\"pid\":";
-        appendInt(o, k.pid);
+        appendJsonInt(o, k.pid);
         o += ",\"tid\":";
-        appendInt(o, k.tid);
+        appendJsonInt(o, k.tid);
         o += ",\"ts\":";
-        appendMicros(o, ts + m_shiftNs);
+        appendJsonMicros(o, ts + m_shiftNs);
         o += ",\"dur\":";
-        appendMicros(o, st.columnInt(1));
+        appendJsonMicros(o, st.columnInt(1));
         bool any = false;
         auto key = [&](std::string_view name) {
             o += any ? "," : ",\"args\":{";
@@ -928,11 +596,11 @@ private:
         for (int c = 4; c <= 8; ++c)
             if (!st.columnIsNull(c)) {
                 key(kPromoted[c - 4]);
-                appendInt(o, st.columnInt(c));
+                appendJsonInt(o, st.columnInt(c));
             }
         bool hasDevice = false, hasStream = false;
         if (!st.columnIsNull(9)) {
-            const StringCache::Args &a = m_strings.args(st.columnInt(9));
+            const ExportStrings::Args &a = m_strings.args(st.columnInt(9));
             if (!a.inner.empty()) {
                 key(a.inner);
                 hasDevice = a.hasDevice;
@@ -944,11 +612,11 @@ private:
             const ProcessOut &p = m_processes[k.process];
             if (!hasDevice && p.device != kNone) {
                 key("\"device\":");
-                appendInt(o, p.device);
+                appendJsonInt(o, p.device);
             }
             if (!hasStream && k.stream != kNone) {
                 key("\"stream\":");
-                appendInt(o, k.stream);
+                appendJsonInt(o, k.stream);
             }
         }
         if (any)
@@ -963,13 +631,13 @@ private:
             beginEvent();
             o += k.launchSide ? "{\"ph\":\"s\"" : "{\"ph\":\"f\",\"bp\":\"e\"";
             o += ",\"id\":";
-            appendInt(o, corr);
+            appendJsonInt(o, corr);
             o += ",\"pid\":";
-            appendInt(o, k.pid);
+            appendJsonInt(o, k.pid);
             o += ",\"tid\":";
-            appendInt(o, k.tid);
+            appendJsonInt(o, k.tid);
             o += ",\"ts\":";
-            appendMicros(o, ts + m_shiftNs);
+            appendJsonMicros(o, ts + m_shiftNs);
             o += ",\"cat\":\"ac2g\",\"name\":\"ac2g\"}";
             if (k.launchSide)
                 ++m_stats.flows;
@@ -1005,13 +673,13 @@ private:
                 beginEvent();
                 o += end == 0 ? "{\"ph\":\"s\"" : "{\"ph\":\"f\",\"bp\":\"e\"";
                 o += ",\"id\":";
-                appendInt(o, id);
+                appendJsonInt(o, id);
                 o += ",\"pid\":";
-                appendInt(o, k.pid);
+                appendJsonInt(o, k.pid);
                 o += ",\"tid\":";
-                appendInt(o, k.tid);
+                appendJsonInt(o, k.tid);
                 o += ",\"ts\":";
-                appendMicros(o, st.columnInt(trackCol + 1) + m_shiftNs);
+                appendJsonMicros(o, st.columnInt(trackCol + 1) + m_shiftNs);
                 o += ",\"cat\":";
                 o += cat;
                 o += ",\"name\":";
@@ -1026,9 +694,9 @@ private:
 
     SqliteDb &m_db;
     Workspace &m_ws;
-    Output &m_out;
+    ExportOutput &m_out;
     ChromeExportStats &m_stats;
-    StringCache m_strings;
+    ExportStrings m_strings;
     std::vector<ProcessOut> m_processes;
     std::vector<TrackOut> m_tracks;
     std::unordered_map<int64_t, size_t> m_trackIndex;
@@ -1050,7 +718,7 @@ ChromeExportStats ChromeExporter::exportTrace(
     int64_t traceId, const QString &path, const ChromeExportOptions &options)
 {
     ChromeExportStats stats;
-    Output out(path, options.gzip);
+    ExportOutput out(path, options.gzip);
     Writer w(m_ws, out, stats);
     const Writer::TraceRow t = w.traceRow(traceId);
     w.header(t, false);
@@ -1064,7 +732,7 @@ ChromeExportStats ChromeExporter::exportTraces(
     const std::vector<int64_t> &traceIds, const QString &path, const ChromeExportOptions &options)
 {
     ChromeExportStats stats;
-    Output out(path, options.gzip);
+    ExportOutput out(path, options.gzip);
     Writer w(m_ws, out, stats);
     std::vector<Writer::TraceRow> rows;
     rows.reserve(traceIds.size());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "text/jsontext.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 
@@ -124,6 +125,96 @@ void appendJsonString(std::string &out, std::string_view s)
         }
     }
     out.push_back('"');
+}
+
+void appendJsonMicros(std::string &out, uint64_t ns)
+{
+    appendJsonInt(out, ns / 1000);
+    const unsigned frac = unsigned(ns % 1000);
+    const char d[4] = { '.', char('0' + frac / 100), char('0' + frac / 10 % 10), char('0' + frac % 10) };
+    out.append(d, 4);
+}
+
+void appendJsonMicros(std::string &out, int64_t ns)
+{
+    if (ns < 0)
+        out.push_back('-');
+    appendJsonMicros(out, ns < 0 ? uint64_t(0) - uint64_t(ns) : uint64_t(ns));
+}
+
+void appendJsonDouble(std::string &out, double v)
+{
+    if (!std::isfinite(v))
+        v = 0;
+    char b[32];
+    const auto r = std::to_chars(b, b + sizeof b, v);
+    out.append(b, r.ptr);
+}
+
+void forEachJsonMember(
+    std::string_view obj, const std::function<void(std::string_view key, std::string_view value)> &fn)
+{
+    size_t i = obj.find('{');
+    if (i == std::string_view::npos)
+        return;
+    ++i;
+    auto skipSpace = [&] {
+        while (i < obj.size() && (obj[i] == ' ' || obj[i] == '\n' || obj[i] == '\r' || obj[i] == '\t'))
+            ++i;
+    };
+    auto skipString = [&] { // at the opening quote; leaves i after the closing one
+        for (++i; i < obj.size(); ++i) {
+            if (obj[i] == '\\')
+                ++i;
+            else if (obj[i] == '"') {
+                ++i;
+                return true;
+            }
+        }
+        return false;
+    };
+    while (true) {
+        skipSpace();
+        if (i >= obj.size() || obj[i] != '"')
+            return;
+        const size_t keyStart = i;
+        if (!skipString())
+            return;
+        const std::string_view key = obj.substr(keyStart, i - keyStart);
+        skipSpace();
+        if (i >= obj.size() || obj[i] != ':')
+            return;
+        ++i;
+        skipSpace();
+        const size_t valueStart = i;
+        int depth = 0;
+        while (i < obj.size()) {
+            const char c = obj[i];
+            if (c == '"') {
+                if (!skipString())
+                    return;
+                continue;
+            }
+            if (c == '{' || c == '[')
+                ++depth;
+            else if (c == '}' || c == ']') {
+                if (depth == 0)
+                    break;
+                --depth;
+            } else if (c == ',' && depth == 0)
+                break;
+            ++i;
+        }
+        if (i >= obj.size())
+            return;
+        size_t valueEnd = i;
+        while (valueEnd > valueStart && (obj[valueEnd - 1] == ' ' || obj[valueEnd - 1] == '\n'))
+            --valueEnd;
+        fn(key, obj.substr(valueStart, valueEnd - valueStart));
+        if (obj[i] == '}')
+            return;
+        ++i;
+    }
 }
 
 } // namespace plumb

@@ -31,19 +31,6 @@ uint32_t StringTable::intern(std::string_view s)
     return id;
 }
 
-void appendMicros(std::string &out, uint64_t ns)
-{
-    char buf[24];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, ns / 1000);
-    (void)ec; // 20 digits always fit
-    out.append(buf, end);
-    const auto frac = unsigned(ns % 1000);
-    out.push_back('.');
-    out.push_back(char('0' + frac / 100));
-    out.push_back(char('0' + frac / 10 % 10));
-    out.push_back(char('0' + frac % 10));
-}
-
 const char *memcpyKindName(uint8_t copyKind)
 {
     // CUpti_ActivityMemcpyKind, in Kineto's spelling.
@@ -93,14 +80,6 @@ namespace {
 constexpr size_t kChunkBytes = 1 << 20; // written out whenever the buffer passes this
 constexpr int64_t kGpuSortIndexBase = 5000000; // Kineto's sort index for device processes
 
-template <typename T> void appendInt(std::string &out, T v)
-{
-    char buf[24];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    (void)ec;
-    out.append(buf, end);
-}
-
 // Streams events into the file through a bounded buffer.
 class EventWriter {
 public:
@@ -127,27 +106,27 @@ public:
         m_buf += ",\"name\":";
         appendJsonString(m_buf, name);
         m_buf += ",\"pid\":";
-        appendInt(m_buf, pid);
+        appendJsonInt(m_buf, pid);
         m_buf += ",\"tid\":";
-        appendInt(m_buf, tid);
+        appendJsonInt(m_buf, tid);
     }
     void span(uint64_t startNs, uint64_t endNs)
     {
         m_buf += ",\"ts\":";
-        appendMicros(m_buf, startNs);
+        appendJsonMicros(m_buf, startNs);
         m_buf += ",\"dur\":";
-        appendMicros(m_buf, endNs > startNs ? endNs - startNs : 0);
+        appendJsonMicros(m_buf, endNs > startNs ? endNs - startNs : 0);
     }
     void ts(uint64_t ns)
     {
         m_buf += ",\"ts\":";
-        appendMicros(m_buf, ns);
+        appendJsonMicros(m_buf, ns);
     }
     // Args: the first arg() opens the object, close() ends it.
     template <typename T> void arg(const char *key, T value)
     {
         argKey(key);
-        appendInt(m_buf, value);
+        appendJsonInt(m_buf, value);
     }
     void argString(const char *key, std::string_view value)
     {
@@ -158,11 +137,11 @@ public:
     {
         argKey(key);
         m_buf += '[';
-        appendInt(m_buf, v[0]);
+        appendJsonInt(m_buf, v[0]);
         m_buf += ", ";
-        appendInt(m_buf, v[1]);
+        appendJsonInt(m_buf, v[1]);
         m_buf += ", ";
-        appendInt(m_buf, v[2]);
+        appendJsonInt(m_buf, v[2]);
         m_buf += ']';
     }
     void close()
@@ -205,7 +184,7 @@ void writeFlow(EventWriter &w, char ph, uint32_t corr, int64_t pid, int64_t tid,
 {
     w.open(ph, "ac2g", "ac2g", pid, tid);
     w.buf() += ",\"id\":";
-    appendInt(w.buf(), corr);
+    appendJsonInt(w.buf(), corr);
     w.ts(tsNs);
     if (ph == 'f')
         w.buf() += ",\"bp\":\"e\"";
@@ -332,20 +311,20 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
     EventWriter w(out);
     std::string &b = w.buf();
     b += "{\"schemaVersion\":1,\"plumbCupti\":{\"version\":1,\"droppedRecords\":";
-    appendInt(b, t.droppedRecords);
+    appendJsonInt(b, t.droppedRecords);
     b += ",\"clock\":";
     appendJsonString(b, o.clock);
     b += ",\"bufferBytes\":";
-    appendInt(b, o.bufferBytes);
+    appendJsonInt(b, o.bufferBytes);
     b += ",\"unfinishedRanges\":";
-    appendInt(b, st.unfinishedRanges);
+    appendJsonInt(b, st.unfinishedRanges);
     b += ",\"orphanRangeEnds\":";
-    appendInt(b, st.orphanRangeEnds);
+    appendJsonInt(b, st.orphanRangeEnds);
     b += "},\"deviceProperties\":[";
     for (size_t i = 0; i < t.devices.size(); ++i) {
         const DeviceInfo &d = t.devices[i];
         b += i ? ",\n{\"id\":" : "\n{\"id\":";
-        appendInt(b, d.id);
+        appendJsonInt(b, d.id);
         b += ",\"name\":";
         appendJsonString(b, d.name);
         const std::pair<const char *, uint64_t> fields[] = {
@@ -365,7 +344,7 @@ bool writeChromeTrace(std::FILE *out, const CollectedTrace &t, const WriteOption
             b += ",\"";
             b += key;
             b += "\":";
-            appendInt(b, value);
+            appendJsonInt(b, value);
         }
         b += '}';
     }

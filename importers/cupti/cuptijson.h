@@ -56,9 +56,6 @@ struct WriteStats {
 [[nodiscard]] bool writeChromeTraceFile(const std::string &path, const CollectedTrace &trace,
     const WriteOptions &options, std::string *error = nullptr, WriteStats *stats = nullptr);
 
-// Appends ns as µs with three decimals: 1700000000000001234 -> "1700000000000001.234".
-void appendMicros(std::string &out, uint64_t ns);
-
 // Kineto's names: "Memcpy HtoD (Pageable -> Device)", "Memset (Device)", "Stream Sync".
 [[nodiscard]] std::string memcpyName(uint8_t copyKind, uint8_t srcKind, uint8_t dstKind);
 [[nodiscard]] std::string memsetName(uint16_t memoryKind);

@@ -9,9 +9,11 @@
 #include "ingest/importrunner.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
+#include "text/jsontext.h"
 
 #include <QFile>
 #include <QTemporaryDir>
+
 #include <QtTest>
 
 using namespace plumb;
@@ -190,7 +192,7 @@ private slots:
         QFETCH(quint64, ns);
         QFETCH(QString, text);
         std::string out;
-        appendMicros(out, ns);
+        appendJsonMicros(out, uint64_t(ns));
         QCOMPARE(QString::fromStdString(out), text);
     }
 
