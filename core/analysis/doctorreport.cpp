@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/doctorreport.h"
 
+#include "analysis/steptimeverdict.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -10,16 +11,17 @@
 
 namespace plumb {
 
-DoctorReport doctorReport(
-    Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, const RankComparison *ranks)
+DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
+    const RankComparison *ranks, const StepTimeOptions &stepOptions)
 {
     DoctorReport r;
     const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode);
     // The host side, copies and collectives read the workspace again: on a second reader connection of
     // their own, in parallel with the analyses of the ops (a reader sees the same committed data; a
     // writer's own uncommitted view, or a workspace in memory, stays on this thread).
-    auto hostSide = [&ops, traceId](Workspace &w, DoctorReport &out) {
+    auto hostSide = [&ops, &stepOptions, traceId](Workspace &w, DoctorReport &out) {
         out.host = hostAnalysis(w, traceId, ops);
+        out.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions);
         out.copies = memcpyStats(w, traceId);
         out.collectives = collectiveStats(w, traceId);
         out.flops = flopsSummary(w, traceId);
@@ -55,7 +57,9 @@ DoctorReport doctorReport(
     if (r.verdict.component == Verdict::Component::GpuCompute)
         if (const QString e = flopsEvidence(r.flops, r.overall.computeNs); !e.isEmpty())
             r.verdict.evidence << e;
-    r.stepVerdicts = diagnoseSteps(ws, ops, r.steps, r.host, r.verdict);
+    if (const QString e = stepTimeEvidence(r.stepTime); !e.isEmpty())
+        r.verdict.evidence << e;
+    r.stepVerdicts = diagnoseStepTimes(r.stepTime, r.verdict);
     return r;
 }
 

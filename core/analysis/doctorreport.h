@@ -10,6 +10,7 @@
 #include "analysis/memcpystats.h"
 #include "analysis/rankcomparison.h"
 #include "analysis/stepbreakdown.h"
+#include "analysis/steptime.h"
 #include "analysis/temporalbreakdown.h"
 #include "analysis/verdict.h"
 
@@ -23,7 +24,8 @@ class Workspace;
 // `plumb doctor`, the Doctor tab and bench_doctor share.
 struct DoctorReport {
     TemporalBreakdown overall;
-    std::vector<StepBreakdown> steps;
+    std::vector<StepBreakdown> steps; // each step's GPU window (the second view)
+    StepTimeBreakdown stepTime; // each step's wall time: stepTime.steps[i] is steps[i]
     std::vector<KernelStats> kernels;
     std::vector<StreamIdle> idle;
     HostAnalysis host;
@@ -32,13 +34,13 @@ struct DoctorReport {
     std::vector<CollectiveStats> collectives;
     FlopsSummary flops; // matrix and attention ops: achieved vs peak
     Verdict verdict; // overall; in a multi-rank run with the straggler weighed in
-    std::vector<Verdict> stepVerdicts; // one per step
+    std::vector<Verdict> stepVerdicts; // one per step, on its step time
     RankComparison ranks; // the trace's run, when it has several ranks
 };
 
 // `ranks` is the trace's run compared (compareRanks()), when the caller has it; else it is computed
-// when the run has several traces.
-[[nodiscard]] DoctorReport doctorReport(
-    Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, const RankComparison *ranks = nullptr);
+// when the run has several traces. Step time counts the GPU ops `mode` counts.
+[[nodiscard]] DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
+    const RankComparison *ranks = nullptr, const StepTimeOptions &stepOptions = {});
 
 } // namespace plumb

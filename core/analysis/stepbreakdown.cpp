@@ -42,6 +42,18 @@ std::vector<std::vector<GpuOp>> opsByStep(
     return owned;
 }
 
+std::vector<StepMarker> traceSteps(Workspace &ws, int64_t traceId)
+{
+    std::vector<StepMarker> markers = stepMarkers(ws, timelineTracks(ws, traceId));
+    if (markers.empty())
+        return markers;
+    const int64_t rank = markers.front().rank;
+    std::erase_if(markers, [rank](const StepMarker &m) { return m.rank != rank; });
+    std::stable_sort(markers.begin(), markers.end(),
+        [](const StepMarker &a, const StepMarker &b) { return a.startNs < b.startNs; });
+    return markers;
+}
+
 std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
 {
     return stepBreakdowns(ws, traceId, readGpuOps(ws, traceId, mode));
@@ -50,8 +62,7 @@ std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, Tempor
 std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops)
 {
     std::vector<StepBreakdown> out;
-    const QList<TimelineTrack> tracks = timelineTracks(ws, traceId);
-    for (const StepMarker &m : stepMarkers(ws, tracks)) {
+    for (const StepMarker &m : traceSteps(ws, traceId)) {
         StepBreakdown s;
         s.number = m.number;
         s.name = m.name;
@@ -61,8 +72,6 @@ std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, const 
     }
     if (out.empty())
         return out;
-    std::sort(out.begin(), out.end(),
-        [](const StepBreakdown &a, const StepBreakdown &b) { return a.cpuStartNs < b.cpuStartNs; });
     const std::vector<std::vector<GpuOp>> perStep = opsByStep(out, ops);
     for (size_t i = 0; i < out.size(); ++i)
         out[i].gpu = breakdownOf(perStep[i]);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/temporalbreakdown.h"
+#include "timeline/timelinequery.h"
 
 #include <QString>
 
@@ -24,6 +25,11 @@ struct StepBreakdown {
     int64_t cpuEndNs = 0;
     TemporalBreakdown gpu;
 };
+
+// The trace's steps on the CPU: one rank's step markers (the first stepMarkers() gives; a trace normally
+// holds one rank), by start. What stepBreakdowns() and stepTimeBreakdown() both count, so their steps
+// pair up by index.
+[[nodiscard]] std::vector<StepMarker> traceSteps(Workspace &ws, int64_t traceId);
 
 [[nodiscard]] std::vector<StepBreakdown> stepBreakdowns(
     Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);

@@ -3,11 +3,10 @@
 
 #include "analysis/gpuops.h"
 #include "analysis/hostanalysis.h"
+#include "analysis/stepbreakdown.h"
 #include "analysis/temporalbreakdown.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
-#include "timeline/timelinedata.h"
-#include "timeline/timelinequery.h"
 
 #include <algorithm>
 #include <array>
@@ -27,6 +26,21 @@ StepTimeParts &StepTimeParts::operator+=(const StepTimeParts &o)
     otherCpuNs += o.otherCpuNs;
     idleNs += o.idleNs;
     return *this;
+}
+
+const std::array<StepTimePart, 8> &stepTimeParts()
+{
+    static const std::array<StepTimePart, 8> parts { {
+        { "compute_ns", "device compute", &StepTimeParts::computeNs },
+        { "exposed_comm_ns", "exposed communication", &StepTimeParts::exposedCommNs },
+        { "exposed_memory_ns", "exposed memcpy/memset", &StepTimeParts::exposedMemoryNs },
+        { "input_pipeline_ns", "input pipeline", &StepTimeParts::inputPipelineNs },
+        { "synchronization_ns", "synchronisation", &StepTimeParts::synchronizationNs },
+        { "runtime_ns", "runtime calls", &StepTimeParts::runtimeNs },
+        { "other_cpu_ns", "other CPU work", &StepTimeParts::otherCpuNs },
+        { "idle_ns", "idle", &StepTimeParts::idleNs },
+    } };
+    return parts;
 }
 
 namespace {
@@ -126,18 +140,20 @@ void assign(std::vector<StepTime> &steps, const std::array<Intervals, kParts> &p
 
 StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const StepTimeOptions &options)
 {
+    return stepTimeBreakdown(ws, traceId, readGpuOps(ws, traceId, GpuOpMode::EveryOp), options);
+}
+
+StepTimeBreakdown stepTimeBreakdown(
+    Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops, const StepTimeOptions &options)
+{
     StepTimeBreakdown out;
-    // The steps: one rank's markers (a trace normally holds one), by start.
-    std::vector<StepMarker> markers = stepMarkers(ws, timelineTracks(ws, traceId));
+    const std::vector<StepMarker> markers = traceSteps(ws, traceId);
     if (markers.empty())
         return out;
-    const int64_t rank = markers.front().rank;
-    std::erase_if(markers, [rank](const StepMarker &m) { return m.rank != rank; });
-    std::sort(markers.begin(), markers.end(),
-        [](const StepMarker &a, const StepMarker &b) { return a.startNs < b.startNs; });
     for (size_t i = 0; i < markers.size(); ++i) {
         StepTime s;
         s.step = markers[i].number;
+        s.name = markers[i].name;
         s.spanStartNs = markers[i].startNs;
         // The gap since the step before belongs to this one; a span ending inside the one before
         // (overlapping markers) leaves it no time of its own.
@@ -148,7 +164,7 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const StepTi
 
     std::array<Intervals, kParts> parts;
     // 1-3: the device.
-    for (const GpuOp &op : readGpuOps(ws, traceId, GpuOpMode::EveryOp))
+    for (const GpuOp &op : ops)
         parts[op.kind == GpuOp::Kind::Compute  ? Compute
                 : op.kind == GpuOp::Kind::Comm ? Comm
                                                : Memory]

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/gpuops.h"
+
 #include <QList>
 #include <QRegularExpression>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -38,12 +41,22 @@ struct StepTimeParts {
     StepTimeParts &operator+=(const StepTimeParts &o);
 };
 
+// The parts in the order they are decided: `key` as the JSON outputs name them, `name` as the texts
+// and charts do, `member` the field of StepTimeParts.
+struct StepTimePart {
+    const char *key;
+    const char *name;
+    int64_t StepTimeParts::*member;
+};
+[[nodiscard]] const std::array<StepTimePart, 8> &stepTimeParts();
+
 // One step: its span on the CPU (ProfilerStep#N, a step-named NVTX range, an XPlane Steps slice: see
 // stepMarkers()), widened back to the end of the step before it, since the gap between two steps'
 // spans (the loop's next() runs there) belongs to the step that follows. startNs..endNs is that
 // wall time (trace time); spanStartNs is where the span itself starts.
 struct StepTime {
     int64_t step = 0; // the step number
+    QString name; // the span's name (ProfilerStep#N, ...)
     int64_t startNs = 0;
     int64_t spanStartNs = 0;
     int64_t endNs = 0;
@@ -61,9 +74,12 @@ struct StepTimeOptions {
     QList<QRegularExpression> inputPatterns;
 };
 
-// The step time breakdown of a trace (one rank's steps: the first rank stepMarkers() gives); no steps
-// found gives an empty breakdown.
+// The step time breakdown of a trace (its steps as traceSteps() gives them, so steps[i] is
+// stepBreakdowns()[i]), every GPU op of the trace counted; no steps found gives an empty breakdown.
 [[nodiscard]] StepTimeBreakdown stepTimeBreakdown(
     Workspace &ws, int64_t traceId, const StepTimeOptions &options = {});
+// The same with the device's ops already read (readGpuOps() in the mode the caller counts).
+[[nodiscard]] StepTimeBreakdown stepTimeBreakdown(
+    Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops, const StepTimeOptions &options = {});
 
 } // namespace plumb

@@ -4,7 +4,6 @@
 #include "analysis/hostanalysis.h"
 #include "analysis/kerneltable.h"
 #include "analysis/rankcomparison.h"
-#include "analysis/stepbreakdown.h"
 #include "text/textformat.h"
 #include "timeline/timescale.h"
 
@@ -53,7 +52,9 @@ int64_t overlap(int64_t a, int64_t b, const Intervals &ranges)
     return covered;
 }
 
-QStringList tunablesFor(Verdict::Component c)
+} // namespace
+
+QStringList componentTunables(Verdict::Component c)
 {
     switch (c) {
     case Verdict::Component::InputPipeline:
@@ -94,8 +95,12 @@ QStringList tunablesFor(Verdict::Component c)
     return {};
 }
 
-// How many places `where` lists.
-constexpr int kWhereCount = 5;
+namespace {
+
+QStringList tunablesFor(Verdict::Component c)
+{
+    return componentTunables(c);
+}
 
 // Whether a blocking call returned within the idle stretch [s, e) (or just before it): the host
 // waited instead of queueing work ahead. What the stretch is mostly: the input pipeline where the host
@@ -374,45 +379,6 @@ int64_t Verdict::costOf(Component c) const
         if (cost.component == c)
             return cost.ns;
     return 0;
-}
-
-std::vector<Verdict> diagnoseSteps(Workspace &ws, const std::vector<GpuOp> &ops,
-    const std::vector<StepBreakdown> &steps, const HostAnalysis &host, Verdict &overall)
-{
-    const std::vector<std::vector<GpuOp>> owned = opsByStep(steps, ops);
-    std::vector<Verdict> out;
-    out.reserve(steps.size());
-    const HostRanges hostRanges = hostRangesOf(host);
-    for (size_t i = 0; i < steps.size(); ++i)
-        out.push_back(diagnoseWith(ws, owned[i], steps[i].gpu, host, hostRanges, false));
-    // The steps the overall component (else the top cost) weighed most in.
-    using C = Verdict::Component;
-    const C named = overall.component != C::Inconclusive ? overall.component
-        : !overall.costs.empty()                         ? overall.costs[0].component
-                                                         : C::Inconclusive;
-    if (steps.empty() || named == C::Inconclusive)
-        return out;
-    auto weight = [&](size_t i) {
-        // (A step's own verdict knows nothing of other ranks: the straggler shows as its exposed
-        // communication.)
-        return named == C::GpuCompute   ? out[i].breakdown.computeNs
-            : named == C::StragglerRank ? out[i].costOf(C::ExposedCommunication)
-                                        : out[i].costOf(named);
-    };
-    std::vector<size_t> order(steps.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return weight(x) > weight(y); });
-    overall.where.clear();
-    for (size_t k = 0; k < order.size() && k < size_t(kWhereCount); ++k) {
-        const size_t i = order[k];
-        if (weight(i) <= 0 || steps[i].gpu.ops == 0)
-            break;
-        overall.where.push_back({ steps[i].gpu.startNs, steps[i].gpu.endNs,
-            QStringLiteral("%1 (%2 of %3)")
-                .arg(steps[i].name, formatDuration(weight(i)), formatDuration(steps[i].gpu.totalNs())) });
-    }
-    return out;
 }
 
 void weighStraggler(

@@ -65,8 +65,12 @@ struct Verdict {
 constexpr double kMinLimitingShare = 0.15;
 constexpr double kClearMargin = 1.25;
 constexpr double kComputeBoundShare = 0.70;
+// How many places Verdict::where lists.
+constexpr int kWhereCount = 5;
 
 [[nodiscard]] QString componentName(Verdict::Component c);
+// What usually fixes a component (empty for Inconclusive).
+[[nodiscard]] QStringList componentTunables(Verdict::Component c);
 [[nodiscard]] Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);
 struct HostAnalysis;
 struct KernelStats;
@@ -75,12 +79,6 @@ struct KernelStats;
 [[nodiscard]] Verdict diagnose(Workspace &ws, const std::vector<GpuOp> &ops,
     const TemporalBreakdown &breakdown, const HostAnalysis &host,
     const std::vector<KernelStats> *kernels = nullptr);
-
-struct StepBreakdown;
-// One verdict per step (the ops each step owns, see owningStep()), and the overall verdict's `where`
-// set to the steps its component cost most in.
-[[nodiscard]] std::vector<Verdict> diagnoseSteps(Workspace &ws, const std::vector<GpuOp> &ops,
-    const std::vector<StepBreakdown> &steps, const HostAnalysis &host, Verdict &overall);
 
 struct RankComparison;
 // For a trace of a multi-rank run: when another rank is the straggler, the time this rank waited for

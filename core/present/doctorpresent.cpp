@@ -27,6 +27,14 @@ QJsonObject breakdownJson(const TemporalBreakdown &b)
     return o;
 }
 
+QJsonObject stepTimeJson(const StepTimeParts &p)
+{
+    QJsonObject o;
+    for (const StepTimePart &part : stepTimeParts())
+        o[QLatin1String(part.key)] = double(p.*part.member);
+    return o;
+}
+
 // The launch queue of the stream on track `track`, if the report has one.
 const StreamQueue *queueOf(const DoctorReport &report, int64_t track)
 {
@@ -67,9 +75,13 @@ QJsonObject traceJson(const DoctorFindings::Trace &t, GpuOpMode mode)
         so[QStringLiteral("step")] = double(s.number);
         so[QStringLiteral("cpu_start_ns")] = double(s.cpuStartNs);
         so[QStringLiteral("cpu_end_ns")] = double(s.cpuEndNs);
+        const StepTime &st = report.stepTime.steps[si];
+        so[QStringLiteral("wall_ns")] = double(st.wallNs());
+        so[QStringLiteral("step_time")] = stepTimeJson(st.parts);
         stepsJson.append(so);
     }
     o[QStringLiteral("steps")] = stepsJson;
+    o[QStringLiteral("step_time")] = stepTimeJson(report.stepTime.total);
     QJsonArray kernelsJson;
     for (size_t i = 0; i < kernels.size() && i < 2 * size_t(kTopKernels); ++i) {
         const KernelStats &k = kernels[i];
@@ -291,18 +303,40 @@ QString doctorText(const DoctorFindings &f)
         line(QStringLiteral("exposed memcpy/memset"), b.exposedMemoryNs);
         line(QStringLiteral("idle"), b.idleNs());
         if (!steps.empty()) {
-            out(QStringLiteral("  per step (GPU work each step launched)        window ms  compute  "
-                               "exp.comm  exp.mem   idle  limit\n"));
+            const StepTimeBreakdown &st = report.stepTime;
+            const int64_t n = int64_t(st.steps.size());
+            const double wall = double(st.total.wallNs());
+            out(QStringLiteral("  %1 %2 ms  a step over %3\n")
+                    .arg(QStringLiteral("step time"), -22)
+                    .arg(text::milliseconds(st.total.wallNs() / n), 12)
+                    .arg(text::counted(n, QStringLiteral("step"), QStringLiteral("steps"))));
+            for (const StepTimePart &part : stepTimeParts())
+                out(QStringLiteral("    %1 %2 ms  %3%\n")
+                        .arg(QLatin1String(part.name), -21)
+                        .arg(text::milliseconds(st.total.*part.member / n), 11)
+                        .arg(wall > 0 ? 100.0 * double(st.total.*part.member) / wall : 0.0, 6, 'f', 1));
+            // Each step's parts as shares of its wall time, in stepTimeParts() order.
+            static const char *const columns[]
+                = { "compute", "exp.comm", "exp.mem", "input", "sync", "runtime", "cpu", "idle" };
+            QString header = QStringLiteral("  %1 %2")
+                                 .arg(QStringLiteral("per step, share of its wall time"), -30)
+                                 .arg(QStringLiteral("wall ms"), 11);
+            for (const char *c : columns)
+                header += QStringLiteral(" %1").arg(QLatin1String(c), 8);
+            out(header + QStringLiteral(" %1  limit\n").arg(QStringLiteral("GPU window ms"), 14));
             for (size_t si = 0; si < steps.size(); ++si) {
-                const StepBreakdown &s = steps[si];
-                out(QStringLiteral("    %1 %2 %3% %4% %5% %6%  %7\n")
-                        .arg(s.name.left(40), -40)
-                        .arg(text::milliseconds(s.gpu.totalNs()), 12)
-                        .arg(100.0 * s.gpu.share(s.gpu.computeNs), 7, 'f', 1)
-                        .arg(100.0 * s.gpu.share(s.gpu.exposedCommNs), 8, 'f', 1)
-                        .arg(100.0 * s.gpu.share(s.gpu.exposedMemoryNs), 7, 'f', 1)
-                        .arg(100.0 * s.gpu.share(s.gpu.idleNs()), 5, 'f', 1)
-                        .arg(componentName(report.stepVerdicts[si].component)));
+                const StepTime &s = st.steps[si];
+                QString row = QStringLiteral("    %1 %2")
+                                  .arg(steps[si].name.left(28), -28)
+                                  .arg(text::milliseconds(s.wallNs()), 11);
+                for (const StepTimePart &part : stepTimeParts())
+                    row += QStringLiteral(" %1%").arg(
+                        s.wallNs() > 0 ? 100.0 * double(s.parts.*part.member) / double(s.wallNs()) : 0.0, 7,
+                        'f', 1);
+                out(row
+                    + QStringLiteral(" %1  %2\n")
+                          .arg(text::milliseconds(steps[si].gpu.totalNs()), 14)
+                          .arg(componentName(report.stepVerdicts[si].component)));
             }
         }
         out(QStringLiteral(

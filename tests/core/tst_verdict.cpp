@@ -265,8 +265,9 @@ private slots:
         QVERIFY(r1.verdict.evidence.join(u'\n').contains(QStringLiteral("straggler")));
     }
 
-    // Per-step verdicts: of two steps, one waits on the input pipeline and one computes; each step's
-    // verdict says so, and the overall verdict points at the step its component cost most in.
+    // Per-step verdicts, on step time: of two steps, one waits on the input pipeline and one computes;
+    // each step's verdict says so, and the overall verdict points at the step its component cost most
+    // step time in.
     void perStep()
     {
         Gen g;
@@ -284,14 +285,18 @@ private slots:
         const DoctorReport r = doctorReport(ws, 1, GpuOpMode::EveryOp);
         QCOMPARE(r.steps.size(), size_t(2));
         QCOMPARE(r.stepVerdicts.size(), size_t(2));
+        QCOMPARE(r.stepTime.steps.size(), size_t(2));
         QCOMPARE(r.stepVerdicts[0].component, Verdict::Component::InputPipeline);
-        QCOMPARE(r.stepVerdicts[0].breakdown.ops, Q_INT64_C(2));
+        QCOMPARE(r.stepTime.steps[0].parts.inputPipelineNs, Q_INT64_C(800000));
         QCOMPARE(r.stepVerdicts[1].component, Verdict::Component::GpuCompute);
-        QCOMPARE(r.stepVerdicts[1].breakdown.ops, Q_INT64_C(10));
+        QCOMPARE(r.stepTime.steps[1].parts.inputPipelineNs, Q_INT64_C(0));
         QCOMPARE(r.verdict.component, Verdict::Component::InputPipeline);
         QCOMPARE(r.verdict.where.size(), size_t(1)); // step 1 only: step 2 had no input wait
-        QCOMPARE(r.verdict.where[0].startNs, r.steps[0].gpu.startNs);
-        QVERIFY(r.verdict.where[0].label.startsWith(QStringLiteral("ProfilerStep#1")));
+        QCOMPARE(r.verdict.where[0].startNs, r.stepTime.steps[0].startNs);
+        QCOMPARE(r.verdict.where[0].endNs, r.stepTime.steps[0].endNs);
+        QVERIFY2(r.verdict.where[0].label.startsWith(QStringLiteral("ProfilerStep#1 (800 µs of 1.00 ms)")),
+            qPrintable(r.verdict.where[0].label));
+        QVERIFY(r.verdict.evidence.join(u'\n').contains(QStringLiteral("step time 1.00 ms a step over 2 steps")));
     }
 
     void knownAnswers()
