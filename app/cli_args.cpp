@@ -8,6 +8,7 @@
 
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <cmath>
 #include <cstdio>
@@ -46,6 +47,13 @@ QCommandLineOption modeOption()
         QStringLiteral(
             "which GPU ops count: every (default), linked (only those the traced program launched) "
             "or hta (as Holistic Trace Analysis counts)"));
+}
+
+QCommandLineOption inputAnnotationsOption()
+{
+    return valued(QStringLiteral("input-annotations"), QStringLiteral("REGEX"),
+        QStringLiteral("also count CPU ranges whose name matches REGEX as the input pipeline in step time "
+                       "(besides DataLoader's; repeatable)"));
 }
 
 QList<Command> makeCommands()
@@ -87,10 +95,11 @@ QList<Command> makeCommands()
             flag(QStringLiteral("diagnostics"), QStringLiteral("also what was odd in each source")),
         } });
     c.append({ QStringLiteral("doctor"),
-        QStringLiteral("plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--workspace FILE] [--json]"),
-        QStringLiteral(
-            "Where each trace's GPU time goes and what limits it (every trace when none is given)."),
-        { modeOption(), jsonOption(QStringLiteral("the findings")) } });
+        QStringLiteral("plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--input-annotations REGEX] "
+                       "[--workspace FILE] [--json]"),
+        QStringLiteral("Where each trace's time goes, per step and on its GPU, and what limits it (every "
+                       "trace when none is given)."),
+        { modeOption(), inputAnnotationsOption(), jsonOption(QStringLiteral("the findings")) } });
     c.append({ QStringLiteral("diff"),
         QStringLiteral(
             "plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--workspace FILE] [--json]\n"
@@ -102,6 +111,7 @@ QList<Command> makeCommands()
             "first run."),
         {
             modeOption(),
+            inputAnnotationsOption(),
             flag(QStringLiteral("config"), QStringLiteral("compare experiment runs, not traces")),
             flag(QStringLiteral("all"), QStringLiteral("--config: every row, not only those that differ")),
             jsonOption(QStringLiteral("the comparison")),
@@ -404,6 +414,14 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
                 a.mode = GpuOpMode::Hta;
             else
                 return line.usageError(QStringLiteral("--mode is every, linked or hta, not %1").arg(mode));
+        }
+        for (const QString &pattern : line.values("input-annotations")) {
+            const QRegularExpression re(pattern);
+            if (!re.isValid())
+                return line.usageError(
+                    QStringLiteral("--input-annotations %1 is not a regular expression: %2")
+                        .arg(pattern, re.errorString()));
+            a.stepTime.inputPatterns << re;
         }
     }
     if (command == QLatin1String("diff")) {

@@ -4,6 +4,7 @@
 #include "analysis/goodput.h"
 #include "analysis/gpuops.h"
 #include "analysis/objectivecheck.h"
+#include "analysis/steptime.h"
 #include "ingest/importoptions.h"
 #include "present/querypresent.h"
 #include "report/reportoptions.h"
@@ -84,6 +85,7 @@ struct Args {
     bool json = false;
     bool diagnostics = false; // ls --diagnostics
     plumb::GpuOpMode mode = plumb::GpuOpMode::EveryOp; // doctor/diff --mode
+    plumb::StepTimeOptions stepTime; // doctor/diff --input-annotations
     plumb::ImportOptions importOptions; // import: --step-column and the other column roles
     bool config = false; // diff --config: experiment runs, not traces
     bool allRows = false; // diff --config --all

@@ -19,7 +19,7 @@ int runDoctor(const Args &a)
                 err(chosen.error);
                 return 1;
             }
-            const DoctorFindings findings = doctorFindings(ws, chosen.traces, a.mode);
+            const DoctorFindings findings = doctorFindings(ws, chosen.traces, a.mode, a.stepTime);
             out(a.json ? cli::jsonText(doctorJson(findings)) : doctorText(findings));
             return 0;
         });

@@ -219,7 +219,8 @@ QJsonObject runJson(const DoctorFindings::Run &dr)
 
 } // namespace
 
-DoctorFindings doctorFindings(Workspace &ws, const std::vector<TraceRef> &traces, GpuOpMode mode)
+DoctorFindings doctorFindings(
+    Workspace &ws, const std::vector<TraceRef> &traces, GpuOpMode mode, const StepTimeOptions &stepOptions)
 {
     DoctorFindings f;
     f.mode = mode;
@@ -229,7 +230,8 @@ DoctorFindings doctorFindings(Workspace &ws, const std::vector<TraceRef> &traces
     for (int64_t run : runs)
         comparisons[run] = compareRanks(ws, run, mode);
     for (const TraceRef &t : traces)
-        f.traces.push_back({ t.id, t.name, doctorReport(ws, t.id, mode, &comparisons[t.runId]) });
+        f.traces.push_back(
+            { t.id, t.name, doctorReport(ws, t.id, mode, &comparisons[t.runId], stepOptions) });
     for (int64_t run : runs)
         if (comparisons[run].ranks.size() >= 2)
             f.runs.push_back({ run, std::move(comparisons[run]) });

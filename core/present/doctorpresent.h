@@ -32,8 +32,8 @@ struct DoctorFindings {
 };
 
 // The reports of `traces` (selectTraces()), each run's ranks compared once. Throws SqlError.
-[[nodiscard]] DoctorFindings doctorFindings(
-    Workspace &ws, const std::vector<TraceRef> &traces, GpuOpMode mode);
+[[nodiscard]] DoctorFindings doctorFindings(Workspace &ws, const std::vector<TraceRef> &traces,
+    GpuOpMode mode, const StepTimeOptions &stepOptions = {});
 
 // The findings as the `plumb.doctor/1` JSON object (docs/json.md).
 [[nodiscard]] QJsonObject doctorJson(const DoctorFindings &f);
