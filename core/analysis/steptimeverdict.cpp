@@ -20,14 +20,19 @@ std::vector<Verdict::Cost> costsOf(const StepTimeParts &p)
         { C::MemoryCopies, p.exposedMemoryNs }, { C::ExposedCommunication, p.exposedCommNs } };
 }
 
+// The parts that took any time worth a figure (0.1% or more), largest first.
 QString partsLine(const StepTimeParts &p)
 {
     const double wall = double(p.wallNs());
-    QStringList parts;
+    std::vector<std::pair<double, const char *>> shares;
     for (const StepTimePart &part : stepTimeParts())
-        parts << QStringLiteral("%1 %2%")
-                     .arg(QLatin1String(part.name))
-                     .arg(wall > 0 ? 100.0 * double(p.*part.member) / wall : 0.0, 0, 'f', 1);
+        if (wall > 0 && double(p.*part.member) >= 0.0005 * wall)
+            shares.emplace_back(100.0 * double(p.*part.member) / wall, part.name);
+    std::stable_sort(
+        shares.begin(), shares.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    QStringList parts;
+    for (const auto &[share, name] : shares)
+        parts << QStringLiteral("%1 %2%").arg(QLatin1String(name)).arg(share, 0, 'f', 1);
     return parts.join(QStringLiteral(", "));
 }
 

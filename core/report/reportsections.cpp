@@ -101,33 +101,38 @@ ReportSection stepsSection(ReportContext &c)
         if (d.steps.empty())
             continue;
         s.blocks.push_back(ReportBlock::heading(c.traceName(t.id)));
-        int64_t sum = 0, longest = 0;
-        for (const StepBreakdown &st : d.steps) {
-            sum += st.gpu.totalNs();
-            longest = std::max(longest, st.gpu.totalNs());
-        }
-        const QString sizes = d.steps.size() == 1
-            ? QStringLiteral("One step, %1 ms of GPU window.").arg(ms(double(longest)))
-            : QStringLiteral("%1 steps, %2 ms of GPU window per step on average, the longest %3 ms.")
-                  .arg(d.steps.size())
-                  .arg(ms(double(sum) / double(d.steps.size())), ms(double(longest)));
+        const StepTimeBreakdown &st = d.stepTime;
+        int64_t longest = 0;
+        for (const StepTime &step : st.steps)
+            longest = std::max(longest, step.wallNs());
+        const QString sizes = st.steps.size() == 1
+            ? QStringLiteral("One step, %1 ms.").arg(ms(double(longest)))
+            : QStringLiteral("%1 steps, %2 ms a step on average, the longest %3 ms.")
+                  .arg(st.steps.size())
+                  .arg(ms(double(st.total.wallNs()) / double(st.steps.size())), ms(double(longest)));
         s.blocks.push_back(ReportBlock::paragraph(sizes
-            + QStringLiteral(" Each bar splits a step's GPU window into "
-                             "computation, exposed communication, exposed "
-                             "memcpy/memset and idle.")));
-        s.blocks.push_back(ReportBlock::figureOf(figure(QStringLiteral("steps"), d.steps, 0.42,
-            QStringLiteral("GPU window per training step of %1 (ms)").arg(c.traceName(t.id)))));
-        ReportTable tb
-            = table({ QStringLiteral("step"), QStringLiteral("window (ms)"), QStringLiteral("compute %"),
-                        QStringLiteral("exposed comm %"), QStringLiteral("exposed memcpy %"),
-                        QStringLiteral("idle %"), QStringLiteral("limit") },
-                { true, true, true, true, true, true, false });
-        for (size_t i = 0; i < d.steps.size() && i < size_t(kMaxStepRows); ++i) {
-            const TemporalBreakdown &b = d.steps[i].gpu;
-            tb.rows << QStringList { QString::number(d.steps[i].number), ms(double(b.totalNs())),
-                pct(b.share(b.computeNs)), pct(b.share(b.exposedCommNs)), pct(b.share(b.exposedMemoryNs)),
-                pct(b.share(b.idleNs())),
-                i < d.stepVerdicts.size() ? componentName(d.stepVerdicts[i].component) : QString() };
+            + QStringLiteral(" Each bar splits a step's wall time (its span on the CPU and the gap since "
+                             "the step before) into what the device did, then, with the device idle, what "
+                             "the host did: input pipeline, synchronisation, runtime calls, other CPU work, "
+                             "or nothing.")));
+        s.blocks.push_back(ReportBlock::figureOf(figure(QStringLiteral("steps"), st, 0.42,
+            QStringLiteral("Step time per training step of %1 (ms)").arg(c.traceName(t.id)))));
+        QStringList header { QStringLiteral("step"), QStringLiteral("wall (ms)") };
+        for (const char *column : { "compute %", "exp. comm %", "exp. memcpy %", "input %", "sync %",
+                 "runtime %", "CPU %", "idle %" })
+            header << QLatin1String(column);
+        header << QStringLiteral("GPU window (ms)") << QStringLiteral("limit");
+        std::vector<bool> numeric(size_t(header.size()), true);
+        numeric.back() = false;
+        ReportTable tb = table(header, numeric);
+        for (size_t i = 0; i < st.steps.size() && i < size_t(kMaxStepRows); ++i) {
+            const StepTime &step = st.steps[i];
+            QStringList row { QString::number(step.step), ms(double(step.wallNs())) };
+            for (const StepTimePart &part : stepTimeParts())
+                row << pct(step.wallNs() > 0 ? double(step.parts.*part.member) / double(step.wallNs()) : 0.0);
+            row << ms(double(d.steps[i].gpu.totalNs()))
+                << (i < d.stepVerdicts.size() ? componentName(d.stepVerdicts[i].component) : QString());
+            tb.rows << row;
         }
         s.blocks.push_back(ReportBlock::tableOf(tb));
         if (d.steps.size() > size_t(kMaxStepRows))
@@ -242,15 +247,17 @@ ReportSection kernelsSection(ReportContext &c)
 // verdict points at, else the whole trace. Empty when the trace has no GPU ops.
 std::pair<int64_t, int64_t> worstStretch(const DoctorReport &d, QString *what)
 {
-    if (!d.steps.empty()) {
-        const auto worst = std::max_element(d.steps.begin(), d.steps.end(),
-            [](const StepBreakdown &a, const StepBreakdown &b) { return a.gpu.totalNs() < b.gpu.totalNs(); });
-        const size_t i = size_t(worst - d.steps.begin());
-        const int64_t from = std::min(worst->cpuStartNs, worst->gpu.startNs);
-        const int64_t to = std::max(worst->cpuEndNs, worst->gpu.endNs);
-        *what = QStringLiteral("step %1, the longest (GPU window %2 ms; limit: %3)")
-                    .arg(worst->number)
-                    .arg(ms(double(worst->gpu.totalNs())))
+    if (!d.stepTime.steps.empty()) {
+        const std::vector<StepTime> &steps = d.stepTime.steps;
+        const auto worst = std::max_element(steps.begin(), steps.end(),
+            [](const StepTime &a, const StepTime &b) { return a.wallNs() < b.wallNs(); });
+        const size_t i = size_t(worst - steps.begin());
+        const TemporalBreakdown &gpu = d.steps[i].gpu; // its GPU work may run on past its end
+        const int64_t from = gpu.ops ? std::min(worst->startNs, gpu.startNs) : worst->startNs;
+        const int64_t to = gpu.ops ? std::max(worst->endNs, gpu.endNs) : worst->endNs;
+        *what = QStringLiteral("step %1, the longest (%2 ms; limit: %3)")
+                    .arg(worst->step)
+                    .arg(ms(double(worst->wallNs())))
                     .arg(i < d.stepVerdicts.size() ? componentName(d.stepVerdicts[i].component)
                                                    : QStringLiteral("n/a"));
         return { from, to };

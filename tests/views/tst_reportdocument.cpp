@@ -109,7 +109,7 @@ private Q_SLOTS:
                 "1 Executive summary", "Step breakdown", "Top GPU ops", "Timeline around the worst step",
                 "Lineage of the model", "Import diagnostics", "Appendix: what is not in this report",
                 "Multi-rank comparison: left out, no run covered holds the traces of several ranks",
-                "Figure 1. GPU window per training step", "sample_training_step" })
+                "Figure 1. Step time per training step", "sample_training_step" })
             QVERIFY2(text.contains(QLatin1String(expected)), expected);
         QVERIFY(text.contains(QStringLiteral("Page 2 of %1").arg(pages)));
         QVERIFY(text.contains(QStringLiteral("Page %1 of %1").arg(pages)));

@@ -173,4 +173,19 @@ void fitLegend(QCustomPlot *plot)
     }
 }
 
+PartStyle stepTimePartStyle(size_t part)
+{
+    static const PartStyle styles[] = {
+        { QColor(0x4c, 0x9f, 0x70), Qt::SolidPattern }, // device compute
+        { QColor(0xd9, 0x82, 0x2b), Qt::BDiagPattern }, // exposed communication
+        { QColor(0x3b, 0x75, 0xaf), Qt::CrossPattern }, // exposed memcpy/memset
+        { QColor(0x8e, 0x5e, 0xa2), Qt::FDiagPattern }, // input pipeline
+        { QColor(0xc0, 0x4b, 0x4b), Qt::DiagCrossPattern }, // synchronisation
+        { QColor(0xc9, 0xa2, 0x27), Qt::HorPattern }, // runtime calls
+        { QColor(0x8c, 0x6d, 0x46), Qt::VerPattern }, // other CPU work
+        { QColor(0x9a, 0x9a, 0x9a), Qt::Dense6Pattern }, // idle
+    };
+    return styles[std::min(part, std::size(styles) - 1)];
+}
+
 } // namespace plumb

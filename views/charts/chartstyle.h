@@ -33,4 +33,14 @@ void spaceTickLabels(QCustomPlot *plot);
 // Refits the legend's columns to the plot's width: call after adding or renaming legend entries.
 void fitLegend(QCustomPlot *plot);
 
+// How the i-th part of step time (stepTimeParts() order: compute, exposed communication, exposed
+// memcpy/memset, input pipeline, synchronisation, runtime calls, other CPU work, idle) is drawn
+// wherever it is: a colour and a pattern, so the parts differ without colour too. The first three
+// and idle are also the GPU window's computation, exposed communication, exposed memcpy/memset and idle.
+struct PartStyle {
+    QColor color;
+    Qt::BrushStyle pattern;
+};
+[[nodiscard]] PartStyle stepTimePartStyle(size_t part);
+
 } // namespace plumb

@@ -20,10 +20,9 @@ StepBreakdownChart::StepBreakdownChart(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setAccessibleName(tr("GPU time per step"));
+    m_plot->setAccessibleName(tr("Time per step"));
     m_plot->legend->setVisible(true);
     placeLegendBelow(m_plot); // not over the bars, and the bars keep the width
-    m_plot->yAxis->setLabel(tr("GPU window (ms)"));
     installChartExportMenu(m_plot, QStringLiteral("steps"));
     setMinimumHeight(170);
     // Relabel at the width the plot is drawn at (resized, or exported at another size).
@@ -33,7 +32,6 @@ StepBreakdownChart::StepBreakdownChart(QWidget *parent)
 
 void StepBreakdownChart::setSteps(const std::vector<StepBreakdown> &steps, const TemporalBreakdown &whole)
 {
-    m_plot->clearPlottables();
     std::vector<const TemporalBreakdown *> bars;
     m_labels.clear();
     for (const StepBreakdown &s : steps) {
@@ -44,48 +42,72 @@ void StepBreakdownChart::setSteps(const std::vector<StepBreakdown> &steps, const
         bars.push_back(&whole);
         m_labels << tr("whole trace");
     }
-    m_bars = int(bars.size());
-    struct Category {
-        QString name;
-        QColor color;
-        Qt::BrushStyle pattern;
-        int64_t (*value)(const TemporalBreakdown &);
-    };
-    const Category categories[] = {
-        { tr("computation"), QColor(0x4c, 0x9f, 0x70), Qt::SolidPattern,
-            [](const TemporalBreakdown &b) { return b.computeNs; } },
-        { tr("exposed communication"), QColor(0xd9, 0x82, 0x2b), Qt::BDiagPattern,
-            [](const TemporalBreakdown &b) { return b.exposedCommNs; } },
-        { tr("exposed memcpy/memset"), QColor(0x3b, 0x75, 0xaf), Qt::CrossPattern,
-            [](const TemporalBreakdown &b) { return b.exposedMemoryNs; } },
-        { tr("idle"), QColor(0x9a, 0x9a, 0x9a), Qt::Dense6Pattern,
-            [](const TemporalBreakdown &b) { return b.idleNs(); } },
-    };
+    std::vector<Category> categories = { { tr("computation"), 0, {} }, { tr("exposed communication"), 1, {} },
+        { tr("exposed memcpy/memset"), 2, {} }, { tr("idle"), 7, {} } };
+    for (const TemporalBreakdown *b : bars) {
+        categories[0].ms.push_back(double(b->computeNs) / 1e6);
+        categories[1].ms.push_back(double(b->exposedCommNs) / 1e6);
+        categories[2].ms.push_back(double(b->exposedMemoryNs) / 1e6);
+        categories[3].ms.push_back(double(b->idleNs()) / 1e6);
+    }
+    draw(categories, tr("GPU window (ms)"),
+        !steps.empty()      ? tr("step: the GPU work each step launched")
+            : !bars.empty() ? tr("no steps in this trace: its whole GPU window")
+                            : tr("no GPU ops in this trace"),
+        !steps.empty());
+}
+
+void StepBreakdownChart::setStepTimes(const StepTimeBreakdown &steps, const TemporalBreakdown &whole)
+{
+    if (steps.steps.empty()) {
+        setSteps({}, whole);
+        return;
+    }
+    m_labels.clear();
+    for (const StepTime &s : steps.steps)
+        m_labels << QString::number(s.step);
+    std::vector<Category> categories;
+    for (size_t k = 0; k < stepTimeParts().size(); ++k) {
+        const StepTimePart &part = stepTimeParts()[k];
+        Category c { tr(part.name), k, {} };
+        for (const StepTime &s : steps.steps)
+            c.ms.push_back(double(s.parts.*part.member) / 1e6);
+        categories.push_back(std::move(c));
+    }
+    draw(categories, tr("step time (ms)"), tr("step: its wall time, from the end of the step before"), true);
+}
+
+void StepBreakdownChart::draw(
+    const std::vector<Category> &categories, const QString &yLabel, const QString &xLabel, bool steps)
+{
+    m_plot->clearPlottables();
+    m_bars = int(m_labels.size());
     QVector<double> keys;
     for (int i = 0; i < m_bars; ++i)
         keys << double(i + 1);
+    std::vector<double> heights(size_t(m_bars), 0.0);
     QCPBars *below = nullptr;
     for (const Category &c : categories) {
+        const PartStyle style = stepTimePartStyle(c.style);
         auto *plotted = new QCPBars(m_plot->xAxis, m_plot->yAxis);
         plotted->setName(c.name);
-        plotted->setBrush(QBrush(c.color, c.pattern));
-        plotted->setPen(QPen(c.color.darker(130)));
-        plotted->setWidth(steps.empty() ? 0.35 : 0.7);
+        plotted->setBrush(QBrush(style.color, style.pattern));
+        plotted->setPen(QPen(style.color.darker(130)));
+        plotted->setWidth(steps ? 0.7 : 0.35);
         QVector<double> values;
-        for (const TemporalBreakdown *b : bars)
-            values << double(c.value(*b)) / 1e6;
+        for (size_t i = 0; i < c.ms.size() && i < heights.size(); ++i) {
+            values << c.ms[i];
+            heights[i] += c.ms[i];
+        }
         plotted->setData(keys, values);
         if (below)
             plotted->moveAbove(below);
         below = plotted;
     }
-    m_plot->xAxis->setLabel(!steps.empty() ? tr("step")
-            : m_bars                       ? tr("no steps in this trace: its whole GPU window")
-                                           : tr("no GPU ops in this trace"));
+    m_plot->yAxis->setLabel(yLabel);
+    m_plot->xAxis->setLabel(xLabel);
     m_plot->xAxis->setRange(0.3, double(m_bars) + 0.7);
-    double top = 0;
-    for (const TemporalBreakdown *b : bars)
-        top = std::max(top, double(b->totalNs()) / 1e6);
+    const double top = heights.empty() ? 0.0 : *std::max_element(heights.begin(), heights.end());
     m_plot->yAxis->setRange(0, std::max(1e-3, top * 1.05));
     labelBars();
     fitLegend(m_plot);

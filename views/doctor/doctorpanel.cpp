@@ -19,10 +19,14 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -49,6 +53,14 @@ void setUpTable(QTableView *table, int stretchColumn)
     table->setWordWrap(false);
 }
 
+QString inputPatternHelp()
+{
+    return DoctorPanel::tr(
+        "CPU ranges whose name matches this regular expression count as the input pipeline "
+        "in step time, besides DataLoader's (e.g. your own data-loading annotation); kept "
+        "for next time.");
+}
+
 QString noOpSelected()
 {
     return DoctorPanel::tr("Select an op in the table to see how its GPU durations spread.");
@@ -60,6 +72,8 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
     , m_mode(new OpModeBox(this))
+    , m_stepView(new QComboBox(this))
+    , m_inputPattern(new QLineEdit(this))
     , m_summary(new QLabel(this))
     , m_chart(new StepBreakdownChart(this))
     , m_pages(new QTabWidget(this))
@@ -81,6 +95,19 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     m_title->setFont(bold);
     m_title->setText(tr("Select a trace in the Workspace tab and choose View > Doctor."));
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { reload(); });
+    m_stepView->addItem(tr("Step time"));
+    m_stepView->addItem(tr("GPU window"));
+    m_stepView->setToolTip(tr("What the bar of each step shows: its wall time split into what the device and "
+                              "the host were doing (step time), or the GPU work it launched (GPU window)"));
+    m_stepView->setAccessibleName(tr("Step bars show"));
+    connect(m_stepView, &QComboBox::currentIndexChanged, this, [this] { showStepBars(); });
+    m_inputPattern->setPlaceholderText(tr("input ranges (regex)"));
+    m_inputPattern->setToolTip(inputPatternHelp());
+    m_inputPattern->setAccessibleName(tr("More input pipeline ranges"));
+    m_inputPattern->setClearButtonEnabled(true);
+    m_inputPattern->setMaximumWidth(220);
+    m_inputPattern->setText(QSettings().value(QStringLiteral("doctor/inputAnnotations")).toString());
+    connect(m_inputPattern, &QLineEdit::editingFinished, this, [this] { inputPatternEdited(); });
     m_summary->setWordWrap(true);
     m_summary->setAccessibleName(tr("Verdict"));
     m_summary->setTextInteractionFlags(
@@ -162,6 +189,8 @@ DoctorPanel::DoctorPanel(QWidget *parent)
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_title, 1);
+    top->addWidget(m_inputPattern);
+    top->addWidget(m_stepView);
     top->addWidget(m_mode);
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_chart);
@@ -204,14 +233,19 @@ void DoctorPanel::reload()
         return;
     const int64_t traceId = m_traceId;
     const GpuOpMode mode = m_mode->mode();
+    StepTimeOptions stepOptions;
+    if (const QRegularExpression re(m_inputPattern->text());
+        !m_inputPattern->text().isEmpty() && re.isValid())
+        stepOptions.inputPatterns << re;
     m_summary->setText(tr("Analysing… <a href=\"cancel\">Cancel</a>"));
     m_analysis.start<Result>(
         this, m_workspacePath,
-        [traceId, mode](Workspace &ws, Result &r) {
-            DoctorReport report = doctorReport(ws, traceId, mode);
+        [traceId, mode, stepOptions](Workspace &ws, Result &r) {
+            DoctorReport report = doctorReport(ws, traceId, mode, nullptr, stepOptions);
             r.overall = report.overall;
             r.verdict = std::move(report.verdict);
             r.steps = std::move(report.steps);
+            r.stepTime = std::move(report.stepTime);
             r.kernels = std::move(report.kernels);
             r.idle = std::move(report.idle);
             r.launch = std::move(report.launch);
@@ -222,6 +256,31 @@ void DoctorPanel::reload()
                 r.stepComponents.push_back(v.component);
         },
         [this](const Result &r) { display(r); });
+}
+
+void DoctorPanel::inputPatternEdited()
+{
+    const QString pattern = m_inputPattern->text();
+    const QRegularExpression re(pattern);
+    // A pattern that does not compile is said so where it was typed, and not used.
+    m_inputPattern->setStyleSheet(re.isValid() ? QString() : QStringLiteral("QLineEdit { color: #c04b4b; }"));
+    m_inputPattern->setStatusTip(
+        re.isValid() ? QString() : tr("Not a regular expression: %1").arg(re.errorString()));
+    if (!re.isValid())
+        return;
+    QSettings settings;
+    if (settings.value(QStringLiteral("doctor/inputAnnotations")).toString() == pattern)
+        return;
+    settings.setValue(QStringLiteral("doctor/inputAnnotations"), pattern);
+    reload();
+}
+
+void DoctorPanel::showStepBars()
+{
+    if (m_stepView->currentIndex() == 1)
+        m_chart->setSteps(m_result.steps, m_result.overall);
+    else
+        m_chart->setStepTimes(m_result.stepTime, m_result.overall);
 }
 
 void DoctorPanel::cancelAnalysis()
@@ -279,8 +338,8 @@ QString DoctorPanel::summaryText() const
                   pct(b.exposedCommNs), pct(b.exposedMemoryNs), pct(b.idleNs()),
                   m_result.steps.empty() ? QString()
                       : m_result.steps.size() == 1
-                      ? tr(" One training step below, with the GPU work it launched.")
-                      : tr(" %1 training steps below, each with the GPU work it launched.")
+                      ? tr(" One training step below: its step time, or the GPU work it launched.")
+                      : tr(" %1 training steps below: each one's step time, or the GPU work it launched.")
                             .arg(m_result.steps.size()))
               .toHtmlEscaped();
 }
@@ -329,7 +388,7 @@ void DoctorPanel::present(const Result &result)
 {
     m_result = result;
     m_summary->setText(summaryText());
-    m_chart->setSteps(m_result.steps, m_result.overall);
+    showStepBars();
     m_model->setRows(m_result.kernels);
     // The top op's histogram to start with; current without being selected, so that Copy still
     // takes the whole table until the user selects rows.

@@ -6,13 +6,16 @@
 #include "analysis/launchstats.h"
 #include "analysis/rankcomparison.h"
 #include "analysis/stepbreakdown.h"
+#include "analysis/steptime.h"
 #include "analysis/temporalbreakdown.h"
 #include "analysis/verdict.h"
 #include "backgroundanalysis.h"
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
+class QLineEdit;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
@@ -53,7 +56,8 @@ public:
     struct Result {
         QString error;
         TemporalBreakdown overall;
-        std::vector<StepBreakdown> steps;
+        std::vector<StepBreakdown> steps; // each step's GPU window
+        StepTimeBreakdown stepTime; // each step's wall time (stepTime.steps[i] is steps[i])
         std::vector<KernelStats> kernels;
         std::vector<StreamIdle> idle;
         LaunchStats launch;
@@ -61,7 +65,7 @@ public:
         int64_t launchDelayP90Ns = 0;
         RankComparison ranks; // empty unless the trace's run has two traces or more
         Verdict verdict;
-        std::vector<Verdict::Component> stepComponents; // each step's own verdict
+        std::vector<Verdict::Component> stepComponents; // each step's own verdict, on its step time
     };
     [[nodiscard]] const Result &result() const { return m_result; }
     [[nodiscard]] QString summaryText() const;
@@ -78,6 +82,10 @@ public:
     [[nodiscard]] QLabel *rankSummary() const { return m_rankSummary; }
     [[nodiscard]] QTabWidget *pages() const { return m_pages; }
     [[nodiscard]] OpModeBox *modeBox() const { return m_mode; }
+    // Which view the step bars show: step time (0, the default) or the GPU window (1).
+    [[nodiscard]] QComboBox *stepViewBox() const { return m_stepView; }
+    // More input-pipeline ranges for step time (a regular expression; kept in the settings).
+    [[nodiscard]] QLineEdit *inputPatternEdit() const { return m_inputPattern; }
     // The kernel table's selected rows (all when none) as TSV, in the order shown.
     [[nodiscard]] QString kernelTsv() const;
     // Follows the verdict's i-th "where to look" link (what clicking it does).
@@ -99,6 +107,8 @@ private:
     void display(const Result &result); // present() and say so
     void present(const Result &result);
     void showDurations();
+    void showStepBars();
+    void inputPatternEdited();
     [[nodiscard]] QString rankText() const;
 
     QString m_workspacePath;
@@ -108,6 +118,8 @@ private:
     BackgroundAnalysis m_analysis; // a newer request or Cancel stops the one running
     QLabel *m_title;
     OpModeBox *m_mode;
+    QComboBox *m_stepView;
+    QLineEdit *m_inputPattern;
     QLabel *m_summary;
     StepBreakdownChart *m_chart;
     QTabWidget *m_pages;

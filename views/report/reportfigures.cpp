@@ -54,7 +54,7 @@ void paintWidgetChart(Chart &chart, QPainter &painter, const QRectF &target, con
 void drawSteps(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
 {
     StepBreakdownChart chart;
-    chart.setSteps(std::any_cast<const std::vector<StepBreakdown> &>(f.data));
+    chart.setStepTimes(std::any_cast<const StepTimeBreakdown &>(f.data));
     paintWidgetChart(chart, p, r, font);
 }
 
