@@ -17,6 +17,8 @@
 #include "opmodebox.h"
 #include "tableexport.h"
 
+#include <qcustomplot.h>
+
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
@@ -25,8 +27,11 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -119,8 +124,80 @@ void checkCsvRoundTrip(QTableView *view, const QList<QStringList> &records, int 
 
 class TestDoctorPanel : public QObject {
     Q_OBJECT
+    QTemporaryDir m_settings;
 
 private slots:
+    void initTestCase()
+    {
+        // The input-ranges field is kept in the settings: in a folder of this test's own.
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(
+            QSettings::IniFormat, QSettings::UserScope, m_settings.filePath(QStringLiteral("s")));
+        QSettings().clear();
+    }
+
+    // The step bars show step time (eight parts) by default and the GPU window (four) when asked; a
+    // pattern typed into the input-ranges field makes a user's own loading range input pipeline, is
+    // kept for the next panel, and one that does not compile is refused where it was typed.
+    void stepTimeViewAndInputRanges()
+    {
+        QTemporaryDir tmp;
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"),
+            "{\"traceEvents\": [\n"
+            "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,"
+            "\"ts\":0,\"dur\":100},\n"
+            "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,"
+            "\"ts\":100,\"dur\":100},\n"
+            "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"my_loader.fetch\",\"pid\":1,\"tid\":1,"
+            "\"ts\":0,\"dur\":60},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":60,\"dur\":40,"
+            "\"args\":{\"stream\":7}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":100,\"dur\":100,"
+            "\"args\":{\"stream\":7}}\n"
+            "]}\n");
+        QVERIFY(!ws.isEmpty());
+        DoctorPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy loaded(&panel, &DoctorPanel::loaded);
+        panel.open(ws, 1, QStringLiteral("t.json"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 10000);
+        QCOMPARE(panel.result().stepTime.steps.size(), size_t(2));
+        QCOMPARE(panel.stepViewBox()->currentIndex(), 0);
+        QCOMPARE(panel.chart()->barCount(), 2);
+        QCOMPARE(panel.chart()->plot()->plottableCount(), 8);
+        QCOMPARE(panel.chart()->plot()->yAxis->label(), QStringLiteral("step time (ms)"));
+        // Step 1: the loader's 60 µs are other CPU work, then 40 µs of compute.
+        QCOMPARE(panel.result().stepTime.steps[0].parts.otherCpuNs, Q_INT64_C(60000));
+        QCOMPARE(panel.result().stepTime.steps[0].parts.inputPipelineNs, Q_INT64_C(0));
+        QCOMPARE(panel.result().stepComponents[0], Verdict::Component::HostLaunch);
+        panel.stepViewBox()->setCurrentIndex(1);
+        QCOMPARE(panel.chart()->plot()->plottableCount(), 4);
+        QCOMPARE(panel.chart()->plot()->yAxis->label(), QStringLiteral("GPU window (ms)"));
+        panel.stepViewBox()->setCurrentIndex(0);
+
+        panel.inputPatternEdit()->setText(QStringLiteral("^my_loader"));
+        Q_EMIT panel.inputPatternEdit()->editingFinished();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 2, 10000);
+        QCOMPARE(panel.result().stepTime.steps[0].parts.inputPipelineNs, Q_INT64_C(60000));
+        QCOMPARE(panel.result().stepComponents[0], Verdict::Component::InputPipeline);
+        QCOMPARE(QSettings().value(QStringLiteral("doctor/inputAnnotations")).toString(),
+            QStringLiteral("^my_loader"));
+        DoctorPanel next;
+        QCOMPARE(next.inputPatternEdit()->text(), QStringLiteral("^my_loader"));
+
+        panel.inputPatternEdit()->setText(QStringLiteral("my_loader("));
+        Q_EMIT panel.inputPatternEdit()->editingFinished();
+        QVERIFY(panel.inputPatternEdit()->toolTip().startsWith(QStringLiteral("Not a regular expression")));
+        QTest::qWait(200);
+        QCOMPARE(loaded.size(), 2); // not analysed again
+        QCOMPARE(QSettings().value(QStringLiteral("doctor/inputAnnotations")).toString(),
+            QStringLiteral("^my_loader"));
+        QSettings().clear();
+    }
+
     void loadsAndSwitchesMode()
     {
         QTemporaryDir tmp;

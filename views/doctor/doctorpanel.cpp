@@ -264,8 +264,10 @@ void DoctorPanel::inputPatternEdited()
     const QRegularExpression re(pattern);
     // A pattern that does not compile is said so where it was typed, and not used.
     m_inputPattern->setStyleSheet(re.isValid() ? QString() : QStringLiteral("QLineEdit { color: #c04b4b; }"));
-    m_inputPattern->setStatusTip(
-        re.isValid() ? QString() : tr("Not a regular expression: %1").arg(re.errorString()));
+    m_inputPattern->setToolTip(re.isValid()
+            ? inputPatternHelp()
+            : tr("Not a regular expression (%1), so not used.").arg(re.errorString()) + u' '
+                + inputPatternHelp());
     if (!re.isValid())
         return;
     QSettings settings;
