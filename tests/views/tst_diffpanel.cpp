@@ -107,7 +107,7 @@ private Q_SLOTS:
         QVERIFY2(
             headline.contains(QStringLiteral("<b>130 µs</b> against <b>80.0 µs</b>")), qPrintable(headline));
         QVERIFY2(headline.contains(QStringLiteral("+50.0 µs (+62.5%)")), qPrintable(headline));
-        QVERIFY2(headline.contains(QStringLiteral("B is slower")), qPrintable(headline));
+        QVERIFY2(headline.contains(QStringLiteral("+50.0 µs (+62.5%)</b>, longer.")), qPrintable(headline));
         QVERIFY2(headline.contains(QStringLiteral("Most of it is computation")), qPrintable(headline));
         QVERIFY2(headline.contains(QStringLiteral("1 added, 1 removed, 1 slower, 0 faster, 1 within 2%")),
             qPrintable(headline));
@@ -182,8 +182,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 2, kLoadTimeoutMs);
         QCOMPARE(panel.baselineId(), Q_INT64_C(2));
         QCOMPARE(panel.result().diff.windowDeltaNs(), -50'000.0);
-        QVERIFY2(
-            panel.headlineText().contains(QStringLiteral("B is faster")), qPrintable(panel.headlineText()));
+        QVERIFY2(panel.headlineText().contains(QStringLiteral("B is 33.3% faster")),
+            qPrintable(panel.headlineText()));
     }
 
     // HTA's A/B pair: the panel's figures are diffTraces()'s and diagnose()'s, in both modes.
@@ -213,8 +213,8 @@ private Q_SLOTS:
         QVERIFY(headline->text().contains(QStringLiteral("cancelled")));
         Q_EMIT headline->linkActivated(QStringLiteral("compare"));
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, kLoadTimeoutMs);
-        QVERIFY2(
-            panel.headlineText().contains(QStringLiteral("B is slower")), qPrintable(panel.headlineText()));
+        QVERIFY2(panel.headlineText().contains(QStringLiteral("B is 50.0% slower")),
+            qPrintable(panel.headlineText()));
     }
 
     void htaPair()
@@ -262,8 +262,8 @@ private Q_SLOTS:
                      signedPercent(expected.windowDeltaNs() / expected.a.windowNs) })
                 QVERIFY2(
                     headline.contains(figure), qPrintable(figure + QStringLiteral(" not in ") + headline));
-            QVERIFY(headline.contains(expected.windowDeltaNs() > 0 ? QStringLiteral("B is slower")
-                                                                   : QStringLiteral("B is faster")));
+            QVERIFY(headline.contains(expected.windowDeltaNs() > 0 ? QStringLiteral("</b>, longer.")
+                                                                   : QStringLiteral("</b>, shorter.")));
 
             // The categories and the chart add up to the window's change.
             double sum = 0;

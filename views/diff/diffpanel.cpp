@@ -284,8 +284,12 @@ QString DiffPanel::headlineText() const
         ? tr("Per training step (the mean of %1 and %2 steps)").arg(d.a.steps).arg(d.b.steps)
         : tr("Over the whole trace (the two do not both have training steps)");
     QString verdict;
+    // With step time the window does not say which run is faster (a longer window can come with shorter
+    // steps): it is longer or shorter.
     if (d.a.windowNs > 0 && std::abs(delta) < kSameWindowShare * d.a.windowNs)
         verdict = tr("about the same");
+    else if (d.hasStepTime())
+        verdict = delta > 0 ? tr("longer") : tr("shorter");
     else
         verdict = delta > 0 ? tr("B is slower") : tr("B is faster");
     text += tr("%1, the GPU window of B is <b>%2</b> against <b>%3</b> for A: <b>%4%5</b>, %6.")
