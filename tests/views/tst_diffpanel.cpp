@@ -132,6 +132,7 @@ private Q_SLOTS:
         QCOMPARE(stepBars.size(), size_t(1 + kStepTimePartCount));
         QCOMPARE(stepBars.front(), 0.1);
         QCOMPARE(panel.stepTimeChart()->names().front(), QStringLiteral("step time"));
+        QVERIFY(panel.stepTimeChart()->isVisible());
         QCOMPARE(panel.stepTimeChart()->names().at(1), stepTimePartName(d.stepComponents.front().part));
 
         // The changed ops, largest change first (ties by name), raw ns in the CSV.

@@ -351,6 +351,8 @@ void DiffPanel::display(const Result &result)
             + 2 * m_categoryTable->frameWidth());
     m_headline->setText(headlineText());
     m_verdict->setText(verdictText());
+    // Without step time the headline says why; the chart would be an empty axis.
+    m_stepChart->setVisible(m_result.error.isEmpty() && d.hasStepTime());
     if (m_result.error.isEmpty()) {
         m_stepChart->setDiff(d);
         m_chart->setDiff(d);

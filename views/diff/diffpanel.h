@@ -23,8 +23,8 @@ class DiffOpModel;
 
 // The Diff tab: what changed from a baseline trace (A) to another (B), from diffTraces() and each
 // side's doctor verdict. At the top the step time on each side, faster or slower, and the parts that
-// explain its change, largest first (diffHeadline()); then the GPU window on each side (per step when
-// both have steps), its change and the category most of it went to, and how the verdict changed; then
+// explain its change, largest first (diffHeadline()), and how the verdict changed; then the GPU window on
+// each side (per step when both have steps), its change and the category most of it went to; then
 // the step time's change per part (bars), the window's change split into categories (bars and a
 // table), and the GPU ops added, removed, slower and faster (sortable; a box picks which changes show). A
 // mode box switches between every GPU op and the ops the traced program launched, as in the Doctor tab.
@@ -52,9 +52,10 @@ public:
     [[nodiscard]] int64_t baselineId() const { return m_baselineId; }
     [[nodiscard]] int64_t comparedId() const { return m_comparedId; }
     [[nodiscard]] const Result &result() const { return m_result; }
-    // The headline (step time on each side and the parts that changed it, then the window on each side,
-    // its change, where it went, ops changed) and the verdicts, as HTML.
+    // The headline (step time on each side and the parts that changed it, the verdict's change, then the
+    // window on each side, its change, where it went, ops changed), as HTML.
     [[nodiscard]] QString headlineText() const;
+    // What each side's doctor verdict says, as HTML.
     [[nodiscard]] QString verdictText() const;
     [[nodiscard]] DiffOpModel *opModel() const { return m_opModel; }
     [[nodiscard]] DiffOpFilter *opProxy() const { return m_opProxy; }
