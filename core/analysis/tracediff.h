@@ -96,12 +96,12 @@ constexpr double kSameStepTimeShare = 0.005;
 [[nodiscard]] TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB,
     TemporalBreakdown::Mode mode, const StepTimeOptions &stepOptions = {});
 
-// The diff's headline as plain text. With step time on both sides: "Step time 77.5 -> 124.1 ms per
-// step (12.90 -> 8.06 steps/s): B is 60.1% slower." then the parts that explain it, largest change
-// first ("device compute +30.2 ms, idle +9.8 ms, ..."; the parts too small to name summed as "other
-// parts"), so the figures named add up to the change. Without: a sentence saying which side has no
-// steps, then the GPU window's change (per step or over the whole trace) and the category most of it
-// went to.
+// The diff's headline as plain text. With step time on both sides: "Step time 77.53 → 124.1 ms per
+// step (12.9 → 8.06 steps/s): B is 60.1% slower." then the parts that explain it, largest change
+// first ("device compute +44.37 ms, exposed memcpy/memset +12.86 ms, ..."; at most four, those under
+// 5% of the change left out and summed as "other parts"), so the figures named add up to the change. Without:
+// a sentence saying which side has no steps, then the GPU window's change (per step or over the whole trace)
+// and the category most of it went to.
 [[nodiscard]] QString diffHeadline(const TraceDiff &d);
 // "Verdict: X in both (unchanged)." or "Verdict: X in A -> Y in B (changed)." from the two sides'
 // doctor verdict components (componentName()).

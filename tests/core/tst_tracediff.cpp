@@ -72,7 +72,7 @@ QByteArray trace(bool withInput)
     return g.json();
 }
 
-// Imports `files` (written to `dir` when given as JSON) into DIR/w.plumb, in order: trace 1, 2.
+// Imports `paths` into DIR/w.plumb, in order (trace 1, 2); empty on an import error.
 QString importPair(const QTemporaryDir &dir, const QStringList &paths)
 {
     const QString wsPath = dir.filePath(QStringLiteral("w.plumb"));
