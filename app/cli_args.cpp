@@ -102,11 +102,14 @@ QList<Command> makeCommands()
         { modeOption(), inputAnnotationsOption(), jsonOption(QStringLiteral("the findings")) } });
     c.append({ QStringLiteral("diff"),
         QStringLiteral(
-            "plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--workspace FILE] [--json]\n"
+            "plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--input-annotations REGEX]... "
+            "[--workspace FILE] [--json]\n"
             "plumb diff --config RUN RUN [RUN...] [--all] [--workspace FILE] [--json]"),
         QStringLiteral(
-            "What changed between two traces: per step when both have steps, split by category "
-            "and by GPU op. With --config: experiment runs (ids or names) side by side, the params, "
+            "What changed between two traces: the step time (mean per step) and the parts that "
+            "explain its change, largest first; then the GPU window, per step when both have steps, "
+            "split by category and by GPU op. With --config: experiment runs (ids or names) side by side, "
+            "the params, "
             "tags and environment that differ, each metric's last value and change from the "
             "first run."),
         {
@@ -114,6 +117,9 @@ QList<Command> makeCommands()
             inputAnnotationsOption(),
             flag(QStringLiteral("config"), QStringLiteral("compare experiment runs, not traces")),
             flag(QStringLiteral("all"), QStringLiteral("--config: every row, not only those that differ")),
+            valued(QStringLiteral("input-annotations"), QStringLiteral("REGEX"),
+                QStringLiteral("ranges whose name matches REGEX (anywhere in it) count as input pipeline in "
+                               "the step time, besides the DataLoader's (repeatable)")),
             jsonOption(QStringLiteral("the comparison")),
         } });
     c.append({ QStringLiteral("lineage"),
@@ -438,6 +444,22 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
         if (!a.config && a.paths.size() != 2)
             return line.usageError(QStringLiteral(
                 "diff needs two trace ids: the baseline and the trace to compare (plumb ls lists them)"));
+        if (a.config && line.isSet("input-annotations"))
+            return line.usageError(
+                QStringLiteral("--input-annotations is for traces; diff --config compares experiment runs"));
+        for (const QString &pattern : line.values("input-annotations")) {
+            QRegularExpression re(pattern);
+            if (pattern.isEmpty())
+                return line.usageError(
+                    QStringLiteral("--input-annotations needs a regular expression, not an empty one"));
+            if (!re.isValid())
+                return line.usageError(
+                    QStringLiteral("--input-annotations: %1 is not a regular expression (%2 at character %3)")
+                        .arg(pattern, re.errorString())
+                        .arg(re.patternErrorOffset()));
+            re.optimize();
+            a.inputPatterns << re;
+        }
     }
     if (command == QLatin1String("lineage")) {
         if (a.paths.size() != 1)

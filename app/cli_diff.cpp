@@ -2,6 +2,7 @@
 #include "cli_diff.h"
 
 #include "analysis/tracediff.h"
+#include "analysis/verdict.h"
 #include "present/diffpresent.h"
 #include "store/traceselection.h"
 
@@ -19,8 +20,14 @@ int runDiff(const Args &a)
                 err(chosen.error);
                 return 1;
             }
-            const TraceDiff d = diffTraces(ws, chosen.traces[0].id, chosen.traces[1].id, a.mode);
-            out(a.json ? cli::jsonText(diffJson(d, a.mode)) : diffText(d));
+            const int64_t idA = chosen.traces[0].id, idB = chosen.traces[1].id;
+            StepTimeOptions stepOptions;
+            stepOptions.inputPatterns = a.inputPatterns;
+            const TraceDiff d = diffTraces(ws, idA, idB, a.mode, stepOptions);
+            const QString verdictA = componentName(diagnose(ws, idA, a.mode).component);
+            const QString verdictB = componentName(diagnose(ws, idB, a.mode).component);
+            out(a.json ? cli::jsonText(diffJson(d, a.mode, verdictA, verdictB))
+                       : diffText(d, verdictA, verdictB));
             return 0;
         });
 }

@@ -25,6 +25,18 @@ TraceDiff::OpDelta::Change TraceDiff::OpDelta::change() const
 
 namespace {
 
+// Step time: the steps' mean wall time and mean parts.
+void addStepTime(TraceDiff::Side &side, const StepTimeBreakdown &b)
+{
+    side.timedSteps = int(b.steps.size());
+    if (b.steps.empty())
+        return;
+    const double n = double(b.steps.size());
+    side.stepWallNs = double(b.total.wallNs()) / n;
+    for (int i = 0; i < kStepTimePartCount; ++i)
+        side.partNs[i] = double(stepTimePartNs(b.total, StepTimePart(i))) / n;
+}
+
 // One trace read once: its name, GPU ops and steps.
 struct Measured {
     TraceDiff::Side side;
@@ -76,7 +88,77 @@ void summarise(Workspace &ws, Measured &m, bool perStep)
 
 } // namespace
 
-TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBreakdown::Mode mode)
+QString stepTimePartName(StepTimePart part)
+{
+    switch (part) {
+    case StepTimePart::Compute:
+        return QStringLiteral("device compute");
+    case StepTimePart::ExposedComm:
+        return QStringLiteral("exposed communication");
+    case StepTimePart::ExposedMemory:
+        return QStringLiteral("exposed memcpy/memset");
+    case StepTimePart::InputPipeline:
+        return QStringLiteral("input pipeline");
+    case StepTimePart::Synchronization:
+        return QStringLiteral("synchronisation");
+    case StepTimePart::Runtime:
+        return QStringLiteral("runtime calls");
+    case StepTimePart::OtherCpu:
+        return QStringLiteral("other CPU work");
+    case StepTimePart::Idle:
+        return QStringLiteral("idle");
+    }
+    return {};
+}
+
+QString stepTimePartKey(StepTimePart part)
+{
+    switch (part) {
+    case StepTimePart::Compute:
+        return QStringLiteral("compute");
+    case StepTimePart::ExposedComm:
+        return QStringLiteral("exposed_comm");
+    case StepTimePart::ExposedMemory:
+        return QStringLiteral("exposed_memory");
+    case StepTimePart::InputPipeline:
+        return QStringLiteral("input_pipeline");
+    case StepTimePart::Synchronization:
+        return QStringLiteral("synchronization");
+    case StepTimePart::Runtime:
+        return QStringLiteral("runtime");
+    case StepTimePart::OtherCpu:
+        return QStringLiteral("other_cpu");
+    case StepTimePart::Idle:
+        return QStringLiteral("idle");
+    }
+    return {};
+}
+
+int64_t stepTimePartNs(const StepTimeParts &p, StepTimePart part)
+{
+    switch (part) {
+    case StepTimePart::Compute:
+        return p.computeNs;
+    case StepTimePart::ExposedComm:
+        return p.exposedCommNs;
+    case StepTimePart::ExposedMemory:
+        return p.exposedMemoryNs;
+    case StepTimePart::InputPipeline:
+        return p.inputPipelineNs;
+    case StepTimePart::Synchronization:
+        return p.synchronizationNs;
+    case StepTimePart::Runtime:
+        return p.runtimeNs;
+    case StepTimePart::OtherCpu:
+        return p.otherCpuNs;
+    case StepTimePart::Idle:
+        return p.idleNs;
+    }
+    return 0;
+}
+
+TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBreakdown::Mode mode,
+    const StepTimeOptions &stepOptions)
 {
     TraceDiff d;
     Measured a = read(ws, traceA, mode), b = read(ws, traceB, mode);
@@ -94,8 +176,18 @@ TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBrea
         side->idleNs /= n;
         side->stepNs /= n;
     }
+    addStepTime(a.side, stepTimeBreakdown(ws, traceA, stepOptions));
+    addStepTime(b.side, stepTimeBreakdown(ws, traceB, stepOptions));
     d.a = a.side;
     d.b = b.side;
+    if (d.hasStepTime()) {
+        for (int i = 0; i < kStepTimePartCount; ++i)
+            d.stepComponents.push_back({ StepTimePart(i), d.a.partNs[i], d.b.partNs[i] });
+        std::stable_sort(d.stepComponents.begin(), d.stepComponents.end(),
+            [](const TraceDiff::StepComponent &x, const TraceDiff::StepComponent &y) {
+                return std::abs(x.deltaNs()) > std::abs(y.deltaNs());
+            });
+    }
     QHash<QString, size_t> index;
     auto row = [&](const KernelStats &k) -> TraceDiff::OpDelta & {
         auto it = index.find(k.name);
@@ -139,6 +231,115 @@ QString stepTimeNote(const TraceDiff &d)
             ": %1 ms in the GPU window and %2 ms in time the steps spent with no GPU work of their "
             "own (loading input, host work before the first launch).")
               .arg(signedMs(d.windowDeltaNs()), signedMs(rest));
+}
+
+namespace {
+
+// Milliseconds with about three significant digits: "124.1", "77.53", "0.250".
+QString msText(double ns)
+{
+    const double ms = ns / 1e6, mag = std::abs(ms);
+    return QString::number(ms, 'f', mag >= 100 ? 1 : mag >= 1 ? 2 : 3);
+}
+
+QString signedMsText(double ns)
+{
+    return (ns >= 0 ? QStringLiteral("+") : QString()) + msText(ns);
+}
+
+QString rateText(double stepNs)
+{
+    const double rate = 1e9 / stepNs;
+    return QString::number(rate, 'f', rate >= 100 ? 0 : rate >= 10 ? 1 : 2);
+}
+
+// Parts shown in the headline at most; the rest are summed.
+constexpr int kHeadlineParts = 4;
+// A part is named when its change is at least this share of the step time's change (or of A's step
+// time, when that is larger).
+constexpr double kNamedPartShare = 0.05;
+
+QString windowHeadline(const TraceDiff &d)
+{
+    if (d.a.windowNs <= 0 && d.b.windowNs <= 0)
+        return QStringLiteral("Neither trace has device ops to compare.");
+    const double delta = d.windowDeltaNs();
+    const QString scope = d.perStep
+        ? QStringLiteral("Per training step (the mean of %1 and %2 steps)").arg(d.a.steps).arg(d.b.steps)
+        : QStringLiteral("Over the whole trace");
+    QString verdict;
+    if (d.a.windowNs > 0 && std::abs(delta) < kSameStepTimeShare * d.a.windowNs)
+        verdict = QStringLiteral("about the same");
+    else
+        verdict = delta > 0 ? QStringLiteral("B is slower") : QStringLiteral("B is faster");
+    QString text = QStringLiteral("%1, the device window went from %2 to %3 ms (%4 ms%5): %6.")
+                       .arg(scope, msText(d.a.windowNs), msText(d.b.windowNs), signedMsText(delta),
+                           d.a.windowNs > 0 ? QStringLiteral(", %1%2%")
+                                                  .arg(delta >= 0 ? QStringLiteral("+") : QString())
+                                                  .arg(100 * delta / d.a.windowNs, 0, 'f', 1)
+                                            : QString(),
+                           verdict);
+    const std::pair<const char *, double> parts[] = {
+        { "device compute", d.b.computeNs - d.a.computeNs },
+        { "exposed communication", d.b.exposedCommNs - d.a.exposedCommNs },
+        { "exposed memcpy/memset", d.b.exposedMemoryNs - d.a.exposedMemoryNs },
+        { "device idle", d.b.idleNs - d.a.idleNs },
+    };
+    const std::pair<const char *, double> *most = nullptr;
+    for (const auto &p : parts)
+        if (p.second * delta > 0 && (!most || std::abs(p.second) > std::abs(most->second)))
+            most = &p;
+    if (most)
+        text += QStringLiteral(" Most of it is %1: %2 ms (%3% of the change).")
+                    .arg(QLatin1String(most->first), signedMsText(most->second))
+                    .arg(100 * most->second / delta, 0, 'f', 0);
+    return text;
+}
+
+} // namespace
+
+QString diffHeadline(const TraceDiff &d)
+{
+    if (!d.hasStepTime()) {
+        const QString which = d.a.timedSteps > 0 ? QStringLiteral("B has")
+            : d.b.timedSteps > 0                 ? QStringLiteral("A has")
+                                                 : QStringLiteral("neither trace has");
+        return QStringLiteral("No step time to compare (%1 no training steps). ").arg(which)
+            + windowHeadline(d);
+    }
+    const double delta = d.stepTimeDeltaNs();
+    QString verdict;
+    if (std::abs(delta) < kSameStepTimeShare * d.a.stepWallNs)
+        verdict = QStringLiteral("about the same");
+    else
+        verdict = QStringLiteral("B is %1% %2")
+                      .arg(100 * std::abs(delta) / d.a.stepWallNs, 0, 'f', 1)
+                      .arg(delta > 0 ? QStringLiteral("slower") : QStringLiteral("faster"));
+    QString text = QStringLiteral("Step time %1 → %2 ms per step (%3 → %4 steps/s): %5.")
+                       .arg(msText(d.a.stepWallNs), msText(d.b.stepWallNs), rateText(d.a.stepWallNs),
+                           rateText(d.b.stepWallNs), verdict);
+    const double threshold = kNamedPartShare * std::max(std::abs(delta), kSameStepTimeShare * d.a.stepWallNs);
+    QStringList named;
+    double rest = delta;
+    for (const TraceDiff::StepComponent &c : d.stepComponents) {
+        if (named.size() == kHeadlineParts || std::abs(c.deltaNs()) < threshold)
+            break;
+        named << QStringLiteral("%1 %2 ms").arg(stepTimePartName(c.part), signedMsText(c.deltaNs()));
+        rest -= c.deltaNs();
+    }
+    if (named.isEmpty())
+        return text
+            + QStringLiteral(" No part of the step changed by more than %1 ms.").arg(msText(threshold));
+    if (named.size() < int(d.stepComponents.size()) && std::abs(rest) >= 500) // shows as at least 0.001 ms
+        named << QStringLiteral("other parts %1 ms").arg(signedMsText(rest));
+    return text + QStringLiteral(" Per step, largest first: ") + named.join(QStringLiteral(", ")) + u'.';
+}
+
+QString verdictChange(const QString &componentA, const QString &componentB)
+{
+    return componentA == componentB
+        ? QStringLiteral("Verdict: %1 in both (unchanged).").arg(componentA)
+        : QStringLiteral("Verdict: %1 in A → %2 in B (changed).").arg(componentA, componentB);
 }
 
 } // namespace plumb

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/kerneltable.h"
+#include "analysis/steptime.h"
 #include "analysis/temporalbreakdown.h"
 
 #include <QString>
@@ -13,10 +14,33 @@ namespace plumb {
 
 class Workspace;
 
-// What changed from trace A (the baseline) to trace B. Times are per step when both traces have
-// training steps (the mean over their steps, so traces of different lengths compare), else for the
-// whole trace. The window's change splits exactly into the changes of computation, exposed
-// communication, exposed memory and idle, so a slowdown is attributed to where it happened.
+// The eight parts of step time (StepTimeParts), in its order of precedence.
+enum class StepTimePart {
+    Compute,
+    ExposedComm,
+    ExposedMemory,
+    InputPipeline,
+    Synchronization,
+    Runtime,
+    OtherCpu,
+    Idle,
+};
+constexpr int kStepTimePartCount = 8;
+
+// The part as users read it: "device compute", "exposed communication", "exposed memcpy/memset",
+// "input pipeline", "synchronisation", "runtime calls", "other CPU work", "idle".
+[[nodiscard]] QString stepTimePartName(StepTimePart part);
+// The part's JSON key: "compute", "exposed_comm", "exposed_memory", "input_pipeline",
+// "synchronization", "runtime", "other_cpu", "idle".
+[[nodiscard]] QString stepTimePartKey(StepTimePart part);
+// The part's nanoseconds in `p`.
+[[nodiscard]] int64_t stepTimePartNs(const StepTimeParts &p, StepTimePart part);
+
+// What changed from trace A (the baseline) to trace B, first as users measure it: the mean wall time
+// of a step (stepTimeBreakdown()) and its eight parts, whose changes add up to the step time's change.
+// Then the GPU window: per step when both traces have training steps (the mean over their steps, so
+// traces of different lengths compare), else for the whole trace. The window's change splits exactly
+// into the changes of computation, exposed communication, exposed memory and idle.
 struct TraceDiff {
     struct Side {
         int64_t traceId = 0;
@@ -28,6 +52,17 @@ struct TraceDiff {
         double exposedMemoryNs = 0;
         double idleNs = 0;
         double stepNs = 0; // per step: the step on the CPU (its annotation); 0 without steps
+        // Step time (stepTimeBreakdown()): the steps it found, the mean wall time of one (ns), and the
+        // mean of each part per step (by StepTimePart), which add up to stepWallNs.
+        int timedSteps = 0;
+        double stepWallNs = 0;
+        double partNs[kStepTimePartCount] = {};
+    };
+    // One part of step time on both sides (ns, mean per step).
+    struct StepComponent {
+        StepTimePart part = StepTimePart::Compute;
+        double baselineNs = 0, comparedNs = 0;
+        [[nodiscard]] double deltaNs() const { return comparedNs - baselineNs; }
     };
     // Per GPU op name, totals per step (or whole trace).
     struct OpDelta {
@@ -42,15 +77,35 @@ struct TraceDiff {
     Side a, b;
     bool perStep = false;
     std::vector<OpDelta> ops; // by |delta| descending
+    // The eight parts of step time by |delta| descending (ties in StepTimePart order); empty unless
+    // both sides have step time.
+    std::vector<StepComponent> stepComponents;
 
     [[nodiscard]] double windowDeltaNs() const { return b.windowNs - a.windowNs; }
+    [[nodiscard]] bool hasStepTime() const { return a.timedSteps > 0 && b.timedSteps > 0; }
+    [[nodiscard]] double stepTimeDeltaNs() const { return b.stepWallNs - a.stepWallNs; }
 };
 
 // Ops whose per-step total moves less than this share of their baseline are "same".
 constexpr double kSameOpTolerance = 0.02;
 
-[[nodiscard]] TraceDiff diffTraces(
-    Workspace &ws, int64_t traceA, int64_t traceB, TemporalBreakdown::Mode mode);
+// A step time change smaller than this share of the baseline's is "about the same".
+constexpr double kSameStepTimeShare = 0.005;
+
+// `stepOptions` names further input-pipeline ranges for the step time.
+[[nodiscard]] TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB,
+    TemporalBreakdown::Mode mode, const StepTimeOptions &stepOptions = {});
+
+// The diff's headline as plain text. With step time on both sides: "Step time 77.53 → 124.1 ms per
+// step (12.9 → 8.06 steps/s): B is 60.1% slower." then the parts that explain it, largest change
+// first ("device compute +44.37 ms, exposed memcpy/memset +12.86 ms, ..."; at most four, those under
+// 5% of the change left out and summed as "other parts"), so the figures named add up to the change. Without:
+// a sentence saying which side has no steps, then the GPU window's change (per step or over the whole trace)
+// and the category most of it went to.
+[[nodiscard]] QString diffHeadline(const TraceDiff &d);
+// "Verdict: X in both (unchanged)." or "Verdict: X in A -> Y in B (changed)." from the two sides'
+// doctor verdict components (componentName()).
+[[nodiscard]] QString verdictChange(const QString &componentA, const QString &componentB);
 
 // Per step, how the steps' own time (on the CPU) changed, split into the GPU window's change and the
 // rest: time the steps spent with no GPU work of their own (loading input, host work before the first

@@ -10,6 +10,7 @@ namespace plumb {
 namespace {
 
 constexpr int kOpsShown = 12; // in the text
+constexpr int kTextWidth = 100; // the headline's lines at most
 
 QJsonObject sideJson(const TraceDiff::Side &s)
 {
@@ -44,6 +45,48 @@ QString stepsOf(const TraceDiff &d, const TraceDiff::Side &s)
                      : QStringLiteral("no steps");
 }
 
+// `text` in lines of at most `width` characters, broken between words.
+QStringList wrappedLines(const QString &text, qsizetype width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &w : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + w.size() > width) {
+            lines << line;
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + w;
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines;
+}
+
+// The step time object of plumb.diff/1; null without step time on both sides.
+QJsonValue stepTimeJson(const TraceDiff &d)
+{
+    if (!d.hasStepTime())
+        return QJsonValue::Null;
+    QJsonObject j;
+    j[QStringLiteral("baseline_ns")] = d.a.stepWallNs;
+    j[QStringLiteral("compared_ns")] = d.b.stepWallNs;
+    j[QStringLiteral("delta_ns")] = d.stepTimeDeltaNs();
+    j[QStringLiteral("baseline_steps")] = d.a.timedSteps;
+    j[QStringLiteral("compared_steps")] = d.b.timedSteps;
+    QJsonArray parts;
+    for (const TraceDiff::StepComponent &c : d.stepComponents) {
+        QJsonObject p;
+        p[QStringLiteral("part")] = stepTimePartKey(c.part);
+        p[QStringLiteral("name")] = stepTimePartName(c.part);
+        p[QStringLiteral("baseline_ns")] = c.baselineNs;
+        p[QStringLiteral("compared_ns")] = c.comparedNs;
+        p[QStringLiteral("delta_ns")] = c.deltaNs();
+        parts.append(p);
+    }
+    j[QStringLiteral("components")] = parts;
+    return j;
+}
+
 } // namespace
 
 QString changeName(TraceDiff::OpDelta::Change c)
@@ -63,13 +106,20 @@ QString changeName(TraceDiff::OpDelta::Change c)
     return {};
 }
 
-QJsonObject diffJson(const TraceDiff &d, GpuOpMode mode)
+QJsonObject diffJson(const TraceDiff &d, GpuOpMode mode, const QString &verdictA, const QString &verdictB)
 {
     QJsonObject o;
     o[QStringLiteral("schema")] = QStringLiteral("plumb.diff/1");
     o[QStringLiteral("mode")] = gpuOpModeName(mode);
-    o[QStringLiteral("baseline")] = sideJson(d.a);
-    o[QStringLiteral("compared")] = sideJson(d.b);
+    QJsonObject a = sideJson(d.a), b = sideJson(d.b);
+    if (!verdictA.isEmpty())
+        a[QStringLiteral("verdict")] = verdictA;
+    if (!verdictB.isEmpty())
+        b[QStringLiteral("verdict")] = verdictB;
+    o[QStringLiteral("baseline")] = a;
+    o[QStringLiteral("compared")] = b;
+    o[QStringLiteral("headline")] = diffHeadline(d);
+    o[QStringLiteral("step_time")] = stepTimeJson(d);
     o[QStringLiteral("per_step")] = d.perStep;
     o[QStringLiteral("window_delta_ns")] = d.windowDeltaNs();
     QJsonArray ops;
@@ -90,13 +140,37 @@ QJsonObject diffJson(const TraceDiff &d, GpuOpMode mode)
     return o;
 }
 
-QString diffText(const TraceDiff &d)
+QString diffText(const TraceDiff &d, const QString &verdictA, const QString &verdictB)
 {
     QString out = QStringLiteral("baseline  trace %1  %2  (%3)\ncompared  trace %4  %5  (%6)\n")
                       .arg(d.a.traceId)
                       .arg(d.a.name, stepsOf(d, d.a))
                       .arg(d.b.traceId)
                       .arg(d.b.name, stepsOf(d, d.b));
+    out += QStringLiteral("\n");
+    for (const QString &l : wrappedLines(diffHeadline(d), kTextWidth))
+        out += l + u'\n';
+    if (!verdictA.isEmpty() && !verdictB.isEmpty())
+        out += verdictChange(verdictA, verdictB) + u'\n';
+    out += u'\n';
+    if (d.hasStepTime()) {
+        out += QStringLiteral("%1 baseline ms   compared ms      change ms\n")
+                   .arg(QStringLiteral("step time per step (%1 and %2 steps)")
+                            .arg(d.a.timedSteps)
+                            .arg(d.b.timedSteps),
+                       -36);
+        auto row = [&](const QString &label, double x, double y) {
+            out += QStringLiteral("  %1 %2 %3 %4\n")
+                       .arg(label, -32)
+                       .arg(ms(x), 12)
+                       .arg(ms(y), 13)
+                       .arg(signedMs(y - x), 14);
+        };
+        row(QStringLiteral("step time"), d.a.stepWallNs, d.b.stepWallNs);
+        for (const TraceDiff::StepComponent &c : d.stepComponents)
+            row(QStringLiteral("  ") + stepTimePartName(c.part), c.baselineNs, c.comparedNs);
+        out += u'\n';
+    }
     out += QStringLiteral("%1                 baseline ms   compared ms      change ms\n")
                .arg(d.perStep ? QStringLiteral("per step, GPU       ")
                               : QStringLiteral("whole trace, GPU    "));
@@ -112,10 +186,6 @@ QString diffText(const TraceDiff &d)
     line(QStringLiteral("  exposed communication"), d.a.exposedCommNs, d.b.exposedCommNs);
     line(QStringLiteral("  exposed memcpy/memset"), d.a.exposedMemoryNs, d.b.exposedMemoryNs);
     line(QStringLiteral("  idle"), d.a.idleNs, d.b.idleNs);
-    if (d.a.stepNs > 0 && d.b.stepNs > 0)
-        line(QStringLiteral("step on the CPU"), d.a.stepNs, d.b.stepNs);
-    if (const QString note = stepTimeNote(d); !note.isEmpty())
-        out += QStringLiteral("  %1\n").arg(note);
     out += QStringLiteral("  GPU ops that changed most                            change    count     total "
                           "ms (A -> B)\n");
     int shown = 0;

@@ -170,43 +170,29 @@ ReportSection summaryOf(ReportContext &c, const std::function<bool()> &cancelled
         s.blocks.push_back(ReportBlock::tableOf(tb));
         s.blocks.push_back(ReportBlock::bullets(verdicts));
     }
-    // Biggest regression: the trace whose GPU window grew most against the baseline's.
+    // Each trace against the baseline, as users measure it: its step time, the parts that explain the
+    // change and the verdict's change (the GPU window when a side has no steps); slowest first.
     if (c.baselineTrace >= 0 && c.traces.size() > 1) {
-        double worst = 0;
-        QString line;
+        std::vector<std::pair<double, QString>> lines; // step time's change (else the window's), line
         for (const TraceInfo &t : c.traces) {
             if (t.id == c.baselineTrace)
                 continue;
+            if (cancelled && cancelled())
+                return s;
             const TraceDiff d = diffTraces(c.ws, c.baselineTrace, t.id, c.mode);
-            const double delta = d.windowDeltaNs();
-            if (delta > worst && d.a.windowNs > 0) {
-                worst = delta;
-                struct Part {
-                    const char *name;
-                    double ns;
-                };
-                const Part parts[] = { { "computation", d.b.computeNs - d.a.computeNs },
-                    { "exposed communication", d.b.exposedCommNs - d.a.exposedCommNs },
-                    { "exposed memcpy/memset", d.b.exposedMemoryNs - d.a.exposedMemoryNs },
-                    { "idle", d.b.idleNs - d.a.idleNs } };
-                const Part *most = std::max_element(std::begin(parts), std::end(parts),
-                    [](const Part &x, const Part &y) { return x.ns < y.ns; });
-                line = QStringLiteral(
-                    "Biggest regression against the baseline %1: %2 takes %3 ms more GPU window %4 (+%5%), "
-                    "most of it %6 (+%7 ms).")
-                           .arg(c.traceName(c.baselineTrace), c.traceName(t.id))
-                           .arg(delta / 1e6, 0, 'f', 3)
-                           .arg(d.perStep ? QStringLiteral("per step") : QStringLiteral("in all"))
-                           .arg(delta / d.a.windowNs * 100, 0, 'f', 1)
-                           .arg(QLatin1String(most->name))
-                           .arg(most->ns / 1e6, 0, 'f', 3);
-                if (const QString note = stepTimeNote(d); !note.isEmpty())
-                    line += u' ' + note;
-            }
+            lines.emplace_back(d.hasStepTime() ? d.stepTimeDeltaNs() : d.windowDeltaNs(),
+                QStringLiteral("%1 against the baseline %2: %3 %4")
+                    .arg(c.traceName(t.id), c.traceName(c.baselineTrace), diffHeadline(d),
+                        verdictChange(componentName(c.doctor(c.baselineTrace).verdict.component),
+                            componentName(c.doctor(t.id).verdict.component))));
         }
-        s.blocks.push_back(ReportBlock::paragraph(line.isEmpty()
-                ? QStringLiteral("No trace is slower than the baseline %1.").arg(c.traceName(c.baselineTrace))
-                : line));
+        std::stable_sort(
+            lines.begin(), lines.end(), [](const auto &x, const auto &y) { return x.first > y.first; });
+        QStringList items;
+        for (const auto &l : lines)
+            items << l.second;
+        s.blocks.push_back(
+            items.size() == 1 ? ReportBlock::paragraph(items.front()) : ReportBlock::bullets(items));
     }
     // Experiment runs: the metric that got most worse against the baseline trial.
     const QList<int64_t> trials = c.trials();

@@ -375,9 +375,30 @@ ReportSection diffSection(ReportContext &c)
         const QString unit = d.perStep ? QStringLiteral("ms per step") : QStringLiteral("ms");
         s.blocks.push_back(ReportBlock::heading(
             QStringLiteral("%1 against %2").arg(c.traceName(t.id), c.traceName(c.baselineTrace))));
+        // The step time first: the headline, its chart, and the parts' table.
+        s.blocks.push_back(ReportBlock::paragraph(diffHeadline(d) + u' '
+            + verdictChange(componentName(c.doctor(c.baselineTrace).verdict.component),
+                componentName(c.doctor(t.id).verdict.component))));
+        if (d.hasStepTime()) {
+            s.blocks.push_back(ReportBlock::figureOf(figure(QStringLiteral("steptime-diff"), d, 0.36,
+                QStringLiteral(
+                    "Change of step time from %1 to %2 by part (ms per step, the mean of %3 and %4 steps)")
+                    .arg(c.traceName(c.baselineTrace), c.traceName(t.id))
+                    .arg(d.a.timedSteps)
+                    .arg(d.b.timedSteps))));
+            ReportTable parts = table({ QStringLiteral("step time part"), QStringLiteral("A (ms)"),
+                                          QStringLiteral("B (ms)"), QStringLiteral("delta (ms)") },
+                { false, true, true, true },
+                QStringLiteral("Step time by part, largest change first (ms per step)"));
+            parts.rows << QStringList { QStringLiteral("step time"), ms(d.a.stepWallNs), ms(d.b.stepWallNs),
+                signedMs(d.stepTimeDeltaNs()) };
+            for (const TraceDiff::StepComponent &p : d.stepComponents)
+                parts.rows << QStringList { stepTimePartName(p.part), ms(p.baselineNs), ms(p.comparedNs),
+                    signedMs(p.deltaNs()) };
+            s.blocks.push_back(ReportBlock::tableOf(parts));
+        }
         const double delta = d.windowDeltaNs();
         const double pctDelta = d.a.windowNs > 0 ? delta / d.a.windowNs * 100 : 0;
-        const QString note = stepTimeNote(d);
         s.blocks.push_back(ReportBlock::paragraph(
             QStringLiteral(
                 "The GPU window went from %1 to %2 %3 (%4%5%): computation %6, exposed communication %7, "
@@ -386,8 +407,7 @@ ReportSection diffSection(ReportContext &c)
                     ms(d.a.windowNs), ms(d.b.windowNs), unit, pctDelta >= 0 ? QStringLiteral("+") : QString())
                 .arg(pctDelta, 0, 'f', 1)
                 .arg(signedMs(d.b.computeNs - d.a.computeNs), signedMs(d.b.exposedCommNs - d.a.exposedCommNs),
-                    signedMs(d.b.exposedMemoryNs - d.a.exposedMemoryNs), signedMs(d.b.idleNs - d.a.idleNs))
-            + (note.isEmpty() ? QString() : u' ' + note)));
+                    signedMs(d.b.exposedMemoryNs - d.a.exposedMemoryNs), signedMs(d.b.idleNs - d.a.idleNs))));
         s.blocks.push_back(ReportBlock::figureOf(figure(QStringLiteral("diff"), d, 0.32,
             QStringLiteral("Change of the GPU window from %1 to %2 by category (%3)")
                 .arg(c.traceName(c.baselineTrace), c.traceName(t.id), unit))));

@@ -6,6 +6,7 @@ the command's usage), and `--help` prints the command's usage and exits 0.
 
 usage: cli_options_test.py PLUMB SOURCE_DIR
 """
+import json
 import os
 import subprocess
 import sys
@@ -93,6 +94,26 @@ with tempfile.TemporaryDirectory(prefix="plumb-options-") as tmp:
         r = run(command, *args)
         check(r.returncode != 0 and not r.stdout.lstrip().startswith("{") and "--json" in r.stderr,
               f"`plumb {command} ... -- --json` takes --json as an argument ({r.returncode}: {r.stdout[:80]!r} {r.stderr[:200]!r})")
+
+    # diff --input-annotations: a regular expression, repeatable, its ranges input pipeline in the step time.
+    def input_ns(*patterns):
+        extra = [a for p in patterns for a in ("--input-annotations", p)]
+        r = run("diff", "1", "1", "--json", "--workspace", ws, *extra)
+        check(r.returncode == 0, f"`plumb diff --input-annotations {patterns}` runs ({r.returncode}: {r.stderr[:200]!r})")
+        if r.returncode != 0:
+            return None
+        parts = json.loads(r.stdout)["step_time"]["components"]
+        return next(p["baseline_ns"] for p in parts if p["part"] == "input_pipeline")
+    plain, matched = input_ns(), input_ns("^no-such-range$", "aten::m")
+    check(plain == 0 and matched is not None and matched > 0,
+          f"--input-annotations moves matching ranges into the input pipeline ({plain} -> {matched})")
+    for bad, says in (("(", "is not a regular expression"), ("", "not an empty one")):
+        r = run("diff", "1", "1", "--workspace", ws, "--input-annotations", bad)
+        check(r.returncode == 2 and says in r.stderr and "Usage: plumb diff" in r.stderr,
+              f"`--input-annotations {bad!r}` is a usage error saying why ({r.returncode}: {r.stderr[:200]!r})")
+    r = run("diff", "--config", "a", "b", "--workspace", ws, "--input-annotations", "x")
+    check(r.returncode == 2 and "--input-annotations is for traces" in r.stderr,
+          f"`diff --config --input-annotations` is a usage error ({r.returncode}: {r.stderr[:200]!r})")
 
 print(f"{len(failures)} failure(s)" if failures else "options test passed")
 sys.exit(1 if failures else 0)

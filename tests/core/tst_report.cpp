@@ -122,18 +122,32 @@ private Q_SLOTS:
         QCOMPARE(m.traces.size(), 5);
         QCOMPARE(m.runs.size(), 4 + 25 + 1); // 4 trace runs (the two ranks share one), 25 trials, wandb's run
 
-        // The executive summary: a verdict row per trace, and the baseline's biggest regression.
+        // The executive summary: a verdict row per trace, then each trace against the baseline by step
+        // time, slowest first, its parts and the verdict's change.
         QCOMPARE(m.summary.id, QStringLiteral("summary"));
         QCOMPARE(m.summary.count(ReportBlock::Kind::Table), 1);
         QCOMPARE(m.summary.blocks.front().table.rows.size(), 5);
-        bool regression = false;
+        QStringList against;
         for (const ReportBlock &blk : m.summary.blocks)
-            regression = regression
-                || blk.text.startsWith(
-                    QLatin1String("Biggest regression against the baseline hta_trace_diff_control.json.gz "
-                                  "(rank 3): hta_sampled_rank-1.json.gz (rank 1) takes 534.984 ms more GPU "
-                                  "window per step (+694.8%), most of it idle"));
-        QVERIFY(regression);
+            for (const QString &item : blk.items)
+                if (item.contains(QLatin1String(" against the baseline ")))
+                    against << item;
+        QCOMPARE(against.size(), 4);
+        QVERIFY2(
+            against.front().startsWith(QStringLiteral(
+                "hta_sampled_rank-1.json.gz (rank 1) against the baseline hta_trace_diff_control.json.gz "
+                "(rank 3): Step time 77.53 → 619.3 ms per step (12.9 → 1.61 steps/s): B is 698.8% slower. "
+                "Per step, largest first: other CPU work +309.2 ms")),
+            qPrintable(against.front()));
+        QVERIFY2(
+            against[2].contains(QStringLiteral(
+                "hta_trace_diff_test.json.gz (rank 1) against the baseline hta_trace_diff_control.json.gz "
+                "(rank 3): Step time 77.53 → 124.1 ms per step (12.9 → 8.06 steps/s): B is 60.1% slower.")),
+            qPrintable(against[2]));
+        QVERIFY2(against.back().contains(QStringLiteral("B is 39.2% faster")), qPrintable(against.back()));
+        QVERIFY2(against.back().endsWith(
+                     QStringLiteral("Verdict: exposed communication in A → GPU compute in B (changed).")),
+            qPrintable(against.back()));
 
         // Sections with data, in the default order, with their figures.
         QStringList ids;
@@ -151,6 +165,7 @@ private Q_SLOTS:
         QCOMPARE(m.section(QStringLiteral("timeline"))->countFigures(QStringLiteral("timeline")), 5);
         QCOMPARE(m.section(QStringLiteral("ranks"))->count(ReportBlock::Kind::Table), 1);
         QCOMPARE(m.section(QStringLiteral("diff"))->countFigures(QStringLiteral("diff")), 4);
+        QCOMPARE(m.section(QStringLiteral("diff"))->countFigures(QStringLiteral("steptime-diff")), 4);
         QVERIFY(m.section(QStringLiteral("metrics"))->countFigures(QStringLiteral("scalars")) >= 1);
         QCOMPARE(m.section(QStringLiteral("lineage"))->countFigures(QStringLiteral("lineage")), 1);
         QVERIFY(m.section(QStringLiteral("diagnostics"))->count(ReportBlock::Kind::Table) >= 1);

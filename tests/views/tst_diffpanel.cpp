@@ -6,6 +6,7 @@
 #include "analysis/tracediff.h"
 #include "analysis/verdict.h"
 #include "charts/diffcategorychart.h"
+#include "charts/steptimediffchart.h"
 #include "diff/diffcategorymodel.h"
 #include "diff/diffopfilter.h"
 #include "diff/diffopmodel.h"
@@ -106,7 +107,7 @@ private Q_SLOTS:
         QVERIFY2(
             headline.contains(QStringLiteral("<b>130 µs</b> against <b>80.0 µs</b>")), qPrintable(headline));
         QVERIFY2(headline.contains(QStringLiteral("+50.0 µs (+62.5%)")), qPrintable(headline));
-        QVERIFY2(headline.contains(QStringLiteral("B is slower")), qPrintable(headline));
+        QVERIFY2(headline.contains(QStringLiteral("+50.0 µs (+62.5%)</b>, longer.")), qPrintable(headline));
         QVERIFY2(headline.contains(QStringLiteral("Most of it is computation")), qPrintable(headline));
         QVERIFY2(headline.contains(QStringLiteral("1 added, 1 removed, 1 slower, 0 faster, 1 within 2%")),
             qPrintable(headline));
@@ -117,6 +118,22 @@ private Q_SLOTS:
         QCOMPARE(panel.categoryModel()->deltaNs(DiffCategoryModel::ComputeRow), 50'000.0);
         QCOMPARE(panel.categoryModel()->deltaNs(DiffCategoryModel::IdleRow), 0.0);
         QCOMPARE(panel.chart()->valuesMs(), (std::vector<double> { 0.05, 0.05, 0.0, 0.0, 0.0 }));
+
+        // The step time leads: 200 -> 300 µs a step, the step time's bar first, then the parts.
+        QVERIFY2(headline.startsWith(QStringLiteral("<b>Step time 0.200 → 0.300 ms per step (5000 → 3333 "
+                                                    "steps/s): B is 50.0% slower.</b>")),
+            qPrintable(headline));
+        QVERIFY2(headline.indexOf(QStringLiteral("Step time")) < headline.indexOf(QStringLiteral("Verdict:")),
+            qPrintable(headline));
+        QVERIFY2(
+            headline.indexOf(QStringLiteral("Verdict:")) < headline.indexOf(QStringLiteral("GPU window")),
+            qPrintable(headline));
+        const std::vector<double> &stepBars = panel.stepTimeChart()->valuesMs();
+        QCOMPARE(stepBars.size(), size_t(1 + kStepTimePartCount));
+        QCOMPARE(stepBars.front(), 0.1);
+        QCOMPARE(panel.stepTimeChart()->names().front(), QStringLiteral("step time"));
+        QVERIFY(panel.stepTimeChart()->isVisible());
+        QCOMPARE(panel.stepTimeChart()->names().at(1), stepTimePartName(d.stepComponents.front().part));
 
         // The changed ops, largest change first (ties by name), raw ns in the CSV.
         QCOMPARE(csvLines(panel.opCsv()),
@@ -166,8 +183,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 2, kLoadTimeoutMs);
         QCOMPARE(panel.baselineId(), Q_INT64_C(2));
         QCOMPARE(panel.result().diff.windowDeltaNs(), -50'000.0);
-        QVERIFY2(
-            panel.headlineText().contains(QStringLiteral("B is faster")), qPrintable(panel.headlineText()));
+        QVERIFY2(panel.headlineText().contains(QStringLiteral("B is 33.3% faster")),
+            qPrintable(panel.headlineText()));
     }
 
     // HTA's A/B pair: the panel's figures are diffTraces()'s and diagnose()'s, in both modes.
@@ -197,8 +214,8 @@ private Q_SLOTS:
         QVERIFY(headline->text().contains(QStringLiteral("cancelled")));
         Q_EMIT headline->linkActivated(QStringLiteral("compare"));
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, kLoadTimeoutMs);
-        QVERIFY2(
-            panel.headlineText().contains(QStringLiteral("B is slower")), qPrintable(panel.headlineText()));
+        QVERIFY2(panel.headlineText().contains(QStringLiteral("B is 50.0% slower")),
+            qPrintable(panel.headlineText()));
     }
 
     void htaPair()
@@ -246,8 +263,8 @@ private Q_SLOTS:
                      signedPercent(expected.windowDeltaNs() / expected.a.windowNs) })
                 QVERIFY2(
                     headline.contains(figure), qPrintable(figure + QStringLiteral(" not in ") + headline));
-            QVERIFY(headline.contains(expected.windowDeltaNs() > 0 ? QStringLiteral("B is slower")
-                                                                   : QStringLiteral("B is faster")));
+            QVERIFY(headline.contains(expected.windowDeltaNs() > 0 ? QStringLiteral("</b>, longer.")
+                                                                   : QStringLiteral("</b>, shorter.")));
 
             // The categories and the chart add up to the window's change.
             double sum = 0;
@@ -258,11 +275,24 @@ private Q_SLOTS:
             QCOMPARE(panel.categoryModel()->valueB(DiffCategoryModel::IdleRow), expected.b.idleNs);
             QCOMPARE(panel.chart()->valuesMs().front(), expected.windowDeltaNs() / 1e6);
 
+            // The step time leads (about 77.5 -> 124.1 ms a step: slower), its chart's parts add up.
+            QVERIFY2(headline.startsWith(QStringLiteral("<b>Step time 77.53 → 124.1 ms per step")),
+                qPrintable(headline));
+            QVERIFY2(headline.contains(QStringLiteral("B is 60.1% slower")), qPrintable(headline));
+            const std::vector<double> &stepBars = panel.stepTimeChart()->valuesMs();
+            QCOMPARE(stepBars.size(), size_t(1 + kStepTimePartCount));
+            QCOMPARE(stepBars.front(), expected.stepTimeDeltaNs() / 1e6);
+            double parts = 0;
+            for (size_t i = 1; i < stepBars.size(); ++i)
+                parts += stepBars[i];
+            QVERIFY(std::abs(parts - stepBars.front()) < 1e-6);
+
             // Each side's verdict, and the sentence naming both.
             const Verdict va = diagnose(ws, 1, mode), vb = diagnose(ws, 2, mode);
             QCOMPARE(panel.result().verdictA.component, va.component);
             QCOMPARE(panel.result().verdictB.component, vb.component);
-            QVERIFY(panel.verdictText().contains(componentName(va.component).toHtmlEscaped()));
+            QVERIFY(headline.contains(componentName(va.component).toHtmlEscaped()));
+            QVERIFY(headline.contains(componentName(vb.component).toHtmlEscaped()));
             QVERIFY(panel.verdictText().contains(vb.headline.toHtmlEscaped()));
 
             // The CSV lists exactly the ops that changed, in the diff's order, with its numbers.

@@ -43,7 +43,7 @@ void DiffCategoryChart::clear()
 {
     m_plot->clearPlottables();
     m_valuesMs.clear();
-    m_plot->xAxis->setLabel(tr("change of the GPU window, B − A (ms)"));
+    m_plot->xAxis->setLabel(tr("GPU window, B − A (ms)"));
     m_plot->xAxis->setRange(-1, 1);
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerText));
     m_plot->replot();
@@ -95,8 +95,8 @@ void DiffCategoryChart::setDiff(const TraceDiff &d)
     ticker->addTicks(keys, labels);
     m_plot->yAxis->setTicker(ticker);
     m_plot->yAxis->setRange(0.4, double(std::size(categories)) + 0.6);
-    m_plot->xAxis->setLabel(d.perStep ? tr("change of the GPU window per step, B − A (ms)")
-                                      : tr("change of the GPU window over the whole trace, B − A (ms)"));
+    m_plot->xAxis->setLabel(
+        d.perStep ? tr("GPU window, B − A (ms per step)") : tr("GPU window, B − A (ms, whole trace)"));
     m_plot->xAxis->setRange(lo - kMargin * span, hi + kMargin * span);
     m_plot->replot();
 }

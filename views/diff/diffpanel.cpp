@@ -6,6 +6,7 @@
 #include "opmodebox.h"
 
 #include "charts/diffcategorychart.h"
+#include "charts/steptimediffchart.h"
 #include "diff/diffcategorymodel.h"
 #include "diff/diffopfilter.h"
 #include "diff/diffopmodel.h"
@@ -21,6 +22,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 
 #include <cmath>
@@ -51,6 +53,7 @@ DiffPanel::DiffPanel(QWidget *parent)
     , m_mode(new OpModeBox(this))
     , m_headline(new QLabel(this))
     , m_verdict(new QLabel(this))
+    , m_stepChart(new StepTimeDiffChart(this))
     , m_chart(new DiffCategoryChart(this))
     , m_categoryModel(new DiffCategoryModel(this))
     , m_categoryTable(new QTableView(this))
@@ -134,18 +137,24 @@ DiffPanel::DiffPanel(QWidget *parent)
     top->addWidget(m_swap);
     top->addWidget(m_mode);
 
-    auto *figures = new QSplitter(Qt::Horizontal, this);
-    figures->addWidget(m_chart);
-    // The category table at its own height, top-aligned beside the chart.
+    // The step time's chart leads; the GPU window, the second view, beside it: its table (the figures)
+    // and its chart on two tabs, so that neither chart is squeezed.
     auto *categories = new QWidget(this);
     auto *categoriesLayout = new QVBoxLayout(categories);
     categoriesLayout->setContentsMargins(0, 0, 0, 0);
     categoriesLayout->addWidget(m_categoryTable);
     categoriesLayout->addStretch(1);
-    figures->addWidget(categories);
+    auto *window = new QTabWidget(this);
+    window->setDocumentMode(true);
+    window->addTab(categories, tr("GPU window: table"));
+    window->addTab(m_chart, tr("GPU window: chart"));
+    window->setAccessibleName(tr("Change of the GPU window"));
+    auto *figures = new QSplitter(Qt::Horizontal, this);
+    figures->addWidget(m_stepChart);
+    figures->addWidget(window);
     figures->setStretchFactor(0, 1);
     figures->setStretchFactor(1, 0);
-    figures->setSizes({ 560, 440 });
+    figures->setSizes({ 620, 480 });
     figures->setChildrenCollapsible(false);
 
     auto *ops = new QWidget(this);
@@ -200,6 +209,7 @@ void DiffPanel::close()
     m_swap->setEnabled(false);
     m_headline->clear();
     m_verdict->clear();
+    m_stepChart->clear();
     m_chart->clear();
     m_categoryModel->clear();
     m_opModel->setOps({}, false);
@@ -245,23 +255,48 @@ QString DiffPanel::headlineText() const
     if (!m_result.error.isEmpty())
         return tr("The comparison failed: %1").arg(m_result.error.toHtmlEscaped());
     const TraceDiff &d = m_result.diff;
+    // Step time first, its first sentence in bold, then the verdict's change, then the GPU window.
+    QString text;
+    if (d.hasStepTime()) {
+        const QString head = diffHeadline(d);
+        const qsizetype end = head.indexOf(QStringLiteral(". "));
+        text = end < 0 ? QStringLiteral("<b>%1</b>").arg(head.toHtmlEscaped())
+                       : QStringLiteral("<b>%1</b>%2")
+                             .arg(head.left(end + 1).toHtmlEscaped(), head.mid(end + 1).toHtmlEscaped());
+    } else {
+        text = tr("No step time to compare (%1 no training steps).")
+                   .arg(d.a.timedSteps > 0      ? tr("B has")
+                           : d.b.timedSteps > 0 ? tr("A has")
+                                                : tr("neither trace has"));
+    }
+    const Verdict &va = m_result.verdictA, &vb = m_result.verdictB;
+    const QString nameA = componentName(va.component).toHtmlEscaped(),
+                  nameB = componentName(vb.component).toHtmlEscaped();
+    text += QStringLiteral("<br>")
+        + (va.component == vb.component
+                ? tr("Verdict: %1 in both (unchanged).").arg(nameA)
+                : tr("Verdict: %1 in A → <b>%2</b> in B (changed).").arg(nameA, nameB))
+        + QStringLiteral("<br>");
     if (d.a.windowNs <= 0 && d.b.windowNs <= 0)
-        return tr("Neither trace has GPU ops to compare.");
+        return text + tr("Neither trace has GPU ops to compare.");
     const double delta = d.windowDeltaNs();
     const QString scope = d.perStep
         ? tr("Per training step (the mean of %1 and %2 steps)").arg(d.a.steps).arg(d.b.steps)
         : tr("Over the whole trace (the two do not both have training steps)");
     QString verdict;
+    // With step time the window does not say which run is faster (a longer window can come with shorter
+    // steps): it is longer or shorter.
     if (d.a.windowNs > 0 && std::abs(delta) < kSameWindowShare * d.a.windowNs)
         verdict = tr("about the same");
+    else if (d.hasStepTime())
+        verdict = delta > 0 ? tr("longer") : tr("shorter");
     else
         verdict = delta > 0 ? tr("B is slower") : tr("B is faster");
-    QString text
-        = tr("%1, the GPU window of B is <b>%2</b> against <b>%3</b> for A: <b>%4%5</b>, %6.")
-              .arg(scope, windowDuration(d.b.windowNs), windowDuration(d.a.windowNs), signedDuration(delta),
-                  d.a.windowNs > 0 ? QStringLiteral(" (%1)").arg(signedPercent(delta / d.a.windowNs))
-                                   : QString(),
-                  verdict);
+    text += tr("%1, the GPU window of B is <b>%2</b> against <b>%3</b> for A: <b>%4%5</b>, %6.")
+                .arg(scope, windowDuration(d.b.windowNs), windowDuration(d.a.windowNs), signedDuration(delta),
+                    d.a.windowNs > 0 ? QStringLiteral(" (%1)").arg(signedPercent(delta / d.a.windowNs))
+                                     : QString(),
+                    verdict);
     // The category that moved most in the window's direction.
     int biggest = -1;
     for (int row = DiffCategoryModel::ComputeRow; row < DiffCategoryModel::RowCount; ++row) {
@@ -275,8 +310,6 @@ QString DiffPanel::headlineText() const
                   .arg(DiffCategoryModel::categoryName(biggest),
                       signedDuration(m_categoryModel->deltaNs(biggest)))
                   .arg(100 * m_categoryModel->deltaNs(biggest) / delta, 0, 'f', 0);
-    if (const QString note = stepTimeNote(d); !note.isEmpty())
-        text += u' ' + note.toHtmlEscaped();
     int counts[5] = {};
     for (const TraceDiff::OpDelta &op : d.ops)
         ++counts[int(op.change())];
@@ -296,15 +329,10 @@ QString DiffPanel::verdictText() const
 {
     if (!m_result.error.isEmpty())
         return {};
+    // The verdicts' change is in the headline; here what each says.
     const Verdict &a = m_result.verdictA, &b = m_result.verdictB;
-    const QString nameA = componentName(a.component), nameB = componentName(b.component);
-    QString text = a.component == b.component
-        ? tr("<b>Verdict</b>: %1 in both (unchanged).").arg(nameA.toHtmlEscaped())
-        : tr("<b>Verdict</b>: %1 in A → <b>%2</b> in B (changed).")
-              .arg(nameA.toHtmlEscaped(), nameB.toHtmlEscaped());
-    text += QStringLiteral("<br>&nbsp;&nbsp;A: ") + a.headline.toHtmlEscaped();
-    text += QStringLiteral("<br>&nbsp;&nbsp;B: ") + b.headline.toHtmlEscaped();
-    return text;
+    return tr("Doctor, A: %1").arg(a.headline.toHtmlEscaped()) + QStringLiteral("<br>")
+        + tr("Doctor, B: %1").arg(b.headline.toHtmlEscaped());
 }
 
 void DiffPanel::display(const Result &result)
@@ -323,10 +351,15 @@ void DiffPanel::display(const Result &result)
             + 2 * m_categoryTable->frameWidth());
     m_headline->setText(headlineText());
     m_verdict->setText(verdictText());
-    if (m_result.error.isEmpty())
+    // Without step time the headline says why; the chart would be an empty axis.
+    m_stepChart->setVisible(m_result.error.isEmpty() && d.hasStepTime());
+    if (m_result.error.isEmpty()) {
+        m_stepChart->setDiff(d);
         m_chart->setDiff(d);
-    else
+    } else {
+        m_stepChart->clear();
         m_chart->clear();
+    }
     m_opModel->setOps(d.ops, d.perStep);
     updateOpCount();
     Q_EMIT loaded();

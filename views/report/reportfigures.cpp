@@ -9,6 +9,7 @@
 #include "charts/importancechart.h"
 #include "charts/scalarchart.h"
 #include "charts/stepbreakdownchart.h"
+#include "charts/steptimediffchart.h"
 #include "lineage/lineagelayout.h"
 #include "lineage/lineagescene.h"
 #include "store/lineagereader.h"
@@ -77,6 +78,13 @@ void drawHistogram(QPainter &p, const QRectF &r, const ReportFigure &f, const QF
 void drawDiff(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
 {
     DiffCategoryChart chart;
+    chart.setDiff(std::any_cast<const TraceDiff &>(f.data));
+    paintWidgetChart(chart, p, r, font);
+}
+
+void drawStepTimeDiff(QPainter &p, const QRectF &r, const ReportFigure &f, const QFont &font)
+{
+    StepTimeDiffChart chart;
     chart.setDiff(std::any_cast<const TraceDiff &>(f.data));
     paintWidgetChart(chart, p, r, font);
 }
@@ -226,6 +234,7 @@ QMap<QString, ReportFigureRenderer> &renderers()
         { QStringLiteral("idle"), drawIdle },
         { QStringLiteral("histogram"), drawHistogram },
         { QStringLiteral("diff"), drawDiff },
+        { QStringLiteral("steptime-diff"), drawStepTimeDiff },
         { QStringLiteral("importance"), drawImportance },
         { QStringLiteral("scalars"), drawScalars },
         { QStringLiteral("timeline"), drawTimeline },

@@ -22,6 +22,7 @@ using ReportFigureRenderer = std::function<void(
 //   idle        std::vector<StreamIdle>     IdleBreakdownChart
 //   histogram   HistogramFigure             HistogramChart
 //   diff        TraceDiff                   DiffCategoryChart
+//   steptime-diff TraceDiff                 StepTimeDiffChart
 //   importance  ParamImportance             ImportanceChart
 //   scalars     ScalarFigure                ScalarChart (runs in their Experiments colours)
 //   timeline    TimelineFigure              the timeline's draw list and painter, read synchronously
