@@ -117,9 +117,6 @@ QList<Command> makeCommands()
             inputAnnotationsOption(),
             flag(QStringLiteral("config"), QStringLiteral("compare experiment runs, not traces")),
             flag(QStringLiteral("all"), QStringLiteral("--config: every row, not only those that differ")),
-            valued(QStringLiteral("input-annotations"), QStringLiteral("REGEX"),
-                QStringLiteral("ranges whose name matches REGEX (anywhere in it) count as input pipeline in "
-                               "the step time, besides the DataLoader's (repeatable)")),
             jsonOption(QStringLiteral("the comparison")),
         } });
     c.append({ QStringLiteral("lineage"),
@@ -422,11 +419,16 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
                 return line.usageError(QStringLiteral("--mode is every, linked or hta, not %1").arg(mode));
         }
         for (const QString &pattern : line.values("input-annotations")) {
-            const QRegularExpression re(pattern);
+            QRegularExpression re(pattern);
+            if (pattern.isEmpty())
+                return line.usageError(
+                    QStringLiteral("--input-annotations needs a regular expression, not an empty one"));
             if (!re.isValid())
                 return line.usageError(
-                    QStringLiteral("--input-annotations %1 is not a regular expression: %2")
-                        .arg(pattern, re.errorString()));
+                    QStringLiteral("--input-annotations: %1 is not a regular expression (%2 at character %3)")
+                        .arg(pattern, re.errorString())
+                        .arg(re.patternErrorOffset()));
+            re.optimize();
             a.stepTime.inputPatterns << re;
         }
     }
@@ -447,19 +449,6 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
         if (a.config && line.isSet("input-annotations"))
             return line.usageError(
                 QStringLiteral("--input-annotations is for traces; diff --config compares experiment runs"));
-        for (const QString &pattern : line.values("input-annotations")) {
-            QRegularExpression re(pattern);
-            if (pattern.isEmpty())
-                return line.usageError(
-                    QStringLiteral("--input-annotations needs a regular expression, not an empty one"));
-            if (!re.isValid())
-                return line.usageError(
-                    QStringLiteral("--input-annotations: %1 is not a regular expression (%2 at character %3)")
-                        .arg(pattern, re.errorString())
-                        .arg(re.patternErrorOffset()));
-            re.optimize();
-            a.inputPatterns << re;
-        }
     }
     if (command == QLatin1String("lineage")) {
         if (a.paths.size() != 1)

@@ -90,7 +90,6 @@ struct Args {
     plumb::ImportOptions importOptions; // import: --step-column and the other column roles
     bool config = false; // diff --config: experiment runs, not traces
     bool allRows = false; // diff --config --all
-    QList<QRegularExpression> inputPatterns; // diff --input-annotations: more input-pipeline ranges
     plumb::LineageDirection lineageDirection = plumb::LineageDirection::Both; // lineage --up / --down
     int lineageDepth = 5; // lineage --depth
     bool watch = false; // import --watch: live mode

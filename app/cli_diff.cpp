@@ -21,9 +21,7 @@ int runDiff(const Args &a)
                 return 1;
             }
             const int64_t idA = chosen.traces[0].id, idB = chosen.traces[1].id;
-            StepTimeOptions stepOptions;
-            stepOptions.inputPatterns = a.inputPatterns;
-            const TraceDiff d = diffTraces(ws, idA, idB, a.mode, stepOptions);
+            const TraceDiff d = diffTraces(ws, idA, idB, a.mode, a.stepTime);
             const QString verdictA = componentName(diagnose(ws, idA, a.mode).component);
             const QString verdictB = componentName(diagnose(ws, idB, a.mode).component);
             out(a.json ? cli::jsonText(diffJson(d, a.mode, verdictA, verdictB))

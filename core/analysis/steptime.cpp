@@ -28,17 +28,18 @@ StepTimeParts &StepTimeParts::operator+=(const StepTimeParts &o)
     return *this;
 }
 
-const std::array<StepTimePart, 8> &stepTimeParts()
+const std::array<StepTimePartInfo, kStepTimePartCount> &stepTimeParts()
 {
-    static const std::array<StepTimePart, 8> parts { {
-        { "compute_ns", "device compute", &StepTimeParts::computeNs },
-        { "exposed_comm_ns", "exposed communication", &StepTimeParts::exposedCommNs },
-        { "exposed_memory_ns", "exposed memcpy/memset", &StepTimeParts::exposedMemoryNs },
-        { "input_pipeline_ns", "input pipeline", &StepTimeParts::inputPipelineNs },
-        { "synchronization_ns", "synchronisation", &StepTimeParts::synchronizationNs },
-        { "runtime_ns", "runtime calls", &StepTimeParts::runtimeNs },
-        { "other_cpu_ns", "other CPU work", &StepTimeParts::otherCpuNs },
-        { "idle_ns", "idle", &StepTimeParts::idleNs },
+    using P = StepTimePart;
+    static const std::array<StepTimePartInfo, kStepTimePartCount> parts { {
+        { P::Compute, "compute", "device compute", &StepTimeParts::computeNs },
+        { P::ExposedComm, "exposed_comm", "exposed communication", &StepTimeParts::exposedCommNs },
+        { P::ExposedMemory, "exposed_memory", "exposed memcpy/memset", &StepTimeParts::exposedMemoryNs },
+        { P::InputPipeline, "input_pipeline", "input pipeline", &StepTimeParts::inputPipelineNs },
+        { P::Synchronization, "synchronization", "synchronisation", &StepTimeParts::synchronizationNs },
+        { P::Runtime, "runtime", "runtime calls", &StepTimeParts::runtimeNs },
+        { P::OtherCpu, "other_cpu", "other CPU work", &StepTimeParts::otherCpuNs },
+        { P::Idle, "idle", "idle", &StepTimeParts::idleNs },
     } };
     return parts;
 }

@@ -5,6 +5,7 @@
 
 #include <QList>
 #include <QRegularExpression>
+#include <QString>
 
 #include <array>
 #include <cstdint>
@@ -41,14 +42,47 @@ struct StepTimeParts {
     StepTimeParts &operator+=(const StepTimeParts &o);
 };
 
-// The parts in the order they are decided: `key` as the JSON outputs name them, `name` as the texts
-// and charts do, `member` the field of StepTimeParts.
-struct StepTimePart {
+// The eight parts of step time (StepTimeParts), in their order of precedence.
+enum class StepTimePart {
+    Compute,
+    ExposedComm,
+    ExposedMemory,
+    InputPipeline,
+    Synchronization,
+    Runtime,
+    OtherCpu,
+    Idle
+};
+constexpr int kStepTimePartCount = 8;
+
+// Each part, in StepTimePart order: `key` as the JSON outputs name it ("compute", "exposed_comm",
+// "exposed_memory", "input_pipeline", "synchronization", "runtime", "other_cpu", "idle"; its
+// nanoseconds are key + "_ns"), `name` as the texts and charts do ("device compute", "exposed
+// communication", "exposed memcpy/memset", "input pipeline", "synchronisation", "runtime calls",
+// "other CPU work", "idle"), `member` its field of StepTimeParts.
+struct StepTimePartInfo {
+    StepTimePart part;
     const char *key;
     const char *name;
     int64_t StepTimeParts::*member;
 };
-[[nodiscard]] const std::array<StepTimePart, 8> &stepTimeParts();
+[[nodiscard]] const std::array<StepTimePartInfo, kStepTimePartCount> &stepTimeParts();
+[[nodiscard]] inline const StepTimePartInfo &stepTimePart(StepTimePart part)
+{
+    return stepTimeParts()[size_t(part)];
+}
+[[nodiscard]] inline QString stepTimePartName(StepTimePart part)
+{
+    return QString::fromLatin1(stepTimePart(part).name);
+}
+[[nodiscard]] inline QString stepTimePartKey(StepTimePart part)
+{
+    return QString::fromLatin1(stepTimePart(part).key);
+}
+[[nodiscard]] inline int64_t stepTimePartNs(const StepTimeParts &p, StepTimePart part)
+{
+    return p.*stepTimePart(part).member;
+}
 
 // One step: its span on the CPU (ProfilerStep#N, a step-named NVTX range, an XPlane Steps slice: see
 // stepMarkers()), widened back to the end of the step before it, since the gap between two steps'

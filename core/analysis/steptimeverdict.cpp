@@ -25,7 +25,7 @@ QString partsLine(const StepTimeParts &p)
 {
     const double wall = double(p.wallNs());
     std::vector<std::pair<double, const char *>> shares;
-    for (const StepTimePart &part : stepTimeParts())
+    for (const StepTimePartInfo &part : stepTimeParts())
         if (wall > 0 && double(p.*part.member) >= 0.0005 * wall)
             shares.emplace_back(100.0 * double(p.*part.member) / wall, part.name);
     std::stable_sort(

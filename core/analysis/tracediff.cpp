@@ -88,75 +88,6 @@ void summarise(Workspace &ws, Measured &m, bool perStep)
 
 } // namespace
 
-QString stepTimePartName(StepTimePart part)
-{
-    switch (part) {
-    case StepTimePart::Compute:
-        return QStringLiteral("device compute");
-    case StepTimePart::ExposedComm:
-        return QStringLiteral("exposed communication");
-    case StepTimePart::ExposedMemory:
-        return QStringLiteral("exposed memcpy/memset");
-    case StepTimePart::InputPipeline:
-        return QStringLiteral("input pipeline");
-    case StepTimePart::Synchronization:
-        return QStringLiteral("synchronisation");
-    case StepTimePart::Runtime:
-        return QStringLiteral("runtime calls");
-    case StepTimePart::OtherCpu:
-        return QStringLiteral("other CPU work");
-    case StepTimePart::Idle:
-        return QStringLiteral("idle");
-    }
-    return {};
-}
-
-QString stepTimePartKey(StepTimePart part)
-{
-    switch (part) {
-    case StepTimePart::Compute:
-        return QStringLiteral("compute");
-    case StepTimePart::ExposedComm:
-        return QStringLiteral("exposed_comm");
-    case StepTimePart::ExposedMemory:
-        return QStringLiteral("exposed_memory");
-    case StepTimePart::InputPipeline:
-        return QStringLiteral("input_pipeline");
-    case StepTimePart::Synchronization:
-        return QStringLiteral("synchronization");
-    case StepTimePart::Runtime:
-        return QStringLiteral("runtime");
-    case StepTimePart::OtherCpu:
-        return QStringLiteral("other_cpu");
-    case StepTimePart::Idle:
-        return QStringLiteral("idle");
-    }
-    return {};
-}
-
-int64_t stepTimePartNs(const StepTimeParts &p, StepTimePart part)
-{
-    switch (part) {
-    case StepTimePart::Compute:
-        return p.computeNs;
-    case StepTimePart::ExposedComm:
-        return p.exposedCommNs;
-    case StepTimePart::ExposedMemory:
-        return p.exposedMemoryNs;
-    case StepTimePart::InputPipeline:
-        return p.inputPipelineNs;
-    case StepTimePart::Synchronization:
-        return p.synchronizationNs;
-    case StepTimePart::Runtime:
-        return p.runtimeNs;
-    case StepTimePart::OtherCpu:
-        return p.otherCpuNs;
-    case StepTimePart::Idle:
-        return p.idleNs;
-    }
-    return 0;
-}
-
 TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBreakdown::Mode mode,
     const StepTimeOptions &stepOptions)
 {
@@ -212,25 +143,6 @@ TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBrea
                                                               : x.name < y.name;
     });
     return d;
-}
-
-QString stepTimeNote(const TraceDiff &d)
-{
-    if (!d.perStep || d.a.stepNs <= 0 || d.b.stepNs <= 0)
-        return {};
-    const auto ms = [](double ns) { return QString::number(ns / 1e6, 'f', 3); };
-    const auto signedMs
-        = [&](double ns) -> QString { return (ns >= 0 ? QStringLiteral("+") : QString()) + ms(ns); };
-    const double step = d.b.stepNs - d.a.stepNs, rest = step - d.windowDeltaNs();
-    QString s = QStringLiteral("The steps themselves (on the CPU) went from %1 to %2 ms (%3 ms)")
-                    .arg(ms(d.a.stepNs), ms(d.b.stepNs), signedMs(step));
-    if (std::abs(rest) < kSameOpTolerance * d.a.stepNs)
-        return s + QStringLiteral(", about as much as the GPU window.");
-    return s
-        + QStringLiteral(
-            ": %1 ms in the GPU window and %2 ms in time the steps spent with no GPU work of their "
-            "own (loading input, host work before the first launch).")
-              .arg(signedMs(d.windowDeltaNs()), signedMs(rest));
 }
 
 namespace {

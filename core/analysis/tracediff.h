@@ -14,28 +14,6 @@ namespace plumb {
 
 class Workspace;
 
-// The eight parts of step time (StepTimeParts), in its order of precedence.
-enum class StepTimePart {
-    Compute,
-    ExposedComm,
-    ExposedMemory,
-    InputPipeline,
-    Synchronization,
-    Runtime,
-    OtherCpu,
-    Idle,
-};
-constexpr int kStepTimePartCount = 8;
-
-// The part as users read it: "device compute", "exposed communication", "exposed memcpy/memset",
-// "input pipeline", "synchronisation", "runtime calls", "other CPU work", "idle".
-[[nodiscard]] QString stepTimePartName(StepTimePart part);
-// The part's JSON key: "compute", "exposed_comm", "exposed_memory", "input_pipeline",
-// "synchronization", "runtime", "other_cpu", "idle".
-[[nodiscard]] QString stepTimePartKey(StepTimePart part);
-// The part's nanoseconds in `p`.
-[[nodiscard]] int64_t stepTimePartNs(const StepTimeParts &p, StepTimePart part);
-
 // What changed from trace A (the baseline) to trace B, first as users measure it: the mean wall time
 // of a step (stepTimeBreakdown()) and its eight parts, whose changes add up to the step time's change.
 // Then the GPU window: per step when both traces have training steps (the mean over their steps, so
@@ -107,9 +85,5 @@ constexpr double kSameStepTimeShare = 0.005;
 // doctor verdict components (componentName()).
 [[nodiscard]] QString verdictChange(const QString &componentA, const QString &componentB);
 
-// Per step, how the steps' own time (on the CPU) changed, split into the GPU window's change and the
-// rest: time the steps spent with no GPU work of their own (loading input, host work before the first
-// launch). Empty without steps.
-[[nodiscard]] QString stepTimeNote(const TraceDiff &d);
 
 } // namespace plumb

@@ -30,8 +30,8 @@ QJsonObject breakdownJson(const TemporalBreakdown &b)
 QJsonObject stepTimeJson(const StepTimeParts &p)
 {
     QJsonObject o;
-    for (const StepTimePart &part : stepTimeParts())
-        o[QLatin1String(part.key)] = double(p.*part.member);
+    for (const StepTimePartInfo &part : stepTimeParts())
+        o[QLatin1String(part.key) + QLatin1String("_ns")] = double(p.*part.member);
     return o;
 }
 
@@ -312,7 +312,7 @@ QString doctorText(const DoctorFindings &f)
                     .arg(QStringLiteral("step time"), -22)
                     .arg(text::milliseconds(st.total.wallNs() / n), 12)
                     .arg(text::counted(n, QStringLiteral("step"), QStringLiteral("steps"))));
-            for (const StepTimePart &part : stepTimeParts())
+            for (const StepTimePartInfo &part : stepTimeParts())
                 out(QStringLiteral("    %1 %2 ms  %3%\n")
                         .arg(QLatin1String(part.name), -21)
                         .arg(text::milliseconds(st.total.*part.member / n), 11)
@@ -331,7 +331,7 @@ QString doctorText(const DoctorFindings &f)
                 QString row = QStringLiteral("    %1 %2")
                                   .arg(steps[si].name.left(28), -28)
                                   .arg(text::milliseconds(s.wallNs()), 11);
-                for (const StepTimePart &part : stepTimeParts())
+                for (const StepTimePartInfo &part : stepTimeParts())
                     row += QStringLiteral(" %1%").arg(
                         s.wallNs() > 0 ? 100.0 * double(s.parts.*part.member) / double(s.wallNs()) : 0.0, 7,
                         'f', 1);

@@ -128,7 +128,7 @@ ReportSection stepsSection(ReportContext &c)
         for (size_t i = 0; i < st.steps.size() && i < size_t(kMaxStepRows); ++i) {
             const StepTime &step = st.steps[i];
             QStringList row { QString::number(step.step), ms(double(step.wallNs())) };
-            for (const StepTimePart &part : stepTimeParts())
+            for (const StepTimePartInfo &part : stepTimeParts())
                 row << pct(step.wallNs() > 0 ? double(step.parts.*part.member) / double(step.wallNs()) : 0.0);
             row << ms(double(d.steps[i].gpu.totalNs()))
                 << (i < d.stepVerdicts.size() ? componentName(d.stepVerdicts[i].component) : QString());

@@ -68,7 +68,7 @@ void StepBreakdownChart::setStepTimes(const StepTimeBreakdown &steps, const Temp
         m_labels << QString::number(s.step);
     std::vector<Category> categories;
     for (size_t k = 0; k < stepTimeParts().size(); ++k) {
-        const StepTimePart &part = stepTimeParts()[k];
+        const StepTimePartInfo &part = stepTimeParts()[k];
         Category c { tr(part.name), k, {} };
         for (const StepTime &s : steps.steps)
             c.ms.push_back(double(s.parts.*part.member) / 1e6);

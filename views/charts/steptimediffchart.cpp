@@ -21,51 +21,6 @@ constexpr double kMargin = 0.08; // share of the value range left free beside th
 
 } // namespace
 
-QColor StepTimeDiffChart::partColor(StepTimePart part)
-{
-    switch (part) {
-    case StepTimePart::Compute:
-        return QColor(0x4c, 0x9f, 0x70);
-    case StepTimePart::ExposedComm:
-        return QColor(0xd9, 0x82, 0x2b);
-    case StepTimePart::ExposedMemory:
-        return QColor(0x3b, 0x75, 0xaf);
-    case StepTimePart::InputPipeline:
-        return QColor(0x8e, 0x6b, 0xb8);
-    case StepTimePart::Synchronization:
-        return QColor(0xc4, 0x4e, 0x52);
-    case StepTimePart::Runtime:
-        return QColor(0xc9, 0xa2, 0x27);
-    case StepTimePart::OtherCpu:
-        return QColor(0x9c, 0x75, 0x5f);
-    case StepTimePart::Idle:
-        return QColor(0x9a, 0x9a, 0x9a);
-    }
-    return {};
-}
-
-Qt::BrushStyle StepTimeDiffChart::partPattern(StepTimePart part)
-{
-    switch (part) {
-    case StepTimePart::Compute:
-    case StepTimePart::InputPipeline:
-        return Qt::SolidPattern;
-    case StepTimePart::ExposedComm:
-        return Qt::BDiagPattern;
-    case StepTimePart::ExposedMemory:
-        return Qt::CrossPattern;
-    case StepTimePart::Synchronization:
-        return Qt::FDiagPattern;
-    case StepTimePart::Runtime:
-        return Qt::HorPattern;
-    case StepTimePart::OtherCpu:
-        return Qt::Dense4Pattern;
-    case StepTimePart::Idle:
-        return Qt::Dense6Pattern;
-    }
-    return Qt::SolidPattern;
-}
-
 StepTimeDiffChart::StepTimeDiffChart(QWidget *parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
@@ -114,8 +69,10 @@ void StepTimeDiffChart::setDiff(const TraceDiff &d)
     };
     std::vector<Bar> bars { { tr("step time"), palette().color(QPalette::WindowText), Qt::SolidPattern,
         d.stepTimeDeltaNs() } };
-    for (const TraceDiff::StepComponent &c : d.stepComponents)
-        bars.push_back({ stepTimePartName(c.part), partColor(c.part), partPattern(c.part), c.deltaNs() });
+    for (const TraceDiff::StepComponent &c : d.stepComponents) {
+        const PartStyle style = stepTimePartStyle(size_t(c.part));
+        bars.push_back({ stepTimePartName(c.part), style.color, style.pattern, c.deltaNs() });
+    }
     QVector<double> keys;
     QVector<QString> labels;
     double lo = 0, hi = 0;

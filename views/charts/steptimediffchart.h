@@ -32,10 +32,6 @@ public:
     [[nodiscard]] const QStringList &names() const { return m_names; }
     [[nodiscard]] QCustomPlot *plot() const { return m_plot; }
 
-    // A part's colour and pattern.
-    [[nodiscard]] static QColor partColor(StepTimePart part);
-    [[nodiscard]] static Qt::BrushStyle partPattern(StepTimePart part);
-
 private:
     QCustomPlot *m_plot;
     std::vector<double> m_valuesMs;
