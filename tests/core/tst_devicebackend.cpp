@@ -186,6 +186,30 @@ private Q_SLOTS:
             expected);
     }
 
+    // Traces of a workspace from before schema 13: rocm where a runtime call is named hip*, cuda where
+    // there are GPU ops, else none.
+    void migration()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("w.plumb"));
+        {
+            SqliteDb db = createWorkspaceAtSchema(path, 12);
+            db.exec("INSERT INTO run(id, key, name, created_at_ns) VALUES (1, 'r', 'r', 0);"
+                    "INSERT INTO trace(id, run_id, source_id, format, name, gpu_op_count) VALUES "
+                    "(1, 1, 1, 'chrometrace', 'cuda', 5), (2, 1, 1, 'chrometrace', 'rocm', 3), "
+                    "(3, 1, 1, 'chrometrace', 'cpu', 0);"
+                    "INSERT INTO string(id, str) VALUES (1, 'hipLaunchKernel'), (2, 'cudaLaunchKernel');"
+                    "INSERT INTO track(id, trace_id, kind) VALUES (1, 1, 'cuda_api'), (2, 2, 'cuda_api');"
+                    "INSERT INTO slice(track_id, ts, id, dur, depth, name_id) VALUES (1, 0, 1, 5, 0, 2), "
+                    "(2, 0, 2, 5, 0, 1);");
+        }
+        Workspace ws(path, Workspace::Role::Reader);
+        QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
+        QCOMPARE(queryText(ws.db(),
+                     "SELECT trace_id || ':' || coalesce(device_type, 'NULL') FROM traces ORDER BY 1"),
+            QStringLiteral("1:cuda;2:rocm;3:NULL"));
+    }
+
     void generated_data()
     {
         QTest::addColumn<QByteArray>("json");
