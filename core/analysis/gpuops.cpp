@@ -12,8 +12,8 @@
 #include <cmath>
 #include <future>
 #include <memory>
-#include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace plumb {
 
@@ -158,7 +158,8 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     const bool linkedOnly = mode == GpuOpMode::LinkedOnly || cutoff != INT64_MAX;
     // Device-op categories by role, from the backend table (CUDA's kernel, MTIA's mtia_ccp_events...);
     // a CUDA graph launch traced whole (Nsight's --cuda-graph-trace=graph) is compute, its kernels unseen.
-    std::unordered_map<int64_t, const BackendCategory *> opCats;
+    // (A handful: a flat list searched in order beats a hash per op.)
+    std::vector<std::pair<int64_t, const BackendCategory *>> opCats;
     {
         SqliteStmt st(db,
             "SELECT id, str FROM string WHERE str IN ("
@@ -166,7 +167,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
                     { CategoryRole::Kernel, CategoryRole::Memcpy, CategoryRole::Memset, CategoryRole::Graph })
                 + ")");
         while (st.step())
-            opCats.emplace(st.columnInt(0), backendCategory(st.columnView(1)));
+            opCats.emplace_back(st.columnInt(0), backendCategory(st.columnView(1)));
     }
 
     // CPU-side launches of this trace by correlation id: the first call holding the id (the runtime
@@ -273,11 +274,14 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         const int64_t cat = st.columnIsNull(3) ? -1 : st.columnInt(3);
         GpuOp op;
         op.nameId = st.columnInt(2);
-        const auto opCat = opCats.find(cat);
-        const bool keep = opCat != opCats.end(); // else e.g. a marker on the stream
-        const CategoryRole role = keep ? opCat->second->role : CategoryRole::None;
+        const BackendCategory *opCat = nullptr; // else e.g. a marker on the stream
+        for (const auto &[id, c] : opCats)
+            if (id == cat)
+                opCat = c;
+        const bool keep = opCat != nullptr;
+        const CategoryRole role = keep ? opCat->role : CategoryRole::None;
         const bool memoryOp = role == CategoryRole::Memcpy || role == CategoryRole::Memset
-            || (keep && !opCat->second->memoryNamePrefixes.empty() && backendMemoryNames.count(op.nameId));
+            || (keep && !opCat->memoryNamePrefixes.empty() && backendMemoryNames.count(op.nameId));
         const int named = classOf(op.nameId);
         if (named == kCommName && (hta || role == CategoryRole::Kernel))
             op.kind = GpuOp::Kind::Comm;
@@ -285,7 +289,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             op.kind = GpuOp::Kind::Memory;
         else
             op.kind = GpuOp::Kind::Compute;
-        if (hta && htaUntypedNames.count(op.nameId)) {
+        if (hta && keep && !opCat->htaUntypedOps.empty() && htaUntypedNames.count(op.nameId)) {
             op.untyped = true;
             op.kind = GpuOp::Kind::Memory;
         }
