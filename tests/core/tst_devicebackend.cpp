@@ -36,25 +36,28 @@ const char *kHipTrace = R"({"schemaVersion":1,
   {"ph":"f","id":1,"pid":0,"tid":"stream 0","ts":15,"cat":"ac2g","name":"ac2g","bp":"e"}
  ]})";
 
-// An MTIA trace as MTIAActivityProfiler writes it: mtia_runtime calls (pid 865), mtia_ccp_events device
-// ops on a process per device with args.stream, ac2g flows from call to op with the correlation as id.
-// remote 200..500 us, pe_exe 450..510 us (no correlation), dma_request 520..570 us; synchronizeStream
-// 120..620 us with the device idle at 510..520 and 570..620 (60 us). No ProfilerStep.
+// An MTIA trace as MTIAActivityProfiler writes it: mtia_ccp_events device ops on a process per device
+// with args.stream (written first), then mtia_runtime calls (pid 865); ac2g flows from call to op with
+// the correlation as id, an f at each op (so before its s) and one s per call, whose copy made two dma
+// ops. remote 200..500 us, pe_exe 450..510 us (no correlation), dma_request 520..570 and 575..580 us;
+// synchronizeStream 120..620 us. No ProfilerStep.
 const char *kMtiaTrace = R"({"schemaVersion":1,
  "deviceProperties":[{"id":17,"name":"ARTEMIS","runtimeMajorVersion":1}],
  "traceEvents":[
   {"ph":"M","name":"process_name","pid":17,"tid":0,"args":{"name":"MTIA 17"}},
   {"ph":"M","name":"thread_name","pid":17,"tid":3536,"args":{"name":"Stream 101"}},
-  {"ph":"X","cat":"mtia_runtime","name":"runFunction - job_prep_and_submit_for_execution","pid":865,"tid":1828,"ts":100,"dur":8,"args":{"correlation":5,"device":17,"stream_id":"101","executable_name":"remote"}},
-  {"ph":"s","id":5,"pid":865,"tid":1828,"ts":100,"cat":"ac2g","name":"ac2g"},
-  {"ph":"X","cat":"mtia_runtime","name":"enqueueCommand memcpyHtoDAsync","pid":865,"tid":1828,"ts":110,"dur":1,"args":{"correlation":6,"device":17,"stream_id":101,"mem size":"1024 bytes"}},
-  {"ph":"s","id":6,"pid":865,"tid":1828,"ts":110,"cat":"ac2g","name":"ac2g"},
-  {"ph":"X","cat":"mtia_runtime","name":"synchronizeStream","pid":865,"tid":1828,"ts":120,"dur":500,"args":{"correlation":7,"device":17,"stream_id":101}},
   {"ph":"X","cat":"mtia_ccp_events","name":"remote","pid":17,"tid":3536,"ts":200,"dur":300,"args":{"correlation":5,"stream":101,"column":"0","row":"0"}},
   {"ph":"f","id":5,"pid":17,"tid":3536,"ts":200,"cat":"ac2g","name":"ac2g","bp":"e"},
   {"ph":"X","cat":"mtia_ccp_events","name":"pe_exe","pid":17,"tid":3536,"ts":450,"dur":60,"args":{"stream":101,"column":"0","row":"0"}},
   {"ph":"X","cat":"mtia_ccp_events","name":"dma_request","pid":17,"tid":3536,"ts":520,"dur":50,"args":{"correlation":6,"stream":101,"direction":"HOST_TO_DEVICE","size":1024}},
-  {"ph":"f","id":6,"pid":17,"tid":3536,"ts":520,"cat":"ac2g","name":"ac2g","bp":"e"}
+  {"ph":"f","id":6,"pid":17,"tid":3536,"ts":520,"cat":"ac2g","name":"ac2g","bp":"e"},
+  {"ph":"X","cat":"mtia_ccp_events","name":"dma_request","pid":17,"tid":3536,"ts":575,"dur":5,"args":{"correlation":6,"stream":101,"direction":"HOST_TO_DEVICE","size":64}},
+  {"ph":"f","id":6,"pid":17,"tid":3536,"ts":575,"cat":"ac2g","name":"ac2g","bp":"e"},
+  {"ph":"X","cat":"mtia_runtime","name":"runFunction - job_prep_and_submit_for_execution","pid":865,"tid":1828,"ts":100,"dur":8,"args":{"correlation":5,"device":17,"stream_id":"101","executable_name":"remote"}},
+  {"ph":"s","id":5,"pid":865,"tid":1828,"ts":100,"cat":"ac2g","name":"ac2g"},
+  {"ph":"X","cat":"mtia_runtime","name":"enqueueCommand memcpyHtoDAsync","pid":865,"tid":1828,"ts":110,"dur":1,"args":{"correlation":6,"device":17,"stream_id":101,"mem size":"1088 bytes"}},
+  {"ph":"s","id":6,"pid":865,"tid":1828,"ts":110,"cat":"ac2g","name":"ac2g"},
+  {"ph":"X","cat":"mtia_runtime","name":"synchronizeStream","pid":865,"tid":1828,"ts":120,"dur":500,"args":{"correlation":7,"device":17,"stream_id":101}}
  ]})";
 
 // An Intel XPU trace (XPUPTI): xpu_runtime calls of the Unified Runtime, device ops as kernel and
@@ -221,8 +224,8 @@ private Q_SLOTS:
                               << QStringLiteral("cuda_runtime") << QStringLiteral("kernel;memcpy")
                               << qint64(15000);
         QTest::newRow("mtia") << QByteArray(kMtiaTrace) << QStringLiteral("mtia")
-                              << QStringLiteral("mtia_runtime") << QStringLiteral("kernel;kernel;memcpy")
-                              << qint64(500000);
+                              << QStringLiteral("mtia_runtime")
+                              << QStringLiteral("kernel;kernel;memcpy;memcpy") << qint64(500000);
         QTest::newRow("xpu") << QByteArray(kXpuTrace) << QStringLiteral("xpu")
                              << QStringLiteral("xpu_runtime") << QStringLiteral("kernel;memcpy")
                              << qint64(15000);
@@ -266,8 +269,14 @@ private Q_SLOTS:
             linked += op.launchNs >= 0;
             QVERIFY(!op.untyped);
         }
-        QCOMPARE(memory, 1);
-        QCOMPARE(linked, 2);
+        QCOMPARE(memory, int(opKinds.count(QLatin1String("memcpy"))));
+        QCOMPARE(linked, memory + 1); // all but MTIA's pe_exe
+        // Each launch flow is the correlation link of its call and op (MTIA: one call, two ops, two f
+        // and one s): none is left dangling.
+        QCOMPARE(queryText(db, "SELECT kind || ':' || count(*) FROM flows GROUP BY kind"),
+            QStringLiteral("correlation:%1").arg(linked));
+        QCOMPARE(queryText(db, "SELECT count(*) FROM diagnostics WHERE code = 'dangling-flow'"),
+            QStringLiteral("0"));
 
         // The synchronising call is synchronisation.
         const HostAnalysis host = hostAnalysis(ws, 1, ops);
@@ -279,9 +288,9 @@ private Q_SLOTS:
             const TemporalBreakdown every = temporalBreakdown(ws, 1, GpuOpMode::EveryOp);
             QCOMPARE(every.computeNs, Q_INT64_C(310000));
             const TemporalBreakdown hta = temporalBreakdown(ws, 1, GpuOpMode::Hta);
-            QCOMPARE(hta.busyNs, Q_INT64_C(360000));
+            QCOMPARE(hta.busyNs, Q_INT64_C(365000));
             QCOMPARE(hta.computeNs, Q_INT64_C(300000));
-            QCOMPARE(hta.memoryNs, Q_INT64_C(50000));
+            QCOMPARE(hta.memoryNs, Q_INT64_C(55000));
             QCOMPARE(hta.commNs, Q_INT64_C(0));
         } else {
             const StepTimeBreakdown steps = stepTimeBreakdown(ws, 1);
