@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workspacemodel.h"
 
+#include "analysis/devicebackend.h"
 #include "text/textformat.h"
 
 namespace plumb {
@@ -170,6 +171,8 @@ QVariant WorkspaceModel::traceData(const TraceInfo &t, int column, int role) con
             return qint64(t.rank);
         case DurationColumn:
             return qint64(durationNs(t));
+        case DeviceTypeColumn:
+            return deviceTypeName(deviceBackendFromId(t.deviceType));
         case DevicesColumn:
             return t.devices;
         default:
@@ -187,6 +190,8 @@ QVariant WorkspaceModel::traceData(const TraceInfo &t, int column, int role) con
             return t.worldSize > 0 ? tr("%1 / %2").arg(t.rank).arg(t.worldSize) : QString::number(t.rank);
         case DurationColumn:
             return text::milliseconds(durationNs(t));
+        case DeviceTypeColumn:
+            return deviceTypeName(deviceBackendFromId(t.deviceType));
         case DevicesColumn:
             return t.devices;
         default:
@@ -251,6 +256,9 @@ QVariant WorkspaceModel::headerData(int section, Qt::Orientation orientation, in
             return tr("Flow links, e.g. CPU launch to GPU kernel");
         case DurationColumn:
             return tr("From the first event's start to the last event's end");
+        case DeviceTypeColumn:
+            return tr("The accelerator the trace ran on, as its categories and devices tell: CUDA, ROCm/HIP, "
+                      "MTIA, Intel XPU");
         default:
             return {};
         }
@@ -276,6 +284,8 @@ QVariant WorkspaceModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Flows");
     case DurationColumn:
         return tr("Duration (ms)");
+    case DeviceTypeColumn:
+        return tr("Device");
     case DevicesColumn:
         return tr("Devices");
     }

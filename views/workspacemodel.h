@@ -27,6 +27,7 @@ public:
         GpuOpsColumn,
         FlowsColumn,
         DurationColumn,
+        DeviceTypeColumn, // the accelerator backend: CUDA, ROCm/HIP, MTIA, Intel XPU
         DevicesColumn,
         ColumnCount
     };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/collectives.h"
 
+#include "analysis/devicebackend.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -100,8 +101,10 @@ std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId)
         "SELECT n.str, s.dur, s.args_id, a.json, s.ext_id FROM slice s JOIN track k ON k.id = s.track_id "
         "JOIN string n ON n.id = s.name_id LEFT JOIN args a ON a.id = s.args_id "
         "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
-        "AND s.cat_id IN (SELECT id FROM string WHERE str = 'kernel') "
-        "AND s.name_id IN (SELECT id FROM string WHERE str LIKE '%nccl%')");
+        "AND s.cat_id IN (SELECT id FROM string WHERE str IN ("
+            + sqlCategoryList({ CategoryRole::Kernel })
+            + ")) "
+              "AND s.name_id IN (SELECT id FROM string WHERE str LIKE '%nccl%')");
     st.bind(1, traceId);
     using Key = std::tuple<QString, QString, QString, int64_t, int64_t>;
     std::map<Key, CollectiveStats> groups;

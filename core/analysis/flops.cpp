@@ -221,7 +221,8 @@ std::optional<OpFlops> opFlops(const QString &name, const QByteArray &argsJson)
 
 double peakTflops(const QString &deviceName, int smCount, FlopsDtype dtype)
 {
-    // Dense peaks, TFLOP/s: fp32 (CUDA cores), tf32, bf16/fp16, fp8 (0: no such tensor cores).
+    // Dense peaks, TFLOP/s: fp32 (CUDA cores; AMD: matrix cores), tf32, bf16/fp16, fp8 (0: no such tensor
+    // cores).
     struct Peak {
         double fp32, tf32, half, fp8;
     };
@@ -236,6 +237,8 @@ double peakTflops(const QString &deviceName, int smCount, FlopsDtype dtype)
         p = Peak { 66.9, 494.7, 989.4, 1978.9 }; // SXM (HBM3), as H200 and GH200
     else if (has("A100"))
         p = Peak { 19.5, 156, 312, 0 };
+    else if (has("MI300X")) // AMD Instinct MI300X (and its virtual function, "MI300X VF"); fp32 matrix
+        p = Peak { 163.4, 653.7, 1307.4, 2614.9 };
     else if (has("L40S"))
         p = Peak { 91.6, 183, 362, 733 };
     else if (n.endsWith(QLatin1String(" L4")) || n == QLatin1String("L4") || has(" L4 "))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/gpuops.h"
 
+#include "analysis/devicebackend.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 #include "util/allocatortuning.h"
@@ -12,6 +13,7 @@
 #include <future>
 #include <memory>
 #include <unordered_set>
+#include <utility>
 
 namespace plumb {
 
@@ -154,15 +156,19 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     const bool hta = mode == GpuOpMode::Hta;
     const int64_t cutoff = hta ? htaCutoff(db, traceId) : INT64_MAX;
     const bool linkedOnly = mode == GpuOpMode::LinkedOnly || cutoff != INT64_MAX;
-    const int64_t catKernel
-        = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'kernel'), -1)");
-    const int64_t catMemcpy
-        = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memcpy'), -1)");
-    const int64_t catMemset
-        = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'gpu_memset'), -1)");
-    // A CUDA graph launch traced whole (Nsight's --cuda-graph-trace=graph): compute, its kernels unseen.
-    const int64_t catGraph
-        = db.queryInt("SELECT coalesce((SELECT id FROM string WHERE str = 'cuda_graph'), -1)");
+    // Device-op categories by role, from the backend table (CUDA's kernel, MTIA's mtia_ccp_events...);
+    // a CUDA graph launch traced whole (Nsight's --cuda-graph-trace=graph) is compute, its kernels unseen.
+    // (A handful: a flat list searched in order beats a hash per op.)
+    std::vector<std::pair<int64_t, const BackendCategory *>> opCats;
+    {
+        SqliteStmt st(db,
+            "SELECT id, str FROM string WHERE str IN ("
+                + sqlCategoryList(
+                    { CategoryRole::Kernel, CategoryRole::Memcpy, CategoryRole::Memset, CategoryRole::Graph })
+                + ")");
+        while (st.step())
+            opCats.emplace_back(st.columnInt(0), backendCategory(st.columnView(1)));
+    }
 
     // CPU-side launches of this trace by correlation id: the first call holding the id (the runtime
     // launch; a driver call under it has the same id and starts later).
@@ -181,9 +187,28 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     const std::unordered_set<int64_t> commNames = stringIds(db,
         hta ? "SELECT id FROM string WHERE str GLOB 'nccl*'"
             : "SELECT id FROM string WHERE str LIKE '%nccl%'");
+    // HTA's memory kernels: Memcpy/Memset anywhere in the name (as its releases up to 0.2 read them)
+    // or a name starting with dma (its newer rule, for MTIA's dma_request).
     const std::unordered_set<int64_t> memoryNames = hta
-        ? stringIds(db, "SELECT id FROM string WHERE str GLOB '*Memcpy*' OR str GLOB '*Memset*'")
+        ? stringIds(
+            db, "SELECT id FROM string WHERE str GLOB '*Memcpy*' OR str GLOB '*Memset*' OR str GLOB 'dma*'")
         : std::unordered_set<int64_t> {};
+    // Per category with name rules (MTIA's dma*, HTA's untyped pe_exe): the names that match, by id.
+    std::unordered_set<int64_t> backendMemoryNames, htaUntypedNames;
+    auto namesWhere = [&](const char *sql, std::string_view text, std::unordered_set<int64_t> &into) {
+        SqliteStmt st(db, sql);
+        st.bind(1, text);
+        while (st.step())
+            into.insert(st.columnInt(0));
+    };
+    for (const auto &[id, c] : opCats) {
+        for (std::string_view prefix : c->memoryNamePrefixes)
+            namesWhere(
+                "SELECT id FROM string WHERE substr(str, 1, length(?1)) = ?1", prefix, backendMemoryNames);
+        if (hta)
+            for (std::string_view name : c->htaUntypedOps)
+                namesWhere("SELECT id FROM string WHERE str = ?1", name, htaUntypedNames);
+    }
 
     // How each name is classed, decided once per name id (ids are dense: a table, not a hash).
     enum : int8_t { kUnclassed = 0, kCommName = 1, kMemoryName = 2, kOtherName = 3 };
@@ -249,15 +274,25 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         const int64_t cat = st.columnIsNull(3) ? -1 : st.columnInt(3);
         GpuOp op;
         op.nameId = st.columnInt(2);
-        const bool memoryOp = cat == catMemcpy || cat == catMemset;
-        const bool keep = cat == catKernel || memoryOp || cat == catGraph; // else e.g. a marker on the stream
+        const BackendCategory *opCat = nullptr; // else e.g. a marker on the stream
+        for (const auto &[id, c] : opCats)
+            if (id == cat)
+                opCat = c;
+        const bool keep = opCat != nullptr;
+        const CategoryRole role = keep ? opCat->role : CategoryRole::None;
+        const bool memoryOp = role == CategoryRole::Memcpy || role == CategoryRole::Memset
+            || (keep && !opCat->memoryNamePrefixes.empty() && backendMemoryNames.count(op.nameId));
         const int named = classOf(op.nameId);
-        if (named == kCommName && (hta || cat == catKernel))
+        if (named == kCommName && (hta || role == CategoryRole::Kernel))
             op.kind = GpuOp::Kind::Comm;
         else if (hta ? named == kMemoryName : memoryOp)
             op.kind = GpuOp::Kind::Memory;
         else
             op.kind = GpuOp::Kind::Compute;
+        if (hta && keep && !opCat->htaUntypedOps.empty() && htaUntypedNames.count(op.nameId)) {
+            op.untyped = true;
+            op.kind = GpuOp::Kind::Memory;
+        }
         if (keep) {
             corrs.push_back(st.columnIsNull(4) ? kNoCorr : st.columnInt(4));
             op.startNs = cursorTs[c];

@@ -10,7 +10,8 @@ namespace plumb {
 
 class Workspace;
 
-// The GPU ops of a trace as the analyses see them: kernels, memcpy and memset on its GPU streams,
+// The device ops of a trace as the analyses see them: kernels, memcpy and memset on its device streams
+// (every backend's categories: analysis/devicebackend.h; MTIA's dma* ops are memory),
 // classed as computation, communication (kernels named like NCCL's) or memory, each with the trace
 // time of the CPU-side call that launched it when a correlation id links one.
 struct GpuOp {
@@ -23,6 +24,10 @@ struct GpuOp {
     int64_t launchDurNs = 0; // its duration
     int64_t argsId = -1; // the op's args row (args.id), -1 when it has none
     Kind kind = Kind::Compute;
+    // HTA mode only: an op Holistic Trace Analysis types as none of the three (MTIA's pe_exe; see
+    // BackendCategory::htaUntypedOps). It counts as busy time, not as computation, communication or
+    // memory; `kind` is Memory so that it shows as non-compute where an analysis reads only the kind.
+    bool untyped = false;
 };
 
 // Which GPU ops an analysis counts, and how (documented for users in the README, "Doctor"):

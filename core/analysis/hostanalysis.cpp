@@ -3,6 +3,7 @@
 
 #include "util/allocatortuning.h"
 
+#include "analysis/devicebackend.h"
 #include "analysis/temporalbreakdown.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -20,12 +21,11 @@ HostActivity classifyHostName(const QString &name)
     if (name.startsWith(QLatin1String("enumerate(DataLoader)"))
         || name.contains(QLatin1String("DataLoaderIter.__next__")))
         return HostActivity::InputPipeline;
-    static const char *const syncCalls[]
-        = { "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cuCtxSynchronize",
-              "cuStreamSynchronize", "cuEventSynchronize", "aten::item", "aten::_local_scalar_dense" };
-    for (const char *call : syncCalls)
-        if (name == QLatin1String(call))
-            return HostActivity::Synchronization;
+    // Every backend's synchronising runtime calls (analysis/devicebackend.h), and PyTorch's ops that
+    // read a device value back (and so wait for it).
+    if (name == QLatin1String("aten::item") || name == QLatin1String("aten::_local_scalar_dense")
+        || isSyncCall(name.toStdString()))
+        return HostActivity::Synchronization;
     if (name.startsWith(QLatin1String("Optimizer.step"))
         || name.startsWith(QLatin1String("Optimizer.zero_grad")))
         return HostActivity::Optimizer;
@@ -165,9 +165,9 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
     std::unordered_map<int64_t, HostActivity> kinds;
     {
         SqliteStmt st(db,
-            "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str LIKE '%ynchronize' "
-            "OR str IN ('aten::item', 'aten::_local_scalar_dense') OR str LIKE 'Optimizer.%' "
-            "OR str GLOB 'MPI_[A-Z]*'");
+            "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str IN (" + sqlSyncCallList()
+                + ") OR str IN ('aten::item', 'aten::_local_scalar_dense') OR str LIKE 'Optimizer.%' "
+                  "OR str GLOB 'MPI_[A-Z]*'");
         while (st.step()) {
             const HostActivity k = classifyHostName(st.columnText(1));
             if (k != HostActivity::None)

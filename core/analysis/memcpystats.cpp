@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/memcpystats.h"
 
+#include "analysis/devicebackend.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -32,7 +33,8 @@ std::vector<MemcpyKindStats> memcpyStats(Workspace &ws, int64_t traceId)
         "SELECT s.name_id, s.dur, s.args_id, a.json FROM slice s JOIN track k ON k.id = s.track_id "
         "LEFT JOIN args a ON a.id = s.args_id "
         "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
-        "AND s.cat_id = (SELECT id FROM string WHERE str = 'gpu_memcpy')");
+        "AND s.cat_id IN (SELECT id FROM string WHERE str IN ("
+            + sqlCategoryList({ CategoryRole::Memcpy }) + "))");
     st.bind(1, traceId);
     std::unordered_map<int64_t, MemcpyKindStats> byName;
     std::unordered_map<int64_t, int64_t> bytesByArgs; // args rows are shared: parse each once

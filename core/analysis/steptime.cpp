@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/steptime.h"
+#include "analysis/devicebackend.h"
 
 #include "analysis/gpuops.h"
 #include "analysis/hostanalysis.h"
@@ -79,13 +80,6 @@ std::string idList(const std::unordered_set<int64_t> &ids)
     for (const int64_t id : ids)
         s += (s.empty() ? "" : ",") + std::to_string(id);
     return s.empty() ? std::string("-1") : s;
-}
-
-// Synchronising calls of the HIP runtime, which classifyHostName() (CUDA's) does not know.
-bool isHipSync(const QString &name)
-{
-    return name == QLatin1String("hipDeviceSynchronize") || name == QLatin1String("hipStreamSynchronize")
-        || name == QLatin1String("hipEventSynchronize");
 }
 
 // Assigns every stretch of the steps' wall time to the first part (in Part order) whose united
@@ -177,9 +171,9 @@ StepTimeBreakdown stepTimeBreakdown(
     {
         SqliteStmt st(db,
             options.inputPatterns.isEmpty()
-                ? "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str LIKE '%ynchronize' "
-                  "OR str IN ('aten::item', 'aten::_local_scalar_dense')"
-                : "SELECT id, str FROM string");
+                ? "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str IN (" + sqlSyncCallList()
+                    + ") OR str IN ('aten::item', 'aten::_local_scalar_dense')"
+                : std::string("SELECT id, str FROM string"));
         while (st.step()) {
             const QString name = st.columnText(1);
             const HostActivity k = classifyHostName(name);
@@ -188,14 +182,15 @@ StepTimeBreakdown stepTimeBreakdown(
                 input = input || re.match(name).hasMatch();
             if (input)
                 inputNames.insert(st.columnInt(0));
-            else if (k == HostActivity::Synchronization || isHipSync(name))
+            else if (k == HostActivity::Synchronization)
                 syncNames.insert(st.columnInt(0));
         }
+        // Every backend's runtime and driver categories, and its sync events (analysis/devicebackend.h).
         SqliteStmt cats(db,
-            "SELECT id, str FROM string WHERE str IN ('cuda_runtime', 'cuda_driver', 'hip_runtime', "
-            "'mtia_runtime', 'xpu_runtime', 'cuda_sync')");
+            "SELECT id, str FROM string WHERE str IN ("
+                + sqlCategoryList({ CategoryRole::Runtime, CategoryRole::Driver, CategoryRole::Sync }) + ")");
         while (cats.step())
-            (cats.columnText(1) == QLatin1String("cuda_sync") ? syncCats : runtimeCats)
+            (categoryRole(cats.columnView(1)) == CategoryRole::Sync ? syncCats : runtimeCats)
                 .insert(cats.columnInt(0));
     }
     // The step's thread: the marker tracks and the thread tracks of the same thread (process, label).

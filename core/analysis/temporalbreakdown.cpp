@@ -146,6 +146,8 @@ TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops)
         r.startNs = std::min(r.startNs, op.startNs);
         r.endNs = std::max(r.endNs, op.endNs);
         all.emplace_back(op.startNs, op.endNs);
+        if (op.untyped)
+            continue; // busy, of no kernel type (HTA's view of MTIA's pe_exe)
         (op.kind == GpuOp::Kind::Compute       ? compute
                 : op.kind == GpuOp::Kind::Comm ? comm
                                                : memory)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "export/chromeexport.h"
+
+#include "analysis/devicebackend.h"
 #include "export/exportoutput.h"
 #include "export/exportstrings.h"
 
@@ -235,16 +237,19 @@ public:
         stepEvents(t, from, to);
 
         std::string opCats;
-        for (const char *cat : { "kernel", "gpu_memcpy", "gpu_memset", "cuda_graph", "cuda_sync" }) {
+        // Every backend's device-op and sync categories (analysis/devicebackend.h), as the file wrote them.
+        for (std::string_view cat : categoriesWithRoles({ CategoryRole::Kernel, CategoryRole::Memcpy,
+                 CategoryRole::Memset, CategoryRole::Graph, CategoryRole::Sync })) {
             const int64_t id = m_db.queryInt(
-                std::string("SELECT coalesce((SELECT id FROM string WHERE str = '") + cat + "'), -1)");
+                "SELECT coalesce((SELECT id FROM string WHERE str = '" + std::string(cat) + "'), -1)");
             if (id < 0)
                 continue;
             if (!opCats.empty())
                 opCats += ',';
             opCats += std::to_string(id);
             m_opCats.insert(id);
-            if (std::string_view(cat).substr(0, 4) != "cuda")
+            const CategoryRole role = categoryRole(cat);
+            if (role != CategoryRole::Graph && role != CategoryRole::Sync)
                 m_gpuOpCats.insert(id);
         }
         CorrMatches corrs;

@@ -62,6 +62,7 @@ public:
     void setJob(const QString &key, const QString &name) { m_record.setJob(key, name); }
     void setBaseTimeNs(int64_t ns) { m_record.setBaseTimeNs(ns); }
     void setMetadataJson(const QByteArray &json) { m_record.setMetadataJson(json); }
+    void setDeviceType(const QString &id) { m_record.setDeviceType(id); }
     void addDevice(int64_t index, const QString &name, const QByteArray &propertiesJson)
     {
         m_record.addDevice(index, name, propertiesJson);

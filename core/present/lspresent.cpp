@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "present/lspresent.h"
 
+#include "analysis/devicebackend.h"
+
 #include "store/workspace.h"
 #include "text/textformat.h"
 #include "timeline/timescale.h"
@@ -48,6 +50,7 @@ QJsonObject traceJson(const TraceInfo &t)
     x[QStringLiteral("tracks")] = qint64(t.tracks);
     x[QStringLiteral("gpu_streams")] = qint64(t.gpuStreams);
     x[QStringLiteral("devices")] = t.devices;
+    x[QStringLiteral("device_type")] = t.deviceType.isEmpty() ? QJsonValue() : QJsonValue(t.deviceType);
     return x;
 }
 
@@ -150,16 +153,26 @@ QString lsText(const LsListing &l)
             const QString rank = t.rank < 0 ? QString()
                 : t.worldSize >= 0          ? QStringLiteral("rank %1/%2  ").arg(t.rank).arg(t.worldSize)
                                             : QStringLiteral("rank %1  ").arg(t.rank);
+            // "GPU ops", or "device ops" for an accelerator that is no GPU (MTIA).
+            const DeviceBackend kind = deviceBackendFromId(t.deviceType);
+            const QString opNoun = kind == DeviceBackend::Unknown ? QStringLiteral("GPU") : deviceNoun(kind);
+            // The backend before the devices: ", ROCm/HIP: AMD Instinct MI300X VF".
+            const QString backend = deviceTypeName(kind);
+            const QString devices = backend.isEmpty()
+                ? (t.devices.isEmpty() ? QString() : QStringLiteral(", ") + t.devices)
+                : t.devices.isEmpty() ? QStringLiteral(", ") + backend
+                                      : QStringLiteral(", %1: %2").arg(backend, t.devices);
             out += QStringLiteral("  trace %1  %2  %3%4, %5, %6, %7, %8, %9%10\n")
                        .arg(t.id)
                        .arg(t.name, rank)
                        .arg(text::counted(t.events, QStringLiteral("event"), QStringLiteral("events")),
                            text::counted(t.kernels, QStringLiteral("kernel"), QStringLiteral("kernels")),
-                           text::counted(t.gpuOps, QStringLiteral("GPU op"), QStringLiteral("GPU ops")),
+                           text::counted(
+                               t.gpuOps, opNoun + QStringLiteral(" op"), opNoun + QStringLiteral(" ops")),
                            text::counted(t.flows, QStringLiteral("flow"), QStringLiteral("flows")),
                            text::counted(t.gpuStreams, QStringLiteral("stream"), QStringLiteral("streams")))
                        .arg(formatDuration(t.endNs - t.startNs))
-                       .arg(t.devices.isEmpty() ? QString() : QStringLiteral(", ") + t.devices);
+                       .arg(devices);
         }
         if (auto it = l.logs.find(r.id); it != l.logs.end()) {
             const ExperimentRunInfo &e = it->second;

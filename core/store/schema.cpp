@@ -541,11 +541,96 @@ SELECT d.source_id AS source_id, src.path AS source_path, d.severity AS severity
 FROM diagnostic d LEFT JOIN source src ON src.id = d.source_id;
 )sql";
 
+// Accelerators other than NVIDIA's (analysis/devicebackend.h): a trace's device type, and the table of
+// categories by role that the views read instead of naming CUDA's categories. Slices keep the category
+// the file wrote (mtia_ccp_events, xpu_runtime...); device_category says what each is. Its rows are the
+// C++ table's (backendCategories(); the devicebackend test checks that they agree): a change there
+// appends a migration. Traces already here: 'rocm' when a runtime call is named hip*, 'cuda' when
+// they have GPU ops, else unknown.
+static constexpr std::string_view kMigration13 = R"sql(
+ALTER TABLE trace ADD COLUMN device_type TEXT;  -- 'cuda' | 'rocm' | 'mtia' | 'xpu' | 'privateuse1'; NULL: none known
+CREATE TABLE device_category(
+    category    TEXT PRIMARY KEY,       -- as the profiler writes it
+    role        TEXT NOT NULL,          -- 'kernel' | 'memcpy' | 'memset' | 'graph' | 'device_annotation' |
+                                        -- 'runtime' | 'driver' | 'sync' | 'none'
+    backend     TEXT,                   -- the backend it is unique to; NULL: shared (CUDA, ROCm, XPU...)
+    memory_prefix TEXT                  -- device ops of the category named with it move memory (MTIA: dma)
+) WITHOUT ROWID;
+INSERT INTO device_category(category, role, backend, memory_prefix) VALUES
+    ('kernel', 'kernel', NULL, NULL), ('gpu_memcpy', 'memcpy', NULL, NULL), ('gpu_memset', 'memset', NULL, NULL),
+    ('gpu_user_annotation', 'device_annotation', NULL, NULL), ('cuda_runtime', 'runtime', NULL, NULL),
+    ('cuda_driver', 'driver', NULL, NULL), ('cuda_sync', 'sync', 'cuda', NULL),
+    ('cuda_graph', 'graph', 'cuda', NULL), ('mtia_ccp_events', 'kernel', 'mtia', 'dma'),
+    ('mtia_runtime', 'runtime', 'mtia', NULL), ('mtia_insight', 'none', 'mtia', NULL),
+    ('mtia_counters', 'none', 'mtia', NULL), ('xpu_runtime', 'runtime', 'xpu', NULL),
+    ('xpu_driver', 'driver', 'xpu', NULL), ('xpu_sync', 'sync', 'xpu', NULL),
+    ('privateuse1_runtime', 'runtime', 'privateuse1', NULL), ('privateuse1_driver', 'driver', 'privateuse1', NULL);
+UPDATE trace SET device_type = CASE
+    WHEN EXISTS (SELECT 1 FROM slice s JOIN track k ON k.id = s.track_id
+                 WHERE k.trace_id = trace.id AND k.kind = 'cuda_api'
+                       AND s.name_id IN (SELECT id FROM string WHERE str GLOB 'hip*')) THEN 'rocm'
+    WHEN gpu_op_count > 0 THEN 'cuda' END;
+
+DROP VIEW traces;
+CREATE VIEW traces AS
+SELECT t.id AS trace_id, t.run_id AS run_id, r.name AS run_name, t.source_id AS source_id,
+       src.path AS source_path, t.format AS format, t.name AS name, t.rank AS rank,
+       t.world_size AS world_size, t.base_time_ns AS base_time_ns, t.start_ns AS start_ns,
+       t.end_ns AS end_ns, t.end_ns - t.start_ns AS dur_ns, t.event_count AS event_count,
+       t.slice_count AS slice_count, t.kernel_count AS kernel_count, t.gpu_op_count AS gpu_op_count,
+       t.flow_count AS flow_count, t.counter_count AS counter_count, t.metadata AS metadata,
+       t.device_type AS device_type
+FROM trace t LEFT JOIN run r ON r.id = t.run_id LEFT JOIN source src ON src.id = t.source_id;
+
+DROP VIEW kernels;
+DROP VIEW gpu_ops;
+CREATE VIEW gpu_ops AS
+SELECT k.trace_id AS trace_id, s.id AS slice_id, s.track_id AS track_id, p.device_index AS device,
+       k.stream AS stream,
+       CASE WHEN d.role = 'kernel' AND d.memory_prefix IS NOT NULL
+                 AND substr(n.str, 1, length(d.memory_prefix)) = d.memory_prefix THEN 'memcpy'
+            WHEN d.role IN ('kernel', 'memcpy', 'memset') THEN d.role ELSE 'graph' END AS kind,
+       n.str AS name, s.ts AS ts_ns, s.dur AS dur_ns, s.ts + s.dur AS end_ns, s.corr AS correlation,
+       CASE WHEN d.role IN ('memcpy', 'memset') AND json_valid(a.json)
+            THEN coalesce(json_extract(a.json, '$.bytes'), json_extract(a.json, '$.memcpy_details.size'))
+       END AS bytes,
+       a.json AS args
+FROM slice s JOIN track k ON k.id = s.track_id LEFT JOIN process p ON p.id = k.process_id
+     JOIN string c ON c.id = s.cat_id JOIN device_category d ON d.category = c.str
+     LEFT JOIN string n ON n.id = s.name_id LEFT JOIN args a ON a.id = s.args_id
+WHERE k.kind = 'gpu_stream' AND d.role IN ('kernel', 'memcpy', 'memset', 'graph');
+
+CREATE VIEW kernels AS
+SELECT trace_id, slice_id, track_id, device, stream, name, ts_ns, dur_ns, end_ns, correlation, args
+FROM gpu_ops WHERE kind = 'kernel';
+
+DROP VIEW flows;
+CREATE VIEW flows AS
+WITH sync_cat AS MATERIALIZED (
+    SELECT s.id FROM string s JOIN device_category d ON d.category = s.str WHERE d.role = 'sync'),
+launch AS MATERIALIZED (
+    SELECT k.trace_id AS trace_id, s.corr AS corr, s.track_id AS track_id, min(s.ts) AS ts
+    FROM slice s JOIN track k ON k.id = s.track_id
+    WHERE k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL
+          AND coalesce(s.cat_id, -1) NOT IN (SELECT id FROM sync_cat)
+    GROUP BY k.trace_id, s.corr),
+op AS MATERIALIZED (
+    SELECT k.trace_id AS trace_id, s.corr AS corr, s.track_id AS track_id, s.ts AS ts
+    FROM slice s JOIN track k ON k.id = s.track_id
+    WHERE s.corr IS NOT NULL AND (k.kind = 'gpu_stream' OR s.cat_id IN (SELECT id FROM sync_cat)))
+SELECT f.trace_id AS trace_id, 'flow' AS kind, c.str AS category, f.flow_key AS flow_key,
+       f.src_track AS src_track_id, f.src_ts AS src_ts_ns, f.dst_track AS dst_track_id, f.dst_ts AS dst_ts_ns
+FROM flow f LEFT JOIN string c ON c.id = f.cat_id
+UNION ALL
+SELECT o.trace_id, 'correlation', NULL, o.corr, l.track_id, l.ts, o.track_id, o.ts
+FROM op o JOIN launch l ON l.trace_id = o.trace_id AND l.corr = o.corr;
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
     static const std::vector<std::string_view> migrations
         = { kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6, kMigration7,
-              kMigration8, kMigration9, kMigration10, kMigration11, kMigration12 };
+              kMigration8, kMigration9, kMigration10, kMigration11, kMigration12, kMigration13 };
     return migrations;
 }
 

@@ -150,7 +150,7 @@ QList<RunInfo> WorkspaceReader::runs()
         "t.kernel_count, t.gpu_op_count, t.flow_count, t.counter_count, "
         "(SELECT count(*) FROM track k WHERE k.trace_id = t.id), "
         "(SELECT count(*) FROM track k WHERE k.trace_id = t.id AND k.kind = 'gpu_stream'), "
-        "t.base_time_ns "
+        "t.base_time_ns, coalesce(t.device_type, '') "
         "FROM trace t WHERE t.run_id = ? ORDER BY coalesce(t.rank, -1), t.id");
     SqliteStmt devices(
         m_ws.db(), "SELECT coalesce(name, '') FROM device WHERE trace_id = ? ORDER BY device_index");
@@ -180,6 +180,7 @@ QList<RunInfo> WorkspaceReader::runs()
             t.gpuStreams = traces.columnInt(15);
             if (!traces.columnIsNull(16))
                 t.baseTimeNs = traces.columnInt(16);
+            t.deviceType = traces.columnText(17);
             devices.bind(1, t.id);
             QStringList names;
             while (devices.step())

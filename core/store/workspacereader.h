@@ -46,6 +46,7 @@ struct TraceInfo {
     int64_t tracks = 0;
     int64_t gpuStreams = 0;
     QString devices; // summariseDevices(): "NVIDIA A100 x8", "/device:GPU:0-7"
+    QString deviceType; // trace.device_type: "cuda", "rocm", "mtia", "xpu"...; empty when unknown
 };
 
 // A trace's device names (in device order) as one line: identical names counted ("NVIDIA A100-SXM4-80GB

@@ -54,7 +54,7 @@ void ChromeTraceReader::run()
                 .arg(m_ctx.input().fileName()),
             at(m_stream.offset()));
     }
-    applyTopLevelFields(m_metadata, m_sink, m_diag);
+    applyTopLevelFields(m_metadata, m_sink, m_diag, &m_dispatcher.evidence());
     m_dispatcher.finish();
 }
 

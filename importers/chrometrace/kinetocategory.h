@@ -3,10 +3,14 @@
 
 #include <string_view>
 
+namespace plumb {
+struct BackendCategory;
+}
+
 namespace plumb::chrometrace {
 
-// What a category makes of an event: GPU work (kernel, copy, set, a stream's annotation), a CUDA
-// runtime or driver call, a CPU op, or anything else.
+// What a category makes of an event: device work (kernel, copy, set, a stream's annotation), a
+// runtime or driver call of any backend (CUDA, HIP, MTIA, XPU, PrivateUse1), a CPU op, or anything else.
 enum class CatClass { Other, Kernel, Memcpy, Memset, GpuAnnotation, Runtime, CpuOp };
 
 // Category spellings across PyTorch profiler versions (2021 "Kernel"/"Memcpy"/"Runtime"/"Operator",
@@ -14,6 +18,7 @@ enum class CatClass { Other, Kernel, Memcpy, Memset, GpuAnnotation, Runtime, Cpu
 struct KinetoCategory {
     std::string_view canonical;
     CatClass cls;
+    const BackendCategory *backend = nullptr; // its entry in the device backend table, if any
 
     // The category `cat` names, nullptr when it is none Kineto writes; `legacy` says whether `cat` is
     // an older spelling.

@@ -13,11 +13,11 @@ class TraceSink;
 namespace plumb::chrometrace {
 
 // Launch flows (ac2g): Kineto writes one per launch, s at the CUDA call and f at the GPU op, with the
-// correlation id as flow id. When both ends are exactly the slices carrying that correlation, the flow
-// is the slice.corr link itself and is only counted (see the flow table's comment); every other end
-// goes to the sink as an ordinary flow end. Each end is checked against the slice written just before
-// it (Kineto writes a launch's s right after the CUDA call, a kernel's f right after the kernel) and
-// waits, verified, for the other end, which may come first.
+// correlation id as flow id (MTIA: an f at each of the device ops one call made). When both ends are exactly
+// the slices carrying that correlation, the flow is the slice.corr link itself and is only counted (see the
+// flow table's comment); every other end goes to the sink as an ordinary flow end. Each end is checked
+// against the slice written just before it (Kineto writes a launch's s right after the CUDA call, a kernel's
+// f right after the kernel) and waits, verified, for the other end, which may come first.
 class LaunchFlows {
 public:
     // `apiTracks`: each thread track's CUDA API track, as the reader makes them.
@@ -37,6 +37,9 @@ public:
 private:
     void flushVerifiedEnd(bool isStart, const IdTable::Entry &end);
     void flushVerifiedEnds();
+    // Removes the further verified ends waiting for `key`'s start (flushed as rows with `asRows`);
+    // returns how many there were.
+    int64_t takeExtraEnds(int64_t key, bool asRows);
 
     TraceSink &m_sink;
     const std::unordered_map<int64_t, int64_t> &m_apiTracks;
@@ -44,6 +47,10 @@ private:
     IdTable m_recentGpuOp { kRecentCorrSlots }; // corr -> GPU op slice
     IdTable m_verifiedStarts { kRecentCorrSlots }; // flow id -> start that matched its launch
     IdTable m_verifiedEnds { kRecentCorrSlots }; // flow id -> end that matched its GPU op
+    // Further verified ends of one flow id waiting for its start (a launch that made several device
+    // ops, each with an f: MTIA); empty for CUDA, whose launches have one f each.
+    std::unordered_multimap<int64_t, IdTable::Entry> m_extraEnds;
+    IdTable m_matchedStarts { kRecentCorrSlots }; // flow ids whose start matched: further ends count too
     int64_t m_ac2gCat = kNoValue;
     int64_t m_corrFlows = 0;
 };

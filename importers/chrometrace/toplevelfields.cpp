@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chrometrace/toplevelfields.h"
 
+#include "analysis/devicebackend.h"
 #include "chrometrace/jsonfragments.h"
 #include "ingest/diagnosticlog.h"
 #include "ingest/tracesink.h"
@@ -9,7 +10,7 @@
 
 namespace plumb::chrometrace {
 
-void applyTopLevelFields(std::string &json, TraceSink &sink, DiagnosticLog &diag)
+void applyTopLevelFields(std::string &json, TraceSink &sink, DiagnosticLog &diag, BackendEvidence *evidence)
 {
     json.push_back('}');
     if (json.size() <= 2) {
@@ -37,6 +38,11 @@ void applyTopLevelFields(std::string &json, TraceSink &sink, DiagnosticLog &diag
             std::string_view name;
             if (dev["name"].get(name) != simdjson::SUCCESS) {
                 name = {};
+            }
+            if (evidence && evidence->deviceName.isEmpty()) {
+                evidence->deviceName = QString::fromUtf8(name.data(), qsizetype(name.size()));
+                std::string_view arch;
+                evidence->rocmProperties = dev["gcnArchName"].get(arch) == simdjson::SUCCESS;
             }
             const std::string json = simdjson::minify(dev);
             sink.addDevice(

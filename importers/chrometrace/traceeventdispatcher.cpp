@@ -28,6 +28,7 @@ void TraceEventDispatcher::skip(const char *code, int64_t offset, const QString 
 
 void TraceEventDispatcher::finish()
 {
+    m_sink.setDeviceType(deviceTypeId(guessDeviceBackend(m_evidence)));
     m_flows.finish();
     m_tracks.relocateLaunchFlowEnds();
 }
@@ -127,8 +128,19 @@ void TraceEventDispatcher::dispatch(TraceEvent &e, int64_t offset)
                     QString::fromUtf8(known->canonical.data(), qsizetype(known->canonical.size()))));
     }
     const std::string_view catName = known ? known->canonical : e.cat;
-    const CatClass cls = known ? known->cls : CatClass::Other;
+    CatClass cls = known ? known->cls : CatClass::Other;
+    if (cls == CatClass::Kernel && known->backend) {
+        // A backend whose device ops are one category tells copies by name (MTIA's dma_request).
+        for (std::string_view prefix : known->backend->memoryNamePrefixes) {
+            if (e.name.substr(0, prefix.size()) == prefix) {
+                cls = CatClass::Memcpy;
+            }
+        }
+    }
     const int64_t catId = catName.empty() ? kNoValue : m_sink.intern(catName);
+    if (known && known->backend) {
+        m_evidence.add(*known->backend, e.name);
+    }
 
     switch (e.ph) {
     case 'X':

@@ -67,6 +67,7 @@ NsysReader::NsysReader(ImportContext &ctx)
     , m_memoryUsage(m_tracks, m_sink, m_diag)
 {
     m_sink.setTraceName(QFileInfo(ctx.input().path()).fileName());
+    m_sink.setDeviceType(QStringLiteral("cuda")); // Nsight Systems traces CUDA (its GPU ops are CUDA's)
 }
 
 NsysReader::~NsysReader() = default;

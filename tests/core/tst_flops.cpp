@@ -115,6 +115,9 @@ private Q_SLOTS:
         QCOMPARE(peakTflops(QStringLiteral("NVIDIA H100 PCIe"), 114, FlopsDtype::Fp16), 756.0);
         QCOMPARE(peakTflops(QStringLiteral("NVIDIA A100-SXM4-80GB"), 108, FlopsDtype::Bf16), 312.0);
         QCOMPARE(peakTflops(QStringLiteral("NVIDIA A100-SXM4-80GB"), 108, FlopsDtype::Tf32), 156.0);
+        QCOMPARE(peakTflops(QStringLiteral("AMD Instinct MI300X VF"), 304, FlopsDtype::Bf16), 1307.4);
+        QCOMPARE(peakTflops(QStringLiteral("AMD Instinct MI300X VF"), 304, FlopsDtype::Tf32), 653.7);
+        QCOMPARE(peakTflops(QStringLiteral("AMD Instinct MI300X"), 304, FlopsDtype::Fp32), 163.4);
         QCOMPARE(peakTflops(QStringLiteral("NVIDIA A100-SXM4-80GB"), 108, FlopsDtype::Fp8), 0.0);
         QCOMPARE(peakTflops(QStringLiteral("Tesla V100-SXM2-16GB"), 80, FlopsDtype::Fp16), 125.0);
         QCOMPARE(peakTflops(QStringLiteral("Tesla V100-SXM2-16GB"), 80, FlopsDtype::Bf16), 0.0);

@@ -119,8 +119,8 @@ void TraceRecord::write(SqliteDb &db, DiagnosticLog &diagnostics, int64_t traceI
     SqliteStmt trace(db,
         "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, "
         "base_time_ns, start_ns, end_ns, event_count, slice_count, kernel_count, "
-        "gpu_op_count, flow_count, counter_count, metadata, corr_flow_count) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        "gpu_op_count, flow_count, counter_count, metadata, corr_flow_count, device_type) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     trace.bind(1, traceId).bind(2, runId).bind(3, m_sourceId).bind(4, m_format).bind(5, m_traceName);
     bindNullable(trace, 6, m_rank);
     bindNullable(trace, 7, m_worldSize);
@@ -133,6 +133,11 @@ void TraceRecord::write(SqliteDb &db, DiagnosticLog &diagnostics, int64_t traceI
         trace.bindNull(17);
     } else {
         trace.bind(17, std::string_view(m_metadataJson.constData(), size_t(m_metadataJson.size())));
+    }
+    if (m_deviceType.isEmpty()) {
+        trace.bindNull(19);
+    } else {
+        trace.bind(19, m_deviceType);
     }
     trace.run();
 

@@ -43,6 +43,8 @@ public:
     }
     void setBaseTimeNs(int64_t ns) { m_baseTimeNs = ns; }
     void setMetadataJson(const QByteArray &json) { m_metadataJson = json; }
+    // The accelerator backend's id (analysis/devicebackend.h: "cuda", "rocm", "mtia", ...); empty: unknown.
+    void setDeviceType(const QString &id) { m_deviceType = id; }
     // A second device with the same index replaces the first.
     void addDevice(int64_t index, const QString &name, const QByteArray &propertiesJson);
 
@@ -64,6 +66,7 @@ private:
     QString m_jobKey, m_jobName; // see setJob()
     int64_t m_baseTimeNs = kNoValue;
     QByteArray m_metadataJson;
+    QString m_deviceType;
     struct Device {
         int64_t index;
         QString name;

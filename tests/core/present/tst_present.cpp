@@ -145,7 +145,7 @@ private slots:
         QVERIFY(text.startsWith(QStringLiteral("Workspace %1 (").arg(m_path)));
         QCOMPARE(linesWith(text, QStringLiteral("trace 1 ")),
             QStringList { QStringLiteral("  trace 1  basic.json  rank 0/1  12 events, 1 kernel, 2 GPU ops, 1 "
-                                         "flow, 1 stream, 100 µs, Test GPU") });
+                                         "flow, 1 stream, 100 µs, CUDA: Test GPU") });
         QCOMPARE(linesWith(text, QStringLiteral("trace 3 ")).value(0).left(38),
             QStringLiteral("  trace 3  trace_rank1.json  rank 1  1"));
         QVERIFY(text.contains(
