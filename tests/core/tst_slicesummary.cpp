@@ -331,7 +331,7 @@ private slots:
         QVERIFY(QFile::copy(m_ws, copy));
         {
             SqliteDb db(copy, SqliteDb::OpenMode::ReadWrite);
-            // The public views (schema 12) name tables dropped below: they go first, as they came last.
+            // The public views (schema 12, 13) name tables dropped below: they go first, as they came last.
             std::vector<std::string> views;
             {
                 SqliteStmt st(db, "SELECT name FROM sqlite_master WHERE type = 'view'");
@@ -352,6 +352,7 @@ private slots:
                 "DROP TABLE lineage_node; DROP TABLE lineage_edge; DROP TABLE lineage_link; DROP TABLE "
                 "lifecycle_event; "
                 "DROP TABLE serving_request; DROP TABLE serving_label; DROP TABLE slice_corr_tile; "
+                "ALTER TABLE trace DROP COLUMN device_type; DROP TABLE device_category; "
                 "CREATE INDEX slice_corr ON slice(corr) WHERE corr IS NOT NULL; "
                 "PRAGMA user_version = 3;");
         }
