@@ -33,26 +33,26 @@ const std::vector<BackendCategory> &backendCategories()
     // cuda_runtime with hip* call names; Intel XPU and PrivateUse1 backends write their device ops as
     // kernel, gpu_memcpy and gpu_memset.
     static const std::vector<BackendCategory> table = {
-        { "kernel", R::Kernel, B::Unknown, {}, {} },
-        { "gpu_memcpy", R::Memcpy, B::Unknown, {}, {} },
-        { "gpu_memset", R::Memset, B::Unknown, {}, {} },
-        { "gpu_user_annotation", R::DeviceAnnotation, B::Unknown, {}, {} },
-        { "cuda_runtime", R::Runtime, B::Unknown, {}, {} },
-        { "cuda_driver", R::Driver, B::Unknown, {}, {} },
-        { "cuda_sync", R::Sync, B::Cuda, {}, {} },
-        { "cuda_graph", R::Graph, B::Cuda, {}, {} },
+        { "kernel", R::Kernel, B::Unknown, {}, {}, {} },
+        { "gpu_memcpy", R::Memcpy, B::Unknown, {}, {}, {} },
+        { "gpu_memset", R::Memset, B::Unknown, {}, {}, {} },
+        { "gpu_user_annotation", R::DeviceAnnotation, B::Unknown, {}, {}, {} },
+        { "cuda_runtime", R::Runtime, B::Unknown, {}, {}, {} },
+        { "cuda_driver", R::Driver, B::Unknown, {}, {}, {} },
+        { "cuda_sync", R::Sync, B::Cuda, {}, {}, {} },
+        { "cuda_graph", R::Graph, B::Cuda, {}, {}, {} },
         // MTIA: the device's command processor (CCP) events are its device ops, one track per stream;
         // dma_request moves memory; pe_exe (a processing element's execution) is the op HTA leaves
-        // untyped.
-        { "mtia_ccp_events", R::Kernel, B::Mtia, { "dma" }, { "pe_exe" } },
-        { "mtia_runtime", R::Runtime, B::Mtia, {}, {} },
-        { "mtia_insight", R::None, B::Mtia, {}, {} },
-        { "mtia_counters", R::None, B::Mtia, {}, {} },
-        { "xpu_runtime", R::Runtime, B::Xpu, {}, {} },
-        { "xpu_driver", R::Driver, B::Xpu, {}, {} },
-        { "xpu_sync", R::Sync, B::Xpu, {}, {} },
-        { "privateuse1_runtime", R::Runtime, B::PrivateUse1, {}, {} },
-        { "privateuse1_driver", R::Driver, B::PrivateUse1, {}, {} },
+        // untyped; event_wait and event_record are a stream waiting on, or recording, another's event.
+        { "mtia_ccp_events", R::Kernel, B::Mtia, { "dma" }, { "pe_exe" }, { "event_wait", "event_record" } },
+        { "mtia_runtime", R::Runtime, B::Mtia, {}, {}, {} },
+        { "mtia_insight", R::None, B::Mtia, {}, {}, {} },
+        { "mtia_counters", R::None, B::Mtia, {}, {}, {} },
+        { "xpu_runtime", R::Runtime, B::Xpu, {}, {}, {} },
+        { "xpu_driver", R::Driver, B::Xpu, {}, {}, {} },
+        { "xpu_sync", R::Sync, B::Xpu, {}, {}, {} },
+        { "privateuse1_runtime", R::Runtime, B::PrivateUse1, {}, {}, {} },
+        { "privateuse1_driver", R::Driver, B::PrivateUse1, {}, {}, {} },
     };
     return table;
 }

@@ -41,6 +41,10 @@ struct BackendCategory {
     // Device ops of this category that Holistic Trace Analysis counts as busy time but as no kernel
     // type (neither computation, communication nor memory). See docs/formats.md, "Accelerators".
     std::vector<std::string_view> htaUntypedOps;
+    // Device ops of this category that wait rather than work (a stream waiting on, or recording, an
+    // event another stream signals): no device work in Plumb's own modes, so a stream held by a wait
+    // is not "computing" and the work it waits for counts where it runs; HTA counts them as computation.
+    std::vector<std::string_view> waitOps;
 };
 
 // One backend: its names and the host calls of its runtime that matter to the analyses.

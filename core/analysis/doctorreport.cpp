@@ -60,6 +60,12 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     if (const QString e = stepTimeEvidence(r.stepTime); !e.isEmpty())
         r.verdict.evidence << e;
     r.stepVerdicts = diagnoseStepTimes(r.stepTime, r.verdict);
+    r.backend = traceDeviceBackend(ws, traceId);
+    if (r.backend != DeviceBackend::Unknown)
+        r.deviceNoun = deviceNoun(r.backend);
+    sayDevice(r.verdict, r.deviceNoun);
+    for (Verdict &v : r.stepVerdicts)
+        sayDevice(v, r.deviceNoun);
     return r;
 }
 

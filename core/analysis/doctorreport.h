@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/collectives.h"
+#include "analysis/devicebackend.h"
 #include "analysis/flops.h"
 #include "analysis/hostanalysis.h"
 #include "analysis/idlebreakdown.h"
@@ -36,6 +37,8 @@ struct DoctorReport {
     Verdict verdict; // overall; in a multi-rank run with the straggler weighed in
     std::vector<Verdict> stepVerdicts; // one per step, on its step time
     RankComparison ranks; // the trace's run, when it has several ranks
+    DeviceBackend backend = DeviceBackend::Unknown; // the accelerator the trace ran on
+    QString deviceNoun = QStringLiteral("GPU"); // deviceNoun(backend) when it is known; the verdicts say it
 };
 
 // `ranks` is the trace's run compared (compareRanks()), when the caller has it; else it is computed

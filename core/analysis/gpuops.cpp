@@ -194,7 +194,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             db, "SELECT id FROM string WHERE str GLOB '*Memcpy*' OR str GLOB '*Memset*' OR str GLOB 'dma*'")
         : std::unordered_set<int64_t> {};
     // Per category with name rules (MTIA's dma*, HTA's untyped pe_exe): the names that match, by id.
-    std::unordered_set<int64_t> backendMemoryNames, htaUntypedNames;
+    std::unordered_set<int64_t> backendMemoryNames, htaUntypedNames, waitNames;
     auto namesWhere = [&](const char *sql, std::string_view text, std::unordered_set<int64_t> &into) {
         SqliteStmt st(db, sql);
         st.bind(1, text);
@@ -208,6 +208,9 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         if (hta)
             for (std::string_view name : c->htaUntypedOps)
                 namesWhere("SELECT id FROM string WHERE str = ?1", name, htaUntypedNames);
+        else
+            for (std::string_view name : c->waitOps)
+                namesWhere("SELECT id FROM string WHERE str = ?1", name, waitNames);
     }
 
     // How each name is classed, decided once per name id (ids are dense: a table, not a hash).
@@ -278,7 +281,8 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         for (const auto &[id, c] : opCats)
             if (id == cat)
                 opCat = c;
-        const bool keep = opCat != nullptr;
+        // (A stream's wait for another's event is no work of the device's: see BackendCategory::waitOps.)
+        const bool keep = opCat != nullptr && !(!opCat->waitOps.empty() && waitNames.count(op.nameId));
         const CategoryRole role = keep ? opCat->role : CategoryRole::None;
         const bool memoryOp = role == CategoryRole::Memcpy || role == CategoryRole::Memset
             || (keep && !opCat->memoryNamePrefixes.empty() && backendMemoryNames.count(op.nameId));

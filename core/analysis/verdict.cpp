@@ -7,6 +7,8 @@
 #include "text/textformat.h"
 #include "timeline/timescale.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 
 namespace plumb {
@@ -32,6 +34,27 @@ QString componentName(Verdict::Component c)
         return QStringLiteral("inconclusive");
     }
     return {};
+}
+
+QString sayDevice(const QString &text, const QString &noun)
+{
+    if (noun == QLatin1String("GPU"))
+        return text;
+    static const QRegularExpression gpu(QStringLiteral("\\bGPU(s?)\\b"));
+    QString out = text;
+    return out.replace(gpu, noun + QStringLiteral("\\1"));
+}
+
+void sayDevice(Verdict &v, const QString &noun)
+{
+    if (noun == QLatin1String("GPU"))
+        return;
+    v.headline = sayDevice(v.headline, noun);
+    for (QStringList *list : { &v.evidence, &v.tunables })
+        for (QString &s : *list)
+            s = sayDevice(s, noun);
+    for (Verdict::Where &w : v.where)
+        w.label = sayDevice(w.label, noun);
 }
 
 namespace {

@@ -69,6 +69,12 @@ constexpr double kComputeBoundShare = 0.70;
 constexpr int kWhereCount = 5;
 
 [[nodiscard]] QString componentName(Verdict::Component c);
+// `text` with "GPU" (and "GPUs") said as `noun` ("device" for an accelerator that is not a GPU, see
+// deviceNoun()); unchanged when noun is "GPU".
+[[nodiscard]] QString sayDevice(const QString &text, const QString &noun);
+// The verdict's sentences (headline, evidence, tunables, where) through sayDevice(); its components
+// keep their names (they are identifiers in the JSON outputs).
+void sayDevice(Verdict &v, const QString &noun);
 // What usually fixes a component (empty for Inconclusive).
 [[nodiscard]] QStringList componentTunables(Verdict::Component c);
 [[nodiscard]] Verdict diagnose(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode);

@@ -259,10 +259,13 @@ QString doctorText(const DoctorFindings &f)
     QString printed;
     auto out = [&](const QString &s) { printed += s; };
     const GpuOpMode mode = f.mode;
+    // Each trace's text says "device" where its accelerator is not a GPU (said once its text is whole).
+    std::vector<std::pair<qsizetype, QString>> nouns;
     for (const DoctorFindings::Trace &t : f.traces) {
         const int64_t id = t.id;
         const QString &name = t.name;
         const DoctorReport &report = t.report;
+        nouns.emplace_back(printed.size(), report.deviceNoun);
         const TemporalBreakdown &b = report.overall;
         const std::vector<StepBreakdown> &steps = report.steps;
         const std::vector<KernelStats> &kernels = report.kernels;
@@ -464,6 +467,8 @@ QString doctorText(const DoctorFindings &f)
             }
         }
     }
+    for (auto it = nouns.rbegin(); it != nouns.rend(); ++it)
+        printed = printed.left(it->first) + sayDevice(printed.mid(it->first), it->second);
     for (const DoctorFindings::Run &dr : f.runs) {
         const int64_t run = dr.id;
         const RankComparison &c = dr.ranks;

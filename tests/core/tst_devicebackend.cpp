@@ -4,6 +4,7 @@
 // device ops found and classed, runtime calls on the API tracks under the category the file wrote,
 // launches linked, synchronising calls counted as synchronisation, the device type stored.
 #include "analysis/devicebackend.h"
+#include "analysis/doctorreport.h"
 #include "analysis/gpuops.h"
 #include "analysis/hostanalysis.h"
 #include "analysis/steptime.h"
@@ -211,6 +212,35 @@ private Q_SLOTS:
         QCOMPARE(queryText(ws.db(),
                      "SELECT trace_id || ':' || coalesce(device_type, 'NULL') FROM traces ORDER BY 1"),
             QStringLiteral("1:cuda;2:rocm;3:NULL"));
+    }
+
+    // MTIA's event_wait (a stream waiting on another's event) is no device work in Plumb's own modes
+    // and computation in HTA's, as HTA counts it; the doctor says "device", never "GPU", of an MTIA.
+    void mtiaWaitsAndWording()
+    {
+        QByteArray json(kMtiaTrace);
+        const QByteArray wait
+            = R"(  {"ph":"X","cat":"mtia_ccp_events","name":"event_wait","pid":17,"tid":3536,"ts":600,"dur":100,"args":{"stream":101,"wait_on_stream":104}},
+)";
+        json.insert(json.indexOf(R"(  {"ph":"X","cat":"mtia_ccp_events","name":"dma_request")"), wait);
+        QTemporaryDir tmp;
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("t.json"), json);
+        QVERIFY(!wsPath.isEmpty());
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        QCOMPARE(readGpuOps(ws, 1, GpuOpMode::EveryOp).size(), size_t(4));
+        QCOMPARE(temporalBreakdown(ws, 1, GpuOpMode::EveryOp).computeNs, Q_INT64_C(310000));
+        const TemporalBreakdown hta = temporalBreakdown(ws, 1, GpuOpMode::Hta);
+        QCOMPARE(hta.busyNs, Q_INT64_C(465000));
+        QCOMPARE(hta.computeNs, Q_INT64_C(400000));
+        const DoctorReport r = doctorReport(ws, 1, GpuOpMode::EveryOp);
+        QCOMPARE(r.deviceNoun, QStringLiteral("device"));
+        const QString said = r.verdict.headline + u'\n' + r.verdict.evidence.join(u'\n') + u'\n'
+            + r.verdict.tunables.join(u'\n');
+        QVERIFY2(!said.contains(QStringLiteral("GPU")), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("device")), qPrintable(said));
+        QCOMPARE(sayDevice(QStringLiteral("the GPU computes; more GPUs; NVGPU"), QStringLiteral("device")),
+            QStringLiteral("the device computes; more devices; NVGPU"));
+        QCOMPARE(sayDevice(QStringLiteral("the GPU"), QStringLiteral("GPU")), QStringLiteral("the GPU"));
     }
 
     void generated_data()

@@ -246,6 +246,7 @@ void DoctorPanel::reload()
             r.verdict = std::move(report.verdict);
             r.steps = std::move(report.steps);
             r.stepTime = std::move(report.stepTime);
+            r.deviceNoun = report.deviceNoun;
             r.kernels = std::move(report.kernels);
             r.idle = std::move(report.idle);
             r.launch = std::move(report.launch);
@@ -292,6 +293,11 @@ void DoctorPanel::cancelAnalysis()
 }
 
 QString DoctorPanel::summaryText() const
+{
+    return sayDevice(verdictText(), m_result.deviceNoun);
+}
+
+QString DoctorPanel::verdictText() const
 {
     const TemporalBreakdown &b = m_result.overall;
     if (!m_result.error.isEmpty())

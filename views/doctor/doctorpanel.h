@@ -66,6 +66,7 @@ public:
         RankComparison ranks; // empty unless the trace's run has two traces or more
         Verdict verdict;
         std::vector<Verdict::Component> stepComponents; // each step's own verdict, on its step time
+        QString deviceNoun = QStringLiteral("GPU"); // "device" where the trace's accelerator is no GPU
     };
     [[nodiscard]] const Result &result() const { return m_result; }
     [[nodiscard]] QString summaryText() const;
@@ -110,6 +111,7 @@ private:
     void showStepBars();
     void inputPatternEdited();
     [[nodiscard]] QString rankText() const;
+    [[nodiscard]] QString verdictText() const; // summaryText() before it says the device's noun
 
     QString m_workspacePath;
     int64_t m_traceId = -1;
