@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/tracediff.h"
 
+#include "analysis/devicebackend.h"
+
 #include "analysis/stepbreakdown.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -92,6 +94,10 @@ TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBrea
     const StepTimeOptions &stepOptions)
 {
     TraceDiff d;
+    const DeviceBackend backendA = traceDeviceBackend(ws, traceA), backendB = traceDeviceBackend(ws, traceB);
+    if (backendA != DeviceBackend::Unknown && backendB != DeviceBackend::Unknown
+        && deviceNoun(backendA) == deviceNoun(backendB))
+        d.deviceNoun = deviceNoun(backendA);
     Measured a = read(ws, traceA, mode), b = read(ws, traceB, mode);
     // Per step only when both traces have steps.
     d.perStep = !a.steps.empty() && !b.steps.empty();
@@ -210,15 +216,18 @@ QString windowHeadline(const TraceDiff &d)
 
 } // namespace
 
+QString noStepTimeText(const TraceDiff &d)
+{
+    return QStringLiteral("No step time to compare: %1.")
+        .arg(d.a.timedSteps > 0      ? QStringLiteral("B has no training steps")
+                : d.b.timedSteps > 0 ? QStringLiteral("A has no training steps")
+                                     : QStringLiteral("neither trace has training steps"));
+}
+
 QString diffHeadline(const TraceDiff &d)
 {
-    if (!d.hasStepTime()) {
-        const QString which = d.a.timedSteps > 0 ? QStringLiteral("B has")
-            : d.b.timedSteps > 0                 ? QStringLiteral("A has")
-                                                 : QStringLiteral("neither trace has");
-        return QStringLiteral("No step time to compare (%1 no training steps). ").arg(which)
-            + windowHeadline(d);
-    }
+    if (!d.hasStepTime())
+        return noStepTimeText(d) + u' ' + windowHeadline(d);
     const double delta = d.stepTimeDeltaNs();
     QString verdict;
     if (std::abs(delta) < kSameStepTimeShare * d.a.stepWallNs)

@@ -53,6 +53,8 @@ struct TraceDiff {
         [[nodiscard]] Change change() const;
     };
     Side a, b;
+    // "GPU", or "device" when neither trace ran on a GPU (deviceNoun()): how the texts name the device.
+    QString deviceNoun = QStringLiteral("GPU");
     bool perStep = false;
     std::vector<OpDelta> ops; // by |delta| descending
     // The eight parts of step time by |delta| descending (ties in StepTimePart order); empty unless
@@ -81,9 +83,10 @@ constexpr double kSameStepTimeShare = 0.005;
 // a sentence saying which side has no steps, then the GPU window's change (per step or over the whole trace)
 // and the category most of it went to.
 [[nodiscard]] QString diffHeadline(const TraceDiff &d);
+// "No step time to compare: B has no training steps." (A, neither) for a diff without step time.
+[[nodiscard]] QString noStepTimeText(const TraceDiff &d);
 // "Verdict: X in both (unchanged)." or "Verdict: X in A -> Y in B (changed)." from the two sides'
 // doctor verdict components (componentName()).
 [[nodiscard]] QString verdictChange(const QString &componentA, const QString &componentB);
-
 
 } // namespace plumb

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "present/diffpresent.h"
 
+#include "analysis/verdict.h"
+
 #include "text/textformat.h"
 
 #include <QJsonArray>
@@ -203,7 +205,7 @@ QString diffText(const TraceDiff &d, const QString &verdictA, const QString &ver
                    .arg(ms(op.totalB))
                    .arg(signedMs(op.deltaNs()));
     }
-    return out;
+    return sayDevice(out, d.deviceNoun);
 }
 
 } // namespace plumb

@@ -197,7 +197,7 @@ private slots:
         QVERIFY(d.stepComponents.empty());
         const QString headline = diffHeadline(d);
         QVERIFY2(headline.startsWith(QStringLiteral(
-                     "No step time to compare (B has no training steps). Over the whole trace, "
+                     "No step time to compare: B has no training steps. Over the whole trace, "
                      "the device window went from ")),
             qPrintable(headline));
         QVERIFY(diffJson(d, GpuOpMode::EveryOp).value(QStringLiteral("step_time")).isNull());

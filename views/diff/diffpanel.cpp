@@ -264,10 +264,7 @@ QString DiffPanel::headlineText() const
                        : QStringLiteral("<b>%1</b>%2")
                              .arg(head.left(end + 1).toHtmlEscaped(), head.mid(end + 1).toHtmlEscaped());
     } else {
-        text = tr("No step time to compare (%1 no training steps).")
-                   .arg(d.a.timedSteps > 0      ? tr("B has")
-                           : d.b.timedSteps > 0 ? tr("A has")
-                                                : tr("neither trace has"));
+        text = noStepTimeText(d).toHtmlEscaped();
     }
     const Verdict &va = m_result.verdictA, &vb = m_result.verdictB;
     const QString nameA = componentName(va.component).toHtmlEscaped(),
@@ -349,7 +346,7 @@ void DiffPanel::display(const Result &result)
         m_categoryTable->horizontalHeader()->length() + 2 * m_categoryTable->frameWidth(),
         m_categoryTable->horizontalHeader()->sizeHint().height() + m_categoryTable->verticalHeader()->length()
             + 2 * m_categoryTable->frameWidth());
-    m_headline->setText(headlineText());
+    m_headline->setText(sayDevice(headlineText(), m_result.diff.deviceNoun));
     m_verdict->setText(verdictText());
     // Without step time the headline says why; the chart would be an empty axis.
     m_stepChart->setVisible(m_result.error.isEmpty() && d.hasStepTime());
