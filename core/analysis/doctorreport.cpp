@@ -15,6 +15,8 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     const RankComparison *ranks, const StepTimeOptions &stepOptions)
 {
     DoctorReport r;
+    // One read transaction per connection for the whole report: one snapshot, one file lock.
+    const SqliteReadTransaction snapshot(ws.db());
     const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode);
     // The host side, copies and collectives read the workspace again: on a second reader connection of
     // their own, in parallel with the analyses of the ops (a reader sees the same committed data; a
@@ -30,6 +32,7 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     if (ws.role() == Workspace::Role::Reader && QFileInfo(ws.path()).isFile())
         host = std::async(std::launch::async, [&] {
             Workspace second(ws.path(), Workspace::Role::Reader);
+            const SqliteReadTransaction secondSnapshot(second.db());
             hostSide(second, r);
         });
     else

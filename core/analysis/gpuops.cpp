@@ -179,6 +179,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     if (ws.role() == Workspace::Role::Reader && QFileInfo(ws.path()).isFile())
         launchesRead = std::async(std::launch::async, [path = ws.path(), traceId] {
             Workspace second(path, Workspace::Role::Reader);
+            const SqliteReadTransaction snapshot(second.db());
             return readLaunches(second.db(), traceId);
         });
     else

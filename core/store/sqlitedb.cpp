@@ -281,6 +281,26 @@ void SqliteTransaction::commit()
     m_done = true;
 }
 
+SqliteReadTransaction::SqliteReadTransaction(SqliteDb &db)
+    : m_db(db)
+{
+    if (sqlite3_get_autocommit(m_db.handle()) != 0) {
+        m_db.exec("BEGIN");
+        m_began = true;
+    }
+}
+
+SqliteReadTransaction::~SqliteReadTransaction()
+{
+    if (!m_began)
+        return;
+    try {
+        m_db.exec("COMMIT");
+    } catch (const SqlError &) {
+        // Nothing was written: a read transaction that cannot commit has nothing to lose.
+    }
+}
+
 void SqliteDb::interrupt() const
 {
     if (m_db)

@@ -107,4 +107,20 @@ private:
     bool m_done = false;
 };
 
+// RAII read transaction: BEGIN (deferred) on construction, so that the statements run until its end
+// share one read lock and one snapshot instead of taking and checking the file lock each (each
+// statement outside a transaction is a transaction of its own); COMMIT on destruction. Does nothing
+// on a connection already in a transaction (a writer's own, or an outer read transaction).
+class SqliteReadTransaction {
+public:
+    explicit SqliteReadTransaction(SqliteDb &db);
+    ~SqliteReadTransaction();
+    SqliteReadTransaction(const SqliteReadTransaction &) = delete;
+    SqliteReadTransaction &operator=(const SqliteReadTransaction &) = delete;
+
+private:
+    SqliteDb &m_db;
+    bool m_began = false;
+};
+
 } // namespace plumb

@@ -196,9 +196,9 @@ private slots:
         QVERIFY(!d.hasStepTime());
         QVERIFY(d.stepComponents.empty());
         const QString headline = diffHeadline(d);
-        QVERIFY2(headline.startsWith(QStringLiteral(
-                     "No step time to compare: B has no training steps. Over the whole trace, "
-                     "the device window went from ")),
+        QVERIFY2(headline.startsWith(
+                     QStringLiteral("No step time to compare: B has no training steps. Over the whole trace, "
+                                    "the device window went from ")),
             qPrintable(headline));
         QVERIFY(diffJson(d, GpuOpMode::EveryOp).value(QStringLiteral("step_time")).isNull());
     }

@@ -296,7 +296,8 @@ private slots:
         QCOMPARE(r.verdict.where[0].endNs, r.stepTime.steps[0].endNs);
         QVERIFY2(r.verdict.where[0].label.startsWith(QStringLiteral("ProfilerStep#1 (800 µs of 1.00 ms)")),
             qPrintable(r.verdict.where[0].label));
-        QVERIFY(r.verdict.evidence.join(u'\n').contains(QStringLiteral("step time 1.00 ms a step over 2 steps")));
+        QVERIFY(
+            r.verdict.evidence.join(u'\n').contains(QStringLiteral("step time 1.00 ms a step over 2 steps")));
     }
 
     void knownAnswers()
