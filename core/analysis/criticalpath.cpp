@@ -144,6 +144,12 @@ using Bound = CriticalPathBound;
 constexpr std::string_view kHtaBlockingCalls[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
     "cudaEventQuery", "cudaEventSynchronize", "cudaMemcpy", "cudaMemcpyAsync" };
 
+// HTA's kernel launches (its get_runtime_launch_events_query): the calls its queue lengths count.
+constexpr std::string_view kHtaLaunchCalls[]
+    = { "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cudaMemcpyAsync", "cudaMemsetAsync",
+          "runFunction - job_prep_and_submit_for_execution", "hipLaunchKernel", "hipExtModuleLaunchKernel",
+          "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream" };
+
 // An event of the graph: a CPU slice or a device op, with its start and end nodes (2i, 2i + 1).
 struct Event {
     int64_t startNs = 0;
@@ -482,7 +488,9 @@ private:
             if (op.corr < 0 || it == m_calls.end())
                 continue;
             const std::string &n = name(it->second.nameId);
-            if (!isLaunchCall(n) && !isMemcpyCall(n))
+            if (m_hta ? std::find(std::begin(kHtaLaunchCalls), std::end(kHtaLaunchCalls), n)
+                        == std::end(kHtaLaunchCalls)
+                      : !isLaunchCall(n) && !isMemcpyCall(n))
                 continue;
             launchTs[k] = it->second.ts;
             launchesByTrack[op.trackId].push_back({ it->second.ts, it->second.threadKey, k });
@@ -511,11 +519,21 @@ private:
                 }
             }
 
+        // HTA links a call to one device op (its index_correlation): of the ops of a CUDA graph
+        // launch, which share the call's correlation id, it keeps one in the graph.
+        std::unordered_map<int64_t, size_t> htaOpOfCall;
+        if (m_hta)
+            for (size_t k = 0; k < m_ops.size(); ++k)
+                if (m_ops[k].corr >= 0)
+                    htaOpOfCall[m_ops[k].corr] = k;
+
         // The ops in the graph: launched by a call that is an event of the window.
         for (size_t k = 0; k < m_ops.size(); ++k) {
             DeviceOp &op = m_ops[k];
             auto it = m_calls.find(op.corr);
             if (op.corr < 0 || it == m_calls.end() || it->second.event < 0)
+                continue;
+            if (m_hta && htaOpOfCall[op.corr] != k)
                 continue;
             Event e;
             e.startNs = op.startNs;
@@ -638,7 +656,12 @@ private:
                 if (queueAtLaunch[size_t(item.op)] == 1 && queueAtStart[size_t(item.op)] == 0
                     && (prev < 0 || nodeTs(prev) < launchAt) && (waitEnd < 0 || nodeTs(waitEnd) < launchAt))
                     addEdge(startNode(launch), startNode(ev), Bound::Launch);
-                else if (prev >= 0 && (waitEnd < 0 || nodeTs(waitEnd) < nodeTs(prev)))
+                // The previous op on the stream, when it was still running at the launch. (An op
+                // launched onto an idle stream that still waited, e.g. on an event, has no incoming
+                // edge: HTA's published summaries agree with this, not with a gap to an op that ended
+                // before the launch.)
+                else if (prev >= 0 && (waitEnd < 0 || nodeTs(waitEnd) < nodeTs(prev))
+                    && nodeTs(prev) >= launchAt)
                     addEdge(prev, startNode(ev), Bound::KernelKernel);
             } else {
                 // What came last is what the op waited for (ties: its stream, then the wait).

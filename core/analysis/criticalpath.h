@@ -29,10 +29,12 @@ class Workspace;
 //
 // Two modes (docs/guide.md, "Critical path"):
 //   Hta    HTA's model: CPU ops are cpu_op and runtime/driver calls; a device op waits for its launch
-//          when its stream's queue was empty at the launch and at its start, else for the previous
-//          op on its stream; syncs only from the profiler's cuda_sync records; HTA's blocking calls
-//          (including cudaMemcpy/cudaMemcpyAsync) weigh nothing; memcpy/memset on the path count as
-//          compute; times in whole microseconds as HTA reads them.
+//          when its stream's queue (HTA's launch calls only) was empty at the launch and at its start,
+//          else for the previous op on its stream if that was still running at the launch, else for
+//          nothing; one device op per launch call (of a CUDA graph launch's kernels, one); syncs only
+//          from the profiler's cuda_sync records; HTA's blocking calls (including cudaMemcpy and
+//          cudaMemcpyAsync) weigh nothing; memcpy/memset on the path count as compute; times in whole
+//          microseconds as HTA reads them.
 //   Plumb  every slice of a CPU thread is a node (annotations and Python frames too, so the time of a
 //          thread inside an enclosing range counts); a device op waits for whichever of its launch,
 //          its stream predecessor and its cross-stream wait came last; without cuda_sync records a
