@@ -141,6 +141,10 @@ using Bound = CriticalPathBound;
 
 // HTA's blocking calls (its CPGraph.BLOCKING_SYNC_CALLS): their own time weighs nothing in its model.
 // A model's list, not a backend's: Plumb's own mode takes every backend's sync calls instead.
+// Plumb: an op that starts this long after its launch, its stream predecessor and any recorded wait
+// waited for something else: another stream's op (below).
+constexpr int64_t kImplicitWaitNs = 50'000;
+
 constexpr std::string_view kHtaBlockingCalls[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
     "cudaEventQuery", "cudaEventSynchronize", "cudaMemcpy", "cudaMemcpyAsync" };
 
@@ -285,7 +289,9 @@ private:
             if (node) {
                 Event e;
                 e.startNs = s;
-                e.endNs = end(ts, dur);
+                // (Plumb: a CPU slice's time after the window, e.g. a Python frame running on into
+                // the next step, is not the window's.)
+                e.endNs = m_hta ? end(ts, dur) : std::min(ts + dur, m_to);
                 e.rawStartNs = ts;
                 e.rawEndNs = ts + dur;
                 e.trackId = st.columnInt(0);
@@ -602,6 +608,24 @@ private:
         std::stable_sort(
             items.begin(), items.end(), [](const Item &a, const Item &b) { return a.ts < b.ts; });
 
+        // Plumb: the end of the op before each on its stream, in the graph or not.
+        std::vector<int64_t> prevEndAnyOp(m_ops.size(), INT64_MIN);
+        if (!m_hta) {
+            std::unordered_map<int64_t, int64_t> lastEnd;
+            for (size_t k = 0; k < m_ops.size(); ++k) {
+                auto [it, fresh] = lastEnd.try_emplace(m_ops[k].trackId, INT64_MIN);
+                prevEndAnyOp[k] = it->second;
+                it->second = std::max(it->second, m_ops[k].endNs);
+            }
+        }
+        // Plumb: the graph's ops by end, for implicit waits.
+        std::vector<std::pair<int64_t, int32_t>> opsByEnd; // (end, op event)
+        if (!m_hta)
+            for (const DeviceOp &op : m_ops)
+                if (op.event >= 0)
+                    opsByEnd.emplace_back(m_events[size_t(op.event)].endNs, op.event);
+        std::sort(opsByEnd.begin(), opsByEnd.end());
+
         std::unordered_map<int64_t, int32_t> lastOnTrack; // end node of the last op on each stream
         std::unordered_map<int32_t, int32_t> waitsOn; // op event -> the op event it waits for
         auto syncToCall = [&](int32_t gpuEnd, int64_t corr) {
@@ -674,6 +698,29 @@ private:
                 if (prev >= 0 && nodeTs(prev) >= nodeTs(from)) {
                     from = prev;
                     bound = Bound::KernelKernel;
+                }
+                // Queued behind an op of the stream that is not in the graph (launched before the
+                // window): what it waited for is outside the window; it starts a path of its own.
+                if (prevEndAnyOp[size_t(item.op)] > nodeTs(from)) {
+                    lastOnTrack[op.trackId] = endNode(ev);
+                    continue;
+                }
+                // Long after all of those, with no record of a wait: an implicit cross-stream wait
+                // (an event the trace does not show) on the op of another stream that ended last
+                // before this one started, when it ended after them.
+                if (!m_haveSyncRecords && op.startNs - nodeTs(from) > kImplicitWaitNs) {
+                    auto p = std::upper_bound(
+                        opsByEnd.begin(), opsByEnd.end(), std::make_pair(op.startNs, INT32_MAX));
+                    for (int tries = 0; p != opsByEnd.begin() && tries < 8; ++tries) {
+                        --p;
+                        if (p->first <= nodeTs(from))
+                            break;
+                        if (m_events[size_t(p->second)].trackId != op.trackId) {
+                            from = endNode(p->second);
+                            bound = Bound::KernelKernel;
+                            break;
+                        }
+                    }
                 }
                 addEdge(from, startNode(ev), bound);
             }
