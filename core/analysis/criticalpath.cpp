@@ -162,6 +162,7 @@ struct Event {
     int64_t rawStartNs = 0; // slice.ts (for the overlay)
     int64_t rawEndNs = 0;
     int64_t nameId = 0;
+    int depth = 0; // slice.depth
     Bound bound = Bound::Cpu; // what its own time is bound by
     int32_t exitEdge = -1; // CPU: the edge into its end node
     bool blocking = false;
@@ -176,6 +177,7 @@ struct DeviceOp {
     int64_t trackId = 0;
     int64_t nameId = 0;
     int64_t corr = -1;
+    int depth = 0;
     Bound bound = Bound::GpuCompute;
     int32_t event = -1; // its graph event, -1 when it is not in the window
 };
@@ -269,7 +271,7 @@ private:
     {
         SqliteStmt st(m_db,
             "SELECT s.track_id, k.process_id, k.label, s.ts, s.dur, s.name_id, coalesce(s.cat_id, -1), "
-            "coalesce(s.corr, -1) FROM track k JOIN slice s ON s.track_id = k.id "
+            "coalesce(s.corr, -1), s.depth FROM track k JOIN slice s ON s.track_id = k.id "
             "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND (s.corr IS NOT NULL OR "
             "(s.ts >= ? AND s.ts <= ? AND s.dur > 0))");
         st.bind(1, m_traceId).bind(2, m_from - 1000).bind(3, m_to + 1000);
@@ -296,6 +298,7 @@ private:
                 e.rawEndNs = ts + dur;
                 e.trackId = st.columnInt(0);
                 e.nameId = st.columnInt(5);
+                e.depth = int(st.columnInt(8));
                 const std::string &n = name(e.nameId);
                 if (m_hta)
                     e.blocking = std::find(std::begin(kHtaBlockingCalls), std::end(kHtaBlockingCalls), n)
@@ -326,7 +329,9 @@ private:
         if (cats.empty())
             return;
         SqliteStmt st(m_db,
-            "SELECT s.track_id, s.ts, s.dur, s.name_id, s.cat_id, coalesce(s.corr, -1), a.json, k.process_id "
+            "SELECT s.track_id, s.ts, s.dur, s.name_id, s.cat_id, coalesce(s.corr, -1), a.json, "
+            "k.process_id, "
+            "s.depth "
             "FROM track k JOIN slice s ON s.track_id = k.id LEFT JOIN args a ON a.id = s.args_id "
             "WHERE k.trace_id = ? AND s.cat_id IN ("
                 + cats + ") ORDER BY s.ts");
@@ -344,6 +349,7 @@ private:
                 op.trackId = st.columnInt(0);
                 op.nameId = st.columnInt(3);
                 op.corr = st.columnInt(5);
+                op.depth = int(st.columnInt(8));
                 const std::string &n = name(op.nameId);
                 const CategoryRole role = it->second->role;
                 const BackendCategory &c = *it->second;
@@ -548,6 +554,7 @@ private:
             e.rawEndNs = op.rawStartNs + op.rawDur;
             e.trackId = op.trackId;
             e.nameId = op.nameId;
+            e.depth = op.depth;
             e.bound = op.bound;
             op.event = int32_t(m_events.size());
             m_events.push_back(e);
@@ -790,7 +797,7 @@ private:
         }
         for (int32_t ev : onPath) {
             const Event &e = m_events[size_t(ev)];
-            out.slices.push_back({ e.trackId, e.rawStartNs, e.rawEndNs });
+            out.slices.push_back({ e.trackId, e.rawStartNs, e.rawEndNs, e.depth });
         }
         std::sort(
             out.slices.begin(), out.slices.end(), [](const CriticalPathSlice &a, const CriticalPathSlice &b) {

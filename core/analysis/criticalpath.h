@@ -97,8 +97,9 @@ struct CriticalPathOptions {
 // A slice on the critical path (for the timeline's overlay): its track and start (trace time).
 struct CriticalPathSlice {
     int64_t trackId = 0;
-    int64_t startNs = 0;
-    int64_t endNs = 0;
+    int64_t startNs = 0; // slice.ts
+    int64_t endNs = 0; // slice.ts + slice.dur
+    int depth = 0; // slice.depth
 };
 
 struct CriticalPath {
