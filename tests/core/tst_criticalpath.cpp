@@ -210,6 +210,78 @@ private slots:
             [](const CriticalPathSlice &s) { return s.startNs == 30 * us; }));
     }
 
+    // An op queued behind work launched before the step, and an op that starts long after its launch
+    // with no wait recorded: Plumb starts a path at the first and reads the second as waiting on the
+    // op of another stream that ended last before it; HTA calls both launch overhead.
+    void queuedAndImplicitWait()
+    {
+        Gen g;
+        g.cpu("ProfilerStep#1", 0, 50, "user_annotation");
+        g.call("cudaLaunchKernel", 10, 5, 1);
+        g.device("kernel", "long", 7, 20, 200, 1); // runs on into step 2
+        g.cpu("ProfilerStep#2", 100, 100, "user_annotation");
+        g.call("cudaLaunchKernel", 110, 5, 2);
+        g.device("kernel", "k1", 7, 225, 100, 2); // queued behind `long`
+        g.call("cudaLaunchKernel", 120, 5, 3);
+        g.device("kernel", "k2", 9, 500, 100, 3); // 380 us after its launch, the stream idle
+
+        QTemporaryDir tmp;
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
+        QVERIFY(!wsPath.isEmpty());
+        Workspace ws(wsPath, Workspace::Role::Reader);
+
+        // Plumb: k1 (100), the wait for it (175), k2 (100).
+        const CriticalPath p = criticalPath(ws, 1);
+        QVERIFY2(p.ok, qPrintable(p.note));
+        QCOMPARE(p.step, QStringLiteral("ProfilerStep#2"));
+        QVERIFY2(p.lengthNs == 375 * us, qPrintable(shares(p)));
+        QCOMPARE(boundUs(p, CriticalPathBound::GpuCompute), int64_t(200));
+        QCOMPARE(boundUs(p, CriticalPathBound::KernelKernel), int64_t(175));
+        QCOMPARE(boundUs(p, CriticalPathBound::Launch), int64_t(0));
+
+        // HTA: both queues were empty at the launches: the first launch call (5), weightless to the
+        // second, its launch overhead (380) and k2 (100).
+        const CriticalPath h = criticalPath(ws, 1, { CriticalPathMode::Hta, {}, {} });
+        QVERIFY2(h.ok, qPrintable(h.note));
+        QVERIFY2(h.lengthNs == 485 * us, qPrintable(shares(h)));
+        QCOMPARE(boundUs(h, CriticalPathBound::Cpu), int64_t(5));
+        QCOMPARE(boundUs(h, CriticalPathBound::Launch), int64_t(380));
+        QCOMPARE(boundUs(h, CriticalPathBound::GpuCompute), int64_t(100));
+    }
+
+    // cudaEventSynchronize on an event recorded after a launch (the Event Sync record): the call
+    // returns after the launched op ends.
+    void eventSync()
+    {
+        Gen g;
+        g.cpu("ProfilerStep#1", 0, 700, "user_annotation");
+        g.call("cudaLaunchKernel", 10, 10, 1);
+        g.device("kernel", "k", 7, 30, 500, 1);
+        g.call("cudaEventRecord", 25, 3, 2);
+        g.call("cudaEventSynchronize", 60, 540, 5);
+        g.device("cuda_sync", "Event Sync", -1, 60, 540, 5,
+            QStringLiteral(",\"wait_on_stream\":7,\"wait_on_cuda_event_record_corr_id\":2"));
+
+        QTemporaryDir tmp;
+        const QString wsPath = importTestJson(tmp.path(), QStringLiteral("t.json"), g.json());
+        QVERIFY(!wsPath.isEmpty());
+        Workspace ws(wsPath, Workspace::Role::Reader);
+
+        // Plumb: 10 CPU, 20 launch, 500 compute, 70 in the call after the op ended, 100 to the step's end.
+        const CriticalPath p = criticalPath(ws, 1);
+        QVERIFY2(p.ok, qPrintable(p.note));
+        QVERIFY2(p.lengthNs == 700 * us, qPrintable(shares(p)));
+        QCOMPARE(boundUs(p, CriticalPathBound::Cpu), int64_t(180));
+        QCOMPARE(boundUs(p, CriticalPathBound::Launch), int64_t(20));
+        QCOMPARE(boundUs(p, CriticalPathBound::GpuCompute), int64_t(500));
+        // HTA: the launch, the op, then the call's end without weight.
+        const CriticalPath h = criticalPath(ws, 1, { CriticalPathMode::Hta, {}, {} });
+        QVERIFY2(h.ok, qPrintable(h.note));
+        QVERIFY2(h.lengthNs == 520 * us, qPrintable(shares(h)));
+        QCOMPARE(boundUs(h, CriticalPathBound::Launch), int64_t(20));
+        QCOMPARE(boundUs(h, CriticalPathBound::GpuCompute), int64_t(500));
+    }
+
     void stepChoice()
     {
         Gen g;
