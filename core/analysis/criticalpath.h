@@ -36,11 +36,14 @@ class Workspace;
 //          cudaMemcpyAsync) weigh nothing; memcpy/memset on the path count as compute; times in whole
 //          microseconds as HTA reads them.
 //   Plumb  every slice of a CPU thread is a node (annotations and Python frames too, so the time of a
-//          thread inside an enclosing range counts); a device op waits for whichever of its launch,
-//          its stream predecessor and its cross-stream wait came last; without cuda_sync records a
-//          sync call (any backend's, and a copy call whose op ends inside it) is joined to the latest
-//          device op that ended inside it; copies and sets count as memory; CPU work under an input-
-//          pipeline range (DataLoader) counts as data loading; nanosecond times.
+//          thread inside an enclosing range counts), up to the window's end; a device op waits for
+//          whichever of its launch, its stream predecessor and its recorded cross-stream wait came
+//          last; an op queued behind work launched before the window starts a path of its own; one
+//          that starts long after all of those (kImplicitWaitNs) with no wait recorded waits on the
+//          op of another stream that ended last before it; without cuda_sync records a sync call (any
+//          backend's, and a copy call whose op ends inside it) is joined to the latest device op that
+//          ended inside it; copies and sets count as memory; CPU work under an input-pipeline range
+//          (DataLoader) counts as data loading; nanosecond times.
 enum class CriticalPathMode { Plumb, Hta };
 
 // "plumb" or "hta".
