@@ -41,6 +41,8 @@ constexpr const char *kWindowOptions
     = "  --workspace FILE    open (or create) the workspace FILE instead of the default one\n"
       "  --sample            rebuild and open the sample workspace (<AppData>/Plumb/sample.plumb)\n"
       "  --timeline          open the timeline of the selected trace (the last imported one)\n"
+      "  --critical-path     with --timeline: outline the critical path of its second step (or its only "
+      "one)\n"
       "  --doctor            open the Doctor tab for the selected trace (the last imported one)\n"
       "  --diff              open the Diff tab for the first two traces imported (else the first\n"
       "                      two in the workspace), the first as the baseline\n"

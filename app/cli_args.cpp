@@ -96,10 +96,17 @@ QList<Command> makeCommands()
         } });
     c.append({ QStringLiteral("doctor"),
         QStringLiteral("plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--input-annotations REGEX] "
-                       "[--workspace FILE] [--json]"),
+                       "[--critical-path [--step NAME]] [--workspace FILE] [--json]"),
         QStringLiteral("Where each trace's time goes, per step and on its GPU, and what limits it (every "
                        "trace when none is given)."),
-        { modeOption(), inputAnnotationsOption(), jsonOption(QStringLiteral("the findings")) } });
+        { modeOption(), inputAnnotationsOption(),
+            flag(QStringLiteral("critical-path"),
+                QStringLiteral("also the critical path of one step and what bounds it (Holistic Trace "
+                               "Analysis's model with --mode hta, Plumb's otherwise)")),
+            valued(QStringLiteral("step"), QStringLiteral("NAME"),
+                QStringLiteral("with --critical-path: the step (e.g. ProfilerStep#7; default: the second, or "
+                               "the only one)")),
+            jsonOption(QStringLiteral("the findings")) } });
     c.append({ QStringLiteral("diff"),
         QStringLiteral(
             "plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--input-annotations REGEX]... "
@@ -417,6 +424,15 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
                 a.mode = GpuOpMode::Hta;
             else
                 return line.usageError(QStringLiteral("--mode is every, linked or hta, not %1").arg(mode));
+        }
+        if (command == QLatin1String("doctor")) {
+            a.criticalPath = line.isSet("critical-path");
+            a.step = line.value("step");
+            if (line.isSet("step") && !a.criticalPath)
+                return line.usageError(QStringLiteral("--step goes with --critical-path"));
+            if (line.isSet("step") && a.step.isEmpty())
+                return line.usageError(
+                    QStringLiteral("--step needs a step's name, e.g. --step ProfilerStep#7"));
         }
         for (const QString &pattern : line.values("input-annotations")) {
             QRegularExpression re(pattern);

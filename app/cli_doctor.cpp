@@ -19,7 +19,11 @@ int runDoctor(const Args &a)
                 err(chosen.error);
                 return 1;
             }
-            const DoctorFindings findings = doctorFindings(ws, chosen.traces, a.mode, a.stepTime);
+            DoctorFindings findings = doctorFindings(ws, chosen.traces, a.mode, a.stepTime);
+            if (a.criticalPath)
+                addCriticalPaths(ws, findings,
+                    { a.mode == GpuOpMode::Hta ? CriticalPathMode::Hta : CriticalPathMode::Plumb, a.step,
+                        {} });
             out(a.json ? cli::jsonText(doctorJson(findings)) : doctorText(findings));
             return 0;
         });

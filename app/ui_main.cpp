@@ -8,6 +8,7 @@
 #include "slo/slopanel.h"
 #include "store/workspace.h"
 #include "theme.h"
+#include "timeline/timelinepanel.h"
 #include "ui_report.h"
 #include "util/allocatortuning.h"
 #include "versioninfo.h"
@@ -95,6 +96,9 @@ int main(int argc, char **argv)
         QStringLiteral("PNG"));
     const QCommandLineOption timelineOption(QStringLiteral("timeline"),
         QStringLiteral("Open the timeline of the selected trace (the last imported one) once it is shown."));
+    const QCommandLineOption criticalPathOption(QStringLiteral("critical-path"),
+        QStringLiteral(
+            "With --timeline: outline the critical path of the trace's second step (or its only one)."));
     const QCommandLineOption doctorOption(QStringLiteral("doctor"),
         QStringLiteral("Open the Doctor tab for the selected trace once it is shown."));
     const QCommandLineOption diffOption(QStringLiteral("diff"),
@@ -115,9 +119,9 @@ int main(int argc, char **argv)
     const QCommandLineOption themeOption(QStringLiteral("theme"),
         QStringLiteral("Use the system, light or dark palette this time (View > Theme is remembered)."),
         QStringLiteral("system|light|dark"));
-    parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, doctorOption,
-        diffOption, experimentsOption, lineageOption, goodputOption, sloOption, tourOption, noTourOption,
-        themeOption });
+    parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, criticalPathOption,
+        doctorOption, diffOption, experimentsOption, lineageOption, goodputOption, sloOption, tourOption,
+        noTourOption, themeOption });
     parser.addPositionalArgument(
         QStringLiteral("paths"), QStringLiteral("Files or folders to import."), QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -187,13 +191,13 @@ int main(int argc, char **argv)
     const bool timeline = parser.isSet(timelineOption), doctor = parser.isSet(doctorOption),
                diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption),
                lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption),
-               slo = parser.isSet(sloOption);
+               slo = parser.isSet(sloOption), critical = parser.isSet(criticalPathOption);
     // The tour comes with the sample and the first launch, unless declined; a screenshot shows it only when
     // asked.
     const bool tour = parser.isSet(tourOption)
         || (withSample && !parser.isSet(noTourOption) && !parser.isSet(screenshotOption)
             && plumb::WelcomeTour::shouldShow());
-    auto shown = [&window, timeline, doctor, diff, experiments, lineage, goodput, slo, tour] {
+    auto shown = [&window, timeline, critical, doctor, diff, experiments, lineage, goodput, slo, tour] {
         if (goodput)
             window.openGoodput();
         if (slo)
@@ -207,8 +211,11 @@ int main(int argc, char **argv)
         const int64_t trace = window.currentTraceId() >= 0 ? window.currentTraceId()
             : all.isEmpty()                                ? -1
                                                            : all.front();
-        if (timeline && trace >= 0)
+        if (timeline && trace >= 0) {
             window.openTimeline(trace);
+            if (critical)
+                window.timelinePanel()->setCriticalPathShown(true);
+        }
         if (doctor && trace >= 0)
             window.openDoctor(trace);
         if (diff) {

@@ -29,12 +29,21 @@ double fileMicros(int64_t ns)
 }
 int64_t htaStart(int64_t ns)
 {
+    return htaStartNs(ns);
+}
+
+} // namespace
+
+int64_t htaStartNs(int64_t ns)
+{
     return int64_t(std::ceil(fileMicros(ns))) * 1000;
 }
-int64_t htaEnd(int64_t ns, int64_t durNs)
+int64_t htaEndNs(int64_t ns, int64_t durNs)
 {
     return int64_t(std::floor(fileMicros(ns) + double(durNs) / 1000.0)) * 1000;
 }
+
+namespace {
 
 std::unordered_set<int64_t> stringIds(SqliteDb &db, const char *sql)
 {
@@ -303,7 +312,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             op.startNs = cursorTs[c];
             op.endNs = op.startNs + st.columnInt(1);
             if (hta) {
-                op.endNs = std::max(htaStart(op.startNs), htaEnd(op.startNs, st.columnInt(1)));
+                op.endNs = std::max(htaStart(op.startNs), htaEndNs(op.startNs, st.columnInt(1)));
                 op.startNs = htaStart(op.startNs);
             }
             op.streamTrackId = cursorTrack[c];

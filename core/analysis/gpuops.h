@@ -44,6 +44,11 @@ struct GpuOp {
 //              sub-microsecond op go negative, here it keeps zero length).
 enum class GpuOpMode { EveryOp, LinkedOnly, Hta };
 
+// A start and an end (start + duration) as HTA reads them: whole microseconds, the start rounded up
+// and the end rounded down (see GpuOpMode::Hta), in ns.
+[[nodiscard]] int64_t htaStartNs(int64_t ns);
+[[nodiscard]] int64_t htaEndNs(int64_t ns, int64_t durNs);
+
 // "every", "linked" or "hta": the mode as `--mode` and the JSON outputs name it.
 [[nodiscard]] QString gpuOpModeName(GpuOpMode mode);
 

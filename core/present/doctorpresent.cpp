@@ -192,6 +192,17 @@ QJsonObject traceJson(const DoctorFindings::Trace &t, GpuOpMode mode)
     return o;
 }
 
+QJsonObject criticalPathJson(const CriticalPath &p)
+{
+    QJsonObject shares;
+    for (int b = 0; b < kCriticalPathBoundCount; ++b)
+        shares[criticalPathBoundKey(CriticalPathBound(b))] = p.pct(CriticalPathBound(b));
+    return QJsonObject { { QStringLiteral("ok"), p.ok }, { QStringLiteral("note"), p.note },
+        { QStringLiteral("mode"), criticalPathModeName(p.mode) }, { QStringLiteral("step"), p.step },
+        { QStringLiteral("from_ns"), double(p.fromNs) }, { QStringLiteral("to_ns"), double(p.toNs) },
+        { QStringLiteral("length_ns"), double(p.lengthNs) }, { QStringLiteral("summary_pct"), shares } };
+}
+
 QJsonObject runJson(const DoctorFindings::Run &dr)
 {
     const int64_t run = dr.id;
@@ -231,18 +242,31 @@ DoctorFindings doctorFindings(
         comparisons[run] = compareRanks(ws, run, mode);
     for (const TraceRef &t : traces)
         f.traces.push_back(
-            { t.id, t.name, doctorReport(ws, t.id, mode, &comparisons[t.runId], stepOptions) });
+            { t.id, t.name, doctorReport(ws, t.id, mode, &comparisons[t.runId], stepOptions), {} });
     for (int64_t run : runs)
         if (comparisons[run].ranks.size() >= 2)
             f.runs.push_back({ run, std::move(comparisons[run]) });
     return f;
 }
 
+void addCriticalPaths(Workspace &ws, DoctorFindings &f, const CriticalPathOptions &options)
+{
+    for (DoctorFindings::Trace &t : f.traces) {
+        t.criticalPath = criticalPath(ws, t.id, options);
+        if (t.criticalPath->ok)
+            t.report.verdict.evidence << criticalPathSentence(*t.criticalPath, t.report.deviceNoun);
+    }
+}
+
 QJsonObject doctorJson(const DoctorFindings &f)
 {
     QJsonArray traces;
-    for (const DoctorFindings::Trace &t : f.traces)
-        traces.append(traceJson(t, f.mode));
+    for (const DoctorFindings::Trace &t : f.traces) {
+        QJsonObject o = traceJson(t, f.mode);
+        if (t.criticalPath)
+            o[QStringLiteral("critical_path")] = criticalPathJson(*t.criticalPath);
+        traces.append(o);
+    }
     QJsonArray runs;
     for (const DoctorFindings::Run &r : f.runs)
         runs.append(runJson(r));
@@ -292,6 +316,12 @@ QString doctorText(const DoctorFindings &f)
                         w.label));
         if (!verdict.tunables.isEmpty())
             out(QStringLiteral("    try: %1\n").arg(verdict.tunables.join(QStringLiteral("; "))));
+        if (const std::optional<CriticalPath> &cp = t.criticalPath)
+            out(cp->ok ? QStringLiteral("  critical path of %1 (%2 mode): %3 ms, %4 slices on it\n")
+                             .arg(cp->step.isEmpty() ? QStringLiteral("the trace") : cp->step,
+                                 criticalPathModeName(cp->mode), text::milliseconds(cp->lengthNs),
+                                 text::count(int64_t(cp->slices.size())))
+                       : QStringLiteral("  critical path: none (%1)\n").arg(cp->note));
         auto line = [&](const QString &label, int64_t ns) {
             out(QStringLiteral("  %1 %2 ms  %3%\n")
                     .arg(label, -22)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/criticalpath.h"
 #include "analysis/doctorreport.h"
 #include "analysis/gpuops.h"
 #include "analysis/rankcomparison.h"
@@ -10,6 +11,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace plumb {
@@ -21,6 +23,7 @@ struct DoctorFindings {
         int64_t id = 0;
         QString name;
         DoctorReport report;
+        std::optional<CriticalPath> criticalPath; // asked for (plumb doctor --critical-path)
     };
     struct Run {
         int64_t id = 0;
@@ -34,6 +37,9 @@ struct DoctorFindings {
 // The reports of `traces` (selectTraces()), each run's ranks compared once. Throws SqlError.
 [[nodiscard]] DoctorFindings doctorFindings(Workspace &ws, const std::vector<TraceRef> &traces,
     GpuOpMode mode, const StepTimeOptions &stepOptions = {});
+
+// Each trace's critical path (criticalPath()), its sentence added to the verdict's evidence.
+void addCriticalPaths(Workspace &ws, DoctorFindings &f, const CriticalPathOptions &options);
 
 // The findings as the `plumb.doctor/1` JSON object (docs/json.md).
 [[nodiscard]] QJsonObject doctorJson(const DoctorFindings &f);

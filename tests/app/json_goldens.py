@@ -64,6 +64,7 @@ CASES = {
     "doctor": ("traces", ["doctor"]),
     "doctor_hta": ("traces", ["doctor", "1", "2", "--mode", "hta"]),
     "doctor_flops": ("h100", ["doctor"]),
+    "doctor_critical_path": ("h100", ["doctor", "--critical-path"]),
     "diff": ("traces", ["diff", "1", "2"]),
 }
 

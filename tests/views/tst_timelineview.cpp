@@ -484,6 +484,55 @@ private Q_SLOTS:
         QVERIFY(distinctColours(image) > 20);
     }
 
+    // The Critical Path button: the second step's path is outlined and the rest dimmed; the button
+    // off, the timeline is as before.
+    void criticalPathOverlay()
+    {
+        const QString trace = m_dir.filePath(QStringLiteral("cp.pt.trace.json"));
+        writeKinetoTrace(trace, 4);
+        const TimelineSource source = importOne(m_dir.filePath(QStringLiteral("cp.plumb")), { trace });
+        QVERIFY(source.traceId >= 0);
+        TimelinePanel panel;
+        panel.resize(1300, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        TimelineView *view = panel.view();
+        QSignalSpy opened(view, &TimelineView::opened);
+        panel.open(source);
+        QVERIFY(opened.wait(kTimeoutMs));
+        QTRY_VERIFY_WITH_TIMEOUT(!view->drawList().slices().empty(), kTimeoutMs);
+        const QImage plain = view->renderImage();
+
+        QSignalSpy ready(&panel, &TimelinePanel::criticalPathReady);
+        panel.criticalPathButton()->setChecked(true);
+        QVERIFY(ready.wait(kTimeoutMs));
+        QVERIFY(view->hasCriticalPath());
+        QVERIFY(panel.criticalPathButton()->toolTip().startsWith(
+            QStringLiteral("ProfilerStep#2: critical path")));
+        const QImage overlaid = view->renderImage();
+        // Step 2's CPU span is its path (its kernels are short): it keeps its colour inside its
+        // outline; a kernel of step 4 is dimmed.
+        int stream = -1, thread = -1;
+        for (int i = 0; i < view->tracks().size(); ++i) {
+            if (view->tracks()[i].kind == QLatin1String("gpu_stream"))
+                stream = i;
+            if (view->tracks()[i].kind == QLatin1String("thread") && thread < 0)
+                thread = i;
+        }
+        QVERIFY(stream >= 0 && thread >= 0);
+        const int64_t base = 1700000000000000LL * 1000;
+        const int64_t step2 = base + 10000 * 1000;
+        const QPoint onPath(int(view->xOf(step2 + 4500 * 1000)), int(view->yOf(thread, 0)));
+        const int64_t kernel = base + (3 * 10000 + 7100 + 150) * 1000;
+        const QPoint offPath(int(view->xOf(kernel + 300 * 1000)), int(view->yOf(stream, 0)));
+        QCOMPARE(overlaid.pixel(onPath), plain.pixel(onPath));
+        QVERIFY(overlaid.pixel(offPath) != plain.pixel(offPath));
+
+        panel.criticalPathButton()->setChecked(false);
+        QVERIFY(!view->hasCriticalPath());
+        QCOMPARE(view->renderImage(), plain);
+    }
+
     // ---- real traces through the main window ----------------------------------------------
 
     void realTraces_data()

@@ -86,7 +86,7 @@ class TimelineFetcher final : public QObject {
     Q_OBJECT
 public:
     static constexpr double kIdleGapMinPx = 6.0;
-    enum class Channel { Pick, Links, Search, Count, Aggregate, Names, ChannelCount };
+    enum class Channel { Pick, Links, Search, Count, Aggregate, Names, CriticalPath, ChannelCount };
 
     explicit TimelineFetcher(QObject *parent = nullptr);
     ~TimelineFetcher() override;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timeline/timelinepanel.h"
 
+#include "analysis/criticalpath.h"
 #include "timeline/rangeaggregatemodel.h"
 #include "timeline/slicedetailswidget.h"
 #include "timeline/timelineview.h"
@@ -52,6 +53,8 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     , m_regex(toolButton(QStringLiteral(".*"), tr("Regular expression")))
     , m_prev(toolButton(tr("◀"), tr("Previous match (Shift+Enter)")))
     , m_next(toolButton(tr("▶"), tr("Next match (Enter)")))
+    , m_critical(toolButton(tr("Critical Path"),
+          tr("Outline the critical path of the trace's second step (or its only one) and dim the rest")))
     , m_matchLabel(new QLabel)
     , m_rangeLabel(new QLabel)
     , m_details(new SliceDetailsWidget)
@@ -66,6 +69,7 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     m_search->setMinimumWidth(240);
     m_search->setMaximumWidth(360);
     m_regex->setCheckable(true);
+    m_critical->setCheckable(true);
     m_matchLabel->setMinimumWidth(90);
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(kSearchDelayMs);
@@ -87,6 +91,7 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     bar->addStretch(1);
     bar->addWidget(help);
     bar->addSpacing(8);
+    bar->addWidget(m_critical);
     bar->addWidget(fitButton);
     bar->addWidget(zoomButton);
     bar->addWidget(exportButton);
@@ -142,6 +147,11 @@ TimelinePanel::TimelinePanel(QWidget *parent)
 
     connect(exportButton, &QToolButton::clicked, this, &TimelinePanel::exportDialog);
 
+    connect(m_critical, &QToolButton::toggled, this, &TimelinePanel::setCriticalPathShown);
+    connect(m_view, &TimelineView::opened, this, [this](const QString &error) {
+        if (error.isEmpty() && m_critical->isChecked())
+            setCriticalPathShown(true);
+    });
     connect(fitButton, &QToolButton::clicked, m_view, &TimelineView::fit);
     connect(zoomButton, &QToolButton::clicked, m_view, &TimelineView::zoomToSelection);
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
@@ -179,6 +189,7 @@ void TimelinePanel::open(const TimelineSource &source)
     m_matcherPattern.clear();
     m_matchCount = 0;
     m_matchLabel->clear();
+    m_view->setCriticalPath({}); // recomputed for the new source once it is open, when asked for
     m_view->setSource(source);
 }
 
@@ -196,6 +207,35 @@ void TimelinePanel::onSliceSelected(const SliceInfo &slice)
         trackLabel = t.processName + QStringLiteral(" · ") + t.name;
     }
     m_details->showSlice(slice, trackLabel, m_view->originNs());
+}
+
+void TimelinePanel::setCriticalPathShown(bool shown)
+{
+    if (m_critical->isChecked() != shown) {
+        m_critical->setChecked(shown); // toggled() comes back here
+        return;
+    }
+    if (!shown || m_view->tracks().isEmpty()) {
+        m_view->setCriticalPath({});
+        return;
+    }
+    const int64_t traceId = m_view->tracks().front().traceId;
+    m_critical->setToolTip(tr("Finding the critical path…"));
+    m_view->fetcher()->query<CriticalPath>(
+        TimelineFetcher::Channel::CriticalPath,
+        [traceId](Workspace &ws) { return criticalPath(ws, traceId); },
+        [this](const CriticalPath &path) {
+            if (!m_critical->isChecked())
+                return;
+            m_view->setCriticalPath(path.slices);
+            m_critical->setToolTip(path.ok ? tr("%1 (%2 slices on it)")
+                                                 .arg(path.step.isEmpty() ? criticalPathSentence(path)
+                                                                          : path.step + QStringLiteral(": ")
+                                                             + criticalPathSentence(path))
+                                                 .arg(path.slices.size())
+                                           : tr("No critical path: %1").arg(path.note));
+            Q_EMIT criticalPathReady();
+        });
 }
 
 void TimelinePanel::onRangeSelected(int64_t fromNs, int64_t toNs, const std::vector<int> &trackIndices)

@@ -41,6 +41,9 @@ public:
     [[nodiscard]] QSortFilterProxyModel *aggregateProxy() const { return m_aggregateProxy; }
     [[nodiscard]] QTableView *aggregateTable() const { return m_table; }
     [[nodiscard]] int64_t matchCount() const { return m_matchCount; }
+    // The critical path overlay (Critical Path button): its step's path outlined, the rest dimmed.
+    [[nodiscard]] QToolButton *criticalPathButton() const { return m_critical; }
+    void setCriticalPathShown(bool shown);
 
     // Search from the selected slice (else the view's left edge) forward or backward; the hit is
     // selected and revealed.
@@ -57,6 +60,7 @@ public:
 Q_SIGNALS:
     void searchFinished(bool found);
     void aggregateReady();
+    void criticalPathReady();
 
 private:
     void onSliceSelected(const SliceInfo &slice);
@@ -71,6 +75,7 @@ private:
     QToolButton *m_regex;
     QToolButton *m_prev;
     QToolButton *m_next;
+    QToolButton *m_critical;
     QLabel *m_matchLabel;
     QLabel *m_rangeLabel;
     SliceDetailsWidget *m_details;

@@ -9,12 +9,14 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegion>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace plumb {
 
@@ -211,10 +213,69 @@ void TimelineView::paintEvent(QPaintEvent *)
     }
     if (m_listGeneration != m_stateGeneration)
         requestBuild();
-    if (m_list)
+    if (m_list) {
         paintTimeline(p, *m_list);
-    else
+        paintCriticalPath(p, geometryForSize(size()));
+    } else {
         p.fillRect(rect(), m_palette.background);
+    }
+}
+
+void TimelineView::setCriticalPath(std::vector<CriticalPathSlice> slices)
+{
+    m_critical = std::move(slices);
+    update();
+}
+
+void TimelineView::paintCriticalPath(QPainter &p, const TimelineGeometry &g)
+{
+    if (m_critical.empty())
+        return;
+    const QRectF area(g.timeLeft(), g.tracksTop(), g.timeWidth(), g.tracksHeight());
+    const QList<TimelineTrack> &all = tracks();
+    std::unordered_map<int64_t, int> indexOf;
+    for (int i = 0; i < all.size(); ++i)
+        indexOf.emplace(all[i].id, i);
+    const double lane = TimelineLayout::kLaneHeightPx;
+    // The path's slices on screen (at least kMinCriticalPx wide, so a short kernel shows).
+    std::vector<QRectF> boxes;
+    for (const CriticalPathSlice &c : m_critical) {
+        auto it = indexOf.find(c.trackId);
+        if (it == indexOf.end())
+            continue;
+        const double y = yOf(it->second, c.depth);
+        if (y < 0)
+            continue;
+        const int64_t offset = all[it->second].offsetNs;
+        double x0 = xOf(c.startNs + offset), x1 = xOf(c.endNs + offset);
+        if (x1 < area.left() || x0 > area.right())
+            continue;
+        if (x1 - x0 < kMinCriticalPx) {
+            const double mid = (x0 + x1) / 2;
+            x0 = mid - kMinCriticalPx / 2;
+            x1 = mid + kMinCriticalPx / 2;
+        }
+        const QRectF box(QPointF(x0, y - lane / 2 + 1), QPointF(x1, y + lane / 2 - 1));
+        if (!boxes.empty() && boxes.back().top() == box.top() && box.left() <= boxes.back().right() + 1)
+            boxes.back() = boxes.back().united(box); // neighbours on a lane fold into one box
+        else
+            boxes.push_back(box);
+    }
+    QRegion dim(area.toAlignedRect());
+    for (const QRectF &b : boxes)
+        dim -= b.toAlignedRect();
+    p.save();
+    p.setClipRegion(dim);
+    QColor veil = m_palette.background;
+    veil.setAlpha(kCriticalDimAlpha);
+    p.fillRect(area, veil);
+    p.setClipRect(area);
+    QPen pen(m_palette.text, 1.5);
+    p.setPen(pen);
+    p.setBrush(Qt::NoBrush);
+    for (const QRectF &b : boxes)
+        p.drawRect(b.adjusted(0.5, 0.5, -0.5, -0.5));
+    p.restore();
 }
 
 void TimelineView::resizeEvent(QResizeEvent *)
@@ -728,6 +789,7 @@ QImage TimelineView::renderImage(qreal devicePixelRatio)
     image.setDevicePixelRatio(devicePixelRatio);
     QPainter p(&image);
     paintTimeline(p, list);
+    paintCriticalPath(p, g);
     return image;
 }
 

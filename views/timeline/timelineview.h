@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/criticalpath.h"
 #include "timeline/timelinedrawlist.h"
 #include "timeline/timelinefetcher.h"
 #include "timeline/timelinelayout.h"
@@ -36,6 +37,8 @@ public:
     static constexpr double kKeyPanFraction = 0.15; // A/D: share of the view's width
     static constexpr double kFitMargin = 0.02; // F: blank share on either side
     static constexpr double kDragThresholdPx = 4.0;
+    static constexpr double kMinCriticalPx = 3.0; // a critical slice's outline is at least this wide
+    static constexpr int kCriticalDimAlpha = 170; // the veil over what is not on the critical path
 
     explicit TimelineView(QWidget *parent = nullptr);
     ~TimelineView() override;
@@ -74,6 +77,10 @@ public:
     [[nodiscard]] std::optional<std::pair<int64_t, int64_t>> range() const { return m_range; }
     void clearSelection();
     void setMatcher(const NameMatcher &matcher);
+    // The critical path drawn over the tracks (criticalPath()'s slices): its slices outlined, the rest
+    // dimmed; empty: none.
+    void setCriticalPath(std::vector<CriticalPathSlice> slices);
+    [[nodiscard]] bool hasCriticalPath() const { return !m_critical.empty(); }
 
     // The draw list of the current frame, built on demand on this thread (hit tests, tests). Painting
     // does not use it: paintEvent() draws the last list built on the draw-list thread.
@@ -132,7 +139,9 @@ private:
     void revealSlice(const SliceInfo &slice);
     [[nodiscard]] QString toolTipAt(QPointF pos);
     [[nodiscard]] double anchorForKeys() const;
+    void paintCriticalPath(QPainter &p, const TimelineGeometry &g);
 
+    std::vector<CriticalPathSlice> m_critical; // by track, then start
     TimelineFetcher *m_fetcher;
     QScrollBar *m_scrollBar;
     TimelineLayout m_layout;
