@@ -152,15 +152,21 @@ void SliceTracker::closeUnterminated(int64_t endNs)
 
 // Tracks whose events came out of order (Kineto writes a thread's CPU ops, then its runtime calls):
 // recompute depths in (ts, dur desc) order. Rows are read in key order (ts, id) and each group of
-// equal timestamps is ordered by duration in memory, so SQLite never sorts.
+// equal timestamps is ordered by duration in memory, so SQLite never sorts. The changed depths are
+// written after the read stops, in key order: an UPDATE while the read is open made SQLite save and
+// seek its cursor again at every row. The read stops at a group boundary every kRepairBatch changes,
+// so memory stays bounded.
 void SliceTracker::repairDepths(SqliteDb &db)
 {
-    SqliteStmt select(db, "SELECT ts, id, dur, depth FROM slice WHERE track_id = ? ORDER BY ts, id");
+    constexpr size_t kRepairBatch = 64 * 1024;
+    SqliteStmt select(
+        db, "SELECT ts, id, dur, depth FROM slice WHERE track_id = ? AND ts >= ? ORDER BY ts, id");
     SqliteStmt update(db, "UPDATE slice SET depth = ? WHERE track_id = ? AND ts = ? AND id = ?");
     struct Row {
         int64_t ts, id, dur, depth;
     };
     std::vector<Row> group;
+    std::vector<Row> changed; // depth = the new one; in key order
     std::vector<int64_t> ends;
     for (size_t t = 0; t < m_states.size(); ++t) {
         auto &s = m_states[t];
@@ -182,22 +188,42 @@ void SliceTracker::repairDepths(SqliteDb &db)
                 ends.push_back(r.ts + r.dur);
                 maxDepth = std::max(maxDepth, depth);
                 if (depth != r.depth) {
-                    update.bind(1, depth).bind(2, track).bind(3, r.ts).bind(4, r.id).run();
+                    changed.push_back(Row { r.ts, r.id, r.dur, depth });
                 }
             }
             group.clear();
         };
-        select.bind(1, track);
-        while (select.step()) {
-            const Row r { select.columnInt(0), select.columnInt(1), select.columnInt(2),
-                select.columnInt(3) };
-            if (!group.empty() && group.front().ts != r.ts) {
+        auto write = [&] {
+            std::sort(changed.begin(), changed.end(),
+                [](const Row &a, const Row &b) { return a.ts != b.ts ? a.ts < b.ts : a.id < b.id; });
+            for (const Row &r : changed) {
+                update.bind(1, r.depth).bind(2, track).bind(3, r.ts).bind(4, r.id).run();
+            }
+            changed.clear();
+        };
+        int64_t from = INT64_MIN;
+        for (bool more = true; more;) {
+            more = false;
+            select.bind(1, track).bind(2, from);
+            while (select.step()) {
+                const Row r { select.columnInt(0), select.columnInt(1), select.columnInt(2),
+                    select.columnInt(3) };
+                if (!group.empty() && group.front().ts != r.ts) {
+                    flush();
+                    if (changed.size() >= kRepairBatch) {
+                        from = r.ts; // read again from this group, after the writes
+                        more = true;
+                        break;
+                    }
+                }
+                group.push_back(r);
+            }
+            if (!more) {
                 flush();
             }
-            group.push_back(r);
+            select.reset();
+            write();
         }
-        flush();
-        select.reset();
         s.maxDepth = maxDepth;
     }
 }
