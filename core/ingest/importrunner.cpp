@@ -722,9 +722,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
         const QString built = scratch.filePath(QStringLiteral("workspace.plumb"));
         std::vector<FileImportResult> results;
         {
-            Workspace ws(built, Workspace::Role::Writer);
-            ws.db().exec("PRAGMA journal_mode = MEMORY");
-            ws.db().exec("PRAGMA synchronous = OFF");
+            Workspace ws(built, Workspace::Role::Builder);
             const EarlyWriteback writeback(built);
             results = runIn(ws.db(), paths);
             ws.db().exec("PRAGMA journal_mode = WAL"); // what every connection to a workspace expects

@@ -8,8 +8,15 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
+#include <mutex>
 #include <stdexcept>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 namespace plumb {
 
@@ -36,6 +43,30 @@ struct InputFile::Inflater {
     }
 };
 
+// The chunks a read-ahead thread inflates into: `spare` ones wait to be filled, `ready` ones to be
+// read (the front one from `pos`). The thread touches a chunk only while it is in neither list.
+struct InputFile::ReadAhead {
+    static constexpr size_t kChunks = 3;
+    struct Chunk {
+        std::vector<char> data;
+        int64_t size = 0;
+        int64_t pos = 0;
+        int64_t compressedOffset = 0; // of the file on disk once the chunk was inflated
+    };
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<Chunk> ready;
+    std::vector<Chunk> spare;
+    bool done = false; // the thread ended: end of input or `error`
+    bool stop = false;
+    std::exception_ptr error;
+    bool truncated = false; // the decoder's, at the end of input
+    QString truncationDetail;
+    // Of the file on disk once the last chunk the reader finished was inflated (its thread only).
+    int64_t seenCompressedOffset = 0;
+    std::thread thread;
+};
+
 static int64_t defaultMaxInflated()
 {
     bool ok = false;
@@ -50,7 +81,36 @@ InputFile::InputFile(const QString &path)
 {
 }
 
-InputFile::~InputFile() = default;
+InputFile::~InputFile()
+{
+    stopReadAhead();
+}
+
+int64_t InputFile::compressedOffset() const
+{
+    return m_readAhead ? m_readAhead->seenCompressedOffset : m_compressedOffset;
+}
+
+// Read ahead: the decoder's verdict once the reader has every byte before the end. When the reader
+// has all the chunks so far, the thread's next step (more bytes, or the end) is waited for, so that
+// the answer does not depend on how far the thread got.
+bool InputFile::endReached() const
+{
+    ReadAhead &ra = *m_readAhead;
+    std::unique_lock lock(ra.mutex);
+    ra.changed.wait(lock, [&] { return ra.done || !ra.ready.empty(); });
+    return ra.done && ra.ready.empty() && !ra.error;
+}
+
+bool InputFile::truncated() const
+{
+    return m_readAhead ? endReached() && m_readAhead->truncated : m_truncated;
+}
+
+QString InputFile::truncationDetail() const
+{
+    return m_readAhead ? (endReached() ? m_readAhead->truncationDetail : QString()) : m_truncationDetail;
+}
 
 QString InputFile::fileName() const
 {
@@ -117,6 +177,123 @@ int64_t InputFile::read(char *out, int64_t max)
         m_offset += n;
         return n;
     }
+    if (!m_readAhead && m_offset >= kReadAheadAfter && max > 0)
+        startReadAhead();
+    if (m_readAhead)
+        return readAhead(out, max);
+    const int64_t n = inflateSome(out, max);
+    m_offset += n;
+    return n;
+}
+
+void InputFile::startReadAhead()
+{
+    auto ra = std::make_unique<ReadAhead>();
+    ra->seenCompressedOffset = m_compressedOffset;
+    for (size_t i = 0; i < ReadAhead::kChunks; ++i)
+        ra->spare.push_back(ReadAhead::Chunk { std::vector<char>(size_t(kReadAheadChunk)) });
+    m_readAhead = std::move(ra);
+    try {
+        m_readAhead->thread = std::thread([this] { produce(); });
+    } catch (const std::system_error &) {
+        m_readAhead.reset(); // no thread to be had: inflate on this one
+    }
+}
+
+void InputFile::produce()
+{
+    ReadAhead &ra = *m_readAhead;
+    for (;;) {
+        ReadAhead::Chunk c;
+        {
+            std::unique_lock lock(ra.mutex);
+            ra.changed.wait(lock, [&] { return ra.stop || !ra.spare.empty(); });
+            if (ra.stop)
+                return;
+            c = std::move(ra.spare.back());
+            ra.spare.pop_back();
+        }
+        std::exception_ptr error;
+        try {
+            c.size = inflateSome(c.data.data(), int64_t(c.data.size()));
+        } catch (...) {
+            error = std::current_exception();
+        }
+        c.pos = 0;
+        c.compressedOffset = m_compressedOffset;
+        {
+            const std::lock_guard lock(ra.mutex);
+            if (error) {
+                ra.error = error;
+                ra.done = true;
+            } else if (c.size == 0) {
+                ra.truncated = m_truncated;
+                ra.truncationDetail = m_truncationDetail;
+                ra.done = true;
+            } else {
+                ra.ready.push_back(std::move(c));
+            }
+        }
+        ra.changed.notify_all();
+        if (error || c.size == 0)
+            return;
+    }
+}
+
+int64_t InputFile::readAhead(char *out, int64_t max)
+{
+    ReadAhead &ra = *m_readAhead;
+    int64_t got = 0;
+    std::unique_lock lock(ra.mutex);
+    while (got < max) {
+        if (ra.ready.empty()) {
+            if (got > 0)
+                break; // what is here now, rather than wait
+            ra.changed.wait(lock, [&] { return ra.done || !ra.ready.empty(); });
+            if (!ra.ready.empty())
+                continue;
+            if (ra.error) {
+                const std::exception_ptr error = ra.error;
+                ra.error = nullptr;
+                std::rethrow_exception(error);
+            }
+            break;
+        }
+        // The thread only appends to `ready`, which keeps the front chunk where it is.
+        ReadAhead::Chunk &c = ra.ready.front();
+        lock.unlock();
+        const int64_t n = std::min(max - got, c.size - c.pos);
+        std::memcpy(out + got, c.data.data() + c.pos, size_t(n));
+        lock.lock();
+        c.pos += n;
+        got += n;
+        if (c.pos == c.size) {
+            ra.seenCompressedOffset = c.compressedOffset;
+            ra.spare.push_back(std::move(c));
+            ra.ready.pop_front();
+            ra.changed.notify_all();
+        }
+    }
+    m_offset += got;
+    return got;
+}
+
+void InputFile::stopReadAhead()
+{
+    if (!m_readAhead)
+        return;
+    {
+        const std::lock_guard lock(m_readAhead->mutex);
+        m_readAhead->stop = true;
+    }
+    m_readAhead->changed.notify_all();
+    if (m_readAhead->thread.joinable())
+        m_readAhead->thread.join();
+}
+
+// Up to `max` inflated bytes of the gzip input (fewer at its end; 0 after it).
+int64_t InputFile::inflateSome(char *out, int64_t max)
+{
     auto &zs = m_inflater->zs;
     int64_t produced = 0;
     while (produced < max) {
@@ -165,25 +342,33 @@ int64_t InputFile::read(char *out, int64_t max)
             break;
         }
     }
-    m_offset += produced;
+    m_inflated += produced;
     const int64_t consumed = std::max<int64_t>(m_compressedOffset - int64_t(zs.avail_in), 1);
-    if (m_offset > m_maxInflated || (m_offset > kRatioCheckedAfter && m_offset / consumed > kMaxInflateRatio))
+    if (m_inflated > m_maxInflated
+        || (m_inflated > kRatioCheckedAfter && m_inflated / consumed > kMaxInflateRatio))
         throw ImportError(QStringLiteral("%1 inflates to more than %2 (%3 bytes from %4 compressed, %5:1): "
                                          "stopped as a decompression bomb; nothing was imported. "
                                          "PLUMB_MAX_INFLATED_BYTES raises the first bound")
                               .arg(fileName(),
-                                  m_offset > m_maxInflated
+                                  m_inflated > m_maxInflated
                                       ? QStringLiteral("%1 bytes").arg(m_maxInflated)
                                       : QStringLiteral("%1 times its compressed size").arg(kMaxInflateRatio))
-                              .arg(m_offset)
+                              .arg(m_inflated)
                               .arg(consumed)
-                              .arg(m_offset / consumed),
+                              .arg(m_inflated / consumed),
             QStringLiteral("byte %1 of the file").arg(consumed));
     return produced;
 }
 
 void InputFile::finishHash()
 {
+    if (m_readAhead) {
+        // The decoder's state is this thread's again; what the reader saw stays what it reports.
+        stopReadAhead();
+        m_truncated = truncated();
+        m_truncationDetail = truncationDetail();
+        m_readAhead.reset();
+    }
     QByteArray buf(kCompressedChunk, Qt::Uninitialized);
     while (readRaw(buf.data(), buf.size()) > 0) { }
 }

@@ -20,11 +20,20 @@ constexpr int kPageSize = 16384;
 void applyConnectionSettings(SqliteDb &db, Workspace::Role role)
 {
     db.exec("PRAGMA foreign_keys = OFF");
+    if (role == Workspace::Role::Builder) {
+        // Nobody else can open the file yet: its schema and first import need neither the write-ahead
+        // log (each migration's commit copied into the file at the switch away from it) nor syncs:
+        // 12 ms instead of 49 to create one before an import.
+        db.exec("PRAGMA journal_mode = MEMORY");
+        db.exec("PRAGMA synchronous = OFF");
+    }
     if (role == Workspace::Role::Writer) {
         db.exec("PRAGMA journal_mode = WAL");
         // NORMAL is durable across application crashes in WAL mode; only a power loss can lose the
         // last commits, never corrupt the file.
         db.exec("PRAGMA synchronous = NORMAL");
+    }
+    if (role != Workspace::Role::Reader) {
         // Index builds after a bulk load sort with helper threads.
         db.exec("PRAGMA threads = 2");
         // Multi-row INSERTs keep a statement journal (to undo a half-done statement); with 16 KiB
@@ -41,7 +50,7 @@ void applyConnectionSettings(SqliteDb &db, Workspace::Role role)
 Workspace::Workspace(const QString &path, Role role)
     : m_role(role)
 {
-    if (role == Role::Writer) {
+    if (role != Role::Reader) {
         const QFileInfo info(path);
         if (!info.absoluteDir().exists())
             QDir().mkpath(info.absolutePath());
@@ -71,7 +80,7 @@ Workspace::Workspace(const QString &path, Role role)
                 .arg(version)
                 .arg(currentSchemaVersion()),
             SQLITE_MISMATCH);
-    if (role == Role::Writer) {
+    if (role != Role::Reader) {
         migrate(m_db);
     } else if (version > 0 && version < currentSchemaVersion()) {
         // A workspace from an older build: readers query today's schema, so upgrade it first

@@ -14,9 +14,12 @@ namespace plumb {
 // CLI open Reader connections, so a long import never blocks reading what is already committed.
 class Workspace {
 public:
-    enum class Role { Writer, Reader };
+    // Builder: a writer of a new workspace that no other connection opens until it is complete (the
+    // import's scratch build): the schema is written with the rollback journal in memory and no syncs,
+    // and its owner switches the file to WAL (journal_mode = WAL) and syncs it when done.
+    enum class Role { Writer, Reader, Builder };
 
-    // Opens (Writer: creates and migrates if needed) the workspace at `path`. Throws SqlError.
+    // Opens (Writer, Builder: creates and migrates if needed) the workspace at `path`. Throws SqlError.
     Workspace(const QString &path, Role role);
 
     [[nodiscard]] SqliteDb &db() { return m_db; }

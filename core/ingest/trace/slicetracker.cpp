@@ -51,11 +51,26 @@ int64_t SliceTracker::depthFor(int64_t track, State &s, int64_t ts, int64_t dur)
                                "and their nesting recomputed."));
         }
         s.unsorted = true;
+        // The open slices that sort after this one were not open yet at its start: without them the
+        // depths that follow stay those of (ts, dur desc) order, so that repairDepths() rewrites only
+        // the rows around the few out of place (a late runtime call had put 12,810 of a track's 14,610
+        // one level too deep).
+        const int64_t end = ts + dur;
+        size_t kept = 0;
+        for (size_t i = 0; i < s.openEnds.size(); ++i) {
+            if (s.openStarts[i] < ts || (s.openStarts[i] == ts && s.openEnds[i] >= end)) {
+                s.openStarts[kept] = s.openStarts[i];
+                s.openEnds[kept++] = s.openEnds[i];
+            }
+        }
+        s.openStarts.resize(kept);
+        s.openEnds.resize(kept);
     }
     s.lastTs = ts;
     s.lastDur = dur;
     while (!s.openEnds.empty() && s.openEnds.back() <= ts) {
         s.openEnds.pop_back();
+        s.openStarts.pop_back();
     }
     const int64_t end = ts + dur;
     if (!s.openEnds.empty() && end > s.openEnds.back() && s.openEnds.back() != INT64_MAX && !s.unsorted) {
@@ -98,6 +113,7 @@ void SliceTracker::addSlice(int64_t track, const SliceFields &f)
     auto &s = state(track);
     const int64_t depth = depthFor(track, s, f.tsNs, f.durNs);
     s.openEnds.push_back(f.tsNs + f.durNs);
+    s.openStarts.push_back(f.tsNs);
     emitSlice(track, s, f, depth, m_nextSliceId++);
 }
 
@@ -106,6 +122,7 @@ void SliceTracker::beginSlice(int64_t track, const SliceFields &f)
     auto &s = state(track);
     const int64_t depth = depthFor(track, s, f.tsNs, INT64_MAX / 4);
     s.openEnds.push_back(INT64_MAX);
+    s.openStarts.push_back(f.tsNs);
     s.openB.push_back(OpenSlice { f, depth, m_nextSliceId++ });
 }
 
@@ -152,15 +169,21 @@ void SliceTracker::closeUnterminated(int64_t endNs)
 
 // Tracks whose events came out of order (Kineto writes a thread's CPU ops, then its runtime calls):
 // recompute depths in (ts, dur desc) order. Rows are read in key order (ts, id) and each group of
-// equal timestamps is ordered by duration in memory, so SQLite never sorts.
+// equal timestamps is ordered by duration in memory, so SQLite never sorts. The changed depths are
+// written after the read stops, in key order: an UPDATE while the read is open made SQLite save and
+// seek its cursor again at every row. The read stops at a group boundary every kRepairBatch changes,
+// so memory stays bounded.
 void SliceTracker::repairDepths(SqliteDb &db)
 {
-    SqliteStmt select(db, "SELECT ts, id, dur, depth FROM slice WHERE track_id = ? ORDER BY ts, id");
+    constexpr size_t kRepairBatch = 64 * 1024;
+    SqliteStmt select(
+        db, "SELECT ts, id, dur, depth FROM slice WHERE track_id = ? AND ts >= ? ORDER BY ts, id");
     SqliteStmt update(db, "UPDATE slice SET depth = ? WHERE track_id = ? AND ts = ? AND id = ?");
     struct Row {
         int64_t ts, id, dur, depth;
     };
     std::vector<Row> group;
+    std::vector<Row> changed; // depth = the new one; in key order
     std::vector<int64_t> ends;
     for (size_t t = 0; t < m_states.size(); ++t) {
         auto &s = m_states[t];
@@ -182,22 +205,42 @@ void SliceTracker::repairDepths(SqliteDb &db)
                 ends.push_back(r.ts + r.dur);
                 maxDepth = std::max(maxDepth, depth);
                 if (depth != r.depth) {
-                    update.bind(1, depth).bind(2, track).bind(3, r.ts).bind(4, r.id).run();
+                    changed.push_back(Row { r.ts, r.id, r.dur, depth });
                 }
             }
             group.clear();
         };
-        select.bind(1, track);
-        while (select.step()) {
-            const Row r { select.columnInt(0), select.columnInt(1), select.columnInt(2),
-                select.columnInt(3) };
-            if (!group.empty() && group.front().ts != r.ts) {
+        auto write = [&] {
+            std::sort(changed.begin(), changed.end(),
+                [](const Row &a, const Row &b) { return a.ts != b.ts ? a.ts < b.ts : a.id < b.id; });
+            for (const Row &r : changed) {
+                update.bind(1, r.depth).bind(2, track).bind(3, r.ts).bind(4, r.id).run();
+            }
+            changed.clear();
+        };
+        int64_t from = INT64_MIN;
+        for (bool more = true; more;) {
+            more = false;
+            select.bind(1, track).bind(2, from);
+            while (select.step()) {
+                const Row r { select.columnInt(0), select.columnInt(1), select.columnInt(2),
+                    select.columnInt(3) };
+                if (!group.empty() && group.front().ts != r.ts) {
+                    flush();
+                    if (changed.size() >= kRepairBatch) {
+                        from = r.ts; // read again from this group, after the writes
+                        more = true;
+                        break;
+                    }
+                }
+                group.push_back(r);
+            }
+            if (!more) {
                 flush();
             }
-            group.push_back(r);
+            select.reset();
+            write();
         }
-        flush();
-        select.reset();
         s.maxDepth = maxDepth;
     }
 }

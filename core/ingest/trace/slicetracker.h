@@ -66,6 +66,7 @@ private:
     };
     struct State {
         std::vector<int64_t> openEnds; // ends of enclosing slices, innermost last (INT64_MAX = open B)
+        std::vector<int64_t> openStarts; // their starts, in step with openEnds
         std::vector<OpenSlice> openB;
         int64_t lastTs = INT64_MIN; // of the last slice that arrived (its depth computed)
         int64_t lastDur = 0;
