@@ -16,6 +16,7 @@
 #include "builtinimporters.h"
 #include "ingest/importerregistry.h"
 #include "store/workspace.h"
+#include "text/textformat.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -94,13 +95,14 @@ QString overallHelp()
     for (const cli::Command &c : cli::commands()) {
         constexpr qsizetype kWidth = 100;
         for (const QString &line : c.synopsis.split(QLatin1Char('\n')))
-            text += QStringLiteral("  ") + cli::wrapped(line, kWidth - 2).join(QStringLiteral("\n          "))
+            text += QStringLiteral("  ")
+                + plumb::text::wrapped(line, kWidth - 2).join(QStringLiteral("\n          "))
                 + QLatin1Char('\n');
         QString summary = c.description.section(QStringLiteral(". "), 0, 0);
         if (!summary.endsWith(QLatin1Char('.')))
             summary += QLatin1Char('.');
-        text += QStringLiteral("      ") + cli::wrapped(summary, kWidth - 6).join(QStringLiteral("\n      "))
-            + QLatin1Char('\n');
+        text += QStringLiteral("      ")
+            + plumb::text::wrapped(summary, kWidth - 6).join(QStringLiteral("\n      ")) + QLatin1Char('\n');
     }
     text += QStringLiteral(
                 "\nThe workspace is --workspace FILE, else $PLUMB_WORKSPACE, else the default one in "

@@ -5,6 +5,7 @@
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 #include "tabular/tabularlayout.h"
+#include "text/textformat.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -270,22 +271,6 @@ QString optionLabel(const QCommandLineOption &o)
 
 } // namespace
 
-QStringList wrapped(const QString &text, qsizetype width)
-{
-    QStringList lines;
-    QString line;
-    for (const QString &w : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        if (!line.isEmpty() && line.size() + 1 + w.size() > width) {
-            lines << line;
-            line.clear();
-        }
-        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + w;
-    }
-    if (!line.isEmpty())
-        lines << line;
-    return lines;
-}
-
 const QList<Command> &commands()
 {
     static const QList<Command> all = makeCommands();
@@ -308,7 +293,7 @@ QString commandHelp(const Command &command)
     for (qsizetype i = 0; i < synopses.size(); ++i)
         text += (i == 0 ? QStringLiteral("Usage: ") : QStringLiteral("       ")) + synopses[i]
             + QLatin1Char('\n');
-    text += QLatin1Char('\n') + wrapped(command.description, kWidth).join(QLatin1Char('\n'))
+    text += QLatin1Char('\n') + text::wrapped(command.description, kWidth).join(QLatin1Char('\n'))
         + QStringLiteral("\n\nOptions:\n");
     QList<QCommandLineOption> options = command.options;
     options << workspaceOption() << helpOption();
@@ -318,7 +303,7 @@ QString commandHelp(const Command &command)
     labelWidth = std::min<qsizetype>(labelWidth, 30);
     for (const QCommandLineOption &o : options) {
         const QString label = optionLabel(o);
-        const QStringList desc = wrapped(o.description(), kWidth - labelWidth - 6);
+        const QStringList desc = text::wrapped(o.description(), kWidth - labelWidth - 6);
         const QString indent(labelWidth + 6, QLatin1Char(' '));
         if (label.size() > labelWidth)
             text += QStringLiteral("  ") + label + QLatin1Char('\n') + indent;

@@ -47,9 +47,6 @@ struct Command {
 // `plumb COMMAND --help`: the synopsis, the description and every option with its value and meaning.
 [[nodiscard]] QString commandHelp(const Command &command);
 
-// `text` broken into lines of at most `width` characters between words.
-[[nodiscard]] QStringList wrapped(const QString &text, qsizetype width);
-
 // A subcommand's command line, parsed.
 class CommandLine {
 public:

@@ -47,23 +47,6 @@ QString stepsOf(const TraceDiff &d, const TraceDiff::Side &s)
                      : QStringLiteral("no steps");
 }
 
-// `text` in lines of at most `width` characters, broken between words.
-QStringList wrappedLines(const QString &text, qsizetype width)
-{
-    QStringList lines;
-    QString line;
-    for (const QString &w : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        if (!line.isEmpty() && line.size() + 1 + w.size() > width) {
-            lines << line;
-            line.clear();
-        }
-        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + w;
-    }
-    if (!line.isEmpty())
-        lines << line;
-    return lines;
-}
-
 // The step time object of plumb.diff/1; null without step time on both sides.
 QJsonValue stepTimeJson(const TraceDiff &d)
 {
@@ -150,7 +133,7 @@ QString diffText(const TraceDiff &d, const QString &verdictA, const QString &ver
                       .arg(d.b.traceId)
                       .arg(d.b.name, stepsOf(d, d.b));
     out += QStringLiteral("\n");
-    for (const QString &l : wrappedLines(diffHeadline(d), kTextWidth))
+    for (const QString &l : text::wrapped(diffHeadline(d), kTextWidth))
         out += l + u'\n';
     if (!verdictA.isEmpty() && !verdictB.isEmpty())
         out += verdictChange(verdictA, verdictB) + u'\n';

@@ -30,6 +30,22 @@ QString elided(const QString &s, int maxChars)
     return s.left(maxChars - 1).trimmed() + QChar(0x2026);
 }
 
+QStringList wrapped(const QString &text, qsizetype width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &w : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + w.size() > width) {
+            lines << line;
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + w;
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines;
+}
+
 QString counterValue(const QString &trackName, double value)
 {
     if (trackName.startsWith(QLatin1String("Memory allocated")) && std::abs(value) < 9.0e18)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 
@@ -25,6 +26,8 @@ namespace plumb::text {
 // `s` cut to at most `maxChars` characters, the last of them an ellipsis when it was longer:
 // a kernel name in a sentence ("void clover::par_ranged2d_kernel<PdV_kernel(bool, int…").
 [[nodiscard]] QString elided(const QString &s, int maxChars);
+// `text` broken into lines of at most `width` characters between words (a longer word keeps a line).
+[[nodiscard]] QStringList wrapped(const QString &text, qsizetype width);
 // Wall-clock nanoseconds since the epoch -> local "yyyy-MM-dd hh:mm:ss"; empty for 0.
 [[nodiscard]] QString dateTime(int64_t epochNs);
 
