@@ -221,6 +221,7 @@ void InputFile::produce()
         }
         c.pos = 0;
         c.compressedOffset = m_compressedOffset;
+        const bool last = error || c.size == 0; // (c is moved away below)
         {
             const std::lock_guard lock(ra.mutex);
             if (error) {
@@ -235,7 +236,7 @@ void InputFile::produce()
             }
         }
         ra.changed.notify_all();
-        if (error || c.size == 0)
+        if (last)
             return;
     }
 }

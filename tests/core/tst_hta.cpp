@@ -129,7 +129,7 @@ private Q_SLOTS:
         int64_t typedNs = 0;
         for (int i = 1; i < 8; ++i)
             typedNs += b.byKinds[size_t(i)];
-        for (const QJsonValue &v : g[QStringLiteral("kernel_type_breakdown")].toArray()) {
+        for (const auto &v : g[QStringLiteral("kernel_type_breakdown")].toArray()) {
             const QJsonObject k = v.toObject();
             int kinds = 0;
             for (int i = 1; i < 8; ++i)
@@ -153,7 +153,7 @@ private Q_SLOTS:
             QCOMPARE(b.commNs, Q_INT64_C(0));
 
         // Idle time per stream, by category.
-        for (const QJsonValue &v : g[QStringLiteral("idle_time_breakdown")].toArray()) {
+        for (const auto &v : g[QStringLiteral("idle_time_breakdown")].toArray()) {
             const QJsonObject row = v.toObject();
             const auto stream = std::find_if(r.idle.begin(), r.idle.end(),
                 [&](const StreamIdle &s) { return s.stream == row[QStringLiteral("stream")].toInt(); });
@@ -166,7 +166,7 @@ private Q_SLOTS:
             const QString where = QStringLiteral("stream %1 %2: ours %3 us, HTA %4 us")
                                       .arg(stream->stream)
                                       .arg(category)
-                                      .arg(ns / 1e3)
+                                      .arg(double(ns) / 1e3)
                                       .arg(row[QStringLiteral("idle_time")].toDouble());
             // As a share of the stream's idle time (HTA's idle_time_ratio) within 0.5 points; as time
             // within 0.5%, except on the file where HTA's own temporal breakdown failed (there 18 us of
@@ -186,7 +186,7 @@ private Q_SLOTS:
         }
 
         // Top kernels (HTA folds the tail into "others"): the named ones' totals.
-        for (const QJsonValue &v : g[QStringLiteral("top_kernels")].toArray()) {
+        for (const auto &v : g[QStringLiteral("top_kernels")].toArray()) {
             const QJsonObject k = v.toObject();
             const QString name = k[QStringLiteral("name")].toString();
             // HTA rounds a sub-microsecond op to a negative duration (its start up, its end down); hta

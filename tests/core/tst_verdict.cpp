@@ -386,7 +386,7 @@ private slots:
             for (int t = 0; t <= 2000; ++t) {
                 const int phase = t % 10;
                 sample.bind(1, int64_t(t) * 1000)
-                    .bind(2, int64_t(900000 + t))
+                    .bind(2, int64_t(900000) + t)
                     .bind(3,
                         phase == 9 || phase == 0 ? 9003
                             : phase <= 6         ? 9001
@@ -429,7 +429,7 @@ private slots:
                 "VALUES (?4, ?1, ?2, ?3, 0, 9001, 9002)");
             for (int j = 0; j <= 200; ++j)
                 slice.bind(1, int64_t(10 * j + 1) * 1000)
-                    .bind(2, int64_t(900000 + j))
+                    .bind(2, int64_t(900000) + j)
                     .bind(3, 6000)
                     .bind(4, 9001)
                     .run();
