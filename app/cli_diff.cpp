@@ -22,8 +22,8 @@ int runDiff(const Args &a)
             }
             const int64_t idA = chosen.traces[0].id, idB = chosen.traces[1].id;
             const TraceDiff d = diffTraces(ws, idA, idB, a.mode, a.stepTime);
-            const QString verdictA = componentName(diagnose(ws, idA, a.mode).component);
-            const QString verdictB = componentName(diagnose(ws, idB, a.mode).component);
+            const QString verdictA = componentName(d.a.verdict.component);
+            const QString verdictB = componentName(d.b.verdict.component);
             out(a.json ? cli::jsonText(diffJson(d, a.mode, verdictA, verdictB))
                        : diffText(d, verdictA, verdictB));
             return 0;

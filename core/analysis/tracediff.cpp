@@ -2,6 +2,7 @@
 #include "analysis/tracediff.h"
 
 #include "analysis/devicebackend.h"
+#include "analysis/hostanalysis.h"
 
 #include "analysis/stepbreakdown.h"
 #include "store/sqlitedb.h"
@@ -113,8 +114,11 @@ TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBrea
         side->idleNs /= n;
         side->stepNs /= n;
     }
-    addStepTime(a.side, stepTimeBreakdown(ws, traceA, stepOptions));
-    addStepTime(b.side, stepTimeBreakdown(ws, traceB, stepOptions));
+    // Step time and the doctor's verdict over the ops already read (counted as `mode` says).
+    addStepTime(a.side, stepTimeBreakdown(ws, traceA, a.ops, stepOptions));
+    addStepTime(b.side, stepTimeBreakdown(ws, traceB, b.ops, stepOptions));
+    a.side.verdict = diagnose(ws, a.ops, breakdownOf(a.ops), hostAnalysis(ws, traceA, a.ops));
+    b.side.verdict = diagnose(ws, b.ops, breakdownOf(b.ops), hostAnalysis(ws, traceB, b.ops));
     d.a = a.side;
     d.b = b.side;
     if (d.hasStepTime()) {

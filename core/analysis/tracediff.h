@@ -4,6 +4,7 @@
 #include "analysis/kerneltable.h"
 #include "analysis/steptime.h"
 #include "analysis/temporalbreakdown.h"
+#include "analysis/verdict.h"
 
 #include <QString>
 
@@ -35,6 +36,7 @@ struct TraceDiff {
         int timedSteps = 0;
         double stepWallNs = 0;
         double partNs[kStepTimePartCount] = {};
+        Verdict verdict; // the doctor's (diagnose()) over the same ops
     };
     // One part of step time on both sides (ns, mean per step).
     struct StepComponent {

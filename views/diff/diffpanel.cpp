@@ -238,8 +238,8 @@ void DiffPanel::reload()
         this, m_workspacePath,
         [a, b, mode](Workspace &ws, Result &r) {
             r.diff = diffTraces(ws, a, b, mode);
-            r.verdictA = diagnose(ws, a, mode);
-            r.verdictB = diagnose(ws, b, mode);
+            r.verdictA = r.diff.a.verdict;
+            r.verdictB = r.diff.b.verdict;
         },
         [this](const Result &r) { display(r); });
 }
