@@ -97,7 +97,7 @@ QList<Command> makeCommands()
         } });
     c.append({ QStringLiteral("doctor"),
         QStringLiteral("plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--input-annotations REGEX] "
-                       "[--critical-path [--step NAME]] [--workspace FILE] [--json]"),
+                       "[--critical-path [--step NAME]] [--from-events] [--workspace FILE] [--json]"),
         QStringLiteral("Where each trace's time goes, per step and on its GPU, and what limits it (every "
                        "trace when none is given)."),
         { modeOption(), inputAnnotationsOption(),
@@ -107,6 +107,9 @@ QList<Command> makeCommands()
             valued(QStringLiteral("step"), QStringLiteral("NAME"),
                 QStringLiteral("with --critical-path: the step (e.g. ProfilerStep#7; default: the second, or "
                                "the only one)")),
+            flag(QStringLiteral("from-events"),
+                QStringLiteral("compute everything from the trace's events instead of reading the summaries "
+                               "stored at import (the same figures, slower)")),
             jsonOption(QStringLiteral("the findings")) } });
     c.append({ QStringLiteral("diff"),
         QStringLiteral(
@@ -412,6 +415,7 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
         }
         if (command == QLatin1String("doctor")) {
             a.criticalPath = line.isSet("critical-path");
+            a.fromEvents = line.isSet("from-events");
             a.step = line.value("step");
             if (line.isSet("step") && !a.criticalPath)
                 return line.usageError(QStringLiteral("--step goes with --critical-path"));

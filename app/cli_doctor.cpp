@@ -19,7 +19,8 @@ int runDoctor(const Args &a)
                 err(chosen.error);
                 return 1;
             }
-            DoctorFindings findings = doctorFindings(ws, chosen.traces, a.mode, a.stepTime);
+            DoctorFindings findings = doctorFindings(ws, chosen.traces, a.mode, a.stepTime,
+                a.fromEvents ? ReportSource::Events : ReportSource::Summaries);
             if (a.criticalPath)
                 addCriticalPaths(ws, findings,
                     { a.mode == GpuOpMode::Hta ? CriticalPathMode::Hta : CriticalPathMode::Plumb, a.step,

@@ -81,7 +81,7 @@ Params paramsOf(std::string_view json)
 
 } // namespace
 
-std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId)
+std::vector<CollectiveCall> collectiveCalls(Workspace &ws, int64_t traceId)
 {
     SqliteDb &db = ws.db();
     // Collective parameters of the CPU ops, by External id, for kernels that carry none themselves.
@@ -98,17 +98,18 @@ std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId)
                 byExternal.emplace(st.columnInt(0), p);
     }
     SqliteStmt st(db,
-        "SELECT n.str, s.dur, s.args_id, a.json, s.ext_id FROM slice s JOIN track k ON k.id = s.track_id "
+        "SELECT n.str, s.dur, s.args_id, a.json, s.ext_id, s.id, s.ts FROM slice s "
+        "JOIN track k ON k.id = s.track_id "
         "JOIN string n ON n.id = s.name_id LEFT JOIN args a ON a.id = s.args_id "
         "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
         "AND s.cat_id IN (SELECT id FROM string WHERE str IN ("
             + sqlCategoryList({ CategoryRole::Kernel })
             + ")) "
-              "AND s.name_id IN (SELECT id FROM string WHERE str LIKE '%nccl%')");
+              "AND s.name_id IN (SELECT id FROM string WHERE str LIKE '%nccl%') ORDER BY s.ts, s.id");
     st.bind(1, traceId);
-    using Key = std::tuple<QString, QString, QString, int64_t, int64_t>;
-    std::map<Key, CollectiveStats> groups;
+    std::vector<CollectiveCall> out;
     std::unordered_map<int64_t, Params> byArgs; // args rows are shared: parse each once
+    std::map<QString, int64_t> nextSeq; // by process group
     while (st.step()) {
         Params p;
         if (!st.columnIsNull(2)) {
@@ -122,15 +123,36 @@ std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId)
                 p = it->second;
         if (!p.known)
             p.collective = st.columnText(0);
-        CollectiveStats &c = groups[Key { p.collective, p.processGroup, p.dtype, p.groupSize, p.bytes }];
+        CollectiveCall c;
+        c.sliceId = st.columnInt(5);
+        c.startNs = st.columnInt(6);
+        c.endNs = c.startNs + st.columnInt(1);
         c.collective = p.collective;
         c.processGroup = p.processGroup;
         c.dtype = p.dtype;
         c.groupSize = p.groupSize;
         c.bytes = p.bytes;
+        c.seq = nextSeq[c.processGroup]++;
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+std::vector<CollectiveStats> collectiveStats(const std::vector<CollectiveCall> &calls)
+{
+    using Key = std::tuple<QString, QString, QString, int64_t, int64_t>;
+    std::map<Key, CollectiveStats> groups;
+    for (const CollectiveCall &call : calls) {
+        CollectiveStats &c
+            = groups[Key { call.collective, call.processGroup, call.dtype, call.groupSize, call.bytes }];
+        c.collective = call.collective;
+        c.processGroup = call.processGroup;
+        c.dtype = call.dtype;
+        c.groupSize = call.groupSize;
+        c.bytes = call.bytes;
         ++c.count;
-        c.timeNs += st.columnInt(1);
-        c.maxNs = std::max(c.maxNs, st.columnInt(1));
+        c.timeNs += call.durNs();
+        c.maxNs = std::max(c.maxNs, call.durNs());
     }
     std::vector<CollectiveStats> out;
     out.reserve(groups.size());
@@ -139,6 +161,11 @@ std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId)
     std::stable_sort(out.begin(), out.end(),
         [](const CollectiveStats &a, const CollectiveStats &b) { return a.timeNs > b.timeNs; });
     return out;
+}
+
+std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId)
+{
+    return collectiveStats(collectiveCalls(ws, traceId));
 }
 
 } // namespace plumb

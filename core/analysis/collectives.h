@@ -39,6 +39,24 @@ struct CollectiveStats {
 };
 
 // Sorted by total time, largest first.
+// One collective kernel: what collectiveStats() groups, and what the per-step summaries keep
+// (collective_call) so that a job's ranks pair their calls.
+struct CollectiveCall {
+    int64_t sliceId = 0;
+    int64_t startNs = 0; // trace time
+    int64_t endNs = 0;
+    QString collective;
+    QString processGroup;
+    QString dtype;
+    int64_t groupSize = 0;
+    int64_t bytes = 0;
+    int64_t seq = 0; // its place among the trace's calls in the same process group, from 0
+    [[nodiscard]] int64_t durNs() const { return endNs - startNs; }
+};
+
+// The trace's collective kernels, by start.
+[[nodiscard]] std::vector<CollectiveCall> collectiveCalls(Workspace &ws, int64_t traceId);
+[[nodiscard]] std::vector<CollectiveStats> collectiveStats(const std::vector<CollectiveCall> &calls);
 [[nodiscard]] std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId);
 
 // Bytes per element of a PyTorch dtype name as the profiler writes it ("Float", "BFloat16", ...); 0

@@ -2,6 +2,7 @@
 #include "analysis/doctorreport.h"
 
 #include "analysis/steptimeverdict.h"
+#include "analysis/tracesummary.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -11,16 +12,29 @@
 
 namespace plumb {
 
-DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
-    const RankComparison *ranks, const StepTimeOptions &stepOptions)
+namespace {
+
+// The trace's run compared rank by rank, when the run has several traces; else none.
+RankComparison runRanks(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode, ReportSource source)
+{
+    SqliteStmt run(ws.db(),
+        "SELECT run_id, (SELECT count(*) FROM trace t2 WHERE t2.run_id = t.run_id) FROM trace t WHERE id = "
+        "?");
+    run.bind(1, traceId);
+    if (run.step() && run.columnInt(1) > 1)
+        return compareRanks(ws, run.columnInt(0), mode, source);
+    return {};
+}
+
+} // namespace
+
+DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
+    const RankComparison &ranks, const StepTimeOptions &stepOptions)
 {
     DoctorReport r;
-    // One read transaction per connection for the whole report: one snapshot, one file lock.
-    const SqliteReadTransaction snapshot(ws.db());
-    const std::vector<GpuOp> ops = readGpuOps(ws, traceId, mode);
     // The host side, copies and collectives read the workspace again: on a second reader connection of
     // their own, in parallel with the analyses of the ops (a reader sees the same committed data; a
-    // writer's own uncommitted view, or a workspace in memory, stays on this thread).
+    // writer's uncommitted view, or a workspace in memory, stays on this thread).
     auto hostSide = [&ops, &stepOptions, traceId](Workspace &w, DoctorReport &out) {
         out.host = hostAnalysis(w, traceId, ops);
         out.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions);
@@ -29,7 +43,7 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
         out.flops = flopsSummary(w, traceId);
     };
     std::future<void> host;
-    if (ws.role() == Workspace::Role::Reader && QFileInfo(ws.path()).isFile())
+    if (!ws.db().inWriteTransaction() && QFileInfo(ws.path()).isFile())
         host = std::async(std::launch::async, [&] {
             Workspace second(ws.path(), Workspace::Role::Reader);
             const SqliteReadTransaction secondSnapshot(second.db());
@@ -45,16 +59,7 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     if (host.valid())
         host.get(); // rethrows what the other connection threw
     r.verdict = diagnose(ws, ops, r.overall, r.host, &r.kernels);
-    if (ranks) {
-        r.ranks = *ranks;
-    } else {
-        SqliteStmt run(ws.db(),
-            "SELECT run_id, (SELECT count(*) FROM trace t2 WHERE t2.run_id = t.run_id) FROM trace t WHERE id "
-            "= ?");
-        run.bind(1, traceId);
-        if (run.step() && run.columnInt(1) > 1)
-            r.ranks = compareRanks(ws, run.columnInt(0), mode);
-    }
+    r.ranks = ranks;
     weighStraggler(ws, ops, r.ranks, traceId, r.verdict);
     // Compute-bound: how close the matrix and attention kernels came to what the GPU can do.
     if (r.verdict.component == Verdict::Component::GpuCompute)
@@ -70,6 +75,22 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     for (Verdict &v : r.stepVerdicts)
         sayDevice(v, r.deviceNoun);
     return r;
+}
+
+DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
+    const RankComparison *ranks, const StepTimeOptions &stepOptions, ReportSource source)
+{
+    // One read transaction per connection for the whole report: one snapshot, one file lock.
+    const SqliteReadTransaction snapshot(ws.db());
+    const RankComparison run = ranks ? *ranks : runRanks(ws, traceId, mode, source);
+    // The report stored at import is the trace's alone: it stands when no other rank of its run holds
+    // this one back (a straggler re-weighs the verdict over the ops).
+    if (source == ReportSource::Summaries && run.straggler < 0 && reportIsSummarised(mode, stepOptions))
+        if (std::optional<DoctorReport> stored = storedReport(ws, traceId)) {
+            stored->ranks = run;
+            return std::move(*stored);
+        }
+    return doctorReport(ws, traceId, readGpuOps(ws, traceId, mode), run, stepOptions);
 }
 
 } // namespace plumb

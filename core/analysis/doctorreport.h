@@ -41,9 +41,16 @@ struct DoctorReport {
     QString deviceNoun = QStringLiteral("GPU"); // deviceNoun(backend) when it is known; the verdicts say it
 };
 
+// `source`: the summaries stored at import when they answer the question (analysis/tracesummary.h: every
+// GPU op counted, no further input ranges, no straggler rank in the run), else the events; or always the
+// events (`plumb doctor --from-events`).
 // `ranks` is the trace's run compared (compareRanks()), when the caller has it; else it is computed
 // when the run has several traces. Step time counts the GPU ops `mode` counts.
 [[nodiscard]] DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
-    const RankComparison *ranks = nullptr, const StepTimeOptions &stepOptions = {});
+    const RankComparison *ranks = nullptr, const StepTimeOptions &stepOptions = {},
+    ReportSource source = ReportSource::Summaries);
+// The report computed from the GPU ops already read (readGpuOps() in the mode wanted) and the events.
+[[nodiscard]] DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
+    const RankComparison &ranks, const StepTimeOptions &stepOptions = {});
 
 } // namespace plumb

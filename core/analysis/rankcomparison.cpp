@@ -2,6 +2,7 @@
 #include "analysis/rankcomparison.h"
 
 #include "analysis/stepbreakdown.h"
+#include "analysis/tracesummary.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -9,9 +10,14 @@
 
 namespace plumb {
 
-RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mode mode)
+RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mode mode, ReportSource source)
 {
     RankComparison c;
+    // One trace is no comparison: its windows are not read.
+    SqliteStmt count(ws.db(), "SELECT count(*) FROM trace WHERE run_id = ?");
+    count.bind(1, runId);
+    if (!count.step() || count.columnInt(0) < 2)
+        return c;
     SqliteStmt st(ws.db(),
         "SELECT id, coalesce(rank, -1), name FROM trace WHERE run_id = ? ORDER BY coalesce(rank, -1), id");
     st.bind(1, runId);
@@ -20,14 +26,26 @@ RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mod
         r.traceId = st.columnInt(0);
         r.rank = st.columnInt(1);
         r.name = st.columnText(2);
-        const auto steps = stepBreakdowns(ws, r.traceId, mode);
+        // Each step's GPU window: from the summaries stored at import when they count the ops `mode`
+        // counts, else from the ops.
         std::vector<TemporalBreakdown> windows;
-        windows.reserve(steps.size());
-        for (const StepBreakdown &s : steps)
-            windows.push_back(s.gpu);
-        if (windows.empty())
-            windows.push_back(temporalBreakdown(ws, r.traceId, mode));
-        r.steps = int(steps.size());
+        std::optional<StoredWindows> stored;
+        if (mode == GpuOpMode::EveryOp && source == ReportSource::Summaries)
+            stored = storedWindows(ws, r.traceId);
+        if (stored) {
+            windows = std::move(stored->steps);
+            r.steps = int(windows.size());
+            if (windows.empty())
+                windows.push_back(stored->whole);
+        } else {
+            const auto steps = stepBreakdowns(ws, r.traceId, mode);
+            windows.reserve(steps.size());
+            for (const StepBreakdown &s : steps)
+                windows.push_back(s.gpu);
+            if (windows.empty())
+                windows.push_back(temporalBreakdown(ws, r.traceId, mode));
+            r.steps = int(steps.size());
+        }
         for (const TemporalBreakdown &b : windows) {
             r.windowNs += double(b.totalNs());
             r.computeNs += double(b.computeNs);

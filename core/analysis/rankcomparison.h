@@ -16,6 +16,10 @@ class Workspace;
 // when a rank has none). A straggler is the rank that computes longest per step, by more than
 // kStragglerMargin over the median of the others: in data-parallel training every collective waits
 // for it, so the others' extra communication time per step is what it costs them.
+// Where an analysis takes its figures from: the summaries stored at import when they answer it
+// (analysis/tracesummary.h), else the events; or always the events (`plumb doctor --from-events`).
+enum class ReportSource { Summaries, Events };
+
 struct RankSummary {
     int64_t traceId = 0;
     int64_t rank = -1;
@@ -37,6 +41,9 @@ struct RankComparison {
 
 constexpr double kStragglerMargin = 0.05;
 
-[[nodiscard]] RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mode mode);
+// Each rank's GPU windows come from the summaries stored at import (analysis/tracesummary.h) when they
+// count what `mode` counts and `source` allows, else from its ops.
+[[nodiscard]] RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mode mode,
+    ReportSource source = ReportSource::Summaries);
 
 } // namespace plumb

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/importrunner.h"
 
+#include "analysis/tracesummary.h"
+
 #include "ingest/importcontext.h"
 #include "ingest/importer.h"
 #include "ingest/importerregistry.h"
@@ -707,7 +709,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
     removeStaleScratch(target.absoluteDir()); // what a killed import left
     if (target.exists()) {
         Workspace ws(m_workspacePath, Workspace::Role::Writer);
-        return runIn(ws.db(), paths);
+        return runIn(ws, paths);
     }
 
     // A workspace that does not exist yet is built in a scratch folder beside it, with the rollback
@@ -724,7 +726,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
         {
             Workspace ws(built, Workspace::Role::Builder);
             const EarlyWriteback writeback(built);
-            results = runIn(ws.db(), paths);
+            results = runIn(ws, paths);
             ws.db().exec("PRAGMA journal_mode = WAL"); // what every connection to a workspace expects
         }
         // link() never replaces a workspace another process created meanwhile; rename() serves file
@@ -740,11 +742,12 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
     }
     // No scratch folder, or the workspace appeared meanwhile: the files are imported into it in place.
     Workspace ws(m_workspacePath, Workspace::Role::Writer);
-    return runIn(ws.db(), paths);
+    return runIn(ws, paths);
 }
 
-std::vector<FileImportResult> ImportRunner::runIn(SqliteDb &db, const QStringList &paths)
+std::vector<FileImportResult> ImportRunner::runIn(Workspace &ws, const QStringList &paths)
 {
+    SqliteDb &db = ws.db();
     const QStringList files = expand(paths, m_registry.hiddenFolders());
     const std::vector<Planned> planned = plan(files);
     std::vector<int64_t> fileBytes;
@@ -802,6 +805,17 @@ std::vector<FileImportResult> ImportRunner::runIn(SqliteDb &db, const QStringLis
         SqliteTransaction tx(db);
         linkLineageToRuns(db);
         tx.commit();
+    }
+    // The per-step summaries of the traces imported (and of any without them: imported before they
+    // existed, or by an import killed after its file's commit), each in a transaction of its own: a
+    // failure here leaves every import in place, and the doctor reads the events of a trace without.
+    try {
+        if (traceSummariesMissing(ws)) {
+            progress.report(QStringLiteral("Summarising traces"), int(files.size()), 1.0, true);
+            writeMissingTraceSummaries(ws, [this] { return m_cancel.load(); });
+        }
+    } catch (const std::exception &e) {
+        qWarning("plumb: trace summaries not written: %s", e.what());
     }
     return out;
 }

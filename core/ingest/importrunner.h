@@ -17,6 +17,7 @@ namespace plumb {
 
 class ImporterRegistry;
 class SqliteDb;
+class Workspace;
 
 struct ImportProgress {
     QString stage; // "Reading hta_nccl_data.json.gz", "Writing indexes"...
@@ -95,7 +96,7 @@ public:
 
 private:
     [[nodiscard]] std::vector<Planned> plan(const QStringList &files) const;
-    std::vector<FileImportResult> runIn(SqliteDb &db, const QStringList &paths);
+    std::vector<FileImportResult> runIn(Workspace &ws, const QStringList &paths);
     FileImportResult importOne(SqliteDb &db, int index, const Planned &p, Progress &progress);
     void importParallel(SqliteDb &db, const std::vector<Planned> &planned, const std::vector<int> &indexes,
         Progress &progress, std::vector<std::optional<FileImportResult>> &results);

@@ -230,8 +230,8 @@ QJsonObject runJson(const DoctorFindings::Run &dr)
 
 } // namespace
 
-DoctorFindings doctorFindings(
-    Workspace &ws, const std::vector<TraceRef> &traces, GpuOpMode mode, const StepTimeOptions &stepOptions)
+DoctorFindings doctorFindings(Workspace &ws, const std::vector<TraceRef> &traces, GpuOpMode mode,
+    const StepTimeOptions &stepOptions, ReportSource source)
 {
     DoctorFindings f;
     f.mode = mode;
@@ -239,10 +239,10 @@ DoctorFindings doctorFindings(
     std::map<int64_t, RankComparison> comparisons;
     const std::vector<int64_t> runs = runsOf(traces);
     for (int64_t run : runs)
-        comparisons[run] = compareRanks(ws, run, mode);
+        comparisons[run] = compareRanks(ws, run, mode, source);
     for (const TraceRef &t : traces)
         f.traces.push_back(
-            { t.id, t.name, doctorReport(ws, t.id, mode, &comparisons[t.runId], stepOptions), {} });
+            { t.id, t.name, doctorReport(ws, t.id, mode, &comparisons[t.runId], stepOptions, source), {} });
     for (int64_t run : runs)
         if (comparisons[run].ranks.size() >= 2)
             f.runs.push_back({ run, std::move(comparisons[run]) });

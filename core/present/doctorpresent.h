@@ -36,7 +36,7 @@ struct DoctorFindings {
 
 // The reports of `traces` (selectTraces()), each run's ranks compared once. Throws SqlError.
 [[nodiscard]] DoctorFindings doctorFindings(Workspace &ws, const std::vector<TraceRef> &traces,
-    GpuOpMode mode, const StepTimeOptions &stepOptions = {});
+    GpuOpMode mode, const StepTimeOptions &stepOptions = {}, ReportSource source = ReportSource::Summaries);
 
 // Each trace's critical path (criticalPath()), its sentence added to the verdict's evidence.
 void addCriticalPaths(Workspace &ws, DoctorFindings &f, const CriticalPathOptions &options);

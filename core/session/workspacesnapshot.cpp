@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/workspacesnapshot.h"
 
+#include "analysis/tracesummary.h"
+
 #include "session/importcontent.h"
 
 #include "store/sqlitedb.h"
@@ -40,6 +42,20 @@ WorkspaceSnapshot WorkspaceSnapshot::load(const QString &path, Mode mode)
             }
             if (needsMigration) {
                 Workspace migrated(path, Workspace::Role::Writer);
+            }
+            // Traces imported before this build's summaries (analysis/tracesummary.h) get them once; a
+            // workspace we may not write keeps without, and the doctor reads its events.
+            try {
+                bool missing = false;
+                {
+                    Workspace probe(path, Workspace::Role::Reader);
+                    missing = traceSummariesMissing(probe);
+                }
+                if (missing) {
+                    Workspace writer(path, Workspace::Role::Writer);
+                    writeMissingTraceSummaries(writer);
+                }
+            } catch (const SqlError &) {
             }
         }
         Workspace ws(path, Workspace::Role::Reader);

@@ -626,11 +626,107 @@ SELECT o.trace_id, 'correlation', NULL, o.corr, l.track_id, l.ts, o.track_id, o.
 FROM op o JOIN launch l ON l.trace_id = o.trace_id AND l.corr = o.corr;
 )sql";
 
+// Per-step summaries, written when a trace is imported (analysis/tracesummary.h; docs/sql.md): what the
+// doctor, the report and a job's merge read instead of the events. Rows of step -1 cover the whole trace.
+// Workspaces from before get theirs at their next import or when the window opens them (rows of another
+// version are rewritten the same way).
+static constexpr std::string_view kMigration14 = R"sql(
+CREATE TABLE trace_summary(
+    trace_id    INTEGER PRIMARY KEY,    -- trace.id
+    version     INTEGER NOT NULL,       -- of the analyses that wrote it; another version is rewritten
+    mode        TEXT NOT NULL,          -- the GPU ops counted: 'every'
+    steps       INTEGER NOT NULL,       -- rows of step_summary other than step -1
+    report      BLOB NOT NULL           -- the doctor's report of the trace alone (internal encoding)
+);
+CREATE TABLE step_summary(
+    trace_id    INTEGER NOT NULL,
+    step        INTEGER NOT NULL,       -- 0, 1, ... in start order; -1: the whole trace
+    name        TEXT,                   -- ProfilerStep#N, ...; NULL for step -1
+    start_ns    INTEGER NOT NULL,       -- step time: from the end of the step before (trace time)
+    end_ns      INTEGER NOT NULL,
+    gpu_ops     INTEGER NOT NULL,       -- the GPU window: ops launched in the step (step -1: every op)
+    gpu_start_ns INTEGER,
+    gpu_end_ns  INTEGER,
+    compute_ns  INTEGER NOT NULL,       -- unions within the window
+    comm_ns     INTEGER NOT NULL,
+    memory_ns   INTEGER NOT NULL,
+    exposed_comm_ns INTEGER NOT NULL,
+    exposed_memory_ns INTEGER NOT NULL,
+    busy_ns     INTEGER NOT NULL,
+    st_compute_ns INTEGER NOT NULL,     -- step time's eight parts (analysis/steptime.h); step -1: sums
+    st_exposed_comm_ns INTEGER NOT NULL,
+    st_exposed_memory_ns INTEGER NOT NULL,
+    st_input_pipeline_ns INTEGER NOT NULL,
+    st_synchronization_ns INTEGER NOT NULL,
+    st_runtime_ns INTEGER NOT NULL,
+    st_other_cpu_ns INTEGER NOT NULL,
+    st_idle_ns  INTEGER NOT NULL,
+    launched_ops INTEGER NOT NULL,      -- ops with a linked launch
+    launch_delay_sketch BLOB,           -- their launch-to-start delays (ns), a quantile sketch
+    PRIMARY KEY (trace_id, step)
+) WITHOUT ROWID;
+CREATE TABLE op_summary(
+    trace_id    INTEGER NOT NULL,
+    step        INTEGER NOT NULL,
+    name_id     INTEGER NOT NULL,       -- string.id of the op's name
+    kind        TEXT NOT NULL,          -- 'compute' | 'comm' | 'memory'
+    count       INTEGER NOT NULL,
+    total_ns    INTEGER NOT NULL,
+    min_ns      INTEGER NOT NULL,
+    max_ns      INTEGER NOT NULL,
+    sketch      BLOB NOT NULL,          -- the durations (ns), a quantile sketch
+    PRIMARY KEY (trace_id, step, name_id)
+) WITHOUT ROWID;
+CREATE TABLE stream_summary(
+    trace_id    INTEGER NOT NULL,
+    step        INTEGER NOT NULL,
+    track_id    INTEGER NOT NULL,       -- the stream's track
+    stream      INTEGER,                -- the CUDA stream id
+    ops         INTEGER NOT NULL,
+    busy_ns     INTEGER NOT NULL,
+    host_wait_ns INTEGER NOT NULL,      -- idle between its ops, by cause (analysis/idlebreakdown.h)
+    kernel_wait_ns INTEGER NOT NULL,
+    other_idle_ns INTEGER NOT NULL,
+    gaps        INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, step, track_id)
+) WITHOUT ROWID;
+CREATE TABLE collective_call(
+    trace_id    INTEGER NOT NULL,
+    slice_id    INTEGER NOT NULL,       -- the collective's kernel
+    step        INTEGER NOT NULL,       -- the step whose time holds its start, -1 when none
+    collective  TEXT NOT NULL,          -- 'allreduce', ..., else the kernel's name
+    process_group TEXT,
+    seq         INTEGER NOT NULL,       -- its place among the trace's calls in the same process group, from 0
+    start_ns    INTEGER NOT NULL,
+    end_ns      INTEGER NOT NULL,
+    bytes       INTEGER NOT NULL,       -- 0 when unknown
+    PRIMARY KEY (trace_id, slice_id)
+) WITHOUT ROWID;
+
+CREATE VIEW step_summaries AS
+SELECT trace_id, step, name, start_ns, end_ns, end_ns - start_ns AS wall_ns, gpu_ops, gpu_start_ns,
+       gpu_end_ns, compute_ns, comm_ns, memory_ns, exposed_comm_ns, exposed_memory_ns, busy_ns,
+       st_compute_ns, st_exposed_comm_ns, st_exposed_memory_ns, st_input_pipeline_ns, st_synchronization_ns,
+       st_runtime_ns, st_other_cpu_ns, st_idle_ns, launched_ops, launch_delay_sketch
+FROM step_summary;
+CREATE VIEW op_summaries AS
+SELECT o.trace_id AS trace_id, o.step AS step, n.str AS name, o.kind AS kind, o.count AS count,
+       o.total_ns AS total_ns, o.min_ns AS min_ns, o.max_ns AS max_ns, o.sketch AS sketch
+FROM op_summary o LEFT JOIN string n ON n.id = o.name_id;
+CREATE VIEW stream_summaries AS
+SELECT trace_id, step, track_id, stream, ops, busy_ns, host_wait_ns, kernel_wait_ns, other_idle_ns, gaps
+FROM stream_summary;
+CREATE VIEW collective_calls AS
+SELECT trace_id, slice_id, step, collective, process_group, seq, start_ns, end_ns, end_ns - start_ns AS dur_ns,
+       bytes
+FROM collective_call;
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
-    static const std::vector<std::string_view> migrations
-        = { kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6, kMigration7,
-              kMigration8, kMigration9, kMigration10, kMigration11, kMigration12, kMigration13 };
+    static const std::vector<std::string_view> migrations = { kMigration1, kMigration2, kMigration3,
+        kMigration4, kMigration5, kMigration6, kMigration7, kMigration8, kMigration9, kMigration10,
+        kMigration11, kMigration12, kMigration13, kMigration14 };
     return migrations;
 }
 

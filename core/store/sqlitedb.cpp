@@ -258,6 +258,11 @@ QString SqliteStmt::columnName(int col) const
     return QString::fromUtf8(sqlite3_column_name(m_stmt, col));
 }
 
+bool SqliteDb::inWriteTransaction() const
+{
+    return sqlite3_txn_state(m_db, nullptr) == SQLITE_TXN_WRITE;
+}
+
 SqliteTransaction::SqliteTransaction(SqliteDb &db)
     : m_db(db)
 {

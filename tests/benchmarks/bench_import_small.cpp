@@ -8,72 +8,29 @@
 //
 // usage: bench_import_small [--runs N] [--plumb PATH] [--baseline PATH] [TRACE]
 //   TRACE defaults to shared/data/traces/kineto/hta_trace_diff_control.json.gz (35 MB of JSON, 109k events).
+#include "childrun.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
-
 namespace {
 
-struct Run {
-    double seconds = 0;
-    long maxRssKiB = 0;
-    std::string output;
-};
-
-// `plumb import --workspace WORKSPACE TRACE`, its stdout kept; exits on a failure.
-Run importOnce(const QString &plumb, const QString &workspace, const QString &trace)
+// `plumb import --workspace WORKSPACE TRACE`; exits on a failure.
+plumb::bench::ChildRun importOnce(const QString &plumb, const QString &workspace, const QString &trace)
 {
-    const QByteArray exe = QFile::encodeName(plumb), ws = QFile::encodeName(workspace),
-                     file = QFile::encodeName(trace);
-    char import[] = "import", flag[] = "--workspace";
-    char *argv[] = { const_cast<char *>(exe.constData()), import, flag, const_cast<char *>(ws.constData()),
-        const_cast<char *>(file.constData()), nullptr };
-    int out[2];
-    if (::pipe(out) != 0) {
-        std::perror("bench_import_small: pipe");
-        std::exit(1);
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, out[0]);
-    const auto start = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    if (posix_spawn(&pid, exe.constData(), &actions, nullptr, argv, environ) != 0) {
-        std::fprintf(stderr, "bench_import_small: cannot run %s\n", exe.constData());
-        std::exit(1);
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(out[1]);
-    Run r;
-    char buf[4096];
-    for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;)
-        r.output.append(buf, size_t(n));
-    ::close(out[0]);
-    int status = 0;
-    rusage usage {};
-    ::wait4(pid, &status, 0, &usage);
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    r.maxRssKiB = usage.ru_maxrss;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || r.output.find(": imported") == std::string::npos) {
-        std::fprintf(stderr, "bench_import_small: %s import %s failed:\n%s\n", exe.constData(),
-            file.constData(), r.output.c_str());
+    plumb::bench::ChildRun r = plumb::bench::runChild(
+        plumb, { QStringLiteral("import"), QStringLiteral("--workspace"), workspace, trace });
+    if (!r.ok || r.output.find(": imported") == std::string::npos) {
+        std::fprintf(stderr, "bench_import_small: %s import %s failed:\n%s\n", qPrintable(plumb),
+            qPrintable(trace), r.output.c_str());
         std::exit(1);
     }
     return r;
@@ -141,7 +98,7 @@ int main(int argc, char **argv)
     for (int i = 0; i <= runs; ++i) { // run 0 warms the page cache and is not counted
         for (int p = 0; p < programs.size(); ++p) {
             const QString ws = tmp.filePath(QStringLiteral("w%1.plumb").arg(k++));
-            const Run r = importOnce(programs[p], ws, trace);
+            const plumb::bench::ChildRun r = importOnce(programs[p], ws, trace);
             QFile::remove(ws);
             if (i == 0)
                 continue;

@@ -118,7 +118,7 @@ private slots:
         QCOMPARE(
             run(path, QStringLiteral("SELECT count(*) AS n FROM kernels")), QStringLiteral("n\r\n0\r\n"));
         Workspace ws(path, Workspace::Role::Reader);
-        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 13);
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 17);
     }
 
     void refusesWhatWouldChangeAnything_data()

@@ -331,7 +331,7 @@ private slots:
         QVERIFY(QFile::copy(m_ws, copy));
         {
             SqliteDb db(copy, SqliteDb::OpenMode::ReadWrite);
-            // The public views (schema 12, 13) name tables dropped below: they go first, as they came last.
+            // The public views (schema 12 to 14) name tables dropped below: they go first, as they came last.
             std::vector<std::string> views;
             {
                 SqliteStmt st(db, "SELECT name FROM sqlite_master WHERE type = 'view'");
@@ -353,6 +353,8 @@ private slots:
                 "lifecycle_event; "
                 "DROP TABLE serving_request; DROP TABLE serving_label; DROP TABLE slice_corr_tile; "
                 "ALTER TABLE trace DROP COLUMN device_type; DROP TABLE device_category; "
+                "DROP TABLE trace_summary; DROP TABLE step_summary; DROP TABLE op_summary; "
+                "DROP TABLE stream_summary; DROP TABLE collective_call; "
                 "CREATE INDEX slice_corr ON slice(corr) WHERE corr IS NOT NULL; "
                 "PRAGMA user_version = 3;");
         }

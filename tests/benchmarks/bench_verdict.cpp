@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// bench_verdict: from a large trace to the doctor's verdict (issue 35), as a user runs it: `plumb import
+// --workspace NEW TRACE` then `plumb doctor --workspace W`, each timed from exec to exit with its peak
+// RSS, N times, each into a new workspace. The doctor reads the summaries the import stored; once per
+// run `plumb doctor --from-events` (everything recomputed from the events) is timed beside it.
+//
+//   bench_verdict [--events 6.8M] [--layers 1000] [--runs 3] [--keep DIR] [--plumb PATH] [--trace FILE]
+//
+// Without --trace, a Kineto trace is generated first (not timed; kinetotracegen.h): by default about
+// 6.9M events, 1.86 GB of JSON, 19 steps of 1,000 transformer layers with record_shapes-style args. Targets
+// (issue 35): import plus doctor under 8 s, peak RSS under 300 MB. Informational: exit status 0 whatever
+// the figures.
+
+#include "benchimport.h"
+#include "childrun.h"
+#include "kinetotracegen.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace plumb::bench;
+
+namespace {
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+ChildRun mustRun(const QString &plumb, const QStringList &args)
+{
+    ChildRun r = runChild(plumb, args);
+    if (!r.ok) {
+        std::fprintf(stderr, "bench_verdict: %s %s failed:\n%s\n", qPrintable(plumb), qPrintable(args.join(QLatin1Char(' '))),
+            r.output.c_str());
+        std::exit(1);
+    }
+    return r;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    KinetoTraceOptions gen;
+    gen.events = 6'800'000;
+    gen.layers = 1000;
+    int runs = 3;
+    QString keep, trace, plumb = QStringLiteral(PLUMB_CLI_PATH);
+    const QStringList args = app.arguments().mid(1);
+    for (int i = 0; i < args.size(); ++i) {
+        const bool more = i + 1 < args.size();
+        if (args[i] == QLatin1String("--events") && more)
+            gen.events = std::max<int64_t>(1000, parseSizes(args[++i]).empty() ? 0 : parseSizes(args[i]).front());
+        else if (args[i] == QLatin1String("--layers") && more)
+            gen.layers = std::max(1, args[++i].toInt());
+        else if (args[i] == QLatin1String("--runs") && more)
+            runs = std::max(1, args[++i].toInt());
+        else if (args[i] == QLatin1String("--keep") && more)
+            keep = args[++i];
+        else if (args[i] == QLatin1String("--plumb") && more)
+            plumb = args[++i];
+        else if (args[i] == QLatin1String("--trace") && more)
+            trace = args[++i];
+        else {
+            std::fprintf(stderr,
+                "usage: bench_verdict [--events N] [--layers L] [--runs N] [--keep DIR] [--plumb PATH] "
+                "[--trace FILE]\n");
+            return 2;
+        }
+    }
+    QTemporaryDir tmp;
+    const QString dir = workFolder("bench_verdict", keep, tmp);
+    if (dir.isEmpty())
+        return 1;
+    if (trace.isEmpty()) {
+        trace = dir + QStringLiteral("/verdict_%1.json").arg(gen.events);
+        KinetoTraceStats stats;
+        std::string error;
+        if (!QFileInfo::exists(trace) && !writeKinetoTrace(trace.toStdString(), gen, &stats, &error)) {
+            std::fprintf(stderr, "bench_verdict: %s\n", error.c_str());
+            return 1;
+        }
+    }
+    std::printf("%s: %.1f MB\n", qPrintable(trace), double(QFileInfo(trace).size()) / 1e6);
+    std::vector<double> imports, doctors, fromEvents, totals;
+    long importRss = 0, doctorRss = 0, eventsRss = 0;
+    for (int i = 0; i < runs; ++i) {
+        const QString ws = dir + QStringLiteral("/verdict.plumb");
+        removeWorkspace(ws);
+        const ChildRun imp = mustRun(plumb, { QStringLiteral("import"), QStringLiteral("--workspace"), ws, trace });
+        const ChildRun doc = mustRun(plumb, { QStringLiteral("doctor"), QStringLiteral("--workspace"), ws });
+        const ChildRun full = mustRun(
+            plumb, { QStringLiteral("doctor"), QStringLiteral("--workspace"), ws, QStringLiteral("--from-events") });
+        if (doc.output != full.output) {
+            std::fprintf(stderr, "bench_verdict: the doctor from the summaries and from the events differ\n");
+            return 1;
+        }
+        imports.push_back(imp.seconds);
+        doctors.push_back(doc.seconds);
+        fromEvents.push_back(full.seconds);
+        totals.push_back(imp.seconds + doc.seconds);
+        importRss = std::max(importRss, imp.maxRssKiB);
+        doctorRss = std::max(doctorRss, doc.maxRssKiB);
+        eventsRss = std::max(eventsRss, full.maxRssKiB);
+        std::printf("  run %d: import %.2f s, doctor %.3f s (from the events %.2f s): %.2f s to the verdict\n",
+            i + 1, imp.seconds, doc.seconds, full.seconds, imp.seconds + doc.seconds);
+        if (i == 0)
+            std::printf("%s", doc.output.substr(0, doc.output.find('\n', doc.output.find("verdict:")) + 1).c_str());
+        removeWorkspace(ws);
+    }
+    const double total = median(totals), peakMB = double(std::max(importRss, doctorRss)) / 1024.0;
+    std::printf("median of %d: import %.2f s (peak RSS %.0f MB), doctor %.3f s (%.0f MB); from the events %.2f s "
+                "(%.0f MB)\n",
+        runs, median(imports), double(importRss) / 1024.0, median(doctors), double(doctorRss) / 1024.0,
+        median(fromEvents), double(eventsRss) / 1024.0);
+    std::printf("file to verdict: %.2f s, target 8 s: %s; peak RSS %.0f MB, target 300 MB: %s\n", total,
+        verdict(total < 8.0), peakMB, verdict(peakMB < 300.0));
+    std::printf("{\"bench\":\"verdict\",\"events\":%lld,\"runs\":%d,\"import_s\":%.3f,\"doctor_s\":%.4f,"
+                "\"doctor_from_events_s\":%.3f,\"total_s\":%.3f,\"peak_rss_mb\":%.1f}\n",
+        static_cast<long long>(gen.events), runs, median(imports), median(doctors), median(fromEvents), total,
+        peakMB);
+    return 0;
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What the whole-command benchmarks (bench_import_small, bench_verdict) share: running `plumb` as a user
+// does, from exec to exit, its wall time, peak RSS and stdout.
+
+#include <QByteArray>
+#include <QFile>
+#include <QStringList>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace plumb::bench {
+
+struct ChildRun {
+    bool ok = false; // started, and exited with status 0
+    double seconds = 0;
+    long maxRssKiB = 0; // the child's ru_maxrss
+    std::string output; // its stdout (stderr passes through)
+};
+
+// Runs `program` with `args`, waits for it and measures it.
+inline ChildRun runChild(const QString &program, const QStringList &args)
+{
+    std::vector<QByteArray> bytes { QFile::encodeName(program) };
+    for (const QString &a : args)
+        bytes.push_back(a.toLocal8Bit());
+    std::vector<char *> argv;
+    for (QByteArray &b : bytes)
+        argv.push_back(b.data());
+    argv.push_back(nullptr);
+    ChildRun r;
+    int out[2];
+    if (::pipe(out) != 0)
+        return r;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, out[0]);
+    const auto start = std::chrono::steady_clock::now();
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(out[1]);
+    if (spawned != 0) {
+        ::close(out[0]);
+        return r;
+    }
+    char buf[4096];
+    for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;)
+        r.output.append(buf, size_t(n));
+    ::close(out[0]);
+    int status = 0;
+    rusage usage {};
+    ::wait4(pid, &status, 0, &usage);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.maxRssKiB = usage.ru_maxrss;
+    r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return r;
+}
+
+} // namespace plumb::bench

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The summaries written at import (analysis/tracesummary.h) against the analyses computed from the
+// events, on every real trace in shared/data, and their upgrade path.
+
+#include "analysis/quantilesketch.h"
+#include "analysis/tracesummary.h"
+#include "importhelpers.h"
+#include "store/sourceremoval.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <map>
+
+using namespace plumb;
+
+namespace {
+
+// The shared traces this test checks, by folder (named, so that new files there do not change it).
+const char *const kTraces[] = {
+    "kineto/hta_nccl_data.json.gz",
+    "kineto/hta_ns_resolution_rank0.pt.trace.json.gz",
+    "kineto/hta_sampled_rank-0.json.gz",
+    "kineto/hta_sampled_rank-1.json.gz",
+    "kineto/hta_trace_diff_control.json.gz",
+    "kineto/hta_trace_diff_test.json.gz",
+    "kineto/tracelens_h100_qwen.json.gz",
+    "nsys/cloverleaf_nsys2024.5.sqlite",
+    "xplane/tf_gpu_multi_worker.xplane.pb",
+    "accelerators/hta_mtia_inference_rank_0.json.gz",
+    "accelerators/tracelens_mi300_qwen_rocm.json.gz",
+};
+
+int64_t queryInt(Workspace &ws, const std::string &sql, int64_t traceId)
+{
+    SqliteStmt st(ws.db(), sql);
+    st.bind(1, traceId);
+    return st.step() ? st.columnInt(0) : -1;
+}
+
+} // namespace
+
+class TestTraceSummary : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_ws;
+    std::vector<int64_t> m_traces;
+
+private slots:
+    void initTestCase()
+    {
+        QStringList paths;
+        for (const char *t : kTraces) {
+            const QString p = QStringLiteral(PLUMB_SHARED_DATA "/traces/") + QLatin1String(t);
+            if (QFileInfo::exists(p))
+                paths << p;
+        }
+        if (paths.isEmpty())
+            QSKIP("the shared traces are not there");
+        m_ws = m_dir.filePath(QStringLiteral("w.plumb"));
+        const QString error = importIntoWorkspace(m_ws, paths);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        SqliteStmt st(ws.db(), "SELECT id FROM trace ORDER BY id");
+        while (st.step())
+            m_traces.push_back(st.columnInt(0));
+        QCOMPARE(m_traces.size(), size_t(paths.size()));
+    }
+
+    // The stored report is the report computed from the events, field for field (the encoding covers
+    // every field of DoctorReport but the run's ranks: a field it missed would not compile).
+    void reportEqualsEvents()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        QVERIFY(!traceSummariesMissing(ws));
+        for (int64_t id : m_traces) {
+            const std::optional<DoctorReport> stored = storedReport(ws, id);
+            QVERIFY2(stored, qPrintable(QStringLiteral("trace %1 has no stored report").arg(id)));
+            const DoctorReport events = doctorReport(ws, id, readGpuOps(ws, id, GpuOpMode::EveryOp), {});
+            QVERIFY2(encodeReport(*stored) == encodeReport(events), qPrintable(QString::number(id)));
+            QCOMPARE(stored->verdict.headline, events.verdict.headline);
+            QCOMPARE(stored->stepTime.steps.size(), events.stepTime.steps.size());
+        }
+    }
+
+    // The per-step tables: each step's GPU window and step time, ops by name (their sketches within 1%
+    // of the exact percentiles), idle per stream and the collective calls, against the analyses.
+    void tablesEqualAnalyses()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        int sketchesChecked = 0;
+        for (int64_t id : m_traces) {
+            const std::vector<GpuOp> ops = readGpuOps(ws, id, GpuOpMode::EveryOp);
+            const std::vector<StepBreakdown> steps = stepBreakdowns(ws, id, ops);
+            const StepTimeBreakdown stepTime = stepTimeBreakdown(ws, id, ops);
+            QCOMPARE(queryInt(ws, "SELECT steps FROM trace_summary WHERE trace_id = ?", id), int64_t(steps.size()));
+            SqliteStmt st(ws.db(),
+                "SELECT step, name, start_ns, end_ns, gpu_ops, compute_ns, comm_ns, exposed_comm_ns, busy_ns, "
+                "st_compute_ns + st_exposed_comm_ns + st_exposed_memory_ns + st_input_pipeline_ns + "
+                "st_synchronization_ns + st_runtime_ns + st_other_cpu_ns + st_idle_ns, launched_ops "
+                "FROM step_summary WHERE trace_id = ? ORDER BY step");
+            st.bind(1, id);
+            size_t rows = 0;
+            while (st.step()) {
+                ++rows;
+                const int64_t step = st.columnInt(0);
+                if (step < 0) {
+                    const TemporalBreakdown all = breakdownOf(ops);
+                    QCOMPARE(st.columnInt(4), all.ops);
+                    QCOMPARE(st.columnInt(5), all.computeNs);
+                    QCOMPARE(st.columnInt(8), all.busyNs);
+                    QCOMPARE(st.columnInt(9), stepTime.total.wallNs());
+                    continue;
+                }
+                const StepBreakdown &b = steps[size_t(step)];
+                const StepTime &t = stepTime.steps[size_t(step)];
+                QCOMPARE(st.columnText(1), t.name);
+                QCOMPARE(st.columnInt(2), t.startNs);
+                QCOMPARE(st.columnInt(3), t.endNs);
+                QCOMPARE(st.columnInt(4), b.gpu.ops);
+                QCOMPARE(st.columnInt(5), b.gpu.computeNs);
+                QCOMPARE(st.columnInt(6), b.gpu.commNs);
+                QCOMPARE(st.columnInt(7), b.gpu.exposedCommNs);
+                QCOMPARE(st.columnInt(8), b.gpu.busyNs);
+                QCOMPARE(st.columnInt(9), t.wallNs());
+            }
+            QCOMPARE(rows, steps.size() + 1);
+
+            // Ops by name over the whole trace: the kernel table's counts, times and percentiles.
+            std::map<QString, KernelStats> kernels;
+            for (const KernelStats &k : kernelTable(ws, ops))
+                kernels[k.name] = k;
+            SqliteStmt op(ws.db(),
+                "SELECT n.str, o.count, o.total_ns, o.min_ns, o.max_ns, o.sketch FROM op_summary o "
+                "JOIN string n ON n.id = o.name_id WHERE o.trace_id = ? AND o.step = -1");
+            op.bind(1, id);
+            size_t names = 0;
+            while (op.step()) {
+                ++names;
+                const auto k = kernels.find(op.columnText(0));
+                QVERIFY(k != kernels.end());
+                QCOMPARE(op.columnInt(1), k->second.count);
+                QCOMPARE(op.columnInt(2), k->second.totalNs);
+                QCOMPARE(op.columnInt(3), k->second.minNs);
+                QCOMPARE(op.columnInt(4), k->second.maxNs);
+                QuantileSketch sketch;
+                const std::string_view blob = op.columnBlob(5);
+                QVERIFY(QuantileSketch::decode(QByteArray(blob.data(), qsizetype(blob.size())), sketch));
+                QCOMPARE(sketch.count(), k->second.count);
+                for (auto [q, exact] : { std::pair { 0.5, k->second.p50Ns }, { 0.9, k->second.p90Ns },
+                         { 0.99, k->second.p99Ns } }) {
+                    const double got = double(sketch.quantile(q));
+                    QVERIFY2(std::abs(got - double(exact)) <= 0.01 * double(exact) + 0.5,
+                        qPrintable(QStringLiteral("%1 p%2: %3 against %4").arg(k->first).arg(q).arg(got).arg(exact)));
+                }
+                ++sketchesChecked;
+            }
+            QCOMPARE(names, kernels.size());
+            // Each step's ops by name add up to the ops launched in the step.
+            for (size_t s = 0; s < steps.size(); ++s) {
+                SqliteStmt sum(ws.db(), "SELECT coalesce(sum(count), 0) FROM op_summary WHERE trace_id = ? AND step = ?");
+                sum.bind(1, id).bind(2, int64_t(s));
+                QVERIFY(sum.step());
+                QCOMPARE(sum.columnInt(0), steps[s].gpu.ops);
+            }
+
+            // Idle per stream over the whole trace.
+            SqliteStmt idle(ws.db(),
+                "SELECT track_id, host_wait_ns, kernel_wait_ns, other_idle_ns, gaps FROM stream_summary "
+                "WHERE trace_id = ? AND step = -1 ORDER BY track_id");
+            idle.bind(1, id);
+            std::map<int64_t, StreamIdle> expected;
+            for (const StreamIdle &s : idleBreakdown(ws, ops))
+                expected[s.streamTrackId] = s;
+            size_t streams = 0;
+            while (idle.step()) {
+                ++streams;
+                const StreamIdle &e = expected.at(idle.columnInt(0));
+                QCOMPARE(idle.columnInt(1), e.hostWaitNs);
+                QCOMPARE(idle.columnInt(2), e.kernelWaitNs);
+                QCOMPARE(idle.columnInt(3), e.otherNs);
+                QCOMPARE(idle.columnInt(4), e.gaps);
+            }
+            QCOMPARE(streams, expected.size());
+
+            // Collective calls: as many as the collective table counts, each group's in sequence.
+            int64_t calls = 0;
+            for (const CollectiveStats &c : collectiveStats(ws, id))
+                calls += c.count;
+            QCOMPARE(queryInt(ws, "SELECT count(*) FROM collective_call WHERE trace_id = ?", id), calls);
+            QCOMPARE(queryInt(ws,
+                         "SELECT count(*) FROM (SELECT process_group, max(seq) + 1 - count(*) AS gap "
+                         "FROM collective_call WHERE trace_id = ? GROUP BY process_group) WHERE gap <> 0",
+                         id),
+                int64_t(0));
+        }
+        QVERIFY(sketchesChecked > 100);
+    }
+
+    // A workspace imported before summaries existed (or by analyses of another version) gets them at
+    // the next import, and until then the doctor computes from the events.
+    void missingAndStale()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("w.plumb"));
+        QVERIFY(QFile::copy(m_ws, path));
+        {
+            Workspace ws(path, Workspace::Role::Writer);
+            ws.db().exec("DELETE FROM trace_summary WHERE trace_id = 1");
+            ws.db().exec("UPDATE trace_summary SET version = version - 1 WHERE trace_id = 2");
+            QVERIFY(traceSummariesMissing(ws));
+            QVERIFY(!storedReport(ws, 1));
+            QVERIFY(!storedReport(ws, 2));
+            QVERIFY(!storedWindows(ws, 2));
+            const DoctorReport fallback = doctorReport(ws, 1, GpuOpMode::EveryOp);
+            QCOMPARE(fallback.verdict.headline,
+                doctorReport(ws, 1, readGpuOps(ws, 1, GpuOpMode::EveryOp), {}).verdict.headline);
+            QCOMPARE(writeMissingTraceSummaries(ws), 2);
+            QVERIFY(!traceSummariesMissing(ws));
+            QVERIFY(storedReport(ws, 1));
+            QVERIFY(storedReport(ws, 2));
+            QCOMPARE(writeMissingTraceSummaries(ws), 0);
+        }
+        // A schema-13 workspace: the migration adds the tables, the next import fills them.
+        const QString old = dir.filePath(QStringLiteral("old.plumb"));
+        createWorkspaceAtSchema(old, 13);
+        const QString trace = QStringLiteral(PLUMB_SHARED_DATA "/traces/kineto/hta_nccl_data.json.gz");
+        const QString error = importIntoWorkspace(old, { trace });
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        Workspace ws(old, Workspace::Role::Reader);
+        QVERIFY(!traceSummariesMissing(ws));
+        QVERIFY(storedReport(ws, 1));
+    }
+
+    // Removing a source removes its traces' summaries.
+    void removedWithSource()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("w.plumb"));
+        QVERIFY(QFile::copy(m_ws, path));
+        Workspace ws(path, Workspace::Role::Writer);
+        const int64_t source = queryInt(ws, "SELECT source_id FROM trace WHERE id = ?", 1);
+        const SourceRemoval removed = removeSource(ws.db(), source);
+        QVERIFY2(removed.blocker.isEmpty(), qPrintable(removed.blocker));
+        for (const char *table : { "trace_summary", "step_summary", "op_summary", "stream_summary", "collective_call" })
+            QCOMPARE(queryInt(ws, std::string("SELECT count(*) FROM ") + table + " WHERE trace_id = ?", 1), int64_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTraceSummary)
+#include "tst_tracesummary.moc"
