@@ -29,17 +29,20 @@ RankComparison runRanks(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode 
 } // namespace
 
 DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
-    const RankComparison &ranks, const StepTimeOptions &stepOptions)
+    const RankComparison &ranks, const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls)
 {
     DoctorReport r;
     // The host side, copies and collectives read the workspace again: on a second reader connection of
     // their own, in parallel with the analyses of the ops (a reader sees the same committed data; a
     // writer's uncommitted view, or a workspace in memory, stays on this thread).
-    auto hostSide = [&ops, &stepOptions, traceId](Workspace &w, DoctorReport &out) {
+    auto hostSide = [&ops, &stepOptions, traceId, calls](Workspace &w, DoctorReport &out) {
         out.host = hostAnalysis(w, traceId, ops);
         out.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions);
         out.copies = memcpyStats(w, traceId);
-        out.collectives = collectiveStats(w, traceId);
+        std::vector<CollectiveCall> all = collectiveCalls(w, traceId);
+        out.collectives = collectiveStats(all);
+        if (calls)
+            *calls = std::move(all);
         out.flops = flopsSummary(w, traceId);
     };
     std::future<void> host;

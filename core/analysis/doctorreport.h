@@ -49,8 +49,10 @@ struct DoctorReport {
 [[nodiscard]] DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
     const RankComparison *ranks = nullptr, const StepTimeOptions &stepOptions = {},
     ReportSource source = ReportSource::Summaries);
-// The report computed from the GPU ops already read (readGpuOps() in the mode wanted) and the events.
+// The report computed from the GPU ops already read (readGpuOps() in the mode wanted) and the events;
+// `calls`, when given, receives the collective calls the report's collectives were counted from.
 [[nodiscard]] DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
-    const RankComparison &ranks, const StepTimeOptions &stepOptions = {});
+    const RankComparison &ranks, const StepTimeOptions &stepOptions = {},
+    std::vector<CollectiveCall> *calls = nullptr);
 
 } // namespace plumb

@@ -292,34 +292,43 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
     };
     std::unordered_map<int64_t, Op> byExtId;
     std::map<std::tuple<QString, QString, int>, size_t> entryOf;
-    std::map<std::pair<QString, int64_t>, std::optional<OpFlops>> parsed;
+    // Ops of one name launched alike share an args row: each (name, args) is parsed once, to its entry
+    // and FLOPs (no entry: FLOPs unknown).
+    std::map<std::pair<int64_t, int64_t>, std::optional<Op>> parsed;
     QString in;
     for (const QString &op : kOps)
         in += (in.isEmpty() ? QStringLiteral("'") : QStringLiteral(",'")) + op + QLatin1Char('\'');
+    // The names resolved first: the slices are then filtered on an integer.
     SqliteStmt ops(db,
-        QStringLiteral("SELECT s.ext_id, n.str, s.args_id, a.json FROM slice s "
-                       "JOIN track t ON t.id = s.track_id JOIN string n ON n.id = s.name_id "
-                       "JOIN args a ON a.id = s.args_id "
+        QStringLiteral("SELECT s.ext_id, s.name_id, s.args_id FROM slice s JOIN track t ON t.id = s.track_id "
                        "WHERE t.trace_id = ? AND t.kind = 'thread' AND s.ext_id IS NOT NULL "
-                       "AND n.str IN (%1)")
+                       "AND s.args_id IS NOT NULL AND s.name_id IN (SELECT id FROM string WHERE str IN (%1))")
             .arg(in)
             .toStdString());
+    SqliteStmt nameArgs(
+        db, "SELECT (SELECT str FROM string WHERE id = ?1), (SELECT json FROM args WHERE id = ?2)");
     ops.bind(1, traceId);
     while (ops.step()) {
-        const QString name = ops.columnText(1);
-        auto it = parsed.find({ name, ops.columnInt(2) });
-        if (it == parsed.end())
-            it = parsed
-                     .emplace(
-                         std::make_pair(name, ops.columnInt(2)), opFlops(name, ops.columnText(3).toUtf8()))
-                     .first;
-        if (!it->second)
-            continue;
-        const OpFlops &f = *it->second;
-        auto [e, added] = entryOf.try_emplace({ name, f.shape, int(f.dtype) }, s.entries.size());
-        if (added)
-            s.entries.push_back(FlopsEntry { name, f.shape, f.dtype, 0, 0, 0 });
-        byExtId[ops.columnInt(0)] = Op { e->second, f.flops };
+        const std::pair<int64_t, int64_t> key { ops.columnInt(1), ops.columnInt(2) };
+        auto it = parsed.find(key);
+        if (it == parsed.end()) {
+            std::optional<Op> op;
+            nameArgs.bind(1, key.first).bind(2, key.second);
+            if (nameArgs.step() && !nameArgs.columnIsNull(1)) {
+                const QString name = nameArgs.columnText(0);
+                if (const std::optional<OpFlops> f = opFlops(name, nameArgs.columnText(1).toUtf8())) {
+                    auto [e, added]
+                        = entryOf.try_emplace({ name, f->shape, int(f->dtype) }, s.entries.size());
+                    if (added)
+                        s.entries.push_back(FlopsEntry { name, f->shape, f->dtype, 0, 0, 0 });
+                    op = Op { e->second, f->flops };
+                }
+            }
+            nameArgs.reset();
+            it = parsed.emplace(key, op).first;
+        }
+        if (it->second)
+            byExtId[ops.columnInt(0)] = *it->second;
     }
     if (byExtId.empty())
         return s;

@@ -81,7 +81,8 @@ void QuantileSketch::merge(const QuantileSketch &other)
         m_buckets = other.m_buckets;
     } else {
         const int32_t first = std::min(m_first, other.m_first);
-        const int32_t last = std::max(m_first + int32_t(m_buckets.size()), other.m_first + int32_t(other.m_buckets.size()));
+        const int32_t last
+            = std::max(m_first + int32_t(m_buckets.size()), other.m_first + int32_t(other.m_buckets.size()));
         if (first < m_first)
             m_buckets.insert(m_buckets.begin(), size_t(m_first - first), 0);
         m_first = first;

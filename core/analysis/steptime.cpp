@@ -83,51 +83,51 @@ std::string idList(const std::unordered_set<int64_t> &ids)
 }
 
 // Assigns every stretch of the steps' wall time to the first part (in Part order) whose united
-// intervals cover it, else to idle: one sweep over the sorted edges of every part and step.
+// intervals cover it, else to idle: one sweep merging the parts' sorted edges and the steps' in place
+// (each part's intervals are sorted and disjoint: a part is active between an interval's start and end).
 void assign(std::vector<StepTime> &steps, const std::array<Intervals, kParts> &parts)
 {
-    // (time, what): what < kParts opens or closes part `what` (+1 / -1 in delta), kParts a step edge.
-    struct Edge {
-        int64_t t;
-        int what;
-        int delta;
+    constexpr int64_t kEnd = INT64_MAX;
+    std::array<size_t, kParts> pos {}; // each part's next edge: interval pos / 2, its start when even
+    auto partEdge = [&](int k) {
+        const Intervals &p = parts[size_t(k)];
+        const size_t i = pos[size_t(k)];
+        return i >= 2 * p.size() ? kEnd : i % 2 == 0 ? p[i / 2].first : p[i / 2].second;
     };
-    std::vector<Edge> edges;
-    size_t n = 2 * steps.size();
-    for (const Intervals &p : parts)
-        n += 2 * p.size();
-    edges.reserve(n);
-    for (int k = 0; k < kParts; ++k)
-        for (const auto &[a, b] : parts[size_t(k)]) {
-            edges.push_back({ a, k, 1 });
-            edges.push_back({ b, k, -1 });
-        }
-    for (const StepTime &s : steps) {
-        edges.push_back({ s.startNs, kParts, 0 });
-        edges.push_back({ s.endNs, kParts, 0 });
-    }
-    std::sort(edges.begin(), edges.end(), [](const Edge &x, const Edge &y) { return x.t < y.t; });
-    std::array<int, kParts> active {};
+    size_t stepPos = 0; // the steps' next edge, likewise
+    auto stepEdge = [&] {
+        return stepPos >= 2 * steps.size() ? kEnd
+            : stepPos % 2 == 0             ? steps[stepPos / 2].startNs
+                                           : steps[stepPos / 2].endNs;
+    };
+    auto nextEdge = [&] {
+        int64_t t = stepEdge();
+        for (int k = 0; k < kParts; ++k)
+            t = std::min(t, partEdge(k));
+        return t;
+    };
     size_t w = 0; // the step whose wall time the current stretch may be in
-    for (size_t i = 0; i + 1 < edges.size(); ++i) {
-        if (edges[i].what < kParts)
-            active[size_t(edges[i].what)] += edges[i].delta;
-        const int64_t a = edges[i].t, b = edges[i + 1].t;
-        if (b <= a)
-            continue;
+    for (int64_t a = nextEdge(); a != kEnd;) {
+        for (int k = 0; k < kParts; ++k)
+            while (partEdge(k) == a)
+                ++pos[size_t(k)];
+        while (stepEdge() == a)
+            ++stepPos;
+        const int64_t b = nextEdge();
+        if (b == kEnd)
+            break;
         while (w < steps.size() && steps[w].endNs <= a)
             ++w;
         if (w == steps.size())
             break;
-        if (a < steps[w].startNs)
-            continue; // before the first step (steps are contiguous after it)
-        int part = kParts;
-        for (int k = 0; k < kParts; ++k)
-            if (active[size_t(k)] > 0) {
-                part = k;
-                break;
-            }
-        partOf(steps[w].parts, part) += b - a; // [a, b) lies in one step: its edges are edges here
+        if (a >= steps[w].startNs) { // else before the first step (steps are contiguous after it)
+            int part = kParts;
+            for (int k = 0; k < kParts && part == kParts; ++k)
+                if (pos[size_t(k)] % 2 == 1)
+                    part = k;
+            partOf(steps[w].parts, part) += b - a; // [a, b) lies in one step: its edges are edges here
+        }
+        a = b;
     }
 }
 
@@ -223,17 +223,25 @@ StepTimeBreakdown stepTimeBreakdown(
                 + idList(stepTracks) + ") OR s.name_id IN (" + idList(inputNames) + "," + idList(syncNames)
                 + ") OR s.cat_id IN (" + idList(runtimeCats) + "))))");
         st.bind(1, traceId);
+        // A slice inside the last one kept (a thread's nested calls, read in start order) only extends
+        // it: the lists stay about as long as the outermost calls, not every call.
+        auto add = [](Intervals &v, int64_t a, int64_t b) {
+            if (!v.empty() && a >= v.back().first && a <= v.back().second)
+                v.back().second = std::max(v.back().second, b);
+            else
+                v.emplace_back(a, b);
+        };
         while (st.step()) {
             const int64_t a = st.columnInt(1), b = a + st.columnInt(2), name = st.columnInt(3),
                           cat = st.columnInt(4);
             if (inputNames.count(name))
-                parts[Input].emplace_back(a, b);
+                add(parts[Input], a, b);
             else if (syncNames.count(name) || syncCats.count(cat))
-                parts[Sync].emplace_back(a, b);
+                add(parts[Sync], a, b);
             else if (runtimeCats.count(cat) || st.columnInt(5))
-                parts[Runtime].emplace_back(a, b);
+                add(parts[Runtime], a, b);
             else if (stepTracks.count(st.columnInt(0)) && !enclosesStep(a, b))
-                parts[OtherCpu].emplace_back(a, b);
+                add(parts[OtherCpu], a, b);
         }
     }
     for (Intervals &p : parts)

@@ -23,69 +23,99 @@ namespace {
 constexpr quint32 kReportMagic = 0x504c4d52; // "PLMR"
 constexpr quint32 kReportEncoding = 1;
 
-template<typename T> void put(QDataStream &s, const std::vector<T> &v);
-template<typename T> void get(QDataStream &s, std::vector<T> &v);
+template <typename T> void put(QDataStream &s, const std::vector<T> &v);
+template <typename T> void get(QDataStream &s, std::vector<T> &v);
 
-template<typename E>
-    requires std::is_enum_v<E>
+template <typename E>
+requires std::is_enum_v<E>
 void put(QDataStream &s, E e)
 {
     s << qint32(e);
 }
-template<typename E>
-    requires std::is_enum_v<E>
+template <typename E>
+requires std::is_enum_v<E>
 void get(QDataStream &s, E &e)
 {
     qint32 v = 0;
     s >> v;
     e = E(v);
 }
-void put(QDataStream &s, int64_t v) { s << qint64(v); }
+void put(QDataStream &s, int64_t v)
+{
+    s << qint64(v);
+}
 void get(QDataStream &s, int64_t &v)
 {
     qint64 x = 0;
     s >> x;
     v = x;
 }
-void put(QDataStream &s, int32_t v) { s << qint32(v); }
+void put(QDataStream &s, int32_t v)
+{
+    s << qint32(v);
+}
 void get(QDataStream &s, int32_t &v)
 {
     qint32 x = 0;
     s >> x;
     v = x;
 }
-void put(QDataStream &s, double v) { s << v; }
-void get(QDataStream &s, double &v) { s >> v; }
-void put(QDataStream &s, bool v) { s << v; }
-void get(QDataStream &s, bool &v) { s >> v; }
-void put(QDataStream &s, const QString &v) { s << v; }
-void get(QDataStream &s, QString &v) { s >> v; }
-void put(QDataStream &s, const QStringList &v) { s << v; }
-void get(QDataStream &s, QStringList &v) { s >> v; }
-template<typename A, typename B> void put(QDataStream &s, const std::pair<A, B> &p)
+void put(QDataStream &s, double v)
+{
+    s << v;
+}
+void get(QDataStream &s, double &v)
+{
+    s >> v;
+}
+void put(QDataStream &s, bool v)
+{
+    s << v;
+}
+void get(QDataStream &s, bool &v)
+{
+    s >> v;
+}
+void put(QDataStream &s, const QString &v)
+{
+    s << v;
+}
+void get(QDataStream &s, QString &v)
+{
+    s >> v;
+}
+void put(QDataStream &s, const QStringList &v)
+{
+    s << v;
+}
+void get(QDataStream &s, QStringList &v)
+{
+    s >> v;
+}
+template <typename A, typename B> void put(QDataStream &s, const std::pair<A, B> &p)
 {
     put(s, p.first);
     put(s, p.second);
 }
-template<typename A, typename B> void get(QDataStream &s, std::pair<A, B> &p)
+template <typename A, typename B> void get(QDataStream &s, std::pair<A, B> &p)
 {
     get(s, p.first);
     get(s, p.second);
 }
 
 // Each struct's fields, once: `f` is put or get.
-#define PLUMB_FIELDS(Type, ...)                                                                                \
-    void put(QDataStream &s, const Type &x)                                                                    \
-    {                                                                                                          \
+#define PLUMB_FIELDS(Type, ...)                                                                              \
+    void put(QDataStream &s, const Type &x)                                                                  \
+    {                                                                                                        \
         auto fields = [&s](const auto &...f) { (put(s, f), ...); };                                          \
-        const auto &[__VA_ARGS__] = x;                                                                         \
-        fields(__VA_ARGS__);                                                                                   \
-    }                                                                                                          \
-    void get(QDataStream &s, Type &x)                                                                          \
-    {                                                                                                          \
+        const auto &[__VA_ARGS__] = x;                                                                       \
+        fields(__VA_ARGS__);                                                                                 \
+    }                                                                                                        \
+    void get(QDataStream &s, Type &x)                                                                        \
+    {                                                                                                        \
         auto fields = [&s](auto &...f) { (get(s, f), ...); };                                                \
-        auto &[__VA_ARGS__] = x;                                                                               \
-        fields(__VA_ARGS__);                                                                                   \
+        auto &[__VA_ARGS__] = x;                                                                             \
+        fields(__VA_ARGS__);                                                                                 \
     }
 
 void put(QDataStream &s, const std::array<int64_t, 8> &a)
@@ -122,13 +152,13 @@ PLUMB_FIELDS(Verdict, a0, a1, a2, a3, a4, a5, a6, a7, a8)
 
 #undef PLUMB_FIELDS
 
-template<typename T> void put(QDataStream &s, const std::vector<T> &v)
+template <typename T> void put(QDataStream &s, const std::vector<T> &v)
 {
     s << quint64(v.size());
     for (const T &x : v)
         put(s, x);
 }
-template<typename T> void get(QDataStream &s, std::vector<T> &v)
+template <typename T> void get(QDataStream &s, std::vector<T> &v)
 {
     quint64 n = 0;
     s >> n;
@@ -319,11 +349,11 @@ void writeTraceSummary(Workspace &ws, int64_t traceId)
     {
         const SqliteReadTransaction snapshot(db);
         ops = readGpuOps(ws, traceId, GpuOpMode::EveryOp);
-        r = doctorReport(ws, traceId, ops, RankComparison {});
-        calls = collectiveCalls(ws, traceId);
+        r = doctorReport(ws, traceId, ops, RankComparison {}, {}, &calls);
     }
     SqliteTransaction tx(db);
-    for (const char *table : { "trace_summary", "step_summary", "op_summary", "stream_summary", "collective_call" }) {
+    for (const char *table :
+        { "trace_summary", "step_summary", "op_summary", "stream_summary", "collective_call" }) {
         SqliteStmt del(db, std::string("DELETE FROM ") + table + " WHERE trace_id = ?");
         del.bind(1, traceId);
         del.run();
@@ -332,7 +362,8 @@ void writeTraceSummary(Workspace &ws, int64_t traceId)
     SqliteStmt stepRow(db,
         "INSERT INTO step_summary(trace_id, step, name, start_ns, end_ns, gpu_ops, gpu_start_ns, gpu_end_ns, "
         "compute_ns, comm_ns, memory_ns, exposed_comm_ns, exposed_memory_ns, busy_ns, st_compute_ns, "
-        "st_exposed_comm_ns, st_exposed_memory_ns, st_input_pipeline_ns, st_synchronization_ns, st_runtime_ns, "
+        "st_exposed_comm_ns, st_exposed_memory_ns, st_input_pipeline_ns, st_synchronization_ns, "
+        "st_runtime_ns, "
         "st_other_cpu_ns, st_idle_ns, launched_ops, launch_delay_sketch) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     SqliteStmt opRow(db,
@@ -344,13 +375,22 @@ void writeTraceSummary(Workspace &ws, int64_t traceId)
 
     // steps[i] and stepTime.steps[i] are the same step (traceSteps() gives both).
     const size_t stepCount = r.stepTime.steps.size() == r.steps.size() ? r.steps.size() : 0;
-    const std::vector<std::vector<GpuOp>> byStep = opsByStep(r.steps, ops);
+    // Each step's ops (those it launched, as its GPU window counts them), one step at a time.
+    std::vector<int32_t> owner(ops.size());
+    for (size_t k = 0; k < ops.size(); ++k)
+        owner[k] = owningStep(r.steps, ops[k]);
+    std::vector<GpuOp> stepOps;
     for (size_t i = 0; i < stepCount; ++i) {
+        stepOps.clear();
+        for (size_t k = 0; k < ops.size(); ++k)
+            if (owner[k] == int32_t(i))
+                stepOps.push_back(ops[k]);
         const StepTime &t = r.stepTime.steps[i];
-        writeStep(stepRow, traceId, int64_t(i), t.name, t.startNs, t.endNs, r.steps[i].gpu, t.parts, byStep[i]);
-        writeOps(opRow, traceId, int64_t(i), byStep[i]);
-        writeStreams(ws, streamRow, traceId, int64_t(i), byStep[i]);
+        writeStep(stepRow, traceId, int64_t(i), t.name, t.startNs, t.endNs, r.steps[i].gpu, t.parts, stepOps);
+        writeOps(opRow, traceId, int64_t(i), stepOps);
+        writeStreams(ws, streamRow, traceId, int64_t(i), stepOps);
     }
+    stepOps = {};
     const int64_t startNs = stepCount ? r.stepTime.steps.front().startNs : r.overall.startNs;
     const int64_t endNs = stepCount ? r.stepTime.steps.back().endNs : r.overall.endNs;
     writeStep(stepRow, traceId, kWholeTrace, QString(), startNs, endNs, r.overall, r.stepTime.total, ops);
@@ -421,7 +461,8 @@ bool reportIsSummarised(GpuOpMode mode, const StepTimeOptions &stepOptions)
 
 std::optional<DoctorReport> storedReport(Workspace &ws, int64_t traceId)
 {
-    SqliteStmt st(ws.db(), "SELECT report FROM trace_summary WHERE trace_id = ? AND version = ? AND mode = 'every'");
+    SqliteStmt st(
+        ws.db(), "SELECT report FROM trace_summary WHERE trace_id = ? AND version = ? AND mode = 'every'");
     st.bind(1, traceId).bind(2, kTraceSummaryVersion);
     if (!st.step())
         return std::nullopt;

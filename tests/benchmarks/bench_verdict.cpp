@@ -37,8 +37,8 @@ ChildRun mustRun(const QString &plumb, const QStringList &args)
 {
     ChildRun r = runChild(plumb, args);
     if (!r.ok) {
-        std::fprintf(stderr, "bench_verdict: %s %s failed:\n%s\n", qPrintable(plumb), qPrintable(args.join(QLatin1Char(' '))),
-            r.output.c_str());
+        std::fprintf(stderr, "bench_verdict: %s %s failed:\n%s\n", qPrintable(plumb),
+            qPrintable(args.join(QLatin1Char(' '))), r.output.c_str());
         std::exit(1);
     }
     return r;
@@ -58,7 +58,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < args.size(); ++i) {
         const bool more = i + 1 < args.size();
         if (args[i] == QLatin1String("--events") && more)
-            gen.events = std::max<int64_t>(1000, parseSizes(args[++i]).empty() ? 0 : parseSizes(args[i]).front());
+            gen.events
+                = std::max<int64_t>(1000, parseSizes(args[++i]).empty() ? 0 : parseSizes(args[i]).front());
         else if (args[i] == QLatin1String("--layers") && more)
             gen.layers = std::max(1, args[++i].toInt());
         else if (args[i] == QLatin1String("--runs") && more)
@@ -95,10 +96,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < runs; ++i) {
         const QString ws = dir + QStringLiteral("/verdict.plumb");
         removeWorkspace(ws);
-        const ChildRun imp = mustRun(plumb, { QStringLiteral("import"), QStringLiteral("--workspace"), ws, trace });
+        const ChildRun imp
+            = mustRun(plumb, { QStringLiteral("import"), QStringLiteral("--workspace"), ws, trace });
         const ChildRun doc = mustRun(plumb, { QStringLiteral("doctor"), QStringLiteral("--workspace"), ws });
-        const ChildRun full = mustRun(
-            plumb, { QStringLiteral("doctor"), QStringLiteral("--workspace"), ws, QStringLiteral("--from-events") });
+        const ChildRun full = mustRun(plumb,
+            { QStringLiteral("doctor"), QStringLiteral("--workspace"), ws, QStringLiteral("--from-events") });
         if (doc.output != full.output) {
             std::fprintf(stderr, "bench_verdict: the doctor from the summaries and from the events differ\n");
             return 1;
@@ -110,15 +112,18 @@ int main(int argc, char **argv)
         importRss = std::max(importRss, imp.maxRssKiB);
         doctorRss = std::max(doctorRss, doc.maxRssKiB);
         eventsRss = std::max(eventsRss, full.maxRssKiB);
-        std::printf("  run %d: import %.2f s, doctor %.3f s (from the events %.2f s): %.2f s to the verdict\n",
-            i + 1, imp.seconds, doc.seconds, full.seconds, imp.seconds + doc.seconds);
+        std::printf(
+            "  run %d: import %.2f s, doctor %.3f s (from the events %.2f s): %.2f s to the verdict\n", i + 1,
+            imp.seconds, doc.seconds, full.seconds, imp.seconds + doc.seconds);
         if (i == 0)
-            std::printf("%s", doc.output.substr(0, doc.output.find('\n', doc.output.find("verdict:")) + 1).c_str());
+            std::printf(
+                "%s", doc.output.substr(0, doc.output.find('\n', doc.output.find("verdict:")) + 1).c_str());
         removeWorkspace(ws);
     }
     const double total = median(totals), peakMB = double(std::max(importRss, doctorRss)) / 1024.0;
-    std::printf("median of %d: import %.2f s (peak RSS %.0f MB), doctor %.3f s (%.0f MB); from the events %.2f s "
-                "(%.0f MB)\n",
+    std::printf(
+        "median of %d: import %.2f s (peak RSS %.0f MB), doctor %.3f s (%.0f MB); from the events %.2f s "
+        "(%.0f MB)\n",
         runs, median(imports), double(importRss) / 1024.0, median(doctors), double(doctorRss) / 1024.0,
         median(fromEvents), double(eventsRss) / 1024.0);
     std::printf("file to verdict: %.2f s, target 8 s: %s; peak RSS %.0f MB, target 300 MB: %s\n", total,

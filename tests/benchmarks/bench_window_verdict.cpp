@@ -115,7 +115,8 @@ int main(int argc, char **argv)
             trace = args[++i];
         } else {
             std::fprintf(stderr,
-                "usage: bench_window_verdict [--events N] [--layers L] [--runs N] [--keep DIR] [--trace FILE]\n");
+                "usage: bench_window_verdict [--events N] [--layers L] [--runs N] [--keep DIR] [--trace "
+                "FILE]\n");
             return 2;
         }
     }
@@ -138,10 +139,12 @@ int main(int argc, char **argv)
     for (int i = 0; i < runs; ++i) {
         const QString ws = dir + QStringLiteral("/window.plumb");
         removeWorkspace(ws);
-        const ChildRun r = runChild(QCoreApplication::applicationFilePath(), { QStringLiteral("--child"), trace, ws });
+        const ChildRun r
+            = runChild(QCoreApplication::applicationFilePath(), { QStringLiteral("--child"), trace, ws });
         removeWorkspace(ws);
         const QJsonObject o
-            = QJsonDocument::fromJson(QByteArray::fromStdString(r.output).trimmed().split('\n').last()).object();
+            = QJsonDocument::fromJson(QByteArray::fromStdString(r.output).trimmed().split('\n').last())
+                  .object();
         if (!r.ok || o.isEmpty()) {
             std::fprintf(stderr, "bench_window_verdict: run %d failed\n%s\n", i + 1, r.output.c_str());
             return 1;
@@ -149,15 +152,17 @@ int main(int argc, char **argv)
         imported.push_back(o[QStringLiteral("imported_s")].toDouble());
         shown.push_back(o[QStringLiteral("verdict_s")].toDouble());
         peakMB = std::max(peakMB, double(r.maxRssKiB) / 1024.0);
-        std::printf("  run %d: imported after %.2f s, verdict on screen after %.2f s (peak RSS %.0f MB): %s\n", i + 1,
+        std::printf(
+            "  run %d: imported after %.2f s, verdict on screen after %.2f s (peak RSS %.0f MB): %s\n", i + 1,
             imported.back(), shown.back(), double(r.maxRssKiB) / 1024.0,
             qPrintable(o[QStringLiteral("verdict")].toString()));
     }
     const double total = median(shown);
-    std::printf("median of %d: drop to verdict %.2f s, target 8 s: %s; peak RSS %.0f MB, target 300 MB: %s\n", runs,
-        total, verdict(total < 8.0), peakMB, verdict(peakMB < 300.0));
-    std::printf("{\"bench\":\"window_verdict\",\"events\":%lld,\"runs\":%d,\"imported_s\":%.3f,\"verdict_s\":%.3f,"
-                "\"peak_rss_mb\":%.1f}\n",
+    std::printf("median of %d: drop to verdict %.2f s, target 8 s: %s; peak RSS %.0f MB, target 300 MB: %s\n",
+        runs, total, verdict(total < 8.0), peakMB, verdict(peakMB < 300.0));
+    std::printf(
+        "{\"bench\":\"window_verdict\",\"events\":%lld,\"runs\":%d,\"imported_s\":%.3f,\"verdict_s\":%.3f,"
+        "\"peak_rss_mb\":%.1f}\n",
         static_cast<long long>(gen.events), runs, median(imported), total, peakMB);
     return 0;
 }

@@ -97,9 +97,11 @@ private slots:
             const std::vector<GpuOp> ops = readGpuOps(ws, id, GpuOpMode::EveryOp);
             const std::vector<StepBreakdown> steps = stepBreakdowns(ws, id, ops);
             const StepTimeBreakdown stepTime = stepTimeBreakdown(ws, id, ops);
-            QCOMPARE(queryInt(ws, "SELECT steps FROM trace_summary WHERE trace_id = ?", id), int64_t(steps.size()));
+            QCOMPARE(queryInt(ws, "SELECT steps FROM trace_summary WHERE trace_id = ?", id),
+                int64_t(steps.size()));
             SqliteStmt st(ws.db(),
-                "SELECT step, name, start_ns, end_ns, gpu_ops, compute_ns, comm_ns, exposed_comm_ns, busy_ns, "
+                "SELECT step, name, start_ns, end_ns, gpu_ops, compute_ns, comm_ns, exposed_comm_ns, "
+                "busy_ns, "
                 "st_compute_ns + st_exposed_comm_ns + st_exposed_memory_ns + st_input_pipeline_ns + "
                 "st_synchronization_ns + st_runtime_ns + st_other_cpu_ns + st_idle_ns, launched_ops "
                 "FROM step_summary WHERE trace_id = ? ORDER BY step");
@@ -155,14 +157,19 @@ private slots:
                          { 0.99, k->second.p99Ns } }) {
                     const double got = double(sketch.quantile(q));
                     QVERIFY2(std::abs(got - double(exact)) <= 0.01 * double(exact) + 0.5,
-                        qPrintable(QStringLiteral("%1 p%2: %3 against %4").arg(k->first).arg(q).arg(got).arg(exact)));
+                        qPrintable(QStringLiteral("%1 p%2: %3 against %4")
+                                       .arg(k->first)
+                                       .arg(q)
+                                       .arg(got)
+                                       .arg(exact)));
                 }
                 ++sketchesChecked;
             }
             QCOMPARE(names, kernels.size());
             // Each step's ops by name add up to the ops launched in the step.
             for (size_t s = 0; s < steps.size(); ++s) {
-                SqliteStmt sum(ws.db(), "SELECT coalesce(sum(count), 0) FROM op_summary WHERE trace_id = ? AND step = ?");
+                SqliteStmt sum(ws.db(),
+                    "SELECT coalesce(sum(count), 0) FROM op_summary WHERE trace_id = ? AND step = ?");
                 sum.bind(1, id).bind(2, int64_t(s));
                 QVERIFY(sum.step());
                 QCOMPARE(sum.columnInt(0), steps[s].gpu.ops);
@@ -246,8 +253,10 @@ private slots:
         const int64_t source = queryInt(ws, "SELECT source_id FROM trace WHERE id = ?", 1);
         const SourceRemoval removed = removeSource(ws.db(), source);
         QVERIFY2(removed.blocker.isEmpty(), qPrintable(removed.blocker));
-        for (const char *table : { "trace_summary", "step_summary", "op_summary", "stream_summary", "collective_call" })
-            QCOMPARE(queryInt(ws, std::string("SELECT count(*) FROM ") + table + " WHERE trace_id = ?", 1), int64_t(0));
+        for (const char *table :
+            { "trace_summary", "step_summary", "op_summary", "stream_summary", "collective_call" })
+            QCOMPARE(queryInt(ws, std::string("SELECT count(*) FROM ") + table + " WHERE trace_id = ?", 1),
+                int64_t(0));
     }
 };
 
