@@ -32,18 +32,13 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuO
     const RankComparison &ranks, const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls)
 {
     DoctorReport r;
-    // The host side, copies and collectives read the workspace again: on a second reader connection of
-    // their own, in parallel with the analyses of the ops (a reader sees the same committed data; a
-    // writer's uncommitted view, or a workspace in memory, stays on this thread).
-    auto hostSide = [&ops, &stepOptions, traceId, calls](Workspace &w, DoctorReport &out) {
+    // The host side (its calls and each step's time) reads the workspace again: on a second reader
+    // connection of its own, in parallel with the analyses of the ops and the reads of copies,
+    // collectives and FLOPs here (a reader sees the same committed data; a writer's uncommitted view, or
+    // a workspace in memory, stays on this thread).
+    auto hostSide = [&ops, &stepOptions, traceId](Workspace &w, DoctorReport &out) {
         out.host = hostAnalysis(w, traceId, ops);
         out.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions);
-        out.copies = memcpyStats(w, traceId);
-        std::vector<CollectiveCall> all = collectiveCalls(w, traceId);
-        out.collectives = collectiveStats(all);
-        if (calls)
-            *calls = std::move(all);
-        out.flops = flopsSummary(w, traceId);
     };
     std::future<void> host;
     if (!ws.db().inWriteTransaction() && QFileInfo(ws.path()).isFile())
@@ -59,6 +54,12 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuO
     r.kernels = kernelTable(ws, ops);
     r.idle = idleBreakdown(ws, ops);
     r.launch = launchStats(ops);
+    r.copies = memcpyStats(ws, traceId);
+    std::vector<CollectiveCall> all = collectiveCalls(ws, traceId);
+    r.collectives = collectiveStats(all);
+    if (calls)
+        *calls = std::move(all);
+    r.flops = flopsSummary(ws, traceId);
     if (host.valid())
         host.get(); // rethrows what the other connection threw
     r.verdict = diagnose(ws, ops, r.overall, r.host, &r.kernels);

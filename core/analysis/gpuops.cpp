@@ -185,7 +185,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     // data; a writer's uncommitted view, or a workspace in memory, stays on this thread).
     LaunchIndex launches;
     std::future<LaunchIndex> launchesRead;
-    if (ws.role() == Workspace::Role::Reader && QFileInfo(ws.path()).isFile())
+    if (!db.inWriteTransaction() && QFileInfo(ws.path()).isFile())
         launchesRead = std::async(std::launch::async, [path = ws.path(), traceId] {
             Workspace second(path, Workspace::Role::Reader);
             const SqliteReadTransaction snapshot(second.db());
