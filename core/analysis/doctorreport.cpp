@@ -4,6 +4,7 @@
 #include "analysis/steptimeverdict.h"
 #include "analysis/tracesummary.h"
 #include "store/sqlitedb.h"
+#include "store/sqlitestate.h"
 #include "store/workspace.h"
 
 #include <QFileInfo>
@@ -41,7 +42,7 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuO
         out.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions);
     };
     std::future<void> host;
-    if (!ws.db().inWriteTransaction() && QFileInfo(ws.path()).isFile())
+    if (!inWriteTransaction(ws.db()) && QFileInfo(ws.path()).isFile())
         host = std::async(std::launch::async, [&] {
             Workspace second(ws.path(), Workspace::Role::Reader);
             const SqliteReadTransaction secondSnapshot(second.db());

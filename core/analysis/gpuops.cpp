@@ -3,6 +3,7 @@
 
 #include "analysis/devicebackend.h"
 #include "store/sqlitedb.h"
+#include "store/sqlitestate.h"
 #include "store/workspace.h"
 #include "util/allocatortuning.h"
 
@@ -185,7 +186,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     // data; a writer's uncommitted view, or a workspace in memory, stays on this thread).
     LaunchIndex launches;
     std::future<LaunchIndex> launchesRead;
-    if (!db.inWriteTransaction() && QFileInfo(ws.path()).isFile())
+    if (!inWriteTransaction(db) && QFileInfo(ws.path()).isFile())
         launchesRead = std::async(std::launch::async, [path = ws.path(), traceId] {
             Workspace second(path, Workspace::Role::Reader);
             const SqliteReadTransaction snapshot(second.db());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/sqlitedb.h"
+#include "store/sqlitestate.h"
 
 #include <sqlite3.h>
 
@@ -258,9 +259,9 @@ QString SqliteStmt::columnName(int col) const
     return QString::fromUtf8(sqlite3_column_name(m_stmt, col));
 }
 
-bool SqliteDb::inWriteTransaction() const
+bool inWriteTransaction(const SqliteDb &db)
 {
-    return sqlite3_txn_state(m_db, nullptr) == SQLITE_TXN_WRITE;
+    return sqlite3_txn_state(db.handle(), nullptr) == SQLITE_TXN_WRITE;
 }
 
 SqliteTransaction::SqliteTransaction(SqliteDb &db)

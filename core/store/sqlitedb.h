@@ -42,8 +42,6 @@ public:
     // (and so throw SqlError); nothing when none is running.
     void interrupt() const;
     [[nodiscard]] QString path() const { return m_path; }
-    // Whether a write transaction is open on this connection (what it wrote is not yet another's to read).
-    [[nodiscard]] bool inWriteTransaction() const;
 
     // Runs one or more statements without results. Throws SqlError.
     void exec(std::string_view sql);

@@ -132,7 +132,10 @@ int main(int argc, char **argv)
         Workspace workspace(ws, Workspace::Role::Reader);
         QElapsedTimer t;
         t.start();
-        const DoctorReport report = doctorReport(workspace, 1, TemporalBreakdown::Mode::EveryOp);
+        // From the events, as the import's summary pass and `plumb doctor --from-events` compute it (a
+        // plain `plumb doctor` reads the report that pass stored).
+        const DoctorReport report
+            = doctorReport(workspace, 1, TemporalBreakdown::Mode::EveryOp, nullptr, {}, ReportSource::Events);
         const double seconds = double(t.nsecsElapsed()) / 1e9;
         std::printf("%10lld %12s %10.2f %12.2f %10.1f  %s\n", (long long)report.overall.ops,
             generated < 0 ? "(kept)" : qPrintable(QString::number(generated, 'f', 1)), seconds,

@@ -81,7 +81,8 @@ int main(int argc, char **argv)
     const QString dir = workFolder("bench_verdict", keep, tmp);
     if (dir.isEmpty())
         return 1;
-    if (trace.isEmpty()) {
+    const bool generated = trace.isEmpty(); // else the events are the file's, not counted here
+    if (generated) {
         trace = dir + QStringLiteral("/verdict_%1.json").arg(gen.events);
         KinetoTraceStats stats;
         std::string error;
@@ -130,7 +131,7 @@ int main(int argc, char **argv)
         verdict(total < 8.0), peakMB, verdict(peakMB < 300.0));
     std::printf("{\"bench\":\"verdict\",\"events\":%lld,\"runs\":%d,\"import_s\":%.3f,\"doctor_s\":%.4f,"
                 "\"doctor_from_events_s\":%.3f,\"total_s\":%.3f,\"peak_rss_mb\":%.1f}\n",
-        static_cast<long long>(gen.events), runs, median(imports), median(doctors), median(fromEvents), total,
-        peakMB);
+        static_cast<long long>(generated ? gen.events : 0), runs, median(imports), median(doctors),
+        median(fromEvents), total, peakMB);
     return 0;
 }

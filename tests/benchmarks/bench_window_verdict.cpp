@@ -124,7 +124,8 @@ int main(int argc, char **argv)
     const QString dir = workFolder("bench_window_verdict", keep, tmp);
     if (dir.isEmpty())
         return 1;
-    if (trace.isEmpty()) {
+    const bool generated = trace.isEmpty(); // else the events are the file's, not counted here
+    if (generated) {
         trace = dir + QStringLiteral("/verdict_%1.json").arg(gen.events);
         KinetoTraceStats stats;
         std::string error;
@@ -163,6 +164,6 @@ int main(int argc, char **argv)
     std::printf(
         "{\"bench\":\"window_verdict\",\"events\":%lld,\"runs\":%d,\"imported_s\":%.3f,\"verdict_s\":%.3f,"
         "\"peak_rss_mb\":%.1f}\n",
-        static_cast<long long>(gen.events), runs, median(imported), total, peakMB);
+        static_cast<long long>(generated ? gen.events : 0), runs, median(imported), total, peakMB);
     return 0;
 }
