@@ -57,6 +57,13 @@ QCommandLineOption inputAnnotationsOption()
                        "(besides DataLoader's; repeatable)"));
 }
 
+QCommandLineOption fromEventsOption()
+{
+    return flag(QStringLiteral("from-events"),
+        QStringLiteral("compute everything from the traces' events instead of reading the summaries stored "
+                       "at import (the same figures, slower)"));
+}
+
 QList<Command> makeCommands()
 {
     QList<Command> c;
@@ -107,14 +114,11 @@ QList<Command> makeCommands()
             valued(QStringLiteral("step"), QStringLiteral("NAME"),
                 QStringLiteral("with --critical-path: the step (e.g. ProfilerStep#7; default: the second, or "
                                "the only one)")),
-            flag(QStringLiteral("from-events"),
-                QStringLiteral("compute everything from the trace's events instead of reading the summaries "
-                               "stored at import (the same figures, slower)")),
-            jsonOption(QStringLiteral("the findings")) } });
+            fromEventsOption(), jsonOption(QStringLiteral("the findings")) } });
     c.append({ QStringLiteral("diff"),
         QStringLiteral(
             "plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--input-annotations REGEX]... "
-            "[--workspace FILE] [--json]\n"
+            "[--from-events] [--workspace FILE] [--json]\n"
             "plumb diff --config RUN RUN [RUN...] [--all] [--workspace FILE] [--json]"),
         QStringLiteral(
             "What changed between two traces: the step time (mean per step) and the parts that "
@@ -126,6 +130,7 @@ QList<Command> makeCommands()
         {
             modeOption(),
             inputAnnotationsOption(),
+            fromEventsOption(),
             flag(QStringLiteral("config"), QStringLiteral("compare experiment runs, not traces")),
             flag(QStringLiteral("all"), QStringLiteral("--config: every row, not only those that differ")),
             jsonOption(QStringLiteral("the comparison")),
@@ -439,6 +444,10 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
     }
     if (command == QLatin1String("diff")) {
         a.config = line.isSet("config");
+        a.fromEvents = line.isSet("from-events");
+        if (a.config && a.fromEvents)
+            return line.usageError(
+                QStringLiteral("--from-events is for traces; diff --config compares experiment runs"));
         a.allRows = line.isSet("all");
         if (a.allRows && !a.config)
             return line.usageError(QStringLiteral("--all goes with --config"));

@@ -85,7 +85,7 @@ struct Args {
     plumb::GpuOpMode mode = plumb::GpuOpMode::EveryOp; // doctor/diff --mode
     plumb::StepTimeOptions stepTime; // doctor/diff --input-annotations
     bool criticalPath = false; // doctor --critical-path
-    bool fromEvents = false; // doctor --from-events
+    bool fromEvents = false; // doctor/diff --from-events
     QString step; // doctor --step: the critical path's step (empty: the default)
     plumb::ImportOptions importOptions; // import: --step-column and the other column roles
     bool config = false; // diff --config: experiment runs, not traces

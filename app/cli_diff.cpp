@@ -21,7 +21,8 @@ int runDiff(const Args &a)
                 return 1;
             }
             const int64_t idA = chosen.traces[0].id, idB = chosen.traces[1].id;
-            const TraceDiff d = diffTraces(ws, idA, idB, a.mode, a.stepTime);
+            const TraceDiff d = diffTraces(ws, idA, idB, a.mode, a.stepTime,
+                a.fromEvents ? ReportSource::Events : ReportSource::Summaries);
             const QString verdictA = componentName(d.a.verdict.component);
             const QString verdictB = componentName(d.b.verdict.component);
             out(a.json ? cli::jsonText(diffJson(d, a.mode, verdictA, verdictB))

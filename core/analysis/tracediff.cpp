@@ -5,6 +5,7 @@
 #include "analysis/hostanalysis.h"
 
 #include "analysis/stepbreakdown.h"
+#include "analysis/tracesummary.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -40,23 +41,32 @@ void addStepTime(TraceDiff::Side &side, const StepTimeBreakdown &b)
         side.partNs[i] = double(stepTimePartNs(b.total, StepTimePart(i))) / n;
 }
 
-// One trace read once: its name, GPU ops and steps.
+// One trace read once: its name and steps, and either the report stored at import (when it counts what
+// the diff counts) or its GPU ops.
 struct Measured {
     TraceDiff::Side side;
+    std::optional<DoctorReport> stored;
     std::vector<GpuOp> ops;
     std::vector<StepBreakdown> steps;
     std::vector<KernelStats> kernels;
 };
 
-Measured read(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode)
+Measured read(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode mode,
+    const StepTimeOptions &stepOptions, ReportSource source)
 {
     Measured m;
     m.side.traceId = traceId;
     SqliteStmt name(ws.db(), "SELECT name FROM trace WHERE id = ?");
     name.bind(1, traceId);
     m.side.name = name.step() ? name.columnText(0) : QString();
-    m.ops = readGpuOps(ws, traceId, mode);
-    m.steps = stepBreakdowns(ws, traceId, m.ops);
+    if (source == ReportSource::Summaries && reportIsSummarised(mode, stepOptions))
+        m.stored = storedReport(ws, traceId);
+    if (m.stored) {
+        m.steps = m.stored->steps;
+    } else {
+        m.ops = readGpuOps(ws, traceId, mode);
+        m.steps = stepBreakdowns(ws, traceId, m.ops);
+    }
     return m;
 }
 
@@ -74,13 +84,17 @@ void summarise(Workspace &ws, Measured &m, bool perStep)
 {
     m.side.steps = perStep ? int(m.steps.size()) : 0;
     if (!perStep) {
-        add(m.side, breakdownOf(m.ops));
-        m.kernels = kernelTable(ws, m.ops);
+        add(m.side, m.stored ? m.stored->overall : breakdownOf(m.ops));
+        m.kernels = m.stored ? m.stored->kernels : kernelTable(ws, m.ops);
         return;
     }
     for (const StepBreakdown &s : m.steps) {
         add(m.side, s.gpu);
         m.side.stepNs += double(s.cpuEndNs - s.cpuStartNs);
+    }
+    if (m.stored) {
+        m.kernels = storedStepOps(ws, m.side.traceId);
+        return;
     }
     std::vector<GpuOp> inSteps;
     for (const GpuOp &op : m.ops)
@@ -92,14 +106,15 @@ void summarise(Workspace &ws, Measured &m, bool perStep)
 } // namespace
 
 TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBreakdown::Mode mode,
-    const StepTimeOptions &stepOptions)
+    const StepTimeOptions &stepOptions, ReportSource source)
 {
     TraceDiff d;
     const DeviceBackend backendA = traceDeviceBackend(ws, traceA), backendB = traceDeviceBackend(ws, traceB);
     if (backendA != DeviceBackend::Unknown && backendB != DeviceBackend::Unknown
         && deviceNoun(backendA) == deviceNoun(backendB))
         d.deviceNoun = deviceNoun(backendA);
-    Measured a = read(ws, traceA, mode), b = read(ws, traceB, mode);
+    const SqliteReadTransaction snapshot(ws.db());
+    Measured a = read(ws, traceA, mode, stepOptions, source), b = read(ws, traceB, mode, stepOptions, source);
     // Per step only when both traces have steps.
     d.perStep = !a.steps.empty() && !b.steps.empty();
     summarise(ws, a, d.perStep);
@@ -114,11 +129,17 @@ TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB, TemporalBrea
         side->idleNs /= n;
         side->stepNs /= n;
     }
-    // Step time and the doctor's verdict over the ops already read (counted as `mode` says).
-    addStepTime(a.side, stepTimeBreakdown(ws, traceA, a.ops, stepOptions));
-    addStepTime(b.side, stepTimeBreakdown(ws, traceB, b.ops, stepOptions));
-    a.side.verdict = diagnose(ws, a.ops, breakdownOf(a.ops), hostAnalysis(ws, traceA, a.ops));
-    b.side.verdict = diagnose(ws, b.ops, breakdownOf(b.ops), hostAnalysis(ws, traceB, b.ops));
+    // Step time and the doctor's verdict: stored, or over the ops already read (counted as `mode` says).
+    for (Measured *m : { &a, &b }) {
+        const int64_t id = m->side.traceId;
+        if (m->stored) {
+            addStepTime(m->side, m->stored->stepTime);
+            m->side.verdict = m->stored->verdict;
+        } else {
+            addStepTime(m->side, stepTimeBreakdown(ws, id, m->ops, stepOptions));
+            m->side.verdict = diagnose(ws, m->ops, breakdownOf(m->ops), hostAnalysis(ws, id, m->ops));
+        }
+    }
     d.a = a.side;
     d.b = b.side;
     if (d.hasStepTime()) {

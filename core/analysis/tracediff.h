@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/kerneltable.h"
+#include "analysis/rankcomparison.h"
 #include "analysis/steptime.h"
 #include "analysis/temporalbreakdown.h"
 #include "analysis/verdict.h"
@@ -74,9 +75,11 @@ constexpr double kSameOpTolerance = 0.02;
 // A step time change smaller than this share of the baseline's is "about the same".
 constexpr double kSameStepTimeShare = 0.005;
 
-// `stepOptions` names further input-pipeline ranges for the step time.
+// `stepOptions` names further input-pipeline ranges for the step time. Each side comes from the report
+// stored at import when it answers (analysis/tracesummary.h; `source`), else from its events.
 [[nodiscard]] TraceDiff diffTraces(Workspace &ws, int64_t traceA, int64_t traceB,
-    TemporalBreakdown::Mode mode, const StepTimeOptions &stepOptions = {});
+    TemporalBreakdown::Mode mode, const StepTimeOptions &stepOptions = {},
+    ReportSource source = ReportSource::Summaries);
 
 // The diff's headline as plain text. With step time on both sides: "Step time 77.53 → 124.1 ms per
 // step (12.9 → 8.06 steps/s): B is 60.1% slower." then the parts that explain it, largest change

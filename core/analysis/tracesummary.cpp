@@ -6,6 +6,7 @@
 #include "store/workspace.h"
 
 #include <QDataStream>
+#include <QHash>
 #include <QIODevice>
 #include <QtGlobal>
 
@@ -468,6 +469,56 @@ std::optional<DoctorReport> storedReport(Workspace &ws, int64_t traceId)
         return std::nullopt;
     const std::string_view b = st.columnBlob(0);
     return decodeReport(QByteArray::fromRawData(b.data(), qsizetype(b.size())));
+}
+
+std::vector<KernelStats> storedStepOps(Workspace &ws, int64_t traceId)
+{
+    SqliteStmt st(ws.db(),
+        "SELECT n.str, o.kind, o.count, o.total_ns, o.min_ns, o.max_ns, o.sketch "
+        "FROM trace_summary t JOIN op_summary o ON o.trace_id = t.trace_id LEFT JOIN string n ON n.id = "
+        "o.name_id "
+        "WHERE t.trace_id = ? AND t.version = ? AND o.step >= 0 ORDER BY o.name_id");
+    st.bind(1, traceId).bind(2, kTraceSummaryVersion);
+    std::vector<KernelStats> out;
+    std::vector<QuantileSketch> sketches;
+    QHash<QString, size_t> index;
+    int64_t all = 0;
+    while (st.step()) {
+        const QString name = st.columnText(0);
+        auto it = index.find(name);
+        if (it == index.end()) {
+            it = index.insert(name, out.size());
+            KernelStats k;
+            k.name = name;
+            const std::string_view kind = st.columnView(1);
+            k.kind = kind == "comm" ? GpuOp::Kind::Comm
+                : kind == "memory"  ? GpuOp::Kind::Memory
+                                    : GpuOp::Kind::Compute;
+            k.minNs = st.columnInt(4);
+            out.push_back(k);
+            sketches.emplace_back();
+        }
+        KernelStats &k = out[*it];
+        k.count += st.columnInt(2);
+        k.totalNs += st.columnInt(3);
+        k.minNs = std::min(k.minNs, st.columnInt(4));
+        k.maxNs = std::max(k.maxNs, st.columnInt(5));
+        all += st.columnInt(3);
+        const std::string_view blob = st.columnBlob(6);
+        QuantileSketch s;
+        if (QuantileSketch::decode(QByteArray::fromRawData(blob.data(), qsizetype(blob.size())), s))
+            sketches[*it].merge(s);
+    }
+    for (size_t i = 0; i < out.size(); ++i) {
+        out[i].p50Ns = sketches[i].quantile(0.50);
+        out[i].p90Ns = sketches[i].quantile(0.90);
+        out[i].p99Ns = sketches[i].quantile(0.99);
+        out[i].share = all ? double(out[i].totalNs) / double(all) : 0.0;
+    }
+    std::sort(out.begin(), out.end(), [](const KernelStats &a, const KernelStats &b) {
+        return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
+    });
+    return out;
 }
 
 std::optional<StoredWindows> storedWindows(Workspace &ws, int64_t traceId)

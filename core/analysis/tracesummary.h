@@ -39,6 +39,11 @@ struct StoredWindows {
 };
 [[nodiscard]] std::optional<StoredWindows> storedWindows(Workspace &ws, int64_t traceId);
 
+// The device ops of the trace's steps by name (op_summary, steps 0 and up, merged): name, kind, count,
+// total, min, max and p50/p90/p99 from the merged sketches (within 0.5%); no durations histogram, no
+// occupancy. Empty when the trace has no summary of this version.
+[[nodiscard]] std::vector<KernelStats> storedStepOps(Workspace &ws, int64_t traceId);
+
 // The report's encoding in trace_summary.report (a versioned binary layout, internal to Plumb).
 [[nodiscard]] QByteArray encodeReport(const DoctorReport &r);
 [[nodiscard]] std::optional<DoctorReport> decodeReport(const QByteArray &bytes);

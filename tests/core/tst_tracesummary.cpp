@@ -3,8 +3,10 @@
 // events, on every real trace in shared/data, and their upgrade path.
 
 #include "analysis/quantilesketch.h"
+#include "analysis/tracediff.h"
 #include "analysis/tracesummary.h"
 #include "importhelpers.h"
+#include "present/diffpresent.h"
 #include "store/sourceremoval.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -206,6 +208,23 @@ private slots:
                 int64_t(0));
         }
         QVERIFY(sketchesChecked > 100);
+    }
+
+    // The diff of two traces from their stored reports is the diff from their events, every pair of
+    // consecutive traces (with steps and without, one GPU and several ranks).
+    void diffEqualsEvents()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        for (size_t i = 0; i + 1 < m_traces.size(); ++i) {
+            const int64_t a = m_traces[i], b = m_traces[i + 1];
+            const TraceDiff stored = diffTraces(ws, a, b, GpuOpMode::EveryOp);
+            const TraceDiff events = diffTraces(ws, a, b, GpuOpMode::EveryOp, {}, ReportSource::Events);
+            QCOMPARE(diffJson(stored, GpuOpMode::EveryOp, componentName(stored.a.verdict.component),
+                         componentName(stored.b.verdict.component)),
+                diffJson(events, GpuOpMode::EveryOp, componentName(events.a.verdict.component),
+                    componentName(events.b.verdict.component)));
+            QCOMPARE(diffHeadline(stored), diffHeadline(events));
+        }
     }
 
     // A workspace imported before summaries existed (or by analyses of another version) gets them at
