@@ -24,6 +24,7 @@ class TestJsonFraming : public QObject {
 private slots:
     void scanMatchesByteWalk_data();
     void scanMatchesByteWalk();
+    void readAheadStoppedEarly();
     void minifyMatchesByteWalk();
 };
 
@@ -190,15 +191,21 @@ void TestJsonFraming::scanMatchesByteWalk_data()
     QTest::addColumn<int>("bytes");
     QTest::addColumn<int>("cut"); // bytes dropped from the end, so the text may end inside a value
     QTest::addColumn<bool>("broken");
-    QTest::newRow("small") << 1u << 5000 << 0 << false;
-    QTest::newRow("refills") << 2u << 3500000 << 0 << false;
-    QTest::newRow("refills, cut") << 3u << 2500000 << 7 << false;
-    QTest::newRow("cut inside a value") << 4u << 100000 << 3 << false;
-    for (unsigned seed = 10; seed < 40; ++seed)
+    QTest::addColumn<bool>("readAhead"); // InputFile reads the plain file ahead on its thread
+    QTest::newRow("small") << 1u << 5000 << 0 << false << false;
+    QTest::newRow("refills") << 2u << 3500000 << 0 << false << false;
+    QTest::newRow("refills, read ahead") << 2u << 3500000 << 0 << false << true;
+    QTest::newRow("refills, cut") << 3u << 2500000 << 7 << false << false;
+    QTest::newRow("refills, cut, read ahead") << 3u << 2500000 << 7 << false << true;
+    QTest::newRow("cut inside a value") << 4u << 100000 << 3 << false << false;
+    for (unsigned seed = 10; seed < 40; ++seed) {
         QTest::newRow(qPrintable(QStringLiteral("seed %1").arg(seed)))
-            << seed << 20000 << int(seed % 5) << false;
-    for (unsigned seed = 40; seed < 60; ++seed)
-        QTest::newRow(qPrintable(QStringLiteral("broken, seed %1").arg(seed))) << seed << 30000 << 0 << true;
+            << seed << 20000 << int(seed % 5) << false << false;
+    }
+    for (unsigned seed = 40; seed < 60; ++seed) {
+        QTest::newRow(qPrintable(QStringLiteral("broken, seed %1").arg(seed)))
+            << seed << 30000 << 0 << true << false;
+    }
 }
 
 void TestJsonFraming::scanMatchesByteWalk()
@@ -207,6 +214,7 @@ void TestJsonFraming::scanMatchesByteWalk()
     QFETCH(int, bytes);
     QFETCH(int, cut);
     QFETCH(bool, broken);
+    QFETCH(bool, readAhead);
     std::string text = TextMaker(seed, broken).make(size_t(bytes));
     text.resize(text.size() - size_t(cut));
 
@@ -219,6 +227,7 @@ void TestJsonFraming::scanMatchesByteWalk()
         QCOMPARE(f.write(text.data(), qint64(text.size())), qint64(text.size()));
     }
     InputFile in(path);
+    in.setReadAheadUncompressed(readAhead);
     in.open();
     JsonStream stream(in);
     ByteWalk walk { text };
@@ -249,6 +258,41 @@ void TestJsonFraming::scanMatchesByteWalk()
         ++values;
     }
     QVERIFY(broken || values > 1);
+    in.finishHash(); // after a truncation, the rest of the file
+    QCOMPARE(in.contentHash(), InputFile::hashFile(path));
+}
+
+// A reader that stops while the read-ahead thread is running: the fingerprint still covers the whole
+// file, in order, and what was read is the file's start.
+void TestJsonFraming::readAheadStoppedEarly()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("t.json"));
+    std::string text(3 << 20, 'x');
+    for (size_t i = 0; i < text.size(); i += 7)
+        text[i] = char('a' + i % 23);
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(text.data(), qint64(text.size())), qint64(text.size()));
+    }
+    for (const int64_t stopAt : { int64_t(100), InputFile::kReadAheadAfter + 1, int64_t(1) << 20 }) {
+        InputFile in(path);
+        in.setReadAheadUncompressed(true);
+        in.open();
+        std::string got;
+        std::vector<char> buf(size_t(64) << 10);
+        while (int64_t(got.size()) < stopAt) {
+            const int64_t n = in.read(buf.data(), int64_t(buf.size()));
+            QVERIFY(n > 0);
+            got.append(buf.data(), size_t(n));
+        }
+        QVERIFY(got == text.substr(0, got.size()));
+        QCOMPARE(in.offset(), int64_t(got.size()));
+        in.finishHash();
+        QCOMPARE(in.contentHash(), InputFile::hashFile(path));
+    }
 }
 
 void TestJsonFraming::minifyMatchesByteWalk()
