@@ -172,16 +172,16 @@ int64_t InputFile::refillCompressed()
 
 int64_t InputFile::read(char *out, int64_t max)
 {
-    if (!m_gzip) {
+    if (!m_gzip && !m_readAheadUncompressed) {
         const int64_t n = readRaw(out, max);
         m_offset += n;
         return n;
     }
-    if (!m_readAhead && m_offset >= kReadAheadAfter && max > 0)
+    if (!m_readAhead && m_offset - m_startOffset >= kReadAheadAfter && max > 0)
         startReadAhead();
     if (m_readAhead)
         return readAhead(out, max);
-    const int64_t n = inflateSome(out, max);
+    const int64_t n = m_gzip ? inflateSome(out, max) : readRaw(out, max);
     m_offset += n;
     return n;
 }
@@ -215,7 +215,8 @@ void InputFile::produce()
         }
         std::exception_ptr error;
         try {
-            c.size = inflateSome(c.data.data(), int64_t(c.data.size()));
+            c.size = m_gzip ? inflateSome(c.data.data(), int64_t(c.data.size()))
+                            : readRaw(c.data.data(), int64_t(c.data.size()));
         } catch (...) {
             error = std::current_exception();
         }
@@ -364,10 +365,13 @@ int64_t InputFile::inflateSome(char *out, int64_t max)
 void InputFile::finishHash()
 {
     if (m_readAhead) {
-        // The decoder's state is this thread's again; what the reader saw stays what it reports.
-        stopReadAhead();
+        // What the reader saw stays what it reports: asked while the thread still runs, since
+        // endReached() waits for its next step, which a stopped thread may never take (it stops
+        // between two chunks with none left for the reader: waiting then would be for ever).
         m_truncated = truncated();
         m_truncationDetail = truncationDetail();
+        // The decoder's state is this thread's again.
+        stopReadAhead();
         m_readAhead.reset();
     }
     QByteArray buf(kCompressedChunk, Qt::Uninitialized);

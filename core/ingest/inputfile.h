@@ -21,7 +21,8 @@ namespace plumb {
 // A gzip file longer than kReadAheadAfter inflated bytes is inflated ahead on a thread of its own
 // (a few chunks of kReadAheadChunk), so that the reader's parsing and zlib overlap: inflating took
 // half of the parsing thread's time on a 35 MB Kineto trace. What read() returns, and when it
-// throws, is as without it; compressedOffset() then counts the chunks handed out.
+// throws, is as without it; compressedOffset() then counts the chunks handed out. An uncompressed
+// file is read ahead the same way when asked (setReadAheadUncompressed()).
 class InputFile {
 public:
     explicit InputFile(const QString &path);
@@ -39,6 +40,11 @@ public:
     [[nodiscard]] QString fileName() const;
     [[nodiscard]] int64_t size() const { return m_size; }
     [[nodiscard]] bool isGzip() const { return m_gzip; }
+
+    // Reads an uncompressed file ahead on a thread too (off by default), as a gzip file is: the
+    // reads and the fingerprinting then leave the caller's thread. compressedOffset() then moves by
+    // kReadAheadChunk steps, so a reader that positions itself by it should leave this off.
+    void setReadAheadUncompressed(bool on) { m_readAheadUncompressed = on; }
 
     // Reads up to `max` decompressed bytes into `out`; returns the count, 0 at end of input.
     // Throws ImportError on a read error, and when a gzip stream inflates past its bounds (see
@@ -96,6 +102,7 @@ private:
     int64_t m_size = 0;
     int64_t m_startOffset = 0;
     bool m_gzip = false;
+    bool m_readAheadUncompressed = false;
     int64_t m_offset = 0;
     int64_t m_compressedOffset = 0;
     bool m_eofRaw = false;
@@ -104,7 +111,7 @@ private:
     QByteArray m_inBuf;
     std::unique_ptr<Inflater> m_inflater;
     int64_t m_inflated = 0; // bytes inflateSome() produced (ahead of m_offset when read ahead)
-    std::unique_ptr<ReadAhead> m_readAhead; // while a thread inflates ahead
+    std::unique_ptr<ReadAhead> m_readAhead; // while a thread inflates (or reads) ahead
     int64_t m_maxInflated;
     ContentHash m_hash;
 };

@@ -3,9 +3,19 @@
 
 #include "text/textnumbers.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace plumb::chrometrace {
+
+namespace {
+
+constexpr bool isJsonSpace(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+} // namespace
 
 std::string_view trim(std::string_view s)
 {
@@ -27,26 +37,35 @@ std::optional<double> toDouble(std::string_view s)
 
 void appendMinified(std::string &out, std::string_view raw)
 {
-    if (raw.find_first_of(" \n\r\t") == std::string_view::npos) {
-        out.append(raw);
-        return;
-    }
-    bool inString = false;
-    for (size_t i = 0; i < raw.size(); ++i) {
-        const char c = raw[i];
-        if (inString) {
-            out.push_back(c);
-            if (c == '\\' && i + 1 < raw.size()) {
-                out.push_back(raw[++i]);
-            } else if (c == '"') {
-                inString = false;
-            }
-        } else if (c == '"') {
-            inString = true;
-            out.push_back(c);
-        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            out.push_back(c);
+    // Runs are appended whole: outside strings up to the next quote or whitespace, a string up to and
+    // including its closing quote (an escape hides the byte after it).
+    const char *p = raw.data();
+    const size_t n = raw.size();
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && p[j] != '"' && !isJsonSpace(p[j])) {
+            ++j;
         }
+        out.append(p + i, j - i);
+        if (j == n) {
+            return;
+        }
+        if (p[j] != '"') { // whitespace between tokens: dropped
+            i = j + 1;
+            continue;
+        }
+        size_t k = j + 1;
+        while (k < n) {
+            if (p[k] == '\\') {
+                k += 2;
+            } else if (p[k++] == '"') {
+                break;
+            }
+        }
+        k = std::min(k, n);
+        out.append(p + j, k - j);
+        i = k;
     }
 }
 

@@ -33,6 +33,7 @@ public:
 
 private:
     bool fill(); // compacts and reads more; false at end of input
+    Scan scanContainer(std::string_view &value); // scanValue() of an object or array
 
     InputFile &m_in;
     std::vector<char> m_buf;

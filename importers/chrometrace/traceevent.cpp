@@ -7,6 +7,22 @@ namespace plumb::chrometrace {
 
 namespace od = simdjson::ondemand;
 
+namespace {
+
+// A JSON number without a fraction or exponent (a plain loop: string_view::find_first_of calls memchr
+// once per byte).
+bool isIntegerText(std::string_view raw)
+{
+    for (const char c : raw) {
+        if (c == '.' || c == 'e' || c == 'E') {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 bool TraceEvent::parse(od::object obj)
 {
     TraceEvent &e = *this;
@@ -193,8 +209,7 @@ bool TraceEvent::parse(od::object obj)
                         } else if (t == od::json_type::null) {
                             a.kind = ArgKind::Null;
                         } else {
-                            a.kind = a.raw.find_first_of(".eE") == std::string_view::npos ? ArgKind::Int
-                                                                                          : ArgKind::Double;
+                            a.kind = isIntegerText(a.raw) ? ArgKind::Int : ArgKind::Double;
                         }
                     }
                     }

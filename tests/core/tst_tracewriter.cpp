@@ -55,6 +55,37 @@ private slots:
         QCOMPARE(i, n);
     }
 
+    // Batches whose tracks interleave, each track in time order (grouped by track in one pass) or
+    // not (sorted whole): every row is written once, with its own values.
+    void slicesOfInterleavedTracks()
+    {
+        Workspace ws(m_dir.filePath(QStringLiteral("i.plumb")), Workspace::Role::Writer);
+        constexpr int64_t n = 3000;
+        {
+            TraceWriter writer(ws.db(), 1);
+            for (int64_t i = 0; i < n; ++i) {
+                const int64_t track = 9 - (i * 7 % 5); // 9, 7, 5, 8, 6, 9, ...: runs of one row
+                writer.batch().slices.push_back({ track, 1000 + i, i + 1, i, 0, track, kNoValue, kNoValue,
+                    kNoValue, kNoValue, kNoValue, kNoValue, kNoValue });
+            }
+            writer.push();
+            for (int64_t i = 0; i < n; ++i) { // tracks in runs of 100, times falling within each track
+                writer.batch().slices.push_back({ 20 + (i / 100) % 3, 50000 - i, n + i + 1, i, 0, 1, kNoValue,
+                    kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue });
+            }
+            writer.push();
+            writer.finish();
+        }
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM slice"), 2 * n);
+        QCOMPARE(ws.db().queryInt("SELECT count(DISTINCT id) FROM slice"), 2 * n);
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM slice WHERE id <= 3000 AND (ts != 999 + id OR dur != "
+                                  "id - 1 OR name_id != track_id OR track_id != 9 - ((id - 1) * 7 % 5))"),
+            int64_t(0));
+        QCOMPARE(ws.db().queryInt("SELECT count(*) FROM slice WHERE id > 3000 AND (ts != 50000 - (id - 3001) "
+                                  "OR track_id != 20 + ((id - 3001) / 100) % 3)"),
+            int64_t(0));
+    }
+
     // Flows (multi-row and single), counters, strings and args, with the trace id on every flow.
     void otherRows()
     {

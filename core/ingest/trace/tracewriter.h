@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
+#include <vector>
 
 namespace plumb {
 
@@ -57,6 +59,19 @@ private:
 
     SqliteDb &m_db;
     int64_t m_traceId;
+    // Puts the rows in (track, ts, id) order (push()).
+    void sortSlices(std::vector<TraceBatch::SliceRow> &slices);
+    // sortSlices()'s scratch on the parsing thread, kept so that it allocates nothing after the first
+    // batches: each track's row count and last row (then: its next output position), the track ->
+    // run index, and the rows in order.
+    struct TrackRun {
+        int64_t track;
+        size_t count;
+        size_t last;
+    };
+    std::vector<TrackRun> m_trackRuns;
+    std::unordered_map<int64_t, size_t> m_trackIndex;
+    std::vector<TraceBatch::SliceRow> m_sortedSlices;
     std::unique_ptr<TraceBatch> m_current; // being filled
     std::unique_ptr<Statements> m_statements; // the writer's, prepared on its first batch
     BatchWriter<TraceBatch> m_writer; // last: its thread uses the members above
