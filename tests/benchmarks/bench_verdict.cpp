@@ -13,7 +13,7 @@
 
 #include "benchimport.h"
 #include "childrun.h"
-#include "kinetotracegen.h"
+#include "verdictsetup.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -26,12 +26,6 @@
 using namespace plumb::bench;
 
 namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 
 ChildRun mustRun(const QString &plumb, const QStringList &args)
 {
@@ -49,49 +43,12 @@ ChildRun mustRun(const QString &plumb, const QStringList &args)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    KinetoTraceOptions gen;
-    gen.events = 6'800'000;
-    gen.layers = 1000;
-    int runs = 3;
-    QString keep, trace, plumb = QStringLiteral(PLUMB_CLI_PATH);
-    const QStringList args = app.arguments().mid(1);
-    for (int i = 0; i < args.size(); ++i) {
-        const bool more = i + 1 < args.size();
-        if (args[i] == QLatin1String("--events") && more)
-            gen.events
-                = std::max<int64_t>(1000, parseSizes(args[++i]).empty() ? 0 : parseSizes(args[i]).front());
-        else if (args[i] == QLatin1String("--layers") && more)
-            gen.layers = std::max(1, args[++i].toInt());
-        else if (args[i] == QLatin1String("--runs") && more)
-            runs = std::max(1, args[++i].toInt());
-        else if (args[i] == QLatin1String("--keep") && more)
-            keep = args[++i];
-        else if (args[i] == QLatin1String("--plumb") && more)
-            plumb = args[++i];
-        else if (args[i] == QLatin1String("--trace") && more)
-            trace = args[++i];
-        else {
-            std::fprintf(stderr,
-                "usage: bench_verdict [--events N] [--layers L] [--runs N] [--keep DIR] [--plumb PATH] "
-                "[--trace FILE]\n");
-            return 2;
-        }
-    }
-    QTemporaryDir tmp;
-    const QString dir = workFolder("bench_verdict", keep, tmp);
-    if (dir.isEmpty())
-        return 1;
-    const bool generated = trace.isEmpty(); // else the events are the file's, not counted here
-    if (generated) {
-        trace = dir + QStringLiteral("/verdict_%1.json").arg(gen.events);
-        KinetoTraceStats stats;
-        std::string error;
-        if (!QFileInfo::exists(trace) && !writeKinetoTrace(trace.toStdString(), gen, &stats, &error)) {
-            std::fprintf(stderr, "bench_verdict: %s\n", error.c_str());
-            return 1;
-        }
-    }
-    std::printf("%s: %.1f MB\n", qPrintable(trace), double(QFileInfo(trace).size()) / 1e6);
+    VerdictSetup v;
+    v.plumb = QStringLiteral(PLUMB_CLI_PATH);
+    if (const int rc = v.setUp("bench_verdict", app.arguments().mid(1), true); rc != 0)
+        return rc;
+    const int runs = v.runs;
+    const QString &plumb = v.plumb, &trace = v.trace, &dir = v.dir;
     std::vector<double> imports, doctors, fromEvents, totals;
     long importRss = 0, doctorRss = 0, eventsRss = 0;
     for (int i = 0; i < runs; ++i) {
@@ -131,7 +88,6 @@ int main(int argc, char **argv)
         verdict(total < 8.0), peakMB, verdict(peakMB < 300.0));
     std::printf("{\"bench\":\"verdict\",\"events\":%lld,\"runs\":%d,\"import_s\":%.3f,\"doctor_s\":%.4f,"
                 "\"doctor_from_events_s\":%.3f,\"total_s\":%.3f,\"peak_rss_mb\":%.1f}\n",
-        static_cast<long long>(generated ? gen.events : 0), runs, median(imports), median(doctors),
-        median(fromEvents), total, peakMB);
+        v.events(), runs, median(imports), median(doctors), median(fromEvents), total, peakMB);
     return 0;
 }

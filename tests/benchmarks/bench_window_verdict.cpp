@@ -16,8 +16,8 @@
 #include "childrun.h"
 #include "doctor/doctorpanel.h"
 #include "ingest/importerregistry.h"
-#include "kinetotracegen.h"
 #include "mainwindow.h"
+#include "verdictsetup.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -77,12 +77,6 @@ int child(const QString &trace, const QString &workspace)
     return 0;
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -94,47 +88,11 @@ int main(int argc, char **argv)
         return child(QString::fromLocal8Bit(argv[2]), QString::fromLocal8Bit(argv[3]));
     }
     QCoreApplication app(argc, argv);
-    KinetoTraceOptions gen;
-    gen.events = 6'800'000;
-    gen.layers = 1000;
-    int runs = 3;
-    QString keep, trace;
-    const QStringList args = app.arguments().mid(1);
-    for (int i = 0; i < args.size(); ++i) {
-        const bool more = i + 1 < args.size();
-        if (args[i] == QLatin1String("--events") && more) {
-            const std::vector<int64_t> n = parseSizes(args[++i]);
-            gen.events = n.empty() ? gen.events : std::max<int64_t>(1000, n.front());
-        } else if (args[i] == QLatin1String("--layers") && more) {
-            gen.layers = std::max(1, args[++i].toInt());
-        } else if (args[i] == QLatin1String("--runs") && more) {
-            runs = std::max(1, args[++i].toInt());
-        } else if (args[i] == QLatin1String("--keep") && more) {
-            keep = args[++i];
-        } else if (args[i] == QLatin1String("--trace") && more) {
-            trace = args[++i];
-        } else {
-            std::fprintf(stderr,
-                "usage: bench_window_verdict [--events N] [--layers L] [--runs N] [--keep DIR] [--trace "
-                "FILE]\n");
-            return 2;
-        }
-    }
-    QTemporaryDir tmp;
-    const QString dir = workFolder("bench_window_verdict", keep, tmp);
-    if (dir.isEmpty())
-        return 1;
-    const bool generated = trace.isEmpty(); // else the events are the file's, not counted here
-    if (generated) {
-        trace = dir + QStringLiteral("/verdict_%1.json").arg(gen.events);
-        KinetoTraceStats stats;
-        std::string error;
-        if (!QFileInfo::exists(trace) && !writeKinetoTrace(trace.toStdString(), gen, &stats, &error)) {
-            std::fprintf(stderr, "bench_window_verdict: %s\n", error.c_str());
-            return 1;
-        }
-    }
-    std::printf("%s: %.1f MB\n", qPrintable(trace), double(QFileInfo(trace).size()) / 1e6);
+    VerdictSetup v;
+    if (const int rc = v.setUp("bench_window_verdict", app.arguments().mid(1), false); rc != 0)
+        return rc;
+    const int runs = v.runs;
+    const QString &trace = v.trace, &dir = v.dir;
     std::vector<double> imported, shown;
     double peakMB = 0;
     for (int i = 0; i < runs; ++i) {
@@ -164,6 +122,6 @@ int main(int argc, char **argv)
     std::printf(
         "{\"bench\":\"window_verdict\",\"events\":%lld,\"runs\":%d,\"imported_s\":%.3f,\"verdict_s\":%.3f,"
         "\"peak_rss_mb\":%.1f}\n",
-        static_cast<long long>(generated ? gen.events : 0), runs, median(imported), total, peakMB);
+        v.events(), runs, median(imported), total, peakMB);
     return 0;
 }
