@@ -14,6 +14,7 @@
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 #include "text/textformat.h"
+#include "util/allocatortuning.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -812,6 +813,7 @@ std::vector<FileImportResult> ImportRunner::runIn(Workspace &ws, const QStringLi
     try {
         if (traceSummariesMissing(ws)) {
             progress.report(QStringLiteral("Summarising traces"), int(files.size()), 1.0, true);
+            releaseFreeMemory(); // what the files' parsing freed, so that the two phases' peaks do not add up
             writeMissingTraceSummaries(ws, [this] { return m_cancel.load(); });
         }
     } catch (const std::exception &e) {

@@ -14,6 +14,13 @@
 
 namespace plumb {
 
+void releaseFreeMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 void tuneAllocator()
 {
 #if defined(__GLIBC__)

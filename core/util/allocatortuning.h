@@ -16,6 +16,11 @@ namespace plumb {
 // no-op on other C libraries.
 void tuneAllocator();
 
+// Hands the heap's free memory back to the kernel (glibc's malloc_trim), between two phases of which
+// the first freed much that the second will not reuse: an import's parse buffers before the summary
+// pass, whose vectors are of other sizes and threads. A no-op on other C libraries.
+void releaseFreeMemory();
+
 // Asks the kernel to back [p, p + bytes) with transparent huge pages where it allows them (Linux,
 // THP "madvise" mode, as Debian's kernels ship): for a freshly reserved, not yet touched vector of
 // millions of elements, so that filling it takes one fault per 2 MiB instead of one per 4 KiB. Only
