@@ -52,8 +52,9 @@ struct VerdictSetup {
             } else if (plumbOption && args[i] == QLatin1String("--plumb") && more) {
                 plumb = args[++i];
             } else {
-                std::fprintf(stderr, "usage: %s [--events N] [--layers L] [--runs N] [--keep DIR]%s [--trace FILE]\n",
-                    tool, plumbOption ? " [--plumb PATH]" : "");
+                std::fprintf(stderr,
+                    "usage: %s [--events N] [--layers L] [--runs N] [--keep DIR]%s [--trace FILE]\n", tool,
+                    plumbOption ? " [--plumb PATH]" : "");
                 return 2;
             }
         }
