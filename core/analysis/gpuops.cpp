@@ -81,6 +81,14 @@ struct Launch {
     int64_t corr, ts, dur;
 };
 
+// Times an analysis can add and subtract without overflow: within 2^62 ns of the trace's zero, a
+// duration from 0 to 2^62.
+bool saneTimes(int64_t ts, int64_t dur)
+{
+    constexpr int64_t kLimit = int64_t(1) << 62;
+    return ts > -kLimit && ts < kLimit && dur >= 0 && dur < kLimit;
+}
+
 // Launches by correlation id. CUPTI's ids count up, so they usually fill a range densely: then a
 // table indexed by id (no hashing, one allocation); else a sorted vector searched by id.
 class LaunchIndex {
@@ -152,7 +160,8 @@ LaunchIndex readLaunches(SqliteDb &db, int64_t traceId)
         "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
     st.bind(1, traceId);
     while (st.step())
-        calls.push_back({ st.columnInt(0), st.columnInt(1), st.columnInt(2) });
+        if (saneTimes(st.columnInt(1), st.columnInt(2)))
+            calls.push_back({ st.columnInt(0), st.columnInt(1), st.columnInt(2) });
     LaunchIndex index;
     index.build(std::move(calls));
     return index;
@@ -293,7 +302,10 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             if (id == cat)
                 opCat = c;
         // (A stream's wait for another's event is no work of the device's: see BackendCategory::waitOps.)
-        const bool keep = opCat != nullptr && !(!opCat->waitOps.empty() && waitNames.count(op.nameId));
+        // A damaged file's op with times no analysis can subtract (beyond 2^62 ns, 146 years, from the
+        // trace's zero, or a negative duration) is no device work either: passed over like a marker.
+        const bool keep = opCat != nullptr && !(!opCat->waitOps.empty() && waitNames.count(op.nameId))
+            && saneTimes(cursorTs[c], st.columnInt(1));
         const CategoryRole role = keep ? opCat->role : CategoryRole::None;
         const bool memoryOp = role == CategoryRole::Memcpy || role == CategoryRole::Memset
             || (keep && !opCat->memoryNamePrefixes.empty() && backendMemoryNames.count(op.nameId));

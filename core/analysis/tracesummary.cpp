@@ -4,6 +4,7 @@
 #include "analysis/quantilesketch.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
+#include "util/saturating.h"
 
 #include <QDataStream>
 #include <QHash>
@@ -262,7 +263,7 @@ void writeOps(SqliteStmt &st, int64_t traceId, int64_t step, const std::vector<G
 {
     std::map<int64_t, OpGroup> byName;
     for (const GpuOp &op : ops) {
-        const int64_t dur = op.endNs - op.startNs;
+        const int64_t dur = satSub(op.endNs, op.startNs);
         OpGroup &g = byName[op.nameId];
         g.kind = op.kind;
         g.minNs = g.count ? std::min(g.minNs, dur) : dur;
@@ -307,7 +308,7 @@ void writeStep(SqliteStmt &st, int64_t traceId, int64_t step, const QString &nam
     QuantileSketch delays;
     for (const GpuOp &op : ops)
         if (op.launchNs >= 0)
-            delays.add(op.startNs - op.launchNs);
+            delays.add(satSub(op.startNs, op.launchNs));
     int c = 0;
     auto bind = [&st, &c](int64_t v) { st.bind(++c, v); };
     bind(traceId);

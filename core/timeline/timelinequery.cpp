@@ -5,6 +5,7 @@
 #include "store/workspace.h"
 #include "timeline/readsnapshot.h"
 #include "timeline/slicesummary.h"
+#include "util/saturating.h"
 
 #include <QRegularExpression>
 
@@ -31,22 +32,6 @@ constexpr int64_t kMinSearchWindowNs = 1000;
 constexpr int64_t kWalkRowsBeforeCarry = 2048;
 // Name sets up to this size are filtered inside SQLite (name_id IN (...)), larger ones row by row.
 constexpr size_t kMaxSqlNameIds = 4096;
-
-int64_t satAdd(int64_t a, int64_t b)
-{
-    int64_t r = 0;
-    if (__builtin_add_overflow(a, b, &r))
-        return b > 0 ? INT64_MAX : INT64_MIN;
-    return r;
-}
-
-int64_t satSub(int64_t a, int64_t b)
-{
-    int64_t r = 0;
-    if (__builtin_sub_overflow(a, b, &r))
-        return b < 0 ? INT64_MAX : INT64_MIN;
-    return r;
-}
 
 // One slice row as the walks read it; ts in trace time. id is -1 for a slice taken from an LOD
 // tile's carry-out (see BackwardRows); idOf() finds it.
