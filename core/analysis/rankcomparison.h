@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/reportsource.h"
 #include "analysis/temporalbreakdown.h"
 
 #include <QString>
@@ -16,10 +17,6 @@ class Workspace;
 // when a rank has none). A straggler is the rank that computes longest per step, by more than
 // kStragglerMargin over the median of the others: in data-parallel training every collective waits
 // for it, so the others' extra communication time per step is what it costs them.
-// Where an analysis takes its figures from: the summaries stored at import when they answer it
-// (analysis/tracesummary.h), else the events; or always the events (`plumb doctor --from-events`).
-enum class ReportSource { Summaries, Events };
-
 struct RankSummary {
     int64_t traceId = 0;
     int64_t rank = -1;

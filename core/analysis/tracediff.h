@@ -2,7 +2,7 @@
 #pragma once
 
 #include "analysis/kerneltable.h"
-#include "analysis/rankcomparison.h"
+#include "analysis/reportsource.h"
 #include "analysis/steptime.h"
 #include "analysis/temporalbreakdown.h"
 #include "analysis/verdict.h"
