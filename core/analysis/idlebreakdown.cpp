@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/idlebreakdown.h"
 
-#include "util/saturating.h"
-
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -29,7 +27,7 @@ std::vector<StreamIdle> idleBreakdown(Workspace &ws, const std::vector<GpuOp> &o
         stream.reset();
         for (size_t i = 1; i < list.size(); ++i) {
             const int64_t prevEnd = list[i - 1]->endNs;
-            const int64_t gap = satSub(list[i]->startNs, prevEnd); // a damaged trace's times may be anything
+            const int64_t gap = list[i]->startNs - prevEnd;
             ++s.gaps;
             if (list[i]->launchNs >= 0 && list[i]->launchNs > prevEnd)
                 s.hostWaitNs += gap;

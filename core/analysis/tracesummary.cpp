@@ -4,7 +4,6 @@
 #include "analysis/quantilesketch.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
-#include "util/saturating.h"
 
 #include <QDataStream>
 #include <QHash>
@@ -263,7 +262,7 @@ void writeOps(SqliteStmt &st, int64_t traceId, int64_t step, const std::vector<G
 {
     std::map<int64_t, OpGroup> byName;
     for (const GpuOp &op : ops) {
-        const int64_t dur = satSub(op.endNs, op.startNs);
+        const int64_t dur = op.endNs - op.startNs; // readGpuOps() keeps only times that subtract
         OpGroup &g = byName[op.nameId];
         g.kind = op.kind;
         g.minNs = g.count ? std::min(g.minNs, dur) : dur;
@@ -281,12 +280,13 @@ void writeOps(SqliteStmt &st, int64_t traceId, int64_t step, const std::vector<G
 }
 
 // Per stream: ops, busy time (their union) and idle between them by cause.
-void writeStreams(Workspace &ws, SqliteStmt &st, int64_t traceId, int64_t step, const std::vector<GpuOp> &ops)
+void writeStreams(SqliteStmt &st, int64_t traceId, int64_t step, const std::vector<GpuOp> &ops,
+    const std::vector<StreamIdle> &idles)
 {
     std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> spans;
     for (const GpuOp &op : ops)
         spans[op.streamTrackId].emplace_back(op.startNs, op.endNs);
-    for (const StreamIdle &idle : idleBreakdown(ws, ops)) {
+    for (const StreamIdle &idle : idles) {
         auto &v = spans[idle.streamTrackId];
         int64_t busy = 0;
         for (const auto &[a, b] : uniteIntervals(v))
@@ -308,7 +308,7 @@ void writeStep(SqliteStmt &st, int64_t traceId, int64_t step, const QString &nam
     QuantileSketch delays;
     for (const GpuOp &op : ops)
         if (op.launchNs >= 0)
-            delays.add(satSub(op.startNs, op.launchNs));
+            delays.add(op.startNs - op.launchNs);
     int c = 0;
     auto bind = [&st, &c](int64_t v) { st.bind(++c, v); };
     bind(traceId);
@@ -390,14 +390,14 @@ void writeTraceSummary(Workspace &ws, int64_t traceId)
         const StepTime &t = r.stepTime.steps[i];
         writeStep(stepRow, traceId, int64_t(i), t.name, t.startNs, t.endNs, r.steps[i].gpu, t.parts, stepOps);
         writeOps(opRow, traceId, int64_t(i), stepOps);
-        writeStreams(ws, streamRow, traceId, int64_t(i), stepOps);
+        writeStreams(streamRow, traceId, int64_t(i), stepOps, idleBreakdown(ws, stepOps));
     }
     stepOps = {};
     const int64_t startNs = stepCount ? r.stepTime.steps.front().startNs : r.overall.startNs;
     const int64_t endNs = stepCount ? r.stepTime.steps.back().endNs : r.overall.endNs;
     writeStep(stepRow, traceId, kWholeTrace, QString(), startNs, endNs, r.overall, r.stepTime.total, ops);
     writeOps(opRow, traceId, kWholeTrace, ops);
-    writeStreams(ws, streamRow, traceId, kWholeTrace, ops);
+    writeStreams(streamRow, traceId, kWholeTrace, ops, r.idle); // the report's idle is the whole trace's
 
     SqliteStmt callRow(db,
         "INSERT INTO collective_call(trace_id, slice_id, step, collective, process_group, seq, start_ns, "

@@ -35,10 +35,11 @@ WorkspaceSnapshot WorkspaceSnapshot::load(const QString &path, Mode mode)
         } else {
             // A Reader first: it refuses SQLite files that are not Plumb workspaces, which a Writer
             // would otherwise migrate (write our tables into).
-            bool needsMigration = false;
+            bool needsMigration = false, missing = false;
             {
                 Workspace probe(path, Workspace::Role::Reader);
                 needsMigration = probe.schemaVersion() < Workspace::currentSchemaVersion();
+                missing = !needsMigration && traceSummariesMissing(probe);
             }
             if (needsMigration) {
                 Workspace migrated(path, Workspace::Role::Writer);
@@ -46,12 +47,7 @@ WorkspaceSnapshot WorkspaceSnapshot::load(const QString &path, Mode mode)
             // Traces imported before this build's summaries (analysis/tracesummary.h) get them once; a
             // workspace we may not write keeps without, and the doctor reads its events.
             try {
-                bool missing = false;
-                {
-                    Workspace probe(path, Workspace::Role::Reader);
-                    missing = traceSummariesMissing(probe);
-                }
-                if (missing) {
+                if (needsMigration || missing) {
                     Workspace writer(path, Workspace::Role::Writer);
                     writeMissingTraceSummaries(writer);
                 }
