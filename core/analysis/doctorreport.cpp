@@ -29,8 +29,8 @@ RankComparison runRanks(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode 
 
 } // namespace
 
-DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
-    const RankComparison &ranks, const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls)
+DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
+    const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls)
 {
     DoctorReport r;
     // The host side (its calls and each step's time) reads the workspace again: on a second reader
@@ -64,8 +64,13 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuO
     if (host.valid())
         host.get(); // rethrows what the other connection threw
     r.verdict = diagnose(ws, ops, r.overall, r.host, &r.kernels);
+    return r;
+}
+
+void finishReport(Workspace &ws, int64_t traceId, const RankComparison &ranks, DoctorReport &r)
+{
     r.ranks = ranks;
-    weighStraggler(ws, ops, r.ranks, traceId, r.verdict);
+    weighStraggler(ws, r.kernels, r.ranks, traceId, r.verdict);
     // Compute-bound: how close the matrix and attention kernels came to what the GPU can do.
     if (r.verdict.component == Verdict::Component::GpuCompute)
         if (const QString e = flopsEvidence(r.flops, r.overall.computeNs); !e.isEmpty())
@@ -79,6 +84,13 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuO
     sayDevice(r.verdict, r.deviceNoun);
     for (Verdict &v : r.stepVerdicts)
         sayDevice(v, r.deviceNoun);
+}
+
+DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
+    const RankComparison &ranks, const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls)
+{
+    DoctorReport r = traceAnalyses(ws, traceId, ops, stepOptions, calls);
+    finishReport(ws, traceId, ranks, r);
     return r;
 }
 
@@ -88,11 +100,10 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
     // One read transaction per connection for the whole report: one snapshot, one file lock.
     const SqliteReadTransaction snapshot(ws.db());
     const RankComparison run = ranks ? *ranks : runRanks(ws, traceId, mode, source);
-    // The report stored at import is the trace's alone: it stands when no other rank of its run holds
-    // this one back (a straggler re-weighs the verdict over the ops).
-    if (source == ReportSource::Summaries && run.straggler < 0 && reportIsSummarised(mode, stepOptions))
+    // The analyses stored at import are the trace's alone: the run's ranks are weighed in here.
+    if (source == ReportSource::Summaries && reportIsSummarised(mode, stepOptions))
         if (std::optional<DoctorReport> stored = storedReport(ws, traceId)) {
-            stored->ranks = run;
+            finishReport(ws, traceId, run, *stored);
             return std::move(*stored);
         }
     return doctorReport(ws, traceId, readGpuOps(ws, traceId, mode), run, stepOptions);

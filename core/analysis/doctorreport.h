@@ -42,7 +42,7 @@ struct DoctorReport {
 };
 
 // `source`: the summaries stored at import when they answer the question (analysis/tracesummary.h: every
-// GPU op counted, no further input ranges, no straggler rank in the run), else the events; or always the
+// GPU op counted, no further input ranges), else the events; or always the
 // events (`plumb doctor --from-events`).
 // `ranks` is the trace's run compared (compareRanks()), when the caller has it; else it is computed
 // when the run has several traces. Step time counts the GPU ops `mode` counts.
@@ -54,5 +54,13 @@ struct DoctorReport {
 [[nodiscard]] DoctorReport doctorReport(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
     const RankComparison &ranks, const StepTimeOptions &stepOptions = {},
     std::vector<CollectiveCall> *calls = nullptr);
+
+// A report in two halves: the trace's own analyses (what the summaries store at import: the verdict as
+// diagnosed from the trace alone; no step verdicts, ranks or device yet), then the run weighed in (a
+// straggler moves this rank's waiting in collectives to it), the evidence added, each step's verdict
+// and the device named. doctorReport() is the two in a row.
+[[nodiscard]] DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
+    const StepTimeOptions &stepOptions = {}, std::vector<CollectiveCall> *calls = nullptr);
+void finishReport(Workspace &ws, int64_t traceId, const RankComparison &ranks, DoctorReport &r);
 
 } // namespace plumb

@@ -351,7 +351,7 @@ void writeTraceSummary(Workspace &ws, int64_t traceId)
     {
         const SqliteReadTransaction snapshot(db);
         ops = readGpuOps(ws, traceId, GpuOpMode::EveryOp);
-        r = doctorReport(ws, traceId, ops, RankComparison {}, {}, &calls);
+        r = traceAnalyses(ws, traceId, ops, {}, &calls);
     }
     SqliteTransaction tx(db);
     for (const char *table :

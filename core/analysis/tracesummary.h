@@ -13,11 +13,11 @@ class Workspace;
 // The summaries a trace gets when it is imported (docs/sql.md, "Summaries"): per step and for the whole
 // trace (step -1) its GPU window and step time (step_summary), its device ops by name with a quantile
 // sketch of their durations (op_summary), idle per stream (stream_summary), its collective calls
-// (collective_call), and the doctor's report of the trace alone (trace_summary). The doctor, the report
+// (collective_call), and the doctor's analyses of the trace alone (trace_summary). The doctor, the report
 // and the window read them instead of the events; a job's ranks merge them. Written from the events once,
 // every GPU op counted (GpuOpMode::EveryOp) and no further input ranges; a change to the analyses bumps
 // kTraceSummaryVersion, and summaries of another version are written again like missing ones.
-constexpr int kTraceSummaryVersion = 1;
+constexpr int kTraceSummaryVersion = 2;
 
 // Writes (replaces) the trace's summaries, in a transaction of its own (the caller holds none).
 void writeTraceSummary(Workspace &ws, int64_t traceId);
@@ -29,7 +29,8 @@ int writeMissingTraceSummaries(Workspace &ws, const std::function<bool()> &cance
 
 // Whether the stored report answers a report in `mode` with these options.
 [[nodiscard]] bool reportIsSummarised(GpuOpMode mode, const StepTimeOptions &stepOptions);
-// The trace's stored report (its run's ranks left empty), when one of this version is there.
+// The trace's stored analyses (traceAnalyses(): finishReport() weighs its run in), when they are of this
+// version.
 [[nodiscard]] std::optional<DoctorReport> storedReport(Workspace &ws, int64_t traceId);
 // The GPU windows stored for the trace (step_summary): each step's, by step, and the whole trace's;
 // nothing when the trace has no summary of this version. Their byKinds are not kept.

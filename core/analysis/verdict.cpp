@@ -404,8 +404,8 @@ int64_t Verdict::costOf(Component c) const
     return 0;
 }
 
-void weighStraggler(
-    Workspace &ws, const std::vector<GpuOp> &ops, const RankComparison &ranks, int64_t traceId, Verdict &v)
+void weighStraggler(Workspace &ws, const std::vector<KernelStats> &kernels, const RankComparison &ranks,
+    int64_t traceId, Verdict &v)
 {
     if (ranks.straggler < 0 || v.breakdown.ops == 0)
         return;
@@ -436,7 +436,7 @@ void weighStraggler(
         "waiting for it (%3 in all)")
                       .arg(straggler.rank)
                       .arg(formatDuration(int64_t(self->commNs - straggler.commNs)), formatDuration(waited));
-    conclude(ws, ops, v);
+    conclude(ws, {}, v, true, &kernels);
 }
 
 } // namespace plumb

@@ -91,7 +91,9 @@ struct RankComparison;
 // it (its communication per step beyond the straggler's, times its steps, at most its exposed
 // communication) becomes the straggler's cost and the verdict is decided again; when this rank is the
 // straggler, the evidence says so. Nothing changes without a straggler.
-void weighStraggler(
-    Workspace &ws, const std::vector<GpuOp> &ops, const RankComparison &ranks, int64_t traceId, Verdict &v);
+// `kernels` is the trace's kernel table (kernelTable()), which names the top kernels of a compute-bound
+// verdict.
+void weighStraggler(Workspace &ws, const std::vector<KernelStats> &kernels, const RankComparison &ranks,
+    int64_t traceId, Verdict &v);
 
 } // namespace plumb

@@ -73,8 +73,9 @@ private slots:
         QCOMPARE(m_traces.size(), size_t(paths.size()));
     }
 
-    // The stored report is the report computed from the events, field for field (the encoding covers
-    // every field of DoctorReport but the run's ranks: a field it missed would not compile).
+    // The stored analyses are those computed from the events, field for field (the encoding covers every
+    // field of DoctorReport but the run's ranks: a field it missed would not compile), and so is the
+    // report finished from them.
     void reportEqualsEvents()
     {
         Workspace ws(m_ws, Workspace::Role::Reader);
@@ -82,10 +83,16 @@ private slots:
         for (int64_t id : m_traces) {
             const std::optional<DoctorReport> stored = storedReport(ws, id);
             QVERIFY2(stored, qPrintable(QStringLiteral("trace %1 has no stored report").arg(id)));
-            const DoctorReport events = doctorReport(ws, id, readGpuOps(ws, id, GpuOpMode::EveryOp), {});
+            const DoctorReport events = traceAnalyses(ws, id, readGpuOps(ws, id, GpuOpMode::EveryOp));
             QVERIFY2(encodeReport(*stored) == encodeReport(events), qPrintable(QString::number(id)));
             QCOMPARE(stored->verdict.headline, events.verdict.headline);
             QCOMPARE(stored->stepTime.steps.size(), events.stepTime.steps.size());
+            // Finished with the trace's run weighed in, from the summaries and from the events alike.
+            const DoctorReport fromSummaries = doctorReport(ws, id, GpuOpMode::EveryOp);
+            const DoctorReport fromEvents
+                = doctorReport(ws, id, GpuOpMode::EveryOp, nullptr, {}, ReportSource::Events);
+            QVERIFY2(encodeReport(fromSummaries) == encodeReport(fromEvents), qPrintable(QString::number(id)));
+            QCOMPARE(fromSummaries.verdict.evidence, fromEvents.verdict.evidence);
         }
     }
 
