@@ -10,6 +10,7 @@
 #include "cli_import.h"
 #include "cli_lineage.h"
 #include "cli_ls.h"
+#include "cli_merge.h"
 #include "cli_query.h"
 #include "uilauncher.h"
 
@@ -162,6 +163,8 @@ int runCli(const QString &command, const QStringList &arguments)
         return status;
     if (command == QLatin1String("import"))
         return runImport(a);
+    if (command == QLatin1String("merge"))
+        return runMerge(a);
     if (command == QLatin1String("doctor"))
         return runDoctor(a);
     if (command == QLatin1String("diff"))

@@ -69,11 +69,13 @@ QList<Command> makeCommands()
     QList<Command> c;
     c.append({ QStringLiteral("import"),
         QStringLiteral("plumb import PATH... [--workspace FILE] [--json] [--jobs N] [--watch [--interval "
-                       "SECONDS]] [column roles]"),
+                       "SECONDS]] [--shard I/N|auto [--shards N]] [column roles]"),
         QStringLiteral(
             "Import files and folders into the workspace. --watch then keeps importing what is "
-            "added or appended to them until Ctrl+C. CSV/JSONL metric logs: the column-role options "
-            "set roles instead of the detected ones."),
+            "added or appended to them until Ctrl+C. --shard imports one task's part of a job's ranks "
+            "(ranks in order, every N-th from I) into the shard workspace --workspace names, for plumb "
+            "merge (docs/cluster.md). CSV/JSONL metric logs: the column-role options set roles instead "
+            "of the detected ones."),
         {
             jsonOption(QStringLiteral("what was imported")),
             valued(QStringLiteral("jobs"), QStringLiteral("N"),
@@ -83,6 +85,11 @@ QList<Command> makeCommands()
                 QStringLiteral("then keep importing what is added or appended to the paths until Ctrl+C")),
             valued(QStringLiteral("interval"), QStringLiteral("SECONDS"),
                 QStringLiteral("--watch: seconds between looks, 0.05 to 3600 (default 2)")),
+            valued(QStringLiteral("shard"), QStringLiteral("I/N|auto"),
+                QStringLiteral("import only this task's ranks: those whose place in rank order modulo N is I; "
+                               "auto takes I from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")),
+            valued(QStringLiteral("shards"), QStringLiteral("N"),
+                QStringLiteral("with --shard auto: the number of tasks")),
             valued(QStringLiteral("step-column"), QStringLiteral("NAME"), QStringLiteral("the step column")),
             valued(QStringLiteral("time-column"), QStringLiteral("NAME"),
                 QStringLiteral("the wall-time column")),
@@ -95,6 +102,17 @@ QList<Command> makeCommands()
                     "a column's role (repeatable): run, step, time, key, value, metric, param, "
                     "ignore; request logs: latency, ttft, itl, tokens_in, tokens_out, status, model, "
                     "endpoint")),
+        } });
+    c.append({ QStringLiteral("merge"), QStringLiteral("plumb merge SHARDDIR -o JOB.plumb [--json]"),
+        QStringLiteral(
+            "Build a job's workspace from the shards of a sharded import (plumb import --shard) by their "
+            "summaries alone: every rank's figures and verdict, where its events are, the collectives "
+            "matched across ranks. A missing or failed shard's ranks are reported missing (exit status "
+            "1); run it again once the shard is redone. Shards of another job are refused."),
+        {
+            valued(QStringList { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("JOB.plumb"),
+                QStringLiteral("the job workspace to write (replaced when it exists)")),
+            jsonOption(QStringLiteral("what was merged")),
         } });
     c.append({ QStringLiteral("ls"), QStringLiteral("plumb ls [--workspace FILE] [--json] [--diagnostics]"),
         QStringLiteral("List the workspace's runs, traces, experiment logs, lineage and sources."),
@@ -492,6 +510,39 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
         if (a.sql.isEmpty())
             return line.usageError(QStringLiteral("query needs an SQL statement, e.g. plumb query \"SELECT "
                                                   "name, count(*) FROM kernels GROUP BY name\""));
+    }
+    if (command == QLatin1String("merge")) {
+        if (a.paths.size() != 1)
+            return line.usageError(QStringLiteral("merge needs the folder of the shards, e.g. plumb merge "
+                                                  "job.plumb.d/shards -o job.plumb"));
+        a.output = line.value("output");
+        if (a.output.isEmpty())
+            return line.usageError(QStringLiteral("merge needs -o JOB.plumb, the job workspace to write"));
+    }
+    if (command == QLatin1String("import") && (line.isSet("shard") || line.isSet("shards"))) {
+        if (!line.isSet("shard"))
+            return line.usageError(QStringLiteral("--shards goes with --shard auto"));
+        if (line.isSet("watch"))
+            return line.usageError(QStringLiteral("--shard and --watch exclude each other"));
+        if (!line.isSet("workspace"))
+            return line.usageError(
+                QStringLiteral("--shard needs --workspace SHARD.plumb: the shard's file, in the folder plumb "
+                               "merge reads"));
+        QString error;
+        std::optional<ShardSpec> spec;
+        if (line.value("shard") == QLatin1String("auto")) {
+            double shards = 0;
+            if (!numberOption(line, "shards", 1, 1e6, shards) || shards != std::floor(shards))
+                return line.usageError(QStringLiteral("--shards needs the number of tasks, e.g. --shards 16"));
+            spec = shardFromEnvironment(int(shards), &error);
+        } else if (line.isSet("shards")) {
+            return line.usageError(QStringLiteral("--shards goes with --shard auto (I/N says N itself)"));
+        } else {
+            spec = parseShard(line.value("shard"), &error);
+        }
+        if (!spec)
+            return line.usageError(error);
+        a.shard = *spec;
     }
     if (command == QLatin1String("import")) {
         a.watch = line.isSet("watch");

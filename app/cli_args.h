@@ -6,6 +6,7 @@
 #include "analysis/objectivecheck.h"
 #include "analysis/steptime.h"
 #include "ingest/importoptions.h"
+#include "job/shard.h"
 #include "present/querypresent.h"
 #include "report/reportoptions.h"
 #include "store/lineagereader.h"
@@ -18,6 +19,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 
 namespace plumb {
 class Workspace;
@@ -95,6 +97,8 @@ struct Args {
     bool watch = false; // import --watch: live mode
     int intervalMs = 2000; // import --watch --interval
     int jobs = 0; // import --jobs (0: half the cores)
+    std::optional<plumb::ShardSpec> shard; // import --shard
+    QString output; // merge -o
     plumb::GoodputOptions goodput; // goodput --flops-per-step, --peak-flops, --interval
     QString objectivesPath; // check --objectives
     QString junitPath; // check --junit

@@ -5,6 +5,7 @@
 #include "ingest/folderwatcher.h"
 #include "ingest/importerregistry.h"
 #include "ingest/importrunner.h"
+#include "job/shard.h"
 #include "present/importpresent.h"
 #include "store/sqlitedb.h"
 
@@ -126,6 +127,15 @@ int runWatch(const Args &a, const ImporterRegistry &registry, ImportRunner &runn
     return workspaceError ? 1 : 0;
 }
 
+// "0, 4, 8" (a shard's ranks), "-" for files without one.
+QString shardRanksText(const std::vector<RankFile> &files)
+{
+    QStringList ranks;
+    for (const RankFile &f : files)
+        ranks << (f.rank >= 0 ? QString::number(f.rank) : QStringLiteral("-"));
+    return ranks.isEmpty() ? QStringLiteral("none") : ranks.join(QStringLiteral(", "));
+}
+
 } // namespace
 
 int runImport(const Args &a)
@@ -149,20 +159,42 @@ int runImport(const Args &a)
     if (a.watch)
         return runWatch(a, registry, runner);
     const bool tty = isatty(fileno(stderr)) && !a.json;
+    ImportRunner::ProgressFn progress;
     if (tty) {
-        runner.setProgressCallback([](const ImportProgress &p) {
+        progress = [](const ImportProgress &p) {
             std::fprintf(stderr, "\r\033[K[%d/%d] %s %3.0f%%", p.fileIndex + 1, std::max(p.fileCount, 1),
                 qPrintable(p.stage), p.fraction * 100);
             std::fflush(stderr);
-        });
+        };
+        runner.setProgressCallback(progress);
     }
     std::vector<FileImportResult> results;
     try {
+        if (a.shard) {
+            const ShardImport shard = importShard(registry, a.paths, *a.shard, a.workspace, a.importOptions,
+                progress);
+            results = shard.results;
+            if (tty)
+                std::fputs("\r\033[K", stderr);
+            if (!a.json)
+                out(QStringLiteral("shard %1/%2: %3 of the job's files, ranks %4\n")
+                        .arg(a.shard->index)
+                        .arg(a.shard->count)
+                        .arg(shard.files.size())
+                        .arg(shardRanksText(shard.files)));
+            printResults(a, results, false);
+            return importFailed(results) ? 1 : 0;
+        }
         results = runner.run(a.paths);
     } catch (const SqlError &e) {
         if (tty)
             std::fputs("\r\033[K", stderr);
         err(cli::workspaceError(a.workspace, e));
+        return 1;
+    } catch (const std::runtime_error &e) { // the shard's copy into place
+        if (tty)
+            std::fputs("\r\033[K", stderr);
+        err(QString::fromStdString(e.what()));
         return 1;
     }
     if (tty)

@@ -722,11 +722,39 @@ SELECT trace_id, slice_id, step, collective, process_group, seq, start_ns, end_n
 FROM collective_call;
 )sql";
 
+// A job merged from the shards of a sharded import (`plumb merge`; job/jobmerge.h, docs/cluster.md):
+// every rank the job has or should have, where its events are, and the collectives matched across
+// ranks. The ranks' trace rows and summaries are copied from the shards; their events stay there.
+static constexpr std::string_view kMigration15 = R"sql(
+CREATE TABLE job_rank(
+    rank        INTEGER PRIMARY KEY,
+    status      TEXT NOT NULL,          -- 'merged' | 'missing' (no shard has it) | 'failed' (its import failed)
+    trace_id    INTEGER,                -- trace.id here, when merged
+    trace_path  TEXT,                   -- the rank's trace file, as its shard imported it
+    shard_path  TEXT,                   -- the shard workspace that holds its events
+    shard_trace_id INTEGER,             -- its trace.id there
+    verdict     TEXT,                   -- its doctor's verdict, its run weighed in: the component
+    headline    TEXT,                   -- and the headline
+    message     TEXT                    -- why it is missing or failed
+);
+CREATE TABLE job_collective(
+    match_key   TEXT NOT NULL,          -- the process group; 'op:' || collective when the trace names none
+    seq         INTEGER NOT NULL,       -- the call's place among the rank's calls of that key, from 0
+    collective  TEXT NOT NULL,
+    step        INTEGER NOT NULL,       -- the step of the call on the rank that arrived last (-1: none)
+    ranks       INTEGER NOT NULL,       -- ranks that made the call
+    last_rank   INTEGER NOT NULL,       -- the rank that arrived last: its kernel was the shortest
+    wait_ns     INTEGER NOT NULL,       -- the others' mean wait for it: their kernels' mean minus its
+    max_wait_ns INTEGER NOT NULL,       -- the longest kernel minus its
+    PRIMARY KEY (match_key, seq)
+) WITHOUT ROWID;
+)sql";
+
 const std::vector<std::string_view> &schemaMigrations()
 {
     static const std::vector<std::string_view> migrations = { kMigration1, kMigration2, kMigration3,
         kMigration4, kMigration5, kMigration6, kMigration7, kMigration8, kMigration9, kMigration10,
-        kMigration11, kMigration12, kMigration13, kMigration14 };
+        kMigration11, kMigration12, kMigration13, kMigration14, kMigration15 };
     return migrations;
 }
 

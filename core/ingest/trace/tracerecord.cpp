@@ -36,6 +36,14 @@ QString traceRunName(const QString &traceName)
     return name;
 }
 
+int64_t rankFromFileName(const QString &fileName)
+{
+    static const QRegularExpression rankInName(
+        QStringLiteral("(?:^|[^a-z])rank[-_]?([0-9]+)"), QRegularExpression::CaseInsensitiveOption);
+    const auto match = rankInName.match(fileName);
+    return match.hasMatch() ? match.captured(1).toLongLong() : -1;
+}
+
 int64_t findOrAddRun(SqliteDb &db, const QString &key, const QString &name, int64_t createdNs)
 {
     SqliteStmt find(db, "SELECT id FROM main.run WHERE key = ?");
@@ -72,11 +80,8 @@ void TraceRecord::resolveRun(SqliteDb &db, DiagnosticLog &diagnostics, QString *
     const QFileInfo info(m_sourcePath);
     if (m_rank == kNoValue) {
         // Per-rank files without a rank inside (older profilers) usually say it in their name.
-        static const QRegularExpression rankInName(
-            QStringLiteral("(?:^|[^a-z])rank[-_]?([0-9]+)"), QRegularExpression::CaseInsensitiveOption);
-        const auto match = rankInName.match(info.fileName());
-        if (match.hasMatch()) {
-            m_rank = match.captured(1).toLongLong();
+        if (const int64_t rank = rankFromFileName(info.fileName()); rank >= 0) {
+            m_rank = rank;
             diagnostics.report(Severity::Warning, QStringLiteral("rank-from-file-name"), {},
                 QStringLiteral("The trace does not say which rank wrote it; rank %1 was taken from the "
                                "file name.")

@@ -17,6 +17,8 @@ class SqliteDb;
 
 // The name of the run a single trace forms: its file name without the trace format's extensions.
 [[nodiscard]] QString traceRunName(const QString &traceName);
+// The rank a per-rank file's name gives ("rank3", "rank-3", "trace_rank_3.json"), or -1.
+[[nodiscard]] int64_t rankFromFileName(const QString &fileName);
 // The id of the run with `key`, added (with `name`, created at `createdNs`) when there is none.
 int64_t findOrAddRun(SqliteDb &db, const QString &key, const QString &name, int64_t createdNs);
 
