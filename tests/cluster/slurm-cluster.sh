@@ -308,13 +308,15 @@ stop() {
     # Anything of this cluster the pid files missed.
     pids=$(stray_pids)
     if [ -n "$pids" ]; then
-        say "stopping processes no pid file named:" $pids
+        # shellcheck disable=SC2086
+        say "stopping processes no pid file named: $(printf "%s " $pids)"
         # shellcheck disable=SC2086
         terminate 3 $pids
     fi
     pids=$(stray_pids)
     [ -z "$pids" ] || {
-        say "FAILED: still running:" $pids
+        # shellcheck disable=SC2086
+        say "FAILED: still running: $(printf "%s " $pids)"
         return 1
     }
     rm -f "$DIR/run/slurmd.pid" "$DIR/run/slurmctld.pid" "$DIR/run/munged.pid"

@@ -39,6 +39,7 @@ t0=$(date +%s.%N)
 elapsed() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/plumb-slurm.XXXXXX") || fail "mktemp -d"
+# shellcheck disable=SC2317 # called by the trap
 cleanup() {
     local rc=$?
     "$cluster" stop "$dir" || {
@@ -71,8 +72,8 @@ job_field() { # JOBID FIELD
 }
 # Wait until squeue no longer lists the job (pending, running or completing), at most SECONDS.
 wait_gone() { # JOBID SECONDS
-    local i
-    for i in $(seq 1 $(($2 * 5))); do
+    local _
+    for _ in $(seq 1 $(($2 * 5))); do
         [ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ] && return 0
         sleep 0.2
     done
@@ -80,8 +81,8 @@ wait_gone() { # JOBID SECONDS
 }
 # Wait until the array task is running, at most SECONDS.
 wait_running() { # JOBID_TASK SECONDS
-    local i
-    for i in $(seq 1 $(($2 * 5))); do
+    local _
+    for _ in $(seq 1 $(($2 * 5))); do
         [ "$(squeue -h -j "$1" -o %t 2>/dev/null)" = R ] && return 0
         sleep 0.2
     done
@@ -162,12 +163,12 @@ say "task environment: $(grep -E '^(TMPDIR|SLURM_TMPDIR|SLURM_JOB_TMPDIR|cwd)=' 
 for k in 0 1; do
     st=$(job_field "${array}_$k" JobState)
     ec=$(job_field "${array}_$k" ExitCode)
-    [ "$st" = COMPLETED ] && [ "$ec" = 0:0 ] || fail "task ${array}_$k: JobState=$st ExitCode=$ec, not COMPLETED 0:0"
+    if ! { [ "$st" = COMPLETED ] && [ "$ec" = 0:0 ]; }; then fail "task ${array}_$k: JobState=$st ExitCode=$ec, not COMPLETED 0:0"; fi
 done
 for k in 0 1 3; do [ -f "$work/shard-$k.end" ] || fail "task $k did not reach its end"; done
 st3=$(job_field "${array}_3" JobState)
 ec3=$(job_field "${array}_3" ExitCode)
-[ "$st3" = FAILED ] && [ "$ec3" = 3:0 ] || fail "task ${array}_3 (exit 3): JobState=$st3 ExitCode=$ec3, not FAILED 3:0"
+if ! { [ "$st3" = FAILED ] && [ "$ec3" = 3:0 ]; }; then fail "task ${array}_3 (exit 3): JobState=$st3 ExitCode=$ec3, not FAILED 3:0"; fi
 st2=$(job_field "${array}_2" JobState)
 ec2=$(job_field "${array}_2" ExitCode)
 [ "$st2" = CANCELLED ] || fail "cancelled task ${array}_2: JobState=$st2 ExitCode=$ec2"
@@ -179,7 +180,7 @@ say "scontrol -o show job $array: $(scontrol -o show job "$array" | sed -n 's/.*
 # (b)+(c) checked: the merge job ran, after every task's end and after the cancel.
 mst=$(job_field "$merge" JobState)
 mec=$(job_field "$merge" ExitCode)
-[ "$mst" = COMPLETED ] && [ "$mec" = 0:0 ] || fail "merge job $merge: JobState=$mst ExitCode=$mec (log: $(cat "$work/merge.log" 2>/dev/null))"
+if ! { [ "$mst" = COMPLETED ] && [ "$mec" = 0:0 ]; }; then fail "merge job $merge: JobState=$mst ExitCode=$mec (log: $(cat "$work/merge.log" 2>/dev/null))"; fi
 [ -s "$work/merge.start" ] || fail "merge job $merge did not run its command"
 mstart=$(cat "$work/merge.start")
 for k in 0 1 3; do
@@ -192,7 +193,7 @@ say "merge job $merge COMPLETED 0:0 after all 4 tasks (one cancelled, one failed
 # The afterok job: pending for ever with DependencyNeverSatisfied (kill_invalid_depend is not set).
 nst=$(job_field "$never" JobState)
 nre=$(job_field "$never" Reason)
-[ "$nst" = PENDING ] && [ "$nre" = DependencyNeverSatisfied ] || fail "afterok job $never: JobState=$nst Reason=$nre"
+if ! { [ "$nst" = PENDING ] && [ "$nre" = DependencyNeverSatisfied ]; }; then fail "afterok job $never: JobState=$nst Reason=$nre"; fi
 [ ! -f "$work/never.ran" ] || fail "afterok job $never ran"
 scancel "$never"
 say "afterok job $never: PENDING (DependencyNeverSatisfied), cancelled"
