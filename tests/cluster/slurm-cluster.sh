@@ -9,7 +9,8 @@
 # Usage:
 #   tests/cluster/slurm-cluster.sh start DIR   create DIR (if needed) and everything in it, start the
 #                                              daemons, wait (at most START_TIMEOUT s, default 30) for
-#                                              the node to be idle, print the lines to eval
+#                                              the node to be idle, print the lines to eval;
+#                                              when that fails, stop what it started
 #   tests/cluster/slurm-cluster.sh stop DIR    cancel the cluster's jobs, stop slurmd, slurmctld and
 #                                              munged (TERM, then KILL after a bounded wait); safe when
 #                                              start failed half way, and when called twice
@@ -20,9 +21,10 @@
 #   sbatch --parsable --wrap 'hostname'
 #
 # Exit status: 0 done, 1 failed (the message and the tails of the daemons' logs on stderr), 2 usage,
-# 77 Slurm or MUNGE not installed (ctest's SKIP_RETURN_CODE convention).
-# Run it as root (the daemons run as the caller: SlurmUser, SlurmdUser and munged's user are the
-# caller's, and slurmd must be root to start jobs as the submitting user).
+# 77 cannot run here: Slurm or MUNGE not installed, or not root (ctest's SKIP_RETURN_CODE convention).
+# It must run as root: slurmd refuses to run as another user than SlurmdUser, and with
+# SlurmdUser=<the caller> it comes up but its jobs never start (they hang in COMPLETING). munged and
+# slurmctld run as root too (SlurmUser=root), so the key and the state are root's.
 # Written for Slurm 22.05 and MUNGE 0.5 (Debian 12); see docs/cluster.md for why each option is there.
 set -u
 
@@ -31,6 +33,8 @@ say() { echo "$prog: $*" >&2; }
 die() {
     say "FAILED: $*"
     [ -n "${DIR:-}" ] && show_logs
+    # A start that fails stops what it started (the files stay in DIR for a look).
+    [ "${STARTING:-0}" = 1 ] && STARTING=0 && stop
     exit 1
 }
 usage() {
@@ -54,6 +58,10 @@ need_binaries() {
     done
     if [ -n "$missing" ]; then
         say "not installed:$missing (Debian: apt-get install slurmctld slurmd slurm-client munge)"
+        exit 77
+    fi
+    if [ "$(id -u)" -ne 0 ]; then
+        say "must run as root (slurmd starts the jobs as their submitters)"
         exit 77
     fi
 }
@@ -177,6 +185,7 @@ start() {
 
     local t0 me host node ctlport dport
     t0=$(date +%s.%N)
+    STARTING=1
     me=$(id -un)
 
     # 1. MUNGE: a key of our own, and a munged on a socket of our own.
@@ -192,12 +201,20 @@ start() {
     chmod 0400 "$DIR/munge/munge.key"
     chown "$me" "$DIR/munge/munge.key" 2>/dev/null
     rm -f "$DIR/munge/munge.socket" "$DIR/munge/munge.socket.lock"
-    local force=""
-    [ "$(id -u)" -eq 0 ] && force=--force # munged declines to run as root without it
-    munged $force --socket="$DIR/munge/munge.socket" --key-file="$DIR/munge/munge.key" \
-        --pid-file="$DIR/run/munged.pid" --log-file="$DIR/log/munged.log" \
-        --seed-file="$DIR/munge/munged.seed" 2>>"$DIR/log/start.stderr" ||
-        die "munged did not start"
+    # munged 0.5.15 runs as root as it is; it refuses (without --force) a key, socket, log or
+    # seed file in a folder others may write to without the sticky bit, all the way up to /. DIR
+    # itself is 0755; an insecure parent of the caller's choosing is overridden with --force.
+    local munged_args
+    munged_args=(--socket="$DIR/munge/munge.socket" --key-file="$DIR/munge/munge.key"
+        --pid-file="$DIR/run/munged.pid" --log-file="$DIR/log/munged.log" --seed-file="$DIR/munge/munged.seed")
+    if ! munged "${munged_args[@]}" 2>>"$DIR/log/start.stderr"; then
+        if grep -q 'insecure' "$DIR/log/start.stderr"; then
+            say "munged finds a parent of $DIR insecure: starting it with --force"
+            munged --force "${munged_args[@]}" 2>>"$DIR/log/start.stderr" || die "munged did not start"
+        else
+            die "munged did not start"
+        fi
+    fi
     local i
     for i in $(seq 1 50); do
         [ -S "$DIR/munge/munge.socket" ] && break
