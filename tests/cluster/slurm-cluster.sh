@@ -69,6 +69,17 @@ need_binaries() {
 # The daemons live in /usr/sbin, which a non-login root shell may lack in PATH.
 PATH=$PATH:/usr/sbin:/sbin
 export PATH
+CLUSTER_NAME=plumbtest
+
+# Slurm's input variables from the caller's environment (a test run inside a job of a real cluster:
+# SLURM_JOB_ID, SLURM_CONF, SBATCH_PARTITION...) would reach the daemons and the clients run here.
+clean_env() {
+    local v
+    for v in $(env | sed -n 's/^\(\(SLURM\|SBATCH\|SALLOC\|SRUN\|SQUEUE\|SINFO\|SCANCEL\|SCONTROL\|SACCT\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
+        unset "$v"
+    done
+}
+clean_env
 
 # A TCP port nobody listens on, in the range above the usual ephemeral ports' start (there are
 # races with other programs picking ports at the same moment; start fails visibly then).
@@ -105,17 +116,35 @@ running() {
 # Processes of this cluster that no pid file names: daemons whose command line names a file in
 # DIR (one that died before writing its pid file, or a second copy); slurmctld's slurmscriptd and
 # the slurmstepd of jobs still running, whose environments carry SLURM_CONF=DIR/slurm.conf from the
-# daemons'; and the jobs' own processes (SLURM_CONF=DIR/slurm.conf and SLURM_JOB_ID in theirs),
+# daemons'; and the jobs' own processes (SLURM_CONF=DIR/slurm.conf, SLURM_JOB_ID and
+# SLURM_CLUSTER_NAME=plumbtest in theirs),
 # which a slurmstepd killed without its slurmd leaves behind. Never this script or its callers.
+ppid_of() { awk '/^PPid:/{print $2}' "/proc/$1/status" 2>/dev/null; }
+# Whether PID is this script, one of its callers, or a child of it (a command substitution's
+# subshell carries the caller's exported SLURM_CONF too).
+ours() {
+    local a=$1
+    case "$ancestors" in *" $1 "*) return 0 ;; esac
+    while [ -n "$a" ] && [ "$a" -gt 1 ] 2>/dev/null; do
+        [ "$a" = "$$" ] && return 0
+        a=$(ppid_of "$a")
+    done
+    return 1
+}
 stray_pids() {
-    local p comm env ancestors=" " a=$$
+    local p ancestors=" " a=$$
     while [ -n "$a" ] && [ "$a" -gt 1 ] 2>/dev/null; do
         ancestors="$ancestors$a "
-        a=$(awk '/^PPid:/{print $2}' "/proc/$a/status" 2>/dev/null)
+        a=$(ppid_of "$a")
     done
+    for p in $(cluster_pids); do
+        running "$p" && ! ours "$p" && echo "$p"
+    done
+}
+cluster_pids() {
+    local p comm env
     for p in /proc/[0-9]*; do
         p=${p#/proc/}
-        case "$ancestors" in *" $p "*) continue ;; esac
         running "$p" || continue
         comm=$(cat "/proc/$p/comm" 2>/dev/null) || continue
         case "$comm" in
@@ -127,7 +156,10 @@ stray_pids() {
             printf '%s\n' "$env" | grep -Fxq "SLURM_CONF=$DIR/slurm.conf" || continue
             case "$comm" in
             slurmstepd | slurmscriptd) echo "$p" ;;
-            *) printf '%s\n' "$env" | grep -q '^SLURM_JOB_ID=' && echo "$p" ;;
+            *)
+                printf '%s\n' "$env" | grep -q '^SLURM_JOB_ID=' &&
+                    printf '%s\n' "$env" | grep -Fxq "SLURM_CLUSTER_NAME=$CLUSTER_NAME" && echo "$p"
+                ;;
             esac
             ;;
         esac
@@ -236,7 +268,7 @@ start() {
     : >"$DIR/plugstack.conf"
     cat >"$DIR/slurm.conf" <<EOF
 # Written by tests/cluster/slurm-cluster.sh: a one-node test cluster, everything under $DIR.
-ClusterName=plumbtest
+ClusterName=$CLUSTER_NAME
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctlport
 SlurmdPort=$dport

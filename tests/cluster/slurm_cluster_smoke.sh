@@ -35,6 +35,12 @@ for b in munged slurmctld slurmd sbatch squeue scancel scontrol sinfo; do
 done
 [ "$(id -u)" -eq 0 ] || skip "needs root (slurmd starts the jobs and munged/slurmctld run as the caller)"
 
+# Slurm's input variables from the environment (a run inside a job of a real cluster) would steer
+# sbatch and squeue here: SBATCH_PARTITION, SLURM_JOB_ID, SQUEUE_FORMAT...
+for v in $(env | sed -n 's/^\(\(SLURM\|SBATCH\|SALLOC\|SRUN\|SQUEUE\|SINFO\|SCANCEL\|SCONTROL\|SACCT\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    unset "$v"
+done
+
 t0=$(date +%s.%N)
 elapsed() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 
@@ -134,8 +140,9 @@ never=$(sbatch --parsable --job-name=plumb-never --dependency="afterok:$array" -
     --wrap "touch $work/never.ran") || fail "sbatch of the afterok job failed"
 never=${never%%;*}
 say "merge job $merge (afterany:$array), afterok job $never"
+# Pending, with reason Dependency (None for the moment before slurmctld first looks at it).
 reason=$(squeue -h -j "$merge" -o '%t %r')
-[ "$reason" = "PD Dependency" ] || fail "merge job $merge is '$reason', not pending on its dependency"
+case "$reason" in "PD Dependency" | "PD None") ;; *) fail "merge job $merge is '$reason', not pending on its dependency" ;; esac
 
 # (c) Cancel task 2 while it runs (it sleeps); the others finish on their own.
 wait_running "${array}_2" 30 || fail "task ${array}_2 did not start within 30 s: $(squeue -h -j "$array" -o '%i %t %r' | tr '\n' ';')"
