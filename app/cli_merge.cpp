@@ -2,6 +2,9 @@
 #include "cli_merge.h"
 
 #include "job/jobmerge.h"
+#include "job/jobview.h"
+#include "present/jobpresent.h"
+#include "store/workspace.h"
 #include "store/sqlitedb.h"
 
 #include <QJsonArray>
@@ -44,6 +47,14 @@ int runMerge(const cli::Args &a)
         err(cli::workspaceError(a.output, e));
         return 1;
     }
+    JobView job;
+    try {
+        Workspace ws(m.output, Workspace::Role::Reader);
+        job = jobView(ws);
+    } catch (const SqlError &e) {
+        err(cli::workspaceError(m.output, e));
+        return 1;
+    }
     if (a.json) {
         QJsonArray shards;
         for (int i : m.missingShards)
@@ -56,7 +67,8 @@ int runMerge(const cli::Args &a)
                               { QStringLiteral("merged"), qint64(m.merged) },
                               { QStringLiteral("missing"), ranksJson(m.missing) },
                               { QStringLiteral("failed"), ranksJson(m.failed) },
-                              { QStringLiteral("warnings"), QJsonArray::fromStringList(m.warnings) } })
+                              { QStringLiteral("warnings"), QJsonArray::fromStringList(m.warnings) },
+                              { QStringLiteral("job"), jobJson(job) } })
                 .toJson(QJsonDocument::Indented)));
     } else {
         for (const QString &w : m.warnings)
@@ -68,6 +80,7 @@ int runMerge(const cli::Args &a)
                 .arg(all)
                 .arg(m.shards)
                 .arg(m.shardCount));
+        out(jobText(job));
         if (!m.missing.empty())
             err(QStringLiteral("warning: ranks missing (no shard read has them): %1").arg(ranksText(m.missing)));
         if (!m.failed.empty())

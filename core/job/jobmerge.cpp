@@ -62,14 +62,18 @@ void bindValue(SqliteStmt &out, int index, const Stmt &in, int col)
     }
 }
 
-// Copies the rows `select` gives into `insert`: column i of the one to parameter i + 1 of the other,
-// after the `fixed` leading parameters the caller bound.
-int64_t copyRows(Stmt &select, SqliteStmt &insert, int fixed)
+// Copies the rows `select` gives into `insert`: the `fixed` values to its first parameters, then column i
+// of the one to the next parameter of the other.
+int64_t copyRows(Stmt &select, SqliteStmt &insert, std::initializer_list<int64_t> fixed)
 {
     int64_t n = 0;
+    const int first = int(fixed.size());
     while (select.step()) {
+        int i = 0;
+        for (int64_t v : fixed)
+            insert.bind(++i, v);
         for (int c = 0; c < select.columnCount(); ++c)
-            bindValue(insert, fixed + c + 1, select, c);
+            bindValue(insert, first + c + 1, select, c);
         insert.run();
         ++n;
     }
@@ -191,7 +195,7 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
         SqliteTransaction tx(db);
         Strings strings(db);
         CollectiveMatcher matcher;
-        int64_t runId = 0, nextTrace = 1, nextSource = 1;
+        int64_t runId = 0, nextSource = 1;
         SqliteStmt addSource(db,
             "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, importer_version, "
             "status, imported_at_ns, import_ms, event_count, skipped_count) "
@@ -282,25 +286,20 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                 if (runId == 0)
                     runId = findOrAddRun(db, text(traces, 3), text(traces, 4),
                         int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000);
-                const int64_t sourceId = nextSource++, traceId = nextTrace++;
+                // Trace ids in rank order, whatever shard each rank came from.
+                const int64_t sourceId = nextSource++, traceId = rank + 1;
                 source.bind(1, traces.integer(6));
-                addSource.bind(1, sourceId);
-                copyRows(source, addSource, 1);
+                copyRows(source, addSource, { sourceId });
                 diagnostics.bind(1, traces.integer(6));
-                addDiagnostic.bind(1, sourceId);
-                copyRows(diagnostics, addDiagnostic, 1);
+                copyRows(diagnostics, addDiagnostic, { sourceId });
                 trace.bind(1, shardTrace);
-                addTrace.bind(1, traceId).bind(2, runId).bind(3, sourceId);
-                copyRows(trace, addTrace, 3);
+                copyRows(trace, addTrace, { traceId, runId, sourceId });
                 devices.bind(1, shardTrace);
-                addDevice.bind(1, traceId);
-                copyRows(devices, addDevice, 1);
+                copyRows(devices, addDevice, { traceId });
                 summary.bind(1, shardTrace);
-                addSummary.bind(1, traceId);
-                copyRows(summary, addSummary, 1);
+                copyRows(summary, addSummary, { traceId });
                 steps.bind(1, shardTrace);
-                addStep.bind(1, traceId);
-                copyRows(steps, addStep, 1);
+                copyRows(steps, addStep, { traceId });
                 ops.bind(1, shardTrace);
                 while (ops.step()) {
                     addOp.bind(1, traceId).bind(2, int64_t(-1)).bind(3, strings.id(text(ops, 0)));
