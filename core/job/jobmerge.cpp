@@ -320,7 +320,8 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
             }
             for (const ShardInfo::File &f : s.info.files)
                 if (f.status == statusName(FileImportResult::Status::Failed)
-                    || f.status == statusName(FileImportResult::Status::Cancelled)) {
+                    || f.status == statusName(FileImportResult::Status::Cancelled)
+                    || f.status == statusName(FileImportResult::Status::Unrecognised)) {
                     m.warnings << QStringLiteral("%1 (shard %2) failed to import: %3")
                                       .arg(f.path)
                                       .arg(s.info.spec.index)

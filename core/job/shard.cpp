@@ -27,6 +27,9 @@ namespace plumb {
 
 std::optional<ShardSpec> parseShard(const QString &text, QString *error)
 {
+    QString ignored;
+    if (!error)
+        error = &ignored;
     static const QRegularExpression form(QStringLiteral("^([0-9]{1,9})/([0-9]{1,9})$"));
     const auto m = form.match(text.trimmed());
     if (!m.hasMatch()) {

@@ -25,7 +25,7 @@ struct ShardSpec {
 };
 
 // "I/N" with 0 <= I < N. Nothing, with *error set, for anything else.
-[[nodiscard]] std::optional<ShardSpec> parseShard(const QString &text, QString *error);
+[[nodiscard]] std::optional<ShardSpec> parseShard(const QString &text, QString *error = nullptr);
 // `--shard auto --shards N`: I from SLURM_ARRAY_TASK_ID (a Slurm array task), else JOB_COMPLETION_INDEX
 // (a Kubernetes Indexed Job); nothing, with *error set, when neither is set or I is not below N.
 [[nodiscard]] std::optional<ShardSpec> shardFromEnvironment(
