@@ -45,18 +45,22 @@ QString shellQuoted(const QString &s)
         + QLatin1Char('\'');
 }
 
-// `s` as one value on an #SBATCH line, which sbatch splits itself, not a shell: a backslash before each
-// space, quote, backslash and #, which both its parsers (older ones know only double quotes) read back.
+// `s` as one value on an #SBATCH line, which sbatch splits itself, not a shell, in two ways: older versions
+// know double quotes only, and take # as a comment's start even there; both stop a word at white space
+// outside quotes, even after a backslash, and take a backslash as an escape otherwise. So: a backslash
+// before each quote, backslash and #, and the whole in double quotes when it has white space.
 QString sbatchEscaped(const QString &s)
 {
     QString escaped;
+    bool space = false;
     for (const QChar c : s) {
-        if (c.isSpace() || c == QLatin1Char('\'') || c == QLatin1Char('"') || c == QLatin1Char('\\')
+        space = space || c.isSpace();
+        if (c == QLatin1Char('\'') || c == QLatin1Char('"') || c == QLatin1Char('\\')
             || c == QLatin1Char('#'))
             escaped += QLatin1Char('\\');
         escaped += c;
     }
-    return escaped;
+    return space ? QLatin1Char('"') + escaped + QLatin1Char('"') : escaped;
 }
 
 struct Layout {
