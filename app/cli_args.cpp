@@ -261,8 +261,8 @@ QList<Command> makeCommands()
             "and the logs go into the folder JOB.plumb.d beside JOB.plumb; --dry-run writes the scripts "
             "without submitting them. Run it on a login node: the compute nodes must see the same file "
             "system (this plumb, JOBDIR and JOB.plumb). Exit 0 when submitted (with --wait: when every rank "
-            "merged), 1 when sbatch or squeue fails or is missing (with --wait: when ranks are missing or "
-            "the merge failed), 2 on a usage error."),
+            "merged), 1 when sbatch fails or is missing (or for --wait squeue) or, with --wait, when ranks "
+            "are missing or the merge failed; 2 on a usage error."),
         {
             valued(QStringList { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("FILE"),
                 QStringLiteral("the job workspace the merge writes (JOB.plumb)")),

@@ -17,7 +17,6 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 
 plumb = os.path.realpath(sys.argv[1])  # what the scripts name: the binary's own absolute path
 failures = []
@@ -309,13 +308,16 @@ esac
     # Ctrl+C while waiting: the waiting stops, the jobs are said to keep running.
     p = subprocess.Popen([plumb, "cluster", "slurm", jobdir, "-o", output, "--wait"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=dict(os.environ, PATH=fakebin, **fake_env(FAKE_FOREVER="1")))
-    time.sleep(3)
+    seen = ""  # signalled once it waits (its handler is in place then), not at a guessed time
+    while "merge: RUNNING" not in seen and p.poll() is None:
+        seen += p.stdout.readline()
     p.send_signal(signal.SIGINT)
     try:
         stdout, stderr = p.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         p.kill()
         stdout, stderr = p.communicate()
+    stdout = seen + stdout
     calls()
     check(p.returncode == -signal.SIGINT and "the jobs keep running" in stderr and "merge: RUNNING" in stdout,
           f"Ctrl+C stops --wait, the jobs keep running ({p.returncode}: {stderr!r})")
