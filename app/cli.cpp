@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_check.h"
+#include "cli_cluster.h"
 #include "cli_configdiff.h"
 #include "cli_diff.h"
 #include "cli_doctor.h"
@@ -157,6 +158,12 @@ int runCli(const QString &command, const QStringList &arguments)
         if (const int status = cli::parseExportArgs(arguments, exportArgs); status >= 0)
             return status;
         return runExport(exportArgs);
+    }
+    if (command == QLatin1String("cluster")) {
+        cli::ClusterArgs clusterArgs;
+        if (const int status = cli::parseClusterArgs(arguments, clusterArgs); status >= 0)
+            return status;
+        return runCluster(clusterArgs);
     }
     Args a;
     if (const int status = cli::parseArgs(command, arguments, a); status >= 0)

@@ -269,6 +269,38 @@ QList<Command> makeCommands()
             flag(QStringLiteral("single-file"),
                 QStringLiteral("with --run: one file (PATH.json or .json.gz), a process per rank")),
         } });
+    // plumb cluster (issue 36): a large multi-rank job imported by a Slurm job array, then merged.
+    c.append({ QStringLiteral("cluster"),
+        QStringLiteral("plumb cluster slurm JOBDIR -o JOB.plumb [--tasks N] [--partition P] [--account A] "
+                       "[--time T] [--sbatch-arg ARG]... [--dry-run] [--wait]"),
+        QStringLiteral(
+            "Import a job's trace files on a Slurm cluster into one job workspace: an array job of "
+            "`plumb import --shard` tasks, then a `plumb merge` job after them. The scripts, the shards "
+            "and the logs go into the folder JOB.plumb.d beside JOB.plumb; --dry-run writes the scripts "
+            "without submitting them. Run it on a login node: the compute nodes must see the same file "
+            "system (this plumb, JOBDIR and JOB.plumb). Exit 0 when submitted (with --wait: when every rank "
+            "merged), 1 when sbatch fails or is missing (or for --wait squeue) or, with --wait, when ranks "
+            "are missing or the merge failed; 2 on a usage error."),
+        {
+            valued(QStringList { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("FILE"),
+                QStringLiteral("the job workspace the merge writes (JOB.plumb)")),
+            valued(QStringLiteral("tasks"), QStringLiteral("N"),
+                QStringLiteral(
+                    "import tasks (shards), 1 to the number of trace files in JOBDIR (default: one "
+                    "per 8 files)")),
+            valued(QStringLiteral("partition"), QStringLiteral("P"), QStringLiteral("sbatch --partition")),
+            valued(QStringLiteral("account"), QStringLiteral("A"), QStringLiteral("sbatch --account")),
+            valued(QStringLiteral("time"), QStringLiteral("T"),
+                QStringLiteral("sbatch --time: each job's time limit (e.g. 1:00:00)")),
+            valued(QStringLiteral("sbatch-arg"), QStringLiteral("ARG"),
+                QStringLiteral("one more #SBATCH line in both scripts, as written (repeatable; e.g. "
+                               "--sbatch-arg=--mem=16G)")),
+            flag(QStringLiteral("dry-run"),
+                QStringLiteral("write the scripts and print the sbatch commands, submit nothing")),
+            flag(QStringLiteral("wait"),
+                QStringLiteral("then wait for the merge and print its log (Ctrl+C stops waiting, not the "
+                               "jobs)")),
+        } });
     return c;
 }
 
