@@ -86,8 +86,9 @@ QList<Command> makeCommands()
             valued(QStringLiteral("interval"), QStringLiteral("SECONDS"),
                 QStringLiteral("--watch: seconds between looks, 0.05 to 3600 (default 2)")),
             valued(QStringLiteral("shard"), QStringLiteral("I/N|auto"),
-                QStringLiteral("import only this task's ranks: those whose place in rank order modulo N is I; "
-                               "auto takes I from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")),
+                QStringLiteral(
+                    "import only this task's ranks: those whose place in rank order modulo N is I; "
+                    "auto takes I from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")),
             valued(QStringLiteral("shards"), QStringLiteral("N"),
                 QStringLiteral("with --shard auto: the number of tasks")),
             valued(QStringLiteral("step-column"), QStringLiteral("NAME"), QStringLiteral("the step column")),
@@ -122,10 +123,15 @@ QList<Command> makeCommands()
         } });
     c.append({ QStringLiteral("doctor"),
         QStringLiteral("plumb doctor [TRACE-ID...] [--mode every|linked|hta] [--input-annotations REGEX] "
-                       "[--critical-path [--step NAME]] [--from-events] [--workspace FILE] [--json]"),
+                       "[--critical-path [--step NAME]] [--from-events] [--workspace FILE] [--json]\n"
+                       "plumb doctor --job [--workspace FILE] [--json]"),
         QStringLiteral("Where each trace's time goes, per step and on its GPU, and what limits it (every "
-                       "trace when none is given)."),
+                       "trace when none is given). --job: the multi-rank job instead (a workspace from plumb "
+                       "merge, or the largest run of several ranks): each rank's step time and verdict, who "
+                       "the collectives waited for, the job's verdict."),
         { modeOption(), inputAnnotationsOption(),
+            flag(QStringLiteral("job"),
+                QStringLiteral("the job at a glance, read from the summaries: ranks, straggler, verdict")),
             flag(QStringLiteral("critical-path"),
                 QStringLiteral("also the critical path of one step and what bounds it (Holistic Trace "
                                "Analysis's model with --mode hta, Plumb's otherwise)")),
@@ -469,6 +475,13 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
                 return line.usageError(QStringLiteral("--mode is every, linked or hta, not %1").arg(mode));
         }
         if (command == QLatin1String("doctor")) {
+            a.job = line.isSet("job");
+            if (a.job
+                && (line.isSet("critical-path") || line.isSet("from-events") || line.isSet("mode")
+                    || line.isSet("input-annotations") || !a.paths.isEmpty()))
+                return line.usageError(
+                    QStringLiteral("--job reads the job's summaries: no trace ids, --mode, "
+                                   "--input-annotations, --critical-path or --from-events"));
             a.criticalPath = line.isSet("critical-path");
             a.fromEvents = line.isSet("from-events");
             a.step = line.value("step");
@@ -565,7 +578,8 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
         if (line.value("shard") == QLatin1String("auto")) {
             double shards = 0;
             if (!numberOption(line, "shards", 1, 1e6, shards) || shards != std::floor(shards))
-                return line.usageError(QStringLiteral("--shards needs the number of tasks, e.g. --shards 16"));
+                return line.usageError(
+                    QStringLiteral("--shards needs the number of tasks, e.g. --shards 16"));
             spec = shardFromEnvironment(int(shards), &error);
         } else if (line.isSet("shards")) {
             return line.usageError(QStringLiteral("--shards goes with --shard auto (I/N says N itself)"));

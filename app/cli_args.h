@@ -87,6 +87,7 @@ struct Args {
     plumb::GpuOpMode mode = plumb::GpuOpMode::EveryOp; // doctor/diff --mode
     plumb::StepTimeOptions stepTime; // doctor/diff --input-annotations
     bool criticalPath = false; // doctor --critical-path
+    bool job = false; // doctor --job
     bool fromEvents = false; // doctor/diff --from-events
     QString step; // doctor --step: the critical path's step (empty: the default)
     plumb::ImportOptions importOptions; // import: --step-column and the other column roles

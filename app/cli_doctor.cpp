@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_doctor.h"
 
+#include "job/jobview.h"
 #include "present/doctorpresent.h"
+#include "present/jobpresent.h"
 #include "store/traceselection.h"
 
 using namespace plumb;
@@ -14,6 +16,17 @@ int runDoctor(const Args &a)
     return cli::withWorkspace(a.workspace,
         QStringLiteral("import a trace first (plumb import trace.json) or pass --workspace FILE"),
         [&](Workspace &ws) {
+            if (a.job) {
+                const JobView job = jobView(ws);
+                if (job.runId == 0) {
+                    err(QStringLiteral("%1 holds no multi-rank job (a run of several ranks, or plumb merge's "
+                                       "output)")
+                            .arg(a.workspace));
+                    return 1;
+                }
+                out(a.json ? cli::jsonText(jobJson(job)) : jobText(job));
+                return 0;
+            }
             const TraceSelection chosen = selectTraces(ws, a.paths);
             if (!chosen.ok()) {
                 err(chosen.error);

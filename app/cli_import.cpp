@@ -171,8 +171,8 @@ int runImport(const Args &a)
     std::vector<FileImportResult> results;
     try {
         if (a.shard) {
-            const ShardImport shard = importShard(registry, a.paths, *a.shard, a.workspace, a.importOptions,
-                progress);
+            const ShardImport shard
+                = importShard(registry, a.paths, *a.shard, a.workspace, a.importOptions, progress);
             results = shard.results;
             if (tty)
                 std::fputs("\r\033[K", stderr);

@@ -4,8 +4,8 @@
 #include "job/jobmerge.h"
 #include "job/jobview.h"
 #include "present/jobpresent.h"
-#include "store/workspace.h"
 #include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -59,17 +59,17 @@ int runMerge(const cli::Args &a)
         QJsonArray shards;
         for (int i : m.missingShards)
             shards.append(i);
-        out(QString::fromUtf8(
-            QJsonDocument(QJsonObject { { QStringLiteral("workspace"), m.output },
-                              { QStringLiteral("shards"), m.shardCount }, { QStringLiteral("shards_read"), m.shards },
-                              { QStringLiteral("missing_shards"), shards },
-                              { QStringLiteral("world_size"), qint64(m.worldSize) },
-                              { QStringLiteral("merged"), qint64(m.merged) },
-                              { QStringLiteral("missing"), ranksJson(m.missing) },
-                              { QStringLiteral("failed"), ranksJson(m.failed) },
-                              { QStringLiteral("warnings"), QJsonArray::fromStringList(m.warnings) },
-                              { QStringLiteral("job"), jobJson(job) } })
-                .toJson(QJsonDocument::Indented)));
+        out(QString::fromUtf8(QJsonDocument(
+            QJsonObject { { QStringLiteral("workspace"), m.output },
+                { QStringLiteral("shards"), m.shardCount }, { QStringLiteral("shards_read"), m.shards },
+                { QStringLiteral("missing_shards"), shards },
+                { QStringLiteral("world_size"), qint64(m.worldSize) },
+                { QStringLiteral("merged"), qint64(m.merged) },
+                { QStringLiteral("missing"), ranksJson(m.missing) },
+                { QStringLiteral("failed"), ranksJson(m.failed) },
+                { QStringLiteral("warnings"), QJsonArray::fromStringList(m.warnings) },
+                { QStringLiteral("job"), jobJson(job) } })
+                                  .toJson(QJsonDocument::Indented)));
     } else {
         for (const QString &w : m.warnings)
             err(QStringLiteral("warning: %1").arg(w));
@@ -82,12 +82,14 @@ int runMerge(const cli::Args &a)
                 .arg(m.shardCount));
         out(jobText(job));
         if (!m.missing.empty())
-            err(QStringLiteral("warning: ranks missing (no shard read has them): %1").arg(ranksText(m.missing)));
+            err(QStringLiteral("warning: ranks missing (no shard read has them): %1")
+                    .arg(ranksText(m.missing)));
         if (!m.failed.empty())
             err(QStringLiteral("warning: ranks whose import failed: %1").arg(ranksText(m.failed)));
         if (!m.complete())
-            err(QStringLiteral("redo their shards (plumb import JOBDIR --shard I/N ...), then run plumb merge "
-                               "again"));
+            err(QStringLiteral(
+                "redo their shards (plumb import JOBDIR --shard I/N ...), then run plumb merge "
+                "again"));
     }
     return m.complete() ? 0 : 1;
 }

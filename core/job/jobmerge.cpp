@@ -140,13 +140,15 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                 ? parseShardInfo(QByteArray(st.text(0).data(), qsizetype(st.text(0).size())))
                 : std::nullopt;
             if (!info) {
-                m.warnings << QStringLiteral("%1 is not a shard (a workspace imported without --shard): left out")
+                m.warnings << QStringLiteral(
+                    "%1 is not a shard (a workspace imported without --shard): left out")
                                   .arg(s.path);
                 continue;
             }
             s.info = std::move(*info);
         } catch (const ImportError &err) {
-            m.warnings << QStringLiteral("%1 cannot be read (%2): its ranks are missing").arg(s.path, err.message());
+            m.warnings
+                << QStringLiteral("%1 cannot be read (%2): its ranks are missing").arg(s.path, err.message());
             continue;
         }
         if (s.info.schema != Workspace::currentSchemaVersion())
@@ -156,16 +158,19 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                                     .arg(s.info.schema)
                                     .arg(Workspace::currentSchemaVersion())
                                     .toStdString());
-        if (!shards.empty() && (s.info.job != shards.front().info.job || s.info.spec.count != shards.front().info.spec.count))
-            throw JobMergeError(QStringLiteral("%1 is a shard of another job (%2, in %3 shards); %4 is of %5, in "
-                                               "%6 shards: merge the shards of one job at a time")
-                                    .arg(s.path, QString(s.info.job).replace(u'\n', u' '))
-                                    .arg(s.info.spec.count)
-                                    .arg(shards.front().path, QString(shards.front().info.job).replace(u'\n', u' '))
-                                    .arg(shards.front().info.spec.count)
-                                    .toStdString());
+        if (!shards.empty()
+            && (s.info.job != shards.front().info.job || s.info.spec.count != shards.front().info.spec.count))
+            throw JobMergeError(
+                QStringLiteral("%1 is a shard of another job (%2, in %3 shards); %4 is of %5, in "
+                               "%6 shards: merge the shards of one job at a time")
+                    .arg(s.path, QString(s.info.job).replace(u'\n', u' '))
+                    .arg(s.info.spec.count)
+                    .arg(shards.front().path, QString(shards.front().info.job).replace(u'\n', u' '))
+                    .arg(shards.front().info.spec.count)
+                    .toStdString());
         if (!seenIndexes.insert(s.info.spec.index).second) {
-            m.warnings << QStringLiteral("%1 is shard %2 again: left out (the first file of that shard is merged)")
+            m.warnings << QStringLiteral(
+                "%1 is shard %2 again: left out (the first file of that shard is merged)")
                               .arg(s.path)
                               .arg(s.info.spec.index);
             continue;
@@ -173,7 +178,8 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
         shards.push_back(std::move(s));
     }
     if (shards.empty())
-        throw JobMergeError(QStringLiteral("no shard in %1 could be read (see above)").arg(shardDir).toStdString());
+        throw JobMergeError(
+            QStringLiteral("no shard in %1 could be read (see above)").arg(shardDir).toStdString());
     m.shards = int(shards.size());
     m.shardCount = shards.front().info.spec.count;
     for (int i = 0; i < m.shardCount; ++i)
@@ -183,7 +189,8 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
     // The job workspace, built under a temporary name beside its own.
     const QFileInfo out(m.output);
     if (!QDir().mkpath(out.absolutePath()))
-        throw JobMergeError(QStringLiteral("cannot make the folder %1").arg(out.absolutePath()).toStdString());
+        throw JobMergeError(
+            QStringLiteral("cannot make the folder %1").arg(out.absolutePath()).toStdString());
     const QString partial = out.absolutePath() + QStringLiteral("/.") + out.fileName()
         + QStringLiteral(".partial-%1").arg(QCoreApplication::applicationPid());
     QFile::remove(partial);
@@ -197,20 +204,26 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
         CollectiveMatcher matcher;
         int64_t runId = 0, nextSource = 1;
         SqliteStmt addSource(db,
-            "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, importer_version, "
+            "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, "
+            "importer_version, "
             "status, imported_at_ns, import_ms, event_count, skipped_count) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         SqliteStmt addDiagnostic(db,
-            "INSERT INTO diagnostic(source_id, severity, code, location, message, count) VALUES (?, ?, ?, ?, ?, ?)");
+            "INSERT INTO diagnostic(source_id, severity, code, location, message, count) VALUES (?, ?, ?, ?, "
+            "?, ?)");
         SqliteStmt addTrace(db,
-            "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, base_time_ns, start_ns, "
+            "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, base_time_ns, "
+            "start_ns, "
             "end_ns, event_count, slice_count, kernel_count, gpu_op_count, flow_count, corr_flow_count, "
-            "counter_count, metadata, device_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        SqliteStmt addDevice(db, "INSERT INTO device(trace_id, device_index, name, properties) VALUES (?, ?, ?, ?)");
+            "counter_count, metadata, device_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?, ?)");
+        SqliteStmt addDevice(
+            db, "INSERT INTO device(trace_id, device_index, name, properties) VALUES (?, ?, ?, ?)");
         SqliteStmt addSummary(
             db, "INSERT INTO trace_summary(trace_id, version, mode, steps, report) VALUES (?, ?, ?, ?, ?)");
         SqliteStmt addStep(db,
-            "INSERT INTO step_summary(trace_id, step, name, start_ns, end_ns, gpu_ops, gpu_start_ns, gpu_end_ns, "
+            "INSERT INTO step_summary(trace_id, step, name, start_ns, end_ns, gpu_ops, gpu_start_ns, "
+            "gpu_end_ns, "
             "compute_ns, comm_ns, memory_ns, exposed_comm_ns, exposed_memory_ns, busy_ns, st_compute_ns, "
             "st_exposed_comm_ns, st_exposed_memory_ns, st_input_pipeline_ns, st_synchronization_ns, "
             "st_runtime_ns, st_other_cpu_ns, st_idle_ns, launched_ops, launch_delay_sketch) "
@@ -225,29 +238,37 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
         for (Shard &s : shards) {
             ForeignSqliteDb &in = *s.db;
             Stmt traces(in,
-                "SELECT t.id, coalesce(t.rank, -1), coalesce(t.world_size, -1), r.key, r.name, src.path, t.source_id "
+                "SELECT t.id, coalesce(t.rank, -1), coalesce(t.world_size, -1), r.key, r.name, src.path, "
+                "t.source_id "
                 "FROM trace t JOIN run r ON r.id = t.run_id JOIN source src ON src.id = t.source_id "
                 "WHERE EXISTS (SELECT 1 FROM trace_summary ts WHERE ts.trace_id = t.id AND ts.version = "
-                + std::to_string(kTraceSummaryVersion) + ") ORDER BY coalesce(t.rank, -1), src.path",
+                    + std::to_string(kTraceSummaryVersion) + ") ORDER BY coalesce(t.rank, -1), src.path",
                 "trace");
             Stmt source(in,
                 "SELECT path, name, size_bytes, mtime_ns, content_hash, format, importer_version, status, "
                 "imported_at_ns, import_ms, event_count, skipped_count FROM source WHERE id = ?",
                 "source");
-            Stmt diagnostics(
-                in, "SELECT severity, code, location, message, count FROM diagnostic WHERE source_id = ?", "diagnostic");
+            Stmt diagnostics(in,
+                "SELECT severity, code, location, message, count FROM diagnostic WHERE source_id = ?",
+                "diagnostic");
             Stmt trace(in,
-                "SELECT format, name, rank, world_size, base_time_ns, start_ns, end_ns, event_count, slice_count, "
-                "kernel_count, gpu_op_count, flow_count, corr_flow_count, counter_count, metadata, device_type "
+                "SELECT format, name, rank, world_size, base_time_ns, start_ns, end_ns, event_count, "
+                "slice_count, "
+                "kernel_count, gpu_op_count, flow_count, corr_flow_count, counter_count, metadata, "
+                "device_type "
                 "FROM trace WHERE id = ?",
                 "trace");
-            Stmt devices(in, "SELECT device_index, name, properties FROM device WHERE trace_id = ?", "device");
-            Stmt summary(in, "SELECT version, mode, steps, report FROM trace_summary WHERE trace_id = ?", "trace_summary");
+            Stmt devices(
+                in, "SELECT device_index, name, properties FROM device WHERE trace_id = ?", "device");
+            Stmt summary(in, "SELECT version, mode, steps, report FROM trace_summary WHERE trace_id = ?",
+                "trace_summary");
             Stmt steps(in,
-                "SELECT step, name, start_ns, end_ns, gpu_ops, gpu_start_ns, gpu_end_ns, compute_ns, comm_ns, "
+                "SELECT step, name, start_ns, end_ns, gpu_ops, gpu_start_ns, gpu_end_ns, compute_ns, "
+                "comm_ns, "
                 "memory_ns, exposed_comm_ns, exposed_memory_ns, busy_ns, st_compute_ns, st_exposed_comm_ns, "
                 "st_exposed_memory_ns, st_input_pipeline_ns, st_synchronization_ns, st_runtime_ns, "
-                "st_other_cpu_ns, st_idle_ns, launched_ops, launch_delay_sketch FROM step_summary WHERE trace_id "
+                "st_other_cpu_ns, st_idle_ns, launched_ops, launch_delay_sketch FROM step_summary WHERE "
+                "trace_id "
                 "= ? ORDER BY step",
                 "step_summary");
             Stmt ops(in,
@@ -255,18 +276,22 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                 "JOIN string n ON n.id = o.name_id WHERE o.trace_id = ? AND o.step = -1",
                 "op_summary");
             Stmt calls(in,
-                "SELECT coalesce(process_group, ''), collective, seq, step, end_ns - start_ns FROM collective_call "
+                "SELECT coalesce(process_group, ''), collective, seq, step, end_ns - start_ns FROM "
+                "collective_call "
                 "WHERE trace_id = ? ORDER BY coalesce(process_group, ''), seq",
                 "collective_call");
             while (traces.step()) {
-                const int64_t shardTrace = traces.integer(0), rank = traces.integer(1), world = traces.integer(2);
+                const int64_t shardTrace = traces.integer(0), rank = traces.integer(1),
+                              world = traces.integer(2);
                 const QString path = text(traces, 5);
                 if (rank < 0) {
-                    m.warnings << QStringLiteral("%1 (in %2) says no rank: not part of the job").arg(path, s.path);
+                    m.warnings
+                        << QStringLiteral("%1 (in %2) says no rank: not part of the job").arg(path, s.path);
                     continue;
                 }
                 if (traceOfRank.count(rank)) {
-                    m.warnings << QStringLiteral("rank %1 again in %2 (in %3): left out, the job keeps the first")
+                    m.warnings << QStringLiteral(
+                        "rank %1 again in %2 (in %3): left out, the job keeps the first")
                                       .arg(rank)
                                       .arg(path, s.path);
                     continue;
@@ -344,7 +369,9 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
             QStringList idx;
             for (int i : m.missingShards)
                 idx << QString::number(i);
-            missingWhy += QStringLiteral(" (missing shards: %1 of %2)").arg(idx.join(QStringLiteral(", "))).arg(m.shardCount);
+            missingWhy += QStringLiteral(" (missing shards: %1 of %2)")
+                              .arg(idx.join(QStringLiteral(", ")))
+                              .arg(m.shardCount);
         }
         for (int64_t r : expected) {
             if (traceOfRank.count(r))
@@ -354,14 +381,16 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                 m.failed.push_back(r);
             else
                 m.missing.push_back(r);
-            addRank.bind(1, r).bind(2, f != failedFiles.end() ? QStringLiteral("failed") : QStringLiteral("missing"));
+            addRank.bind(1, r).bind(
+                2, f != failedFiles.end() ? QStringLiteral("failed") : QStringLiteral("missing"));
             addRank.bindNull(3).bindNull(4).bindNull(5).bindNull(6);
             addRank.bind(7, f != failedFiles.end() ? f->second : missingWhy).run();
         }
         m.merged = int64_t(traceOfRank.size());
 
         SqliteStmt addCollective(db,
-            "INSERT INTO job_collective(match_key, seq, collective, step, ranks, last_rank, wait_ns, max_wait_ns) "
+            "INSERT INTO job_collective(match_key, seq, collective, step, ranks, last_rank, wait_ns, "
+            "max_wait_ns) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
         for (const MatchedCollective &c : matcher.matched()) {
             addCollective.bind(1, c.matchKey).bind(2, c.seq).bind(3, c.collective).bind(4, c.step);
@@ -391,9 +420,9 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                 missingShards.append(i);
             const QJsonObject info { { QStringLiteral("job"), shards.front().info.job },
                 { QStringLiteral("shards"), m.shardCount }, { QStringLiteral("shards_read"), m.shards },
-                { QStringLiteral("world_size"), qint64(m.worldSize) }, { QStringLiteral("merged"), qint64(m.merged) },
-                { QStringLiteral("missing"), missing }, { QStringLiteral("failed"), failed },
-                { QStringLiteral("missing_shards"), missingShards },
+                { QStringLiteral("world_size"), qint64(m.worldSize) },
+                { QStringLiteral("merged"), qint64(m.merged) }, { QStringLiteral("missing"), missing },
+                { QStringLiteral("failed"), failed }, { QStringLiteral("missing_shards"), missingShards },
                 { QStringLiteral("warnings"), QJsonArray::fromStringList(m.warnings) } };
             SqliteStmt put(db, "INSERT OR REPLACE INTO workspace_info(key, value) VALUES ('job', ?)");
             put.bind(1, QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact))).run();

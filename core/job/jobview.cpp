@@ -22,8 +22,9 @@ namespace {
 int64_t chooseRun(SqliteDb &db, bool merged)
 {
     if (merged)
-        return db.queryInt("SELECT coalesce((SELECT t.run_id FROM job_rank j JOIN trace t ON t.id = j.trace_id "
-                           "ORDER BY j.rank LIMIT 1), 0)");
+        return db.queryInt(
+            "SELECT coalesce((SELECT t.run_id FROM job_rank j JOIN trace t ON t.id = j.trace_id "
+            "ORDER BY j.rank LIMIT 1), 0)");
     return db.queryInt("SELECT coalesce((SELECT run_id FROM trace GROUP BY run_id HAVING count(*) > 1 "
                        "ORDER BY count(*) DESC, run_id LIMIT 1), 0)");
 }
@@ -32,9 +33,11 @@ void readRanks(SqliteDb &db, JobView &v)
 {
     if (v.merged) {
         SqliteStmt st(db,
-            "SELECT j.rank, j.status, coalesce(j.trace_id, 0), coalesce(t.name, ''), coalesce(j.shard_path, ''), "
+            "SELECT j.rank, j.status, coalesce(j.trace_id, 0), coalesce(t.name, ''), coalesce(j.shard_path, "
+            "''), "
             "coalesce(j.shard_trace_id, 0), coalesce(j.message, ''), coalesce(j.verdict, ''), "
-            "coalesce(j.headline, ''), coalesce(t.world_size, -1) FROM job_rank j LEFT JOIN trace t ON t.id = "
+            "coalesce(j.headline, ''), coalesce(t.world_size, -1) FROM job_rank j LEFT JOIN trace t ON t.id "
+            "= "
             "j.trace_id ORDER BY j.rank");
         while (st.step()) {
             JobRank r;
@@ -192,7 +195,7 @@ QString jobVerdict(const JobView &v)
                    .arg(straggler)
                    .arg(s.verdict.isEmpty() ? QStringLiteral("an unknown component") : s.verdict)
                    .arg(formatDuration(v.straggler == straggler ? v.stragglerWaitNs / steps
-                                                                 : int64_t(v.comparison.othersWaitNs)));
+                                                                : int64_t(v.comparison.othersWaitNs)));
     } else {
         std::map<QString, int> count;
         for (const JobRank &r : v.ranks)
@@ -202,9 +205,11 @@ QString jobVerdict(const JobView &v)
             const auto top = std::max_element(
                 count.begin(), count.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
             const int64_t merged = v.mergedRanks();
-            text = top->second == merged
-                ? QStringLiteral("Every rank is limited by %1.").arg(top->first)
-                : QStringLiteral("%1 of %2 ranks are limited by %3.").arg(top->second).arg(merged).arg(top->first);
+            text = top->second == merged ? QStringLiteral("Every rank is limited by %1.").arg(top->first)
+                                         : QStringLiteral("%1 of %2 ranks are limited by %3.")
+                                               .arg(top->second)
+                                               .arg(merged)
+                                               .arg(top->first);
         }
     }
     const int64_t absent = int64_t(v.ranks.size()) - v.mergedRanks();
@@ -277,7 +282,8 @@ JobView jobView(Workspace &ws, int64_t runId)
     if (!v.merged)
         for (JobRank &r : v.ranks)
             if (r.traceId > 0) {
-                const Verdict verdict = doctorReport(ws, r.traceId, GpuOpMode::EveryOp, &v.comparison).verdict;
+                const Verdict verdict
+                    = doctorReport(ws, r.traceId, GpuOpMode::EveryOp, &v.comparison).verdict;
                 r.verdict = componentName(verdict.component);
                 r.headline = verdict.headline;
             }

@@ -6,6 +6,7 @@
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -13,7 +14,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QCoreApplication>
 #include <QTemporaryDir>
 
 #include <zlib.h>
@@ -118,12 +118,13 @@ QByteArray shardInfoJson(const ShardInfo &info)
 {
     QJsonArray files;
     for (const ShardInfo::File &f : info.files)
-        files.append(QJsonObject { { QStringLiteral("path"), f.path }, { QStringLiteral("rank"), qint64(f.rank) },
-            { QStringLiteral("status"), f.status }, { QStringLiteral("message"), f.message } });
-    return QJsonDocument(QJsonObject { { QStringLiteral("index"), info.spec.index },
-                             { QStringLiteral("count"), info.spec.count },
-                             { QStringLiteral("schema"), info.schema }, { QStringLiteral("job"), info.job },
-                             { QStringLiteral("files"), files } })
+        files.append(
+            QJsonObject { { QStringLiteral("path"), f.path }, { QStringLiteral("rank"), qint64(f.rank) },
+                { QStringLiteral("status"), f.status }, { QStringLiteral("message"), f.message } });
+    return QJsonDocument(
+        QJsonObject { { QStringLiteral("index"), info.spec.index },
+            { QStringLiteral("count"), info.spec.count }, { QStringLiteral("schema"), info.schema },
+            { QStringLiteral("job"), info.job }, { QStringLiteral("files"), files } })
         .toJson(QJsonDocument::Compact);
 }
 
@@ -140,9 +141,9 @@ std::optional<ShardInfo> parseShardInfo(const QByteArray &json)
     info.job = o.value(QLatin1String("job")).toString();
     for (const QJsonValue &v : o.value(QLatin1String("files")).toArray()) {
         const QJsonObject f = v.toObject();
-        info.files.push_back({ f.value(QLatin1String("path")).toString(),
-            f.value(QLatin1String("rank")).toInteger(-1), f.value(QLatin1String("status")).toString(),
-            f.value(QLatin1String("message")).toString() });
+        info.files.push_back(
+            { f.value(QLatin1String("path")).toString(), f.value(QLatin1String("rank")).toInteger(-1),
+                f.value(QLatin1String("status")).toString(), f.value(QLatin1String("message")).toString() });
     }
     return info;
 }
@@ -165,7 +166,8 @@ void copySynced(const QString &from, const QString &to)
 {
     QFile in(from), out(to);
     if (!in.open(QIODevice::ReadOnly))
-        throw std::runtime_error(QStringLiteral("cannot read %1: %2").arg(from, in.errorString()).toStdString());
+        throw std::runtime_error(
+            QStringLiteral("cannot read %1: %2").arg(from, in.errorString()).toStdString());
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
         throw std::runtime_error(
             QStringLiteral("cannot write %1: %2").arg(to, out.errorString()).toStdString());
@@ -201,9 +203,9 @@ ShardImport importShard(const ImporterRegistry &registry, const QStringList &job
 
     QTemporaryDir local(localTempBase() + QStringLiteral("/plumb-shard-XXXXXX"));
     if (!local.isValid())
-        throw std::runtime_error(
-            QStringLiteral("cannot make a temporary folder in %1: %2").arg(localTempBase(), local.errorString())
-                .toStdString());
+        throw std::runtime_error(QStringLiteral("cannot make a temporary folder in %1: %2")
+                                     .arg(localTempBase(), local.errorString())
+                                     .toStdString());
     const QString localPath = local.filePath(QStringLiteral("shard.plumb"));
     QStringList paths;
     for (const RankFile &f : out.files)
@@ -224,9 +226,8 @@ ShardImport importShard(const ImporterRegistry &registry, const QStringList &job
     info.job = job.join(QLatin1Char('\n'));
     for (const RankFile &f : out.files) {
         ShardInfo::File file { QFileInfo(f.path).absoluteFilePath(), f.rank, {}, {} };
-        const auto r = std::find_if(out.results.begin(), out.results.end(), [&](const FileImportResult &x) {
-            return QFileInfo(x.path).absoluteFilePath() == file.path;
-        });
+        const auto r = std::find_if(out.results.begin(), out.results.end(),
+            [&](const FileImportResult &x) { return QFileInfo(x.path).absoluteFilePath() == file.path; });
         if (r != out.results.end()) {
             file.status = statusName(r->status);
             file.message = r->message;
@@ -248,7 +249,8 @@ ShardImport importShard(const ImporterRegistry &registry, const QStringList &job
     const QString partial = target.absolutePath() + QStringLiteral("/.") + target.fileName()
         + QStringLiteral(".partial-%1").arg(QCoreApplication::applicationPid());
     copySynced(localPath, partial);
-    if (std::rename(QFile::encodeName(partial).constData(), QFile::encodeName(target.absoluteFilePath()).constData())
+    if (std::rename(
+            QFile::encodeName(partial).constData(), QFile::encodeName(target.absoluteFilePath()).constData())
         != 0) {
         QFile::remove(partial);
         throw std::runtime_error(

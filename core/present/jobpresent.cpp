@@ -34,9 +34,10 @@ QString jobText(const JobView &v, int shown)
         t += QStringLiteral("  collectives waited for rank %1 most: last at %2 of them, %3 ms of the others' "
                             "time in all\n")
                  .arg(v.straggler)
-                 .arg(std::find_if(v.ranks.begin(), v.ranks.end(), [&](const JobRank &r) {
-                     return r.rank == v.straggler;
-                 })->lastArrivals)
+                 .arg(std::find_if(v.ranks.begin(), v.ranks.end(),
+                     [&](const JobRank &r) {
+                         return r.rank == v.straggler;
+                     })->lastArrivals)
                  .arg(ms(double(v.stragglerWaitNs)));
     std::vector<const JobRank *> rows;
     for (const JobRank &r : v.ranks)
@@ -48,8 +49,9 @@ QString jobText(const JobView &v, int shown)
         ++verdicts[r->verdict];
     const QString usual = verdicts.empty()
         ? QString()
-        : std::max_element(verdicts.begin(), verdicts.end(), [](auto &a, auto &b) { return a.second < b.second; })
-              ->first;
+        : std::max_element(verdicts.begin(), verdicts.end(), [](auto &a, auto &b) {
+              return a.second < b.second;
+          })->first;
     std::stable_sort(rows.begin(), rows.end(), [&](const JobRank *a, const JobRank *b) {
         return std::tuple(a->verdict != usual, a->causedWaitNs, a->stepNs)
             > std::tuple(b->verdict != usual, b->causedWaitNs, b->stepNs);
@@ -59,7 +61,8 @@ QString jobText(const JobView &v, int shown)
     for (const JobRank &r : v.ranks)
         if (r.traceId <= 0)
             rows.push_back(&r);
-    std::stable_sort(rows.begin(), rows.end(), [](const JobRank *a, const JobRank *b) { return a->rank < b->rank; });
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const JobRank *a, const JobRank *b) { return a->rank < b->rank; });
     t += QStringLiteral("  %1 %2 %3 %4 %5 %6  %7\n")
              .arg(QStringLiteral("rank"), -6)
              .arg(QStringLiteral("step ms"), 10)
@@ -116,8 +119,10 @@ QJsonObject jobJson(const JobView &v)
     QJsonArray steps;
     for (size_t i = 0; i < v.stepNames.size(); ++i)
         steps.append(QJsonObject { { QStringLiteral("name"), v.stepNames[i] },
-            { QStringLiteral("straggler"), qint64(i < v.stepStragglers.size() ? v.stepStragglers[i].rank : -1) },
-            { QStringLiteral("wait_ns"), qint64(i < v.stepStragglers.size() ? v.stepStragglers[i].waitNs : 0) } });
+            { QStringLiteral("straggler"),
+                qint64(i < v.stepStragglers.size() ? v.stepStragglers[i].rank : -1) },
+            { QStringLiteral("wait_ns"),
+                qint64(i < v.stepStragglers.size() ? v.stepStragglers[i].waitNs : 0) } });
     return QJsonObject { { QStringLiteral("run_id"), qint64(v.runId) }, { QStringLiteral("name"), v.name },
         { QStringLiteral("world_size"), qint64(v.worldSize) }, { QStringLiteral("verdict"), v.verdict },
         { QStringLiteral("straggler"), qint64(v.straggler) },

@@ -34,7 +34,8 @@ struct Writer {
         const std::string &args = {})
     {
         char head[256];
-        std::snprintf(head, sizeof head, "%s{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"", first ? "" : ",\n", cat);
+        std::snprintf(
+            head, sizeof head, "%s{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"", first ? "" : ",\n", cat);
         out += head;
         out += name;
         std::snprintf(head, sizeof head, "\",\"pid\":%d,\"tid\":%d,\"ts\":%lld,\"dur\":%lld", pid, tid,
@@ -80,8 +81,8 @@ bool writeRankJob(const std::string &dir, const RankJobOptions &o, std::string *
             const double computeFactor = r == o.stragglerRank ? o.stragglerFactor : 1.0;
             int64_t c = stepStart;
             const int64_t input = int64_t(double(o.inputUs) * inputFactor * jitterOf(o, r, step, -1));
-            x.event("cpu_op", "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", pid, tid, c + 5,
-                input);
+            x.event("cpu_op", "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", pid, tid,
+                c + 5, input);
             c += 5 + input + 5;
             int64_t gpuFree = 0;
             for (int k = 0; k < o.kernels; ++k) {
@@ -90,8 +91,9 @@ bool writeRankJob(const std::string &dir, const RankJobOptions &o, std::string *
                 x.event("cuda_runtime", "cudaLaunchKernel", pid, tid, c + 5, 10, ids(e, id));
                 const int64_t start = std::max(c + 20, gpuFree);
                 const int64_t dur = int64_t(double(o.kernelUs) * computeFactor * jitterOf(o, r, step, k));
-                x.event("kernel", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1",
-                    0, computeStream, start, dur,
+                x.event("kernel",
+                    "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1", 0,
+                    computeStream, start, dur,
                     ids(e, id) + ",\"stream\":" + std::to_string(computeStream) + ",\"device\":0");
                 gpuFree = start + dur;
                 c += 25;
@@ -117,8 +119,8 @@ bool writeRankJob(const std::string &dir, const RankJobOptions &o, std::string *
                     + ",\"dtype\":\"BFloat16\",\"In msg nelems\":25165824,\"Out msg nelems\":25165824");
             x.event("cuda_runtime", "cudaLaunchKernel", pid, tid, c + 5, 10, ids(e, id));
             const int64_t start = std::max(ready[size_t(r)], commLaunched[size_t(r)]);
-            x.event("kernel", "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0, commStream, start, reduced - start,
-                ids(e, id) + ",\"stream\":" + std::to_string(commStream) + ",\"device\":0");
+            x.event("kernel", "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0, commStream, start,
+                reduced - start, ids(e, id) + ",\"stream\":" + std::to_string(commStream) + ",\"device\":0");
             x.event("cuda_runtime", "cudaStreamSynchronize", pid, tid, c + 25, reduced + 10 - (c + 25));
             x.event("user_annotation", "ProfilerStep#" + std::to_string(step), pid, tid, stepStart,
                 reduced + 20 - stepStart);
@@ -132,7 +134,8 @@ bool writeRankJob(const std::string &dir, const RankJobOptions &o, std::string *
           << ",\"world_size\":" << n
           << "},\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA H100 80GB HBM3\",\"totalGlobalMem\":"
              "85045477376,\"computeMajor\":9,\"computeMinor\":0,\"numSms\":132}],\"traceEvents\":[\n"
-          << w[size_t(r)].out << "\n],\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":1700000000000000000}\n";
+          << w[size_t(r)].out
+          << "\n],\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":1700000000000000000}\n";
         if (!f.good()) {
             *error = path + ": cannot be written";
             return false;

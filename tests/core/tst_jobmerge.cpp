@@ -35,8 +35,8 @@ QString writeJob(const QString &dir, int ranks = 32)
     return dir;
 }
 
-std::vector<FileImportResult> importShards(const QString &job, const QString &shardDir, int count,
-    const std::vector<int> &only = {})
+std::vector<FileImportResult> importShards(
+    const QString &job, const QString &shardDir, int count, const std::vector<int> &only = {})
 {
     ImporterRegistry registry;
     registerBuiltinImporters(registry);
@@ -91,7 +91,8 @@ private slots:
         QTemporaryDir tmp;
         const QString d = tmp.path();
         QVERIFY(writeTestFile(d + QStringLiteral("/b.json"),
-            "{\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 10, \"world_size\": 12}, \"traceEvents\": []}"));
+            "{\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 10, \"world_size\": 12}, "
+            "\"traceEvents\": []}"));
         QVERIFY(writeTestFile(d + QStringLiteral("/rank-2.json"), "{\"traceEvents\": []}"));
         QVERIFY(writeTestFile(d + QStringLiteral("/rank_7_named_3.json"),
             "{\"distributedInfo\": {\"rank\": 3}, \"traceEvents\": []}"));
@@ -214,7 +215,8 @@ private slots:
         QVERIFY(m.missing.empty());
         QVERIFY(m.missingShards.empty());
         const QString warnings = m.warnings.join(u'\n');
-        QVERIFY2(warnings.contains(QLatin1String("rank-6.json.gz")) && warnings.contains(QLatin1String("failed")),
+        QVERIFY2(
+            warnings.contains(QLatin1String("rank-6.json.gz")) && warnings.contains(QLatin1String("failed")),
             qPrintable(warnings));
         QVERIFY2(warnings.contains(QLatin1String("rank 3 again")), qPrintable(warnings));
         {
@@ -247,12 +249,15 @@ private slots:
         QFile after(jobPath);
         QVERIFY(after.open(QIODevice::ReadOnly));
         QCOMPARE(after.readAll(), before);
-        QVERIFY(QDir(tmp.path()).entryList({ QStringLiteral(".job.plumb.partial*") }, QDir::Hidden | QDir::Files)
+        QVERIFY(QDir(tmp.path())
+                    .entryList({ QStringLiteral(".job.plumb.partial*") }, QDir::Hidden | QDir::Files)
                     .isEmpty());
 
         // An empty folder, and not a folder.
-        QVERIFY_THROWS_EXCEPTION(JobMergeError, (void)mergeShards(tmp.filePath(QStringLiteral("job")), jobPath));
-        QVERIFY_THROWS_EXCEPTION(JobMergeError, (void)mergeShards(tmp.filePath(QStringLiteral("none")), jobPath));
+        QVERIFY_THROWS_EXCEPTION(
+            JobMergeError, (void)mergeShards(tmp.filePath(QStringLiteral("job")), jobPath));
+        QVERIFY_THROWS_EXCEPTION(
+            JobMergeError, (void)mergeShards(tmp.filePath(QStringLiteral("none")), jobPath));
     }
 };
 

@@ -91,7 +91,8 @@ private slots:
             const DoctorReport fromSummaries = doctorReport(ws, id, GpuOpMode::EveryOp);
             const DoctorReport fromEvents
                 = doctorReport(ws, id, GpuOpMode::EveryOp, nullptr, {}, ReportSource::Events);
-            QVERIFY2(encodeReport(fromSummaries) == encodeReport(fromEvents), qPrintable(QString::number(id)));
+            QVERIFY2(
+                encodeReport(fromSummaries) == encodeReport(fromEvents), qPrintable(QString::number(id)));
             QCOMPARE(fromSummaries.verdict.evidence, fromEvents.verdict.evidence);
         }
     }
