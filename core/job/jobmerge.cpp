@@ -83,7 +83,6 @@ int64_t copyRows(Stmt &select, SqliteStmt &insert, std::initializer_list<int64_t
 
 struct Shard {
     QString path;
-    std::unique_ptr<ForeignSqliteDb> db;
     ShardInfo info;
 };
 
@@ -134,8 +133,8 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
         Shard s;
         s.path = e.absoluteFilePath();
         try {
-            s.db = std::make_unique<ForeignSqliteDb>(s.path);
-            Stmt st(*s.db, "SELECT value FROM workspace_info WHERE key = 'shard'", "workspace_info");
+            ForeignSqliteDb db(s.path); // one shard open at a time: a job may have thousands
+            Stmt st(db, "SELECT value FROM workspace_info WHERE key = 'shard'", "workspace_info");
             std::optional<ShardInfo> info = st.step()
                 ? parseShardInfo(QByteArray(st.text(0).data(), qsizetype(st.text(0).size())))
                 : std::nullopt;
@@ -236,7 +235,7 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
             "VALUES (?, ?, ?, ?, ?, ?, ?)");
 
         for (Shard &s : shards) {
-            ForeignSqliteDb &in = *s.db;
+            ForeignSqliteDb in(s.path);
             Stmt traces(in,
                 "SELECT t.id, coalesce(t.rank, -1), coalesce(t.world_size, -1), r.key, r.name, src.path, "
                 "t.source_id "

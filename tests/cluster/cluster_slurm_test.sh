@@ -100,7 +100,9 @@ for _ in $(seq 1 120); do
     [ -z "$(squeue -h -j "$merge" -o %i 2>/dev/null)" ] && break
     sleep 1
 done
-[ -z "$(squeue -h -j "$merge" -o %i 2>/dev/null)" ] && [ -f "$out.d/merge.status" ] || fail "the merge job did not end"
+if [ -n "$(squeue -h -j "$merge" -o %i 2>/dev/null)" ] || [ ! -f "$out.d/merge.status" ]; then
+    fail "the merge job did not end"
+fi
 
 [ "$(cat "$out.d/merge.status")" = 1 ] || fail "the merge's status is $(cat "$out.d/merge.status"), not 1"
 missing=$("$plumb" query --csv --workspace "$out" "SELECT group_concat(rank) FROM (SELECT rank FROM job_rank WHERE status = 'missing' ORDER BY rank)" | tail -n 1 | tr -d '\r"')
