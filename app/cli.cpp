@@ -52,6 +52,7 @@ constexpr const char *kWindowOptions
       "  --experiments       open the Experiments tab\n"
       "  --lineage           open the Lineage tab (the newest model, or search a node there)\n"
       "  --goodput           open the Goodput tab (the newest job with a lifecycle log)\n"
+      "  --job               open the Job tab (a multi-rank job: plumb merge's output, or ranks imported)\n"
       "  --slo               open the SLO tab (the last objectives file opened there, else the sample's)\n"
       "  --tour, --no-tour   show (or do not show) the welcome tour; it comes with --sample and the\n"
       "                      first launch unless \"Don't show again\" was ticked\n"

@@ -3,6 +3,7 @@
 #include "builtinimporters.h"
 #include "diff/diffpanel.h"
 #include "ingest/importerregistry.h"
+#include "job/jobpanel.h"
 #include "mainwindow.h"
 #include "shell/welcometour.h"
 #include "slo/slopanel.h"
@@ -108,6 +109,8 @@ int main(int argc, char **argv)
         QStringLiteral("Open the Experiments tab once the workspace is shown."));
     const QCommandLineOption lineageOption(
         QStringLiteral("lineage"), QStringLiteral("Open the Lineage tab once the workspace is shown."));
+    const QCommandLineOption jobOption(QStringLiteral("job"),
+        QStringLiteral("Open the Job tab (a multi-rank job) once the workspace is shown."));
     const QCommandLineOption goodputOption(
         QStringLiteral("goodput"), QStringLiteral("Open the Goodput tab once the workspace is shown."));
     const QCommandLineOption sloOption(
@@ -120,8 +123,8 @@ int main(int argc, char **argv)
         QStringLiteral("Use the system, light or dark palette this time (View > Theme is remembered)."),
         QStringLiteral("system|light|dark"));
     parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, criticalPathOption,
-        doctorOption, diffOption, experimentsOption, lineageOption, goodputOption, sloOption, tourOption,
-        noTourOption, themeOption });
+        doctorOption, diffOption, experimentsOption, lineageOption, goodputOption, jobOption, sloOption,
+        tourOption, noTourOption, themeOption });
     parser.addPositionalArgument(
         QStringLiteral("paths"), QStringLiteral("Files or folders to import."), QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -191,13 +194,18 @@ int main(int argc, char **argv)
     const bool timeline = parser.isSet(timelineOption), doctor = parser.isSet(doctorOption),
                diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption),
                lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption),
-               slo = parser.isSet(sloOption), critical = parser.isSet(criticalPathOption);
+               slo = parser.isSet(sloOption), critical = parser.isSet(criticalPathOption),
+               job = parser.isSet(jobOption);
     // The tour comes with the sample and the first launch, unless declined; a screenshot shows it only when
     // asked.
     const bool tour = parser.isSet(tourOption)
         || (withSample && !parser.isSet(noTourOption) && !parser.isSet(screenshotOption)
             && plumb::WelcomeTour::shouldShow());
-    auto shown = [&window, timeline, critical, doctor, diff, experiments, lineage, goodput, slo, tour] {
+    auto shown = [&window, timeline, critical, doctor, diff, experiments, lineage, goodput, slo, job, tour] {
+        if (job)
+            QObject::connect(
+                window.jobPanel(), &plumb::JobPanel::loaded, &window, [&window] { window.openJob(); },
+                Qt::SingleShotConnection);
         if (goodput)
             window.openGoodput();
         if (slo)
@@ -248,10 +256,10 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
             QCoreApplication::exit(saved ? 0 : 1);
         };
-        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo] {
+        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo, job] {
             // The experiments' runs and scalars, the lineage, the goodput and the objectives are read
             // on workers: give them time.
-            if (experiments || lineage || goodput || slo)
+            if (experiments || lineage || goodput || slo || job)
                 QTimer::singleShot(kTimelineSettleMs, &window, grab);
             // The diff reads two traces on a worker: grab once it has shown them.
             else if (diff && window.diffPanel()->baselineId() >= 0)

@@ -15,6 +15,8 @@
 #include "importprogresswidget.h"
 #include "importresultspanel.h"
 #include "ingest/importerregistry.h"
+#include "job/jobpanel.h"
+#include "job/jobview.h"
 #include "lineage/lineagepanel.h"
 #include "report/reportdialog.h"
 #include "shell/shortcuttable.h"
@@ -150,6 +152,14 @@ void MainWindow::createCentralArea()
     m_doctor = new DoctorPanel;
     connect(m_doctor, &DoctorPanel::showInTimeline, this, &MainWindow::showInTimeline);
     m_tabs->addTab(m_doctor, tr("&Doctor"));
+    // The Job tab is there when the workspace holds a multi-rank job.
+    m_job = new JobPanel;
+    m_tabs->addTab(m_job, tr("&Job"));
+    m_tabs->setTabVisible(m_tabs->indexOf(m_job), false);
+    connect(m_job, &JobPanel::loaded, this,
+        [this] { m_tabs->setTabVisible(m_tabs->indexOf(m_job), m_job->hasJob()); });
+    connect(m_job, &JobPanel::openDoctor, this, [this](int64_t trace) { openDoctor(trace); });
+    connect(m_job, &JobPanel::openTimeline, this, [this](int64_t trace) { openTimeline(trace); });
     m_diff = new DiffPanel;
     m_tabs->addTab(m_diff, tr("D&iff"));
     m_experiments = new ExperimentsPanel;
@@ -372,6 +382,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s, bool switched)
     m_lineage->setWorkspace(s.path);
     m_goodput->setWorkspace(s.path);
     m_slo->setWorkspace(s.path);
+    m_job->setWorkspace(s.path);
     m_diagnosticsModel->setDiagnostics(s.diagnostics);
     m_diagnosticsPanel->setSources(s.sources);
     updateStatusLabels(s.summary);
@@ -495,6 +506,12 @@ void MainWindow::openLineage()
     m_tabs->setCurrentWidget(m_lineage);
 }
 
+void MainWindow::openJob()
+{
+    if (m_job->hasJob())
+        m_tabs->setCurrentWidget(m_job);
+}
+
 void MainWindow::openGoodput()
 {
     m_tabs->setCurrentWidget(m_goodput);
@@ -602,6 +619,18 @@ void MainWindow::openTimeline(int64_t traceId, int64_t runId, std::pair<int64_t,
     }
     if (source.traceId < 0 && source.runId < 0) {
         return;
+    }
+    // A rank of a job merged from shards: its events are in its shard, read from there.
+    if (source.traceId >= 0) {
+        try {
+            Workspace ws(source.workspacePath, Workspace::Role::Reader);
+            if (const std::optional<EventsLocation> at = eventsLocation(ws, source.traceId)) {
+                source.workspacePath = at->workspacePath;
+                source.traceId = at->traceId;
+            }
+        } catch (const SqlError &) {
+            // the timeline's own open says what is wrong with the workspace
+        }
     }
     m_timeline->open(source);
     m_tabs->setCurrentWidget(m_timeline);

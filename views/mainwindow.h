@@ -34,6 +34,7 @@ class DiffPanel;
 class DoctorPanel;
 class ExperimentsPanel;
 class GoodputPanel;
+class JobPanel;
 class LineagePanel;
 class SloPanel;
 class TimelinePanel;
@@ -85,6 +86,7 @@ public:
     [[nodiscard]] ExperimentsPanel *experimentsPanel() const { return m_experiments; }
     [[nodiscard]] LineagePanel *lineagePanel() const { return m_lineage; }
     [[nodiscard]] GoodputPanel *goodputPanel() const { return m_goodput; }
+    [[nodiscard]] JobPanel *jobPanel() const { return m_job; }
     [[nodiscard]] SloPanel *sloPanel() const { return m_slo; }
     // Traces selected in the browser (a run of one trace counts as its trace), in tree order except
     // that the current one comes last: pick the baseline first, then the trace to compare with it.
@@ -125,6 +127,7 @@ public Q_SLOTS:
     void openExperiments();
     void openLineage();
     void openGoodput();
+    void openJob(); // the Job tab, when the workspace has a job
     // The SLO tab: an objectives file evaluated on the workspace (View > SLO).
     void openSlo();
     // View > Compare Traces: the two selected traces; with one, asks which trace to compare it with.
@@ -215,6 +218,7 @@ private:
     ExperimentsPanel *m_experiments = nullptr;
     LineagePanel *m_lineage = nullptr;
     GoodputPanel *m_goodput = nullptr;
+    JobPanel *m_job = nullptr;
     SloPanel *m_slo = nullptr;
     QAction *m_timelineAction = nullptr;
     QAction *m_doctorAction = nullptr;

@@ -27,24 +27,43 @@ double jitterOf(const RankJobOptions &o, int rank, int step, int k)
     return 1.0 + o.jitter * (2.0 * u - 1.0);
 }
 
+// A rank's events, written a step at a time in start order (a step's annotation, known last, first).
 struct Writer {
     std::string out;
-    bool first = true;
+    std::vector<std::pair<int64_t, std::string>> step;
     void event(const char *cat, const std::string &name, int pid, int tid, int64_t ts, int64_t dur,
         const std::string &args = {})
     {
         char head[256];
-        std::snprintf(
-            head, sizeof head, "%s{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"", first ? "" : ",\n", cat);
-        out += head;
-        out += name;
+        std::string e;
+        std::snprintf(head, sizeof head, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"", cat);
+        e += head;
+        e += name;
         std::snprintf(head, sizeof head, "\",\"pid\":%d,\"tid\":%d,\"ts\":%lld,\"dur\":%lld", pid, tid,
             static_cast<long long>(ts), static_cast<long long>(dur));
-        out += head;
+        e += head;
         if (!args.empty())
-            out += ",\"args\":{" + args + "}";
-        out += "}";
-        first = false;
+            e += ",\"args\":{" + args + "}";
+        e += "}";
+        step.emplace_back(ts, std::move(e));
+    }
+    void endStep()
+    {
+        // By start; at the same start the enclosing slice was added last (its end is known last).
+        std::stable_sort(step.begin(), step.end(), [](auto &a, auto &b) { return a.first < b.first; });
+        for (size_t i = 0; i < step.size();) {
+            size_t j = i;
+            while (j < step.size() && step[j].first == step[i].first)
+                ++j;
+            std::reverse(step.begin() + ptrdiff_t(i), step.begin() + ptrdiff_t(j));
+            i = j;
+        }
+        for (auto &[ts, e] : step) {
+            if (!out.empty())
+                out += ",\n";
+            out += e;
+        }
+        step.clear();
     }
 };
 
@@ -124,6 +143,7 @@ bool writeRankJob(const std::string &dir, const RankJobOptions &o, std::string *
             x.event("cuda_runtime", "cudaStreamSynchronize", pid, tid, c + 25, reduced + 10 - (c + 25));
             x.event("user_annotation", "ProfilerStep#" + std::to_string(step), pid, tid, stepStart,
                 reduced + 20 - stepStart);
+            x.endStep();
         }
         stepStart = reduced + 30;
     }
