@@ -3,6 +3,7 @@
 
 #include "analysis/steptimeverdict.h"
 #include "analysis/tracesummary.h"
+#include "store/eventslocation.h"
 #include "store/sqlitedb.h"
 #include "store/sqlitestate.h"
 #include "store/workspace.h"
@@ -106,6 +107,17 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
             finishReport(ws, traceId, run, *stored);
             return std::move(*stored);
         }
+    // A rank of a job merged from shards: its events are in its shard, its run is the job's here.
+    if (const std::optional<EventsLocation> at = eventsLocation(ws, traceId)) {
+        Workspace shard(at->workspacePath, Workspace::Role::Reader);
+        RankComparison there = run;
+        for (RankSummary &r : there.ranks)
+            if (r.traceId == traceId)
+                r.traceId = at->traceId;
+        DoctorReport r = doctorReport(shard, at->traceId, readGpuOps(shard, at->traceId, mode), there, stepOptions);
+        r.ranks = run;
+        return r;
+    }
     return doctorReport(ws, traceId, readGpuOps(ws, traceId, mode), run, stepOptions);
 }
 

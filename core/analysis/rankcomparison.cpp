@@ -3,10 +3,12 @@
 
 #include "analysis/stepbreakdown.h"
 #include "analysis/tracesummary.h"
+#include "store/eventslocation.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace plumb {
 
@@ -38,12 +40,19 @@ RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mod
             if (windows.empty())
                 windows.push_back(stored->whole);
         } else {
-            const auto steps = stepBreakdowns(ws, r.traceId, mode);
+            // A rank of a job merged from shards is read in its shard.
+            const std::optional<EventsLocation> at = eventsLocation(ws, r.traceId);
+            std::optional<Workspace> shard;
+            if (at)
+                shard.emplace(at->workspacePath, Workspace::Role::Reader);
+            Workspace &events = at ? *shard : ws;
+            const int64_t id = at ? at->traceId : r.traceId;
+            const auto steps = stepBreakdowns(events, id, mode);
             windows.reserve(steps.size());
             for (const StepBreakdown &s : steps)
                 windows.push_back(s.gpu);
             if (windows.empty())
-                windows.push_back(temporalBreakdown(ws, r.traceId, mode));
+                windows.push_back(temporalBreakdown(events, id, mode));
             r.steps = int(steps.size());
         }
         for (const TemporalBreakdown &b : windows) {

@@ -220,16 +220,6 @@ QString jobVerdict(const JobView &v)
 
 } // namespace
 
-std::optional<EventsLocation> eventsLocation(Workspace &ws, int64_t traceId)
-{
-    SqliteStmt st(ws.db(),
-        "SELECT shard_path, shard_trace_id FROM job_rank WHERE trace_id = ? AND shard_path IS NOT NULL");
-    st.bind(1, traceId);
-    if (!st.step())
-        return std::nullopt;
-    return EventsLocation { st.columnText(0), st.columnInt(1) };
-}
-
 JobView jobView(Workspace &ws, int64_t runId)
 {
     JobView v;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/rankcomparison.h"
+#include "store/eventslocation.h"
 
 #include <QString>
 #include <QStringList>
@@ -61,14 +62,6 @@ struct JobView {
     QString verdict; // the job's, one sentence
     [[nodiscard]] int64_t mergedRanks() const;
 };
-
-// Where a trace's events are when this workspace holds only its summaries (a rank of a job merged from
-// shards): the shard workspace and the trace's id there.
-struct EventsLocation {
-    QString workspacePath;
-    int64_t traceId = 0;
-};
-[[nodiscard]] std::optional<EventsLocation> eventsLocation(Workspace &ws, int64_t traceId);
 
 // The job the run `runId` forms; the workspace's largest multi-rank run when runId is 0 (a job
 // workspace has one). Empty (runId 0) when there is none.
