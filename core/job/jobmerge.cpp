@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "job/jobmerge.h"
 
+#include "analysis/devicebackend.h"
 #include "analysis/doctorreport.h"
 #include "analysis/rankcomparison.h"
 #include "analysis/tracesummary.h"
@@ -109,6 +110,22 @@ private:
     QHash<QString, int64_t> m_ids;
 };
 
+// The rank's verdict with its run weighed in, as doctorReport() gives it (finishReport(): weighStraggler(),
+// then the device named), from its stored analyses. Only the verdict: the rest that finishReport() adds
+// (each step's verdict, the evidence of step time and FLOPs), which the job does not keep, took most of a
+// 1,000-rank merge, and doctorReport() copies the run's comparison (a row per rank) for every rank.
+Verdict rankVerdict(Workspace &ws, int64_t traceId, const RankComparison &ranks)
+{
+    std::optional<DoctorReport> r = storedReport(ws, traceId);
+    if (!r)
+        return doctorReport(ws, traceId, GpuOpMode::EveryOp, &ranks).verdict;
+    weighStraggler(ws, r->kernels, ranks, traceId, r->verdict);
+    if (const DeviceBackend backend = traceDeviceBackend(ws, traceId); backend != DeviceBackend::Unknown)
+        r->deviceNoun = deviceNoun(backend);
+    sayDevice(r->verdict, r->deviceNoun);
+    return std::move(r->verdict);
+}
+
 } // namespace
 
 JobMerge mergeShards(const QString &shardDir, const QString &outPath)
@@ -198,6 +215,9 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
     {
         Workspace job(partial, Workspace::Role::Builder);
         SqliteDb &db = job.db();
+        // The job's rows arrive shard by shard, so each rank's land between ranks already written: with
+        // SQLite's default 2 MB of page cache, every rank's step rows cost pages read back and spilled.
+        db.exec("PRAGMA cache_size = -131072"); // KiB: 128 MiB
         SqliteTransaction tx(db);
         Strings strings(db);
         CollectiveMatcher matcher;
@@ -399,10 +419,13 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
 
         // Each rank's verdict with its run weighed in (a straggler moves the others' waiting to it).
         if (runId != 0) {
-            const RankComparison ranks = compareRanks(job, runId, GpuOpMode::EveryOp);
             std::vector<std::pair<int64_t, Verdict>> verdicts;
-            for (const auto &[rank, id] : traceOfRank)
-                verdicts.emplace_back(rank, doctorReport(job, id, GpuOpMode::EveryOp, &ranks).verdict);
+            {
+                const SqliteReadTransaction snapshot(db);
+                const RankComparison ranks = compareRanks(job, runId, GpuOpMode::EveryOp);
+                for (const auto &[rank, id] : traceOfRank)
+                    verdicts.emplace_back(rank, rankVerdict(job, id, ranks));
+            }
             SqliteTransaction vtx(db);
             SqliteStmt setVerdict(db, "UPDATE job_rank SET verdict = ?, headline = ? WHERE rank = ?");
             for (const auto &[rank, v] : verdicts)
