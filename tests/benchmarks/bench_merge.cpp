@@ -537,14 +537,19 @@ int main(int argc, char **argv)
         QDir(shardDir).removeRecursively();
         QDir().mkpath(shardDir);
         const auto start = std::chrono::steady_clock::now();
-        for (int k = 0; k < shards; ++k) {
-            try {
-                writeShard(shardDir + QStringLiteral("/shard-%1.plumb").arg(k), k, shards, o);
-            } catch (const SqlError &e) {
-                std::fprintf(stderr, "bench_merge: writing shard %d: %s\n", k, e.what());
-                return 1;
+        const int rc = runInChild([&] {
+            for (int k = 0; k < shards; ++k) {
+                try {
+                    writeShard(shardDir + QStringLiteral("/shard-%1.plumb").arg(k), k, shards, o);
+                } catch (const SqlError &e) {
+                    std::fprintf(stderr, "bench_merge: writing shard %d: %s\n", k, e.what());
+                    return 1;
+                }
             }
-        }
+            return 0;
+        });
+        if (rc != 0)
+            return 1;
         QFile(done).open(QIODevice::WriteOnly);
         std::printf("generated %d shards of %d ranks x %d steps in %.1f s\n", shards, o.ranks, o.steps,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

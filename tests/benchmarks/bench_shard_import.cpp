@@ -153,11 +153,15 @@ int main(int argc, char **argv)
         = dir + QStringLiteral("/.job-%1x%2x%3.complete").arg(gen.ranks).arg(gen.steps).arg(gen.kernels);
     if (!QFileInfo::exists(done)) {
         QDir(jobDir).removeRecursively();
-        std::string error;
-        if (!writeRankJob(jobDir.toStdString(), gen, &error)) {
+        const int rc = runInChild([&] {
+            std::string error;
+            if (writeRankJob(jobDir.toStdString(), gen, &error))
+                return 0;
             std::fprintf(stderr, "bench_shard_import: %s\n", error.c_str());
             return 1;
-        }
+        });
+        if (rc != 0)
+            return 1;
         QFile(done).open(QIODevice::WriteOnly);
     }
     const double jobMB = double(folderBytes(jobDir)) / 1e6;
