@@ -49,6 +49,7 @@ struct Tasks {
     double seconds = 0; // from the first start to the last exit
     double fastest = 0; // the task that finished first
     long maxRssKiB = 0; // the largest task's
+    double cpuSeconds = 0; // user + system, every task's
 };
 
 // Starts one `plumb` per argument list at once (stdout to /dev/null, stderr passes through) and waits
@@ -90,6 +91,8 @@ Tasks runAll(const QString &program, const std::vector<QStringList> &argLists)
             t.fastest = s;
         t.seconds = s;
         t.maxRssKiB = std::max(t.maxRssKiB, long(usage.ru_maxrss));
+        for (const timeval &tv : { usage.ru_utime, usage.ru_stime })
+            t.cpuSeconds += double(tv.tv_sec) + double(tv.tv_usec) / 1e6;
         t.ok = t.ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     }
     return t;
@@ -177,9 +180,14 @@ int main(int argc, char **argv)
 
     const QString one = dir + QStringLiteral("/one.plumb");
     QFile::remove(one);
-    const ChildRun single
-        = mustRun(plumb, { QStringLiteral("import"), jobDir, QStringLiteral("--workspace"), one });
-    std::printf("one process: plumb import JOBDIR %.2f s, peak RSS %.0f MB\n", single.seconds,
+    const Tasks single
+        = runAll(plumb, { { QStringLiteral("import"), jobDir, QStringLiteral("--workspace"), one } });
+    if (!single.ok) {
+        std::fprintf(stderr, "bench_shard_import: plumb import %s failed\n", qPrintable(jobDir));
+        return 1;
+    }
+    std::printf("one process: plumb import JOBDIR %.2f s (%.1f CPU s, %.1f cores busy), peak RSS %.0f MB\n",
+        single.seconds, single.cpuSeconds, single.cpuSeconds / single.seconds,
         double(single.maxRssKiB) / 1024.0);
     QFile::remove(one);
 
@@ -211,22 +219,23 @@ int main(int argc, char **argv)
         if (base == 0)
             base = tasks == 1 ? t.seconds : 0;
         const double scaling = base > 0 ? base / t.seconds : 0;
-        std::printf(
-            "%d task%s: import %.2f s (first done %.2f s), peak RSS %.0f MB a task; merge %.2f s, %.0f "
-            "MB; import + merge %.2f s",
-            tasks, tasks == 1 ? "" : "s", t.seconds, t.fastest, double(t.maxRssKiB) / 1024.0, m.seconds,
-            double(m.maxRssKiB) / 1024.0, t.seconds + m.seconds);
+        std::printf("%d task%s: import %.2f s (first done %.2f s; %.1f CPU s, %.1f cores busy), peak RSS "
+                    "%.0f MB a task; "
+                    "merge %.2f s, %.0f MB; import + merge %.2f s",
+            tasks, tasks == 1 ? "" : "s", t.seconds, t.fastest, t.cpuSeconds, t.cpuSeconds / t.seconds,
+            double(t.maxRssKiB) / 1024.0, m.seconds, double(m.maxRssKiB) / 1024.0, t.seconds + m.seconds);
         if (scaling > 0)
             std::printf("; scaling %.2fx", scaling);
         std::printf("\n");
         json << QStringLiteral("{\"tasks\":%1,\"import_s\":%2,\"task_peak_rss_mb\":%3,\"merge_s\":%4,"
-                               "\"merge_peak_rss_mb\":%5,\"scaling\":%6}")
+                               "\"merge_peak_rss_mb\":%5,\"scaling\":%6,\"cpu_s\":%7}")
                     .arg(tasks)
                     .arg(t.seconds, 0, 'f', 3)
                     .arg(double(t.maxRssKiB) / 1024.0, 0, 'f', 1)
                     .arg(m.seconds, 0, 'f', 3)
                     .arg(double(m.maxRssKiB) / 1024.0, 0, 'f', 1)
-                    .arg(scaling, 0, 'f', 2);
+                    .arg(scaling, 0, 'f', 2)
+                    .arg(t.cpuSeconds, 0, 'f', 2);
         QDir(shardDir).removeRecursively();
         QFile::remove(job);
     }
