@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "job/jobmerge.h"
 
+#include "analysis/devicebackend.h"
 #include "analysis/doctorreport.h"
 #include "analysis/rankcomparison.h"
 #include "analysis/tracesummary.h"
@@ -24,10 +25,13 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <future>
 #include <map>
 #include <memory>
 #include <set>
+#include <thread>
 
 namespace plumb {
 
@@ -108,6 +112,78 @@ private:
     SqliteStmt m_insert;
     QHash<QString, int64_t> m_ids;
 };
+
+// Each merged rank's verdict with its run weighed in, as doctorReport() gives it (finishReport():
+// weighStraggler(), then the device named), from its stored analyses (storedReport()). Only the verdict:
+// the rest that finishReport() adds (each step's verdict, the evidence of step time and FLOPs), which the
+// job does not keep, took most of a 1,000-rank merge, and doctorReport() copies the run's comparison (a
+// row per rank) for every rank. The reports are decoded on every core, a batch of ranks at a time
+// (decoding is most of what is left: a rank's report holds its every step); the rest runs here, in rank
+// order.
+struct RankVerdict {
+    int64_t rank = -1;
+    Verdict::Component component = Verdict::Component::Inconclusive;
+    QString headline;
+};
+std::vector<RankVerdict> rankVerdicts(
+    Workspace &ws, const std::map<int64_t, int64_t> &traceOfRank, const RankComparison &ranks)
+{
+    std::vector<RankVerdict> out;
+    out.reserve(traceOfRank.size());
+    SqliteStmt read(
+        ws.db(), "SELECT report FROM trace_summary WHERE trace_id = ? AND version = ? AND mode = 'every'");
+    const size_t workers = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+    constexpr size_t kBatch = 64;
+    std::vector<std::pair<int64_t, int64_t>> batch; // rank, trace id
+    std::vector<QByteArray> blobs;
+    std::vector<std::optional<DoctorReport>> reports;
+    auto flush = [&] {
+        reports.assign(batch.size(), std::nullopt);
+        const auto decode = [&](size_t from, size_t step) {
+            for (size_t i = from; i < blobs.size(); i += step)
+                if (!blobs[i].isNull())
+                    reports[i] = decodeReport(blobs[i]);
+        };
+        std::vector<std::future<void>> helpers;
+        for (size_t w = 1; w < workers; ++w)
+            helpers.push_back(std::async(std::launch::async, decode, w, workers));
+        decode(0, workers);
+        for (std::future<void> &f : helpers)
+            f.get();
+        for (size_t i = 0; i < batch.size(); ++i) {
+            const auto [rank, traceId] = batch[i];
+            std::optional<DoctorReport> &r = reports[i];
+            Verdict v;
+            if (!r) {
+                v = doctorReport(ws, traceId, GpuOpMode::EveryOp, &ranks).verdict;
+            } else {
+                weighStraggler(ws, r->kernels, ranks, traceId, r->verdict);
+                if (const DeviceBackend b = traceDeviceBackend(ws, traceId); b != DeviceBackend::Unknown)
+                    r->deviceNoun = deviceNoun(b);
+                sayDevice(r->verdict, r->deviceNoun);
+                v = std::move(r->verdict);
+            }
+            out.push_back({ rank, v.component, v.headline });
+        }
+        batch.clear();
+        blobs.clear();
+    };
+    for (const auto &[rank, traceId] : traceOfRank) {
+        read.bind(1, traceId).bind(2, kTraceSummaryVersion);
+        QByteArray blob;
+        if (read.step()) {
+            const std::string_view b = read.columnBlob(0);
+            blob = QByteArray(b.data(), qsizetype(b.size()));
+        }
+        read.reset();
+        batch.emplace_back(rank, traceId);
+        blobs.push_back(std::move(blob));
+        if (batch.size() == kBatch)
+            flush();
+    }
+    flush();
+    return out;
+}
 
 } // namespace
 
@@ -198,6 +274,9 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
     {
         Workspace job(partial, Workspace::Role::Builder);
         SqliteDb &db = job.db();
+        // The job's rows arrive shard by shard, so each rank's land between ranks already written: with
+        // SQLite's default 2 MB of page cache, every rank's step rows cost pages read back and spilled.
+        db.exec("PRAGMA cache_size = -131072"); // KiB: 128 MiB
         SqliteTransaction tx(db);
         Strings strings(db);
         CollectiveMatcher matcher;
@@ -399,14 +478,15 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
 
         // Each rank's verdict with its run weighed in (a straggler moves the others' waiting to it).
         if (runId != 0) {
-            const RankComparison ranks = compareRanks(job, runId, GpuOpMode::EveryOp);
-            std::vector<std::pair<int64_t, Verdict>> verdicts;
-            for (const auto &[rank, id] : traceOfRank)
-                verdicts.emplace_back(rank, doctorReport(job, id, GpuOpMode::EveryOp, &ranks).verdict);
+            std::vector<RankVerdict> verdicts;
+            {
+                const SqliteReadTransaction snapshot(db);
+                verdicts = rankVerdicts(job, traceOfRank, compareRanks(job, runId, GpuOpMode::EveryOp));
+            }
             SqliteTransaction vtx(db);
             SqliteStmt setVerdict(db, "UPDATE job_rank SET verdict = ?, headline = ? WHERE rank = ?");
-            for (const auto &[rank, v] : verdicts)
-                setVerdict.bind(1, componentName(v.component)).bind(2, v.headline).bind(3, rank).run();
+            for (const RankVerdict &v : verdicts)
+                setVerdict.bind(1, componentName(v.component)).bind(2, v.headline).bind(3, v.rank).run();
             vtx.commit();
         }
         {

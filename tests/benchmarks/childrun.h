@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,21 @@ inline ChildRun runChild(const QString &program, const QStringList &args)
     r.maxRssKiB = usage.ru_maxrss;
     r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     return r;
+}
+
+// Runs `work` in a forked child and returns its exit status (1 when it did not exit). What a benchmark
+// generates before it measures goes here: Linux keeps a process's peak RSS across exec, and a child
+// spawned by runChild() starts from its parent's, so a parent that grew while generating would raise
+// every child's ru_maxrss to its own peak.
+inline int runInChild(const std::function<int()> &work)
+{
+    const pid_t pid = ::fork();
+    if (pid == 0)
+        ::_exit(work());
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) != pid)
+        return 1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 } // namespace plumb::bench
