@@ -68,17 +68,20 @@ DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, const std::vector<Gpu
     return r;
 }
 
-void finishReport(Workspace &ws, int64_t traceId, const RankComparison &ranks, DoctorReport &r)
+void finishReport(
+    Workspace &ws, int64_t traceId, const RankComparison &ranks, DoctorReport &r, bool verdictOnly)
 {
-    r.ranks = ranks;
-    weighStraggler(ws, r.kernels, r.ranks, traceId, r.verdict);
-    // Compute-bound: how close the matrix and attention kernels came to what the GPU can do.
-    if (r.verdict.component == Verdict::Component::GpuCompute)
-        if (const QString e = flopsEvidence(r.flops, r.overall.computeNs); !e.isEmpty())
+    weighStraggler(ws, r.kernels, ranks, traceId, r.verdict);
+    if (!verdictOnly) {
+        r.ranks = ranks;
+        // Compute-bound: how close the matrix and attention kernels came to what the GPU can do.
+        if (r.verdict.component == Verdict::Component::GpuCompute)
+            if (const QString e = flopsEvidence(r.flops, r.overall.computeNs); !e.isEmpty())
+                r.verdict.evidence << e;
+        if (const QString e = stepTimeEvidence(r.stepTime); !e.isEmpty())
             r.verdict.evidence << e;
-    if (const QString e = stepTimeEvidence(r.stepTime); !e.isEmpty())
-        r.verdict.evidence << e;
-    r.stepVerdicts = diagnoseStepTimes(r.stepTime, r.verdict);
+        r.stepVerdicts = diagnoseStepTimes(r.stepTime, r.verdict);
+    }
     r.backend = traceDeviceBackend(ws, traceId);
     if (r.backend != DeviceBackend::Unknown)
         r.deviceNoun = deviceNoun(r.backend);
@@ -114,7 +117,8 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
         for (RankSummary &r : there.ranks)
             if (r.traceId == traceId)
                 r.traceId = at->traceId;
-        DoctorReport r = doctorReport(shard, at->traceId, readGpuOps(shard, at->traceId, mode), there, stepOptions);
+        DoctorReport r
+            = doctorReport(shard, at->traceId, readGpuOps(shard, at->traceId, mode), there, stepOptions);
         r.ranks = run;
         return r;
     }

@@ -61,6 +61,9 @@ struct DoctorReport {
 // and the device named. doctorReport() is the two in a row.
 [[nodiscard]] DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
     const StepTimeOptions &stepOptions = {}, std::vector<CollectiveCall> *calls = nullptr);
-void finishReport(Workspace &ws, int64_t traceId, const RankComparison &ranks, DoctorReport &r);
+// `verdictOnly`: the verdict's component and headline alone (no step verdicts, evidence of step time or
+// FLOPs, nor the run's comparison kept in r.ranks), for a job of thousands of ranks.
+void finishReport(
+    Workspace &ws, int64_t traceId, const RankComparison &ranks, DoctorReport &r, bool verdictOnly = false);
 
 } // namespace plumb

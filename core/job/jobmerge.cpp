@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "job/jobmerge.h"
 
-#include "analysis/devicebackend.h"
 #include "analysis/doctorreport.h"
 #include "analysis/rankcomparison.h"
 #include "analysis/tracesummary.h"
@@ -113,13 +112,12 @@ private:
     QHash<QString, int64_t> m_ids;
 };
 
-// Each merged rank's verdict with its run weighed in, as doctorReport() gives it (finishReport():
-// weighStraggler(), then the device named), from its stored analyses (storedReport()). Only the verdict:
-// the rest that finishReport() adds (each step's verdict, the evidence of step time and FLOPs), which the
-// job does not keep, took most of a 1,000-rank merge, and doctorReport() copies the run's comparison (a
-// row per rank) for every rank. The reports are decoded on every core, a batch of ranks at a time
-// (decoding is most of what is left: a rank's report holds its every step); the rest runs here, in rank
-// order.
+// Each merged rank's verdict with its run weighed in, as doctorReport() gives it, from its stored
+// analyses: finishReport()'s verdict alone (each step's verdict and the evidence of step time and FLOPs,
+// which the job does not keep, took most of a 1,000-rank merge, and a copy of the run's comparison, a row
+// per rank, for every rank grows with the square of the ranks). The reports are decoded on every core, a
+// batch of ranks at a time (decoding is most of what is left: a rank's report holds its every step); the rest
+// runs here, in rank order.
 struct RankVerdict {
     int64_t rank = -1;
     Verdict::Component component = Verdict::Component::Inconclusive;
@@ -157,10 +155,7 @@ std::vector<RankVerdict> rankVerdicts(
             if (!r) {
                 v = doctorReport(ws, traceId, GpuOpMode::EveryOp, &ranks).verdict;
             } else {
-                weighStraggler(ws, r->kernels, ranks, traceId, r->verdict);
-                if (const DeviceBackend b = traceDeviceBackend(ws, traceId); b != DeviceBackend::Unknown)
-                    r->deviceNoun = deviceNoun(b);
-                sayDevice(r->verdict, r->deviceNoun);
+                finishReport(ws, traceId, ranks, *r, true);
                 v = std::move(r->verdict);
             }
             out.push_back({ rank, v.component, v.headline });

@@ -45,7 +45,8 @@ private Q_SLOTS:
         o.ranks = 8;
         o.inputBoundRank = 2;
         std::string error;
-        QVERIFY2(bench::writeRankJob(m_tmp.filePath(QStringLiteral("job")).toStdString(), o, &error), error.c_str());
+        QVERIFY2(bench::writeRankJob(m_tmp.filePath(QStringLiteral("job")).toStdString(), o, &error),
+            error.c_str());
         for (int i = 0; i < 2; ++i)
             importShard(m_registry, { m_tmp.filePath(QStringLiteral("job")) }, { i, 2 },
                 m_tmp.filePath(QStringLiteral("shards/shard-%1.plumb").arg(i)));
@@ -64,17 +65,22 @@ private Q_SLOTS:
         QCOMPARE(job.ranks.size(), size_t(8));
         QVERIFY2(job.verdict.contains(QLatin1String("rank 5")), qPrintable(job.verdict));
         const QList<QLabel *> labels = panel.findChildren<QLabel *>();
-        QVERIFY(std::any_of(labels.begin(), labels.end(), [&](QLabel *l) { return l->text() == job.verdict; }));
+        QVERIFY(
+            std::any_of(labels.begin(), labels.end(), [&](QLabel *l) { return l->text() == job.verdict; }));
 
         auto *table = panel.findChild<QTableView *>();
         QVERIFY(table);
-        QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(
+            table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(table->model()->rowCount(), 8);
         // Sorted by the time the others waited for it, descending: the straggler first.
         table->sortByColumn(JobRanksModel::WaitColumn, Qt::DescendingOrder);
         QCOMPARE(table->model()->index(0, JobRanksModel::RankColumn).data().toString(), QStringLiteral("5"));
-        QVERIFY(table->model()->index(0, JobRanksModel::VerdictColumn).data().toString().contains(
-            QLatin1String("straggler")));
+        QVERIFY(table->model()
+                    ->index(0, JobRanksModel::VerdictColumn)
+                    .data()
+                    .toString()
+                    .contains(QLatin1String("straggler")));
         QCOMPARE(table->model()->index(0, JobRanksModel::LastColumn).data().toInt(), 8);
 
         auto *map = panel.findChild<RankHeatmapChart *>();

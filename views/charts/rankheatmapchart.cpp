@@ -41,7 +41,8 @@ RankHeatmapChart::RankHeatmapChart(QWidget *parent)
     m_plot->yAxis->setLabel(tr("rank"));
     m_plot->yAxis->setRangeReversed(true);
     m_stragglers->setLineStyle(QCPGraph::lsNone);
-    m_stragglers->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0x1e, 0x6f, 0xd9), 2.5), Qt::NoBrush, 10));
+    m_stragglers->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0x1e, 0x6f, 0xd9), 2.5), Qt::NoBrush, 10));
     m_stragglers->setName(tr("the step's straggler"));
     m_plot->legend->setVisible(true);
     placeLegendBelow(m_plot);

@@ -160,8 +160,9 @@ void JobPanel::apply(const Result &r)
     m_table->resizeColumnsToContents();
     if (show) {
         const JobView &j = m_job;
-        QString row = figure(tr("Ranks"), QStringLiteral("%1 / %2").arg(j.mergedRanks()).arg(j.ranks.size()),
-                          j.merged ? tr("%1, merged from shards").arg(j.name) : tr("%1, imported here").arg(j.name))
+        QString row
+            = figure(tr("Ranks"), QStringLiteral("%1 / %2").arg(j.mergedRanks()).arg(j.ranks.size()),
+                  j.merged ? tr("%1, merged from shards").arg(j.name) : tr("%1, imported here").arg(j.name))
             + figure(tr("Steps"), QString::number(j.stepNames.size()))
             + figure(tr("Collectives"), text::count(j.collectives), tr("matched across ranks"));
         const int64_t straggler = j.comparison.straggler >= 0

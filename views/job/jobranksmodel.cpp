@@ -21,7 +21,7 @@ void JobRanksModel::setJob(const JobView &job)
     beginResetModel();
     m_ranks = job.ranks;
     m_straggler = job.comparison.straggler >= 0 ? job.comparison.ranks[size_t(job.comparison.straggler)].rank
-                                                 : job.straggler;
+                                                : job.straggler;
     endResetModel();
 }
 
@@ -93,7 +93,8 @@ QVariant JobRanksModel::data(const QModelIndex &index, int role) const
     if (index.column() == RankColumn)
         return QString::number(r->rank);
     if (!merged)
-        return index.column() == VerdictColumn ? QStringLiteral("%1: %2").arg(r->status, r->message) : QVariant();
+        return index.column() == VerdictColumn ? QStringLiteral("%1: %2").arg(r->status, r->message)
+                                               : QVariant();
     switch (index.column()) {
     case StepColumn:
         return ms(r->stepNs);
