@@ -354,7 +354,8 @@ private slots:
                 "DROP TABLE serving_request; DROP TABLE serving_label; DROP TABLE slice_corr_tile; "
                 "ALTER TABLE trace DROP COLUMN device_type; DROP TABLE device_category; "
                 "DROP TABLE trace_summary; DROP TABLE step_summary; DROP TABLE op_summary; "
-                "DROP TABLE stream_summary; DROP TABLE collective_call; "
+                "DROP TABLE stream_summary; DROP TABLE collective_call; DROP TABLE job_rank; "
+                "DROP TABLE job_collective; "
                 "CREATE INDEX slice_corr ON slice(corr) WHERE corr IS NOT NULL; "
                 "PRAGMA user_version = 3;");
         }

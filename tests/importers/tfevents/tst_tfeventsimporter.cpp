@@ -628,7 +628,7 @@ private slots:
         {
             Workspace ws(path, Workspace::Role::Writer);
             QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
-            QCOMPARE(Workspace::currentSchemaVersion(), 14);
+            QCOMPARE(Workspace::currentSchemaVersion(), 15);
             QCOMPARE(ws.db().queryInt(
                          "SELECT count(*) FROM pragma_table_info('source') WHERE name = 'resume_offset'"),
                 1);
