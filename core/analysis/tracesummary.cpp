@@ -2,6 +2,7 @@
 #include "analysis/tracesummary.h"
 
 #include "analysis/quantilesketch.h"
+#include "store/eventslocation.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -469,11 +470,22 @@ std::optional<DoctorReport> storedReport(Workspace &ws, int64_t traceId)
     if (!st.step())
         return std::nullopt;
     const std::string_view b = st.columnBlob(0);
+    // A rank of a job merged from shards: its analyses are in its shard.
+    if (b.empty())
+        if (const std::optional<EventsLocation> at = eventsLocation(ws, traceId)) {
+            Workspace shard(at->workspacePath, Workspace::Role::Reader);
+            return storedReport(shard, at->traceId);
+        }
     return decodeReport(QByteArray::fromRawData(b.data(), qsizetype(b.size())));
 }
 
 std::vector<KernelStats> storedStepOps(Workspace &ws, int64_t traceId)
 {
+    // A rank of a job merged from shards: the job keeps its ops over the whole trace only.
+    if (const std::optional<EventsLocation> at = eventsLocation(ws, traceId)) {
+        Workspace shard(at->workspacePath, Workspace::Role::Reader);
+        return storedStepOps(shard, at->traceId);
+    }
     SqliteStmt st(ws.db(),
         "SELECT n.str, o.kind, o.count, o.total_ns, o.min_ns, o.max_ns, o.sketch "
         "FROM trace_summary t JOIN op_summary o ON o.trace_id = t.trace_id LEFT JOIN string n ON n.id = "

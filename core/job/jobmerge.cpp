@@ -123,13 +123,23 @@ struct RankVerdict {
     Verdict::Component component = Verdict::Component::Inconclusive;
     QString headline;
 };
+// A merged rank: its trace here, and where its stored analyses and events are.
+struct MergedRank {
+    int64_t rank = -1;
+    int64_t traceId = 0;
+    QString shard;
+    int64_t shardTraceId = 0;
+};
+
 std::vector<RankVerdict> rankVerdicts(
-    Workspace &ws, const std::map<int64_t, int64_t> &traceOfRank, const RankComparison &ranks)
+    Workspace &ws, const std::vector<MergedRank> &merged, const RankComparison &ranks)
 {
     std::vector<RankVerdict> out;
-    out.reserve(traceOfRank.size());
-    SqliteStmt read(
-        ws.db(), "SELECT report FROM trace_summary WHERE trace_id = ? AND version = ? AND mode = 'every'");
+    out.reserve(merged.size());
+    // The stored analyses stay in the shards (the job keeps the verdicts): read there, a shard at a time.
+    std::unique_ptr<ForeignSqliteDb> shard;
+    std::unique_ptr<Stmt> read;
+    QString shardPath;
     const size_t workers = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
     constexpr size_t kBatch = 64;
     std::vector<std::pair<int64_t, int64_t>> batch; // rank, trace id
@@ -163,15 +173,24 @@ std::vector<RankVerdict> rankVerdicts(
         batch.clear();
         blobs.clear();
     };
-    for (const auto &[rank, traceId] : traceOfRank) {
-        read.bind(1, traceId).bind(2, kTraceSummaryVersion);
+    for (const MergedRank &m : merged) {
+        if (m.shard != shardPath) {
+            read.reset();
+            shard = std::make_unique<ForeignSqliteDb>(m.shard);
+            read = std::make_unique<Stmt>(*shard,
+                "SELECT report FROM trace_summary WHERE trace_id = ? AND version = "
+                    + std::to_string(kTraceSummaryVersion) + " AND mode = 'every'",
+                "trace_summary");
+            shardPath = m.shard;
+        }
+        read->bind(1, m.shardTraceId);
         QByteArray blob;
-        if (read.step()) {
-            const std::string_view b = read.columnBlob(0);
+        if (read->step()) {
+            const std::string_view b = read->text(0);
             blob = QByteArray(b.data(), qsizetype(b.size()));
         }
-        read.reset();
-        batch.emplace_back(rank, traceId);
+        read->reset();
+        batch.emplace_back(m.rank, m.traceId);
         blobs.push_back(std::move(blob));
         if (batch.size() == kBatch)
             flush();
@@ -265,6 +284,7 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
         + QStringLiteral(".partial-%1").arg(QCoreApplication::applicationPid());
     QFile::remove(partial);
     std::map<int64_t, int64_t> traceOfRank; // merged ranks: the job's trace id
+    std::vector<MergedRank> merged; // in shard order
     std::map<int64_t, QString> failedFiles;
     {
         Workspace job(partial, Workspace::Role::Builder);
@@ -333,14 +353,16 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                 "trace");
             Stmt devices(
                 in, "SELECT device_index, name, properties FROM device WHERE trace_id = ?", "device");
-            Stmt summary(in, "SELECT version, mode, steps, report FROM trace_summary WHERE trace_id = ?",
+            // The job keeps each rank's verdict; its stored analyses stay in its shard (storedReport() reads
+            // them there), as does each step's launch-delay sketch.
+            Stmt summary(in, "SELECT version, mode, steps, x'' FROM trace_summary WHERE trace_id = ?",
                 "trace_summary");
             Stmt steps(in,
                 "SELECT step, name, start_ns, end_ns, gpu_ops, gpu_start_ns, gpu_end_ns, compute_ns, "
                 "comm_ns, "
                 "memory_ns, exposed_comm_ns, exposed_memory_ns, busy_ns, st_compute_ns, st_exposed_comm_ns, "
                 "st_exposed_memory_ns, st_input_pipeline_ns, st_synchronization_ns, st_runtime_ns, "
-                "st_other_cpu_ns, st_idle_ns, launched_ops, launch_delay_sketch FROM step_summary WHERE "
+                "st_other_cpu_ns, st_idle_ns, launched_ops, NULL FROM step_summary WHERE "
                 "trace_id "
                 "= ? ORDER BY step",
                 "step_summary");
@@ -415,6 +437,7 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                 addRank.bind(1, rank).bind(2, QStringLiteral("merged")).bind(3, traceId).bind(4, path);
                 addRank.bind(5, s.path).bind(6, shardTrace).bindNull(7).run();
                 traceOfRank[rank] = traceId;
+                merged.push_back({ rank, traceId, s.path, shardTrace });
             }
             for (const ShardInfo::File &f : s.info.files)
                 if (f.status == statusName(FileImportResult::Status::Failed)
@@ -476,7 +499,7 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
             std::vector<RankVerdict> verdicts;
             {
                 const SqliteReadTransaction snapshot(db);
-                verdicts = rankVerdicts(job, traceOfRank, compareRanks(job, runId, GpuOpMode::EveryOp));
+                verdicts = rankVerdicts(job, merged, compareRanks(job, runId, GpuOpMode::EveryOp));
             }
             SqliteTransaction vtx(db);
             SqliteStmt setVerdict(db, "UPDATE job_rank SET verdict = ?, headline = ? WHERE rank = ?");
