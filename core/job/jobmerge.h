@@ -12,8 +12,9 @@ namespace plumb {
 
 // `plumb merge SHARDDIR -o JOB.plumb` (docs/cluster.md): the job workspace built from the shards of a
 // sharded import (job/shard.h) by their summaries alone, in time and memory proportional to ranks x
-// steps, not to events. Per rank: its trace row, device, stored analyses (trace_summary), steps
-// (step_summary) and ops over the whole trace (op_summary step -1) are copied, and job_rank says where
+// steps, not to events. Per rank: its trace row, device, steps (step_summary, without their launch-delay
+// sketches) and ops over the whole trace (op_summary step -1) are copied, its stored analyses are not
+// (trace_summary's row has an empty report: storedReport() reads the shard's), and job_rank says where
 // its events are (the shard) or why it is missing; the collectives are matched across ranks
 // (job_collective); each rank's verdict, its run weighed in, is stored with it. Written to a temporary
 // file beside `outPath` and renamed at the end; run again after a failed shard is redone.
