@@ -484,14 +484,6 @@ ChildRun mustRun(const QString &plumb, const QStringList &args)
     return r;
 }
 
-int64_t folderBytes(const QString &dir)
-{
-    int64_t n = 0;
-    for (const QFileInfo &f : QDir(dir).entryInfoList(QDir::Files))
-        n += f.size();
-    return n;
-}
-
 } // namespace
 
 int main(int argc, char **argv)

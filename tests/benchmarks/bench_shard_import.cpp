@@ -98,14 +98,6 @@ Tasks runAll(const QString &program, const std::vector<QStringList> &argLists)
     return t;
 }
 
-int64_t folderBytes(const QString &dir)
-{
-    int64_t n = 0;
-    for (const QFileInfo &f : QDir(dir).entryInfoList(QDir::Files))
-        n += f.size();
-    return n;
-}
-
 } // namespace
 
 int main(int argc, char **argv)

@@ -128,9 +128,11 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "bench_window_job: cannot copy %s\n", qPrintable(workspace));
             return 1;
         }
-        const ChildRun r = runChild(QCoreApplication::applicationFilePath(), { QStringLiteral("--child"), copy });
+        const ChildRun r
+            = runChild(QCoreApplication::applicationFilePath(), { QStringLiteral("--child"), copy });
         const QJsonObject o
-            = QJsonDocument::fromJson(QByteArray::fromStdString(r.output).trimmed().split('\n').last()).object();
+            = QJsonDocument::fromJson(QByteArray::fromStdString(r.output).trimmed().split('\n').last())
+                  .object();
         if (!r.ok || o.isEmpty()) {
             std::fprintf(stderr, "bench_window_job: run %d failed\n%s\n", i + 1, r.output.c_str());
             return 1;
@@ -138,13 +140,16 @@ int main(int argc, char **argv)
         open.push_back(o[QStringLiteral("open_s")].toDouble());
         shown.push_back(o[QStringLiteral("job_s")].toDouble());
         peakMB = std::max(peakMB, double(r.maxRssKiB) / 1024.0);
-        std::printf("  run %d: %lld ranks, workspace shown after %.2f s, Job tab after %.2f s (peak RSS %.0f MB)\n",
-            i + 1, o[QStringLiteral("ranks")].toInteger(), open.back(), shown.back(), double(r.maxRssKiB) / 1024.0);
+        std::printf(
+            "  run %d: %lld ranks, workspace shown after %.2f s, Job tab after %.2f s (peak RSS %.0f MB)\n",
+            i + 1, o[QStringLiteral("ranks")].toInteger(), open.back(), shown.back(),
+            double(r.maxRssKiB) / 1024.0);
     }
     const double total = median(shown);
-    std::printf("median of %d: the Job tab on screen after %.2f s, target 2 s: %s; peak RSS %.0f MB\n", runs, total,
-        total < 2.0 ? "met" : "missed", peakMB);
-    std::printf("{\"bench\":\"window_job\",\"runs\":%d,\"open_s\":%.3f,\"job_s\":%.3f,\"peak_rss_mb\":%.1f}\n", runs,
+    std::printf("median of %d: the Job tab on screen after %.2f s, target 2 s: %s; peak RSS %.0f MB\n", runs,
+        total, total < 2.0 ? "met" : "missed", peakMB);
+    std::printf(
+        "{\"bench\":\"window_job\",\"runs\":%d,\"open_s\":%.3f,\"job_s\":%.3f,\"peak_rss_mb\":%.1f}\n", runs,
         median(open), total, peakMB);
     return 0;
 }

@@ -5,7 +5,9 @@
 // does, from exec to exit, its wall time, peak RSS and stdout.
 
 #include <QByteArray>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QStringList>
 
 #include <chrono>
@@ -21,6 +23,15 @@
 extern char **environ;
 
 namespace plumb::bench {
+
+// The bytes of the files in `dir` (not below it).
+inline int64_t folderBytes(const QString &dir)
+{
+    int64_t n = 0;
+    for (const QFileInfo &f : QDir(dir).entryInfoList(QDir::Files))
+        n += f.size();
+    return n;
+}
 
 struct ChildRun {
     bool ok = false; // started, and exited with status 0

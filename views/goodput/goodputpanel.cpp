@@ -5,6 +5,7 @@
 #include "charts/goodputbreakdownchart.h"
 #include "charts/goodputtimelinechart.h"
 #include "charts/goodputtrendchart.h"
+#include "figurerow.h"
 #include "goodput/goodputbreakdownmodel.h"
 #include "tableexport.h"
 #include "text/textformat.h"
@@ -25,16 +26,6 @@
 namespace plumb {
 
 namespace {
-
-QString figure(const QString &name, const QString &value, const QString &hint = {})
-{
-    return QStringLiteral("<td style='padding-right:22px'><span style='color:gray'>%1</span><br>"
-                          "<span style='font-size:16pt; font-weight:600'>%2</span>%3</td>")
-        .arg(name.toHtmlEscaped(), value.toHtmlEscaped(),
-            hint.isEmpty()
-                ? QString()
-                : QStringLiteral("<br><span style='color:gray'>%1</span>").arg(hint.toHtmlEscaped()));
-}
 
 QString percent(double share)
 {
@@ -81,11 +72,8 @@ GoodputPanel::GoodputPanel(QWidget *parent)
         }
     });
     m_summary->setTextFormat(Qt::RichText);
-    m_advice->setWordWrap(true);
-    m_advice->setTextFormat(Qt::PlainText);
+    styleConclusion(m_advice);
     m_advice->setAccessibleName(tr("Largest badput"));
-    m_advice->setStyleSheet(QStringLiteral(
-        "QLabel { background: #fff6e0; color: #3a2c00; border: 1px solid #e8c872; padding: 6px; }"));
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setText(
@@ -205,15 +193,16 @@ void GoodputPanel::apply(const Result &r)
     m_export->setEnabled(show);
 
     const GoodputReport &g = m_report;
-    QString row = figure(tr("Goodput"), percent(g.goodput), tr("of %1 elapsed").arg(spanText(g.elapsedNs)))
-        + figure(tr("Scheduling goodput"), percent(g.schedulingGoodput), tr("resources there"))
-        + figure(tr("Runtime goodput"), percent(g.runtimeGoodput), tr("productive while there"))
-        + figure(tr("Program goodput"), g.programGoodput ? percent(*g.programGoodput) : tr("n/a"),
+    QString row
+        = figureCell(tr("Goodput"), percent(g.goodput), tr("of %1 elapsed").arg(spanText(g.elapsedNs)))
+        + figureCell(tr("Scheduling goodput"), percent(g.schedulingGoodput), tr("resources there"))
+        + figureCell(tr("Runtime goodput"), percent(g.runtimeGoodput), tr("productive while there"))
+        + figureCell(tr("Program goodput"), g.programGoodput ? percent(*g.programGoodput) : tr("n/a"),
             g.programGoodput ? tr("model FLOPs / peak") : tr("give FLOPs per step and peak"))
-        + figure(tr("Disruptions"), QString::number(g.disruptions),
+        + figureCell(tr("Disruptions"), QString::number(g.disruptions),
             tr("%1 steps kept, %2 redone").arg(text::count(g.productiveSteps), text::count(g.wastedSteps)));
     if (g.idealStepNs > 0)
-        row += figure(
+        row += figureCell(
             tr("Ideal step"), spanText(g.idealStepNs), tr("deviation %1").arg(percent(g.stepTimeDeviation)));
     m_summary->setText(
         QStringLiteral("<table><tr>%1</tr></table><span style='color:gray'>%2 · %3 to %4</span>")

@@ -2,6 +2,7 @@
 #include "job/jobpanel.h"
 
 #include "charts/rankheatmapchart.h"
+#include "figurerow.h"
 #include "job/jobranksmodel.h"
 #include "tableexport.h"
 #include "text/textformat.h"
@@ -22,16 +23,6 @@ namespace plumb {
 
 namespace {
 
-QString figure(const QString &name, const QString &value, const QString &hint = {})
-{
-    return QStringLiteral("<td style='padding-right:22px'><span style='color:gray'>%1</span><br>"
-                          "<span style='font-size:16pt; font-weight:600'>%2</span>%3</td>")
-        .arg(name.toHtmlEscaped(), value.toHtmlEscaped(),
-            hint.isEmpty()
-                ? QString()
-                : QStringLiteral("<br><span style='color:gray'>%1</span>").arg(hint.toHtmlEscaped()));
-}
-
 } // namespace
 
 JobPanel::JobPanel(QWidget *parent)
@@ -49,11 +40,8 @@ JobPanel::JobPanel(QWidget *parent)
     , m_map(new RankHeatmapChart)
 {
     m_summary->setTextFormat(Qt::RichText);
-    m_verdict->setWordWrap(true);
-    m_verdict->setTextFormat(Qt::PlainText);
+    styleConclusion(m_verdict);
     m_verdict->setAccessibleName(tr("The job's verdict"));
-    m_verdict->setStyleSheet(QStringLiteral(
-        "QLabel { background: #fff6e0; color: #3a2c00; border: 1px solid #e8c872; padding: 6px; }"));
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setText(tr("No multi-rank job here. Import the folder of a job's rank traces, or open the "
@@ -161,15 +149,15 @@ void JobPanel::apply(const Result &r)
     if (show) {
         const JobView &j = m_job;
         QString row
-            = figure(tr("Ranks"), QStringLiteral("%1 / %2").arg(j.mergedRanks()).arg(j.ranks.size()),
+            = figureCell(tr("Ranks"), QStringLiteral("%1 / %2").arg(j.mergedRanks()).arg(j.ranks.size()),
                   j.merged ? tr("%1, merged from shards").arg(j.name) : tr("%1, imported here").arg(j.name))
-            + figure(tr("Steps"), QString::number(j.stepNames.size()))
-            + figure(tr("Collectives"), text::count(j.collectives), tr("matched across ranks"));
+            + figureCell(tr("Steps"), QString::number(j.stepNames.size()))
+            + figureCell(tr("Collectives"), text::count(j.collectives), tr("matched across ranks"));
         const int64_t straggler = j.comparison.straggler >= 0
             ? j.comparison.ranks[size_t(j.comparison.straggler)].rank
             : j.straggler;
         if (straggler >= 0)
-            row += figure(tr("Straggler"), tr("rank %1").arg(straggler),
+            row += figureCell(tr("Straggler"), tr("rank %1").arg(straggler),
                 j.straggler == straggler && !j.stepNames.empty()
                     ? tr("the others wait %1 a step")
                           .arg(formatDuration(j.stragglerWaitNs / int64_t(j.stepNames.size())))
