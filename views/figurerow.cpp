@@ -10,8 +10,9 @@ QString figureCell(const QString &name, const QString &value, const QString &hin
     return QStringLiteral("<td style='padding-right:22px'><span style='color:gray'>%1</span><br>"
                           "<span style='font-size:16pt; font-weight:600'>%2</span>%3</td>")
         .arg(name.toHtmlEscaped(), value.toHtmlEscaped(),
-            hint.isEmpty() ? QString()
-                           : QStringLiteral("<br><span style='color:gray'>%1</span>").arg(hint.toHtmlEscaped()));
+            hint.isEmpty()
+                ? QString()
+                : QStringLiteral("<br><span style='color:gray'>%1</span>").arg(hint.toHtmlEscaped()));
 }
 
 void styleConclusion(QLabel *label)
