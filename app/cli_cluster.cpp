@@ -213,7 +213,7 @@ QString missingTool(const QString &name)
 std::optional<JobId> submit(const QString &sbatch, const QStringList &arguments, const QString &what)
 {
     const Ran r = runTool(sbatch, arguments);
-    const std::optional<JobId> job = r.exitCode == 0 ? parseJobId(r.out) : std::nullopt;
+    std::optional<JobId> job = r.exitCode == 0 ? parseJobId(r.out) : std::nullopt;
     if (!job) {
         const QString why = !r.started ? QStringLiteral("it did not start: %1").arg(r.err)
             : r.exitCode == -1         ? QStringLiteral("it crashed")

@@ -139,7 +139,7 @@ std::optional<ShardInfo> parseShardInfo(const QByteArray &json)
         return std::nullopt;
     info.schema = o.value(QLatin1String("schema")).toInt();
     info.job = o.value(QLatin1String("job")).toString();
-    for (const QJsonValue &v : o.value(QLatin1String("files")).toArray()) {
+    for (const auto &v : o.value(QLatin1String("files")).toArray()) {
         const QJsonObject f = v.toObject();
         info.files.push_back(
             { f.value(QLatin1String("path")).toString(), f.value(QLatin1String("rank")).toInteger(-1),
@@ -153,7 +153,7 @@ namespace {
 QString localTempBase()
 {
     for (const char *name : { "SLURM_TMPDIR", "TMPDIR" }) {
-        const QString dir = qEnvironmentVariable(name);
+        QString dir = qEnvironmentVariable(name);
         if (!dir.isEmpty() && QFileInfo(dir).isDir() && QFileInfo(dir).isWritable())
             return dir;
     }
