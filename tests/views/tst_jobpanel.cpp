@@ -90,6 +90,11 @@ private Q_SLOTS:
         QCOMPARE(colorMap->data()->keySize(), 8); // steps
         QCOMPARE(colorMap->data()->valueSize(), 8); // ranks
         QCOMPARE(map->plot()->graph(0)->dataCount(), 8); // a straggler ringed in every step
+        // A cell's tooltip: its rank and step, and who the step waited for, how long.
+        const QString tip = map->cellText(2, 3);
+        QVERIFY2(tip.startsWith(QLatin1String("rank 2, ProfilerStep#3")), qPrintable(tip));
+        QVERIFY2(tip.contains(QLatin1String("waited for rank 5")), qPrintable(tip));
+        QVERIFY(map->cellText(8, 0).isEmpty());
         // A click on a rank's row of the map selects it in the table.
         QSignalSpy clicked(map, &RankHeatmapChart::rankClicked);
         const QPoint at(int(map->plot()->xAxis->coordToPixel(3)), int(map->plot()->yAxis->coordToPixel(2)));

@@ -6,6 +6,7 @@
 
 #include <qcustomplot.h>
 
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -49,6 +50,17 @@ RankHeatmapChart::RankHeatmapChart(QWidget *parent)
     installChartExportMenu(m_plot, QStringLiteral("ranks-by-step"));
     setMinimumSize(320, 240);
     followPalette(m_plot);
+    // Hovering a cell says its rank and step, the step's three figures, and who the step waited for.
+    m_plot->setMouseTracking(true);
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *e) {
+        const int row = int(std::lround(m_plot->yAxis->pixelToCoord(e->position().y())));
+        const int col = int(std::lround(m_plot->xAxis->pixelToCoord(e->position().x())));
+        const QString tip = cellText(row, col);
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(e->globalPosition().toPoint(), tip, m_plot);
+    });
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
         const double y = m_plot->yAxis->pixelToCoord(e->position().y());
         const int row = int(std::lround(y));
@@ -57,8 +69,29 @@ RankHeatmapChart::RankHeatmapChart(QWidget *parent)
     });
 }
 
+QString RankHeatmapChart::cellText(int row, int col) const
+{
+    if (row < 0 || col < 0 || size_t(row) >= m_job.ranks.size() || size_t(col) >= m_job.stepNames.size())
+        return {};
+    const auto ms = [](const std::vector<std::vector<int64_t>> &map, size_t r, size_t c) {
+        const int64_t v = c < map[r].size() ? map[r][c] : -1;
+        return v < 0 ? QStringLiteral("-") : QStringLiteral("%1 ms").arg(double(v) / 1e6, 0, 'f', 2);
+    };
+    const size_t r = size_t(row), c = size_t(col);
+    QString text = tr("rank %1, %2\nstep time %3, exposed communication %4, input pipeline %5")
+                       .arg(m_job.ranks[r].rank)
+                       .arg(m_job.stepNames[c], ms(m_job.stepTime, r, c), ms(m_job.exposedComm, r, c),
+                           ms(m_job.input, r, c));
+    if (c < m_job.stepStragglers.size() && m_job.stepStragglers[c].rank >= 0)
+        text += tr("\nthe step's collectives waited for rank %1: %2 ms of the others' time")
+                    .arg(m_job.stepStragglers[c].rank)
+                    .arg(double(m_job.stepStragglers[c].waitNs) / 1e6, 0, 'f', 2);
+    return text;
+}
+
 void RankHeatmapChart::setJob(const JobView &job, Metric metric)
 {
+    m_job = job;
     const auto &values = metric == Metric::StepTime ? job.stepTime
         : metric == Metric::ExposedCommunication    ? job.exposedComm
                                                     : job.input;

@@ -15,7 +15,8 @@ namespace plumb {
 // A job's ranks x steps as a heat map: one cell per rank (rows, rank 0 at the top) and step (columns),
 // coloured by the metric chosen (step time, exposed communication or input pipeline, ms), missing
 // ranks and steps blank, and a ring on each step's straggler (the rank its collectives waited for
-// longest). A click on a cell says which rank; context menu: export PNG/PDF.
+// longest). Hovering a cell tells its figures and who the step waited for, how long; a click says which
+// rank; context menu: export PNG/PDF.
 class RankHeatmapChart final : public QWidget {
     Q_OBJECT
 public:
@@ -25,10 +26,14 @@ public:
     void setJob(const JobView &job, Metric metric);
     [[nodiscard]] QCustomPlot *plot() const { return m_plot; }
 
+    // What hovering the cell of `row` (a rank, from the top) and `col` (a step) says; empty outside.
+    [[nodiscard]] QString cellText(int row, int col) const;
+
 Q_SIGNALS:
     void rankClicked(int64_t rank);
 
 private:
+    JobView m_job;
     QCustomPlot *m_plot;
     QCPColorMap *m_map;
     QCPColorScale *m_scale;
