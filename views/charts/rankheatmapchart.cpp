@@ -41,6 +41,13 @@ RankHeatmapChart::RankHeatmapChart(QWidget *parent)
     m_plot->xAxis->setLabel(tr("step"));
     m_plot->yAxis->setLabel(tr("rank"));
     m_plot->yAxis->setRangeReversed(true);
+    // Ranks and steps are whole: ticks at multiples of 1 (1, 2, 5, 10, ... apart as they fit).
+    for (QCPAxis *axis : { m_plot->xAxis, m_plot->yAxis }) {
+        QSharedPointer<QCPAxisTickerFixed> whole(new QCPAxisTickerFixed);
+        whole->setTickStep(1);
+        whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        axis->setTicker(whole);
+    }
     m_stragglers->setLineStyle(QCPGraph::lsNone);
     m_stragglers->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0x1e, 0x6f, 0xd9), 2.5), Qt::NoBrush, 10));
