@@ -289,8 +289,8 @@ private Q_SLOTS:
 
             // Each side's verdict, and the sentence naming both.
             const Verdict va = diagnose(ws, 1, mode), vb = diagnose(ws, 2, mode);
-            QCOMPARE(panel.result().verdictA.component, va.component);
-            QCOMPARE(panel.result().verdictB.component, vb.component);
+            QCOMPARE(panel.result().diff.a.verdict.component, va.component);
+            QCOMPARE(panel.result().diff.b.verdict.component, vb.component);
             QVERIFY(headline.contains(componentName(va.component).toHtmlEscaped()));
             QVERIFY(headline.contains(componentName(vb.component).toHtmlEscaped()));
             QVERIFY(panel.verdictText().contains(vb.headline.toHtmlEscaped()));

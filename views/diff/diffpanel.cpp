@@ -236,11 +236,7 @@ void DiffPanel::reload()
     m_verdict->clear();
     m_analysis.start<Result>(
         this, m_workspacePath,
-        [a, b, mode](Workspace &ws, Result &r) {
-            r.diff = diffTraces(ws, a, b, mode);
-            r.verdictA = r.diff.a.verdict;
-            r.verdictB = r.diff.b.verdict;
-        },
+        [a, b, mode](Workspace &ws, Result &r) { r.diff = diffTraces(ws, a, b, mode); },
         [this](const Result &r) { display(r); });
 }
 
@@ -266,7 +262,7 @@ QString DiffPanel::headlineText() const
     } else {
         text = noStepTimeText(d).toHtmlEscaped();
     }
-    const Verdict &va = m_result.verdictA, &vb = m_result.verdictB;
+    const Verdict &va = m_result.diff.a.verdict, &vb = m_result.diff.b.verdict;
     const QString nameA = componentName(va.component).toHtmlEscaped(),
                   nameB = componentName(vb.component).toHtmlEscaped();
     text += QStringLiteral("<br>")
@@ -327,7 +323,7 @@ QString DiffPanel::verdictText() const
     if (!m_result.error.isEmpty())
         return {};
     // The verdicts' change is in the headline; here what each says.
-    const Verdict &a = m_result.verdictA, &b = m_result.verdictB;
+    const Verdict &a = m_result.diff.a.verdict, &b = m_result.diff.b.verdict;
     return tr("Doctor, A: %1").arg(a.headline.toHtmlEscaped()) + QStringLiteral("<br>")
         + tr("Doctor, B: %1").arg(b.headline.toHtmlEscaped());
 }

@@ -46,8 +46,7 @@ public:
 
     struct Result {
         QString error;
-        TraceDiff diff;
-        Verdict verdictA, verdictB;
+        TraceDiff diff; // its sides carry each trace's verdict
     };
     [[nodiscard]] int64_t baselineId() const { return m_baselineId; }
     [[nodiscard]] int64_t comparedId() const { return m_comparedId; }
