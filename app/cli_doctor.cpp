@@ -17,7 +17,7 @@ int runDoctor(const Args &a)
         QStringLiteral("import a trace first (plumb import trace.json) or pass --workspace FILE"),
         [&](Workspace &ws) {
             if (a.job) {
-                const JobView job = jobView(ws);
+                const JobView job = jobView(ws, 0, false);
                 if (job.runId == 0) {
                     err(QStringLiteral("%1 holds no multi-rank job (a run of several ranks, or plumb merge's "
                                        "output)")

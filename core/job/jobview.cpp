@@ -145,6 +145,60 @@ void readSteps(SqliteDb &db, JobView &v)
     }
 }
 
+// readSteps() without the maps (a command's text or JSON): each rank's figures summed by SQLite, the steps'
+// names from the first rank.
+void readStepTotals(SqliteDb &db, JobView &v)
+{
+    std::map<int64_t, size_t> indexOf; // trace id -> ranks index
+    for (size_t i = 0; i < v.ranks.size(); ++i)
+        if (v.ranks[i].traceId > 0)
+            indexOf[v.ranks[i].traceId] = i;
+    SqliteStmt st(db,
+        "SELECT trace_id, sum(step >= 0), sum(iif(step >= 0, wall, 0)), min(iif(step >= 0, wall, NULL)), "
+        "max(iif(step >= 0, wall, NULL)), sum(iif(step >= 0, comm, 0)), sum(iif(step >= 0, input, 0)), "
+        "sum(iif(step >= 0, compute, 0)), max(iif(step < 0, wall, NULL)), max(iif(step < 0, comm, NULL)), "
+        "max(iif(step < 0, input, NULL)), max(iif(step < 0, compute, NULL)) FROM (SELECT s.trace_id AS "
+        "trace_id, "
+        "s.step AS step, s.end_ns - s.start_ns AS wall, s.st_exposed_comm_ns AS comm, s.st_input_pipeline_ns "
+        "AS input, s.st_compute_ns AS compute FROM step_summary s JOIN trace t ON t.id = s.trace_id WHERE "
+        "t.run_id = ?) GROUP BY trace_id");
+    st.bind(1, v.runId);
+    while (st.step()) {
+        const auto it = indexOf.find(st.columnInt(0));
+        if (it == indexOf.end())
+            continue;
+        JobRank &r = v.ranks[it->second];
+        r.steps = int(st.columnInt(1));
+        if (r.steps > 0) {
+            const double n = r.steps;
+            r.stepNs = double(st.columnInt(2)) / n;
+            r.minStepNs = double(st.columnInt(3));
+            r.maxStepNs = double(st.columnInt(4));
+            r.exposedCommNs = double(st.columnInt(5)) / n;
+            r.inputNs = double(st.columnInt(6)) / n;
+            r.computeNs = double(st.columnInt(7)) / n;
+        } else {
+            r.stepNs = r.minStepNs = r.maxStepNs = double(st.columnInt(8));
+            r.exposedCommNs = double(st.columnInt(9));
+            r.inputNs = double(st.columnInt(10));
+            r.computeNs = double(st.columnInt(11));
+        }
+    }
+    const auto first
+        = std::find_if(v.ranks.begin(), v.ranks.end(), [](const JobRank &r) { return r.traceId > 0; });
+    if (first == v.ranks.end())
+        return;
+    SqliteStmt names(db,
+        "SELECT step, coalesce(name, '') FROM step_summary WHERE trace_id = ? AND step >= 0 ORDER BY step");
+    names.bind(1, first->traceId);
+    while (names.step()) {
+        const size_t step = size_t(names.columnInt(0));
+        if (v.stepNames.size() <= step)
+            v.stepNames.resize(step + 1);
+        v.stepNames[step] = names.columnText(1);
+    }
+}
+
 std::vector<MatchedCollective> matchedCollectives(SqliteDb &db, const JobView &v)
 {
     std::vector<MatchedCollective> out;
@@ -220,7 +274,7 @@ QString jobVerdict(const JobView &v)
 
 } // namespace
 
-JobView jobView(Workspace &ws, int64_t runId)
+JobView jobView(Workspace &ws, int64_t runId, bool maps)
 {
     JobView v;
     SqliteDb &db = ws.db();
@@ -236,7 +290,10 @@ JobView jobView(Workspace &ws, int64_t runId)
             v.name = name.columnText(0);
     }
     readRanks(db, v);
-    readSteps(db, v);
+    if (maps)
+        readSteps(db, v);
+    else
+        readStepTotals(db, v);
 
     // The collectives: who arrived last, per step and over the job.
     std::map<int64_t, size_t> indexOfRank;

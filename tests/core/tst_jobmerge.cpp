@@ -170,6 +170,22 @@ private slots:
             QVERIFY2(encodeReport(ra) == encodeReport(rb), qPrintable(QString::number(x.rank)));
             QCOMPARE(ra.verdict.evidence, rb.verdict.evidence);
         }
+        // Without the maps (plumb merge, plumb doctor --job): the same figures, summed by SQLite.
+        for (Workspace *w : { &one, &merged }) {
+            const JobView full = jobView(*w), totals = jobView(*w, 0, false);
+            QVERIFY(totals.stepTime.empty());
+            QCOMPARE(totals.stepNames, full.stepNames);
+            QCOMPARE(totals.verdict, full.verdict);
+            QCOMPARE(totals.straggler, full.straggler);
+            for (size_t i = 0; i < full.ranks.size(); ++i) {
+                QCOMPARE(totals.ranks[i].steps, full.ranks[i].steps);
+                QCOMPARE(totals.ranks[i].stepNs, full.ranks[i].stepNs);
+                QCOMPARE(totals.ranks[i].minStepNs, full.ranks[i].minStepNs);
+                QCOMPARE(totals.ranks[i].maxStepNs, full.ranks[i].maxStepNs);
+                QCOMPARE(totals.ranks[i].exposedCommNs, full.ranks[i].exposedCommNs);
+                QCOMPARE(totals.ranks[i].inputNs, full.ranks[i].inputNs);
+            }
+        }
         QCOMPARE(b.ranks[9].verdict, QStringLiteral("input pipeline"));
         QCOMPARE(b.ranks[5].verdict, QStringLiteral("GPU compute"));
         // Where each rank's events are: its shard, read-only.
