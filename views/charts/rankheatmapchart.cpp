@@ -9,6 +9,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace plumb {
@@ -57,6 +58,7 @@ RankHeatmapChart::RankHeatmapChart(QWidget *parent)
     installChartExportMenu(m_plot, QStringLiteral("ranks-by-step"));
     setMinimumSize(320, 240);
     followPalette(m_plot);
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] { fitRings(); });
     // Hovering a cell says its rank and step, the step's three figures, and who the step waited for.
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *e) {
@@ -74,6 +76,18 @@ RankHeatmapChart::RankHeatmapChart(QWidget *parent)
         if (row >= 0 && size_t(row) < m_rankOfRow.size())
             Q_EMIT rankClicked(m_rankOfRow[size_t(row)]);
     });
+}
+
+void RankHeatmapChart::fitRings()
+{
+    // A ring within its cell, so that a straggler's rings do not run into a band on a job of many ranks.
+    const QRect rect = m_plot->axisRect()->rect();
+    const double cols = std::max(1.0, m_plot->xAxis->range().size()),
+                 rows = std::max(1.0, m_plot->yAxis->range().size());
+    const double cell = std::min(rect.width() / cols, rect.height() / rows);
+    QCPScatterStyle ring = m_stragglers->scatterStyle();
+    ring.setSize(std::clamp(cell * 0.8, 3.0, 10.0));
+    m_stragglers->setScatterStyle(ring);
 }
 
 QString RankHeatmapChart::cellText(int row, int col) const
@@ -131,6 +145,7 @@ void RankHeatmapChart::setJob(const JobView &job, Metric metric)
                     m_stragglers->addData(x, y);
     m_plot->xAxis->setRange(-0.5, cols - 0.5);
     m_plot->yAxis->setRange(-0.5, rows - 0.5);
+    fitRings();
     m_plot->replot();
 }
 

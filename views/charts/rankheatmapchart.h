@@ -33,6 +33,8 @@ Q_SIGNALS:
     void rankClicked(int64_t rank);
 
 private:
+    void fitRings();
+
     JobView m_job;
     QCustomPlot *m_plot;
     QCPColorMap *m_map;
