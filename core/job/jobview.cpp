@@ -80,7 +80,8 @@ void readRanks(SqliteDb &db, JobView &v)
         v.ranks.push_back(std::move(r));
 }
 
-void readSteps(SqliteDb &db, JobView &v)
+// The rank x step maps (the window's heat map): every step row of the run.
+void readMaps(SqliteDb &db, JobView &v)
 {
     std::map<int64_t, size_t> indexOf; // trace id -> ranks index
     for (size_t i = 0; i < v.ranks.size(); ++i)
@@ -90,62 +91,26 @@ void readSteps(SqliteDb &db, JobView &v)
     v.exposedComm.assign(v.ranks.size(), {});
     v.input.assign(v.ranks.size(), {});
     SqliteStmt st(db,
-        "SELECT s.trace_id, s.step, coalesce(s.name, ''), s.end_ns - s.start_ns, s.st_exposed_comm_ns, "
-        "s.st_input_pipeline_ns, s.st_compute_ns FROM step_summary s JOIN trace t ON t.id = s.trace_id "
-        "WHERE t.run_id = ? ORDER BY s.trace_id, s.step");
+        "SELECT s.trace_id, s.step, s.end_ns - s.start_ns, s.st_exposed_comm_ns, s.st_input_pipeline_ns "
+        "FROM step_summary s JOIN trace t ON t.id = s.trace_id WHERE t.run_id = ? AND s.step >= 0");
     st.bind(1, v.runId);
-    struct Whole {
-        int64_t wall = 0, comm = 0, input = 0, compute = 0;
-    };
-    std::map<size_t, Whole> whole;
     while (st.step()) {
         const auto it = indexOf.find(st.columnInt(0));
         if (it == indexOf.end())
             continue;
-        const size_t i = it->second;
-        const int64_t step = st.columnInt(1), wall = st.columnInt(3), comm = st.columnInt(4),
-                      input = st.columnInt(5), compute = st.columnInt(6);
-        if (step < 0) {
-            whole[i] = { wall, comm, input, compute };
-            continue;
-        }
-        JobRank &r = v.ranks[i];
+        const size_t i = it->second, step = size_t(st.columnInt(1));
         for (auto *map : { &v.stepTime, &v.exposedComm, &v.input })
-            if ((*map)[i].size() <= size_t(step))
-                (*map)[i].resize(size_t(step) + 1, -1);
-        v.stepTime[i][size_t(step)] = wall;
-        v.exposedComm[i][size_t(step)] = comm;
-        v.input[i][size_t(step)] = input;
-        if (v.stepNames.size() <= size_t(step))
-            v.stepNames.resize(size_t(step) + 1);
-        if (v.stepNames[size_t(step)].isEmpty())
-            v.stepNames[size_t(step)] = st.columnText(2);
-        r.minStepNs = r.steps ? std::min(r.minStepNs, double(wall)) : double(wall);
-        r.maxStepNs = std::max(r.maxStepNs, double(wall));
-        ++r.steps;
-        r.stepNs += double(wall);
-        r.exposedCommNs += double(comm);
-        r.inputNs += double(input);
-        r.computeNs += double(compute);
-    }
-    for (auto &[i, w] : whole) {
-        JobRank &r = v.ranks[i];
-        if (r.steps > 0) {
-            const double n = r.steps;
-            r.stepNs /= n;
-            r.exposedCommNs /= n;
-            r.inputNs /= n;
-            r.computeNs /= n;
-        } else {
-            r.stepNs = r.minStepNs = r.maxStepNs = double(w.wall);
-            r.exposedCommNs = double(w.comm);
-            r.inputNs = double(w.input);
-            r.computeNs = double(w.compute);
-        }
+            if ((*map)[i].size() <= step)
+                (*map)[i].resize(step + 1, -1);
+        v.stepTime[i][step] = st.columnInt(2);
+        v.exposedComm[i][step] = st.columnInt(3);
+        v.input[i][step] = st.columnInt(4);
+        if (v.stepNames.size() <= step)
+            v.stepNames.resize(step + 1); // a rank with more steps than the first: unnamed columns
     }
 }
 
-// readSteps() without the maps (a command's text or JSON): each rank's figures summed by SQLite, the steps'
+// Each rank's figures (per step, or the whole trace's when it has no steps), summed by SQLite, and the steps'
 // names from the first rank.
 void readStepTotals(SqliteDb &db, JobView &v)
 {
@@ -290,10 +255,9 @@ JobView jobView(Workspace &ws, int64_t runId, bool maps)
             v.name = name.columnText(0);
     }
     readRanks(db, v);
+    readStepTotals(db, v);
     if (maps)
-        readSteps(db, v);
-    else
-        readStepTotals(db, v);
+        readMaps(db, v);
 
     // The collectives: who arrived last, per step and over the job.
     std::map<int64_t, size_t> indexOfRank;

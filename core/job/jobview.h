@@ -65,8 +65,7 @@ struct JobView {
 
 // The job the run `runId` forms; the workspace's largest multi-rank run when runId is 0 (a job
 // workspace has one). Empty (runId 0) when there is none.
-// Without `maps` the rank x step maps stay empty (a command's text or JSON): each rank's figures are summed
-// by SQLite instead of read a step at a time.
+// Without `maps` the rank x step maps stay empty (a command's text or JSON needs none).
 [[nodiscard]] JobView jobView(Workspace &ws, int64_t runId = 0, bool maps = true);
 
 } // namespace plumb

@@ -467,23 +467,6 @@ void writeShard(const QString &path, int index, int count, const Options &o)
     db.exec("PRAGMA journal_mode = DELETE");
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-ChildRun mustRun(const QString &plumb, const QStringList &args)
-{
-    ChildRun r = runChild(plumb, args);
-    if (!r.ok) {
-        std::fprintf(stderr, "bench_merge: %s %s failed:\n%s\n", qPrintable(plumb),
-            qPrintable(args.join(QLatin1Char(' '))), r.output.c_str());
-        std::exit(1);
-    }
-    return r;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -556,7 +539,8 @@ int main(int argc, char **argv)
     long mergeRss = 0;
     for (int i = 0; i < o.runs; ++i) {
         QFile::remove(job);
-        const ChildRun m = mustRun(o.plumb, { QStringLiteral("merge"), shardDir, QStringLiteral("-o"), job });
+        const ChildRun m = mustRun(
+            "bench_merge", o.plumb, { QStringLiteral("merge"), shardDir, QStringLiteral("-o"), job });
         if (m.output.find(expect) == std::string::npos) {
             std::fprintf(stderr, "bench_merge: the merge did not say \"%s\":\n%s\n", expect.c_str(),
                 m.output.substr(0, 2000).c_str());
@@ -574,8 +558,8 @@ int main(int argc, char **argv)
         }
     }
     const double jobMB = double(QFileInfo(job).size()) / 1e6;
-    const ChildRun doctor = mustRun(
-        o.plumb, { QStringLiteral("doctor"), QStringLiteral("--job"), QStringLiteral("--workspace"), job });
+    const ChildRun doctor = mustRun("bench_merge", o.plumb,
+        { QStringLiteral("doctor"), QStringLiteral("--job"), QStringLiteral("--workspace"), job });
     const double merge = median(merges), mergeMB = double(mergeRss) / 1024.0,
                  doctorMB = double(doctor.maxRssKiB) / 1024.0;
     std::printf(

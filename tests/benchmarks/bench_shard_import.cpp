@@ -33,17 +33,6 @@ using namespace plumb::bench;
 
 namespace {
 
-ChildRun mustRun(const QString &plumb, const QStringList &args)
-{
-    ChildRun r = runChild(plumb, args);
-    if (!r.ok) {
-        std::fprintf(stderr, "bench_shard_import: %s %s failed:\n%s\n", qPrintable(plumb),
-            qPrintable(args.join(QLatin1Char(' '))), r.output.c_str());
-        std::exit(1);
-    }
-    return r;
-}
-
 struct Tasks {
     bool ok = true; // every task exited with status 0
     double seconds = 0; // from the first start to the last exit
@@ -202,7 +191,8 @@ int main(int argc, char **argv)
         }
         const QString job = dir + QStringLiteral("/job-%1.plumb").arg(tasks);
         QFile::remove(job);
-        const ChildRun m = mustRun(plumb, { QStringLiteral("merge"), shardDir, QStringLiteral("-o"), job });
+        const ChildRun m = mustRun(
+            "bench_shard_import", plumb, { QStringLiteral("merge"), shardDir, QStringLiteral("-o"), job });
         if (m.output.find(expect) == std::string::npos) {
             std::fprintf(stderr, "bench_shard_import: the merge did not say \"%s\":\n%s\n", expect.c_str(),
                 m.output.substr(0, 2000).c_str());

@@ -25,21 +25,6 @@
 
 using namespace plumb::bench;
 
-namespace {
-
-ChildRun mustRun(const QString &plumb, const QStringList &args)
-{
-    ChildRun r = runChild(plumb, args);
-    if (!r.ok) {
-        std::fprintf(stderr, "bench_verdict: %s %s failed:\n%s\n", qPrintable(plumb),
-            qPrintable(args.join(QLatin1Char(' '))), r.output.c_str());
-        std::exit(1);
-    }
-    return r;
-}
-
-} // namespace
-
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
@@ -54,10 +39,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < runs; ++i) {
         const QString ws = dir + QStringLiteral("/verdict.plumb");
         removeWorkspace(ws);
-        const ChildRun imp
-            = mustRun(plumb, { QStringLiteral("import"), QStringLiteral("--workspace"), ws, trace });
-        const ChildRun doc = mustRun(plumb, { QStringLiteral("doctor"), QStringLiteral("--workspace"), ws });
-        const ChildRun full = mustRun(plumb,
+        const ChildRun imp = mustRun(
+            "bench_verdict", plumb, { QStringLiteral("import"), QStringLiteral("--workspace"), ws, trace });
+        const ChildRun doc = mustRun(
+            "bench_verdict", plumb, { QStringLiteral("doctor"), QStringLiteral("--workspace"), ws });
+        const ChildRun full = mustRun("bench_verdict", plumb,
             { QStringLiteral("doctor"), QStringLiteral("--workspace"), ws, QStringLiteral("--from-events") });
         if (doc.output != full.output) {
             std::fprintf(stderr, "bench_verdict: the doctor from the summaries and from the events differ\n");

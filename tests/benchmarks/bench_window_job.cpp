@@ -12,6 +12,7 @@
 // workspace is copied for each run, so that nothing the window writes carries over. Informational: exit
 // status 0 whatever the figures.
 
+#include "benchimport.h"
 #include "builtinimporters.h"
 #include "childrun.h"
 #include "ingest/importerregistry.h"
@@ -35,17 +36,6 @@ using namespace plumb;
 using namespace plumb::bench;
 
 namespace {
-
-long vmHwmKiB()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').front().toLong();
-    return 0;
-}
 
 int child(const QString &workspace)
 {
@@ -78,15 +68,9 @@ int child(const QString &workspace)
     o[QStringLiteral("job_s")] = shown;
     o[QStringLiteral("ranks")] = qint64(window.jobPanel()->job().ranks.size());
     o[QStringLiteral("verdict")] = window.jobPanel()->job().verdict;
-    o[QStringLiteral("vmhwm_kib")] = double(vmHwmKiB());
+    o[QStringLiteral("vmhwm_kib")] = double(readVmHwmKiB());
     std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
     return 0;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
 }
 
 } // namespace

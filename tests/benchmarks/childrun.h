@@ -10,7 +10,10 @@
 #include <QFileInfo>
 #include <QStringList>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -78,6 +81,25 @@ inline ChildRun runChild(const QString &program, const QStringList &args)
     r.maxRssKiB = usage.ru_maxrss;
     r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     return r;
+}
+
+// runChild(), or the benchmark `bench` stops with what the child printed.
+inline ChildRun mustRun(const char *bench, const QString &program, const QStringList &args)
+{
+    ChildRun r = runChild(program, args);
+    if (!r.ok) {
+        std::fprintf(stderr, "%s: %s %s failed:\n%s\n", bench, qPrintable(program),
+            qPrintable(args.join(QLatin1Char(' '))), r.output.c_str());
+        std::exit(1);
+    }
+    return r;
+}
+
+// The middle value of a benchmark's runs (0 for none).
+inline double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
 }
 
 // Runs `work` in a forked child and returns its exit status (1 when it did not exit). What a benchmark

@@ -5,6 +5,7 @@
 // (generated with kinetotracegen.h unless --trace names one).
 
 #include "benchimport.h"
+#include "childrun.h"
 #include "kinetotracegen.h"
 
 #include <QFileInfo>
@@ -78,11 +79,5 @@ struct VerdictSetup {
     // The events of a generated trace for the JSON line; 0 for one given with --trace.
     [[nodiscard]] long long events() const { return generated ? static_cast<long long>(gen.events) : 0; }
 };
-
-inline double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 
 } // namespace plumb::bench
