@@ -62,6 +62,13 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
         k.p90Ns = rank(0.90);
         k.p99Ns = rank(0.99);
         k.maxNs = d.back();
+        if (k.count > 1) {
+            const double mean = k.meanNs();
+            double squares = 0;
+            for (int64_t v : d)
+                squares += (double(v) - mean) * (double(v) - mean);
+            k.stddevNs = std::sqrt(squares / double(k.count - 1));
+        }
         k.share = all ? double(k.totalNs) / double(all) : 0.0;
         if (auto o = occupancy.find(nameId); o != occupancy.end() && o->second.second > 0)
             k.occupancy = o->second.first / o->second.second;

@@ -23,7 +23,7 @@ namespace plumb {
 namespace {
 
 constexpr quint32 kReportMagic = 0x504c4d52; // "PLMR"
-constexpr quint32 kReportEncoding = 1;
+constexpr quint32 kReportEncoding = 2;
 
 template <typename T> void put(QDataStream &s, const std::vector<T> &v);
 template <typename T> void get(QDataStream &s, std::vector<T> &v);
@@ -137,7 +137,7 @@ PLUMB_FIELDS(StepBreakdown, number, name, cpuStartNs, cpuEndNs, gpu)
 PLUMB_FIELDS(StepTimeParts, a0, a1, a2, a3, a4, a5, a6, a7)
 PLUMB_FIELDS(StepTime, step, name, startNs, spanStartNs, endNs, parts)
 PLUMB_FIELDS(StepTimeBreakdown, steps, total)
-PLUMB_FIELDS(KernelStats, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+PLUMB_FIELDS(KernelStats, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 PLUMB_FIELDS(StreamIdle, a0, a1, a2, a3, a4, a5)
 PLUMB_FIELDS(HostAnalysis::Activity, timeNs, count, ranges)
 PLUMB_FIELDS(HostAnalysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14)
