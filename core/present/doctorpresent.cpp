@@ -107,7 +107,8 @@ QJsonObject traceJson(const DoctorFindings::Trace &t, GpuOpMode mode)
         for (const KernelStats &k : kernels) {
             QJsonObject ko;
             ko[QStringLiteral("name")] = k.name;
-            ko[QStringLiteral("kernel_type")] = kindSetName(1 << int(k.kind));
+            ko[QStringLiteral("kernel_type")]
+                = k.untyped ? QJsonValue() : QJsonValue(kindSetName(1 << int(k.kind)));
             ko[QStringLiteral("count")] = double(k.count);
             ko[QStringLiteral("total_ns")] = double(k.totalNs);
             ko[QStringLiteral("min_ns")] = double(k.minNs);
