@@ -70,6 +70,7 @@ def _warn_no_plot():
 
 def _plotly():
     try:
+        import pandas  # noqa: F401  (plotly.express draws from DataFrames)
         import plotly.express as px
         import plotly.graph_objects as go
         from plotly.subplots import make_subplots
@@ -79,8 +80,10 @@ def _plotly():
     return px, go, make_subplots
 
 
-def _round(x, digits):
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, digits)
+def _df(rows):
+    import pandas as pd
+
+    return pd.DataFrame(rows)
 
 
 def _quantile(sorted_values, q):
@@ -182,7 +185,7 @@ class TraceAnalysis:
             plot = [{"rank": r["rank"], "idle_time": r["idle_time_pctg"] / 100,
                      "compute_time": r["compute_time_pctg"] / 100,
                      "non_compute_time": r["non_compute_time_pctg"] / 100} for r in rows]
-            fig = px.bar(plot, x="rank", y=["idle_time", "compute_time", "non_compute_time"],
+            fig = px.bar(_df(plot), x="rank", y=["idle_time", "compute_time", "non_compute_time"],
                          title="Temporal breakdown across ranks", labels={"rank": "Rank"})
             fig.update_layout(yaxis_tickformat=".2%", yaxis_title="Percentage", legend_title="Time Breakdown")
             fig.show()
@@ -223,7 +226,7 @@ class TraceAnalysis:
             y = "idle_time_ratio" if visualize_pctg else "idle_time"
             plot = [dict(r, stream=str(r["stream"])) for r in rows]
             for rank in ranks:
-                fig = px.bar([r for r in plot if r["rank"] == rank], x="stream", y=y, color="idle_category",
+                fig = px.bar(_df([r for r in plot if r["rank"] == rank]), x="stream", y=y, color="idle_category",
                              title=f"Idle time breakdown on rank {rank} per CUDA stream",
                              labels={"stream": "Stream", y: "Idle time (ratio)" if visualize_pctg
                                      else "Idle time (us)"})
@@ -293,7 +296,7 @@ class TraceAnalysis:
     def _plot_kernels(self, p, type_rows, per_rank, metric_rows, image_renderer):
         px, go, make_subplots = p
         renderer = image_renderer or None
-        fig = px.pie([r for r in type_rows if r["percentage"] and r["percentage"] > 0], values="percentage",
+        fig = px.pie(_df([r for r in type_rows if r["percentage"] and r["percentage"] > 0]), values="percentage",
                      names="kernel_type", height=500, title="Kernel Type Percentage Across All Ranks")
         fig.update_layout(margin=dict(l=50, r=50, b=50, t=50), showlegend=True,
                           legend=dict(yanchor="bottom", y=-0.4, xanchor="left", x=0))
@@ -311,6 +314,15 @@ class TraceAnalysis:
                               height=400 * (1 + len(order) / 2),
                               legend=dict(yanchor="bottom", y=-0.1, xanchor="left", x=0))
             fig.show(renderer=renderer)
+            for name in sorted({r["name"] for r in metric_rows if r["kernel_type"] == kind} - {"others"}):
+                rows = _df([r for r in metric_rows if r["kernel_type"] == kind and r["name"] == name])
+                fig = px.bar(rows, x="rank", y="mean (us)", title=name,
+                             labels={"rank": "Rank", "mean (us)": "Mean Duration (us)"},
+                             error_y=rows["max (us)"] - rows["mean (us)"],
+                             error_y_minus=rows["mean (us)"] - rows["min (us)"])
+                fig.update_layout(title_text=f'Kernel type "{kind}" - {name}',
+                                  xaxis=dict(tickmode="linear", tick0=0, dtick=1))
+                fig.show(renderer=renderer)
 
     def get_comm_comp_overlap(self, visualize=True):
         """The share (%) of each rank's communication that computation overlapped; NaN without communication."""
@@ -321,7 +333,7 @@ class TraceAnalysis:
             rows.append({"rank": rank, "comp_comm_overlap_pctg": pct})
         df = frame(rows, ["rank", "comp_comm_overlap_pctg"])
         if visualize and (p := _plotly()):
-            fig = p[0].bar(rows, x="rank", y="comp_comm_overlap_pctg",
+            fig = p[0].bar(_df(rows), x="rank", y="comp_comm_overlap_pctg",
                            title="Computation-Communication Overlap",
                            labels={"rank": "Rank", "comp_comm_overlap_pctg": "Computation-Communication Overlap "
                                                                            "Percentage"})
