@@ -115,7 +115,7 @@ class HtaGoldensTest(unittest.TestCase):
             if theirs["sum (us)"] <= 0 or theirs["min (us)"] < 0:
                 continue
             o = ours[key(theirs)]
-            for col in ("sum (us)", "max (us)", "mean (us)"):
+            for col in ("sum (us)", "max (us)", "min (us)", "mean (us)", "stddev"):
                 self.assertTrue(near_us(o[col], theirs[col]), f"{key(theirs)} {col}: ours {o[col]}, HTA {theirs[col]}")
 
         # get_comm_comp_overlap.
