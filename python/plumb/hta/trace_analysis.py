@@ -65,7 +65,7 @@ def _warn_no_plot():
     if not _plot_warned:
         _plot_warned = True
         warnings.warn("plotly is not installed: visualize=True draws nothing and returns the data "
-                      "(install python3-plotly, or pass visualize=False)", stacklevel=3)
+                      "(install python3-plotly, or pass visualize=False)", stacklevel=4)
 
 
 def _plotly():
