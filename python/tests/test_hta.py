@@ -4,6 +4,7 @@ goldens/hta_accelerators/: HTA at commit f4d0062c with its default options on th
 same rows and columns, percentages within 0.5 points, times within 0.5% (at least 2 us, HTA's rounding).
 Then the cache workspace, and visualize without plotly."""
 import glob
+import gzip
 import json
 import math
 import os
@@ -212,6 +213,14 @@ class HtaBehaviourTest(unittest.TestCase):
     def test_errors(self):
         with self.assertRaises(ValueError):
             TraceAnalysis(trace_dir=self.tmp.name)  # no trace files
+        # Two traces of one rank (both files say rank 0): HTA's ranks would be ambiguous.
+        twice = link_traces(os.path.join(self.tmp.name, "twice"), "hta_sampled_rank-0.json.gz")
+        with open(os.path.join(self.dir, "hta_sampled_rank-0.json.gz"), "rb") as f:
+            data = gzip.decompress(f.read())
+        with open(os.path.join(twice, "copy.json.gz"), "wb") as f:  # other bytes: plumb skips the same ones
+            f.write(gzip.compress(data + b" "))
+        with self.assertRaisesRegex(ValueError, "rank 0"):
+            TraceAnalysis(trace_dir=twice)
         with self.assertRaises(NotImplementedError):
             TraceAnalysis(trace_dir=self.dir, include_last_profiler_step=True)
 

@@ -156,6 +156,9 @@ class TraceAnalysis:
         for i, t in enumerate(sorted(traces, key=lambda t: t["id"])):
             path = sources.get(t.get("source_id"))
             rank = by_path.get(path, t.get("rank", i if len(traces) > 1 else 0))
+            if rank in self._rank_of.values():
+                raise ValueError(f"two traces of {self.trace_dir} are rank {rank} (the second: {t['name']}): "
+                                 "name each rank's file with trace_files={rank: file}")
             self._rank_of[t["id"]] = rank
         doctor = _cli.run_json(["doctor", *sorted(self._rank_of), "--mode", "hta"], self.workspace,
                                "plumb.doctor/1")
