@@ -168,16 +168,23 @@ class HtaBehaviourTest(unittest.TestCase):
         a = TraceAnalysis(trace_dir=self.dir)
         self.assertEqual(os.path.dirname(a.workspace), os.path.join(self.dir, ".plumb-hta"))
         made = os.stat(a.workspace).st_mtime_ns
+        doctor = a.workspace[: -len(".plumb")] + ".doctor-hta.json"
+        computed = os.stat(doctor).st_mtime_ns
         b = TraceAnalysis(trace_dir=self.dir)  # the same files: the same workspace, not imported again
         self.assertEqual(b.workspace, a.workspace)
         self.assertEqual(os.stat(b.workspace).st_mtime_ns, made)
+        self.assertEqual(os.stat(doctor).st_mtime_ns, computed)  # nor its doctor run again
+        self.assertEqual(b.get_temporal_breakdown(visualize=False).to_dict("records"),
+                         a.get_temporal_breakdown(visualize=False).to_dict("records"))
         # A file changed (its mtime): imported anew, the old cache removed.
         later = time.time() + 5
         os.utime(os.path.join(self.dir, "hta_sampled_rank-1.json.gz"), (later, later), follow_symlinks=False)
         os.utime(os.path.realpath(os.path.join(self.dir, "hta_sampled_rank-1.json.gz")))
         c = TraceAnalysis(trace_dir=self.dir)
         self.assertNotEqual(c.workspace, a.workspace)
-        self.assertEqual(os.listdir(os.path.dirname(c.workspace)), [os.path.basename(c.workspace)])
+        self.assertEqual(sorted(os.listdir(os.path.dirname(c.workspace))),
+                         [os.path.basename(c.workspace)[: -len(".plumb")] + ".doctor-hta.json",
+                          os.path.basename(c.workspace)])
 
     def test_cache_in_the_users_cache_folder(self):
         cache = os.path.join(self.tmp.name, "xdg-cache")

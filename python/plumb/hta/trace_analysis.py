@@ -4,11 +4,13 @@
 The traces of `trace_dir` are imported once into a cache workspace, `.plumb-hta/<key>.plumb` beside them when
 that folder is writable, else `$XDG_CACHE_HOME/plumb/hta/` (`~/.cache/plumb/hta/`). The key is made of the
 traces' names, sizes and modification times: the same files load the cached workspace again, a changed or
-added file imports anew (and the folder's older cache workspaces are removed). Every figure comes from
+added file imports anew (and the folder's older cache workspaces are removed). The doctor's JSON is kept
+beside the workspace (`<key>.doctor-hta.json`) for the next load while the plumb command is the same. Every figure comes from
 `plumb doctor --mode hta --json`: HTA's filtering (the last profiler step dropped, GPU work not linked to a
 kept CPU op left out) and its kernel-name classes; times are in microseconds as HTA gives them.
 """
 import hashlib
+import json
 import math
 import os
 import tempfile
@@ -142,9 +144,10 @@ class TraceAnalysis:
             for f in (tmp, tmp + "-wal", tmp + "-shm"):
                 if os.path.exists(f):
                     os.unlink(f)
+        stem = name[: -len(".plumb")]
         for old in os.listdir(folder):
-            if old.startswith(prefix) and old.endswith(".plumb") and old != name and not old.startswith("."):
-                if prefix or len(old) == len(name):
+            if old.startswith(prefix) and not old.startswith(stem) and not old.startswith("."):
+                if old.endswith((".plumb", ".doctor-hta.json")) and (prefix or len(old.split(".")[0]) == len(stem)):
                     os.unlink(os.path.join(folder, old))
 
     def _load(self):
@@ -160,9 +163,33 @@ class TraceAnalysis:
                 raise ValueError(f"two traces of {self.trace_dir} are rank {rank} (the second: {t['name']}): "
                                  "name each rank's file with trace_files={rank: file}")
             self._rank_of[t["id"]] = rank
-        doctor = _cli.run_json(["doctor", *sorted(self._rank_of), "--mode", "hta"], self.workspace,
-                               "plumb.doctor/1")
+        doctor = self._doctor(sorted(self._rank_of))
         self._ranks = {self._rank_of[t["trace"]]: t for t in doctor["traces"]}
+
+    def _doctor(self, trace_ids):
+        """`plumb doctor --mode hta --json` of the traces, kept beside the workspace for the next load (the
+        hta mode computes from the events: seconds on a large trace). The copy is keyed by the plumb command
+        (its path, size and mtime) and the traces: another plumb computes it again."""
+        exe = _cli.plumb_executable()
+        st = os.stat(exe)
+        key = hashlib.sha256(f"{os.path.realpath(exe)}\0{st.st_size}\0{st.st_mtime_ns}\0{trace_ids}".encode())
+        kept = os.path.splitext(self.workspace)[0] + ".doctor-hta.json"
+        try:
+            with open(kept, encoding="utf-8") as f:
+                data = json.load(f)
+            if data.get("key") == key.hexdigest():
+                return data["doctor"]
+        except (OSError, ValueError, KeyError):
+            pass
+        doctor = _cli.run_json(["doctor", *trace_ids, "--mode", "hta"], self.workspace, "plumb.doctor/1")
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".doctor-", suffix=".json", dir=os.path.dirname(kept))
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"key": key.hexdigest(), "doctor": doctor}, f)
+            os.replace(tmp, kept)
+        except OSError:
+            pass  # a cache: without it the next load computes again
+        return doctor
 
     def _sorted_ranks(self):
         return sorted(self._ranks)
