@@ -101,11 +101,32 @@ class WorkspaceTest(unittest.TestCase):
         self.assertEqual(len(self.ws.metrics(run_id)), 100)
 
     def test_memory(self):
+        need_shared_data("traces/kineto/tracelens_h100_qwen.json.gz")
+        path = os.path.join(self.tmp.name, "memory.plumb")
+        plumb.import_files(path, [os.path.join(SHARED_DATA, "traces/kineto/tracelens_h100_qwen.json.gz")])
         try:
-            mem = self.ws.memory(1)
+            mem = plumb.Workspace(path).memory(1)
         except plumb.UnknownCommandError as e:
             self.skipTest(f"this plumb has no `memory` command yet ({e.message.splitlines()[0]})")
         self.assertEqual(mem["schema"], "plumb.memory/1")
+
+        def devices(value):  # every object with a device's peak, wherever plumb.memory/1 puts them
+            if isinstance(value, dict):
+                if "peak_allocated_bytes" in value:
+                    yield value
+                for v in value.values():
+                    yield from devices(v)
+            elif isinstance(value, list):
+                for v in value:
+                    yield from devices(v)
+
+        found = list(devices(mem))
+        self.assertTrue(found, mem)
+        for d in found:
+            self.assertGreaterEqual(d["peak_reserved_bytes"], d["peak_allocated_bytes"])
+            self.assertIn("peak_ns", d)
+        # SOURCES.md: its largest `Total Allocated` is 2,088,508,416 bytes.
+        self.assertEqual(max(d["peak_allocated_bytes"] for d in found), 2088508416)
 
     def test_errors_are_exceptions(self):
         with self.assertRaises(plumb.PlumbError) as cm:
