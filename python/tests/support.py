@@ -36,3 +36,11 @@ def link_traces(folder, *names, source=KINETO):
     for n in names:
         os.symlink(os.path.join(source, n), os.path.join(folder, n))
     return folder
+
+
+def need_pandas():
+    """The frames are compared as DataFrames (Debian: python3-pandas); test_no_pandas covers the rest."""
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        raise unittest.SkipTest("pandas is not installed (Debian: python3-pandas)")

@@ -17,7 +17,7 @@ from unittest import mock
 
 from plumb.hta import TraceAnalysis, cache_workspace_path
 from plumb.hta import trace_analysis as hta_module
-from tests.support import SHARED_DATA, link_traces, need_plumb, need_shared_data
+from tests.support import SHARED_DATA, link_traces, need_pandas, need_plumb, need_shared_data
 
 GOLDENS = [(g, "traces/kineto") for g in sorted(glob.glob(os.path.join(SHARED_DATA, "goldens/hta/*.json")))] + [
     (g, "traces/accelerators") for g in sorted(glob.glob(os.path.join(SHARED_DATA, "goldens/hta_accelerators/*.json")))
@@ -36,6 +36,7 @@ class HtaGoldensTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         need_plumb()
+        need_pandas()
         if not GOLDENS:
             raise unittest.SkipTest(f"{SHARED_DATA}/goldens/hta is absent: ../shared/data sits beside the checkout")
         cls.tmp = tempfile.TemporaryDirectory(prefix="plumb-hta-")
@@ -133,6 +134,7 @@ class HtaGoldensTest(unittest.TestCase):
 class HtaBehaviourTest(unittest.TestCase):
     def setUp(self):
         need_plumb()
+        need_pandas()
         need_shared_data("traces/kineto/hta_sampled_rank-0.json.gz", "traces/kineto/hta_sampled_rank-1.json.gz")
         self.tmp = tempfile.TemporaryDirectory(prefix="plumb-hta-")
         self.dir = link_traces(os.path.join(self.tmp.name, "job"), "hta_sampled_rank-0.json.gz",

@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 import plumb
-from tests.support import SHARED_DATA, need_plumb, need_shared_data
+from tests.support import SHARED_DATA, need_pandas, need_plumb, need_shared_data
 
 
 class WorkspaceTest(unittest.TestCase):
@@ -14,6 +14,7 @@ class WorkspaceTest(unittest.TestCase):
     def setUpClass(cls):
         need_shared_data("traces/kineto/hta_trace_diff_control.json.gz", "tfevents/reducer_strict")
         need_plumb()
+        need_pandas()
         cls.tmp = tempfile.TemporaryDirectory(prefix="plumb-py-")
         cls.path = os.path.join(cls.tmp.name, "w.plumb")
         cls.files = plumb.import_files(cls.path, [
