@@ -66,7 +66,7 @@ def _warn_no_plot():
     global _plot_warned
     if not _plot_warned:
         _plot_warned = True
-        warnings.warn("plotly is not installed: visualize=True draws nothing and returns the data "
+        warnings.warn("plotly (with pandas) is not installed: visualize=True draws nothing and returns the data "
                       "(install python3-plotly, or pass visualize=False)", stacklevel=4)
 
 
