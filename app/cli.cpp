@@ -11,6 +11,7 @@
 #include "cli_import.h"
 #include "cli_lineage.h"
 #include "cli_ls.h"
+#include "cli_memory.h"
 #include "cli_merge.h"
 #include "cli_query.h"
 #include "uilauncher.h"
@@ -181,6 +182,8 @@ int runCli(const QString &command, const QStringList &arguments)
         return runLineage(a);
     if (command == QLatin1String("goodput"))
         return runGoodput(a);
+    if (command == QLatin1String("memory"))
+        return runMemory(a);
     if (command == QLatin1String("check"))
         return runCheck(a);
     if (command == QLatin1String("query"))
