@@ -3,10 +3,15 @@
 
 #include "store/eventslocation.h"
 #include "store/sqlitedb.h"
+#include "store/sqlitestate.h"
 #include "store/workspace.h"
+
+#include <QFileInfo>
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
+#include <future>
 #include <limits>
 #include <memory>
 #include <string_view>
@@ -18,42 +23,68 @@ namespace {
 
 constexpr uint32_t kNever = std::numeric_limits<uint32_t>::max();
 
-// The integer value of "key" in a flat JSON object as the importers write args (compact, keys quoted),
-// parsed without building a document: a million memory instants are a million args rows. A number
-// written as a real (1.5e9) is read as one and truncated.
-bool numberField(std::string_view json, std::string_view key, int64_t &out)
+// A JSON number as an integer: a real (1.5e9) truncated, an integer above 2^63 (an address) wrapped.
+// `at` is left after it. False when there is no number at `at`.
+bool readNumber(const char *&at, const char *end, int64_t &out)
 {
-    size_t at = 0;
-    while ((at = json.find(key, at)) != std::string_view::npos) {
-        const size_t end = at + key.size();
-        const bool quoted = at > 0 && json[at - 1] == '"' && end < json.size() && json[end] == '"';
-        at = end;
-        if (!quoted)
-            continue;
-        size_t v = end + 1;
-        while (v < json.size() && (json[v] == ':' || json[v] == ' '))
-            ++v;
-        const char *first = json.data() + v;
-        const char *last = json.data() + json.size();
-        int64_t i = 0;
-        const auto [p, ec] = std::from_chars(first, last, i);
-        if (ec == std::errc() && (p == last || (*p != '.' && *p != 'e' && *p != 'E'))) {
-            out = i;
+    int64_t i = 0;
+    const auto [p, ec] = std::from_chars(at, end, i);
+    if (ec == std::errc() && (p == end || (*p != '.' && *p != 'e' && *p != 'E'))) {
+        out = i;
+        at = p;
+        return true;
+    }
+    uint64_t u = 0;
+    if (ec == std::errc::result_out_of_range)
+        if (const auto r = std::from_chars(at, end, u); r.ec == std::errc()) {
+            out = int64_t(u);
+            at = r.ptr;
             return true;
         }
-        uint64_t u = 0;
-        if (ec == std::errc::result_out_of_range && std::from_chars(first, last, u).ec == std::errc()) {
-            out = int64_t(u); // an address above 2^63
-            return true;
-        }
-        double d = 0;
-        if (std::from_chars(first, last, d).ec == std::errc()) {
-            out = int64_t(d);
-            return true;
-        }
-        return false;
+    double d = 0;
+    if (const auto r = std::from_chars(at, end, d); r.ec == std::errc()) {
+        out = int64_t(d);
+        at = r.ptr;
+        return true;
     }
     return false;
+}
+
+// The fields of a memory instant from its args, a flat JSON object as the importers write it (compact,
+// keys quoted, no nesting for these), in one pass without building a document: a million memory
+// instants are a million args rows. Unknown keys and values that are no numbers are passed over.
+void readMemoryArgs(std::string_view json, MemoryEvent &e)
+{
+    int64_t type = 1;
+    const char *at = json.data();
+    const char *end = at + json.size();
+    while (at < end) {
+        // Keys and numbers are short: a loop beats memchr's set-up.
+        const char *open = at;
+        while (open < end && *open != '"')
+            ++open;
+        const char *close = open + 1;
+        while (close < end && *close != '"')
+            ++close;
+        if (close >= end)
+            break;
+        const std::string_view key(open + 1, size_t(close - open - 1));
+        at = close + 1;
+        if (at >= end || *at != ':')
+            continue; // a string value: its closing quote comes next
+        ++at;
+        int64_t *field = key == "Total Allocated" ? &e.totalAllocated
+            : key == "Total Reserved"             ? &e.totalReserved
+            : key == "Bytes"                      ? &e.bytes
+            : key == "Addr"                       ? &e.addr
+            : key == "Device Id"                  ? &e.device
+            : key == "Device Type"                ? &type
+                                                  : nullptr;
+        if (field)
+            readNumber(at, end, *field);
+    }
+    if (type == 0)
+        e.device = -1; // c10::DeviceType::CPU
 }
 
 // One allocation while the events are replayed; seq numbers count the device's events.
@@ -62,6 +93,7 @@ struct AllocRecord {
     int64_t bytes = 0;
     int64_t addr = 0;
     int64_t trackId = 0;
+    int64_t depth = -1;
     int64_t freedNs = -1;
     uint32_t allocSeq = 0;
     uint32_t freeSeq = kNever;
@@ -133,7 +165,7 @@ struct DeviceState {
 
 MemoryAllocation allocation(const AllocRecord &r)
 {
-    return MemoryAllocation { r.tsNs, r.bytes, r.addr, r.freedNs, r.trackId, {} };
+    return MemoryAllocation { r.tsNs, r.bytes, r.addr, r.freedNs, r.trackId, r.depth, {} };
 }
 
 bool largerFirst(const MemoryAllocation &a, const MemoryAllocation &b)
@@ -193,7 +225,7 @@ std::vector<DeviceMemory> memoryByDevice(std::vector<MemoryEvent> events)
         if (e.bytes > 0) {
             ++d.allocationCount;
             const uint32_t index = uint32_t(s.allocs.size());
-            s.allocs.push_back({ e.tsNs, e.bytes, e.addr, e.trackId, -1, seq, kNever });
+            s.allocs.push_back({ e.tsNs, e.bytes, e.addr, e.trackId, e.depth, -1, seq, kNever });
             auto [it, added] = s.live.try_emplace(e.addr, index);
             if (!added) { // allocated again without a free: the earlier one is gone
                 AllocRecord &gone = s.allocs[it->second];
@@ -269,28 +301,38 @@ std::vector<DeviceMemory> memoryByDevice(std::vector<MemoryEvent> events)
 
 namespace {
 
-std::vector<MemoryEvent> readMemoryInstants(SqliteDb &db, int64_t traceId)
+// Above this many slices in a trace, its memory instants are read in two halves of its time span at
+// once, the second on a connection of its own (each half is a range of every track's (track, ts) key).
+constexpr int64_t kSplitAboveSlices = 200000;
+
+// The memory instants of the trace starting in [fromNs, toNs), by track then time.
+std::vector<MemoryEvent> readMemoryInstants(SqliteDb &db, int64_t traceId, int64_t fromNs, int64_t toNs)
 {
     std::vector<MemoryEvent> events;
+    // Ids bound as values: an IN (subquery) would be a probe of a temporary index per slice.
+    SqliteStmt name(db, "SELECT id FROM string WHERE str = '[memory]'");
+    if (!name.step())
+        return events;
+    const int64_t nameId = name.columnInt(0);
+    std::vector<int64_t> tracks;
+    SqliteStmt trackRows(db, "SELECT id FROM track WHERE trace_id = ? AND kind <> 'counter'");
+    trackRows.bind(1, traceId);
+    while (trackRows.step())
+        tracks.push_back(trackRows.columnInt(0));
     SqliteStmt st(db,
-        "SELECT s.track_id, s.ts, a.json FROM slice s JOIN args a ON a.id = s.args_id "
-        "WHERE s.track_id IN (SELECT id FROM track WHERE trace_id = ?1) "
-        "AND s.name_id IN (SELECT id FROM string WHERE str = '[memory]')");
-    st.bind(1, traceId);
-    while (st.step()) {
-        const std::string_view json = st.columnView(2);
-        MemoryEvent e;
-        e.trackId = st.columnInt(0);
-        e.tsNs = st.columnInt(1);
-        int64_t type = 1;
-        numberField(json, "Device Id", e.device);
-        if (numberField(json, "Device Type", type) && type == 0)
-            e.device = -1; // c10::DeviceType::CPU
-        numberField(json, "Bytes", e.bytes);
-        numberField(json, "Addr", e.addr);
-        numberField(json, "Total Allocated", e.totalAllocated);
-        numberField(json, "Total Reserved", e.totalReserved);
-        events.push_back(e);
+        "SELECT s.ts, s.depth, a.json FROM slice s JOIN args a ON a.id = s.args_id "
+        "WHERE s.track_id = ? AND s.ts >= ? AND s.ts < ? AND s.name_id = ?");
+    for (const int64_t track : tracks) {
+        st.bind(1, track).bind(2, fromNs).bind(3, toNs).bind(4, nameId);
+        while (st.step()) {
+            MemoryEvent e;
+            e.trackId = track;
+            e.tsNs = st.columnInt(0);
+            e.depth = st.columnInt(1);
+            readMemoryArgs(st.columnView(2), e);
+            events.push_back(e);
+        }
+        st.reset();
     }
     return events;
 }
@@ -327,21 +369,49 @@ std::vector<DeviceMemory> readMemoryCounters(SqliteDb &db, int64_t traceId)
     return devices;
 }
 
-// The innermost slice (with a duration) enclosing each allocation on its thread, in one pass over each
-// thread's slices up to the last allocation asked about.
-void nameOps(SqliteDb &db, std::vector<MemoryAllocation *> &asked)
+// Above this many allocations to name, one pass over each thread's slices beats a look-up each.
+constexpr size_t kSweepAbove = 4096;
+
+// The innermost slice (with a duration) enclosing each allocation on its thread: going back in time
+// from the allocation, the first slice still open at it (a deeper one starts later). Allocations
+// outside every slice (depth 0) have none.
+void nameOpsOneByOne(SqliteDb &db, const std::vector<MemoryAllocation *> &asked,
+    std::unordered_map<MemoryAllocation *, int64_t> &nameIds)
 {
-    if (asked.empty())
-        return;
+    SqliteStmt maxDur(db, "SELECT max_dur_ns FROM track WHERE id = ?");
+    SqliteStmt back(db,
+        "SELECT ts + dur, name_id FROM slice WHERE track_id = ? AND ts <= ? AND ts >= ? AND dur > 0 "
+        "ORDER BY ts DESC");
+    std::unordered_map<int64_t, int64_t> longest; // track -> its longest slice, ns
+    for (MemoryAllocation *a : asked) {
+        if (a->depth == 0)
+            continue;
+        auto it = longest.find(a->trackId);
+        if (it == longest.end()) {
+            maxDur.bind(1, a->trackId);
+            it = longest.emplace(a->trackId, maxDur.step() ? maxDur.columnInt(0) : 0).first;
+            maxDur.reset();
+        }
+        back.bind(1, a->trackId).bind(2, a->tsNs).bind(3, a->tsNs - it->second);
+        while (back.step())
+            if (back.columnInt(0) >= a->tsNs) {
+                nameIds[a] = back.columnInt(1);
+                break;
+            }
+        back.reset();
+    }
+}
+
+// The same in one pass over each thread's slices up to the last allocation asked about.
+void nameOpsSweep(SqliteDb &db, std::vector<MemoryAllocation *> asked,
+    std::unordered_map<MemoryAllocation *, int64_t> &nameIds)
+{
     std::sort(asked.begin(), asked.end(), [](const MemoryAllocation *a, const MemoryAllocation *b) {
         return a->trackId != b->trackId ? a->trackId < b->trackId : a->tsNs < b->tsNs;
     });
     SqliteStmt maxDur(db, "SELECT max_dur_ns FROM track WHERE id = ?");
     SqliteStmt st(db,
         "SELECT ts, dur, depth, name_id FROM slice WHERE track_id = ? AND ts >= ? AND ts <= ? AND dur > 0");
-    SqliteStmt str(db, "SELECT str FROM string WHERE id = ?");
-    std::unordered_map<int64_t, QString> names;
-    std::unordered_map<MemoryAllocation *, int64_t> nameIds;
     struct Open {
         int64_t endNs;
         int64_t depth;
@@ -384,6 +454,17 @@ void nameOps(SqliteDb &db, std::vector<MemoryAllocation *> &asked)
         st.reset();
         first = end;
     }
+}
+
+void nameOps(SqliteDb &db, std::vector<MemoryAllocation *> &asked)
+{
+    std::unordered_map<MemoryAllocation *, int64_t> nameIds;
+    if (asked.size() > kSweepAbove)
+        nameOpsSweep(db, asked, nameIds);
+    else
+        nameOpsOneByOne(db, asked, nameIds);
+    SqliteStmt str(db, "SELECT str FROM string WHERE id = ?");
+    std::unordered_map<int64_t, QString> names;
     for (auto &[a, nameId] : nameIds) {
         auto it = names.find(nameId);
         if (it == names.end()) {
@@ -393,6 +474,28 @@ void nameOps(SqliteDb &db, std::vector<MemoryAllocation *> &asked)
         }
         a->op = it->second;
     }
+}
+
+std::vector<MemoryEvent> readMemoryInstants(SqliteDb &db, int64_t traceId)
+{
+    constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+    SqliteStmt trace(db, "SELECT slice_count, start_ns, end_ns FROM trace WHERE id = ?");
+    trace.bind(1, traceId);
+    if (!trace.step() || trace.columnInt(0) < kSplitAboveSlices || trace.columnIsNull(1)
+        || trace.columnIsNull(2) || inWriteTransaction(db) || !QFileInfo(db.path()).isFile())
+        return readMemoryInstants(db, traceId, kMin, kMax);
+    const int64_t midNs = trace.columnInt(1) + (trace.columnInt(2) - trace.columnInt(1)) / 2;
+    // A reader on a second connection sees the same committed data.
+    std::future<std::vector<MemoryEvent>> later
+        = std::async(std::launch::async, [path = db.path(), traceId, midNs] {
+              Workspace second(path, Workspace::Role::Reader);
+              const SqliteReadTransaction snapshot(second.db());
+              return readMemoryInstants(second.db(), traceId, midNs, kMax);
+          });
+    std::vector<MemoryEvent> events = readMemoryInstants(db, traceId, kMin, midNs);
+    std::vector<MemoryEvent> rest = later.get();
+    events.insert(events.end(), rest.begin(), rest.end());
+    return events;
 }
 
 void fill(SqliteDb &db, int64_t traceId, MemoryTimeline &t)

@@ -36,6 +36,7 @@ struct MemoryEvent {
     int64_t totalAllocated = -1; // the allocator's totals after this event; -1 when the event lacks them
     int64_t totalReserved = -1;
     int64_t trackId = 0; // the thread it happened on
+    int64_t depth = -1; // its nesting depth there (0: outside every slice); -1 when unknown
 };
 
 // A point of the allocated/reserved series: the values from tsNs until the next point.
@@ -51,6 +52,7 @@ struct MemoryAllocation {
     int64_t addr = 0;
     int64_t freedNs = -1; // when it was freed; -1 when never in the trace
     int64_t trackId = 0;
+    int64_t depth = -1; // as MemoryEvent::depth
     QString op; // the CPU op that allocated it (innermost enclosing slice); empty when none
 };
 

@@ -201,10 +201,13 @@ private slots:
         QTest::addColumn<int>("devices");
         QTest::addColumn<int>("seed");
         QTest::addColumn<qint64>("preCapture");
-        QTest::newRow("one GPU") << 3000 << 1 << 1 << qint64(0);
-        QTest::newRow("one GPU, memory from before") << 5000 << 1 << 2 << qint64(64 << 20);
-        QTest::newRow("three GPUs") << 12000 << 3 << 3 << qint64(8 << 20);
-        QTest::newRow("several cycles") << 20000 << 2 << 4 << qint64(0);
+        QTest::addColumn<int>("growPercent");
+        QTest::newRow("one GPU") << 3000 << 1 << 1 << qint64(0) << 62;
+        QTest::newRow("one GPU, memory from before") << 5000 << 1 << 2 << qint64(64 << 20) << 62;
+        QTest::newRow("three GPUs") << 12000 << 3 << 3 << qint64(8 << 20) << 62;
+        QTest::newRow("several cycles") << 20000 << 2 << 4 << qint64(0) << 62;
+        // Thousands live at the peak: their ops are named in one pass over the thread's slices.
+        QTest::newRow("many live") << 16000 << 1 << 5 << qint64(0) << 95;
     }
 
     void generated()
@@ -213,11 +216,14 @@ private slots:
         QFETCH(int, devices);
         QFETCH(int, seed);
         QFETCH(qint64, preCapture);
+        QFETCH(int, growPercent);
         MemoryTraceSpec spec;
         spec.events = events;
         spec.devices = devices;
         spec.seed = uint32_t(seed);
         spec.preCaptureBytes = preCapture;
+        spec.growPercent = growPercent;
+        spec.cycleEvents = growPercent > 90 ? 2 * events : 4000;
         MemoryTraceTruth truth;
         const QByteArray json = testgen::memoryTraceJson(spec, &truth);
         QTemporaryDir tmp;
@@ -231,6 +237,8 @@ private slots:
         for (const testgen::GeneratedDevice &g : truth.devices)
             expectedDevices += g.events > 0;
         QCOMPARE(t.devices.size(), expectedDevices);
+        if (growPercent > 90) // more than nameOps() looks up one by one
+            QVERIFY(t.devices.front().liveAtPeak.size() > 10000);
         for (const DeviceMemory &d : t.devices) {
             QVERIFY(d.device >= 0 && d.device < devices);
             const testgen::GeneratedDevice &g = truth.devices[size_t(d.device)];

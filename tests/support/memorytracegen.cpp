@@ -14,7 +14,6 @@ namespace {
 constexpr int64_t kMiB = int64_t(1) << 20;
 constexpr int64_t kSegment = 2 * kMiB; // reserved memory grows in these
 constexpr int kPreCaptureChunks = 8;
-constexpr int kCycle = 4000; // events per grow-then-shrink cycle of the allocation mix
 
 struct Device {
     std::vector<GeneratedAllocation> live;
@@ -95,8 +94,8 @@ QByteArray memoryTraceJson(const MemoryTraceSpec &spec, MemoryTraceTruth *truth)
     auto memoryEvent = [&](int64_t ts, const char *op) {
         const int d = int(below(int64_t(devices.size())));
         Device &dev = devices[size_t(d)];
-        const int phase = int(emitted % kCycle);
-        const bool grow = phase < kCycle / 2;
+        const int cycle = std::max(spec.cycleEvents, 2);
+        const bool grow = emitted % cycle < cycle / 2;
         ++dev.out.events;
         int64_t bytes = 0, addr = 0;
         if (!dev.preCapture.empty() && below(400) == 0) { // memory the trace never saw allocated
@@ -105,7 +104,7 @@ QByteArray memoryTraceJson(const MemoryTraceSpec &spec, MemoryTraceTruth *truth)
             bytes = -bytes;
             ++dev.out.unmatchedFrees;
             ++dev.out.frees;
-        } else if (dev.live.empty() || below(100) < (grow ? 62 : 38)) {
+        } else if (dev.live.empty() || below(100) < (grow ? spec.growPercent : 100 - spec.growPercent)) {
             bytes = (1 + below(4096)) * 512;
             if (!dev.freedAddrs.empty() && below(3) == 0) {
                 const size_t i = size_t(below(int64_t(dev.freedAddrs.size())));

@@ -18,6 +18,8 @@ struct MemoryTraceSpec {
     // Bytes allocated on each GPU before the capture began: in the totals, in no event. Some of it is
     // freed during the capture (frees no allocation of the trace matches).
     int64_t preCaptureBytes = 0;
+    int cycleEvents = 4000; // events of one grow-then-shrink cycle
+    int growPercent = 62; // chance of an allocation in the growing half of each cycle (100 - it: shrinking)
     bool truth = true; // compute MemoryTraceTruth (a copy of the live set at each new peak)
 };
 
