@@ -48,6 +48,7 @@ constexpr const char *kWindowOptions
       "  --critical-path     with --timeline: outline the critical path of its second step (or its only "
       "one)\n"
       "  --doctor            open the Doctor tab for the selected trace (the last imported one)\n"
+      "  --memory            open the Memory tab for the selected trace (the last imported one)\n"
       "  --diff              open the Diff tab for the first two traces imported (else the first\n"
       "                      two in the workspace), the first as the baseline\n"
       "  --experiments       open the Experiments tab\n"
