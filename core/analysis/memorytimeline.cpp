@@ -50,6 +50,32 @@ bool readNumber(const char *&at, const char *end, int64_t &out)
     return false;
 }
 
+// PyTorch writes a memory instant's args in this order, and the importer keeps it: read in that order
+// the fields need no key search. False (e untouched) at the first difference.
+bool readMemoryArgsInOrder(std::string_view json, MemoryEvent &e)
+{
+    static constexpr std::string_view kKeys[] = { "{\"Total Reserved\":", ",\"Total Allocated\":",
+        ",\"Bytes\":", ",\"Addr\":", ",\"Device Id\":", ",\"Device Type\":" };
+    int64_t v[6] = {};
+    const char *at = json.data();
+    const char *end = at + json.size();
+    for (int i = 0; i < 6; ++i) {
+        if (size_t(end - at) < kKeys[i].size() || std::memcmp(at, kKeys[i].data(), kKeys[i].size()) != 0)
+            return false;
+        at += kKeys[i].size();
+        const auto [p, ec] = std::from_chars(at, end, v[i]);
+        if (ec != std::errc() || p == end || (*p != ',' && *p != '}'))
+            return false;
+        at = p;
+    }
+    e.totalReserved = v[0];
+    e.totalAllocated = v[1];
+    e.bytes = v[2];
+    e.addr = v[3];
+    e.device = v[5] == 0 ? -1 : v[4]; // Device Type 0: c10::DeviceType::CPU
+    return true;
+}
+
 // The fields of a memory instant from its args, a flat JSON object as the importers write it (compact,
 // keys quoted, no nesting for these), in one pass without building a document: a million memory
 // instants are a million args rows. Unknown keys and values that are no numbers are passed over.
@@ -329,7 +355,8 @@ std::vector<MemoryEvent> readMemoryInstants(SqliteDb &db, int64_t traceId, int64
             e.trackId = track;
             e.tsNs = st.columnInt(0);
             e.depth = st.columnInt(1);
-            readMemoryArgs(st.columnView(2), e);
+            if (const std::string_view json = st.columnView(2); !readMemoryArgsInOrder(json, e))
+                readMemoryArgs(json, e);
             events.push_back(e);
         }
         st.reset();

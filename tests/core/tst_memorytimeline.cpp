@@ -323,6 +323,48 @@ private slots:
         QVERIFY(memoryText(t).contains(QStringLiteral("Nsight's memory counters")));
     }
 
+    void argsInAnyOrder()
+    {
+        // Args in another order than PyTorch's, with keys of other kinds: read all the same. An address
+        // above 2^63 wraps; host memory is Device Type 0.
+        auto memory = [](int ts, const char *args) {
+            return QStringLiteral(
+                "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":%1,"
+                "\"args\":{%2}}")
+                .arg(ts)
+                .arg(QLatin1String(args));
+        };
+        QTemporaryDir tmp;
+        const QString wsPath = importEvents(tmp,
+            { QStringLiteral("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::empty\",\"pid\":1,\"tid\":1,"
+                             "\"ts\":0,\"dur\":100}"),
+                memory(10,
+                    "\"Device Type\":1,\"note\":\"a: b\",\"Device Id\":3,\"Addr\":18446744073709551360,"
+                    "\"Bytes\":4096,\"Total Allocated\":5000,\"Total Reserved\":8192"),
+                memory(20,
+                    "\"Bytes\":-4096,\"Addr\":18446744073709551360,\"Device Id\":3,\"Device Type\":1,"
+                    "\"Total Allocated\":904,\"Total Reserved\":8192"),
+                memory(30,
+                    "\"Device Type\":0,\"Device Id\":-1,\"Bytes\":16,\"Addr\":7,\"Total Allocated\":16") });
+        QVERIFY(!wsPath.isEmpty());
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        const MemoryTimeline t = memoryTimeline(ws, 1);
+        QCOMPARE(t.devices.size(), size_t(2));
+        const DeviceMemory &d = t.devices[0];
+        QCOMPARE(d.label, QStringLiteral("GPU 3"));
+        QCOMPARE(d.peakAllocatedBytes, int64_t(5000));
+        QCOMPARE(d.peakNs, int64_t(10000));
+        QCOMPARE(d.peakReservedBytes, int64_t(8192));
+        QCOMPARE(d.liveAtPeak.size(), size_t(1));
+        QCOMPARE(d.liveAtPeak[0].addr, int64_t(uint64_t(18446744073709551360ull)));
+        QCOMPARE(d.liveAtPeak[0].freedNs, int64_t(20000));
+        QCOMPARE(d.liveAtPeak[0].op, QStringLiteral("aten::empty"));
+        QCOMPARE(d.allocatedBeforeCaptureBytes, int64_t(5000 - 4096));
+        QCOMPARE(d.unmatchedFreeCount, int64_t(0));
+        QCOMPARE(t.devices[1].label, QStringLiteral("CPU"));
+        QCOMPARE(t.devices[1].peakAllocatedBytes, int64_t(16));
+    }
+
     void noMemory()
     {
         QTemporaryDir tmp;
