@@ -331,10 +331,13 @@ namespace {
 // once, the second on a connection of its own (each half is a range of every track's (track, ts) key).
 constexpr int64_t kSplitAboveSlices = 200000;
 
-// The memory instants of the trace starting in [fromNs, toNs), by track then time.
-std::vector<MemoryEvent> readMemoryInstants(SqliteDb &db, int64_t traceId, int64_t fromNs, int64_t toNs)
+// The memory instants of the trace starting in [fromNs, toNs), by track then time. `capacity`: room to
+// reserve (pages are touched only as events fill them; growing by copies would touch them twice).
+std::vector<MemoryEvent> readMemoryInstants(
+    SqliteDb &db, int64_t traceId, int64_t fromNs, int64_t toNs, size_t capacity)
 {
     std::vector<MemoryEvent> events;
+    events.reserve(capacity);
     // Ids bound as values: an IN (subquery) would be a probe of a temporary index per slice.
     SqliteStmt name(db, "SELECT id FROM string WHERE str = '[memory]'");
     if (!name.step())
@@ -508,18 +511,22 @@ std::vector<MemoryEvent> readMemoryInstants(SqliteDb &db, int64_t traceId)
     constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
     SqliteStmt trace(db, "SELECT slice_count, start_ns, end_ns FROM trace WHERE id = ?");
     trace.bind(1, traceId);
-    if (!trace.step() || trace.columnInt(0) < kSplitAboveSlices || trace.columnIsNull(1)
-        || trace.columnIsNull(2) || inWriteTransaction(db) || !QFileInfo(db.path()).isFile())
-        return readMemoryInstants(db, traceId, kMin, kMax);
+    if (!trace.step())
+        return {};
+    // Memory instants are slices: there are no more of them than the trace's slices.
+    const size_t slices = size_t(std::max<int64_t>(trace.columnInt(0), 0));
+    if (slices < size_t(kSplitAboveSlices) || trace.columnIsNull(1) || trace.columnIsNull(2)
+        || inWriteTransaction(db) || !QFileInfo(db.path()).isFile())
+        return readMemoryInstants(db, traceId, kMin, kMax, slices);
     const int64_t midNs = trace.columnInt(1) + (trace.columnInt(2) - trace.columnInt(1)) / 2;
     // A reader on a second connection sees the same committed data.
     std::future<std::vector<MemoryEvent>> later
-        = std::async(std::launch::async, [path = db.path(), traceId, midNs] {
+        = std::async(std::launch::async, [path = db.path(), traceId, midNs, slices] {
               Workspace second(path, Workspace::Role::Reader);
               const SqliteReadTransaction snapshot(second.db());
-              return readMemoryInstants(second.db(), traceId, midNs, kMax);
+              return readMemoryInstants(second.db(), traceId, midNs, kMax, slices);
           });
-    std::vector<MemoryEvent> events = readMemoryInstants(db, traceId, kMin, midNs);
+    std::vector<MemoryEvent> events = readMemoryInstants(db, traceId, kMin, midNs, slices);
     std::vector<MemoryEvent> rest = later.get();
     events.insert(events.end(), rest.begin(), rest.end());
     return events;
