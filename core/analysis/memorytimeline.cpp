@@ -367,16 +367,16 @@ std::vector<MemoryEvent> readMemoryInstants(
     return events;
 }
 
-// Nsight's CUDA memory usage as the importer stores it: a counter track per device of the bytes
-// allocated ("Memory allocated, device N", "Memory allocated, CUDA host").
+// Nsight's CUDA memory usage as the importer stores it: a counter track per process and device of the
+// bytes allocated ("Memory allocated, device N", "Memory allocated, CUDA host"). The processes of one
+// device add up: each sample sets its track's value, and the device's total is the sum of them.
 std::vector<DeviceMemory> readMemoryCounters(SqliteDb &db, int64_t traceId)
 {
-    std::vector<MemoryEvent> events;
     SqliteStmt tracks(db,
         "SELECT id, name FROM track WHERE trace_id = ? AND kind = 'counter' AND name LIKE 'Memory allocated, "
         "%'");
     tracks.bind(1, traceId);
-    std::vector<std::pair<int64_t, int64_t>> deviceTracks;
+    std::vector<std::pair<int64_t, int64_t>> deviceTracks; // (track, device)
     while (tracks.step()) {
         const QString name = tracks.columnText(1);
         bool ok = false;
@@ -385,13 +385,36 @@ std::vector<DeviceMemory> readMemoryCounters(SqliteDb &db, int64_t traceId)
             : -1;
         deviceTracks.emplace_back(tracks.columnInt(0), ok ? device : -1);
     }
+    struct Sample {
+        int64_t tsNs;
+        size_t track; // index in deviceTracks
+        int64_t bytes;
+    };
+    std::vector<Sample> samples;
     SqliteStmt values(db, "SELECT ts, value FROM counter WHERE track_id = ? ORDER BY ts, id");
-    for (const auto &[track, device] : deviceTracks) {
-        values.bind(1, track);
+    for (size_t i = 0; i < deviceTracks.size(); ++i) {
+        values.bind(1, deviceTracks[i].first);
         while (values.step())
-            events.push_back(
-                { values.columnInt(0), device, 0, 0, int64_t(values.columnDouble(1)), -1, track });
+            samples.push_back({ values.columnInt(0), i, int64_t(values.columnDouble(1)) });
         values.reset();
+    }
+    std::stable_sort(
+        samples.begin(), samples.end(), [](const Sample &a, const Sample &b) { return a.tsNs < b.tsNs; });
+    std::vector<int64_t> current(deviceTracks.size(), 0);
+    std::unordered_map<int64_t, int64_t> total; // device -> sum of its tracks' current values
+    std::vector<MemoryEvent> events;
+    events.reserve(samples.size());
+    for (const Sample &x : samples) {
+        const auto [track, device] = deviceTracks[x.track];
+        int64_t &sum = total[device];
+        sum += x.bytes - current[x.track];
+        current[x.track] = x.bytes;
+        MemoryEvent e;
+        e.tsNs = x.tsNs;
+        e.device = device;
+        e.totalAllocated = sum;
+        e.trackId = track;
+        events.push_back(e);
     }
     std::vector<DeviceMemory> devices = memoryByDevice(std::move(events));
     for (DeviceMemory &d : devices)

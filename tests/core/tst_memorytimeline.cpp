@@ -306,7 +306,12 @@ private slots:
                 QStringLiteral("{\"ph\":\"C\",\"name\":\"Memory allocated, device 1\",\"pid\":1,\"ts\":30,"
                                "\"args\":{\"value\":2048}}"),
                 QStringLiteral("{\"ph\":\"C\",\"name\":\"Memory allocated, CUDA host\",\"pid\":1,\"ts\":30,"
-                               "\"args\":{\"value\":64}}") });
+                               "\"args\":{\"value\":64}}"),
+                // A second process on the same GPU: the device's total is both processes'.
+                QStringLiteral("{\"ph\":\"C\",\"name\":\"Memory allocated, device 1\",\"pid\":2,\"ts\":25,"
+                               "\"args\":{\"value\":1000}}"),
+                QStringLiteral("{\"ph\":\"C\",\"name\":\"Memory allocated, device 1\",\"pid\":2,\"ts\":40,"
+                               "\"args\":{\"value\":0}}") });
         QVERIFY(!wsPath.isEmpty());
         Workspace ws(wsPath, Workspace::Role::Reader);
         const MemoryTimeline t = memoryTimeline(ws, 1);
@@ -314,11 +319,13 @@ private slots:
         const DeviceMemory &d = t.devices[0];
         QVERIFY(d.fromCounters);
         QCOMPARE(d.device, int64_t(1));
-        QCOMPARE(d.peakAllocatedBytes, int64_t(4096));
-        QCOMPARE(d.peakNs, int64_t(20000));
+        QCOMPARE(d.peakAllocatedBytes, int64_t(5096)); // 4096 + 1000 at 25 µs
+        QCOMPARE(d.peakNs, int64_t(25000));
         QCOMPARE(d.peakReservedBytes, int64_t(-1));
         QVERIFY(d.liveAtPeak.empty());
-        QCOMPARE(d.series.size(), size_t(3));
+        QCOMPARE(d.series.size(), size_t(5));
+        QCOMPARE(d.series[3].allocatedBytes, int64_t(3048)); // 2048 + 1000 at 30 µs
+        QCOMPARE(d.series[4].allocatedBytes, int64_t(2048));
         QCOMPARE(t.devices[1].label, QStringLiteral("CPU"));
         QVERIFY(memoryText(t).contains(QStringLiteral("Nsight's memory counters")));
     }
