@@ -156,6 +156,11 @@ void MainWindow::createCentralArea()
     m_memory = new MemoryPanel;
     connect(m_memory, &MemoryPanel::showInTimeline, this, &MainWindow::showInTimeline);
     m_tabs->addTab(m_memory, tr("&Memory"));
+    // Shown with no trace open (chosen by hand, or remembered from the last session): the selected trace's.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_memory && m_memory->traceId() < 0 && currentTraceId() >= 0)
+            openMemory(currentTraceId());
+    });
     // The Job tab is there when the workspace holds a multi-rank job.
     m_job = new JobPanel;
     m_tabs->addTab(m_job, tr("&Job"));

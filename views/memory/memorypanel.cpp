@@ -68,7 +68,7 @@ MemoryPanel::MemoryPanel(QWidget *parent)
     m_note->setForegroundRole(QPalette::PlaceholderText);
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setText(tr("Open a trace from the Workspace tab (View > Memory) to see where its memory went."));
+    m_empty->setText(tr("Select a trace in the Workspace tab and choose View > Memory."));
 
     m_liveTable = makeTable(
         m_liveModel, m_liveProxy, tr("Allocations live at the peak"), QStringLiteral("memory-live-at-peak"));
@@ -164,6 +164,7 @@ void MemoryPanel::close()
     m_traceId = -1;
     m_timeline = {};
     m_status->clear();
+    m_empty->setText(tr("Select a trace in the Workspace tab and choose View > Memory."));
     m_content->hide();
     m_empty->show();
     m_deviceLabel->hide();
