@@ -16,6 +16,8 @@ namespace {
 const QColor kAllocated(0x3b, 0x75, 0xaf);
 const QColor kReserved(0xd9, 0x82, 0x2b);
 const QColor kPeak(0xc4, 0x4e, 0x52);
+// The value axis reaches this far above the highest value: room for the peak's label over its marker.
+constexpr double kHeadroom = 1.3;
 
 // The axis unit for values up to `top` bytes: its name and its size in bytes.
 std::pair<QString, double> unitFor(int64_t top)
@@ -57,7 +59,14 @@ MemoryChart::MemoryChart(QWidget *parent)
     m_peakLabel->position->setParentAnchor(m_peak->position);
     m_peakLabel->position->setCoords(0, -8);
     m_peakLabel->setColor(kPeak);
+    m_peakLabel->setPadding(QMargins(3, 1, 3, 1));
     m_peakLabel->setVisible(false);
+    // Over the lines, on the plot's background (that of the palette it has when drawn), so the reserved
+    // line never runs through the label.
+    m_peak->setLayer(QStringLiteral("overlay"));
+    m_peakLabel->setLayer(QStringLiteral("overlay"));
+    connect(m_plot, &QCustomPlot::beforeReplot, this,
+        [this] { m_peakLabel->setBrush(m_plot->palette().color(QPalette::Base)); });
 }
 
 void MemoryChart::clear()
@@ -102,7 +111,7 @@ void MemoryChart::setDevice(const DeviceMemory &d, int64_t originNs)
     const double pad = std::max(1e-6, (right - left) * 0.02);
     m_plot->xAxis->setRange(left - pad, right + pad);
     const double top = double(std::max(d.peakAllocatedBytes, d.peakReservedBytes)) / scale;
-    m_plot->yAxis->setRange(0, std::max(top * 1.18, 1e-9)); // room for the peak's label
+    m_plot->yAxis->setRange(0, std::max(top * kHeadroom, 1e-9));
     m_peak->position->setCoords(peakMs, double(d.peakAllocatedBytes) / scale);
     m_peak->setVisible(true);
     m_peakLabel->setText(
