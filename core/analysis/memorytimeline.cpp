@@ -327,8 +327,8 @@ std::vector<DeviceMemory> memoryByDevice(std::vector<MemoryEvent> events)
 
 namespace {
 
-// Above this many slices in a trace, its memory instants are read in two halves of its time span at
-// once, the second on a connection of its own (each half is a range of every track's (track, ts) key).
+// Above this many slices in a trace, its memory instants are read in two parts of its time span at
+// once, the later on a connection of its own (each part is a range of every track's (track, ts) key).
 constexpr int64_t kSplitAboveSlices = 200000;
 
 // The memory instants of the trace starting in [fromNs, toNs), by track then time. `capacity`: room to
@@ -541,7 +541,8 @@ std::vector<MemoryEvent> readMemoryInstants(SqliteDb &db, int64_t traceId)
     if (slices < size_t(kSplitAboveSlices) || trace.columnIsNull(1) || trace.columnIsNull(2)
         || inWriteTransaction(db) || !QFileInfo(db.path()).isFile())
         return readMemoryInstants(db, traceId, kMin, kMax, slices);
-    const int64_t midNs = trace.columnInt(1) + (trace.columnInt(2) - trace.columnInt(1)) / 2;
+    // This thread replays the events once both parts are read: it reads the smaller part.
+    const int64_t midNs = trace.columnInt(1) + (trace.columnInt(2) - trace.columnInt(1)) / 5 * 2;
     // A reader on a second connection sees the same committed data.
     std::future<std::vector<MemoryEvent>> later
         = std::async(std::launch::async, [path = db.path(), traceId, midNs, slices] {
