@@ -203,48 +203,46 @@ int main(int argc, char **argv)
     const bool tour = parser.isSet(tourOption)
         || (withSample && !parser.isSet(noTourOption) && !parser.isSet(screenshotOption)
             && plumb::WelcomeTour::shouldShow());
-    auto shown
-        = [&window, timeline, critical, doctor, memory, diff, experiments, lineage, goodput, slo, job, tour] {
-              if (job)
-                  QObject::connect(
-                      window.jobPanel(), &plumb::JobPanel::loaded, &window, [&window] { window.openJob(); },
-                      Qt::SingleShotConnection);
-              if (goodput)
-                  window.openGoodput();
-              if (slo)
-                  window.openSlo();
-              if (experiments)
-                  window.openExperiments();
-              if (lineage)
-                  window.openLineage();
-              // The selected trace, else the first one (after --sample the selection is a serving run, no
-              // trace).
-              const QList<int64_t> all = window.traceIds();
-              const int64_t trace = window.currentTraceId() >= 0 ? window.currentTraceId()
-                  : all.isEmpty()                                ? -1
-                                                                 : all.front();
-              if (timeline && trace >= 0) {
-                  window.openTimeline(trace);
-                  if (critical)
-                      window.timelinePanel()->setCriticalPathShown(true);
-              }
-              if (doctor && trace >= 0)
-                  window.openDoctor(trace);
-              if (memory && trace >= 0)
-                  window.openMemory(trace);
-              if (diff) {
-                  QList<int64_t> ids = window.lastImportedTraceIds();
-                  if (ids.size() < 2)
-                      ids = window.traceIds();
-                  if (ids.size() >= 2)
-                      window.openDiff(ids[0], ids[1]);
-                  else
-                      std::fprintf(
-                          stderr, "plumb: --diff needs two traces; import them with it (plumb --diff A B)\n");
-              }
-              if (tour)
-                  window.showWelcomeTour();
-          };
+    auto shown = [&] { // runs in app.exec(), while these locals live
+        if (job)
+            QObject::connect(
+                window.jobPanel(), &plumb::JobPanel::loaded, &window, [&window] { window.openJob(); },
+                Qt::SingleShotConnection);
+        if (goodput)
+            window.openGoodput();
+        if (slo)
+            window.openSlo();
+        if (experiments)
+            window.openExperiments();
+        if (lineage)
+            window.openLineage();
+        // The selected trace, else the first one (after --sample the selection is a serving run, no trace).
+        const QList<int64_t> all = window.traceIds();
+        const int64_t trace = window.currentTraceId() >= 0 ? window.currentTraceId()
+            : all.isEmpty()                                ? -1
+                                                           : all.front();
+        if (timeline && trace >= 0) {
+            window.openTimeline(trace);
+            if (critical)
+                window.timelinePanel()->setCriticalPathShown(true);
+        }
+        if (doctor && trace >= 0)
+            window.openDoctor(trace);
+        if (memory && trace >= 0)
+            window.openMemory(trace);
+        if (diff) {
+            QList<int64_t> ids = window.lastImportedTraceIds();
+            if (ids.size() < 2)
+                ids = window.traceIds();
+            if (ids.size() >= 2)
+                window.openDiff(ids[0], ids[1]);
+            else
+                std::fprintf(
+                    stderr, "plumb: --diff needs two traces; import them with it (plumb --diff A B)\n");
+        }
+        if (tour)
+            window.showWelcomeTour();
+    };
     if (toImport.isEmpty())
         QObject::connect(
             &window, &plumb::MainWindow::workspaceLoaded, &window, shown, Qt::SingleShotConnection);
@@ -263,8 +261,8 @@ int main(int argc, char **argv)
             QCoreApplication::exit(saved ? 0 : 1);
         };
         auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo, job, memory] {
-            // The experiments' runs and scalars, the lineage, the goodput, the memory and the objectives are
-            // read on workers: give them time.
+            // The experiments' runs and scalars, the lineage, the goodput, the memory and the objectives
+            // are read on workers: give them time.
             if (experiments || lineage || goodput || slo || job || memory)
                 QTimer::singleShot(kTimelineSettleMs, &window, grab);
             // The diff reads two traces on a worker: grab once it has shown them.
