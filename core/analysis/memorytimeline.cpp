@@ -273,22 +273,21 @@ std::vector<DeviceMemory> memoryByDevice(std::vector<MemoryEvent> events)
             s.running = std::max<int64_t>(s.running + e.bytes, 0);
         }
         const int64_t allocated = e.totalAllocated >= 0 ? e.totalAllocated : s.running;
-        const int64_t reserved = s.reservedKnown ? std::max<int64_t>(e.totalReserved, 0) : -1;
-        if (s.peakSeq == kNever || allocated > d.peakAllocatedBytes) {
+        const int64_t reserved = s.reservedKnown ? std::max<int64_t>(e.totalReserved, 0) : allocated;
+        const bool first = s.peakSeq == kNever;
+        if (first || allocated > d.peakAllocatedBytes) {
             s.peakSeq = seq;
             d.peakAllocatedBytes = allocated;
             d.peakNs = e.tsNs;
             d.reservedAtPeakBytes = reserved;
         }
-        if (reserved >= 0) {
-            if (reserved > d.peakReservedBytes) {
-                d.peakReservedBytes = reserved;
-                d.peakReservedNs = e.tsNs;
-            }
-            if (reserved - allocated > d.maxUnusedReservedBytes) {
-                d.maxUnusedReservedBytes = reserved - allocated;
-                d.maxUnusedReservedNs = e.tsNs;
-            }
+        if (first || reserved > d.peakReservedBytes) {
+            d.peakReservedBytes = reserved;
+            d.peakReservedNs = e.tsNs;
+        }
+        if (first || reserved - allocated > d.maxUnusedReservedBytes) {
+            d.maxUnusedReservedBytes = reserved - allocated;
+            d.maxUnusedReservedNs = e.tsNs;
         }
         s.reducer->add(seq, { e.tsNs, allocated, reserved });
     }
@@ -298,6 +297,7 @@ std::vector<DeviceMemory> memoryByDevice(std::vector<MemoryEvent> events)
     for (auto &s : states) {
         s->reducer->flush();
         DeviceMemory &d = s->out;
+        d.reservedReported = s->reservedKnown;
         for (const AllocRecord &r : s->allocs)
             if (r.allocSeq <= s->peakSeq && r.freeSeq > s->peakSeq) {
                 d.liveAtPeak.push_back(allocation(r));

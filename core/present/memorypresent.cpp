@@ -94,13 +94,12 @@ QJsonObject memoryJson(const MemoryTimeline &t)
         j[QStringLiteral("unmatched_frees")] = qint64(d.unmatchedFreeCount);
         j[QStringLiteral("peak_allocated_bytes")] = qint64(d.peakAllocatedBytes);
         j[QStringLiteral("peak_ns")] = qint64(d.peakNs);
-        j[QStringLiteral("reserved_at_peak_bytes")] = orNull(d.reservedAtPeakBytes);
-        j[QStringLiteral("peak_reserved_bytes")] = orNull(d.peakReservedBytes);
-        j[QStringLiteral("peak_reserved_ns")]
-            = d.peakReservedBytes >= 0 ? QJsonValue(qint64(d.peakReservedNs)) : QJsonValue();
-        j[QStringLiteral("max_reserved_minus_allocated_bytes")] = orNull(d.maxUnusedReservedBytes);
-        j[QStringLiteral("max_reserved_minus_allocated_ns")]
-            = d.maxUnusedReservedBytes >= 0 ? QJsonValue(qint64(d.maxUnusedReservedNs)) : QJsonValue();
+        j[QStringLiteral("reserved_reported")] = d.reservedReported;
+        j[QStringLiteral("reserved_at_peak_bytes")] = qint64(d.reservedAtPeakBytes);
+        j[QStringLiteral("peak_reserved_bytes")] = qint64(d.peakReservedBytes);
+        j[QStringLiteral("peak_reserved_ns")] = qint64(d.peakReservedNs);
+        j[QStringLiteral("max_reserved_minus_allocated_bytes")] = qint64(d.maxUnusedReservedBytes);
+        j[QStringLiteral("max_reserved_minus_allocated_ns")] = qint64(d.maxUnusedReservedNs);
         j[QStringLiteral("live_at_peak_bytes")] = qint64(d.liveAtPeakBytes);
         j[QStringLiteral("allocated_before_capture_bytes")] = qint64(d.allocatedBeforeCaptureBytes);
         j[QStringLiteral("live_at_peak")] = allocationsJson(d.liveAtPeak);
@@ -126,10 +125,10 @@ QString memoryText(const MemoryTimeline &t)
                                       : QString());
         out += QStringLiteral("  peak allocated   %1 at %2")
                    .arg(text::bytes(d.peakAllocatedBytes), at(t, d.peakNs));
-        if (d.reservedAtPeakBytes >= 0)
+        if (d.reservedReported)
             out += QStringLiteral(" (reserved then %1)").arg(text::bytes(d.reservedAtPeakBytes));
         out += QLatin1Char('\n');
-        if (d.peakReservedBytes >= 0) {
+        if (d.reservedReported) {
             out += QStringLiteral("  peak reserved    %1 at %2\n")
                        .arg(text::bytes(d.peakReservedBytes), at(t, d.peakReservedNs));
             out += QStringLiteral(

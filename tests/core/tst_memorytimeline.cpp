@@ -127,10 +127,15 @@ private slots:
         const DeviceMemory &cpu = devices[1];
         QCOMPARE(cpu.label, QStringLiteral("CPU"));
         QCOMPARE(cpu.peakAllocatedBytes, int64_t(8));
-        QCOMPARE(cpu.peakReservedBytes, int64_t(-1));
-        QCOMPARE(cpu.reservedAtPeakBytes, int64_t(-1));
-        QCOMPARE(cpu.maxUnusedReservedBytes, int64_t(-1));
-        QCOMPARE(cpu.series.front().reservedBytes, int64_t(-1));
+        // No reserved memory reported (PyTorch's host allocator reports 0): reserved is allocated.
+        QVERIFY(d.reservedReported);
+        QVERIFY(!cpu.reservedReported);
+        QCOMPARE(cpu.peakReservedBytes, int64_t(8));
+        QCOMPARE(cpu.peakReservedNs, int64_t(15));
+        QCOMPARE(cpu.reservedAtPeakBytes, int64_t(8));
+        QCOMPARE(cpu.maxUnusedReservedBytes, int64_t(0));
+        QCOMPARE(cpu.series.front().reservedBytes, int64_t(8));
+        QCOMPARE(cpu.series.back().reservedBytes, int64_t(0));
     }
 
     void withoutTotals()
@@ -152,7 +157,8 @@ private slots:
         QCOMPARE(d.peakNs, int64_t(3));
         QCOMPARE(allocationsText(d.liveAtPeak), QStringLiteral("2:50@32[] 3:70@16[]"));
         QCOMPARE(d.allocatedBeforeCaptureBytes, int64_t(100)); // what the dropped one still counts
-        QCOMPARE(d.peakReservedBytes, int64_t(-1));
+        QVERIFY(!d.reservedReported);
+        QCOMPARE(d.peakReservedBytes, int64_t(220));
     }
 
     void seriesKeepsExtremes()
@@ -321,7 +327,8 @@ private slots:
         QCOMPARE(d.device, int64_t(1));
         QCOMPARE(d.peakAllocatedBytes, int64_t(5096)); // 4096 + 1000 at 25 µs
         QCOMPARE(d.peakNs, int64_t(25000));
-        QCOMPARE(d.peakReservedBytes, int64_t(-1));
+        QVERIFY(!d.reservedReported);
+        QCOMPARE(d.peakReservedBytes, d.peakAllocatedBytes);
         QVERIFY(d.liveAtPeak.empty());
         QCOMPARE(d.series.size(), size_t(5));
         QCOMPARE(d.series[3].allocatedBytes, int64_t(3048)); // 2048 + 1000 at 30 µs
@@ -435,7 +442,13 @@ private slots:
         QCOMPARE(gpu.largest.size(), size_t(kLargestAllocations));
         QVERIFY(gpu.largest.front().bytes >= gpu.largest.back().bytes);
         QVERIFY(gpu.reservedAtPeakBytes >= gpu.peakAllocatedBytes);
-        QCOMPARE(t.devices[1].label, QStringLiteral("CPU"));
+        QVERIFY(gpu.reservedReported);
+        // Host memory: PyTorch reports no reserved memory; reserved is allocated.
+        const DeviceMemory &cpu = t.devices[1];
+        QCOMPARE(cpu.label, QStringLiteral("CPU"));
+        QVERIFY(!cpu.reservedReported);
+        QCOMPARE(cpu.peakReservedBytes, cpu.peakAllocatedBytes);
+        QCOMPARE(cpu.maxUnusedReservedBytes, int64_t(0));
     }
 };
 

@@ -87,9 +87,9 @@ void MemoryChart::setDevice(const DeviceMemory &d, int64_t originNs)
     for (const MemoryPoint &p : d.series) {
         keys << double(p.tsNs - originNs) / 1e6;
         allocated << double(p.allocatedBytes) / scale;
-        reserved << double(std::max<int64_t>(p.reservedBytes, 0)) / scale;
+        reserved << double(p.reservedBytes) / scale;
     }
-    if (d.peakReservedBytes >= 0) {
+    if (d.reservedReported) {
         auto *graph = m_plot->addGraph();
         graph->setName(tr("reserved (caching allocator)"));
         graph->setLineStyle(QCPGraph::lsStepLeft);

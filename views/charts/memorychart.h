@@ -12,9 +12,9 @@ class QCPItemTracer;
 namespace plumb {
 
 // One device's memory over time (DeviceMemory::series, already reduced to a few points per bucket):
-// allocated as a filled step line, reserved by the caching allocator as a dashed one (when known), in
-// the unit that suits the peak (GiB, MiB...), against ms since `originNs`. The allocated peak is marked
-// and labelled. Context menu: export PNG/PDF.
+// allocated as a filled step line, reserved by the caching allocator as a dashed one (when the events report
+// it), in the unit that suits the peak (GiB, MiB...), against ms since `originNs`. The allocated peak is
+// marked and labelled. Context menu: export PNG/PDF.
 class MemoryChart final : public QWidget {
     Q_OBJECT
 public:

@@ -218,7 +218,7 @@ void MemoryPanel::selectDevice(int index)
     const int64_t origin = m_timeline.startNs;
     QString row = figureCell(
         tr("Peak allocated"), text::bytes(d.peakAllocatedBytes), tr("at %1").arg(ms(d.peakNs - origin)));
-    if (d.reservedAtPeakBytes >= 0)
+    if (d.reservedReported)
         row += figureCell(tr("Reserved at the peak"), text::bytes(d.reservedAtPeakBytes),
                    tr("%1 unused").arg(text::bytes(d.reservedAtPeakBytes - d.peakAllocatedBytes)))
             + figureCell(tr("Peak reserved"), text::bytes(d.peakReservedBytes),
@@ -237,8 +237,10 @@ void MemoryPanel::selectDevice(int index)
         m_note->setText(
             tr("From Nsight's CUDA memory usage: allocated totals only, no reserved memory and no "
                "allocations to list."));
-    else if (d.reservedAtPeakBytes < 0)
-        m_note->setText(tr("The trace reports no reserved memory for %1.").arg(d.label));
+    else if (!d.reservedReported)
+        m_note->setText(tr("The events of %1 report no reserved memory (PyTorch caches no host memory): what "
+                           "is allocated is all that is held.")
+                            .arg(d.label));
     else
         m_note->clear();
     m_note->setVisible(!m_note->text().isEmpty());
