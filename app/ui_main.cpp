@@ -5,6 +5,7 @@
 #include "ingest/importerregistry.h"
 #include "job/jobpanel.h"
 #include "mainwindow.h"
+#include "query/querypanel.h"
 #include "shell/welcometour.h"
 #include "slo/slopanel.h"
 #include "store/workspace.h"
@@ -115,6 +116,8 @@ int main(int argc, char **argv)
         QStringLiteral("goodput"), QStringLiteral("Open the Goodput tab once the workspace is shown."));
     const QCommandLineOption sloOption(
         QStringLiteral("slo"), QStringLiteral("Open the SLO tab once the workspace is shown."));
+    const QCommandLineOption queryOption(QStringLiteral("query"),
+        QStringLiteral("Open the Query tab and run an example once the workspace is shown."));
     const QCommandLineOption tourOption(
         QStringLiteral("tour"), QStringLiteral("Show the welcome tour once the workspace is shown."));
     const QCommandLineOption noTourOption(QStringLiteral("no-tour"),
@@ -124,7 +127,7 @@ int main(int argc, char **argv)
         QStringLiteral("system|light|dark"));
     parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, criticalPathOption,
         doctorOption, diffOption, experimentsOption, lineageOption, goodputOption, jobOption, sloOption,
-        tourOption, noTourOption, themeOption });
+        queryOption, tourOption, noTourOption, themeOption });
     parser.addPositionalArgument(
         QStringLiteral("paths"), QStringLiteral("Files or folders to import."), QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -195,50 +198,59 @@ int main(int argc, char **argv)
                diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption),
                lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption),
                slo = parser.isSet(sloOption), critical = parser.isSet(criticalPathOption),
-               job = parser.isSet(jobOption);
+               job = parser.isSet(jobOption), query = parser.isSet(queryOption);
     // The tour comes with the sample and the first launch, unless declined; a screenshot shows it only when
     // asked.
     const bool tour = parser.isSet(tourOption)
         || (withSample && !parser.isSet(noTourOption) && !parser.isSet(screenshotOption)
             && plumb::WelcomeTour::shouldShow());
-    auto shown = [&window, timeline, critical, doctor, diff, experiments, lineage, goodput, slo, job, tour] {
-        if (job)
-            QObject::connect(
-                window.jobPanel(), &plumb::JobPanel::loaded, &window, [&window] { window.openJob(); },
-                Qt::SingleShotConnection);
-        if (goodput)
-            window.openGoodput();
-        if (slo)
-            window.openSlo();
-        if (experiments)
-            window.openExperiments();
-        if (lineage)
-            window.openLineage();
-        // The selected trace, else the first one (after --sample the selection is a serving run, no trace).
-        const QList<int64_t> all = window.traceIds();
-        const int64_t trace = window.currentTraceId() >= 0 ? window.currentTraceId()
-            : all.isEmpty()                                ? -1
-                                                           : all.front();
-        if (timeline && trace >= 0) {
-            window.openTimeline(trace);
-            if (critical)
-                window.timelinePanel()->setCriticalPathShown(true);
-        }
-        if (doctor && trace >= 0)
-            window.openDoctor(trace);
-        if (diff) {
-            QList<int64_t> ids = window.lastImportedTraceIds();
-            if (ids.size() < 2)
-                ids = window.traceIds();
-            if (ids.size() >= 2)
-                window.openDiff(ids[0], ids[1]);
-            else
-                std::fprintf(
-                    stderr, "plumb: --diff needs two traces; import them with it (plumb --diff A B)\n");
-        }
-        if (tour)
-            window.showWelcomeTour();
-    };
+    auto shown
+        = [&window, timeline, critical, doctor, diff, experiments, lineage, goodput, slo, job, query, tour] {
+              if (job)
+                  QObject::connect(
+                      window.jobPanel(), &plumb::JobPanel::loaded, &window, [&window] { window.openJob(); },
+                      Qt::SingleShotConnection);
+              if (goodput)
+                  window.openGoodput();
+              if (slo)
+                  window.openSlo();
+              if (experiments)
+                  window.openExperiments();
+              if (lineage)
+                  window.openLineage();
+              if (query) {
+                  window.openQuery();
+                  // The kernels of the traces, or without traces the runs' final loss against their lr.
+                  window.queryPanel()->setSql(
+                      plumb::QueryPanel::examples().at(window.traceIds().isEmpty() ? 2 : 0).sql);
+                  window.queryPanel()->run();
+              }
+              // The selected trace, else the first one (after --sample the selection is a serving run, no
+              // trace).
+              const QList<int64_t> all = window.traceIds();
+              const int64_t trace = window.currentTraceId() >= 0 ? window.currentTraceId()
+                  : all.isEmpty()                                ? -1
+                                                                 : all.front();
+              if (timeline && trace >= 0) {
+                  window.openTimeline(trace);
+                  if (critical)
+                      window.timelinePanel()->setCriticalPathShown(true);
+              }
+              if (doctor && trace >= 0)
+                  window.openDoctor(trace);
+              if (diff) {
+                  QList<int64_t> ids = window.lastImportedTraceIds();
+                  if (ids.size() < 2)
+                      ids = window.traceIds();
+                  if (ids.size() >= 2)
+                      window.openDiff(ids[0], ids[1]);
+                  else
+                      std::fprintf(
+                          stderr, "plumb: --diff needs two traces; import them with it (plumb --diff A B)\n");
+              }
+              if (tour)
+                  window.showWelcomeTour();
+          };
     if (toImport.isEmpty())
         QObject::connect(
             &window, &plumb::MainWindow::workspaceLoaded, &window, shown, Qt::SingleShotConnection);
@@ -256,10 +268,10 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
             QCoreApplication::exit(saved ? 0 : 1);
         };
-        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo, job] {
+        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo, job, query] {
             // The experiments' runs and scalars, the lineage, the goodput and the objectives are read
             // on workers: give them time.
-            if (experiments || lineage || goodput || slo || job)
+            if (experiments || lineage || goodput || slo || job || query)
                 QTimer::singleShot(kTimelineSettleMs, &window, grab);
             // The diff reads two traces on a worker: grab once it has shown them.
             else if (diff && window.diffPanel()->baselineId() >= 0)

@@ -2,8 +2,11 @@
 #include "experiments/scalarspage.h"
 
 #include "analysis/scalarseries.h"
+#include "analysis/trialtable.h"
 #include "backgroundanalysis.h"
 #include "charts/chartstyle.h"
+#include "charts/runvaluechart.h"
+#include "charts/xychart.h"
 #include "experiments/runstablemodel.h"
 
 #include <QCheckBox>
@@ -13,12 +16,15 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace plumb {
 
@@ -26,6 +32,20 @@ namespace {
 
 constexpr int kChartHeightPx = 280;
 constexpr int kTwoColumnsFromPx = 900; // page width from which charts go two per row
+constexpr int kComparisonHeightPx = 300;
+
+bool isNumber(const RunParam &p)
+{
+    return p.kind == QLatin1String("number");
+}
+
+// A learning rate first (what a sweep varies most often), then params by name.
+int paramPreference(const QString &key)
+{
+    static const QRegularExpression lr(QStringLiteral("(^|[^a-z])(lr|learning[_ .-]?rate)($|[^a-z])"),
+        QRegularExpression::CaseInsensitiveOption);
+    return lr.match(key).hasMatch() ? 0 : 1;
+}
 
 QStringList defaultTags(const QStringList &tags)
 {
@@ -50,6 +70,8 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     , m_smoothingValue(new QLabel(this))
     , m_logY(new QCheckBox(tr("&Log y"), this))
     , m_restarts(new QComboBox(this))
+    , m_paramLabel(new QLabel(tr("A&gainst:"), this))
+    , m_param(new QComboBox(this))
     , m_tagFilter(new QLineEdit(this))
     , m_tagList(new QListWidget(this))
     , m_legend(new QListWidget(this))
@@ -94,6 +116,12 @@ ScalarsPage::ScalarsPage(QWidget *parent)
            "Dashed lines mark where a restart resumed."));
     connect(m_restarts, &QComboBox::currentIndexChanged, this, [this] { rebuildCharts(); });
 
+    m_param->setAccessibleName(tr("Param for the scatters"));
+    m_param->setToolTip(tr("For metrics logged once per run: the param each run's value is plotted against"));
+    m_param->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_paramLabel->setBuddy(m_param);
+    connect(m_param, &QComboBox::currentIndexChanged, this, [this] { updateScatters(); });
+
     m_tagFilter->setPlaceholderText(tr("Filter tags"));
     m_tagFilter->setClearButtonEnabled(true);
     m_tagFilter->setAccessibleName(tr("Filter tags"));
@@ -128,7 +156,10 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
 
-    auto *bar = new QHBoxLayout;
+    // The line charts' controls, hidden when every tag charted is one value per run.
+    m_lineControls = new QWidget(this);
+    auto *bar = new QHBoxLayout(m_lineControls);
+    bar->setContentsMargins(0, 0, 0, 0);
     auto *xLabel = new QLabel(tr("&X:"), this);
     xLabel->setBuddy(m_xKind);
     bar->addWidget(xLabel);
@@ -146,6 +177,11 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     restartLabel->setBuddy(m_restarts);
     bar->addWidget(restartLabel);
     bar->addWidget(m_restarts);
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(m_lineControls, 1);
+    controls->addSpacing(8);
+    controls->addWidget(m_paramLabel);
+    controls->addWidget(m_param);
 
     auto *side = new QWidget(this);
     auto *sideLayout = new QVBoxLayout(side);
@@ -174,7 +210,7 @@ ScalarsPage::ScalarsPage(QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(bar);
+    layout->addLayout(controls);
     layout->addWidget(splitter, 1);
     m_hint->setText(hint());
 }
@@ -192,7 +228,7 @@ QString ScalarsPage::hint() const
         return tr("Select runs in the table to chart their scalars.");
     if (m_tags.isEmpty())
         return tr("The selected runs log no scalars.");
-    if (m_charts.isEmpty())
+    if (m_charts.isEmpty() && m_comparisons.isEmpty())
         return tr("Choose tags to chart in the list on the left.");
     return {};
 }
@@ -277,6 +313,7 @@ void ScalarsPage::request()
                 if (runIds.contains(run.id))
                     r.runNames.insert(run.id, run.name);
             QStringList tags;
+            r.params = reader.params(runIds);
             for (const SeriesSummary &s : reader.series(runIds)) {
                 if (s.histogram)
                     continue;
@@ -291,8 +328,8 @@ void ScalarsPage::request()
             if (r.chosen.isEmpty() && !userChose)
                 r.chosen = defaultTags(tags);
             for (const SeriesSummary &s : r.series) {
-                if (!r.chosen.contains(s.key))
-                    continue;
+                if (!r.chosen.contains(s.key) || s.points <= 1)
+                    continue; // a single value is in the summary
                 const QPair<int64_t, int64_t> key(s.runId, s.keyId);
                 if (cached.value(key, -1) == s.points)
                     continue;
@@ -307,6 +344,7 @@ void ScalarsPage::display(const Result &r)
 {
     m_runNames = r.runNames;
     m_series = r.series;
+    m_params = r.params;
     m_tags.clear();
     for (const SeriesSummary &s : m_series)
         if (!m_tags.contains(s.key))
@@ -325,6 +363,7 @@ void ScalarsPage::display(const Result &r)
     for (auto it = r.points.cbegin(); it != r.points.cend(); ++it)
         m_points.insert(it.key(), it.value());
     fillTagList();
+    fillParamBox();
     rebuildCharts();
     if (!r.error.isEmpty())
         m_hint->setText(tr("The scalars could not be read: %1").arg(r.error));
@@ -405,17 +444,150 @@ std::vector<ScalarLine> ScalarsPage::linesFor(int64_t keyId) const
     return lines;
 }
 
+bool ScalarsPage::isOneValuePerRun(const QString &tag) const
+{
+    bool any = false;
+    for (const SeriesSummary &s : m_series) {
+        if (s.key != tag)
+            continue;
+        if (s.points > 1)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+QStringList ScalarsPage::scatterParams() const
+{
+    QStringList keys;
+    for (int i = 0; i < m_param->count(); ++i)
+        keys << m_param->itemData(i).toString();
+    return keys;
+}
+
+QString ScalarsPage::scatterParam() const
+{
+    return m_param->currentData().toString();
+}
+
+void ScalarsPage::setScatterParam(const QString &key)
+{
+    m_param->setCurrentIndex(m_param->findData(key));
+}
+
+void ScalarsPage::fillParamBox()
+{
+    // Numeric params of the selected runs, those that differ between runs first.
+    QHash<QString, QSet<QString>> values;
+    for (const RunParam &p : m_params)
+        if (isNumber(p) && m_runIds.contains(p.runId))
+            values[p.key].insert(p.value);
+    QStringList keys = values.keys();
+    std::sort(keys.begin(), keys.end(), [&](const QString &a, const QString &b) {
+        const bool va = values[a].size() > 1, vb = values[b].size() > 1;
+        if (va != vb)
+            return va;
+        if (paramPreference(a) != paramPreference(b))
+            return paramPreference(a) < paramPreference(b);
+        return a < b;
+    });
+    const QString previous = m_param->currentData().toString();
+    const QSignalBlocker block(m_param);
+    m_param->clear();
+    for (const QString &k : std::as_const(keys))
+        m_param->addItem(values[k].size() > 1 ? k : tr("%1 (same in every run)").arg(k), k);
+    const int kept = m_param->findData(previous);
+    m_param->setCurrentIndex(kept >= 0 ? kept : 0);
+}
+
+void ScalarsPage::addComparison(const QString &tag)
+{
+    auto *row = new QWidget(m_grid);
+    row->setMinimumHeight(kComparisonHeightPx);
+    auto *layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    const QString exportName = QString(tag).replace(u'/', u'_');
+    auto *bars = new RunValueChart(QStringLiteral("runs-") + exportName, row);
+    auto *scatter = new XYChart(QStringLiteral("scatter-") + exportName, row);
+    layout->addWidget(bars, 1);
+    layout->addWidget(scatter, 1);
+
+    std::vector<RunValueChart::Bar> values;
+    const MetricDirection direction = metricDirection(tag);
+    int best = -1;
+    for (int i = 0; i < m_runIds.size(); ++i) {
+        double value = std::numeric_limits<double>::quiet_NaN();
+        for (const SeriesSummary &s : m_series)
+            if (s.runId == m_runIds[i] && s.key == tag && s.hasValues)
+                value = s.lastValue;
+        values.push_back({ m_runNames.value(m_runIds[i], QString::number(m_runIds[i])), value, runColor(i) });
+        if (!std::isfinite(value) || direction == MetricDirection::Unknown)
+            continue;
+        const double bestValue = best < 0 ? value : values[size_t(best)].value;
+        if (best < 0 || (direction == MetricDirection::LowerIsBetter ? value < bestValue : value > bestValue))
+            best = i;
+    }
+    QString axis = tag;
+    if (direction == MetricDirection::LowerIsBetter)
+        axis = tr("%1 (lower is better)").arg(tag);
+    else if (direction == MetricDirection::HigherIsBetter)
+        axis = tr("%1 (higher is better)").arg(tag);
+    bars->setTitle(tr("%1, one value per run").arg(tag));
+    bars->setBars(values, best, axis);
+    scatter->setTitle(tr("%1 against a param").arg(tag));
+    m_comparisons << row;
+    m_barCharts << bars;
+    m_scatterCharts << scatter;
+    m_comparisonTags << tag;
+}
+
+void ScalarsPage::updateScatters()
+{
+    const QString key = scatterParam();
+    for (qsizetype c = 0; c < m_scatterCharts.size(); ++c) {
+        const RunValueChart *bars = m_barCharts[c];
+        XYChart::Series s;
+        s.markedText = tr("best");
+        for (int i = 0; i < m_runIds.size() && size_t(i) < bars->bars().size(); ++i) {
+            double x = std::numeric_limits<double>::quiet_NaN();
+            for (const RunParam &p : m_params)
+                if (p.runId == m_runIds[i] && p.key == key && isNumber(p))
+                    x = p.value.toDouble();
+            if (i == bars->best())
+                s.marked = int(s.x.size());
+            s.x << x;
+            s.y << bars->bars()[size_t(i)].value;
+            s.colors << bars->bars()[size_t(i)].color;
+            s.labels << bars->bars()[size_t(i)].name;
+        }
+        if (key.isEmpty())
+            m_scatterCharts[c]->clear(tr("The runs have no numeric param"));
+        else
+            m_scatterCharts[c]->setSeries(s, key, m_comparisonTags[c]);
+    }
+}
+
 void ScalarsPage::rebuildCharts()
 {
     for (ScalarChart *c : std::as_const(m_charts))
         delete c;
     m_charts.clear();
+    for (QWidget *w : std::as_const(m_comparisons))
+        delete w;
+    m_comparisons.clear();
+    m_barCharts.clear();
+    m_scatterCharts.clear();
+    m_comparisonTags.clear();
     const auto xKind = ScalarChart::XKind(m_xKind->currentData().toInt());
     const double weight = double(m_smoothing->value()) / kSliderSteps;
     QHash<QString, int64_t> keyOf;
     for (const SeriesSummary &s : m_series)
         keyOf.insert(s.key, s.keyId);
     for (const QString &tag : chosenTags()) {
+        if (isOneValuePerRun(tag)) {
+            addComparison(tag);
+            continue;
+        }
         auto *chart = new ScalarChart(QStringLiteral("scalars-") + QString(tag).replace(u'/', u'_'), m_grid);
         chart->setTitle(tag);
         chart->setMinimumHeight(kChartHeightPx);
@@ -424,6 +596,10 @@ void ScalarsPage::rebuildCharts()
         chart->setLines(linesFor(keyOf.value(tag, -1)), xKind);
         m_charts << chart;
     }
+    updateScatters();
+    m_paramLabel->setVisible(!m_comparisons.isEmpty());
+    m_param->setVisible(!m_comparisons.isEmpty());
+    m_lineControls->setVisible(!m_charts.isEmpty() || m_comparisons.isEmpty());
     layoutCharts();
 
     m_legend->clear();
@@ -452,9 +628,13 @@ void ScalarsPage::layoutCharts()
     m_gridColumns = columns;
     for (int r = 0; r < m_gridLayout->rowCount(); ++r)
         m_gridLayout->setRowStretch(r, 0);
+    // The one-value tags first, each a row of its own (bars and scatter side by side), then the lines.
+    const int first = int(m_comparisons.size());
+    for (int i = 0; i < first; ++i)
+        m_gridLayout->addWidget(m_comparisons[i], i, 0, 1, columns);
     for (int i = 0; i < m_charts.size(); ++i)
-        m_gridLayout->addWidget(m_charts[i], i / columns, i % columns);
-    m_gridLayout->setRowStretch(int((m_charts.size() + columns - 1) / columns), 1);
+        m_gridLayout->addWidget(m_charts[i], first + i / columns, i % columns);
+    m_gridLayout->setRowStretch(first + int((m_charts.size() + columns - 1) / columns), 1);
 }
 
 } // namespace plumb

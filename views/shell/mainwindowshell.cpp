@@ -11,6 +11,7 @@
 #include "goodput/goodputpanel.h"
 #include "importresultspanel.h"
 #include "lineage/lineagepanel.h"
+#include "query/querypanel.h"
 #include "shell/shortcutsdialog.h"
 #include "shell/shortcuttable.h"
 #include "shell/viewsettings.h"
@@ -107,6 +108,7 @@ void MainWindow::rememberLayout()
         { m_lineage, QStringLiteral("lineage") },
         { m_goodput, QStringLiteral("goodput") },
         { m_slo, QStringLiteral("slo") },
+        { m_query, QStringLiteral("query") },
     };
     for (const auto &[panel, key] : panels)
         ViewSettings::rememberAll(panel, key);
