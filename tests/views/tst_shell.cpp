@@ -368,9 +368,15 @@ private Q_SLOTS:
             QVERIFY(fold);
             fold->setChecked(!fold->isChecked());
             m_foldChecked = fold->isChecked();
+            // The docks start closed (the Diagnostics is a badge in the status bar); one the user
+            // opened is open again next time, one left closed stays closed.
             auto *dock = window->findChild<QDockWidget *>(QStringLiteral("importLogDock"));
             QVERIFY(dock);
             dock->hide();
+            auto *diagnostics = window->findChild<QDockWidget *>(QStringLiteral("diagnosticsDock"));
+            QVERIFY(diagnostics);
+            window->showDiagnostics();
+            QVERIFY(diagnostics->isVisible());
             window->close();
         }
         auto window = openWindow(QStringLiteral("layout.plumb"));
@@ -378,6 +384,9 @@ private Q_SLOTS:
         QCOMPARE(findByText<QCheckBox>(window.get(), QStringLiteral("Fold repeated runs"))->isChecked(),
             m_foldChecked);
         QVERIFY(window->findChild<QDockWidget *>(QStringLiteral("importLogDock"))->isHidden());
+        QVERIFY(window->findChild<QDockWidget *>(QStringLiteral("diagnosticsDock"))->isVisible());
+        window->findChild<QDockWidget *>(QStringLiteral("diagnosticsDock"))->hide();
+        window->close();
     }
 
     // --- the welcome tour --------------------------------------------------------------------

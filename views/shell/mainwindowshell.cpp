@@ -300,7 +300,12 @@ void MainWindow::showWelcomeTour()
                    "SQLite file.")
                     .arg(keysText(*findShortcut(QStringLiteral("file.importFiles"))),
                         keysText(*findShortcut(QStringLiteral("file.importFolder")))),
-                [this] { return rectIn(this, m_tabs); } },
+                [this] {
+                    // The upper part of the tabs: with the docks closed the card needs room below.
+                    QRect r = rectIn(this, m_tabs);
+                    r.setHeight(r.height() * 3 / 5);
+                    return r;
+                } },
             { tr("The Doctor names the bottleneck"),
                 tr("Select a trace and open the <b>Doctor</b> (%1). Its verdict names the single component "
                    "that "

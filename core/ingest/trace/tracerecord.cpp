@@ -98,7 +98,8 @@ void TraceRecord::resolveRun(SqliteDb &db, DiagnosticLog &diagnostics, QString *
                        m_worldSize == kNoValue ? QStringLiteral("?") : QString::number(m_worldSize), pattern);
         // The run is named after the folder the ranks are in (what the user calls the job), not after
         // the files' common prefix ("rank*"); a second job in the same folder adds its file pattern.
-        *name = info.absoluteDir().dirName();
+        // A file whose name has no number to vary (one file with a rank) keeps its own name.
+        *name = pattern.contains(u'*') ? info.absoluteDir().dirName() : QString();
         if (name->isEmpty())
             *name = pattern;
         SqliteStmt taken(db, "SELECT count(*) FROM run WHERE name = ? AND key <> ?");

@@ -289,14 +289,15 @@ private slots:
         QTemporaryDir d;
         const QString job = d.filePath(QStringLiteral("llama-7b-pretrain"));
         QVERIFY(QDir().mkpath(job));
-        const auto write = [&](const QString &name, int rank) {
+        const auto write = [&](const QString &name, int rank) { // the op's name keeps the files apart
             QFile f(job + u'/' + name);
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(
                 QStringLiteral("{\"distributedInfo\": {\"rank\": %1, \"world_size\": 2}, \"traceEvents\": ["
-                               "{\"ph\": \"X\", \"name\": \"op\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
+                               "{\"ph\": \"X\", \"name\": \"%2\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
                                "\"dur\": 2}]}")
                     .arg(rank)
+                    .arg(name)
                     .toUtf8());
         };
         for (int rank : { 0, 1 }) {
