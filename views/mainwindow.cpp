@@ -469,8 +469,13 @@ void MainWindow::updateDetails()
         shown = row >= 0;
         if (shown) {
             const RunsTableModel *model = m_experiments->model();
+            // The params that tell the runs apart (all of them when none differs).
             QList<QPair<QString, QString>> params;
-            for (const QString &key : model->paramKeys()) {
+            QStringList keys = model->varyingParamKeys();
+            if (keys.isEmpty()) {
+                keys = model->paramKeys();
+            }
+            for (const QString &key : std::as_const(keys)) {
                 if (const int column = model->paramColumn(key); column >= 0) {
                     params.append({ key, model->index(row, column).data().toString() });
                 }

@@ -32,6 +32,7 @@ RunValueChart::RunValueChart(const QString &exportName, QWidget *parent)
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->yAxis->setTickLength(0, 0);
     m_plot->yAxis->setSubTicks(false);
+    m_plot->yAxis->setNumberFormat(QStringLiteral("g")); // run names as written: "lr-1e-04" stays so
     installChartExportMenu(m_plot, exportName);
     setMinimumSize(240, kMinHeightPx);
     followPalette(m_plot);
@@ -83,8 +84,9 @@ void RunValueChart::setBars(const std::vector<Bar> &bars, int best, const QStrin
     m_plot->yAxis->setTicker(ticker);
     m_plot->yAxis->setRange(0.4, double(bars.size()) + 0.6);
     m_plot->xAxis->setLabel(axisLabel);
-    const double span = hi - lo;
-    m_plot->xAxis->setRange(lo < 0 ? lo - span * 0.05 : 0, hi > 0 ? hi + span * 0.05 : 1);
+    // Zero is on the axis (a bar starts there); 5% of room beyond the longest bar on either side.
+    const double span = hi - lo > 0 ? hi - lo : 1;
+    m_plot->xAxis->setRange(lo < 0 ? lo - span * 0.05 : 0, hi > 0 || lo == 0 ? hi + span * 0.05 : 0);
     setMinimumHeight(std::max(kMinHeightPx, int(bars.size()) * kBarPx + 80));
     m_plot->replot();
 }

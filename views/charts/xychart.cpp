@@ -19,7 +19,6 @@ namespace {
 constexpr double kPointPx = 8;
 constexpr double kRingPx = 16;
 constexpr double kMargin = 0.06; // of the data's range, on each side
-constexpr int kMaxPointLabels = 40; // more points than this: no labels (they would overlap)
 const QColor kDefaultColor(0x3b, 0x75, 0xaf);
 
 QCPRange fitted(const QVector<double> &v)
@@ -44,6 +43,11 @@ XYChart::XYChart(const QString &exportName, QWidget *parent)
     setMinimumSize(240, 180);
     followPalette(m_plot);
     spaceTickLabels(m_plot);
+}
+
+bool XYChart::isLogX() const
+{
+    return m_plot->xAxis->scaleType() == QCPAxis::stLogarithmic;
 }
 
 void XYChart::setTitle(const QString &title)
@@ -144,22 +148,41 @@ void XYChart::setSeries(const Series &s, const QString &xLabel, const QString &y
             QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 2), Qt::NoBrush, kRingPx));
         ring->setData({ kept.x[kept.marked] }, { kept.y[kept.marked] });
     }
-    if (kept.labels.size() == kept.x.size() && kept.x.size() <= kMaxPointLabels) {
-        for (qsizetype i = 0; i < kept.x.size(); ++i) {
-            auto *label = new QCPItemText(m_plot);
-            label->position->setCoords(kept.x[i], kept.y[i]);
-            label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-            label->setPadding(QMargins(6, 0, 0, 2));
-            label->setColor(text);
-            QString t = kept.labels[i];
-            if (i == kept.marked && !kept.markedText.isEmpty())
-                t = QStringLiteral("%1 (%2)").arg(t, kept.markedText);
-            label->setText(t);
-            label->setClipToAxisRect(false);
-        }
+    const auto [xLo, xHi] = std::minmax_element(kept.x.begin(), kept.x.end());
+    if (s.logXWhenWide && *xLo > 0 && *xHi / *xLo >= kLogSpan) {
+        m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        m_plot->xAxis->setNumberFormat(QStringLiteral("eb"));
+        m_plot->xAxis->setNumberPrecision(0);
+        m_plot->xAxis->setRange(*xLo / 1.6, *xHi * 1.6);
+    } else {
+        m_plot->xAxis->setScaleType(QCPAxis::stLinear);
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        m_plot->xAxis->setNumberFormat(QStringLiteral("gb"));
+        m_plot->xAxis->setNumberPrecision(6);
+        m_plot->xAxis->setRange(fitted(kept.x));
     }
-    m_plot->xAxis->setRange(fitted(kept.x));
     m_plot->yAxis->setRange(fitted(kept.y));
+    // The marked point's label, on the side of the point with more room.
+    if (kept.marked >= 0 && kept.labels.size() == kept.x.size()) {
+        const double x = kept.x[kept.marked];
+        const QCPRange range = m_plot->xAxis->range();
+        const double at = isLogX() ? std::log(x / range.lower) / std::log(range.upper / range.lower)
+                                   : (x - range.lower) / range.size();
+        const QString t = kept.markedText.isEmpty()
+            ? kept.labels[kept.marked]
+            : QStringLiteral("%1 (%2)").arg(kept.labels[kept.marked], kept.markedText);
+        // Left of the point when the text would not fit right of it (the plot is ~80% of the widget).
+        const bool left
+            = at > 0.5 || fontMetrics().horizontalAdvance(t) + 12 > (1 - at) * m_plot->width() * 0.8;
+        auto *label = new QCPItemText(m_plot);
+        label->position->setCoords(x, kept.y[kept.marked]);
+        label->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+        label->setPadding(left ? QMargins(0, 0, 8, 2) : QMargins(8, 0, 0, 2));
+        label->setColor(text);
+        label->setText(t);
+        label->setClipToAxisRect(false);
+    }
     m_plot->replot();
 }
 

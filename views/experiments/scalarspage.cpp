@@ -39,6 +39,39 @@ bool isNumber(const RunParam &p)
     return p.kind == QLatin1String("number");
 }
 
+// The runs' names without the folder they all share ("sweep/version_3" -> "version_3"),
+// elided in the middle past kMaxLabelChars: bar labels and scatter labels stay short.
+constexpr int kMaxLabelChars = 28;
+QStringList shortNames(const QStringList &names)
+{
+    qsizetype common = 0;
+    if (names.size() > 1) {
+        const QString &first = names.front();
+        qsizetype n = first.size();
+        for (const QString &name : names) {
+            qsizetype i = 0;
+            while (i < n && i < name.size() && name[i] == first[i])
+                ++i;
+            n = i;
+        }
+        // Back to just after a separator, keeping something of every name.
+        while (n > 0 && first[n - 1] != u'/')
+            --n;
+        for (const QString &name : names)
+            if (name.size() <= n)
+                n = 0;
+        common = n;
+    }
+    QStringList out;
+    for (const QString &name : names) {
+        QString s = name.mid(common);
+        if (s.size() > kMaxLabelChars)
+            s = s.left(kMaxLabelChars / 2 - 1) + u'…' + s.right(kMaxLabelChars / 2);
+        out << s;
+    }
+    return out;
+}
+
 // A learning rate first (what a sweep varies most often), then params by name.
 int paramPreference(const QString &key)
 {
@@ -178,10 +211,11 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     bar->addWidget(restartLabel);
     bar->addWidget(m_restarts);
     auto *controls = new QHBoxLayout;
-    controls->addWidget(m_lineControls, 1);
+    controls->addWidget(m_lineControls, 100);
     controls->addSpacing(8);
     controls->addWidget(m_paramLabel);
     controls->addWidget(m_param);
+    controls->addStretch(1);
 
     auto *side = new QWidget(this);
     auto *sideLayout = new QVBoxLayout(side);
@@ -515,23 +549,27 @@ void ScalarsPage::addComparison(const QString &tag)
     std::vector<RunValueChart::Bar> values;
     const MetricDirection direction = metricDirection(tag);
     int best = -1;
+    QStringList names;
+    for (const int64_t id : std::as_const(m_runIds))
+        names << m_runNames.value(id, QString::number(id));
+    names = shortNames(names);
     for (int i = 0; i < m_runIds.size(); ++i) {
         double value = std::numeric_limits<double>::quiet_NaN();
         for (const SeriesSummary &s : m_series)
             if (s.runId == m_runIds[i] && s.key == tag && s.hasValues)
                 value = s.lastValue;
-        values.push_back({ m_runNames.value(m_runIds[i], QString::number(m_runIds[i])), value, runColor(i) });
+        values.push_back({ names[i], value, runColor(i) });
         if (!std::isfinite(value) || direction == MetricDirection::Unknown)
             continue;
         const double bestValue = best < 0 ? value : values[size_t(best)].value;
         if (best < 0 || (direction == MetricDirection::LowerIsBetter ? value < bestValue : value > bestValue))
             best = i;
     }
-    QString axis = tag;
+    QString axis = tag; // the title names the tag: the axis says which way is better, when known
     if (direction == MetricDirection::LowerIsBetter)
-        axis = tr("%1 (lower is better)").arg(tag);
+        axis = tr("lower is better");
     else if (direction == MetricDirection::HigherIsBetter)
-        axis = tr("%1 (higher is better)").arg(tag);
+        axis = tr("higher is better");
     bars->setTitle(tr("%1, one value per run").arg(tag));
     bars->setBars(values, best, axis);
     scatter->setTitle(tr("%1 against a param").arg(tag));
@@ -548,6 +586,7 @@ void ScalarsPage::updateScatters()
         const RunValueChart *bars = m_barCharts[c];
         XYChart::Series s;
         s.markedText = tr("best");
+        s.logXWhenWide = true;
         for (int i = 0; i < m_runIds.size() && size_t(i) < bars->bars().size(); ++i) {
             double x = std::numeric_limits<double>::quiet_NaN();
             for (const RunParam &p : m_params)

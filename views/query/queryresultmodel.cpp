@@ -2,6 +2,7 @@
 #include "query/queryresultmodel.h"
 
 #include <QApplication>
+#include <QLocale>
 #include <QPalette>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 namespace plumb {
 
 namespace {
+
+constexpr int kShownDigits = 6;
 
 // The order of kinds when sorting: NULL, numbers, text, BLOBs.
 int kindRank(const QVariant &v)
@@ -96,7 +99,7 @@ QString QueryResultModel::text(const QVariant &v)
         return QStringLiteral("NULL");
     switch (v.typeId()) {
     case QMetaType::Double:
-        return QString::number(v.toDouble(), 'g', 12);
+        return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
     case QMetaType::QByteArray:
         return tr("<BLOB, %n byte(s)>", nullptr, int(v.toByteArray().size()));
     default:
@@ -135,7 +138,8 @@ QVariant QueryResultModel::data(const QModelIndex &index, int role) const
     const QVariant &v = value(index.row(), index.column());
     switch (role) {
     case Qt::DisplayRole:
-        return text(v);
+        // Reals to 6 significant digits (a mean of nanoseconds has a dozen); copies keep them all.
+        return v.typeId() == QMetaType::Double ? QString::number(v.toDouble(), 'g', kShownDigits) : text(v);
     case Qt::ToolTipRole:
         return v.typeId() == QMetaType::QString && v.toString().size() > 60 ? v : QVariant();
     case SortRole:

@@ -12,8 +12,9 @@
 namespace plumb {
 
 // The rows of one read-only query (ReadOnlyQuery's values: null, qint64, double, QString, QByteArray)
-// as a table: a column per result column, named as the query names it. Numbers are right-aligned and
-// shown in full (doubles to 12 significant digits), NULL in the placeholder colour, a BLOB as its size.
+// as a table: a column per result column, named as the query names it. Numbers are right-aligned,
+// reals shown to 6 significant digits (copied in the shortest form that reads back the same), NULL in
+// the placeholder colour, a BLOB as its size.
 // sort() orders the rows itself, on the values (NULL first, then numbers, then text, then BLOBs), so
 // the table view sorts without a proxy. SortRole gives the raw value.
 class QueryResultModel final : public QAbstractTableModel {
