@@ -361,9 +361,14 @@ void ScalarsPage::request()
                     r.chosen << t;
             if (r.chosen.isEmpty() && !userChose)
                 r.chosen = defaultTags(tags);
+            // A tag no run logs more than once is drawn from the summaries' last values: no points.
+            QSet<QString> lined;
+            for (const SeriesSummary &s : r.series)
+                if (s.points > 1)
+                    lined.insert(s.key);
             for (const SeriesSummary &s : r.series) {
-                if (!r.chosen.contains(s.key) || s.points <= 1)
-                    continue; // a single value is in the summary
+                if (!r.chosen.contains(s.key) || !lined.contains(s.key))
+                    continue;
                 const QPair<int64_t, int64_t> key(s.runId, s.keyId);
                 if (cached.value(key, -1) == s.points)
                     continue;

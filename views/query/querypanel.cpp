@@ -266,7 +266,6 @@ void QueryPanel::run()
     setError({});
     m_status->setText(tr("Running…"));
     m_running = true;
-    m_runButton->setEnabled(true);
     m_cancelButton->setEnabled(true);
     m_clock.start();
     m_analysis.start<Result>(
