@@ -265,6 +265,28 @@ private Q_SLOTS:
         QCOMPARE(page.barCharts().front()->best(), 0); // adam's 0.8, first in the table
         QCOMPARE(page.scatterParam(), QStringLiteral("lr"));
         QCOMPARE(page.scatterCharts().front()->pointCount(), kGeneratedRuns);
+
+        // Both stores in one workspace: val_loss is logged once by the tuning runs and twice by the
+        // sweep's, so it is a line chart again, with a line (of one point) for every run.
+        const QString both = m_dir.filePath(QStringLiteral("both.plumb"));
+        const QString more
+            = importFoldersIntoWorkspace(both, { store, m_dir.filePath(QStringLiteral("store")) });
+        QVERIFY2(more.isEmpty(), qPrintable(more));
+        QList<int64_t> all;
+        {
+            Workspace ws(both, Workspace::Role::Reader);
+            for (const auto &r : ExperimentReader(ws).runs())
+                all << r.id;
+        }
+        QCOMPARE(all.size(), kRuns + kGeneratedRuns);
+        page.setSelection(both, all);
+        QVERIFY(loaded.wait(10'000));
+        page.setChosenTags({ QStringLiteral("val_loss") });
+        QVERIFY(loaded.wait(10'000));
+        QVERIFY(!page.isOneValuePerRun(QStringLiteral("val_loss")));
+        QVERIFY(page.barCharts().isEmpty());
+        QCOMPARE(page.charts().size(), 1);
+        QCOMPARE(page.charts().front()->lineCount(), kRuns + kGeneratedRuns);
     }
 
     // The real Lightning trials log hp_metric once each: bars and a scatter, with no best marked
