@@ -748,6 +748,18 @@ private Q_SLOTS:
         QVERIFY(details->plainText().contains(QStringLiteral("GPU kernels")));
     }
 
+    // The new tabs do not widen the window: it still fits about its 1360-pixel default (fonts vary).
+    void windowFitsItsDefaultWidth()
+    {
+        auto window = openWindow(m_dir.filePath(QStringLiteral("width.plumb")));
+        QVERIFY2(window->minimumSizeHint().width() <= 1400,
+            qPrintable(QString::number(window->minimumSizeHint().width())));
+        window->openQuery();
+        window->openExperiments();
+        QVERIFY2(window->minimumSizeHint().width() <= 1400,
+            qPrintable(QString::number(window->minimumSizeHint().width())));
+    }
+
 private:
     std::unique_ptr<MainWindow> openWindow(const QString &path)
     {

@@ -87,6 +87,19 @@ private Q_SLOTS:
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
     }
 
+    // The tab does not widen the window: it fits a 1280-pixel screen beside the details pane, with a
+    // result whose column names are long.
+    void fitsSmallScreens()
+    {
+        QueryPanel panel;
+        panel.setWorkspace(m_ws);
+        QVERIFY(runAndWait(panel,
+            QStringLiteral("SELECT 1 AS a_rather_long_column_name_for_a_number, "
+                           "2 AS another_rather_long_column_name_for_a_number")));
+        QVERIFY2(panel.minimumSizeHint().width() <= 700,
+            qPrintable(QString::number(panel.minimumSizeHint().width())));
+    }
+
     // Every example runs and returns rows on the sample workspace.
     void examplesReturnRows()
     {

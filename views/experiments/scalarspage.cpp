@@ -151,8 +151,12 @@ ScalarsPage::ScalarsPage(QWidget *parent)
 
     m_param->setAccessibleName(tr("Param for the scatters"));
     m_param->setToolTip(tr("For metrics logged once per run: the param each run's value is plotted against"));
-    m_param->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Shown only with one-value tags, and narrow: the page must not widen the window.
+    m_param->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_param->setMinimumContentsLength(12);
     m_paramLabel->setBuddy(m_param);
+    m_paramLabel->hide();
+    m_param->hide();
     connect(m_param, &QComboBox::currentIndexChanged, this, [this] { updateScatters(); });
 
     m_tagFilter->setPlaceholderText(tr("Filter tags"));
@@ -541,13 +545,13 @@ void ScalarsPage::fillParamBox()
 
 void ScalarsPage::addComparison(const QString &tag)
 {
-    auto *row = new QWidget(m_grid);
-    row->setMinimumHeight(kComparisonHeightPx);
+    auto *row = new QWidget(m_grid); // as tall as its charts need (side by side or stacked)
     auto *layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
     const QString exportName = QString(tag).replace(u'/', u'_');
     auto *bars = new RunValueChart(QStringLiteral("runs-") + exportName, row);
     auto *scatter = new XYChart(QStringLiteral("scatter-") + exportName, row);
+    scatter->setMinimumHeight(kComparisonHeightPx - 60);
     layout->addWidget(bars, 1);
     layout->addWidget(scatter, 1);
 
@@ -660,7 +664,7 @@ void ScalarsPage::resizeEvent(QResizeEvent *event)
 {
     ExperimentView::resizeEvent(event);
     const int columns = width() >= kTwoColumnsFromPx && m_charts.size() > 1 ? 2 : 1;
-    if (columns != m_gridColumns)
+    if (columns != m_gridColumns || (width() >= kTwoColumnsFromPx) != m_wide)
         layoutCharts();
 }
 
@@ -670,6 +674,11 @@ void ScalarsPage::layoutCharts()
         delete m_gridLayout->takeAt(0);
     const int columns = width() >= kTwoColumnsFromPx && m_charts.size() > 1 ? 2 : 1;
     m_gridColumns = columns;
+    // A one-value tag's bars and scatter side by side on a wide page, one above the other on a narrow one.
+    m_wide = width() >= kTwoColumnsFromPx;
+    for (QWidget *row : std::as_const(m_comparisons))
+        if (auto *box = qobject_cast<QBoxLayout *>(row->layout()))
+            box->setDirection(m_wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
     for (int r = 0; r < m_gridLayout->rowCount(); ++r)
         m_gridLayout->setRowStretch(r, 0);
     // The one-value tags first, each a row of its own (bars and scatter side by side), then the lines.

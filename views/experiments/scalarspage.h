@@ -146,6 +146,7 @@ private:
     QList<XYChart *> m_scatterCharts;
     QStringList m_comparisonTags; // the tags of m_comparisons, same order
     int m_gridColumns = 1;
+    bool m_wide = false; // the page is kTwoColumnsFromPx wide or more
 };
 
 } // namespace plumb

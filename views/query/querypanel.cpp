@@ -92,7 +92,10 @@ QueryPanel::QueryPanel(QWidget *parent)
 {
     m_history = QSettings().value(kHistoryKey).toStringList().mid(0, kHistorySize);
 
+    // Combo boxes sized to a few characters, not to their longest item: the tab must not widen the window.
     m_examples->setAccessibleName(tr("Example queries"));
+    m_examples->setMinimumContentsLength(18);
+    m_examples->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_examples->addItem(tr("Examples…"));
     for (const Example &e : examples())
         m_examples->addItem(e.title, e.sql);
@@ -104,7 +107,7 @@ QueryPanel::QueryPanel(QWidget *parent)
         m_examples->setCurrentIndex(0);
     });
     m_historyBox->setAccessibleName(tr("Statements run before"));
-    m_historyBox->setMinimumContentsLength(30);
+    m_historyBox->setMinimumContentsLength(16);
     m_historyBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     connect(m_historyBox, &QComboBox::activated, this, [this](int i) {
         if (i > 0)
@@ -155,6 +158,10 @@ QueryPanel::QueryPanel(QWidget *parent)
     m_chartKind->addItem(tr("Points"), int(ChartKind::Points));
     m_chartKind->addItem(tr("Line"), int(ChartKind::Line));
     m_chartKind->setAccessibleName(tr("Chart kind"));
+    for (QComboBox *box : { m_xColumn, m_yColumn }) {
+        box->setMinimumContentsLength(8);
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    }
     for (QComboBox *box : { m_xColumn, m_yColumn, m_chartKind })
         connect(box, &QComboBox::currentIndexChanged, this, &QueryPanel::updateChart);
     connect(m_model, &QAbstractItemModel::modelReset, this, &QueryPanel::fillChartColumns);
