@@ -204,59 +204,63 @@ int main(int argc, char **argv)
     const bool tour = parser.isSet(tourOption)
         || (withSample && !parser.isSet(noTourOption) && !parser.isSet(screenshotOption)
             && plumb::WelcomeTour::shouldShow());
-    auto shown
-        = [&window, timeline, critical, doctor, diff, experiments, lineage, goodput, slo, job, query, tour] {
-              if (job)
-                  QObject::connect(
-                      window.jobPanel(), &plumb::JobPanel::loaded, &window, [&window] { window.openJob(); },
-                      Qt::SingleShotConnection);
-              if (goodput)
-                  window.openGoodput();
-              if (slo)
-                  window.openSlo();
-              if (experiments)
-                  window.openExperiments();
-              if (lineage)
-                  window.openLineage();
-              if (query) {
-                  window.openQuery();
-                  // The kernels of the traces, or without traces the runs' final loss against their lr.
-                  window.queryPanel()->setSql(
-                      plumb::QueryPanel::examples().at(window.traceIds().isEmpty() ? 2 : 0).sql);
-                  window.queryPanel()->run();
-              }
-              // The selected trace, else the first one (after --sample the selection is a serving run, no
-              // trace).
-              const QList<int64_t> all = window.traceIds();
-              const int64_t trace = window.currentTraceId() >= 0 ? window.currentTraceId()
-                  : all.isEmpty()                                ? -1
-                                                                 : all.front();
-              if (timeline && trace >= 0) {
-                  window.openTimeline(trace);
-                  if (critical)
-                      window.timelinePanel()->setCriticalPathShown(true);
-              }
-              if (doctor && trace >= 0)
-                  window.openDoctor(trace);
-              if (diff) {
-                  QList<int64_t> ids = window.lastImportedTraceIds();
-                  if (ids.size() < 2)
-                      ids = window.traceIds();
-                  if (ids.size() >= 2)
-                      window.openDiff(ids[0], ids[1]);
-                  else
-                      std::fprintf(
-                          stderr, "plumb: --diff needs two traces; import them with it (plumb --diff A B)\n");
-              }
-              if (tour)
-                  window.showWelcomeTour();
-          };
+    auto shown = [&window, timeline, critical, doctor, diff, experiments, lineage, goodput, slo, job, tour] {
+        if (job)
+            QObject::connect(
+                window.jobPanel(), &plumb::JobPanel::loaded, &window, [&window] { window.openJob(); },
+                Qt::SingleShotConnection);
+        if (goodput)
+            window.openGoodput();
+        if (slo)
+            window.openSlo();
+        if (experiments)
+            window.openExperiments();
+        if (lineage)
+            window.openLineage();
+        // The selected trace, else the first one (after --sample the selection is a serving run, no trace).
+        const QList<int64_t> all = window.traceIds();
+        const int64_t trace = window.currentTraceId() >= 0 ? window.currentTraceId()
+            : all.isEmpty()                                ? -1
+                                                           : all.front();
+        if (timeline && trace >= 0) {
+            window.openTimeline(trace);
+            if (critical)
+                window.timelinePanel()->setCriticalPathShown(true);
+        }
+        if (doctor && trace >= 0)
+            window.openDoctor(trace);
+        if (diff) {
+            QList<int64_t> ids = window.lastImportedTraceIds();
+            if (ids.size() < 2)
+                ids = window.traceIds();
+            if (ids.size() >= 2)
+                window.openDiff(ids[0], ids[1]);
+            else
+                std::fprintf(
+                    stderr, "plumb: --diff needs two traces; import them with it (plumb --diff A B)\n");
+        }
+        if (tour)
+            window.showWelcomeTour();
+    };
     if (toImport.isEmpty())
         QObject::connect(
             &window, &plumb::MainWindow::workspaceLoaded, &window, shown, Qt::SingleShotConnection);
     else
         QObject::connect(
             &window, &plumb::MainWindow::importFinished, &window, shown, Qt::SingleShotConnection);
+    // --query: the kernels of the traces, or without traces the runs' final loss against their lr.
+    auto runExample = [&window] {
+        window.openQuery();
+        window.queryPanel()->setSql(
+            plumb::QueryPanel::examples().at(window.traceIds().isEmpty() ? 2 : 0).sql);
+        window.queryPanel()->run();
+    };
+    if (query && toImport.isEmpty())
+        QObject::connect(
+            &window, &plumb::MainWindow::workspaceLoaded, &window, runExample, Qt::SingleShotConnection);
+    else if (query)
+        QObject::connect(
+            &window, &plumb::MainWindow::importFinished, &window, runExample, Qt::SingleShotConnection);
 
     if (parser.isSet(screenshotOption)) {
         const QString file = parser.value(screenshotOption);

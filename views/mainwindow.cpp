@@ -463,7 +463,7 @@ void MainWindow::updateDetails()
     QWidget *tab = m_tabs->currentWidget();
     bool shown = true;
     if (tab == m_experiments) {
-        // The run the runs table's current row names (the first selected when there is none).
+        // The first run selected in the runs table (in table order).
         const QList<int64_t> selected = m_experiments->selectedRunIds();
         const int row = m_experiments->model()->rowForRun(selected.value(0, -1));
         shown = row >= 0;
