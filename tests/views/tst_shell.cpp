@@ -12,6 +12,7 @@
 #include "shell/welcometour.h"
 #include "store/workspace.h"
 #include "tabularimportdialog.h"
+#include "tracedetailswidget.h"
 
 #include <QAccessible>
 #include <QAction>
@@ -377,6 +378,9 @@ private Q_SLOTS:
             QVERIFY(diagnostics);
             window->showDiagnostics();
             QVERIFY(diagnostics->isVisible());
+            // Closed on a tab without details: the pane comes back at a usable width all the same.
+            window->openQuery();
+            QVERIFY(window->detailsPane()->isHidden());
             window->close();
         }
         auto window = openWindow(QStringLiteral("layout.plumb"));
@@ -386,6 +390,12 @@ private Q_SLOTS:
         QVERIFY(window->findChild<QDockWidget *>(QStringLiteral("importLogDock"))->isHidden());
         QVERIFY(window->findChild<QDockWidget *>(QStringLiteral("diagnosticsDock"))->isVisible());
         window->findChild<QDockWidget *>(QStringLiteral("diagnosticsDock"))->hide();
+        window->openQuery(); // the tab remembered may be any: from Query to Workspace shows the pane
+        window->openLineage();
+        window->findChild<QTabWidget *>()->setCurrentIndex(0);
+        QVERIFY(window->detailsPane()->isVisible());
+        QVERIFY2(window->detailsPane()->width() >= 150,
+            qPrintable(QString::number(window->detailsPane()->width())));
         window->close();
     }
 
