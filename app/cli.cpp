@@ -56,6 +56,7 @@ constexpr const char *kWindowOptions
       "  --goodput           open the Goodput tab (the newest job with a lifecycle log)\n"
       "  --job               open the Job tab (a multi-rank job: plumb merge's output, or ranks imported)\n"
       "  --slo               open the SLO tab (the last objectives file opened there, else the sample's)\n"
+      "  --query             open the Query tab and run an example (read-only SQL over the views)\n"
       "  --tour, --no-tour   show (or do not show) the welcome tour; it comes with --sample and the\n"
       "                      first launch unless \"Don't show again\" was ticked\n"
       "  --theme system|light|dark  this time's palette (View > Theme chooses and remembers one)\n"

@@ -5,6 +5,7 @@
 #include "ingest/importerregistry.h"
 #include "job/jobpanel.h"
 #include "mainwindow.h"
+#include "query/querypanel.h"
 #include "shell/welcometour.h"
 #include "slo/slopanel.h"
 #include "store/workspace.h"
@@ -117,6 +118,8 @@ int main(int argc, char **argv)
         QStringLiteral("goodput"), QStringLiteral("Open the Goodput tab once the workspace is shown."));
     const QCommandLineOption sloOption(
         QStringLiteral("slo"), QStringLiteral("Open the SLO tab once the workspace is shown."));
+    const QCommandLineOption queryOption(QStringLiteral("query"),
+        QStringLiteral("Open the Query tab and run an example once the workspace is shown."));
     const QCommandLineOption tourOption(
         QStringLiteral("tour"), QStringLiteral("Show the welcome tour once the workspace is shown."));
     const QCommandLineOption noTourOption(QStringLiteral("no-tour"),
@@ -126,7 +129,7 @@ int main(int argc, char **argv)
         QStringLiteral("system|light|dark"));
     parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, criticalPathOption,
         doctorOption, memoryOption, diffOption, experimentsOption, lineageOption, goodputOption, jobOption,
-        sloOption, tourOption, noTourOption, themeOption });
+        sloOption, queryOption, tourOption, noTourOption, themeOption });
     parser.addPositionalArgument(
         QStringLiteral("paths"), QStringLiteral("Files or folders to import."), QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -197,7 +200,8 @@ int main(int argc, char **argv)
                diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption),
                lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption),
                slo = parser.isSet(sloOption), critical = parser.isSet(criticalPathOption),
-               job = parser.isSet(jobOption), memory = parser.isSet(memoryOption);
+               job = parser.isSet(jobOption), memory = parser.isSet(memoryOption),
+               query = parser.isSet(queryOption);
     // The tour comes with the sample and the first launch, unless declined; a screenshot shows it only when
     // asked.
     const bool tour = parser.isSet(tourOption)
@@ -249,6 +253,19 @@ int main(int argc, char **argv)
     else
         QObject::connect(
             &window, &plumb::MainWindow::importFinished, &window, shown, Qt::SingleShotConnection);
+    // --query: the kernels of the traces, or without traces the runs' final loss against their lr.
+    auto runExample = [&window] {
+        window.openQuery();
+        window.queryPanel()->setSql(
+            plumb::QueryPanel::examples().at(window.traceIds().isEmpty() ? 2 : 0).sql);
+        window.queryPanel()->run();
+    };
+    if (query && toImport.isEmpty())
+        QObject::connect(
+            &window, &plumb::MainWindow::workspaceLoaded, &window, runExample, Qt::SingleShotConnection);
+    else if (query)
+        QObject::connect(
+            &window, &plumb::MainWindow::importFinished, &window, runExample, Qt::SingleShotConnection);
 
     if (parser.isSet(screenshotOption)) {
         const QString file = parser.value(screenshotOption);
@@ -260,20 +277,21 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
             QCoreApplication::exit(saved ? 0 : 1);
         };
-        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo, job, memory] {
-            // The experiments' runs and scalars, the lineage, the goodput, the memory and the objectives
-            // are read on workers: give them time.
-            if (experiments || lineage || goodput || slo || job || memory)
-                QTimer::singleShot(kTimelineSettleMs, &window, grab);
-            // The diff reads two traces on a worker: grab once it has shown them.
-            else if (diff && window.diffPanel()->baselineId() >= 0)
-                QObject::connect(
-                    window.diffPanel(), &plumb::DiffPanel::loaded, &window,
-                    [&window, grab] { QTimer::singleShot(kScreenshotSettleMs, &window, grab); },
-                    Qt::SingleShotConnection);
-            else
-                QTimer::singleShot(settleMs, &window, grab);
-        };
+        auto grabAndQuit
+            = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo, job, memory, query] {
+                  // The experiments' runs and scalars, the lineage, the goodput, the memory, the objectives
+                  // and the query are read on workers: give them time.
+                  if (experiments || lineage || goodput || slo || job || memory || query)
+                      QTimer::singleShot(kTimelineSettleMs, &window, grab);
+                  // The diff reads two traces on a worker: grab once it has shown them.
+                  else if (diff && window.diffPanel()->baselineId() >= 0)
+                      QObject::connect(
+                          window.diffPanel(), &plumb::DiffPanel::loaded, &window,
+                          [&window, grab] { QTimer::singleShot(kScreenshotSettleMs, &window, grab); },
+                          Qt::SingleShotConnection);
+                  else
+                      QTimer::singleShot(settleMs, &window, grab);
+              };
         if (toImport.isEmpty())
             QObject::connect(
                 &window, &plumb::MainWindow::workspaceLoaded, &window, grabAndQuit, Qt::SingleShotConnection);

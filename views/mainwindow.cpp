@@ -2,11 +2,13 @@
 #include "mainwindow.h"
 
 #include "columnroleprompt.h"
+#include "diagnosticsbadge.h"
 #include "diagnosticsmodel.h"
 #include "diagnosticspanel.h"
 #include "diff/diffpanel.h"
 #include "doctor/doctorpanel.h"
 #include "experiments/experimentspanel.h"
+#include "experiments/runstablemodel.h"
 #include "filechoosers.h"
 #include "goodput/goodputpanel.h"
 #include "help/aboutdialog.h"
@@ -19,6 +21,7 @@
 #include "job/jobview.h"
 #include "lineage/lineagepanel.h"
 #include "memory/memorypanel.h"
+#include "query/querypanel.h"
 #include "report/reportdialog.h"
 #include "shell/shortcuttable.h"
 #include "slo/slopanel.h"
@@ -47,6 +50,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QScreen>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -179,6 +183,10 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_goodput, tr("&Goodput"));
     m_slo = new SloPanel;
     m_tabs->addTab(m_slo, tr("SL&O"));
+    m_query = new QueryPanel;
+    m_tabs->addTab(m_query, tr("&Query"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateDetails);
+    connect(m_experiments, &ExperimentsPanel::selectionChanged, this, &MainWindow::updateDetails);
     // A linked run: its traces' Doctor verdict when it has traces, else its metrics and config.
     connect(m_lineage, &LineagePanel::openRunRequested, this, [this](int64_t run) {
         if (const RunInfo *r = m_tree->runById(run); r && !r->traces.isEmpty()) {
@@ -224,6 +232,18 @@ void MainWindow::createDocks()
     setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
     m_diagnosticsDock->raise();
     resizeDocks({ m_diagnosticsDock }, { 220 }, Qt::Vertical);
+    // Closed until asked for (the badge, View > Diagnostics, an import with problems); a layout the
+    // user left with them open is restored as it was (rememberLayout()).
+    m_diagnosticsDock->hide();
+    m_importLogDock->hide();
+}
+
+void MainWindow::showDiagnostics(bool focus)
+{
+    m_diagnosticsDock->show();
+    m_diagnosticsDock->raise();
+    if (focus)
+        m_diagnosticsPanel->focusTable();
 }
 
 void MainWindow::createStatusBar()
@@ -233,6 +253,9 @@ void MainWindow::createStatusBar()
     m_workspaceLabel->setAccessibleName(tr("Workspace file"));
     statusBar()->addPermanentWidget(m_feedback->progress());
     statusBar()->addPermanentWidget(m_feedback->watchLabel());
+    m_diagnosticsBadge = new DiagnosticsBadge(m_diagnosticsModel);
+    connect(m_diagnosticsBadge, &DiagnosticsBadge::activated, this, [this] { showDiagnostics(); });
+    statusBar()->addPermanentWidget(m_diagnosticsBadge);
     statusBar()->addPermanentWidget(m_workspaceLabel);
     statusBar()->addPermanentWidget(m_feedback->lastImportLabel());
 }
@@ -277,11 +300,7 @@ void MainWindow::createActions()
         m_tabs->setCurrentWidget(m_sourcesTable);
         m_sourcesTable->setFocus();
     });
-    addTableAction(view, QStringLiteral("view.diagnostics"), this, [this] {
-        m_diagnosticsDock->show();
-        m_diagnosticsDock->raise();
-        m_diagnosticsPanel->focusTable();
-    });
+    addTableAction(view, QStringLiteral("view.diagnostics"), this, [this] { showDiagnostics(); });
     addTableAction(view, QStringLiteral("view.importLog"), this, [this] {
         m_importLogDock->show();
         m_importLogDock->raise();
@@ -316,6 +335,9 @@ void MainWindow::createActions()
         tr("How much of a job's time was productive training, and where the rest went"));
     QAction *showSlo = addTableAction(view, QStringLiteral("view.slo"), this, &MainWindow::openSlo);
     showSlo->setStatusTip(tr("Serving objectives (latency, TTFT, error rate...) evaluated on the workspace"));
+    QAction *showQuery = addTableAction(view, QStringLiteral("view.query"), this, &MainWindow::openQuery);
+    showQuery->setStatusTip(
+        tr("SQL over the workspace's documented views, read-only, with a table and a chart"));
     view->addSeparator();
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_importLogDock->toggleViewAction());
@@ -396,6 +418,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s, bool switched)
     m_lineage->setWorkspace(s.path);
     m_goodput->setWorkspace(s.path);
     m_slo->setWorkspace(s.path);
+    m_query->setWorkspace(s.path);
     m_job->setWorkspace(s.path);
     m_diagnosticsModel->setDiagnostics(s.diagnostics);
     m_diagnosticsPanel->setSources(s.sources);
@@ -434,7 +457,7 @@ void MainWindow::selectTrace(int64_t traceId)
     if (m_tree->selectTrace(traceId)) {
         onTraceSelectionChanged();
     } else {
-        m_details->clear();
+        updateDetails();
     }
 }
 
@@ -442,14 +465,51 @@ void MainWindow::onTraceSelectionChanged()
 {
     const QModelIndex current = m_tree->currentIndex();
     if (const TraceInfo *t = m_tree->traceAt(current)) {
-        m_details->showTrace(*t, *m_tree->runAt(current), m_sourcesModel->sourceById(t->sourceId));
         m_diagnosticsPanel->showSource(t->sourceId);
-    } else if (const RunInfo *r = m_tree->runAt(current)) {
-        m_details->showRun(*r);
+    } else if (m_tree->runAt(current)) {
         m_diagnosticsPanel->showSource(-1);
-    } else {
-        m_details->clear();
     }
+    updateDetails();
+}
+
+void MainWindow::updateDetails()
+{
+    QWidget *tab = m_tabs->currentWidget();
+    bool shown = true;
+    if (tab == m_experiments) {
+        // The first run selected in the runs table (in table order).
+        const QList<int64_t> selected = m_experiments->selectedRunIds();
+        const int row = m_experiments->model()->rowForRun(selected.value(0, -1));
+        shown = row >= 0;
+        if (shown) {
+            const RunsTableModel *model = m_experiments->model();
+            // The params that tell the runs apart (all of them when none differs).
+            QList<QPair<QString, QString>> params;
+            QStringList keys = model->varyingParamKeys();
+            if (keys.isEmpty()) {
+                keys = model->paramKeys();
+            }
+            for (const QString &key : std::as_const(keys)) {
+                if (const int column = model->paramColumn(key); column >= 0) {
+                    params.append({ key, model->index(row, column).data().toString() });
+                }
+            }
+            m_details->showExperimentRun(model->run(row), params);
+        }
+    } else if (tab == m_lineage || tab == m_goodput || tab == m_slo || tab == m_query) {
+        shown = false; // the tab shows its own details (Lineage's node) or is about the whole workspace
+    } else {
+        const QModelIndex current = m_tree->currentIndex();
+        if (const TraceInfo *t = m_tree->traceAt(current)) {
+            m_details->showTrace(*t, *m_tree->runAt(current), m_sourcesModel->sourceById(t->sourceId));
+        } else if (const RunInfo *r = m_tree->runAt(current)) {
+            m_details->showRun(*r);
+        } else {
+            m_details->clear();
+            shown = tab == m_tree; // the hint on what to do first, beside the browser only
+        }
+    }
+    m_details->setVisible(shown);
 }
 
 void MainWindow::openTimelineAt(const QModelIndex &viewIndex)
@@ -555,6 +615,12 @@ void MainWindow::openGoodput()
 void MainWindow::openSlo()
 {
     m_tabs->setCurrentWidget(m_slo);
+}
+
+void MainWindow::openQuery()
+{
+    m_tabs->setCurrentWidget(m_query);
+    m_query->editor()->setFocus();
 }
 
 void MainWindow::compareSelectedTraces()
@@ -734,6 +800,10 @@ void MainWindow::onImportFinished(const ImportOutcome &o)
             selectTrace(o.content.traces.front().id);
         }
         openChosenView(chooseView(o.content));
+        // The files read now left warnings or errors: show them (no focus taken from the view opened).
+        if (importNeedsDiagnostics(o.results)) {
+            showDiagnostics(false);
+        }
     }
     Q_EMIT importFinished(o.imported + o.already, o.problems);
 }

@@ -23,6 +23,7 @@ class QTreeView;
 
 namespace plumb {
 
+class DiagnosticsBadge;
 class DiagnosticsModel;
 class DiagnosticsPanel;
 class ImportFeedback;
@@ -37,6 +38,7 @@ class GoodputPanel;
 class MemoryPanel;
 class JobPanel;
 class LineagePanel;
+class QueryPanel;
 class SloPanel;
 class TimelinePanel;
 class TraceDetailsWidget;
@@ -48,9 +50,16 @@ class WorkspaceModel;
 //              (the trace or run double-clicked in the tree, or View > Timeline), "Doctor", "Memory" and
 //              "Diff" (two traces selected in the tree, View > Compare Traces, or a trace's context
 //              menu > Compare With), "Experiments" (experiment-log runs: runs table, scalar charts
-//              and the other ExperimentView pages), with the selected trace's numbers beside them;
-//   bottom   : docks "Diagnostics" (problems per source) and "Import Log" (per-file import results);
-//   status   : import progress with Cancel, the workspace file's name and size, the last import.
+//              and the other ExperimentView pages), "Lineage", "Goodput", "SLO", "Query" (read-only
+//              SQL over the documented views), with the selected trace's numbers beside them;
+//   beside   : the details of what the current tab is about (the trace or run selected in the browser
+//              on the trace tabs, the run selected on Experiments); hidden on tabs that show their own
+//              (Lineage's node, Goodput, SLO, Query);
+//   bottom   : docks "Diagnostics" (problems per source) and "Import Log" (per-file import results),
+//              closed until asked for: the Diagnostics opens by itself only after an import that left
+//              warnings or errors, the Import Log after one that failed;
+//   status   : import progress with Cancel, the diagnostics badge (errors and warnings; a click opens the
+//              Diagnostics), the workspace file's name and size, the last import.
 //
 // The window arranges panels and connects them to a WorkspaceSession (core/session/), which owns the
 // workspace's loads (on workers, with generation ids), the import queue and live watching; nothing
@@ -73,6 +82,9 @@ public:
     [[nodiscard]] WorkspaceModel *workspaceModel() const { return m_workspaceModel; }
     [[nodiscard]] SourcesModel *sourcesModel() const { return m_sourcesModel; }
     [[nodiscard]] DiagnosticsModel *diagnosticsModel() const { return m_diagnosticsModel; }
+    [[nodiscard]] DiagnosticsBadge *diagnosticsBadge() const { return m_diagnosticsBadge; }
+    [[nodiscard]] QDockWidget *diagnosticsDock() const { return m_diagnosticsDock; }
+    [[nodiscard]] TraceDetailsWidget *detailsPane() const { return m_details; }
     // Per-file results of the last finished import.
     [[nodiscard]] const std::vector<FileImportResult> &lastImportResults() const
     {
@@ -90,6 +102,7 @@ public:
     [[nodiscard]] MemoryPanel *memoryPanel() const { return m_memory; }
     [[nodiscard]] JobPanel *jobPanel() const { return m_job; }
     [[nodiscard]] SloPanel *sloPanel() const { return m_slo; }
+    [[nodiscard]] QueryPanel *queryPanel() const { return m_query; }
     // Traces selected in the browser (a run of one trace counts as its trace), in tree order except
     // that the current one comes last: pick the baseline first, then the trace to compare with it.
     [[nodiscard]] QList<int64_t> selectedTraceIds() const { return m_tree->selectedTraceIds(); }
@@ -134,11 +147,15 @@ public Q_SLOTS:
     void openJob(); // the Job tab, when the workspace has a job
     // The SLO tab: an objectives file evaluated on the workspace (View > SLO).
     void openSlo();
+    // The Query tab: SQL over the workspace's documented views, read-only (View > Query).
+    void openQuery();
     // View > Compare Traces: the two selected traces; with one, asks which trace to compare it with.
     void compareSelectedTraces();
     // The first-run guide over the window (Help > Show Welcome Tour).
     void showWelcomeTour();
     void showShortcuts();
+    // Opens the Diagnostics dock in front of the Import Log (the badge's click, View > Diagnostics).
+    void showDiagnostics(bool focus = true);
     // Removes a source and everything its import wrote, on a worker, then reloads (no confirmation:
     // the Sources context menu asks first).
     void removeSource(int64_t sourceId);
@@ -172,6 +189,8 @@ private:
     void updateStatusLabels(const WorkspaceSummary &summary);
     void selectTrace(int64_t traceId);
     void onTraceSelectionChanged();
+    // The details pane for the current tab (see the class comment), shown or hidden.
+    void updateDetails();
     void onSourceSelectionChanged();
     void openTimelineAt(const QModelIndex &viewIndex);
     void openDoctorAt(const QModelIndex &viewIndex);
@@ -226,6 +245,7 @@ private:
     MemoryPanel *m_memory = nullptr;
     JobPanel *m_job = nullptr;
     SloPanel *m_slo = nullptr;
+    QueryPanel *m_query = nullptr;
     QAction *m_timelineAction = nullptr;
     QAction *m_doctorAction = nullptr;
     QAction *m_memoryAction = nullptr;
@@ -236,6 +256,7 @@ private:
     ImportResultsPanel *m_importLog = nullptr;
     QDockWidget *m_diagnosticsDock = nullptr;
     QDockWidget *m_importLogDock = nullptr;
+    DiagnosticsBadge *m_diagnosticsBadge = nullptr;
     ImportFeedback *m_feedback = nullptr;
     QLabel *m_workspaceLabel = nullptr;
 

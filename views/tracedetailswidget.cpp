@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracedetailswidget.h"
 
+#include "store/experimentreader.h"
 #include "store/workspacereader.h"
 #include "text/textformat.h"
 
@@ -106,6 +107,33 @@ void TraceDetailsWidget::showRun(const RunInfo &run)
             { tr("Slices"), text::count(slices) },
             { tr("GPU kernels"), text::count(kernels) },
         });
+}
+
+void TraceDetailsWidget::showExperimentRun(
+    const ExperimentRunInfo &run, const QList<QPair<QString, QString>> &params)
+{
+    QList<QPair<QString, QString>> rows {
+        { tr("Folder"), breakable(QDir::toNativeSeparators(run.path)) },
+    };
+    if (!run.status.isEmpty())
+        rows.append({ tr("Status"), run.status });
+    if (!run.groupName.isEmpty())
+        rows.append({ tr("Group"), breakable(run.groupName) });
+    if (run.startNs > 0)
+        rows.append({ tr("Started"), text::dateTime(run.startNs) });
+    if (run.endNs > run.startNs && run.startNs > 0)
+        rows.append({ tr("Ended"), text::dateTime(run.endNs) });
+    rows.append({ tr("Scalars"),
+        tr("%1, %2").arg(text::counted(run.scalarTags, tr("tag"), tr("tags")),
+            text::counted(run.scalarPoints, tr("point"), tr("points"))) });
+    if (run.histogramTags > 0)
+        rows.append({ tr("Histograms"), text::counted(run.histogramTags, tr("tag"), tr("tags")) });
+    if (run.restarts > 0)
+        rows.append({ tr("Restarts"), text::count(run.restarts) });
+    for (const auto &[key, value] : params)
+        if (!value.isEmpty())
+            rows.append({ breakable(key), breakable(value) });
+    setContent(tr("Run %1").arg(breakable(run.name)), rows);
 }
 
 void TraceDetailsWidget::clear()

@@ -6,9 +6,10 @@
 #
 # usage: resources/screenshots/make_screenshots.sh [BUILD_DIR]      (default: build/ in the checkout)
 #
-# The sample workspace gives the window, timeline, doctor, goodput and SLO shots, the project's TFX-shaped
-# ML Metadata fixture the lineage one; the diff, experiments and memory shots need ../shared/data beside
-# the checkout and are skipped, with a message, without it.
+# The sample workspace gives the window, timeline, doctor, goodput, SLO and query shots, the project's
+# TFX-shaped ML Metadata fixture the lineage one, gen_mlflow_tuning.py's store the scalars one; the diff,
+# experiments and memory shots need ../shared/data beside the checkout and are skipped, with a message,
+# without it.
 # The Histograms page and the report page are not taken here (no option opens them; reports are always
 # printed light).
 set -eu
@@ -55,6 +56,11 @@ shot doctor --workspace "$ws" --doctor
 shot lineage --workspace "$tmp/lineage.plumb" --lineage
 shot goodput --workspace "$ws" --goodput
 shot slo --workspace "$ws" --slo
+shot query --workspace "$ws" --query
+# The Scalars page on runs that log each metric once (an MLflow learning-rate search): bars and scatters.
+python3 "$here/gen_mlflow_tuning.py" "$tmp/tuning"
+"$plumb" import "$tmp/tuning" --workspace "$tmp/tuning.plumb" >/dev/null
+shot scalars --workspace "$tmp/tuning.plumb" --experiments
 
 if [ -d "$shared/traces/kineto" ]; then
     kineto="$shared/traces/kineto"

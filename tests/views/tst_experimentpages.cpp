@@ -5,12 +5,16 @@
 // Lightning search's pages when ../shared/data is present), for a look.
 #include "charts/importancechart.h"
 #include "charts/parallelcoordinateschart.h"
+#include "charts/runvaluechart.h"
+#include "charts/scalarchart.h"
+#include "charts/xychart.h"
 #include "experiments/configdiffmodel.h"
 #include "experiments/configdiffpage.h"
 #include "experiments/importancemodel.h"
 #include "experiments/importancepage.h"
 #include "experiments/parallelcoordinatesgeometry.h"
 #include "experiments/parallelcoordinatespage.h"
+#include "experiments/scalarspage.h"
 #include "importhelpers.h"
 #include "store/experimentreader.h"
 #include "store/workspace.h"
@@ -28,6 +32,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace plumb;
@@ -89,6 +94,41 @@ bool writeGeneratedStore(const QString &root)
     return ok;
 }
 
+// An MLflow file store whose runs log each metric once, as a tuning script that calls
+// mlflow.log_metric() at the end does: lr = 1e-4 * 3^i, batch 32 or 64; val_loss = 1 + 5 lr,
+// val_accuracy = 0.9 - lr (both best at trial-0), and throughput (higher is better) = 100 + i.
+bool writeOneValueStore(const QString &root, int runs)
+{
+    bool ok = writeText(root + QStringLiteral("/mlruns/1/meta.yaml"),
+        QStringLiteral(
+            "artifact_location: file:///tmp/mlruns/1\ncreation_time: 1700000000000\nexperiment_id: '1'\n"
+            "last_update_time: 1700000000000\nlifecycle_stage: active\nname: tuning\n"));
+    for (int i = 0; i < runs; ++i) {
+        const QString id = QStringLiteral("%1").arg(i + 1000, 32, 16, QLatin1Char('0'));
+        const QString dir = root + QStringLiteral("/mlruns/1/") + id;
+        const double lr = 1e-4 * std::pow(3.0, i);
+        const auto metric = [&](const char *name, double v) {
+            return writeText(dir + QStringLiteral("/metrics/") + QLatin1String(name),
+                QStringLiteral("1700000009000 %1 0\n").arg(v, 0, 'g', 17));
+        };
+        ok = ok
+            && writeText(dir + QStringLiteral("/meta.yaml"),
+                QStringLiteral("artifact_uri: file:///tmp/a\nend_time: 1700000061000\nentry_point_name: ''\n"
+                               "experiment_id: '1'\nlifecycle_stage: active\nrun_name: tune-%1\nrun_id: %2\n"
+                               "run_uuid: %2\nsource_name: ''\nsource_type: 4\nsource_version: ''\n"
+                               "start_time: 1700000001000\nstatus: 3\ntags: []\nuser_id: tester\n")
+                    .arg(i)
+                    .arg(id))
+            && writeText(dir + QStringLiteral("/params/lr"), QString::number(lr, 'g', 17))
+            && writeText(dir + QStringLiteral("/params/batch_size"),
+                i % 2 ? QStringLiteral("64") : QStringLiteral("32"))
+            && writeText(dir + QStringLiteral("/tags/mlflow.runName"), QStringLiteral("tune-%1").arg(i))
+            && metric("val_loss", 1 + 5 * lr) && metric("val_accuracy", 0.9 - lr)
+            && metric("throughput", 100 + i);
+    }
+    return ok;
+}
+
 void saveScreenshot(QWidget *w, const QString &name)
 {
     const QString dir = qEnvironmentVariable("PLUMB_SCREENSHOT_DIR");
@@ -146,6 +186,141 @@ private Q_SLOTS:
         for (const auto &r : ExperimentReader(ws).runs())
             m_generatedIds << r.id;
         QCOMPARE(m_generatedIds.size(), kGeneratedRuns);
+    }
+
+    // Runs that log each metric once: a bar per run with the best one marked by the metric's
+    // direction, and a scatter against a param (lr offered first), not line charts of one dot; a
+    // metric with points over steps stays a line chart.
+    void scalarsOneValuePerRun()
+    {
+        constexpr int kRuns = 6;
+        const QString store = m_dir.filePath(QStringLiteral("onevalue"));
+        QVERIFY(writeOneValueStore(store, kRuns));
+        const QString wsPath = m_dir.filePath(QStringLiteral("onevalue.plumb"));
+        const QString problems = importFoldersIntoWorkspace(wsPath, { store });
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        QList<int64_t> ids;
+        QStringList names;
+        {
+            Workspace ws(wsPath, Workspace::Role::Reader);
+            for (const auto &r : ExperimentReader(ws).runs()) {
+                ids << r.id;
+                names << r.name;
+            }
+        }
+        QCOMPARE(ids.size(), kRuns);
+        // Shown in reverse, so that the best run is not simply the first.
+        std::reverse(ids.begin(), ids.end());
+        std::reverse(names.begin(), names.end());
+
+        ScalarsPage page;
+        page.resize(1300, 900);
+        page.show();
+        QSignalSpy loaded(&page, &ScalarsPage::loaded);
+        page.setSelection(wsPath, ids);
+        QVERIFY(loaded.wait(10'000));
+        page.setChosenTags(
+            { QStringLiteral("val_loss"), QStringLiteral("val_accuracy"), QStringLiteral("throughput") });
+        QVERIFY(loaded.wait(10'000));
+        QVERIFY(page.charts().isEmpty()); // no one-dot line charts
+        QCOMPARE(page.barCharts().size(), 3);
+        QCOMPARE(page.scatterCharts().size(), 3);
+        QCOMPARE(page.scatterParams().front(), QStringLiteral("lr"));
+        QCOMPARE(page.scatterParam(), QStringLiteral("lr"));
+
+        // Tags in list order: throughput, val_accuracy, val_loss.
+        const RunValueChart *throughput = page.barCharts().at(0);
+        const RunValueChart *accuracy = page.barCharts().at(1);
+        const RunValueChart *loss = page.barCharts().at(2);
+        QCOMPARE(int(loss->bars().size()), kRuns);
+        for (int i = 0; i < kRuns; ++i)
+            QCOMPARE(loss->bars()[size_t(i)].name, names[i]);
+        // tune-0 (shown last) has the lowest loss and the highest accuracy; tune-5 the highest throughput.
+        QCOMPARE(loss->best(), kRuns - 1);
+        QCOMPARE(accuracy->best(), kRuns - 1);
+        QCOMPARE(throughput->best(), 0);
+        QCOMPARE(loss->bars()[size_t(kRuns - 1)].value, 1 + 5 * 1e-4);
+        QCOMPARE(loss->bars()[0].color, ScalarsPage::runColor(0));
+
+        // The scatter: a point per run at (lr, value), the best one ringed.
+        const XYChart *scatter = page.scatterCharts().at(2);
+        QCOMPARE(scatter->pointCount(), kRuns);
+        QCOMPARE(scatter->series().marked, kRuns - 1);
+        QCOMPARE(scatter->series().x[kRuns - 1], 1e-4);
+        QCOMPARE(scatter->series().y[kRuns - 1], 1 + 5 * 1e-4);
+        page.setScatterParam(QStringLiteral("batch_size"));
+        QCOMPARE(page.scatterCharts().at(2)->series().x[kRuns - 1], 32.0);
+        saveScreenshot(&page, QStringLiteral("scalars-one-value"));
+
+        // The generated sweep: accuracy is logged once (bars), val_loss at two steps (a line chart).
+        page.setSelection(m_generatedWs, m_generatedIds);
+        QVERIFY(loaded.wait(10'000));
+        page.setChosenTags({ QStringLiteral("accuracy"), QStringLiteral("val_loss") });
+        QVERIFY(loaded.wait(10'000));
+        QVERIFY(page.isOneValuePerRun(QStringLiteral("accuracy")));
+        QVERIFY(!page.isOneValuePerRun(QStringLiteral("val_loss")));
+        QCOMPARE(page.barCharts().size(), 1);
+        QCOMPARE(page.charts().size(), 1);
+        QCOMPARE(page.charts().front()->title(), QStringLiteral("val_loss"));
+        QCOMPARE(page.barCharts().front()->best(), 0); // adam's 0.8, first in the table
+        QCOMPARE(page.scatterParam(), QStringLiteral("lr"));
+        QCOMPARE(page.scatterCharts().front()->pointCount(), kGeneratedRuns);
+
+        // Both stores in one workspace: val_loss is logged once by the tuning runs and twice by the
+        // sweep's, so it is a line chart again, with a line (of one point) for every run.
+        const QString both = m_dir.filePath(QStringLiteral("both.plumb"));
+        const QString more
+            = importFoldersIntoWorkspace(both, { store, m_dir.filePath(QStringLiteral("store")) });
+        QVERIFY2(more.isEmpty(), qPrintable(more));
+        QList<int64_t> all;
+        {
+            Workspace ws(both, Workspace::Role::Reader);
+            for (const auto &r : ExperimentReader(ws).runs())
+                all << r.id;
+        }
+        QCOMPARE(all.size(), kRuns + kGeneratedRuns);
+        page.setSelection(both, all);
+        QVERIFY(loaded.wait(10'000));
+        page.setChosenTags({ QStringLiteral("val_loss") });
+        QVERIFY(loaded.wait(10'000));
+        QVERIFY(!page.isOneValuePerRun(QStringLiteral("val_loss")));
+        QVERIFY(page.barCharts().isEmpty());
+        QCOMPARE(page.charts().size(), 1);
+        QCOMPARE(page.charts().front()->lineCount(), kRuns + kGeneratedRuns);
+    }
+
+    // The real Lightning trials log hp_metric once each: bars and a scatter, with no best marked
+    // (hp_metric says nothing of its direction).
+    void scalarsRealTrialsHpMetric()
+    {
+        const QString logdir = QStringLiteral(PLUMB_SHARED_DATA "/tfevents/shapeaxi_lightning_hparams");
+        if (!QFileInfo::exists(logdir))
+            QSKIP("../shared/data is absent");
+        const QString wsPath = m_dir.filePath(QStringLiteral("lightning-scalars.plumb"));
+        const QString problems = importFoldersIntoWorkspace(wsPath, { logdir });
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        QList<int64_t> ids;
+        {
+            Workspace ws(wsPath, Workspace::Role::Reader);
+            for (const auto &r : ExperimentReader(ws).runs())
+                ids << r.id;
+        }
+        QVERIFY(ids.size() >= 25);
+        ScalarsPage page;
+        page.resize(1300, 900);
+        page.show();
+        QSignalSpy loaded(&page, &ScalarsPage::loaded);
+        page.setSelection(wsPath, ids);
+        QVERIFY(loaded.wait(10'000));
+        page.setChosenTags({ QStringLiteral("hp_metric") });
+        QVERIFY(loaded.wait(10'000));
+        QVERIFY(page.isOneValuePerRun(QStringLiteral("hp_metric")));
+        QCOMPARE(page.barCharts().size(), 1);
+        QVERIFY(page.charts().isEmpty());
+        QCOMPARE(page.barCharts().front()->best(), -1);
+        QVERIFY(!page.scatterParams().isEmpty());
+        QVERIFY(page.scatterCharts().front()->pointCount() > 0);
+        saveScreenshot(&page, QStringLiteral("scalars-lightning-hp-metric"));
     }
 
     void configDiffPage()

@@ -4,10 +4,12 @@
 // was; a workspace that cannot be opened is reported and the window stays usable; two traces
 // selected in the browser open in the Diff tab.
 #include "builtinimporters.h"
+#include "diagnosticsbadge.h"
 #include "diagnosticsmodel.h"
 #include "diff/diffpanel.h"
 #include "doctor/doctorpanel.h"
 #include "experiments/experimentspanel.h"
+#include "experiments/runstablemodel.h"
 #include "goodput/goodputpanel.h"
 #include "importhelpers.h"
 #include "importprogresswidget.h"
@@ -19,6 +21,7 @@
 #include "memory/memoryallocationmodel.h"
 #include "memory/memorypanel.h"
 #include "memorytracegen.h"
+#include "query/querypanel.h"
 #include "session/importcontroller.h"
 #include "slo/slopanel.h"
 #include "sourcesmodel.h"
@@ -26,11 +29,13 @@
 #include "store/workspacereader.h"
 #include "timeline/timelinepanel.h"
 #include "timeline/timelineview.h"
+#include "tracedetailswidget.h"
 #include "workspacemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QDropEvent>
 #include <QFile>
 #include <QMenu>
@@ -678,6 +683,130 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(doctorLoaded.size() >= 1, kImportTimeoutMs);
         Q_EMIT window->lineagePanel()->openRunRequested(99);
         QVERIFY(window->experimentsPanel()->isVisible());
+    }
+
+    // The Diagnostics dock is a badge in the status bar until needed: closed at first, it opens by
+    // itself after an import whose new files left warnings or errors (not after a clean one, nor
+    // after one of files already imported), and the badge counts what the workspace holds and opens
+    // the dock when clicked.
+    void diagnosticsBadgeAndAutoOpen()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QByteArray events = "\"traceEvents\": [{\"ph\": \"X\", \"name\": \"op\", \"cat\": \"cpu_op\", "
+                                  "\"pid\": 1, \"tid\": 1, \"ts\": 10.000, \"dur\": 5.000}]}";
+        const QString clean = dir.filePath(QStringLiteral("clean.json"));
+        QVERIFY(writeTestFile(clean, "{\"schemaVersion\": 1, " + events));
+        // A per-rank file that does not say its rank: taken from the name, with a warning.
+        const QString ranked = dir.filePath(QStringLiteral("trace_rank3.json"));
+        QVERIFY(writeTestFile(ranked, "{" + events));
+
+        auto window = openWindow(dir.filePath(QStringLiteral("badge.plumb")));
+        QDockWidget *dock = window->diagnosticsDock();
+        DiagnosticsBadge *badge = window->diagnosticsBadge();
+        QVERIFY(dock->isHidden());
+        QVERIFY(badge->isVisible());
+        QCOMPARE(badge->text(), QStringLiteral("No problems"));
+        QCOMPARE(badge->warnings() + badge->errors(), 0);
+
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ clean });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->lastImportResults().front().warnings, 0);
+        QVERIFY(dock->isHidden());
+
+        window->importPaths({ ranked });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->lastImportResults().front().status, Status::Imported);
+        QVERIFY(window->lastImportResults().front().warnings > 0);
+        QVERIFY(dock->isVisible());
+        // The badge counts the workspace's warnings and errors (one per kind and source).
+        Workspace reader(dir.filePath(QStringLiteral("badge.plumb")), Workspace::Role::Reader);
+        QCOMPARE(badge->warnings(),
+            int(reader.db().queryInt("SELECT count(*) FROM diagnostic WHERE severity = 'warning'")));
+        QCOMPARE(badge->errors(),
+            int(reader.db().queryInt("SELECT count(*) FROM diagnostic WHERE severity = 'error'")));
+        QCOMPARE(badge->warnings(), 1);
+        QVERIFY2(badge->text().contains(QStringLiteral("1 warning")), qPrintable(badge->text()));
+
+        // The same file again reads nothing new: the dock the user closed stays closed.
+        dock->hide();
+        window->importPaths({ ranked });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->lastImportResults().front().status, Status::AlreadyImported);
+        QVERIFY(dock->isHidden());
+
+        // A click on the badge opens it.
+        QTest::mouseClick(badge, Qt::LeftButton);
+        QVERIFY(dock->isVisible());
+        dock->hide();
+    }
+
+    void importNeedsDiagnosticsRule()
+    {
+        FileImportResult r;
+        r.status = Status::Imported;
+        QVERIFY(!importNeedsDiagnostics({ r }));
+        r.warnings = 2;
+        QVERIFY(importNeedsDiagnostics({ r }));
+        FileImportResult again = r;
+        again.status = Status::AlreadyImported;
+        QVERIFY(!importNeedsDiagnostics({ again }));
+        FileImportResult failed = r;
+        failed.status = Status::Failed; // the Import Log says why, not the Diagnostics
+        QVERIFY(!importNeedsDiagnostics({ failed }));
+        QVERIFY(importNeedsDiagnostics({ again, failed, r }));
+        QVERIFY(!importNeedsDiagnostics({}));
+    }
+
+    // The details pane follows the tab: the selected trace beside the browser, the selected run on
+    // Experiments, hidden where the tab shows its own details or is about the whole workspace.
+    void detailsFollowTheTab()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("details.plumb"));
+        QString problems = importFoldersIntoWorkspace(ws,
+            { samplePath(), QStringLiteral(PLUMB_SAMPLES_DIR "/sample_sweep"),
+                QStringLiteral(PLUMB_SAMPLES_DIR "/sample_pipeline.openlineage.json") });
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        auto window = openWindow(ws);
+        TraceDetailsWidget *details = window->detailsPane();
+        QVERIFY(window->currentTraceId() >= 0);
+        QVERIFY(details->isVisible());
+        QVERIFY(details->plainText().contains(QStringLiteral("GPU kernels")));
+
+        QSignalSpy loaded(window->experimentsPanel(), &ExperimentsPanel::loaded);
+        window->openExperiments();
+        if (window->experimentsPanel()->model()->runCount() == 0)
+            QVERIFY(loaded.wait(10'000));
+        window->experimentsPanel()->selectRuns({});
+        QVERIFY(!details->isVisible()); // no run selected: nothing to say
+        const int64_t run = window->experimentsPanel()->model()->run(0).id;
+        window->experimentsPanel()->selectRuns({ run });
+        QVERIFY(details->isVisible());
+        const QString text = details->plainText();
+        QVERIFY2(text.contains(window->experimentsPanel()->model()->run(0).name), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("lr")), qPrintable(text)); // its params
+
+        window->openLineage();
+        QVERIFY(!details->isVisible());
+        window->openQuery();
+        QVERIFY(!details->isVisible());
+        QVERIFY(window->queryPanel()->isVisible());
+        window->openDoctor(window->currentTraceId());
+        QVERIFY(details->isVisible());
+        QVERIFY(details->plainText().contains(QStringLiteral("GPU kernels")));
+    }
+
+    // The new tabs do not widen the window: it still fits about its 1360-pixel default (fonts vary).
+    void windowFitsItsDefaultWidth()
+    {
+        auto window = openWindow(m_dir.filePath(QStringLiteral("width.plumb")));
+        QVERIFY2(window->minimumSizeHint().width() <= 1400,
+            qPrintable(QString::number(window->minimumSizeHint().width())));
+        window->openQuery();
+        window->openExperiments();
+        QVERIFY2(window->minimumSizeHint().width() <= 1400,
+            qPrintable(QString::number(window->minimumSizeHint().width())));
     }
 
 private:

@@ -12,6 +12,7 @@
 #include "shell/welcometour.h"
 #include "store/workspace.h"
 #include "tabularimportdialog.h"
+#include "tracedetailswidget.h"
 
 #include <QAccessible>
 #include <QAction>
@@ -368,9 +369,18 @@ private Q_SLOTS:
             QVERIFY(fold);
             fold->setChecked(!fold->isChecked());
             m_foldChecked = fold->isChecked();
+            // The docks start closed (the Diagnostics is a badge in the status bar); one the user
+            // opened is open again next time, one left closed stays closed.
             auto *dock = window->findChild<QDockWidget *>(QStringLiteral("importLogDock"));
             QVERIFY(dock);
             dock->hide();
+            auto *diagnostics = window->findChild<QDockWidget *>(QStringLiteral("diagnosticsDock"));
+            QVERIFY(diagnostics);
+            window->showDiagnostics();
+            QVERIFY(diagnostics->isVisible());
+            // Closed on a tab without details: the pane comes back at a usable width all the same.
+            window->openQuery();
+            QVERIFY(window->detailsPane()->isHidden());
             window->close();
         }
         auto window = openWindow(QStringLiteral("layout.plumb"));
@@ -378,6 +388,15 @@ private Q_SLOTS:
         QCOMPARE(findByText<QCheckBox>(window.get(), QStringLiteral("Fold repeated runs"))->isChecked(),
             m_foldChecked);
         QVERIFY(window->findChild<QDockWidget *>(QStringLiteral("importLogDock"))->isHidden());
+        QVERIFY(window->findChild<QDockWidget *>(QStringLiteral("diagnosticsDock"))->isVisible());
+        window->findChild<QDockWidget *>(QStringLiteral("diagnosticsDock"))->hide();
+        window->openQuery(); // the tab remembered may be any: from Query to Workspace shows the pane
+        window->openLineage();
+        window->findChild<QTabWidget *>()->setCurrentIndex(0);
+        QVERIFY(window->detailsPane()->isVisible());
+        QVERIFY2(window->detailsPane()->width() >= 150,
+            qPrintable(QString::number(window->detailsPane()->width())));
+        window->close();
     }
 
     // --- the welcome tour --------------------------------------------------------------------

@@ -66,7 +66,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        const QString job = m_dir.filePath(QStringLiteral("job"));
+        const QString job = m_dir.filePath(QStringLiteral("pretrain"));
         QVERIFY(QDir().mkpath(job));
         for (int rank : { 0, 1 }) {
             QVERIFY(writeTestFile(QStringLiteral("%1/rank-%2.json").arg(job).arg(rank), rankTrace(rank)));
@@ -78,7 +78,7 @@ private Q_SLOTS:
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
         m_snapshot = WorkspaceSnapshot::load(ws, WorkspaceSnapshot::Mode::OpenExisting);
         QVERIFY2(m_snapshot.ok(), qPrintable(m_snapshot.error));
-        // The ranks' run is named after their common file name, the lone trace's after its file.
+        // The ranks' run is named after their folder, the lone trace's after its file.
         QCOMPARE(m_snapshot.runs.size(), 2);
     }
 
@@ -124,9 +124,9 @@ private Q_SLOTS:
         }
         QCOMPARE(ids, rows);
         QCOMPARE(m->index(0, 0).data().toString(), QStringLiteral("lone"));
-        QCOMPARE(m->index(1, 0).data().toString(), QStringLiteral("rank-*"));
+        QCOMPARE(m->index(1, 0).data().toString(), QStringLiteral("pretrain"));
         QCOMPARE(m_browser->traceLabel(ids.at(0)), QStringLiteral("lone.json (run lone)"));
-        QCOMPARE(m_browser->traceLabel(ids.at(2)), QStringLiteral("rank-1.json (run rank-*)"));
+        QCOMPARE(m_browser->traceLabel(ids.at(2)), QStringLiteral("rank-1.json (run pretrain)"));
 
         for (const RunInfo &r : m_snapshot.runs) {
             QCOMPARE(m_browser->runById(r.id)->name, r.name);

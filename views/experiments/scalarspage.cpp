@@ -2,8 +2,11 @@
 #include "experiments/scalarspage.h"
 
 #include "analysis/scalarseries.h"
+#include "analysis/trialtable.h"
 #include "backgroundanalysis.h"
 #include "charts/chartstyle.h"
+#include "charts/runvaluechart.h"
+#include "charts/xychart.h"
 #include "experiments/runstablemodel.h"
 
 #include <QCheckBox>
@@ -13,12 +16,15 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace plumb {
 
@@ -26,6 +32,53 @@ namespace {
 
 constexpr int kChartHeightPx = 280;
 constexpr int kTwoColumnsFromPx = 900; // page width from which charts go two per row
+constexpr int kComparisonHeightPx = 300;
+
+bool isNumber(const RunParam &p)
+{
+    return p.kind == QLatin1String("number");
+}
+
+// The runs' names without the folder they all share ("sweep/version_3" -> "version_3"),
+// elided in the middle past kMaxLabelChars: bar labels and scatter labels stay short.
+constexpr int kMaxLabelChars = 28;
+QStringList shortNames(const QStringList &names)
+{
+    qsizetype common = 0;
+    if (names.size() > 1) {
+        const QString &first = names.front();
+        qsizetype n = first.size();
+        for (const QString &name : names) {
+            qsizetype i = 0;
+            while (i < n && i < name.size() && name[i] == first[i])
+                ++i;
+            n = i;
+        }
+        // Back to just after a separator, keeping something of every name.
+        while (n > 0 && first[n - 1] != u'/')
+            --n;
+        for (const QString &name : names)
+            if (name.size() <= n)
+                n = 0;
+        common = n;
+    }
+    QStringList out;
+    for (const QString &name : names) {
+        QString s = name.mid(common);
+        if (s.size() > kMaxLabelChars)
+            s = s.left(kMaxLabelChars / 2 - 1) + u'…' + s.right(kMaxLabelChars / 2);
+        out << s;
+    }
+    return out;
+}
+
+// A learning rate first (what a sweep varies most often), then params by name.
+int paramPreference(const QString &key)
+{
+    static const QRegularExpression lr(QStringLiteral("(^|[^a-z])(lr|learning[_ .-]?rate)($|[^a-z])"),
+        QRegularExpression::CaseInsensitiveOption);
+    return lr.match(key).hasMatch() ? 0 : 1;
+}
 
 QStringList defaultTags(const QStringList &tags)
 {
@@ -50,6 +103,8 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     , m_smoothingValue(new QLabel(this))
     , m_logY(new QCheckBox(tr("&Log y"), this))
     , m_restarts(new QComboBox(this))
+    , m_paramLabel(new QLabel(tr("A&gainst:"), this))
+    , m_param(new QComboBox(this))
     , m_tagFilter(new QLineEdit(this))
     , m_tagList(new QListWidget(this))
     , m_legend(new QListWidget(this))
@@ -94,6 +149,16 @@ ScalarsPage::ScalarsPage(QWidget *parent)
            "Dashed lines mark where a restart resumed."));
     connect(m_restarts, &QComboBox::currentIndexChanged, this, [this] { rebuildCharts(); });
 
+    m_param->setAccessibleName(tr("Param for the scatters"));
+    m_param->setToolTip(tr("For metrics logged once per run: the param each run's value is plotted against"));
+    // Shown only with one-value tags, and narrow: the page must not widen the window.
+    m_param->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_param->setMinimumContentsLength(12);
+    m_paramLabel->setBuddy(m_param);
+    m_paramLabel->hide();
+    m_param->hide();
+    connect(m_param, &QComboBox::currentIndexChanged, this, [this] { updateScatters(); });
+
     m_tagFilter->setPlaceholderText(tr("Filter tags"));
     m_tagFilter->setClearButtonEnabled(true);
     m_tagFilter->setAccessibleName(tr("Filter tags"));
@@ -128,7 +193,10 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
 
-    auto *bar = new QHBoxLayout;
+    // The line charts' controls, hidden when every tag charted is one value per run.
+    m_lineControls = new QWidget(this);
+    auto *bar = new QHBoxLayout(m_lineControls);
+    bar->setContentsMargins(0, 0, 0, 0);
     auto *xLabel = new QLabel(tr("&X:"), this);
     xLabel->setBuddy(m_xKind);
     bar->addWidget(xLabel);
@@ -146,6 +214,12 @@ ScalarsPage::ScalarsPage(QWidget *parent)
     restartLabel->setBuddy(m_restarts);
     bar->addWidget(restartLabel);
     bar->addWidget(m_restarts);
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(m_lineControls, 100);
+    controls->addSpacing(8);
+    controls->addWidget(m_paramLabel);
+    controls->addWidget(m_param);
+    controls->addStretch(1);
 
     auto *side = new QWidget(this);
     auto *sideLayout = new QVBoxLayout(side);
@@ -174,7 +248,7 @@ ScalarsPage::ScalarsPage(QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(bar);
+    layout->addLayout(controls);
     layout->addWidget(splitter, 1);
     m_hint->setText(hint());
 }
@@ -192,7 +266,7 @@ QString ScalarsPage::hint() const
         return tr("Select runs in the table to chart their scalars.");
     if (m_tags.isEmpty())
         return tr("The selected runs log no scalars.");
-    if (m_charts.isEmpty())
+    if (m_charts.isEmpty() && m_comparisons.isEmpty())
         return tr("Choose tags to chart in the list on the left.");
     return {};
 }
@@ -277,6 +351,7 @@ void ScalarsPage::request()
                 if (runIds.contains(run.id))
                     r.runNames.insert(run.id, run.name);
             QStringList tags;
+            r.params = reader.params(runIds);
             for (const SeriesSummary &s : reader.series(runIds)) {
                 if (s.histogram)
                     continue;
@@ -290,8 +365,13 @@ void ScalarsPage::request()
                     r.chosen << t;
             if (r.chosen.isEmpty() && !userChose)
                 r.chosen = defaultTags(tags);
+            // A tag no run logs more than once is drawn from the summaries' last values: no points.
+            QSet<QString> lined;
+            for (const SeriesSummary &s : r.series)
+                if (s.points > 1)
+                    lined.insert(s.key);
             for (const SeriesSummary &s : r.series) {
-                if (!r.chosen.contains(s.key))
+                if (!r.chosen.contains(s.key) || !lined.contains(s.key))
                     continue;
                 const QPair<int64_t, int64_t> key(s.runId, s.keyId);
                 if (cached.value(key, -1) == s.points)
@@ -307,6 +387,7 @@ void ScalarsPage::display(const Result &r)
 {
     m_runNames = r.runNames;
     m_series = r.series;
+    m_params = r.params;
     m_tags.clear();
     for (const SeriesSummary &s : m_series)
         if (!m_tags.contains(s.key))
@@ -325,6 +406,7 @@ void ScalarsPage::display(const Result &r)
     for (auto it = r.points.cbegin(); it != r.points.cend(); ++it)
         m_points.insert(it.key(), it.value());
     fillTagList();
+    fillParamBox();
     rebuildCharts();
     if (!r.error.isEmpty())
         m_hint->setText(tr("The scalars could not be read: %1").arg(r.error));
@@ -405,17 +487,155 @@ std::vector<ScalarLine> ScalarsPage::linesFor(int64_t keyId) const
     return lines;
 }
 
+bool ScalarsPage::isOneValuePerRun(const QString &tag) const
+{
+    bool any = false;
+    for (const SeriesSummary &s : m_series) {
+        if (s.key != tag)
+            continue;
+        if (s.points > 1)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+QStringList ScalarsPage::scatterParams() const
+{
+    QStringList keys;
+    for (int i = 0; i < m_param->count(); ++i)
+        keys << m_param->itemData(i).toString();
+    return keys;
+}
+
+QString ScalarsPage::scatterParam() const
+{
+    return m_param->currentData().toString();
+}
+
+void ScalarsPage::setScatterParam(const QString &key)
+{
+    m_param->setCurrentIndex(m_param->findData(key));
+}
+
+void ScalarsPage::fillParamBox()
+{
+    // Numeric params of the selected runs, those that differ between runs first.
+    QHash<QString, QSet<QString>> values;
+    for (const RunParam &p : m_params)
+        if (isNumber(p) && m_runIds.contains(p.runId))
+            values[p.key].insert(p.value);
+    QStringList keys = values.keys();
+    std::sort(keys.begin(), keys.end(), [&](const QString &a, const QString &b) {
+        const bool va = values[a].size() > 1, vb = values[b].size() > 1;
+        if (va != vb)
+            return va;
+        if (paramPreference(a) != paramPreference(b))
+            return paramPreference(a) < paramPreference(b);
+        return a < b;
+    });
+    const QString previous = m_param->currentData().toString();
+    const QSignalBlocker block(m_param);
+    m_param->clear();
+    for (const QString &k : std::as_const(keys))
+        m_param->addItem(values[k].size() > 1 ? k : tr("%1 (same in every run)").arg(k), k);
+    const int kept = m_param->findData(previous);
+    m_param->setCurrentIndex(kept >= 0 ? kept : 0);
+}
+
+void ScalarsPage::addComparison(const QString &tag)
+{
+    auto *row = new QWidget(m_grid); // as tall as its charts need (side by side or stacked)
+    auto *layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    const QString exportName = QString(tag).replace(u'/', u'_');
+    auto *bars = new RunValueChart(QStringLiteral("runs-") + exportName, row);
+    auto *scatter = new XYChart(QStringLiteral("scatter-") + exportName, row);
+    scatter->setMinimumHeight(kComparisonHeightPx - 60);
+    layout->addWidget(bars, 1);
+    layout->addWidget(scatter, 1);
+
+    std::vector<RunValueChart::Bar> values;
+    const MetricDirection direction = metricDirection(tag);
+    int best = -1;
+    QStringList names;
+    for (const int64_t id : std::as_const(m_runIds))
+        names << m_runNames.value(id, QString::number(id));
+    names = shortNames(names);
+    for (int i = 0; i < m_runIds.size(); ++i) {
+        double value = std::numeric_limits<double>::quiet_NaN();
+        for (const SeriesSummary &s : m_series)
+            if (s.runId == m_runIds[i] && s.key == tag && s.hasValues)
+                value = s.lastValue;
+        values.push_back({ names[i], value, runColor(i) });
+        if (!std::isfinite(value) || direction == MetricDirection::Unknown)
+            continue;
+        const double bestValue = best < 0 ? value : values[size_t(best)].value;
+        if (best < 0 || (direction == MetricDirection::LowerIsBetter ? value < bestValue : value > bestValue))
+            best = i;
+    }
+    QString axis = tag; // the title names the tag: the axis says which way is better, when known
+    if (direction == MetricDirection::LowerIsBetter)
+        axis = tr("lower is better");
+    else if (direction == MetricDirection::HigherIsBetter)
+        axis = tr("higher is better");
+    bars->setTitle(tr("%1, one value per run").arg(tag));
+    bars->setBars(values, best, axis);
+    scatter->setTitle(tr("%1 against a param").arg(tag));
+    m_comparisons << row;
+    m_barCharts << bars;
+    m_scatterCharts << scatter;
+    m_comparisonTags << tag;
+}
+
+void ScalarsPage::updateScatters()
+{
+    const QString key = scatterParam();
+    for (qsizetype c = 0; c < m_scatterCharts.size(); ++c) {
+        const RunValueChart *bars = m_barCharts[c];
+        XYChart::Series s;
+        s.markedText = tr("best");
+        s.logXWhenWide = true;
+        for (int i = 0; i < m_runIds.size() && size_t(i) < bars->bars().size(); ++i) {
+            double x = std::numeric_limits<double>::quiet_NaN();
+            for (const RunParam &p : m_params)
+                if (p.runId == m_runIds[i] && p.key == key && isNumber(p))
+                    x = p.value.toDouble();
+            if (i == bars->best())
+                s.marked = int(s.x.size());
+            s.x << x;
+            s.y << bars->bars()[size_t(i)].value;
+            s.colors << bars->bars()[size_t(i)].color;
+            s.labels << bars->bars()[size_t(i)].name;
+        }
+        if (key.isEmpty())
+            m_scatterCharts[c]->clear(tr("The runs have no numeric param"));
+        else
+            m_scatterCharts[c]->setSeries(s, key, m_comparisonTags[c]);
+    }
+}
+
 void ScalarsPage::rebuildCharts()
 {
     for (ScalarChart *c : std::as_const(m_charts))
         delete c;
     m_charts.clear();
+    for (QWidget *w : std::as_const(m_comparisons))
+        delete w;
+    m_comparisons.clear();
+    m_barCharts.clear();
+    m_scatterCharts.clear();
+    m_comparisonTags.clear();
     const auto xKind = ScalarChart::XKind(m_xKind->currentData().toInt());
     const double weight = double(m_smoothing->value()) / kSliderSteps;
     QHash<QString, int64_t> keyOf;
     for (const SeriesSummary &s : m_series)
         keyOf.insert(s.key, s.keyId);
     for (const QString &tag : chosenTags()) {
+        if (isOneValuePerRun(tag)) {
+            addComparison(tag);
+            continue;
+        }
         auto *chart = new ScalarChart(QStringLiteral("scalars-") + QString(tag).replace(u'/', u'_'), m_grid);
         chart->setTitle(tag);
         chart->setMinimumHeight(kChartHeightPx);
@@ -424,6 +644,10 @@ void ScalarsPage::rebuildCharts()
         chart->setLines(linesFor(keyOf.value(tag, -1)), xKind);
         m_charts << chart;
     }
+    updateScatters();
+    m_paramLabel->setVisible(!m_comparisons.isEmpty());
+    m_param->setVisible(!m_comparisons.isEmpty());
+    m_lineControls->setVisible(!m_charts.isEmpty() || m_comparisons.isEmpty());
     layoutCharts();
 
     m_legend->clear();
@@ -440,7 +664,7 @@ void ScalarsPage::resizeEvent(QResizeEvent *event)
 {
     ExperimentView::resizeEvent(event);
     const int columns = width() >= kTwoColumnsFromPx && m_charts.size() > 1 ? 2 : 1;
-    if (columns != m_gridColumns)
+    if (columns != m_gridColumns || (width() >= kTwoColumnsFromPx) != m_wide)
         layoutCharts();
 }
 
@@ -450,11 +674,20 @@ void ScalarsPage::layoutCharts()
         delete m_gridLayout->takeAt(0);
     const int columns = width() >= kTwoColumnsFromPx && m_charts.size() > 1 ? 2 : 1;
     m_gridColumns = columns;
+    // A one-value tag's bars and scatter side by side on a wide page, one above the other on a narrow one.
+    m_wide = width() >= kTwoColumnsFromPx;
+    for (QWidget *row : std::as_const(m_comparisons))
+        if (auto *box = qobject_cast<QBoxLayout *>(row->layout()))
+            box->setDirection(m_wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
     for (int r = 0; r < m_gridLayout->rowCount(); ++r)
         m_gridLayout->setRowStretch(r, 0);
+    // The one-value tags first, each a row of its own (bars and scatter side by side), then the lines.
+    const int first = int(m_comparisons.size());
+    for (int i = 0; i < first; ++i)
+        m_gridLayout->addWidget(m_comparisons[i], i, 0, 1, columns);
     for (int i = 0; i < m_charts.size(); ++i)
-        m_gridLayout->addWidget(m_charts[i], i / columns, i % columns);
-    m_gridLayout->setRowStretch(int((m_charts.size() + columns - 1) / columns), 1);
+        m_gridLayout->addWidget(m_charts[i], first + i / columns, i % columns);
+    m_gridLayout->setRowStretch(first + int((m_charts.size() + columns - 1) / columns), 1);
 }
 
 } // namespace plumb

@@ -12,6 +12,7 @@
 #include "importresultspanel.h"
 #include "lineage/lineagepanel.h"
 #include "memory/memorypanel.h"
+#include "query/querypanel.h"
 #include "shell/shortcutsdialog.h"
 #include "shell/shortcuttable.h"
 #include "shell/viewsettings.h"
@@ -109,6 +110,7 @@ void MainWindow::rememberLayout()
         { m_lineage, QStringLiteral("lineage") },
         { m_goodput, QStringLiteral("goodput") },
         { m_slo, QStringLiteral("slo") },
+        { m_query, QStringLiteral("query") },
     };
     for (const auto &[panel, key] : panels)
         ViewSettings::rememberAll(panel, key);
@@ -300,7 +302,12 @@ void MainWindow::showWelcomeTour()
                    "SQLite file.")
                     .arg(keysText(*findShortcut(QStringLiteral("file.importFiles"))),
                         keysText(*findShortcut(QStringLiteral("file.importFolder")))),
-                [this] { return rectIn(this, m_tabs); } },
+                [this] {
+                    // The upper part of the tabs: with the docks closed the card needs room below.
+                    QRect r = rectIn(this, m_tabs);
+                    r.setHeight(r.height() * 3 / 5);
+                    return r;
+                } },
             { tr("The Doctor names the bottleneck"),
                 tr("Select a trace and open the <b>Doctor</b> (%1). Its verdict names the single component "
                    "that "

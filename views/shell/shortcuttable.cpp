@@ -65,6 +65,8 @@ std::vector<ShortcutEntry> buildTable()
             C::Window, true },
         { QStringLiteral("view.slo"), view, tr("SL&O"), keys({ K(Qt::CTRL | Qt::SHIFT | Qt::Key_O) }),
             C::Window, true },
+        { QStringLiteral("view.query"), view, tr("&Query"), keys({ K(Qt::CTRL | Qt::SHIFT | Qt::Key_Q) }),
+            C::Window, true },
         { QStringLiteral("view.nextTab"), view, tr("Ne&xt Tab"),
             keys({ K(Qt::CTRL | Qt::Key_PageDown), K(Qt::CTRL | Qt::Key_Tab) }), C::Window, true },
         { QStringLiteral("view.previousTab"), view, tr("Pre&vious Tab"),

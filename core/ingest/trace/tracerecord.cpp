@@ -5,6 +5,7 @@
 #include "store/sqlitedb.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -95,7 +96,16 @@ void TraceRecord::resolveRun(SqliteDb &db, DiagnosticLog &diagnostics, QString *
         *key = QStringLiteral("trace-job:%1:%2:%3")
                    .arg(info.absolutePath(),
                        m_worldSize == kNoValue ? QStringLiteral("?") : QString::number(m_worldSize), pattern);
-        *name = pattern;
+        // The run is named after the folder the ranks are in (what the user calls the job), not after
+        // the files' common prefix ("rank*"); a second job in the same folder adds its file pattern.
+        // A file whose name has no number to vary (one file with a rank) keeps its own name.
+        *name = pattern.contains(u'*') ? info.absoluteDir().dirName() : QString();
+        if (name->isEmpty())
+            *name = pattern;
+        SqliteStmt taken(db, "SELECT count(*) FROM run WHERE name = ? AND key <> ?");
+        taken.bind(1, *name).bind(2, *key);
+        if (taken.step() && taken.columnInt(0) > 0)
+            *name = QStringLiteral("%1/%2").arg(*name, traceRunName(pattern));
         // A second file with a rank the run already has is another job.
         SqliteStmt dup(
             db, "SELECT count(*) FROM trace t JOIN run r ON r.id = t.run_id WHERE r.key = ? AND t.rank = ?");

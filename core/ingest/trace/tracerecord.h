@@ -25,7 +25,8 @@ int64_t findOrAddRun(SqliteDb &db, const QString &key, const QString &name, int6
 // The trace-level facts of one trace import (name, rank, job, base time, metadata, devices): maps
 // them, with the counts of TraceStats, onto the trace row, its device rows, and the run the trace
 // belongs to. Run: the ranks of one multi-rank job (same folder, same world size, file names that
-// differ only in their numbers, e.g. rank-0.json / rank-1.json) form one run, as do the files of a
+// differ only in their numbers, e.g. rank-0.json / rank-1.json) form one run named after their folder
+// (with the file pattern when another run of the workspace has that name already), as do the files of a
 // job named by setJob(); any other trace is its own run. A trace with no rank takes one from its file
 // name ("rank3"), with a warning.
 class TraceRecord {

@@ -264,7 +264,7 @@ private slots:
         QCOMPARE(csvOf(w.db(),
                      "SELECT r.name, t.rank, t.world_size FROM trace t JOIN run r ON r.id = t.run_id "
                      "ORDER BY t.rank"),
-            QStringLiteral("name,rank,world_size\nhta_sampled_rank-*,0,128\nhta_sampled_rank-*,1,128\n"));
+            QStringLiteral("name,rank,world_size\nkineto,0,128\nkineto,1,128\n"));
     }
 
     // A rank the file does not state comes from its name, with a warning; both ranks form one run.
@@ -279,7 +279,43 @@ private slots:
                      "(SELECT count(*) FROM diagnostic d WHERE d.source_id = t.source_id "
                      "AND d.code = 'rank-from-file-name') AS warned "
                      "FROM trace t JOIN run r ON r.id = t.run_id ORDER BY t.rank"),
-            QStringLiteral("name,rank,world_size,warned\ntrace_rank*,0,,1\ntrace_rank*,1,,1\n"));
+            QStringLiteral("name,rank,world_size,warned\nranks_by_name,0,,1\nranks_by_name,1,,1\n"));
+    }
+
+    // A folder of rank traces is a run named after the folder, not after the files' common prefix; a
+    // second job in the same folder (other file names) is told apart by its file pattern.
+    void rankFolderNamesTheRun()
+    {
+        QTemporaryDir d;
+        const QString job = d.filePath(QStringLiteral("llama-7b-pretrain"));
+        QVERIFY(QDir().mkpath(job));
+        const auto write = [&](const QString &name, int rank) { // the op's name keeps the files apart
+            QFile f(job + u'/' + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(
+                QStringLiteral("{\"distributedInfo\": {\"rank\": %1, \"world_size\": 2}, \"traceEvents\": ["
+                               "{\"ph\": \"X\", \"name\": \"%2\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
+                               "\"dur\": 2}]}")
+                    .arg(rank)
+                    .arg(name)
+                    .toUtf8());
+        };
+        for (int rank : { 0, 1 }) {
+            write(QStringLiteral("rank-%1.json").arg(rank), rank);
+            write(QStringLiteral("eval_rank%1.json").arg(rank), rank);
+        }
+        const QString ws = freshWorkspace();
+        ImportRunner runner(m_registry, ws);
+        runner.run({ job + QStringLiteral("/rank-0.json"), job + QStringLiteral("/rank-1.json") });
+        runner.run({ job + QStringLiteral("/eval_rank0.json"), job + QStringLiteral("/eval_rank1.json") });
+        Workspace w(ws, Workspace::Role::Reader);
+        QCOMPARE(csvOf(w.db(),
+                     "SELECT r.name, t.name AS trace, t.rank FROM trace t JOIN run r ON r.id = t.run_id "
+                     "ORDER BY r.id, t.rank"),
+            QStringLiteral(
+                "name,trace,rank\nllama-7b-pretrain,rank-0.json,0\nllama-7b-pretrain,rank-1.json,1\n"
+                "llama-7b-pretrain/eval_rank*,eval_rank0.json,0\n"
+                "llama-7b-pretrain/eval_rank*,eval_rank1.json,1\n"));
     }
 
     // A gzip file that inflates past the bound stops with a message naming it and the byte reached,
