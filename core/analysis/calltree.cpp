@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/calltree.h"
+
+#include "analysis/stepbreakdown.h"
+#include "store/sqlitedb.h"
+#include "store/workspace.h"
+#include "timeline/readsnapshot.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace plumb {
+
+const QString &CallTree::nameOf(int32_t node) const
+{
+    static const QString root = QStringLiteral("(all)");
+    const int32_t n = nodes[size_t(node)].name;
+    return n < 0 ? root : names[size_t(n)];
+}
+
+std::vector<int32_t> CallTree::path(int32_t node) const
+{
+    std::vector<int32_t> out;
+    for (int32_t n = node; n > 0; n = nodes[size_t(n)].parent)
+        out.push_back(nodes[size_t(n)].name);
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+namespace {
+
+// The thread key of analysis/hostanalysis.cpp: a thread and its companion tracks share it.
+constexpr const char *kThreadKey = "coalesce(k.process_id, 0) || ':' || coalesce(k.label, '')";
+
+// One slice as read, before nesting.
+struct Item {
+    int64_t ts;
+    int64_t end;
+    int64_t nameId;
+    int64_t trackId;
+    int64_t id;
+    int depth;
+};
+
+// Grows a top-down tree: nodes keyed by (parent, workspace string id).
+class TreeBuilder {
+public:
+    explicit TreeBuilder(CallTree &tree)
+        : m_tree(tree)
+    {
+        m_tree.nodes.assign(1, CallTreeNode {});
+    }
+
+    int32_t child(int32_t parent, int64_t nameId)
+    {
+        const uint64_t key = (uint64_t(uint32_t(parent)) << 32) | uint64_t(uint32_t(nameId));
+        auto [it, added] = m_children.try_emplace(key, int32_t(m_tree.nodes.size()));
+        if (added) {
+            auto [nit, newName] = m_localNames.try_emplace(nameId, int32_t(m_nameIds.size()));
+            if (newName)
+                m_nameIds.push_back(nameId);
+            CallTreeNode n;
+            n.parent = parent;
+            n.name = nit->second;
+            m_tree.nodes.push_back(std::move(n));
+        }
+        return it->second;
+    }
+    // Local names by frame text (samples: frames are text, not string ids).
+    int64_t textId(const QString &text)
+    {
+        auto [it, added] = m_textIds.try_emplace(text, int64_t(m_texts.size()));
+        if (added)
+            m_texts.push_back(text);
+        return it->second;
+    }
+
+    // Names from the workspace's string table (slices) or the frame texts (samples); children linked
+    // and sorted, most total first.
+    void finish(SqliteDb *db)
+    {
+        m_tree.names.resize(m_nameIds.size());
+        if (db) {
+            SqliteStmt st(*db, "SELECT str FROM string WHERE id = ?");
+            for (size_t i = 0; i < m_nameIds.size(); ++i) {
+                st.bind(1, m_nameIds[i]);
+                if (st.step())
+                    m_tree.names[i] = st.columnText(0);
+                st.reset();
+            }
+        } else {
+            for (size_t i = 0; i < m_nameIds.size(); ++i)
+                m_tree.names[i] = m_texts[size_t(m_nameIds[i])];
+        }
+        linkChildren(m_tree);
+    }
+
+    static void linkChildren(CallTree &tree)
+    {
+        for (CallTreeNode &n : tree.nodes)
+            n.children.clear();
+        for (size_t i = 1; i < tree.nodes.size(); ++i)
+            tree.nodes[size_t(tree.nodes[i].parent)].children.push_back(int32_t(i));
+        for (CallTreeNode &n : tree.nodes)
+            std::sort(n.children.begin(), n.children.end(), [&](int32_t a, int32_t b) {
+                const CallTreeNode &x = tree.nodes[size_t(a)], &y = tree.nodes[size_t(b)];
+                return x.totalNs != y.totalNs ? x.totalNs > y.totalNs : a < b;
+            });
+    }
+
+private:
+    CallTree &m_tree;
+    std::unordered_map<uint64_t, int32_t> m_children;
+    std::unordered_map<int64_t, int32_t> m_localNames;
+    std::vector<int64_t> m_nameIds; // per local name: its string id (or text id)
+    std::unordered_map<QString, int64_t> m_textIds;
+    std::vector<QString> m_texts;
+};
+
+struct ThreadTracks {
+    std::vector<int64_t> tracks;
+    std::vector<int64_t> maxDur; // per track
+};
+
+// The tracks of `kinds` of the query's thread (every CPU thread's when none is named), by thread.
+std::map<std::string, ThreadTracks> queryTracks(SqliteDb &db, const CallTreeQuery &q, const char *kinds)
+{
+    std::map<std::string, ThreadTracks> out;
+    SqliteStmt st(db,
+        std::string("SELECT ") + kThreadKey
+            + ", k.id, k.max_dur_ns FROM track k LEFT JOIN process p ON p.id = k.process_id "
+              "WHERE k.trace_id = ? AND k.kind IN ("
+            + kinds + ") AND coalesce(p.kind, 'cpu') <> 'gpu' AND k.slice_count > 0 ORDER BY k.id");
+    st.bind(1, q.traceId);
+    const std::string want = q.threadKey.toStdString();
+    while (st.step()) {
+        std::string key(st.columnView(0));
+        if (!want.empty() && key != want)
+            continue;
+        ThreadTracks &t = out[key];
+        t.tracks.push_back(st.columnInt(1));
+        t.maxDur.push_back(st.columnInt(2));
+    }
+    return out;
+}
+
+// Reads one thread's duration slices that overlap [from, to), in nesting order: by start, the longer
+// first.
+void readThreadSlices(SqliteDb &db, const ThreadTracks &t, int64_t from, int64_t to, std::vector<Item> &items)
+{
+    items.clear();
+    SqliteStmt st(db,
+        "SELECT ts, dur, name_id, id, depth FROM slice WHERE track_id = ? AND ts >= ? AND ts < ? AND dur > "
+        "0");
+    std::vector<size_t> bounds { 0 };
+    for (size_t i = 0; i < t.tracks.size(); ++i) {
+        const int64_t lower = from == INT64_MIN ? INT64_MIN : from - std::max<int64_t>(0, t.maxDur[i]);
+        st.bind(1, t.tracks[i]).bind(2, lower).bind(3, to);
+        while (st.step()) {
+            const int64_t ts = st.columnInt(0), end = ts + st.columnInt(1);
+            if (end <= from)
+                continue;
+            items.push_back({ ts, end, st.columnInt(2), t.tracks[i], st.columnInt(3), int(st.columnInt(4)) });
+        }
+        st.reset();
+        bounds.push_back(items.size());
+    }
+    // Each track's slices come by start (the table's key); equal starts by id, so the enclosing slice
+    // may come after what it encloses: order those runs, then merge the tracks.
+    const auto before
+        = [](const Item &a, const Item &b) { return a.ts != b.ts ? a.ts < b.ts : a.end > b.end; };
+    for (size_t i = 1; i < items.size(); ++i) {
+        if (items[i].ts == items[i - 1].ts && items[i].end > items[i - 1].end) {
+            size_t j = i;
+            while (j > 0 && items[j - 1].ts == items[i].ts)
+                --j;
+            size_t k = i;
+            while (k < items.size() && items[k].ts == items[i].ts)
+                ++k;
+            std::sort(items.begin() + ptrdiff_t(j), items.begin() + ptrdiff_t(k), before);
+            i = k - 1;
+        }
+    }
+    for (size_t b = 2; b < bounds.size(); ++b)
+        std::inplace_merge(items.begin(), items.begin() + ptrdiff_t(bounds[b - 1]),
+            items.begin() + ptrdiff_t(bounds[b]), before);
+}
+
+// Walks the query's slices in nesting order per thread: visit(item, node) for each with the top-down
+// node it adds to (created in `builder`'s tree). Returns the span of the work read.
+template <typename Visit>
+std::pair<int64_t, int64_t> walkSlices(
+    SqliteDb &db, const CallTreeQuery &q, TreeBuilder &builder, Visit visit)
+{
+    std::vector<Item> items;
+    std::vector<std::pair<int64_t, int32_t>> stack; // open slices: (end, node)
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const auto &[key, tracks] : queryTracks(db, q, "'thread', 'cuda_api'")) {
+        readThreadSlices(db, tracks, q.fromNs, q.toNs, items);
+        stack.clear();
+        for (const Item &it : items) {
+            while (!stack.empty() && stack.back().first <= it.ts)
+                stack.pop_back();
+            const int32_t parent = stack.empty() ? 0 : stack.back().second;
+            const int32_t node = builder.child(parent, it.nameId);
+            const int64_t a = std::max(it.ts, q.fromNs), b = std::min(it.end, q.toNs);
+            first = std::min(first, a);
+            last = std::max(last, b);
+            visit(it, node, a, b, stack.empty() ? INT64_MAX : stack.back().first);
+            stack.emplace_back(it.end, node);
+        }
+    }
+    return { first, last };
+}
+
+// One sample's path, outermost frame first, as text ids.
+struct SampleStack {
+    std::vector<int64_t> frames;
+};
+
+// A backtrace frame "function (module)" as the function's name.
+QString frameName(const QString &frame)
+{
+    if (frame.endsWith(u')')) {
+        const qsizetype open = frame.lastIndexOf(QLatin1String(" ("));
+        if (open > 0)
+            return frame.left(open);
+    }
+    return frame;
+}
+
+template <typename Visit>
+std::pair<int64_t, int64_t> walkSamples(
+    SqliteDb &db, const CallTreeQuery &q, TreeBuilder &builder, int64_t &periodNs, Visit visit)
+{
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    std::unordered_map<int64_t, std::vector<int64_t>> stacks; // by args id: frames, outermost first
+    SqliteStmt argsSt(db, "SELECT json FROM args WHERE id = ?");
+    SqliteStmt nameSt(db, "SELECT str FROM string WHERE id = ?");
+    SqliteStmt st(db,
+        "SELECT ts, coalesce(args_id, -1), name_id, id, depth FROM slice "
+        "WHERE track_id = ? AND ts >= ? AND ts < ? ORDER BY ts");
+    std::vector<int64_t> gaps;
+    const auto tracks = queryTracks(db, q, "'cpu_samples'");
+    for (const auto &[key, t] : tracks) {
+        for (const int64_t track : t.tracks) {
+            st.bind(1, track).bind(2, q.fromNs).bind(3, q.toNs);
+            int64_t prev = INT64_MIN;
+            while (st.step()) {
+                const int64_t ts = st.columnInt(0), argsId = st.columnInt(1);
+                if (prev != INT64_MIN && ts > prev)
+                    gaps.push_back(ts - prev);
+                prev = ts;
+                auto [sit, added] = stacks.try_emplace(argsId);
+                if (added) {
+                    std::vector<int64_t> &frames = sit->second;
+                    if (argsId >= 0) {
+                        argsSt.bind(1, argsId);
+                        if (argsSt.step()) {
+                            const QJsonArray bt
+                                = QJsonDocument::fromJson(QByteArray(argsSt.columnView(0).data(),
+                                                              qsizetype(argsSt.columnView(0).size())))
+                                      .object()
+                                      .value(QLatin1String("backtrace"))
+                                      .toArray();
+                            for (qsizetype i = bt.size() - 1; i >= 0; --i)
+                                frames.push_back(builder.textId(frameName(bt[i].toString())));
+                        }
+                        argsSt.reset();
+                    }
+                    if (frames.empty()) { // no backtrace: the sample's name alone
+                        nameSt.bind(1, st.columnInt(2));
+                        frames.push_back(builder.textId(nameSt.step() ? nameSt.columnText(0) : QString()));
+                        nameSt.reset();
+                    }
+                }
+                int32_t node = 0;
+                std::vector<int32_t> path;
+                for (const int64_t f : sit->second) {
+                    node = builder.child(node, f);
+                    path.push_back(node);
+                }
+                first = std::min(first, ts);
+                last = std::max(last, ts);
+                visit(track, ts, st.columnInt(3), int(st.columnInt(4)), path);
+            }
+            st.reset();
+        }
+    }
+    if (!gaps.empty()) {
+        std::nth_element(gaps.begin(), gaps.begin() + ptrdiff_t(gaps.size() / 2), gaps.end());
+        periodNs = gaps[gaps.size() / 2];
+    } else {
+        periodNs = 1'000'000; // one sample alone: Nsight's default rate, 1 kHz
+    }
+    if (first <= last)
+        last += periodNs;
+    return { first, last };
+}
+
+} // namespace
+
+std::vector<CallTreeThread> callTreeThreads(Workspace &ws, int64_t traceId)
+{
+    SqliteDb &db = ws.db();
+    SqliteReadTransaction read(db);
+    std::map<std::string, CallTreeThread> byKey;
+    SqliteStmt st(db,
+        std::string("SELECT ") + kThreadKey
+            + ", k.id, k.kind, k.slice_count, coalesce(p.name, ''), coalesce(p.label, ''), "
+              "coalesce(k.name, ''), coalesce(k.label, '') "
+              "FROM track k LEFT JOIN process p ON p.id = k.process_id "
+              "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api', 'cpu_samples') "
+              "AND coalesce(p.kind, 'cpu') <> 'gpu' AND k.slice_count > 0 ORDER BY k.id");
+    st.bind(1, traceId);
+    while (st.step()) {
+        CallTreeThread &t = byKey[std::string(st.columnView(0))];
+        const int64_t count = st.columnInt(3);
+        if (st.columnView(2) == "cpu_samples") {
+            t.sampleTracks.push_back(st.columnInt(1));
+            t.sampleCount += count;
+        } else {
+            t.sliceTracks.push_back(st.columnInt(1));
+            t.sliceCount += count;
+        }
+        if (t.key.isEmpty() || (st.columnView(2) == "thread" && !st.columnText(6).isEmpty())) {
+            t.key = st.columnText(0);
+            const QString process = st.columnText(4).isEmpty()
+                ? st.columnText(5)
+                : QStringLiteral("%1 (%2)").arg(st.columnText(4), st.columnText(5));
+            const QString thread = st.columnText(6).isEmpty() || st.columnText(6) == st.columnText(7)
+                ? QStringLiteral("thread %1").arg(st.columnText(7))
+                : QStringLiteral("%1 (%2)").arg(st.columnText(6), st.columnText(7));
+            t.label = process + QLatin1String(" / ") + thread;
+        }
+    }
+    std::vector<CallTreeThread> out;
+    for (auto &[key, t] : byKey)
+        out.push_back(std::move(t));
+    std::stable_sort(out.begin(), out.end(), [](const CallTreeThread &a, const CallTreeThread &b) {
+        return a.sliceCount + a.sampleCount > b.sliceCount + b.sampleCount;
+    });
+    return out;
+}
+
+CallTree callTree(Workspace &ws, const CallTreeQuery &query)
+{
+    CallTree tree;
+    tree.source = query.source;
+    SqliteDb &db = ws.db();
+    ReadSnapshot read(db);
+    TreeBuilder builder(tree);
+    std::pair<int64_t, int64_t> span;
+    if (query.source == CallTreeSource::Slices) {
+        span = walkSlices(
+            db, query, builder, [&](const Item &, int32_t node, int64_t a, int64_t b, int64_t parentEnd) {
+                CallTreeNode &n = tree.nodes[size_t(node)];
+                n.totalNs += b - a;
+                n.selfNs += b - a;
+                ++n.count;
+                ++tree.items;
+                // The parent's self time loses the part of this slice inside it (and inside the range).
+                const int32_t p = n.parent;
+                const int64_t inside = std::max<int64_t>(0, std::min(b, parentEnd) - a);
+                if (p > 0)
+                    tree.nodes[size_t(p)].selfNs -= inside;
+                else
+                    tree.nodes[0].totalNs += b - a;
+            });
+        builder.finish(&db);
+    } else {
+        std::vector<int32_t> pathNodes; // each sample's path, counted once the period is known
+        std::vector<uint32_t> pathStarts;
+        span = walkSamples(db, query, builder, tree.samplePeriodNs,
+            [&](int64_t, int64_t, int64_t, int, const std::vector<int32_t> &path) {
+                pathStarts.push_back(uint32_t(pathNodes.size()));
+                pathNodes.insert(pathNodes.end(), path.begin(), path.end());
+                ++tree.items;
+            });
+        pathStarts.push_back(uint32_t(pathNodes.size()));
+        const int64_t period = tree.samplePeriodNs;
+        for (size_t s = 0; s + 1 < pathStarts.size(); ++s) {
+            for (uint32_t i = pathStarts[s]; i < pathStarts[s + 1]; ++i) {
+                CallTreeNode &n = tree.nodes[size_t(pathNodes[i])];
+                n.totalNs += period;
+                ++n.count;
+            }
+            if (pathStarts[s + 1] > pathStarts[s])
+                tree.nodes[size_t(pathNodes[pathStarts[s + 1] - 1])].selfNs += period;
+            tree.nodes[0].totalNs += period;
+            ++tree.nodes[0].count;
+        }
+        builder.finish(nullptr);
+    }
+    if (query.source == CallTreeSource::Slices)
+        tree.nodes[0].count = tree.items;
+    if (span.first <= span.second) {
+        tree.fromNs = query.fromNs == INT64_MIN ? span.first : query.fromNs;
+        tree.toNs = query.toNs == INT64_MAX ? span.second : query.toNs;
+    }
+    return tree;
+}
+
+CallTree bottomUpTree(const CallTree &topDown)
+{
+    CallTree out;
+    out.source = topDown.source;
+    out.bottomUp = true;
+    out.names = topDown.names;
+    out.fromNs = topDown.fromNs;
+    out.toNs = topDown.toNs;
+    out.items = topDown.items;
+    out.samplePeriodNs = topDown.samplePeriodNs;
+    out.nodes.assign(1, CallTreeNode {});
+    out.nodes[0].totalNs = topDown.nodes[0].totalNs;
+    out.nodes[0].selfNs = 0;
+    out.nodes[0].count = topDown.nodes[0].count;
+    std::unordered_map<uint64_t, int32_t> children;
+    const auto child = [&](int32_t parent, int32_t name) {
+        const uint64_t key = (uint64_t(uint32_t(parent)) << 32) | uint32_t(name);
+        auto [it, added] = children.try_emplace(key, int32_t(out.nodes.size()));
+        if (added) {
+            CallTreeNode n;
+            n.parent = parent;
+            n.name = name;
+            out.nodes.push_back(std::move(n));
+        }
+        return it->second;
+    };
+    for (size_t i = 1; i < topDown.nodes.size(); ++i) {
+        const CallTreeNode &n = topDown.nodes[i];
+        // An occurrence inside another of the same function: its total is already in that one's.
+        bool recursive = false;
+        for (int32_t a = n.parent; a > 0 && !recursive; a = topDown.nodes[size_t(a)].parent)
+            recursive = topDown.nodes[size_t(a)].name == n.name;
+        int32_t node = child(0, n.name);
+        int32_t from = int32_t(i);
+        while (true) {
+            CallTreeNode &b = out.nodes[size_t(node)];
+            b.selfNs += n.selfNs;
+            if (!recursive) {
+                b.totalNs += n.totalNs;
+                b.count += n.count;
+            }
+            from = topDown.nodes[size_t(from)].parent;
+            if (from <= 0)
+                break;
+            node = child(node, topDown.nodes[size_t(from)].name);
+        }
+    }
+    TreeBuilder::linkChildren(out);
+    return out;
+}
+
+std::vector<int32_t> topDownNodesOf(const CallTree &topDown, const CallTree &tree, int32_t node)
+{
+    if (!tree.bottomUp)
+        return node > 0 ? std::vector<int32_t> { node } : std::vector<int32_t> {};
+    const std::vector<int32_t> chain = tree.path(node); // the function, then its callers
+    std::vector<int32_t> out;
+    if (chain.empty())
+        return out;
+    for (size_t i = 1; i < topDown.nodes.size(); ++i) {
+        int32_t n = int32_t(i);
+        size_t k = 0;
+        while (k < chain.size() && n > 0 && topDown.nodes[size_t(n)].name == chain[k]) {
+            n = topDown.nodes[size_t(n)].parent;
+            ++k;
+        }
+        if (k == chain.size())
+            out.push_back(int32_t(i));
+    }
+    return out;
+}
+
+std::vector<CallTreeSlice> callTreeSlices(
+    Workspace &ws, const CallTreeQuery &query, const std::vector<int32_t> &nodes, size_t limit)
+{
+    std::vector<CallTreeSlice> out;
+    if (nodes.empty())
+        return out;
+    SqliteDb &db = ws.db();
+    ReadSnapshot read(db);
+    CallTree scratch;
+    TreeBuilder builder(scratch);
+    const std::unordered_set<int32_t> wanted(nodes.begin(), nodes.end());
+    // The walk creates nodes in the order callTree() did, so the node numbers match.
+    if (query.source == CallTreeSource::Slices) {
+        walkSlices(db, query, builder, [&](const Item &it, int32_t node, int64_t, int64_t, int64_t) {
+            if (out.size() < limit && wanted.count(node))
+                out.push_back({ it.trackId, it.ts, it.id, it.end - it.ts, it.depth });
+        });
+    } else {
+        int64_t period = 0;
+        walkSamples(db, query, builder, period,
+            [&](int64_t track, int64_t ts, int64_t id, int depth, const std::vector<int32_t> &path) {
+                if (out.size() < limit
+                    && std::any_of(path.begin(), path.end(), [&](int32_t n) { return wanted.count(n) != 0; }))
+                    out.push_back({ track, ts, id, 0, depth });
+            });
+    }
+    std::sort(out.begin(), out.end(), [](const CallTreeSlice &a, const CallTreeSlice &b) {
+        return a.trackId != b.trackId ? a.trackId < b.trackId : a.tsNs < b.tsNs;
+    });
+    return out;
+}
+
+std::optional<std::pair<int64_t, int64_t>> callTreeStepRange(
+    Workspace &ws, int64_t traceId, const QString &step)
+{
+    for (const StepMarker &m : traceSteps(ws, traceId))
+        if (m.name == step || QString::number(m.number) == step)
+            return std::make_pair(m.startNs, m.endNs);
+    return std::nullopt;
+}
+
+} // namespace plumb
