@@ -225,12 +225,19 @@ struct SampleStack {
 };
 
 // A backtrace frame "function (module)" as the function's name.
+// An unresolved one (an address) as its module in brackets, as the importer names such samples and
+// perf names such frames, so that they add up by library.
 QString frameName(const QString &frame)
 {
     if (frame.endsWith(u')')) {
         const qsizetype open = frame.lastIndexOf(QLatin1String(" ("));
-        if (open > 0)
-            return frame.left(open);
+        if (open > 0) {
+            const QString function = frame.left(open);
+            if (!function.startsWith(QLatin1String("0x")))
+                return function;
+            const QString module = frame.mid(open + 2, frame.size() - open - 3);
+            return module.startsWith(u'[') ? module : u'[' + module + u']';
+        }
     }
     return frame;
 }
@@ -433,26 +440,47 @@ CallTree bottomUpTree(const CallTree &topDown)
         }
         return it->second;
     };
-    for (size_t i = 1; i < topDown.nodes.size(); ++i) {
-        const CallTreeNode &n = topDown.nodes[i];
-        // An occurrence inside another of the same function: its total is already in that one's.
-        bool recursive = false;
-        for (int32_t a = n.parent; a > 0 && !recursive; a = topDown.nodes[size_t(a)].parent)
-            recursive = topDown.nodes[size_t(a)].name == n.name;
+    // Depth-first over the top-down tree, each node adding its self time to the bottom-up nodes of
+    // its chains of callers (the function; the function and its caller; ...). Its total and count go
+    // to such a node only when no ancestor on the path went there already: recursion counts once.
+    std::vector<int32_t> active(1, 0); // per bottom-up node: how many nodes on the DFS path added to it
+    struct Frame {
+        int32_t node;
+        size_t next; // the next child to visit
+        std::vector<int32_t> counted; // the bottom-up nodes it counted its total in
+    };
+    std::vector<Frame> path;
+    path.push_back({ 0, 0, {} });
+    while (!path.empty()) {
+        Frame &f = path.back();
+        const CallTreeNode &td = topDown.nodes[size_t(f.node)];
+        if (f.next == td.children.size()) {
+            for (const int32_t b : f.counted)
+                --active[size_t(b)];
+            path.pop_back();
+            continue;
+        }
+        const int32_t c = td.children[f.next++];
+        const CallTreeNode &n = topDown.nodes[size_t(c)];
+        std::vector<int32_t> counted;
         int32_t node = child(0, n.name);
-        int32_t from = int32_t(i);
-        while (true) {
+        for (int32_t from = c;;) {
+            if (active.size() < out.nodes.size())
+                active.resize(out.nodes.size(), 0);
             CallTreeNode &b = out.nodes[size_t(node)];
             b.selfNs += n.selfNs;
-            if (!recursive) {
+            if (active[size_t(node)] == 0) {
                 b.totalNs += n.totalNs;
                 b.count += n.count;
+                ++active[size_t(node)];
+                counted.push_back(node);
             }
             from = topDown.nodes[size_t(from)].parent;
             if (from <= 0)
                 break;
             node = child(node, topDown.nodes[size_t(from)].name);
         }
+        path.push_back({ c, 0, std::move(counted) });
     }
     TreeBuilder::linkChildren(out);
     return out;
