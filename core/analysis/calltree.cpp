@@ -48,6 +48,46 @@ struct Item {
     int depth;
 };
 
+// A tree's children by (parent, key): a node's first kInline children in a short list scanned in
+// order (most nodes have a handful, and the scan beats hashing), the rest in one hash map.
+class ChildIndex {
+public:
+    static constexpr size_t kInline = 4;
+
+    // The child of `parent` keyed `key`, made by `make()` (which returns its index) when absent.
+    template <typename Make> int32_t find(int32_t parent, int64_t key, Make make)
+    {
+        if (size_t(parent) >= m_inline.size())
+            m_inline.resize(size_t(parent) + 1);
+        Inline &in = m_inline[size_t(parent)];
+        for (uint32_t i = 0; i < in.size; ++i)
+            if (in.keys[i] == uint32_t(key))
+                return in.nodes[i];
+        if (in.size < kInline) {
+            const int32_t n = make();
+            in.keys[in.size] = uint32_t(key);
+            in.nodes[in.size++] = n;
+            return n;
+        }
+        const uint64_t k = (uint64_t(uint32_t(parent)) << 32) | uint64_t(uint32_t(key));
+        auto it = m_more.find(k);
+        if (it != m_more.end())
+            return it->second;
+        const int32_t n = make();
+        m_more.emplace(k, n);
+        return n;
+    }
+
+private:
+    struct Inline {
+        uint32_t keys[kInline];
+        int32_t nodes[kInline];
+        uint32_t size = 0;
+    };
+    std::vector<Inline> m_inline; // by parent
+    std::unordered_map<uint64_t, int32_t> m_more;
+};
+
 // Grows a top-down tree: nodes keyed by (parent, workspace string id).
 class TreeBuilder {
 public:
@@ -59,9 +99,7 @@ public:
 
     int32_t child(int32_t parent, int64_t nameId)
     {
-        const uint64_t key = (uint64_t(uint32_t(parent)) << 32) | uint64_t(uint32_t(nameId));
-        auto [it, added] = m_children.try_emplace(key, int32_t(m_tree.nodes.size()));
-        if (added) {
+        return m_children.find(parent, nameId, [&] {
             auto [nit, newName] = m_localNames.try_emplace(nameId, int32_t(m_nameIds.size()));
             if (newName)
                 m_nameIds.push_back(nameId);
@@ -69,8 +107,8 @@ public:
             n.parent = parent;
             n.name = nit->second;
             m_tree.nodes.push_back(std::move(n));
-        }
-        return it->second;
+            return int32_t(m_tree.nodes.size() - 1);
+        });
     }
     // Local names by frame text (samples: frames are text, not string ids).
     int64_t textId(const QString &text)
@@ -116,7 +154,7 @@ public:
 
 private:
     CallTree &m_tree;
-    std::unordered_map<uint64_t, int32_t> m_children;
+    ChildIndex m_children;
     std::unordered_map<int64_t, int32_t> m_localNames;
     std::vector<int64_t> m_nameIds; // per local name: its string id (or text id)
     std::unordered_map<QString, int64_t> m_textIds;
@@ -150,61 +188,81 @@ std::map<std::string, ThreadTracks> queryTracks(SqliteDb &db, const CallTreeQuer
     return out;
 }
 
-// Reads one thread's duration slices that overlap [from, to), in nesting order: by start, the longer
-// first.
-void readThreadSlices(SqliteDb &db, const ThreadTracks &t, int64_t from, int64_t to, std::vector<Item> &items)
+// Streams one thread's duration slices that overlap [from, to) to visit(item) in nesting order: by
+// start, the longer first. Each track's slices come by start (the table's key), equal starts by id, so
+// the enclosing one may come after what it encloses: the tracks are merged as they are read and each
+// run of equal starts is ordered (nothing is held but that run). With `keys`, items carry id and depth.
+template <typename Visit>
+void forEachSlice(SqliteDb &db, const ThreadTracks &t, int64_t from, int64_t to, bool keys, Visit visit)
 {
-    items.clear();
-    SqliteStmt st(db,
-        "SELECT ts, dur, name_id, id, depth FROM slice WHERE track_id = ? AND ts >= ? AND ts < ? AND dur > "
-        "0");
-    std::vector<size_t> bounds { 0 };
-    for (size_t i = 0; i < t.tracks.size(); ++i) {
-        const int64_t lower = from == INT64_MIN ? INT64_MIN : from - std::max<int64_t>(0, t.maxDur[i]);
-        st.bind(1, t.tracks[i]).bind(2, lower).bind(3, to);
-        while (st.step()) {
-            const int64_t ts = st.columnInt(0), end = ts + st.columnInt(1);
+    struct Cursor {
+        SqliteStmt st;
+        int64_t trackId;
+        Item cur;
+        bool live;
+    };
+    const auto advance = [&](Cursor &c) {
+        while ((c.live = c.st.step())) {
+            const int64_t ts = c.st.columnInt(0), end = ts + c.st.columnInt(1);
             if (end <= from)
                 continue;
-            items.push_back({ ts, end, st.columnInt(2), t.tracks[i], st.columnInt(3), int(st.columnInt(4)) });
+            c.cur = { ts, end, c.st.columnInt(2), c.trackId, keys ? c.st.columnInt(3) : 0,
+                keys ? int(c.st.columnInt(4)) : 0 };
+            return;
         }
-        st.reset();
-        bounds.push_back(items.size());
+    };
+    std::vector<Cursor> cursors;
+    cursors.reserve(t.tracks.size());
+    for (size_t i = 0; i < t.tracks.size(); ++i) {
+        Cursor c { SqliteStmt(db,
+                       keys ? "SELECT ts, dur, name_id, id, depth FROM slice "
+                              "WHERE track_id = ? AND ts >= ? AND ts < ? AND dur > 0"
+                            : "SELECT ts, dur, name_id FROM slice WHERE track_id = ? AND ts >= ? AND ts < ? "
+                              "AND dur > 0"),
+            t.tracks[i], {}, false };
+        const int64_t lower = from == INT64_MIN ? INT64_MIN : from - std::max<int64_t>(0, t.maxDur[i]);
+        c.st.bind(1, t.tracks[i]).bind(2, lower).bind(3, to);
+        advance(c);
+        cursors.push_back(std::move(c));
     }
-    // Each track's slices come by start (the table's key); equal starts by id, so the enclosing slice
-    // may come after what it encloses: order those runs, then merge the tracks.
     const auto before
         = [](const Item &a, const Item &b) { return a.ts != b.ts ? a.ts < b.ts : a.end > b.end; };
-    for (size_t i = 1; i < items.size(); ++i) {
-        if (items[i].ts == items[i - 1].ts && items[i].end > items[i - 1].end) {
-            size_t j = i;
-            while (j > 0 && items[j - 1].ts == items[i].ts)
-                --j;
-            size_t k = i;
-            while (k < items.size() && items[k].ts == items[i].ts)
-                ++k;
-            std::sort(items.begin() + ptrdiff_t(j), items.begin() + ptrdiff_t(k), before);
-            i = k - 1;
+    std::vector<Item> run;
+    while (true) {
+        Cursor *next = nullptr;
+        for (Cursor &c : cursors)
+            if (c.live && (!next || before(c.cur, next->cur)))
+                next = &c;
+        if (!next)
+            break;
+        if (!run.empty() && run.back().ts != next->cur.ts) {
+            if (run.size() > 1)
+                std::stable_sort(run.begin(), run.end(), before);
+            for (const Item &it : run)
+                visit(it);
+            run.clear();
         }
+        run.push_back(next->cur);
+        advance(*next);
     }
-    for (size_t b = 2; b < bounds.size(); ++b)
-        std::inplace_merge(items.begin(), items.begin() + ptrdiff_t(bounds[b - 1]),
-            items.begin() + ptrdiff_t(bounds[b]), before);
+    if (run.size() > 1)
+        std::stable_sort(run.begin(), run.end(), before);
+    for (const Item &it : run)
+        visit(it);
 }
 
-// Walks the query's slices in nesting order per thread: visit(item, node) for each with the top-down
-// node it adds to (created in `builder`'s tree). Returns the span of the work read.
+// Walks the query's slices in nesting order per thread: visit(item, node, clipped start, clipped end,
+// the parent's end) for each with the top-down node it adds to (created in `builder`'s tree). Returns
+// the span of the work read.
 template <typename Visit>
 std::pair<int64_t, int64_t> walkSlices(
-    SqliteDb &db, const CallTreeQuery &q, TreeBuilder &builder, Visit visit)
+    SqliteDb &db, const CallTreeQuery &q, TreeBuilder &builder, bool keys, Visit visit)
 {
-    std::vector<Item> items;
     std::vector<std::pair<int64_t, int32_t>> stack; // open slices: (end, node)
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (const auto &[key, tracks] : queryTracks(db, q, "'thread', 'cuda_api'")) {
-        readThreadSlices(db, tracks, q.fromNs, q.toNs, items);
         stack.clear();
-        for (const Item &it : items) {
+        forEachSlice(db, tracks, q.fromNs, q.toNs, keys, [&](const Item &it) {
             while (!stack.empty() && stack.back().first <= it.ts)
                 stack.pop_back();
             const int32_t parent = stack.empty() ? 0 : stack.back().second;
@@ -214,7 +272,7 @@ std::pair<int64_t, int64_t> walkSlices(
             last = std::max(last, b);
             visit(it, node, a, b, stack.empty() ? INT64_MAX : stack.back().first);
             stack.emplace_back(it.end, node);
-        }
+        });
     }
     return { first, last };
 }
@@ -365,8 +423,8 @@ CallTree callTree(Workspace &ws, const CallTreeQuery &query)
     TreeBuilder builder(tree);
     std::pair<int64_t, int64_t> span;
     if (query.source == CallTreeSource::Slices) {
-        span = walkSlices(
-            db, query, builder, [&](const Item &, int32_t node, int64_t a, int64_t b, int64_t parentEnd) {
+        span = walkSlices(db, query, builder, false,
+            [&](const Item &, int32_t node, int64_t a, int64_t b, int64_t parentEnd) {
                 CallTreeNode &n = tree.nodes[size_t(node)];
                 n.totalNs += b - a;
                 n.selfNs += b - a;
@@ -428,45 +486,45 @@ CallTree bottomUpTree(const CallTree &topDown)
     out.nodes[0].totalNs = topDown.nodes[0].totalNs;
     out.nodes[0].selfNs = 0;
     out.nodes[0].count = topDown.nodes[0].count;
-    std::unordered_map<uint64_t, int32_t> children;
+    ChildIndex children;
     const auto child = [&](int32_t parent, int32_t name) {
-        const uint64_t key = (uint64_t(uint32_t(parent)) << 32) | uint32_t(name);
-        auto [it, added] = children.try_emplace(key, int32_t(out.nodes.size()));
-        if (added) {
+        return children.find(parent, name, [&] {
             CallTreeNode n;
             n.parent = parent;
             n.name = name;
             out.nodes.push_back(std::move(n));
-        }
-        return it->second;
+            return int32_t(out.nodes.size() - 1);
+        });
     };
     // Depth-first over the top-down tree, each node adding its self time to the bottom-up nodes of
     // its chains of callers (the function; the function and its caller; ...). Its total and count go
     // to such a node only when no ancestor on the path went there already: recursion counts once.
     std::vector<int32_t> active(1, 0); // per bottom-up node: how many nodes on the DFS path added to it
+    std::vector<int32_t> counted; // the bottom-up nodes the nodes on the DFS path counted their totals in
     struct Frame {
         int32_t node;
-        size_t next; // the next child to visit
-        std::vector<int32_t> counted; // the bottom-up nodes it counted its total in
+        uint32_t next; // the next child to visit
+        size_t counted; // where its entries in `counted` begin
     };
     std::vector<Frame> path;
-    path.push_back({ 0, 0, {} });
+    path.push_back({ 0, 0, 0 });
     while (!path.empty()) {
         Frame &f = path.back();
         const CallTreeNode &td = topDown.nodes[size_t(f.node)];
         if (f.next == td.children.size()) {
-            for (const int32_t b : f.counted)
-                --active[size_t(b)];
+            for (size_t i = f.counted; i < counted.size(); ++i)
+                --active[size_t(counted[i])];
+            counted.resize(f.counted);
             path.pop_back();
             continue;
         }
         const int32_t c = td.children[f.next++];
         const CallTreeNode &n = topDown.nodes[size_t(c)];
-        std::vector<int32_t> counted;
+        const size_t mark = counted.size();
         int32_t node = child(0, n.name);
         for (int32_t from = c;;) {
             if (active.size() < out.nodes.size())
-                active.resize(out.nodes.size(), 0);
+                active.resize(out.nodes.size() * 2, 0);
             CallTreeNode &b = out.nodes[size_t(node)];
             b.selfNs += n.selfNs;
             if (active[size_t(node)] == 0) {
@@ -480,7 +538,7 @@ CallTree bottomUpTree(const CallTree &topDown)
                 break;
             node = child(node, topDown.nodes[size_t(from)].name);
         }
-        path.push_back({ c, 0, std::move(counted) });
+        path.push_back({ c, 0, mark });
     }
     TreeBuilder::linkChildren(out);
     return out;
@@ -520,7 +578,7 @@ std::vector<CallTreeSlice> callTreeSlices(
     const std::unordered_set<int32_t> wanted(nodes.begin(), nodes.end());
     // The walk creates nodes in the order callTree() did, so the node numbers match.
     if (query.source == CallTreeSource::Slices) {
-        walkSlices(db, query, builder, [&](const Item &it, int32_t node, int64_t, int64_t, int64_t) {
+        walkSlices(db, query, builder, true, [&](const Item &it, int32_t node, int64_t, int64_t, int64_t) {
             if (out.size() < limit && wanted.count(node))
                 out.push_back({ it.trackId, it.ts, it.id, it.end - it.ts, it.depth });
         });
