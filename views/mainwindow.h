@@ -30,6 +30,7 @@ class ImportResultsPanel;
 class FolderWatcher;
 class ImporterRegistry;
 class SourcesModel;
+class CallTreePanel;
 class DiffPanel;
 class DoctorPanel;
 class ExperimentsPanel;
@@ -44,7 +45,8 @@ class WorkspaceModel;
 
 // The application shell: one workspace file at a time, shown as
 //   central  : tabs "Workspace" (runs > traces tree), "Sources" (imported files), "Timeline"
-//              (the trace or run double-clicked in the tree, or View > Timeline), "Doctor" and
+//              (the trace or run double-clicked in the tree, or View > Timeline), "Call Tree" (what
+//              the host did: the selected trace's, a timeline range's or a verdict's step), "Doctor" and
 //              "Diff" (two traces selected in the tree, View > Compare Traces, or a trace's context
 //              menu > Compare With), "Experiments" (experiment-log runs: runs table, scalar charts
 //              and the other ExperimentView pages), with the selected trace's numbers beside them;
@@ -82,6 +84,7 @@ public:
     // The Timeline tab.
     [[nodiscard]] TimelinePanel *timelinePanel() const { return m_timeline; }
     [[nodiscard]] DoctorPanel *doctorPanel() const { return m_doctor; }
+    [[nodiscard]] CallTreePanel *callTreePanel() const { return m_callTree; }
     [[nodiscard]] DiffPanel *diffPanel() const { return m_diff; }
     [[nodiscard]] ExperimentsPanel *experimentsPanel() const { return m_experiments; }
     [[nodiscard]] LineagePanel *lineagePanel() const { return m_lineage; }
@@ -130,6 +133,10 @@ public Q_SLOTS:
     void openJob(); // the Job tab, when the workspace has a job
     // The SLO tab: an objectives file evaluated on the workspace (View > SLO).
     void openSlo();
+    // The Call Tree tab for a trace: what its CPU threads did over [fromNs, toNs) (trace time; the
+    // whole trace by default), `label` naming that range.
+    void openCallTree(
+        int64_t traceId, int64_t fromNs = INT64_MIN, int64_t toNs = INT64_MAX, const QString &label = {});
     // View > Compare Traces: the two selected traces; with one, asks which trace to compare it with.
     void compareSelectedTraces();
     // The first-run guide over the window (Help > Show Welcome Tour).
@@ -214,6 +221,7 @@ private:
     TraceDetailsWidget *m_details = nullptr;
     TimelinePanel *m_timeline = nullptr;
     DoctorPanel *m_doctor = nullptr;
+    CallTreePanel *m_callTree = nullptr;
     DiffPanel *m_diff = nullptr;
     ExperimentsPanel *m_experiments = nullptr;
     LineagePanel *m_lineage = nullptr;
