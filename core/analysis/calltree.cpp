@@ -265,12 +265,20 @@ std::pair<int64_t, int64_t> walkSlices(
         forEachSlice(db, tracks, q.fromNs, q.toNs, keys, [&](const Item &it) {
             while (!stack.empty() && stack.back().first <= it.ts)
                 stack.pop_back();
-            const int32_t parent = stack.empty() ? 0 : stack.back().second;
+            // The parent: the innermost open slice that holds all of this one. A slice that starts
+            // inside a call and ends after it (Kineto's ProfilerStep ranges begin inside the Python
+            // frame of profiler.step()) belongs to the caller that holds it; the calls it outlives
+            // stay open below it until they are popped.
+            size_t p = stack.size();
+            while (p > 0 && stack[p - 1].first < it.end)
+                --p;
+            const int32_t parent = p == 0 ? 0 : stack[p - 1].second;
+            const int64_t parentEnd = p == 0 ? INT64_MAX : stack[p - 1].first;
             const int32_t node = builder.child(parent, it.nameId);
             const int64_t a = std::max(it.ts, q.fromNs), b = std::min(it.end, q.toNs);
             first = std::min(first, a);
             last = std::max(last, b);
-            visit(it, node, a, b, stack.empty() ? INT64_MAX : stack.back().first);
+            visit(it, node, a, b, parentEnd);
             stack.emplace_back(it.end, node);
         });
     }

@@ -17,9 +17,10 @@ class Workspace;
 //  - Slices: the nested duration slices of the CPU threads (aten ops, `python_function` frames from
 //    `with_stack=True`, NVTX ranges, user annotations) and of their CUDA API companion tracks (a
 //    launch nests in the op that made it). Nesting is recomputed from start and end (a slice is the
-//    child of the innermost slice still open when it starts), so a thread and its companions form one
-//    stack. A slice partly inside the range counts its part inside; a child sticking out of its
-//    parent counts in the parent's self time only for the part inside the parent.
+//    child of the innermost open slice that holds all of it), so a thread and its companions form one
+//    stack, and a slice that starts inside a call and outlives it (Kineto's ProfilerStep ranges start
+//    inside the Python frame of profiler.step()) belongs to the caller that holds it. A slice partly
+//    inside the range counts its part inside.
 //  - Samples: Nsight Systems' CPU samples (`--sample`: the 'cpu_samples' tracks, each sample's
 //    backtrace in its args), a sample being one path from the outermost frame to the leaf. A sample
 //    stands for the thread's sampling period (the median gap between its consecutive samples), so

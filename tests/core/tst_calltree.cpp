@@ -107,6 +107,7 @@ private Q_SLOTS:
     void clippedRange();
     void oneThreadAndStep();
     void selectedSlices();
+    void crossingSlice();
     void nsysSamples();
 };
 
@@ -260,6 +261,31 @@ void TestCallTree::selectedSlices()
     QCOMPARE(s[1].depth, 2);
     QVERIFY(callTreeSlices(ws, q, {}).empty());
     QCOMPARE(callTreeSlices(ws, q, { find(td, { "A", "B" }) }, 1).size(), size_t(1));
+}
+
+// A slice that starts inside a call and outlives it, as Kineto's ProfilerStep ranges start inside the
+// Python frame of profiler.step(): it belongs to the caller that holds it, and what starts in it after
+// the call returned nests in it.
+void TestCallTree::crossingSlice()
+{
+    const QByteArray json
+        = "{\"traceEvents\": [\n"
+          "{\"ph\":\"X\",\"name\":\"run\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},\n"
+          "{\"ph\":\"X\",\"name\":\"step\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},\n"
+          "{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":90},\n"
+          "{\"ph\":\"X\",\"name\":\"forward\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":50}\n"
+          "]}\n";
+    QTemporaryDir dir;
+    const QString path = importTestJson(dir.path(), QStringLiteral("t.json"), json);
+    QVERIFY(!path.isEmpty());
+    Workspace ws(path, Workspace::Role::Reader);
+    CallTreeQuery q;
+    q.traceId = 1;
+    const CallTree t = callTree(ws, q);
+    QCOMPARE(figures(t, { "run" }), QStringLiteral("100/0/1"));
+    QCOMPARE(figures(t, { "run", "step" }), QStringLiteral("10/10/1"));
+    QCOMPARE(figures(t, { "run", "ProfilerStep#1" }), QStringLiteral("90/40/1"));
+    QCOMPARE(figures(t, { "run", "ProfilerStep#1", "forward" }), QStringLiteral("50/50/1"));
 }
 
 void TestCallTree::nsysSamples()

@@ -47,7 +47,7 @@ struct Selected {
     std::vector<CallTreeSlice> slices;
 };
 
-constexpr int kExpandLevels = 8; // the hottest path is opened this deep
+constexpr int kExpandLevels = 16; // the hottest path is opened this deep
 
 } // namespace
 
@@ -216,6 +216,9 @@ void CallTreePanel::open(const QString &workspacePath, int64_t traceId)
                 m_thread->addItem(t.label, t.key);
                 samples += t.sampleCount;
             }
+            // The busiest thread first (the main thread, as a rule): other threads' spans (the
+            // profiler's own, a data loader's idle workers) would crowd the top of the tree.
+            m_thread->setCurrentIndex(r.threads.empty() ? 0 : 1);
             const QString custom = m_customRange ? m_range->itemText(0) : QString();
             const QVariant customData = m_customRange ? m_range->itemData(0) : QVariant();
             m_range->clear();
@@ -320,6 +323,13 @@ void CallTreePanel::rebuild()
 void CallTreePanel::showTree()
 {
     const std::shared_ptr<const CallTree> &tree = shown();
+    // Top-down, the heaviest calls first; bottom-up, where the time is spent (self) first, as hotspot does.
+    const bool bottomUp = tree && tree->bottomUp;
+    if (bottomUp != m_sortedBottomUp) {
+        m_sortedBottomUp = bottomUp;
+        m_view->sortByColumn(
+            bottomUp ? CallTreeModel::SelfColumn : CallTreeModel::TotalColumn, Qt::DescendingOrder);
+    }
     m_model->setTree(tree);
     m_flame->setTree(tree);
     m_flame->setSearch(m_search->text());
@@ -328,10 +338,17 @@ void CallTreePanel::showTree()
 
 void CallTreePanel::expandHottest()
 {
-    QModelIndex index = m_proxy->index(0, 0);
-    for (int level = 0; level < kExpandLevels && index.isValid(); ++level) {
-        m_view->expand(index);
-        index = m_proxy->index(0, 0, index);
+    // Down the first row (in the order shown) that has rows below it, level by level.
+    QModelIndex parent;
+    for (int level = 0; level < kExpandLevels; ++level) {
+        QModelIndex next;
+        for (int row = 0; row < m_proxy->rowCount(parent) && !next.isValid(); ++row)
+            if (m_proxy->hasChildren(m_proxy->index(row, 0, parent)))
+                next = m_proxy->index(row, 0, parent);
+        if (!next.isValid())
+            return;
+        m_view->expand(next);
+        parent = next;
     }
 }
 

@@ -21,7 +21,8 @@ namespace plumb {
 class CallTreeModel;
 class FlameGraphWidget;
 
-// The Call Tree tab: what the host did in a trace. A toolbar picks the thread (or all CPU threads),
+// The Call Tree tab: what the host did in a trace. A toolbar picks the thread (the busiest one at
+// first, or all CPU threads),
 // the range (the whole trace, a step, or the range handed in from the timeline or a Doctor link), the
 // source (nested slices, or CPU samples' backtraces when the trace has them) and top-down or
 // bottom-up, with a search box; below, the call tree (name, total, self, count, % of range) over its
@@ -87,6 +88,7 @@ private:
     int64_t m_traceId = -1;
     bool m_busy = false;
     bool m_filling = false; // the combo boxes are being filled: no rebuild per change
+    bool m_sortedBottomUp = false; // the sort column was last chosen for a bottom-up tree
     bool m_customRange = false; // m_range's first item is a range handed in (showRange())
     std::shared_ptr<const CallTree> m_topDown;
     std::shared_ptr<const CallTree> m_bottomUpTree;

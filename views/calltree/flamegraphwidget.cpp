@@ -12,19 +12,25 @@
 
 namespace plumb {
 
+int64_t flameWeight(const CallTree &tree, int32_t node)
+{
+    const CallTreeNode &n = tree.nodes[size_t(node)];
+    return tree.bottomUp && node > 0 ? n.selfNs : n.totalNs;
+}
+
 std::vector<FlameBox> flameBoxes(const CallTree &tree, int32_t top, double widthPx, double minPx)
 {
     std::vector<FlameBox> out;
-    if (top < 0 || size_t(top) >= tree.nodes.size() || widthPx <= 0 || tree.nodes[size_t(top)].totalNs <= 0)
+    if (top < 0 || size_t(top) >= tree.nodes.size() || widthPx <= 0 || flameWeight(tree, top) <= 0)
         return out;
-    const double perNs = widthPx / double(tree.nodes[size_t(top)].totalNs);
+    const double perNs = widthPx / double(flameWeight(tree, top));
     out.push_back({ top, 0, 0, widthPx });
     // Breadth-first through what is wide enough: each box's children side by side from its left edge.
     for (size_t i = 0; i < out.size(); ++i) {
         const FlameBox parent = out[i];
         double x = parent.x;
         for (const int32_t c : tree.nodes[size_t(parent.node)].children) {
-            const double w = double(tree.nodes[size_t(c)].totalNs) * perNs;
+            const double w = double(flameWeight(tree, c)) * perNs;
             if (w >= minPx)
                 out.push_back({ c, parent.depth + 1, x, w });
             x += w;

@@ -18,14 +18,18 @@ struct FlameBox {
     double width = 0;
 };
 
+// A node's width in a flame graph: its total time; bottom-up, its self time along its chain of callers
+// (what the function itself spent there), so that callers split their callee's box.
+[[nodiscard]] int64_t flameWeight(const CallTree &tree, int32_t node);
 // The boxes of `tree` from `top` down (top spans `widthPx`; each child as wide as its share of its
-// parent's total, left to right in the tree's order, most total first), skipping what is narrower than
-// minPx (its time stays in its parent's box). Pure, for tests.
+// parent's weight, left to right in the tree's order), skipping what is narrower than minPx (its time
+// stays in its parent's box). Pure, for tests.
 [[nodiscard]] std::vector<FlameBox> flameBoxes(
     const CallTree &tree, int32_t top, double widthPx, double minPx);
 
-// A flame graph of a CallTree (QPainter): width is total time, depth is nesting (the root, "(all)",
-// on top, callees below, as an icicle; bottom-up: callers below). Hover: a tooltip with the node's
+// A flame graph of a CallTree (QPainter): width is total time, depth is nesting (the root, "all", on
+// top, callees below, as an icicle; bottom-up: each function as wide as its self time, its callers
+// below). Hover: a tooltip with the node's
 // figures. Click: selects a node (nodeClicked). Double-click: zooms into it (it spans the width);
 // Esc, Backspace or a right-click zooms back out one level. Names matching the search are drawn,
 // the rest dimmed.
