@@ -252,34 +252,46 @@ void forEachSlice(SqliteDb &db, const ThreadTracks &t, int64_t from, int64_t to,
 }
 
 // Walks the query's slices in nesting order per thread: visit(item, node, clipped start, clipped end,
-// the parent's end) for each with the top-down node it adds to (created in `builder`'s tree). Returns
-// the span of the work read.
+// covered) for each with the top-down node it adds to (created in `builder`'s tree), `covered` being
+// the time of the parent (inside the range) that this slice covers and its earlier children did not:
+// what the parent's self time loses (children that overlap, as a crossing one does, count once).
+// Returns the span of the work read.
 template <typename Visit>
 std::pair<int64_t, int64_t> walkSlices(
     SqliteDb &db, const CallTreeQuery &q, TreeBuilder &builder, bool keys, Visit visit)
 {
-    std::vector<std::pair<int64_t, int32_t>> stack; // open slices: (end, node)
+    struct Open {
+        int64_t end;
+        int32_t node;
+        int64_t coveredTo; // its children cover it up to here (clipped to the range)
+    };
+    std::vector<Open> stack; // open slices
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (const auto &[key, tracks] : queryTracks(db, q, "'thread', 'cuda_api'")) {
         stack.clear();
         forEachSlice(db, tracks, q.fromNs, q.toNs, keys, [&](const Item &it) {
-            while (!stack.empty() && stack.back().first <= it.ts)
+            while (!stack.empty() && stack.back().end <= it.ts)
                 stack.pop_back();
             // The parent: the innermost open slice that holds all of this one. A slice that starts
             // inside a call and ends after it (Kineto's ProfilerStep ranges begin inside the Python
             // frame of profiler.step()) belongs to the caller that holds it; the calls it outlives
             // stay open below it until they are popped.
             size_t p = stack.size();
-            while (p > 0 && stack[p - 1].first < it.end)
+            while (p > 0 && stack[p - 1].end < it.end)
                 --p;
-            const int32_t parent = p == 0 ? 0 : stack[p - 1].second;
-            const int64_t parentEnd = p == 0 ? INT64_MAX : stack[p - 1].first;
+            const int32_t parent = p == 0 ? 0 : stack[p - 1].node;
             const int32_t node = builder.child(parent, it.nameId);
             const int64_t a = std::max(it.ts, q.fromNs), b = std::min(it.end, q.toNs);
             first = std::min(first, a);
             last = std::max(last, b);
-            visit(it, node, a, b, parentEnd);
-            stack.emplace_back(it.end, node);
+            int64_t covered = b - a;
+            if (p > 0) {
+                int64_t &to = stack[p - 1].coveredTo;
+                covered = std::max<int64_t>(0, b - std::max(a, to));
+                to = std::max(to, b);
+            }
+            visit(it, node, a, b, covered);
+            stack.push_back({ it.end, node, a });
         });
     }
     return { first, last };
@@ -407,9 +419,10 @@ std::vector<CallTreeThread> callTreeThreads(Workspace &ws, int64_t traceId)
             const QString process = st.columnText(4).isEmpty()
                 ? st.columnText(5)
                 : QStringLiteral("%1 (%2)").arg(st.columnText(4), st.columnText(5));
-            const QString thread = st.columnText(6).isEmpty() || st.columnText(6) == st.columnText(7)
-                ? QStringLiteral("thread %1").arg(st.columnText(7))
-                : QStringLiteral("%1 (%2)").arg(st.columnText(6), st.columnText(7));
+            const QString name = st.columnText(6), tid = st.columnText(7);
+            const QString thread = name.isEmpty() || name == tid ? QStringLiteral("thread %1").arg(tid)
+                : name.contains(tid)                             ? name
+                                                                 : QStringLiteral("%1 (%2)").arg(name, tid);
             t.label = process + QLatin1String(" / ") + thread;
         }
     }
@@ -432,17 +445,16 @@ CallTree callTree(Workspace &ws, const CallTreeQuery &query)
     std::pair<int64_t, int64_t> span;
     if (query.source == CallTreeSource::Slices) {
         span = walkSlices(db, query, builder, false,
-            [&](const Item &, int32_t node, int64_t a, int64_t b, int64_t parentEnd) {
+            [&](const Item &, int32_t node, int64_t a, int64_t b, int64_t covered) {
                 CallTreeNode &n = tree.nodes[size_t(node)];
                 n.totalNs += b - a;
                 n.selfNs += b - a;
                 ++n.count;
                 ++tree.items;
-                // The parent's self time loses the part of this slice inside it (and inside the range).
+                // The parent's self time loses what this slice covers of it (first covered).
                 const int32_t p = n.parent;
-                const int64_t inside = std::max<int64_t>(0, std::min(b, parentEnd) - a);
                 if (p > 0)
-                    tree.nodes[size_t(p)].selfNs -= inside;
+                    tree.nodes[size_t(p)].selfNs -= covered;
                 else
                     tree.nodes[0].totalNs += b - a;
             });
