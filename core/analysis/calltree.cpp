@@ -145,10 +145,12 @@ public:
             n.children.clear();
         for (size_t i = 1; i < tree.nodes.size(); ++i)
             tree.nodes[size_t(tree.nodes[i].parent)].children.push_back(int32_t(i));
+        // Top-down, most total first; bottom-up, most self first (where the time is spent).
+        const auto weight = [&](const CallTreeNode &n) { return tree.bottomUp ? n.selfNs : n.totalNs; };
         for (CallTreeNode &n : tree.nodes)
             std::sort(n.children.begin(), n.children.end(), [&](int32_t a, int32_t b) {
-                const CallTreeNode &x = tree.nodes[size_t(a)], &y = tree.nodes[size_t(b)];
-                return x.totalNs != y.totalNs ? x.totalNs > y.totalNs : a < b;
+                const int64_t x = weight(tree.nodes[size_t(a)]), y = weight(tree.nodes[size_t(b)]);
+                return x != y ? x > y : a < b;
             });
     }
 

@@ -57,7 +57,7 @@ struct CallTreeNode {
     int64_t totalNs = 0; // inside the range; the root's: the selection's work
     int64_t selfNs = 0; // totalNs less the children's time inside this node
     int64_t count = 0; // calls (slices overlapping the range) or samples
-    std::vector<int32_t> children; // most total first
+    std::vector<int32_t> children; // most total first (bottom-up: most self first)
 };
 
 struct CallTree {
