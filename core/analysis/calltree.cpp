@@ -11,7 +11,13 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <exception>
 #include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -253,6 +259,105 @@ void forEachSlice(SqliteDb &db, const ThreadTracks &t, int64_t from, int64_t to,
         visit(it);
 }
 
+// Reads the query's slices on a thread of its own (the caller's connection, which the caller leaves
+// alone meanwhile) while the caller nests them: chunks of kChunk slices in nesting order, a thread's
+// first chunk marked, at most kInFlight chunks read ahead, the buffers reused. Reading (SQLite) and
+// nesting (the tree's hash lookups) then take about as long each, and overlap on two cores.
+class SlicePipe {
+public:
+    static constexpr size_t kChunk = 8192;
+    static constexpr size_t kInFlight = 4;
+
+    struct Chunk {
+        std::vector<Item> items;
+        bool threadStart = false;
+    };
+
+    SlicePipe(SqliteDb &db, const CallTreeQuery &q, bool keys)
+        : m_reader([this, &db, q, keys] { read(db, q, keys); })
+    {
+    }
+    ~SlicePipe()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stopped = true;
+        }
+        m_changed.notify_all();
+        m_reader.join();
+    }
+
+    // The next chunk; false at the end. Rethrows what the reader threw.
+    bool next(Chunk &out)
+    {
+        std::unique_lock lock(m_mutex);
+        if (!out.items.empty() || out.items.capacity() > 0) {
+            out.items.clear();
+            m_spare.push_back(std::move(out.items));
+        }
+        m_changed.notify_all();
+        m_changed.wait(lock, [&] { return !m_full.empty() || m_done; });
+        if (m_full.empty()) {
+            if (m_error)
+                std::rethrow_exception(m_error);
+            return false;
+        }
+        out = std::move(m_full.front());
+        m_full.pop_front();
+        m_changed.notify_all();
+        return true;
+    }
+
+private:
+    void read(SqliteDb &db, const CallTreeQuery &q, bool keys)
+    {
+        try {
+            Chunk chunk;
+            const auto hand = [&] {
+                std::unique_lock lock(m_mutex);
+                m_changed.wait(lock, [&] { return m_full.size() < kInFlight || m_stopped; });
+                if (m_stopped)
+                    throw std::runtime_error("stopped");
+                m_full.push_back(std::move(chunk));
+                chunk = Chunk {};
+                if (!m_spare.empty()) {
+                    chunk.items = std::move(m_spare.back());
+                    m_spare.pop_back();
+                }
+                m_changed.notify_all();
+            };
+            for (const auto &[key, tracks] : queryTracks(db, q, "'thread', 'cuda_api'")) {
+                chunk.threadStart = true;
+                chunk.items.reserve(kChunk);
+                forEachSlice(db, tracks, q.fromNs, q.toNs, keys, [&](const Item &it) {
+                    chunk.items.push_back(it);
+                    if (chunk.items.size() == kChunk) {
+                        hand();
+                        chunk.items.reserve(kChunk);
+                    }
+                });
+                hand();
+            }
+        } catch (...) {
+            std::lock_guard lock(m_mutex);
+            if (!m_stopped)
+                m_error = std::current_exception();
+        }
+        std::lock_guard lock(m_mutex);
+        m_done = true;
+        m_changed.notify_all();
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<Chunk> m_full;
+    std::vector<std::vector<Item>> m_spare;
+    bool m_done = false;
+    bool m_stopped = false;
+    std::exception_ptr m_error;
+    std::thread m_reader; // last: starts once the rest is made
+};
+
 // Walks the query's slices in nesting order per thread: visit(item, node, clipped start, clipped end,
 // covered) for each with the top-down node it adds to (created in `builder`'s tree), `covered` being
 // the time of the parent (inside the range) that this slice covers and its earlier children did not:
@@ -269,9 +374,12 @@ std::pair<int64_t, int64_t> walkSlices(
     };
     std::vector<Open> stack; // open slices
     int64_t first = INT64_MAX, last = INT64_MIN;
-    for (const auto &[key, tracks] : queryTracks(db, q, "'thread', 'cuda_api'")) {
-        stack.clear();
-        forEachSlice(db, tracks, q.fromNs, q.toNs, keys, [&](const Item &it) {
+    SlicePipe pipe(db, q, keys);
+    SlicePipe::Chunk chunk;
+    while (pipe.next(chunk)) {
+        if (chunk.threadStart)
+            stack.clear();
+        for (const Item &it : chunk.items) {
             while (!stack.empty() && stack.back().end <= it.ts)
                 stack.pop_back();
             // The parent: the innermost open slice that holds all of this one. A slice that starts
@@ -294,7 +402,7 @@ std::pair<int64_t, int64_t> walkSlices(
             }
             visit(it, node, a, b, covered);
             stack.push_back({ it.end, node, a });
-        });
+        }
     }
     return { first, last };
 }
