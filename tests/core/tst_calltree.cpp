@@ -5,11 +5,14 @@
 // Nsight Systems export's CPU samples (../shared/data/traces/nsys/).
 #include "analysis/calltree.h"
 #include "importhelpers.h"
+#include "present/calltreepresent.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -108,6 +111,7 @@ private Q_SLOTS:
     void oneThreadAndStep();
     void selectedSlices();
     void crossingSlice();
+    void presented();
     void nsysSamples();
 };
 
@@ -287,6 +291,39 @@ void TestCallTree::crossingSlice()
     QCOMPARE(figures(t, { "run", "step" }), QStringLiteral("10/10/1"));
     QCOMPARE(figures(t, { "run", "ProfilerStep#1" }), QStringLiteral("90/40/1"));
     QCOMPARE(figures(t, { "run", "ProfilerStep#1", "forward" }), QStringLiteral("50/50/1"));
+}
+
+// What `plumb calltree` prints: the tree of one thread and step as JSON and text, and what it says of a
+// thread or step the trace does not have.
+void TestCallTree::presented()
+{
+    QTemporaryDir dir;
+    const QString path = importTestJson(dir.path(), QStringLiteral("t.json"), nestedTrace(true));
+    QVERIFY(!path.isEmpty());
+    Workspace ws(path, Workspace::Role::Reader);
+    CallTreeLookup r = readCallTree(ws, QStringLiteral("1"), QStringLiteral("1"),
+        QStringLiteral("ProfilerStep#2"), CallTreeSource::Slices, false);
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QJsonObject json = callTreeJson(r.presentation);
+    QCOMPARE(json.value(QLatin1String("schema")).toString(), QStringLiteral("plumb.calltree/1"));
+    QCOMPARE(json.value(QLatin1String("step")).toString(), QStringLiteral("ProfilerStep#2"));
+    QCOMPARE(json.value(QLatin1String("total_ns")).toDouble(), 40.0 * us);
+    const QJsonObject a = json.value(QLatin1String("nodes")).toArray().at(0).toObject();
+    QCOMPARE(a.value(QLatin1String("name")).toString(), QStringLiteral("A"));
+    QCOMPARE(a.value(QLatin1String("self_ns")).toDouble(), 10.0 * us);
+    QCOMPARE(a.value(QLatin1String("callees")).toArray().size(), 2); // A (recursion) and B
+    const QString text = callTreeText(r.presentation);
+    QVERIFY2(text.contains(QString::fromUtf8("   40.0 µs    10.0 µs        1  66.7  A\n")), qPrintable(text));
+    r = readCallTree(ws, QStringLiteral("1"), {}, {}, CallTreeSource::Slices, true);
+    json = callTreeJson(r.presentation);
+    QCOMPARE(json.value(QLatin1String("bottom_up")).toBool(), true);
+    QVERIFY(json.value(QLatin1String("nodes")).toArray().at(0).toObject().contains(QLatin1String("callers")));
+    QVERIFY(readCallTree(ws, QStringLiteral("1"), QStringLiteral("99"), {}, CallTreeSource::Slices, false)
+                .error.contains(QLatin1String("no CPU thread 99")));
+    QVERIFY(readCallTree(
+        ws, QStringLiteral("1"), {}, QStringLiteral("ProfilerStep#9"), CallTreeSource::Slices, false)
+                .error.contains(QLatin1String("no step ProfilerStep#9")));
+    QVERIFY(!readCallTree(ws, QStringLiteral("7"), {}, {}, CallTreeSource::Slices, false).error.isEmpty());
 }
 
 void TestCallTree::nsysSamples()
