@@ -67,20 +67,23 @@ bool shown(const CallTree &t, int32_t node)
     return double(weight) >= CallTreePresentation::kMinShare * double(t.nodes[0].totalNs) && weight > 0;
 }
 
-QJsonObject nodeJson(const CallTree &t, int32_t node)
+// The shown nodes depth-first (a node, then what is below it), each with its parent's index in the
+// array (-1 at the top).
+void appendNodes(const CallTree &t, int32_t node, int parent, int depth, QJsonArray &out)
 {
     const CallTreeNode &n = t.nodes[size_t(node)];
     QJsonObject o;
     o[QStringLiteral("name")] = t.nameOf(node);
+    o[QStringLiteral("parent")] = parent;
+    o[QStringLiteral("depth")] = depth;
     o[QStringLiteral("total_ns")] = double(n.totalNs);
     o[QStringLiteral("self_ns")] = double(n.selfNs);
     o[QStringLiteral("count")] = double(n.count);
-    QJsonArray children;
+    const int index = int(out.size());
+    out.append(o);
     for (const int32_t c : n.children)
         if (shown(t, c))
-            children.append(nodeJson(t, c));
-    o[t.bottomUp ? QStringLiteral("callers") : QStringLiteral("callees")] = children;
-    return o;
+            appendNodes(t, c, index, depth + 1, out);
 }
 
 } // namespace
@@ -101,11 +104,11 @@ QJsonObject callTreeJson(const CallTreePresentation &p)
     o[QStringLiteral("items")] = double(t.items);
     o[QStringLiteral("sample_period_ns")] = double(t.samplePeriodNs);
     o[QStringLiteral("total_ns")] = double(t.nodes[0].totalNs);
-    QJsonArray roots;
+    QJsonArray nodes;
     for (const int32_t c : t.nodes[0].children)
         if (shown(t, c))
-            roots.append(nodeJson(t, c));
-    o[QStringLiteral("nodes")] = roots;
+            appendNodes(t, c, -1, 0, nodes);
+    o[QStringLiteral("nodes")] = nodes;
     return o;
 }
 

@@ -308,16 +308,29 @@ void TestCallTree::presented()
     QCOMPARE(json.value(QLatin1String("schema")).toString(), QStringLiteral("plumb.calltree/1"));
     QCOMPARE(json.value(QLatin1String("step")).toString(), QStringLiteral("ProfilerStep#2"));
     QCOMPARE(json.value(QLatin1String("total_ns")).toDouble(), 40.0 * us);
-    const QJsonObject a = json.value(QLatin1String("nodes")).toArray().at(0).toObject();
+    const QJsonArray nodes = json.value(QLatin1String("nodes")).toArray();
+    QCOMPARE(nodes.size(), 4); // A > A > C, A > B
+    const QJsonObject a = nodes.at(0).toObject();
     QCOMPARE(a.value(QLatin1String("name")).toString(), QStringLiteral("A"));
+    QCOMPARE(a.value(QLatin1String("parent")).toInt(), -1);
     QCOMPARE(a.value(QLatin1String("self_ns")).toDouble(), 10.0 * us);
-    QCOMPARE(a.value(QLatin1String("callees")).toArray().size(), 2); // A (recursion) and B
+    QCOMPARE(nodes.at(2).toObject().value(QLatin1String("name")).toString(), QStringLiteral("C"));
+    QCOMPARE(nodes.at(2).toObject().value(QLatin1String("parent")).toInt(), 1);
+    QCOMPARE(nodes.at(2).toObject().value(QLatin1String("depth")).toInt(), 2);
+    QCOMPARE(nodes.at(3).toObject().value(QLatin1String("parent")).toInt(), 0);
     const QString text = callTreeText(r.presentation);
     QVERIFY2(text.contains(QString::fromUtf8("   40.0 µs    10.0 µs        1  66.7  A\n")), qPrintable(text));
     r = readCallTree(ws, QStringLiteral("1"), {}, {}, CallTreeSource::Slices, true);
     json = callTreeJson(r.presentation);
     QCOMPARE(json.value(QLatin1String("bottom_up")).toBool(), true);
-    QVERIFY(json.value(QLatin1String("nodes")).toArray().at(0).toObject().contains(QLatin1String("callers")));
+    // Most self first: a ProfilerStep (60 µs of its own on thread 3), then D (50), then A (40).
+    QCOMPARE(json.value(QLatin1String("nodes"))
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value(QLatin1String("self_ns"))
+                 .toDouble(),
+        60.0 * us);
     QVERIFY(readCallTree(ws, QStringLiteral("1"), QStringLiteral("99"), {}, CallTreeSource::Slices, false)
                 .error.contains(QLatin1String("no CPU thread 99")));
     QVERIFY(readCallTree(
