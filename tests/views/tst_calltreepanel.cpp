@@ -2,7 +2,7 @@
 // The Call Tree tab: its model under QAbstractItemModelTester (top-down, bottom-up, behind the search
 // proxy), the flame graph's boxes, and in the window: the tree of a generated trace, a click on a node
 // (in the tree and in the flame graph) outlining exactly its slices in the timeline, the search, the
-// bottom-up toggle, a timeline range and a step.
+// bottom-up toggle, the timeline's Call Tree button, a range and a step.
 #include "analysis/calltree.h"
 #include "builtinimporters.h"
 #include "calltree/calltreemodel.h"
@@ -200,6 +200,31 @@ private Q_SLOTS:
         panel->bottomUpButton()->click();
         panel->searchField()->setText(QStringLiteral("launch"));
         QCOMPARE(panel->proxy()->rowCount(), 2); // the steps lead to launches, D does not
+    }
+
+    // The timeline's Call Tree button: the range selected there, in the Call Tree tab.
+    void timelineRangeOpensCallTree()
+    {
+        MainWindow window(m_registry, m_ws);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::workspaceLoaded);
+        QVERIFY(loaded.wait(kTimeoutMs));
+        TimelinePanel *timeline = window.timelinePanel();
+        QSignalSpy opened(timeline->view(), &TimelineView::opened);
+        window.openTimeline(1);
+        QVERIFY(opened.wait(kTimeoutMs));
+        QVERIFY(!timeline->callTreeButton()->isEnabled());
+        const int64_t offset = timeline->view()->tracks().front().offsetNs;
+        timeline->view()->setRange(offset + 1000 * us, offset + 1250 * us, {});
+        QVERIFY(timeline->callTreeButton()->isEnabled());
+        QSignalSpy ready(window.callTreePanel(), &CallTreePanel::treeReady);
+        timeline->callTreeButton()->click();
+        QVERIFY(ready.wait(kTimeoutMs));
+        QCOMPARE(window.findChild<QTabWidget *>()->currentWidget(), window.callTreePanel());
+        QCOMPARE(window.callTreePanel()->topDown()->fromNs, 1000 * us);
+        QCOMPARE(window.callTreePanel()->topDown()->rangeNs(), 250 * us);
+        QVERIFY(
+            window.callTreePanel()->rangeBox()->currentText().startsWith(QStringLiteral("Timeline range")));
     }
 
     void rangeAndStep()
