@@ -164,9 +164,9 @@ void MainWindow::createCentralArea()
     connect(m_callTree, &CallTreePanel::slicesSelected, this,
         [this, outline](int64_t traceId, const std::vector<CallTreeSlice> &slices) {
             const TimelineSource &shown = m_timeline->view()->source();
-            if (shown.traceId != traceId || shown.workspacePath != workspacePath()) {
+            if (shown.traceId != traceId || shown.workspacePath != m_callTree->workspacePath()) {
                 TimelineSource source;
-                source.workspacePath = workspacePath();
+                source.workspacePath = m_callTree->workspacePath();
                 source.traceId = traceId;
                 source.title = traceLabel(traceId);
                 m_timeline->open(source);
@@ -175,7 +175,16 @@ void MainWindow::createCentralArea()
         });
     connect(m_callTree, &CallTreePanel::showInTimeline, this,
         [this, outline](int64_t traceId, int64_t fromNs, int64_t toNs) {
-            showInTimeline(traceId, fromNs, toNs);
+            // The trace where the call tree read it (a job's rank: in its shard).
+            TimelineSource source;
+            source.workspacePath = m_callTree->workspacePath();
+            source.traceId = traceId;
+            source.title = traceLabel(traceId);
+            source.focusFromNs = fromNs;
+            source.focusToNs = toNs;
+            m_timeline->open(source);
+            m_tabs->setCurrentWidget(m_timeline);
+            m_timeline->view()->setFocus();
             outline(m_callTree->selectedSlices());
         });
     connect(m_timeline, &TimelinePanel::callTreeRequested, this,

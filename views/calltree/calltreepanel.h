@@ -40,6 +40,8 @@ public:
     void open(const QString &workspacePath, int64_t traceId);
     void close();
     [[nodiscard]] int64_t traceId() const { return m_traceId; }
+    // The workspace the trace's events are in (a job's rank: its shard's).
+    [[nodiscard]] const QString &workspacePath() const { return m_workspacePath; }
     // The tree of [fromNs, toNs) (trace time), named `label` in the range box.
     void showRange(int64_t fromNs, int64_t toNs, const QString &label);
     // The tree of the step named `step` (as the steps view names it); false when there is none.
