@@ -407,11 +407,6 @@ std::pair<int64_t, int64_t> walkSlices(
     return { first, last };
 }
 
-// One sample's path, outermost frame first, as text ids.
-struct SampleStack {
-    std::vector<int64_t> frames;
-};
-
 // A backtrace frame "function (module)" as the function's name.
 // An unresolved one (an address) as its module in brackets, as the importer names such samples and
 // perf names such frames, so that they add up by library.
@@ -435,7 +430,8 @@ std::pair<int64_t, int64_t> walkSamples(
     SqliteDb &db, const CallTreeQuery &q, TreeBuilder &builder, int64_t &periodNs, Visit visit)
 {
     int64_t first = INT64_MAX, last = INT64_MIN;
-    std::unordered_map<int64_t, std::vector<int64_t>> stacks; // by args id: frames, outermost first
+    // Frames, outermost first, by args id (a sample without args: -2 - its name id).
+    std::unordered_map<int64_t, std::vector<int64_t>> stacks;
     SqliteStmt argsSt(db, "SELECT json FROM args WHERE id = ?");
     SqliteStmt nameSt(db, "SELECT str FROM string WHERE id = ?");
     SqliteStmt st(db,
@@ -452,7 +448,7 @@ std::pair<int64_t, int64_t> walkSamples(
                 if (prev != INT64_MIN && ts > prev)
                     gaps.push_back(ts - prev);
                 prev = ts;
-                auto [sit, added] = stacks.try_emplace(argsId);
+                auto [sit, added] = stacks.try_emplace(argsId >= 0 ? argsId : -2 - st.columnInt(2));
                 if (added) {
                     std::vector<int64_t> &frames = sit->second;
                     if (argsId >= 0) {
