@@ -230,7 +230,11 @@ void CallTreePanel::open(const QString &workspacePath, int64_t traceId)
             m_range->setCurrentIndex(0);
             if (auto *items = qobject_cast<QStandardItemModel *>(m_source->model()))
                 items->item(1)->setEnabled(samples > 0);
-            m_source->setCurrentIndex(0);
+            int64_t slices = 0;
+            for (const CallTreeThread &t : r.threads)
+                slices += t.sliceCount;
+            m_source->setCurrentIndex(
+                slices == 0 && samples > 0 ? 1 : 0); // a sampling-only capture: its samples
             m_filling = false;
             rebuild();
         });
