@@ -529,7 +529,7 @@ std::vector<CallTreeThread> callTreeThreads(Workspace &ws, int64_t traceId)
             const QString thread = name.isEmpty() || name == tid ? QStringLiteral("thread %1").arg(tid)
                 : name.contains(tid)                             ? name
                                                                  : QStringLiteral("%1 (%2)").arg(name, tid);
-            t.label = process + QLatin1String(" / ") + thread;
+            t.label = thread == process ? process : process + QLatin1String(" / ") + thread; // a main thread
         }
     }
     std::vector<CallTreeThread> out;

@@ -68,11 +68,12 @@ CallTreePanel::CallTreePanel(QWidget *parent)
     m_thread->setAccessibleName(tr("Thread"));
     m_thread->setToolTip(tr("The thread whose work is shown (with its CUDA API calls), or every CPU thread"));
     m_thread->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_thread->setMaximumWidth(360);
+    m_thread->setMaximumWidth(300);
     m_range->setAccessibleName(tr("Range"));
     m_range->setToolTip(tr("The stretch of the trace summed: the whole trace, a step, or a range from the "
                            "timeline (Shift+drag there, then Call Tree)"));
     m_range->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_range->setMinimumContentsLength(12);
     m_source->setAccessibleName(tr("Source"));
     m_source->addItem(tr("Slices"), int(CallTreeSource::Slices));
     m_source->addItem(tr("CPU samples"), int(CallTreeSource::Samples));
