@@ -11,8 +11,9 @@ namespace plumb {
 class Workspace;
 
 // `plumb calltree`: what a trace's CPU threads did, as an indented tree of text and as
-// plumb.calltree/1 JSON (docs/json.md: the nodes depth-first, each with its parent's index). Nodes under kMinShare of the work are left out (their time stays in their
-// parent's total and self is not adjusted); the text stops after kMaxTextLines lines.
+// plumb.calltree/1 JSON (docs/json.md: the nodes depth-first, each with its parent's index). Nodes under
+// kMinShare of the work are left out (their time stays in their parent's total and self is not adjusted); the
+// text stops after kMaxTextLines lines.
 struct CallTreePresentation {
     static constexpr double kMinShare = 0.005;
     static constexpr int kMaxTextLines = 400;
