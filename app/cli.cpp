@@ -12,6 +12,7 @@
 #include "cli_import.h"
 #include "cli_lineage.h"
 #include "cli_ls.h"
+#include "cli_memory.h"
 #include "cli_merge.h"
 #include "cli_query.h"
 #include "uilauncher.h"
@@ -50,6 +51,7 @@ constexpr const char *kWindowOptions
       "  --critical-path     with --timeline: outline the critical path of its second step (or its only "
       "one)\n"
       "  --doctor            open the Doctor tab for the selected trace (the last imported one)\n"
+      "  --memory            open the Memory tab for the selected trace (the last imported one)\n"
       "  --diff              open the Diff tab for the first two traces imported (else the first\n"
       "                      two in the workspace), the first as the baseline\n"
       "  --experiments       open the Experiments tab\n"
@@ -186,6 +188,8 @@ int runCli(const QString &command, const QStringList &arguments)
         return runCallTree(a);
     if (command == QLatin1String("goodput"))
         return runGoodput(a);
+    if (command == QLatin1String("memory"))
+        return runMemory(a);
     if (command == QLatin1String("check"))
         return runCheck(a);
     if (command == QLatin1String("query"))

@@ -203,6 +203,17 @@ QList<Command> makeCommands()
             valued(QStringLiteral("interval"), QStringLiteral("SECONDS"),
                 QStringLiteral("window of the goodput-over-time series (default: about 48 windows)")),
         } });
+    c.append(
+        { QStringLiteral("memory"), QStringLiteral("plumb memory [TRACE-ID] [--workspace FILE] [--json]"),
+            QStringLiteral(
+                "Where a trace's memory went, per device: allocated and reserved at the peak, the "
+                "allocations live at the peak with the ops that made them, the largest allocations, and "
+                "what the caching allocator held beyond what was allocated. From PyTorch's memory events "
+                "(profile_memory=True), else Nsight's memory counters (allocated only). TRACE-ID "
+                "defaults to the last imported trace."),
+            {
+                jsonOption(QStringLiteral("the peaks and allocations")),
+            } });
     c.append({ QStringLiteral("check"),
         QStringLiteral("plumb check --objectives FILE [--run RUN] [--baseline RUN] [--json] [--junit FILE] "
                        "[--allow-missing] [--workspace FILE]"),
@@ -670,6 +681,8 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
         a.goodput.peakFlopsPerSecond = peak;
         a.goodput.intervalNs = int64_t(std::llround(interval * 1e9));
     }
+    if (command == QLatin1String("memory") && a.paths.size() > 1)
+        return line.usageError(QStringLiteral("memory takes one TRACE-ID"));
     if (command == QLatin1String("check")) {
         if (!a.paths.isEmpty())
             return line.usageError(

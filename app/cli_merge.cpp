@@ -50,7 +50,7 @@ int runMerge(const cli::Args &a)
     JobView job;
     try {
         Workspace ws(m.output, Workspace::Role::Reader);
-        job = jobView(ws, 0, false);
+        job = jobView(ws, 0, false, &m.comparison);
     } catch (const SqlError &e) {
         err(cli::workspaceError(m.output, e));
         return 1;

@@ -108,6 +108,8 @@ int main(int argc, char **argv)
         QStringLiteral("bottom-up"), QStringLiteral("With --call-tree: show the bottom-up tree."));
     const QCommandLineOption doctorOption(QStringLiteral("doctor"),
         QStringLiteral("Open the Doctor tab for the selected trace once it is shown."));
+    const QCommandLineOption memoryOption(QStringLiteral("memory"),
+        QStringLiteral("Open the Memory tab for the selected trace once it is shown."));
     const QCommandLineOption diffOption(QStringLiteral("diff"),
         QStringLiteral("Open the Diff tab comparing the first two traces imported (else the first "
                        "two in the workspace) once they are shown."));
@@ -129,8 +131,8 @@ int main(int argc, char **argv)
         QStringLiteral("Use the system, light or dark palette this time (View > Theme is remembered)."),
         QStringLiteral("system|light|dark"));
     parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, criticalPathOption,
-        callTreeOption, bottomUpOption, doctorOption, diffOption, experimentsOption, lineageOption,
-        goodputOption, jobOption, sloOption, tourOption, noTourOption, themeOption });
+        callTreeOption, bottomUpOption, doctorOption, memoryOption, diffOption, experimentsOption,
+        lineageOption, goodputOption, jobOption, sloOption, tourOption, noTourOption, themeOption });
     parser.addPositionalArgument(
         QStringLiteral("paths"), QStringLiteral("Files or folders to import."), QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -201,15 +203,14 @@ int main(int argc, char **argv)
                diff = parser.isSet(diffOption), experiments = parser.isSet(experimentsOption),
                lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption),
                slo = parser.isSet(sloOption), critical = parser.isSet(criticalPathOption),
-               job = parser.isSet(jobOption), callTree = parser.isSet(callTreeOption),
-               bottomUp = parser.isSet(bottomUpOption);
+               job = parser.isSet(jobOption), memory = parser.isSet(memoryOption),
+               callTree = parser.isSet(callTreeOption), bottomUp = parser.isSet(bottomUpOption);
     // The tour comes with the sample and the first launch, unless declined; a screenshot shows it only when
     // asked.
     const bool tour = parser.isSet(tourOption)
         || (withSample && !parser.isSet(noTourOption) && !parser.isSet(screenshotOption)
             && plumb::WelcomeTour::shouldShow());
-    auto shown = [&window, timeline, critical, callTree, bottomUp, doctor, diff, experiments, lineage,
-                     goodput, slo, job, tour] {
+    auto shown = [&] { // runs in app.exec(), while these locals live
         if (job)
             QObject::connect(
                 window.jobPanel(), &plumb::JobPanel::loaded, &window, [&window] { window.openJob(); },
@@ -238,6 +239,8 @@ int main(int argc, char **argv)
         }
         if (doctor && trace >= 0)
             window.openDoctor(trace);
+        if (memory && trace >= 0)
+            window.openMemory(trace);
         if (diff) {
             QList<int64_t> ids = window.lastImportedTraceIds();
             if (ids.size() < 2)
@@ -269,10 +272,10 @@ int main(int argc, char **argv)
             QCoreApplication::exit(saved ? 0 : 1);
         };
         auto grabAndQuit
-            = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo, job, callTree] {
-                  // The experiments' runs and scalars, the lineage, the goodput, the objectives and the call
-                  // tree are read on workers: give them time.
-                  if (experiments || lineage || goodput || slo || job || callTree)
+            = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo, job, memory, callTree] {
+                  // The experiments' runs and scalars, the lineage, the goodput, the memory, the objectives
+                  // and the call tree are read on workers: give them time.
+                  if (experiments || lineage || goodput || slo || job || memory || callTree)
                       QTimer::singleShot(kTimelineSettleMs, &window, grab);
                   // The diff reads two traces on a worker: grab once it has shown them.
                   else if (diff && window.diffPanel()->baselineId() >= 0)

@@ -19,6 +19,7 @@
 #include "job/jobpanel.h"
 #include "job/jobview.h"
 #include "lineage/lineagepanel.h"
+#include "memory/memorypanel.h"
 #include "report/reportdialog.h"
 #include "shell/shortcuttable.h"
 #include "slo/slopanel.h"
@@ -198,6 +199,14 @@ void MainWindow::createCentralArea()
             openCallTree(traceId, fromNs, toNs, label);
         });
     m_tabs->addTab(m_doctor, tr("&Doctor"));
+    m_memory = new MemoryPanel;
+    connect(m_memory, &MemoryPanel::showInTimeline, this, &MainWindow::showInTimeline);
+    m_tabs->addTab(m_memory, tr("&Memory"));
+    // Shown with no trace open (chosen by hand, or remembered from the last session): the selected trace's.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_memory && m_memory->traceId() < 0 && currentTraceId() >= 0)
+            openMemory(currentTraceId());
+    });
     // The Job tab is there when the workspace holds a multi-rank job.
     m_job = new JobPanel;
     m_tabs->addTab(m_job, tr("&Job"));
@@ -330,6 +339,9 @@ void MainWindow::createActions()
     m_doctorAction = addTableAction(
         view, QStringLiteral("view.doctor"), this, [this] { openDoctorAt(m_tree->currentIndex()); });
     m_doctorAction->setStatusTip(tr("Show where the GPU time of the trace selected in the browser goes"));
+    m_memoryAction = addTableAction(
+        view, QStringLiteral("view.memory"), this, [this] { openMemoryAt(m_tree->currentIndex()); });
+    m_memoryAction->setStatusTip(tr("Show where the memory of the trace selected in the browser went"));
     m_compareAction
         = addTableAction(view, QStringLiteral("view.compare"), this, &MainWindow::compareSelectedTraces);
     m_compareAction->setStatusTip(
@@ -368,6 +380,7 @@ void MainWindow::createActions()
     m_traceMenu->setObjectName(QStringLiteral("traceContextMenu"));
     m_traceMenu->addAction(m_timelineAction);
     m_traceMenu->addAction(m_doctorAction);
+    m_traceMenu->addAction(m_memoryAction);
     m_traceMenu->addSeparator();
     m_traceMenu->addAction(m_compareAction);
     m_compareWithMenu = m_traceMenu->addMenu(tr("Compare &With"));
@@ -425,6 +438,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s, bool switched)
         m_timeline->close();
         m_callTree->close();
         m_doctor->close();
+        m_memory->close();
         m_diff->close();
     }
 
@@ -529,6 +543,27 @@ void MainWindow::openCallTree(int64_t traceId, int64_t fromNs, int64_t toNs, con
     if (fromNs != INT64_MIN || toNs != INT64_MAX)
         m_callTree->showRange(fromNs, toNs, label.isEmpty() ? tr("Range") : label);
     m_tabs->setCurrentWidget(m_callTree);
+}
+
+void MainWindow::openMemoryAt(const QModelIndex &viewIndex)
+{
+    const TraceInfo *t = m_tree->traceAt(viewIndex);
+    if (const RunInfo *r = m_tree->runAt(viewIndex); !t && r && !r->traces.isEmpty()) {
+        t = &r->traces.first(); // a run: its first trace
+    }
+    if (t) {
+        openMemory(t->id);
+    }
+}
+
+void MainWindow::openMemory(int64_t traceId)
+{
+    const TraceInfo *t = m_workspaceModel->traceAt(m_workspaceModel->indexForTrace(traceId));
+    if (workspacePath().isEmpty() || !t) {
+        return;
+    }
+    m_memory->open(workspacePath(), t->id, t->name);
+    m_tabs->setCurrentWidget(m_memory);
 }
 
 void MainWindow::openDoctor(int64_t traceId)

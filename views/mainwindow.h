@@ -35,6 +35,7 @@ class DiffPanel;
 class DoctorPanel;
 class ExperimentsPanel;
 class GoodputPanel;
+class MemoryPanel;
 class JobPanel;
 class LineagePanel;
 class SloPanel;
@@ -46,7 +47,8 @@ class WorkspaceModel;
 // The application shell: one workspace file at a time, shown as
 //   central  : tabs "Workspace" (runs > traces tree), "Sources" (imported files), "Timeline"
 //              (the trace or run double-clicked in the tree, or View > Timeline), "Call Tree" (what
-//              the host did: the selected trace's, a timeline range's or a verdict's step), "Doctor" and
+//              the host did: the selected trace's, a timeline range's or a verdict's step), "Doctor",
+//              "Memory" and
 //              "Diff" (two traces selected in the tree, View > Compare Traces, or a trace's context
 //              menu > Compare With), "Experiments" (experiment-log runs: runs table, scalar charts
 //              and the other ExperimentView pages), with the selected trace's numbers beside them;
@@ -89,6 +91,7 @@ public:
     [[nodiscard]] ExperimentsPanel *experimentsPanel() const { return m_experiments; }
     [[nodiscard]] LineagePanel *lineagePanel() const { return m_lineage; }
     [[nodiscard]] GoodputPanel *goodputPanel() const { return m_goodput; }
+    [[nodiscard]] MemoryPanel *memoryPanel() const { return m_memory; }
     [[nodiscard]] JobPanel *jobPanel() const { return m_job; }
     [[nodiscard]] SloPanel *sloPanel() const { return m_slo; }
     // Traces selected in the browser (a run of one trace counts as its trace), in tree order except
@@ -124,6 +127,8 @@ public Q_SLOTS:
     void showInTimeline(int64_t traceId, int64_t fromNs, int64_t toNs);
     // The Doctor tab for a trace.
     void openDoctor(int64_t traceId);
+    // The Memory tab for a trace: where its memory went.
+    void openMemory(int64_t traceId);
     // The Diff tab: what changed from the baseline trace to the compared one.
     void openDiff(int64_t baselineId, int64_t comparedId);
     // The Experiments tab (View > Experiments).
@@ -178,6 +183,7 @@ private:
     void onSourceSelectionChanged();
     void openTimelineAt(const QModelIndex &viewIndex);
     void openDoctorAt(const QModelIndex &viewIndex);
+    void openMemoryAt(const QModelIndex &viewIndex);
     void showTraceMenu(const QPoint &pos);
     void fillCompareWithMenu();
     [[nodiscard]] QString traceLabel(int64_t traceId) const { return m_tree->traceLabel(traceId); }
@@ -226,10 +232,12 @@ private:
     ExperimentsPanel *m_experiments = nullptr;
     LineagePanel *m_lineage = nullptr;
     GoodputPanel *m_goodput = nullptr;
+    MemoryPanel *m_memory = nullptr;
     JobPanel *m_job = nullptr;
     SloPanel *m_slo = nullptr;
     QAction *m_timelineAction = nullptr;
     QAction *m_doctorAction = nullptr;
+    QAction *m_memoryAction = nullptr;
     QAction *m_compareAction = nullptr;
     QMenu *m_traceMenu = nullptr; // the browser's context menu
     QMenu *m_compareWithMenu = nullptr; // its "Compare With" submenu: the other traces

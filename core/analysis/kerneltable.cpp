@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace plumb {
 
@@ -14,6 +15,7 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
 {
     std::unordered_map<int64_t, std::vector<int64_t>> durations;
     std::unordered_map<int64_t, GpuOp::Kind> kinds;
+    std::unordered_set<int64_t> untyped;
     // Occupancy per args row (rows are shared by ops launched alike: each is parsed once), and per
     // name the duration-weighted sum and the duration it covers.
     std::unordered_map<int64_t, double> occupancyOfArgs;
@@ -25,6 +27,8 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
         const int64_t dur = op.endNs - op.startNs;
         durations[op.nameId].push_back(dur);
         kinds[op.nameId] = op.kind;
+        if (op.untyped)
+            untyped.insert(op.nameId);
         all += dur;
         if (op.argsId < 0 || op.kind != GpuOp::Kind::Compute)
             continue;
@@ -54,6 +58,7 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
         k.name = name.step() ? name.columnText(0) : QString();
         name.reset();
         k.kind = kinds[nameId];
+        k.untyped = untyped.count(nameId) > 0;
         k.count = int64_t(d.size());
         for (int64_t v : d)
             k.totalNs += v;
@@ -62,6 +67,13 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
         k.p90Ns = rank(0.90);
         k.p99Ns = rank(0.99);
         k.maxNs = d.back();
+        if (k.count > 1) {
+            const double mean = k.meanNs();
+            double squares = 0;
+            for (int64_t v : d)
+                squares += (double(v) - mean) * (double(v) - mean);
+            k.stddevNs = std::sqrt(squares / double(k.count - 1));
+        }
         k.share = all ? double(k.totalNs) / double(all) : 0.0;
         if (auto o = occupancy.find(nameId); o != occupancy.end() && o->second.second > 0)
             k.occupancy = o->second.first / o->second.second;

@@ -26,7 +26,10 @@ struct KernelStats {
     int64_t p90Ns = 0;
     int64_t p99Ns = 0;
     int64_t maxNs = 0;
+    double stddevNs = 0; // sample standard deviation of the durations (n - 1, as pandas); 0 for one run
     double share = 0;
+    // Its ops are of none of the three kinds for Holistic Trace Analysis (GpuOp::untyped, hta mode only).
+    bool untyped = false;
     // Estimated achieved occupancy in percent (the profiler's "est. achieved occupancy %"), the mean
     // over the runs that report it weighted by their duration; -1 when none does.
     double occupancy = -1;

@@ -23,23 +23,30 @@ RankComparison compareRanks(Workspace &ws, int64_t runId, TemporalBreakdown::Mod
     SqliteStmt st(ws.db(),
         "SELECT id, coalesce(rank, -1), name FROM trace WHERE run_id = ? ORDER BY coalesce(rank, -1), id");
     st.bind(1, runId);
+    std::map<int64_t, WindowSums> stored; // by trace
+    if (mode == GpuOpMode::EveryOp && source == ReportSource::Summaries)
+        stored = storedWindowSums(ws, runId);
     while (st.step()) {
         RankSummary r;
         r.traceId = st.columnInt(0);
         r.rank = st.columnInt(1);
         r.name = st.columnText(2);
-        // Each step's GPU window: from the summaries stored at import when they count the ops `mode`
-        // counts, else from the ops.
+        // Each step's GPU window, averaged: from the summaries stored at import when they count the ops
+        // `mode` counts, else from the ops.
+        if (const auto it = stored.find(r.traceId); it != stored.end()) {
+            const WindowSums &w = it->second;
+            r.steps = w.steps;
+            const double n = double(std::max(1, w.steps));
+            r.windowNs = w.windowNs / n;
+            r.computeNs = w.computeNs / n;
+            r.commNs = w.commNs / n;
+            r.exposedCommNs = w.exposedCommNs / n;
+            r.idleNs = w.idleNs / n;
+            c.ranks.push_back(r);
+            continue;
+        }
         std::vector<TemporalBreakdown> windows;
-        std::optional<StoredWindows> stored;
-        if (mode == GpuOpMode::EveryOp && source == ReportSource::Summaries)
-            stored = storedWindows(ws, r.traceId);
-        if (stored) {
-            windows = std::move(stored->steps);
-            r.steps = int(windows.size());
-            if (windows.empty())
-                windows.push_back(stored->whole);
-        } else {
+        {
             // A rank of a job merged from shards is read in its shard.
             const std::optional<EventsLocation> at = eventsLocation(ws, r.traceId);
             std::optional<Workspace> shard;

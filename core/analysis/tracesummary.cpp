@@ -17,13 +17,14 @@
 namespace plumb {
 
 // ---- The report's encoding -------------------------------------------------------------------------
-// QDataStream over every field, in declaration order; kReportEncoding changes with the layout (and with
-// it kTraceSummaryVersion, so stored reports are written again).
+// QDataStream over every field: the verdict and the kernel table first (what a job's merge reads of each
+// rank: decodeVerdictInputs() stops there), then the rest in declaration order. kReportEncoding changes with
+// the layout (and with it kTraceSummaryVersion, so stored reports are written again).
 
 namespace {
 
 constexpr quint32 kReportMagic = 0x504c4d52; // "PLMR"
-constexpr quint32 kReportEncoding = 1;
+constexpr quint32 kReportEncoding = 2;
 
 template <typename T> void put(QDataStream &s, const std::vector<T> &v);
 template <typename T> void get(QDataStream &s, std::vector<T> &v);
@@ -137,7 +138,7 @@ PLUMB_FIELDS(StepBreakdown, number, name, cpuStartNs, cpuEndNs, gpu)
 PLUMB_FIELDS(StepTimeParts, a0, a1, a2, a3, a4, a5, a6, a7)
 PLUMB_FIELDS(StepTime, step, name, startNs, spanStartNs, endNs, parts)
 PLUMB_FIELDS(StepTimeBreakdown, steps, total)
-PLUMB_FIELDS(KernelStats, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+PLUMB_FIELDS(KernelStats, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13)
 PLUMB_FIELDS(StreamIdle, a0, a1, a2, a3, a4, a5)
 PLUMB_FIELDS(HostAnalysis::Activity, timeNs, count, ranges)
 PLUMB_FIELDS(HostAnalysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14)
@@ -183,47 +184,69 @@ QByteArray encodeReport(const DoctorReport &r)
         stepVerdicts, ranks, backend, deviceNoun]
         = r;
     Q_UNUSED(ranks);
+    put(s, verdict);
+    put(s, kernels);
     put(s, overall);
     put(s, steps);
     put(s, stepTime);
-    put(s, kernels);
     put(s, idle);
     put(s, host);
     put(s, launch);
     put(s, copies);
     put(s, collectives);
     put(s, flops);
-    put(s, verdict);
     put(s, stepVerdicts);
     put(s, backend);
     put(s, deviceNoun);
     return out;
 }
 
-std::optional<DoctorReport> decodeReport(const QByteArray &bytes)
+namespace {
+
+// The report's head (its verdict and kernel table) into `r`: whether the bytes are a report of this
+// encoding.
+bool decodeHead(QDataStream &s, DoctorReport &r)
 {
-    QDataStream s(bytes);
     s.setVersion(QDataStream::Qt_6_4);
     quint32 magic = 0, encoding = 0;
     s >> magic >> encoding;
     if (magic != kReportMagic || encoding != kReportEncoding)
-        return std::nullopt;
+        return false;
+    get(s, r.verdict);
+    get(s, r.kernels);
+    return s.status() == QDataStream::Ok;
+}
+
+} // namespace
+
+std::optional<DoctorReport> decodeReport(const QByteArray &bytes)
+{
+    QDataStream s(bytes);
     DoctorReport r;
+    if (!decodeHead(s, r))
+        return std::nullopt;
     get(s, r.overall);
     get(s, r.steps);
     get(s, r.stepTime);
-    get(s, r.kernels);
     get(s, r.idle);
     get(s, r.host);
     get(s, r.launch);
     get(s, r.copies);
     get(s, r.collectives);
     get(s, r.flops);
-    get(s, r.verdict);
     get(s, r.stepVerdicts);
     get(s, r.backend);
     get(s, r.deviceNoun);
     if (s.status() != QDataStream::Ok || !s.atEnd())
+        return std::nullopt;
+    return r;
+}
+
+std::optional<DoctorReport> decodeVerdictInputs(const QByteArray &bytes)
+{
+    QDataStream s(bytes);
+    DoctorReport r;
+    if (!decodeHead(s, r))
         return std::nullopt;
     return r;
 }
@@ -534,36 +557,33 @@ std::vector<KernelStats> storedStepOps(Workspace &ws, int64_t traceId)
     return out;
 }
 
-std::optional<StoredWindows> storedWindows(Workspace &ws, int64_t traceId)
+std::map<int64_t, WindowSums> storedWindowSums(Workspace &ws, int64_t runId)
 {
+    // Per trace: steps, then each figure summed over its steps and its whole trace's (step -1).
     SqliteStmt st(ws.db(),
-        "SELECT s.step, coalesce(s.gpu_start_ns, 0), coalesce(s.gpu_end_ns, 0), s.gpu_ops, s.compute_ns, "
-        "s.comm_ns, s.memory_ns, s.exposed_comm_ns, s.exposed_memory_ns, s.busy_ns "
-        "FROM trace_summary t JOIN step_summary s ON s.trace_id = t.trace_id "
-        "WHERE t.trace_id = ? AND t.version = ? ORDER BY s.step");
-    st.bind(1, traceId).bind(2, kTraceSummaryVersion);
-    StoredWindows out;
-    bool whole = false;
+        "SELECT trace_id, sum(step >= 0), sum(step < 0), "
+        "sum(iif(step >= 0, win, 0)), sum(iif(step >= 0, compute_ns, 0)), sum(iif(step >= 0, comm_ns, 0)), "
+        "sum(iif(step >= 0, exposed_comm_ns, 0)), sum(iif(step >= 0, win - busy_ns, 0)), "
+        "sum(iif(step < 0, win, 0)), sum(iif(step < 0, compute_ns, 0)), sum(iif(step < 0, comm_ns, 0)), "
+        "sum(iif(step < 0, exposed_comm_ns, 0)), sum(iif(step < 0, win - busy_ns, 0)) FROM (SELECT "
+        "trace_id, step, coalesce(gpu_end_ns, 0) - coalesce(gpu_start_ns, 0) AS win, compute_ns, comm_ns, "
+        "exposed_comm_ns, busy_ns FROM step_summary WHERE trace_id IN (SELECT t.id FROM trace t JOIN "
+        "trace_summary ts ON ts.trace_id = t.id WHERE t.run_id = ? AND ts.version = ?)) GROUP BY trace_id");
+    st.bind(1, runId).bind(2, kTraceSummaryVersion);
+    std::map<int64_t, WindowSums> out;
     while (st.step()) {
-        TemporalBreakdown b;
-        b.startNs = st.columnInt(1);
-        b.endNs = st.columnInt(2);
-        b.ops = st.columnInt(3);
-        b.computeNs = st.columnInt(4);
-        b.commNs = st.columnInt(5);
-        b.memoryNs = st.columnInt(6);
-        b.exposedCommNs = st.columnInt(7);
-        b.exposedMemoryNs = st.columnInt(8);
-        b.busyNs = st.columnInt(9);
-        if (st.columnInt(0) == kWholeTrace) {
-            out.whole = b;
-            whole = true;
-        } else {
-            out.steps.push_back(b);
-        }
+        if (st.columnInt(2) == 0)
+            continue; // no whole-trace row: not a complete summary
+        WindowSums w;
+        w.steps = int(st.columnInt(1));
+        const int c = w.steps > 0 ? 3 : 8;
+        w.windowNs = double(st.columnInt(c));
+        w.computeNs = double(st.columnInt(c + 1));
+        w.commNs = double(st.columnInt(c + 2));
+        w.exposedCommNs = double(st.columnInt(c + 3));
+        w.idleNs = double(st.columnInt(c + 4));
+        out.emplace(st.columnInt(0), w);
     }
-    if (!whole)
-        return std::nullopt;
     return out;
 }
 

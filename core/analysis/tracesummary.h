@@ -4,6 +4,7 @@
 #include "analysis/doctorreport.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace plumb {
@@ -17,7 +18,7 @@ class Workspace;
 // and the window read them instead of the events; a job's ranks merge them. Written from the events once,
 // every GPU op counted (GpuOpMode::EveryOp) and no further input ranges; a change to the analyses bumps
 // kTraceSummaryVersion, and summaries of another version are written again like missing ones.
-constexpr int kTraceSummaryVersion = 2;
+constexpr int kTraceSummaryVersion = 3;
 
 // Writes (replaces) the trace's summaries, in a transaction of its own (the caller holds none).
 void writeTraceSummary(Workspace &ws, int64_t traceId);
@@ -32,13 +33,15 @@ int writeMissingTraceSummaries(Workspace &ws, const std::function<bool()> &cance
 // The trace's stored analyses (traceAnalyses(): finishReport() weighs its run in), when they are of this
 // version.
 [[nodiscard]] std::optional<DoctorReport> storedReport(Workspace &ws, int64_t traceId);
-// The GPU windows stored for the trace (step_summary): each step's, by step, and the whole trace's;
-// nothing when the trace has no summary of this version. Their byKinds are not kept.
-struct StoredWindows {
-    std::vector<TemporalBreakdown> steps;
-    TemporalBreakdown whole;
+
+// Of each trace of the run whose summaries are of this version: its steps' GPU windows summed (the whole
+// trace's window when it has no steps), read in one pass over the run's step rows (compareRanks() averages
+// them; a job has thousands of ranks).
+struct WindowSums {
+    int steps = 0; // 0: the sums are the whole trace's window
+    double windowNs = 0, computeNs = 0, commNs = 0, exposedCommNs = 0, idleNs = 0;
 };
-[[nodiscard]] std::optional<StoredWindows> storedWindows(Workspace &ws, int64_t traceId);
+[[nodiscard]] std::map<int64_t, WindowSums> storedWindowSums(Workspace &ws, int64_t runId);
 
 // The device ops of the trace's steps by name (op_summary, steps 0 and up, merged): name, kind, count,
 // total, min, max and p50/p90/p99 from the merged sketches (within 0.5%); no durations histogram, no
@@ -48,5 +51,8 @@ struct StoredWindows {
 // The report's encoding in trace_summary.report (a versioned binary layout, internal to Plumb).
 [[nodiscard]] QByteArray encodeReport(const DoctorReport &r);
 [[nodiscard]] std::optional<DoctorReport> decodeReport(const QByteArray &bytes);
+// Of the encoded report, what finishReport(..., verdictOnly) reads: the verdict and the kernel table (the
+// rest left empty), decoded without the rest (a rank's report holds its every step).
+[[nodiscard]] std::optional<DoctorReport> decodeVerdictInputs(const QByteArray &bytes);
 
 } // namespace plumb

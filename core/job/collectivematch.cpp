@@ -1,16 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "job/collectivematch.h"
 
+#include <algorithm>
+
 namespace plumb {
 
-void CollectiveMatcher::add(int64_t rank, const QString &processGroup, const QString &collective, int64_t seq,
-    int64_t step, int64_t durNs)
+int CollectiveMatcher::key(const QString &processGroup, const QString &collective)
 {
-    QString key = processGroup;
-    if (key.isEmpty()) {
-        key = QStringLiteral("op:") + collective;
-        seq = m_unnamed[collective]++;
-    }
+    const bool unnamed = processGroup.isEmpty();
+    const QString name = unnamed ? QStringLiteral("op:") + collective : processGroup;
+    const auto it = m_keyIndex.constFind(name);
+    if (it != m_keyIndex.constEnd())
+        return *it;
+    m_keys.push_back(name);
+    m_keyUnnamed.push_back(unnamed);
+    m_unnamed.push_back(0);
+    return m_keyIndex[name] = int(m_keys.size() - 1);
+}
+
+void CollectiveMatcher::add(
+    int64_t rank, int key, const QString &collective, int64_t seq, int64_t step, int64_t durNs)
+{
+    if (m_keyUnnamed[size_t(key)])
+        seq = m_unnamed[size_t(key)]++;
     Acc &a = m_calls[{ key, seq }];
     if (a.collective.isEmpty())
         a.collective = collective;
@@ -31,7 +43,7 @@ std::vector<MatchedCollective> CollectiveMatcher::matched() const
     out.reserve(m_calls.size());
     for (const auto &[key, a] : m_calls) {
         MatchedCollective m;
-        m.matchKey = key.first;
+        m.matchKey = m_keys[size_t(key.first)];
         m.seq = key.second;
         m.collective = a.collective;
         m.step = a.minStep;
@@ -41,6 +53,9 @@ std::vector<MatchedCollective> CollectiveMatcher::matched() const
         m.maxWaitNs = a.maxNs - a.minNs;
         out.push_back(m);
     }
+    // In the order of the keys' names, then of seq.
+    std::stable_sort(out.begin(), out.end(),
+        [](const MatchedCollective &x, const MatchedCollective &y) { return x.matchKey < y.matchKey; });
     return out;
 }
 

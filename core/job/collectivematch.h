@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QHash>
 #include <QString>
+
+#include <algorithm>
 
 #include <cstdint>
 #include <map>
@@ -31,9 +34,15 @@ class CollectiveMatcher {
 public:
     // A rank's call, in the order of its `seq` within its process group (collective_call's order).
     void add(int64_t rank, const QString &processGroup, const QString &collective, int64_t seq, int64_t step,
-        int64_t durNs);
+        int64_t durNs)
+    {
+        add(rank, key(processGroup, collective), collective, seq, step, durNs);
+    }
+    // The same, its match key looked up once by key() for the calls that share it (millions in a job).
+    [[nodiscard]] int key(const QString &processGroup, const QString &collective);
+    void add(int64_t rank, int key, const QString &collective, int64_t seq, int64_t step, int64_t durNs);
     // Call after the last add() of a rank, before the next rank's.
-    void endRank() { m_unnamed.clear(); }
+    void endRank() { std::fill(m_unnamed.begin(), m_unnamed.end(), 0); }
     [[nodiscard]] std::vector<MatchedCollective> matched() const;
 
 private:
@@ -41,8 +50,11 @@ private:
         QString collective;
         int64_t ranks = 0, sumNs = 0, minNs = INT64_MAX, maxNs = INT64_MIN, minRank = -1, minStep = -1;
     };
-    std::map<std::pair<QString, int64_t>, Acc> m_calls;
-    std::map<QString, int64_t> m_unnamed; // this rank's next seq per collective without a group
+    QHash<QString, int> m_keyIndex; // match key -> index in m_keys: the map below compares numbers
+    std::vector<QString> m_keys;
+    std::vector<bool> m_keyUnnamed; // by key: a collective without a process group ("op:" + collective)
+    std::map<std::pair<int, int64_t>, Acc> m_calls; // (key, seq)
+    std::vector<int64_t> m_unnamed; // by key: this rank's next seq of a collective without a group
 };
 
 } // namespace plumb

@@ -38,52 +38,6 @@ namespace {
 
 using Stmt = ForeignSqliteDb::Stmt;
 
-QString text(const Stmt &st, int col)
-{
-    const std::string_view v = st.text(col);
-    return QString::fromUtf8(v.data(), qsizetype(v.size()));
-}
-
-void bindValue(SqliteStmt &out, int index, const Stmt &in, int col)
-{
-    switch (in.type(col)) {
-    case SQLITE_NULL:
-        out.bindNull(index);
-        break;
-    case SQLITE_INTEGER:
-        out.bind(index, in.integer(col));
-        break;
-    case SQLITE_FLOAT:
-        out.bind(index, in.real(col));
-        break;
-    case SQLITE_BLOB:
-        out.bindBlob(index, in.text(col).data(), in.text(col).size());
-        break;
-    default:
-        out.bind(index, in.text(col));
-        break;
-    }
-}
-
-// Copies the rows `select` gives into `insert`: the `fixed` values to its first parameters, then column i
-// of the one to the next parameter of the other.
-int64_t copyRows(Stmt &select, SqliteStmt &insert, std::initializer_list<int64_t> fixed)
-{
-    int64_t n = 0;
-    const int first = int(fixed.size());
-    while (select.step()) {
-        int i = 0;
-        for (int64_t v : fixed)
-            insert.bind(++i, v);
-        for (int c = 0; c < select.columnCount(); ++c)
-            bindValue(insert, first + c + 1, select, c);
-        insert.run();
-        ++n;
-    }
-    select.reset();
-    return n;
-}
-
 struct Shard {
     QString path;
     ShardInfo info;
@@ -111,6 +65,90 @@ private:
     SqliteStmt m_insert;
     QHash<QString, int64_t> m_ids;
 };
+
+// The attached shard's merged traces (temp.merge_trace), copied by SQLite, in the job's ids: each trace's
+// source and its diagnostics, the trace and its devices, its summary row (its stored analyses stay in the
+// shard: storedReport() reads them there), its step rows (but their launch-delay sketches) and its ops of
+// the whole trace, their names mapped to the job's strings. Its collective calls go to `matcher`, rank by
+// rank.
+void copyShard(
+    SqliteDb &db, int64_t runId, Strings &strings, SqliteStmt &mergeName, CollectiveMatcher &matcher)
+{
+    db.exec(
+        "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, importer_version, "
+        "status, imported_at_ns, import_ms, event_count, skipped_count) SELECT m.source_id, s.path, "
+        "s.name, s.size_bytes, s.mtime_ns, s.content_hash, s.format, s.importer_version, s.status, "
+        "s.imported_at_ns, s.import_ms, s.event_count, s.skipped_count FROM temp.merge_trace m JOIN "
+        "shard.source s ON s.id = m.shard_source");
+    db.exec(
+        "INSERT INTO diagnostic(source_id, severity, code, location, message, count) SELECT m.source_id, "
+        "d.severity, d.code, d.location, d.message, d.count FROM temp.merge_trace m JOIN shard.diagnostic "
+        "d ON d.source_id = m.shard_source ORDER BY m.source_id, d.id");
+    {
+        SqliteStmt trace(db,
+            "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, base_time_ns, "
+            "start_ns, "
+            "end_ns, event_count, slice_count, kernel_count, gpu_op_count, flow_count, corr_flow_count, "
+            "counter_count, metadata, device_type) SELECT m.trace_id, ?, m.source_id, t.format, t.name, "
+            "t.rank, t.world_size, t.base_time_ns, t.start_ns, t.end_ns, t.event_count, t.slice_count, "
+            "t.kernel_count, t.gpu_op_count, t.flow_count, t.corr_flow_count, t.counter_count, t.metadata, "
+            "t.device_type FROM temp.merge_trace m JOIN shard.trace t ON t.id = m.shard_trace");
+        trace.bind(1, runId).run();
+    }
+    db.exec("INSERT INTO device(trace_id, device_index, name, properties) SELECT m.trace_id, d.device_index, "
+            "d.name, d.properties FROM temp.merge_trace m JOIN shard.device d ON d.trace_id = m.shard_trace");
+    db.exec("INSERT INTO trace_summary(trace_id, version, mode, steps, report) SELECT m.trace_id, s.version, "
+            "s.mode, s.steps, x'' FROM temp.merge_trace m JOIN shard.trace_summary s ON s.trace_id = "
+            "m.shard_trace");
+    db.exec("INSERT INTO step_summary(trace_id, step, name, start_ns, end_ns, gpu_ops, gpu_start_ns, "
+            "gpu_end_ns, compute_ns, comm_ns, memory_ns, exposed_comm_ns, exposed_memory_ns, busy_ns, "
+            "st_compute_ns, st_exposed_comm_ns, st_exposed_memory_ns, st_input_pipeline_ns, "
+            "st_synchronization_ns, st_runtime_ns, st_other_cpu_ns, st_idle_ns, launched_ops, "
+            "launch_delay_sketch) SELECT m.trace_id, s.step, s.name, s.start_ns, s.end_ns, s.gpu_ops, "
+            "s.gpu_start_ns, s.gpu_end_ns, s.compute_ns, s.comm_ns, s.memory_ns, s.exposed_comm_ns, "
+            "s.exposed_memory_ns, s.busy_ns, s.st_compute_ns, s.st_exposed_comm_ns, s.st_exposed_memory_ns, "
+            "s.st_input_pipeline_ns, s.st_synchronization_ns, s.st_runtime_ns, s.st_other_cpu_ns, "
+            "s.st_idle_ns, s.launched_ops, NULL FROM temp.merge_trace m JOIN shard.step_summary s ON "
+            "s.trace_id = m.shard_trace");
+    db.exec("DELETE FROM temp.merge_name");
+    {
+        SqliteStmt names(db,
+            "SELECT DISTINCT n.id, n.str FROM temp.merge_trace m JOIN shard.op_summary o ON o.trace_id = "
+            "m.shard_trace AND o.step = -1 JOIN shard.string n ON n.id = o.name_id");
+        while (names.step())
+            mergeName.bind(1, names.columnInt(0)).bind(2, strings.id(names.columnText(1))).run();
+    }
+    db.exec("INSERT INTO op_summary(trace_id, step, name_id, kind, count, total_ns, min_ns, max_ns, sketch) "
+            "SELECT m.trace_id, -1, n.name_id, o.kind, o.count, o.total_ns, o.min_ns, o.max_ns, o.sketch "
+            "FROM temp.merge_trace m JOIN shard.op_summary o ON o.trace_id = m.shard_trace AND o.step = -1 "
+            "JOIN temp.merge_name n ON n.shard_name = o.name_id");
+    {
+        // Rank by rank (a trace id is its rank + 1), each process group's calls in order.
+        SqliteStmt calls(db,
+            "SELECT m.trace_id - 1, coalesce(c.process_group, ''), c.collective, c.seq, c.step, c.end_ns - "
+            "c.start_ns FROM temp.merge_trace m JOIN shard.collective_call c ON c.trace_id = m.shard_trace "
+            "ORDER BY m.trace_id, coalesce(c.process_group, ''), c.seq");
+        int64_t rank = -1;
+        std::string group, name; // the last call's, as SQLite has them
+        QString collective;
+        int key = -1;
+        while (calls.step()) {
+            if (calls.columnInt(0) != rank && rank >= 0)
+                matcher.endRank();
+            rank = calls.columnInt(0);
+            if (key < 0 || calls.columnView(1) != group || calls.columnView(2) != name) {
+                group = calls.columnView(1);
+                name = calls.columnView(2);
+                collective = QString::fromStdString(name);
+                key = matcher.key(QString::fromStdString(group), collective);
+            }
+            matcher.add(rank, key, collective, calls.columnInt(3), calls.columnInt(4), calls.columnInt(5));
+        }
+        if (rank >= 0)
+            matcher.endRank();
+    }
+    db.exec("DELETE FROM temp.merge_trace");
+}
 
 // Each merged rank's verdict with its run weighed in, as doctorReport() gives it, from its stored
 // analyses: finishReport()'s verdict alone (each step's verdict and the evidence of step time and FLOPs,
@@ -150,7 +188,7 @@ std::vector<RankVerdict> rankVerdicts(
         const auto decode = [&](size_t from, size_t step) {
             for (size_t i = from; i < blobs.size(); i += step)
                 if (!blobs[i].isNull())
-                    reports[i] = decodeReport(blobs[i]);
+                    reports[i] = decodeVerdictInputs(blobs[i]);
         };
         std::vector<std::future<void>> helpers;
         for (size_t w = 1; w < workers; ++w)
@@ -286,158 +324,93 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
     std::map<int64_t, int64_t> traceOfRank; // merged ranks: the job's trace id
     std::vector<MergedRank> merged; // in shard order
     std::map<int64_t, QString> failedFiles;
-    {
+    try {
         Workspace job(partial, Workspace::Role::Builder);
         SqliteDb &db = job.db();
         // The job's rows arrive shard by shard, so each rank's land between ranks already written: with
         // SQLite's default 2 MB of page cache, every rank's step rows cost pages read back and spilled.
         db.exec("PRAGMA cache_size = -131072"); // KiB: 128 MiB
-        SqliteTransaction tx(db);
+        // Which of the attached shard's traces and names are merged, and their ids here: SQLite copies
+        // a shard's step and op rows itself (a statement each), through these.
+        db.exec("CREATE TEMP TABLE merge_trace(shard_trace INTEGER PRIMARY KEY, trace_id INTEGER NOT NULL, "
+                "shard_source INTEGER NOT NULL, source_id INTEGER NOT NULL)");
+        db.exec("CREATE TEMP TABLE merge_name(shard_name INTEGER PRIMARY KEY, name_id INTEGER NOT NULL)");
         Strings strings(db);
         CollectiveMatcher matcher;
         int64_t runId = 0, nextSource = 1;
-        SqliteStmt addSource(db,
-            "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, "
-            "importer_version, "
-            "status, imported_at_ns, import_ms, event_count, skipped_count) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        SqliteStmt addDiagnostic(db,
-            "INSERT INTO diagnostic(source_id, severity, code, location, message, count) VALUES (?, ?, ?, ?, "
-            "?, ?)");
-        SqliteStmt addTrace(db,
-            "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, base_time_ns, "
-            "start_ns, "
-            "end_ns, event_count, slice_count, kernel_count, gpu_op_count, flow_count, corr_flow_count, "
-            "counter_count, metadata, device_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?, ?)");
-        SqliteStmt addDevice(
-            db, "INSERT INTO device(trace_id, device_index, name, properties) VALUES (?, ?, ?, ?)");
-        SqliteStmt addSummary(
-            db, "INSERT INTO trace_summary(trace_id, version, mode, steps, report) VALUES (?, ?, ?, ?, ?)");
-        SqliteStmt addStep(db,
-            "INSERT INTO step_summary(trace_id, step, name, start_ns, end_ns, gpu_ops, gpu_start_ns, "
-            "gpu_end_ns, "
-            "compute_ns, comm_ns, memory_ns, exposed_comm_ns, exposed_memory_ns, busy_ns, st_compute_ns, "
-            "st_exposed_comm_ns, st_exposed_memory_ns, st_input_pipeline_ns, st_synchronization_ns, "
-            "st_runtime_ns, st_other_cpu_ns, st_idle_ns, launched_ops, launch_delay_sketch) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        SqliteStmt addOp(db,
-            "INSERT INTO op_summary(trace_id, step, name_id, kind, count, total_ns, min_ns, max_ns, sketch) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
         SqliteStmt addRank(db,
             "INSERT INTO job_rank(rank, status, trace_id, trace_path, shard_path, shard_trace_id, message) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)");
-
-        for (Shard &s : shards) {
-            ForeignSqliteDb in(s.path);
-            Stmt traces(in,
-                "SELECT t.id, coalesce(t.rank, -1), coalesce(t.world_size, -1), r.key, r.name, src.path, "
-                "t.source_id "
-                "FROM trace t JOIN run r ON r.id = t.run_id JOIN source src ON src.id = t.source_id "
-                "WHERE EXISTS (SELECT 1 FROM trace_summary ts WHERE ts.trace_id = t.id AND ts.version = "
-                    + std::to_string(kTraceSummaryVersion) + ") ORDER BY coalesce(t.rank, -1), src.path",
-                "trace");
-            Stmt source(in,
-                "SELECT path, name, size_bytes, mtime_ns, content_hash, format, importer_version, status, "
-                "imported_at_ns, import_ms, event_count, skipped_count FROM source WHERE id = ?",
-                "source");
-            Stmt diagnostics(in,
-                "SELECT severity, code, location, message, count FROM diagnostic WHERE source_id = ?",
-                "diagnostic");
-            Stmt trace(in,
-                "SELECT format, name, rank, world_size, base_time_ns, start_ns, end_ns, event_count, "
-                "slice_count, "
-                "kernel_count, gpu_op_count, flow_count, corr_flow_count, counter_count, metadata, "
-                "device_type "
-                "FROM trace WHERE id = ?",
-                "trace");
-            Stmt devices(
-                in, "SELECT device_index, name, properties FROM device WHERE trace_id = ?", "device");
-            // The job keeps each rank's verdict; its stored analyses stay in its shard (storedReport() reads
-            // them there), as does each step's launch-delay sketch.
-            Stmt summary(in, "SELECT version, mode, steps, x'' FROM trace_summary WHERE trace_id = ?",
-                "trace_summary");
-            Stmt steps(in,
-                "SELECT step, name, start_ns, end_ns, gpu_ops, gpu_start_ns, gpu_end_ns, compute_ns, "
-                "comm_ns, "
-                "memory_ns, exposed_comm_ns, exposed_memory_ns, busy_ns, st_compute_ns, st_exposed_comm_ns, "
-                "st_exposed_memory_ns, st_input_pipeline_ns, st_synchronization_ns, st_runtime_ns, "
-                "st_other_cpu_ns, st_idle_ns, launched_ops, NULL FROM step_summary WHERE "
-                "trace_id "
-                "= ? ORDER BY step",
-                "step_summary");
-            Stmt ops(in,
-                "SELECT n.str, o.kind, o.count, o.total_ns, o.min_ns, o.max_ns, o.sketch FROM op_summary o "
-                "JOIN string n ON n.id = o.name_id WHERE o.trace_id = ? AND o.step = -1",
-                "op_summary");
-            Stmt calls(in,
-                "SELECT coalesce(process_group, ''), collective, seq, step, end_ns - start_ns FROM "
-                "collective_call "
-                "WHERE trace_id = ? ORDER BY coalesce(process_group, ''), seq",
-                "collective_call");
-            while (traces.step()) {
-                const int64_t shardTrace = traces.integer(0), rank = traces.integer(1),
-                              world = traces.integer(2);
-                const QString path = text(traces, 5);
-                if (rank < 0) {
-                    m.warnings
-                        << QStringLiteral("%1 (in %2) says no rank: not part of the job").arg(path, s.path);
-                    continue;
+        SqliteStmt attach(db, "ATTACH ? AS shard");
+        SqliteStmt mergeTrace(db,
+            "INSERT INTO temp.merge_trace(shard_trace, trace_id, shard_source, source_id) "
+            "VALUES (?, ?, ?, ?)");
+        SqliteStmt mergeName(db, "INSERT INTO temp.merge_name(shard_name, name_id) VALUES (?, ?)");
+        // A shard's ranks into the job, in a transaction: the traces taken (a rank once, of one job), then
+        // their rows copied by SQLite.
+        const auto mergeShard = [&](const Shard &s) {
+            attach.bind(1, std::string_view(ForeignSqliteDb::immutableUri(s.path))).run();
+            SqliteTransaction tx(db);
+            {
+                SqliteStmt traces(db,
+                    "SELECT t.id, coalesce(t.rank, -1), coalesce(t.world_size, -1), r.key, r.name, "
+                    "src.path, t.source_id FROM shard.trace t JOIN shard.run r ON r.id = t.run_id JOIN "
+                    "shard.source src ON src.id = t.source_id WHERE EXISTS (SELECT 1 FROM "
+                    "shard.trace_summary ts WHERE ts.trace_id = t.id AND ts.version = "
+                        + std::to_string(kTraceSummaryVersion) + ") ORDER BY coalesce(t.rank, -1), src.path");
+                while (traces.step()) {
+                    const int64_t shardTrace = traces.columnInt(0), rank = traces.columnInt(1),
+                                  world = traces.columnInt(2);
+                    const QString path = traces.columnText(5);
+                    if (rank < 0) {
+                        m.warnings << QStringLiteral("%1 (in %2) says no rank: not part of the job")
+                                          .arg(path, s.path);
+                        continue;
+                    }
+                    if (traceOfRank.count(rank)) {
+                        m.warnings << QStringLiteral(
+                            "rank %1 again in %2 (in %3): left out, the job keeps the first")
+                                          .arg(rank)
+                                          .arg(path, s.path);
+                        continue;
+                    }
+                    if (world >= 0) {
+                        if (m.worldSize >= 0 && world != m.worldSize)
+                            throw JobMergeError(
+                                QStringLiteral("%1 (rank %2, in %3) is of a job of %4 ranks; the "
+                                               "others are of %5: shards of another job")
+                                    .arg(path)
+                                    .arg(rank)
+                                    .arg(s.path)
+                                    .arg(world)
+                                    .arg(m.worldSize)
+                                    .toStdString());
+                        m.worldSize = world;
+                    }
+                    if (runId == 0)
+                        runId = findOrAddRun(db, traces.columnText(3), traces.columnText(4),
+                            int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000);
+                    // Trace ids in rank order, whatever shard each rank came from.
+                    const int64_t traceId = rank + 1;
+                    mergeTrace.bind(1, shardTrace).bind(2, traceId).bind(3, traces.columnInt(6));
+                    mergeTrace.bind(4, nextSource++).run();
+                    addRank.bind(1, rank).bind(2, QStringLiteral("merged")).bind(3, traceId).bind(4, path);
+                    addRank.bind(5, s.path).bind(6, shardTrace).bindNull(7).run();
+                    traceOfRank[rank] = traceId;
+                    merged.push_back({ rank, traceId, s.path, shardTrace });
                 }
-                if (traceOfRank.count(rank)) {
-                    m.warnings << QStringLiteral(
-                        "rank %1 again in %2 (in %3): left out, the job keeps the first")
-                                      .arg(rank)
-                                      .arg(path, s.path);
-                    continue;
-                }
-                if (world >= 0) {
-                    if (m.worldSize >= 0 && world != m.worldSize)
-                        throw JobMergeError(QStringLiteral("%1 (rank %2, in %3) is of a job of %4 ranks; the "
-                                                           "others are of %5: shards of another job")
-                                                .arg(path)
-                                                .arg(rank)
-                                                .arg(s.path)
-                                                .arg(world)
-                                                .arg(m.worldSize)
-                                                .toStdString());
-                    m.worldSize = world;
-                }
-                if (runId == 0)
-                    runId = findOrAddRun(db, text(traces, 3), text(traces, 4),
-                        int64_t(QDateTime::currentMSecsSinceEpoch()) * 1000000);
-                // Trace ids in rank order, whatever shard each rank came from.
-                const int64_t sourceId = nextSource++, traceId = rank + 1;
-                source.bind(1, traces.integer(6));
-                copyRows(source, addSource, { sourceId });
-                diagnostics.bind(1, traces.integer(6));
-                copyRows(diagnostics, addDiagnostic, { sourceId });
-                trace.bind(1, shardTrace);
-                copyRows(trace, addTrace, { traceId, runId, sourceId });
-                devices.bind(1, shardTrace);
-                copyRows(devices, addDevice, { traceId });
-                summary.bind(1, shardTrace);
-                copyRows(summary, addSummary, { traceId });
-                steps.bind(1, shardTrace);
-                copyRows(steps, addStep, { traceId });
-                ops.bind(1, shardTrace);
-                while (ops.step()) {
-                    addOp.bind(1, traceId).bind(2, int64_t(-1)).bind(3, strings.id(text(ops, 0)));
-                    for (int c = 1; c < 7; ++c)
-                        bindValue(addOp, c + 3, ops, c);
-                    addOp.run();
-                }
-                ops.reset();
-                calls.bind(1, shardTrace);
-                while (calls.step())
-                    matcher.add(rank, text(calls, 0), text(calls, 1), calls.integer(2), calls.integer(3),
-                        calls.integer(4));
-                calls.reset();
-                matcher.endRank();
-                addRank.bind(1, rank).bind(2, QStringLiteral("merged")).bind(3, traceId).bind(4, path);
-                addRank.bind(5, s.path).bind(6, shardTrace).bindNull(7).run();
-                traceOfRank[rank] = traceId;
-                merged.push_back({ rank, traceId, s.path, shardTrace });
+            }
+            copyShard(db, runId, strings, mergeName, matcher);
+            tx.commit();
+            db.exec("DETACH shard");
+        };
+        for (const Shard &s : shards) {
+            try {
+                mergeShard(s);
+            } catch (const SqlError &e) {
+                throw JobMergeError(QStringLiteral("%1 cannot be merged (%2): import that shard again")
+                                        .arg(s.path, e.message())
+                                        .toStdString());
             }
             for (const ShardInfo::File &f : s.info.files)
                 if (f.status == statusName(FileImportResult::Status::Failed)
@@ -452,6 +425,7 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                 }
         }
 
+        SqliteTransaction tx(db);
         // Every rank the job should have: 0 .. world size - 1, else those the shards name.
         std::set<int64_t> expected;
         for (const auto &[rank, id] : traceOfRank)
@@ -499,7 +473,8 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
             std::vector<RankVerdict> verdicts;
             {
                 const SqliteReadTransaction snapshot(db);
-                verdicts = rankVerdicts(job, merged, compareRanks(job, runId, GpuOpMode::EveryOp));
+                m.comparison = compareRanks(job, runId, GpuOpMode::EveryOp);
+                verdicts = rankVerdicts(job, merged, m.comparison);
             }
             SqliteTransaction vtx(db);
             SqliteStmt setVerdict(db, "UPDATE job_rank SET verdict = ?, headline = ? WHERE rank = ?");
@@ -525,6 +500,9 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
             put.bind(1, QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact))).run();
         }
         db.exec("PRAGMA journal_mode = DELETE");
+    } catch (...) {
+        QFile::remove(partial); // nothing is left of a merge that did not finish
+        throw;
     }
     if (std::rename(QFile::encodeName(partial).constData(), QFile::encodeName(m.output).constData()) != 0) {
         QFile::remove(partial);

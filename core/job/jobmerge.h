@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/rankcomparison.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -36,6 +38,7 @@ struct JobMerge {
     std::vector<int64_t> failed; // ranks whose import failed
     std::vector<int> missingShards; // indexes of shards not found or unreadable
     QStringList warnings; // what the user must know: unreadable shards, duplicate ranks, failed files
+    RankComparison comparison; // the merged ranks compared (compareRanks()), in the job's trace ids
     [[nodiscard]] bool complete() const { return missing.empty() && failed.empty(); }
 };
 

@@ -239,7 +239,7 @@ QString jobVerdict(const JobView &v)
 
 } // namespace
 
-JobView jobView(Workspace &ws, int64_t runId, bool maps)
+JobView jobView(Workspace &ws, int64_t runId, bool maps, const RankComparison *comparison)
 {
     JobView v;
     SqliteDb &db = ws.db();
@@ -299,7 +299,7 @@ JobView jobView(Workspace &ws, int64_t runId, bool maps)
         }
     }
 
-    v.comparison = compareRanks(ws, v.runId, GpuOpMode::EveryOp);
+    v.comparison = comparison ? *comparison : compareRanks(ws, v.runId, GpuOpMode::EveryOp);
     if (!v.merged)
         for (JobRank &r : v.ranks)
             if (r.traceId > 0) {

@@ -65,7 +65,9 @@ struct JobView {
 
 // The job the run `runId` forms; the workspace's largest multi-rank run when runId is 0 (a job
 // workspace has one). Empty (runId 0) when there is none.
-// Without `maps` the rank x step maps stay empty (a command's text or JSON needs none).
-[[nodiscard]] JobView jobView(Workspace &ws, int64_t runId = 0, bool maps = true);
+// Without `maps` the rank x step maps stay empty (a command's text or JSON needs none). `comparison`: the
+// run's ranks compared (compareRanks(), every GPU op), when the caller has it (plumb merge does).
+[[nodiscard]] JobView jobView(
+    Workspace &ws, int64_t runId = 0, bool maps = true, const RankComparison *comparison = nullptr);
 
 } // namespace plumb

@@ -100,6 +100,25 @@ QJsonObject traceJson(const DoctorFindings::Trace &t, GpuOpMode mode)
         kernelsJson.append(ko);
     }
     o[QStringLiteral("top_kernels")] = kernelsJson;
+    // Holistic Trace Analysis's kernel breakdown folds each kernel type's tail into "others" from every
+    // name's totals: the hta mode lists them all (python/plumb/hta.py reads them).
+    if (mode == GpuOpMode::Hta) {
+        QJsonArray allJson;
+        for (const KernelStats &k : kernels) {
+            QJsonObject ko;
+            ko[QStringLiteral("name")] = k.name;
+            ko[QStringLiteral("kernel_type")]
+                = k.untyped ? QJsonValue() : QJsonValue(kindSetName(1 << int(k.kind)));
+            ko[QStringLiteral("count")] = double(k.count);
+            ko[QStringLiteral("total_ns")] = double(k.totalNs);
+            ko[QStringLiteral("min_ns")] = double(k.minNs);
+            ko[QStringLiteral("max_ns")] = double(k.maxNs);
+            ko[QStringLiteral("mean_ns")] = k.meanNs();
+            ko[QStringLiteral("stddev_ns")] = k.stddevNs;
+            allJson.append(ko);
+        }
+        o[QStringLiteral("kernels")] = allJson;
+    }
     QJsonArray idleJson;
     for (const StreamIdle &si : idle) {
         QJsonObject io;

@@ -86,13 +86,19 @@ std::string quoteIdentifier(std::string_view name)
     return out;
 }
 
+QByteArray ForeignSqliteDb::immutableUri(const QString &path)
+{
+    return "file:" + QUrl::toPercentEncoding(QFileInfo(path).absoluteFilePath(), "/")
+        + "?mode=ro&immutable=1";
+}
+
 ForeignSqliteDb::ForeignSqliteDb(const QString &path)
     : m_fileName(QFileInfo(path).fileName())
 {
     // immutable=1: SQLite takes no locks and never looks for a journal or WAL beside the file, so
     // an export on a read-only share or one another tool holds open reads the same.
-    QString file = QFileInfo(path).absoluteFilePath();
-    QByteArray mode = "?mode=ro&immutable=1";
+    const QString file = QFileInfo(path).absoluteFilePath();
+    QByteArray uri = immutableUri(file);
     const QFileInfo wal(file + QStringLiteral("-wal"));
     if (wal.exists() && wal.size() > 0) {
         // The log is read from a copy: replaying it needs a -shm index beside the file, which a
@@ -106,10 +112,9 @@ ForeignSqliteDb::ForeignSqliteDb(const QString &path)
                                "temporary folder to be read with it; nothing was imported")
                     .arg(m_fileName, m_fileName));
         m_walBytes = wal.size();
-        file = copy;
-        mode = "?mode=rw"; // our copy: SQLite may write its -shm and fold the log in on close
+        // Our copy: SQLite may write its -shm and fold the log in on close.
+        uri = "file:" + QUrl::toPercentEncoding(copy, "/") + "?mode=rw";
     }
-    const QByteArray uri = "file:" + QUrl::toPercentEncoding(file, "/") + mode;
     const int rc = sqlite3_open_v2(uri.constData(), &m_db,
         (m_copy ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
         nullptr);

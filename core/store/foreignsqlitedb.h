@@ -36,6 +36,10 @@ class ForeignSqliteDb {
 public:
     // Throws ImportError when the file cannot be opened as SQLite.
     explicit ForeignSqliteDb(const QString &path);
+    // The URI that opens the file at `path` read-only and immutable (no locks, no journal looked for), as
+    // this class opens a file without a write-ahead log; for `ATTACH ? AS name` on a connection that
+    // takes URIs (SqliteDb's do).
+    [[nodiscard]] static QByteArray immutableUri(const QString &path);
     ~ForeignSqliteDb();
     ForeignSqliteDb(const ForeignSqliteDb &) = delete;
     ForeignSqliteDb &operator=(const ForeignSqliteDb &) = delete;

@@ -59,7 +59,11 @@ SqliteDb::SqliteDb(const QString &path, OpenMode mode)
         flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
         break;
     }
-    const QByteArray utf8 = path.toUtf8();
+    // URIs on: `ATTACH` may name a file:...?immutable=1 (ForeignSqliteDb::immutableUri()). A path of
+    // ours that begins with "file:" stays a path.
+    flags |= SQLITE_OPEN_URI;
+    const QByteArray utf8
+        = (path.startsWith(QLatin1String("file:")) ? QStringLiteral("./") + path : path).toUtf8();
     const int rc = sqlite3_open_v2(utf8.constData(), &m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
         const QString msg

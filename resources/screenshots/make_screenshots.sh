@@ -7,7 +7,7 @@
 # usage: resources/screenshots/make_screenshots.sh [BUILD_DIR]      (default: build/ in the checkout)
 #
 # The sample workspace gives the window, timeline, doctor, goodput and SLO shots, the project's TFX-shaped
-# ML Metadata fixture the lineage one; the diff, call tree and experiments shots need ../shared/data beside
+# ML Metadata fixture the lineage one; the diff, call tree, experiments and memory shots need ../shared/data beside
 # the checkout and are skipped, with a message, without it.
 # The Histograms page and the report page are not taken here (no option opens them; reports are always
 # printed light).
@@ -73,4 +73,10 @@ if [ -d "$shared/tfevents/shapeaxi_lightning_hparams" ]; then
     shot experiments --workspace "$tmp/experiments.plumb" --experiments
 else
     echo "make_screenshots.sh: $shared absent: experiments.png not taken" >&2
+fi
+if [ -f "$shared/traces/kineto/tracelens_h100_qwen.json.gz" ]; then
+    "$plumb" import "$shared/traces/kineto/tracelens_h100_qwen.json.gz" --workspace "$tmp/memory.plumb" >/dev/null
+    shot memory --workspace "$tmp/memory.plumb" --memory
+else
+    echo "make_screenshots.sh: $shared absent: memory.png not taken" >&2
 fi

@@ -88,6 +88,12 @@ CASES.update({
     "calltree_samples": ("traces", ["calltree", "3", "--samples", "--bottom-up"]),
 })
 
+# plumb memory: PyTorch's memory events of the H100 trace (2,450 of them; its largest Total Allocated,
+# 2,088,508,416 bytes, is GPU 0's peak).
+CASES.update({
+    "memory": ("h100", ["memory", "1"]),
+})
+
 # plumb query (docs/sql.md): SQL over the public views.
 CASES.update({
     "query": ("traces", ["query", "SELECT trace_id, kind, count(*) AS ops, sum(dur_ns) AS total_ns, sum(bytes) AS "

@@ -206,6 +206,26 @@ private Q_SLOTS:
                 QVERIFY2(nearUs(it->maxNs, k[QStringLiteral("max (us)")].toDouble()),
                     qPrintable(why(qPrintable(name.left(60)), it->maxNs / 1e3,
                         k[QStringLiteral("max (us)")].toDouble())));
+            // Where HTA did not fold (no "others" of that type), its stddev is the runs' sample standard
+            // deviation, as KernelStats::stddevNs (doctor --mode hta --json's kernels[]).
+            const QString type = k[QStringLiteral("kernel_type")].toString();
+            const QJsonArray top = g[QStringLiteral("top_kernels")].toArray();
+            const bool folded = std::any_of(top.begin(), top.end(), [&](const QJsonValue &o) {
+                return o[QStringLiteral("name")].toString() == QLatin1String("others")
+                    && o[QStringLiteral("kernel_type")].toString() == type;
+            });
+            if (!folded)
+                QVERIFY2(nearUs(int64_t(it->stddevNs), k[QStringLiteral("stddev")].toDouble()),
+                    qPrintable(why(qPrintable(name.left(60)), it->stddevNs / 1e3,
+                        k[QStringLiteral("stddev")].toDouble())));
+            QVERIFY(!it->untyped);
+        }
+        // MTIA's pe_exe is of none of HTA's kernel types (no row of it above).
+        if (backend == DeviceBackend::Mtia) {
+            const auto pe = std::find_if(r.kernels.begin(), r.kernels.end(),
+                [](const KernelStats &s) { return s.name == QLatin1String("pe_exe"); });
+            QVERIFY(pe != r.kernels.end());
+            QVERIFY(pe->untyped);
         }
     }
 };

@@ -3,6 +3,7 @@
 // events, on every real trace in shared/data, and their upgrade path.
 
 #include "analysis/quantilesketch.h"
+#include "analysis/rankcomparison.h"
 #include "analysis/tracediff.h"
 #include "analysis/tracesummary.h"
 #include "importhelpers.h"
@@ -95,6 +96,32 @@ private slots:
                 encodeReport(fromSummaries) == encodeReport(fromEvents), qPrintable(QString::number(id)));
             QCOMPARE(fromSummaries.verdict.evidence, fromEvents.verdict.evidence);
         }
+    }
+
+    // A run of several ranks compared from the step rows summed by SQLite, as from each rank's events.
+    void rankComparisonEqualsEvents()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        SqliteStmt runs(ws.db(), "SELECT run_id FROM trace GROUP BY run_id HAVING count(*) > 1");
+        int compared = 0;
+        while (runs.step()) {
+            const int64_t run = runs.columnInt(0);
+            const RankComparison a = compareRanks(ws, run, GpuOpMode::EveryOp);
+            const RankComparison b = compareRanks(ws, run, GpuOpMode::EveryOp, ReportSource::Events);
+            QCOMPARE(a.ranks.size(), b.ranks.size());
+            for (size_t i = 0; i < a.ranks.size(); ++i) {
+                const RankSummary &x = a.ranks[i], &y = b.ranks[i];
+                QCOMPARE(x.traceId, y.traceId);
+                QCOMPARE(x.steps, y.steps);
+                QVERIFY2(x.windowNs == y.windowNs && x.computeNs == y.computeNs && x.commNs == y.commNs
+                        && x.exposedCommNs == y.exposedCommNs && x.idleNs == y.idleNs,
+                    qPrintable(QStringLiteral("run %1, trace %2").arg(run).arg(x.traceId)));
+            }
+            QCOMPARE(a.straggler, b.straggler);
+            QVERIFY(a.stepSpreadNs == b.stepSpreadNs && a.othersWaitNs == b.othersWaitNs);
+            ++compared;
+        }
+        QVERIFY(compared > 0);
     }
 
     // The per-step tables: each step's GPU window and step time, ops by name (their sketches within 1%
@@ -249,7 +276,7 @@ private slots:
             QVERIFY(traceSummariesMissing(ws));
             QVERIFY(!storedReport(ws, 1));
             QVERIFY(!storedReport(ws, 2));
-            QVERIFY(!storedWindows(ws, 2));
+            QVERIFY(!storedWindowSums(ws, queryInt(ws, "SELECT run_id FROM trace WHERE id = ?", 2)).count(2));
             const DoctorReport fallback = doctorReport(ws, 1, GpuOpMode::EveryOp);
             QCOMPARE(fallback.verdict.headline,
                 doctorReport(ws, 1, readGpuOps(ws, 1, GpuOpMode::EveryOp), {}).verdict.headline);

@@ -50,6 +50,8 @@ def cli_files(prefix):
         f"{prefix}/share/doc/plumb/README.md",
         f"{prefix}/share/doc/plumb/docs/json.md",
         f"{prefix}/share/doc/plumb/copyright",
+        f"{prefix}/lib/python3/dist-packages/plumb/__init__.py",  # the Python package, for the system Python
+        f"{prefix}/lib/python3/dist-packages/plumb/hta/trace_analysis.py",
     ]
     if cupti:
         files.append(f"{prefix}/lib/libplumb_cupti.so")

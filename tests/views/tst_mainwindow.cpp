@@ -16,6 +16,9 @@
 #include "ingest/importrunner.h"
 #include "lineage/lineagepanel.h"
 #include "mainwindow.h"
+#include "memory/memoryallocationmodel.h"
+#include "memory/memorypanel.h"
+#include "memorytracegen.h"
 #include "session/importcontroller.h"
 #include "slo/slopanel.h"
 #include "sourcesmodel.h"
@@ -36,6 +39,8 @@
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -600,6 +605,51 @@ private Q_SLOTS:
         QVERIFY(range.has_value());
         QCOMPARE(range->first, v.where[0].startNs);
         QCOMPARE(range->second, v.where[0].endNs);
+    }
+
+    // The Memory tab of a trace with memory events, chosen by hand: the selected trace's; a double-click
+    // on an allocation live at the peak opens the timeline around it.
+    void memoryAllocationOpensTimeline()
+    {
+        const QString ws = m_dir.filePath(QStringLiteral("memory.plumb"));
+        const QString trace = m_dir.filePath(QStringLiteral("memory.pt.trace.json"));
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        testgen::MemoryTraceSpec spec;
+        spec.events = 500;
+        f.write(testgen::memoryTraceJson(spec));
+        f.close();
+
+        auto window = openWindow(ws);
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ trace });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        const int64_t id = window->lastImportedTraceIds().value(0, -1);
+        QVERIFY(id >= 0);
+        // The Memory tab chosen by hand shows the selected trace (the one just imported).
+        QSignalSpy memoryLoaded(window->memoryPanel(), &MemoryPanel::loaded);
+        QTabWidget *tabs = nullptr;
+        for (QTabWidget *t : window->findChildren<QTabWidget *>())
+            if (t->accessibleName() == QLatin1String("Workspace views"))
+                tabs = t;
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(window->memoryPanel());
+        QCOMPARE(window->memoryPanel()->traceId(), id);
+        QTRY_COMPARE_WITH_TIMEOUT(memoryLoaded.size(), 1, kImportTimeoutMs);
+        QVERIFY(!window->memoryPanel()->isEmptyShown());
+        QAbstractItemModel *live = window->memoryPanel()->liveTable()->model();
+        QVERIFY(live->rowCount() > 0);
+        const QModelIndex first = live->index(0, 0);
+        const qint64 ts = first.data(MemoryAllocationModel::TimeRole).toLongLong();
+
+        QSignalSpy opened(window->timelinePanel()->view(), &TimelineView::opened);
+        Q_EMIT window->memoryPanel()->liveTable()->doubleClicked(first);
+        QVERIFY(window->timelinePanel()->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, kImportTimeoutMs);
+        const auto range = window->timelinePanel()->view()->range();
+        QVERIFY(range.has_value());
+        QCOMPARE(range->first, ts - MemoryPanel::kTimelineMarginNs);
+        QCOMPARE(range->second, ts + MemoryPanel::kTimelineMarginNs);
     }
 
     // A lineage node linked to a run with a trace opens that trace's Doctor; one linked to an

@@ -13,6 +13,7 @@
 #include "goodput/goodputpanel.h"
 #include "importresultspanel.h"
 #include "lineage/lineagepanel.h"
+#include "memory/memorypanel.h"
 #include "shell/shortcutsdialog.h"
 #include "shell/shortcuttable.h"
 #include "shell/viewsettings.h"
@@ -104,6 +105,7 @@ void MainWindow::rememberLayout()
     const std::pair<QWidget *, QString> panels[] = {
         { m_timeline, QStringLiteral("timeline") },
         { m_doctor, QStringLiteral("doctor") },
+        { m_memory, QStringLiteral("memory") },
         { m_diff, QStringLiteral("diff") },
         { m_experiments, QStringLiteral("experiments") },
         { m_lineage, QStringLiteral("lineage") },
