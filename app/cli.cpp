@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
 #include "cli_args.h"
+#include "cli_calltree.h"
 #include "cli_check.h"
 #include "cli_cluster.h"
 #include "cli_configdiff.h"
@@ -45,6 +46,8 @@ constexpr const char *kWindowOptions
     = "  --workspace FILE    open (or create) the workspace FILE instead of the default one\n"
       "  --sample            rebuild and open the sample workspace (<AppData>/Plumb/sample.plumb)\n"
       "  --timeline          open the timeline of the selected trace (the last imported one)\n"
+      "  --call-tree         open the Call Tree tab for the selected trace (--bottom-up: its bottom-up "
+      "tree)\n"
       "  --critical-path     with --timeline: outline the critical path of its second step (or its only "
       "one)\n"
       "  --doctor            open the Doctor tab for the selected trace (the last imported one)\n"
@@ -182,6 +185,8 @@ int runCli(const QString &command, const QStringList &arguments)
         return a.config ? runConfigDiff(a) : runDiff(a);
     if (command == QLatin1String("lineage"))
         return runLineage(a);
+    if (command == QLatin1String("calltree"))
+        return runCallTree(a);
     if (command == QLatin1String("goodput"))
         return runGoodput(a);
     if (command == QLatin1String("memory"))

@@ -139,6 +139,23 @@ QList<Command> makeCommands()
                 QStringLiteral("with --critical-path: the step (e.g. ProfilerStep#7; default: the second, or "
                                "the only one)")),
             fromEventsOption(), jsonOption(QStringLiteral("the findings")) } });
+    c.append({ QStringLiteral("calltree"),
+        QStringLiteral("plumb calltree TRACE-ID [--step NAME] [--thread TID] [--samples] [--bottom-up] "
+                       "[--workspace FILE] [--json]"),
+        QStringLiteral("What the host did: the call tree of a trace's CPU work (nested slices: ops, Python "
+                       "frames, NVTX ranges; or CPU samples' backtraces) with total and self time per call, "
+                       "every CPU thread's over the whole trace unless a thread or step is named."),
+        {
+            valued(QStringLiteral("step"), QStringLiteral("NAME"),
+                QStringLiteral("only that step (e.g. ProfilerStep#7, or its number)")),
+            valued(QStringLiteral("thread"), QStringLiteral("TID"),
+                QStringLiteral("only that thread (its id as the trace writes it) and its CUDA API calls")),
+            flag(QStringLiteral("samples"),
+                QStringLiteral("from the CPU samples' backtraces (Nsight Systems --sample), not the slices")),
+            flag(QStringLiteral("bottom-up"),
+                QStringLiteral("each function with its callers below it (self time where it is spent)")),
+            jsonOption(QStringLiteral("the tree")),
+        } });
     c.append({ QStringLiteral("diff"),
         QStringLiteral(
             "plumb diff BASELINE-ID TRACE-ID [--mode every|linked|hta] [--input-annotations REGEX]... "
@@ -537,6 +554,18 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
         if (a.config && line.isSet("input-annotations"))
             return line.usageError(
                 QStringLiteral("--input-annotations is for traces; diff --config compares experiment runs"));
+    }
+    if (command == QLatin1String("calltree")) {
+        if (a.paths.size() != 1)
+            return line.usageError(QStringLiteral("calltree needs one trace id (plumb ls lists them)"));
+        a.step = line.value("step");
+        if (line.isSet("step") && a.step.isEmpty())
+            return line.usageError(QStringLiteral("--step needs a step's name, e.g. --step ProfilerStep#7"));
+        a.thread = line.value("thread");
+        if (line.isSet("thread") && a.thread.isEmpty())
+            return line.usageError(QStringLiteral("--thread needs a thread id, e.g. --thread 25286"));
+        a.samples = line.isSet("samples");
+        a.bottomUp = line.isSet("bottom-up");
     }
     if (command == QLatin1String("lineage")) {
         if (a.paths.size() != 1)

@@ -89,7 +89,10 @@ struct Args {
     bool criticalPath = false; // doctor --critical-path
     bool job = false; // doctor --job
     bool fromEvents = false; // doctor/diff --from-events
-    QString step; // doctor --step: the critical path's step (empty: the default)
+    QString step; // doctor --step: the critical path's step (empty: the default); calltree --step
+    QString thread; // calltree --thread
+    bool samples = false; // calltree --samples
+    bool bottomUp = false; // calltree --bottom-up
     plumb::ImportOptions importOptions; // import: --step-column and the other column roles
     bool config = false; // diff --config: experiment runs, not traces
     bool allRows = false; // diff --config --all

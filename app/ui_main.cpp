@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "appicon.h"
 #include "builtinimporters.h"
+#include "calltree/calltreepanel.h"
 #include "diff/diffpanel.h"
 #include "ingest/importerregistry.h"
 #include "job/jobpanel.h"
@@ -101,6 +102,11 @@ int main(int argc, char **argv)
     const QCommandLineOption criticalPathOption(QStringLiteral("critical-path"),
         QStringLiteral(
             "With --timeline: outline the critical path of the trace's second step (or its only one)."));
+    const QCommandLineOption callTreeOption(QStringLiteral("call-tree"),
+        QStringLiteral("Open the Call Tree tab for the selected trace once it is shown (with --bottom-up: "
+                       "its bottom-up tree)."));
+    const QCommandLineOption bottomUpOption(
+        QStringLiteral("bottom-up"), QStringLiteral("With --call-tree: show the bottom-up tree."));
     const QCommandLineOption doctorOption(QStringLiteral("doctor"),
         QStringLiteral("Open the Doctor tab for the selected trace once it is shown."));
     const QCommandLineOption memoryOption(QStringLiteral("memory"),
@@ -127,9 +133,10 @@ int main(int argc, char **argv)
     const QCommandLineOption themeOption(QStringLiteral("theme"),
         QStringLiteral("Use the system, light or dark palette this time (View > Theme is remembered)."),
         QStringLiteral("system|light|dark"));
-    parser.addOptions({ workspaceOption, sampleOption, screenshotOption, timelineOption, criticalPathOption,
-        doctorOption, memoryOption, diffOption, experimentsOption, lineageOption, goodputOption, jobOption,
-        sloOption, queryOption, tourOption, noTourOption, themeOption });
+    parser.addOptions(
+        { workspaceOption, sampleOption, screenshotOption, timelineOption, criticalPathOption, callTreeOption,
+            bottomUpOption, doctorOption, memoryOption, diffOption, experimentsOption, lineageOption,
+            goodputOption, jobOption, sloOption, queryOption, tourOption, noTourOption, themeOption });
     parser.addPositionalArgument(
         QStringLiteral("paths"), QStringLiteral("Files or folders to import."), QStringLiteral("[PATH...]"));
     // Parsed before QApplication exists, so that a usage error is reported even without a display.
@@ -201,7 +208,8 @@ int main(int argc, char **argv)
                lineage = parser.isSet(lineageOption), goodput = parser.isSet(goodputOption),
                slo = parser.isSet(sloOption), critical = parser.isSet(criticalPathOption),
                job = parser.isSet(jobOption), memory = parser.isSet(memoryOption),
-               query = parser.isSet(queryOption);
+               query = parser.isSet(queryOption), callTree = parser.isSet(callTreeOption),
+               bottomUp = parser.isSet(bottomUpOption);
     // The tour comes with the sample and the first launch, unless declined; a screenshot shows it only when
     // asked.
     const bool tour = parser.isSet(tourOption)
@@ -229,6 +237,10 @@ int main(int argc, char **argv)
             window.openTimeline(trace);
             if (critical)
                 window.timelinePanel()->setCriticalPathShown(true);
+        }
+        if (callTree && trace >= 0) {
+            window.openCallTree(trace);
+            window.callTreePanel()->setBottomUp(bottomUp);
         }
         if (doctor && trace >= 0)
             window.openDoctor(trace);
@@ -277,21 +289,21 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "plumb: could not write %s\n", qPrintable(file));
             QCoreApplication::exit(saved ? 0 : 1);
         };
-        auto grabAndQuit
-            = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo, job, memory, query] {
-                  // The experiments' runs and scalars, the lineage, the goodput, the memory, the objectives
-                  // and the query are read on workers: give them time.
-                  if (experiments || lineage || goodput || slo || job || memory || query)
-                      QTimer::singleShot(kTimelineSettleMs, &window, grab);
-                  // The diff reads two traces on a worker: grab once it has shown them.
-                  else if (diff && window.diffPanel()->baselineId() >= 0)
-                      QObject::connect(
-                          window.diffPanel(), &plumb::DiffPanel::loaded, &window,
-                          [&window, grab] { QTimer::singleShot(kScreenshotSettleMs, &window, grab); },
-                          Qt::SingleShotConnection);
-                  else
-                      QTimer::singleShot(settleMs, &window, grab);
-              };
+        auto grabAndQuit = [&window, grab, settleMs, diff, experiments, lineage, goodput, slo, job, memory,
+                               query, callTree] {
+            // The experiments' runs and scalars, the lineage, the goodput, the memory, the objectives,
+            // the query and the call tree are read on workers: give them time.
+            if (experiments || lineage || goodput || slo || job || memory || query || callTree)
+                QTimer::singleShot(kTimelineSettleMs, &window, grab);
+            // The diff reads two traces on a worker: grab once it has shown them.
+            else if (diff && window.diffPanel()->baselineId() >= 0)
+                QObject::connect(
+                    window.diffPanel(), &plumb::DiffPanel::loaded, &window,
+                    [&window, grab] { QTimer::singleShot(kScreenshotSettleMs, &window, grab); },
+                    Qt::SingleShotConnection);
+            else
+                QTimer::singleShot(settleMs, &window, grab);
+        };
         if (toImport.isEmpty())
             QObject::connect(
                 &window, &plumb::MainWindow::workspaceLoaded, &window, grabAndQuit, Qt::SingleShotConnection);

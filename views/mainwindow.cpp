@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "calltree/calltreepanel.h"
 #include "columnroleprompt.h"
 #include "diagnosticsbadge.h"
 #include "diagnosticsmodel.h"
@@ -154,8 +155,53 @@ void MainWindow::createCentralArea()
     m_tabs->addTab(m_sourcesTable, tr("&Sources"));
     m_timeline = new TimelinePanel;
     m_tabs->addTab(m_timeline, tr("&Timeline"));
+    m_callTree = new CallTreePanel;
+    m_tabs->addTab(m_callTree, tr("&Call Tree"));
+    // A node clicked in the call tree: its slices outlined in the timeline (opened on its trace, in
+    // the background, when it shows another one).
+    const auto outline = [this](const std::vector<CallTreeSlice> &slices) {
+        std::vector<CriticalPathSlice> outlined;
+        outlined.reserve(slices.size());
+        for (const CallTreeSlice &c : slices)
+            outlined.push_back({ c.trackId, c.tsNs, c.tsNs + c.durNs, c.depth });
+        m_timeline->view()->setHighlightedSlices(std::move(outlined));
+    };
+    connect(m_callTree, &CallTreePanel::slicesSelected, this,
+        [this, outline](int64_t traceId, const std::vector<CallTreeSlice> &slices) {
+            const TimelineSource &shown = m_timeline->view()->source();
+            if (shown.traceId != traceId || shown.workspacePath != m_callTree->workspacePath()) {
+                TimelineSource source;
+                source.workspacePath = m_callTree->workspacePath();
+                source.traceId = traceId;
+                source.title = traceLabel(traceId);
+                m_timeline->open(source);
+            }
+            outline(slices);
+        });
+    connect(m_callTree, &CallTreePanel::showInTimeline, this,
+        [this, outline](int64_t traceId, int64_t fromNs, int64_t toNs) {
+            // The trace where the call tree read it (a job's rank: in its shard).
+            TimelineSource source;
+            source.workspacePath = m_callTree->workspacePath();
+            source.traceId = traceId;
+            source.title = traceLabel(traceId);
+            source.focusFromNs = fromNs;
+            source.focusToNs = toNs;
+            m_timeline->open(source);
+            m_tabs->setCurrentWidget(m_timeline);
+            m_timeline->view()->setFocus();
+            outline(m_callTree->selectedSlices());
+        });
+    connect(m_timeline, &TimelinePanel::callTreeRequested, this,
+        [this](int64_t traceId, int64_t fromNs, int64_t toNs, const QString &label) {
+            openCallTree(traceId, fromNs, toNs, label);
+        });
     m_doctor = new DoctorPanel;
     connect(m_doctor, &DoctorPanel::showInTimeline, this, &MainWindow::showInTimeline);
+    connect(m_doctor, &DoctorPanel::showCallTree, this,
+        [this](int64_t traceId, int64_t fromNs, int64_t toNs, const QString &label) {
+            openCallTree(traceId, fromNs, toNs, label);
+        });
     m_tabs->addTab(m_doctor, tr("&Doctor"));
     m_memory = new MemoryPanel;
     connect(m_memory, &MemoryPanel::showInTimeline, this, &MainWindow::showInTimeline);
@@ -333,6 +379,11 @@ void MainWindow::createActions()
         = addTableAction(view, QStringLiteral("view.goodput"), this, &MainWindow::openGoodput);
     showGoodput->setStatusTip(
         tr("How much of a job's time was productive training, and where the rest went"));
+    QAction *showCallTree = addTableAction(
+        view, QStringLiteral("view.callTree"), this, [this] { openCallTree(currentTraceId()); });
+    showCallTree->setStatusTip(
+        tr("What the host did: the call tree and flame graph of the selected trace's CPU "
+           "threads"));
     QAction *showSlo = addTableAction(view, QStringLiteral("view.slo"), this, &MainWindow::openSlo);
     showSlo->setStatusTip(tr("Serving objectives (latency, TTFT, error rate...) evaluated on the workspace"));
     QAction *showQuery = addTableAction(view, QStringLiteral("view.query"), this, &MainWindow::openQuery);
@@ -407,6 +458,7 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s, bool switched)
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(s.path)), kStatusMessageMs);
         m_diagnosticsPanel->showSource(-1);
         m_timeline->close();
+        m_callTree->close();
         m_doctor->close();
         m_memory->close();
         m_diff->close();
@@ -530,6 +582,27 @@ void MainWindow::openDoctorAt(const QModelIndex &viewIndex)
     if (t) {
         openDoctor(t->id);
     }
+}
+
+void MainWindow::openCallTree(int64_t traceId, int64_t fromNs, int64_t toNs, const QString &label)
+{
+    if (workspacePath().isEmpty() || traceId < 0)
+        return;
+    // A rank of a job merged from shards: its events are in its shard.
+    QString path = workspacePath();
+    try {
+        Workspace ws(path, Workspace::Role::Reader);
+        if (const std::optional<EventsLocation> at = eventsLocation(ws, traceId)) {
+            path = at->workspacePath;
+            traceId = at->traceId;
+        }
+    } catch (const SqlError &) {
+        // the panel's own read says what is wrong with the workspace
+    }
+    m_callTree->open(path, traceId);
+    if (fromNs != INT64_MIN || toNs != INT64_MAX)
+        m_callTree->showRange(fromNs, toNs, label.isEmpty() ? tr("Range") : label);
+    m_tabs->setCurrentWidget(m_callTree);
 }
 
 void MainWindow::openMemoryAt(const QModelIndex &viewIndex)

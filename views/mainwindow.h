@@ -31,6 +31,7 @@ class ImportResultsPanel;
 class FolderWatcher;
 class ImporterRegistry;
 class SourcesModel;
+class CallTreePanel;
 class DiffPanel;
 class DoctorPanel;
 class ExperimentsPanel;
@@ -47,9 +48,10 @@ class WorkspaceModel;
 
 // The application shell: one workspace file at a time, shown as
 //   central  : tabs "Workspace" (runs > traces tree), "Sources" (imported files), "Timeline"
-//              (the trace or run double-clicked in the tree, or View > Timeline), "Doctor", "Memory" and
-//              "Diff" (two traces selected in the tree, View > Compare Traces, or a trace's context
-//              menu > Compare With), "Experiments" (experiment-log runs: runs table, scalar charts
+//              (the trace or run double-clicked in the tree, or View > Timeline), "Call Tree" (what
+//              the host did: the selected trace's, a timeline range's or a verdict's step), "Doctor",
+//              "Memory" (where the trace's device memory went), "Diff" (two traces selected in the tree,
+//              View > Compare Traces, or a trace's context menu > Compare With), "Experiments" (experiment-log runs: runs table, scalar charts
 //              and the other ExperimentView pages), "Lineage", "Goodput", "SLO", "Query" (read-only
 //              SQL over the documented views), with the selected trace's numbers beside them;
 //   beside   : the details of what the current tab is about (the trace or run selected in the browser
@@ -95,6 +97,7 @@ public:
     // The Timeline tab.
     [[nodiscard]] TimelinePanel *timelinePanel() const { return m_timeline; }
     [[nodiscard]] DoctorPanel *doctorPanel() const { return m_doctor; }
+    [[nodiscard]] CallTreePanel *callTreePanel() const { return m_callTree; }
     [[nodiscard]] DiffPanel *diffPanel() const { return m_diff; }
     [[nodiscard]] ExperimentsPanel *experimentsPanel() const { return m_experiments; }
     [[nodiscard]] LineagePanel *lineagePanel() const { return m_lineage; }
@@ -149,6 +152,10 @@ public Q_SLOTS:
     void openSlo();
     // The Query tab: SQL over the workspace's documented views, read-only (View > Query).
     void openQuery();
+    // The Call Tree tab for a trace: what its CPU threads did over [fromNs, toNs) (trace time; the
+    // whole trace by default), `label` naming that range.
+    void openCallTree(
+        int64_t traceId, int64_t fromNs = INT64_MIN, int64_t toNs = INT64_MAX, const QString &label = {});
     // View > Compare Traces: the two selected traces; with one, asks which trace to compare it with.
     void compareSelectedTraces();
     // The first-run guide over the window (Help > Show Welcome Tour).
@@ -238,6 +245,7 @@ private:
     TraceDetailsWidget *m_details = nullptr;
     TimelinePanel *m_timeline = nullptr;
     DoctorPanel *m_doctor = nullptr;
+    CallTreePanel *m_callTree = nullptr;
     DiffPanel *m_diff = nullptr;
     ExperimentsPanel *m_experiments = nullptr;
     LineagePanel *m_lineage = nullptr;

@@ -8,8 +8,8 @@
 #
 # The sample workspace gives the window, timeline, doctor, goodput, SLO and query shots, the project's
 # TFX-shaped ML Metadata fixture the lineage one, gen_mlflow_tuning.py's store the scalars one; the diff,
-# experiments and memory shots need ../shared/data beside the checkout and are skipped, with a message,
-# without it.
+# call tree, experiments and memory shots need ../shared/data beside the checkout and are skipped, with a
+# message, without it.
 # The Histograms page and the report page are not taken here (no option opens them; reports are always
 # printed light).
 set -eu
@@ -67,8 +67,12 @@ if [ -d "$shared/traces/kineto" ]; then
     "$plumb" import "$kineto/hta_trace_diff_control.json.gz" "$kineto/hta_trace_diff_test.json.gz" \
         --workspace "$tmp/diff.plumb" >/dev/null
     shot diff --workspace "$tmp/diff.plumb" --diff
+    # The Call Tree tab on a trace recorded with_stack=True (Python frames over the ops).
+    "$plumb" import "$kineto/tracelens_h100_qwen.json.gz" --workspace "$tmp/calltree.plumb" >/dev/null
+    shot calltree --workspace "$tmp/calltree.plumb" --call-tree
+    shot calltree-bottomup --workspace "$tmp/calltree.plumb" --call-tree --bottom-up
 else
-    echo "make_screenshots.sh: $shared absent: diff.png not taken" >&2
+    echo "make_screenshots.sh: $shared absent: diff.png and calltree.png not taken" >&2
 fi
 if [ -d "$shared/tfevents/shapeaxi_lightning_hparams" ]; then
     "$plumb" import "$shared/tfevents/shapeaxi_lightning_hparams" --workspace "$tmp/experiments.plumb" >/dev/null

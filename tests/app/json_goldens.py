@@ -83,6 +83,9 @@ CASES.update({
     "goodput": ("logs", ["goodput", "wandb_complex", "--interval", "60", "--flops-per-step", "1e12",
                          "--peak-flops", "1e14"]),
     "check": ("logs", ["check", "--objectives", "{repo}/tests/app/data/objectives_tfevents.yaml"]),
+    # plumb calltree: a step of one thread's slices (Python frames, ops), and the Nsight export's samples.
+    "calltree": ("h100", ["calltree", "1", "--thread", "25286", "--step", "ProfilerStep#6"]),
+    "calltree_samples": ("traces", ["calltree", "3", "--samples", "--bottom-up"]),
 })
 
 # plumb memory: PyTorch's memory events of the H100 trace (2,450 of them; its largest Total Allocated,

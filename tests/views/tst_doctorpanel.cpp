@@ -137,6 +137,47 @@ private slots:
         QSettings().clear();
     }
 
+    // A host/launch-overhead verdict links each step it names to the call tree of that step: what the
+    // host was doing while the GPU waited.
+    void hostVerdictLinksCallTree()
+    {
+        QTemporaryDir tmp;
+        const QString ws = importTestJson(tmp.path(), QStringLiteral("t.json"),
+            "{\"traceEvents\": [\n"
+            "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,"
+            "\"ts\":0,\"dur\":100},\n"
+            "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,"
+            "\"ts\":100,\"dur\":100},\n"
+            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"slow_python\",\"pid\":1,\"tid\":1,"
+            "\"ts\":0,\"dur\":80},\n"
+            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"slow_python\",\"pid\":1,\"tid\":1,"
+            "\"ts\":100,\"dur\":80},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":80,\"dur\":20,"
+            "\"args\":{\"stream\":7}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":180,\"dur\":20,"
+            "\"args\":{\"stream\":7}}\n"
+            "]}\n");
+        QVERIFY(!ws.isEmpty());
+        DoctorPanel panel;
+        QSignalSpy loaded(&panel, &DoctorPanel::loaded);
+        panel.open(ws, 1, QStringLiteral("t.json"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 10000);
+        QCOMPARE(panel.result().verdict.component, Verdict::Component::HostLaunch);
+        QVERIFY(!panel.result().verdict.where.empty());
+        QVERIFY2(panel.summaryText().contains(QStringLiteral("href=\"calltree:0\"")),
+            qPrintable(panel.summaryText()));
+        QSignalSpy callTree(&panel, &DoctorPanel::showCallTree);
+        panel.followCallTree(0);
+        QCOMPARE(callTree.size(), 1);
+        const Verdict::Where &w = panel.result().verdict.where[0];
+        QCOMPARE(callTree.at(0).at(0).toLongLong(), 1);
+        QCOMPARE(callTree.at(0).at(1).toLongLong(), w.startNs);
+        QCOMPARE(callTree.at(0).at(2).toLongLong(), w.endNs);
+        QCOMPARE(callTree.at(0).at(3).toString(), w.label);
+        panel.followCallTree(99); // no such place: nothing
+        QCOMPARE(callTree.size(), 1);
+    }
+
     // The step bars show step time (eight parts) by default and the GPU window (four) when asked; a
     // pattern typed into the input-ranges field makes a user's own loading range input pipeline, is
     // kept for the next panel, and one that does not compile is refused where it was typed.

@@ -115,6 +115,8 @@ DoctorPanel::DoctorPanel(QWidget *parent)
     connect(m_summary, &QLabel::linkActivated, this, [this](const QString &link) {
         if (link.startsWith(QLatin1String("where:")))
             followWhere(link.mid(6).toInt());
+        else if (link.startsWith(QLatin1String("calltree:")))
+            followCallTree(link.mid(9).toInt());
         else if (link == QLatin1String("cancel"))
             cancelAnalysis();
         else if (link == QLatin1String("analyse"))
@@ -316,6 +318,17 @@ QString DoctorPanel::verdictText() const
                 << QStringLiteral("<a href=\"where:%1\">%2</a>").arg(i).arg(v.where[i].label.toHtmlEscaped());
         text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2")
                     .arg(tr("Where to look (opens the timeline there):"), links.join(QStringLiteral(", ")));
+        // When the host held the GPU back, what it was doing there: the call tree of those steps.
+        if (v.component == Verdict::Component::HostLaunch
+            || v.component == Verdict::Component::InputPipeline) {
+            QStringList trees;
+            for (size_t i = 0; i < v.where.size(); ++i)
+                trees << QStringLiteral("<a href=\"calltree:%1\">%2</a>")
+                             .arg(i)
+                             .arg(v.where[i].label.toHtmlEscaped());
+            text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2")
+                        .arg(tr("What the host did there (call tree):"), trees.join(QStringLiteral(", ")));
+        }
     }
     if (!v.tunables.isEmpty())
         text += QStringLiteral("<br>&nbsp;&nbsp;<i>%1</i> %2")
@@ -357,6 +370,14 @@ void DoctorPanel::followWhere(int index)
     const std::vector<Verdict::Where> &where = m_result.verdict.where;
     if (index >= 0 && size_t(index) < where.size())
         Q_EMIT showInTimeline(m_traceId, where[size_t(index)].startNs, where[size_t(index)].endNs);
+}
+
+void DoctorPanel::followCallTree(int index)
+{
+    const std::vector<Verdict::Where> &where = m_result.verdict.where;
+    if (index >= 0 && size_t(index) < where.size())
+        Q_EMIT showCallTree(
+            m_traceId, where[size_t(index)].startNs, where[size_t(index)].endNs, where[size_t(index)].label);
 }
 
 QString DoctorPanel::rankText() const

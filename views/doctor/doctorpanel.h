@@ -91,6 +91,8 @@ public:
     [[nodiscard]] QString kernelTsv() const;
     // Follows the verdict's i-th "where to look" link (what clicking it does).
     void followWhere(int index);
+    // Follows the verdict's i-th "what the host did" link (host/launch and input-pipeline verdicts).
+    void followCallTree(int index);
 
 Q_SIGNALS:
     void loaded();
@@ -98,6 +100,9 @@ Q_SIGNALS:
     void showInTimeline(int64_t traceId, int64_t fromNs, int64_t toNs);
     // The op table's "Show in Timeline": the first occurrence of the op named `name`.
     void showOpInTimeline(int64_t traceId, const QString &name);
+    // A host/launch-overhead or input-pipeline verdict's "what the host did" link: the call tree of
+    // [fromNs, toNs) (trace time), the step named `label`.
+    void showCallTree(int64_t traceId, int64_t fromNs, int64_t toNs, const QString &label);
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;

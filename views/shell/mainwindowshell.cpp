@@ -4,6 +4,8 @@
 // Sources context menu with Remove Source, and the welcome tour.
 #include "mainwindow.h"
 
+#include "calltree/calltreepanel.h"
+
 #include "diagnosticspanel.h"
 #include "diff/diffpanel.h"
 #include "doctor/doctorpanel.h"
@@ -148,6 +150,8 @@ void MainWindow::closeCurrentView()
         m_timeline->close();
     else if (current == m_doctor)
         m_doctor->close();
+    else if (current == m_callTree)
+        m_callTree->close();
     else if (current == m_diff)
         m_diff->close();
     m_tabs->setCurrentWidget(m_tree);

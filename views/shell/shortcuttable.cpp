@@ -53,6 +53,8 @@ std::vector<ShortcutEntry> buildTable()
             C::Window, true },
         { QStringLiteral("view.doctor"), view, tr("&Doctor"), keys({ K(Qt::CTRL | Qt::Key_D) }), C::Window,
             true },
+        { QStringLiteral("view.callTree"), view, tr("&Call Tree"),
+            keys({ K(Qt::CTRL | Qt::SHIFT | Qt::Key_H) }), C::Window, true },
         { QStringLiteral("view.memory"), view, tr("&Memory"), keys({ K(Qt::CTRL | Qt::Key_M) }), C::Window,
             true },
         { QStringLiteral("view.compare"), view, tr("&Compare Traces"),

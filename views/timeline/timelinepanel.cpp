@@ -55,6 +55,7 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     , m_next(toolButton(tr("▶"), tr("Next match (Enter)")))
     , m_critical(toolButton(tr("Critical Path"),
           tr("Outline the critical path of the trace's second step (or its only one) and dim the rest")))
+    , m_callTree(toolButton(tr("Call Tree"), tr("What the CPU threads did in the selected range")))
     , m_matchLabel(new QLabel)
     , m_rangeLabel(new QLabel)
     , m_details(new SliceDetailsWidget)
@@ -92,6 +93,7 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     bar->addWidget(help);
     bar->addSpacing(8);
     bar->addWidget(m_critical);
+    bar->addWidget(m_callTree);
     bar->addWidget(fitButton);
     bar->addWidget(zoomButton);
     bar->addWidget(exportButton);
@@ -148,6 +150,16 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     connect(exportButton, &QToolButton::clicked, this, &TimelinePanel::exportDialog);
 
     connect(m_critical, &QToolButton::toggled, this, &TimelinePanel::setCriticalPathShown);
+    m_callTree->setEnabled(false);
+    connect(m_callTree, &QToolButton::clicked, this, [this] {
+        const auto range = m_view->range();
+        if (!range || m_view->tracks().isEmpty() || m_view->source().traceId < 0)
+            return;
+        // View time back to the trace's (a trace's tracks share one offset).
+        const int64_t offset = m_view->tracks().front().offsetNs;
+        Q_EMIT callTreeRequested(m_view->source().traceId, range->first - offset, range->second - offset,
+            tr("Timeline range %1").arg(formatDuration(range->second - range->first)));
+    });
     connect(m_view, &TimelineView::opened, this, [this](const QString &error) {
         if (error.isEmpty() && m_critical->isChecked())
             setCriticalPathShown(true);
@@ -168,6 +180,7 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     connect(m_view, &TimelineView::selectionCleared, this, [this] {
         m_details->clearSlice();
         m_aggregate->clear();
+        m_callTree->setEnabled(false);
     });
     connect(m_view, &TimelineView::rangeSelected, this, &TimelinePanel::onRangeSelected);
     connect(m_details, &SliceDetailsWidget::linkActivated, this,
@@ -190,6 +203,8 @@ void TimelinePanel::open(const TimelineSource &source)
     m_matchCount = 0;
     m_matchLabel->clear();
     m_view->setCriticalPath({}); // recomputed for the new source once it is open, when asked for
+    m_view->setHighlightedSlices({});
+    m_callTree->setEnabled(false);
     m_view->setSource(source);
 }
 
@@ -240,6 +255,7 @@ void TimelinePanel::setCriticalPathShown(bool shown)
 
 void TimelinePanel::onRangeSelected(int64_t fromNs, int64_t toNs, const std::vector<int> &trackIndices)
 {
+    m_callTree->setEnabled(m_view->source().traceId >= 0);
     QList<TimelineTrack> tracks;
     for (int i : trackIndices)
         tracks << m_view->tracks().at(i);

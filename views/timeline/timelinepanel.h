@@ -44,6 +44,8 @@ public:
     // The critical path overlay (Critical Path button): its step's path outlined, the rest dimmed.
     [[nodiscard]] QToolButton *criticalPathButton() const { return m_critical; }
     void setCriticalPathShown(bool shown);
+    // The Call Tree button: enabled while a time range is selected on a trace's timeline.
+    [[nodiscard]] QToolButton *callTreeButton() const { return m_callTree; }
 
     // Search from the selected slice (else the view's left edge) forward or backward; the hit is
     // selected and revealed.
@@ -61,6 +63,8 @@ Q_SIGNALS:
     void searchFinished(bool found);
     void aggregateReady();
     void criticalPathReady();
+    // Call Tree (a range selected): what the CPU did over [fromNs, toNs) of the trace (trace time).
+    void callTreeRequested(int64_t traceId, int64_t fromNs, int64_t toNs, const QString &label);
 
 private:
     void onSliceSelected(const SliceInfo &slice);
@@ -76,6 +80,7 @@ private:
     QToolButton *m_prev;
     QToolButton *m_next;
     QToolButton *m_critical;
+    QToolButton *m_callTree;
     QLabel *m_matchLabel;
     QLabel *m_rangeLabel;
     SliceDetailsWidget *m_details;

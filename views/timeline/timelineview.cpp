@@ -215,7 +215,7 @@ void TimelineView::paintEvent(QPaintEvent *)
         requestBuild();
     if (m_list) {
         paintTimeline(p, *m_list);
-        paintCriticalPath(p, geometryForSize(size()));
+        paintOutlined(p, geometryForSize(size()), m_critical.empty() ? m_highlight : m_critical);
     } else {
         p.fillRect(rect(), m_palette.background);
     }
@@ -227,9 +227,16 @@ void TimelineView::setCriticalPath(std::vector<CriticalPathSlice> slices)
     update();
 }
 
-void TimelineView::paintCriticalPath(QPainter &p, const TimelineGeometry &g)
+void TimelineView::setHighlightedSlices(std::vector<CriticalPathSlice> slices)
 {
-    if (m_critical.empty())
+    m_highlight = std::move(slices);
+    update();
+}
+
+void TimelineView::paintOutlined(
+    QPainter &p, const TimelineGeometry &g, const std::vector<CriticalPathSlice> &slices)
+{
+    if (slices.empty())
         return;
     const QRectF area(g.timeLeft(), g.tracksTop(), g.timeWidth(), g.tracksHeight());
     const QList<TimelineTrack> &all = tracks();
@@ -239,7 +246,7 @@ void TimelineView::paintCriticalPath(QPainter &p, const TimelineGeometry &g)
     const double lane = TimelineLayout::kLaneHeightPx;
     // The path's slices on screen (at least kMinCriticalPx wide, so a short kernel shows).
     std::vector<QRectF> boxes;
-    for (const CriticalPathSlice &c : m_critical) {
+    for (const CriticalPathSlice &c : slices) {
         auto it = indexOf.find(c.trackId);
         if (it == indexOf.end())
             continue;
@@ -789,7 +796,7 @@ QImage TimelineView::renderImage(qreal devicePixelRatio)
     image.setDevicePixelRatio(devicePixelRatio);
     QPainter p(&image);
     paintTimeline(p, list);
-    paintCriticalPath(p, g);
+    paintOutlined(p, g, m_critical.empty() ? m_highlight : m_critical);
     return image;
 }
 

@@ -81,6 +81,10 @@ public:
     // dimmed; empty: none.
     void setCriticalPath(std::vector<CriticalPathSlice> slices);
     [[nodiscard]] bool hasCriticalPath() const { return !m_critical.empty(); }
+    // Slices drawn as the critical path is (outlined, the rest dimmed): a call tree node's slices, by
+    // track then start; empty: none. The critical path, when shown, is drawn instead.
+    void setHighlightedSlices(std::vector<CriticalPathSlice> slices);
+    [[nodiscard]] const std::vector<CriticalPathSlice> &highlightedSlices() const { return m_highlight; }
 
     // The draw list of the current frame, built on demand on this thread (hit tests, tests). Painting
     // does not use it: paintEvent() draws the last list built on the draw-list thread.
@@ -139,9 +143,10 @@ private:
     void revealSlice(const SliceInfo &slice);
     [[nodiscard]] QString toolTipAt(QPointF pos);
     [[nodiscard]] double anchorForKeys() const;
-    void paintCriticalPath(QPainter &p, const TimelineGeometry &g);
+    void paintOutlined(QPainter &p, const TimelineGeometry &g, const std::vector<CriticalPathSlice> &slices);
 
     std::vector<CriticalPathSlice> m_critical; // by track, then start
+    std::vector<CriticalPathSlice> m_highlight; // likewise
     TimelineFetcher *m_fetcher;
     QScrollBar *m_scrollBar;
     TimelineLayout m_layout;
