@@ -24,7 +24,7 @@ namespace plumb {
 namespace {
 
 constexpr quint32 kReportMagic = 0x504c4d52; // "PLMR"
-constexpr quint32 kReportEncoding = 2;
+constexpr quint32 kReportEncoding = 3;
 
 template <typename T> void put(QDataStream &s, const std::vector<T> &v);
 template <typename T> void get(QDataStream &s, std::vector<T> &v);
@@ -559,30 +559,38 @@ std::vector<KernelStats> storedStepOps(Workspace &ws, int64_t traceId)
 
 std::map<int64_t, WindowSums> storedWindowSums(Workspace &ws, int64_t runId)
 {
-    // Per trace: steps, then each figure summed over its steps and its whole trace's (step -1).
-    SqliteStmt st(ws.db(),
-        "SELECT trace_id, sum(step >= 0), sum(step < 0), "
-        "sum(iif(step >= 0, win, 0)), sum(iif(step >= 0, compute_ns, 0)), sum(iif(step >= 0, comm_ns, 0)), "
-        "sum(iif(step >= 0, exposed_comm_ns, 0)), sum(iif(step >= 0, win - busy_ns, 0)), "
-        "sum(iif(step < 0, win, 0)), sum(iif(step < 0, compute_ns, 0)), sum(iif(step < 0, comm_ns, 0)), "
-        "sum(iif(step < 0, exposed_comm_ns, 0)), sum(iif(step < 0, win - busy_ns, 0)) FROM (SELECT "
-        "trace_id, step, coalesce(gpu_end_ns, 0) - coalesce(gpu_start_ns, 0) AS win, compute_ns, comm_ns, "
-        "exposed_comm_ns, busy_ns FROM step_summary WHERE trace_id IN (SELECT t.id FROM trace t JOIN "
-        "trace_summary ts ON ts.trace_id = t.id WHERE t.run_id = ? AND ts.version = ?)) GROUP BY trace_id");
-    st.bind(1, runId).bind(2, kTraceSummaryVersion);
+    // Each trace's whole window (step -1), then its steps' summed over them: simple aggregates over the rows
+    // in the table's order (a GROUP BY that sorts, or an expression per row and figure, cost seconds over a
+    // job's millions of step rows).
+    const std::string traces = "trace_id IN (SELECT t.id FROM trace t JOIN trace_summary ts ON ts.trace_id = "
+                               "t.id WHERE t.run_id = ? AND ts.version = ?)";
     std::map<int64_t, WindowSums> out;
-    while (st.step()) {
-        if (st.columnInt(2) == 0)
-            continue; // no whole-trace row: not a complete summary
-        WindowSums w;
-        w.steps = int(st.columnInt(1));
-        const int c = w.steps > 0 ? 3 : 8;
+    const auto read = [&](const SqliteStmt &st, WindowSums &w, int c) {
         w.windowNs = double(st.columnInt(c));
         w.computeNs = double(st.columnInt(c + 1));
         w.commNs = double(st.columnInt(c + 2));
         w.exposedCommNs = double(st.columnInt(c + 3));
-        w.idleNs = double(st.columnInt(c + 4));
-        out.emplace(st.columnInt(0), w);
+        w.idleNs = double(st.columnInt(c) - st.columnInt(c + 4));
+    };
+    SqliteStmt whole(ws.db(),
+        "SELECT trace_id, coalesce(gpu_end_ns, 0) - coalesce(gpu_start_ns, 0), compute_ns, comm_ns, "
+        "exposed_comm_ns, busy_ns FROM step_summary WHERE "
+            + traces + " AND step = -1");
+    whole.bind(1, runId).bind(2, kTraceSummaryVersion);
+    while (whole.step())
+        read(whole, out[whole.columnInt(0)], 1);
+    SqliteStmt steps(ws.db(),
+        "SELECT trace_id, count(*), sum(coalesce(gpu_end_ns, 0) - coalesce(gpu_start_ns, 0)), "
+        "sum(compute_ns), "
+        "sum(comm_ns), sum(exposed_comm_ns), sum(busy_ns) FROM step_summary WHERE "
+            + traces + " AND step >= 0 GROUP BY trace_id");
+    steps.bind(1, runId).bind(2, kTraceSummaryVersion);
+    while (steps.step()) {
+        const auto it = out.find(steps.columnInt(0));
+        if (it == out.end())
+            continue; // no whole-trace row: not a complete summary
+        it->second.steps = int(steps.columnInt(1));
+        read(steps, it->second, 2);
     }
     return out;
 }

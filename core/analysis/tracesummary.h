@@ -18,7 +18,7 @@ class Workspace;
 // and the window read them instead of the events; a job's ranks merge them. Written from the events once,
 // every GPU op counted (GpuOpMode::EveryOp) and no further input ranges; a change to the analyses bumps
 // kTraceSummaryVersion, and summaries of another version are written again like missing ones.
-constexpr int kTraceSummaryVersion = 3;
+constexpr int kTraceSummaryVersion = 4;
 
 // Writes (replaces) the trace's summaries, in a transaction of its own (the caller holds none).
 void writeTraceSummary(Workspace &ws, int64_t traceId);

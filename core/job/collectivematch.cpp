@@ -15,6 +15,7 @@ int CollectiveMatcher::key(const QString &processGroup, const QString &collectiv
     m_keys.push_back(name);
     m_keyUnnamed.push_back(unnamed);
     m_unnamed.push_back(0);
+    m_calls.emplace_back();
     return m_keyIndex[name] = int(m_keys.size() - 1);
 }
 
@@ -23,7 +24,12 @@ void CollectiveMatcher::add(
 {
     if (m_keyUnnamed[size_t(key)])
         seq = m_unnamed[size_t(key)]++;
-    Acc &a = m_calls[{ key, seq }];
+    if (seq < 0)
+        return; // not a call's place in its group
+    std::vector<Acc> &calls = m_calls[size_t(key)];
+    if (size_t(seq) >= calls.size())
+        calls.resize(size_t(seq) + 1);
+    Acc &a = calls[size_t(seq)];
     if (a.collective.isEmpty())
         a.collective = collective;
     ++a.ranks;
@@ -40,22 +46,27 @@ void CollectiveMatcher::add(
 std::vector<MatchedCollective> CollectiveMatcher::matched() const
 {
     std::vector<MatchedCollective> out;
-    out.reserve(m_calls.size());
-    for (const auto &[key, a] : m_calls) {
-        MatchedCollective m;
-        m.matchKey = m_keys[size_t(key.first)];
-        m.seq = key.second;
-        m.collective = a.collective;
-        m.step = a.minStep;
-        m.ranks = a.ranks;
-        m.lastRank = a.minRank;
-        m.waitNs = a.ranks > 1 ? (a.sumNs - a.minNs) / (a.ranks - 1) - a.minNs : 0;
-        m.maxWaitNs = a.maxNs - a.minNs;
-        out.push_back(m);
-    }
     // In the order of the keys' names, then of seq.
-    std::stable_sort(out.begin(), out.end(),
-        [](const MatchedCollective &x, const MatchedCollective &y) { return x.matchKey < y.matchKey; });
+    std::vector<size_t> keys(m_keys.size());
+    for (size_t k = 0; k < keys.size(); ++k)
+        keys[k] = k;
+    std::sort(keys.begin(), keys.end(), [this](size_t a, size_t b) { return m_keys[a] < m_keys[b]; });
+    for (size_t k : keys)
+        for (size_t seq = 0; seq < m_calls[k].size(); ++seq) {
+            const Acc &a = m_calls[k][seq];
+            if (a.ranks == 0)
+                continue; // no rank made a call of that place
+            MatchedCollective m;
+            m.matchKey = m_keys[k];
+            m.seq = int64_t(seq);
+            m.collective = a.collective;
+            m.step = a.minStep;
+            m.ranks = a.ranks;
+            m.lastRank = a.minRank;
+            m.waitNs = a.ranks > 1 ? (a.sumNs - a.minNs) / (a.ranks - 1) - a.minNs : 0;
+            m.maxWaitNs = a.maxNs - a.minNs;
+            out.push_back(m);
+        }
     return out;
 }
 

@@ -7,7 +7,6 @@
 #include <algorithm>
 
 #include <cstdint>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -41,6 +40,8 @@ public:
     // The same, its match key looked up once by key() for the calls that share it (millions in a job).
     [[nodiscard]] int key(const QString &processGroup, const QString &collective);
     void add(int64_t rank, int key, const QString &collective, int64_t seq, int64_t step, int64_t durNs);
+    // Whether the key's calls match by their order (no process group): add() needs them in `seq` order.
+    [[nodiscard]] bool byOrder(int key) const { return m_keyUnnamed[size_t(key)]; }
     // Call after the last add() of a rank, before the next rank's.
     void endRank() { std::fill(m_unnamed.begin(), m_unnamed.end(), 0); }
     [[nodiscard]] std::vector<MatchedCollective> matched() const;
@@ -50,10 +51,10 @@ private:
         QString collective;
         int64_t ranks = 0, sumNs = 0, minNs = INT64_MAX, maxNs = INT64_MIN, minRank = -1, minStep = -1;
     };
-    QHash<QString, int> m_keyIndex; // match key -> index in m_keys: the map below compares numbers
+    QHash<QString, int> m_keyIndex; // match key -> index in m_keys
     std::vector<QString> m_keys;
     std::vector<bool> m_keyUnnamed; // by key: a collective without a process group ("op:" + collective)
-    std::map<std::pair<int, int64_t>, Acc> m_calls; // (key, seq)
+    std::vector<std::vector<Acc>> m_calls; // by key, by seq (from 0 in each key, as collective_call's)
     std::vector<int64_t> m_unnamed; // by key: this rank's next seq of a collective without a group
 };
 

@@ -71,8 +71,7 @@ private:
 // shard: storedReport() reads them there), its step rows (but their launch-delay sketches) and its ops of
 // the whole trace, their names mapped to the job's strings. Its collective calls go to `matcher`, rank by
 // rank.
-void copyShard(
-    SqliteDb &db, int64_t runId, Strings &strings, SqliteStmt &mergeName, CollectiveMatcher &matcher)
+void copyShard(SqliteDb &db, int64_t runId, Strings &strings, SqliteStmt &mergeName)
 {
     db.exec(
         "INSERT INTO source(id, path, name, size_bytes, mtime_ns, content_hash, format, importer_version, "
@@ -122,32 +121,80 @@ void copyShard(
             "SELECT m.trace_id, -1, n.name_id, o.kind, o.count, o.total_ns, o.min_ns, o.max_ns, o.sketch "
             "FROM temp.merge_trace m JOIN shard.op_summary o ON o.trace_id = m.shard_trace AND o.step = -1 "
             "JOIN temp.merge_name n ON n.shard_name = o.name_id");
+    db.exec("DELETE FROM temp.merge_trace");
+}
+
+// The collective calls of a shard's merged traces (shard trace id -> rank) to `matcher`, a rank at a time,
+// read on a connection of their own (a thread beside the copy of the next shard's rows).
+void matchShardCalls(
+    const QString &path, const std::map<int64_t, int64_t> &rankOf, CollectiveMatcher &matcher)
+{
     {
-        // Rank by rank (a trace id is its rank + 1), each process group's calls in order.
-        SqliteStmt calls(db,
-            "SELECT m.trace_id - 1, coalesce(c.process_group, ''), c.collective, c.seq, c.step, c.end_ns - "
-            "c.start_ns FROM temp.merge_trace m JOIN shard.collective_call c ON c.trace_id = m.shard_trace "
-            "ORDER BY m.trace_id, coalesce(c.process_group, ''), c.seq");
+        // A rank's calls at a time (the table holds each trace's rows together); those
+        // matched by their order (no process group) sorted here by seq: SQLite sorting every shard's calls
+        // took a third of a merge.
+        struct Call {
+            int key;
+            const QString *collective; // in `keys`, whose nodes stay put
+            int64_t seq, step, durNs;
+        };
+        std::vector<Call> inOrder;
+        std::map<std::pair<std::string, std::string>, std::pair<int, QString>>
+            keys; // names -> key, collective
+        std::string group, name; // the last call's names, as SQLite has them
+        const std::pair<int, QString> *key = nullptr;
         int64_t rank = -1;
-        std::string group, name; // the last call's, as SQLite has them
-        QString collective;
-        int key = -1;
+        const auto endRank = [&] {
+            std::sort(inOrder.begin(), inOrder.end(),
+                [](const Call &a, const Call &b) { return std::tie(a.key, a.seq) < std::tie(b.key, b.seq); });
+            for (const Call &c : inOrder)
+                matcher.add(rank, c.key, *c.collective, c.seq, c.step, c.durNs);
+            matcher.endRank();
+            inOrder.clear();
+        };
+        ForeignSqliteDb in(path);
+        Stmt calls(in,
+            "SELECT trace_id, coalesce(process_group, ''), collective, seq, step, end_ns - start_ns FROM "
+            "collective_call",
+            "collective_call");
+        int64_t trace = -1;
+        bool taken = false;
         while (calls.step()) {
-            if (calls.columnInt(0) != rank && rank >= 0)
-                matcher.endRank();
-            rank = calls.columnInt(0);
-            if (key < 0 || calls.columnView(1) != group || calls.columnView(2) != name) {
-                group = calls.columnView(1);
-                name = calls.columnView(2);
-                collective = QString::fromStdString(name);
-                key = matcher.key(QString::fromStdString(group), collective);
+            if (calls.integer(0) != trace) {
+                trace = calls.integer(0);
+                const auto r = rankOf.find(trace);
+                taken = r != rankOf.end();
+                if (!taken)
+                    continue; // a trace the job left out
+                if (rank >= 0)
+                    endRank();
+                rank = r->second;
             }
-            matcher.add(rank, key, collective, calls.columnInt(3), calls.columnInt(4), calls.columnInt(5));
+            if (!taken)
+                continue;
+            if (!key || calls.text(1) != group || calls.text(2) != name) {
+                group = calls.text(1);
+                name = calls.text(2);
+                auto it = keys.find({ group, name });
+                if (it == keys.end()) {
+                    const QString collective = QString::fromStdString(name);
+                    it = keys.emplace(std::pair { group, name },
+                                 std::pair {
+                                     matcher.key(QString::fromStdString(group), collective), collective })
+                             .first;
+                }
+                key = &it->second;
+            }
+            if (matcher.byOrder(key->first))
+                inOrder.push_back(
+                    { key->first, &key->second, calls.integer(3), calls.integer(4), calls.integer(5) });
+            else
+                matcher.add(
+                    rank, key->first, key->second, calls.integer(3), calls.integer(4), calls.integer(5));
         }
         if (rank >= 0)
-            matcher.endRank();
+            endRank();
     }
-    db.exec("DELETE FROM temp.merge_trace");
 }
 
 // Each merged rank's verdict with its run weighed in, as doctorReport() gives it, from its stored
@@ -346,6 +393,7 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
             "INSERT INTO temp.merge_trace(shard_trace, trace_id, shard_source, source_id) "
             "VALUES (?, ?, ?, ?)");
         SqliteStmt mergeName(db, "INSERT INTO temp.merge_name(shard_name, name_id) VALUES (?, ?)");
+        std::map<int64_t, int64_t> rankOf; // the shard's merged traces: shard trace id -> rank
         // A shard's ranks into the job, in a transaction: the traces taken (a rank once, of one job), then
         // their rows copied by SQLite.
         const auto mergeShard = [&](const Shard &s) {
@@ -398,20 +446,41 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                     addRank.bind(5, s.path).bind(6, shardTrace).bindNull(7).run();
                     traceOfRank[rank] = traceId;
                     merged.push_back({ rank, traceId, s.path, shardTrace });
+                    rankOf[shardTrace] = rank;
                 }
             }
-            copyShard(db, runId, strings, mergeName, matcher);
+            copyShard(db, runId, strings, mergeName);
             tx.commit();
             db.exec("DETACH shard");
         };
+        // The collectives of the shard before, matched on a thread while this one is copied.
+        std::future<void> matching;
+        QString matchingPath;
+        const auto matched = [&] {
+            if (!matching.valid())
+                return;
+            try {
+                matching.get();
+            } catch (const ImportError &e) {
+                throw JobMergeError(QStringLiteral("%1 cannot be merged (%2): import that shard again")
+                                        .arg(matchingPath, e.message())
+                                        .toStdString());
+            }
+        };
         for (const Shard &s : shards) {
+            rankOf.clear();
             try {
                 mergeShard(s);
             } catch (const SqlError &e) {
+                matching.wait();
                 throw JobMergeError(QStringLiteral("%1 cannot be merged (%2): import that shard again")
                                         .arg(s.path, e.message())
                                         .toStdString());
             }
+            matched();
+            matchingPath = s.path;
+            matching = std::async(std::launch::async,
+                [&matcher, path = s.path, ranks = rankOf] { matchShardCalls(path, ranks, matcher); });
             for (const ShardInfo::File &f : s.info.files)
                 if (f.status == statusName(FileImportResult::Status::Failed)
                     || f.status == statusName(FileImportResult::Status::Cancelled)
@@ -425,6 +494,7 @@ JobMerge mergeShards(const QString &shardDir, const QString &outPath)
                 }
         }
 
+        matched();
         SqliteTransaction tx(db);
         // Every rank the job should have: 0 .. world size - 1, else those the shards name.
         std::set<int64_t> expected;

@@ -118,15 +118,30 @@ void readStepTotals(SqliteDb &db, JobView &v)
     for (size_t i = 0; i < v.ranks.size(); ++i)
         if (v.ranks[i].traceId > 0)
             indexOf[v.ranks[i].traceId] = i;
+    // The whole trace's row (step -1), then the steps' rows summed over them: simple aggregates over the
+    // rows in the table's order (a GROUP BY that sorts, or an expression per row and figure, cost seconds
+    // over a job's millions of step rows).
+    const std::string traces = "trace_id IN (SELECT id FROM trace WHERE run_id = ?)";
+    SqliteStmt whole(db,
+        "SELECT trace_id, end_ns - start_ns, st_exposed_comm_ns, st_input_pipeline_ns, st_compute_ns FROM "
+        "step_summary WHERE "
+            + traces + " AND step = -1");
+    whole.bind(1, v.runId);
+    while (whole.step()) {
+        const auto it = indexOf.find(whole.columnInt(0));
+        if (it == indexOf.end())
+            continue;
+        JobRank &r = v.ranks[it->second];
+        r.steps = 0;
+        r.stepNs = r.minStepNs = r.maxStepNs = double(whole.columnInt(1));
+        r.exposedCommNs = double(whole.columnInt(2));
+        r.inputNs = double(whole.columnInt(3));
+        r.computeNs = double(whole.columnInt(4));
+    }
     SqliteStmt st(db,
-        "SELECT trace_id, sum(step >= 0), sum(iif(step >= 0, wall, 0)), min(iif(step >= 0, wall, NULL)), "
-        "max(iif(step >= 0, wall, NULL)), sum(iif(step >= 0, comm, 0)), sum(iif(step >= 0, input, 0)), "
-        "sum(iif(step >= 0, compute, 0)), max(iif(step < 0, wall, NULL)), max(iif(step < 0, comm, NULL)), "
-        "max(iif(step < 0, input, NULL)), max(iif(step < 0, compute, NULL)) FROM (SELECT s.trace_id AS "
-        "trace_id, "
-        "s.step AS step, s.end_ns - s.start_ns AS wall, s.st_exposed_comm_ns AS comm, s.st_input_pipeline_ns "
-        "AS input, s.st_compute_ns AS compute FROM step_summary s JOIN trace t ON t.id = s.trace_id WHERE "
-        "t.run_id = ?) GROUP BY trace_id");
+        "SELECT trace_id, count(*), sum(end_ns - start_ns), min(end_ns - start_ns), max(end_ns - start_ns), "
+        "sum(st_exposed_comm_ns), sum(st_input_pipeline_ns), sum(st_compute_ns) FROM step_summary WHERE "
+            + traces + " AND step >= 0 GROUP BY trace_id");
     st.bind(1, v.runId);
     while (st.step()) {
         const auto it = indexOf.find(st.columnInt(0));
@@ -134,20 +149,13 @@ void readStepTotals(SqliteDb &db, JobView &v)
             continue;
         JobRank &r = v.ranks[it->second];
         r.steps = int(st.columnInt(1));
-        if (r.steps > 0) {
-            const double n = r.steps;
-            r.stepNs = double(st.columnInt(2)) / n;
-            r.minStepNs = double(st.columnInt(3));
-            r.maxStepNs = double(st.columnInt(4));
-            r.exposedCommNs = double(st.columnInt(5)) / n;
-            r.inputNs = double(st.columnInt(6)) / n;
-            r.computeNs = double(st.columnInt(7)) / n;
-        } else {
-            r.stepNs = r.minStepNs = r.maxStepNs = double(st.columnInt(8));
-            r.exposedCommNs = double(st.columnInt(9));
-            r.inputNs = double(st.columnInt(10));
-            r.computeNs = double(st.columnInt(11));
-        }
+        const double n = r.steps;
+        r.stepNs = double(st.columnInt(2)) / n;
+        r.minStepNs = double(st.columnInt(3));
+        r.maxStepNs = double(st.columnInt(4));
+        r.exposedCommNs = double(st.columnInt(5)) / n;
+        r.inputNs = double(st.columnInt(6)) / n;
+        r.computeNs = double(st.columnInt(7)) / n;
     }
     const auto first
         = std::find_if(v.ranks.begin(), v.ranks.end(), [](const JobRank &r) { return r.traceId > 0; });
