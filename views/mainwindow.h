@@ -51,9 +51,10 @@ class WorkspaceModel;
 //              (the trace or run double-clicked in the tree, or View > Timeline), "Call Tree" (what
 //              the host did: the selected trace's, a timeline range's or a verdict's step), "Doctor",
 //              "Memory" (where the trace's device memory went), "Diff" (two traces selected in the tree,
-//              View > Compare Traces, or a trace's context menu > Compare With), "Experiments" (experiment-log runs: runs table, scalar charts
-//              and the other ExperimentView pages), "Lineage", "Goodput", "SLO", "Query" (read-only
-//              SQL over the documented views), with the selected trace's numbers beside them;
+//              View > Compare Traces, or a trace's context menu > Compare With), "Experiments"
+//              (experiment-log runs: runs table, scalar charts and the other ExperimentView pages),
+//              "Lineage", "Goodput", "SLO", "Query" (read-only SQL over the documented views), with the
+//              selected trace's numbers beside them;
 //   beside   : the details of what the current tab is about (the trace or run selected in the browser
 //              on the trace tabs, the run selected on Experiments); hidden on tabs that show their own
 //              (Lineage's node, Goodput, SLO, Query);
