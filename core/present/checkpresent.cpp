@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QXmlStreamWriter>
 
 #include <algorithm>
 #include <cmath>
@@ -138,48 +139,80 @@ QString checkText(const CheckPresentation &p)
     return out;
 }
 
+namespace {
+
+// Text XML 1.0 can hold: the characters it forbids (C0 controls but tab, newline and carriage return;
+// U+FFFE, U+FFFF; surrogates not in a pair) cannot even be escaped, so they become U+FFFD.
+QString xmlText(const QString &s)
+{
+    QString out = s;
+    for (qsizetype i = 0; i < out.size(); ++i) {
+        const char16_t c = out.at(i).unicode();
+        if (QChar::isHighSurrogate(c) && i + 1 < out.size()
+            && QChar::isLowSurrogate(out.at(i + 1).unicode())) {
+            ++i; // a pair: a character beyond the BMP
+            continue;
+        }
+        const bool allowed = (c >= 0x20 && c < 0xD800) || (c >= 0xE000 && c < 0xFFFE) || c == u'\t'
+            || c == u'\n' || c == u'\r';
+        if (!allowed)
+            out[i] = QChar::ReplacementCharacter;
+    }
+    return out;
+}
+
+} // namespace
+
 QByteArray checkJUnit(const CheckPresentation &p)
 {
     const CheckReport &report = p.report;
     const bool allowMissing = p.allowMissing;
-    const QString fileName = QFileInfo(p.objectivesPath).fileName();
     const int skipped = allowMissing ? report.noData : 0;
     const int failures = report.failed + (allowMissing ? 0 : report.noData);
-    QString x = QStringLiteral("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    x += QStringLiteral(
-        "<testsuites name=\"plumb check\" tests=\"%1\" failures=\"%2\" errors=\"0\" skipped=\"%3\">\n")
-             .arg(report.results.size())
-             .arg(failures)
-             .arg(skipped);
-    x += QStringLiteral(
-        "  <testsuite name=\"%1\" tests=\"%2\" failures=\"%3\" errors=\"0\" skipped=\"%4\">\n")
-             .arg(fileName.toHtmlEscaped())
-             .arg(report.results.size())
-             .arg(failures)
-             .arg(skipped);
+    QByteArray bytes;
+    QXmlStreamWriter x(&bytes);
+    x.setAutoFormatting(true);
+    x.setAutoFormattingIndent(2);
+    x.writeStartDocument();
+    const auto counts = [&](const QString &name) {
+        x.writeAttribute(QStringLiteral("name"), xmlText(name));
+        x.writeAttribute(QStringLiteral("tests"), QString::number(report.results.size()));
+        x.writeAttribute(QStringLiteral("failures"), QString::number(failures));
+        x.writeAttribute(QStringLiteral("errors"), QStringLiteral("0"));
+        x.writeAttribute(QStringLiteral("skipped"), QString::number(skipped));
+    };
+    x.writeStartElement(QStringLiteral("testsuites"));
+    counts(QStringLiteral("plumb check"));
+    x.writeStartElement(QStringLiteral("testsuite"));
+    counts(QFileInfo(p.objectivesPath).fileName());
     for (const ObjectiveResult &r : report.results) {
-        x += QStringLiteral("    <testcase classname=\"plumb.objectives\" name=\"%1\" time=\"0\">\n")
-                 .arg(r.spec.name.toHtmlEscaped());
+        x.writeStartElement(QStringLiteral("testcase"));
+        x.writeAttribute(QStringLiteral("classname"), QStringLiteral("plumb.objectives"));
+        x.writeAttribute(QStringLiteral("name"), xmlText(r.spec.name));
+        x.writeAttribute(QStringLiteral("time"), QStringLiteral("0"));
         const QString summary
             = QStringLiteral("%1: measured %2, margin %3")
                   .arg(r.spec.text, formatObjectiveValue(r, r.value), signedValue(r, r.margin));
-        if (r.status == ObjectiveStatus::Fail)
-            x += QStringLiteral("      <failure type=\"broken\" message=\"%1\">%2</failure>\n")
-                     .arg(summary.toHtmlEscaped(), r.detail.toHtmlEscaped());
-        else if (r.status == ObjectiveStatus::NoData)
-            x += allowMissing
-                ? QStringLiteral("      <skipped message=\"no data: %1\"/>\n").arg(r.detail.toHtmlEscaped())
-                : QStringLiteral("      <failure type=\"no-data\" message=\"no data: %1\"/>\n")
-                      .arg(r.detail.toHtmlEscaped());
-        x += QStringLiteral("      <system-out>%1</system-out>\n")
-                 .arg((r.status == ObjectiveStatus::NoData
-                         ? r.detail
-                         : summary + QStringLiteral(" (") + r.detail + QLatin1Char(')'))
-                          .toHtmlEscaped());
-        x += QStringLiteral("    </testcase>\n");
+        if (r.status == ObjectiveStatus::Fail) {
+            x.writeStartElement(QStringLiteral("failure"));
+            x.writeAttribute(QStringLiteral("type"), QStringLiteral("broken"));
+            x.writeAttribute(QStringLiteral("message"), xmlText(summary));
+            x.writeCharacters(xmlText(r.detail));
+            x.writeEndElement();
+        } else if (r.status == ObjectiveStatus::NoData) {
+            x.writeEmptyElement(allowMissing ? QStringLiteral("skipped") : QStringLiteral("failure"));
+            if (!allowMissing)
+                x.writeAttribute(QStringLiteral("type"), QStringLiteral("no-data"));
+            x.writeAttribute(QStringLiteral("message"), xmlText(QStringLiteral("no data: ") + r.detail));
+        }
+        x.writeTextElement(QStringLiteral("system-out"),
+            xmlText(r.status == ObjectiveStatus::NoData
+                    ? r.detail
+                    : summary + QStringLiteral(" (") + r.detail + QLatin1Char(')')));
+        x.writeEndElement(); // testcase
     }
-    x += QStringLiteral("  </testsuite>\n</testsuites>\n");
-    return x.toUtf8();
+    x.writeEndDocument();
+    return bytes;
 }
 
 } // namespace plumb

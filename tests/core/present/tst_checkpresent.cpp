@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
 
 using namespace plumb;
 
@@ -120,6 +121,54 @@ private Q_SLOTS:
         QVERIFY(allowed.contains(QStringLiteral("failures=\"1\" errors=\"0\" skipped=\"1\"")));
         QVERIFY(allowed.contains(QStringLiteral("<skipped message=\"no data: ")));
         QVERIFY(!allowed.contains(QStringLiteral("type=\"no-data\"")));
+        for (const QString &xml : { strict, allowed }) {
+            QXmlStreamReader reader(xml);
+            int cases = 0;
+            while (!reader.atEnd())
+                cases += reader.readNext() == QXmlStreamReader::StartElement
+                    && reader.name() == QLatin1String("testcase");
+            QVERIFY2(!reader.hasError(), qPrintable(reader.errorString()));
+            QCOMPARE(cases, 3);
+        }
+    }
+
+    // Names and details full of what XML 1.0 cannot hold (C0 controls, U+FFFF, a lone surrogate) and of what
+    // it must escape: a document that parses, with those characters replaced by U+FFFD.
+    void junitForbiddenCharacters()
+    {
+        CheckPresentation p;
+        p.objectivesPath = QStringLiteral("/tmp/slo\x01<&>.yaml");
+        ObjectiveResult r;
+        r.spec.name = QStringLiteral("p99 \x01\x02\x1f\"ttft\" <&> \t ok");
+        r.spec.name += QChar(0xFFFF);
+        r.spec.name += QChar(0xD800);
+        r.spec.name += QStringLiteral(" \U0001F600");
+        r.spec.text = r.spec.name;
+        r.status = ObjectiveStatus::Fail;
+        r.detail = QStringLiteral("bell \x07 escape \x1b end");
+        p.report.results.push_back(r);
+        p.report.failed = 1;
+        const QByteArray xml = checkJUnit(p);
+        QVERIFY(!xml.contains('\x01') && !xml.contains('\x07') && !xml.contains('\x1b'));
+        QXmlStreamReader reader(xml);
+        QString name, detail;
+        while (!reader.atEnd()) {
+            if (reader.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            if (reader.name() == QLatin1String("testcase"))
+                name = reader.attributes().value(QLatin1String("name")).toString();
+            else if (reader.name() == QLatin1String("failure"))
+                detail = reader.readElementText();
+        }
+        QVERIFY2(!reader.hasError(),
+            qPrintable(reader.errorString() + QLatin1Char('\n') + QString::fromUtf8(xml)));
+        const QString r3 = QString(3, QChar::ReplacementCharacter);
+        QCOMPARE(name,
+            QStringLiteral("p99 ") + r3 + QStringLiteral("\"ttft\" <&> \t ok")
+                + QString(2, QChar::ReplacementCharacter) + QStringLiteral(" \U0001F600"));
+        QCOMPARE(detail,
+            QStringLiteral("bell ") + QChar(QChar::ReplacementCharacter) + QStringLiteral(" escape ")
+                + QChar(QChar::ReplacementCharacter) + QStringLiteral(" end"));
     }
 
     void badInput()
