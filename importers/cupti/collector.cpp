@@ -120,6 +120,17 @@ template <typename Record> void fillGpuOp(GpuOp &op, const Record *r)
     op.correlationId = r->correlationId;
 }
 
+// The kernel record of the CUPTI this is built against (CUPTI_API_VERSION: 19-28 in CUDA 12.x, xxyyzz from
+// 13.0): Kernel9 in 12.x, Kernel10 in 13.0 and 13.1, Kernel11 from 13.2, where the older ones are deprecated.
+// Only fields every version has are read, so the collector builds against CUDA 12 and 13.
+#if CUPTI_API_VERSION >= 130200
+using KernelRecord = CUpti_ActivityKernel11;
+#elif CUPTI_API_VERSION >= 130000
+using KernelRecord = CUpti_ActivityKernel10;
+#else
+using KernelRecord = CUpti_ActivityKernel9;
+#endif
+
 // Copies one record into the compact structs. Caller holds dataMutex.
 void keep(Collector &c, const CUpti_Activity *record)
 {
@@ -127,7 +138,7 @@ void keep(Collector &c, const CUpti_Activity *record)
     switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-        const auto *r = reinterpret_cast<const CUpti_ActivityKernel10 *>(record);
+        const auto *r = reinterpret_cast<const KernelRecord *>(record);
         KernelOp k;
         fillGpuOp(k, r);
         k.grid[0] = r->gridX;

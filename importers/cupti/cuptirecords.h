@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Plain mirrors of the CUPTI activity records the collector keeps (CUpti_ActivityKernel10,
+// Plain mirrors of the CUPTI activity records the collector keeps (CUpti_ActivityKernel9/10/11,
 // CUpti_ActivityMemcpy6, CUpti_ActivityMemset4, CUpti_ActivityAPI, CUpti_ActivitySynchronization2,
 // CUpti_ActivityMarker2, CUpti_ActivityName, CUpti_ActivityDevice5, CUpti_ActivityContext3), with
 // only the fields the Chrome trace needs. No CUPTI header is included here, so the conversion to
