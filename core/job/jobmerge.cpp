@@ -69,8 +69,7 @@ private:
 // The attached shard's merged traces (temp.merge_trace), copied by SQLite, in the job's ids: each trace's
 // source and its diagnostics, the trace and its devices, its summary row (its stored analyses stay in the
 // shard: storedReport() reads them there), its step rows (but their launch-delay sketches) and its ops of
-// the whole trace, their names mapped to the job's strings. Its collective calls go to `matcher`, rank by
-// rank.
+// the whole trace, their names mapped to the job's strings.
 void copyShard(SqliteDb &db, int64_t runId, Strings &strings, SqliteStmt &mergeName)
 {
     db.exec(
@@ -86,9 +85,9 @@ void copyShard(SqliteDb &db, int64_t runId, Strings &strings, SqliteStmt &mergeN
     {
         SqliteStmt trace(db,
             "INSERT INTO trace(id, run_id, source_id, format, name, rank, world_size, base_time_ns, "
-            "start_ns, "
-            "end_ns, event_count, slice_count, kernel_count, gpu_op_count, flow_count, corr_flow_count, "
-            "counter_count, metadata, device_type) SELECT m.trace_id, ?, m.source_id, t.format, t.name, "
+            "start_ns, end_ns, event_count, slice_count, kernel_count, gpu_op_count, flow_count, "
+            "corr_flow_count, counter_count, metadata, device_type) SELECT m.trace_id, ?, m.source_id, "
+            "t.format, t.name, "
             "t.rank, t.world_size, t.base_time_ns, t.start_ns, t.end_ns, t.event_count, t.slice_count, "
             "t.kernel_count, t.gpu_op_count, t.flow_count, t.corr_flow_count, t.counter_count, t.metadata, "
             "t.device_type FROM temp.merge_trace m JOIN shard.trace t ON t.id = m.shard_trace");
@@ -129,72 +128,66 @@ void copyShard(SqliteDb &db, int64_t runId, Strings &strings, SqliteStmt &mergeN
 void matchShardCalls(
     const QString &path, const std::map<int64_t, int64_t> &rankOf, CollectiveMatcher &matcher)
 {
-    {
-        // A rank's calls at a time (the table holds each trace's rows together); those
-        // matched by their order (no process group) sorted here by seq: SQLite sorting every shard's calls
-        // took a third of a merge.
-        struct Call {
-            int key;
-            const QString *collective; // in `keys`, whose nodes stay put
-            int64_t seq, step, durNs;
-        };
-        std::vector<Call> inOrder;
-        std::map<std::pair<std::string, std::string>, std::pair<int, QString>>
-            keys; // names -> key, collective
-        std::string group, name; // the last call's names, as SQLite has them
-        const std::pair<int, QString> *key = nullptr;
-        int64_t rank = -1;
-        const auto endRank = [&] {
-            std::sort(inOrder.begin(), inOrder.end(),
-                [](const Call &a, const Call &b) { return std::tie(a.key, a.seq) < std::tie(b.key, b.seq); });
-            for (const Call &c : inOrder)
-                matcher.add(rank, c.key, *c.collective, c.seq, c.step, c.durNs);
-            matcher.endRank();
-            inOrder.clear();
-        };
-        ForeignSqliteDb in(path);
-        Stmt calls(in,
-            "SELECT trace_id, coalesce(process_group, ''), collective, seq, step, end_ns - start_ns FROM "
-            "collective_call",
-            "collective_call");
-        int64_t trace = -1;
-        bool taken = false;
-        while (calls.step()) {
-            if (calls.integer(0) != trace) {
-                trace = calls.integer(0);
-                const auto r = rankOf.find(trace);
-                taken = r != rankOf.end();
-                if (!taken)
-                    continue; // a trace the job left out
-                if (rank >= 0)
-                    endRank();
-                rank = r->second;
-            }
+    // A rank's calls at a time (the table holds each trace's rows together); those matched by their order
+    // (no process group) sorted here by seq: SQLite sorting every shard's calls took a third of a merge.
+    struct Call {
+        int key;
+        const QString *collective; // in `keys`, whose nodes stay put
+        int64_t seq, step, durNs;
+    };
+    std::vector<Call> inOrder;
+    std::map<std::pair<std::string, std::string>, std::pair<int, QString>> keys; // names -> key, collective
+    std::string group, name; // the last call's names, as SQLite has them
+    const std::pair<int, QString> *key = nullptr;
+    int64_t rank = -1;
+    const auto endRank = [&] {
+        std::sort(inOrder.begin(), inOrder.end(),
+            [](const Call &a, const Call &b) { return std::tie(a.key, a.seq) < std::tie(b.key, b.seq); });
+        for (const Call &c : inOrder)
+            matcher.add(rank, c.key, *c.collective, c.seq, c.step, c.durNs);
+        matcher.endRank();
+        inOrder.clear();
+    };
+    ForeignSqliteDb in(path);
+    Stmt calls(in,
+        "SELECT trace_id, coalesce(process_group, ''), collective, seq, step, end_ns - start_ns FROM "
+        "collective_call",
+        "collective_call");
+    int64_t trace = -1;
+    bool taken = false;
+    while (calls.step()) {
+        if (calls.integer(0) != trace) {
+            trace = calls.integer(0);
+            const auto r = rankOf.find(trace);
+            taken = r != rankOf.end();
             if (!taken)
-                continue;
-            if (!key || calls.text(1) != group || calls.text(2) != name) {
-                group = calls.text(1);
-                name = calls.text(2);
-                auto it = keys.find({ group, name });
-                if (it == keys.end()) {
-                    const QString collective = QString::fromStdString(name);
-                    it = keys.emplace(std::pair { group, name },
-                                 std::pair {
-                                     matcher.key(QString::fromStdString(group), collective), collective })
-                             .first;
-                }
-                key = &it->second;
-            }
-            if (matcher.byOrder(key->first))
-                inOrder.push_back(
-                    { key->first, &key->second, calls.integer(3), calls.integer(4), calls.integer(5) });
-            else
-                matcher.add(
-                    rank, key->first, key->second, calls.integer(3), calls.integer(4), calls.integer(5));
+                continue; // a trace the job left out
+            if (rank >= 0)
+                endRank();
+            rank = r->second;
         }
-        if (rank >= 0)
-            endRank();
+        if (!taken)
+            continue;
+        if (!key || calls.text(1) != group || calls.text(2) != name) {
+            group = calls.text(1);
+            name = calls.text(2);
+            auto it = keys.find({ group, name });
+            if (it == keys.end()) {
+                const QString collective = QString::fromStdString(name);
+                it = keys.emplace(std::pair { group, name },
+                             std::pair { matcher.key(QString::fromStdString(group), collective), collective })
+                         .first;
+            }
+            key = &it->second;
+        }
+        if (matcher.byOrder(key->first))
+            inOrder.push_back(
+                { key->first, &key->second, calls.integer(3), calls.integer(4), calls.integer(5) });
+        else
+            matcher.add(rank, key->first, key->second, calls.integer(3), calls.integer(4), calls.integer(5));
     }
+    if (rank >= 0)
+        endRank();
 }
 
 // Each merged rank's verdict with its run weighed in, as doctorReport() gives it, from its stored
