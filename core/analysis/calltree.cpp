@@ -415,7 +415,7 @@ QString frameName(const QString &frame)
     if (frame.endsWith(u')')) {
         const qsizetype open = frame.lastIndexOf(QLatin1String(" ("));
         if (open > 0) {
-            const QString function = frame.left(open);
+            QString function = frame.left(open);
             if (!function.startsWith(QLatin1String("0x")))
                 return function;
             const QString module = frame.mid(open + 2, frame.size() - open - 3);
@@ -533,6 +533,7 @@ std::vector<CallTreeThread> callTreeThreads(Workspace &ws, int64_t traceId)
         }
     }
     std::vector<CallTreeThread> out;
+    out.reserve(byKey.size());
     for (auto &[key, t] : byKey)
         out.push_back(std::move(t));
     std::stable_sort(out.begin(), out.end(), [](const CallTreeThread &a, const CallTreeThread &b) {
