@@ -7,7 +7,9 @@
 #include "ingest/importrunner.h"
 #include "job/shard.h"
 #include "present/importpresent.h"
+#include "store/filesystem.h"
 #include "store/sqlitedb.h"
+#include "store/workspace.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -151,6 +153,10 @@ int runImport(const Args &a)
             return 1;
         }
     }
+    // Said once, before anything is written: a workspace on a network file system has no write-ahead log.
+    if (const QString note = Workspace::fileSystemNote(a.workspace, fileSystemOf(a.workspace));
+        !note.isEmpty() && !a.json)
+        err(QStringLiteral("note: %1").arg(note));
     ImporterRegistry registry;
     registerBuiltinImporters(registry);
     ImportRunner runner(registry, a.workspace);

@@ -27,6 +27,7 @@
 #include "shell/shortcuttable.h"
 #include "slo/slopanel.h"
 #include "sourcesmodel.h"
+#include "store/filesystem.h"
 #include "store/workspace.h"
 #include "text/textformat.h"
 #include "theme.h"
@@ -455,7 +456,11 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s, bool switched)
     if (switched) {
         m_recentWorkspaces.add({ s.path });
         setWindowTitle(tr("%1 — Plumb").arg(QFileInfo(s.path).fileName()));
-        statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(s.path)), kStatusMessageMs);
+        const QString note
+            = Workspace::fileSystemNote(QDir::toNativeSeparators(s.path), fileSystemOf(s.path));
+        statusBar()->showMessage(note.isEmpty() ? tr("Opened %1").arg(QDir::toNativeSeparators(s.path))
+                                                : tr("Opened %1").arg(note),
+            note.isEmpty() ? kStatusMessageMs : 4 * kStatusMessageMs);
         m_diagnosticsPanel->showSource(-1);
         m_timeline->close();
         m_callTree->close();

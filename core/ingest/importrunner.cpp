@@ -10,6 +10,7 @@
 #include "ingest/lineagelinks.h"
 #include "ingest/tracemerge.h"
 #include "ingest/tracesink.h"
+#include "store/filesystem.h"
 #include "store/schema.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -728,7 +729,8 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
             Workspace ws(built, Workspace::Role::Builder);
             const EarlyWriteback writeback(built);
             results = runIn(ws, paths);
-            ws.db().exec("PRAGMA journal_mode = WAL"); // what every connection to a workspace expects
+            // What every writer of the workspace uses: WAL, or a rollback journal on a network file system.
+            Workspace::applyJournal(ws.db(), fileSystemOf(target.absoluteFilePath()));
         }
         // link() never replaces a workspace another process created meanwhile; rename() serves file
         // systems without hard links.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/workspace.h"
 
+#include "store/filesystem.h"
+
 #include "store/schema.h"
 #include "timeline/countersummary.h"
 #include "timeline/slicesummary.h"
@@ -27,12 +29,8 @@ void applyConnectionSettings(SqliteDb &db, Workspace::Role role)
         db.exec("PRAGMA journal_mode = MEMORY");
         db.exec("PRAGMA synchronous = OFF");
     }
-    if (role == Workspace::Role::Writer) {
-        db.exec("PRAGMA journal_mode = WAL");
-        // NORMAL is durable across application crashes in WAL mode; only a power loss can lose the
-        // last commits, never corrupt the file.
-        db.exec("PRAGMA synchronous = NORMAL");
-    }
+    if (role == Workspace::Role::Writer)
+        Workspace::applyJournal(db, fileSystemOf(db.path()));
     if (role != Workspace::Role::Reader) {
         // Index builds after a bulk load sort with helper threads.
         db.exec("PRAGMA threads = 2");
@@ -46,6 +44,34 @@ void applyConnectionSettings(SqliteDb &db, Workspace::Role role)
 }
 
 } // namespace
+
+void Workspace::applyJournal(SqliteDb &db, const FileSystemInfo &fs)
+{
+    if (fs.network) {
+        // The write-ahead log needs shared memory every connection maps and locks that work, which a
+        // network file system does not give reliably: a rollback journal, synced in full.
+        try {
+            db.exec("PRAGMA journal_mode = DELETE");
+        } catch (const SqlError &) {
+            // Another connection holds the log open: it stays in WAL until the last one closes.
+        }
+        db.exec("PRAGMA synchronous = FULL");
+        return;
+    }
+    db.exec("PRAGMA journal_mode = WAL");
+    // NORMAL is durable across application crashes in WAL mode; only a power loss can lose the last
+    // commits, never corrupt the file.
+    db.exec("PRAGMA synchronous = NORMAL");
+}
+
+QString Workspace::fileSystemNote(const QString &path, const FileSystemInfo &fs)
+{
+    if (!fs.network)
+        return {};
+    return QStringLiteral("%1 is on a network file system (%2): written with a rollback journal instead of "
+                          "SQLite's write-ahead log, one writer at a time; readers wait while it writes")
+        .arg(path, fs.name);
+}
 
 Workspace::Workspace(const QString &path, Role role)
     : m_role(role)

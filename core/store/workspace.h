@@ -7,11 +7,14 @@
 
 namespace plumb {
 
-// A Plumb workspace: one SQLite file (WAL) holding every imported source and what was read from it.
+// A Plumb workspace: one SQLite file (WAL; a rollback journal on a network file system) holding every
+// imported source and what was read from it.
 //
 // The schema is versioned with PRAGMA user_version; migrations in schema.cpp run in order on open.
 // Each Workspace object owns one connection: the import thread opens its own (Writer), views and the
 // CLI open Reader connections, so a long import never blocks reading what is already committed.
+struct FileSystemInfo;
+
 class Workspace {
 public:
     // Builder: a writer of a new workspace that no other connection opens until it is complete (the
@@ -36,6 +39,11 @@ public:
     [[nodiscard]] static QString defaultPath();
     // Migrates `db` from its user_version to the current one, each step in its own transaction.
     static void migrate(SqliteDb &db);
+    // The journal every writer of a workspace on `fs` uses: the write-ahead log on a local file system, a
+    // rollback journal on a network one (store/filesystem.h).
+    static void applyJournal(SqliteDb &db, const FileSystemInfo &fs);
+    // What to tell the user, once, about a workspace at `path` on `fs`: empty on a local file system.
+    [[nodiscard]] static QString fileSystemNote(const QString &path, const FileSystemInfo &fs);
 
 private:
     SqliteDb m_db;

@@ -8,6 +8,7 @@
 #include "ingest/contenthash.h"
 #include "ingest/importerregistry.h"
 #include "ingest/importrunner.h"
+#include "store/filesystem.h"
 #include "store/schema.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -83,6 +84,48 @@ private slots:
         QCOMPARE(ws.schemaVersion(), Workspace::currentSchemaVersion());
         QCOMPARE(ws.db().queryInt("SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), 1);
         QVERIFY(ws.db().queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'slice'") == 1);
+    }
+
+    // On a network file system (forced here with PLUMB_FILESYSTEM, as the mount cannot be made in a test) a
+    // writer uses a rollback journal, synced in full, and says so; a local one the write-ahead log. An
+    // existing WAL workspace is switched when the first writer opens it there, and an import that builds a
+    // new workspace there leaves it in the rollback journal.
+    void networkFileSystemUsesRollbackJournal()
+    {
+        QCOMPARE(networkFileSystemName(0x6969), QStringLiteral("NFS"));
+        QCOMPARE(networkFileSystemName(0x0BD00BD0), QStringLiteral("Lustre"));
+        QCOMPARE(networkFileSystemName(int64_t(0xFF534D42)), QStringLiteral("CIFS"));
+        QVERIFY(networkFileSystemName(0xEF53).isEmpty()); // ext4
+        QVERIFY(networkFileSystemName(0x01021994).isEmpty()); // tmpfs
+        const QString path = freshPath();
+        const auto journal = [](Workspace &ws) {
+            SqliteStmt st(ws.db(), "PRAGMA journal_mode");
+            return st.step() ? st.columnText(0) : QString();
+        };
+        qputenv("PLUMB_FILESYSTEM", "local");
+        {
+            Workspace ws(path, Workspace::Role::Writer);
+            QCOMPARE(journal(ws), QStringLiteral("wal"));
+            QVERIFY(Workspace::fileSystemNote(path, fileSystemOf(path)).isEmpty());
+        }
+        qputenv("PLUMB_FILESYSTEM", "network");
+        {
+            QVERIFY(fileSystemOf(path).network);
+            QVERIFY(Workspace::fileSystemNote(path, fileSystemOf(path))
+                        .contains(QLatin1String("rollback journal")));
+            Workspace ws(path, Workspace::Role::Writer);
+            QCOMPARE(journal(ws), QStringLiteral("delete"));
+            QCOMPARE(ws.db().queryInt("PRAGMA synchronous"), int64_t(2)); // FULL
+        }
+        QVERIFY(!QFileInfo::exists(path + QStringLiteral("-wal")));
+        const QString built = freshPath();
+        ImportRunner runner(m_registry, built);
+        QCOMPARE(int(runner.run({ m_smallTrace })[0].status), int(FileImportResult::Status::Imported));
+        {
+            Workspace ws(built, Workspace::Role::Reader);
+            QCOMPARE(journal(ws), QStringLiteral("delete"));
+        }
+        qunsetenv("PLUMB_FILESYSTEM");
     }
 
     // A workspace written by an older build migrates step by step to the current schema.
