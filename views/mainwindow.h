@@ -183,6 +183,7 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    static constexpr int kStatusMessageMs = 8000; // a status bar message's time on screen
     void createActions();
     void createCentralArea();
     void createDocks();
