@@ -68,8 +68,9 @@ QList<Command> makeCommands()
 {
     QList<Command> c;
     c.append({ QStringLiteral("import"),
-        QStringLiteral("plumb import PATH... [--workspace FILE] [--json] [--jobs N] [--watch [--interval "
-                       "SECONDS]] [--shard I/N|auto [--shards N]] [column roles]"),
+        QStringLiteral(
+            "plumb import PATH... [--workspace FILE] [--json] [--jobs N] [--wait SECONDS] [--watch "
+            "[--interval SECONDS]] [--shard I/N|auto [--shards N]] [column roles]"),
         QStringLiteral(
             "Import files and folders into the workspace. --watch then keeps importing what is "
             "added or appended to them until Ctrl+C. --shard imports one task's part of a job's ranks "
@@ -81,6 +82,9 @@ QList<Command> makeCommands()
             valued(QStringLiteral("jobs"), QStringLiteral("N"),
                 QStringLiteral("traces read at once, 1 to 256 (default: half the cores; the ranks of a job "
                                "import in parallel)")),
+            valued(QStringLiteral("wait"), QStringLiteral("SECONDS"),
+                QStringLiteral("while another process writes the workspace, wait this long before a file "
+                               "fails, 0 to 86400 (default 300, or PLUMB_WRITE_WAIT)")),
             flag(QStringLiteral("watch"),
                 QStringLiteral("then keep importing what is added or appended to the paths until Ctrl+C")),
             valued(QStringLiteral("interval"), QStringLiteral("SECONDS"),
@@ -637,6 +641,11 @@ int parseArgs(const QString &command, const QStringList &arguments, Args &a)
             return line.usageError(
                 QStringLiteral("--jobs needs the number of traces read at once, 1 to 256, e.g. --jobs 4"));
         a.jobs = int(jobs);
+        double wait = -1;
+        if (!numberOption(line, "wait", 0, 86400, wait))
+            return line.usageError(QStringLiteral(
+                "--wait needs the SECONDS to wait for another writer, 0 to 86400, e.g. --wait 600"));
+        a.writeWaitSeconds = wait;
         if (!numberOption(line, "interval", 0.05, 3600, interval))
             return line.usageError(
                 QStringLiteral("--interval needs SECONDS between 0.05 and 3600, e.g. --interval 5"));

@@ -101,6 +101,7 @@ struct Args {
     bool watch = false; // import --watch: live mode
     int intervalMs = 2000; // import --watch --interval
     int jobs = 0; // import --jobs (0: half the cores)
+    double writeWaitSeconds = -1; // import --wait (-1: Workspace::writeWait())
     std::optional<plumb::ShardSpec> shard; // import --shard
     QString output; // merge -o
     plumb::GoodputOptions goodput; // goodput --flops-per-step, --peak-flops, --interval

@@ -11,6 +11,7 @@
 #include "ingest/tracemerge.h"
 #include "ingest/tracesink.h"
 #include "store/filesystem.h"
+#include "store/lockholder.h"
 #include "store/schema.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -38,6 +39,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 namespace plumb {
@@ -68,6 +70,7 @@ QString statusName(FileImportResult::Status s)
 ImportRunner::ImportRunner(const ImporterRegistry &registry, const QString &workspacePath)
     : m_registry(registry)
     , m_workspacePath(workspacePath)
+    , m_writeWait(Workspace::writeWait())
 {
 }
 
@@ -342,7 +345,9 @@ void ImportRunner::insertSource(SqliteDb &db, int64_t sourceId, const Planned &p
 }
 
 // Runs `body`, turning what an import throws into the file's result: nothing of it is kept.
-template <typename Body> static void guarded(FileImportResult &r, Body &&body)
+// A cancel while waiting for another writer (ImportRunner::waitForOtherWriters) ends that wait with
+// SQLITE_BUSY: it is a cancel, not a failure.
+template <typename Body> static void guarded(FileImportResult &r, const std::atomic_bool &cancel, Body &&body)
 {
     using Status = FileImportResult::Status;
     try {
@@ -355,9 +360,16 @@ template <typename Body> static void guarded(FileImportResult &r, Body &&body)
         r.message = e.message();
         r.location = e.location();
     } catch (const SqlError &e) {
-        r.status = Status::Failed;
-        r.message = QStringLiteral("the workspace could not be written (%1); nothing from this file was kept")
-                        .arg(e.message());
+        const bool busy = (e.code() & 0xff) == SQLITE_BUSY;
+        r.status = busy && cancel.load() ? Status::Cancelled : Status::Failed;
+        r.message = r.status == Status::Cancelled
+            ? QStringLiteral("cancelled while waiting for another writer: nothing from this file was kept")
+            : busy
+            ? QStringLiteral("%1; nothing from this file was kept: import it again when that is done, or "
+                             "wait longer (plumb import --wait SECONDS)")
+                  .arg(e.message())
+            : QStringLiteral("the workspace could not be written (%1); nothing from this file was kept")
+                  .arg(e.message());
     } catch (const std::bad_alloc &) {
         r.status = Status::Failed;
         r.message = QStringLiteral("out of memory; nothing from this file was kept");
@@ -421,7 +433,7 @@ FileImportResult ImportRunner::importOne(SqliteDb &db, int index, const Planned 
     r.format = importer->id();
     const auto sourceHash = [&](const QString &fileHash) { return p.sourceHash(fileHash); };
 
-    guarded(r, [&] {
+    guarded(r, m_cancel, [&] {
         // A log that grew since its last import continues from where that one stopped.
         std::optional<Continuation> continuation;
         if (importer->resumable() && p.companions.isEmpty())
@@ -550,7 +562,7 @@ void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &plan
                 f.result.status = FileImportResult::Status::Cancelled;
                 f.result.message = QStringLiteral("not started: the import was cancelled");
             } else {
-                guarded(f.result, [&] {
+                guarded(f.result, m_cancel, [&] {
                     Workspace scratch(f.scratchPath, Workspace::Role::Writer);
                     scratch.db().exec("PRAGMA journal_mode = OFF");
                     scratch.db().exec("PRAGMA synchronous = OFF");
@@ -607,7 +619,7 @@ void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &plan
         }
         if (r.status == FileImportResult::Status::Imported) {
             progress.report(QStringLiteral("Writing %1 to the workspace").arg(name), f.index, 1.0, true);
-            guarded(r, [&] {
+            guarded(r, m_cancel, [&] {
                 SqliteStmt attach(db, "ATTACH DATABASE ? AS scratch");
                 attach.bind(1, f.scratchPath).run();
                 struct Detach {
@@ -711,6 +723,7 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
     removeStaleScratch(target.absoluteDir()); // what a killed import left
     if (target.exists()) {
         Workspace ws(m_workspacePath, Workspace::Role::Writer);
+        waitForOtherWriters(ws);
         return runIn(ws, paths);
     }
 
@@ -745,7 +758,17 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
     }
     // No scratch folder, or the workspace appeared meanwhile: the files are imported into it in place.
     Workspace ws(m_workspacePath, Workspace::Role::Writer);
+    waitForOtherWriters(ws);
     return runIn(ws, paths);
+}
+
+void ImportRunner::waitForOtherWriters(Workspace &ws)
+{
+    ws.db().setBusyWait(m_writeWait, [this](double waited) {
+        if (m_wait)
+            m_wait(writeLockHolder(m_workspacePath), waited);
+        return !m_cancel.load();
+    });
 }
 
 std::vector<FileImportResult> ImportRunner::runIn(Workspace &ws, const QStringList &paths)
@@ -774,7 +797,7 @@ std::vector<FileImportResult> ImportRunner::runIn(Workspace &ws, const QStringLi
             FileImportResult r;
             r.path = planned[size_t(i)].info.absoluteFilePath();
             r.format = planned[size_t(i)].importer->id();
-            guarded(r, [&] {
+            guarded(r, m_cancel, [&] {
                 const auto hash = [&](const QString &h) { return planned[size_t(i)].sourceHash(h); };
                 if (auto existing = alreadyImported(db, planned[size_t(i)], hash)) {
                     setAlreadyImported(r, *existing);

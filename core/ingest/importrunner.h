@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -70,6 +71,14 @@ public:
     ImportRunner(const ImporterRegistry &registry, const QString &workspacePath);
 
     void setProgressCallback(ProgressFn fn) { m_progress = std::move(fn); }
+    // While another process writes the workspace (one writer at a time): who it is (writeLockHolder(),
+    // empty when that cannot be told) and the seconds waited so far, about once a second, on run()'s
+    // thread. A file still locked out after writeWait() fails with a message naming the writer; cancel()
+    // stops the wait.
+    using WaitFn = std::function<void(const QString &holder, double waitedSeconds)>;
+    void setWaitCallback(WaitFn fn) { m_wait = std::move(fn); }
+    void setWriteWait(std::chrono::seconds limit) { m_writeWait = limit; }
+    [[nodiscard]] std::chrono::seconds writeWait() const { return m_writeWait; }
     void cancel() { m_cancel.store(true); }
     [[nodiscard]] bool cancelled() const { return m_cancel.load(); }
 
@@ -105,7 +114,11 @@ private:
 
     const ImporterRegistry &m_registry;
     QString m_workspacePath;
+    void waitForOtherWriters(Workspace &ws);
+
     ProgressFn m_progress;
+    WaitFn m_wait;
+    std::chrono::seconds m_writeWait;
     std::atomic_bool m_cancel { false };
     ImportOptions m_options;
     int m_jobs = 0;

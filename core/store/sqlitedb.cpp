@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/sqlitedb.h"
+#include "store/lockholder.h"
 #include "store/sqlitestate.h"
+
+#include <QFileInfo>
+#include <QUrl>
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <mutex>
+#include <thread>
 #include <utility>
 
 namespace plumb {
@@ -34,12 +40,54 @@ SqlError::SqlError(const QString &what, int code)
 {
 }
 
+// Locked past the wait (SqliteDb::setBusyWait): say by whom, which is what the user can act on.
+static QString withLockHolder(sqlite3 *db, int rc, const QString &sqlite)
+{
+    if (!db || (rc & 0xff) != SQLITE_BUSY)
+        return sqlite;
+    const char *file = sqlite3_db_filename(db, "main");
+    const QString path = file ? QString::fromUtf8(file) : QString();
+    const QString holder = path.isEmpty() ? QString() : writeLockHolder(path);
+    return QStringLiteral("%1 is being written by %2, which kept it locked for longer than this waits (%3)")
+        .arg(path.isEmpty() ? QStringLiteral("the database") : path,
+            holder.isEmpty() ? QStringLiteral("another program") : holder, sqlite);
+}
+
 static QString describe(sqlite3 *db, std::string_view context)
 {
-    return QStringLiteral("SQLite: %1 (in: %2)")
-        .arg(QString::fromUtf8(db ? sqlite3_errmsg(db) : "out of memory"),
-            QString::fromUtf8(context.data(), qsizetype(std::min<size_t>(context.size(), 200))));
+    return withLockHolder(db, db ? sqlite3_extended_errcode(db) : SQLITE_NOMEM,
+        QStringLiteral("SQLite: %1 (in: %2)")
+            .arg(QString::fromUtf8(db ? sqlite3_errmsg(db) : "out of memory"),
+                QString::fromUtf8(context.data(), qsizetype(std::min<size_t>(context.size(), 200)))));
 }
+
+struct SqliteDb::BusyWait {
+    std::chrono::milliseconds limit;
+    WaitFn onWait;
+    std::chrono::steady_clock::time_point since; // of this wait (SQLite counts the calls from 0 for each)
+    std::chrono::steady_clock::time_point told; // when onWait was last called
+
+    static int handler(void *self, int count)
+    {
+        auto &w = *static_cast<BusyWait *>(self);
+        const auto now = std::chrono::steady_clock::now();
+        if (count == 0)
+            w.since = w.told = now;
+        const auto waited = now - w.since;
+        if (waited >= w.limit)
+            return 0;
+        if (w.onWait && now - w.told >= std::chrono::seconds(1)) {
+            w.told = now;
+            if (!w.onWait(std::chrono::duration<double>(waited).count()))
+                return 0;
+        }
+        // Short sleeps first (a commit takes milliseconds), then 50 ms: a waiting import costs nothing.
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::min(1 + count, 50)));
+        return 1;
+    }
+};
+
+SqliteDb::SqliteDb() = default;
 
 SqliteDb::SqliteDb(const QString &path, OpenMode mode)
     : m_path(path)
@@ -50,6 +98,7 @@ SqliteDb::SqliteDb(const QString &path, OpenMode mode)
     int flags = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
     case OpenMode::ReadOnly:
+    case OpenMode::ReadOnlyImmutable:
         flags |= SQLITE_OPEN_READONLY;
         break;
     case OpenMode::ReadWrite:
@@ -62,8 +111,9 @@ SqliteDb::SqliteDb(const QString &path, OpenMode mode)
     // URIs on: `ATTACH` may name a file:...?immutable=1 (ForeignSqliteDb::immutableUri()). A path of
     // ours that begins with "file:" stays a path.
     flags |= SQLITE_OPEN_URI;
-    const QByteArray utf8
-        = (path.startsWith(QLatin1String("file:")) ? QStringLiteral("./") + path : path).toUtf8();
+    const QByteArray utf8 = mode == OpenMode::ReadOnlyImmutable
+        ? "file:" + QUrl::toPercentEncoding(QFileInfo(path).absoluteFilePath(), "/") + "?immutable=1"
+        : (path.startsWith(QLatin1String("file:")) ? QStringLiteral("./") + path : path).toUtf8();
     const int rc = sqlite3_open_v2(utf8.constData(), &m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
         const QString msg
@@ -74,7 +124,7 @@ SqliteDb::SqliteDb(const QString &path, OpenMode mode)
         throw SqlError(msg, rc);
     }
     sqlite3_extended_result_codes(m_db, 1);
-    sqlite3_busy_timeout(m_db, 10000);
+    setBusyWait(std::chrono::seconds(10));
     sqlite3_db_config(m_db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
     sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
 }
@@ -85,9 +135,20 @@ SqliteDb::~SqliteDb()
         sqlite3_close_v2(m_db);
 }
 
+void SqliteDb::setBusyWait(std::chrono::milliseconds limit, WaitFn onWait)
+{
+    if (!m_busy)
+        m_busy = std::make_unique<BusyWait>();
+    m_busy->limit = limit;
+    m_busy->onWait = std::move(onWait);
+    if (m_db)
+        sqlite3_busy_handler(m_db, &BusyWait::handler, m_busy.get());
+}
+
 SqliteDb::SqliteDb(SqliteDb &&other) noexcept
     : m_db(std::exchange(other.m_db, nullptr))
     , m_path(std::move(other.m_path))
+    , m_busy(std::move(other.m_busy))
 {
 }
 
@@ -98,6 +159,7 @@ SqliteDb &SqliteDb::operator=(SqliteDb &&other) noexcept
             sqlite3_close_v2(m_db);
         m_db = std::exchange(other.m_db, nullptr);
         m_path = std::move(other.m_path);
+        m_busy = std::move(other.m_busy);
     }
     return *this;
 }
@@ -108,9 +170,10 @@ void SqliteDb::exec(std::string_view sql)
     char *err = nullptr;
     const int rc = sqlite3_exec(m_db, copy.c_str(), nullptr, nullptr, &err);
     if (rc != SQLITE_OK) {
-        const QString msg = QStringLiteral("SQLite: %1 (in: %2)")
-                                .arg(QString::fromUtf8(err ? err : sqlite3_errstr(rc)),
-                                    QString::fromUtf8(copy.c_str()).left(200));
+        const QString msg = withLockHolder(m_db, rc,
+            QStringLiteral("SQLite: %1 (in: %2)")
+                .arg(QString::fromUtf8(err ? err : sqlite3_errstr(rc)),
+                    QString::fromUtf8(copy.c_str()).left(200)));
         sqlite3_free(err);
         throw SqlError(msg, rc);
     }

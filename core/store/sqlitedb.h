@@ -3,7 +3,10 @@
 
 #include <QString>
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string_view>
 
@@ -26,9 +29,11 @@ private:
 // Owns one sqlite3 connection. Not thread-safe: one thread uses a connection at a time.
 class SqliteDb {
 public:
-    enum class OpenMode { ReadWrite, ReadWriteCreate, ReadOnly };
+    // ReadOnlyImmutable: read-only, and nothing changes the file while it is open (a workspace in a folder
+    // this process may not write, with no log beside it): SQLite takes no lock and needs no -shm file.
+    enum class OpenMode { ReadWrite, ReadWriteCreate, ReadOnly, ReadOnlyImmutable };
 
-    SqliteDb() = default;
+    SqliteDb();
     SqliteDb(const QString &path, OpenMode mode);
     ~SqliteDb();
     SqliteDb(SqliteDb &&other) noexcept;
@@ -43,14 +48,24 @@ public:
     void interrupt() const;
     [[nodiscard]] QString path() const { return m_path; }
 
+    // How long a statement waits for a lock another connection holds (SQLITE_BUSY: another process
+    // writing the workspace) before it fails, and what it tells meanwhile: `onWait` is called about once a
+    // second with the seconds waited so far; returning false stops waiting (a cancel). The default is
+    // 10 s, silent.
+    using WaitFn = std::function<bool(double waitedSeconds)>;
+    void setBusyWait(std::chrono::milliseconds limit, WaitFn onWait = {});
+
     // Runs one or more statements without results. Throws SqlError.
     void exec(std::string_view sql);
     // First column of the first row as int64, or `fallback` when there is no row or it is NULL.
     [[nodiscard]] int64_t queryInt(std::string_view sql, int64_t fallback = 0);
 
+    struct BusyWait;
+
 private:
     sqlite3 *m_db = nullptr;
     QString m_path;
+    std::unique_ptr<BusyWait> m_busy; // the busy handler's state, at a fixed address across moves
 };
 
 // A prepared statement. Bind indexes are 1-based as in SQLite; column indexes 0-based.

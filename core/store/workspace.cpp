@@ -13,6 +13,10 @@
 
 #include <sqlite3.h>
 
+#include <cerrno>
+
+#include <unistd.h>
+
 namespace plumb {
 
 namespace {
@@ -29,8 +33,11 @@ void applyConnectionSettings(SqliteDb &db, Workspace::Role role)
         db.exec("PRAGMA journal_mode = MEMORY");
         db.exec("PRAGMA synchronous = OFF");
     }
-    if (role == Workspace::Role::Writer)
+    if (role == Workspace::Role::Writer) {
+        // One writer at a time: another process's import holds the lock for a file's whole transaction.
+        db.setBusyWait(Workspace::writeWait());
         Workspace::applyJournal(db, fileSystemOf(db.path()));
+    }
     if (role != Workspace::Role::Reader) {
         // Index builds after a bulk load sort with helper threads.
         db.exec("PRAGMA threads = 2");
@@ -73,10 +80,51 @@ QString Workspace::fileSystemNote(const QString &path, const FileSystemInfo &fs)
         .arg(path, fs.name);
 }
 
+QString Workspace::readOnlyReason(const QString &path)
+{
+    const QFileInfo info(path);
+    const auto denied = [](const QString &what) {
+        return errno == EROFS ? QStringLiteral("its file system is mounted read-only")
+                              : QStringLiteral("no write permission on %1").arg(what);
+    };
+    if (info.exists() && ::access(QFile::encodeName(info.absoluteFilePath()).constData(), W_OK) != 0)
+        return denied(QStringLiteral("the file"));
+    // SQLite makes its log (-wal, -shm; a -journal on a network file system) beside the file: the folder
+    // must be writable unless the log's files are there already and writable. A workspace to create: the
+    // nearest folder that exists.
+    QDir dir = info.absoluteDir();
+    while (!dir.exists() && !dir.isRoot())
+        dir.setPath(QFileInfo(dir.absolutePath()).absolutePath());
+    if (::access(QFile::encodeName(dir.absolutePath()).constData(), W_OK) == 0)
+        return {};
+    const int folderErrno = errno;
+    if (info.exists()) {
+        const QByteArray wal = QFile::encodeName(info.absoluteFilePath() + QStringLiteral("-wal"));
+        const QByteArray shm = QFile::encodeName(info.absoluteFilePath() + QStringLiteral("-shm"));
+        if (::access(wal.constData(), W_OK) == 0 && ::access(shm.constData(), W_OK) == 0)
+            return {};
+    }
+    errno = folderErrno;
+    return denied(QStringLiteral("its folder %1").arg(QDir::toNativeSeparators(dir.absolutePath())));
+}
+
+std::chrono::seconds Workspace::writeWait()
+{
+    bool ok = false;
+    const int seconds = qEnvironmentVariableIntValue("PLUMB_WRITE_WAIT", &ok);
+    return std::chrono::seconds(ok && seconds >= 0 ? seconds : 300);
+}
+
 Workspace::Workspace(const QString &path, Role role)
     : m_role(role)
 {
     if (role != Role::Reader) {
+        if (const QString why = readOnlyReason(path); !why.isEmpty())
+            throw SqlError(
+                QStringLiteral("%1 is read-only (%2): it can be opened for reading, but nothing can be "
+                               "imported into it or changed")
+                    .arg(path, why),
+                SQLITE_READONLY);
         const QFileInfo info(path);
         if (!info.absoluteDir().exists())
             QDir().mkpath(info.absolutePath());
@@ -88,8 +136,19 @@ Workspace::Workspace(const QString &path, Role role)
     } else {
         if (!QFileInfo::exists(path))
             throw SqlError(QStringLiteral("workspace %1 does not exist").arg(path), SQLITE_CANTOPEN);
-        // Readers open read-write at the file level so that WAL recovery works, and set query_only.
-        m_db = SqliteDb(path, SqliteDb::OpenMode::ReadWrite);
+        // Readers open read-write at the file level so that WAL recovery works, and set query_only. A
+        // workspace this process may not write opens read-only: SQLite reads its log when the -wal and -shm
+        // files exist or can be made; otherwise (a folder it may not write, no log beside the file) the
+        // file is whole by itself and opens immutable.
+        m_readOnly = !readOnlyReason(path).isEmpty();
+        const QString log = path + QStringLiteral("-wal");
+        const bool logCanExist = QFileInfo::exists(log) && QFileInfo::exists(path + QStringLiteral("-shm"));
+        const bool folderWritable
+            = ::access(QFile::encodeName(QFileInfo(path).absolutePath()).constData(), W_OK) == 0;
+        m_db = SqliteDb(path,
+            !m_readOnly                         ? SqliteDb::OpenMode::ReadWrite
+                : logCanExist || folderWritable ? SqliteDb::OpenMode::ReadOnly
+                                                : SqliteDb::OpenMode::ReadOnlyImmutable);
     }
     // Another program's SQLite file given as the workspace (an Nsight export, say) is refused before any
     // setting is made on it: journal_mode = WAL alone rewrites its header.
@@ -111,6 +170,16 @@ Workspace::Workspace(const QString &path, Role role)
     } else if (version > 0 && version < currentSchemaVersion()) {
         // A workspace from an older build: readers query today's schema, so upgrade it first
         // through a short-lived writer connection.
+        if (m_readOnly)
+            throw SqlError(
+                QStringLiteral("%1 was written by an older Plumb (schema %2; this build reads %3) and is "
+                               "read-only (%4): it cannot be upgraded where it is; copy it to a folder "
+                               "you can write and open the copy")
+                    .arg(path)
+                    .arg(version)
+                    .arg(currentSchemaVersion())
+                    .arg(readOnlyReason(path)),
+                SQLITE_READONLY);
         Workspace upgrade(path, Role::Writer);
     }
 }

@@ -5,6 +5,8 @@
 
 #include <QString>
 
+#include <chrono>
+
 namespace plumb {
 
 // A Plumb workspace: one SQLite file (WAL; a rollback journal on a network file system) holding every
@@ -28,7 +30,19 @@ public:
     [[nodiscard]] SqliteDb &db() { return m_db; }
     [[nodiscard]] QString path() const { return m_db.path(); }
     [[nodiscard]] Role role() const { return m_role; }
+    // A Reader of a workspace this process may not write (readOnlyReason()): opened read-only at the file
+    // level, without locks where no -shm file can be made beside it.
+    [[nodiscard]] bool readOnly() const { return m_readOnly; }
     [[nodiscard]] int schemaVersion();
+
+    // Why this process cannot write the workspace at `path`: "no write permission on the file", "no
+    // write permission on its folder /data" (where SQLite keeps its log), "its file system is mounted
+    // read-only"; empty when it can (for a path that does not exist yet: when it can be created). Every
+    // opener goes by it: a Writer refuses such a workspace with that reason, a Reader opens it read-only.
+    [[nodiscard]] static QString readOnlyReason(const QString &path);
+    // How long a writer waits for another process writing the same workspace before giving up:
+    // PLUMB_WRITE_WAIT seconds where set, else 300 s.
+    [[nodiscard]] static std::chrono::seconds writeWait();
 
     // The schema version this build writes.
     [[nodiscard]] static int currentSchemaVersion();
@@ -48,6 +62,7 @@ public:
 private:
     SqliteDb m_db;
     Role m_role;
+    bool m_readOnly = false;
 };
 
 } // namespace plumb
