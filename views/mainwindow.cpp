@@ -110,6 +110,11 @@ MainWindow::MainWindow(const ImporterRegistry &registry, const QString &workspac
     connect(m_session, &S::importStarted, this, [this](int fileCount) { Q_EMIT importStarted(fileCount); });
     connect(m_session, &S::importFinished, this, &MainWindow::onImportFinished);
     connect(m_session, &S::stateChanged, this, &MainWindow::updateActions);
+    connect(m_session, &S::otherWriter, this, [this](const QString &holder) {
+        statusBar()->showMessage(tr("%1 is writing this workspace: what it imports is shown when it is done")
+                                     .arg(holder.isEmpty() ? tr("Another program") : holder),
+            4 * kStatusMessageMs);
+    });
 
     const QRect screen = this->screen()->availableGeometry();
     resize(std::min(1360, screen.width() - 40), std::min(840, screen.height() - 40));
@@ -455,9 +460,14 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s, bool switched)
         setWindowTitle(tr("%1 — Plumb").arg(QFileInfo(s.path).fileName()));
         const QString note
             = Workspace::fileSystemNote(QDir::toNativeSeparators(s.path), fileSystemOf(s.path));
-        statusBar()->showMessage(note.isEmpty() ? tr("Opened %1").arg(QDir::toNativeSeparators(s.path))
-                                                : tr("Opened %1").arg(note),
-            note.isEmpty() ? kStatusMessageMs : 4 * kStatusMessageMs);
+        if (s.readOnly())
+            statusBar()->showMessage(tr("Opened %1 for reading only (%2): nothing can be imported into it")
+                                         .arg(QDir::toNativeSeparators(s.path), s.readOnlyReason),
+                4 * kStatusMessageMs);
+        else
+            statusBar()->showMessage(note.isEmpty() ? tr("Opened %1").arg(QDir::toNativeSeparators(s.path))
+                                                    : tr("Opened %1").arg(note),
+                note.isEmpty() ? kStatusMessageMs : 4 * kStatusMessageMs);
         m_diagnosticsPanel->showSource(-1);
         m_timeline->close();
         m_callTree->close();
@@ -477,6 +487,11 @@ void MainWindow::applySnapshot(const WorkspaceSnapshot &s, bool switched)
     m_diagnosticsModel->setDiagnostics(s.diagnostics);
     m_diagnosticsPanel->setSources(s.sources);
     updateStatusLabels(s.summary);
+    if (s.readOnly()) {
+        m_workspaceLabel->setText(tr("%1 · read-only").arg(m_workspaceLabel->text()));
+        m_workspaceLabel->setToolTip(tr("%1\nRead-only (%2): nothing can be imported into it")
+                                         .arg(m_workspaceLabel->toolTip(), s.readOnlyReason));
+    }
 
     m_tree->fitColumns(kMaxNameColumnPx);
     m_sourcesTable->resizeColumnsToContents();
@@ -585,6 +600,12 @@ void MainWindow::importPaths(const QStringList &paths)
     case WorkspaceSession::ImportRequest::NoWorkspace:
         showError(tr("No Workspace"), tr("Open or create a workspace before importing files."));
         break;
+    case WorkspaceSession::ImportRequest::ReadOnly:
+        showError(tr("Read-Only Workspace"),
+            tr("%1 is open for reading only (%2), so nothing can be imported into it.\n\nTo import, open or "
+               "create a workspace in a folder you can write (File > New Workspace).")
+                .arg(QDir::toNativeSeparators(workspacePath()), m_session->readOnlyReason()));
+        break;
     case WorkspaceSession::ImportRequest::Queued:
         statusBar()->showMessage(
             tr("Queued %1 for import").arg(text::counted(wanted.size(), tr("path"), tr("paths"))),
@@ -598,7 +619,11 @@ void MainWindow::importPaths(const QStringList &paths)
 
 void MainWindow::watchFolder(const QString &folder)
 {
-    if (!m_session->watchFolder(folder)) {
+    if (!m_session->readOnlyReason().isEmpty()) {
+        showError(tr("Read-Only Workspace"),
+            tr("%1 is open for reading only (%2), so a folder cannot be watched into it.")
+                .arg(QDir::toNativeSeparators(workspacePath()), m_session->readOnlyReason()));
+    } else if (!m_session->watchFolder(folder)) {
         showError(tr("No Workspace"), tr("Open or create a workspace before watching a folder."));
     }
 }
@@ -677,10 +702,19 @@ void MainWindow::updateActions()
     m_newAction->setEnabled(!importing);
     m_recentMenu->setEnabled(!importing);
     m_recentFilesMenu->setEnabled(!workspacePath().isEmpty() || busy);
-    m_importFilesAction->setEnabled(!workspacePath().isEmpty() || busy);
-    m_importFolderAction->setEnabled(!workspacePath().isEmpty() || busy);
+    // A read-only workspace: importing is off, and the actions say why.
+    const QString readOnly = m_session->readOnlyReason();
+    const bool writable = readOnly.isEmpty() || isLoading();
+    m_importFilesAction->setEnabled((!workspacePath().isEmpty() || busy) && writable);
+    m_importFolderAction->setEnabled((!workspacePath().isEmpty() || busy) && writable);
     m_cancelAction->setEnabled(importing);
-    m_watchAction->setEnabled(!workspacePath().isEmpty());
+    m_watchAction->setEnabled(!workspacePath().isEmpty() && writable);
+    for (QAction *a : { m_importFilesAction, m_importFolderAction, m_watchAction }) {
+        if (!a->property("writableStatusTip").isValid())
+            a->setProperty("writableStatusTip", a->statusTip());
+        a->setStatusTip(writable ? a->property("writableStatusTip").toString()
+                                 : tr("The workspace is read-only (%1)").arg(readOnly));
+    }
     m_stopWatchAction->setEnabled(m_session->isWatching());
     m_refreshAction->setEnabled(!workspacePath().isEmpty());
 }

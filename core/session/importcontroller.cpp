@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/importcontroller.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "session/runonpool.h"
 #include "store/sqlitedb.h"
 
@@ -27,6 +30,7 @@ bool ImportController::start(
         return false;
     }
     m_paths = paths;
+    m_lastProgress = {};
     m_results.clear();
     m_error.clear();
     auto runner = std::make_shared<ImportRunner>(m_registry, workspacePath);
@@ -39,7 +43,25 @@ bool ImportController::start(
             this,
             [this, p] {
                 if (m_runner) {
+                    m_lastProgress = p;
                     Q_EMIT progress(p.stage, p.fraction, p.overall, p.fileIndex, p.fileCount);
+                }
+            },
+            Qt::QueuedConnection);
+    });
+    // Another process writing the workspace: said where the progress is, with the rest of it unchanged.
+    runner->setWaitCallback([this, limit = runner->writeWait().count()](
+                                const QString &holder, double waited) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, holder, waited, limit] {
+                if (m_runner) {
+                    const ImportProgress &p = m_lastProgress;
+                    Q_EMIT progress(tr("Waiting for %1 to finish writing the workspace (%2 s of at most %3)")
+                                        .arg(holder.isEmpty() ? tr("another program") : holder)
+                                        .arg(std::lround(waited))
+                                        .arg(limit),
+                        p.fraction, p.overall, p.fileIndex, std::max(p.fileCount, 1));
                 }
             },
             Qt::QueuedConnection);

@@ -59,6 +59,7 @@ private:
     const ImporterRegistry &m_registry;
     std::shared_ptr<ImportRunner> m_runner; // non-null while an import runs
     QFuture<Outcome> m_work; // the worker itself, not its continuation
+    ImportProgress m_lastProgress; // the last reported, for saying a wait for another writer in its place
     QStringList m_paths;
     std::vector<FileImportResult> m_results;
     QString m_error;

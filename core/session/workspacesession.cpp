@@ -5,11 +5,14 @@
 #include "ingest/importerregistry.h"
 #include "session/importcontroller.h"
 #include "session/runonpool.h"
+#include "store/lockholder.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
+#include <QTimer>
 
 namespace plumb {
 
@@ -24,6 +27,59 @@ WorkspaceSession::WorkspaceSession(const ImporterRegistry &registry, QObject *pa
     connect(m_importer, &ImportController::finished, this, &WorkspaceSession::onImportFinished);
     m_watcher->setHiddenFolders(registry.hiddenFolders());
     connect(m_watcher, &FolderWatcher::filesChanged, this, &WorkspaceSession::onWatchedFilesChanged);
+    m_changeTimer = new QTimer(this);
+    connect(m_changeTimer, &QTimer::timeout, this, &WorkspaceSession::checkForOtherWriters);
+    setChangeCheckInterval(2000);
+}
+
+void WorkspaceSession::setChangeCheckInterval(int ms)
+{
+    if (ms > 0)
+        m_changeTimer->start(ms);
+    else
+        m_changeTimer->stop();
+}
+
+namespace {
+
+// What changes when anybody commits to the workspace: the file and its log (sizes, modification times).
+// A stat of two files: cheap enough for the GUI thread every few seconds.
+QString filesStamp(const QString &path)
+{
+    QString stamp;
+    for (const QString &suffix : { QString(), QStringLiteral("-wal") }) {
+        const QFileInfo info(path + suffix);
+        stamp += QStringLiteral("%1:%2;")
+                     .arg(info.exists() ? info.size() : -1)
+                     .arg(info.exists() ? info.lastModified().toMSecsSinceEpoch() : 0);
+    }
+    return stamp;
+}
+
+} // namespace
+
+// Another program's writes: while they go on (the files keep changing, or it holds the write lock) the
+// window is told who; once they have stopped, the workspace is read again. The session's own imports
+// and loads are not looked at (they are followed by a load anyway, whose stamp is taken after it).
+void WorkspaceSession::checkForOtherWriters()
+{
+    if (m_workspacePath.isEmpty() || m_loading || isImporting() || m_importAwaitingReload)
+        return;
+    const QString stamp = filesStamp(m_workspacePath);
+    const bool stable = stamp == m_seenStamp;
+    m_seenStamp = stamp;
+    if (stamp == m_filesStamp)
+        return;
+    const QString holder = writeLockHolder(m_workspacePath);
+    if (!stable || !holder.isEmpty()) {
+        if (m_otherWriter.isNull() || (!holder.isEmpty() && holder != m_otherWriter)) {
+            m_otherWriter = holder.isNull() ? QStringLiteral("") : holder;
+            Q_EMIT otherWriter(holder);
+        }
+        return;
+    }
+    m_otherWriter = QString();
+    refresh();
 }
 
 WorkspaceSession::~WorkspaceSession() = default;
@@ -142,6 +198,9 @@ void WorkspaceSession::apply(const Loaded &l)
     const bool switched = s.path != m_workspacePath;
     m_workspacePath = s.path;
     m_metricPoints = s.metricPoints;
+    m_readOnlyReason = s.readOnlyReason;
+    m_filesStamp = m_seenStamp = filesStamp(s.path);
+    m_otherWriter = QString();
     if (m_importAwaitingReload) {
         m_outcome.content = l.content;
     }
@@ -169,6 +228,9 @@ WorkspaceSession::ImportRequest WorkspaceSession::importPaths(
     if (m_workspacePath.isEmpty() && !m_loading) {
         return ImportRequest::NoWorkspace;
     }
+    if (!m_readOnlyReason.isEmpty() && !m_loading) {
+        return ImportRequest::ReadOnly;
+    }
     const bool queued = isImporting() || m_loading || m_importAwaitingReload;
     m_pendingImports += wanted;
     for (auto it = fileOptions.cbegin(); it != fileOptions.cend(); ++it) {
@@ -182,6 +244,15 @@ void WorkspaceSession::startNextImport()
 {
     if ((m_pendingImports.isEmpty() && m_pendingLive.isEmpty()) || isImporting() || m_loading
         || m_importAwaitingReload || m_workspacePath.isEmpty()) {
+        return;
+    }
+    if (!m_readOnlyReason.isEmpty()) { // asked for while the workspace was being opened
+        const QStringList dropped = m_pendingImports + m_pendingLive;
+        m_pendingImports.clear();
+        m_pendingOptions.clear();
+        m_pendingLive.clear();
+        Q_EMIT importsDropped(
+            dropped, tr("not imported: %1 is read-only (%2)").arg(m_workspacePath, m_readOnlyReason));
         return;
     }
     m_liveBatch = m_pendingImports.isEmpty();
@@ -253,7 +324,7 @@ void WorkspaceSession::finishAwaitedImport()
 
 bool WorkspaceSession::watchFolder(const QString &folder)
 {
-    if (m_workspacePath.isEmpty()) {
+    if (m_workspacePath.isEmpty() || !m_readOnlyReason.isEmpty()) {
         return false;
     }
     m_pendingLive.clear();

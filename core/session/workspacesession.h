@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QStringList>
 
+class QTimer;
+
 #include <cstdint>
 
 namespace plumb {
@@ -39,6 +41,7 @@ public:
         Started, // the batch runs now
         Queued, // behind the running import or load
         NoWorkspace, // none is open or being opened: nothing was taken
+        ReadOnly, // the workspace may not be written (readOnlyReason()): nothing was taken
         Nothing // no paths
     };
 
@@ -60,6 +63,11 @@ public:
     [[nodiscard]] quint64 loadGeneration() const { return m_loadGeneration; }
     // The last finished batch (its content filled once the reload after it was applied).
     [[nodiscard]] const ImportOutcome &lastImport() const { return m_outcome; }
+    // Why the shown workspace may not be written (WorkspaceSnapshot::readOnlyReason); empty when it may.
+    [[nodiscard]] QString readOnlyReason() const { return m_readOnlyReason; }
+    // How often the shown workspace's files are looked at for another program's writes (see
+    // otherWriter()); 0 stops looking. Default 2 s.
+    void setChangeCheckInterval(int ms);
 
     // Opens `path` (made absolute); refused (false) while an import runs.
     bool open(const QString &path, Mode mode = Mode::OpenExisting);
@@ -100,6 +108,10 @@ Q_SIGNALS:
     void watchingChanged(bool watching, const QString &folder);
     // Anything isLoading(), isImporting(), isWatching() or workspacePath() answer may have changed.
     void stateChanged();
+    // Another program (plumb import, a second window) is writing the shown workspace: `holder` names it
+    // (writeLockHolder(); empty when it cannot be told). Once its writes stop, the workspace is read again
+    // (a refresh: loadStarted, loaded).
+    void otherWriter(const QString &holder);
 
 private:
     struct Loaded {
@@ -113,6 +125,7 @@ private:
     void onImportFinished();
     void finishAwaitedImport();
     void onWatchedFilesChanged(const QStringList &files);
+    void checkForOtherWriters();
 
     const ImporterRegistry &m_registry;
     ImportController *m_importer;
@@ -128,6 +141,11 @@ private:
     bool m_liveBatch = false; // the running batch is the watcher's
     bool m_importAwaitingReload = false; // importFinished() is emitted after the next applied load
     ImportOutcome m_outcome;
+    QString m_readOnlyReason; // of the shown workspace
+    QTimer *m_changeTimer;
+    QString m_filesStamp; // the workspace's files (sizes, times) when it was last read
+    QString m_seenStamp; // at the last look
+    QString m_otherWriter; // said by otherWriter() for the current round of another program's writes
 };
 
 } // namespace plumb

@@ -32,6 +32,9 @@ WorkspaceSnapshot WorkspaceSnapshot::load(const QString &path, Mode mode)
                 return s;
             }
             Workspace created(path, Workspace::Role::Writer); // creates and migrates
+        } else if (const QString why = Workspace::readOnlyReason(path); !why.isEmpty()) {
+            // Read as it is (a Reader refuses an older one it could not upgrade, saying why).
+            s.readOnlyReason = why;
         } else {
             // A Reader first: it refuses SQLite files that are not Plumb workspaces, which a Writer
             // would otherwise migrate (write our tables into).

@@ -25,6 +25,8 @@ struct WorkspaceSnapshot {
 
     QString path;
     QString error; // non-empty when the workspace could not be opened or read
+    // Why this process may not write it (Workspace::readOnlyReason()): shown, and nothing is imported.
+    QString readOnlyReason;
     WorkspaceSummary summary;
     QList<SourceInfo> sources;
     QList<RunInfo> runs;
@@ -32,6 +34,7 @@ struct WorkspaceSnapshot {
     QHash<int64_t, int64_t> metricPoints; // run id -> scalar points over its series (runs with any)
 
     [[nodiscard]] bool ok() const { return error.isEmpty(); }
+    [[nodiscard]] bool readOnly() const { return !readOnlyReason.isEmpty(); }
     [[nodiscard]] static WorkspaceSnapshot load(const QString &path, Mode mode);
 };
 

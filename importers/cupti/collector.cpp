@@ -120,16 +120,37 @@ template <typename Record> void fillGpuOp(GpuOp &op, const Record *r)
     op.correlationId = r->correlationId;
 }
 
-// The kernel record of the CUPTI this is built against (CUPTI_API_VERSION: 19-28 in CUDA 12.x, xxyyzz from
-// 13.0): Kernel9 in 12.x, Kernel10 in 13.0 and 13.1, Kernel11 from 13.2, where the older ones are deprecated.
-// Only fields every version has are read, so the collector builds against CUDA 12 and 13.
+// The records of the CUPTI this is built against (CUPTI_API_VERSION: 19-28 in CUDA 12.x, xxyyzz from 13.0),
+// by the versions its headers define: Kernel9 through 12.x, Kernel10 in 13.0 and 13.1, Kernel11 from 13.2;
+// Memcpy6, Synchronization2, Device5 and Context3 from 12.8 (API version 26), Memcpy5, Synchronization,
+// Device4 and Context before; Device6 and Context4 from 13.2; Memset4 throughout. A newer version only
+// appends fields, and only fields every version has are read, so the collector builds against CUDA 12
+// and 13 (the cupti_compile_check test builds it against each toolkit on the machine).
 #if CUPTI_API_VERSION >= 130200
 using KernelRecord = CUpti_ActivityKernel11;
+using DeviceRecord = CUpti_ActivityDevice6;
+using ContextRecord = CUpti_ActivityContext4;
 #elif CUPTI_API_VERSION >= 130000
 using KernelRecord = CUpti_ActivityKernel10;
+using DeviceRecord = CUpti_ActivityDevice5;
+using ContextRecord = CUpti_ActivityContext3;
+#elif CUPTI_API_VERSION >= 26
+using KernelRecord = CUpti_ActivityKernel9;
+using DeviceRecord = CUpti_ActivityDevice5;
+using ContextRecord = CUpti_ActivityContext3;
 #else
 using KernelRecord = CUpti_ActivityKernel9;
+using DeviceRecord = CUpti_ActivityDevice4;
+using ContextRecord = CUpti_ActivityContext;
 #endif
+#if CUPTI_API_VERSION >= 26
+using MemcpyRecord = CUpti_ActivityMemcpy6;
+using SyncRecord = CUpti_ActivitySynchronization2;
+#else
+using MemcpyRecord = CUpti_ActivityMemcpy5;
+using SyncRecord = CUpti_ActivitySynchronization;
+#endif
+using MemsetRecord = CUpti_ActivityMemset4;
 
 // Copies one record into the compact structs. Caller holds dataMutex.
 void keep(Collector &c, const CUpti_Activity *record)
@@ -155,7 +176,7 @@ void keep(Collector &c, const CUpti_Activity *record)
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
-        const auto *r = reinterpret_cast<const CUpti_ActivityMemcpy6 *>(record);
+        const auto *r = reinterpret_cast<const MemcpyRecord *>(record);
         MemcpyOp m;
         fillGpuOp(m, r);
         m.bytes = r->bytes;
@@ -167,7 +188,7 @@ void keep(Collector &c, const CUpti_Activity *record)
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
-        const auto *r = reinterpret_cast<const CUpti_ActivityMemset4 *>(record);
+        const auto *r = reinterpret_cast<const MemsetRecord *>(record);
         MemsetOp m;
         fillGpuOp(m, r);
         m.bytes = r->bytes;
@@ -195,7 +216,7 @@ void keep(Collector &c, const CUpti_Activity *record)
         break;
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
-        const auto *r = reinterpret_cast<const CUpti_ActivitySynchronization2 *>(record);
+        const auto *r = reinterpret_cast<const SyncRecord *>(record);
         SyncOp s;
         s.startNs = r->start;
         s.endNs = r->end;
@@ -245,7 +266,7 @@ void keep(Collector &c, const CUpti_Activity *record)
         break;
     }
     case CUPTI_ACTIVITY_KIND_DEVICE: {
-        const auto *r = reinterpret_cast<const CUpti_ActivityDevice5 *>(record);
+        const auto *r = reinterpret_cast<const DeviceRecord *>(record);
         DeviceInfo d;
         d.id = r->id;
         d.name = r->name ? r->name : "";
@@ -267,7 +288,7 @@ void keep(Collector &c, const CUpti_Activity *record)
         break;
     }
     case CUPTI_ACTIVITY_KIND_CONTEXT: {
-        const auto *r = reinterpret_cast<const CUpti_ActivityContext3 *>(record);
+        const auto *r = reinterpret_cast<const ContextRecord *>(record);
         t.contexts.push_back({ r->contextId, r->deviceId });
         break;
     }

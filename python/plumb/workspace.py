@@ -34,8 +34,15 @@ class Workspace:
 
     # ---- SQL -------------------------------------------------------------------------------------------
     def connect(self):
-        """A read-only SQLite connection to the workspace (a write raises sqlite3.OperationalError)."""
-        uri = "file:" + urllib.parse.quote(self.path) + "?mode=ro"
+        """A read-only SQLite connection to the workspace (a write raises sqlite3.OperationalError).
+
+        The rule of Plumb's own readers (Workspace in core/store/workspace.cpp): SQLite reads the workspace's
+        log when its -wal and -shm files exist or can be made beside it; in a folder this process may not
+        write, with no log there, the file is whole by itself and is opened immutable (no lock, no -shm)."""
+        folder = os.path.dirname(self.path)
+        log_there = os.path.exists(self.path + "-wal") and os.path.exists(self.path + "-shm")
+        mode = "mode=ro" if log_there or os.access(folder, os.W_OK) else "mode=ro&immutable=1"
+        uri = "file:" + urllib.parse.quote(self.path) + "?" + mode
         return sqlite3.connect(uri, uri=True)
 
     def query(self, sql, params=()):

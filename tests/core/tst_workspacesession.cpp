@@ -7,17 +7,25 @@
 #include "importhelpers.h"
 #include "ingest/folderwatcher.h"
 #include "ingest/importerregistry.h"
+#include "ingest/importrunner.h"
 #include "session/viewchoice.h"
 #include "session/workspacesession.h"
+#include "store/lockholder.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 #include "store/workspacereader.h"
 
+#include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <memory>
+
+#include <sqlite3.h>
+#include <unistd.h>
 
 using namespace plumb;
 using Status = FileImportResult::Status;
@@ -323,7 +331,138 @@ private Q_SLOTS:
         QCOMPARE(QFileInfo(bogus).size(), 4096); // not touched
     }
 
+    // Another program writing the workspace (issue 38): the session says who once the files change while it
+    // holds the write lock; the session's own import waits for it, saying who in its progress, and lands
+    // once it is done; an import by another `plumb` process is shown without a refresh being asked for.
+    void anotherWriter()
+    {
+        auto session = openSession(QStringLiteral("writers.plumb"));
+        const QString path = session->workspacePath();
+        QVERIFY(!path.isEmpty());
+        session->setChangeCheckInterval(100);
+        QSignalSpy other(session.get(), &WorkspaceSession::otherWriter);
+        QProcess holder;
+        holder.start(QStringLiteral("sqlite3"), { path });
+        QVERIFY2(holder.waitForStarted(), "the sqlite3 command-line shell is needed");
+        holder.write("CREATE TABLE outside(a);\nBEGIN IMMEDIATE;\nINSERT INTO outside VALUES (1);\n");
+        QTRY_VERIFY_WITH_TIMEOUT(!writeLockHolder(path).isEmpty(), 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(!other.isEmpty(), 10'000);
+        QVERIFY2(other.last().at(0).toString().contains(QLatin1String("sqlite3")),
+            qPrintable(other.last().at(0).toString()));
+
+        QStringList stages;
+        connect(session.get(), &WorkspaceSession::importProgress, this,
+            [&](const QString &stage, double, double, int, int) { stages << stage; });
+        QSignalSpy finished(session.get(), &WorkspaceSession::importFinished);
+        QCOMPARE(session->importPaths({ sample(QStringLiteral("sample_pipeline.openlineage.json")) }),
+            WorkspaceSession::ImportRequest::Started);
+        const auto waitingSaid = [&] {
+            return std::any_of(stages.cbegin(), stages.cend(), [&](const QString &stage) {
+                return stage.startsWith(QLatin1String("Waiting for process"))
+                    && stage.contains(QLatin1String("sqlite3"));
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(waitingSaid(), 10'000);
+        QVERIFY(session->isImporting());
+        holder.write("COMMIT;\n");
+        holder.closeWriteChannel();
+        QVERIFY(holder.waitForFinished(10'000));
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(session->lastImport().imported, 1);
+        QCOMPARE(session->lastImport().problems, 0);
+
+        QSignalSpy loaded(session.get(), &WorkspaceSession::loaded);
+        QProcess plumb;
+        plumb.start(QStringLiteral(PLUMB_CLI),
+            { QStringLiteral("import"), sample(QStringLiteral("sample_training_job.lifecycle.jsonl.gz")),
+                QStringLiteral("--workspace"), path });
+        QVERIFY(plumb.waitForFinished(kTimeoutMs));
+        QCOMPARE(plumb.exitCode(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !loaded.isEmpty() && loaded.last().at(0).value<WorkspaceSnapshot>().sources.size() == 2, 20'000);
+    }
+
+    // A workspace this process may not write (a file and folder of another user): it opens for reading,
+    // says why, and takes no import or watched folder. As root, where permissions do not bind, the test
+    // runs again as `nobody` (setpriv) on a workspace root made.
+    void readOnlyWorkspace()
+    {
+        if (const QByteArray given = qgetenv("PLUMB_TEST_READONLY_WORKSPACE"); !given.isEmpty())
+            return checkReadOnly(QString::fromLocal8Bit(given));
+        QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/plumb-readonly-XXXXXX"));
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("shared.plumb"));
+        {
+            ImportRunner runner(m_registry, path);
+            QCOMPARE(
+                runner.run({ sample(QStringLiteral("sample_pipeline.openlineage.json")) }).front().status,
+                Status::Imported);
+        }
+        QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
+        QVERIFY(QFile::setPermissions(dir.path(),
+            QFile::ReadOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther
+                | QFile::ExeOther));
+        const auto restore = qScopeGuard([&] {
+            QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        });
+        if (::geteuid() != 0)
+            return checkReadOnly(path);
+        QProcess self;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PLUMB_TEST_READONLY_WORKSPACE"), path);
+        env.insert(QStringLiteral("HOME"), dir.path());
+        self.setProcessEnvironment(env);
+        self.setProcessChannelMode(QProcess::MergedChannels);
+        self.start(QStringLiteral("setpriv"),
+            { QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                QStringLiteral("--clear-groups"), QCoreApplication::applicationFilePath(),
+                QStringLiteral("readOnlyWorkspace") });
+        QVERIFY2(self.waitForStarted(), "setpriv (util-linux) is needed to run this test as root");
+        QVERIFY(self.waitForFinished(kTimeoutMs));
+        const QByteArray output = self.readAll();
+        QVERIFY2(self.exitCode() == 0 && output.contains("PASS   : TestWorkspaceSession::readOnlyWorkspace"),
+            output.constData());
+    }
+
 private:
+    void checkReadOnly(const QString &path)
+    {
+        QVERIFY(!Workspace::readOnlyReason(path).isEmpty());
+        QVERIFY2(Workspace::readOnlyReason(path).startsWith(QLatin1String("no write permission on")),
+            qPrintable(Workspace::readOnlyReason(path)));
+        const QByteArray before = fileBytes(path);
+        WorkspaceSession session(m_registry);
+        QSignalSpy loaded(&session, &WorkspaceSession::loaded);
+        QVERIFY(session.open(path));
+        QVERIFY(loaded.wait(10'000));
+        const auto s = loaded.last().at(0).value<WorkspaceSnapshot>();
+        QVERIFY(s.readOnly());
+        QCOMPARE(s.sources.size(), 1);
+        QCOMPARE(session.readOnlyReason(), s.readOnlyReason);
+        QCOMPARE(session.importPaths({ sample(QStringLiteral("sample_training_job.lifecycle.jsonl.gz")) }),
+            WorkspaceSession::ImportRequest::ReadOnly);
+        QVERIFY(!session.watchFolder(QFileInfo(path).absolutePath()));
+        try {
+            Workspace writer(path, Workspace::Role::Writer);
+            QFAIL("a writer opened a read-only workspace");
+        } catch (const SqlError &e) {
+            QCOMPARE(e.code(), SQLITE_READONLY);
+            QVERIFY2(e.message().contains(QLatin1String("is read-only (no write permission")),
+                qPrintable(e.message()));
+        }
+        Workspace reader(path, Workspace::Role::Reader);
+        QVERIFY(reader.readOnly());
+        QCOMPARE(reader.db().queryInt("SELECT count(*) FROM source"), 1);
+        QCOMPARE(fileBytes(path), before);
+        QVERIFY(!QFileInfo::exists(path + QStringLiteral("-wal")));
+    }
+
+    static QByteArray fileBytes(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
     std::unique_ptr<WorkspaceSession> openSession(const QString &name)
     {
         auto session = std::make_unique<WorkspaceSession>(m_registry);
