@@ -25,6 +25,7 @@
 #include "session/importcontroller.h"
 #include "slo/slopanel.h"
 #include "sourcesmodel.h"
+#include "store/sqlitedb.h"
 #include "store/workspace.h"
 #include "store/workspacereader.h"
 #include "timeline/timelinepanel.h"
@@ -50,7 +51,10 @@
 #include <QTest>
 #include <QTreeView>
 
+#include <csignal>
 #include <memory>
+
+#include <sys/resource.h>
 
 using namespace plumb;
 using Status = FileImportResult::Status;
@@ -322,6 +326,55 @@ private Q_SLOTS:
         QVERIFY(finished.wait(kImportTimeoutMs));
         QCOMPARE(window->lastImportResults().front().status, Status::Imported);
         checkModelMatchesWorkspace(*window, ws);
+    }
+
+    // A full disk while the window imports (a file size limit on this process, SIGXFSZ ignored, so writes
+    // fail as they do on a full disk): the file fails with a message saying so, the window is not closed,
+    // the workspace holds what it held, and the same import lands once there is room.
+    void diskFullImportFailsCleanly()
+    {
+        const QString big = m_dir.filePath(QStringLiteral("big.pt.trace.json"));
+        if (!QFileInfo::exists(big))
+            writeLargeTrace(big, 400'000);
+        const QString ws = m_dir.filePath(QStringLiteral("diskfull.plumb"));
+        auto window = openWindow(ws);
+        QSignalSpy finished(window.get(), &MainWindow::importFinished);
+        window->importPaths({ samplePath() });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->lastImportResults().front().status, Status::Imported);
+        const qint64 room = QFileInfo(ws).size() + (4 << 20); // far less than the big trace needs
+
+        struct rlimit before { };
+        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &before), 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        struct rlimit limited = before;
+        limited.rlim_cur = rlim_t(room);
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+        window->importPaths({ big });
+        const bool done = finished.wait(kImportTimeoutMs);
+        ::setrlimit(RLIMIT_FSIZE, &before);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY(done);
+        const FileImportResult &r = window->lastImportResults().front();
+        QCOMPARE(r.status, Status::Failed);
+        QVERIFY2(r.message.contains(QLatin1String("the disk may be full"))
+                || r.message.contains(QLatin1String("the disk is full")),
+            qPrintable(r.message));
+        QVERIFY(window->isVisible());
+        {
+            Workspace reader(ws, Workspace::Role::Reader);
+            SqliteStmt check(reader.db(), "PRAGMA integrity_check");
+            QVERIFY(check.step());
+            QCOMPARE(check.columnText(0), QStringLiteral("ok"));
+            QCOMPARE(WorkspaceReader(reader).summary().sources, 1);
+        }
+        checkModelMatchesWorkspace(*window, ws);
+
+        window->importPaths({ big });
+        QVERIFY(finished.wait(kImportTimeoutMs));
+        QCOMPARE(window->lastImportResults().front().status, Status::Imported);
+        QCOMPARE(window->workspaceModel()->traceCount(), 2);
+        QCOMPARE(window->sourcesModel()->rowCount(), 2);
     }
 
     void unrecognisedFileIsReported()
