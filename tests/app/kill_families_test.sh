@@ -12,9 +12,10 @@
 # log empty), so its -wal file is non-empty right before the kill only once the import's transaction
 # spilled pages there (SQLite's page cache holds 2 MB of them, then each further page goes to the
 # log), and the source count after the kill tells whether the commit happened. At least a third of
-# the kills of each family must land there: the kill points are drawn mostly over the part of the
-# import where the uninterrupted reference import was seen writing (its log growing), a fifth of them
-# over the whole import and a little beyond (kills before any write and after the commit).
+# the kills of each family must land there: two kills in three come once the log holds a random
+# number of bytes, up to what the uninterrupted reference import had written there before its commit,
+# the third at a random time over the whole import and a little beyond (kills before any write, after
+# the commit, while the log is copied into the file at the end).
 #
 # usage: kill_families_test.sh PLUMB GENERATOR IMPORTER_TESTS FAMILY [KILLS]
 #   GENERATOR: what writes the family's input (gen_kineto_trace for traces, bench_import_nsys for
@@ -160,7 +161,9 @@ cp "$base" "$reference"
 start=$(now)
 "$plumb" import "$input" --workspace "$reference" > "$dir/out" 2>&1 &
 pid=$!
-writes= committed= logged=0
+# `logged` is the log's size one reading before the last one seen without the commit: that last one may
+# have come while the commit itself wrote its pages (a reader sees the commit only once it is whole).
+writes= committed= logged=0 last=0
 while running $pid; do
     wal=$(walbytes "$reference")
     [ -z "$writes" ] && [ "$wal" -gt 0 ] && writes=$(since "$start")
@@ -168,7 +171,8 @@ while running $pid; do
         if [ "$(sqlite3 "$reference" 'SELECT count(*) FROM source' 2> /dev/null)" = 2 ]; then
             committed=$(since "$start")
         else
-            logged=$wal
+            logged=$last
+            last=$wal
         fi
     fi
     sleep 0.002
@@ -189,7 +193,7 @@ echo "$kills kills from seed $seed (KILL_TEST_SEED=$seed to repeat)"
 # Two kills in three once the log holds a random number of bytes of the import's transaction, the
 # third at a random time over the whole import and a little after it.
 points=$(awk -v s="$seed" -v n="$kills" -v t="$took" -v l="$logged" 'BEGIN { srand(s)
-    for (i = 0; i < n; ++i) printf "%s ", i % 3 == 0 || l == 0 ? sprintf("%.3fs", rand() * t * 1.15) : sprintf("%db", 1 + int(rand() * l)) }')
+    for (i = 0; i < n; ++i) printf "%s ", i % 3 == 0 || l == 0 ? sprintf("%.3fs", rand() * t * 1.25) : sprintf("%db", 1 + int(rand() * l)) }')
 ws=$dir/ws.plumb
 n=0
 before_commit=0
