@@ -12,10 +12,11 @@
 # log empty), so its -wal file is non-empty right before the kill only once the import's transaction
 # spilled pages there (SQLite's page cache holds 2 MB of them, then each further page goes to the
 # log), and the source count after the kill tells whether the commit happened. At least a third of
-# the kills of each family must land there: two kills in three come once the log holds a random
-# number of bytes, up to what the uninterrupted reference import had written there before its commit,
-# the third at a random time over the whole import and a little beyond (kills before any write, after
-# the commit, while the log is copied into the file at the end).
+# the kills of each family must land there: most kills come once the log holds a random number of
+# bytes, up to what the uninterrupted reference import had written there before its commit; about a
+# third at a random time over the whole import and a little beyond (kills before any write, after the
+# commit, while the log is copied into the file at the end); one in ten as soon as the commit is seen,
+# where what an import writes after its file's transaction (lineage links, trace summaries) is done.
 #
 # usage: kill_families_test.sh PLUMB GENERATOR IMPORTER_TESTS FAMILY [KILLS]
 #   GENERATOR: what writes the family's input (gen_kineto_trace for traces, bench_import_nsys for
@@ -101,11 +102,11 @@ lifecycle) # as bench_goodput writes it: steps, a data-loader stall every 300, a
         }
         printf "{\"job_name\":\"kill\",\"job_end_time\":%.6f}\n", now }' > "$input"
     ;;
-lineage)
+lineage) # some jobs named as basic.json's run: linked to it after the commit
     input=$dir/events.ndjson
     awk 'BEGIN { for (i = 0; i < 8000; ++i) for (s = 0; s < 2; ++s)
-        printf "{\"eventType\": \"%s\", \"eventTime\": \"2024-01-01T%02d:%02d:%02dZ\", \"run\": {\"runId\": \"run-%d\"}, \"job\": {\"namespace\": \"kill\", \"name\": \"job%d\"}, \"inputs\": [{\"namespace\": \"kill\", \"name\": \"table%d\"}], \"outputs\": [{\"namespace\": \"kill\", \"name\": \"table%d\"}], \"producer\": \"kill_test\"}\n",
-            s ? "COMPLETE" : "START", (i / 3600) % 24, (i / 60) % 60, i % 60, i, i % 97, i % 500, (i + 1) % 500 }' > "$input"
+        printf "{\"eventType\": \"%s\", \"eventTime\": \"2024-01-01T%02d:%02d:%02dZ\", \"run\": {\"runId\": \"run-%d\"}, \"job\": {\"namespace\": \"kill\", \"name\": \"%s\"}, \"inputs\": [{\"namespace\": \"kill\", \"name\": \"table%d\"}], \"outputs\": [{\"namespace\": \"kill\", \"name\": \"table%d\"}], \"producer\": \"kill_test\"}\n",
+            s ? "COMPLETE" : "START", (i / 3600) % 24, (i / 60) % 60, i % 60, i, i % 97 ? "job" i % 97 : "basic", i % 500, (i + 1) % 500 }' > "$input"
     ;;
 serving)
     input=$dir/requests.csv
@@ -168,12 +169,10 @@ while running $pid; do
     wal=$(walbytes "$reference")
     [ -z "$writes" ] && [ "$wal" -gt 0 ] && writes=$(since "$start")
     if [ -z "$committed" ] && [ "$wal" -gt 0 ]; then
-        if [ "$(sqlite3 "$reference" 'SELECT count(*) FROM source' 2> /dev/null)" = 2 ]; then
-            committed=$(since "$start")
-        else
-            logged=$last
-            last=$wal
-        fi
+        case $(sqlite3 "$reference" 'SELECT count(*) FROM source' 2> /dev/null || true) in
+        2) committed=$(since "$start") ;;
+        1) logged=$last last=$wal ;;
+        esac # nothing read (the writer held the file a moment): no reading
     fi
     sleep 0.002
 done
@@ -191,10 +190,10 @@ bytes=$(du -sk "$input" | awk '{ print $1 }')
 echo "$family: $bytes KiB of input; a whole import takes $took s: writing into the workspace from $writes s," \
     "committed at $committed s with $logged bytes in the log before the commit"
 echo "$kills kills from seed $seed (KILL_TEST_SEED=$seed to repeat)"
-# Two kills in three once the log holds a random number of bytes of the import's transaction, the
-# third at a random time over the whole import and a little after it.
+# Kill points: "<n>b" once the log holds n bytes, "<t>s" after t seconds, "c" once the commit is seen.
 points=$(awk -v s="$seed" -v n="$kills" -v t="$took" -v l="$logged" 'BEGIN { srand(s)
-    for (i = 0; i < n; ++i) printf "%s ", i % 3 == 0 || l == 0 ? sprintf("%.3fs", rand() * t * 1.25) : sprintf("%db", 1 + int(rand() * l)) }')
+    for (i = 0; i < n; ++i)
+        printf "%s ", i % 10 == 5 ? "c" : i % 3 == 0 || l == 0 ? sprintf("%.3fs", rand() * t * 1.25) : sprintf("%db", 1 + int(rand() * l)) }')
 ws=$dir/ws.plumb
 n=0
 before_commit=0
@@ -213,6 +212,10 @@ for point in $points; do
     *b)
         while running $pid && [ "$(walbytes "$ws")" -lt "${point%b}" ]; do sleep 0.001; done
         at="kill $n once the log held ${point%b} bytes"
+        ;;
+    c)
+        while running $pid && [ "$(sqlite3 "$ws" 'SELECT count(*) FROM source' 2> /dev/null)" != 2 ]; do :; done
+        at="kill $n right after the commit"
         ;;
     esac
     wal=$(walbytes "$ws")
