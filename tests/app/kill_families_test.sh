@@ -150,8 +150,7 @@ rm -f "$base-wal" "$base-shm"
 held=$(counts "$base")
 
 running() { # $1 is alive and not a zombie (dash may leave exited children unreaped until `wait`)
-    [ -r "/proc/$1/stat" ] || return 1
-    read -r st < "/proc/$1/stat" || return 1
+    { read -r st < "/proc/$1/stat"; } 2> /dev/null || return 1
     case ${st##*) } in Z* | X*) return 1 ;; esac
 }
 
@@ -164,7 +163,7 @@ start=$(now)
 pid=$!
 # `logged` is the log's size one reading before the last one seen without the commit: that last one may
 # have come while the commit itself wrote its pages (a reader sees the commit only once it is whole).
-writes= committed= logged=0 last=0
+writes='' committed='' logged=0 last=0
 while running $pid; do
     wal=$(walbytes "$reference")
     [ -z "$writes" ] && [ "$wal" -gt 0 ] && writes=$(since "$start")
