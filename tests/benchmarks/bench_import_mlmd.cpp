@@ -135,7 +135,7 @@ bool writeStore(const std::string &path, int64_t artifacts, GenStats &s, std::st
     sqlite3 *db = nullptr;
     if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
         error = "cannot create " + path;
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", nullptr, nullptr, nullptr);
@@ -143,7 +143,7 @@ bool writeStore(const std::string &path, int64_t artifacts, GenStats &s, std::st
     if (sqlite3_exec(db, kSchema, nullptr, nullptr, &err) != SQLITE_OK) {
         error = err ? err : "schema";
         sqlite3_free(err);
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     s.rows += 7;
@@ -259,7 +259,7 @@ bool writeStore(const std::string &path, int64_t artifacts, GenStats &s, std::st
         }
     }
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
+    sqlite3_close_v2(db); // closes once the statements still alive here are finalised
     s.fileBytes = QFileInfo(QString::fromStdString(path)).size();
     return true;
 }

@@ -130,7 +130,7 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
     sqlite3 *db = nullptr;
     if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
         error = "cannot create " + path;
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096", nullptr,
@@ -139,7 +139,7 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
     if (sqlite3_exec(db, kSchema, nullptr, nullptr, &err) != SQLITE_OK) {
         error = err ? err : "schema";
         sqlite3_free(err);
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
@@ -284,7 +284,7 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
         ++step;
     }
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
+    sqlite3_close_v2(db); // closes once the statements still alive here are finalised
     s.fileBytes = QFileInfo(QString::fromStdString(path)).size();
     return true;
 }
@@ -298,7 +298,7 @@ bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::str
     sqlite3 *db = nullptr;
     if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
         error = "cannot open " + path;
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     sqlite3_exec(db,
@@ -350,7 +350,7 @@ bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::str
     }
     if (threads.empty()) {
         error = "no host threads to sample";
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     Stmt sample(db, "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, 0, 1, ?, 1000)");
@@ -376,7 +376,7 @@ bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::str
         }
     }
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
+    sqlite3_close_v2(db); // closes once the statements still alive here are finalised
     s.fileBytes = QFileInfo(QString::fromStdString(path)).size();
     return true;
 }
