@@ -74,7 +74,7 @@ mlflow_sql)
         SELECT 'kill_' || k.n, 1.0 / (i + 1 + k.n), 1700000000000 + i * 100, r.run_uuid, i, 0
         FROM s, (SELECT 0 AS n UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) k, runs r"
     ;;
-mlmd) input=$dir/metadata.sqlite && "$gen" --artifacts 10k --output "$input" > /dev/null ;;
+mlmd) input=$dir/metadata.sqlite && "$gen" --artifacts 6k --output "$input" > /dev/null ;;
 logs)
     input=$dir/metrics.csv
     awk 'BEGIN { print "step,loss,accuracy,lr"; for (i = 0; i < 100000; ++i) printf "%d,%.6f,%.5f,%.6g\n", i, 2 / (i + 1), i / 100000, 0.001 * (1 - i / 100000) }' > "$input"
