@@ -86,7 +86,7 @@ jsonl)
 lifecycle) # as bench_goodput writes it: steps, a data-loader stall every 300, a checkpoint every 1,000
     input=$dir/lifecycle.jsonl
     awk 'BEGIN { now = 1712192400; printf "{\"job_name\":\"kill\",\"job_start_time\":%.6f}\n", now
-        for (step = 0; step < 120000; ++step) {
+        for (step = 0; step < 80000; ++step) {
             printf "{\"job_name\":\"kill\",\"step_count\":%d,\"step_start_time\":%.6f}\n", step, now
             len = 1.5 + 0.001 * (step % 17)
             if (step % 300 == 0) {
