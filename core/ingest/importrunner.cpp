@@ -317,6 +317,11 @@ void ImportRunner::insertSource(SqliteDb &db, int64_t sourceId, const Planned &p
     else
         src.bindNull(16);
     src.run();
+    // Lineage nodes and runs are linked once the batch is in (runIn), in a transaction of their own:
+    // until then the workspace says the links may be out of date, in this file's transaction, so that
+    // an import killed between the two leaves the linking to the next import, even one of nothing new.
+    if (db.queryInt("SELECT EXISTS (SELECT 1 FROM lineage_node)"))
+        db.exec("INSERT OR REPLACE INTO workspace_info(key, value) VALUES ('lineage_links', 'stale')");
     SqliteStmt d(db,
         "INSERT INTO diagnostic(source_id, severity, code, location, message, count) "
         "VALUES (?,?,?,?,?,?)");
@@ -824,12 +829,12 @@ std::vector<FileImportResult> ImportRunner::runIn(Workspace &ws, const QStringLi
     for (auto &r : results)
         if (r)
             out.push_back(std::move(*r));
-    // Lineage nodes and runs that name each other, linked again when this batch imported something.
-    const bool importedAny = std::any_of(out.begin(), out.end(),
-        [](const FileImportResult &r) { return r.status == FileImportResult::Status::Imported; });
-    if (importedAny && db.queryInt("SELECT EXISTS (SELECT 1 FROM lineage_node)")) {
+    // Lineage nodes and runs that name each other, linked again when a file imported into a workspace
+    // holding lineage said the links may be out of date (this batch's, or one killed before its links).
+    if (db.queryInt("SELECT EXISTS (SELECT 1 FROM workspace_info WHERE key = 'lineage_links')")) {
         SqliteTransaction tx(db);
         linkLineageToRuns(db);
+        db.exec("DELETE FROM workspace_info WHERE key = 'lineage_links'");
         tx.commit();
     }
     // The per-step summaries of the traces imported (and of any without them: imported before they

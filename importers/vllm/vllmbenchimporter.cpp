@@ -151,16 +151,16 @@ void VllmBenchImporter::read(ImportContext &ctx) const
             QStringLiteral(
                 "The result has no date: request starts are seconds from the first request, on 1970-01-01."));
 
-    const auto element = [](dom::array &a, size_t i, double &out) {
-        dom::element e;
-        return a.at(i).get(e) == simdjson::SUCCESS && jsonNumber(e, out);
-    };
     double firstStart = 0;
     if (hasStart && n > 0) {
+        // In order, not by index: at(i) walks the array from its start (40,000 requests took 1.1 s).
         firstStart = INFINITY;
-        for (size_t i = 0; i < n; ++i) {
+        size_t i = 0;
+        for (dom::element e : startTimes) {
+            if (i++ == n)
+                break;
             double s = 0;
-            if (element(startTimes, i, s))
+            if (jsonNumber(e, s))
                 firstStart = std::min(firstStart, s);
         }
     }

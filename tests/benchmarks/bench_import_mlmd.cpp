@@ -3,6 +3,7 @@
 //
 //   bench_import_mlmd [--artifacts 100000,300000] [--keep DIR]
 //   bench_import_mlmd --import-only FILE WORKSPACE      (internal: one import, one JSON line)
+//   bench_import_mlmd --artifacts N --output FILE       (only writes the store of N artifacts to FILE)
 //
 // For each size a synthetic schema-10 store is generated with the sqlite3 C API (not timed): N
 // artifacts, N/2 executions, ~3N events (each execution reads 4 earlier artifacts and writes 2),
@@ -134,7 +135,7 @@ bool writeStore(const std::string &path, int64_t artifacts, GenStats &s, std::st
     sqlite3 *db = nullptr;
     if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
         error = "cannot create " + path;
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", nullptr, nullptr, nullptr);
@@ -142,7 +143,7 @@ bool writeStore(const std::string &path, int64_t artifacts, GenStats &s, std::st
     if (sqlite3_exec(db, kSchema, nullptr, nullptr, &err) != SQLITE_OK) {
         error = err ? err : "schema";
         sqlite3_free(err);
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     s.rows += 7;
@@ -258,7 +259,7 @@ bool writeStore(const std::string &path, int64_t artifacts, GenStats &s, std::st
         }
     }
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
+    sqlite3_close_v2(db); // closes once the statements still alive here are finalised
     s.fileBytes = QFileInfo(QString::fromStdString(path)).size();
     return true;
 }
@@ -273,8 +274,10 @@ void usage()
 {
     std::fprintf(stderr,
         "usage: bench_import_mlmd [--artifacts 100000,300000] [--keep DIR]\n"
+        "       bench_import_mlmd [--artifacts N] --output FILE\n"
         "Generates synthetic ML Metadata stores (not timed; N artifacts, N/2 executions, ~3N events)\n"
-        "and imports each into a fresh workspace in a child process; prints wall seconds and peak RSS.\n");
+        "and imports each into a fresh workspace in a child process; prints wall seconds and peak RSS.\n"
+        "--output: only write the store of the first size to FILE (the kill tests' input).\n");
 }
 
 } // namespace
@@ -292,7 +295,7 @@ int main(int argc, char **argv)
     }
 
     std::vector<int64_t> sizes { 100'000 };
-    QString keep;
+    QString keep, output;
     for (int i = 1; i < args.size(); ++i) {
         const QString &a = args[i];
         const bool hasNext = i + 1 < args.size();
@@ -300,6 +303,8 @@ int main(int argc, char **argv)
             sizes = parseSizes(args[++i]);
         } else if (a == QStringLiteral("--keep") && hasNext) {
             keep = args[++i];
+        } else if (a == QStringLiteral("--output") && hasNext) {
+            output = args[++i];
         } else if (a == QStringLiteral("-h") || a == QStringLiteral("--help")) {
             usage();
             return 0;
@@ -312,6 +317,18 @@ int main(int argc, char **argv)
     if (sizes.empty()) {
         usage();
         return 2;
+    }
+    if (!output.isEmpty()) {
+        GenStats gen;
+        std::string error;
+        if (!writeStore(output.toStdString(), sizes.front(), gen, error)) {
+            std::fprintf(stderr, "bench_import_mlmd: %s\n", error.c_str());
+            return 1;
+        }
+        std::printf("%lld artifacts, %lld executions, %lld events (%.1f MB) in %s\n",
+            static_cast<long long>(gen.artifacts), static_cast<long long>(gen.executions),
+            static_cast<long long>(gen.events), double(gen.fileBytes) / 1e6, qPrintable(output));
+        return 0;
     }
     QTemporaryDir tmp;
     const QString dir = workFolder("bench_import_mlmd", keep, tmp);

@@ -3,6 +3,7 @@
 //
 //   bench_import_nsys [--rows 1000000,3000000] [--repeat 5] [--keep DIR] [--into-existing]
 //   bench_import_nsys --import-only FILE WORKSPACE      (internal: one import, one JSON line)
+//   bench_import_nsys --rows N --output FILE            (only writes the export of N rows to FILE)
 //
 // For each size a synthetic export is generated with the sqlite3 C API (not timed), laid out as
 // `nsys export --type sqlite` 2024.x writes it, then imported into a fresh workspace by a child process
@@ -129,7 +130,7 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
     sqlite3 *db = nullptr;
     if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
         error = "cannot create " + path;
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096", nullptr,
@@ -138,7 +139,7 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
     if (sqlite3_exec(db, kSchema, nullptr, nullptr, &err) != SQLITE_OK) {
         error = err ? err : "schema";
         sqlite3_free(err);
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
@@ -283,7 +284,7 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
         ++step;
     }
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
+    sqlite3_close_v2(db); // closes once the statements still alive here are finalised
     s.fileBytes = QFileInfo(QString::fromStdString(path)).size();
     return true;
 }
@@ -297,7 +298,7 @@ bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::str
     sqlite3 *db = nullptr;
     if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
         error = "cannot open " + path;
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     sqlite3_exec(db,
@@ -349,7 +350,7 @@ bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::str
     }
     if (threads.empty()) {
         error = "no host threads to sample";
-        sqlite3_close(db);
+        sqlite3_close_v2(db);
         return false;
     }
     Stmt sample(db, "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, 0, 1, ?, 1000)");
@@ -375,7 +376,7 @@ bool addCpuSamples(const std::string &path, int64_t count, GenStats &s, std::str
         }
     }
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
+    sqlite3_close_v2(db); // closes once the statements still alive here are finalised
     s.fileBytes = QFileInfo(QString::fromStdString(path)).size();
     return true;
 }
@@ -395,11 +396,13 @@ void usage()
     std::fprintf(stderr,
         "usage: bench_import_nsys [--rows 1000000,3000000] [--repeat 5] [--cpu-samples N] [--keep DIR]\n"
         "                         [--into-existing]\n"
+        "       bench_import_nsys [--rows N] [--cpu-samples N] --output FILE\n"
         "Generates synthetic Nsight Systems SQLite exports (not timed) and imports each --repeat times\n"
         "into a fresh workspace in a child process; prints rows/s of the median wall time, the fastest\n"
         "and slowest run, and the largest peak RSS. --cpu-samples: add N\n"
         "CPU samples with backtraces to each export (counted in its rows). --into-existing:\n"
-        "into an empty workspace created beforehand (the path of a workspace already there).\n");
+        "into an empty workspace created beforehand (the path of a workspace already there).\n"
+        "--output: only write the export of the first size to FILE (the kill tests' input).\n");
 }
 
 } // namespace
@@ -417,7 +420,7 @@ int main(int argc, char **argv)
     }
 
     std::vector<int64_t> sizes { 1'000'000, 3'000'000 };
-    QString keep;
+    QString keep, output;
     bool intoExisting = false;
     int64_t cpuSamples = 0;
     int repeat = 5;
@@ -432,6 +435,8 @@ int main(int argc, char **argv)
             repeat = std::max(1, args[++i].toInt());
         } else if (a == QStringLiteral("--cpu-samples") && hasNext) {
             cpuSamples = args[++i].toLongLong();
+        } else if (a == QStringLiteral("--output") && hasNext) {
+            output = args[++i];
         } else if (a == QStringLiteral("--into-existing")) {
             intoExisting = true;
         } else if (a == QStringLiteral("-h") || a == QStringLiteral("--help")) {
@@ -446,6 +451,18 @@ int main(int argc, char **argv)
     if (sizes.empty()) {
         usage();
         return 2;
+    }
+    if (!output.isEmpty()) {
+        GenStats gen;
+        std::string error;
+        if (!writeExport(output.toStdString(), sizes.front(), gen, error)
+            || (cpuSamples > 0 && !addCpuSamples(output.toStdString(), cpuSamples, gen, error))) {
+            std::fprintf(stderr, "bench_import_nsys: %s\n", error.c_str());
+            return 1;
+        }
+        std::printf("%lld rows (%.1f MB) in %s\n", static_cast<long long>(gen.rows),
+            double(gen.fileBytes) / 1e6, qPrintable(output));
+        return 0;
     }
     QTemporaryDir tmp;
     const QString dir = workFolder("bench_import_nsys", keep, tmp);

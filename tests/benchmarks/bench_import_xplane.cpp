@@ -3,6 +3,7 @@
 //
 //   bench_import_xplane [--events 1000000,2000000] [--keep DIR] [--seed S]
 //   bench_import_xplane --import-only FILE WORKSPACE      (internal: one import, one JSON line)
+//   bench_import_xplane --events N [--seed S] --output FILE (only writes the profile of N events to FILE)
 //
 // For each size a synthetic TensorFlow-style GPU profile is generated with the importer's own
 // message classes (not timed), then imported into a fresh workspace by a child process running the
@@ -318,8 +319,10 @@ void usage()
 {
     std::fprintf(stderr,
         "usage: bench_import_xplane [--events 1000000,2000000] [--keep DIR] [--seed S]\n"
+        "       bench_import_xplane [--events N] [--seed S] --output FILE\n"
         "Generates synthetic XPlane profiles (not timed) and imports each into a fresh workspace in\n"
-        "a child process; prints throughput and peak RSS against the targets.\n");
+        "a child process; prints throughput and peak RSS against the targets. --output: only write\n"
+        "the profile of the first size to FILE (the kill tests' input).\n");
 }
 
 } // namespace
@@ -333,7 +336,7 @@ int main(int argc, char **argv)
     }
 
     std::vector<int64_t> sizes { 1'000'000, 2'000'000 };
-    QString keep;
+    QString keep, output;
     uint64_t seed = 1;
     for (int i = 1; i < args.size(); ++i) {
         const QString &a = args[i];
@@ -344,6 +347,8 @@ int main(int argc, char **argv)
             keep = args[++i];
         } else if (a == QStringLiteral("--seed") && hasNext) {
             seed = args[++i].toULongLong();
+        } else if (a == QStringLiteral("--output") && hasNext) {
+            output = args[++i];
         } else if (a == QStringLiteral("-h") || a == QStringLiteral("--help")) {
             usage();
             return 0;
@@ -356,6 +361,17 @@ int main(int argc, char **argv)
     if (sizes.empty()) {
         usage();
         return 2;
+    }
+    if (!output.isEmpty()) {
+        GenStats gen;
+        std::string error;
+        if (!writeProfile(output.toStdString(), sizes.front(), seed, &gen, &error)) {
+            std::fprintf(stderr, "bench_import_xplane: %s\n", error.c_str());
+            return 1;
+        }
+        std::printf("%lld events (%.1f MB) in %s\n", static_cast<long long>(gen.events),
+            double(gen.bytes) / 1e6, qPrintable(output));
+        return 0;
     }
     QTemporaryDir tmp;
     const QString dir = workFolder("bench_import_xplane", keep, tmp);

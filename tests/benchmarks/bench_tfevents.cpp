@@ -3,6 +3,7 @@
 //
 //   bench_tfevents [--runs 100] [--tags 10] [--steps 10000] [--encoding mixed|simple|tensor] [--keep DIR]
 //   bench_tfevents --import-only LOGDIR WORKSPACE      (internal: one import, one JSON line)
+//   bench_tfevents [--runs N] [--tags T] [--steps S] --output LOGDIR   (only writes the logdir)
 //
 // Generates a logdir of RUNS folders, each holding one event file with TAGS scalar series of STEPS
 // points (default 100 x 10 x 10k = 10M points), written with the importer's own message classes
@@ -177,9 +178,10 @@ void usage()
 {
     std::fprintf(stderr,
         "usage: bench_tfevents [--runs 100] [--tags 10] [--steps 10000] [--encoding mixed|simple|tensor]\n"
-        "                      [--keep DIR] [--seed S]\n"
+        "                      [--keep DIR] [--seed S] [--output LOGDIR]\n"
         "Generates a TensorBoard logdir (not timed) and imports it into a fresh workspace in a child\n"
-        "process; prints points/s and peak RSS against the targets.\n");
+        "process; prints points/s and peak RSS against the targets. --output: only write the logdir\n"
+        "there, one folder per run (the kill tests' input).\n");
 }
 
 } // namespace
@@ -193,7 +195,7 @@ int main(int argc, char **argv)
 
     int runs = 100, tags = 10;
     int64_t steps = 10'000;
-    QString encoding = QStringLiteral("mixed"), keep;
+    QString encoding = QStringLiteral("mixed"), keep, output;
     uint64_t seed = 1;
     for (int i = 1; i < args.size(); ++i) {
         const QString &a = args[i];
@@ -209,6 +211,8 @@ int main(int argc, char **argv)
             encoding = args[++i];
         } else if (a == QStringLiteral("--keep") && hasNext) {
             keep = args[++i];
+        } else if (a == QStringLiteral("--output") && hasNext) {
+            output = args[++i];
         } else if (a == QStringLiteral("--seed") && hasNext) {
             seed = args[++i].toULongLong();
         } else if (a == QStringLiteral("-h") || a == QStringLiteral("--help")) {
@@ -227,12 +231,13 @@ int main(int argc, char **argv)
         return 2;
     }
     QTemporaryDir tmp;
-    const QString dir = workFolder("bench_tfevents", keep, tmp);
+    const QString dir = output.isEmpty() ? workFolder("bench_tfevents", keep, tmp) : output;
     if (dir.isEmpty())
         return 1;
-    const QString logdir = QDir(dir).filePath(QStringLiteral("logdir"));
+    const QString logdir = output.isEmpty() ? QDir(dir).filePath(QStringLiteral("logdir")) : output;
     const QString ws = QDir(dir).filePath(QStringLiteral("bench_tfevents.plumb"));
-    QDir(logdir).removeRecursively();
+    if (output.isEmpty())
+        QDir(logdir).removeRecursively();
     removeWorkspace(ws);
 
     GenStats gen;
@@ -246,6 +251,11 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "bench_tfevents: cannot write run %d under %s\n", r, qPrintable(logdir));
             return 1;
         }
+    }
+    if (!output.isEmpty()) {
+        std::printf("%lld points (%.1f MB in %d files) in %s\n", static_cast<long long>(gen.points),
+            double(gen.bytes) / 1e6, runs, qPrintable(logdir));
+        return 0;
     }
     std::fprintf(stderr, "importing %lld points (%.1f MB in %d files) ...\n",
         static_cast<long long>(gen.points), double(gen.bytes) / 1e6, runs);

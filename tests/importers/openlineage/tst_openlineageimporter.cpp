@@ -661,6 +661,45 @@ private Q_SLOTS:
         QCOMPARE(count(ws.db(), QStringLiteral("SELECT count(*) FROM source")), 1);
     }
 
+    // The lineage links are written after the file's commit, in a transaction of their own: an import
+    // killed between the two (cli_import_killed_lineage's SIGKILLs) leaves the workspace saying they may be
+    // out of date, and the next import links them, even one that finds the file already imported.
+    void linksAfterImportKilledBeforeThem()
+    {
+        const QString wsPath = freshWorkspace();
+        {
+            Workspace ws(wsPath, Workspace::Role::Writer);
+            ws.db().exec("INSERT INTO run(id, key, name, created_at_ns) VALUES (1, 'x:1', 'train_mlp', 0)");
+        }
+        const QString path = m_tmp.filePath(QStringLiteral("links.ndjson"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"eventType": "START", "eventTime": "2024-01-01T07:00:00Z", "run": {"runId": "r1"}, )"
+                    R"("job": {"namespace": "sched", "name": "train_mlp"}, "inputs": [], "outputs": []})"
+                    "\n");
+        }
+        QCOMPARE(import(wsPath, { path }).at(0).status, Status::Imported);
+        const auto links = [](SqliteDb &db) {
+            SqliteStmt st(db, "SELECT group_concat(run_id || ':' || origin) FROM lineage_link");
+            return st.step() ? st.columnText(0) : QString();
+        };
+        const QString staleSql
+            = QStringLiteral("SELECT count(*) FROM workspace_info WHERE key = 'lineage_links'");
+        {
+            Workspace ws(wsPath, Workspace::Role::Writer);
+            QCOMPARE(links(ws.db()), QStringLiteral("1:job-name"));
+            QCOMPARE(count(ws.db(), staleSql), 0);
+            // As the kill leaves it: the file's transaction committed (with its mark), the links' not.
+            ws.db().exec("DELETE FROM lineage_link");
+            ws.db().exec("INSERT INTO workspace_info(key, value) VALUES ('lineage_links', 'stale')");
+        }
+        QCOMPARE(import(wsPath, { path }).at(0).status, Status::AlreadyImported);
+        Workspace ws(wsPath, Workspace::Role::Reader);
+        QCOMPARE(links(ws.db()), QStringLiteral("1:job-name"));
+        QCOMPARE(count(ws.db(), staleSql), 0);
+    }
+
     // Static lineage: a JobEvent's job reads and writes its datasets (input/output edges on the job
     // itself); a DatasetEvent's dataset is a node with its facets.
     void staticEvents()
