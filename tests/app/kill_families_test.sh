@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Crash safety per importer family: `plumb import` of one input killed with SIGKILL at N random points
 # (default 50) into a workspace that already holds one import. After each kill the workspace must
-# pass PRAGMA integrity_check, open with `plumb ls`, and hold either exactly what it held before (row
+# pass PRAGMA integrity_check, open with `plumb ls` (every fifth kill), and hold either exactly what it held before (row
 # counts of every table) or the whole input (committed); once the same input is imported again to the
 # end it must hold exactly what a workspace that was never interrupted holds: nothing of the killed
 # import stayed, nothing is missing.
@@ -220,10 +220,13 @@ for point in $points; do
     wal=$(walbytes "$ws")
     kill -9 "$pid" 2> /dev/null || true
     wait "$pid" 2> /dev/null || true
-    [ "$(sqlite3 "$ws" 'PRAGMA integrity_check')" = ok ] || fail "integrity_check after $at"
-    "$plumb" ls --workspace "$ws" > /dev/null 2>&1 || fail "plumb ls cannot read the workspace after $at"
-    sqlite3 "$ws" "SELECT name FROM source WHERE id = 1" | grep -q basic.json || fail "basic.json lost after $at"
-    case $(sqlite3 "$ws" 'SELECT count(*) FROM source') in
+    # One sqlite3 for the checks: integrity, the earlier import still there, the sources.
+    state=$(sqlite3 "$ws" "PRAGMA integrity_check; SELECT name FROM source WHERE id = 1; SELECT count(*) FROM source" | tr '\n' ' ')
+    case $state in ok\ *basic.json\ *) ;; *) fail "after $at: integrity_check or basic.json: $state" ;; esac
+    # plumb itself reads the workspace (every fifth kill: under the sanitizers a run costs a second).
+    [ $((n % 5)) -ne 1 ] || "$plumb" ls --workspace "$ws" > /dev/null 2>&1 || fail "plumb ls cannot read the workspace after $at"
+    sources=${state##*basic.json }
+    case ${sources% } in
     1)
         before_commit=$((before_commit + 1))
         [ "$wal" -gt 0 ] && writing=$((writing + 1))
