@@ -155,18 +155,18 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
         str.bind(1, int64_t(5)).bind(2, std::string("pthread_cond_wait")).run();
         str.bind(1, int64_t(6)).bind(2, std::string("training_step")).run();
         for (int t = 0; t < kThreads; ++t)
-            str.bind(1, int64_t(10 + t)).bind(2, "worker " + std::to_string(t)).run();
+            str.bind(1, int64_t(10) + t).bind(2, "worker " + std::to_string(t)).run();
         for (int k = 0; k < kKernelNames; ++k) {
-            str.bind(1, int64_t(100 + 2 * k))
+            str.bind(1, int64_t(100) + 2 * k)
                 .bind(2,
                     "void synthetic_kernel_" + std::to_string(k)
                         + "<float, 128, true>(float const*, float*, int)")
                 .run();
-            str.bind(1, int64_t(101 + 2 * k)).bind(2, "synthetic_kernel_" + std::to_string(k)).run();
+            str.bind(1, int64_t(101) + 2 * k).bind(2, "synthetic_kernel_" + std::to_string(k)).run();
         }
         Stmt tn(db, "INSERT INTO ThreadNames VALUES (?, 10, ?)");
         for (int t = 0; t < kThreads; ++t)
-            tn.bind(1, int64_t(10 + t)).bind(2, gpidBase | (pid + t)).run();
+            tn.bind(1, int64_t(10) + t).bind(2, gpidBase | (pid + t)).run();
         sqlite3_exec(db,
             ("INSERT INTO PROCESSES VALUES (" + std::to_string(gpidBase) + ", " + std::to_string(pid)
                 + ", 'python3');"
@@ -267,7 +267,7 @@ bool writeExport(const std::string &path, int64_t targetRows, GenStats &s, std::
         }
         // End of step: wait for the device.
         const int64_t until
-            = std::max({ now + 5000, streamFree[size_t(device * 2)], streamFree[size_t(device * 2 + 1)] });
+            = std::max({ now + 5000, streamFree[size_t(device) * 2], streamFree[size_t(device) * 2 + 1] });
         rt.bind(1, now).bind(2, until + 3000).bind(3, 0).bind(4, gtid).bind(5, corr).bind(6, 3).run();
         sy.bind(1, now + 1000)
             .bind(2, until + 2000)

@@ -163,6 +163,7 @@ bool writeProfile(const std::string &path, int64_t events, uint64_t seed, GenSta
         }
     }
     std::vector<std::string> details;
+    details.reserve(24);
     for (int i = 0; i < 24; ++i)
         details.push_back("regs:" + std::to_string(16 + 8 * (i % 8)) + " static_shared:0 dynamic_shared:"
             + std::to_string(1024 * (i % 3)) + " grid:" + std::to_string(1 << (i % 10)) + ",1,1 block:"

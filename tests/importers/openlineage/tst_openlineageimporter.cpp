@@ -126,7 +126,7 @@ private:
     // Imports one file into a fresh workspace, which it returns; fails the test when it was not imported.
     QString importOne(const QString &path, FileImportResult *result = nullptr)
     {
-        const QString ws = freshWorkspace();
+        QString ws = freshWorkspace();
         const auto r = import(ws, { path });
         if (r.size() != 1 || r[0].status != Status::Imported || r[0].format != QLatin1String("openlineage")) {
             qWarning("%s: %s (%s)", qPrintable(path),
