@@ -169,18 +169,12 @@ int runImport(const Args &a)
     const bool tty = isatty(fileno(stderr)) && !a.json;
     // Said whatever stderr is (an import that seems to hang in a CI log must say why): at once, then every
     // 15 s; on a terminal the line counts up instead.
-    runner.setWaitCallback([&a, tty, limit = runner.writeWait().count(), said = -1.0](
-                               const QString &holder, double waited) mutable {
+    runner.setWaitCallback([tty, said = -1.0](const QString &line, double waited) mutable {
         if (waited < said)
             said = -1; // the wait for another file
         if (!tty && said >= 0 && waited - said < 15)
             return;
         said = waited;
-        const QString line
-            = QStringLiteral("waiting for %1 to finish writing %2 (%3 s of at most %4)")
-                  .arg(holder.isEmpty() ? QStringLiteral("another program") : holder, a.workspace)
-                  .arg(std::lround(waited))
-                  .arg(limit);
         if (tty)
             std::fprintf(stderr, "\r\033[K%s", qPrintable(line));
         else

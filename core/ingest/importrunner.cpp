@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -770,8 +771,15 @@ std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
 void ImportRunner::waitForOtherWriters(Workspace &ws)
 {
     ws.db().setBusyWait(m_writeWait, [this](double waited) {
-        if (m_wait)
-            m_wait(writeLockHolder(m_workspacePath), waited);
+        if (m_wait) {
+            const QString holder = writeLockHolder(m_workspacePath);
+            m_wait(QStringLiteral("waiting for %1 to finish writing %2 (%3 s of at most %4)")
+                       .arg(holder.isEmpty() ? QStringLiteral("another program") : holder,
+                           QFileInfo(m_workspacePath).fileName())
+                       .arg(std::lround(waited))
+                       .arg(m_writeWait.count()),
+                waited);
+        }
         return !m_cancel.load();
     });
 }

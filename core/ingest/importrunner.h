@@ -71,11 +71,11 @@ public:
     ImportRunner(const ImporterRegistry &registry, const QString &workspacePath);
 
     void setProgressCallback(ProgressFn fn) { m_progress = std::move(fn); }
-    // While another process writes the workspace (one writer at a time): who it is (writeLockHolder(),
-    // empty when that cannot be told) and the seconds waited so far, about once a second, on run()'s
-    // thread. A file still locked out after writeWait() fails with a message naming the writer; cancel()
-    // stops the wait.
-    using WaitFn = std::function<void(const QString &holder, double waitedSeconds)>;
+    // While another process writes the workspace (one writer at a time): what to say ("waiting for process
+    // 1234 (plumb import big.json) to finish writing ws.plumb (3 s of at most 300)", the writer named by
+    // writeLockHolder()) and the seconds waited so far, about once a second, on run()'s thread. A file still
+    // locked out after writeWait() fails with a message naming the writer; cancel() stops the wait.
+    using WaitFn = std::function<void(const QString &waiting, double waitedSeconds)>;
     void setWaitCallback(WaitFn fn) { m_wait = std::move(fn); }
     void setWriteWait(std::chrono::seconds limit) { m_writeWait = limit; }
     [[nodiscard]] std::chrono::seconds writeWait() const { return m_writeWait; }

@@ -2,7 +2,6 @@
 #include "session/importcontroller.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "session/runonpool.h"
 #include "store/sqlitedb.h"
@@ -50,18 +49,14 @@ bool ImportController::start(
             Qt::QueuedConnection);
     });
     // Another process writing the workspace: said where the progress is, with the rest of it unchanged.
-    runner->setWaitCallback([this, limit = runner->writeWait().count()](
-                                const QString &holder, double waited) {
+    runner->setWaitCallback([this](const QString &waiting, double) {
         QMetaObject::invokeMethod(
             this,
-            [this, holder, waited, limit] {
+            [this, waiting] {
                 if (m_runner) {
                     const ImportProgress &p = m_lastProgress;
-                    Q_EMIT progress(tr("Waiting for %1 to finish writing the workspace (%2 s of at most %3)")
-                                        .arg(holder.isEmpty() ? tr("another program") : holder)
-                                        .arg(std::lround(waited))
-                                        .arg(limit),
-                        p.fraction, p.overall, p.fileIndex, std::max(p.fileCount, 1));
+                    Q_EMIT progress(waiting.left(1).toUpper() + waiting.mid(1), p.fraction, p.overall,
+                        p.fileIndex, std::max(p.fileCount, 1));
                 }
             },
             Qt::QueuedConnection);
