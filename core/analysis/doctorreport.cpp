@@ -30,42 +30,74 @@ RankComparison runRanks(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode 
 
 } // namespace
 
-DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
-    const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls)
+namespace {
+
+// traceAnalyses() with the ops given, or read here in `mode` (into `opsOut` when given). The host side
+// (its calls and each step's time) reads the workspace again: on a second reader connection of its own,
+// which reads the ops first, while this thread reads the copies, collectives and FLOPs, which need no
+// ops (a reader sees the same committed data; a writer's uncommitted view, or a workspace in memory,
+// stays on this thread).
+DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *given, GpuOpMode mode,
+    const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls, std::vector<GpuOp> *opsOut)
 {
     DoctorReport r;
-    // The host side (its calls and each step's time) reads the workspace again: on a second reader
-    // connection of its own, in parallel with the analyses of the ops and the reads of copies,
-    // collectives and FLOPs here (a reader sees the same committed data; a writer's uncommitted view, or
-    // a workspace in memory, stays on this thread).
-    auto hostSide = [&ops, &stepOptions, traceId](Workspace &w, DoctorReport &out) {
-        out.host = hostAnalysis(w, traceId, ops);
-        out.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions);
+    std::vector<GpuOp> read;
+    const std::vector<GpuOp> &ops = given ? *given : read;
+    std::promise<void> opsRead;
+    std::future<void> opsReady = opsRead.get_future();
+    auto hostSide = [&](Workspace &w) {
+        try {
+            if (!given)
+                read = readGpuOps(w, traceId, mode);
+        } catch (...) {
+            opsRead.set_exception(std::current_exception());
+            throw;
+        }
+        opsRead.set_value();
+        r.host = hostAnalysis(w, traceId, ops);
+        r.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions);
     };
     std::future<void> host;
     if (!inWriteTransaction(ws.db()) && QFileInfo(ws.path()).isFile())
         host = std::async(std::launch::async, [&] {
             Workspace second(ws.path(), Workspace::Role::Reader);
             const SqliteReadTransaction secondSnapshot(second.db());
-            hostSide(second, r);
+            hostSide(second);
         });
     else
-        hostSide(ws, r);
-    r.overall = breakdownOf(ops);
-    r.steps = stepBreakdowns(ws, traceId, ops);
-    r.kernels = kernelTable(ws, ops);
-    r.idle = idleBreakdown(ws, ops);
-    r.launch = launchStats(ops);
+        hostSide(ws);
     r.copies = memcpyStats(ws, traceId);
     std::vector<CollectiveCall> all = collectiveCalls(ws, traceId);
     r.collectives = collectiveStats(all);
     if (calls)
         *calls = std::move(all);
     r.flops = flopsSummary(ws, traceId);
+    opsReady.get(); // rethrows what the read threw
+    r.overall = breakdownOf(ops);
+    r.steps = stepBreakdowns(ws, traceId, ops);
+    r.kernels = kernelTable(ws, ops);
+    r.idle = idleBreakdown(ws, ops);
+    r.launch = launchStats(ops);
     if (host.valid())
         host.get(); // rethrows what the other connection threw
     r.verdict = diagnose(ws, ops, r.overall, r.host, &r.kernels);
+    if (opsOut)
+        *opsOut = std::move(read);
     return r;
+}
+
+} // namespace
+
+DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
+    const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls)
+{
+    return analyses(ws, traceId, &ops, GpuOpMode::EveryOp, stepOptions, calls, nullptr);
+}
+
+DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, GpuOpMode mode, const StepTimeOptions &stepOptions,
+    std::vector<CollectiveCall> *calls, std::vector<GpuOp> *ops)
+{
+    return analyses(ws, traceId, nullptr, mode, stepOptions, calls, ops);
 }
 
 void finishReport(
@@ -117,12 +149,14 @@ DoctorReport doctorReport(Workspace &ws, int64_t traceId, TemporalBreakdown::Mod
         for (RankSummary &r : there.ranks)
             if (r.traceId == traceId)
                 r.traceId = at->traceId;
-        DoctorReport r
-            = doctorReport(shard, at->traceId, readGpuOps(shard, at->traceId, mode), there, stepOptions);
+        DoctorReport r = traceAnalyses(shard, at->traceId, mode, stepOptions);
+        finishReport(shard, at->traceId, there, r);
         r.ranks = run;
         return r;
     }
-    return doctorReport(ws, traceId, readGpuOps(ws, traceId, mode), run, stepOptions);
+    DoctorReport r = traceAnalyses(ws, traceId, mode, stepOptions);
+    finishReport(ws, traceId, run, r);
+    return r;
 }
 
 } // namespace plumb

@@ -61,6 +61,10 @@ struct DoctorReport {
 // and the device named. doctorReport() is the two in a row.
 [[nodiscard]] DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
     const StepTimeOptions &stepOptions = {}, std::vector<CollectiveCall> *calls = nullptr);
+// The same, reading the GPU ops in `mode` itself (into `ops`, when given) while it reads what needs none.
+[[nodiscard]] DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, GpuOpMode mode,
+    const StepTimeOptions &stepOptions = {}, std::vector<CollectiveCall> *calls = nullptr,
+    std::vector<GpuOp> *ops = nullptr);
 // `verdictOnly`: the verdict's component and headline alone (no step verdicts, evidence of step time or
 // FLOPs, nor the run's comparison kept in r.ranks), for a job of thousands of ranks.
 void finishReport(

@@ -77,8 +77,12 @@ int64_t htaCutoff(SqliteDb &db, int64_t traceId)
     return seen.size() >= 2 ? last : INT64_MAX;
 }
 
+struct LaunchTime {
+    int64_t ts, dur;
+};
 struct Launch {
-    int64_t corr, ts, dur;
+    int64_t corr;
+    LaunchTime time;
 };
 
 // Times an analysis can add and subtract without overflow: within 2^62 ns of the trace's zero, a
@@ -94,17 +98,17 @@ bool saneTimes(int64_t ts, int64_t dur)
 class LaunchIndex {
 public:
     [[nodiscard]] size_t size() const { return m_count; }
-    [[nodiscard]] const Launch *find(int64_t corr) const
+    [[nodiscard]] const LaunchTime *find(int64_t corr) const
     {
         if (m_dense) {
-            if (corr < m_min || corr - m_min >= int64_t(m_table.size()))
+            if (corr < m_min || corr - m_min >= int64_t(m_times.size()))
                 return nullptr;
-            const Launch &l = m_table[size_t(corr - m_min)];
+            const LaunchTime &l = m_times[size_t(corr - m_min)];
             return l.ts == kNone ? nullptr : &l;
         }
         auto it = std::lower_bound(
             m_table.begin(), m_table.end(), corr, [](const Launch &l, int64_t c) { return l.corr < c; });
-        return it != m_table.end() && it->corr == corr ? &*it : nullptr;
+        return it != m_table.end() && it->corr == corr ? &it->time : nullptr;
     }
     void build(std::vector<Launch> calls)
     {
@@ -116,19 +120,19 @@ public:
         m_min = lo->corr;
         const uint64_t range = uint64_t(hi->corr - lo->corr) + 1;
         m_dense = range <= 4 * uint64_t(calls.size()) + 1024;
-        if (m_dense) {
-            m_table.reserve(size_t(range));
-            adviseHugePages(m_table);
-            m_table.assign(size_t(range), Launch { 0, kNone, 0 });
+        if (m_dense) { // indexed by id: no id kept
+            m_times.reserve(size_t(range));
+            adviseHugePages(m_times);
+            m_times.assign(size_t(range), LaunchTime { kNone, 0 });
             for (const Launch &l : calls) {
-                Launch &slot = m_table[size_t(l.corr - m_min)];
-                if (slot.ts == kNone || l.ts < slot.ts)
-                    slot = l;
+                LaunchTime &slot = m_times[size_t(l.corr - m_min)];
+                if (slot.ts == kNone || l.time.ts < slot.ts)
+                    slot = l.time;
             }
             return;
         }
         std::sort(calls.begin(), calls.end(), [](const Launch &a, const Launch &b) {
-            return a.corr != b.corr ? a.corr < b.corr : a.ts < b.ts;
+            return a.corr != b.corr ? a.corr < b.corr : a.time.ts < b.time.ts;
         });
         calls.erase(std::unique(calls.begin(), calls.end(),
                         [](const Launch &a, const Launch &b) { return a.corr == b.corr; }),
@@ -138,7 +142,8 @@ public:
 
 private:
     static constexpr int64_t kNone = INT64_MIN;
-    std::vector<Launch> m_table;
+    std::vector<LaunchTime> m_times; // dense: by id - m_min
+    std::vector<Launch> m_table; // else: sorted by id
     int64_t m_min = 0;
     size_t m_count = 0;
     bool m_dense = false;
@@ -147,10 +152,11 @@ private:
 LaunchIndex readLaunches(SqliteDb &db, int64_t traceId)
 {
     std::vector<Launch> calls;
-    // At most the slices of those tracks: reserved (and backed by huge pages) instead of regrown.
+    // Mostly the calls on the CUDA API tracks (a thread's own slices rarely carry an id): reserved (and
+    // backed by huge pages) instead of regrown; reserving for every slice of the threads held three
+    // times that.
     {
-        SqliteStmt count(
-            db, "SELECT sum(slice_count) FROM track WHERE trace_id = ? AND kind IN ('thread', 'cuda_api')");
+        SqliteStmt count(db, "SELECT sum(slice_count) FROM track WHERE trace_id = ? AND kind = 'cuda_api'");
         count.bind(1, traceId);
         calls.reserve(count.step() ? size_t(std::max<int64_t>(count.columnInt(0), 0)) : 0);
     }
@@ -161,7 +167,7 @@ LaunchIndex readLaunches(SqliteDb &db, int64_t traceId)
     st.bind(1, traceId);
     while (st.step())
         if (saneTimes(st.columnInt(1), st.columnInt(2)))
-            calls.push_back({ st.columnInt(0), st.columnInt(1), st.columnInt(2) });
+            calls.push_back({ st.columnInt(0), { st.columnInt(1), st.columnInt(2) } });
     LaunchIndex index;
     index.build(std::move(calls));
     return index;
@@ -348,7 +354,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     for (size_t i = 0; i < ops.size(); ++i) {
         GpuOp op = ops[i];
         if (corrs[i] != kNoCorr)
-            if (const Launch *l = launches.find(corrs[i])) {
+            if (const LaunchTime *l = launches.find(corrs[i])) {
                 op.launchNs = hta ? htaStart(l->ts) : l->ts;
                 op.launchDurNs = l->dur;
             }
@@ -357,6 +363,10 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         ops[kept++] = op;
     }
     ops.resize(kept);
+    // The launches read on the other thread lie freed in that thread's own heap, which nothing will use
+    // again: given back, or a 2 GB trace's ops and their launches both stay resident.
+    launches = {};
+    releaseFreeMemory();
     return ops;
 }
 

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace plumb {
@@ -36,9 +37,10 @@ struct StepBreakdown {
 // The step (index into `steps`, sorted by start as stepBreakdowns() returns them) that owns `op`: the
 // one its launch (else its start) falls in; -1 when none.
 [[nodiscard]] int owningStep(const std::vector<StepBreakdown> &steps, const GpuOp &op);
-// The ops each step owns (owningStep()), a vector per step in `steps` order.
-[[nodiscard]] std::vector<std::vector<GpuOp>> opsByStep(
-    const std::vector<StepBreakdown> &steps, const std::vector<GpuOp> &ops);
+// Calls fn(i, ops) for each step i of `steps` in order with the ops it owns (owningStep()), in their
+// order in `ops`: one step's copied at a time, into a buffer reused.
+void forEachStepOps(const std::vector<StepBreakdown> &steps, const std::vector<GpuOp> &ops,
+    const std::function<void(size_t, const std::vector<GpuOp> &)> &fn);
 // The same over ops already read (readGpuOps() of the trace in the wanted mode).
 [[nodiscard]] std::vector<StepBreakdown> stepBreakdowns(
     Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <string>
 #include <unordered_set>
 
@@ -160,10 +161,10 @@ StepTimeBreakdown stepTimeBreakdown(
     std::array<Intervals, kParts> parts;
     // 1-3: the device.
     for (const GpuOp &op : ops)
-        parts[op.kind == GpuOp::Kind::Compute  ? Compute
-                : op.kind == GpuOp::Kind::Comm ? Comm
-                                               : Memory]
-            .emplace_back(op.startNs, op.endNs);
+        appendInterval(parts[op.kind == GpuOp::Kind::Compute  ? Compute
+                    : op.kind == GpuOp::Kind::Comm ? Comm
+                                                   : Memory],
+            op.startNs, op.endNs);
 
     // 4-7: the host. The names and categories that match, decided once per string.
     SqliteDb &db = ws.db();
@@ -213,36 +214,68 @@ StepTimeBreakdown stepTimeBreakdown(
             markers.begin(), markers.end(), a, [](const StepMarker &m, int64_t t) { return m.startNs < t; });
         return it != markers.end() && it->endNs <= b;
     };
-    {
-        SqliteStmt st(db,
-            "SELECT s.track_id, s.ts, s.dur, s.name_id, coalesce(s.cat_id, -1), k.kind = 'cuda_api' "
-            "FROM slice s JOIN track k ON k.id = s.track_id "
-            "WHERE k.trace_id = ?1 AND s.dur > 0 AND (s.cat_id IN ("
-                + idList(syncCats)
-                + ") OR (k.kind IN ('thread', 'cuda_api') AND (k.kind = 'cuda_api' OR s.track_id IN ("
-                + idList(stepTracks) + ") OR s.name_id IN (" + idList(inputNames) + "," + idList(syncNames)
-                + ") OR s.cat_id IN (" + idList(runtimeCats) + "))))");
-        st.bind(1, traceId);
-        // A slice inside the last one kept (a thread's nested calls, read in start order) only extends
-        // it: the lists stay about as long as the outermost calls, not every call.
-        auto add = [](Intervals &v, int64_t a, int64_t b) {
-            if (!v.empty() && a >= v.back().first && a <= v.back().second)
-                v.back().second = std::max(v.back().second, b);
-            else
-                v.emplace_back(a, b);
-        };
-        while (st.step()) {
-            const int64_t a = st.columnInt(1), b = a + st.columnInt(2), name = st.columnInt(3),
-                          cat = st.columnInt(4);
-            if (inputNames.count(name))
-                add(parts[Input], a, b);
-            else if (syncNames.count(name) || syncCats.count(cat))
-                add(parts[Sync], a, b);
-            else if (runtimeCats.count(cat) || st.columnInt(5))
-                add(parts[Runtime], a, b);
-            else if (stepTracks.count(st.columnInt(0)) && !enclosesStep(a, b))
-                add(parts[OtherCpu], a, b);
+    // Each track read on its own, its slices classified here through flat tables by string id: an
+    // IN list per row in SQL costs more than the row. A thread track off the step's thread keeps only
+    // its named slices and runtime categories; other tracks (the device's) their sync categories.
+    enum : uint8_t { kInputName = 1, kSyncName = 2, kSyncCat = 4, kRuntimeCat = 8 };
+    std::vector<uint8_t> flags;
+    auto mark = [&flags](const std::unordered_set<int64_t> &ids, uint8_t flag) {
+        for (const int64_t id : ids) {
+            if (id < 0)
+                continue;
+            if (size_t(id) >= flags.size())
+                flags.resize(size_t(id) + 1);
+            flags[size_t(id)] |= flag;
         }
+    };
+    mark(inputNames, kInputName);
+    mark(syncNames, kSyncName);
+    mark(syncCats, kSyncCat);
+    mark(runtimeCats, kRuntimeCat);
+    auto flagOf = [&flags](int64_t id) { return id >= 0 && size_t(id) < flags.size() ? flags[size_t(id)] : 0; };
+    std::vector<std::pair<int64_t, std::string>> tracks;
+    {
+        SqliteStmt st(db, "SELECT id, kind FROM track WHERE trace_id = ?");
+        st.bind(1, traceId);
+        while (st.step())
+            tracks.emplace_back(st.columnInt(0), std::string(st.columnView(1)));
+    }
+    SqliteStmt all(db, "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND dur > 0");
+    // Off the step's thread only what is named, or a runtime or sync category, counts.
+    std::unordered_set<int64_t> named = inputNames, cats = runtimeCats;
+    named.insert(syncNames.begin(), syncNames.end());
+    cats.insert(syncCats.begin(), syncCats.end());
+    SqliteStmt offStep(db,
+        "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND dur > 0 AND (name_id IN ("
+            + idList(named) + ") OR cat_id IN (" + idList(cats) + "))");
+    std::unique_ptr<SqliteStmt> synced;
+    if (!syncCats.empty())
+        synced = std::make_unique<SqliteStmt>(db,
+            "SELECT ts, dur, name_id, cat_id FROM slice WHERE track_id = ? AND dur > 0 AND cat_id IN ("
+                + idList(syncCats) + ")");
+    for (const auto &[track, kind] : tracks) {
+        const bool cudaApi = kind == "cuda_api";
+        const bool host = cudaApi || kind == "thread";
+        const bool onStepThread = host && stepTracks.count(track);
+        SqliteStmt *st = cudaApi || onStepThread ? &all : host ? &offStep : synced.get();
+        if (!st)
+            continue;
+        st->bind(1, track);
+        while (st->step()) {
+            const int64_t a = st->columnInt(0), b = a + st->columnInt(1);
+            const uint8_t name = flagOf(st->columnInt(2)), cat = flagOf(st->columnInt(3));
+            if (name & kInputName)
+                appendInterval(parts[Input], a, b);
+            else if ((name & kSyncName) || (cat & kSyncCat))
+                appendInterval(parts[Sync], a, b);
+            else if (!host)
+                continue;
+            else if ((cat & kRuntimeCat) || cudaApi)
+                appendInterval(parts[Runtime], a, b);
+            else if (onStepThread && !enclosesStep(a, b))
+                appendInterval(parts[OtherCpu], a, b);
+        }
+        st->reset();
     }
     for (Intervals &p : parts)
         p = uniteIntervals(std::move(p));

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/temporalbreakdown.h"
 
-#include "util/allocatortuning.h"
 
 #include "store/workspace.h"
 
@@ -136,22 +135,21 @@ TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops)
     if (ops.empty())
         return r;
     Intervals all, compute, comm, memory;
+    // Ops with gaps between them stay as many intervals: reserved rather than regrown.
     all.reserve(ops.size());
     compute.reserve(ops.size());
-    adviseHugePages(all);
-    adviseHugePages(compute);
     r.startNs = INT64_MAX;
     r.endNs = INT64_MIN;
     for (const GpuOp &op : ops) {
         r.startNs = std::min(r.startNs, op.startNs);
         r.endNs = std::max(r.endNs, op.endNs);
-        all.emplace_back(op.startNs, op.endNs);
+        appendInterval(all, op.startNs, op.endNs);
         if (op.untyped)
             continue; // busy, of no kernel type (HTA's view of MTIA's pe_exe)
-        (op.kind == GpuOp::Kind::Compute       ? compute
-                : op.kind == GpuOp::Kind::Comm ? comm
-                                               : memory)
-            .emplace_back(op.startNs, op.endNs);
+        appendInterval(op.kind == GpuOp::Kind::Compute ? compute
+                : op.kind == GpuOp::Kind::Comm         ? comm
+                                                       : memory,
+            op.startNs, op.endNs);
     }
     r.ops = int64_t(ops.size());
     const Intervals uCompute = unite(std::move(compute)), uComm = unite(std::move(comm)),

@@ -7,6 +7,7 @@
 
 #include <array>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -62,6 +63,16 @@ struct TemporalBreakdown {
 // The sorted, disjoint union of intervals [start, end) (empty ones dropped).
 [[nodiscard]] std::vector<std::pair<int64_t, int64_t>> uniteIntervals(
     std::vector<std::pair<int64_t, int64_t>> v);
+// Appends [a, b) to intervals meant for uniteIntervals(), extending the last one instead when [a, b)
+// starts inside it: fed in start order (GPU ops as read, a thread's nested calls), the list stays as
+// long as the union, not the input; fed in any order, the union is the same.
+inline void appendInterval(std::vector<std::pair<int64_t, int64_t>> &v, int64_t a, int64_t b)
+{
+    if (!v.empty() && a >= v.back().first && a <= v.back().second)
+        v.back().second = std::max(v.back().second, b);
+    else
+        v.emplace_back(a, b);
+}
 
 // The breakdown of a set of ops (any order; only times and kinds are used).
 [[nodiscard]] TemporalBreakdown breakdownOf(const std::vector<GpuOp> &ops);

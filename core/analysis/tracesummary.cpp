@@ -374,8 +374,7 @@ void writeTraceSummary(Workspace &ws, int64_t traceId)
     std::vector<CollectiveCall> calls;
     {
         const SqliteReadTransaction snapshot(db);
-        ops = readGpuOps(ws, traceId, GpuOpMode::EveryOp);
-        r = traceAnalyses(ws, traceId, ops, {}, &calls);
+        r = traceAnalyses(ws, traceId, GpuOpMode::EveryOp, {}, &calls, &ops);
     }
     SqliteTransaction tx(db);
     for (const char *table :
@@ -402,21 +401,13 @@ void writeTraceSummary(Workspace &ws, int64_t traceId)
     // steps[i] and stepTime.steps[i] are the same step (traceSteps() gives both).
     const size_t stepCount = r.stepTime.steps.size() == r.steps.size() ? r.steps.size() : 0;
     // Each step's ops (those it launched, as its GPU window counts them), one step at a time.
-    std::vector<int32_t> owner(ops.size());
-    for (size_t k = 0; k < ops.size(); ++k)
-        owner[k] = owningStep(r.steps, ops[k]);
-    std::vector<GpuOp> stepOps;
-    for (size_t i = 0; i < stepCount; ++i) {
-        stepOps.clear();
-        for (size_t k = 0; k < ops.size(); ++k)
-            if (owner[k] == int32_t(i))
-                stepOps.push_back(ops[k]);
-        const StepTime &t = r.stepTime.steps[i];
-        writeStep(stepRow, traceId, int64_t(i), t.name, t.startNs, t.endNs, r.steps[i].gpu, t.parts, stepOps);
-        writeOps(opRow, traceId, int64_t(i), stepOps);
-        writeStreams(streamRow, traceId, int64_t(i), stepOps, idleBreakdown(ws, stepOps));
-    }
-    stepOps = {};
+    if (stepCount)
+        forEachStepOps(r.steps, ops, [&](size_t i, const std::vector<GpuOp> &stepOps) {
+            const StepTime &t = r.stepTime.steps[i];
+            writeStep(stepRow, traceId, int64_t(i), t.name, t.startNs, t.endNs, r.steps[i].gpu, t.parts, stepOps);
+            writeOps(opRow, traceId, int64_t(i), stepOps);
+            writeStreams(streamRow, traceId, int64_t(i), stepOps, idleBreakdown(ws, stepOps));
+        });
     const int64_t startNs = stepCount ? r.stepTime.steps.front().startNs : r.overall.startNs;
     const int64_t endNs = stepCount ? r.stepTime.steps.back().endNs : r.overall.endNs;
     writeStep(stepRow, traceId, kWholeTrace, QString(), startNs, endNs, r.overall, r.stepTime.total, ops);

@@ -12,8 +12,9 @@ namespace plumb {
 // machines these figures are measured on, a page fault costs several microseconds, and the doctor
 // over a million kernels spent about 40% of its time faulting in pages it had just freed. The
 // threshold is raised to glibc's largest (32 MiB on 64-bit), larger blocks are not mapped either (the
-// vectors of a 5M-kernel trace are 80-320 MB), and the heap is trimmed only above 512 MiB free. A
-// no-op on other C libraries.
+// vectors of a 5M-kernel trace are 80-320 MB), the heap is trimmed only above 512 MiB free, and every
+// thread shares the one heap (a thread's own arena keeps what it freed, resident). A no-op on other C
+// libraries.
 void tuneAllocator();
 
 // Hands the heap's free memory back to the kernel (glibc's malloc_trim), between two phases of which
