@@ -78,9 +78,8 @@ std::vector<StepBreakdown> stepBreakdowns(Workspace &ws, int64_t traceId, const 
     }
     if (out.empty())
         return out;
-    forEachStepOps(out, ops, [&out](size_t i, const std::vector<GpuOp> &stepOps) {
-        out[i].gpu = breakdownOf(stepOps);
-    });
+    forEachStepOps(
+        out, ops, [&out](size_t i, const std::vector<GpuOp> &stepOps) { out[i].gpu = breakdownOf(stepOps); });
     return out;
 }
 

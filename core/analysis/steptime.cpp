@@ -162,8 +162,8 @@ StepTimeBreakdown stepTimeBreakdown(
     // 1-3: the device.
     for (const GpuOp &op : ops)
         appendInterval(parts[op.kind == GpuOp::Kind::Compute  ? Compute
-                    : op.kind == GpuOp::Kind::Comm ? Comm
-                                                   : Memory],
+                               : op.kind == GpuOp::Kind::Comm ? Comm
+                                                              : Memory],
             op.startNs, op.endNs);
 
     // 4-7: the host. The names and categories that match, decided once per string.
@@ -232,7 +232,8 @@ StepTimeBreakdown stepTimeBreakdown(
     mark(syncNames, kSyncName);
     mark(syncCats, kSyncCat);
     mark(runtimeCats, kRuntimeCat);
-    auto flagOf = [&flags](int64_t id) { return id >= 0 && size_t(id) < flags.size() ? flags[size_t(id)] : 0; };
+    auto flagOf
+        = [&flags](int64_t id) { return id >= 0 && size_t(id) < flags.size() ? flags[size_t(id)] : 0; };
     std::vector<std::pair<int64_t, std::string>> tracks;
     {
         SqliteStmt st(db, "SELECT id, kind FROM track WHERE trace_id = ?");
@@ -240,13 +241,15 @@ StepTimeBreakdown stepTimeBreakdown(
         while (st.step())
             tracks.emplace_back(st.columnInt(0), std::string(st.columnView(1)));
     }
-    SqliteStmt all(db, "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND dur > 0");
+    SqliteStmt all(
+        db, "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND dur > 0");
     // Off the step's thread only what is named, or a runtime or sync category, counts.
     std::unordered_set<int64_t> named = inputNames, cats = runtimeCats;
     named.insert(syncNames.begin(), syncNames.end());
     cats.insert(syncCats.begin(), syncCats.end());
     SqliteStmt offStep(db,
-        "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND dur > 0 AND (name_id IN ("
+        "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND dur > 0 AND "
+        "(name_id IN ("
             + idList(named) + ") OR cat_id IN (" + idList(cats) + "))");
     std::unique_ptr<SqliteStmt> synced;
     if (!syncCats.empty())

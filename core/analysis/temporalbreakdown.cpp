@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/temporalbreakdown.h"
 
-
 #include "store/workspace.h"
 
 #include <QStringList>

@@ -404,7 +404,8 @@ void writeTraceSummary(Workspace &ws, int64_t traceId)
     if (stepCount)
         forEachStepOps(r.steps, ops, [&](size_t i, const std::vector<GpuOp> &stepOps) {
             const StepTime &t = r.stepTime.steps[i];
-            writeStep(stepRow, traceId, int64_t(i), t.name, t.startNs, t.endNs, r.steps[i].gpu, t.parts, stepOps);
+            writeStep(
+                stepRow, traceId, int64_t(i), t.name, t.startNs, t.endNs, r.steps[i].gpu, t.parts, stepOps);
             writeOps(opRow, traceId, int64_t(i), stepOps);
             writeStreams(streamRow, traceId, int64_t(i), stepOps, idleBreakdown(ws, stepOps));
         });
