@@ -285,16 +285,23 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
         }
     }
 
-    // The ops with known FLOPs, by External id (args rows are shared: each parsed once per name).
+    // The ops with known FLOPs (args rows are shared: each parsed once per name), then sorted by External
+    // id: a flat vector searched by id, not a hash node per op.
     struct Op {
+        int64_t extId;
         size_t entry;
         double flops;
+        int64_t kernelNs;
     };
-    std::unordered_map<int64_t, Op> byExtId;
+    std::vector<Op> byExtId;
     std::map<std::tuple<QString, QString, int>, size_t> entryOf;
     // Ops of one name launched alike share an args row: each (name, args) is parsed once, to its entry
     // and FLOPs (no entry: FLOPs unknown).
-    std::map<std::pair<int64_t, int64_t>, std::optional<Op>> parsed;
+    struct Parsed {
+        size_t entry;
+        double flops;
+    };
+    std::map<std::pair<int64_t, int64_t>, std::optional<Parsed>> parsed;
     QString in;
     for (const QString &op : kOps)
         in += (in.isEmpty() ? QStringLiteral("'") : QStringLiteral(",'")) + op + QLatin1Char('\'');
@@ -312,7 +319,7 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
         const std::pair<int64_t, int64_t> key { ops.columnInt(1), ops.columnInt(2) };
         auto it = parsed.find(key);
         if (it == parsed.end()) {
-            std::optional<Op> op;
+            std::optional<Parsed> op;
             nameArgs.bind(1, key.first).bind(2, key.second);
             if (nameArgs.step() && !nameArgs.columnIsNull(1)) {
                 const QString name = nameArgs.columnText(0);
@@ -321,42 +328,60 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
                         = entryOf.try_emplace({ name, f->shape, int(f->dtype) }, s.entries.size());
                     if (added)
                         s.entries.push_back(FlopsEntry { name, f->shape, f->dtype, 0, 0, 0 });
-                    op = Op { e->second, f->flops };
+                    op = Parsed { e->second, f->flops };
                 }
             }
             nameArgs.reset();
             it = parsed.emplace(key, op).first;
         }
         if (it->second)
-            byExtId[ops.columnInt(0)] = *it->second;
+            byExtId.push_back(Op { ops.columnInt(0), it->second->entry, it->second->flops, 0 });
     }
     if (byExtId.empty())
         return s;
+    // One op per External id: the last read, as a map assigned in scan order keeps.
+    std::stable_sort(
+        byExtId.begin(), byExtId.end(), [](const Op &a, const Op &b) { return a.extId < b.extId; });
+    {
+        size_t n = 0;
+        for (size_t i = 0; i < byExtId.size(); ++i) {
+            if (i + 1 < byExtId.size() && byExtId[i + 1].extId == byExtId[i].extId)
+                continue;
+            byExtId[n++] = byExtId[i];
+        }
+        byExtId.resize(n);
+    }
 
     // Their kernels: GPU work carrying the same External id.
-    std::unordered_map<int64_t, int64_t> kernelNs;
     SqliteStmt kernels(db,
         "SELECT s.ext_id, s.dur FROM slice s JOIN track t ON t.id = s.track_id "
         "WHERE t.trace_id = ? AND t.kind = 'gpu_stream' AND s.ext_id IS NOT NULL");
     kernels.bind(1, traceId);
-    while (kernels.step())
-        if (byExtId.count(kernels.columnInt(0)))
-            kernelNs[kernels.columnInt(0)] += kernels.columnInt(1);
+    const int64_t lo = byExtId.front().extId, hi = byExtId.back().extId;
+    while (kernels.step()) {
+        const int64_t ext = kernels.columnInt(0);
+        if (ext < lo || ext > hi)
+            continue;
+        const auto it = std::lower_bound(
+            byExtId.begin(), byExtId.end(), ext, [](const Op &o, int64_t e) { return o.extId < e; });
+        if (it != byExtId.end() && it->extId == ext)
+            it->kernelNs += kernels.columnInt(1);
+    }
 
+    // Summed in External id order (the order of the sums decides their last bits).
     std::map<FlopsDtype, double> flopsByDtype;
-    for (const auto &[ext, op] : byExtId) {
-        const auto k = kernelNs.find(ext);
-        if (k == kernelNs.end() || k->second <= 0) {
+    for (const Op &op : byExtId) {
+        if (op.kernelNs <= 0) {
             ++s.opsWithoutKernels;
             continue;
         }
         FlopsEntry &e = s.entries[op.entry];
         ++e.count;
         e.flops += op.flops;
-        e.kernelNs += k->second;
+        e.kernelNs += op.kernelNs;
         ++s.ops;
         s.flops += op.flops;
-        s.kernelNs += k->second;
+        s.kernelNs += op.kernelNs;
         flopsByDtype[e.dtype] += op.flops;
     }
     std::erase_if(s.entries, [](const FlopsEntry &e) { return e.count == 0; });

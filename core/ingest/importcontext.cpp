@@ -62,10 +62,15 @@ ServingSink &ImportContext::servingSink()
 
 void ImportContext::checkpoint()
 {
+    checkpoint(m_input.compressedOffset());
+}
+
+void ImportContext::checkpoint(int64_t compressedOffset)
+{
     if (m_cancel && m_cancel->load(std::memory_order_relaxed))
         throw ImportCancelled();
     if (m_progress)
-        m_progress(m_input.compressedOffset(), m_input.size());
+        m_progress(compressedOffset, m_input.size());
 }
 
 void ImportContext::finish()

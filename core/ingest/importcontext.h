@@ -59,6 +59,8 @@ public:
 
     // Throws ImportCancelled when the user cancelled; reports progress (throttled by the caller).
     void checkpoint();
+    // The same where another thread reads the input: progress at `compressedOffset`, as it read it.
+    void checkpoint(int64_t compressedOffset);
     // Number of records the importer read (events, lines, rows): the source's event_count.
     int64_t recordsRead = 0;
     // Set by an importer of a format that is only ever appended to (Importer::resumable()): the

@@ -9,6 +9,12 @@
 
 #include <QFileInfo>
 
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
 namespace plumb::chrometrace {
 
 namespace od = simdjson::ondemand;
@@ -147,54 +153,129 @@ void ChromeTraceReader::readTopLevelObject()
     }
 }
 
+void ChromeTraceReader::Chunk::clear()
+{
+    bytes.clear();
+    offsets.clear();
+    starts.clear();
+    notes.clear();
+    indexed = simdjson::SUCCESS;
+    end = End::None;
+    endOffset = 0;
+    error = nullptr;
+}
+
+// The chunks between the framer and the parsing thread: at most kChunks exist, so the framer runs
+// at most two ahead and memory stays flat; each is handed back for reuse (its parser keeps its buffers).
+class ChromeTraceReader::ChunkPipe {
+public:
+    static constexpr size_t kChunks = 3;
+
+    // The framer's next empty chunk; null once the parsing thread stopped.
+    std::unique_ptr<Chunk> takeEmpty()
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [this] { return m_stopped || !m_empty.empty() || m_created < kChunks; });
+        if (m_stopped)
+            return nullptr;
+        if (m_empty.empty()) {
+            ++m_created;
+            return std::make_unique<Chunk>();
+        }
+        std::unique_ptr<Chunk> c = std::move(m_empty.back());
+        m_empty.pop_back();
+        return c;
+    }
+    void putFilled(std::unique_ptr<Chunk> c)
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            if (m_stopped)
+                return;
+            m_filled.push_back(std::move(c));
+        }
+        m_changed.notify_all();
+    }
+    // The next filled chunk, in the framer's order.
+    std::unique_ptr<Chunk> takeFilled()
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [this] { return !m_filled.empty(); });
+        std::unique_ptr<Chunk> c = std::move(m_filled.front());
+        m_filled.pop_front();
+        return c;
+    }
+    void giveBack(std::unique_ptr<Chunk> c)
+    {
+        c->clear();
+        {
+            const std::lock_guard lock(m_mutex);
+            m_empty.push_back(std::move(c));
+        }
+        m_changed.notify_all();
+    }
+    void stop()
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_stopped = true;
+        }
+        m_changed.notify_all();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<std::unique_ptr<Chunk>> m_filled;
+    std::vector<std::unique_ptr<Chunk>> m_empty;
+    size_t m_created = 0;
+    bool m_stopped = false;
+};
+
 bool ChromeTraceReader::readEventsArray(bool arrayForm)
 {
     m_sawEvents = true;
-    bool expectComma = false;
+    ChunkPipe pipe;
+    std::thread framer([this, &pipe] { frameEvents(pipe); });
+    // However this thread leaves (an error, a cancel), the framer stops and is joined before the
+    // stream is read here again.
+    struct Join {
+        ChunkPipe &pipe;
+        std::thread &thread;
+        ~Join()
+        {
+            pipe.stop();
+            thread.join();
+        }
+    } join { pipe, framer };
     for (;;) {
-        const int c = m_stream.peek();
-        if (c < 0) {
-            flushChunk();
+        std::unique_ptr<Chunk> chunk = pipe.takeFilled();
+        parseChunk(*chunk);
+        const End end = chunk->end;
+        const int64_t offset = chunk->endOffset;
+        const std::exception_ptr error = chunk->error;
+        pipe.giveBack(std::move(chunk));
+        switch (end) {
+        case End::None:
+            continue;
+        case End::Closed:
+            return true;
+        case End::EndOfInput:
             if (!arrayForm) {
-                m_diag.report(Severity::Warning, QStringLiteral("truncated"), at(m_stream.offset()),
+                m_diag.report(Severity::Warning, QStringLiteral("truncated"), at(offset),
                     QStringLiteral("The file ends inside traceEvents (it was cut short); the %1 events "
                                    "before the cut were imported.")
                         .arg(m_eventsSeen));
             } else {
-                m_diag.report(Severity::Info, QStringLiteral("unterminated-array"), at(m_stream.offset()),
+                m_diag.report(Severity::Info, QStringLiteral("unterminated-array"), at(offset),
                     QStringLiteral("The event array has no closing ']' (allowed by the format for "
                                    "streaming writers)."));
             }
             return false;
-        }
-        if (c == ']') {
-            m_stream.consume();
-            flushChunk();
-            return true;
-        }
-        if (c == ',') {
-            m_stream.consume();
-            if (!expectComma) {
-                m_diag.report(Severity::Info, QStringLiteral("extra-comma"), at(m_stream.offset() - 1),
-                    QStringLiteral("Extra or trailing commas between events were ignored."));
-            }
-            expectComma = false;
-            continue;
-        }
-        if (expectComma) {
-            m_diag.report(Severity::Warning, QStringLiteral("missing-comma"), at(m_stream.offset()),
-                QStringLiteral("Events not separated by a comma; read as separate events."));
-        }
-        const int64_t offset = m_stream.offset();
-        std::string_view value;
-        const auto r = m_stream.scanValue(value);
-        if (r == JsonStream::Scan::TooLarge) {
-            flushChunk();
+        case End::ValueTooLarge:
             throw ImportError(
                 QStringLiteral("an event larger than 256 MiB: the file is corrupt"), at(offset));
-        }
-        if (r == JsonStream::Scan::Truncated) {
-            flushChunk();
+        case End::ValueTruncated:
             m_diag.skipped(QStringLiteral("truncated"), at(offset),
                 QStringLiteral("The file was cut short inside an event at byte %1; the %2 events "
                                "before the cut were imported and the partial one was skipped.")
@@ -202,65 +283,132 @@ bool ChromeTraceReader::readEventsArray(bool arrayForm)
                     .arg(m_eventsSeen));
             ++m_ctx.recordsRead;
             return false;
-        }
-        expectComma = true;
-        auto &bytes = m_chunk.bytes;
-        bytes.push_back(bytes.empty() ? '[' : ',');
-        m_chunk.starts.push_back(uint32_t(bytes.size()));
-        m_chunk.offsets.push_back(offset);
-        bytes.insert(bytes.end(), value.begin(), value.end());
-        if (bytes.size() >= kChunkBytes) {
-            flushChunk();
+        case End::Failed:
+            std::rethrow_exception(error);
         }
     }
 }
 
-void ChromeTraceReader::flushChunk()
+void ChromeTraceReader::frameEvents(ChunkPipe &pipe)
 {
-    if (m_chunk.offsets.empty()) {
+    std::unique_ptr<Chunk> chunk = pipe.takeEmpty();
+    // Hands the chunk over, indexed; false when it ends the array or the parsing thread stopped.
+    auto seal = [&](End end, int64_t endOffset) {
+        if (!chunk->offsets.empty()) {
+            auto &bytes = chunk->bytes;
+            bytes.push_back(']');
+            const size_t len = bytes.size();
+            bytes.resize(len + simdjson::SIMDJSON_PADDING, '\0');
+            chunk->indexed = chunk->parser.iterate(bytes.data(), len, bytes.size()).get(chunk->doc);
+        }
+        chunk->end = end;
+        chunk->endOffset = endOffset;
+        chunk->progress = m_ctx.input().compressedOffset();
+        pipe.putFilled(std::move(chunk));
+        if (end != End::None)
+            return false;
+        chunk = pipe.takeEmpty();
+        return chunk != nullptr;
+    };
+    if (!chunk)
         return;
+    try {
+        bool expectComma = false;
+        for (;;) {
+            const int c = m_stream.peek();
+            if (c < 0) {
+                seal(End::EndOfInput, m_stream.offset());
+                return;
+            }
+            if (c == ']') {
+                m_stream.consume();
+                seal(End::Closed, m_stream.offset());
+                return;
+            }
+            if (c == ',') {
+                m_stream.consume();
+                if (!expectComma)
+                    chunk->notes.push_back({ FramingNote::Kind::ExtraComma, m_stream.offset() - 1 });
+                expectComma = false;
+                continue;
+            }
+            if (expectComma)
+                chunk->notes.push_back({ FramingNote::Kind::MissingComma, m_stream.offset() });
+            const int64_t offset = m_stream.offset();
+            std::string_view value;
+            const auto r = m_stream.scanValue(value);
+            if (r == JsonStream::Scan::TooLarge) {
+                seal(End::ValueTooLarge, offset);
+                return;
+            }
+            if (r == JsonStream::Scan::Truncated) {
+                seal(End::ValueTruncated, offset);
+                return;
+            }
+            expectComma = true;
+            auto &bytes = chunk->bytes;
+            bytes.push_back(bytes.empty() ? '[' : ',');
+            chunk->starts.push_back(uint32_t(bytes.size()));
+            chunk->offsets.push_back(offset);
+            bytes.insert(bytes.end(), value.begin(), value.end());
+            if (bytes.size() >= kChunkBytes && !seal(End::None, 0))
+                return;
+        }
+    } catch (...) {
+        // As on one thread: what was read of the unfinished chunk is not parsed; the error is raised
+        // after the chunks before it.
+        chunk->clear();
+        chunk->end = End::Failed;
+        chunk->error = std::current_exception();
+        pipe.putFilled(std::move(chunk));
     }
-    auto &bytes = m_chunk.bytes;
-    bytes.push_back(']');
-    const size_t len = bytes.size();
-    bytes.resize(len + simdjson::SIMDJSON_PADDING, '\0');
+}
 
+void ChromeTraceReader::parseChunk(Chunk &chunk)
+{
+    for (const FramingNote &n : chunk.notes) {
+        if (n.kind == FramingNote::Kind::ExtraComma)
+            m_diag.report(Severity::Info, QStringLiteral("extra-comma"), at(n.offset),
+                QStringLiteral("Extra or trailing commas between events were ignored."));
+        else
+            m_diag.report(Severity::Warning, QStringLiteral("missing-comma"), at(n.offset),
+                QStringLiteral("Events not separated by a comma; read as separate events."));
+    }
+    if (chunk.offsets.empty())
+        return;
     size_t done = 0;
-    od::document doc;
     od::array arr;
-    bool failed = m_parser.iterate(bytes.data(), len, bytes.size()).get(doc) != simdjson::SUCCESS
-        || doc.get_array().get(arr) != simdjson::SUCCESS;
+    bool failed = chunk.indexed != simdjson::SUCCESS || chunk.doc.get_array().get(arr) != simdjson::SUCCESS;
     if (!failed) {
         for (auto elem : arr) {
             od::object obj;
-            if (elem.get_object().get(obj) != simdjson::SUCCESS || !parseOne(obj, m_chunk.offsets[done])) {
+            if (elem.get_object().get(obj) != simdjson::SUCCESS || !parseOne(obj, chunk.offsets[done])) {
                 failed = true;
                 break;
             }
-            if (++done == m_chunk.offsets.size()) {
+            if (++done == chunk.offsets.size()) {
                 break;
             }
         }
-        if (!failed && done < m_chunk.offsets.size()) {
+        if (!failed && done < chunk.offsets.size()) {
             failed = true;
         }
     }
     if (failed) {
-        parseChunkElementsSingly(done);
+        parseChunkElementsSingly(chunk, done);
     }
-    m_chunk.clear();
-    m_ctx.checkpoint();
+    m_ctx.checkpoint(chunk.progress);
 }
 
 // Slow path after a parse error in a chunk: each remaining element on its own, so one bad event
 // costs one event. Invalid UTF-8 is repaired rather than dropping the event.
-void ChromeTraceReader::parseChunkElementsSingly(size_t from)
+void ChromeTraceReader::parseChunkElementsSingly(const Chunk &chunk, size_t from)
 {
-    const auto &bytes = m_chunk.bytes;
-    for (size_t i = from; i < m_chunk.offsets.size(); ++i) {
-        const size_t start = m_chunk.starts[i];
-        const size_t end = i + 1 < m_chunk.starts.size() ? m_chunk.starts[i + 1] - 1
-                                                         : bytes.size() - simdjson::SIMDJSON_PADDING - 1;
+    const auto &bytes = chunk.bytes;
+    for (size_t i = from; i < chunk.offsets.size(); ++i) {
+        const size_t start = chunk.starts[i];
+        const size_t end = i + 1 < chunk.starts.size() ? chunk.starts[i + 1] - 1
+                                                       : bytes.size() - simdjson::SIMDJSON_PADDING - 1;
         std::string one(bytes.data() + start, end - start);
         for (int attempt = 0; attempt < 2; ++attempt) {
             const size_t len = one.size();
@@ -271,14 +419,14 @@ void ChromeTraceReader::parseChunkElementsSingly(size_t from)
             if (!err) {
                 err = doc.get_object().get(obj);
             }
-            if (!err && parseOne(obj, m_chunk.offsets[i])) {
+            if (!err && parseOne(obj, chunk.offsets[i])) {
                 break;
             }
             one.resize(len);
             if (attempt == 0 && (err == simdjson::UTF8_ERROR || err == simdjson::SUCCESS)) {
                 // SUCCESS here means parseOne failed on a field; retry only for encoding problems.
                 if (err == simdjson::UTF8_ERROR && sanitizeUtf8(one) > 0) {
-                    m_diag.report(Severity::Warning, QStringLiteral("invalid-utf8"), at(m_chunk.offsets[i]),
+                    m_diag.report(Severity::Warning, QStringLiteral("invalid-utf8"), at(chunk.offsets[i]),
                         QStringLiteral("Text that is not valid UTF-8 was replaced by U+FFFD."));
                     continue;
                 }
@@ -286,7 +434,7 @@ void ChromeTraceReader::parseChunkElementsSingly(size_t from)
             ++m_eventsSeen;
             ++m_ctx.recordsRead;
             ++m_sink.stats().events;
-            m_diag.skipped(QStringLiteral("malformed-event"), at(m_chunk.offsets[i]),
+            m_diag.skipped(QStringLiteral("malformed-event"), at(chunk.offsets[i]),
                 err == simdjson::SUCCESS ? QStringLiteral(
                     "An event could not be read (a field has the wrong type); it was skipped.")
                                          : QStringLiteral("An event is not valid JSON (%1); it was skipped.")
