@@ -54,8 +54,11 @@ DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *
             throw;
         }
         opsRead.set_value();
-        r.host = hostAnalysis(w, traceId, ops);
-        r.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions);
+        // One pass over the CPU tracks for both: step time takes the host analysis's slices.
+        HostSliceTap tap;
+        tap.names = hostActivityNames(w.db());
+        r.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions, &tap);
+        r.host = hostAnalysis(w, traceId, ops, std::move(tap));
     };
     std::future<void> host;
     if (!inWriteTransaction(ws.db()) && QFileInfo(ws.path()).isFile())

@@ -156,59 +156,91 @@ void offCpuIdleGpu(SqliteDb &db, int64_t traceId, const std::vector<GpuOp> &ops,
 
 } // namespace
 
+HostActivityNames hostActivityNames(SqliteDb &db)
+{
+    HostActivityNames kinds;
+    SqliteStmt st(db,
+        "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str IN (" + sqlSyncCallList()
+            + ") OR str IN ('aten::item', 'aten::_local_scalar_dense') OR str LIKE 'Optimizer.%' "
+              "OR str GLOB 'MPI_[A-Z]*'");
+    while (st.step()) {
+        const HostActivity k = classifyHostName(st.columnText(1));
+        if (k != HostActivity::None)
+            kinds.emplace(st.columnInt(0), k);
+    }
+    return kinds;
+}
+
 HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops)
+{
+    HostSliceTap tap;
+    tap.names = hostActivityNames(ws.db());
+    return hostAnalysis(ws, traceId, ops, std::move(tap));
+}
+
+HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops, HostSliceTap tap)
 {
     HostAnalysis r;
     SqliteDb &db = ws.db();
     const std::unordered_set<std::string> launchers = launchingThreads(db, traceId);
-    // The names that match, decided once per string.
-    std::unordered_map<int64_t, HostActivity> kinds;
-    {
-        SqliteStmt st(db,
-            "SELECT id, str FROM string WHERE str LIKE '%DataLoader%' OR str IN (" + sqlSyncCallList()
-                + ") OR str IN ('aten::item', 'aten::_local_scalar_dense') OR str LIKE 'Optimizer.%' "
-                  "OR str GLOB 'MPI_[A-Z]*'");
-        while (st.step()) {
-            const HostActivity k = classifyHostName(st.columnText(1));
-            if (k != HostActivity::None)
-                kinds.emplace(st.columnInt(0), k);
-        }
-    }
+    const HostActivityNames &kinds = tap.names;
     if (!kinds.empty()) {
-        std::string ids;
-        for (const auto &[id, kind] : kinds)
-            ids += (ids.empty() ? "" : ",") + std::to_string(id);
+        // The matching slices by thread, each thread's in time order.
+        struct Row {
+            std::string thread;
+            int64_t ts, end, nameId;
+        };
+        std::vector<Row> rows;
+        if (tap.read) {
+            std::unordered_map<int64_t, std::string> threadOf;
+            SqliteStmt st(db,
+                std::string("SELECT k.id, ") + kThreadKey
+                    + " FROM track k WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api')");
+            st.bind(1, traceId);
+            while (st.step())
+                threadOf.emplace(st.columnInt(0), std::string(st.columnView(1)));
+            rows.reserve(tap.slices.size());
+            for (const HostSliceTap::Slice &s : tap.slices)
+                rows.push_back(Row { threadOf[s.trackId], s.tsNs, s.tsNs + s.durNs, s.nameId });
+            std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+                return std::tie(a.thread, a.ts) < std::tie(b.thread, b.ts);
+            });
+        } else {
+            std::string ids;
+            for (const auto &[id, kind] : kinds)
+                ids += (ids.empty() ? "" : ",") + std::to_string(id);
+            SqliteStmt st(db,
+                std::string("SELECT ") + kThreadKey
+                    + ", s.ts, s.dur, s.name_id "
+                      "FROM slice s JOIN track k ON k.id = s.track_id "
+                      "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.name_id IN ("
+                    + ids
+                    + ") "
+                      "ORDER BY 1, s.ts");
+            st.bind(1, traceId);
+            while (st.step())
+                rows.push_back(Row { std::string(st.columnView(0)), st.columnInt(1),
+                    st.columnInt(1) + st.columnInt(2), st.columnInt(3) });
+        }
         // MPI calls count only on the launching threads: a thread that waits in MPI while it would
         // launch holds the GPU back, a progress or helper thread sitting in MPI_Wait all along does not.
         // (No such thread known, no launches linked: every thread's.)
-        SqliteStmt st(db,
-            std::string("SELECT ") + kThreadKey
-                + ", s.ts, s.dur, s.name_id "
-                  "FROM slice s JOIN track k ON k.id = s.track_id "
-                  "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.name_id IN ("
-                + ids
-                + ") "
-                  "ORDER BY 1, s.ts");
-        st.bind(1, traceId);
         // Per (activity, thread): the end of the last counted interval, so nested matches count once.
         std::unordered_map<std::string, int64_t> covered[4];
-        while (st.step()) {
-            const HostActivity kind = kinds.at(st.columnInt(3));
-            if (kind == HostActivity::Communication && !launchers.empty()
-                && !launchers.count(std::string(st.columnView(0))))
+        for (const Row &row : rows) {
+            const HostActivity kind = kinds.at(row.nameId);
+            if (kind == HostActivity::Communication && !launchers.empty() && !launchers.count(row.thread))
                 continue;
             HostAnalysis::Activity &a = kind == HostActivity::InputPipeline ? r.inputPipeline
                 : kind == HostActivity::Synchronization                     ? r.synchronization
                 : kind == HostActivity::Optimizer                           ? r.optimizer
                                                                             : r.communication;
-            const int64_t ts = st.columnInt(1), end = ts + st.columnInt(2);
-            int64_t &until
-                = covered[int(kind) - 1].try_emplace(std::string(st.columnView(0)), INT64_MIN).first->second;
+            int64_t &until = covered[int(kind) - 1].try_emplace(row.thread, INT64_MIN).first->second;
             ++a.count;
-            a.ranges.emplace_back(ts, end);
-            if (end > until) {
-                a.timeNs += end - std::max(ts, until);
-                until = end;
+            a.ranges.emplace_back(row.ts, row.end);
+            if (row.end > until) {
+                a.timeNs += row.end - std::max(row.ts, until);
+                until = row.end;
             }
         }
     }

@@ -6,10 +6,12 @@
 #include <QString>
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace plumb {
 
+class SqliteDb;
 class Workspace;
 
 // The CPU side of a trace: time spent where the host holds the GPU back, and how kernels are
@@ -61,10 +63,29 @@ struct HostAnalysis {
     int64_t shortOpsGpuNs = 0;
 };
 
-[[nodiscard]] HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops);
-
 // What each of HostAnalysis's activities matches (exposed for tests).
 enum class HostActivity { None, InputPipeline, Synchronization, Optimizer, Communication };
 [[nodiscard]] HostActivity classifyHostName(const QString &name);
+
+// The names hostAnalysis() counts, by string id, with what each matches.
+using HostActivityNames = std::unordered_map<int64_t, HostActivity>;
+[[nodiscard]] HostActivityNames hostActivityNames(SqliteDb &db);
+
+// The slices hostAnalysis() counts (those of the trace's thread and CUDA API tracks whose names are in
+// `names`), taken by another pass over those tracks as it reads them (stepTimeBreakdown() does), so that
+// they are read once.
+struct HostSliceTap {
+    struct Slice {
+        int64_t trackId, tsNs, durNs, nameId;
+    };
+    HostActivityNames names;
+    std::vector<Slice> slices; // any order
+    bool read = false; // the pass ran over every such track: `slices` are all of them
+};
+
+[[nodiscard]] HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops);
+// The same with its slices from `tap` when tap.read, else read here.
+[[nodiscard]] HostAnalysis hostAnalysis(
+    Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops, HostSliceTap tap);
 
 } // namespace plumb

@@ -139,8 +139,8 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const StepTi
     return stepTimeBreakdown(ws, traceId, readGpuOps(ws, traceId, GpuOpMode::EveryOp), options);
 }
 
-StepTimeBreakdown stepTimeBreakdown(
-    Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops, const StepTimeOptions &options)
+StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
+    const StepTimeOptions &options, HostSliceTap *hostTap)
 {
     StepTimeBreakdown out;
     const std::vector<StepMarker> markers = traceSteps(ws, traceId);
@@ -216,8 +216,9 @@ StepTimeBreakdown stepTimeBreakdown(
     };
     // Each track read on its own, its slices classified here through flat tables by string id: an
     // IN list per row in SQL costs more than the row. A thread track off the step's thread keeps only
-    // its named slices and runtime categories; other tracks (the device's) their sync categories.
-    enum : uint8_t { kInputName = 1, kSyncName = 2, kSyncCat = 4, kRuntimeCat = 8 };
+    // its named slices and runtime categories; other tracks (the device's) their sync categories. The
+    // host analysis's names (hostTap) are taken from the thread and CUDA API tracks as they pass.
+    enum : uint8_t { kInputName = 1, kSyncName = 2, kSyncCat = 4, kRuntimeCat = 8, kHostName = 16 };
     std::vector<uint8_t> flags;
     auto mark = [&flags](const std::unordered_set<int64_t> &ids, uint8_t flag) {
         for (const int64_t id : ids) {
@@ -232,6 +233,11 @@ StepTimeBreakdown stepTimeBreakdown(
     mark(syncNames, kSyncName);
     mark(syncCats, kSyncCat);
     mark(runtimeCats, kRuntimeCat);
+    std::unordered_set<int64_t> hostNames;
+    if (hostTap)
+        for (const auto &[id, activity] : hostTap->names)
+            hostNames.insert(id);
+    mark(hostNames, kHostName);
     auto flagOf
         = [&flags](int64_t id) { return id >= 0 && size_t(id) < flags.size() ? flags[size_t(id)] : 0; };
     std::vector<std::pair<int64_t, std::string>> tracks;
@@ -241,14 +247,15 @@ StepTimeBreakdown stepTimeBreakdown(
         while (st.step())
             tracks.emplace_back(st.columnInt(0), std::string(st.columnView(1)));
     }
-    SqliteStmt all(
-        db, "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND dur > 0");
+    // (Empty and negative slices cover no time, but the host analysis counts them.)
+    SqliteStmt all(db, "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ?");
     // Off the step's thread only what is named, or a runtime or sync category, counts.
     std::unordered_set<int64_t> named = inputNames, cats = runtimeCats;
     named.insert(syncNames.begin(), syncNames.end());
+    named.insert(hostNames.begin(), hostNames.end());
     cats.insert(syncCats.begin(), syncCats.end());
     SqliteStmt offStep(db,
-        "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND dur > 0 AND "
+        "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND "
         "(name_id IN ("
             + idList(named) + ") OR cat_id IN (" + idList(cats) + "))");
     std::unique_ptr<SqliteStmt> synced;
@@ -265,8 +272,13 @@ StepTimeBreakdown stepTimeBreakdown(
             continue;
         st->bind(1, track);
         while (st->step()) {
-            const int64_t a = st->columnInt(0), b = a + st->columnInt(1);
-            const uint8_t name = flagOf(st->columnInt(2)), cat = flagOf(st->columnInt(3));
+            const int64_t a = st->columnInt(0), dur = st->columnInt(1), b = a + dur,
+                          nameId = st->columnInt(2);
+            const uint8_t name = flagOf(nameId), cat = flagOf(st->columnInt(3));
+            if ((name & kHostName) && host)
+                hostTap->slices.push_back({ track, a, dur, nameId });
+            if (dur <= 0)
+                continue;
             if (name & kInputName)
                 appendInterval(parts[Input], a, b);
             else if ((name & kSyncName) || (cat & kSyncCat))
@@ -280,6 +292,8 @@ StepTimeBreakdown stepTimeBreakdown(
         }
         st->reset();
     }
+    if (hostTap)
+        hostTap->read = true;
     for (Intervals &p : parts)
         p = uniteIntervals(std::move(p));
     assign(out.steps, parts);

@@ -13,6 +13,7 @@
 
 namespace plumb {
 
+struct HostSliceTap;
 class Workspace;
 
 // Where a step's wall time goes, as users count step time. Each nanosecond goes to exactly one part,
@@ -112,8 +113,9 @@ struct StepTimeOptions {
 // stepBreakdowns()[i]), every GPU op of the trace counted; no steps found gives an empty breakdown.
 [[nodiscard]] StepTimeBreakdown stepTimeBreakdown(
     Workspace &ws, int64_t traceId, const StepTimeOptions &options = {});
-// The same with the device's ops already read (readGpuOps() in the mode the caller counts).
-[[nodiscard]] StepTimeBreakdown stepTimeBreakdown(
-    Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops, const StepTimeOptions &options = {});
+// The same with the device's ops already read (readGpuOps() in the mode the caller counts). `hostTap`,
+// when given, takes hostAnalysis()'s slices from the same pass over the CPU tracks.
+[[nodiscard]] StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId,
+    const std::vector<GpuOp> &ops, const StepTimeOptions &options = {}, HostSliceTap *hostTap = nullptr);
 
 } // namespace plumb
