@@ -320,14 +320,29 @@ private slots:
 
     // A gzip file that inflates past the bound stops with a message naming it and the byte reached,
     // and leaves the workspace as it was.
+    void decompressionBomb_data()
+    {
+        QTest::addColumn<int>("eventsBefore");
+        QTest::newRow("at-once") << 0;
+        // Chunks of events parsed before the framer thread meets the limit: its error still fails
+        // the file, and nothing of the events before it is kept.
+        QTest::newRow("after-events") << 20000;
+    }
     void decompressionBomb()
     {
+        QFETCH(int, eventsBefore);
         QTemporaryDir d;
         const QString bomb = d.filePath(QStringLiteral("bomb.json.gz"));
         gzFile gz = gzopen(bomb.toUtf8().constData(), "wb9");
         QVERIFY(gz);
         const QByteArray head = "{\"traceEvents\":[", spaces(1 << 20, ' ');
         gzwrite(gz, head.constData(), unsigned(head.size()));
+        for (int i = 0; i < eventsBefore; ++i) {
+            const QByteArray e
+                = QByteArrayLiteral("{\"ph\":\"X\",\"name\":\"op\",\"pid\":1,\"tid\":1,\"ts\":")
+                + QByteArray::number(i * 10) + QByteArrayLiteral(",\"dur\":5},");
+            gzwrite(gz, e.constData(), unsigned(e.size()));
+        }
         for (int i = 0; i < 24; ++i)
             gzwrite(gz, spaces.constData(), unsigned(spaces.size()));
         gzclose(gz);
