@@ -58,7 +58,7 @@ DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *
         HostSliceTap tap;
         tap.names = hostActivityNames(w.db());
         r.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions, &tap);
-        r.host = hostAnalysis(w, traceId, ops, std::move(tap));
+        r.host = hostAnalysis(w, traceId, ops, tap);
     };
     std::future<void> host;
     if (!inWriteTransaction(ws.db()) && QFileInfo(ws.path()).isFile())

@@ -175,10 +175,11 @@ HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuO
 {
     HostSliceTap tap;
     tap.names = hostActivityNames(ws.db());
-    return hostAnalysis(ws, traceId, ops, std::move(tap));
+    return hostAnalysis(ws, traceId, ops, tap);
 }
 
-HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops, HostSliceTap tap)
+HostAnalysis hostAnalysis(
+    Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops, const HostSliceTap &tap)
 {
     HostAnalysis r;
     SqliteDb &db = ws.db();

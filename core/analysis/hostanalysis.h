@@ -86,6 +86,6 @@ struct HostSliceTap {
 [[nodiscard]] HostAnalysis hostAnalysis(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops);
 // The same with its slices from `tap` when tap.read, else read here.
 [[nodiscard]] HostAnalysis hostAnalysis(
-    Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops, HostSliceTap tap);
+    Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops, const HostSliceTap &tap);
 
 } // namespace plumb
