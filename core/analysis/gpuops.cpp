@@ -363,10 +363,6 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         ops[kept++] = op;
     }
     ops.resize(kept);
-    // The launches read on the other thread lie freed in that thread's own heap, which nothing will use
-    // again: given back, or a 2 GB trace's ops and their launches both stay resident.
-    launches = {};
-    releaseFreeMemory();
     return ops;
 }
 
