@@ -151,23 +151,34 @@ private:
 
 LaunchIndex readLaunches(SqliteDb &db, int64_t traceId)
 {
-    std::vector<Launch> calls;
-    // Mostly the calls on the CUDA API tracks (a thread's own slices rarely carry an id): reserved (and
-    // backed by huge pages) instead of regrown; reserving for every slice of the threads held three
-    // times that.
+    // Only the CPU tracks holding slices with an id: those with correlation tiles (slice_corr_tile, one
+    // per 1,024 such slices), mostly the CUDA API tracks; a thread's own slices rarely carry one, and
+    // reading them all took as long again. Reserved for the tiles' slices at most (and backed by huge
+    // pages) instead of regrown.
+    std::vector<int64_t> tracks;
+    int64_t tiles = 0;
     {
-        SqliteStmt count(db, "SELECT sum(slice_count) FROM track WHERE trace_id = ? AND kind = 'cuda_api'");
-        count.bind(1, traceId);
-        calls.reserve(count.step() ? size_t(std::max<int64_t>(count.columnInt(0), 0)) : 0);
+        SqliteStmt st(db,
+            "SELECT k.id, (SELECT count(*) FROM slice_corr_tile c WHERE c.track_id = k.id) FROM track k "
+            "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api')");
+        st.bind(1, traceId);
+        while (st.step())
+            if (st.columnInt(1) > 0) {
+                tracks.push_back(st.columnInt(0));
+                tiles += st.columnInt(1);
+            }
     }
+    std::vector<Launch> calls;
+    calls.reserve(size_t(tiles) * 1024);
     adviseHugePages(calls);
-    SqliteStmt st(db,
-        "SELECT s.corr, s.ts, s.dur FROM slice s JOIN track k ON k.id = s.track_id "
-        "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.corr IS NOT NULL");
-    st.bind(1, traceId);
-    while (st.step())
-        if (saneTimes(st.columnInt(1), st.columnInt(2)))
-            calls.push_back({ st.columnInt(0), { st.columnInt(1), st.columnInt(2) } });
+    SqliteStmt st(db, "SELECT corr, ts, dur FROM slice WHERE track_id = ? AND corr IS NOT NULL");
+    for (const int64_t track : tracks) {
+        st.bind(1, track);
+        while (st.step())
+            if (saneTimes(st.columnInt(1), st.columnInt(2)))
+                calls.push_back({ st.columnInt(0), { st.columnInt(1), st.columnInt(2) } });
+        st.reset();
+    }
     LaunchIndex index;
     index.build(std::move(calls));
     return index;
