@@ -356,7 +356,9 @@ void ChromeTraceReader::frameEvents(ChunkPipe &pipe)
         }
     } catch (...) {
         // As on one thread: what was read of the unfinished chunk is not parsed; the error is raised
-        // after the chunks before it.
+        // after the chunks before it. (No chunk in hand: the throw came from taking the next one.)
+        if (!chunk)
+            chunk = std::make_unique<Chunk>();
         chunk->clear();
         chunk->end = End::Failed;
         chunk->error = std::current_exception();
