@@ -81,21 +81,34 @@ Params paramsOf(std::string_view json)
 
 } // namespace
 
-std::vector<CollectiveCall> collectiveCalls(Workspace &ws, int64_t traceId)
+std::unordered_set<int64_t> collectiveParamNameIds(SqliteDb &db)
+{
+    return nameIdsOf(db, { "record_param_comms" });
+}
+
+std::vector<CollectiveCall> collectiveCalls(
+    Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps)
 {
     SqliteDb &db = ws.db();
     // Collective parameters of the CPU ops, by External id, for kernels that carry none themselves.
     std::unordered_map<int64_t, Params> byExternal;
     {
-        SqliteStmt st(db,
-            "SELECT s.ext_id, a.json FROM slice s JOIN track k ON k.id = s.track_id JOIN args a ON a.id = "
-            "s.args_id "
-            "WHERE k.trace_id = ? AND k.kind = 'thread' AND s.ext_id IS NOT NULL "
-            "AND s.name_id IN (SELECT id FROM string WHERE str = 'record_param_comms')");
-        st.bind(1, traceId);
-        while (st.step())
-            if (Params p = paramsOf(st.columnView(1)); p.known)
-                byExternal.emplace(st.columnInt(0), p);
+        const std::unordered_set<int64_t> names = collectiveParamNameIds(db);
+        std::vector<ThreadOp> read;
+        if (!threadOps) {
+            read = readThreadOps(db, traceId, names);
+            threadOps = &read;
+        }
+        SqliteStmt args(db, "SELECT json FROM args WHERE id = ?");
+        for (const ThreadOp &op : *threadOps) {
+            if (!names.count(op.nameId))
+                continue;
+            args.bind(1, op.argsId);
+            if (args.step())
+                if (Params p = paramsOf(args.columnView(0)); p.known)
+                    byExternal.emplace(op.extId, p);
+            args.reset();
+        }
     }
     SqliteStmt st(db,
         "SELECT n.str, s.dur, s.args_id, a.json, s.ext_id, s.id, s.ts FROM slice s "

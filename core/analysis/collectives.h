@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/threadops.h"
+
 #include <QString>
 
 #include <cstdint>
+#include <unordered_set>
 #include <vector>
 
 namespace plumb {
 
+class SqliteDb;
 class Workspace;
 
 // The collectives of a trace (communication kernels) grouped by operation, process group, group size,
@@ -55,7 +59,11 @@ struct CollectiveCall {
 };
 
 // The trace's collective kernels, by start.
-[[nodiscard]] std::vector<CollectiveCall> collectiveCalls(Workspace &ws, int64_t traceId);
+[[nodiscard]] std::vector<CollectiveCall> collectiveCalls(
+    Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps = nullptr);
+// The string ids of the CPU ops whose args give a collective's parameters to its kernels
+// (record_param_comms): `threadOps`, when given, holds at least those.
+[[nodiscard]] std::unordered_set<int64_t> collectiveParamNameIds(SqliteDb &db);
 [[nodiscard]] std::vector<CollectiveStats> collectiveStats(const std::vector<CollectiveCall> &calls);
 [[nodiscard]] std::vector<CollectiveStats> collectiveStats(Workspace &ws, int64_t traceId);
 

@@ -70,11 +70,17 @@ DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *
     else
         hostSide(ws);
     r.copies = memcpyStats(ws, traceId);
-    std::vector<CollectiveCall> all = collectiveCalls(ws, traceId);
-    r.collectives = collectiveStats(all);
-    if (calls)
-        *calls = std::move(all);
-    r.flops = flopsSummary(ws, traceId);
+    {
+        // The CPU ops both look up by name, read in one pass over the thread tracks.
+        std::unordered_set<int64_t> names = collectiveParamNameIds(ws.db());
+        names.merge(flopsOpNameIds(ws.db()));
+        const std::vector<ThreadOp> threadOps = readThreadOps(ws.db(), traceId, names);
+        std::vector<CollectiveCall> all = collectiveCalls(ws, traceId, &threadOps);
+        r.collectives = collectiveStats(all);
+        if (calls)
+            *calls = std::move(all);
+        r.flops = flopsSummary(ws, traceId, &threadOps);
+    }
     opsReady.get(); // rethrows what the read threw
     r.overall = breakdownOf(ops);
     r.steps = stepBreakdowns(ws, traceId, ops);

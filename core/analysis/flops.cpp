@@ -268,7 +268,15 @@ double peakTflops(const QString &deviceName, int smCount, FlopsDtype dtype)
     return 0;
 }
 
-FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
+std::unordered_set<int64_t> flopsOpNameIds(SqliteDb &db)
+{
+    std::vector<std::string> names;
+    for (const QString &op : kOps)
+        names.push_back(op.toStdString());
+    return nameIdsOf(db, names);
+}
+
+FlopsSummary flopsSummary(Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps)
 {
     FlopsSummary s;
     SqliteDb &db = ws.db();
@@ -302,21 +310,18 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
         double flops;
     };
     std::map<std::pair<int64_t, int64_t>, std::optional<Parsed>> parsed;
-    QString in;
-    for (const QString &op : kOps)
-        in += (in.isEmpty() ? QStringLiteral("'") : QStringLiteral(",'")) + op + QLatin1Char('\'');
-    // The names resolved first: the slices are then filtered on an integer.
-    SqliteStmt ops(db,
-        QStringLiteral("SELECT s.ext_id, s.name_id, s.args_id FROM slice s JOIN track t ON t.id = s.track_id "
-                       "WHERE t.trace_id = ? AND t.kind = 'thread' AND s.ext_id IS NOT NULL "
-                       "AND s.args_id IS NOT NULL AND s.name_id IN (SELECT id FROM string WHERE str IN (%1))")
-            .arg(in)
-            .toStdString());
+    const std::unordered_set<int64_t> names = flopsOpNameIds(db);
+    std::vector<ThreadOp> read;
+    if (!threadOps) {
+        read = readThreadOps(db, traceId, names);
+        threadOps = &read;
+    }
     SqliteStmt nameArgs(
         db, "SELECT (SELECT str FROM string WHERE id = ?1), (SELECT json FROM args WHERE id = ?2)");
-    ops.bind(1, traceId);
-    while (ops.step()) {
-        const std::pair<int64_t, int64_t> key { ops.columnInt(1), ops.columnInt(2) };
+    for (const ThreadOp &row : *threadOps) {
+        if (!names.count(row.nameId))
+            continue;
+        const std::pair<int64_t, int64_t> key { row.nameId, row.argsId };
         auto it = parsed.find(key);
         if (it == parsed.end()) {
             std::optional<Parsed> op;
@@ -335,7 +340,7 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId)
             it = parsed.emplace(key, op).first;
         }
         if (it->second)
-            byExtId.push_back(Op { ops.columnInt(0), it->second->entry, it->second->flops, 0 });
+            byExtId.push_back(Op { row.extId, it->second->entry, it->second->flops, 0 });
     }
     if (byExtId.empty())
         return s;

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/threadops.h"
+
 #include <QString>
 #include <QStringList>
 
 #include <cstdint>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 namespace plumb {
 
+class SqliteDb;
 class Workspace;
 
 // How much arithmetic the matrix and attention ops of a trace did, how fast their kernels did it, and
@@ -78,7 +82,10 @@ struct FlopsSummary {
 [[nodiscard]] QString peakShareText(double tflops, double peakTflops, int decimals = 0);
 
 // The trace's ops with known FLOPs, joined to the GPU kernels sharing their External id.
-[[nodiscard]] FlopsSummary flopsSummary(Workspace &ws, int64_t traceId);
+[[nodiscard]] FlopsSummary flopsSummary(
+    Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps = nullptr);
+// The string ids of the ops flopsSummary() counts (`threadOps`, when given, holds at least those).
+[[nodiscard]] std::unordered_set<int64_t> flopsOpNameIds(SqliteDb &db);
 
 // "GEMM/attention: 312 TFLOP/s of the H100's 989 bf16 (32%) over 41% of compute time", or empty when
 // no op had known FLOPs. `computeNs`: the trace's computation time, for the share its kernels cover.
