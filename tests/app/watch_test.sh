@@ -24,7 +24,7 @@ head -c "$cut" "$events" > "$grown"
 
 wait_for() { # PATTERN COUNT: until the output has COUNT lines matching PATTERN (60 s at most)
     i=0
-    while [ "$(grep -c "$1" "$dir/out" || true)" -lt "$2" ]; do
+    while n=$(grep -c "$1" "$dir/out" 2>/dev/null || true); [ "${n:-0}" -lt "$2" ]; do
         i=$((i + 1))
         if [ $i -gt 600 ]; then
             echo "timed out waiting for $2 x '$1'; output:"; cat "$dir/out"; exit 1
@@ -33,6 +33,9 @@ wait_for() { # PATTERN COUNT: until the output has COUNT lines matching PATTERN 
     done
 }
 
+# The file exists before the watch starts: a background job opens its redirection in the forked
+# child, and a wait that found no file would end at once (CI saw the file grow before the first look).
+: > "$dir/out"
 "$plumb" import --watch --interval 0.2 --json "$dir/logs" --workspace "$dir/ws.plumb" > "$dir/out" 2>&1 &
 pid=$!
 wait_for '"status":"imported"' 5 # the event file's first records and the four MLflow runs
