@@ -3,6 +3,7 @@
 
 #include "analysis/devicebackend.h"
 #include "store/sqlitedb.h"
+#include "store/stringids.h"
 #include "store/workspace.h"
 
 #include <QJsonDocument>
@@ -83,7 +84,7 @@ Params paramsOf(std::string_view json)
 
 std::unordered_set<int64_t> collectiveParamNameIds(SqliteDb &db)
 {
-    return nameIdsOf(db, { "record_param_comms" });
+    return stringIdsOf(db, { "record_param_comms" });
 }
 
 std::vector<CollectiveCall> collectiveCalls(

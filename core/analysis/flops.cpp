@@ -2,6 +2,7 @@
 #include "analysis/flops.h"
 
 #include "store/sqlitedb.h"
+#include "store/stringids.h"
 #include "store/workspace.h"
 
 #include <QJsonArray>
@@ -273,7 +274,7 @@ std::unordered_set<int64_t> flopsOpNameIds(SqliteDb &db)
     std::vector<std::string> names;
     for (const QString &op : kOps)
         names.push_back(op.toStdString());
-    return nameIdsOf(db, names);
+    return stringIdsOf(db, names);
 }
 
 FlopsSummary flopsSummary(Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps)

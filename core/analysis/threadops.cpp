@@ -35,17 +35,4 @@ std::vector<ThreadOp> readThreadOps(SqliteDb &db, int64_t traceId, const std::un
     return out;
 }
 
-std::unordered_set<int64_t> nameIdsOf(SqliteDb &db, const std::vector<std::string> &names)
-{
-    std::unordered_set<int64_t> ids;
-    SqliteStmt st(db, "SELECT id FROM string WHERE str = ?");
-    for (const std::string &name : names) {
-        st.bind(1, std::string_view(name));
-        while (st.step())
-            ids.insert(st.columnInt(0));
-        st.reset();
-    }
-    return ids;
-}
-
 } // namespace plumb

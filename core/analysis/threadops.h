@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -21,8 +20,5 @@ struct ThreadOp {
 // (start, id) order: one pass over the thread tracks serves every analysis that gives its names.
 [[nodiscard]] std::vector<ThreadOp> readThreadOps(
     SqliteDb &db, int64_t traceId, const std::unordered_set<int64_t> &nameIds);
-
-// The string ids of these names in the workspace.
-[[nodiscard]] std::unordered_set<int64_t> nameIdsOf(SqliteDb &db, const std::vector<std::string> &names);
 
 } // namespace plumb

@@ -4,6 +4,7 @@
 #include "timeline/timelinequery.h"
 
 #include "store/sqlitedb.h"
+#include "store/stringids.h"
 #include "store/workspace.h"
 #include "timeline/readsnapshot.h"
 
@@ -81,19 +82,6 @@ StepNames stepNames(SqliteDb &db, const char *where, const QRegularExpression &r
     return out;
 }
 
-std::unordered_set<int64_t> stringIds(SqliteDb &db, std::initializer_list<const char *> texts)
-{
-    std::unordered_set<int64_t> out;
-    SqliteStmt st(db, "SELECT id FROM string WHERE str = ?1");
-    for (const char *text : texts) {
-        st.bind(1, std::string_view(text));
-        while (st.step())
-            out.insert(st.columnInt(0));
-        st.reset();
-    }
-    return out;
-}
-
 } // namespace
 
 std::vector<StepMarker> stepMarkers(Workspace &ws, const QList<TimelineTrack> &tracks)
@@ -138,7 +126,7 @@ std::vector<StepMarker> stepMarkers(Workspace &ws, const QList<TimelineTrack> &t
         if (found.empty()) {
             if (!rangeNames) {
                 rangeNames = stepNames(db, "str LIKE '%step%' OR str LIKE '%iter%'", rangeStep);
-                annotationCats = stringIds(db, { "nvtx", "user_annotation" });
+                annotationCats = stringIdsOf(db, { "nvtx", "user_annotation" });
             }
             if (!rangeNames->empty() && !annotationCats->empty())
                 for (const TimelineTrack &t : tracks)
