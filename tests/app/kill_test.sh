@@ -18,6 +18,27 @@ fail() { echo "FAIL: $*"; exit 1; }
 mkdir "$dir/job"
 "$gen" -n 150k --seed 2 -o "$dir/job/trainer_rank-0.json" > /dev/null 2>&1
 "$gen" -n 150k --seed 3 -o "$dir/job/trainer_rank-1.json" > /dev/null 2>&1
+# An empty workspace (what the window creates) takes its first import through a rollback journal instead
+# of the write-ahead log: killed, it is rolled back on the next open, whole and empty (or, killed after
+# the commit, holding the whole trace), and it is back in WAL mode once an import ends.
+empty="$dir/empty.plumb"
+: > "$dir/nothing.txt"
+"$plumb" import "$dir/nothing.txt" --workspace "$empty" > /dev/null 2>&1 || true # creates it, empty
+for delay in 0.15 0.5; do
+    "$plumb" import "$dir/big.json" --workspace "$empty" > /dev/null 2>&1 &
+    pid=$!
+    sleep "$delay"
+    kill -9 "$pid" 2> /dev/null || true
+    wait "$pid" 2> /dev/null || true
+    [ "$(sqlite3 "$empty" 'PRAGMA integrity_check')" = ok ] || fail "integrity_check of the empty workspace after a kill at $delay s"
+    case "$(sqlite3 "$empty" 'SELECT count(*) FROM source'):$(sqlite3 "$empty" 'SELECT count(*) FROM trace t WHERE slice_count = (SELECT count(*) FROM slice s JOIN track k ON k.id = s.track_id WHERE k.trace_id = t.id)')" in
+    0:0 | 1:1) ;;
+    *) fail "the empty workspace holds part of an import after a kill at $delay s" ;;
+    esac
+done
+"$plumb" import "$dir/big.json" --workspace "$empty" > /dev/null || fail "import into the empty workspace after the kills"
+[ "$(sqlite3 "$empty" 'PRAGMA journal_mode')" = wal ] || fail "the first import left the workspace out of WAL mode"
+
 "$plumb" import "$fixtures/basic.json" --workspace "$ws" > /dev/null
 before=$(sqlite3 "$ws" "SELECT group_concat(name) FROM source")
 

@@ -10,7 +10,8 @@
 // running the real path (ImporterRegistry + registerBuiltinImporters + ImportRunner), so the peak RSS
 // reported is the import's own. A new workspace is built beside its path and linked into place (see
 // ImportRunner::run); --into-existing creates the empty workspace first, so the import goes through
-// the path an open workspace takes (its write-ahead log). Each export is imported --repeat times, each
+// the path of a workspace that exists (in place; as the first import into an empty one, through a
+// rollback journal instead of the write-ahead log). Each export is imported --repeat times, each
 // into a fresh workspace: the median wall time is reported (these machines' speed moves from minute to
 // minute), with the fastest and slowest. Informational: the exit status is 0 whatever the figures.
 

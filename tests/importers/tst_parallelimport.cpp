@@ -309,6 +309,57 @@ private slots:
         QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char(' '))));
     }
 
+    // The first import into an empty workspace that nobody else has open goes through a rollback journal
+    // (no write-ahead log to copy into the file) and leaves it in WAL mode. With a reader open it goes
+    // through the log, and the reader never waits. Both hold the same rows.
+    void emptyWorkspaceFirstLoad()
+    {
+        const QStringList files
+            = { data("chrometrace/data/basic.json"), data("xplane/data/basic.xplane.pb") };
+        const QString alone = freshWorkspace(), watched = freshWorkspace();
+        for (const QString &ws : { alone, watched }) {
+            const Workspace created(ws, Workspace::Role::Writer);
+        } // exist, empty
+        const auto journalMode = [](const QString &ws) {
+            SqliteDb db(ws, SqliteDb::OpenMode::ReadWrite);
+            SqliteStmt mode(db, "PRAGMA journal_mode");
+            return mode.step() ? mode.columnText(0) : QString();
+        };
+
+        ImportRunner runner(m_registry, alone);
+        runner.setJobs(1);
+        int calls = 0, logDuring = 0;
+        runner.setProgressCallback([&](const ImportProgress &) {
+            ++calls;
+            logDuring += QFile::exists(alone + QStringLiteral("-wal"));
+        });
+        const auto a = runner.run(files);
+        QVERIFY(calls > 0);
+        QCOMPARE(logDuring, 0);
+        QCOMPARE(journalMode(alone), QStringLiteral("wal"));
+
+        Workspace reader(watched, Workspace::Role::Reader);
+        reader.db().setBusyWait(std::chrono::milliseconds(0));
+        QCOMPARE(reader.db().queryInt("SELECT count(*) FROM source"), 0);
+        ImportRunner second(m_registry, watched);
+        second.setJobs(1);
+        int readsDuring = 0;
+        QString failed;
+        second.setProgressCallback([&](const ImportProgress &) {
+            try {
+                readsDuring += reader.db().queryInt("SELECT count(*) FROM source") >= 0;
+            } catch (const SqlError &e) {
+                failed = e.message();
+            }
+        });
+        const auto b = second.run(files);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        QVERIFY(readsDuring > 0);
+        QCOMPARE(statuses(b), statuses(a));
+        QCOMPARE(dump(watched), dump(alone));
+        QCOMPARE(journalMode(watched), QStringLiteral("wal"));
+    }
+
     // Cancelled while reading: what was not copied yet is not in the workspace, which stays whole.
     void cancelHalfway()
     {
