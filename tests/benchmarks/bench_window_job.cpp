@@ -18,6 +18,7 @@
 #include "ingest/importerregistry.h"
 #include "job/jobpanel.h"
 #include "mainwindow.h"
+#include "util/allocatortuning.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -78,6 +79,7 @@ int child(const QString &workspace)
 int main(int argc, char **argv)
 {
     if (argc == 3 && QByteArray(argv[1]) == "--child") {
+        plumb::tuneAllocator(); // as plumb-ui does (app/ui_main.cpp)
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);

@@ -17,6 +17,7 @@
 #include "doctor/doctorpanel.h"
 #include "ingest/importerregistry.h"
 #include "mainwindow.h"
+#include "util/allocatortuning.h"
 #include "verdictsetup.h"
 
 #include <QApplication>
@@ -82,6 +83,7 @@ int child(const QString &trace, const QString &workspace)
 int main(int argc, char **argv)
 {
     if (argc == 4 && QByteArray(argv[1]) == "--child") {
+        tuneAllocator(); // as plumb-ui does (app/ui_main.cpp)
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);

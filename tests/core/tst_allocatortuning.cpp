@@ -4,6 +4,8 @@
 // mallinfo2()'s count of mmapped blocks; adviseHugePages() leaves memory as it was for any range.
 #include "util/allocatortuning.h"
 
+#include <QFile>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cstdlib>
@@ -64,6 +66,34 @@ private slots:
 #else
         tuneAllocator();
         QSKIP("not glibc's allocator: nothing to measure");
+#endif
+    }
+
+    // After tuneAllocator() (the test before), the heap has room advised for transparent huge pages:
+    // 32 MiB allocated now lie in a part of the heap whose VmFlags (/proc/self/smaps) say "hg".
+    void heapAdvisedForHugePages()
+    {
+#if defined(PLUMB_SANITIZED_MALLOC) || !defined(__GLIBC__)
+        QSKIP("not glibc's allocator: nothing to look at");
+#else
+        if (!QFile::exists(QStringLiteral("/sys/kernel/mm/transparent_hugepage/enabled")))
+            QSKIP("this kernel has no transparent huge pages");
+        std::vector<char> grown(size_t(32) << 20, 'x');
+        QFile smaps(QStringLiteral("/proc/self/smaps"));
+        QVERIFY(smaps.open(QIODevice::ReadOnly));
+        const QRegularExpression mapping(QStringLiteral("^([0-9a-f]+)-([0-9a-f]+) "));
+        const auto at = reinterpret_cast<quintptr>(grown.data());
+        bool inside = false, advised = false;
+        for (const QByteArray &line : smaps.readAll().split('\n')) {
+            const QRegularExpressionMatch m = mapping.match(QString::fromLatin1(line));
+            if (m.hasMatch()) // a mapping's first line: is the vector in it?
+                inside = m.captured(1).toULongLong(nullptr, 16) <= at
+                    && at < m.captured(2).toULongLong(nullptr, 16);
+            else if (inside && line.startsWith("VmFlags:"))
+                advised = line.split(' ').contains("hg");
+        }
+        QVERIFY2(advised, "the heap where the vector lies is not advised for huge pages");
+        QCOMPARE(grown.back(), 'x');
 #endif
     }
 
