@@ -82,11 +82,12 @@ private slots:
         QFile smaps(QStringLiteral("/proc/self/smaps"));
         QVERIFY(smaps.open(QIODevice::ReadOnly));
         const QRegularExpression mapping(QStringLiteral("^([0-9a-f]+)-([0-9a-f]+) "));
-        const auto at = reinterpret_cast<quintptr>(grown.data());
+        // Its middle: its first bytes may lie before the advised range, which starts at a page boundary.
+        const auto at = reinterpret_cast<quintptr>(grown.data() + grown.size() / 2);
         bool inside = false, advised = false;
         for (const QByteArray &line : smaps.readAll().split('\n')) {
             const QRegularExpressionMatch m = mapping.match(QString::fromLatin1(line));
-            if (m.hasMatch()) // a mapping's first line: is the vector in it?
+            if (m.hasMatch()) // a mapping's first line: is the vector's middle in it?
                 inside = m.captured(1).toULongLong(nullptr, 16) <= at
                     && at < m.captured(2).toULongLong(nullptr, 16);
             else if (inside && line.startsWith("VmFlags:"))
