@@ -13,14 +13,6 @@
 
 #include <cstdint>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PLUMB_SANITIZED_MALLOC 1 // the sanitizer's allocator replaces glibc's
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define PLUMB_SANITIZED_MALLOC 1
-#endif
-#endif
-
 namespace plumb {
 
 void releaseFreeMemory()

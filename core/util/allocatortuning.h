@@ -3,6 +3,15 @@
 
 #include <cstddef>
 
+// Defined where a sanitizer's allocator replaces glibc's (ASan, TSan): reserveHugePageHeap() is then a no-op.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PLUMB_SANITIZED_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PLUMB_SANITIZED_MALLOC 1
+#endif
+#endif
+
 namespace plumb {
 
 // Called first thing in main() (the app, and the benchmarks that time what the app does): keeps the

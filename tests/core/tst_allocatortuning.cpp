@@ -20,14 +20,6 @@ using namespace plumb;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PLUMB_SANITIZED_MALLOC 1 // the sanitizer's allocator replaces glibc's
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define PLUMB_SANITIZED_MALLOC 1
-#endif
-#endif
-
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33) && !defined(PLUMB_SANITIZED_MALLOC)
 #define PLUMB_HAS_MALLINFO2 1
 // How many more blocks glibc has mmapped while a 64 MiB block (above glibc's largest mmap threshold,
