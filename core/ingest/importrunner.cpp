@@ -722,12 +722,12 @@ private:
 // The first import into an empty workspace that no other connection has open (the one the window has
 // just created, say) goes through a rollback journal instead of the write-ahead log. A rollback journal
 // keeps only the pages the file held before, a few of an empty workspace, and the new pages go straight
-// into the file; the log takes each page once and then copies it into the file: for a 2 GB trace, 300 MB
-// written twice, a second of the window's 7 s. A kill still rolls back (the journal is on disk, synced before the file is
-// written). The price: a reader that opens the workspace meanwhile waits for the commit, where with the
-// log it would have read the empty workspace at once. Where another connection keeps it open (past a
-// short wait), SQLite refuses to leave the log, and the import goes through it as any other. Back to the
-// log when done.
+// into the file; the log takes each page once and then copies it into the file: for a 2 GB trace,
+// 300 MB written twice, a second of the window's 7 s. A kill still rolls back (the journal is on disk,
+// synced before the file is written). The price: a reader that opens the workspace meanwhile waits for
+// the commit, where with the log it would have read the empty workspace at once. Where another
+// connection keeps it open (past a short wait), SQLite refuses to leave the log, and the import goes
+// through it as any other. Back to the log when done.
 class FirstLoadJournal {
 public:
     explicit FirstLoadJournal(Workspace &ws)
