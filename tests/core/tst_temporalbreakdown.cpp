@@ -21,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <array>
 #include <random>
 
 using namespace plumb;
@@ -61,29 +62,38 @@ private slots:
         std::mt19937 rng(3);
         for (int trial = 0; trial < 200; ++trial) {
             std::vector<GpuOp> ops;
-            std::uniform_int_distribution<int> n(1, 30), start(0, 400), len(0, 60), kind(0, 2);
+            std::uniform_int_distribution<int> n(1, 30), start(0, 400), len(0, 60), kind(0, 2), fifth(0, 4);
             for (int i = n(rng); i > 0; --i) {
                 const int s = start(rng);
                 GpuOp o;
                 o.startNs = s;
                 o.endNs = s + len(rng);
                 o.kind = GpuOp::Kind(kind(rng));
+                o.untyped = fifth(rng) == 0; // busy, of no kind (HTA's view of MTIA's pe_exe)
                 ops.push_back(o);
             }
             const auto r = breakdownOf(ops);
             int64_t busy = 0, compute = 0, comm = 0, memory = 0, exComm = 0, exMemory = 0;
+            std::array<int64_t, 8> byKinds {};
             for (int t = 0; t < 500; ++t) {
-                bool c = false, m = false, y = false;
+                bool c = false, m = false, y = false, u = false;
                 for (const auto &op : ops)
                     if (op.startNs <= t && t < op.endNs)
-                        (op.kind == GpuOp::Kind::Compute ? c : op.kind == GpuOp::Kind::Comm ? m : y) = true;
-                busy += c || m || y;
+                        (op.untyped                               ? u
+                                : op.kind == GpuOp::Kind::Compute ? c
+                                : op.kind == GpuOp::Kind::Comm    ? m
+                                                                  : y)
+                            = true;
+                busy += c || m || y || u;
                 compute += c;
                 comm += m;
                 memory += y;
                 exComm += m && !c;
                 exMemory += y && !c && !m;
+                if (c || m || y)
+                    ++byKinds[size_t(c) | size_t(m) << 1 | size_t(y) << 2];
             }
+            QCOMPARE(r.byKinds, byKinds);
             QCOMPARE(r.busyNs, busy);
             QCOMPARE(r.computeNs, compute);
             QCOMPARE(r.commNs, comm);
