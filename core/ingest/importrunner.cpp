@@ -8,6 +8,7 @@
 #include "ingest/importerregistry.h"
 #include "ingest/importerror.h"
 #include "ingest/lineagelinks.h"
+#include "ingest/loadjournal.h"
 #include "ingest/tracemerge.h"
 #include "ingest/tracesink.h"
 #include "store/filesystem.h"
@@ -656,131 +657,6 @@ void ImportRunner::importParallel(SqliteDb &db, const std::vector<Planned> &plan
         w.join();
     db.exec(secondaryIndexesSql());
 }
-
-// fsync() of a file or folder by path; false when it could not be opened or synced.
-static bool syncPath(const QString &path, bool folder)
-{
-    const int fd
-        = ::open(QFile::encodeName(path).constData(), (folder ? O_DIRECTORY : 0) | O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    const bool ok = ::fsync(fd) == 0;
-    ::close(fd);
-    return ok;
-}
-
-namespace {
-
-// Asks the kernel, every 100 ms, to start writing the dirty pages of a file being built, so that the
-// fsync that makes it durable waits only for the last of them: without it the whole file (57 MB for a
-// million Nsight rows) was written at that fsync, 0.1 s or more with the CPUs idle. Starting writeback
-// does not wait for it (SYNC_FILE_RANGE_WRITE) and guarantees nothing: the fsync still does.
-class EarlyWriteback {
-public:
-    explicit EarlyWriteback(const QString &path)
-    {
-#ifdef __linux__
-        m_fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
-        if (m_fd >= 0)
-            m_thread = std::thread([this] { loop(); });
-#else
-        Q_UNUSED(path);
-#endif
-    }
-    ~EarlyWriteback()
-    {
-        if (m_thread.joinable()) {
-            {
-                const std::lock_guard lock(m_mutex);
-                m_stop = true;
-            }
-            m_wake.notify_all();
-            m_thread.join();
-        }
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    EarlyWriteback(const EarlyWriteback &) = delete;
-    EarlyWriteback &operator=(const EarlyWriteback &) = delete;
-
-private:
-    void loop()
-    {
-#ifdef __linux__
-        std::unique_lock lock(m_mutex);
-        while (!m_wake.wait_for(lock, std::chrono::milliseconds(100), [this] { return m_stop; }))
-            ::sync_file_range(m_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-#endif
-    }
-    int m_fd = -1;
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    bool m_stop = false;
-    std::thread m_thread;
-};
-
-// The first import into an empty workspace that no other connection has open (the one the window has
-// just created, say) goes through a rollback journal instead of the write-ahead log. A rollback journal
-// keeps only the pages the file held before, a few of an empty workspace, and the new pages go straight
-// into the file; the log takes each page once and then copies it into the file: for a 2 GB trace,
-// 300 MB written twice, a second of the window's 7 s. A kill still rolls back (the journal is on disk,
-// synced before the file is written). The price: a reader that opens the workspace meanwhile waits for
-// the commit, where with the log it would have read the empty workspace at once. Where another
-// connection keeps it open (past a short wait), SQLite refuses to leave the log, and the import goes
-// through it as any other. Back to the log when done.
-class FirstLoadJournal {
-public:
-    explicit FirstLoadJournal(Workspace &ws)
-        : m_ws(ws)
-    {
-        SqliteDb &db = ws.db();
-        if (fileSystemOf(ws.path()).network || db.queryInt("SELECT EXISTS (SELECT 1 FROM source)") != 0)
-            return;
-        // SQLite leaves the log only when no other connection has the file open. The window's panels read
-        // a workspace it has just opened for a few milliseconds: worth a short wait, not a long one.
-        db.setBusyWait(std::chrono::milliseconds(0));
-        QElapsedTimer waited;
-        waited.start();
-        for (;;) {
-            try {
-                SqliteStmt mode(db, "PRAGMA journal_mode = DELETE");
-                m_active = mode.step() && mode.columnText(0) == QLatin1String("delete");
-            } catch (const SqlError &) {
-            }
-            if (m_active || waited.elapsed() >= kWaitMs)
-                break;
-            QThread::msleep(10);
-        }
-        if (!m_active)
-            return;
-        db.exec("PRAGMA synchronous = FULL"); // a rollback journal's durable setting (a sync or two more)
-        m_writeback.emplace(ws.path()); // the commit's sync then waits only for the last pages
-    }
-    ~FirstLoadJournal()
-    {
-        if (!m_active)
-            return;
-        m_writeback.reset();
-        try {
-            m_ws.db().setBusyWait(Workspace::writeWait());
-            Workspace::applyJournal(m_ws.db(), fileSystemOf(m_ws.path()));
-        } catch (const SqlError &e) {
-            // The next writer to open the workspace switches it back.
-            qWarning("plumb: %s stays in rollback journal mode for now: %s", qPrintable(m_ws.path()),
-                qPrintable(e.message()));
-        }
-    }
-    FirstLoadJournal(const FirstLoadJournal &) = delete;
-    FirstLoadJournal &operator=(const FirstLoadJournal &) = delete;
-
-private:
-    static constexpr int kWaitMs = 300;
-    Workspace &m_ws;
-    bool m_active = false;
-    std::optional<EarlyWriteback> m_writeback;
-};
-
-} // namespace
 
 std::vector<FileImportResult> ImportRunner::run(const QStringList &paths)
 {
