@@ -38,8 +38,10 @@ LineageSink::LineageSink(SqliteDb &db, int64_t sourceId)
           "ELSE end_ns END, "
           "properties = CASE WHEN excluded.properties IS NULL THEN properties "
           "WHEN properties IS NULL THEN excluded.properties ELSE json_patch(properties, excluded.properties) "
-          "END "
-          "RETURNING id"))
+          "END"))
+    // The id read back by key, not with RETURNING: SQLite gathers a RETURNING statement's rows in a
+    // temporary b-tree, opened and freed at every execution (a quarter of an ML Metadata import's time).
+    , m_nodeId(std::make_unique<SqliteStmt>(db, "SELECT id FROM lineage_node WHERE key = ?1"))
     , m_upsertEdge(std::make_unique<SqliteStmt>(db,
           "INSERT INTO lineage_edge(from_id, to_id, kind, properties, source_id) VALUES (?1, ?2, ?3, "
           "json(?4), ?5) "
@@ -78,9 +80,12 @@ int64_t LineageSink::node(const LineageNode &n)
         st.bindNull(10);
     else
         st.bind(10, std::string_view(n.properties.constData(), size_t(n.properties.size())));
-    st.step();
-    const int64_t id = st.columnInt(0);
-    st.reset();
+    st.run();
+    SqliteStmt &idOf = *m_nodeId;
+    idOf.bind(1, n.key);
+    idOf.step();
+    const int64_t id = idOf.columnInt(0);
+    idOf.reset();
     ++m_nodes;
     return id;
 }

@@ -54,6 +54,7 @@ public:
 private:
     int64_t m_sourceId;
     std::unique_ptr<SqliteStmt> m_upsertNode;
+    std::unique_ptr<SqliteStmt> m_nodeId;
     std::unique_ptr<SqliteStmt> m_upsertEdge;
     int64_t m_nodes = 0;
     int64_t m_edges = 0;
