@@ -320,12 +320,11 @@ private:
 
     void readDevice()
     {
-        std::string cats;
+        std::vector<int64_t> cats;
         for (const auto &[id, c] : m_cats)
             if (isDeviceOpRole(c->role) || c->role == CategoryRole::Sync)
-                cats += (cats.empty() ? "" : ",") + std::to_string(id);
-        for (int64_t id : m_eventCats)
-            cats += (cats.empty() ? "" : ",") + std::to_string(id);
+                cats.push_back(id);
+        cats.insert(cats.end(), m_eventCats.begin(), m_eventCats.end());
         if (cats.empty())
             return;
         SqliteStmt st(m_db,
@@ -334,7 +333,7 @@ private:
             "s.depth "
             "FROM track k JOIN slice s ON s.track_id = k.id LEFT JOIN args a ON a.id = s.args_id "
             "WHERE k.trace_id = ? AND s.cat_id IN ("
-                + cats + ") ORDER BY s.ts");
+                + sqlIdList(cats) + ") ORDER BY s.ts");
         st.bind(1, m_traceId);
         while (st.step()) {
             const int64_t cat = st.columnInt(4);

@@ -207,15 +207,16 @@ HostAnalysis hostAnalysis(
                 return std::tie(a.thread, a.ts) < std::tie(b.thread, b.ts);
             });
         } else {
-            std::string ids;
+            std::vector<int64_t> ids;
+            ids.reserve(kinds.size());
             for (const auto &[id, kind] : kinds)
-                ids += (ids.empty() ? "" : ",") + std::to_string(id);
+                ids.push_back(id);
             SqliteStmt st(db,
                 std::string("SELECT ") + kThreadKey
                     + ", s.ts, s.dur, s.name_id "
                       "FROM slice s JOIN track k ON k.id = s.track_id "
                       "WHERE k.trace_id = ? AND k.kind IN ('thread', 'cuda_api') AND s.name_id IN ("
-                    + ids
+                    + sqlIdList(ids)
                     + ") "
                       "ORDER BY 1, s.ts");
             st.bind(1, traceId);

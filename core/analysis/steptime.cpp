@@ -75,14 +75,6 @@ int64_t &partOf(StepTimeParts &p, int part)
     }
 }
 
-std::string idList(const std::unordered_set<int64_t> &ids)
-{
-    std::string s;
-    for (const int64_t id : ids)
-        s += (s.empty() ? "" : ",") + std::to_string(id);
-    return s.empty() ? std::string("-1") : s;
-}
-
 // Assigns every stretch of the steps' wall time to the first part (in Part order) whose united
 // intervals cover it, else to idle: one sweep merging the parts' sorted edges and the steps' in place
 // (each part's intervals are sorted and disjoint: a part is active between an interval's start and end).
@@ -202,7 +194,7 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::v
         const std::string key = "coalesce(process_id, 0) || ':' || coalesce(label, '')";
         SqliteStmt st(db,
             "SELECT id FROM track WHERE trace_id = ? AND kind = 'thread' AND " + key + " IN (SELECT " + key
-                + " FROM track WHERE id IN (" + idList(stepTracks) + "))");
+                + " FROM track WHERE id IN (" + sqlIdList(stepTracks) + "))");
         st.bind(1, traceId);
         while (st.step())
             stepTracks.insert(st.columnInt(0));
@@ -257,12 +249,12 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::v
     SqliteStmt offStep(db,
         "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND "
         "(name_id IN ("
-            + idList(named) + ") OR cat_id IN (" + idList(cats) + "))");
+            + sqlIdList(named) + ") OR cat_id IN (" + sqlIdList(cats) + "))");
     std::unique_ptr<SqliteStmt> synced;
     if (!syncCats.empty())
         synced = std::make_unique<SqliteStmt>(db,
             "SELECT ts, dur, name_id, cat_id FROM slice WHERE track_id = ? AND dur > 0 AND cat_id IN ("
-                + idList(syncCats) + ")");
+                + sqlIdList(syncCats) + ")");
     for (const auto &[track, kind] : tracks) {
         const bool cudaApi = kind == "cuda_api";
         const bool host = cudaApi || kind == "thread";

@@ -3,8 +3,6 @@
 
 #include "store/sqlitedb.h"
 
-#include <string>
-
 namespace plumb {
 
 std::vector<ThreadOp> readThreadOps(SqliteDb &db, int64_t traceId, const std::unordered_set<int64_t> &nameIds)
@@ -12,9 +10,6 @@ std::vector<ThreadOp> readThreadOps(SqliteDb &db, int64_t traceId, const std::un
     std::vector<ThreadOp> out;
     if (nameIds.empty())
         return out;
-    std::string ids;
-    for (const int64_t id : nameIds)
-        ids += (ids.empty() ? "" : ",") + std::to_string(id);
     std::vector<int64_t> tracks;
     {
         SqliteStmt st(db, "SELECT id FROM track WHERE trace_id = ? AND kind = 'thread' ORDER BY id");
@@ -25,7 +20,7 @@ std::vector<ThreadOp> readThreadOps(SqliteDb &db, int64_t traceId, const std::un
     SqliteStmt st(db,
         "SELECT ext_id, name_id, args_id FROM slice WHERE track_id = ? AND ext_id IS NOT NULL "
         "AND args_id IS NOT NULL AND name_id IN ("
-            + ids + ")");
+            + sqlIdList(nameIds) + ")");
     for (const int64_t track : tracks) {
         st.bind(1, track);
         while (st.step())

@@ -10,19 +10,6 @@ namespace plumb {
 
 namespace {
 
-// "1, 5, 7": the ids of an IN list (integers only, so nothing to escape).
-std::string idList(const QList<int64_t> &ids)
-{
-    std::string s;
-    for (int64_t id : ids) {
-        if (!s.empty()) {
-            s += ", ";
-        }
-        s += std::to_string(id);
-    }
-    return s;
-}
-
 // Appends the distinct run ids of `table` rows of the sources, in source order, and returns the rows.
 int64_t runsOf(SqliteDb &db, const char *table, const QList<int64_t> &sources, QList<int64_t> &runs)
 {
@@ -71,7 +58,7 @@ ImportContent ImportContent::read(SqliteDb &db, const std::vector<FileImportResu
         // As LineageReader::defaultFocus() ranks them: model-like artifacts, then nodes that are no
         // context, newest first.
         SqliteStmt nodes(db,
-            ("SELECT id FROM lineage_node WHERE source_id IN (" + idList(sources)
+            ("SELECT id FROM lineage_node WHERE source_id IN (" + sqlIdList(sources)
                 + ") ORDER BY (kind = 'artifact' AND (type LIKE '%model%' OR name LIKE '%model%' OR uri "
                   "LIKE '%model%')) DESC, kind <> 'context' DESC, id DESC")
                 .c_str());
