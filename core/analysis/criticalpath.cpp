@@ -5,6 +5,7 @@
 #include "analysis/gpuops.h"
 #include "analysis/hostanalysis.h"
 #include "analysis/stepbreakdown.h"
+#include "store/sqlidlist.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 

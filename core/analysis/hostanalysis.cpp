@@ -5,6 +5,7 @@
 
 #include "analysis/devicebackend.h"
 #include "analysis/temporalbreakdown.h"
+#include "store/sqlidlist.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 

@@ -6,6 +6,7 @@
 #include "analysis/hostanalysis.h"
 #include "analysis/stepbreakdown.h"
 #include "analysis/temporalbreakdown.h"
+#include "store/sqlidlist.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/importcontent.h"
 
+#include "store/sqlidlist.h"
 #include "store/sqlitedb.h"
 
 #include <algorithm>

@@ -8,7 +8,6 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
-#include <string>
 #include <string_view>
 
 struct sqlite3;
@@ -138,18 +137,5 @@ private:
     SqliteDb &m_db;
     bool m_began = false;
 };
-
-// "1,5,7": integer ids for an SQL IN list (nothing to escape). "-1", an id nothing has, when there are
-// none, so that "IN (...)" stays valid and matches no row.
-template <typename Ids> [[nodiscard]] std::string sqlIdList(const Ids &ids)
-{
-    std::string s;
-    for (const int64_t id : ids) {
-        if (!s.empty())
-            s += ',';
-        s += std::to_string(id);
-    }
-    return s.empty() ? std::string("-1") : s;
-}
 
 } // namespace plumb
