@@ -270,6 +270,6 @@ for point in $points; do
 done
 [ $((writing * 3)) -ge "$n" ] || fail "only $writing of $n kills landed while the import was writing (at least a third must;" \
     "$before_commit before the commit)"
-[ "$n" -eq "$kills" ] || echo "stopped after $n of the $kills planned kills: $budget s spent (KILL_TEST_BUDGET)"
+[ "$n" -eq "$kills" ] || echo "stopped after $n of the $kills planned kills, past the budget of $budget s (KILL_TEST_BUDGET)"
 echo "ok: $n kills ($writing while writing, $before_commit before the commit; $reimported imported again), each" \
     "workspace whole, and either as it was or equal to an uninterrupted one after the import again"
