@@ -2,6 +2,7 @@
 #include "analysis/doctorreport.h"
 
 #include "analysis/steptimeverdict.h"
+#include "analysis/threadops.h"
 #include "analysis/tracesummary.h"
 #include "store/eventslocation.h"
 #include "store/sqlitedb.h"
@@ -33,60 +34,77 @@ RankComparison runRanks(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode 
 namespace {
 
 // traceAnalyses() with the ops given, or read here in `mode` (into `opsOut` when given). The host side
-// (its calls and each step's time) reads the workspace again: on a second reader connection of its own,
-// which reads the ops first, while this thread reads the copies, collectives and FLOPs, which need no
-// ops (a reader sees the same committed data; a writer's uncommitted view, or a workspace in memory,
-// stays on this thread).
+// runs on a second reader connection of its own: one pass over the CPU tracks (step time's host parts,
+// the host analysis's slices, the CPU ops that FLOPs and collectives look up), which needs no device
+// ops, while this thread reads them and the copies; then each side finishes what needs the other's
+// reads. (A reader sees the same committed data; a writer's uncommitted view, or a workspace in
+// memory, runs both sides here, one after the other.)
 DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *given, GpuOpMode mode,
     const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls, std::vector<GpuOp> *opsOut)
 {
     DoctorReport r;
     std::vector<GpuOp> read;
     const std::vector<GpuOp> &ops = given ? *given : read;
-    std::promise<void> opsRead;
-    std::future<void> opsReady = opsRead.get_future();
-    auto hostSide = [&](Workspace &w) {
-        try {
-            if (!given)
-                read = readGpuOps(w, traceId, mode);
-        } catch (...) {
-            opsRead.set_exception(std::current_exception());
-            throw;
-        }
-        opsRead.set_value();
-        // One pass over the CPU tracks for both: step time takes the host analysis's slices.
-        HostSliceTap tap;
-        tap.names = hostActivityNames(w.db());
-        r.stepTime = stepTimeBreakdown(w, traceId, ops, stepOptions, &tap);
-        r.host = hostAnalysis(w, traceId, ops, tap);
+    HostSliceTap hostSlices;
+    ThreadOpTap threadOps;
+    // The CPU ops both look up by name.
+    threadOps.names = collectiveParamNameIds(ws.db());
+    threadOps.names.merge(flopsOpNameIds(ws.db()));
+    StepTimeHostPass hostPass;
+    auto hostRead = [&](Workspace &w) {
+        hostSlices.names = hostActivityNames(w.db());
+        hostPass = stepTimeHostPass(w, traceId, stepOptions, &hostSlices, &threadOps);
     };
+    auto hostFinish = [&](Workspace &w) {
+        r.stepTime = stepTimeBreakdown(std::move(hostPass), ops);
+        r.host = hostAnalysis(w, traceId, ops, hostSlices);
+    };
+    const bool twoConnections = !inWriteTransaction(ws.db()) && QFileInfo(ws.path()).isFile();
+    // The two sides' hand-overs. The thread reads both futures, so they outlive it (declared before
+    // `host`); `opsRead` is destroyed before `host` is joined, so that a throw here, before the ops
+    // were handed over, reaches the other thread as a broken promise instead of leaving it waiting.
+    std::promise<void> threadOpsRead;
+    std::future<void> threadOpsReady = threadOpsRead.get_future();
+    std::future<void> opsReady;
     std::future<void> host;
-    if (!inWriteTransaction(ws.db()) && QFileInfo(ws.path()).isFile())
+    std::promise<void> opsRead;
+    opsReady = opsRead.get_future();
+    if (twoConnections)
         host = std::async(std::launch::async, [&] {
             Workspace second(ws.path(), Workspace::Role::Reader);
             const SqliteReadTransaction secondSnapshot(second.db());
-            hostSide(second);
+            try {
+                hostRead(second);
+            } catch (...) {
+                threadOpsRead.set_exception(std::current_exception());
+                throw;
+            }
+            threadOpsRead.set_value();
+            opsReady.get(); // rethrows what the read threw
+            hostFinish(second);
         });
     else
-        hostSide(ws);
+        hostRead(ws);
+    if (!given)
+        read = readGpuOps(ws, traceId, mode);
+    opsRead.set_value();
+    if (!twoConnections)
+        hostFinish(ws);
     r.copies = memcpyStats(ws, traceId);
-    {
-        // The CPU ops both look up by name, read in one pass over the thread tracks.
-        std::unordered_set<int64_t> names = collectiveParamNameIds(ws.db());
-        names.merge(flopsOpNameIds(ws.db()));
-        const std::vector<ThreadOp> threadOps = readThreadOps(ws.db(), traceId, names);
-        std::vector<CollectiveCall> all = collectiveCalls(ws, traceId, &threadOps);
-        r.collectives = collectiveStats(all);
-        if (calls)
-            *calls = std::move(all);
-        r.flops = flopsSummary(ws, traceId, &threadOps);
-    }
-    opsReady.get(); // rethrows what the read threw
     r.overall = breakdownOf(ops);
     r.steps = stepBreakdowns(ws, traceId, ops);
     r.kernels = kernelTable(ws, ops);
     r.idle = idleBreakdown(ws, ops);
     r.launch = launchStats(ops);
+    if (twoConnections)
+        threadOpsReady.get(); // rethrows what the other connection threw
+    {
+        std::vector<CollectiveCall> all = collectiveCalls(ws, traceId, &threadOps.ops);
+        r.collectives = collectiveStats(all);
+        if (calls)
+            *calls = std::move(all);
+        r.flops = flopsSummary(ws, traceId, &threadOps.ops);
+    }
     if (host.valid())
         host.get(); // rethrows what the other connection threw
     r.verdict = diagnose(ws, ops, r.overall, r.host, &r.kernels);

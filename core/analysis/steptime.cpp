@@ -6,6 +6,7 @@
 #include "analysis/hostanalysis.h"
 #include "analysis/stepbreakdown.h"
 #include "analysis/temporalbreakdown.h"
+#include "analysis/threadops.h"
 #include "store/sqlidlist.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -135,10 +136,40 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const StepTi
 StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
     const StepTimeOptions &options, HostSliceTap *hostTap)
 {
+    return stepTimeBreakdown(stepTimeHostPass(ws, traceId, options, hostTap), ops);
+}
+
+StepTimeBreakdown stepTimeBreakdown(StepTimeHostPass host, const std::vector<GpuOp> &ops)
+{
     StepTimeBreakdown out;
-    const std::vector<StepMarker> markers = traceSteps(ws, traceId);
-    if (markers.empty())
+    if (host.steps.empty())
         return out;
+    out.steps = std::move(host.steps);
+    std::array<Intervals, kParts> &parts = host.parts;
+    // 1-3: the device.
+    for (const GpuOp &op : ops)
+        appendInterval(parts[op.kind == GpuOp::Kind::Compute  ? Compute
+                               : op.kind == GpuOp::Kind::Comm ? Comm
+                                                              : Memory],
+            op.startNs, op.endNs);
+    for (Intervals &p : parts)
+        p = uniteIntervals(std::move(p));
+    assign(out.steps, parts);
+    for (const StepTime &s : out.steps)
+        out.total += s.parts;
+    return out;
+}
+
+StepTimeHostPass stepTimeHostPass(Workspace &ws, int64_t traceId, const StepTimeOptions &options,
+    HostSliceTap *hostTap, ThreadOpTap *threadOps)
+{
+    StepTimeHostPass out;
+    const std::vector<StepMarker> markers = traceSteps(ws, traceId);
+    if (markers.empty()) {
+        if (threadOps)
+            threadOps->ops = readThreadOps(ws.db(), traceId, threadOps->names);
+        return out;
+    }
     for (size_t i = 0; i < markers.size(); ++i) {
         StepTime s;
         s.step = markers[i].number;
@@ -150,14 +181,7 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::v
         s.endNs = std::max(markers[i].endNs, s.startNs);
         out.steps.push_back(s);
     }
-
-    std::array<Intervals, kParts> parts;
-    // 1-3: the device.
-    for (const GpuOp &op : ops)
-        appendInterval(parts[op.kind == GpuOp::Kind::Compute  ? Compute
-                               : op.kind == GpuOp::Kind::Comm ? Comm
-                                                              : Memory],
-            op.startNs, op.endNs);
+    std::array<Intervals, kParts> &parts = out.parts;
 
     // 4-7: the host. The names and categories that match, decided once per string.
     SqliteDb &db = ws.db();
@@ -210,8 +234,16 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::v
     // Each track read on its own, its slices classified here through flat tables by string id: an
     // IN list per row in SQL costs more than the row. A thread track off the step's thread keeps only
     // its named slices and runtime categories; other tracks (the device's) their sync categories. The
-    // host analysis's names (hostTap) are taken from the thread and CUDA API tracks as they pass.
-    enum : uint8_t { kInputName = 1, kSyncName = 2, kSyncCat = 4, kRuntimeCat = 8, kHostName = 16 };
+    // host analysis's names (hostTap) are taken from the thread and CUDA API tracks as they pass, the
+    // named CPU ops (threadOps) from the thread tracks.
+    enum : uint8_t {
+        kInputName = 1,
+        kSyncName = 2,
+        kSyncCat = 4,
+        kRuntimeCat = 8,
+        kHostName = 16,
+        kThreadOp = 32
+    };
     std::vector<uint8_t> flags;
     auto mark = [&flags](const std::unordered_set<int64_t> &ids, uint8_t flag) {
         for (const int64_t id : ids) {
@@ -231,24 +263,29 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::v
         for (const auto &[id, activity] : hostTap->names)
             hostNames.insert(id);
     mark(hostNames, kHostName);
+    if (threadOps)
+        mark(threadOps->names, kThreadOp);
     auto flagOf
         = [&flags](int64_t id) { return id >= 0 && size_t(id) < flags.size() ? flags[size_t(id)] : 0; };
     std::vector<std::pair<int64_t, std::string>> tracks;
     {
-        SqliteStmt st(db, "SELECT id, kind FROM track WHERE trace_id = ?");
+        SqliteStmt st(db, "SELECT id, kind FROM track WHERE trace_id = ? ORDER BY id");
         st.bind(1, traceId);
         while (st.step())
             tracks.emplace_back(st.columnInt(0), std::string(st.columnView(1)));
     }
     // (Empty and negative slices cover no time, but the host analysis counts them.)
-    SqliteStmt all(db, "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ?");
+    SqliteStmt all(
+        db, "SELECT ts, dur, name_id, coalesce(cat_id, -1), ext_id, args_id FROM slice WHERE track_id = ?");
     // Off the step's thread only what is named, or a runtime or sync category, counts.
     std::unordered_set<int64_t> named = inputNames, cats = runtimeCats;
     named.insert(syncNames.begin(), syncNames.end());
     named.insert(hostNames.begin(), hostNames.end());
+    if (threadOps)
+        named.insert(threadOps->names.begin(), threadOps->names.end());
     cats.insert(syncCats.begin(), syncCats.end());
     SqliteStmt offStep(db,
-        "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ? AND "
+        "SELECT ts, dur, name_id, coalesce(cat_id, -1), ext_id, args_id FROM slice WHERE track_id = ? AND "
         "(name_id IN ("
             + sqlIdList(named) + ") OR cat_id IN (" + sqlIdList(cats) + "))");
     std::unique_ptr<SqliteStmt> synced;
@@ -257,8 +294,8 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::v
             "SELECT ts, dur, name_id, cat_id FROM slice WHERE track_id = ? AND dur > 0 AND cat_id IN ("
                 + sqlIdList(syncCats) + ")");
     for (const auto &[track, kind] : tracks) {
-        const bool cudaApi = kind == "cuda_api";
-        const bool host = cudaApi || kind == "thread";
+        const bool cudaApi = kind == "cuda_api", thread = kind == "thread";
+        const bool host = cudaApi || thread;
         const bool onStepThread = host && stepTracks.count(track);
         SqliteStmt *st = cudaApi || onStepThread ? &all : host ? &offStep : synced.get();
         if (!st)
@@ -270,6 +307,8 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::v
             const uint8_t name = flagOf(nameId), cat = flagOf(st->columnInt(3));
             if ((name & kHostName) && host)
                 hostTap->slices.push_back({ track, a, dur, nameId });
+            if ((name & kThreadOp) && thread && !st->columnIsNull(4) && !st->columnIsNull(5))
+                threadOps->ops.push_back({ st->columnInt(4), nameId, st->columnInt(5) });
             if (dur <= 0)
                 continue;
             if (name & kInputName)
@@ -287,11 +326,6 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::v
     }
     if (hostTap)
         hostTap->read = true;
-    for (Intervals &p : parts)
-        p = uniteIntervals(std::move(p));
-    assign(out.steps, parts);
-    for (const StepTime &s : out.steps)
-        out.total += s.parts;
     return out;
 }
 

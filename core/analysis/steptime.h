@@ -9,11 +9,13 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace plumb {
 
 struct HostSliceTap;
+struct ThreadOpTap;
 class Workspace;
 
 // Where a step's wall time goes, as users count step time. Each nanosecond goes to exactly one part,
@@ -117,5 +119,18 @@ struct StepTimeOptions {
 // when given, takes hostAnalysis()'s slices from the same pass over the CPU tracks.
 [[nodiscard]] StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId,
     const std::vector<GpuOp> &ops, const StepTimeOptions &options = {}, HostSliceTap *hostTap = nullptr);
+
+// The host's half of the step time: the steps, and the intervals of parts 4-7 from one pass over the
+// trace's CPU tracks, which needs no device ops, so that it can run while another connection reads
+// them. The same pass serves hostAnalysis() (`hostTap`) and the CPU ops that FLOPs and collectives
+// look up (`threadOps`: what readThreadOps() gives for its names, read here when there is no step).
+struct StepTimeHostPass {
+    std::vector<StepTime> steps; // by start; empty when the trace has none
+    std::array<std::vector<std::pair<int64_t, int64_t>>, kStepTimePartCount - 1> parts; // by StepTimePart
+};
+[[nodiscard]] StepTimeHostPass stepTimeHostPass(Workspace &ws, int64_t traceId,
+    const StepTimeOptions &options, HostSliceTap *hostTap = nullptr, ThreadOpTap *threadOps = nullptr);
+// The breakdown from that pass and the device's ops.
+[[nodiscard]] StepTimeBreakdown stepTimeBreakdown(StepTimeHostPass host, const std::vector<GpuOp> &ops);
 
 } // namespace plumb

@@ -16,6 +16,13 @@ struct ThreadOp {
     int64_t extId, nameId, argsId;
 };
 
+// The ops named by `names` that another pass over the thread tracks takes as it reads them, in
+// readThreadOps()'s order (stepTimeHostPass() does).
+struct ThreadOpTap {
+    std::unordered_set<int64_t> names;
+    std::vector<ThreadOp> ops;
+};
+
 // The ops of the trace's thread tracks named by `nameIds`, in track id order, then in each track's
 // (start, id) order: one pass over the thread tracks serves every analysis that gives its names.
 [[nodiscard]] std::vector<ThreadOp> readThreadOps(
