@@ -12,6 +12,8 @@
 #include <QFileInfo>
 
 #include <future>
+#include <latch>
+#include <memory>
 
 namespace plumb {
 
@@ -33,12 +35,38 @@ RankComparison runRanks(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode 
 
 namespace {
 
-// traceAnalyses() with the ops given, or read here in `mode` (into `opsOut` when given). The host side
-// runs on a second reader connection of its own: one pass over the CPU tracks (step time's host parts,
-// the host analysis's slices, the CPU ops that FLOPs and collectives look up), which needs no device
-// ops, while this thread reads them and the copies; then each side finishes what needs the other's
-// reads. (A reader sees the same committed data; a writer's uncommitted view, or a workspace in
-// memory, runs both sides here, one after the other.)
+// Counts a thread in at a latch once, however it leaves.
+class Arrival {
+public:
+    explicit Arrival(std::latch &latch)
+        : m_latch(latch)
+    {
+    }
+    ~Arrival()
+    {
+        if (!m_arrived)
+            m_latch.count_down();
+    }
+    Arrival(const Arrival &) = delete;
+    Arrival &operator=(const Arrival &) = delete;
+    void arriveAndWait()
+    {
+        m_arrived = true;
+        m_latch.arrive_and_wait();
+    }
+
+private:
+    std::latch &m_latch;
+    bool m_arrived = false;
+};
+
+// traceAnalyses() with the ops given, or read here in `mode` (into `opsOut` when given). One pass over
+// the CPU tracks (step time's host parts, the host analysis's slices, the CPU ops that FLOPs and
+// collectives look up) needs no device ops: it starts on a second reader connection while this thread
+// reads the device ops, the copies and what needs only the ops, then this thread takes the tracks left
+// to read. Then the second finishes step time and the host analysis, and this one FLOPs and
+// collectives. (A reader sees the same committed data; a writer's uncommitted view, or a workspace in
+// memory, runs everything here, one after the other.)
 DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *given, GpuOpMode mode,
     const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls, std::vector<GpuOp> *opsOut)
 {
@@ -46,67 +74,77 @@ DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *
     std::vector<GpuOp> read;
     const std::vector<GpuOp> &ops = given ? *given : read;
     HostSliceTap hostSlices;
+    hostSlices.names = hostActivityNames(ws.db());
     ThreadOpTap threadOps;
-    // The CPU ops both look up by name.
     threadOps.names = collectiveParamNameIds(ws.db());
     threadOps.names.merge(flopsOpNameIds(ws.db()));
-    StepTimeHostPass hostPass;
-    auto hostRead = [&](Workspace &w) {
-        hostSlices.names = hostActivityNames(w.db());
-        hostPass = stepTimeHostPass(w, traceId, stepOptions, &hostSlices, &threadOps);
+    auto opSide = [&] {
+        r.copies = memcpyStats(ws, traceId);
+        r.overall = breakdownOf(ops);
+        r.steps = stepBreakdowns(ws, traceId, ops);
+        r.kernels = kernelTable(ws, ops);
+        r.idle = idleBreakdown(ws, ops);
+        r.launch = launchStats(ops);
     };
-    auto hostFinish = [&](Workspace &w) {
-        r.stepTime = stepTimeBreakdown(std::move(hostPass), ops);
-        r.host = hostAnalysis(w, traceId, ops, hostSlices);
-    };
-    const bool twoConnections = !inWriteTransaction(ws.db()) && QFileInfo(ws.path()).isFile();
-    // The two sides' hand-overs. The thread reads both futures, so they outlive it (declared before
-    // `host`); `opsRead` is destroyed before `host` is joined, so that a throw here, before the ops
-    // were handed over, reaches the other thread as a broken promise instead of leaving it waiting.
-    std::promise<void> threadOpsRead;
-    std::future<void> threadOpsReady = threadOpsRead.get_future();
-    std::future<void> opsReady;
-    std::future<void> host;
-    std::promise<void> opsRead;
-    opsReady = opsRead.get_future();
-    if (twoConnections)
-        host = std::async(std::launch::async, [&] {
-            Workspace second(ws.path(), Workspace::Role::Reader);
-            const SqliteReadTransaction secondSnapshot(second.db());
-            try {
-                hostRead(second);
-            } catch (...) {
-                threadOpsRead.set_exception(std::current_exception());
-                throw;
-            }
-            threadOpsRead.set_value();
-            opsReady.get(); // rethrows what the read threw
-            hostFinish(second);
-        });
-    else
-        hostRead(ws);
-    if (!given)
-        read = readGpuOps(ws, traceId, mode);
-    opsRead.set_value();
-    if (!twoConnections)
-        hostFinish(ws);
-    r.copies = memcpyStats(ws, traceId);
-    r.overall = breakdownOf(ops);
-    r.steps = stepBreakdowns(ws, traceId, ops);
-    r.kernels = kernelTable(ws, ops);
-    r.idle = idleBreakdown(ws, ops);
-    r.launch = launchStats(ops);
-    if (twoConnections)
-        threadOpsReady.get(); // rethrows what the other connection threw
-    {
+    auto threadOpSide = [&] {
         std::vector<CollectiveCall> all = collectiveCalls(ws, traceId, &threadOps.ops);
         r.collectives = collectiveStats(all);
         if (calls)
             *calls = std::move(all);
         r.flops = flopsSummary(ws, traceId, &threadOps.ops);
-    }
-    if (host.valid())
+    };
+    if (inWriteTransaction(ws.db()) || !QFileInfo(ws.path()).isFile()) {
+        StepTimeHostPass pass(ws, traceId, stepOptions, &hostSlices, &threadOps);
+        pass.scan(ws.db());
+        pass.takeThreadOps();
+        if (!given)
+            read = readGpuOps(ws, traceId, mode);
+        r.stepTime = pass.finish(ops);
+        r.host = hostAnalysis(ws, traceId, ops, hostSlices);
+        opSide();
+        threadOpSide();
+    } else {
+        // What the two threads hand over. The other thread uses all of these, so they outlive it
+        // (declared before `host`); what this thread owes it (`opsRead`, `arrival`) is destroyed
+        // before `host` is joined, so that a throw here reaches it instead of leaving it waiting.
+        std::unique_ptr<StepTimeHostPass> pass;
+        std::promise<void> prepared;
+        std::future<void> preparedReady = prepared.get_future();
+        std::latch scanned(2);
+        std::future<void> opsReady;
+        std::future<void> host;
+        std::promise<void> opsRead;
+        opsReady = opsRead.get_future();
+        Arrival arrival(scanned);
+        host = std::async(std::launch::async, [&] {
+            Arrival hostArrival(scanned);
+            Workspace second(ws.path(), Workspace::Role::Reader);
+            const SqliteReadTransaction secondSnapshot(second.db());
+            try {
+                pass = std::make_unique<StepTimeHostPass>(
+                    second, traceId, stepOptions, &hostSlices, &threadOps);
+            } catch (...) {
+                prepared.set_exception(std::current_exception());
+                throw;
+            }
+            prepared.set_value();
+            pass->scan(second.db());
+            hostArrival.arriveAndWait();
+            opsReady.get(); // rethrows what the read threw
+            r.stepTime = pass->finish(ops);
+            r.host = hostAnalysis(second, traceId, ops, hostSlices);
+        });
+        if (!given)
+            read = readGpuOps(ws, traceId, mode);
+        opsRead.set_value();
+        opSide();
+        preparedReady.get(); // rethrows what the other connection threw
+        pass->scan(ws.db());
+        arrival.arriveAndWait();
+        pass->takeThreadOps();
+        threadOpSide();
         host.get(); // rethrows what the other connection threw
+    }
     r.verdict = diagnose(ws, ops, r.overall, r.host, &r.kernels);
     if (opsOut)
         *opsOut = std::move(read);

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -136,39 +137,74 @@ StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const StepTi
 StepTimeBreakdown stepTimeBreakdown(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
     const StepTimeOptions &options, HostSliceTap *hostTap)
 {
-    return stepTimeBreakdown(stepTimeHostPass(ws, traceId, options, hostTap), ops);
+    StepTimeHostPass pass(ws, traceId, options, hostTap);
+    pass.scan(ws.db());
+    return pass.finish(ops);
 }
 
-StepTimeBreakdown stepTimeBreakdown(StepTimeHostPass host, const std::vector<GpuOp> &ops)
-{
-    StepTimeBreakdown out;
-    if (host.steps.empty())
-        return out;
-    out.steps = std::move(host.steps);
-    std::array<Intervals, kParts> &parts = host.parts;
-    // 1-3: the device.
-    for (const GpuOp &op : ops)
-        appendInterval(parts[op.kind == GpuOp::Kind::Compute  ? Compute
-                               : op.kind == GpuOp::Kind::Comm ? Comm
-                                                              : Memory],
-            op.startNs, op.endNs);
-    for (Intervals &p : parts)
-        p = uniteIntervals(std::move(p));
-    assign(out.steps, parts);
-    for (const StepTime &s : out.steps)
-        out.total += s.parts;
-    return out;
-}
+namespace {
 
-StepTimeHostPass stepTimeHostPass(Workspace &ws, int64_t traceId, const StepTimeOptions &options,
+// How a slice's name or category counts, by string id (flat tables: an IN list per row in SQL costs
+// more than the row).
+enum : uint8_t {
+    kInputName = 1,
+    kSyncName = 2,
+    kSyncCat = 4,
+    kRuntimeCat = 8,
+    kHostName = 16,
+    kThreadOp = 32
+};
+
+} // namespace
+
+struct StepTimeHostPass::State {
+    HostSliceTap *hostTap = nullptr;
+    ThreadOpTap *threadOps = nullptr;
+    std::vector<StepMarker> markers;
+    std::vector<StepTime> steps;
+    std::vector<uint8_t> flags;
+    std::unordered_set<int64_t> stepTracks;
+    std::string allSql, offStepSql, syncedSql; // syncedSql empty: no sync category
+    struct Track {
+        int64_t id;
+        bool cudaApi, thread;
+        // What the scan that took it found.
+        std::array<Intervals, kParts> parts;
+        std::vector<HostSliceTap::Slice> slices;
+        std::vector<ThreadOp> ops;
+    };
+    std::vector<Track> tracks; // by id
+    std::vector<size_t> order; // the tracks, most slices first: the last taken are the shortest
+    std::atomic<size_t> next { 0 }; // the next in `order` to take
+
+    [[nodiscard]] uint8_t flagOf(int64_t id) const
+    {
+        return id >= 0 && size_t(id) < flags.size() ? flags[size_t(id)] : 0;
+    }
+    // Whether [a, b) encloses a whole step span (an ancestor of the steps, or a step itself): that is
+    // not work of a step. Spans by start; of those starting at or after a, the first ends first.
+    [[nodiscard]] bool enclosesStep(int64_t a, int64_t b) const
+    {
+        auto it = std::lower_bound(
+            markers.begin(), markers.end(), a, [](const StepMarker &m, int64_t t) { return m.startNs < t; });
+        return it != markers.end() && it->endNs <= b;
+    }
+};
+
+StepTimeHostPass::~StepTimeHostPass() = default;
+
+StepTimeHostPass::StepTimeHostPass(Workspace &ws, int64_t traceId, const StepTimeOptions &options,
     HostSliceTap *hostTap, ThreadOpTap *threadOps)
+    : d(std::make_unique<State>())
 {
-    StepTimeHostPass out;
-    const std::vector<StepMarker> markers = traceSteps(ws, traceId);
+    d->hostTap = hostTap;
+    d->threadOps = threadOps;
+    d->markers = traceSteps(ws, traceId);
+    const std::vector<StepMarker> &markers = d->markers;
     if (markers.empty()) {
         if (threadOps)
             threadOps->ops = readThreadOps(ws.db(), traceId, threadOps->names);
-        return out;
+        return;
     }
     for (size_t i = 0; i < markers.size(); ++i) {
         StepTime s;
@@ -177,11 +213,10 @@ StepTimeHostPass stepTimeHostPass(Workspace &ws, int64_t traceId, const StepTime
         s.spanStartNs = markers[i].startNs;
         // The gap since the step before belongs to this one; a span ending inside the one before
         // (overlapping markers) leaves it no time of its own.
-        s.startNs = i == 0 ? markers[i].startNs : out.steps.back().endNs;
+        s.startNs = i == 0 ? markers[i].startNs : d->steps.back().endNs;
         s.endNs = std::max(markers[i].endNs, s.startNs);
-        out.steps.push_back(s);
+        d->steps.push_back(s);
     }
-    std::array<Intervals, kParts> &parts = out.parts;
 
     // 4-7: the host. The names and categories that match, decided once per string.
     SqliteDb &db = ws.db();
@@ -212,46 +247,24 @@ StepTimeHostPass stepTimeHostPass(Workspace &ws, int64_t traceId, const StepTime
                 .insert(cats.columnInt(0));
     }
     // The step's thread: the marker tracks and the thread tracks of the same thread (process, label).
-    std::unordered_set<int64_t> stepTracks;
     for (const StepMarker &m : markers)
-        stepTracks.insert(m.trackId);
+        d->stepTracks.insert(m.trackId);
     {
         const std::string key = "coalesce(process_id, 0) || ':' || coalesce(label, '')";
         SqliteStmt st(db,
             "SELECT id FROM track WHERE trace_id = ? AND kind = 'thread' AND " + key + " IN (SELECT " + key
-                + " FROM track WHERE id IN (" + sqlIdList(stepTracks) + "))");
+                + " FROM track WHERE id IN (" + sqlIdList(d->stepTracks) + "))");
         st.bind(1, traceId);
         while (st.step())
-            stepTracks.insert(st.columnInt(0));
+            d->stepTracks.insert(st.columnInt(0));
     }
-    // Whether [a, b) encloses a whole step span (an ancestor of the steps, or a step itself): that is
-    // not work of a step. Spans by start; of those starting at or after a, the first ends first.
-    auto enclosesStep = [&](int64_t a, int64_t b) {
-        auto it = std::lower_bound(
-            markers.begin(), markers.end(), a, [](const StepMarker &m, int64_t t) { return m.startNs < t; });
-        return it != markers.end() && it->endNs <= b;
-    };
-    // Each track read on its own, its slices classified here through flat tables by string id: an
-    // IN list per row in SQL costs more than the row. A thread track off the step's thread keeps only
-    // its named slices and runtime categories; other tracks (the device's) their sync categories. The
-    // host analysis's names (hostTap) are taken from the thread and CUDA API tracks as they pass, the
-    // named CPU ops (threadOps) from the thread tracks.
-    enum : uint8_t {
-        kInputName = 1,
-        kSyncName = 2,
-        kSyncCat = 4,
-        kRuntimeCat = 8,
-        kHostName = 16,
-        kThreadOp = 32
-    };
-    std::vector<uint8_t> flags;
-    auto mark = [&flags](const std::unordered_set<int64_t> &ids, uint8_t flag) {
+    auto mark = [this](const std::unordered_set<int64_t> &ids, uint8_t flag) {
         for (const int64_t id : ids) {
             if (id < 0)
                 continue;
-            if (size_t(id) >= flags.size())
-                flags.resize(size_t(id) + 1);
-            flags[size_t(id)] |= flag;
+            if (size_t(id) >= d->flags.size())
+                d->flags.resize(size_t(id) + 1);
+            d->flags[size_t(id)] |= flag;
         }
     };
     mark(inputNames, kInputName);
@@ -265,67 +278,114 @@ StepTimeHostPass stepTimeHostPass(Workspace &ws, int64_t traceId, const StepTime
     mark(hostNames, kHostName);
     if (threadOps)
         mark(threadOps->names, kThreadOp);
-    auto flagOf
-        = [&flags](int64_t id) { return id >= 0 && size_t(id) < flags.size() ? flags[size_t(id)] : 0; };
-    std::vector<std::pair<int64_t, std::string>> tracks;
     {
-        SqliteStmt st(db, "SELECT id, kind FROM track WHERE trace_id = ? ORDER BY id");
+        SqliteStmt st(db, "SELECT id, kind, slice_count FROM track WHERE trace_id = ? ORDER BY id");
         st.bind(1, traceId);
-        while (st.step())
-            tracks.emplace_back(st.columnInt(0), std::string(st.columnView(1)));
+        std::vector<std::pair<int64_t, size_t>> bySize;
+        while (st.step()) {
+            const std::string_view kind = st.columnView(1);
+            bySize.emplace_back(-st.columnInt(2), d->tracks.size());
+            d->tracks.push_back({ st.columnInt(0), kind == "cuda_api", kind == "thread", {}, {}, {} });
+        }
+        std::sort(bySize.begin(), bySize.end());
+        for (const auto &[negativeCount, i] : bySize)
+            d->order.push_back(i);
     }
-    // (Empty and negative slices cover no time, but the host analysis counts them.)
-    SqliteStmt all(
-        db, "SELECT ts, dur, name_id, coalesce(cat_id, -1), ext_id, args_id FROM slice WHERE track_id = ?");
-    // Off the step's thread only what is named, or a runtime or sync category, counts.
+    // Each track read on its own, its slices classed in scan(). A thread track off the step's thread
+    // keeps only its named slices and runtime categories; other tracks (the device's) their sync
+    // categories. (Empty and negative slices cover no time, but the host analysis counts them.)
+    d->allSql
+        = "SELECT ts, dur, name_id, coalesce(cat_id, -1), ext_id, args_id FROM slice WHERE track_id = ?";
     std::unordered_set<int64_t> named = inputNames, cats = runtimeCats;
     named.insert(syncNames.begin(), syncNames.end());
     named.insert(hostNames.begin(), hostNames.end());
     if (threadOps)
         named.insert(threadOps->names.begin(), threadOps->names.end());
     cats.insert(syncCats.begin(), syncCats.end());
-    SqliteStmt offStep(db,
-        "SELECT ts, dur, name_id, coalesce(cat_id, -1), ext_id, args_id FROM slice WHERE track_id = ? AND "
-        "(name_id IN ("
-            + sqlIdList(named) + ") OR cat_id IN (" + sqlIdList(cats) + "))");
-    std::unique_ptr<SqliteStmt> synced;
+    d->offStepSql
+        = "SELECT ts, dur, name_id, coalesce(cat_id, -1), ext_id, args_id FROM slice WHERE track_id = ? "
+          "AND (name_id IN ("
+        + sqlIdList(named) + ") OR cat_id IN (" + sqlIdList(cats) + "))";
     if (!syncCats.empty())
-        synced = std::make_unique<SqliteStmt>(db,
-            "SELECT ts, dur, name_id, cat_id FROM slice WHERE track_id = ? AND dur > 0 AND cat_id IN ("
-                + sqlIdList(syncCats) + ")");
-    for (const auto &[track, kind] : tracks) {
-        const bool cudaApi = kind == "cuda_api", thread = kind == "thread";
-        const bool host = cudaApi || thread;
-        const bool onStepThread = host && stepTracks.count(track);
-        SqliteStmt *st = cudaApi || onStepThread ? &all : host ? &offStep : synced.get();
-        if (!st)
+        d->syncedSql
+            = "SELECT ts, dur, name_id, cat_id FROM slice WHERE track_id = ? AND dur > 0 AND cat_id IN ("
+            + sqlIdList(syncCats) + ")";
+}
+
+void StepTimeHostPass::scan(SqliteDb &db, size_t maxTracks)
+{
+    State &s = *d;
+    std::unique_ptr<SqliteStmt> all, offStep, synced; // prepared when first needed
+    for (size_t i, taken = 0; taken < maxTracks && (i = s.next++) < s.order.size(); ++taken) {
+        State::Track &t = s.tracks[s.order[i]];
+        const bool host = t.cudaApi || t.thread;
+        const bool onStepThread = host && s.stepTracks.count(t.id);
+        std::unique_ptr<SqliteStmt> &st = t.cudaApi || onStepThread ? all : host ? offStep : synced;
+        const std::string &sql = t.cudaApi || onStepThread ? s.allSql : host ? s.offStepSql : s.syncedSql;
+        if (sql.empty())
             continue;
-        st->bind(1, track);
+        if (!st)
+            st = std::make_unique<SqliteStmt>(db, sql);
+        st->bind(1, t.id);
         while (st->step()) {
             const int64_t a = st->columnInt(0), dur = st->columnInt(1), b = a + dur,
                           nameId = st->columnInt(2);
-            const uint8_t name = flagOf(nameId), cat = flagOf(st->columnInt(3));
+            const uint8_t name = s.flagOf(nameId), cat = s.flagOf(st->columnInt(3));
             if ((name & kHostName) && host)
-                hostTap->slices.push_back({ track, a, dur, nameId });
-            if ((name & kThreadOp) && thread && !st->columnIsNull(4) && !st->columnIsNull(5))
-                threadOps->ops.push_back({ st->columnInt(4), nameId, st->columnInt(5) });
+                t.slices.push_back({ t.id, a, dur, nameId });
+            if ((name & kThreadOp) && t.thread && !st->columnIsNull(4) && !st->columnIsNull(5))
+                t.ops.push_back({ st->columnInt(4), nameId, st->columnInt(5) });
             if (dur <= 0)
                 continue;
             if (name & kInputName)
-                appendInterval(parts[Input], a, b);
+                appendInterval(t.parts[Input], a, b);
             else if ((name & kSyncName) || (cat & kSyncCat))
-                appendInterval(parts[Sync], a, b);
+                appendInterval(t.parts[Sync], a, b);
             else if (!host)
                 continue;
-            else if ((cat & kRuntimeCat) || cudaApi)
-                appendInterval(parts[Runtime], a, b);
-            else if (onStepThread && !enclosesStep(a, b))
-                appendInterval(parts[OtherCpu], a, b);
+            else if ((cat & kRuntimeCat) || t.cudaApi)
+                appendInterval(t.parts[Runtime], a, b);
+            else if (onStepThread && !s.enclosesStep(a, b))
+                appendInterval(t.parts[OtherCpu], a, b);
         }
         st->reset();
     }
-    if (hostTap)
-        hostTap->read = true;
+}
+
+void StepTimeHostPass::takeThreadOps()
+{
+    if (d->steps.empty() || !d->threadOps)
+        return; // read at once, or not asked for
+    for (const State::Track &t : d->tracks)
+        d->threadOps->ops.insert(d->threadOps->ops.end(), t.ops.begin(), t.ops.end());
+}
+
+StepTimeBreakdown StepTimeHostPass::finish(const std::vector<GpuOp> &ops)
+{
+    StepTimeBreakdown out;
+    if (d->steps.empty())
+        return out;
+    out.steps = d->steps;
+    std::array<Intervals, kParts> parts;
+    for (const State::Track &t : d->tracks)
+        for (size_t k = 0; k < parts.size(); ++k)
+            parts[k].insert(parts[k].end(), t.parts[k].begin(), t.parts[k].end());
+    if (HostSliceTap *tap = d->hostTap) {
+        for (const State::Track &t : d->tracks)
+            tap->slices.insert(tap->slices.end(), t.slices.begin(), t.slices.end());
+        tap->read = true;
+    }
+    // 1-3: the device.
+    for (const GpuOp &op : ops)
+        appendInterval(parts[op.kind == GpuOp::Kind::Compute  ? Compute
+                               : op.kind == GpuOp::Kind::Comm ? Comm
+                                                              : Memory],
+            op.startNs, op.endNs);
+    for (Intervals &p : parts)
+        p = uniteIntervals(std::move(p));
+    assign(out.steps, parts);
+    for (const StepTime &st : out.steps)
+        out.total += st.parts;
     return out;
 }
 

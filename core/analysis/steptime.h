@@ -8,14 +8,16 @@
 #include <QString>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
-#include <utility>
+#include <memory>
 #include <vector>
 
 namespace plumb {
 
 struct HostSliceTap;
 struct ThreadOpTap;
+class SqliteDb;
 class Workspace;
 
 // Where a step's wall time goes, as users count step time. Each nanosecond goes to exactly one part,
@@ -122,15 +124,29 @@ struct StepTimeOptions {
 
 // The host's half of the step time: the steps, and the intervals of parts 4-7 from one pass over the
 // trace's CPU tracks, which needs no device ops, so that it can run while another connection reads
-// them. The same pass serves hostAnalysis() (`hostTap`) and the CPU ops that FLOPs and collectives
-// look up (`threadOps`: what readThreadOps() gives for its names, read here when there is no step).
-struct StepTimeHostPass {
-    std::vector<StepTime> steps; // by start; empty when the trace has none
-    std::array<std::vector<std::pair<int64_t, int64_t>>, kStepTimePartCount - 1> parts; // by StepTimePart
+// them. The tracks are shared out among the threads that call scan(), each on its own connection to
+// the workspace. The same pass serves hostAnalysis() (`hostTap`) and the CPU ops that FLOPs and
+// collectives look up (`threadOps`: what readThreadOps() gives for its names, read at once when the
+// trace has no step).
+class StepTimeHostPass {
+public:
+    StepTimeHostPass(Workspace &ws, int64_t traceId, const StepTimeOptions &options,
+        HostSliceTap *hostTap = nullptr, ThreadOpTap *threadOps = nullptr);
+    ~StepTimeHostPass();
+    StepTimeHostPass(const StepTimeHostPass &) = delete;
+    StepTimeHostPass &operator=(const StepTimeHostPass &) = delete;
+
+    // Reads the tracks no other call has taken, until none is left or `maxTracks` were read, on `db`:
+    // a connection that sees what the constructor's saw. Calls may run at once on several threads.
+    void scan(SqliteDb &db, size_t maxTracks = SIZE_MAX);
+    // Once every scan returned (the two may run at once): threadOps->ops; the breakdown, with the
+    // device's ops, and hostTap->slices.
+    void takeThreadOps();
+    [[nodiscard]] StepTimeBreakdown finish(const std::vector<GpuOp> &ops);
+
+private:
+    struct State;
+    std::unique_ptr<State> d;
 };
-[[nodiscard]] StepTimeHostPass stepTimeHostPass(Workspace &ws, int64_t traceId,
-    const StepTimeOptions &options, HostSliceTap *hostTap = nullptr, ThreadOpTap *threadOps = nullptr);
-// The breakdown from that pass and the device's ops.
-[[nodiscard]] StepTimeBreakdown stepTimeBreakdown(StepTimeHostPass host, const std::vector<GpuOp> &ops);
 
 } // namespace plumb

@@ -124,6 +124,60 @@ private slots:
         QVERIFY(compared > 0);
     }
 
+    // The report's analyses share one pass over the CPU tracks between two connections (step time's
+    // host parts, the host analysis's slices, the CPU ops of FLOPs and collectives): each equals the
+    // analysis computed on its own, on one connection, reading what it needs itself.
+    void sharedHostPassEqualsEachAnalysis()
+    {
+        Workspace ws(m_ws, Workspace::Role::Reader);
+        int split = 0; // traces with steps, whose tracks were shared out
+        for (int64_t id : m_traces) {
+            const std::vector<GpuOp> ops = readGpuOps(ws, id, GpuOpMode::EveryOp);
+            const DoctorReport shared = traceAnalyses(ws, id, ops);
+            DoctorReport apart = shared;
+            apart.stepTime = stepTimeBreakdown(ws, id, ops);
+            apart.host = hostAnalysis(ws, id, ops);
+            apart.flops = flopsSummary(ws, id);
+            apart.collectives = collectiveStats(ws, id);
+            QVERIFY2(encodeReport(apart) == encodeReport(shared), qPrintable(QString::number(id)));
+
+            // The tracks shared out between two connections however the scans interleave (here the
+            // first takes one track, the second the rest): the same taps and breakdown as one scan.
+            Workspace other(m_ws, Workspace::Role::Reader);
+            auto run = [&](bool split) {
+                HostSliceTap slices;
+                slices.names = hostActivityNames(ws.db());
+                ThreadOpTap threadOps;
+                threadOps.names = flopsOpNameIds(ws.db());
+                threadOps.names.merge(collectiveParamNameIds(ws.db()));
+                StepTimeHostPass pass(ws, id, {}, &slices, &threadOps);
+                if (split)
+                    pass.scan(other.db(), 1);
+                pass.scan(ws.db());
+                pass.takeThreadOps();
+                const StepTimeBreakdown b = pass.finish(ops);
+                QByteArray out;
+                for (const StepTime &t : b.steps)
+                    for (const StepTimePartInfo &p : stepTimeParts())
+                        out += QByteArray::number(qlonglong(t.parts.*p.member)) + ' ';
+                for (const ThreadOp &o : threadOps.ops)
+                    out += QByteArray::number(qlonglong(o.extId)) + ':'
+                        + QByteArray::number(qlonglong(o.argsId)) + ' ';
+                std::sort(slices.slices.begin(), slices.slices.end(), [](const auto &x, const auto &y) {
+                    return std::tie(x.trackId, x.tsNs, x.durNs, x.nameId)
+                        < std::tie(y.trackId, y.tsNs, y.durNs, y.nameId);
+                });
+                for (const HostSliceTap::Slice &s : slices.slices)
+                    out += QByteArray::number(qlonglong(s.tsNs)) + '/'
+                        + QByteArray::number(qlonglong(s.durNs)) + ' ';
+                return out;
+            };
+            QVERIFY2(run(true) == run(false), qPrintable(QString::number(id)));
+            split += shared.stepTime.steps.empty() ? 0 : 1;
+        }
+        QVERIFY(split > 0);
+    }
+
     // The per-step tables: each step's GPU window and step time, ops by name (their sketches within 1%
     // of the exact percentiles), idle per stream and the collective calls, against the analyses.
     void tablesEqualAnalyses()
