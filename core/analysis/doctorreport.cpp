@@ -11,9 +11,12 @@
 
 #include <QFileInfo>
 
+#include <condition_variable>
+#include <functional>
 #include <future>
-#include <latch>
+#include <map>
 #include <memory>
+#include <mutex>
 
 namespace plumb {
 
@@ -35,38 +38,96 @@ RankComparison runRanks(Workspace &ws, int64_t traceId, TemporalBreakdown::Mode 
 
 namespace {
 
-// Counts a thread in at a latch once, however it leaves.
-class Arrival {
+// The analyses of one report, taken by up to two workers, each on its own connection to the
+// workspace, in list order, each the first that is ready when a worker is free (list scheduling,
+// longest first), so that neither waits while the other works, whatever the trace's shape: many CPU
+// slices, or many kernels. A task that throws stops both; work() then rethrows it on this thread.
+class Analyses {
 public:
-    explicit Arrival(std::latch &latch)
-        : m_latch(latch)
+    struct Task {
+        std::function<bool()> ready; // asked under the board's lock
+        std::function<void(Workspace &)> run;
+        std::function<bool()> shared; // while true, every worker may run it at once (the track scan)
+        bool taken = false, done = false;
+    };
+    std::vector<Task> tasks;
+
+    // Adds a task; returns its index.
+    size_t add(
+        std::function<bool()> ready, std::function<void(Workspace &)> run, std::function<bool()> shared = {})
     {
+        tasks.push_back({ std::move(ready), std::move(run), std::move(shared) });
+        return tasks.size() - 1;
     }
-    ~Arrival()
+
+    // Runs tasks until none is left (or one threw).
+    void work(Workspace &w)
     {
-        if (!m_arrived)
-            m_latch.count_down();
+        for (;;) {
+            Task *t = nullptr;
+            {
+                std::unique_lock lock(m_mutex);
+                for (;;) {
+                    if (m_error)
+                        return;
+                    bool left = false;
+                    for (Task &c : tasks) {
+                        if (c.taken)
+                            continue;
+                        if (c.shared && c.ready() && !c.shared()) {
+                            c.taken = true; // nothing left to share out: done when its runs end
+                            continue;
+                        }
+                        left = true;
+                        if (c.ready()) {
+                            t = &c;
+                            break;
+                        }
+                    }
+                    if (t || !left)
+                        break;
+                    m_changed.wait(lock);
+                }
+                if (!t)
+                    return;
+                if (!t->shared)
+                    t->taken = true;
+                ++m_running[t];
+            }
+            std::exception_ptr error;
+            try {
+                t->run(w);
+            } catch (...) {
+                error = std::current_exception();
+            }
+            {
+                const std::lock_guard lock(m_mutex);
+                if (--m_running[t] == 0 && (!t->shared || !t->shared()))
+                    t->done = true;
+                if (error && !m_error)
+                    m_error = error;
+            }
+            m_changed.notify_all();
+        }
     }
-    Arrival(const Arrival &) = delete;
-    Arrival &operator=(const Arrival &) = delete;
-    void arriveAndWait()
+    void rethrow()
     {
-        m_arrived = true;
-        m_latch.arrive_and_wait();
+        if (m_error)
+            std::rethrow_exception(m_error);
     }
 
 private:
-    std::latch &m_latch;
-    bool m_arrived = false;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::map<const Task *, int> m_running;
+    std::exception_ptr m_error;
 };
 
-// traceAnalyses() with the ops given, or read here in `mode` (into `opsOut` when given). One pass over
-// the CPU tracks (step time's host parts, the host analysis's slices, the CPU ops that FLOPs and
-// collectives look up) needs no device ops: it starts on a second reader connection while this thread
-// reads the device ops, the copies and what needs only the ops, then this thread takes the tracks left
-// to read. Then the second finishes step time and the host analysis, and this one FLOPs and
-// collectives. (A reader sees the same committed data; a writer's uncommitted view, or a workspace in
-// memory, runs everything here, one after the other.)
+// traceAnalyses() with the ops given, or read here in `mode` (into `opsOut` when given). Besides the
+// device's ops, one pass over the CPU tracks (step time's host parts, the host analysis's slices, the
+// CPU ops that FLOPs and collectives look up) that needs no device ops, whose tracks both workers
+// share out. A second reader connection sees the same committed data; a writer's uncommitted view, or
+// a workspace in memory, is read by this thread alone.
 DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *given, GpuOpMode mode,
     const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls, std::vector<GpuOp> *opsOut)
 {
@@ -78,73 +139,56 @@ DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *
     ThreadOpTap threadOps;
     threadOps.names = collectiveParamNameIds(ws.db());
     threadOps.names.merge(flopsOpNameIds(ws.db()));
-    auto opSide = [&] {
-        r.copies = memcpyStats(ws, traceId);
-        r.overall = breakdownOf(ops);
-        r.steps = stepBreakdowns(ws, traceId, ops);
-        r.kernels = kernelTable(ws, ops);
-        r.idle = idleBreakdown(ws, ops);
-        r.launch = launchStats(ops);
-    };
-    auto threadOpSide = [&] {
-        std::vector<CollectiveCall> all = collectiveCalls(ws, traceId, &threadOps.ops);
+    std::unique_ptr<StepTimeHostPass> pass;
+
+    // The tasks, longest first where they may run at once.
+    Analyses board;
+    const auto always = [] { return true; };
+    const size_t prepared = board.add(always, [&](Workspace &w) {
+        pass = std::make_unique<StepTimeHostPass>(w, traceId, stepOptions, &hostSlices, &threadOps);
+    });
+    const size_t opsRead = board.add(always, [&](Workspace &w) {
+        if (!given)
+            read = readGpuOps(w, traceId, mode);
+    });
+    auto isDone = [&board](size_t task) { return board.tasks[task].done; };
+    auto afterOps = [isDone, opsRead] { return isDone(opsRead); };
+    auto afterScan = [isDone, prepared, &pass] { return isDone(prepared) && pass->scanned(); };
+    board.add([isDone, prepared] { return isDone(prepared); }, [&](Workspace &w) { pass->scan(w.db()); },
+        [&pass] { return pass->tracksLeft(); });
+    board.add(afterOps, [&](Workspace &w) { r.kernels = kernelTable(w, ops); });
+    board.add([afterOps, afterScan] { return afterOps() && afterScan(); },
+        [&](Workspace &w) {
+            r.stepTime = pass->finish(ops);
+            r.host = hostAnalysis(w, traceId, ops, hostSlices);
+        });
+    board.add(afterScan, [&](Workspace &w) {
+        pass->takeThreadOps();
+        std::vector<CollectiveCall> all = collectiveCalls(w, traceId, &threadOps.ops);
         r.collectives = collectiveStats(all);
         if (calls)
             *calls = std::move(all);
-        r.flops = flopsSummary(ws, traceId, &threadOps.ops);
-    };
-    if (inWriteTransaction(ws.db()) || !QFileInfo(ws.path()).isFile()) {
-        StepTimeHostPass pass(ws, traceId, stepOptions, &hostSlices, &threadOps);
-        pass.scan(ws.db());
-        pass.takeThreadOps();
-        if (!given)
-            read = readGpuOps(ws, traceId, mode);
-        r.stepTime = pass.finish(ops);
-        r.host = hostAnalysis(ws, traceId, ops, hostSlices);
-        opSide();
-        threadOpSide();
-    } else {
-        // What the two threads hand over. The other thread uses all of these, so they outlive it
-        // (declared before `host`); what this thread owes it (`opsRead`, `arrival`) is destroyed
-        // before `host` is joined, so that a throw here reaches it instead of leaving it waiting.
-        std::unique_ptr<StepTimeHostPass> pass;
-        std::promise<void> prepared;
-        std::future<void> preparedReady = prepared.get_future();
-        std::latch scanned(2);
-        std::future<void> opsReady;
-        std::future<void> host;
-        std::promise<void> opsRead;
-        opsReady = opsRead.get_future();
-        Arrival arrival(scanned);
-        host = std::async(std::launch::async, [&] {
-            Arrival hostArrival(scanned);
-            Workspace second(ws.path(), Workspace::Role::Reader);
-            const SqliteReadTransaction secondSnapshot(second.db());
-            try {
-                pass = std::make_unique<StepTimeHostPass>(
-                    second, traceId, stepOptions, &hostSlices, &threadOps);
-            } catch (...) {
-                prepared.set_exception(std::current_exception());
-                throw;
-            }
-            prepared.set_value();
-            pass->scan(second.db());
-            hostArrival.arriveAndWait();
-            opsReady.get(); // rethrows what the read threw
-            r.stepTime = pass->finish(ops);
-            r.host = hostAnalysis(second, traceId, ops, hostSlices);
+        r.flops = flopsSummary(w, traceId, &threadOps.ops);
+    });
+    board.add(afterOps, [&](Workspace &w) { r.steps = stepBreakdowns(w, traceId, ops); });
+    board.add(afterOps, [&](Workspace &w) { r.idle = idleBreakdown(w, ops); });
+    board.add(always, [&](Workspace &w) { r.copies = memcpyStats(w, traceId); });
+    board.add(afterOps, [&](Workspace &) {
+        r.overall = breakdownOf(ops);
+        r.launch = launchStats(ops);
+    });
+
+    std::future<void> second;
+    if (!inWriteTransaction(ws.db()) && QFileInfo(ws.path()).isFile())
+        second = std::async(std::launch::async, [&] {
+            Workspace w(ws.path(), Workspace::Role::Reader);
+            const SqliteReadTransaction snapshot(w.db());
+            board.work(w);
         });
-        if (!given)
-            read = readGpuOps(ws, traceId, mode);
-        opsRead.set_value();
-        opSide();
-        preparedReady.get(); // rethrows what the other connection threw
-        pass->scan(ws.db());
-        arrival.arriveAndWait();
-        pass->takeThreadOps();
-        threadOpSide();
-        host.get(); // rethrows what the other connection threw
-    }
+    board.work(ws);
+    if (second.valid())
+        second.get(); // rethrows what opening the other connection threw
+    board.rethrow();
     r.verdict = diagnose(ws, ops, r.overall, r.host, &r.kernels);
     if (opsOut)
         *opsOut = std::move(read);

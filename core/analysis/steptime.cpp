@@ -176,6 +176,7 @@ struct StepTimeHostPass::State {
     std::vector<Track> tracks; // by id
     std::vector<size_t> order; // the tracks, most slices first: the last taken are the shortest
     std::atomic<size_t> next { 0 }; // the next in `order` to take
+    std::atomic<size_t> read { 0 }; // tracks read
 
     [[nodiscard]] uint8_t flagOf(int64_t id) const
     {
@@ -322,34 +323,45 @@ void StepTimeHostPass::scan(SqliteDb &db, size_t maxTracks)
         const bool onStepThread = host && s.stepTracks.count(t.id);
         std::unique_ptr<SqliteStmt> &st = t.cudaApi || onStepThread ? all : host ? offStep : synced;
         const std::string &sql = t.cudaApi || onStepThread ? s.allSql : host ? s.offStepSql : s.syncedSql;
-        if (sql.empty())
-            continue;
-        if (!st)
-            st = std::make_unique<SqliteStmt>(db, sql);
-        st->bind(1, t.id);
-        while (st->step()) {
-            const int64_t a = st->columnInt(0), dur = st->columnInt(1), b = a + dur,
-                          nameId = st->columnInt(2);
-            const uint8_t name = s.flagOf(nameId), cat = s.flagOf(st->columnInt(3));
-            if ((name & kHostName) && host)
-                t.slices.push_back({ t.id, a, dur, nameId });
-            if ((name & kThreadOp) && t.thread && !st->columnIsNull(4) && !st->columnIsNull(5))
-                t.ops.push_back({ st->columnInt(4), nameId, st->columnInt(5) });
-            if (dur <= 0)
-                continue;
-            if (name & kInputName)
-                appendInterval(t.parts[Input], a, b);
-            else if ((name & kSyncName) || (cat & kSyncCat))
-                appendInterval(t.parts[Sync], a, b);
-            else if (!host)
-                continue;
-            else if ((cat & kRuntimeCat) || t.cudaApi)
-                appendInterval(t.parts[Runtime], a, b);
-            else if (onStepThread && !s.enclosesStep(a, b))
-                appendInterval(t.parts[OtherCpu], a, b);
+        if (!sql.empty()) {
+            if (!st)
+                st = std::make_unique<SqliteStmt>(db, sql);
+            st->bind(1, t.id);
+            while (st->step()) {
+                const int64_t a = st->columnInt(0), dur = st->columnInt(1), b = a + dur,
+                              nameId = st->columnInt(2);
+                const uint8_t name = s.flagOf(nameId), cat = s.flagOf(st->columnInt(3));
+                if ((name & kHostName) && host)
+                    t.slices.push_back({ t.id, a, dur, nameId });
+                if ((name & kThreadOp) && t.thread && !st->columnIsNull(4) && !st->columnIsNull(5))
+                    t.ops.push_back({ st->columnInt(4), nameId, st->columnInt(5) });
+                if (dur <= 0)
+                    continue;
+                if (name & kInputName)
+                    appendInterval(t.parts[Input], a, b);
+                else if ((name & kSyncName) || (cat & kSyncCat))
+                    appendInterval(t.parts[Sync], a, b);
+                else if (!host)
+                    continue;
+                else if ((cat & kRuntimeCat) || t.cudaApi)
+                    appendInterval(t.parts[Runtime], a, b);
+                else if (onStepThread && !s.enclosesStep(a, b))
+                    appendInterval(t.parts[OtherCpu], a, b);
+            }
+            st->reset();
         }
-        st->reset();
+        ++s.read;
     }
+}
+
+bool StepTimeHostPass::tracksLeft() const
+{
+    return d->next.load() < d->order.size();
+}
+
+bool StepTimeHostPass::scanned() const
+{
+    return d->read.load() == d->order.size();
 }
 
 void StepTimeHostPass::takeThreadOps()

@@ -139,8 +139,11 @@ public:
     // Reads the tracks no other call has taken, until none is left or `maxTracks` were read, on `db`:
     // a connection that sees what the constructor's saw. Calls may run at once on several threads.
     void scan(SqliteDb &db, size_t maxTracks = SIZE_MAX);
-    // Once every scan returned (the two may run at once): threadOps->ops; the breakdown, with the
-    // device's ops, and hostTap->slices.
+    // Whether a track is left for scan() to take; whether every track was read, by whichever call.
+    [[nodiscard]] bool tracksLeft() const;
+    [[nodiscard]] bool scanned() const;
+    // Once scanned() (the two may run at once): threadOps->ops; the breakdown, with the device's ops,
+    // and hostTap->slices.
     void takeThreadOps();
     [[nodiscard]] StepTimeBreakdown finish(const std::vector<GpuOp> &ops);
 
