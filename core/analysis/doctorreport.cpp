@@ -14,7 +14,6 @@
 #include <condition_variable>
 #include <functional>
 #include <future>
-#include <map>
 #include <memory>
 #include <mutex>
 
@@ -49,6 +48,7 @@ public:
         std::function<void(Workspace &)> run;
         std::function<bool()> shared; // while true, every worker may run it at once (the track scan)
         bool taken = false, done = false;
+        int running = 0; // workers running it
     };
     std::vector<Task> tasks;
 
@@ -92,7 +92,7 @@ public:
                     return;
                 if (!t->shared)
                     t->taken = true;
-                ++m_running[t];
+                ++t->running;
             }
             std::exception_ptr error;
             try {
@@ -102,7 +102,7 @@ public:
             }
             {
                 const std::lock_guard lock(m_mutex);
-                if (--m_running[t] == 0 && (!t->shared || !t->shared()))
+                if (--t->running == 0 && (!t->shared || !t->shared()))
                     t->done = true;
                 if (error && !m_error)
                     m_error = error;
@@ -119,7 +119,6 @@ public:
 private:
     std::mutex m_mutex;
     std::condition_variable m_changed;
-    std::map<const Task *, int> m_running;
     std::exception_ptr m_error;
 };
 

@@ -72,7 +72,7 @@ using HostActivityNames = std::unordered_map<int64_t, HostActivity>;
 [[nodiscard]] HostActivityNames hostActivityNames(SqliteDb &db);
 
 // The slices hostAnalysis() counts (those of the trace's thread and CUDA API tracks whose names are in
-// `names`), taken by another pass over those tracks as it reads them (stepTimeBreakdown() does), so that
+// `names`), taken by another pass over those tracks as it reads them (StepTimeHostPass does), so that
 // they are read once.
 struct HostSliceTap {
     struct Slice {

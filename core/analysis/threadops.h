@@ -17,7 +17,7 @@ struct ThreadOp {
 };
 
 // The ops named by `names` that another pass over the thread tracks takes as it reads them, in
-// readThreadOps()'s order (stepTimeHostPass() does).
+// readThreadOps()'s order (StepTimeHostPass does).
 struct ThreadOpTap {
     std::unordered_set<int64_t> names;
     std::vector<ThreadOp> ops;
