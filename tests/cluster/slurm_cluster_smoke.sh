@@ -120,7 +120,11 @@ tmpdir_ok=no
     echo "cwd=\$(pwd)"
 } >"\$f.part"
 mv "\$f.part" "\$f"
-if [ "\$SLURM_ARRAY_TASK_ID" = 2 ]; then sleep 120; fi
+# A cancel signals the task's processes one at a time (proctrack/linuxproc, from a list made before):
+# in a loaded minute the shell can see the sleep die and fork the next command before its own
+# SIGTERM, and that command is on no list. So the sleep's death ends the script, as plumb's import
+# task ends with the plumb it execs.
+if [ "\$SLURM_ARRAY_TASK_ID" = 2 ]; then sleep 120 || exit \$?; fi
 date +%s.%N >"$work/shard-\$SLURM_ARRAY_TASK_ID.end"
 # Task 3 fails (exit status 3), as a shard whose import failed would.
 [ "\$SLURM_ARRAY_TASK_ID" = 3 ] && exit 3
