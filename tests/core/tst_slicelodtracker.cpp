@@ -99,6 +99,51 @@ private slots:
         QCOMPARE(ws.db().queryInt("SELECT lod_origin_ns FROM track WHERE id = 1"), int64_t(1000));
         QCOMPARE(ws.db().queryInt("SELECT lod_origin_ns FROM track WHERE id = 2"), int64_t(1000));
     }
+
+    // Six kept tracks of different sizes, summarised by two threads (summariseKept() shares them
+    // out), and their twins dropped at the last slice (summarised from the workspace): the same
+    // tiles on each pair, and no kept memory left.
+    void severalKeptTracksMatchTheWorkspaces()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("t.plumb")), Workspace::Role::Writer);
+        constexpr int64_t kPairs = 6;
+        TrackRegistry tracks(1, 1);
+        const int64_t p = tracks.process("1");
+        for (int64_t t = 1; t <= 2 * kPairs; ++t) {
+            (void)tracks.thread(p, std::to_string(t));
+        }
+        auto count = [](int64_t track) { return kMinSummarisedSlices + ((track - 1) % kPairs) * 3000; };
+        {
+            TraceWriter writer(ws.db(), 1);
+            SliceLodTracker lod(writer, 1);
+            int64_t id = 1;
+            for (int64_t track = 1; track <= 2 * kPairs; ++track) {
+                const int64_t k = (track - 1) % kPairs; // the pair
+                for (int64_t i = 0; i < count(track); ++i) {
+                    const int64_t ts = 500 * k + i * (11 + k);
+                    const int64_t depth = (i + k) % 4;
+                    const int64_t dur = 9 + k - depth * 2;
+                    writer.batch().slices.push_back({ track, ts, id++, dur, depth, 1 + (i * (k + 1)) % 13,
+                        kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue });
+                    lod.add(track, track <= kPairs || i + 1 < count(track), ts, dur, depth,
+                        1 + (i * (k + 1)) % 13);
+                    writer.pushIfFull();
+                }
+            }
+            writer.flush();
+            lod.summariseKept();
+            QCOMPARE(lod.keptBytes(), size_t(0));
+            writer.finish();
+            tracks.writeRows(ws.db(), 1, [](int64_t) { return TrackRegistry::SliceCounts {}; });
+            lod.finishInWorkspace(ws.db(), tracks.trackCount(), count);
+        }
+        for (int64_t track = 1; track <= kPairs; ++track) {
+            const auto kept = tiles(ws.db(), track);
+            QVERIFY(!kept.empty());
+            QCOMPARE(kept, tiles(ws.db(), track + kPairs));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSliceLodTracker)

@@ -18,9 +18,9 @@ class TraceWriter;
 // The timeline's level-of-detail summaries (slice_lod tiles, see timeline/slicesummary.h) of one
 // trace's slice tracks: maps the slices of each track, as they are emitted, onto compact kept rows
 // (varints: ts minus the previous ts, dur, depth, name; about 8 bytes a slice), from which
-// summariseKept() builds the tiles while the writer inserts the last rows, instead of reading every
-// slice back afterwards. A track stops being kept, for good, when a slice comes out of (ts, id) order
-// or its depths will be repaired, or when the kept rows of all tracks pass kMaxKeptSummaryBytes; such
+// summariseKept() builds the tiles (on two threads) while the writer inserts the last rows, instead of
+// reading every slice back afterwards. A track stops being kept, for good, when a slice comes out of (ts, id)
+// order or its depths will be repaired, or when the kept rows of all tracks pass kMaxKeptSummaryBytes; such
 // tracks are summarised from the workspace by finishInWorkspace().
 class SliceLodTracker {
 public:
