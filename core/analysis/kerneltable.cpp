@@ -49,10 +49,16 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
     std::vector<KernelStats> out;
     SqliteStmt name(ws.db(), "SELECT str FROM string WHERE id = ?");
     for (auto &[nameId, d] : durations) {
-        std::sort(d.begin(), d.end());
-        // Nearest rank: the smallest value with at least p% of the values at or below it.
-        auto rank
-            = [&d = d](double p) { return d[size_t(std::max(1.0, std::ceil(p * double(d.size())))) - 1]; };
+        // Nearest rank: the smallest value with at least p% of the values at or below it. Each rank is
+        // selected in the part above the one before (linear, where sorting every duration was not).
+        auto index = [n = d.size()](double p) { return size_t(std::max(1.0, std::ceil(p * double(n)))) - 1; };
+        size_t from = 0;
+        auto rank = [&d = d, &from, &index](double p) {
+            const auto at = d.begin() + ptrdiff_t(index(p));
+            std::nth_element(d.begin() + ptrdiff_t(from), at, d.end());
+            from = size_t(at - d.begin());
+            return *at;
+        };
         KernelStats k;
         name.bind(1, nameId);
         k.name = name.step() ? name.columnText(0) : QString();
@@ -62,11 +68,11 @@ std::vector<KernelStats> kernelTable(Workspace &ws, const std::vector<GpuOp> &op
         k.count = int64_t(d.size());
         for (int64_t v : d)
             k.totalNs += v;
-        k.minNs = d.front();
         k.p50Ns = rank(0.50);
+        k.minNs = *std::min_element(d.begin(), d.begin() + ptrdiff_t(from) + 1);
         k.p90Ns = rank(0.90);
         k.p99Ns = rank(0.99);
-        k.maxNs = d.back();
+        k.maxNs = *std::max_element(d.begin() + ptrdiff_t(from), d.end());
         if (k.count > 1) {
             const double mean = k.meanNs();
             double squares = 0;
