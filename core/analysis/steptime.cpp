@@ -191,7 +191,7 @@ struct StepTimeHostPass::State {
     std::vector<StepTime> steps;
     std::vector<uint8_t> flags;
     std::unordered_set<int64_t> stepTracks;
-    std::string allSql, offStepSql, syncedSql; // syncedSql empty: no sync category
+    std::string allSql, apiSql, offStepSql, syncedSql; // syncedSql empty: no sync category
     struct Track {
         int64_t id;
         bool cudaApi, thread;
@@ -324,6 +324,9 @@ StepTimeHostPass::StepTimeHostPass(Workspace &ws, int64_t traceId, const StepTim
     // categories. (Empty and negative slices cover no time, but the host analysis counts them.)
     d->allSql
         = "SELECT ts, dur, name_id, coalesce(cat_id, -1), ext_id, args_id FROM slice WHERE track_id = ?";
+    // A CUDA API track's rows without the columns only thread ops need: the last of a row's thirteen,
+    // whose header SQLite would parse to its end.
+    d->apiSql = "SELECT ts, dur, name_id, coalesce(cat_id, -1) FROM slice WHERE track_id = ?";
     std::unordered_set<int64_t> named = inputNames, cats = runtimeCats;
     named.insert(syncNames.begin(), syncNames.end());
     named.insert(hostNames.begin(), hostNames.end());
@@ -343,13 +346,16 @@ StepTimeHostPass::StepTimeHostPass(Workspace &ws, int64_t traceId, const StepTim
 void StepTimeHostPass::scan(SqliteDb &db, size_t maxTracks)
 {
     State &s = *d;
-    std::unique_ptr<SqliteStmt> all, offStep, synced; // prepared when first needed
+    std::unique_ptr<SqliteStmt> all, api, offStep, synced; // prepared when first needed
     for (size_t i, taken = 0; taken < maxTracks && (i = s.next++) < s.order.size(); ++taken) {
         State::Track &t = s.tracks[s.order[i]];
         const bool host = t.cudaApi || t.thread;
         const bool onStepThread = host && s.stepTracks.count(t.id);
-        std::unique_ptr<SqliteStmt> &st = t.cudaApi || onStepThread ? all : host ? offStep : synced;
-        const std::string &sql = t.cudaApi || onStepThread ? s.allSql : host ? s.offStepSql : s.syncedSql;
+        std::unique_ptr<SqliteStmt> &st = t.cudaApi ? api : onStepThread ? all : host ? offStep : synced;
+        const std::string &sql = t.cudaApi ? s.apiSql
+            : onStepThread                 ? s.allSql
+            : host                         ? s.offStepSql
+                                           : s.syncedSql;
         if (!sql.empty()) {
             if (!st)
                 st = std::make_unique<SqliteStmt>(db, sql);
