@@ -161,14 +161,17 @@ DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *
             r.stepTime = pass->finish(ops);
             r.host = hostAnalysis(w, traceId, ops, hostSlices);
         });
-    board.add(afterScan, [&](Workspace &w) {
-        pass->takeThreadOps();
+    // Collectives and FLOPs each scan the device's tracks again: two tasks, so that both workers can
+    // take them at the end of the CPU tracks' pass.
+    const size_t opsTaken = board.add(afterScan, [&](Workspace &) { pass->takeThreadOps(); });
+    auto afterThreadOps = [isDone, opsTaken] { return isDone(opsTaken); };
+    board.add(afterThreadOps, [&](Workspace &w) {
         std::vector<CollectiveCall> all = collectiveCalls(w, traceId, &threadOps.ops);
         r.collectives = collectiveStats(all);
         if (calls)
             *calls = std::move(all);
-        r.flops = flopsSummary(w, traceId, &threadOps.ops);
     });
+    board.add(afterThreadOps, [&](Workspace &w) { r.flops = flopsSummary(w, traceId, &threadOps.ops); });
     board.add(afterOps, [&](Workspace &w) { r.steps = stepBreakdowns(w, traceId, ops); });
     board.add(afterOps, [&](Workspace &w) { r.idle = idleBreakdown(w, ops); });
     board.add(always, [&](Workspace &w) { r.copies = memcpyStats(w, traceId); });
