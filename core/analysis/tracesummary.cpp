@@ -12,6 +12,7 @@
 #include <QtGlobal>
 
 #include <algorithm>
+#include <future>
 #include <map>
 
 namespace plumb {
@@ -281,20 +282,43 @@ struct OpGroup {
     QuantileSketch sketch;
 };
 
-// Per name, per step: the ops' count, time and durations.
-void writeOps(SqliteStmt &st, int64_t traceId, int64_t step, const std::vector<GpuOp> &ops)
-{
+// The rows of one step (or of the whole trace), computed before any is written: per name, the ops'
+// count, time and durations; per stream, its ops and busy time (their union); the launch delays.
+struct StepRows {
     std::map<int64_t, OpGroup> byName;
+    std::map<int64_t, std::pair<int64_t, int64_t>> streams; // track -> (ops, busy ns)
+    QuantileSketch delays;
+};
+
+StepRows stepRows(const std::vector<GpuOp> &ops)
+{
+    StepRows rows;
+    std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> spans;
     for (const GpuOp &op : ops) {
         const int64_t dur = op.endNs - op.startNs; // readGpuOps() keeps only times that subtract
-        OpGroup &g = byName[op.nameId];
+        OpGroup &g = rows.byName[op.nameId];
         g.kind = op.kind;
         g.minNs = g.count ? std::min(g.minNs, dur) : dur;
         g.maxNs = g.count ? std::max(g.maxNs, dur) : dur;
         ++g.count;
         g.totalNs += dur;
         g.sketch.add(dur);
+        spans[op.streamTrackId].emplace_back(op.startNs, op.endNs);
+        if (op.launchNs >= 0)
+            rows.delays.add(op.startNs - op.launchNs);
     }
+    for (auto &[track, v] : spans) {
+        int64_t busy = 0;
+        const int64_t count = int64_t(v.size());
+        for (const auto &[a, b] : uniteIntervals(std::move(v)))
+            busy += b - a;
+        rows.streams[track] = { count, busy };
+    }
+    return rows;
+}
+
+void writeOps(SqliteStmt &st, int64_t traceId, int64_t step, const std::map<int64_t, OpGroup> &byName)
+{
     for (const auto &[nameId, g] : byName) {
         st.bind(1, traceId).bind(2, step).bind(3, nameId).bind(4, std::string_view(kindName(g.kind)));
         st.bind(5, g.count).bind(6, g.totalNs).bind(7, g.minNs).bind(8, g.maxNs);
@@ -303,36 +327,27 @@ void writeOps(SqliteStmt &st, int64_t traceId, int64_t step, const std::vector<G
     }
 }
 
-// Per stream: ops, busy time (their union) and idle between them by cause.
-void writeStreams(SqliteStmt &st, int64_t traceId, int64_t step, const std::vector<GpuOp> &ops,
-    const std::vector<StreamIdle> &idles)
+// Per stream: ops, busy time and idle between them by cause.
+void writeStreams(SqliteStmt &st, int64_t traceId, int64_t step,
+    const std::map<int64_t, std::pair<int64_t, int64_t>> &streams, const std::vector<StreamIdle> &idles)
 {
-    std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> spans;
-    for (const GpuOp &op : ops)
-        spans[op.streamTrackId].emplace_back(op.startNs, op.endNs);
     for (const StreamIdle &idle : idles) {
-        auto &v = spans[idle.streamTrackId];
-        int64_t busy = 0;
-        for (const auto &[a, b] : uniteIntervals(v))
-            busy += b - a;
+        const auto it = streams.find(idle.streamTrackId);
+        const auto [count, busy] = it != streams.end() ? it->second : std::pair<int64_t, int64_t> {};
         st.bind(1, traceId).bind(2, step).bind(3, idle.streamTrackId);
         if (idle.stream >= 0)
             st.bind(4, idle.stream);
         else
             st.bindNull(4);
-        st.bind(5, int64_t(v.size())).bind(6, busy).bind(7, idle.hostWaitNs).bind(8, idle.kernelWaitNs);
+        st.bind(5, count).bind(6, busy).bind(7, idle.hostWaitNs).bind(8, idle.kernelWaitNs);
         st.bind(9, idle.otherNs).bind(10, idle.gaps);
         st.run();
     }
 }
 
 void writeStep(SqliteStmt &st, int64_t traceId, int64_t step, const QString &name, int64_t startNs,
-    int64_t endNs, const TemporalBreakdown &gpu, const StepTimeParts &parts, const std::vector<GpuOp> &ops)
+    int64_t endNs, const TemporalBreakdown &gpu, const StepTimeParts &parts, const QuantileSketch &delays)
 {
-    QuantileSketch delays;
-    for (const GpuOp &op : ops)
-        if (op.launchNs >= 0)
-            delays.add(op.startNs - op.launchNs);
     int c = 0;
     auto bind = [&st, &c](int64_t v) { st.bind(++c, v); };
     bind(traceId);
@@ -398,22 +413,29 @@ void writeTraceSummary(Workspace &ws, int64_t traceId)
         "INSERT INTO stream_summary(trace_id, step, track_id, stream, ops, busy_ns, host_wait_ns, "
         "kernel_wait_ns, other_idle_ns, gaps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
 
+    // The whole trace's rows on a second thread (as many ops as all the steps' together), while this
+    // one computes and writes each step's.
+    std::future<StepRows> wholeRows = std::async(std::launch::async, [&ops] { return stepRows(ops); });
     // steps[i] and stepTime.steps[i] are the same step (traceSteps() gives both).
     const size_t stepCount = r.stepTime.steps.size() == r.steps.size() ? r.steps.size() : 0;
     // Each step's ops (those it launched, as its GPU window counts them), one step at a time.
     if (stepCount)
         forEachStepOps(r.steps, ops, [&](size_t i, const std::vector<GpuOp> &stepOps) {
             const StepTime &t = r.stepTime.steps[i];
-            writeStep(
-                stepRow, traceId, int64_t(i), t.name, t.startNs, t.endNs, r.steps[i].gpu, t.parts, stepOps);
-            writeOps(opRow, traceId, int64_t(i), stepOps);
-            writeStreams(streamRow, traceId, int64_t(i), stepOps, idleBreakdown(ws, stepOps));
+            const StepRows rows = stepRows(stepOps);
+            writeStep(stepRow, traceId, int64_t(i), t.name, t.startNs, t.endNs, r.steps[i].gpu, t.parts,
+                rows.delays);
+            writeOps(opRow, traceId, int64_t(i), rows.byName);
+            writeStreams(streamRow, traceId, int64_t(i), rows.streams, idleBreakdown(ws, stepOps));
         });
+    const StepRows whole = wholeRows.get(); // rethrows what the other thread threw
     const int64_t startNs = stepCount ? r.stepTime.steps.front().startNs : r.overall.startNs;
     const int64_t endNs = stepCount ? r.stepTime.steps.back().endNs : r.overall.endNs;
-    writeStep(stepRow, traceId, kWholeTrace, QString(), startNs, endNs, r.overall, r.stepTime.total, ops);
-    writeOps(opRow, traceId, kWholeTrace, ops);
-    writeStreams(streamRow, traceId, kWholeTrace, ops, r.idle); // the report's idle is the whole trace's
+    writeStep(
+        stepRow, traceId, kWholeTrace, QString(), startNs, endNs, r.overall, r.stepTime.total, whole.delays);
+    writeOps(opRow, traceId, kWholeTrace, whole.byName);
+    // The report's idle is the whole trace's.
+    writeStreams(streamRow, traceId, kWholeTrace, whole.streams, r.idle);
 
     SqliteStmt callRow(db,
         "INSERT INTO collective_call(trace_id, slice_id, step, collective, process_group, seq, start_ns, "

@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <map>
 
 using namespace plumb;
@@ -194,13 +195,37 @@ private slots:
                 "SELECT step, name, start_ns, end_ns, gpu_ops, compute_ns, comm_ns, exposed_comm_ns, "
                 "busy_ns, "
                 "st_compute_ns + st_exposed_comm_ns + st_exposed_memory_ns + st_input_pipeline_ns + "
-                "st_synchronization_ns + st_runtime_ns + st_other_cpu_ns + st_idle_ns, launched_ops "
-                "FROM step_summary WHERE trace_id = ? ORDER BY step");
+                "st_synchronization_ns + st_runtime_ns + st_other_cpu_ns + st_idle_ns, launched_ops, "
+                "launch_delay_sketch FROM step_summary WHERE trace_id = ? ORDER BY step");
             st.bind(1, id);
+            // Each step's ops as its GPU window counts them.
+            std::vector<std::vector<GpuOp>> stepOps(steps.size());
+            forEachStepOps(steps, ops, [&](size_t i, const std::vector<GpuOp> &o) { stepOps[i] = o; });
             size_t rows = 0;
             while (st.step()) {
                 ++rows;
                 const int64_t step = st.columnInt(0);
+                // The ops with a launch, and the launch delays' sketch: their count and median.
+                std::vector<int64_t> delays;
+                for (const GpuOp &op : step < 0 ? ops : stepOps[size_t(step)])
+                    if (op.launchNs >= 0)
+                        delays.push_back(op.startNs - op.launchNs);
+                QCOMPARE(st.columnInt(10), int64_t(delays.size()));
+                QCOMPARE(st.columnIsNull(11), delays.empty());
+                if (!delays.empty()) {
+                    QuantileSketch sketch;
+                    const std::string_view blob = st.columnBlob(11);
+                    QVERIFY(QuantileSketch::decode(QByteArray(blob.data(), qsizetype(blob.size())), sketch));
+                    QCOMPARE(sketch.count(), int64_t(delays.size()));
+                    const size_t mid = (delays.size() + 1) / 2 - 1; // nearest rank
+                    std::nth_element(delays.begin(), delays.begin() + ptrdiff_t(mid), delays.end());
+                    const double exact = double(delays[mid]), got = double(sketch.quantile(0.5));
+                    QVERIFY2(std::abs(got - exact) <= 0.01 * std::abs(exact) + 0.5,
+                        qPrintable(QStringLiteral("step %1 launch delay p50: %2 against %3")
+                                       .arg(step)
+                                       .arg(got)
+                                       .arg(exact)));
+                }
                 if (step < 0) {
                     const TemporalBreakdown all = breakdownOf(ops);
                     QCOMPARE(st.columnInt(4), all.ops);
@@ -266,14 +291,17 @@ private slots:
                 QCOMPARE(sum.columnInt(0), steps[s].gpu.ops);
             }
 
-            // Idle per stream over the whole trace.
+            // Per stream over the whole trace: its ops, their union, and the idle between them.
             SqliteStmt idle(ws.db(),
-                "SELECT track_id, host_wait_ns, kernel_wait_ns, other_idle_ns, gaps FROM stream_summary "
-                "WHERE trace_id = ? AND step = -1 ORDER BY track_id");
+                "SELECT track_id, host_wait_ns, kernel_wait_ns, other_idle_ns, gaps, ops, busy_ns "
+                "FROM stream_summary WHERE trace_id = ? AND step = -1 ORDER BY track_id");
             idle.bind(1, id);
             std::map<int64_t, StreamIdle> expected;
             for (const StreamIdle &s : idleBreakdown(ws, ops))
                 expected[s.streamTrackId] = s;
+            std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> spans;
+            for (const GpuOp &op : ops)
+                spans[op.streamTrackId].emplace_back(op.startNs, op.endNs);
             size_t streams = 0;
             while (idle.step()) {
                 ++streams;
@@ -282,6 +310,15 @@ private slots:
                 QCOMPARE(idle.columnInt(2), e.kernelWaitNs);
                 QCOMPARE(idle.columnInt(3), e.otherNs);
                 QCOMPARE(idle.columnInt(4), e.gaps);
+                std::vector<std::pair<int64_t, int64_t>> &v = spans[idle.columnInt(0)];
+                QCOMPARE(idle.columnInt(5), int64_t(v.size()));
+                std::sort(v.begin(), v.end());
+                int64_t busy = 0, coveredTo = INT64_MIN;
+                for (const auto &[a, b] : v) {
+                    busy += std::max<int64_t>(0, b - std::max(a, coveredTo));
+                    coveredTo = std::max(coveredTo, b);
+                }
+                QCOMPARE(idle.columnInt(6), busy);
             }
             QCOMPARE(streams, expected.size());
 
