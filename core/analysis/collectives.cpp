@@ -2,6 +2,8 @@
 #include "analysis/collectives.h"
 
 #include "analysis/devicebackend.h"
+#include "analysis/trackslices.h"
+#include "store/sqlidlist.h"
 #include "store/sqlitedb.h"
 #include "store/stringids.h"
 #include "store/workspace.h"
@@ -13,6 +15,7 @@
 #include <map>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace plumb {
 
@@ -88,7 +91,7 @@ std::unordered_set<int64_t> collectiveParamNameIds(SqliteDb &db)
 }
 
 std::vector<CollectiveCall> collectiveCalls(
-    Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps)
+    Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps, const KeptSlices *kept)
 {
     SqliteDb &db = ws.db();
     // Collective parameters of the CPU ops, by External id, for kernels that carry none themselves.
@@ -111,36 +114,63 @@ std::vector<CollectiveCall> collectiveCalls(
             args.reset();
         }
     }
-    SqliteStmt st(db,
-        "SELECT n.str, s.dur, s.args_id, a.json, s.ext_id, s.id, s.ts FROM slice s "
-        "JOIN track k ON k.id = s.track_id "
-        "JOIN string n ON n.id = s.name_id LEFT JOIN args a ON a.id = s.args_id "
-        "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
-        "AND s.cat_id IN (SELECT id FROM string WHERE str IN ("
-            + sqlCategoryList({ CategoryRole::Kernel })
-            + ")) "
-              "AND s.name_id IN (SELECT id FROM string WHERE str LIKE '%nccl%') ORDER BY s.ts, s.id");
-    st.bind(1, traceId);
+    // The communication kernels: kernels with nccl in their name, of every stream, by (ts, id).
+    std::unordered_set<int64_t> kernelCats, ncclNames;
+    const auto ids = [&db](const std::string &sql, std::unordered_set<int64_t> &into) {
+        SqliteStmt st(db, sql);
+        while (st.step())
+            into.insert(st.columnInt(0));
+    };
+    ids("SELECT id FROM string WHERE str IN (" + sqlCategoryList({ CategoryRole::Kernel }) + ")", kernelCats);
+    ids("SELECT id FROM string WHERE str LIKE '%nccl%'", ncclNames);
+    std::vector<KeptSlice> kernels;
+    if (!kernelCats.empty() && !ncclNames.empty()) {
+        const std::string where
+            = "cat_id IN (" + sqlIdList(kernelCats) + ") AND name_id IN (" + sqlIdList(ncclNames) + ")";
+        for (const int64_t track : gpuStreamTracks(db, traceId))
+            forEachTrackSlice(db, kept, track, where, [&](const KeptSlice &r) {
+                if (r.cat != KeptSlice::kAbsent && kernelCats.count(r.cat) && ncclNames.count(r.name))
+                    kernels.push_back(r);
+            });
+    }
+    std::sort(kernels.begin(), kernels.end(),
+        [](const KeptSlice &a, const KeptSlice &b) { return a.ts != b.ts ? a.ts < b.ts : a.id < b.id; });
     std::vector<CollectiveCall> out;
     std::unordered_map<int64_t, Params> byArgs; // args rows are shared: parse each once
+    std::unordered_map<int64_t, QString> nameOf;
     std::map<QString, int64_t> nextSeq; // by process group
-    while (st.step()) {
+    SqliteStmt argsJson(db, "SELECT json FROM args WHERE id = ?");
+    SqliteStmt name(db, "SELECT str FROM string WHERE id = ?");
+    for (const KeptSlice &k : kernels) {
         Params p;
-        if (!st.columnIsNull(2)) {
-            auto it = byArgs.find(st.columnInt(2));
-            if (it == byArgs.end())
-                it = byArgs.emplace(st.columnInt(2), paramsOf(st.columnView(3))).first;
+        if (k.args != KeptSlice::kAbsent) {
+            auto it = byArgs.find(k.args);
+            if (it == byArgs.end()) {
+                argsJson.bind(1, k.args);
+                it = byArgs
+                         .emplace(
+                             k.args, paramsOf(argsJson.step() ? argsJson.columnView(0) : std::string_view()))
+                         .first;
+                argsJson.reset();
+            }
             p = it->second;
         }
-        if (!p.known && !st.columnIsNull(4))
-            if (auto it = byExternal.find(st.columnInt(4)); it != byExternal.end())
+        if (!p.known && k.ext != KeptSlice::kAbsent)
+            if (auto it = byExternal.find(k.ext); it != byExternal.end())
                 p = it->second;
-        if (!p.known)
-            p.collective = st.columnText(0);
+        if (!p.known) {
+            auto it = nameOf.find(k.name);
+            if (it == nameOf.end()) {
+                name.bind(1, k.name);
+                it = nameOf.emplace(k.name, name.step() ? name.columnText(0) : QString()).first;
+                name.reset();
+            }
+            p.collective = it->second;
+        }
         CollectiveCall c;
-        c.sliceId = st.columnInt(5);
-        c.startNs = st.columnInt(6);
-        c.endNs = c.startNs + st.columnInt(1);
+        c.sliceId = k.id;
+        c.startNs = k.ts;
+        c.endNs = c.startNs + k.dur;
         c.collective = p.collective;
         c.processGroup = p.processGroup;
         c.dtype = p.dtype;

@@ -12,6 +12,7 @@
 namespace plumb {
 
 class SqliteDb;
+class KeptSlices;
 class Workspace;
 
 // The collectives of a trace (communication kernels) grouped by operation, process group, group size,
@@ -58,9 +59,10 @@ struct CollectiveCall {
     [[nodiscard]] int64_t durNs() const { return endNs - startNs; }
 };
 
-// The trace's collective kernels, by start.
-[[nodiscard]] std::vector<CollectiveCall> collectiveCalls(
-    Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps = nullptr);
+// The trace's collective kernels, by start (read from the rows the import kept, `kept`, for the tracks
+// it kept).
+[[nodiscard]] std::vector<CollectiveCall> collectiveCalls(Workspace &ws, int64_t traceId,
+    const std::vector<ThreadOp> *threadOps = nullptr, const KeptSlices *kept = nullptr);
 // The string ids of the CPU ops whose args give a collective's parameters to its kernels
 // (record_param_comms): `threadOps`, when given, holds at least those.
 [[nodiscard]] std::unordered_set<int64_t> collectiveParamNameIds(SqliteDb &db);

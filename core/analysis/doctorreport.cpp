@@ -128,7 +128,8 @@ private:
 // share out. A second reader connection sees the same committed data; a writer's uncommitted view, or
 // a workspace in memory, is read by this thread alone.
 DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *given, GpuOpMode mode,
-    const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls, std::vector<GpuOp> *opsOut)
+    const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls, std::vector<GpuOp> *opsOut,
+    KeptSlices *kept)
 {
     DoctorReport r;
     std::vector<GpuOp> read;
@@ -144,11 +145,11 @@ DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *
     Analyses board;
     const auto always = [] { return true; };
     const size_t prepared = board.add(always, [&](Workspace &w) {
-        pass = std::make_unique<StepTimeHostPass>(w, traceId, stepOptions, &hostSlices, &threadOps);
+        pass = std::make_unique<StepTimeHostPass>(w, traceId, stepOptions, &hostSlices, &threadOps, kept);
     });
     const size_t opsRead = board.add(always, [&](Workspace &w) {
         if (!given)
-            read = readGpuOps(w, traceId, mode);
+            read = readGpuOps(w, traceId, mode, INT64_MIN, INT64_MAX, kept);
     });
     auto isDone = [&board](size_t task) { return board.tasks[task].done; };
     auto afterOps = [isDone, opsRead] { return isDone(opsRead); };
@@ -166,15 +167,16 @@ DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *
     const size_t opsTaken = board.add(afterScan, [&](Workspace &) { pass->takeThreadOps(); });
     auto afterThreadOps = [isDone, opsTaken] { return isDone(opsTaken); };
     board.add(afterThreadOps, [&](Workspace &w) {
-        std::vector<CollectiveCall> all = collectiveCalls(w, traceId, &threadOps.ops);
+        std::vector<CollectiveCall> all = collectiveCalls(w, traceId, &threadOps.ops, kept);
         r.collectives = collectiveStats(all);
         if (calls)
             *calls = std::move(all);
     });
-    board.add(afterThreadOps, [&](Workspace &w) { r.flops = flopsSummary(w, traceId, &threadOps.ops); });
+    board.add(
+        afterThreadOps, [&](Workspace &w) { r.flops = flopsSummary(w, traceId, &threadOps.ops, kept); });
     board.add(afterOps, [&](Workspace &w) { r.steps = stepBreakdowns(w, traceId, ops); });
     board.add(afterOps, [&](Workspace &w) { r.idle = idleBreakdown(w, ops); });
-    board.add(always, [&](Workspace &w) { r.copies = memcpyStats(w, traceId); });
+    board.add(always, [&](Workspace &w) { r.copies = memcpyStats(w, traceId, kept); });
     board.add(afterOps, [&](Workspace &) {
         r.overall = breakdownOf(ops);
         r.launch = launchStats(ops);
@@ -202,13 +204,13 @@ DoctorReport analyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> *
 DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
     const StepTimeOptions &stepOptions, std::vector<CollectiveCall> *calls)
 {
-    return analyses(ws, traceId, &ops, GpuOpMode::EveryOp, stepOptions, calls, nullptr);
+    return analyses(ws, traceId, &ops, GpuOpMode::EveryOp, stepOptions, calls, nullptr, nullptr);
 }
 
 DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, GpuOpMode mode, const StepTimeOptions &stepOptions,
-    std::vector<CollectiveCall> *calls, std::vector<GpuOp> *ops)
+    std::vector<CollectiveCall> *calls, std::vector<GpuOp> *ops, KeptSlices *kept)
 {
-    return analyses(ws, traceId, nullptr, mode, stepOptions, calls, ops);
+    return analyses(ws, traceId, nullptr, mode, stepOptions, calls, ops, kept);
 }
 
 void finishReport(

@@ -19,6 +19,7 @@
 
 namespace plumb {
 
+class KeptSlices;
 class Workspace;
 
 // Everything the doctor says about one trace, computed from one read of its GPU ops: what
@@ -61,10 +62,11 @@ struct DoctorReport {
 // and the device named. doctorReport() is the two in a row.
 [[nodiscard]] DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, const std::vector<GpuOp> &ops,
     const StepTimeOptions &stepOptions = {}, std::vector<CollectiveCall> *calls = nullptr);
-// The same, reading the GPU ops in `mode` itself (into `ops`, when given) while it reads what needs none.
+// The same, reading the GPU ops in `mode` itself (into `ops`, when given) while it reads what needs none;
+// the tracks whose slices the import kept (`kept`) from those rows (freeing some: see StepTimeHostPass).
 [[nodiscard]] DoctorReport traceAnalyses(Workspace &ws, int64_t traceId, GpuOpMode mode,
     const StepTimeOptions &stepOptions = {}, std::vector<CollectiveCall> *calls = nullptr,
-    std::vector<GpuOp> *ops = nullptr);
+    std::vector<GpuOp> *ops = nullptr, KeptSlices *kept = nullptr);
 // `verdictOnly`: the verdict's component and headline alone (no step verdicts, evidence of step time or
 // FLOPs, nor the run's comparison kept in r.ranks), for a job of thousands of ranks.
 void finishReport(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/flops.h"
 
+#include "analysis/trackslices.h"
 #include "store/sqlitedb.h"
 #include "store/stringids.h"
 #include "store/workspace.h"
@@ -277,7 +278,8 @@ std::unordered_set<int64_t> flopsOpNameIds(SqliteDb &db)
     return stringIdsOf(db, names);
 }
 
-FlopsSummary flopsSummary(Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps)
+FlopsSummary flopsSummary(
+    Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps, const KeptSlices *kept)
 {
     FlopsSummary s;
     SqliteDb &db = ws.db();
@@ -358,21 +360,17 @@ FlopsSummary flopsSummary(Workspace &ws, int64_t traceId, const std::vector<Thre
         byExtId.resize(n);
     }
 
-    // Their kernels: GPU work carrying the same External id.
-    SqliteStmt kernels(db,
-        "SELECT s.ext_id, s.dur FROM slice s JOIN track t ON t.id = s.track_id "
-        "WHERE t.trace_id = ? AND t.kind = 'gpu_stream' AND s.ext_id IS NOT NULL");
-    kernels.bind(1, traceId);
+    // Their kernels: GPU work carrying the same External id (summed per op: in any order).
     const int64_t lo = byExtId.front().extId, hi = byExtId.back().extId;
-    while (kernels.step()) {
-        const int64_t ext = kernels.columnInt(0);
-        if (ext < lo || ext > hi)
-            continue;
-        const auto it = std::lower_bound(
-            byExtId.begin(), byExtId.end(), ext, [](const Op &o, int64_t e) { return o.extId < e; });
-        if (it != byExtId.end() && it->extId == ext)
-            it->kernelNs += kernels.columnInt(1);
-    }
+    for (const int64_t track : gpuStreamTracks(db, traceId))
+        forEachTrackSlice(db, kept, track, "ext_id IS NOT NULL", [&](const KeptSlice &r) {
+            if (r.ext == KeptSlice::kAbsent || r.ext < lo || r.ext > hi)
+                return;
+            const auto it = std::lower_bound(
+                byExtId.begin(), byExtId.end(), r.ext, [](const Op &o, int64_t e) { return o.extId < e; });
+            if (it != byExtId.end() && it->extId == r.ext)
+                it->kernelNs += r.dur;
+        });
 
     // Summed in External id order (the order of the sums decides their last bits).
     std::map<FlopsDtype, double> flopsByDtype;

@@ -14,6 +14,7 @@
 namespace plumb {
 
 class SqliteDb;
+class KeptSlices;
 class Workspace;
 
 // How much arithmetic the matrix and attention ops of a trace did, how fast their kernels did it, and
@@ -81,9 +82,10 @@ struct FlopsSummary {
 // unknown.
 [[nodiscard]] QString peakShareText(double tflops, double peakTflops, int decimals = 0);
 
-// The trace's ops with known FLOPs, joined to the GPU kernels sharing their External id.
-[[nodiscard]] FlopsSummary flopsSummary(
-    Workspace &ws, int64_t traceId, const std::vector<ThreadOp> *threadOps = nullptr);
+// The trace's ops with known FLOPs, joined to the GPU kernels sharing their External id (read from the
+// rows the import kept, `kept`, for the tracks it kept).
+[[nodiscard]] FlopsSummary flopsSummary(Workspace &ws, int64_t traceId,
+    const std::vector<ThreadOp> *threadOps = nullptr, const KeptSlices *kept = nullptr);
 // The string ids of the ops flopsSummary() counts (`threadOps`, when given, holds at least those).
 [[nodiscard]] std::unordered_set<int64_t> flopsOpNameIds(SqliteDb &db);
 

@@ -2,6 +2,7 @@
 #include "analysis/gpuops.h"
 
 #include "analysis/devicebackend.h"
+#include "store/keptslices.h"
 #include "store/sqlitedb.h"
 #include "store/sqlitestate.h"
 #include "store/workspace.h"
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <future>
 #include <memory>
+#include <optional>
 #include <unordered_set>
 #include <utility>
 
@@ -149,7 +151,7 @@ private:
     bool m_dense = false;
 };
 
-LaunchIndex readLaunches(SqliteDb &db, int64_t traceId)
+LaunchIndex readLaunches(SqliteDb &db, int64_t traceId, const KeptSlices *kept)
 {
     // Only the CPU tracks holding slices with an id: those with correlation tiles (slice_corr_tile, one
     // per 1,024 such slices), mostly the CUDA API tracks; a thread's own slices rarely carry one, and
@@ -173,6 +175,13 @@ LaunchIndex readLaunches(SqliteDb &db, int64_t traceId)
     adviseHugePages(calls);
     SqliteStmt st(db, "SELECT corr, ts, dur FROM slice WHERE track_id = ? AND corr IS NOT NULL");
     for (const int64_t track : tracks) {
+        if (kept && kept->isKept(track)) {
+            KeptSlices::Cursor rows = kept->rows(track);
+            for (KeptSlice r; rows.next(r);)
+                if (r.corr != KeptSlice::kAbsent && saneTimes(r.ts, r.dur))
+                    calls.push_back({ r.corr, { r.ts, r.dur } });
+            continue;
+        }
         st.bind(1, track);
         while (st.step())
             if (saneTimes(st.columnInt(1), st.columnInt(2)))
@@ -186,7 +195,59 @@ LaunchIndex readLaunches(SqliteDb &db, int64_t traceId)
 
 } // namespace
 
-std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, int64_t fromNs, int64_t toNs)
+namespace {
+
+// One GPU stream's slices starting in [fromNs, toNs), in start order: the rows the import kept, else a
+// statement over the workspace.
+class StreamCursor {
+public:
+    StreamCursor(SqliteDb &db, const KeptSlices *kept, int64_t track, int64_t fromNs, int64_t toNs)
+        : m_toNs(toNs)
+    {
+        if (kept && kept->isKept(track)) {
+            m_rows.emplace(kept->rows(track));
+            m_fromNs = fromNs;
+            return;
+        }
+        m_st = std::make_unique<SqliteStmt>(db,
+            "SELECT ts, dur, name_id, cat_id, corr, args_id FROM slice "
+            "WHERE track_id = ?1 AND ts >= ?2 AND ts < ?3 ORDER BY ts");
+        m_st->bind(1, track).bind(2, fromNs).bind(3, toNs);
+    }
+    // The next slice into row(); false at the end.
+    bool next()
+    {
+        if (m_rows) {
+            while (m_rows->next(m_row))
+                if (m_row.ts >= m_fromNs)
+                    return m_row.ts < m_toNs;
+            return false;
+        }
+        if (!m_st->step())
+            return false;
+        const auto optional
+            = [this](int c) { return m_st->columnIsNull(c) ? KeptSlice::kAbsent : m_st->columnInt(c); };
+        m_row.ts = m_st->columnInt(0);
+        m_row.dur = m_st->columnInt(1);
+        m_row.name = m_st->columnInt(2);
+        m_row.cat = optional(3);
+        m_row.corr = optional(4);
+        m_row.args = optional(5);
+        return true;
+    }
+    [[nodiscard]] const KeptSlice &row() const { return m_row; }
+
+private:
+    std::optional<KeptSlices::Cursor> m_rows;
+    std::unique_ptr<SqliteStmt> m_st;
+    int64_t m_fromNs = INT64_MIN, m_toNs;
+    KeptSlice m_row;
+};
+
+} // namespace
+
+std::vector<GpuOp> readGpuOps(
+    Workspace &ws, int64_t traceId, GpuOpMode mode, int64_t fromNs, int64_t toNs, const KeptSlices *kept)
 {
     SqliteDb &db = ws.db();
     const bool hta = mode == GpuOpMode::Hta;
@@ -213,13 +274,13 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     LaunchIndex launches;
     std::future<LaunchIndex> launchesRead;
     if (!inWriteTransaction(db) && QFileInfo(ws.path()).isFile())
-        launchesRead = std::async(std::launch::async, [path = ws.path(), traceId] {
+        launchesRead = std::async(std::launch::async, [path = ws.path(), traceId, kept] {
             Workspace second(path, Workspace::Role::Reader);
             const SqliteReadTransaction snapshot(second.db());
-            return readLaunches(second.db(), traceId);
+            return readLaunches(second.db(), traceId, kept);
         });
     else
-        launches = readLaunches(db, traceId);
+        launches = readLaunches(db, traceId, kept);
     // Names of communication (and, for HTA, memory) kernels, decided once per name.
     const std::unordered_set<int64_t> commNames = stringIds(db,
         hta ? "SELECT id FROM string WHERE str GLOB 'nccl*'"
@@ -277,17 +338,14 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             opCount += t.columnInt(1);
         }
     }
-    std::vector<std::unique_ptr<SqliteStmt>> cursors; // those with a row to give
+    std::vector<StreamCursor> cursors; // those with a row to give
     std::vector<int64_t> cursorTrack; // the track id of each
     std::vector<int64_t> cursorTs; // the start of its current row
     for (int64_t track : tracks) {
-        auto st = std::make_unique<SqliteStmt>(db,
-            "SELECT ts, dur, name_id, cat_id, corr, args_id FROM slice "
-            "WHERE track_id = ?1 AND ts >= ?2 AND ts < ?3 ORDER BY ts");
-        st->bind(1, track).bind(2, fromNs).bind(3, toNs);
-        if (st->step()) {
-            cursorTs.push_back(st->columnInt(0));
-            cursors.push_back(std::move(st));
+        StreamCursor cursor(db, kept, track, fromNs, toNs);
+        if (cursor.next()) {
+            cursorTs.push_back(cursor.row().ts);
+            cursors.push_back(std::move(cursor));
             cursorTrack.push_back(track);
         }
     }
@@ -299,7 +357,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
 
     std::vector<GpuOp> ops;
     std::vector<int64_t> corrs; // of each op, linked to its launch once the launches are read
-    constexpr int64_t kNoCorr = INT64_MIN;
+    constexpr int64_t kNoCorr = KeptSlice::kAbsent; // a NULL corr
     // Every op of the window at most: regrowing a million-op vector costs more than the scan.
     const size_t expected
         = size_t(fromNs == INT64_MIN && toNs == INT64_MAX ? opCount : std::max<int64_t>(opCount / 16, 1024));
@@ -310,10 +368,11 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     while (!heap.empty()) {
         std::pop_heap(heap.begin(), heap.end(), later);
         const size_t c = heap.back();
-        SqliteStmt &st = *cursors[c];
-        const int64_t cat = st.columnIsNull(3) ? -1 : st.columnInt(3);
+        StreamCursor &cursor = cursors[c];
+        const KeptSlice &row = cursor.row();
+        const int64_t cat = row.cat == KeptSlice::kAbsent ? -1 : row.cat;
         GpuOp op;
-        op.nameId = st.columnInt(2);
+        op.nameId = row.name;
         const BackendCategory *opCat = nullptr; // else e.g. a marker on the stream
         for (const auto &[id, c] : opCats)
             if (id == cat)
@@ -322,7 +381,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
         // A damaged file's op with times no analysis can subtract (beyond 2^62 ns, 146 years, from the
         // trace's zero, or a negative duration) is no device work either: passed over like a marker.
         const bool keep = opCat != nullptr && !(!opCat->waitOps.empty() && waitNames.count(op.nameId))
-            && saneTimes(cursorTs[c], st.columnInt(1));
+            && saneTimes(cursorTs[c], row.dur);
         const CategoryRole role = keep ? opCat->role : CategoryRole::None;
         const bool memoryOp = role == CategoryRole::Memcpy || role == CategoryRole::Memset
             || (keep && !opCat->memoryNamePrefixes.empty() && backendMemoryNames.count(op.nameId));
@@ -338,19 +397,19 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             op.kind = GpuOp::Kind::Memory;
         }
         if (keep) {
-            corrs.push_back(st.columnIsNull(4) ? kNoCorr : st.columnInt(4));
+            corrs.push_back(row.corr);
             op.startNs = cursorTs[c];
-            op.endNs = op.startNs + st.columnInt(1);
+            op.endNs = op.startNs + row.dur;
             if (hta) {
-                op.endNs = std::max(htaStart(op.startNs), htaEndNs(op.startNs, st.columnInt(1)));
+                op.endNs = std::max(htaStart(op.startNs), htaEndNs(op.startNs, row.dur));
                 op.startNs = htaStart(op.startNs);
             }
             op.streamTrackId = cursorTrack[c];
-            op.argsId = st.columnIsNull(5) ? -1 : st.columnInt(5);
+            op.argsId = row.args == KeptSlice::kAbsent ? -1 : row.args;
             ops.push_back(op);
         }
-        if (st.step()) {
-            cursorTs[c] = st.columnInt(0);
+        if (cursor.next()) {
+            cursorTs[c] = cursor.row().ts;
             std::push_heap(heap.begin(), heap.end(), later);
         } else {
             heap.pop_back();
@@ -361,7 +420,7 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
     // cut) is dropped.
     if (launchesRead.valid())
         launches = launchesRead.get(); // rethrows what the other connection threw
-    size_t kept = 0;
+    size_t linked = 0;
     for (size_t i = 0; i < ops.size(); ++i) {
         GpuOp op = ops[i];
         if (corrs[i] != kNoCorr)
@@ -371,9 +430,9 @@ std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode, in
             }
         if (linkedOnly && (op.launchNs < 0 || op.launchNs >= cutoff))
             continue;
-        ops[kept++] = op;
+        ops[linked++] = op;
     }
-    ops.resize(kept);
+    ops.resize(linked);
     return ops;
 }
 

@@ -8,6 +8,7 @@
 
 namespace plumb {
 
+class KeptSlices;
 class Workspace;
 
 // The device ops of a trace as the analyses see them: kernels, memcpy and memset on its device streams
@@ -52,8 +53,9 @@ enum class GpuOpMode { EveryOp, LinkedOnly, Hta };
 // "every", "linked" or "hta": the mode as `--mode` and the JSON outputs name it.
 [[nodiscard]] QString gpuOpModeName(GpuOpMode mode);
 
-// Every GPU op of the trace starting in [fromNs, toNs), in start order, chosen by mode.
-[[nodiscard]] std::vector<GpuOp> readGpuOps(
-    Workspace &ws, int64_t traceId, GpuOpMode mode, int64_t fromNs = INT64_MIN, int64_t toNs = INT64_MAX);
+// Every GPU op of the trace starting in [fromNs, toNs), in start order, chosen by mode. The tracks
+// whose slices the import kept (`kept`, see writeTraceSummary()) are read from those rows.
+[[nodiscard]] std::vector<GpuOp> readGpuOps(Workspace &ws, int64_t traceId, GpuOpMode mode,
+    int64_t fromNs = INT64_MIN, int64_t toNs = INT64_MAX, const KeptSlices *kept = nullptr);
 
 } // namespace plumb

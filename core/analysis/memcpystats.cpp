@@ -2,6 +2,8 @@
 #include "analysis/memcpystats.h"
 
 #include "analysis/devicebackend.h"
+#include "analysis/trackslices.h"
+#include "store/sqlidlist.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace plumb {
 
@@ -26,33 +29,42 @@ int64_t bytesOf(const QByteArray &argsJson)
 
 } // namespace
 
-std::vector<MemcpyKindStats> memcpyStats(Workspace &ws, int64_t traceId)
+std::vector<MemcpyKindStats> memcpyStats(Workspace &ws, int64_t traceId, const KeptSlices *kept)
 {
-    // By name id first (no string lookup per row), named after grouping.
-    SqliteStmt st(ws.db(),
-        "SELECT s.name_id, s.dur, s.args_id, a.json FROM slice s JOIN track k ON k.id = s.track_id "
-        "LEFT JOIN args a ON a.id = s.args_id "
-        "WHERE k.trace_id = ? AND k.kind = 'gpu_stream' "
-        "AND s.cat_id IN (SELECT id FROM string WHERE str IN ("
-            + sqlCategoryList({ CategoryRole::Memcpy }) + "))");
-    st.bind(1, traceId);
+    SqliteDb &db = ws.db();
+    std::unordered_set<int64_t> cats;
+    {
+        SqliteStmt st(
+            db, "SELECT id FROM string WHERE str IN (" + sqlCategoryList({ CategoryRole::Memcpy }) + ")");
+        while (st.step())
+            cats.insert(st.columnInt(0));
+    }
+    // By name id first (no string lookup per row), named after grouping; sums, in any order.
     std::unordered_map<int64_t, MemcpyKindStats> byName;
     std::unordered_map<int64_t, int64_t> bytesByArgs; // args rows are shared: parse each once
-    while (st.step()) {
-        MemcpyKindStats &k = byName[st.columnInt(0)];
-        ++k.count;
-        k.timeNs += st.columnInt(1);
-        if (!st.columnIsNull(2)) {
-            const int64_t argsId = st.columnInt(2);
-            auto it = bytesByArgs.find(argsId);
-            if (it == bytesByArgs.end()) {
-                const std::string_view json = st.columnView(3);
-                it = bytesByArgs.emplace(argsId, bytesOf(QByteArray(json.data(), qsizetype(json.size()))))
-                         .first;
-            }
-            k.bytes += it->second;
-        }
-    }
+    SqliteStmt args(db, "SELECT json FROM args WHERE id = ?");
+    if (!cats.empty())
+        for (const int64_t track : gpuStreamTracks(db, traceId))
+            forEachTrackSlice(
+                db, kept, track, "cat_id IN (" + sqlIdList(cats) + ")", [&](const KeptSlice &r) {
+                    if (r.cat == KeptSlice::kAbsent || !cats.count(r.cat))
+                        return;
+                    MemcpyKindStats &k = byName[r.name];
+                    ++k.count;
+                    k.timeNs += r.dur;
+                    if (r.args == KeptSlice::kAbsent)
+                        return;
+                    auto it = bytesByArgs.find(r.args);
+                    if (it == bytesByArgs.end()) {
+                        args.bind(1, r.args);
+                        const std::string_view json = args.step() ? args.columnView(0) : std::string_view();
+                        it = bytesByArgs
+                                 .emplace(r.args, bytesOf(QByteArray(json.data(), qsizetype(json.size()))))
+                                 .first;
+                        args.reset();
+                    }
+                    k.bytes += it->second;
+                });
     // Kinds are names; two name ids never share a text, but merge by text all the same.
     std::map<QString, MemcpyKindStats> byKind;
     SqliteStmt name(ws.db(), "SELECT str FROM string WHERE id = ?");

@@ -8,6 +8,7 @@
 
 namespace plumb {
 
+class KeptSlices;
 class Workspace;
 
 // GPU memory copies of a trace by kind (the op's name, e.g. "Memcpy HtoD (Pageable -> Device)"):
@@ -27,7 +28,8 @@ struct MemcpyKindStats {
     }
 };
 
-// Sorted by time, largest first.
-[[nodiscard]] std::vector<MemcpyKindStats> memcpyStats(Workspace &ws, int64_t traceId);
+// Sorted by time, largest first. The tracks whose slices the import kept (`kept`) are read from those rows.
+[[nodiscard]] std::vector<MemcpyKindStats> memcpyStats(
+    Workspace &ws, int64_t traceId, const KeptSlices *kept = nullptr);
 
 } // namespace plumb

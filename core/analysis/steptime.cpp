@@ -7,6 +7,7 @@
 #include "analysis/stepbreakdown.h"
 #include "analysis/temporalbreakdown.h"
 #include "analysis/threadops.h"
+#include "store/keptslices.h"
 #include "store/sqlidlist.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
@@ -187,6 +188,7 @@ enum : uint8_t {
 struct StepTimeHostPass::State {
     HostSliceTap *hostTap = nullptr;
     ThreadOpTap *threadOps = nullptr;
+    KeptSlices *kept = nullptr;
     std::vector<StepMarker> markers;
     std::vector<StepTime> steps;
     std::vector<uint8_t> flags;
@@ -222,11 +224,12 @@ struct StepTimeHostPass::State {
 StepTimeHostPass::~StepTimeHostPass() = default;
 
 StepTimeHostPass::StepTimeHostPass(Workspace &ws, int64_t traceId, const StepTimeOptions &options,
-    HostSliceTap *hostTap, ThreadOpTap *threadOps)
+    HostSliceTap *hostTap, ThreadOpTap *threadOps, KeptSlices *kept)
     : d(std::make_unique<State>())
 {
     d->hostTap = hostTap;
     d->threadOps = threadOps;
+    d->kept = kept;
     d->markers = traceSteps(ws, traceId);
     const std::vector<StepMarker> &markers = d->markers;
     if (markers.empty()) {
@@ -351,6 +354,45 @@ void StepTimeHostPass::scan(SqliteDb &db, size_t maxTracks)
         State::Track &t = s.tracks[s.order[i]];
         const bool host = t.cudaApi || t.thread;
         const bool onStepThread = host && s.stepTracks.count(t.id);
+        // One slice of the track (ext and args kAbsent when NULL).
+        const auto take = [&](int64_t a, int64_t dur, int64_t nameId, int64_t catId, int64_t ext,
+                              int64_t args) {
+            const int64_t b = a + dur;
+            const uint8_t name = s.flagOf(nameId), cat = s.flagOf(catId);
+            if ((name & kHostName) && host)
+                t.slices.push_back({ t.id, a, dur, nameId });
+            if ((name & kThreadOp) && t.thread && ext != KeptSlice::kAbsent && args != KeptSlice::kAbsent)
+                t.ops.push_back({ ext, nameId, args });
+            if (dur <= 0)
+                return;
+            if (name & kInputName)
+                appendInterval(t.parts[Input], a, b);
+            else if ((name & kSyncName) || (cat & kSyncCat))
+                appendInterval(t.parts[Sync], a, b);
+            else if (!host)
+                return;
+            else if ((cat & kRuntimeCat) || t.cudaApi)
+                appendInterval(t.parts[Runtime], a, b);
+            else if (onStepThread && !s.enclosesStep(a, b))
+                appendInterval(t.parts[OtherCpu], a, b);
+        };
+        if (s.kept && s.kept->isKept(t.id)) {
+            // The rows the import kept: every slice, filtered here as the statements below filter.
+            KeptSlices::Cursor rows = s.kept->rows(t.id);
+            const uint8_t named = kInputName | kSyncName | kHostName | kThreadOp;
+            for (KeptSlice r; rows.next(r);) {
+                const int64_t cat = r.cat == KeptSlice::kAbsent ? -1 : r.cat;
+                if (t.cudaApi || onStepThread)
+                    take(r.ts, r.dur, r.name, cat, r.ext, r.args);
+                else if (host ? (s.flagOf(r.name) & named) || (s.flagOf(cat) & (kRuntimeCat | kSyncCat))
+                              : r.dur > 0 && (s.flagOf(cat) & kSyncCat))
+                    take(r.ts, r.dur, r.name, cat, r.ext, r.args);
+            }
+            if (host && !s.kept->hasCorrelation(t.id))
+                s.kept->release(t.id); // no launches on it: read by this pass alone
+            ++s.read;
+            continue;
+        }
         std::unique_ptr<SqliteStmt> &st = t.cudaApi ? api : onStepThread ? all : host ? offStep : synced;
         const std::string &sql = t.cudaApi ? s.apiSql
             : onStepThread                 ? s.allSql
@@ -360,26 +402,13 @@ void StepTimeHostPass::scan(SqliteDb &db, size_t maxTracks)
             if (!st)
                 st = std::make_unique<SqliteStmt>(db, sql);
             st->bind(1, t.id);
+            const bool withOps = t.thread; // the columns only thread ops need
             while (st->step()) {
-                const int64_t a = st->columnInt(0), dur = st->columnInt(1), b = a + dur,
-                              nameId = st->columnInt(2);
-                const uint8_t name = s.flagOf(nameId), cat = s.flagOf(st->columnInt(3));
-                if ((name & kHostName) && host)
-                    t.slices.push_back({ t.id, a, dur, nameId });
-                if ((name & kThreadOp) && t.thread && !st->columnIsNull(4) && !st->columnIsNull(5))
-                    t.ops.push_back({ st->columnInt(4), nameId, st->columnInt(5) });
-                if (dur <= 0)
-                    continue;
-                if (name & kInputName)
-                    appendInterval(t.parts[Input], a, b);
-                else if ((name & kSyncName) || (cat & kSyncCat))
-                    appendInterval(t.parts[Sync], a, b);
-                else if (!host)
-                    continue;
-                else if ((cat & kRuntimeCat) || t.cudaApi)
-                    appendInterval(t.parts[Runtime], a, b);
-                else if (onStepThread && !s.enclosesStep(a, b))
-                    appendInterval(t.parts[OtherCpu], a, b);
+                const auto optional = [&st, withOps](int c) {
+                    return !withOps || st->columnIsNull(c) ? KeptSlice::kAbsent : st->columnInt(c);
+                };
+                take(st->columnInt(0), st->columnInt(1), st->columnInt(2), st->columnInt(3), optional(4),
+                    optional(5));
             }
             st->reset();
         }

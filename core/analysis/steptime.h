@@ -17,6 +17,7 @@ namespace plumb {
 
 struct HostSliceTap;
 struct ThreadOpTap;
+class KeptSlices;
 class SqliteDb;
 class Workspace;
 
@@ -127,11 +128,13 @@ struct StepTimeOptions {
 // them. The tracks are shared out among the threads that call scan(), each on its own connection to
 // the workspace. The same pass serves hostAnalysis() (`hostTap`) and the CPU ops that FLOPs and
 // collectives look up (`threadOps`: what readThreadOps() gives for its names, read at once when the
-// trace has no step).
+// trace has no step). A track whose slices the import kept (`kept`, see writeTraceSummary()) is read
+// from those rows instead of the workspace; those of a CPU track that no other analysis reads (one
+// without correlation ids) are freed once read.
 class StepTimeHostPass {
 public:
     StepTimeHostPass(Workspace &ws, int64_t traceId, const StepTimeOptions &options,
-        HostSliceTap *hostTap = nullptr, ThreadOpTap *threadOps = nullptr);
+        HostSliceTap *hostTap = nullptr, ThreadOpTap *threadOps = nullptr, KeptSlices *kept = nullptr);
     ~StepTimeHostPass();
     StepTimeHostPass(const StepTimeHostPass &) = delete;
     StepTimeHostPass &operator=(const StepTimeHostPass &) = delete;

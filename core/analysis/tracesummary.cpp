@@ -3,6 +3,7 @@
 
 #include "analysis/quantilesketch.h"
 #include "store/eventslocation.h"
+#include "store/keptslices.h"
 #include "store/sqlitedb.h"
 #include "store/workspace.h"
 
@@ -379,7 +380,7 @@ void writeStep(SqliteStmt &st, int64_t traceId, int64_t step, const QString &nam
 
 } // namespace
 
-void writeTraceSummary(Workspace &ws, int64_t traceId)
+void writeTraceSummary(Workspace &ws, int64_t traceId, std::unique_ptr<KeptSlices> kept)
 {
     SqliteDb &db = ws.db();
     // Read first, with no write transaction open: the report's host side then reads on a second
@@ -389,8 +390,9 @@ void writeTraceSummary(Workspace &ws, int64_t traceId)
     std::vector<CollectiveCall> calls;
     {
         const SqliteReadTransaction snapshot(db);
-        r = traceAnalyses(ws, traceId, GpuOpMode::EveryOp, {}, &calls, &ops);
+        r = traceAnalyses(ws, traceId, GpuOpMode::EveryOp, {}, &calls, &ops, kept.get());
     }
+    kept.reset(); // before the rows' maps and sketches are made
     SqliteTransaction tx(db);
     for (const char *table :
         { "trace_summary", "step_summary", "op_summary", "stream_summary", "collective_call" }) {

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "analysis/doctorreport.h"
+#include "store/keptslices.h"
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 
 namespace plumb {
@@ -20,8 +22,11 @@ class Workspace;
 // kTraceSummaryVersion, and summaries of another version are written again like missing ones.
 constexpr int kTraceSummaryVersion = 4;
 
-// Writes (replaces) the trace's summaries, in a transaction of its own (the caller holds none).
-void writeTraceSummary(Workspace &ws, int64_t traceId);
+// Writes (replaces) the trace's summaries, in a transaction of its own (the caller holds none). `kept`:
+// the trace's slices as its import wrote them (TraceSink::takeKeptSlices()), read instead of the
+// events for the tracks it kept and freed once the analyses are done; the import writes a trace's
+// summaries from them right after its commit.
+void writeTraceSummary(Workspace &ws, int64_t traceId, std::unique_ptr<KeptSlices> kept = {});
 // Writes the summaries of every trace that has none of this version, one transaction each; stops early
 // when `cancelled` says so. Returns how many were written.
 int writeMissingTraceSummaries(Workspace &ws, const std::function<bool()> &cancelled = {});

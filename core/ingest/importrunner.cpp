@@ -412,7 +412,14 @@ QString unrecognisedMessage(const QString &fileName)
 
 } // namespace
 
-FileImportResult ImportRunner::importOne(SqliteDb &db, int index, const Planned &p, Progress &progress)
+// A trace just imported and its slices as the import wrote them, from which its summaries are written.
+struct ImportRunner::KeptTrace {
+    int64_t traceId = -1;
+    std::unique_ptr<KeptSlices> slices;
+};
+
+FileImportResult ImportRunner::importOne(
+    SqliteDb &db, int index, const Planned &p, Progress &progress, KeptTrace &kept)
 {
     using Status = FileImportResult::Status;
     FileImportResult r;
@@ -496,6 +503,10 @@ FileImportResult ImportRunner::importOne(SqliteDb &db, int index, const Planned 
         read.importMs = timer.elapsed();
         insertSource(db, sourceId, p, hash, read, r);
         tx.commit();
+        if (ctx.hasTraceSink()) {
+            kept.traceId = ctx.traceSink().traceId();
+            kept.slices = ctx.traceSink().takeKeptSlices();
+        }
     });
     r.seconds = double(timer.elapsed()) / 1000.0;
     return r;
@@ -765,9 +776,20 @@ std::vector<FileImportResult> ImportRunner::runIn(Workspace &ws, const QStringLi
     for (int i = 0; i < int(planned.size()); ++i) {
         if (results[size_t(i)])
             continue;
+        KeptTrace kept;
         if (!planned[size_t(i)].isCompanion)
-            results[size_t(i)] = importOne(db, i, planned[size_t(i)], progress);
+            results[size_t(i)] = importOne(db, i, planned[size_t(i)], progress, kept);
         progress.fileDone(i);
+        // The trace's summaries from the slices its import kept, at once (which frees them): written
+        // like those below, in a transaction of their own.
+        if (kept.slices && !m_cancel.load())
+            try {
+                progress.report(QStringLiteral("Summarising traces"), int(files.size()), 1.0, true);
+                releaseFreeMemory(); // what the file's parsing freed
+                writeTraceSummary(ws, kept.traceId, std::move(kept.slices));
+            } catch (const std::exception &e) {
+                qWarning("plumb: trace summaries not written: %s", e.what());
+            }
     }
     progress.report(QStringLiteral("Done"), int(files.size()), 1.0, true);
 

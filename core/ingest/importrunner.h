@@ -102,11 +102,14 @@ public:
     struct ReadFile;
     struct ParallelFile;
     class Progress;
+    struct KeptTrace;
 
 private:
     [[nodiscard]] std::vector<Planned> plan(const QStringList &files) const;
     std::vector<FileImportResult> runIn(Workspace &ws, const QStringList &paths);
-    FileImportResult importOne(SqliteDb &db, int index, const Planned &p, Progress &progress);
+    // `kept`: the trace the file wrote, if any, with its slices as written (TraceSink::takeKeptSlices()).
+    FileImportResult importOne(
+        SqliteDb &db, int index, const Planned &p, Progress &progress, KeptTrace &kept);
     void importParallel(SqliteDb &db, const std::vector<Planned> &planned, const std::vector<int> &indexes,
         Progress &progress, std::vector<std::optional<FileImportResult>> &results);
     static void insertSource(SqliteDb &db, int64_t sourceId, const Planned &p, const QString &hash,

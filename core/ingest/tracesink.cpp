@@ -64,8 +64,8 @@ void TraceSink::finish()
     m_flows.finish(m_diag);
     m_corrTiles.flush();
     m_writer.flush();
-    // While the writer thread inserts the last batches.
-    m_lod.summariseKept();
+    // While the writer thread inserts the last batches. The rows stay for the trace's summaries.
+    m_lod.summariseKept(!m_parallel);
     m_writer.finish();
 
     // The connection is ours again: the steps that read or update what was written.

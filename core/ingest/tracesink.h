@@ -146,11 +146,14 @@ public:
     // Drains the writer, writes trace/run/process/track rows, repairs depths and builds indexes.
     // Throws SqlError (e.g. disk full).
     void finish();
+    // After finish(): the trace's slices as written, for its summaries (writeTraceSummary()); null
+    // for a parallel import's scratch workspace, whose ids change when it is copied.
+    [[nodiscard]] std::unique_ptr<KeptSlices> takeKeptSlices() { return m_lod.takeKept(); }
 
     // Rows per batch handed to the writer thread.
     static constexpr size_t kBatchRows = TraceWriter::kBatchRows;
-    // Memory for the slices kept to build the timeline summaries from (about 8 bytes a slice); the
-    // tracks past it are summarised from the workspace instead.
+    // Memory for the slices kept to build the timeline and trace summaries from (about 12 bytes a
+    // slice); the tracks past it are summarised from the workspace instead.
     static constexpr size_t kMaxKeptSummaryBytes = SliceLodTracker::kMaxKeptSummaryBytes;
     // Slices with a correlation id per slice_corr_tile row (see schema.cpp, migration 11): a lookup
     // scans about this many slices per tile that may hold the corr.

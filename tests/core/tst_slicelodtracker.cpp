@@ -42,16 +42,61 @@ private slots:
         TraceWriter writer(ws.db(), 1);
         SliceLodTracker lod(writer, 10);
         QVERIFY(lod.isKept(10));
-        lod.add(10, true, 0, 5, 0, 1);
-        lod.add(11, true, 0, 5, 0, 1);
+        lod.add(10, true, KeptSlice { 0, 5, 0, 1 });
+        lod.add(11, true, KeptSlice { 0, 5, 0, 1 });
         QVERIFY(lod.keptBytes() > 0);
-        lod.add(10, false, 1, 5, 0, 1);
+        lod.add(10, false, KeptSlice { 1, 5, 0, 1 });
         QVERIFY(!lod.isKept(10));
         QVERIFY(lod.isKept(11));
-        lod.add(10, true, 2, 5, 0, 1);
+        lod.add(10, true, KeptSlice { 2, 5, 0, 1 });
         QVERIFY(!lod.isKept(10));
-        lod.add(11, false, 1, 5, 0, 1);
+        lod.add(11, false, KeptSlice { 1, 5, 0, 1 });
         QCOMPARE(lod.keptBytes(), size_t(0));
+    }
+
+    // Every column read back as it was added, absent ones too, whatever the values' signs and jumps;
+    // the rows stay for takeKept() when summariseKept() is told so.
+    void keptRowsReadBack()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("r.plumb")), Workspace::Role::Writer);
+        TraceWriter writer(ws.db(), 1);
+        SliceLodTracker lod(writer, 5);
+        constexpr int64_t kNo = KeptSlice::kAbsent;
+        const std::vector<KeptSlice> rows {
+            { -40, 10, 0, 3, 7, 1000, kNo, 12, 9 },
+            { -40, 0, 1, -2, kNo, kNo, 5, kNo, 10 },
+            { 5, -3, 0, 0, 7, 999, 4, 2, 3 },
+            { INT64_MAX / 2, INT64_MAX / 4, 63, INT64_MAX, INT64_MIN + 1, INT64_MAX, INT64_MIN + 1, 0,
+                1 << 30 },
+            { INT64_MAX / 2 + 1, 1, 2, 4, 0, -5, 0, INT64_MAX, 1 << 30 | 1 },
+        };
+        for (const KeptSlice &r : rows) {
+            lod.add(6, true, r);
+        }
+        lod.add(7, true, rows[0]);
+        lod.add(7, false, rows[1]);
+        writer.flush();
+        lod.summariseKept(true);
+        writer.finish();
+        const std::unique_ptr<KeptSlices> kept = lod.takeKept();
+        QVERIFY(kept);
+        QVERIFY(kept->isKept(6));
+        QVERIFY(!kept->isKept(7));
+        QVERIFY(kept->isKept(5)); // no slice: none missing
+        QCOMPARE(kept->count(6), int64_t(rows.size()));
+        KeptSlices::Cursor cursor = kept->rows(6);
+        KeptSlice r;
+        for (const KeptSlice &want : rows) {
+            QVERIFY(cursor.next(r));
+            QCOMPARE(
+                std::vector<int64_t>({ r.ts, r.dur, r.depth, r.name, r.cat, r.corr, r.ext, r.args, r.id }),
+                std::vector<int64_t>({ want.ts, want.dur, std::max<int64_t>(0, want.depth), want.name,
+                    want.cat, want.corr, want.ext, want.args, want.id }));
+        }
+        QVERIFY(!cursor.next(r));
+        KeptSlices::Cursor none = kept->rows(5);
+        QVERIFY(!none.next(r));
     }
 
     // Track 1 kept, track 2 dropped (summarised from the workspace), the same slices on both, track 3
@@ -77,7 +122,7 @@ private slots:
                     const int64_t depth = i % 3;
                     writer.batch().slices.push_back({ track, ts, id++, 20 - depth * 5, depth, 1 + i % 7,
                         kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue });
-                    lod.add(track, track != 2 || i < 100, ts, 20 - depth * 5, depth, 1 + i % 7);
+                    lod.add(track, track != 2 || i < 100, KeptSlice { ts, 20 - depth * 5, depth, 1 + i % 7 });
                     writer.pushIfFull();
                 }
             }
@@ -126,8 +171,8 @@ private slots:
                     const int64_t dur = 9 + k - depth * 2;
                     writer.batch().slices.push_back({ track, ts, id++, dur, depth, 1 + (i * (k + 1)) % 13,
                         kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue });
-                    lod.add(track, track <= kPairs || i + 1 < count(track), ts, dur, depth,
-                        1 + (i * (k + 1)) % 13);
+                    lod.add(track, track <= kPairs || i + 1 < count(track),
+                        KeptSlice { ts, dur, depth, 1 + (i * (k + 1)) % 13 });
                     writer.pushIfFull();
                 }
             }

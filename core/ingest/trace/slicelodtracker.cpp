@@ -17,37 +17,26 @@ namespace plumb {
 SliceLodTracker::SliceLodTracker(TraceWriter &writer, int64_t firstTrackId)
     : m_writer(writer)
     , m_trackBase(firstTrackId)
+    , m_kept(std::make_unique<KeptSlices>(firstTrackId, kMaxKeptSummaryBytes))
 {
 }
 
-void SliceLodTracker::drop(State &s)
-{
-    m_bytes -= s.rows.capacity();
-    std::vector<unsigned char>().swap(s.rows);
-    s.kept = false;
-}
-
-bool SliceLodTracker::isKept(int64_t track) const
-{
-    const auto i = size_t(track - m_trackBase);
-    return i >= m_states.size() || m_states[i].kept;
-}
-
-void SliceLodTracker::summariseKept()
+void SliceLodTracker::summariseKept(bool keepRows)
 {
     // The tracks to summarise, most slices first, taken in turn by this thread and a helper: the
     // writer thread only inserts the last batches now, so a core is free. Each thread hands its tiles
     // to the writer a few MB at a time.
-    std::vector<size_t> order;
-    for (size_t t = 0; t < m_states.size(); ++t) {
-        if (m_states[t].kept && m_states[t].count >= kMinSummarisedSlices) {
+    const KeptSlices &kept = *m_kept;
+    std::vector<int64_t> order;
+    for (int64_t t = kept.firstTrack(); t < kept.trackEnd(); ++t) {
+        if (kept.isKept(t) && kept.count(t) >= kMinSummarisedSlices) {
             order.push_back(t);
         }
     }
-    std::stable_sort(order.begin(), order.end(),
-        [this](size_t a, size_t b) { return m_states[a].count > m_states[b].count; });
+    std::stable_sort(
+        order.begin(), order.end(), [&kept](int64_t a, int64_t b) { return kept.count(a) > kept.count(b); });
+    m_origins.assign(size_t(kept.trackEnd() - m_trackBase), kNoValue);
     std::atomic<size_t> next { 0 };
-    std::atomic<size_t> freed { 0 }; // bytes of kept rows
     std::mutex writerMutex; // the writer's batch being filled, and push()
     auto summarise = [&] {
         constexpr size_t kTileBatchBytes = size_t(4) << 20;
@@ -62,9 +51,9 @@ void SliceLodTracker::summariseKept()
             m_writer.push();
         };
         for (size_t i; (i = next++) < order.size();) {
-            State &s = m_states[order[i]];
-            const int64_t track = m_trackBase + int64_t(order[i]);
-            SliceSummaryBuilder builder(sliceSummaryLevels(s.firstTs, s.lastTs, s.count),
+            const int64_t track = order[i];
+            SliceSummaryBuilder builder(
+                sliceSummaryLevels(kept.firstTs(track), kept.lastTs(track), kept.count(track)),
                 [&](int level, int64_t tile, const std::vector<unsigned char> &data) {
                     tiles.push_back({ track, level, tile, data });
                     batchBytes += data.size();
@@ -72,18 +61,12 @@ void SliceLodTracker::summariseKept()
                         hand();
                     }
                 });
-            varint::Reader r { s.rows.data(), s.rows.data() + s.rows.size() };
-            int64_t ts = s.firstTs;
-            while (r.p != r.end) {
-                ts = int64_t(uint64_t(ts) + r.get());
-                const int64_t dur = r.getSigned();
-                const auto depth = int(r.get());
-                builder.add(ts, dur, depth, r.getSigned());
+            KeptSlices::Cursor rows = kept.rows(track);
+            for (KeptSlice r; rows.next(r);) {
+                builder.add(r.ts, r.dur, int(r.depth), r.name);
             }
             builder.finish();
-            s.summarised = true;
-            freed += s.rows.capacity();
-            std::vector<unsigned char>().swap(s.rows);
+            m_origins[size_t(track - m_trackBase)] = kept.firstTs(track);
         }
         if (!tiles.empty()) {
             hand();
@@ -101,20 +84,22 @@ void SliceLodTracker::summariseKept()
             }
         });
     }
+    std::exception_ptr error;
     try {
         summarise();
     } catch (...) {
+        error = std::current_exception();
         next = order.size();
-        if (helper.joinable()) {
-            helper.join();
-        }
-        m_bytes -= freed;
-        throw;
     }
     if (helper.joinable()) {
         helper.join();
     }
-    m_bytes -= freed;
+    if (!keepRows) {
+        m_kept.reset();
+    }
+    if (error) {
+        std::rethrow_exception(error);
+    }
     if (helperError) {
         std::rethrow_exception(helperError);
     }
@@ -126,9 +111,8 @@ void SliceLodTracker::finishInWorkspace(
     SqliteStmt origin(db, "UPDATE track SET lod_origin_ns = ? WHERE id = ?");
     for (int64_t t = 0; t < trackCount; ++t) {
         const int64_t track = m_trackBase + t;
-        const State *s = size_t(t) < m_states.size() ? &m_states[size_t(t)] : nullptr;
-        if (s && s->summarised) {
-            origin.bind(1, s->firstTs).bind(2, track).run();
+        if (size_t(t) < m_origins.size() && m_origins[size_t(t)] != kNoValue) {
+            origin.bind(1, m_origins[size_t(t)]).bind(2, track).run();
         } else if (const int64_t n = sliceCount(track); n >= kMinSummarisedSlices) {
             buildTrackSliceSummaries(db, track, n);
         }

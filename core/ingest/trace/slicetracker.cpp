@@ -94,7 +94,9 @@ void SliceTracker::emitSlice(int64_t track, State &s, const SliceFields &f, int6
     s.emittedInOrder
         = s.emittedInOrder && (f.tsNs > s.emittedTs || (f.tsNs == s.emittedTs && id > s.emittedId));
     // Out of order, or with depths that repairDepths() will change: summarised from the workspace.
-    m_lod.add(track, s.emittedInOrder && !s.unsorted, f.tsNs, f.durNs, depth, f.nameId);
+    static_assert(KeptSlice::kAbsent == kNoValue);
+    m_lod.add(track, s.emittedInOrder && !s.unsorted,
+        KeptSlice { f.tsNs, f.durNs, depth, f.nameId, f.catId, f.corr, f.extId, f.argsId, id });
     if (f.corr != kNoValue) {
         m_corrTiles.add(track, s.emittedInOrder, f.tsNs, f.corr);
     }

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "timeline/varint.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace plumb {
+
+// One slice as the workspace's slice table holds it, the columns the import's summaries read (its
+// seq, event index and record id aside). An absent column (NULL) is kAbsent.
+struct KeptSlice {
+    static constexpr int64_t kAbsent = INT64_MIN;
+    int64_t ts = 0, dur = 0, depth = 0, name = 0;
+    int64_t cat = kAbsent, corr = kAbsent, ext = kAbsent, args = kAbsent;
+    int64_t id = 0;
+};
+
+// A trace's slices kept in memory by its import, track by track in (ts, id) order, as they are
+// written: compact rows (varints; ts, correlation, External id, args id and id as the difference from
+// the track's row before; about 14 bytes a slice). The timeline's level-of-detail tiles (SliceLodTracker) and
+// then the trace's summaries (writeTraceSummary()) are computed from them instead of reading the events back.
+// A track stops being kept, for good, when a slice comes out of (ts, id) order or its depths will be
+// repaired, or when the rows of all tracks pass the budget: those are read from the workspace.
+class KeptSlices {
+public:
+    KeptSlices(int64_t firstTrackId, size_t maxBytes)
+        : m_trackBase(firstTrackId)
+        , m_maxBytes(maxBytes)
+    {
+    }
+
+    // The optional columns' last values on a track, which the next row's are written against.
+    struct Last {
+        int64_t corr = 0, ext = 0, args = 0, id = 0;
+    };
+
+    // One emitted slice of `track`. `inOrder`: every slice of the track so far came in (ts, id)
+    // order and has its final depth.
+    void add(int64_t track, bool inOrder, const KeptSlice &r)
+    {
+        Track &s = state(track);
+        if (!s.kept) {
+            return;
+        }
+        if (!inOrder || m_bytes.load(std::memory_order_relaxed) > m_maxBytes) {
+            drop(s);
+            return;
+        }
+        if (s.count == 0) {
+            s.firstTs = r.ts;
+            s.lastTs = r.ts;
+        }
+        const size_t capacity = s.rows.capacity();
+        {
+            varint::Appender out(s.rows, 10);
+            out.put(uint64_t(r.ts) - uint64_t(s.lastTs)); // >= 0, but may pass INT64_MAX
+            out.putSigned(r.dur);
+            out.put(uint64_t(std::max<int64_t>(0, r.depth)));
+            out.putSigned(r.name);
+            // Which of the optional columns follow: bit 0 cat, 1 corr, 2 ext, 3 args.
+            const unsigned present = unsigned(r.cat != KeptSlice::kAbsent)
+                | unsigned(r.corr != KeptSlice::kAbsent) << 1 | unsigned(r.ext != KeptSlice::kAbsent) << 2
+                | unsigned(r.args != KeptSlice::kAbsent) << 3;
+            out.put(present);
+            if (r.cat != KeptSlice::kAbsent) {
+                out.putSigned(r.cat);
+            }
+            putDelta(out, r.corr, s.last.corr);
+            putDelta(out, r.ext, s.last.ext);
+            putDelta(out, r.args, s.last.args);
+            putDelta(out, r.id, s.last.id);
+        }
+        s.lastTs = r.ts;
+        ++s.count;
+        s.corrs = s.corrs || r.corr != KeptSlice::kAbsent;
+        if (s.rows.capacity() != capacity) {
+            m_bytes.fetch_add(s.rows.capacity() - capacity, std::memory_order_relaxed);
+        }
+    }
+
+    // A track's rows, in order.
+    class Cursor {
+    public:
+        // Reads the next row into `r`; false at the end.
+        bool next(KeptSlice &r)
+        {
+            if (m_in.p == m_in.end) {
+                return false;
+            }
+            m_ts = int64_t(uint64_t(m_ts) + m_in.get());
+            r.ts = m_ts;
+            r.dur = m_in.getSigned();
+            r.depth = int64_t(m_in.get());
+            r.name = m_in.getSigned();
+            const uint64_t present = m_in.get();
+            r.cat = present & 1 ? m_in.getSigned() : KeptSlice::kAbsent;
+            r.corr = getDelta(present & 2, m_last.corr);
+            r.ext = getDelta(present & 4, m_last.ext);
+            r.args = getDelta(present & 8, m_last.args);
+            r.id = getDelta(true, m_last.id);
+            return true;
+        }
+
+    private:
+        friend class KeptSlices;
+        Cursor(const std::vector<unsigned char> &rows, int64_t firstTs)
+            : m_in { rows.data(), rows.data() + rows.size() }
+            , m_ts(firstTs)
+        {
+        }
+        int64_t getDelta(bool present, int64_t &last)
+        {
+            if (!present) {
+                return KeptSlice::kAbsent;
+            }
+            last = int64_t(uint64_t(last) + uint64_t(m_in.getSigned()));
+            return last;
+        }
+        varint::Reader m_in;
+        int64_t m_ts;
+        Last m_last;
+    };
+
+    // Whether `track`'s rows are kept: every slice the import wrote on it, in order. A track that had
+    // no slice counts as kept (it has none).
+    [[nodiscard]] bool isKept(int64_t track) const
+    {
+        const Track *s = find(track);
+        return !s || s->kept;
+    }
+    // The track's rows; isKept(track) must hold.
+    [[nodiscard]] Cursor rows(int64_t track) const
+    {
+        static const std::vector<unsigned char> none;
+        const Track *s = find(track);
+        return s ? Cursor(s->rows, s->firstTs) : Cursor(none, 0);
+    }
+    // Kept slices of `track`, its first and last start (0 when it has none).
+    [[nodiscard]] int64_t count(int64_t track) const
+    {
+        const Track *s = find(track);
+        return s ? s->count : 0;
+    }
+    [[nodiscard]] int64_t firstTs(int64_t track) const
+    {
+        const Track *s = find(track);
+        return s ? s->firstTs : 0;
+    }
+    [[nodiscard]] int64_t lastTs(int64_t track) const
+    {
+        const Track *s = find(track);
+        return s ? s->lastTs : 0;
+    }
+    // Whether a row of `track` had a correlation id.
+    [[nodiscard]] bool hasCorrelation(int64_t track) const
+    {
+        const Track *s = find(track);
+        return s && s->corrs;
+    }
+    // Frees a track's rows; it is no longer kept. Calls for different tracks may run at once, but none
+    // while add() runs or another thread reads the track.
+    void release(int64_t track)
+    {
+        const auto i = size_t(track - m_trackBase);
+        if (i < m_tracks.size()) {
+            drop(m_tracks[i]);
+        }
+    }
+    // The tracks that ever had a slice, by id: m_trackBase up to this.
+    [[nodiscard]] int64_t trackEnd() const { return m_trackBase + int64_t(m_tracks.size()); }
+    [[nodiscard]] int64_t firstTrack() const { return m_trackBase; }
+    // Memory of the kept rows (their capacity).
+    [[nodiscard]] size_t bytes() const { return m_bytes.load(std::memory_order_relaxed); }
+
+private:
+    struct Track {
+        std::vector<unsigned char> rows;
+        int64_t firstTs = 0; // of the first kept slice
+        int64_t lastTs = 0; // of the last kept slice
+        int64_t count = 0; // kept slices
+        Last last;
+        bool kept = true;
+        bool corrs = false; // a row had a correlation id
+    };
+    static void putDelta(varint::Appender &out, int64_t v, int64_t &last)
+    {
+        if (v != KeptSlice::kAbsent) {
+            out.putSigned(int64_t(uint64_t(v) - uint64_t(last)));
+            last = v;
+        }
+    }
+    Track &state(int64_t track)
+    {
+        const auto i = size_t(track - m_trackBase);
+        if (i >= m_tracks.size()) {
+            m_tracks.resize(i + 1);
+        }
+        return m_tracks[i];
+    }
+    [[nodiscard]] const Track *find(int64_t track) const
+    {
+        const auto i = size_t(track - m_trackBase);
+        return i < m_tracks.size() ? &m_tracks[i] : nullptr;
+    }
+    void drop(Track &s)
+    {
+        m_bytes.fetch_sub(s.rows.capacity(), std::memory_order_relaxed);
+        std::vector<unsigned char>().swap(s.rows);
+        s.kept = false;
+    }
+
+    int64_t m_trackBase;
+    size_t m_maxBytes;
+    std::vector<Track> m_tracks; // by track id - m_trackBase; grown on first use
+    std::atomic<size_t> m_bytes { 0 }; // of all Track::rows
+};
+
+} // namespace plumb
