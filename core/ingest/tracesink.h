@@ -152,7 +152,7 @@ public:
 
     // Rows per batch handed to the writer thread.
     static constexpr size_t kBatchRows = TraceWriter::kBatchRows;
-    // Memory for the slices kept to build the timeline and trace summaries from (about 12 bytes a
+    // Memory for the slices kept to build the timeline and trace summaries from (about 14 bytes a
     // slice); the tracks past it are summarised from the workspace instead.
     static constexpr size_t kMaxKeptSummaryBytes = SliceLodTracker::kMaxKeptSummaryBytes;
     // Slices with a correlation id per slice_corr_tile row (see schema.cpp, migration 11): a lookup

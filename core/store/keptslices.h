@@ -55,18 +55,26 @@ public:
             s.firstTs = r.ts;
             s.lastTs = r.ts;
         }
-        const size_t capacity = s.rows.capacity();
+        // Rows go to chunks that are never regrown (no copy, no slack but the last chunk's), each
+        // twice the one before up to kMaxChunkBytes; a row never spans two.
+        if (s.chunks.empty()
+            || s.chunks.back().size() + kRowRoom * varint::kMaxBytes > s.chunks.back().capacity()) {
+            const size_t bytes = s.chunks.empty() ? kMinChunkBytes
+                                                  : std::min(2 * s.chunks.back().capacity(), kMaxChunkBytes);
+            s.chunks.emplace_back().reserve(bytes);
+            m_bytes.fetch_add(bytes, std::memory_order_relaxed);
+        }
         {
-            varint::Appender out(s.rows, 10);
+            varint::Appender out(s.chunks.back(), kRowRoom);
             out.put(uint64_t(r.ts) - uint64_t(s.lastTs)); // >= 0, but may pass INT64_MAX
             out.putSigned(r.dur);
-            out.put(uint64_t(std::max<int64_t>(0, r.depth)));
-            out.putSigned(r.name);
-            // Which of the optional columns follow: bit 0 cat, 1 corr, 2 ext, 3 args.
+            // The depth, and in its low 4 bits which optional columns follow: bit 0 cat, 1 corr, 2
+            // ext, 3 args.
             const unsigned present = unsigned(r.cat != KeptSlice::kAbsent)
                 | unsigned(r.corr != KeptSlice::kAbsent) << 1 | unsigned(r.ext != KeptSlice::kAbsent) << 2
                 | unsigned(r.args != KeptSlice::kAbsent) << 3;
-            out.put(present);
+            out.put(uint64_t(std::max<int64_t>(0, r.depth)) << 4 | present);
+            out.putSigned(r.name);
             if (r.cat != KeptSlice::kAbsent) {
                 out.putSigned(r.cat);
             }
@@ -78,9 +86,6 @@ public:
         s.lastTs = r.ts;
         ++s.count;
         s.corrs = s.corrs || r.corr != KeptSlice::kAbsent;
-        if (s.rows.capacity() != capacity) {
-            m_bytes.fetch_add(s.rows.capacity() - capacity, std::memory_order_relaxed);
-        }
     }
 
     // A track's rows, in order.
@@ -89,15 +94,20 @@ public:
         // Reads the next row into `r`; false at the end.
         bool next(KeptSlice &r)
         {
-            if (m_in.p == m_in.end) {
-                return false;
+            while (m_in.p == m_in.end) {
+                if (m_chunk == m_chunks->size()) {
+                    return false;
+                }
+                const std::vector<unsigned char> &c = (*m_chunks)[m_chunk++];
+                m_in = { c.data(), c.data() + c.size() };
             }
             m_ts = int64_t(uint64_t(m_ts) + m_in.get());
             r.ts = m_ts;
             r.dur = m_in.getSigned();
-            r.depth = int64_t(m_in.get());
+            const uint64_t depth = m_in.get();
+            const uint64_t present = depth & 15;
+            r.depth = int64_t(depth >> 4);
             r.name = m_in.getSigned();
-            const uint64_t present = m_in.get();
             r.cat = present & 1 ? m_in.getSigned() : KeptSlice::kAbsent;
             r.corr = getDelta(present & 2, m_last.corr);
             r.ext = getDelta(present & 4, m_last.ext);
@@ -108,8 +118,8 @@ public:
 
     private:
         friend class KeptSlices;
-        Cursor(const std::vector<unsigned char> &rows, int64_t firstTs)
-            : m_in { rows.data(), rows.data() + rows.size() }
+        Cursor(const std::vector<std::vector<unsigned char>> &chunks, int64_t firstTs)
+            : m_chunks(&chunks)
             , m_ts(firstTs)
         {
         }
@@ -121,7 +131,9 @@ public:
             last = int64_t(uint64_t(last) + uint64_t(m_in.getSigned()));
             return last;
         }
-        varint::Reader m_in;
+        const std::vector<std::vector<unsigned char>> *m_chunks;
+        size_t m_chunk = 0; // the next to read
+        varint::Reader m_in { nullptr, nullptr };
         int64_t m_ts;
         Last m_last;
     };
@@ -136,9 +148,9 @@ public:
     // The track's rows; isKept(track) must hold.
     [[nodiscard]] Cursor rows(int64_t track) const
     {
-        static const std::vector<unsigned char> none;
+        static const std::vector<std::vector<unsigned char>> none;
         const Track *s = find(track);
-        return s ? Cursor(s->rows, s->firstTs) : Cursor(none, 0);
+        return s ? Cursor(s->chunks, s->firstTs) : Cursor(none, 0);
     }
     // Kept slices of `track`, its first and last start (0 when it has none).
     [[nodiscard]] int64_t count(int64_t track) const
@@ -178,8 +190,11 @@ public:
     [[nodiscard]] size_t bytes() const { return m_bytes.load(std::memory_order_relaxed); }
 
 private:
+    static constexpr size_t kRowRoom = 10; // varints in a row at most
+    static constexpr size_t kMinChunkBytes = size_t(4) << 10;
+    static constexpr size_t kMaxChunkBytes = size_t(1) << 20;
     struct Track {
-        std::vector<unsigned char> rows;
+        std::vector<std::vector<unsigned char>> chunks;
         int64_t firstTs = 0; // of the first kept slice
         int64_t lastTs = 0; // of the last kept slice
         int64_t count = 0; // kept slices
@@ -209,15 +224,19 @@ private:
     }
     void drop(Track &s)
     {
-        m_bytes.fetch_sub(s.rows.capacity(), std::memory_order_relaxed);
-        std::vector<unsigned char>().swap(s.rows);
+        size_t bytes = 0;
+        for (const std::vector<unsigned char> &c : s.chunks) {
+            bytes += c.capacity();
+        }
+        m_bytes.fetch_sub(bytes, std::memory_order_relaxed);
+        std::vector<std::vector<unsigned char>>().swap(s.chunks);
         s.kept = false;
     }
 
     int64_t m_trackBase;
     size_t m_maxBytes;
     std::vector<Track> m_tracks; // by track id - m_trackBase; grown on first use
-    std::atomic<size_t> m_bytes { 0 }; // of all Track::rows
+    std::atomic<size_t> m_bytes { 0 }; // of all Track::chunks
 };
 
 } // namespace plumb
