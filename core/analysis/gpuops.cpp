@@ -187,25 +187,25 @@ LaunchIndex readLaunches(SqliteDb &db, int64_t traceId, const KeptSlices *kept)
     LaunchIndex index;
     // Every track kept by the import: the table filled from the rows, read twice (first for the ids'
     // range), with no vector of the calls (1.4M on the 1.86 GB trace: 35 MB at the summaries' peak).
-    const auto eachKeptCall = [&](const auto &f) {
-        for (const int64_t track : tracks) {
-            KeptSlices::Cursor rows = kept->rows(track);
-            for (KeptSlice r; rows.next(r);)
-                if (r.corr != KeptSlice::kAbsent && saneTimes(r.ts, r.dur))
-                    f(r);
-        }
+    const auto keptCalls = [kept](int64_t track, const auto &f) {
+        KeptSlices::Cursor rows = kept->rows(track);
+        for (KeptSlice r; rows.next(r);)
+            if (r.corr != KeptSlice::kAbsent && saneTimes(r.ts, r.dur))
+                f(r);
     };
     if (kept && std::all_of(tracks.begin(), tracks.end(), [kept](int64_t t) { return kept->isKept(t); })) {
         int64_t lo = INT64_MAX, hi = INT64_MIN;
         size_t count = 0;
-        eachKeptCall([&](const KeptSlice &r) {
-            lo = std::min(lo, r.corr);
-            hi = std::max(hi, r.corr);
-            ++count;
-        });
+        for (const int64_t track : tracks)
+            keptCalls(track, [&](const KeptSlice &r) {
+                lo = std::min(lo, r.corr);
+                hi = std::max(hi, r.corr);
+                ++count;
+            });
         if (count > 0 && LaunchIndex::dense(lo, hi, count)) {
             index.startDense(lo, hi, count);
-            eachKeptCall([&index](const KeptSlice &r) { index.add(r.corr, { r.ts, r.dur }); });
+            for (const int64_t track : tracks)
+                keptCalls(track, [&index](const KeptSlice &r) { index.add(r.corr, { r.ts, r.dur }); });
             return index;
         }
     }
@@ -215,10 +215,7 @@ LaunchIndex readLaunches(SqliteDb &db, int64_t traceId, const KeptSlices *kept)
     SqliteStmt st(db, "SELECT corr, ts, dur FROM slice WHERE track_id = ? AND corr IS NOT NULL");
     for (const int64_t track : tracks) {
         if (kept && kept->isKept(track)) {
-            KeptSlices::Cursor rows = kept->rows(track);
-            for (KeptSlice r; rows.next(r);)
-                if (r.corr != KeptSlice::kAbsent && saneTimes(r.ts, r.dur))
-                    calls.push_back({ r.corr, { r.ts, r.dur } });
+            keptCalls(track, [&calls](const KeptSlice &r) { calls.push_back({ r.corr, { r.ts, r.dur } }); });
             continue;
         }
         st.bind(1, track);
