@@ -380,12 +380,12 @@ void StepTimeHostPass::scan(SqliteDb &db, size_t maxTracks)
             // The rows the import kept: every slice, filtered here as the statements below filter.
             KeptSlices::Cursor rows = s.kept->rows(t.id);
             const uint8_t named = kInputName | kSyncName | kHostName | kThreadOp;
+            const bool every = t.cudaApi || onStepThread;
             for (KeptSlice r; rows.next(r);) {
                 const int64_t cat = r.cat == KeptSlice::kAbsent ? -1 : r.cat;
-                if (t.cudaApi || onStepThread)
-                    take(r.ts, r.dur, r.name, cat, r.ext, r.args);
-                else if (host ? (s.flagOf(r.name) & named) || (s.flagOf(cat) & (kRuntimeCat | kSyncCat))
-                              : r.dur > 0 && (s.flagOf(cat) & kSyncCat))
+                if (every
+                    || (host ? (s.flagOf(r.name) & named) || (s.flagOf(cat) & (kRuntimeCat | kSyncCat))
+                             : r.dur > 0 && (s.flagOf(cat) & kSyncCat)))
                     take(r.ts, r.dur, r.name, cat, r.ext, r.args);
             }
             if (host && !s.kept->hasCorrelation(t.id))
