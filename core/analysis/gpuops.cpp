@@ -239,7 +239,7 @@ public:
     StreamCursor(SqliteDb &db, const KeptSlices *kept, int64_t track, int64_t fromNs, int64_t toNs)
         : m_toNs(toNs)
     {
-        if (kept && kept->isKept(track)) {
+        if (kept && kept->isKept(track) && kept->isOrdered(track)) {
             m_rows.emplace(kept->rows(track));
             m_fromNs = fromNs;
             return;

@@ -9,7 +9,7 @@ void forEachTrackSlice(SqliteDb &db, const KeptSlices *kept, int64_t track, cons
     const std::function<void(const KeptSlice &)> &f)
 {
     KeptSlice r;
-    if (kept && kept->isKept(track)) {
+    if (kept && kept->isKept(track) && kept->isOrdered(track)) {
         KeptSlices::Cursor rows = kept->rows(track);
         while (rows.next(r))
             f(r);

@@ -20,12 +20,13 @@ struct KeptSlice {
     int64_t id = 0;
 };
 
-// A trace's slices kept in memory by its import, track by track in (ts, id) order, as they are
-// written: compact rows (varints; ts, correlation, External id, args id and id as the difference from
-// the track's row before; about 14 bytes a slice). The timeline's level-of-detail tiles (SliceLodTracker) and
-// then the trace's summaries (writeTraceSummary()) are computed from them instead of reading the events back.
-// A track stops being kept, for good, when a slice comes out of (ts, id) order or its depths will be
-// repaired, or when the rows of all tracks pass the budget: those are read from the workspace.
+// A trace's slices kept in memory by its import, track by track as they are written (in (ts, id) order
+// on most tracks, see isOrdered()): compact rows (varints; ts, correlation, External id, args id and id as
+// the difference from the track's row before; about 14 bytes a slice). The timeline's level-of-detail tiles
+// (SliceLodTracker) and then the trace's summaries (writeTraceSummary()) are computed from them instead of
+// reading the events back. A track stops being kept, for good, when the rows of all tracks pass the budget:
+// it is then read from the workspace, as is a track whose slices came out of order where the reader needs
+// them in order.
 class KeptSlices {
 public:
     KeptSlices(int64_t firstTrackId, size_t maxBytes)
@@ -47,10 +48,11 @@ public:
         if (!s.kept) {
             return;
         }
-        if (!inOrder || m_bytes.load(std::memory_order_relaxed) > m_maxBytes) {
+        if (m_bytes.load(std::memory_order_relaxed) > m_maxBytes) {
             drop(s);
             return;
         }
+        s.ordered = s.ordered && inOrder;
         if (s.count == 0) {
             s.firstTs = r.ts;
             s.lastTs = r.ts;
@@ -138,12 +140,18 @@ public:
         Last m_last;
     };
 
-    // Whether `track`'s rows are kept: every slice the import wrote on it, in order. A track that had
-    // no slice counts as kept (it has none).
+    // Whether `track`'s rows are kept: every slice the import wrote on it, in the order it wrote them.
+    // A track that had no slice counts as kept (it has none).
     [[nodiscard]] bool isKept(int64_t track) const
     {
         const Track *s = find(track);
         return !s || s->kept;
+    }
+    // Whether they came in (ts, id) order, each with its final depth (the workspace's order).
+    [[nodiscard]] bool isOrdered(int64_t track) const
+    {
+        const Track *s = find(track);
+        return !s || s->ordered;
     }
     // The track's rows; isKept(track) must hold.
     [[nodiscard]] Cursor rows(int64_t track) const
@@ -200,6 +208,7 @@ private:
         int64_t count = 0; // kept slices
         Last last;
         bool kept = true;
+        bool ordered = true;
         bool corrs = false; // a row had a correlation id
     };
     static void putDelta(varint::Appender &out, int64_t v, int64_t &last)

@@ -29,7 +29,7 @@ void SliceLodTracker::summariseKept(bool keepRows)
     const KeptSlices &kept = *m_kept;
     std::vector<int64_t> order;
     for (int64_t t = kept.firstTrack(); t < kept.trackEnd(); ++t) {
-        if (kept.isKept(t) && kept.count(t) >= kMinSummarisedSlices) {
+        if (kept.isKept(t) && kept.isOrdered(t) && kept.count(t) >= kMinSummarisedSlices) {
             order.push_back(t);
         }
     }

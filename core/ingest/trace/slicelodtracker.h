@@ -43,8 +43,12 @@ public:
     // The kept rows, after summariseKept(true) (null after summariseKept(false)).
     [[nodiscard]] std::unique_ptr<KeptSlices> takeKept() { return std::move(m_kept); }
 
-    // For tests: whether `track`'s rows are still kept, and the memory they take.
-    [[nodiscard]] bool isKept(int64_t track) const { return m_kept && m_kept->isKept(track); }
+    // For tests: whether `track`'s tiles can come from its kept rows (kept, in order), and the memory
+    // the kept rows take.
+    [[nodiscard]] bool isKept(int64_t track) const
+    {
+        return m_kept && m_kept->isKept(track) && m_kept->isOrdered(track);
+    }
     [[nodiscard]] size_t keptBytes() const { return m_kept ? m_kept->bytes() : 0; }
 
 private:
