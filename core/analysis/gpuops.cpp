@@ -239,8 +239,8 @@ public:
     StreamCursor(SqliteDb &db, const KeptSlices *kept, int64_t track, int64_t fromNs, int64_t toNs)
         : m_toNs(toNs)
     {
-        if (kept && kept->isKept(track) && kept->isOrdered(track)) {
-            m_rows.emplace(kept->rows(track));
+        if (kept && kept->canOrder(track)) {
+            m_rows.emplace(kept->rowsInOrder(track));
             m_fromNs = fromNs;
             return;
         }
@@ -273,7 +273,7 @@ public:
     [[nodiscard]] const KeptSlice &row() const { return m_row; }
 
 private:
-    std::optional<KeptSlices::Cursor> m_rows;
+    std::optional<KeptSlices::OrderedCursor> m_rows;
     std::unique_ptr<SqliteStmt> m_st;
     int64_t m_fromNs = INT64_MIN, m_toNs;
     KeptSlice m_row;

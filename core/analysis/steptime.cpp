@@ -376,35 +376,17 @@ void StepTimeHostPass::scan(SqliteDb &db, size_t maxTracks)
             else if (onStepThread && !s.enclosesStep(a, b))
                 appendInterval(t.parts[OtherCpu], a, b);
         };
-        // A kept track out of order (Kineto writes a thread's CPU ops, then its runtime calls) is
-        // put in order here when it is short enough to copy.
-        constexpr int64_t kMaxSortedSlices = int64_t(1) << 18;
-        if (s.kept && s.kept->isKept(t.id)
-            && (s.kept->isOrdered(t.id) || s.kept->count(t.id) <= kMaxSortedSlices)) {
+        if (s.kept && s.kept->canOrder(t.id)) {
             // The rows the import kept: every slice, filtered here as the statements below filter.
             const uint8_t named = kInputName | kSyncName | kHostName | kThreadOp;
             const bool every = t.cudaApi || onStepThread;
-            const auto row = [&](const KeptSlice &r) {
+            KeptSlices::OrderedCursor rows = s.kept->rowsInOrder(t.id);
+            for (KeptSlice r; rows.next(r);) {
                 const int64_t cat = r.cat == KeptSlice::kAbsent ? -1 : r.cat;
                 if (every
                     || (host ? (s.flagOf(r.name) & named) || (s.flagOf(cat) & (kRuntimeCat | kSyncCat))
                              : r.dur > 0 && (s.flagOf(cat) & kSyncCat)))
                     take(r.ts, r.dur, r.name, cat, r.ext, r.args);
-            };
-            KeptSlices::Cursor rows = s.kept->rows(t.id);
-            if (s.kept->isOrdered(t.id)) {
-                for (KeptSlice r; rows.next(r);)
-                    row(r);
-            } else {
-                std::vector<KeptSlice> sorted;
-                sorted.reserve(size_t(s.kept->count(t.id)));
-                for (KeptSlice r; rows.next(r);)
-                    sorted.push_back(r);
-                std::sort(sorted.begin(), sorted.end(), [](const KeptSlice &a, const KeptSlice &b) {
-                    return a.ts != b.ts ? a.ts < b.ts : a.id < b.id;
-                });
-                for (const KeptSlice &r : sorted)
-                    row(r);
             }
             if (host && !s.kept->hasCorrelation(t.id))
                 s.kept->release(t.id); // no launches on it: read by this pass alone

@@ -9,27 +9,26 @@ void forEachTrackSlice(SqliteDb &db, const KeptSlices *kept, int64_t track, cons
     const std::function<void(const KeptSlice &)> &f)
 {
     KeptSlice r;
-    if (kept && kept->isKept(track) && kept->isOrdered(track)) {
-        KeptSlices::Cursor rows = kept->rows(track);
+    if (kept && kept->canOrder(track)) {
+        KeptSlices::OrderedCursor rows = kept->rowsInOrder(track);
         while (rows.next(r))
             f(r);
         return;
     }
     SqliteStmt st(db,
-        "SELECT ts, dur, depth, name_id, cat_id, corr, ext_id, args_id, id FROM slice WHERE track_id = ?"
+        "SELECT ts, dur, name_id, cat_id, corr, ext_id, args_id, id FROM slice WHERE track_id = ?"
             + (where.empty() ? std::string() : " AND (" + where + ")") + " ORDER BY ts, id");
     st.bind(1, track);
     const auto optional = [&st](int c) { return st.columnIsNull(c) ? KeptSlice::kAbsent : st.columnInt(c); };
     while (st.step()) {
         r.ts = st.columnInt(0);
         r.dur = st.columnInt(1);
-        r.depth = st.columnInt(2);
-        r.name = st.columnInt(3);
-        r.cat = optional(4);
-        r.corr = optional(5);
-        r.ext = optional(6);
-        r.args = optional(7);
-        r.id = st.columnInt(8);
+        r.name = st.columnInt(2);
+        r.cat = optional(3);
+        r.corr = optional(4);
+        r.ext = optional(5);
+        r.args = optional(6);
+        r.id = st.columnInt(7);
         f(r);
     }
 }

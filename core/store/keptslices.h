@@ -25,8 +25,8 @@ struct KeptSlice {
 // the difference from the track's row before; about 14 bytes a slice). The timeline's level-of-detail tiles
 // (SliceLodTracker) and then the trace's summaries (writeTraceSummary()) are computed from them instead of
 // reading the events back. A track stops being kept, for good, when the rows of all tracks pass the budget:
-// it is then read from the workspace, as is a track whose slices came out of order where the reader needs
-// them in order.
+// it is then read from the workspace, as is a track whose rows came in more than kMaxRuns ordered runs
+// where the reader needs them in order, and for the tiles one whose depths the import repairs afterwards.
 class KeptSlices {
 public:
     KeptSlices(int64_t firstTrackId, size_t maxBytes)
@@ -38,6 +38,14 @@ public:
     // The optional columns' last values on a track, which the next row's are written against.
     struct Last {
         int64_t corr = 0, ext = 0, args = 0, id = 0;
+    };
+    // Where a run of rows starts: its first row's chunk and offset there, the start and optional columns
+    // that row is written against, and its index on the track.
+    struct RunStart {
+        size_t chunk, offset;
+        int64_t prevTs;
+        Last last;
+        int64_t row;
     };
 
     // One emitted slice of `track`. `inOrder`: every slice of the track so far came in (ts, id)
@@ -57,6 +65,7 @@ public:
             s.firstTs = r.ts;
             s.lastTs = r.ts;
         }
+        const bool runEnds = s.count > 0 && (r.ts < s.lastTs || (r.ts == s.lastTs && r.id < s.last.id));
         // Rows go to chunks that are never regrown (no copy, no slack but the last chunk's), each
         // twice the one before up to kMaxChunkBytes; a row never spans two.
         if (s.chunks.empty()
@@ -65,6 +74,10 @@ public:
                                                   : std::min(2 * s.chunks.back().capacity(), kMaxChunkBytes);
             s.chunks.emplace_back().reserve(bytes);
             m_bytes.fetch_add(bytes, std::memory_order_relaxed);
+        }
+        if (runEnds && s.runs.size() < kMaxRuns) {
+            // A new (ts, id) ordered run starts at this row: where, and the values it is written against.
+            s.runs.push_back({ s.chunks.size() - 1, s.chunks.back().size(), s.lastTs, s.last, s.count });
         }
         {
             varint::Appender out(s.chunks.back(), kRowRoom);
@@ -90,12 +103,16 @@ public:
         s.corrs = s.corrs || r.corr != KeptSlice::kAbsent;
     }
 
-    // A track's rows, in order.
+    // A track's rows, in the order they were added.
     class Cursor {
     public:
         // Reads the next row into `r`; false at the end.
         bool next(KeptSlice &r)
         {
+            if (m_left == 0) {
+                return false;
+            }
+            --m_left;
             while (m_in.p == m_in.end) {
                 if (m_chunk == m_chunks->size()) {
                     return false;
@@ -125,6 +142,17 @@ public:
             , m_ts(firstTs)
         {
         }
+        // The `rows` rows from one run's start on.
+        Cursor(const std::vector<std::vector<unsigned char>> &chunks, const RunStart &run, int64_t rows)
+            : m_chunks(&chunks)
+            , m_chunk(run.chunk + 1)
+            , m_in { chunks[run.chunk].data() + run.offset,
+                chunks[run.chunk].data() + chunks[run.chunk].size() }
+            , m_ts(run.prevTs)
+            , m_last(run.last)
+            , m_left(rows)
+        {
+        }
         int64_t getDelta(bool present, int64_t &last)
         {
             if (!present) {
@@ -138,6 +166,57 @@ public:
         varint::Reader m_in { nullptr, nullptr };
         int64_t m_ts;
         Last m_last;
+        int64_t m_left = INT64_MAX; // rows still to read
+    };
+
+    // A track's rows in (ts, id) order: the ordered runs they came in, merged.
+    class OrderedCursor {
+    public:
+        // Reads the next row into `r`; false at the end.
+        bool next(KeptSlice &r)
+        {
+            if (m_runs.size() == 1) {
+                return m_runs[0].next(r);
+            }
+            if (m_heap.empty()) {
+                return false;
+            }
+            std::pop_heap(m_heap.begin(), m_heap.end(), later);
+            const size_t i = m_heap.back().run;
+            r = m_heads[i];
+            if (m_runs[i].next(m_heads[i])) {
+                m_heap.back() = { m_heads[i].ts, m_heads[i].id, i };
+                std::push_heap(m_heap.begin(), m_heap.end(), later);
+            } else {
+                m_heap.pop_back();
+            }
+            return true;
+        }
+
+    private:
+        friend class KeptSlices;
+        explicit OrderedCursor(std::vector<Cursor> runs)
+            : m_runs(std::move(runs))
+            , m_heads(m_runs.size())
+        {
+            if (m_runs.size() == 1) {
+                return;
+            }
+            for (size_t i = 0; i < m_runs.size(); ++i) {
+                if (m_runs[i].next(m_heads[i])) {
+                    m_heap.push_back({ m_heads[i].ts, m_heads[i].id, i });
+                }
+            }
+            std::make_heap(m_heap.begin(), m_heap.end(), later);
+        }
+        struct Head {
+            int64_t ts, id;
+            size_t run;
+        };
+        static bool later(const Head &a, const Head &b) { return a.ts != b.ts ? a.ts > b.ts : a.id > b.id; }
+        std::vector<Cursor> m_runs;
+        std::vector<KeptSlice> m_heads; // each run's next row
+        std::vector<Head> m_heap; // the runs with a row left, the earliest first
     };
 
     // Whether `track`'s rows are kept: every slice the import wrote on it, in the order it wrote them.
@@ -153,12 +232,37 @@ public:
         const Track *s = find(track);
         return !s || s->ordered;
     }
-    // The track's rows; isKept(track) must hold.
+    // Whether rowsInOrder() can read `track`: it is kept, and its rows came in at most kMaxRuns runs in
+    // (ts, id) order (Kineto writes CUPTI's activity buffer by buffer: a stream's kernels and a thread's
+    // runtime calls come in a few runs).
+    [[nodiscard]] bool canOrder(int64_t track) const
+    {
+        const Track *s = find(track);
+        return !s || (s->kept && s->runs.size() < kMaxRuns);
+    }
+    // The track's rows in the order they came; isKept(track) must hold.
     [[nodiscard]] Cursor rows(int64_t track) const
     {
-        static const std::vector<std::vector<unsigned char>> none;
         const Track *s = find(track);
-        return s ? Cursor(s->chunks, s->firstTs) : Cursor(none, 0);
+        return s ? Cursor(s->chunks, s->firstTs) : Cursor(noChunks(), 0);
+    }
+    // The track's rows in (ts, id) order, the workspace's; canOrder(track) must hold. Their depths are
+    // final only where isOrdered(track).
+    [[nodiscard]] OrderedCursor rowsInOrder(int64_t track) const
+    {
+        const Track *s = find(track);
+        std::vector<Cursor> runs;
+        if (!s || s->runs.empty()) {
+            runs.push_back(rows(track));
+            return OrderedCursor(std::move(runs));
+        }
+        runs.reserve(s->runs.size() + 1);
+        for (size_t i = 0; i <= s->runs.size(); ++i) {
+            const RunStart start = i == 0 ? RunStart { 0, 0, s->firstTs, Last {}, 0 } : s->runs[i - 1];
+            const int64_t end = i < s->runs.size() ? s->runs[i].row : s->count;
+            runs.push_back(Cursor(s->chunks, start, end - start.row));
+        }
+        return OrderedCursor(std::move(runs));
     }
     // Kept slices of `track`, its first and last start (0 when it has none).
     [[nodiscard]] int64_t count(int64_t track) const
@@ -197,6 +301,9 @@ public:
     // Memory of the kept rows (their capacity).
     [[nodiscard]] size_t bytes() const { return m_bytes.load(std::memory_order_relaxed); }
 
+    // Ordered runs of a track that rowsInOrder() merges, at most.
+    static constexpr size_t kMaxRuns = 64;
+
 private:
     static constexpr size_t kRowRoom = 10; // varints in a row at most
     static constexpr size_t kMinChunkBytes = size_t(4) << 10;
@@ -207,10 +314,17 @@ private:
         int64_t lastTs = 0; // of the last kept slice
         int64_t count = 0; // kept slices
         Last last;
+        std::vector<RunStart>
+            runs; // where the second and later (ts, id) ordered runs start (kMaxRuns of them: too many)
         bool kept = true;
         bool ordered = true;
         bool corrs = false; // a row had a correlation id
     };
+    static const std::vector<std::vector<unsigned char>> &noChunks()
+    {
+        static const std::vector<std::vector<unsigned char>> none;
+        return none;
+    }
     static void putDelta(varint::Appender &out, int64_t v, int64_t &last)
     {
         if (v != KeptSlice::kAbsent) {
@@ -239,6 +353,7 @@ private:
         }
         m_bytes.fetch_sub(bytes, std::memory_order_relaxed);
         std::vector<std::vector<unsigned char>>().swap(s.chunks);
+        std::vector<RunStart>().swap(s.runs);
         s.kept = false;
     }
 

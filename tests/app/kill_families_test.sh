@@ -23,7 +23,7 @@
 # the commit and kills that left anything else are always imported again.
 #
 # The test stops early, after at least 20 kills, once it has run for KILL_TEST_BUDGET seconds (default
-# 420; its CTest timeout is 600), and says how many of the planned kills it made.
+# 240; its CTest timeout is 600), and says how many of the planned kills it made.
 #
 # usage: kill_families_test.sh PLUMB GENERATOR IMPORTER_TESTS FAMILY [KILLS]
 #   GENERATOR: what writes the family's input (gen_kineto_trace for traces, bench_import_nsys for
@@ -42,7 +42,7 @@ gen=$2
 fixtures=$3
 family=$4
 kills=${5:-50}
-budget=${KILL_TEST_BUDGET:-420}
+budget=${KILL_TEST_BUDGET:-240}
 # Under AddressSanitizer: a 16 MB quarantine for freed memory instead of 256 MB. With the default every
 # allocation of an import touches fresh pages, which doubles each run here (these runs test crash
 # safety; the other tests keep the default). Ignored by a build without it.

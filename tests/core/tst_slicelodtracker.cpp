@@ -12,6 +12,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <random>
+
 using namespace plumb;
 
 namespace {
@@ -100,6 +103,62 @@ private slots:
         QVERIFY(!cursor.next(r));
         KeptSlices::Cursor none = kept->rows(5);
         QVERIFY(!none.next(r));
+    }
+
+    // Rows that came in ordered runs (Kineto writes CUPTI's activity buffer by buffer) read back
+    // in (ts, id) order, every column whole across the runs' and the chunks' boundaries; a track of
+    // more than kMaxRuns runs is not merged.
+    void rowsInOrderMergesRuns()
+    {
+        std::mt19937_64 random(7);
+        for (const size_t runs : { size_t(1), size_t(3), KeptSlices::kMaxRuns, KeptSlices::kMaxRuns + 1 }) {
+            KeptSlices kept(1, size_t(1) << 30);
+            std::vector<KeptSlice> all;
+            int64_t id = 0;
+            for (size_t k = 0; k < runs; ++k) {
+                std::vector<KeptSlice> run(k == 0 ? 20000 : 2 + random() % 3000);
+                for (KeptSlice &r : run) {
+                    // Few distinct starts, so that runs tie on ts and the id decides.
+                    r.ts = int64_t(random() % 5000) * 1000 - 1000000;
+                    r.dur = int64_t(random() % 100000);
+                    r.depth = int64_t(random() % 4);
+                    r.name = int64_t(random() % 50);
+                    const auto maybe = [&random](int64_t v) { return random() % 3 ? v : KeptSlice::kAbsent; };
+                    r.cat = maybe(int64_t(random() % 9));
+                    r.corr = maybe(int64_t(random() % 1000000));
+                    r.ext = maybe(int64_t(random() % 70000));
+                    r.args = maybe(int64_t(random()));
+                    r.id = id += 1 + int64_t(random() % 3) * 1000; // unique; later runs' ids are larger
+                }
+                run.front().ts = -1000001; // before the run ahead's last row: a new run
+                std::sort(run.begin(), run.end(), [](const KeptSlice &a, const KeptSlice &b) {
+                    return a.ts != b.ts ? a.ts < b.ts : a.id < b.id;
+                });
+                for (const KeptSlice &r : run) {
+                    kept.add(1, runs == 1, r);
+                }
+                all.insert(all.end(), run.begin(), run.end());
+            }
+            QCOMPARE(kept.isOrdered(1), runs == 1);
+            if (runs > KeptSlices::kMaxRuns) {
+                QVERIFY(!kept.canOrder(1));
+                continue;
+            }
+            QVERIFY(kept.canOrder(1));
+            std::sort(all.begin(), all.end(), [](const KeptSlice &a, const KeptSlice &b) {
+                return a.ts != b.ts ? a.ts < b.ts : a.id < b.id;
+            });
+            KeptSlices::OrderedCursor cursor = kept.rowsInOrder(1);
+            KeptSlice r;
+            for (const KeptSlice &want : all) {
+                QVERIFY(cursor.next(r));
+                QCOMPARE(std::vector<int64_t>(
+                             { r.ts, r.dur, r.depth, r.name, r.cat, r.corr, r.ext, r.args, r.id }),
+                    std::vector<int64_t>({ want.ts, want.dur, want.depth, want.name, want.cat, want.corr,
+                        want.ext, want.args, want.id }));
+            }
+            QVERIFY(!cursor.next(r));
+        }
     }
 
     // Track 1 kept, track 2 dropped (summarised from the workspace), the same slices on both, track 3
