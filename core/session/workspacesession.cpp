@@ -43,15 +43,18 @@ void WorkspaceSession::setChangeCheckInterval(int ms)
 namespace {
 
 // What changes when anybody commits to the workspace: the file and its log (sizes, modification times).
-// A stat of two files: cheap enough for the GUI thread every few seconds.
+// An empty log counts as none: the first connection to open the workspace creates it, a reader too (the
+// timeline's, a query's), and the last to close removes it. A stat of two files: cheap enough for the GUI
+// thread every few seconds.
 QString filesStamp(const QString &path)
 {
     QString stamp;
     for (const QString &suffix : { QString(), QStringLiteral("-wal") }) {
         const QFileInfo info(path + suffix);
+        const bool some = info.exists() && (suffix.isEmpty() || info.size() > 0);
         stamp += QStringLiteral("%1:%2;")
-                     .arg(info.exists() ? info.size() : -1)
-                     .arg(info.exists() ? info.lastModified().toMSecsSinceEpoch() : 0);
+                     .arg(some ? info.size() : -1)
+                     .arg(some ? info.lastModified().toMSecsSinceEpoch() : 0);
     }
     return stamp;
 }

@@ -382,6 +382,26 @@ private Q_SLOTS:
             !loaded.isEmpty() && loaded.last().at(0).value<WorkspaceSnapshot>().sources.size() == 2, 20'000);
     }
 
+    // A reader opened after the load (the timeline's, a query's) creates the empty write-ahead log SQLite
+    // removed when the last connection closed: nobody wrote, so nobody is named and nothing is read again.
+    void readerIsNoWriter()
+    {
+        auto session = openSession(QStringLiteral("reader.plumb"));
+        const QString path = session->workspacePath();
+        QVERIFY(!path.isEmpty());
+        QVERIFY(!QFileInfo::exists(path + QStringLiteral("-wal")));
+        session->setChangeCheckInterval(50);
+        QSignalSpy other(session.get(), &WorkspaceSession::otherWriter);
+        QSignalSpy loaded(session.get(), &WorkspaceSession::loaded);
+        Workspace reader(path, Workspace::Role::Reader);
+        SqliteStmt count(reader.db(), "SELECT count(*) FROM source");
+        QVERIFY(count.step());
+        QVERIFY(QFileInfo::exists(path + QStringLiteral("-wal")));
+        QTest::qWait(500);
+        QVERIFY(other.isEmpty());
+        QVERIFY(loaded.isEmpty());
+    }
+
     // A workspace this process may not write (a file and folder of another user): it opens for reading,
     // says why, and takes no import or watched folder. As root, where permissions do not bind, the test
     // runs again as `nobody` (setpriv) on a workspace root made.
