@@ -2,7 +2,7 @@
 // gen_kineto_trace: writes a synthetic PyTorch profiler (Kineto) trace for benchmarks.
 //
 //   gen_kineto_trace [-n EVENTS] [--seed S] [--devices D] [--layers L] [--shapes F]
-//                    [--kineto-layout] [--gzip] [--level 1-9] -o FILE
+//                    [--kineto-layout] [--swap-activity N] [--gzip] [--level 1-9] -o FILE
 
 #include "kinetotracegen.h"
 
@@ -18,10 +18,12 @@ void usage()
 {
     std::fprintf(stderr,
         "usage: gen_kineto_trace [-n EVENTS] [--seed S] [--devices D] [--layers L] [--shapes FRACTION]\n"
-        "                        [--kineto-layout] [--gzip] [--level 1-9] -o FILE\n"
+        "                        [--kineto-layout] [--swap-activity N] [--gzip] [--level 1-9] -o FILE\n"
         "Writes a deterministic synthetic PyTorch profiler trace of about EVENTS events (default 1000000).\n"
         "EVENTS accepts k/M suffixes (500k, 5M). --kineto-layout writes Kineto's multi-line layout\n"
-        "instead of one event per line; --gzip compresses (zlib level --level, default 6).\n");
+        "instead of one event per line; --swap-activity N writes every N-th chunk (about 1 MB) of the GPU\n"
+        "activity before the one ahead of it, as CUPTI's buffers can come, so that runtime-call tracks and\n"
+        "GPU streams come in ordered runs; --gzip compresses (zlib level --level, default 6).\n");
 }
 
 long long parseCount(const char *s)
@@ -69,6 +71,8 @@ int main(int argc, char **argv)
             o.shapesFraction = std::atof(next());
         else if (a == "--kineto-layout")
             o.kinetoLayout = true;
+        else if (a == "--swap-activity")
+            o.swapActivityChunks = std::atoi(next());
         else if (a == "--gzip")
             o.gzip = true;
         else if (a == "--level")

@@ -155,24 +155,43 @@ public:
             flush();
     }
 
+    // From now on, every `every`-th chunk of events is written before the chunk ahead of it (0: none,
+    // after what is held and buffered is written in that order).
+    void swapChunks(int every)
+    {
+        if (every == 0) {
+            write(b);
+            b.clear();
+            write(m_held);
+            m_held.clear();
+        }
+        m_swapEvery = every;
+    }
+
     void flush()
     {
         if (b.empty())
             return;
-        m_total += int64_t(b.size());
-        if (m_file) {
-            if (std::fwrite(b.data(), 1, b.size(), m_file) != b.size())
-                m_failed = true;
-        } else if (m_gz) {
-            if (gzwrite(m_gz, b.data(), unsigned(b.size())) != int(b.size()))
-                m_failed = true;
+        if (m_swapEvery > 0) {
+            // A chunk (about 1 MB of whole events, each starting with its comma) held back while the
+            // next is written: CUPTI's buffers, delivered out of order.
+            if (m_held.empty() && ++m_chunks % m_swapEvery == 0) {
+                m_held.swap(b);
+                return;
+            }
+            write(b);
+            b.clear();
+            write(m_held);
+            m_held.clear();
+            return;
         }
+        write(b);
         b.clear();
     }
 
     bool close(std::string *error)
     {
-        flush();
+        swapChunks(0);
         bool ok = !m_failed;
         if (m_file) {
             ok = std::fclose(m_file) == 0 && ok;
@@ -187,12 +206,29 @@ public:
         return ok;
     }
 
-    [[nodiscard]] int64_t total() const { return m_total + int64_t(b.size()); }
+    [[nodiscard]] int64_t total() const { return m_total + int64_t(b.size()) + int64_t(m_held.size()); }
 
     std::string b;
 
 private:
+    void write(const std::string &chunk)
+    {
+        if (chunk.empty())
+            return;
+        m_total += int64_t(chunk.size());
+        if (m_file) {
+            if (std::fwrite(chunk.data(), 1, chunk.size(), m_file) != chunk.size())
+                m_failed = true;
+        } else if (m_gz) {
+            if (gzwrite(m_gz, chunk.data(), unsigned(chunk.size())) != int(chunk.size()))
+                m_failed = true;
+        }
+    }
+
     static constexpr size_t kFlushAt = size_t(1) << 20;
+    std::string m_held; // a chunk written after the next one
+    int m_swapEvery = 0;
+    int64_t m_chunks = 0;
     FILE *m_file = nullptr;
     gzFile m_gz = nullptr;
     int64_t m_total = 0;
@@ -1343,8 +1379,11 @@ bool writeKinetoTrace(
         cpu.step(steps++);
     } while (totalEvents(cpu.st) + trailer < options.events);
     Sim gpu(options, w, Pass::Gpu);
+    out.flush(); // the activity starts a chunk of its own
+    out.swapChunks(options.swapActivityChunks);
     for (int64_t i = 0; i < steps; ++i)
         gpu.step(i);
+    out.swapChunks(0);
     writeTrailer(w, options, kStartNs, cpu.endNs(), true);
 
     w.raw("\n  ],\n  \"traceName\": \"/tmp/libkineto_activities_2910249.json\",\n  \"displayTimeUnit\": "

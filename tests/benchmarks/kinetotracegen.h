@@ -20,6 +20,10 @@ struct KinetoTraceOptions {
     int layers = 0; // transformer blocks per step; 0: 24, fewer for small traces
     double shapesFraction = 0.8; // share of cpu_op events carrying "Input Dims"/"Input type"
     bool kinetoLayout = false; // Kineto's own multi-line layout instead of one event per line
+    // The GPU activity out of order as CUPTI's buffers can come: every N-th chunk of about 1 MB of
+    // events written before the one ahead of it (0: in time order), so that each runtime-call track and
+    // GPU stream comes in ordered runs.
+    int swapActivityChunks = 0;
     bool gzip = false;
     int gzipLevel = 6;
 };
