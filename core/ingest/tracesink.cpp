@@ -65,13 +65,14 @@ void TraceSink::finish()
     m_corrTiles.flush();
     m_writer.flush();
     // While the writer thread inserts the last batches. The rows stay for the trace's summaries.
-    m_lod.summariseKept(!m_parallel);
+    m_lod.summariseKept(!m_parallel, [this](int64_t track) { return m_slices.isUnsorted(track); });
     m_writer.finish();
 
     // The connection is ours again: the steps that read or update what was written.
     m_flows.applyRelocations(m_db, m_traceId);
-    m_slices.repairDepths(m_db);
-    m_corrTiles.tileFromWorkspace(m_db);
+    m_slices.repairDepths(m_db, &m_lod);
+    m_lod.dropDepthRepairs();
+    m_corrTiles.tileFromWorkspace(m_db, m_lod.kept());
     m_record.write(m_db, m_diag, m_traceId, m_stats);
     m_tracks.writeRows(m_db, m_traceId, [this](int64_t track) { return m_slices.counts(track); });
     m_lod.finishInWorkspace(

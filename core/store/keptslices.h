@@ -64,7 +64,11 @@ public:
         if (s.count == 0) {
             s.firstTs = r.ts;
             s.lastTs = r.ts;
+            s.minTs = r.ts;
+            s.maxTs = r.ts;
         }
+        s.minTs = std::min(s.minTs, r.ts);
+        s.maxTs = std::max(s.maxTs, r.ts);
         const bool runEnds = s.count > 0 && (r.ts < s.lastTs || (r.ts == s.lastTs && r.id < s.last.id));
         // Rows go to chunks that are never regrown (no copy, no slack but the last chunk's), each
         // twice the one before up to kMaxChunkBytes; a row never spans two.
@@ -280,6 +284,17 @@ public:
         const Track *s = find(track);
         return s ? s->lastTs : 0;
     }
+    // Its earliest and latest start (those of the first and last rows in (ts, id) order).
+    [[nodiscard]] int64_t minTs(int64_t track) const
+    {
+        const Track *s = find(track);
+        return s ? s->minTs : 0;
+    }
+    [[nodiscard]] int64_t maxTs(int64_t track) const
+    {
+        const Track *s = find(track);
+        return s ? s->maxTs : 0;
+    }
     // Whether a row of `track` had a correlation id.
     [[nodiscard]] bool hasCorrelation(int64_t track) const
     {
@@ -312,6 +327,7 @@ private:
         std::vector<std::vector<unsigned char>> chunks;
         int64_t firstTs = 0; // of the first kept slice
         int64_t lastTs = 0; // of the last kept slice
+        int64_t minTs = 0, maxTs = 0; // of the kept slices
         int64_t count = 0; // kept slices
         Last last;
         std::vector<RunStart>

@@ -37,9 +37,9 @@ class TestSliceLodTracker : public QObject {
     Q_OBJECT
 
 private slots:
-    // Tiled from the kept rows while in order; a slice out of order leaves the track to be tiled from the
-    // workspace, for good, its rows still kept for the summaries.
-    void keptUntilOutOfOrder()
+    // Tiled from the kept rows in order and in a few ordered runs (merged); a track in more than
+    // KeptSlices::kMaxRuns runs is left to be tiled from the workspace, for good.
+    void keptUntilTooManyRuns()
     {
         QTemporaryDir dir;
         Workspace ws(dir.filePath(QStringLiteral("k.plumb")), Workspace::Role::Writer);
@@ -50,12 +50,18 @@ private slots:
         lod.add(11, true, KeptSlice { 0, 5, 0, 1 });
         QVERIFY(lod.keptBytes() > 0);
         lod.add(10, false, KeptSlice { 1, 5, 0, 1 });
+        QVERIFY(lod.isKept(10));
+        constexpr int64_t kNo = KeptSlice::kAbsent;
+        // Each slice before the one ahead: a run of its own.
+        for (int64_t run = 2; run <= int64_t(KeptSlices::kMaxRuns); ++run) {
+            lod.add(10, false, KeptSlice { -run, 5, 0, 1, kNo, kNo, kNo, kNo, run });
+        }
+        QVERIFY(lod.isKept(10)); // kMaxRuns runs
+        lod.add(10, false, KeptSlice { -1000, 5, 0, 1, kNo, kNo, kNo, kNo, 1000 });
+        QVERIFY(!lod.isKept(10));
+        lod.add(10, true, KeptSlice { 200, 5, 0, 1, kNo, kNo, kNo, kNo, 1001 });
         QVERIFY(!lod.isKept(10));
         QVERIFY(lod.isKept(11));
-        lod.add(10, true, KeptSlice { 2, 5, 0, 1 });
-        QVERIFY(!lod.isKept(10));
-        lod.add(11, false, KeptSlice { 1, 5, 0, 1 });
-        QVERIFY(!lod.isKept(11));
         QVERIFY(lod.keptBytes() > 0);
     }
 
@@ -161,50 +167,63 @@ private slots:
         }
     }
 
-    // Track 1 kept, track 2 dropped (summarised from the workspace), the same slices on both, track 3
-    // too short: the same tiles on 1 and 2, the origin recorded for 1, none for 3.
+    // The same slices on tracks 1, 2 and 4: 1 in order, 4 in two ordered runs (tiled from the merged
+    // runs), 2 in more than KeptSlices::kMaxRuns runs (tiled from the workspace); track 3 too short:
+    // the same tiles on 1, 2 and 4, the origins recorded, none for 3.
     void tilesMatchTheWorkspaces()
     {
         QTemporaryDir dir;
         Workspace ws(dir.filePath(QStringLiteral("t.plumb")), Workspace::Role::Writer);
         const int64_t n = kMinSummarisedSlices + 500;
+        static_assert(n % 4 == 0);
         TrackRegistry tracks(1, 1);
         const int64_t p = tracks.process("1");
-        for (const char *tid : { "1", "2", "3" }) {
+        for (const char *tid : { "1", "2", "3", "4" }) {
             (void)tracks.thread(p, tid);
         }
+        const auto count = [n](int64_t track) { return track == 3 ? kMinSummarisedSlices - 1 : n; };
         {
             TraceWriter writer(ws.db(), 1);
             SliceLodTracker lod(writer, 1);
             int64_t id = 1;
-            for (int64_t track = 1; track <= 3; ++track) {
-                const int64_t count = track == 3 ? kMinSummarisedSlices - 1 : n;
-                for (int64_t i = 0; i < count; ++i) {
+            for (int64_t track = 1; track <= 4; ++track) {
+                for (int64_t k = 0; k < count(track); ++k) {
+                    // The order written: track 2's in blocks of 4, the last block first; track 4's
+                    // second half first.
+                    const int64_t i = track == 2 ? (n / 4 - 1 - k / 4) * 4 + k % 4
+                        : track == 4             ? (k + n / 2) % n
+                                                 : k;
                     const int64_t ts = 1000 + i * 37;
                     const int64_t depth = i % 3;
-                    writer.batch().slices.push_back({ track, ts, id++, 20 - depth * 5, depth, 1 + i % 7,
+                    writer.batch().slices.push_back({ track, ts, id, 20 - depth * 5, depth, 1 + i % 7,
                         kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue });
-                    lod.add(track, track != 2 || i < 100, KeptSlice { ts, 20 - depth * 5, depth, 1 + i % 7 });
+                    lod.add(track, track == 1 || track == 3,
+                        KeptSlice { ts, 20 - depth * 5, depth, 1 + i % 7, kNoValue, kNoValue, kNoValue,
+                            kNoValue, id });
+                    ++id;
                     writer.pushIfFull();
                 }
             }
             QVERIFY(lod.isKept(1));
             QVERIFY(!lod.isKept(2));
+            QVERIFY(lod.isKept(4));
             writer.flush();
             lod.summariseKept();
             writer.finish();
             QVERIFY(!tiles(ws.db(), 1).empty());
             QVERIFY(tiles(ws.db(), 2).empty());
+            QCOMPARE(tiles(ws.db(), 4), tiles(ws.db(), 1));
             tracks.writeRows(ws.db(), 1, [](int64_t) { return TrackRegistry::SliceCounts {}; });
-            lod.finishInWorkspace(ws.db(), tracks.trackCount(),
-                [&](int64_t track) { return track == 3 ? kMinSummarisedSlices - 1 : n; });
+            lod.finishInWorkspace(ws.db(), tracks.trackCount(), count);
         }
         const auto kept = tiles(ws.db(), 1);
         QVERIFY(!kept.empty());
-        QCOMPARE(kept, tiles(ws.db(), 2));
+        QCOMPARE(tiles(ws.db(), 2), kept);
+        QCOMPARE(tiles(ws.db(), 4), kept);
         QVERIFY(tiles(ws.db(), 3).empty());
-        QCOMPARE(ws.db().queryInt("SELECT lod_origin_ns FROM track WHERE id = 1"), int64_t(1000));
-        QCOMPARE(ws.db().queryInt("SELECT lod_origin_ns FROM track WHERE id = 2"), int64_t(1000));
+        for (const int64_t track : { 1, 2, 4 })
+            QCOMPARE(ws.db().queryInt("SELECT lod_origin_ns FROM track WHERE id = " + std::to_string(track)),
+                int64_t(1000));
     }
 
     // Six kept tracks of different sizes, summarised by two threads (summariseKept() shares them

@@ -130,11 +130,19 @@ private slots:
         QVERIFY(!f.slices.isUnsorted(t));
     }
 
-    // Out of order: the track is marked, and repairDepths() recomputes its depths in the workspace
-    // in (ts, dur desc) order; a sorted track is left alone.
+    // Out of order: the track is marked, and repairDepths() recomputes its depths in (ts, dur desc)
+    // order, in the workspace or from the rows the LOD tracker kept (summariseKept() told which tracks
+    // are unsorted); a sorted track is left alone.
+    void unsortedRepaired_data()
+    {
+        QTest::addColumn<bool>("fromKeptRows");
+        QTest::newRow("workspace") << false;
+        QTest::newRow("kept rows") << true;
+    }
     void unsortedRepaired()
     {
-        Fixture f(m_dir.filePath(QStringLiteral("u.plumb")));
+        QFETCH(bool, fromKeptRows);
+        Fixture f(m_dir.filePath(QStringLiteral("u%1.plumb").arg(int(fromKeptRows))));
         const int64_t p = f.tracks.process("1");
         const int64_t t = f.tracks.thread(p, "1");
         const int64_t sorted = f.tracks.thread(p, "2");
@@ -146,16 +154,21 @@ private slots:
         QVERIFY(!f.slices.isUnsorted(sorted));
         QVERIFY(f.diag.has(QStringLiteral("unsorted-events")));
         f.writer.flush();
+        if (fromKeptRows)
+            f.lod.summariseKept(true, [&f](int64_t track) { return f.slices.isUnsorted(track); });
         f.writer.finish();
-        f.slices.repairDepths(f.ws.db());
+        QCOMPARE(f.lod.depthRepair(t) != nullptr, fromKeptRows);
+        QVERIFY(!f.lod.depthRepair(sorted));
+        f.slices.repairDepths(f.ws.db(), &f.lod);
         QCOMPARE(f.ws.db().queryInt("SELECT depth FROM slice WHERE id = 100"), int64_t(2));
         QCOMPARE(f.ws.db().queryInt("SELECT depth FROM slice WHERE id = 101"), int64_t(0));
         QCOMPARE(f.ws.db().queryInt("SELECT depth FROM slice WHERE id = 102"), int64_t(1));
         QCOMPARE(f.slices.counts(t).maxDepth, int64_t(2));
     }
 
-    // What the slices hand to the correlation tiles and the LOD tracker: in order, kept; a slice out
-    // of (ts, id) order drops the track's kept rows.
+    // What the slices hand to the correlation tiles and the LOD tracker: every slice kept, a slice out
+    // of (ts, id) order starting a second ordered run (the tiles then merge the runs); a correlation
+    // tile only from a track in order.
     void feedsTheOtherTrackers()
     {
         Fixture f(m_dir.filePath(QStringLiteral("f.plumb")));
@@ -168,7 +181,7 @@ private slots:
         f.slices.addSlice(b, slice(10, 1));
         f.slices.addSlice(b, slice(5, 1));
         QVERIFY(f.lod.isKept(a));
-        QVERIFY(!f.lod.isKept(b));
+        QVERIFY(f.lod.isKept(b));
         f.corr.flush();
         QCOMPARE(f.writer.batch().corrTiles.size(), size_t(1));
         QCOMPARE(f.writer.batch().corrTiles[0].track, a);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/trace/corrtiletracker.h"
 
+#include "store/keptslices.h"
 #include "store/sqlitedb.h"
 
 namespace plumb {
@@ -21,10 +22,11 @@ void CorrTileTracker::flush()
     }
 }
 
-// One read of each track in key order, tiled here: the same rows as migration 11's window query
+// One read of each track in key order (the kept rows' ordered runs merged, else the workspace's), tiled
+// here: the same rows as migration 11's window query
 // (row_number() over (ts, id), GROUP BY tile), which SQLite answered by copying the track's rows into
 // a window and sorting them again for the GROUP BY: 8x slower.
-void CorrTileTracker::tileFromWorkspace(SqliteDb &db)
+void CorrTileTracker::tileFromWorkspace(SqliteDb &db, const KeptSlices *kept)
 {
     SqliteStmt clear(db, "DELETE FROM slice_corr_tile WHERE track_id = ?");
     SqliteStmt select(
@@ -40,9 +42,7 @@ void CorrTileTracker::tileFromWorkspace(SqliteDb &db)
         const int64_t track = m_trackBase + int64_t(t);
         TraceBatch::CorrTile tile;
         tiles.clear();
-        select.bind(1, track);
-        while (select.step()) {
-            const int64_t ts = select.columnInt(0), corr = select.columnInt(1);
+        const auto take = [&](int64_t ts, int64_t corr) {
             if (tile.count == 0) {
                 tile.firstTs = ts;
             }
@@ -53,8 +53,21 @@ void CorrTileTracker::tileFromWorkspace(SqliteDb &db)
                 tiles.push_back(tile);
                 tile = {};
             }
+        };
+        if (kept && kept->canOrder(track)) {
+            KeptSlices::OrderedCursor rows = kept->rowsInOrder(track);
+            for (KeptSlice r; rows.next(r);) {
+                if (r.corr != KeptSlice::kAbsent) {
+                    take(r.ts, r.corr);
+                }
+            }
+        } else {
+            select.bind(1, track);
+            while (select.step()) {
+                take(select.columnInt(0), select.columnInt(1));
+            }
+            select.reset();
         }
-        select.reset();
         if (tile.count > 0) {
             tiles.push_back(tile);
         }

@@ -10,6 +10,7 @@
 
 namespace plumb {
 
+class KeptSlices;
 class SqliteDb;
 
 // The correlation-id index of one trace's slices (slice_corr_tile, see schema.cpp, migration 11):
@@ -49,8 +50,9 @@ public:
     // Hands the partly filled tiles to the writer's batch (at the end of the input).
     void flush();
     // After the writer is done: replaces the tiles of the tracks whose slices came out of order by
-    // tiles made from the workspace in (ts, id) order.
-    void tileFromWorkspace(SqliteDb &db);
+    // tiles made in (ts, id) order, from the rows the import kept (`kept`) where it kept the track's,
+    // else from the workspace.
+    void tileFromWorkspace(SqliteDb &db, const KeptSlices *kept = nullptr);
 
 private:
     struct State {

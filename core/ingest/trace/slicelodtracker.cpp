@@ -10,6 +10,8 @@
 #include <exception>
 #include <iterator>
 #include <mutex>
+#include <numeric>
+#include <optional>
 #include <thread>
 
 namespace plumb {
@@ -21,21 +23,25 @@ SliceLodTracker::SliceLodTracker(TraceWriter &writer, int64_t firstTrackId)
 {
 }
 
-void SliceLodTracker::summariseKept(bool keepRows)
+void SliceLodTracker::summariseKept(bool keepRows, const std::function<bool(int64_t track)> &unsorted)
 {
     // The tracks to summarise, most slices first, taken in turn by this thread and a helper: the
     // writer thread only inserts the last batches now, so a core is free. Each thread hands its tiles
     // to the writer a few MB at a time.
     const KeptSlices &kept = *m_kept;
+    const auto repair
+        = [&unsorted, &kept](int64_t t) { return unsorted && !kept.isOrdered(t) && unsorted(t); };
     std::vector<int64_t> order;
     for (int64_t t = kept.firstTrack(); t < kept.trackEnd(); ++t) {
-        if (kept.isKept(t) && kept.isOrdered(t) && kept.count(t) >= kMinSummarisedSlices) {
+        if (kept.canOrder(t) && (kept.count(t) >= kMinSummarisedSlices || repair(t))) {
             order.push_back(t);
         }
     }
     std::stable_sort(
         order.begin(), order.end(), [&kept](int64_t a, int64_t b) { return kept.count(a) > kept.count(b); });
     m_origins.assign(size_t(kept.trackEnd() - m_trackBase), kNoValue);
+    m_repairs.assign(m_origins.size(), {});
+    m_repaired.assign(m_origins.size(), 0);
     std::atomic<size_t> next { 0 };
     std::mutex writerMutex; // the writer's batch being filled, and push()
     auto summarise = [&] {
@@ -50,23 +56,80 @@ void SliceLodTracker::summariseKept(bool keepRows)
             batchBytes = 0;
             m_writer.push();
         };
+        std::vector<KeptSlice> group; // a start's slices, in (ts, id) order
+        std::vector<size_t> longestFirst;
+        std::vector<int64_t> ends;
         for (size_t i; (i = next++) < order.size();) {
             const int64_t track = order[i];
-            SliceSummaryBuilder builder(
-                sliceSummaryLevels(kept.firstTs(track), kept.lastTs(track), kept.count(track)),
-                [&](int level, int64_t tile, const std::vector<unsigned char> &data) {
-                    tiles.push_back({ track, level, tile, data });
-                    batchBytes += data.size();
-                    if (batchBytes >= kTileBatchBytes) {
-                        hand();
-                    }
-                });
-            KeptSlices::Cursor rows = kept.rows(track);
-            for (KeptSlice r; rows.next(r);) {
-                builder.add(r.ts, r.dur, int(r.depth), r.name);
+            const size_t at = size_t(track - m_trackBase);
+            std::optional<SliceSummaryBuilder> builder;
+            if (kept.count(track) >= kMinSummarisedSlices) {
+                builder.emplace(sliceSummaryLevels(kept.minTs(track), kept.maxTs(track), kept.count(track)),
+                    [&](int level, int64_t tile, const std::vector<unsigned char> &data) {
+                        tiles.push_back({ track, level, tile, data });
+                        batchBytes += data.size();
+                        if (batchBytes >= kTileBatchBytes) {
+                            hand();
+                        }
+                    });
             }
-            builder.finish();
-            m_origins[size_t(track - m_trackBase)] = kept.firstTs(track);
+            if (kept.isOrdered(track)) {
+                KeptSlices::Cursor rows = kept.rows(track);
+                for (KeptSlice r; rows.next(r);) {
+                    builder->add(r.ts, r.dur, int(r.depth), r.name);
+                }
+            } else {
+                // In (ts, id) order, a start at a time: the depths recomputed as repairDepths() does (the
+                // longest slice of a start first) where they need it.
+                const bool repairs = repair(track);
+                DepthRepair &fix = m_repairs[at];
+                ends.clear();
+                const auto take = [&] {
+                    if (repairs) {
+                        longestFirst.resize(group.size());
+                        std::iota(longestFirst.begin(), longestFirst.end(), size_t(0));
+                        std::stable_sort(longestFirst.begin(), longestFirst.end(),
+                            [&group](size_t a, size_t b) { return group[a].dur > group[b].dur; });
+                        for (const size_t k : longestFirst) {
+                            KeptSlice &r = group[k];
+                            while (!ends.empty() && ends.back() <= r.ts) {
+                                ends.pop_back();
+                            }
+                            const auto depth = int64_t(ends.size());
+                            ends.push_back(r.ts + r.dur);
+                            fix.maxDepth = std::max(fix.maxDepth, depth);
+                            if (depth != r.depth) {
+                                fix.changes.push_back({ r.ts, r.id, depth });
+                                r.depth = depth;
+                            }
+                        }
+                    }
+                    if (builder) {
+                        for (const KeptSlice &r : group) {
+                            builder->add(r.ts, r.dur, int(r.depth), r.name);
+                        }
+                    }
+                    group.clear();
+                };
+                KeptSlices::OrderedCursor rows = kept.rowsInOrder(track);
+                for (KeptSlice r; rows.next(r);) {
+                    if (!group.empty() && group.front().ts != r.ts) {
+                        take();
+                    }
+                    group.push_back(r);
+                }
+                take();
+                if (repairs) {
+                    std::sort(fix.changes.begin(), fix.changes.end(), [](const auto &a, const auto &b) {
+                        return a.ts != b.ts ? a.ts < b.ts : a.id < b.id;
+                    });
+                    m_repaired[at] = 1;
+                }
+            }
+            if (builder) {
+                builder->finish();
+                m_origins[at] = kept.minTs(track);
+            }
         }
         if (!tiles.empty()) {
             hand();

@@ -175,7 +175,7 @@ void SliceTracker::closeUnterminated(int64_t endNs)
 // written after the read stops, in key order: an UPDATE while the read is open made SQLite save and
 // seek its cursor again at every row. The read stops at a group boundary every kRepairBatch changes,
 // so memory stays bounded.
-void SliceTracker::repairDepths(SqliteDb &db)
+void SliceTracker::repairDepths(SqliteDb &db, const SliceLodTracker *kept)
 {
     constexpr size_t kRepairBatch = 64 * 1024;
     SqliteStmt select(
@@ -193,6 +193,14 @@ void SliceTracker::repairDepths(SqliteDb &db)
             continue;
         }
         const int64_t track = m_trackBase + int64_t(t);
+        // Recomputed from the rows the import kept: only the changes are written.
+        if (const SliceLodTracker::DepthRepair *fix = kept ? kept->depthRepair(track) : nullptr) {
+            for (const SliceLodTracker::DepthRepair::Change &c : fix->changes) {
+                update.bind(1, c.depth).bind(2, track).bind(3, c.ts).bind(4, c.id).run();
+            }
+            s.maxDepth = fix->maxDepth;
+            continue;
+        }
         int64_t maxDepth = 0;
         ends.clear();
         group.clear();

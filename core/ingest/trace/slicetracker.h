@@ -36,7 +36,8 @@ struct SliceFields {
 // correlation tiles. Ids are assigned in order of arrival (a B slice's at its begin).
 //
 // Caveats it handles and counts in the DiagnosticLog: slices that arrive out of (ts, dur desc) order
-// on a track mark it unsorted, and repairDepths() recomputes its depths from the workspace; slices
+// on a track mark it unsorted, and repairDepths() recomputes its depths (from the kept rows or the
+// workspace); slices
 // that overlap without nesting go one level below; an E without a B is refused (endSlice() is false);
 // B without E is closed at the trace end by closeUnterminated().
 class SliceTracker {
@@ -51,8 +52,9 @@ public:
     bool endSlice(int64_t track, int64_t tsNs, int64_t argsId = kNoValue);
     // Closes every open B slice at the trace end (`endNs`, or its start when later), with a warning.
     void closeUnterminated(int64_t endNs);
-    // After the writer is done: recomputes the depths of the unsorted tracks in the workspace.
-    void repairDepths(SqliteDb &db);
+    // After the writer is done: writes the depths of the unsorted tracks recomputed from the kept rows
+    // (`kept`'s depthRepair()), and recomputes the others' in the workspace.
+    void repairDepths(SqliteDb &db, const SliceLodTracker *kept = nullptr);
 
     [[nodiscard]] int64_t nextSliceId() const { return m_nextSliceId; }
     [[nodiscard]] TrackRegistry::SliceCounts counts(int64_t track) const;
