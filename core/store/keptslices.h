@@ -268,23 +268,12 @@ public:
         }
         return OrderedCursor(std::move(runs));
     }
-    // Kept slices of `track`, its first and last start (0 when it has none).
+    // Kept slices of `track`, its earliest and latest start (0 when it has none).
     [[nodiscard]] int64_t count(int64_t track) const
     {
         const Track *s = find(track);
         return s ? s->count : 0;
     }
-    [[nodiscard]] int64_t firstTs(int64_t track) const
-    {
-        const Track *s = find(track);
-        return s ? s->firstTs : 0;
-    }
-    [[nodiscard]] int64_t lastTs(int64_t track) const
-    {
-        const Track *s = find(track);
-        return s ? s->lastTs : 0;
-    }
-    // Its earliest and latest start (those of the first and last rows in (ts, id) order).
     [[nodiscard]] int64_t minTs(int64_t track) const
     {
         const Track *s = find(track);
