@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/trace/slicelodtracker.h"
+#include "ingest/trace/startdepths.h"
 
 #include "ingest/trace/tracewriter.h"
 #include "store/sqlitedb.h"
@@ -10,7 +11,6 @@
 #include <exception>
 #include <iterator>
 #include <mutex>
-#include <numeric>
 #include <optional>
 #include <thread>
 
@@ -57,7 +57,6 @@ void SliceLodTracker::summariseKept(bool keepRows, const std::function<bool(int6
             m_writer.push();
         };
         std::vector<KeptSlice> group; // a start's slices, in (ts, id) order
-        std::vector<size_t> longestFirst;
         std::vector<int64_t> ends;
         for (size_t i; (i = next++) < order.size();) {
             const int64_t track = order[i];
@@ -86,23 +85,16 @@ void SliceLodTracker::summariseKept(bool keepRows, const std::function<bool(int6
                 ends.clear();
                 const auto take = [&] {
                     if (repairs) {
-                        longestFirst.resize(group.size());
-                        std::iota(longestFirst.begin(), longestFirst.end(), size_t(0));
-                        std::stable_sort(longestFirst.begin(), longestFirst.end(),
-                            [&group](size_t a, size_t b) { return group[a].dur > group[b].dur; });
-                        for (const size_t k : longestFirst) {
-                            KeptSlice &r = group[k];
-                            while (!ends.empty() && ends.back() <= r.ts) {
-                                ends.pop_back();
-                            }
-                            const auto depth = int64_t(ends.size());
-                            ends.push_back(r.ts + r.dur);
+                        nestOneStart(group, ends, [&fix](KeptSlice &r, int64_t depth) {
                             fix.maxDepth = std::max(fix.maxDepth, depth);
                             if (depth != r.depth) {
                                 fix.changes.push_back({ r.ts, r.id, depth });
                                 r.depth = depth;
                             }
-                        }
+                        });
+                        // (ts, id) order again for the tiles
+                        std::sort(group.begin(), group.end(),
+                            [](const KeptSlice &a, const KeptSlice &b) { return a.id < b.id; });
                     }
                     if (builder) {
                         for (const KeptSlice &r : group) {

@@ -4,6 +4,7 @@
 #include "ingest/diagnosticlog.h"
 #include "ingest/trace/corrtiletracker.h"
 #include "ingest/trace/slicelodtracker.h"
+#include "ingest/trace/startdepths.h"
 #include "ingest/trace/tracewriter.h"
 #include "store/sqlitedb.h"
 
@@ -205,19 +206,12 @@ void SliceTracker::repairDepths(SqliteDb &db, const SliceLodTracker *kept)
         ends.clear();
         group.clear();
         auto flush = [&] {
-            std::stable_sort(
-                group.begin(), group.end(), [](const Row &a, const Row &b) { return a.dur > b.dur; });
-            for (const Row &r : group) {
-                while (!ends.empty() && ends.back() <= r.ts) {
-                    ends.pop_back();
-                }
-                const auto depth = int64_t(ends.size());
-                ends.push_back(r.ts + r.dur);
+            nestOneStart(group, ends, [&](const Row &r, int64_t depth) {
                 maxDepth = std::max(maxDepth, depth);
                 if (depth != r.depth) {
                     changed.push_back(Row { r.ts, r.id, r.dur, depth });
                 }
-            }
+            });
             group.clear();
         };
         auto write = [&] {
